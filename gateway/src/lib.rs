@@ -1,1 +1,191 @@
+//! The host-agnostic API core of the Compliance Gateway.
+//!
+//! [`Gateway::handle`] takes an HTTP request and returns the response. The
+//! world is reached only through the ports in [`ports`]: no runtime, no
+//! network, no clock of its own. The native host and the edge host link
+//! this same crate.
 
+pub mod api;
+pub mod auth;
+pub mod error;
+pub mod input;
+pub mod ports;
+pub mod rate_limit;
+pub mod router;
+pub mod schema;
+pub mod store_contract;
+pub mod time;
+
+use serde_json::{json, Value as Json};
+
+use crate::auth::Environment;
+use crate::error::{ApiError, ApiResult};
+use crate::input::Query;
+use crate::ports::{Clock, Ids, Rules, Stmt, Store, Value};
+use crate::rate_limit::RateLimiter;
+use crate::router::Route;
+
+/// Largest accepted request body. Hosts read at most one byte more.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// Operator-sent timestamps further than this from the service clock are refused.
+pub const MAX_CLOCK_SKEW_SECONDS: i64 = 300;
+/// Sandbox tenants' default request rate per key.
+pub const DEFAULT_RATE_LIMIT_PER_MINUTE: i64 = 100;
+
+/// Host settings the core needs to know.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// Whether production screening and identity vendors are configured. Until
+    /// they are, production screening and verification answer 503 `vendor_unavailable`.
+    pub production_vendors_configured: bool,
+}
+
+pub struct Gateway {
+    pub(crate) store: Box<dyn Store>,
+    pub(crate) rules: Box<dyn Rules>,
+    pub(crate) clock: Box<dyn Clock>,
+    pub(crate) ids: Box<dyn Ids>,
+    pub(crate) limiter: RateLimiter,
+    pub(crate) config: Config,
+}
+
+/// The authenticated caller of a request.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    pub tenant_id: String,
+    pub environment: Environment,
+    pub is_admin: bool,
+    pub key_id: String,
+    pub rate_limit_per_minute: i64,
+    pub clock_offset_seconds: i64,
+}
+
+/// What a handler sees of a request.
+pub struct Ctx<'a> {
+    pub caller: Caller,
+    /// the caller's now: real time, shifted by a sandbox tenant's test clock
+    pub now: i64,
+    pub query: Query,
+    pub body: &'a [u8],
+}
+
+/// A successful answer.
+pub struct Reply {
+    pub status: u16,
+    pub body: Json,
+}
+
+impl Reply {
+    pub fn ok(body: Json) -> Self {
+        Reply { status: 200, body }
+    }
+    pub fn created(body: Json) -> Self {
+        Reply { status: 201, body }
+    }
+    pub fn accepted(body: Json) -> Self {
+        Reply { status: 202, body }
+    }
+}
+
+impl Gateway {
+    pub fn new(store: Box<dyn Store>, rules: Box<dyn Rules>, clock: Box<dyn Clock>, ids: Box<dyn Ids>, config: Config) -> Self {
+        Gateway { store, rules, clock, ids, limiter: RateLimiter::default(), config }
+    }
+
+    /// Applies the schema. Hosts call this once at start.
+    pub async fn migrate(&self) -> Result<(), ports::StoreError> {
+        schema::migrate(self.store.as_ref()).await
+    }
+
+    pub fn rules_identity(&self) -> ports::RulesVersion {
+        self.rules.identity()
+    }
+
+    /// Answers one request. Never panics; every failure is an error body.
+    pub async fn handle(&self, request: http::Request<Vec<u8>>) -> http::Response<Vec<u8>> {
+        let request_id = self.new_id("req");
+        let mut response = match self.dispatch(&request, &request_id).await {
+            Ok(reply) => {
+                let bytes = serde_json::to_vec(&reply.body).unwrap_or_default();
+                http::Response::builder()
+                    .status(reply.status)
+                    .header("content-type", "application/json")
+                    .body(bytes)
+                    .unwrap_or_else(|_| http::Response::new(Vec::new()))
+            }
+            Err(error) => error.into_response(&request_id),
+        };
+        if let Ok(value) = http::HeaderValue::from_str(&request_id) {
+            response.headers_mut().insert("x-request-id", value);
+        }
+        response
+    }
+
+    async fn dispatch(&self, request: &http::Request<Vec<u8>>, request_id: &str) -> ApiResult<Reply> {
+        let route = router::resolve(request.method(), request.uri().path())?;
+        if request.body().len() > MAX_BODY_BYTES {
+            return Err(ApiError::new(413, "payload_too_large", format!("request body is larger than {MAX_BODY_BYTES} bytes")));
+        }
+        if route == Route::Health {
+            return Ok(Reply::ok(json!({ "status": "ok" })));
+        }
+        if !request.body().is_empty() && !is_json(request.headers()) {
+            return Err(ApiError::new(415, "unsupported_media_type", "request bodies must be sent as application/json"));
+        }
+        let caller = self.authenticate(request.headers(), request_id).await?;
+        let rate = u32::try_from(caller.rate_limit_per_minute.max(0)).unwrap_or(u32::MAX);
+        if let Err(retry_after) = self.limiter.check(&caller.key_id, rate, self.clock.now()) {
+            let mut error = ApiError::new(429, "rate_limited", "too many requests for this key; retry after the number of seconds in Retry-After");
+            error.retry_after_seconds = Some(retry_after);
+            return Err(error);
+        }
+        if route.is_admin() && !caller.is_admin {
+            return Err(ApiError::forbidden("forbidden", "this operation needs an admin key"));
+        }
+        let query = Query::parse(request.uri().query())?;
+        let now = self.tenant_now(&caller);
+        let ctx = Ctx { caller, now, query, body: request.body() };
+        api::dispatch(self, route, &ctx).await
+    }
+
+    pub(crate) fn tenant_now(&self, caller: &Caller) -> i64 {
+        match caller.environment {
+            Environment::Sandbox => self.clock.now().saturating_add(caller.clock_offset_seconds),
+            Environment::Production => self.clock.now(),
+        }
+    }
+
+    /// A new opaque identifier such as `scr_1f0c…`.
+    pub(crate) fn new_id(&self, prefix: &str) -> String {
+        format!("{prefix}_{}", hex::encode(self.ids.random_bytes(12)))
+    }
+
+    /// An outbox row for an event, written in the same batch as the change
+    /// that fires it. `tenant_id` `None` fans out to every tenant of the environment.
+    pub(crate) fn event(&self, environment: Environment, tenant_id: Option<&str>, event: &str, now: i64, data: Json) -> Stmt {
+        let event_id = self.new_id("evt");
+        let envelope = json!({ "event": event, "event_id": event_id, "timestamp": time::format(now), "data": data });
+        Stmt::new(
+            "INSERT INTO outbox (event_id, environment, tenant_id, event, envelope, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            vec![
+                Value::from(event_id),
+                environment.as_str().into(),
+                Value::from(tenant_id),
+                event.into(),
+                envelope.to_string().into(),
+                now.into(),
+            ],
+        )
+    }
+}
+
+fn is_json(headers: &http::HeaderMap) -> bool {
+    headers
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// How many times a write that lost an optimistic race is recomputed.
+pub(crate) const WRITE_ATTEMPTS: usize = 5;

@@ -1,0 +1,45 @@
+//! The sandbox test clock.
+
+use serde_json::json;
+
+use crate::auth::Environment;
+use crate::error::{ApiError, ApiResult};
+use crate::input::Fields;
+use crate::ports::Stmt;
+use crate::{time, Ctx, Gateway, Reply};
+
+/// Ten years: far enough for every cool-off and exclusion.
+const MAX_ADVANCE_SECONDS: i64 = 10 * 366 * 86_400;
+
+fn sandbox_only(ctx: &Ctx<'_>) -> ApiResult<()> {
+    if ctx.caller.environment == Environment::Sandbox {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden("sandbox_only", "the test clock is only available with a sandbox key"))
+    }
+}
+
+impl Gateway {
+    /// Moves this tenant's clock forward. Time never goes back.
+    pub(crate) async fn advance_clock(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+        sandbox_only(ctx)?;
+        let mut f = Fields::from_body(ctx.body)?;
+        let seconds = f.integer("advance_seconds");
+        if !f.is_missing("advance_seconds") && !(1..=MAX_ADVANCE_SECONDS).contains(&seconds) {
+            f.reject("invalid_field", format!("advance_seconds must be from 1 to {MAX_ADVANCE_SECONDS}"));
+        }
+        f.finish()?;
+        self.store
+            .batch(vec![Stmt::new(
+                "UPDATE tenants SET clock_offset_seconds = clock_offset_seconds + ?2 WHERE tenant_id = ?1",
+                vec![ctx.caller.tenant_id.as_str().into(), seconds.into()],
+            )])
+            .await?;
+        Ok(Reply::ok(json!({ "now": time::format(ctx.now + seconds) })))
+    }
+
+    pub(crate) async fn get_clock(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+        sandbox_only(ctx)?;
+        Ok(Reply::ok(json!({ "now": time::format(ctx.now) })))
+    }
+}

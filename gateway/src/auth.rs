@@ -1,0 +1,104 @@
+//! API keys: format, hashing, constant-time verification.
+
+use base64::Engine as _;
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+
+pub const SANDBOX_PREFIX: &str = "cgw_sk_test_";
+pub const PRODUCTION_PREFIX: &str = "cgw_sk_live_";
+const PREFIX_LEN: usize = 12;
+const SECRET_LEN: usize = 32;
+/// How much of a key the audit log keeps: the prefix and four characters.
+const AUDIT_PREFIX_LEN: usize = 16;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Environment {
+    Sandbox,
+    Production,
+}
+
+impl Environment {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Environment::Sandbox => "sandbox",
+            Environment::Production => "production",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Environment> {
+        match s {
+            "sandbox" => Some(Environment::Sandbox),
+            "production" => Some(Environment::Production),
+            _ => None,
+        }
+    }
+    pub fn key_prefix(self) -> &'static str {
+        match self {
+            Environment::Sandbox => SANDBOX_PREFIX,
+            Environment::Production => PRODUCTION_PREFIX,
+        }
+    }
+}
+
+/// A new key from 24 random bytes: prefix plus 32 URL-safe base64 characters.
+pub fn new_key(environment: Environment, random: &[u8]) -> String {
+    let secret = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(random);
+    format!("{}{}", environment.key_prefix(), secret)
+}
+
+/// The environment of a well-formed key, or `None` when it is malformed.
+pub fn parse_key(key: &str) -> Option<Environment> {
+    if key.len() != PREFIX_LEN + SECRET_LEN || !key.is_ascii() {
+        return None;
+    }
+    let (prefix, secret) = key.split_at(PREFIX_LEN);
+    let environment = match prefix {
+        SANDBOX_PREFIX => Environment::Sandbox,
+        PRODUCTION_PREFIX => Environment::Production,
+        _ => return None,
+    };
+    secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_').then_some(environment)
+}
+
+pub fn hash_key(key: &str) -> String {
+    hex::encode(Sha256::digest(key.as_bytes()))
+}
+
+/// Compares two hashes without leaking where they differ.
+pub fn hashes_match(a: &str, b: &str) -> bool {
+    a.as_bytes().ct_eq(b.as_bytes()).into()
+}
+
+/// The part of a presented credential that may be recorded.
+pub fn audit_prefix(key: &str) -> String {
+    key.chars().take(AUDIT_PREFIX_LEN).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_keys_parse_back_to_their_environment() {
+        let k = new_key(Environment::Sandbox, &[7u8; 24]);
+        assert_eq!(k.len(), 44);
+        assert_eq!(parse_key(&k), Some(Environment::Sandbox));
+        let p = new_key(Environment::Production, &[255u8; 24]);
+        assert_eq!(parse_key(&p), Some(Environment::Production));
+    }
+
+    #[test]
+    fn malformed_keys_are_rejected() {
+        assert_eq!(parse_key("cgw_sk_test_short"), None);
+        assert_eq!(parse_key(&format!("cgw_sk_prod_{}", "a".repeat(32))), None);
+        assert_eq!(parse_key(&format!("cgw_sk_test_{}", "a+".repeat(16))), None);
+        assert_eq!(parse_key(&format!("cgw_sk_test_{}", "é".repeat(16))), None);
+    }
+
+    #[test]
+    fn hash_comparison() {
+        let h = hash_key("x");
+        assert!(hashes_match(&h, &hash_key("x")));
+        assert!(!hashes_match(&h, &hash_key("y")));
+        assert!(!hashes_match(&h, ""));
+    }
+}

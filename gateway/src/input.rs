@@ -1,0 +1,291 @@
+//! Request input: JSON body fields and query parameters, validated with
+//! precise, stable error codes.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value as Json};
+
+use crate::error::{ApiError, ApiResult};
+use crate::time;
+
+/// Longest accepted text field.
+const MAX_TEXT: usize = 256;
+
+/// Reads fields from a JSON object, collecting every problem so that one
+/// response names all missing fields. Getters return a placeholder when a
+/// field is bad; [`Fields::finish`] must be called before the values are used.
+pub struct Fields {
+    object: Map<String, Json>,
+    missing: Vec<&'static str>,
+    invalid: Vec<(&'static str, String)>,
+}
+
+pub fn parse_json_object(body: &[u8]) -> ApiResult<Map<String, Json>> {
+    if body.is_empty() {
+        return Err(ApiError::bad_request("invalid_json", "request body must be a JSON object"));
+    }
+    match serde_json::from_slice::<Json>(body) {
+        Ok(Json::Object(map)) => Ok(map),
+        Ok(_) => Err(ApiError::bad_request("invalid_json", "request body must be a JSON object")),
+        Err(e) => Err(ApiError::bad_request("invalid_json", format!("request body is not valid JSON: {e}"))),
+    }
+}
+
+impl Fields {
+    pub fn from_body(body: &[u8]) -> ApiResult<Fields> {
+        Ok(Fields { object: parse_json_object(body)?, missing: Vec::new(), invalid: Vec::new() })
+    }
+
+    fn raw(&mut self, name: &'static str, required: bool) -> Option<Json> {
+        match self.object.get(name) {
+            None | Some(Json::Null) => {
+                if required {
+                    self.missing.push(name);
+                }
+                None
+            }
+            Some(v) => Some(v.clone()),
+        }
+    }
+
+    fn invalid(&mut self, code: &'static str, message: String) {
+        self.invalid.push((code, message));
+    }
+
+    /// A non-empty string, trimmed.
+    pub fn opt_text(&mut self, name: &'static str) -> Option<String> {
+        match self.raw(name, false)? {
+            Json::String(s) => {
+                let s = s.trim().to_string();
+                if s.is_empty() {
+                    None
+                } else if s.chars().count() > MAX_TEXT {
+                    self.invalid("invalid_field", format!("{name} is longer than {MAX_TEXT} characters"));
+                    None
+                } else {
+                    Some(s)
+                }
+            }
+            _ => {
+                self.invalid("invalid_field", format!("{name} must be a string"));
+                None
+            }
+        }
+    }
+
+    pub fn text(&mut self, name: &'static str) -> String {
+        let before = self.invalid.len();
+        match self.opt_text(name) {
+            Some(s) => s,
+            None => {
+                if self.invalid.len() == before && !self.missing.contains(&name) {
+                    self.missing.push(name);
+                }
+                String::new()
+            }
+        }
+    }
+
+    /// An integer amount in minor units: positive and within the rules' range.
+    pub fn cents(&mut self, name: &'static str) -> i64 {
+        match self.raw(name, true) {
+            None => 0,
+            Some(Json::Number(n)) => match n.as_i64() {
+                Some(v) if v > 0 && v <= rules::MAX_AMOUNT_CENTS => v,
+                Some(v) if v <= 0 => {
+                    self.invalid("invalid_amount", format!("{name} must be a positive integer in minor units"));
+                    0
+                }
+                _ => {
+                    self.invalid("invalid_amount", format!("{name} must be an integer number of minor units no larger than {}", rules::MAX_AMOUNT_CENTS));
+                    0
+                }
+            },
+            Some(_) => {
+                self.invalid("invalid_amount", format!("{name} must be an integer number of minor units"));
+                0
+            }
+        }
+    }
+
+    pub fn integer(&mut self, name: &'static str) -> i64 {
+        match self.raw(name, true) {
+            None => 0,
+            Some(Json::Number(n)) if n.as_i64().is_some() => n.as_i64().unwrap_or_default(),
+            Some(_) => {
+                self.invalid("invalid_field", format!("{name} must be an integer"));
+                0
+            }
+        }
+    }
+
+    pub fn opt_integer(&mut self, name: &'static str) -> Option<i64> {
+        match self.raw(name, false)? {
+            Json::Number(n) if n.as_i64().is_some() => n.as_i64(),
+            _ => {
+                self.invalid("invalid_field", format!("{name} must be an integer"));
+                None
+            }
+        }
+    }
+
+    /// An ISO 8601 UTC timestamp, as unix seconds.
+    pub fn timestamp(&mut self, name: &'static str) -> i64 {
+        let text = self.text(name);
+        if text.is_empty() {
+            return 0;
+        }
+        match time::parse(&text) {
+            Some(t) => t,
+            None => {
+                self.invalid("invalid_field", format!("{name} must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z"));
+                0
+            }
+        }
+    }
+
+    /// An ISO 4217-style currency code: three upper-case letters.
+    pub fn currency(&mut self, name: &'static str) -> String {
+        let text = self.text(name);
+        if !text.is_empty() && !(text.len() == 3 && text.bytes().all(|b| b.is_ascii_uppercase())) {
+            self.invalid("invalid_field", format!("{name} must be a three-letter upper-case currency code"));
+        }
+        text
+    }
+
+    /// Adds a problem found by the caller's own validation.
+    pub fn reject(&mut self, code: &'static str, message: impl Into<String>) {
+        self.invalid(code, message.into());
+    }
+
+    pub fn is_missing(&self, name: &str) -> bool {
+        self.missing.contains(&name)
+    }
+
+    /// Missing fields come first (`missing_fields`), then the first invalid one.
+    pub fn finish(self) -> ApiResult<()> {
+        if !self.missing.is_empty() {
+            return Err(ApiError::bad_request("missing_fields", format!("missing required fields: {}", self.missing.join(", "))));
+        }
+        match self.invalid.into_iter().next() {
+            Some((code, message)) => Err(ApiError::bad_request(code, message)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Decoded query parameters; the first value of a repeated name wins.
+#[derive(Debug, Default, Clone)]
+pub struct Query(BTreeMap<String, String>);
+
+impl Query {
+    pub fn parse(raw: Option<&str>) -> ApiResult<Query> {
+        let mut map = BTreeMap::new();
+        for pair in raw.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            let decode = |s: &str| {
+                percent_encoding::percent_decode_str(s)
+                    .decode_utf8()
+                    .map(|c| c.into_owned())
+                    .map_err(|_| ApiError::bad_request("invalid_query", "query string is not valid UTF-8 after decoding"))
+            };
+            map.entry(decode(k)?).or_insert(decode(v)?);
+        }
+        Ok(Query(map))
+    }
+
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(|s| s.trim()).filter(|s| !s.is_empty())
+    }
+
+    pub fn required(&self, name: &'static str) -> ApiResult<&str> {
+        self.get(name).ok_or_else(|| ApiError::bad_request("missing_fields", format!("missing required query parameter: {name}")))
+    }
+}
+
+/// Lower-cased, trimmed e-mail; `None` when it is not an address.
+pub fn normalize_email(raw: &str) -> Option<String> {
+    let email = raw.trim().to_lowercase();
+    let (local, domain) = email.split_once('@')?;
+    let ok = !local.is_empty()
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && email.len() <= 254
+        && !email.chars().any(char::is_whitespace)
+        && !domain.contains('@');
+    ok.then_some(email)
+}
+
+/// Digits only, with an international `00` prefix dropped, so that
+/// `+44 7700-900123`, `0044 7700 900123` and `447700900123` are one number.
+pub fn normalize_phone(raw: &str) -> Option<String> {
+    let trimmed = raw.trim();
+    if trimmed.chars().any(|c| !(c.is_ascii_digit() || " +-().".contains(c))) {
+        return None;
+    }
+    let digits: String = trimmed.chars().filter(char::is_ascii_digit).collect();
+    let digits = digits.strip_prefix("00").map(str::to_string).unwrap_or(digits);
+    (7..=15).contains(&digits.len()).then_some(digits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phones_normalise_to_one_form() {
+        let want = Some("447700900123".to_string());
+        assert_eq!(normalize_phone("+44 7700-900123"), want);
+        assert_eq!(normalize_phone("0044 (7700) 900.123"), want);
+        assert_eq!(normalize_phone("447700900123"), want);
+        assert_eq!(normalize_phone("call me"), None);
+        assert_eq!(normalize_phone("+1 23"), None);
+    }
+
+    #[test]
+    fn emails_normalise_case_and_space() {
+        assert_eq!(normalize_email("  Ann.Lee@Example.COM "), Some("ann.lee@example.com".to_string()));
+        assert_eq!(normalize_email("ann@example"), None);
+        assert_eq!(normalize_email("ann lee@example.com"), None);
+        assert_eq!(normalize_email("@example.com"), None);
+    }
+
+    #[test]
+    fn missing_fields_are_all_named_before_invalid_ones() {
+        let mut f = Fields::from_body(br#"{"a": 5, "amount_cents": "12"}"#).unwrap();
+        let _ = f.text("a");
+        let _ = f.text("b");
+        let _ = f.cents("amount_cents");
+        let _ = f.text("c");
+        let err = f.finish().unwrap_err();
+        assert_eq!(err.code, "missing_fields");
+        assert!(err.message.contains("b, c"), "{}", err.message);
+    }
+
+    #[test]
+    fn wrong_types_give_field_codes() {
+        let mut f = Fields::from_body(br#"{"amount_cents": 1.5}"#).unwrap();
+        let _ = f.cents("amount_cents");
+        assert_eq!(f.finish().unwrap_err().code, "invalid_amount");
+        let mut f = Fields::from_body(br#"{"amount_cents": 100}"#).unwrap();
+        assert_eq!(f.cents("amount_cents"), 100);
+        assert!(f.finish().is_ok());
+    }
+
+    #[test]
+    fn bodies_must_be_objects() {
+        assert_eq!(Fields::from_body(b"[1]").err().map(|e| e.code), Some("invalid_json"));
+        assert_eq!(Fields::from_body(b"{").err().map(|e| e.code), Some("invalid_json"));
+        assert_eq!(Fields::from_body(b"").err().map(|e| e.code), Some("invalid_json"));
+    }
+
+    #[test]
+    fn query_decodes_percent_and_keeps_plus() {
+        let q = Query::parse(Some("email=a%2Bb%40x.com&phone=+44 1&empty=")).unwrap();
+        assert_eq!(q.get("email"), Some("a+b@x.com"));
+        assert_eq!(q.get("phone"), Some("+44 1"));
+        assert_eq!(q.get("empty"), None);
+        assert!(q.required("nope").is_err());
+    }
+}

@@ -1,0 +1,252 @@
+//! The ports through which the core talks to the world. Each host supplies
+//! them: a SQL store, a clock, the rules engine and a source of ids.
+
+use rules::{
+    Cooloff, Deposit, DepositDecision, DepositLimit, ExclusionDuration, ExclusionTerm, KycTier, LimitWindow,
+    RuleError, ScreeningOutcome, StubKycOutcome, TierBounds, WindowUsage, WithdrawalAssessment,
+};
+
+/// `Send + Sync` natively; nothing on wasm, where hosts are single-threaded.
+#[cfg(not(target_arch = "wasm32"))]
+pub trait MaybeSend: Send + Sync {}
+#[cfg(not(target_arch = "wasm32"))]
+impl<T: Send + Sync + ?Sized> MaybeSend for T {}
+#[cfg(target_arch = "wasm32")]
+pub trait MaybeSend {}
+#[cfg(target_arch = "wasm32")]
+impl<T: ?Sized> MaybeSend for T {}
+
+/// A SQL value. The schema uses only BIGINT, DOUBLE PRECISION and TEXT.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Int(i64),
+    Real(f64),
+    Text(String),
+}
+
+impl From<i64> for Value {
+    fn from(v: i64) -> Self {
+        Value::Int(v)
+    }
+}
+impl From<bool> for Value {
+    fn from(v: bool) -> Self {
+        Value::Int(i64::from(v))
+    }
+}
+impl From<f64> for Value {
+    fn from(v: f64) -> Self {
+        Value::Real(v)
+    }
+}
+impl From<&str> for Value {
+    fn from(v: &str) -> Self {
+        Value::Text(v.to_string())
+    }
+}
+impl From<String> for Value {
+    fn from(v: String) -> Self {
+        Value::Text(v)
+    }
+}
+impl From<&String> for Value {
+    fn from(v: &String) -> Self {
+        Value::Text(v.clone())
+    }
+}
+impl<T: Into<Value>> From<Option<T>> for Value {
+    fn from(v: Option<T>) -> Self {
+        v.map_or(Value::Null, Into::into)
+    }
+}
+
+/// How many rows a statement in a batch must affect for the batch to commit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect {
+    Any,
+    /// exactly one row; otherwise the whole batch is rolled back with [`StoreError::Conflict`]
+    One,
+}
+
+/// One statement of portable SQL: numbered placeholders `?1`, `?2`, ….
+#[derive(Debug, Clone)]
+pub struct Stmt {
+    pub sql: &'static str,
+    pub params: Vec<Value>,
+    pub expect: Expect,
+}
+
+impl Stmt {
+    pub fn new(sql: &'static str, params: Vec<Value>) -> Self {
+        Stmt { sql, params, expect: Expect::Any }
+    }
+    pub fn expect_one(sql: &'static str, params: Vec<Value>) -> Self {
+        Stmt { sql, params, expect: Expect::One }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum StoreError {
+    /// a statement's row-count expectation failed; nothing was written
+    #[error("statement {statement} of the batch did not affect the expected rows")]
+    Conflict { statement: usize },
+    /// a unique constraint was violated; nothing was written
+    #[error("unique constraint violated")]
+    Unique,
+    #[error("store backend error: {0}")]
+    Backend(String),
+}
+
+/// A result row, read by column index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row(pub Vec<Value>);
+
+impl Row {
+    fn get(&self, i: usize) -> Result<&Value, StoreError> {
+        self.0.get(i).ok_or_else(|| StoreError::Backend(format!("no column {i}")))
+    }
+    pub fn text(&self, i: usize) -> Result<String, StoreError> {
+        match self.get(i)? {
+            Value::Text(s) => Ok(s.clone()),
+            other => Err(StoreError::Backend(format!("column {i} is not text: {other:?}"))),
+        }
+    }
+    pub fn opt_text(&self, i: usize) -> Result<Option<String>, StoreError> {
+        match self.get(i)? {
+            Value::Null => Ok(None),
+            _ => self.text(i).map(Some),
+        }
+    }
+    pub fn int(&self, i: usize) -> Result<i64, StoreError> {
+        match self.get(i)? {
+            Value::Int(v) => Ok(*v),
+            other => Err(StoreError::Backend(format!("column {i} is not an integer: {other:?}"))),
+        }
+    }
+    pub fn opt_int(&self, i: usize) -> Result<Option<i64>, StoreError> {
+        match self.get(i)? {
+            Value::Null => Ok(None),
+            _ => self.int(i).map(Some),
+        }
+    }
+    pub fn bool(&self, i: usize) -> Result<bool, StoreError> {
+        self.int(i).map(|v| v != 0)
+    }
+    pub fn real(&self, i: usize) -> Result<f64, StoreError> {
+        match self.get(i)? {
+            Value::Real(v) => Ok(*v),
+            Value::Int(v) => Ok(*v as f64),
+            other => Err(StoreError::Backend(format!("column {i} is not a number: {other:?}"))),
+        }
+    }
+}
+
+/// The store: portable SQL with atomic batches and no interactive
+/// transactions, so that Cloudflare D1 can back it as well as SQLite and
+/// Postgres. Safety comes from unique constraints, conditional updates and
+/// the row-count expectations of [`Stmt`].
+#[cfg_attr(not(target_arch = "wasm32"), async_trait::async_trait)]
+#[cfg_attr(target_arch = "wasm32", async_trait::async_trait(?Send))]
+pub trait Store: MaybeSend {
+    async fn query(&self, sql: &'static str, params: Vec<Value>) -> Result<Vec<Row>, StoreError>;
+    /// Runs every statement or none.
+    async fn batch(&self, statements: Vec<Stmt>) -> Result<(), StoreError>;
+}
+
+/// Real time in unix seconds. Sandbox tenants see it shifted by their test clock.
+pub trait Clock: MaybeSend {
+    fn now(&self) -> i64;
+}
+
+/// Random identifiers and secrets.
+pub trait Ids: MaybeSend {
+    /// `len` cryptographically random bytes
+    fn random_bytes(&self, len: usize) -> Vec<u8>;
+}
+
+/// A failure to reach a decision.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RulesFault {
+    #[error("rule refused its input: {0:?}")]
+    Rule(RuleError),
+    #[error("rules engine failed: {0}")]
+    Engine(String),
+}
+
+impl From<RuleError> for RulesFault {
+    fn from(e: RuleError) -> Self {
+        RulesFault::Rule(e)
+    }
+}
+
+pub type RulesResult<T> = Result<T, RulesFault>;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RulesVersion {
+    pub version: String,
+    pub component_sha256: String,
+}
+
+/// The compliance rules, as exported by the `cgw:rules` component.
+pub trait Rules: MaybeSend {
+    fn identity(&self) -> RulesVersion;
+    fn tier_for_cumulative(&self, cumulative_cents: i64) -> RulesResult<KycTier>;
+    fn bounds_of_tier(&self, tier: KycTier) -> RulesResult<TierBounds>;
+    fn assess_withdrawal(&self, verified: KycTier, cumulative_cents: i64, amount_cents: i64) -> RulesResult<WithdrawalAssessment>;
+    fn limit_cooloff(&self, current_cents: Option<i64>, requested_cents: i64) -> RulesResult<Cooloff>;
+    fn window_seconds(&self, window: LimitWindow) -> RulesResult<i64>;
+    fn window_usage_at(&self, now: i64, window: LimitWindow, deposits: &[Deposit]) -> RulesResult<WindowUsage>;
+    fn check_deposit(&self, now: i64, limits: &[DepositLimit], deposits: &[Deposit], amount_cents: i64) -> RulesResult<DepositDecision>;
+    fn exclusion_expiry(&self, duration: ExclusionDuration, effective_from: i64) -> RulesResult<Option<i64>>;
+    fn most_restrictive_exclusion(&self, now: i64, exclusions: &[ExclusionTerm]) -> RulesResult<Option<u32>>;
+    fn exclusion_lengthens(&self, current: ExclusionTerm, proposed: ExclusionTerm) -> RulesResult<bool>;
+    fn stub_screen(&self, first_name: &str, last_name: &str) -> RulesResult<ScreeningOutcome>;
+    fn stub_kyc(&self, external_user_id: &str) -> RulesResult<StubKycOutcome>;
+}
+
+/// The rules library called directly, for tests and differential checks.
+/// Production hosts run the component, whose hash auditors verify.
+pub struct LibraryRules;
+
+impl Rules for LibraryRules {
+    fn identity(&self) -> RulesVersion {
+        RulesVersion { version: rules::VERSION.to_string(), component_sha256: "library".to_string() }
+    }
+    fn tier_for_cumulative(&self, cumulative_cents: i64) -> RulesResult<KycTier> {
+        Ok(rules::tier_for_cumulative(cumulative_cents)?)
+    }
+    fn bounds_of_tier(&self, tier: KycTier) -> RulesResult<TierBounds> {
+        Ok(rules::bounds_of_tier(tier))
+    }
+    fn assess_withdrawal(&self, verified: KycTier, cumulative_cents: i64, amount_cents: i64) -> RulesResult<WithdrawalAssessment> {
+        Ok(rules::assess_withdrawal(verified, cumulative_cents, amount_cents)?)
+    }
+    fn limit_cooloff(&self, current_cents: Option<i64>, requested_cents: i64) -> RulesResult<Cooloff> {
+        Ok(rules::limit_cooloff(current_cents, requested_cents)?)
+    }
+    fn window_seconds(&self, window: LimitWindow) -> RulesResult<i64> {
+        Ok(rules::window_seconds(window))
+    }
+    fn window_usage_at(&self, now: i64, window: LimitWindow, deposits: &[Deposit]) -> RulesResult<WindowUsage> {
+        Ok(rules::window_usage_at(now, window, deposits))
+    }
+    fn check_deposit(&self, now: i64, limits: &[DepositLimit], deposits: &[Deposit], amount_cents: i64) -> RulesResult<DepositDecision> {
+        Ok(rules::check_deposit(now, limits, deposits, amount_cents)?)
+    }
+    fn exclusion_expiry(&self, duration: ExclusionDuration, effective_from: i64) -> RulesResult<Option<i64>> {
+        Ok(rules::exclusion_expiry(duration, effective_from)?)
+    }
+    fn most_restrictive_exclusion(&self, now: i64, exclusions: &[ExclusionTerm]) -> RulesResult<Option<u32>> {
+        Ok(rules::most_restrictive_exclusion(now, exclusions))
+    }
+    fn exclusion_lengthens(&self, current: ExclusionTerm, proposed: ExclusionTerm) -> RulesResult<bool> {
+        Ok(rules::exclusion_lengthens(current, proposed))
+    }
+    fn stub_screen(&self, first_name: &str, last_name: &str) -> RulesResult<ScreeningOutcome> {
+        Ok(rules::stub_screen(first_name, last_name))
+    }
+    fn stub_kyc(&self, external_user_id: &str) -> RulesResult<StubKycOutcome> {
+        Ok(rules::stub_kyc(external_user_id))
+    }
+}

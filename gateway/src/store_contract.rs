@@ -1,0 +1,118 @@
+//! The contract every store backend must keep. A backend's tests call
+//! `gateway::store_contract_tests!(async_fn_returning_a_fresh_store)`.
+
+use crate::ports::{Expect, Stmt, Store, StoreError, Value};
+
+const TABLE: &str = "CREATE TABLE IF NOT EXISTS contract_items (id TEXT PRIMARY KEY, n BIGINT NOT NULL, r DOUBLE PRECISION, t TEXT)";
+
+async fn setup(store: &dyn Store) -> Result<(), StoreError> {
+    store.batch(vec![Stmt::new(TABLE, vec![]), Stmt::new("DELETE FROM contract_items", vec![])]).await
+}
+
+/// Values of every type round-trip, NULLs included, and a numbered
+/// placeholder may be used twice.
+pub async fn values_round_trip(store: &dyn Store) -> Result<(), String> {
+    setup(store).await.map_err(|e| e.to_string())?;
+    store
+        .batch(vec![Stmt::new(
+            "INSERT INTO contract_items (id, n, r, t) VALUES (?1, ?2, ?3, ?4)",
+            vec!["a".into(), Value::Int(i64::MAX), Value::Real(0.25), Value::Null],
+        )])
+        .await
+        .map_err(|e| e.to_string())?;
+    let rows = store
+        .query("SELECT id, n, r, t FROM contract_items WHERE id = ?1 AND (n = ?2 OR n = ?2)", vec!["a".into(), Value::Int(i64::MAX)])
+        .await
+        .map_err(|e| e.to_string())?;
+    let row = rows.first().ok_or("row missing")?;
+    let got = (row.text(0), row.int(1), row.real(2), row.opt_text(3));
+    if got != (Ok("a".into()), Ok(i64::MAX), Ok(0.25), Ok(None)) {
+        return Err(format!("round trip gave {got:?}"));
+    }
+    Ok(())
+}
+
+/// A failed row-count expectation rolls back the statements before it.
+pub async fn failed_expectation_rolls_back(store: &dyn Store) -> Result<(), String> {
+    setup(store).await.map_err(|e| e.to_string())?;
+    let result = store
+        .batch(vec![
+            Stmt::new("INSERT INTO contract_items (id, n) VALUES ('b', 1)", vec![]),
+            Stmt { sql: "UPDATE contract_items SET n = 2 WHERE id = 'nope'", params: vec![], expect: Expect::One },
+        ])
+        .await;
+    if result != Err(StoreError::Conflict { statement: 1 }) {
+        return Err(format!("expected a conflict at statement 1, got {result:?}"));
+    }
+    let rows = store.query("SELECT COUNT(*) FROM contract_items", vec![]).await.map_err(|e| e.to_string())?;
+    match rows.first().map(|r| r.int(0)) {
+        Some(Ok(0)) => Ok(()),
+        other => Err(format!("the first statement was kept: {other:?}")),
+    }
+}
+
+/// A unique violation is reported as such and rolls the batch back.
+pub async fn unique_violation_is_reported(store: &dyn Store) -> Result<(), String> {
+    setup(store).await.map_err(|e| e.to_string())?;
+    store.batch(vec![Stmt::new("INSERT INTO contract_items (id, n) VALUES ('c', 1)", vec![])]).await.map_err(|e| e.to_string())?;
+    let result = store
+        .batch(vec![
+            Stmt::new("INSERT INTO contract_items (id, n) VALUES ('d', 1)", vec![]),
+            Stmt::new("INSERT INTO contract_items (id, n) VALUES ('c', 2)", vec![]),
+        ])
+        .await;
+    if result != Err(StoreError::Unique) {
+        return Err(format!("expected a unique violation, got {result:?}"));
+    }
+    let rows = store.query("SELECT id FROM contract_items ORDER BY id", vec![]).await.map_err(|e| e.to_string())?;
+    if rows.len() != 1 {
+        return Err(format!("expected only the first row, found {}", rows.len()));
+    }
+    Ok(())
+}
+
+/// A conditional update that matches exactly one row commits.
+pub async fn met_expectation_commits(store: &dyn Store) -> Result<(), String> {
+    setup(store).await.map_err(|e| e.to_string())?;
+    store
+        .batch(vec![
+            Stmt::new("INSERT INTO contract_items (id, n) VALUES ('e', 1)", vec![]),
+            Stmt::expect_one("UPDATE contract_items SET n = n + 1 WHERE id = ?1 AND n = ?2", vec!["e".into(), Value::Int(1)]),
+        ])
+        .await
+        .map_err(|e| e.to_string())?;
+    let rows = store.query("SELECT n FROM contract_items WHERE id = 'e'", vec![]).await.map_err(|e| e.to_string())?;
+    match rows.first().map(|r| r.int(0)) {
+        Some(Ok(2)) => Ok(()),
+        other => Err(format!("expected n = 2, got {other:?}")),
+    }
+}
+
+/// Runs the store contract against a backend. `$make` is an async fn returning a fresh `impl Store`.
+#[macro_export]
+macro_rules! store_contract_tests {
+    ($make:path) => {
+        mod store_contract {
+            #[tokio::test]
+            async fn values_round_trip() {
+                let store = $make().await;
+                $crate::store_contract::values_round_trip(&store).await.unwrap();
+            }
+            #[tokio::test]
+            async fn failed_expectation_rolls_back() {
+                let store = $make().await;
+                $crate::store_contract::failed_expectation_rolls_back(&store).await.unwrap();
+            }
+            #[tokio::test]
+            async fn unique_violation_is_reported() {
+                let store = $make().await;
+                $crate::store_contract::unique_violation_is_reported(&store).await.unwrap();
+            }
+            #[tokio::test]
+            async fn met_expectation_commits() {
+                let store = $make().await;
+                $crate::store_contract::met_expectation_commits(&store).await.unwrap();
+            }
+        }
+    };
+}
