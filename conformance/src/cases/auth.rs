@@ -1,0 +1,138 @@
+use serde_json::json;
+
+use crate::{ensure, ensure_eq, CaseResult, Env};
+
+pub fn missing_header_is_missing_credentials(env: &Env) -> CaseResult {
+    env.call("GET", "/v1/sanctions/status?user_id=x", None, None).expect_error(401, "missing_credentials")?;
+    env.call("POST", "/v1/limits/check", None, Some(&json!({}))).expect_error(401, "missing_credentials")?;
+    Ok(())
+}
+
+pub fn malformed_unknown_and_wrong_scheme_keys_are_invalid_credentials(env: &Env) -> CaseResult {
+    let path = "/v1/sanctions/status?user_id=x";
+    for key in ["nonsense", "cgw_sk_test_tooshort", "cgw_sk_prod_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "cgw_sk_test_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"] {
+        env.call("GET", path, Some(key), None).expect_error(401, "invalid_credentials")?;
+    }
+    let t = env.sandbox()?;
+    let basic = ureq::get(&format!("{}{}", env.base_url, path)).set("authorization", &format!("Basic {}", t.key)).call();
+    match basic {
+        Err(ureq::Error::Status(401, r)) => {
+            let body: serde_json::Value = serde_json::from_str(&r.into_string().unwrap_or_default()).unwrap_or_default();
+            ensure_eq!(body["error"].as_str(), Some("invalid_credentials"));
+        }
+        other => return Err(format!("a Basic scheme was not refused: {:?}", other.map(|r| r.status()))),
+    }
+    Ok(())
+}
+
+pub fn revoked_key_is_refused_and_audited(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    t.signup(&crate::client::unique("u"))?;
+    let second = env.admin("POST", &format!("/v1/admin/tenants/{}/keys", t.tenant_id), None);
+    second.expect(201)?;
+    let second_key = second.str("api_key").to_string();
+    ensure!(second_key.starts_with("cgw_sk_test_") && second_key.len() == 44, "bad key format {second_key}");
+    env.admin("DELETE", &format!("/v1/admin/keys/{}", t.key_id), None).expect(200)?;
+    let refused = t.get("/v1/sanctions/status?user_id=x");
+    refused.expect_error(401, "invalid_credentials")?;
+    env.call("GET", "/v1/rules", Some(&second_key), None).expect(200)?;
+    let audit = env.admin("GET", &format!("/v1/admin/tenants/{}/audit", t.tenant_id), None);
+    audit.expect(200)?;
+    let entries = audit.body["entries"].as_array().cloned().unwrap_or_default();
+    let entry = entries
+        .iter()
+        .find(|e| e["request_id"].as_str() == refused.header("x-request-id"))
+        .ok_or(format!("no audit entry for the refused request: {}", audit.raw))?;
+    ensure_eq!(entry["reason"].as_str(), Some("revoked_key"));
+    let prefix = entry["key_prefix"].as_str().unwrap_or("");
+    ensure!(prefix.len() == 16 && t.key.starts_with(prefix), "audit keeps {prefix:?}, not a partial prefix of the key");
+    ensure!(!audit.raw.contains(&t.key), "the audit log holds the whole key");
+    Ok(())
+}
+
+pub fn suspended_tenant_is_refused_and_audited(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    t.get("/v1/rules").expect(200)?;
+    env.admin("POST", &format!("/v1/admin/tenants/{}/suspend", t.tenant_id), None).expect(200)?;
+    let refused = t.get("/v1/rules");
+    refused.expect_error(401, "invalid_credentials")?;
+    let audit = env.admin("GET", &format!("/v1/admin/tenants/{}/audit", t.tenant_id), None);
+    ensure!(audit.raw.contains("tenant_suspended"), "no tenant_suspended audit entry: {}", audit.raw);
+    env.admin("POST", "/v1/admin/tenants/ten_missing/suspend", None).expect_error(404, "tenant_not_found")?;
+    Ok(())
+}
+
+pub fn admin_operations_need_an_admin_key(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    t.post("/v1/kyc/manual-review", json!({ "kyc_check_id": "x", "decision": "approve", "reviewer": "me" })).expect_error(403, "forbidden")?;
+    t.post("/v1/admin/tenants", json!({ "name": "x", "environment": "sandbox" })).expect_error(403, "forbidden")?;
+    t.post("/v1/admin/sanctions/cases/case_x/review", json!({ "decision": "dismiss", "reviewer": "me" })).expect_error(403, "forbidden")?;
+    t.get("/v1/admin/sanctions/cases").expect_error(403, "forbidden")?;
+    env.admin("GET", "/v1/admin/sanctions/cases", None).expect(200)?;
+    Ok(())
+}
+
+pub fn admin_key_manages_its_own_environment_only(env: &Env) -> CaseResult {
+    env.admin("POST", "/v1/admin/tenants", Some(&json!({ "name": "x", "environment": "production" }))).expect_error(403, "environment_mismatch")?;
+    env.admin("POST", "/v1/admin/tenants", Some(&json!({ "name": "x", "environment": "staging" }))).expect_error(400, "invalid_field")?;
+    env.admin("POST", "/v1/admin/tenants", Some(&json!({ "environment": "sandbox" }))).expect_error(400, "missing_fields")?;
+    let p = env.tenant_with("production", 1000)?;
+    ensure!(p.key.starts_with("cgw_sk_live_"), "production key has the wrong prefix: {}", p.key);
+    env.admin("POST", &format!("/v1/admin/tenants/{}/keys", p.tenant_id), None).expect_error(404, "tenant_not_found")?;
+    Ok(())
+}
+
+pub fn rate_limit_answers_429_with_retry_after(env: &Env) -> CaseResult {
+    let t = env.tenant_with("sandbox", 3)?;
+    let mut statuses = Vec::new();
+    for _ in 0..5 {
+        statuses.push(t.get("/v1/rules"));
+    }
+    let limited = statuses.iter().find(|r| r.status == 429).ok_or("no 429 after 5 requests at 3 per minute")?;
+    limited.expect_error(429, "rate_limited")?;
+    let retry: i64 = limited.header("retry-after").and_then(|v| v.parse().ok()).ok_or("429 without a numeric Retry-After")?;
+    ensure!((1..=60).contains(&retry), "Retry-After {retry} is not within the minute");
+    ensure_eq!(statuses.iter().filter(|r| r.status == 200).count() <= 3, true);
+    env.call("GET", "/v1/health", None, None).expect(200)?;
+    let other = env.sandbox()?;
+    other.get("/v1/rules").expect(200)?;
+    Ok(())
+}
+
+pub fn tenants_cannot_see_each_other(env: &Env) -> CaseResult {
+    let a = env.sandbox()?;
+    let b = env.sandbox()?;
+    let user = crate::client::unique("u");
+    a.signup(&user)?;
+    a.get(&format!("/v1/sanctions/status?user_id={user}")).expect(200)?;
+    b.get(&format!("/v1/sanctions/status?user_id={user}")).expect_error(404, "user_not_found")?;
+    let limit = a.post("/v1/limits", json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": 5000, "currency": "USD", "requested_at": a.now_iso()? }));
+    limit.expect(201)?;
+    let raise = a.post("/v1/limits", json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": 6000, "currency": "USD", "requested_at": a.now_iso()? }));
+    raise.expect(201)?;
+    b.delete(&format!("/v1/limits/{}", raise.str("limit_id"))).expect_error(404, "limit_not_found")?;
+    let check = a.post("/v1/kyc/start", json!({ "user_id": user, "email": "a@example.com", "phone": "+447700900123", "withdrawal_amount_cents": 50000, "currency": "USD" }));
+    check.expect(201)?;
+    b.get(&format!("/v1/kyc/status?kyc_check_id={}", check.str("kyc_check_id"))).expect_error(404, "kyc_check_not_found")?;
+    a.get(&format!("/v1/kyc/status?kyc_check_id={}", check.str("kyc_check_id"))).expect(200)?;
+    Ok(())
+}
+
+pub fn sandbox_and_production_never_mix(env: &Env) -> CaseResult {
+    let s = env.sandbox()?;
+    let p = env.tenant_with("production", 1000)?;
+    let user = crate::client::unique("u");
+    s.signup(&user)?;
+    p.get(&format!("/v1/sanctions/status?user_id={user}")).expect_error(404, "user_not_found")?;
+    let r = p.post("/v1/sanctions/screen", crate::client::identity(&user, "Ann", "Lee", "ann@example.com"));
+    r.expect_error(503, "vendor_unavailable")?;
+    p.get("/v1/sandbox/clock").expect_error(403, "sandbox_only")?;
+    p.post("/v1/sandbox/clock", json!({ "advance_seconds": 60 })).expect_error(403, "sandbox_only")?;
+    let email = format!("{}@example.com", crate::client::unique("mix"));
+    let other = crate::client::unique("u");
+    s.signup(&other)?;
+    s.post("/v1/exclusions", json!({ "user_id": other, "email": email, "duration": "duration_7d", "reason": "self_initiated", "initiated_at": s.now_iso()? })).expect(201)?;
+    ensure_eq!(s.get(&format!("/v1/exclusions/check?email={email}")).body["is_excluded"], json!(true));
+    ensure_eq!(p.get(&format!("/v1/exclusions/check?email={email}")).body["is_excluded"], json!(false), "a sandbox exclusion leaked into production");
+    Ok(())
+}

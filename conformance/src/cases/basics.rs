@@ -1,0 +1,71 @@
+use serde_json::json;
+
+use crate::{ensure, ensure_eq, CaseResult, Env};
+
+pub fn health_is_public_and_unauthenticated(env: &Env) -> CaseResult {
+    let r = env.call("GET", "/v1/health", None, None);
+    r.expect(200)?;
+    ensure_eq!(r.str("status"), "ok");
+    ensure!(r.header("x-request-id").is_some(), "health has no request id");
+    let r = env.call("GET", "/v1/health", Some("cgw_sk_test_garbage"), None);
+    ensure_eq!(r.status, 200, "a bad key must not break the public health check");
+    Ok(())
+}
+
+pub fn unknown_path_is_404_with_error_body(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    t.get("/v1/nothing-here").expect_error(404, "not_found")?;
+    t.get("/v2/health").expect_error(404, "not_found")?;
+    Ok(())
+}
+
+pub fn wrong_method_is_405_with_allow(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let r = t.delete("/v1/sanctions/screen");
+    r.expect_error(405, "method_not_allowed")?;
+    ensure_eq!(r.header("allow"), Some("POST"));
+    t.get("/v1/limits/check").expect_error(405, "method_not_allowed")?;
+    Ok(())
+}
+
+pub fn malformed_json_is_400_invalid_json(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    for body in ["{", "[1,2]", "\"text\"", ""] {
+        let r = env.send("POST", "/v1/limits/check", Some(&t.key), Some(("application/json", body.as_bytes().to_vec())));
+        r.expect_error(400, "invalid_json")?;
+    }
+    let r = t.post("/v1/limits/check", json!({ "user_id": 5, "amount_cents": 100, "currency": "USD" }));
+    r.expect_error(400, "invalid_field")?;
+    Ok(())
+}
+
+pub fn non_json_content_type_is_415(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let r = env.send("POST", "/v1/limits/check", Some(&t.key), Some(("text/plain", b"{}".to_vec())));
+    r.expect_error(415, "unsupported_media_type")?;
+    let r = env.send("POST", "/v1/limits/check", Some(&t.key), Some(("application/json; charset=utf-8", b"{}".to_vec())));
+    r.expect_error(400, "missing_fields")?;
+    Ok(())
+}
+
+pub fn oversized_body_is_413(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let big = format!("{{\"user_id\":\"{}\"}}", "x".repeat(70 * 1024));
+    let r = env.send("POST", "/v1/sanctions/screen", Some(&t.key), Some(("application/json", big.into_bytes())));
+    r.expect_error(413, "payload_too_large")?;
+    Ok(())
+}
+
+pub fn rules_endpoint_reports_version_and_hash(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let r = t.get("/v1/rules");
+    r.expect(200)?;
+    let hash = r.str("component_sha256");
+    ensure!(hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit()), "component_sha256 is not a SHA-256: {hash}");
+    ensure!(r.str("version").split('.').count() == 3, "version is not semantic: {}", r.raw);
+    if let Ok(expected) = std::env::var("CGW_EXPECTED_RULES_SHA256") {
+        ensure_eq!(hash, expected.trim(), "the host runs another component than the one built");
+    }
+    env.call("GET", "/v1/rules", None, None).expect_error(401, "missing_credentials")?;
+    Ok(())
+}

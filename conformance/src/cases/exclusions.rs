@@ -1,0 +1,268 @@
+use serde_json::{json, Value as Json};
+
+use crate::client::{parse_time, unique, Tenant};
+use crate::{ensure, ensure_eq, CaseResult, Env};
+
+fn register(t: &Tenant<'_>, user: &str, email: &str, phone: Option<&str>, duration: &str) -> Result<crate::Resp, String> {
+    let mut body = json!({ "user_id": user, "email": email, "duration": duration, "reason": "self_initiated", "initiated_at": t.now_iso()? });
+    if let Some(phone) = phone {
+        body["phone"] = json!(phone);
+    }
+    Ok(t.post("/v1/exclusions", body))
+}
+
+fn excluded_user(t: &Tenant<'_>) -> Result<(String, String), String> {
+    let user = unique("u");
+    t.signup(&user)?;
+    Ok((user.clone(), format!("{}@example.com", unique("x"))))
+}
+
+fn check(t: &Tenant<'_>, query: &str) -> crate::Resp {
+    t.get(&format!("/v1/exclusions/check?{query}"))
+}
+
+pub fn every_duration_registers_with_its_expiry(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let day = 86_400;
+    for (duration, seconds, propagated) in [
+        ("duration_24h", Some((day, day)), false),
+        ("duration_7d", Some((7 * day, 7 * day)), false),
+        ("duration_30d", Some((30 * day, 30 * day)), false),
+        ("duration_6m", Some((181 * day, 184 * day)), true),
+        ("duration_1y", Some((365 * day, 366 * day)), true),
+        ("duration_permanent", None, true),
+    ] {
+        let (user, email) = excluded_user(&t)?;
+        let r = register(&t, &user, &email, None, duration)?;
+        r.expect(201)?;
+        ensure_eq!(r.str("duration"), duration);
+        ensure_eq!(r.str("user_id"), user.as_str());
+        ensure_eq!(r.body["regulator_propagated"], json!(propagated), duration);
+        let from = parse_time(r.str("effective_from"))?;
+        match seconds {
+            Some((min, max)) => {
+                let until = parse_time(r.str("expires_at"))? - from;
+                ensure!((min..=max).contains(&until), "{duration} lasts {until} seconds");
+                ensure_eq!(r.body["is_permanent"], json!(false));
+            }
+            None => {
+                ensure!(r.body["expires_at"].is_null(), "permanent has an expiry");
+                ensure_eq!(r.body["is_permanent"], json!(true));
+            }
+        }
+        ensure_eq!(check(&t, &format!("email={email}")).body["is_excluded"], json!(true), duration);
+    }
+    Ok(())
+}
+
+pub fn repeat_registration_is_idempotent(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let (user, email) = excluded_user(&t)?;
+    let first = register(&t, &user, &email, None, "duration_30d")?;
+    first.expect(201)?;
+    let again = register(&t, &user, &email, None, "duration_30d")?;
+    again.expect(200)?;
+    ensure_eq!(again.body, first.body);
+    Ok(())
+}
+
+pub fn exclusions_lengthen_but_never_shorten(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let (user, email) = excluded_user(&t)?;
+    register(&t, &user, &email, None, "duration_30d")?.expect(201)?;
+    register(&t, &user, &email, None, "duration_7d")?.expect_error(409, "already_excluded")?;
+    let longer = register(&t, &user, &email, None, "duration_1y")?;
+    longer.expect(201)?;
+    let c = check(&t, &format!("email={email}"));
+    ensure_eq!(c.str("exclusion_id"), longer.str("exclusion_id"));
+    Ok(())
+}
+
+pub fn permanent_exclusion_is_irrevocable(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let (user, email) = excluded_user(&t)?;
+    register(&t, &user, &email, None, "duration_permanent")?.expect(201)?;
+    for shorter in ["duration_24h", "duration_1y"] {
+        register(&t, &user, &email, None, shorter)?.expect_error(409, "already_excluded")?;
+    }
+    t.advance(3 * 366 * 86_400)?;
+    let c = check(&t, &format!("email={email}"));
+    ensure_eq!(c.body["is_excluded"], json!(true));
+    ensure_eq!(c.body["is_permanent"], json!(true));
+    ensure!(c.body["expires_at"].is_null(), "permanent expiry must be null");
+    Ok(())
+}
+
+pub fn check_is_cross_tenant_and_normalised(env: &Env) -> CaseResult {
+    let a = env.sandbox()?;
+    let b = env.sandbox()?;
+    let (user, email) = excluded_user(&a)?;
+    let digits = format!("4477{:08}", std::process::id() as u64 * 7 % 100_000_000);
+    let shown = format!("+{} {} {}", &digits[..2], &digits[2..6], &digits[6..]);
+    let upper = email.to_uppercase();
+    let reg = register(&a, &user, &format!("  {upper} "), Some(&shown), "duration_6m")?;
+    reg.expect(201)?;
+    for query in [format!("email={email}"), format!("email=%20{}", upper), format!("phone=00{digits}"), format!("phone=%2B{}-{}", &digits[..2], &digits[2..])] {
+        let c = check(&b, &query);
+        c.expect(200)?;
+        ensure_eq!(c.body["is_excluded"], json!(true), query);
+        ensure_eq!(c.str("exclusion_id"), reg.str("exclusion_id"));
+        ensure_eq!(c.str("duration"), "duration_6m");
+        ensure_eq!(c.str("source"), "operator");
+    }
+    let none = check(&b, &format!("email=other-{email}"));
+    ensure_eq!(none.body, json!({ "is_excluded": false }), "a non-excluded check carries only is_excluded");
+    check(&b, "").expect_error(400, "missing_fields")?;
+    check(&b, "email=not-an-email").expect_error(400, "invalid_field")?;
+    Ok(())
+}
+
+pub fn most_restrictive_exclusion_wins(env: &Env) -> CaseResult {
+    let a = env.sandbox()?;
+    let b = env.sandbox()?;
+    let email = format!("{}@example.com", unique("shared"));
+    let ua = unique("u");
+    a.signup(&ua)?;
+    let ub = unique("u");
+    b.signup(&ub)?;
+    register(&a, &ua, &email, None, "duration_7d")?.expect(201)?;
+    let year = register(&b, &ub, &email, None, "duration_1y")?;
+    ensure_eq!(check(&a, &format!("email={email}")).str("exclusion_id"), year.str("exclusion_id"), "latest expiry wins");
+    let uc = unique("u");
+    a.signup(&uc)?;
+    let permanent = register(&a, &uc, &email, None, "duration_permanent")?;
+    ensure_eq!(check(&b, &format!("email={email}")).str("exclusion_id"), permanent.str("exclusion_id"), "permanent wins");
+    Ok(())
+}
+
+pub fn timed_exclusions_expire(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let (user, email) = excluded_user(&t)?;
+    register(&t, &user, &email, None, "duration_24h")?.expect(201)?;
+    t.advance(86_399)?;
+    ensure_eq!(check(&t, &format!("email={email}")).body["is_excluded"], json!(true), "expired early");
+    t.advance(1)?;
+    ensure_eq!(check(&t, &format!("email={email}")).body["is_excluded"], json!(false), "did not expire");
+    register(&t, &user, &email, None, "duration_24h")?.expect(201)?;
+    Ok(())
+}
+
+pub fn other_tenants_see_an_exclusion_at_once_whatever_their_clock(env: &Env) -> CaseResult {
+    let ahead = env.sandbox()?;
+    let behind = env.sandbox()?;
+    ahead.advance(10 * 86_400)?;
+    let (user, email) = excluded_user(&ahead)?;
+    register(&ahead, &user, &email, None, "duration_24h")?.expect(201)?;
+    ensure_eq!(check(&behind, &format!("email={email}")).body["is_excluded"], json!(true));
+    Ok(())
+}
+
+pub fn invalid_registrations_are_rejected(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let (user, email) = excluded_user(&t)?;
+    register(&t, &user, &email, None, "duration_2y")?.expect_error(400, "unsupported_duration")?;
+    let now = t.now()?;
+    let base = json!({ "user_id": user, "email": email, "duration": "duration_7d", "reason": "self_initiated", "initiated_at": t.now_iso()? });
+    let with = |field: &str, value: Json| {
+        let mut b = base.clone();
+        b[field] = value;
+        b
+    };
+    t.post("/v1/exclusions", with("reason", json!("bored"))).expect_error(400, "unsupported_reason")?;
+    t.post("/v1/exclusions", with("initiated_at", json!(crate::client::format_time(now - 3600)))).expect_error(400, "timestamp_out_of_range")?;
+    t.post("/v1/exclusions", with("initiated_at", json!("yesterday"))).expect_error(400, "invalid_field")?;
+    t.post("/v1/exclusions", with("phone", json!("call me"))).expect_error(400, "invalid_field")?;
+    t.post("/v1/exclusions", with("user_id", json!(unique("nobody")))).expect_error(404, "user_not_found")?;
+    t.post("/v1/exclusions", json!({ "user_id": user, "reason": "self_initiated" })).expect_error(400, "missing_fields")?;
+    t.post("/v1/exclusions", base).expect(201)?;
+    Ok(())
+}
+
+pub fn excluded_players_cannot_deposit(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = unique("u");
+    t.signup(&user)?;
+    let deposit = json!({ "user_id": user, "amount_cents": 500, "currency": "USD" });
+    ensure_eq!(t.post("/v1/limits/check", deposit.clone()).body["allowed"], json!(true));
+    register(&t, &user, &format!("{user}@example.com"), None, "duration_24h")?.expect(201)?;
+    let r = t.post("/v1/limits/check", deposit);
+    ensure_eq!(r.body["allowed"], json!(false));
+    ensure_eq!(r.str("reason"), "self_excluded");
+    t.post("/v1/limits/commit", json!({ "transaction_id": unique("tx"), "user_id": user, "amount_cents": 500, "currency": "USD" })).expect_error(422, "self_excluded")?;
+    Ok(())
+}
+
+fn page(t: &Tenant<'_>, cursor: Option<&str>, limit: i64) -> Result<(Vec<String>, Option<String>), String> {
+    let path = match cursor {
+        Some(c) => format!("/v1/exclusions/snapshot?limit={limit}&cursor={c}"),
+        None => format!("/v1/exclusions/snapshot?limit={limit}"),
+    };
+    let r = t.get(&path);
+    r.expect(200)?;
+    let ids: Vec<String> = r.body["exclusions"].as_array().ok_or("no exclusions array")?.iter().filter_map(|e| e["exclusion_id"].as_str().map(String::from)).collect();
+    ensure!(ids.len() as i64 <= limit, "page larger than limit");
+    Ok((ids, r.body["next_cursor"].as_str().map(String::from)))
+}
+
+pub fn snapshot_pages_are_complete_and_stable(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let mut mine = Vec::new();
+    for _ in 0..5 {
+        let (user, email) = excluded_user(&t)?;
+        mine.push(register(&t, &user, &email, None, "duration_30d")?.str("exclusion_id").to_string());
+    }
+    let mut seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut added_mid_way = None;
+    for round in 0..10_000 {
+        let (ids, next) = page(&t, cursor.as_deref(), 2)?;
+        seen.extend(ids);
+        if round == 0 {
+            let (user, email) = excluded_user(&t)?;
+            added_mid_way = Some(register(&t, &user, &email, None, "duration_30d")?.str("exclusion_id").to_string());
+        }
+        match next {
+            Some(c) => cursor = Some(c),
+            None => break,
+        }
+    }
+    let mut unique_ids = seen.clone();
+    unique_ids.sort();
+    unique_ids.dedup();
+    ensure_eq!(unique_ids.len(), seen.len(), "a row appeared twice across pages");
+    for id in mine.iter().chain(added_mid_way.iter()) {
+        ensure!(seen.contains(id), "{id} missing from the snapshot");
+    }
+    Ok(())
+}
+
+pub fn snapshot_rejects_bad_limits_and_cursors(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    for bad in ["0", "1001", "ten", "-1"] {
+        t.get(&format!("/v1/exclusions/snapshot?limit={bad}")).expect_error(400, "invalid_limit")?;
+    }
+    t.get("/v1/exclusions/snapshot?cursor=!!!").expect_error(400, "invalid_cursor")?;
+    t.get("/v1/exclusions/snapshot?cursor=bm90LWEtY3Vyc29y").expect_error(400, "invalid_cursor")?;
+    let ok = t.get("/v1/exclusions/snapshot?limit=1000");
+    ok.expect(200)?;
+    ensure!(ok.body["exclusions"].is_array(), "no exclusions array");
+    Ok(())
+}
+
+pub fn regulator_import_is_permanent_and_shared(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let email = format!("{}@example.com", unique("kgc"));
+    let entries = json!({ "entries": [{ "email": email, "reference": "KGC-1" }] });
+    t.post("/v1/admin/exclusions/regulator-import", entries.clone()).expect_error(403, "forbidden")?;
+    let r = env.admin("POST", "/v1/admin/exclusions/regulator-import", Some(&entries));
+    r.expect(200)?;
+    ensure_eq!(r.int("imported"), 1);
+    let again = env.admin("POST", "/v1/admin/exclusions/regulator-import", Some(&entries));
+    ensure_eq!(again.int("skipped"), 1, "a repeat import must not duplicate");
+    let c = check(&t, &format!("email={email}"));
+    ensure_eq!(c.body["is_excluded"], json!(true));
+    ensure_eq!(c.str("source"), "regulator_comprehensive");
+    ensure_eq!(c.body["is_permanent"], json!(true));
+    env.admin("POST", "/v1/admin/exclusions/regulator-import", Some(&json!({ "entries": [{ "reference": "no address" }] }))).expect_error(400, "invalid_field")?;
+    Ok(())
+}

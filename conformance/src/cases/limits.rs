@@ -1,0 +1,243 @@
+use serde_json::{json, Value as Json};
+
+use crate::client::{parse_time, unique, Tenant};
+use crate::{ensure, ensure_eq, CaseResult, Env};
+
+fn set(t: &Tenant<'_>, user: &str, kind: &str, cents: i64) -> Result<crate::Resp, String> {
+    Ok(t.post("/v1/limits", json!({ "user_id": user, "limit_type": kind, "amount_cents": cents, "currency": "USD", "requested_at": t.now_iso()? })))
+}
+
+fn player(t: &Tenant<'_>) -> Result<String, String> {
+    let user = unique("u");
+    t.signup(&user)?;
+    Ok(user)
+}
+
+fn deposit_check(t: &Tenant<'_>, user: &str, cents: i64) -> crate::Resp {
+    t.post("/v1/limits/check", json!({ "user_id": user, "amount_cents": cents, "currency": "USD" }))
+}
+
+fn commit(t: &Tenant<'_>, user: &str, tx: &str, cents: i64) -> crate::Resp {
+    t.post("/v1/limits/commit", json!({ "transaction_id": tx, "user_id": user, "amount_cents": cents, "currency": "USD" }))
+}
+
+pub fn first_set_is_instant(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = player(&t)?;
+    let r = set(&t, &user, "limit_daily", 10_000)?;
+    r.expect(201)?;
+    ensure_eq!(r.int("cooloff_seconds"), 0);
+    ensure_eq!(r.body["is_increase"], json!(false));
+    ensure_eq!(r.str("status"), "active");
+    ensure!(r.body["current_limit_cents"].is_null(), "no limit was in force before");
+    ensure!((parse_time(r.str("effective_from"))? - t.now()?).abs() < 60, "a first set is effective now");
+    for field in ["limit_id", "user_id", "limit_type", "amount_cents", "currency"] {
+        ensure!(!r.body[field].is_null(), "missing {field}");
+    }
+    Ok(())
+}
+
+pub fn increase_brackets_match_the_table(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    for (to, cooloff) in [(10_001, 86_400), (20_000, 86_400), (20_001, 172_800), (50_000, 172_800), (50_001, 604_800)] {
+        let user = player(&t)?;
+        set(&t, &user, "limit_weekly", 10_000)?.expect(201)?;
+        let r = set(&t, &user, "limit_weekly", to)?;
+        r.expect(201)?;
+        ensure_eq!(r.int("cooloff_seconds"), cooloff, format!("increase to {to}"));
+        ensure_eq!(r.body["is_increase"], json!(true));
+        ensure_eq!(r.str("status"), "pending");
+        ensure_eq!(r.int("current_limit_cents"), 10_000);
+        let delay = parse_time(r.str("effective_from"))? - t.now()?;
+        ensure!((cooloff - 60..=cooloff + 1).contains(&delay), "effective_from is {delay}s away, not {cooloff}");
+    }
+    Ok(())
+}
+
+pub fn decrease_is_instant_and_cancels_a_pending_increase(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = player(&t)?;
+    set(&t, &user, "limit_daily", 10_000)?.expect(201)?;
+    let up = set(&t, &user, "limit_daily", 15_000)?;
+    ensure_eq!(up.str("status"), "pending");
+    let down = set(&t, &user, "limit_daily", 5_000)?;
+    down.expect(201)?;
+    ensure_eq!(down.int("cooloff_seconds"), 0);
+    ensure_eq!(down.str("status"), "active");
+    ensure_eq!(down.int("current_limit_cents"), 10_000);
+    t.advance(2 * 86_400)?;
+    let list = t.get(&format!("/v1/limits?user_id={user}"));
+    ensure_eq!(list.body["limits"][0]["amount_cents"], json!(5_000), "the cancelled increase came into force");
+    ensure!(list.body["limits"][0]["pending_change"].is_null(), "the increase is still pending");
+    Ok(())
+}
+
+pub fn pending_increase_is_idempotent_or_conflicts(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = player(&t)?;
+    set(&t, &user, "limit_monthly", 10_000)?.expect(201)?;
+    let up = set(&t, &user, "limit_monthly", 30_000)?;
+    up.expect(201)?;
+    let again = set(&t, &user, "limit_monthly", 30_000)?;
+    again.expect(200)?;
+    ensure_eq!(again.body, up.body);
+    set(&t, &user, "limit_monthly", 40_000)?.expect_error(409, "pending_change_exists")?;
+    set(&t, &user, "limit_daily", 40_000)?.expect(201)?;
+    Ok(())
+}
+
+pub fn pending_increase_activates_after_cooloff(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = player(&t)?;
+    set(&t, &user, "limit_daily", 10_000)?.expect(201)?;
+    set(&t, &user, "limit_daily", 20_000)?.expect(201)?;
+    ensure_eq!(deposit_check(&t, &user, 15_000).body["allowed"], json!(false), "the increase applied before its cool-off");
+    t.advance(86_400 - 120)?;
+    ensure_eq!(deposit_check(&t, &user, 15_000).body["allowed"], json!(false), "the increase applied early");
+    t.advance(120)?;
+    let after = deposit_check(&t, &user, 15_000);
+    ensure_eq!(after.body["allowed"], json!(true), "the increase did not become live");
+    ensure_eq!(after.int("would_remain_cents"), 5_000);
+    Ok(())
+}
+
+pub fn cancel_applies_only_to_pending_increases(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = player(&t)?;
+    let first = set(&t, &user, "limit_daily", 10_000)?;
+    let up = set(&t, &user, "limit_daily", 12_000)?;
+    let cancelled = t.delete(&format!("/v1/limits/{}", up.str("limit_id")));
+    cancelled.expect(200)?;
+    ensure_eq!(cancelled.str("status"), "cancelled");
+    t.delete(&format!("/v1/limits/{}", up.str("limit_id"))).expect(200)?;
+    t.delete(&format!("/v1/limits/{}", first.str("limit_id"))).expect_error(409, "not_pending")?;
+    t.delete("/v1/limits/lim_missing").expect_error(404, "limit_not_found")?;
+    t.advance(2 * 86_400)?;
+    ensure_eq!(deposit_check(&t, &user, 11_000).body["allowed"], json!(false), "a cancelled increase took effect");
+    Ok(())
+}
+
+pub fn invalid_limit_requests_are_rejected(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = player(&t)?;
+    set(&t, &user, "limit_yearly", 10_000)?.expect_error(400, "unsupported_type")?;
+    set(&t, &user, "limit_daily", 0)?.expect_error(400, "invalid_amount")?;
+    set(&t, &user, "limit_daily", -100)?.expect_error(400, "invalid_amount")?;
+    set(&t, &user, "limit_daily", 99)?.expect_error(422, "below_minimum")?;
+    set(&t, &unique("nobody"), "limit_daily", 10_000)?.expect_error(404, "user_not_found")?;
+    t.post("/v1/limits", json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": "100", "currency": "USD", "requested_at": t.now_iso()? })).expect_error(400, "invalid_amount")?;
+    t.post("/v1/limits", json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": 10_000, "currency": "usd", "requested_at": t.now_iso()? })).expect_error(400, "invalid_field")?;
+    set(&t, &user, "limit_daily", 100)?.expect(201)?;
+    deposit_check(&t, &unique("nobody"), 100).expect_error(404, "user_not_found")?;
+    t.post("/v1/limits/check", json!({ "user_id": user, "amount_cents": 100, "currency": "EUR" })).expect_error(400, "currency_mismatch")?;
+    Ok(())
+}
+
+pub fn backdated_requests_cannot_skip_cooloff(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = player(&t)?;
+    set(&t, &user, "limit_daily", 10_000)?.expect(201)?;
+    let now = t.now()?;
+    let back = t.post("/v1/limits", json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": 20_000, "currency": "USD", "requested_at": crate::client::format_time(now - 2 * 86_400) }));
+    back.expect_error(400, "timestamp_out_of_range")?;
+    let slight = t.post("/v1/limits", json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": 20_000, "currency": "USD", "requested_at": crate::client::format_time(now - 200) }));
+    slight.expect(201)?;
+    ensure!(parse_time(slight.str("effective_from"))? >= now + 86_400, "a back-dated request shortened the cool-off");
+    Ok(())
+}
+
+pub fn check_allows_up_to_the_limit_and_rejects_one_cent_more(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = player(&t)?;
+    set(&t, &user, "limit_daily", 10_000)?.expect(201)?;
+    set(&t, &user, "limit_weekly", 50_000)?.expect(201)?;
+    commit(&t, &user, &unique("tx"), 6_000).expect(201)?;
+    let committed_at = t.now()?;
+    let ok = deposit_check(&t, &user, 4_000);
+    ok.expect(200)?;
+    ensure_eq!(ok.body["allowed"], json!(true));
+    ensure_eq!(ok.int("amount_cents"), 4_000);
+    ensure_eq!(ok.int("would_remain_cents"), 0);
+    let mut active: Vec<Json> = ok.body["active_limits"].as_array().cloned().unwrap_or_default();
+    active.sort_by_key(|v| v.to_string());
+    ensure_eq!(active, vec![json!("limit_daily"), json!("limit_weekly")]);
+    let no = deposit_check(&t, &user, 4_001);
+    no.expect(200)?;
+    ensure_eq!(no.body["allowed"], json!(false));
+    ensure_eq!(no.str("reason"), "exceeds_limit");
+    ensure_eq!(no.str("breached_limit_type"), "limit_daily");
+    ensure_eq!(no.int("limit_amount_cents"), 10_000);
+    ensure_eq!(no.int("already_spent_cents"), 6_000);
+    ensure_eq!(no.int("max_allowed_now_cents"), 4_000);
+    let reset = parse_time(no.str("next_reset_at"))?;
+    ensure!((reset - (committed_at + 86_400)).abs() <= 5, "next_reset_at is not 24h after the deposit");
+    let message = no.str("user_message");
+    ensure!(message.contains("40.00") && message.contains("daily"), "user_message is not helpful: {message}");
+    commit(&t, &user, &unique("tx"), 4_001).expect_error(422, "exceeds_limit")?;
+    Ok(())
+}
+
+pub fn rolling_window_releases_spend_exactly_after_24_hours(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = player(&t)?;
+    set(&t, &user, "limit_daily", 10_000)?.expect(201)?;
+    commit(&t, &user, &unique("tx"), 10_000).expect(201)?;
+    t.advance(86_399)?;
+    ensure_eq!(deposit_check(&t, &user, 100).body["allowed"], json!(false), "spend left the window early");
+    t.advance(1)?;
+    ensure_eq!(deposit_check(&t, &user, 10_000).body["allowed"], json!(true), "spend stayed past 24 hours");
+    Ok(())
+}
+
+pub fn commit_is_idempotent_per_transaction(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = player(&t)?;
+    set(&t, &user, "limit_daily", 10_000)?.expect(201)?;
+    let tx = unique("tx");
+    let first = commit(&t, &user, &tx, 3_000);
+    first.expect(201)?;
+    ensure_eq!(first.str("status"), "committed");
+    let again = commit(&t, &user, &tx, 3_000);
+    again.expect(200)?;
+    ensure_eq!(again.body, first.body);
+    commit(&t, &user, &tx, 3_001).expect_error(409, "transaction_conflict")?;
+    ensure_eq!(deposit_check(&t, &user, 7_000).int("would_remain_cents"), 0, "the repeat was counted twice");
+    Ok(())
+}
+
+pub fn concurrent_commits_never_exceed_a_limit(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = player(&t)?;
+    set(&t, &user, "limit_daily", 10_000)?.expect(201)?;
+    let statuses: Vec<u16> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..12).map(|_| s.spawn(|| commit(&t, &user, &unique("tx"), 2_000).status)).collect();
+        handles.into_iter().map(|h| h.join().unwrap_or(0)).collect()
+    });
+    let accepted = statuses.iter().filter(|s| **s == 201).count();
+    ensure_eq!(accepted, 5, format!("statuses {statuses:?}"));
+    ensure!(statuses.iter().all(|s| *s == 201 || *s == 422 || *s == 409), "unexpected statuses {statuses:?}");
+    let list = t.get(&format!("/v1/limits?user_id={user}"));
+    ensure_eq!(list.body["limits"][0]["spent_cents"], json!(10_000));
+    Ok(())
+}
+
+pub fn list_shows_spend_and_pending_changes(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = player(&t)?;
+    t.get(&format!("/v1/limits?user_id={}", unique("nobody"))).expect_error(404, "user_not_found")?;
+    let empty = t.get(&format!("/v1/limits?user_id={user}"));
+    ensure_eq!(empty.body["limits"], json!([]));
+    set(&t, &user, "limit_weekly", 20_000)?.expect(201)?;
+    commit(&t, &user, &unique("tx"), 5_000).expect(201)?;
+    let up = set(&t, &user, "limit_weekly", 30_000)?;
+    let list = t.get(&format!("/v1/limits?user_id={user}"));
+    list.expect(200)?;
+    let weekly = &list.body["limits"][0];
+    ensure_eq!(weekly["limit_type"], json!("limit_weekly"));
+    ensure_eq!(weekly["amount_cents"], json!(20_000));
+    ensure_eq!(weekly["spent_cents"], json!(5_000));
+    ensure_eq!(weekly["remaining_cents"], json!(15_000));
+    ensure!(weekly["next_reset_at"].is_string(), "no next_reset_at");
+    ensure_eq!(weekly["pending_change"]["limit_id"], json!(up.str("limit_id")));
+    Ok(())
+}

@@ -1,0 +1,90 @@
+//! Every conformance case, by area. One case per spec row or decision,
+//! with its negative twin beside it.
+
+mod aml;
+mod auth;
+mod basics;
+mod exclusions;
+mod kyc;
+mod limits;
+mod sanctions;
+
+use crate::Case;
+
+macro_rules! cases {
+    ($($module:ident :: $name:ident),* $(,)?) => {
+        pub const ALL: &[Case] = &[$(Case { name: concat!(stringify!($module), "::", stringify!($name)), run: $module::$name }),*];
+    };
+}
+
+cases![
+    basics::health_is_public_and_unauthenticated,
+    basics::unknown_path_is_404_with_error_body,
+    basics::wrong_method_is_405_with_allow,
+    basics::malformed_json_is_400_invalid_json,
+    basics::non_json_content_type_is_415,
+    basics::oversized_body_is_413,
+    basics::rules_endpoint_reports_version_and_hash,
+    auth::missing_header_is_missing_credentials,
+    auth::malformed_unknown_and_wrong_scheme_keys_are_invalid_credentials,
+    auth::revoked_key_is_refused_and_audited,
+    auth::suspended_tenant_is_refused_and_audited,
+    auth::admin_operations_need_an_admin_key,
+    auth::admin_key_manages_its_own_environment_only,
+    auth::rate_limit_answers_429_with_retry_after,
+    auth::tenants_cannot_see_each_other,
+    auth::sandbox_and_production_never_mix,
+    sanctions::clear_screening_is_201_without_hit_fields,
+    sanctions::sanctioned_sam_is_a_strong_single_match,
+    sanctions::maybe_prefix_is_a_borderline_match,
+    sanctions::testhit_surname_gives_two_matches,
+    sanctions::missing_fields_are_all_named,
+    sanctions::invalid_identity_fields_are_400,
+    sanctions::repeat_screening_returns_the_original_with_200,
+    sanctions::same_user_with_other_details_is_already_screened,
+    sanctions::status_endpoint_follows_the_user,
+    sanctions::dismissal_clears_and_lifts_holds,
+    sanctions::confirmation_freezes_and_keeps_holds,
+    sanctions::pending_review_holds_deposits_and_withdrawals,
+    sanctions::case_review_decisions_are_final,
+    kyc::fast_path_within_200_is_instant,
+    kyc::one_cent_over_200_creates_a_check,
+    kyc::repeat_start_for_the_same_tier_is_idempotent,
+    kyc::a_different_tier_while_open_is_already_in_progress,
+    kyc::invalid_amounts_are_400,
+    kyc::unknown_user_and_check_are_404,
+    kyc::sandbox_autoapprove_releases_and_upgrades,
+    kyc::sandbox_autoreject_keeps_the_withdrawal_blocked,
+    kyc::manual_review_is_admin_only,
+    kyc::abandoned_checks_expire_after_seven_days,
+    kyc::verified_tier_never_goes_down,
+    kyc::production_has_no_users_without_a_screening_vendor,
+    exclusions::every_duration_registers_with_its_expiry,
+    exclusions::repeat_registration_is_idempotent,
+    exclusions::exclusions_lengthen_but_never_shorten,
+    exclusions::permanent_exclusion_is_irrevocable,
+    exclusions::check_is_cross_tenant_and_normalised,
+    exclusions::most_restrictive_exclusion_wins,
+    exclusions::timed_exclusions_expire,
+    exclusions::other_tenants_see_an_exclusion_at_once_whatever_their_clock,
+    exclusions::invalid_registrations_are_rejected,
+    exclusions::excluded_players_cannot_deposit,
+    exclusions::snapshot_pages_are_complete_and_stable,
+    exclusions::snapshot_rejects_bad_limits_and_cursors,
+    exclusions::regulator_import_is_permanent_and_shared,
+    limits::first_set_is_instant,
+    limits::increase_brackets_match_the_table,
+    limits::decrease_is_instant_and_cancels_a_pending_increase,
+    limits::pending_increase_is_idempotent_or_conflicts,
+    limits::pending_increase_activates_after_cooloff,
+    limits::cancel_applies_only_to_pending_increases,
+    limits::invalid_limit_requests_are_rejected,
+    limits::backdated_requests_cannot_skip_cooloff,
+    limits::check_allows_up_to_the_limit_and_rejects_one_cent_more,
+    limits::rolling_window_releases_spend_exactly_after_24_hours,
+    limits::commit_is_idempotent_per_transaction,
+    limits::concurrent_commits_never_exceed_a_limit,
+    limits::list_shows_spend_and_pending_changes,
+    aml::aml_events_are_accepted_once,
+    aml::aml_events_are_validated,
+];

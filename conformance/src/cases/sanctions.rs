@@ -1,0 +1,193 @@
+use serde_json::json;
+
+use crate::client::{identity, parse_time, unique, Tenant};
+use crate::{ensure, ensure_eq, CaseResult, Env};
+
+fn screen(t: &Tenant<'_>, user: &str, first: &str, last: &str) -> crate::Resp {
+    t.post("/v1/sanctions/screen", identity(user, first, last, &format!("{user}@example.com")))
+}
+
+const HIT_FIELDS: [&str; 5] = ["match_count", "highest_match_score", "case_id", "signup_allowed", "estimated_review_time"];
+
+pub fn clear_screening_is_201_without_hit_fields(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = unique("u");
+    let r = screen(&t, &user, "Ann", "Lee");
+    r.expect(201)?;
+    ensure_eq!(r.str("status"), "clear");
+    ensure_eq!(r.str("user_id"), user.as_str());
+    ensure_eq!(r.body["transactions_held"], json!(false));
+    ensure!(!r.str("screen_id").is_empty(), "no screen_id");
+    let checked = parse_time(r.str("checked_at"))?;
+    ensure!((checked - t.now()?).abs() < 60, "checked_at is not now");
+    for field in HIT_FIELDS {
+        ensure!(r.body.get(field).is_none(), "a clear result carries {field}");
+    }
+    Ok(())
+}
+
+fn hit(env: &Env, first: &str, last: &str) -> Result<crate::Resp, String> {
+    let t = env.sandbox()?;
+    let r = screen(&t, &unique("u"), first, last);
+    r.expect(201)?;
+    ensure_eq!(r.str("status"), "hit_review_pending");
+    ensure_eq!(r.body["transactions_held"], json!(true));
+    ensure_eq!(r.body["signup_allowed"], json!(true));
+    ensure!(r.str("case_id").len() > 4, "no case id");
+    ensure!(r.str("estimated_review_time").contains("hours"), "estimated_review_time should be a range in hours");
+    Ok(r)
+}
+
+pub fn sanctioned_sam_is_a_strong_single_match(env: &Env) -> CaseResult {
+    let r = hit(env, "SanctionedSam", "Smith")?;
+    ensure_eq!(r.int("match_count"), 1);
+    ensure!(r.body["highest_match_score"].as_f64().unwrap_or(0.0) >= 0.95, "score below 0.95");
+    let near = screen(&env.sandbox()?, &unique("u"), "SanctionedSammy", "Smith");
+    ensure_eq!(near.str("status"), "clear", "a near miss of the trigger must be clear");
+    Ok(())
+}
+
+pub fn maybe_prefix_is_a_borderline_match(env: &Env) -> CaseResult {
+    let r = hit(env, "MaybeMaria", "Smith")?;
+    let score = r.body["highest_match_score"].as_f64().unwrap_or(0.0);
+    ensure!((0.8..0.9).contains(&score), "borderline score should be about 0.85, got {score}");
+    let lower = screen(&env.sandbox()?, &unique("u"), "maybeMaria", "Smith");
+    ensure_eq!(lower.str("status"), "clear");
+    Ok(())
+}
+
+pub fn testhit_surname_gives_two_matches(env: &Env) -> CaseResult {
+    let r = hit(env, "Ann", "TestHit")?;
+    ensure_eq!(r.int("match_count"), 2);
+    let score = r.body["highest_match_score"].as_f64().unwrap_or(-1.0);
+    ensure!((0.0..=1.0).contains(&score), "score out of range");
+    Ok(())
+}
+
+pub fn missing_fields_are_all_named(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let r = t.post("/v1/sanctions/screen", json!({ "user_id": unique("u"), "first_name": "Ann", "date_of_birth": "1990-01-01", "nationality": "GB" }));
+    r.expect_error(400, "missing_fields")?;
+    ensure!(r.str("message").contains("last_name") && r.str("message").contains("email"), "message does not name the missing fields: {}", r.raw);
+    let empty = t.post("/v1/sanctions/screen", json!({ "user_id": "  ", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-01-01", "nationality": "GB", "email": "a@example.com" }));
+    empty.expect_error(400, "missing_fields")?;
+    Ok(())
+}
+
+pub fn invalid_identity_fields_are_400(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let base = identity(&unique("u"), "Ann", "Lee", "ann@example.com");
+    for (field, value) in [
+        ("date_of_birth", json!("01/04/1990")),
+        ("date_of_birth", json!("2999-01-01")),
+        ("nationality", json!("GBR")),
+        ("email", json!("not-an-email")),
+        ("first_name", json!(42)),
+    ] {
+        let mut body = base.clone();
+        body[field] = value;
+        t.post("/v1/sanctions/screen", body).expect_error(400, "invalid_field")?;
+    }
+    screen(&t, &unique("u"), "Ann", "Lee").expect(201)?;
+    Ok(())
+}
+
+pub fn repeat_screening_returns_the_original_with_200(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = unique("u");
+    let first = screen(&t, &user, "SanctionedSam", "Smith");
+    first.expect(201)?;
+    let again = screen(&t, &user, "SanctionedSam", "Smith");
+    again.expect(200)?;
+    ensure_eq!(again.body, first.body, "the repeat must be the original result");
+    let cases = env.admin("GET", "/v1/admin/sanctions/cases", None);
+    let count = cases.body["cases"].as_array().map_or(0, |c| c.iter().filter(|c| c["user_id"].as_str() == Some(user.as_str())).count());
+    ensure_eq!(count, 1, "a repeat created a second case");
+    Ok(())
+}
+
+pub fn same_user_with_other_details_is_already_screened(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = unique("u");
+    screen(&t, &user, "Ann", "Lee").expect(201)?;
+    screen(&t, &user, "Bob", "Lee").expect_error(409, "already_screened")?;
+    ensure_eq!(t.get(&format!("/v1/sanctions/status?user_id={user}")).str("status"), "clear");
+    Ok(())
+}
+
+pub fn status_endpoint_follows_the_user(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = unique("u");
+    t.get(&format!("/v1/sanctions/status?user_id={user}")).expect_error(404, "user_not_found")?;
+    t.get("/v1/sanctions/status").expect_error(400, "missing_fields")?;
+    screen(&t, &user, "Ann", "TestHit").expect(201)?;
+    let s = t.get(&format!("/v1/sanctions/status?user_id={user}"));
+    s.expect(200)?;
+    ensure_eq!(s.str("status"), "hit_review_pending");
+    ensure_eq!(s.body["transactions_held"], json!(true));
+    Ok(())
+}
+
+fn review(env: &Env, case_id: &str, decision: &str) -> crate::Resp {
+    env.admin("POST", &format!("/v1/admin/sanctions/cases/{case_id}/review"), Some(&json!({ "decision": decision, "reviewer": "analyst-7" })))
+}
+
+pub fn dismissal_clears_and_lifts_holds(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = unique("u");
+    let hit = screen(&t, &user, "MaybeMo", "Lee");
+    let case = env.admin("GET", &format!("/v1/admin/sanctions/cases/{}", hit.str("case_id")), None);
+    case.expect(200)?;
+    ensure!(case.body["matches"].as_array().is_some_and(|m| !m.is_empty()), "the compliance team must see the matches");
+    review(env, hit.str("case_id"), "dismiss").expect(200)?;
+    let s = t.get(&format!("/v1/sanctions/status?user_id={user}"));
+    ensure_eq!(s.str("status"), "cleared");
+    ensure_eq!(s.body["transactions_held"], json!(false));
+    let check = t.post("/v1/limits/check", json!({ "user_id": user, "amount_cents": 1000, "currency": "USD" }));
+    ensure_eq!(check.body["allowed"], json!(true), "holds were not lifted");
+    Ok(())
+}
+
+pub fn confirmation_freezes_and_keeps_holds(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = unique("u");
+    let hit = screen(&t, &user, "SanctionedSam", "Lee");
+    review(env, hit.str("case_id"), "confirm").expect(200)?;
+    ensure_eq!(t.get(&format!("/v1/sanctions/status?user_id={user}")).str("status"), "confirmed");
+    let check = t.post("/v1/limits/check", json!({ "user_id": user, "amount_cents": 1000, "currency": "USD" }));
+    ensure_eq!(check.body["allowed"], json!(false));
+    ensure_eq!(check.str("reason"), "account_under_review");
+    t.post("/v1/limits/commit", json!({ "transaction_id": unique("tx"), "user_id": user, "amount_cents": 1000, "currency": "USD" }))
+        .expect_error(422, "account_under_review")?;
+    Ok(())
+}
+
+pub fn pending_review_holds_deposits_and_withdrawals(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = unique("u");
+    screen(&t, &user, "Ann", "TestHit").expect(201)?;
+    let check = t.post("/v1/limits/check", json!({ "user_id": user, "amount_cents": 1000, "currency": "USD" }));
+    check.expect(200)?;
+    ensure_eq!(check.body["allowed"], json!(false));
+    ensure!(check.str("user_message").to_lowercase().contains("unavailable"), "generic wording expected: {}", check.raw);
+    let kyc = t.post("/v1/kyc/start", json!({ "user_id": user, "email": "a@example.com", "phone": "+447700900123", "withdrawal_amount_cents": 500, "currency": "USD" }));
+    kyc.expect(200)?;
+    ensure_eq!(kyc.body["withdrawal_held"], json!(true));
+    ensure!(kyc.body["kyc_check_id"].is_null(), "no check while the account is under review");
+    let clear = unique("u");
+    screen(&t, &clear, "Ann", "Lee").expect(201)?;
+    ensure_eq!(t.post("/v1/limits/check", json!({ "user_id": clear, "amount_cents": 1000, "currency": "USD" })).body["allowed"], json!(true));
+    Ok(())
+}
+
+pub fn case_review_decisions_are_final(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let hit = screen(&t, &unique("u"), "MaybeMax", "Lee");
+    let case_id = hit.str("case_id");
+    review(env, case_id, "maybe").expect_error(400, "invalid_field")?;
+    review(env, case_id, "dismiss").expect(200)?;
+    review(env, case_id, "dismiss").expect(200)?;
+    review(env, case_id, "confirm").expect_error(409, "case_already_decided")?;
+    review(env, "case_unknown", "dismiss").expect_error(404, "case_not_found")?;
+    Ok(())
+}

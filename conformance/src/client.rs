@@ -1,0 +1,183 @@
+//! A small blocking HTTP client for the cases, recording every body an
+//! operator sees so the suite can check the tipping-off rule at the end.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use serde_json::{json, Value as Json};
+
+/// Every (path, status, body, has request id) an operator key received.
+pub static OPERATOR_RESPONSES: Mutex<Vec<(String, u16, String, bool)>> = Mutex::new(Vec::new());
+
+pub struct Env {
+    pub base_url: String,
+    pub admin_sandbox: String,
+    pub admin_production: String,
+    agent: ureq::Agent,
+}
+
+#[derive(Debug, Clone)]
+pub struct Resp {
+    pub status: u16,
+    pub headers: HashMap<String, String>,
+    pub body: Json,
+    pub raw: String,
+}
+
+impl Resp {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(&name.to_ascii_lowercase()).map(String::as_str)
+    }
+    /// The `error` code of an error body.
+    pub fn code(&self) -> &str {
+        self.body["error"].as_str().unwrap_or("")
+    }
+    pub fn str(&self, field: &str) -> &str {
+        self.body[field].as_str().unwrap_or("")
+    }
+    pub fn int(&self, field: &str) -> i64 {
+        self.body[field].as_i64().unwrap_or(i64::MIN)
+    }
+    /// `Err` unless the status is `want`; the message shows the body.
+    pub fn expect(&self, want: u16) -> Result<&Self, String> {
+        if self.status == want {
+            Ok(self)
+        } else {
+            Err(format!("expected status {want}, got {}: {}", self.status, self.raw))
+        }
+    }
+    /// `Err` unless this is the spec's error body with this status and code.
+    pub fn expect_error(&self, status: u16, code: &str) -> Result<&Self, String> {
+        self.expect(status)?;
+        let shape_ok = self.body["error"].is_string() && self.body["message"].is_string() && self.body["request_id"].is_string();
+        if !shape_ok || self.code() != code {
+            return Err(format!("expected error {code}, got {}", self.raw));
+        }
+        if self.header("x-request-id") != self.body["request_id"].as_str() {
+            return Err("request_id in the body differs from the x-request-id header".into());
+        }
+        Ok(self)
+    }
+}
+
+impl Env {
+    pub fn new(base_url: &str, admin_sandbox: &str, admin_production: &str) -> Env {
+        let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(30)).build();
+        Env { base_url: base_url.trim_end_matches('/').to_string(), admin_sandbox: admin_sandbox.into(), admin_production: admin_production.into(), agent }
+    }
+
+    /// Sends a request; `raw_body` is sent as is with the given content type.
+    pub fn send(&self, method: &str, path: &str, key: Option<&str>, raw_body: Option<(&str, Vec<u8>)>) -> Resp {
+        let mut request = self.agent.request(method, &format!("{}{}", self.base_url, path));
+        if let Some(key) = key {
+            request = request.set("authorization", &format!("Bearer {key}"));
+        }
+        let result = match raw_body {
+            Some((content_type, bytes)) => request.set("content-type", content_type).send_bytes(&bytes),
+            None => request.call(),
+        };
+        let response = match result {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => {
+                return Resp { status: 0, headers: HashMap::new(), body: Json::Null, raw: format!("transport error: {e}") };
+            }
+        };
+        let status = response.status();
+        let headers = response.headers_names().into_iter().filter_map(|n| response.header(&n).map(|v| (n.to_ascii_lowercase(), v.to_string()))).collect();
+        let raw = response.into_string().unwrap_or_default();
+        let body = serde_json::from_str(&raw).unwrap_or(Json::Null);
+        let resp = Resp { status, headers, body, raw };
+        let is_admin = key.is_some_and(|k| k == self.admin_sandbox || k == self.admin_production);
+        if !is_admin {
+            if let Ok(mut log) = OPERATOR_RESPONSES.lock() {
+                log.push((format!("{method} {path}"), status, resp.raw.clone(), resp.header("x-request-id").is_some()));
+            }
+        }
+        resp
+    }
+
+    pub fn call(&self, method: &str, path: &str, key: Option<&str>, body: Option<&Json>) -> Resp {
+        self.send(method, path, key, body.map(|b| ("application/json", b.to_string().into_bytes())))
+    }
+
+    /// A new tenant with its own key; sandbox tenants get a generous rate.
+    pub fn tenant_with(&self, environment: &str, rate: i64) -> Result<Tenant<'_>, String> {
+        let admin = if environment == "production" { &self.admin_production } else { &self.admin_sandbox };
+        let r = self.call("POST", "/v1/admin/tenants", Some(admin), Some(&json!({ "name": "conformance", "environment": environment, "rate_limit_per_minute": rate })));
+        r.expect(201)?;
+        Ok(Tenant { env: self, key: r.str("api_key").to_string(), tenant_id: r.str("tenant_id").to_string(), key_id: r.str("key_id").to_string() })
+    }
+
+    pub fn sandbox(&self) -> Result<Tenant<'_>, String> {
+        self.tenant_with("sandbox", 100_000)
+    }
+
+    pub fn admin(&self, method: &str, path: &str, body: Option<&Json>) -> Resp {
+        self.call(method, path, Some(&self.admin_sandbox), body)
+    }
+}
+
+pub struct Tenant<'a> {
+    pub env: &'a Env,
+    pub key: String,
+    pub tenant_id: String,
+    pub key_id: String,
+}
+
+impl Tenant<'_> {
+    pub fn get(&self, path: &str) -> Resp {
+        self.env.call("GET", path, Some(&self.key), None)
+    }
+    pub fn post(&self, path: &str, body: Json) -> Resp {
+        self.env.call("POST", path, Some(&self.key), Some(&body))
+    }
+    pub fn delete(&self, path: &str) -> Resp {
+        self.env.call("DELETE", path, Some(&self.key), None)
+    }
+
+    /// Screens a user who comes back clear.
+    pub fn signup(&self, user_id: &str) -> Result<Resp, String> {
+        let r = self.post("/v1/sanctions/screen", identity(user_id, "Ann", "Lee", &format!("{user_id}@example.com")));
+        r.expect(201)?;
+        Ok(r)
+    }
+
+    /// The tenant's clock, as unix seconds.
+    pub fn now(&self) -> Result<i64, String> {
+        let r = self.get("/v1/sandbox/clock");
+        r.expect(200)?;
+        parse_time(r.str("now"))
+    }
+
+    pub fn advance(&self, seconds: i64) -> Result<(), String> {
+        self.post("/v1/sandbox/clock", json!({ "advance_seconds": seconds })).expect(200).map(|_| ())
+    }
+
+    /// The tenant's now as an ISO timestamp, for fields such as `requested_at`.
+    pub fn now_iso(&self) -> Result<String, String> {
+        Ok(format_time(self.now()?))
+    }
+}
+
+pub fn identity(user_id: &str, first: &str, last: &str, email: &str) -> Json {
+    json!({ "user_id": user_id, "first_name": first, "last_name": last, "date_of_birth": "1990-04-01", "nationality": "GB", "email": email })
+}
+
+pub fn parse_time(text: &str) -> Result<i64, String> {
+    chrono::DateTime::parse_from_rfc3339(text).map(|t| t.timestamp()).map_err(|e| format!("bad timestamp {text:?}: {e}"))
+}
+
+pub fn format_time(unix: i64) -> String {
+    chrono::DateTime::from_timestamp(unix, 0).map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)).unwrap_or_default()
+}
+
+/// A unique id for this run, so cases never collide on shared lists.
+pub fn unique(prefix: &str) -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let pid = std::process::id();
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+    format!("{prefix}-{pid}-{nanos}-{}", NEXT.fetch_add(1, Ordering::Relaxed))
+}

@@ -1,0 +1,75 @@
+//! Runs the cases against an environment and reports like a test harness.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use crate::client::OPERATOR_RESPONSES;
+use crate::{Case, CaseResult, Env};
+
+/// Words that would tip a user off: matched-entity details never reach operators.
+pub const TIPPING_OFF_MARKERS: &[&str] = &["entity_name", "entity_id", "matches", "OFAC", "SDN", "OFSI", "Security Council", "Consolidated", "STUB-", "SANCTIONEDSAM"];
+
+/// Checks made over every operator response of the run, after all cases.
+fn whole_run_checks() -> Vec<(&'static str, CaseResult)> {
+    let log = OPERATOR_RESPONSES.lock().map(|l| l.clone()).unwrap_or_default();
+    let tipping = log
+        .iter()
+        .find_map(|(path, _, body, _)| TIPPING_OFF_MARKERS.iter().find(|m| body.contains(*m)).map(|m| format!("{path} carried {m:?}: {body}")));
+    let server_errors = log.iter().find(|(_, status, body, _)| *status >= 500 && !body.contains("vendor_unavailable")).map(|(p, s, b, _)| format!("{p} answered {s}: {b}"));
+    let missing_id = log.iter().find(|(_, status, _, has_id)| *status != 0 && !has_id).map(|(p, s, _, _)| format!("{p} ({s}) had no x-request-id"));
+    vec![
+        ("tipping_off_no_operator_response_names_a_match", tipping.map_or(Ok(()), Err)),
+        ("no_response_of_the_run_was_a_server_error", server_errors.map_or(Ok(()), Err)),
+        ("every_response_carries_a_request_id", missing_id.map_or(Ok(()), Err)),
+        ("the_run_saw_operator_responses", if log.len() > 100 { Ok(()) } else { Err(format!("only {} responses were recorded", log.len())) }),
+    ]
+}
+
+/// Runs every case not in `skip` on `threads` threads; returns true when all passed.
+pub fn run(env: &Env, cases: &[Case], skip: &[&str], threads: usize) -> bool {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<(&'static str, CaseResult)>> = Mutex::new(Vec::new());
+    let filter = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
+    let selected: Vec<&Case> = cases
+        .iter()
+        .filter(|c| !skip.contains(&c.name))
+        .filter(|c| filter.as_deref().is_none_or(|f| c.name.contains(f)))
+        .collect();
+    println!("\nrunning {} conformance cases ({} skipped by this host)", selected.len(), skip.len());
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(case) = selected.get(i) else { break };
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (case.run)(env)))
+                    .unwrap_or_else(|_| Err("the case panicked".to_string()));
+                println!("test {} ... {}", case.name, if outcome.is_ok() { "ok" } else { "FAILED" });
+                if let Ok(mut r) = results.lock() {
+                    r.push((case.name, outcome));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_default();
+    if filter.is_none() {
+        for (name, outcome) in whole_run_checks() {
+            println!("test {name} ... {}", if outcome.is_ok() { "ok" } else { "FAILED" });
+            results.push((name, outcome));
+        }
+    }
+    let failed: Vec<_> = results.iter().filter(|(_, r)| r.is_err()).collect();
+    if !failed.is_empty() {
+        println!("\nfailures:");
+        for (name, outcome) in &failed {
+            if let Err(message) = outcome {
+                println!("---- {name} ----\n{message}\n");
+            }
+        }
+    }
+    for name in skip {
+        println!("skipped {name}");
+    }
+    let passed = results.len() - failed.len();
+    println!("\n{passed} passed, {} failed, {} skipped", failed.len(), skip.len());
+    failed.is_empty()
+}

@@ -1,0 +1,98 @@
+//! The native-host runner. With `CGW_BASE_URL`, `CGW_ADMIN_KEY_SANDBOX` and
+//! `CGW_ADMIN_KEY_PRODUCTION` it runs against a server that is already up;
+//! otherwise it starts `compliance-gateway` itself on a free port, with the
+//! store named by `CGW_DATABASE_URL` (default: a fresh SQLite file).
+
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+use conformance::{cases, runner, Env};
+
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn binary() -> PathBuf {
+    if let Ok(path) = std::env::var("CGW_BINARY") {
+        return PathBuf::from(path);
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    ["target/release/compliance-gateway", "target/debug/compliance-gateway"]
+        .iter()
+        .map(|p| root.join(p))
+        .find(|p| p.exists())
+        .unwrap_or_else(|| root.join("target/release/compliance-gateway"))
+}
+
+fn admin_key(bin: &PathBuf, database: &str, environment: &str) -> Result<String, String> {
+    let out = Command::new(bin)
+        .args(["admin-key", "create", "--environment", environment, "--database", database])
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
+    if !out.status.success() {
+        return Err(format!("admin-key create failed: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+fn free_port() -> Result<u16, String> {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
+    listener.local_addr().map(|a| a.port()).map_err(|e| e.to_string())
+}
+
+fn start() -> Result<(Env, Option<Server>), String> {
+    if let (Ok(url), Ok(sandbox), Ok(production)) =
+        (std::env::var("CGW_BASE_URL"), std::env::var("CGW_ADMIN_KEY_SANDBOX"), std::env::var("CGW_ADMIN_KEY_PRODUCTION"))
+    {
+        return Ok((Env::new(&url, &sandbox, &production), None));
+    }
+    let bin = binary();
+    let database = match std::env::var("CGW_DATABASE_URL") {
+        Ok(url) => url,
+        Err(_) => {
+            let dir = std::env::temp_dir().join(format!("cgw-conformance-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+            format!("sqlite://{}", dir.join("gateway.db").display())
+        }
+    };
+    let sandbox = admin_key(&bin, &database, "sandbox")?;
+    let production = admin_key(&bin, &database, "production")?;
+    let port = free_port()?;
+    let child = Command::new(&bin)
+        .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", &database])
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
+    let server = Server(child);
+    let env = Env::new(&format!("http://127.0.0.1:{port}"), &sandbox, &production);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while env.call("GET", "/v1/health", None, None).status != 200 {
+        if Instant::now() > deadline {
+            return Err("the server did not become healthy in 30 seconds".into());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Ok((env, Some(server)))
+}
+
+fn main() -> ExitCode {
+    let skip_text = include_str!("../skip/native.txt");
+    let skip: Vec<&str> = skip_text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    let (env, server) = match start() {
+        Ok(started) => started,
+        Err(e) => {
+            eprintln!("conformance: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let ok = runner::run(&env, cases::ALL, &skip, 8);
+    drop(server);
+    if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
