@@ -3,6 +3,8 @@
 //! nothing, writes it to `target/rules/cgw_rules.wasm` (or `--out PATH`) and
 //! prints its SHA-256, which is the rules version auditors verify.
 //!
+//! Usage: `build-rules [--workspace DIR] [--out PATH]`.
+//!
 //! Reproducibility: the toolchain is pinned by `rust-toolchain.toml`, the
 //! dependencies by `Cargo.lock`, and local paths are remapped out of the binary.
 
@@ -23,7 +25,10 @@ fn main() -> ExitCode {
 
 fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let workspace = workspace_root()?;
+    let workspace = match args.iter().position(|a| a == "--workspace") {
+        Some(i) => PathBuf::from(args.get(i + 1).ok_or("--workspace needs a path")?),
+        None => workspace_root()?,
+    };
     let out = match args.iter().position(|a| a == "--out") {
         Some(i) => PathBuf::from(args.get(i + 1).ok_or("--out needs a path")?),
         None => workspace.join("target/rules/cgw_rules.wasm"),
@@ -36,6 +41,8 @@ fn run() -> Result<(), String> {
     }
     std::fs::write(&out, &component).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     let digest = hex::encode(Sha256::digest(&component));
+    let sum_file = out.with_extension("wasm.sha256");
+    std::fs::write(&sum_file, format!("{digest}  cgw_rules.wasm\n")).map_err(|e| format!("cannot write {}: {e}", sum_file.display()))?;
     eprintln!("wrote {} ({} bytes)", out.display(), component.len());
     println!("{digest}");
     Ok(())

@@ -1,0 +1,23 @@
+//! The store contract, run against every backend. Postgres runs when
+//! `CGW_TEST_POSTGRES_URL` names a server; each test gets its own database.
+
+use host_native::store_postgres::PostgresStore;
+use host_native::store_sqlite::SqliteStore;
+
+async fn sqlite() -> Option<SqliteStore> {
+    SqliteStore::open(":memory:").ok()
+}
+
+async fn postgres() -> Option<PostgresStore> {
+    let url = std::env::var("CGW_TEST_POSTGRES_URL").ok()?;
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    let name = format!("cgw_contract_{}_{nanos}", std::process::id());
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.expect("connect to CGW_TEST_POSTGRES_URL");
+    tokio::spawn(connection);
+    client.batch_execute(&format!("CREATE DATABASE {name}")).await.expect("create a test database");
+    let base = url.rsplit_once('/').map(|(b, _)| b).unwrap_or(&url);
+    Some(PostgresStore::connect(&format!("{base}/{name}")).await.expect("connect to the test database"))
+}
+
+gateway::store_contract_tests!(sqlite_store, sqlite);
+gateway::store_contract_tests!(postgres_store, postgres);

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Runs every test from a fresh machine: toolchain targets, the rules
+# component (built twice, in two directories, to prove the hash is
+# reproducible), lints, unit and store-contract tests, and the conformance
+# suite against the native host on SQLite and on a private Postgres.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+export CARGO_TERM_COLOR=never
+step() { printf '\n==> %s\n' "$*"; }
+
+work=$(mktemp -d)
+pg_dir="$work/pg"
+cleanup() { scripts/postgres.sh stop "$pg_dir" || true; rm -rf "$work"; }
+trap cleanup EXIT
+
+step "toolchain (pinned by rust-toolchain.toml) and the wasm32 target"
+rustup show active-toolchain
+rustup target add wasm32-unknown-unknown
+
+step "build: rules component, host and tools"
+cargo build --locked --release -p build-rules -p host-native
+hash=$(target/release/build-rules)
+echo "rules component sha256 $hash"
+
+step "rules component is reproducible from another directory"
+copy="$work/second-checkout"
+mkdir -p "$copy"
+tar --exclude=./target --exclude=./.git -cf - . | tar -xf - -C "$copy"
+second=$(target/release/build-rules --workspace "$copy" --out "$work/second.wasm")
+if [ "$hash" != "$second" ]; then
+  echo "rules component is not reproducible: $hash != $second" >&2
+  exit 1
+fi
+echo "same sha256 from $copy"
+
+step "gateway compiles for wasm32-unknown-unknown (the edge host's target)"
+cargo check --locked -p gateway --target wasm32-unknown-unknown
+
+step "lints"
+cargo clippy --locked --release --workspace --all-targets -- -D warnings
+
+step "private Postgres"
+port=$((20000 + RANDOM % 20000))
+eval "$(scripts/postgres.sh start "$pg_dir" "$port")"
+echo "postgres on 127.0.0.1:$port"
+
+step "unit, differential and store-contract tests"
+CGW_TEST_POSTGRES_URL=$CGW_PG_ADMIN_URL cargo test --locked --release --workspace --exclude conformance
+
+export CGW_BINARY="$root/target/release/compliance-gateway"
+export CGW_EXPECTED_RULES_SHA256=$hash
+
+step "conformance suite: native host on SQLite"
+cargo test --locked --release -p conformance
+
+step "conformance suite: native host on Postgres"
+CGW_DATABASE_URL=$CGW_PG_URL cargo test --locked --release -p conformance
+
+step "all tests passed"
