@@ -65,6 +65,11 @@ impl ComponentRules {
         Ok(loaded)
     }
 
+    /// What the component imports; the rules must import nothing.
+    pub fn imports(&self) -> Vec<String> {
+        self.component.component_type().imports(&self.engine).map(|(name, _)| name.to_string()).collect()
+    }
+
     fn instantiate(&self) -> wasmtime::Result<Warm> {
         let mut store = Store::new(&self.engine, ());
         let rules = bindings::Rules::instantiate(&mut store, &self.component, &self.linker)?;
