@@ -135,8 +135,8 @@ fn rule_error(e: wit::RuleError) -> RulesFault {
     })
 }
 
-fn deposits_in(deposits: &[Deposit]) -> Vec<wit::Deposit> {
-    deposits.iter().map(|d| wit::Deposit { amount_cents: d.amount_cents, at: d.at }).collect()
+fn deposits_in(deposits: &[Deposit]) -> wit::Deposits {
+    wit::Deposits { amount_cents: deposits.iter().map(|d| d.amount_cents).collect(), at: deposits.iter().map(|d| d.at).collect() }
 }
 
 fn term_in(t: ExclusionTerm) -> wit::ExclusionTerm {

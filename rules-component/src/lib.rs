@@ -62,8 +62,8 @@ fn duration_in(d: wit::ExclusionDuration) -> rules::ExclusionDuration {
     }
 }
 
-fn deposit_in(d: wit::Deposit) -> rules::Deposit {
-    rules::Deposit { amount_cents: d.amount_cents, at: d.at }
+fn deposits_in(d: wit::Deposits) -> Vec<rules::Deposit> {
+    d.amount_cents.into_iter().zip(d.at).map(|(amount_cents, at)| rules::Deposit { amount_cents, at }).collect()
 }
 
 fn term_in(t: wit::ExclusionTerm) -> rules::ExclusionTerm {
@@ -101,15 +101,15 @@ impl wit::Guest for Component {
         rules::window_seconds(window_in(window))
     }
 
-    fn window_usage_at(now: i64, window: wit::LimitWindow, deposits: Vec<wit::Deposit>) -> wit::WindowUsage {
-        let deposits: Vec<_> = deposits.into_iter().map(deposit_in).collect();
+    fn window_usage_at(now: i64, window: wit::LimitWindow, deposits: wit::Deposits) -> wit::WindowUsage {
+        let deposits = deposits_in(deposits);
         let u = rules::window_usage_at(now, window_in(window), &deposits);
         wit::WindowUsage { spent_cents: u.spent_cents, next_reset_at: u.next_reset_at }
     }
 
-    fn check_deposit(now: i64, limits: Vec<wit::DepositLimit>, deposits: Vec<wit::Deposit>, amount_cents: i64) -> Result<wit::DepositDecision, wit::RuleError> {
+    fn check_deposit(now: i64, limits: Vec<wit::DepositLimit>, deposits: wit::Deposits, amount_cents: i64) -> Result<wit::DepositDecision, wit::RuleError> {
         let limits: Vec<_> = limits.into_iter().map(|l| rules::DepositLimit { window: window_in(l.window), amount_cents: l.amount_cents }).collect();
-        let deposits: Vec<_> = deposits.into_iter().map(deposit_in).collect();
+        let deposits = deposits_in(deposits);
         rules::check_deposit(now, &limits, &deposits, amount_cents)
             .map(|d| match d {
                 rules::DepositDecision::Allowed { would_remain_cents } => wit::DepositDecision::Allowed(wit::DepositAllowed { would_remain_cents }),

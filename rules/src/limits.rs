@@ -87,21 +87,21 @@ pub struct WindowUsage {
     pub next_reset_at: Option<i64>,
 }
 
-/// Deposits inside the window `(now - length, now]`.
-fn inside_window(now: i64, window: LimitWindow, deposits: &[Deposit]) -> Vec<Deposit> {
-    let start = now.saturating_sub(window_seconds(window));
-    let mut inside: Vec<Deposit> = deposits.iter().copied().filter(|d| d.at > start).collect();
-    inside.sort_by_key(|d| d.at);
-    inside
+/// Whether a deposit counts in the window `(now - length, now]` (a deposit
+/// dated after `now` counts too: it cannot have rolled off yet).
+fn inside(now: i64, window: LimitWindow, deposit: &Deposit) -> bool {
+    deposit.at > now.saturating_sub(window_seconds(window))
 }
 
 /// What a rolling window ending at `now` holds, and when its oldest deposit rolls off.
 pub fn window_usage_at(now: i64, window: LimitWindow, deposits: &[Deposit]) -> WindowUsage {
-    let inside = inside_window(now, window, deposits);
-    WindowUsage {
-        spent_cents: saturating_sum(inside.iter().map(|d| d.amount_cents)),
-        next_reset_at: inside.first().map(|d| d.at.saturating_add(window_seconds(window))),
+    let mut spent = 0i64;
+    let mut oldest: Option<i64> = None;
+    for d in deposits.iter().filter(|d| inside(now, window, d)) {
+        spent = spent.saturating_add(d.amount_cents);
+        oldest = Some(oldest.map_or(d.at, |o| o.min(d.at)));
     }
+    WindowUsage { spent_cents: spent, next_reset_at: oldest.map(|o| o.saturating_add(window_seconds(window))) }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,21 +136,22 @@ pub fn check_deposit(now: i64, limits: &[DepositLimit], deposits: &[Deposit], am
     let mut would_remain: Option<i64> = None;
     for limit in limits {
         let length = window_seconds(limit.window);
-        let inside = inside_window(now, limit.window, deposits);
-        let spent = saturating_sum(inside.iter().map(|d| d.amount_cents));
+        let spent = saturating_sum(deposits.iter().filter(|d| inside(now, limit.window, d)).map(|d| d.amount_cents));
         let headroom = limit.amount_cents.saturating_sub(spent);
         if amount <= headroom {
             let left = headroom - amount;
             would_remain = Some(would_remain.map_or(left, |w| w.min(left)));
             continue;
         }
+        let mut in_window: Vec<Deposit> = deposits.iter().copied().filter(|d| inside(now, limit.window, d)).collect();
+        in_window.sort_by_key(|d| d.at);
         let next_reset_at = if amount > limit.amount_cents {
-            inside.last().map_or(now, |d| d.at.saturating_add(length))
+            in_window.last().map_or(now, |d| d.at.saturating_add(length))
         } else {
             let must_roll_off = spent.saturating_add(amount).saturating_sub(limit.amount_cents);
             let mut rolled = 0i64;
             let mut at = now;
-            for d in &inside {
+            for d in &in_window {
                 rolled = rolled.saturating_add(d.amount_cents);
                 at = d.at.saturating_add(length);
                 if rolled >= must_roll_off {

@@ -86,7 +86,7 @@ fn build_core_module(workspace: &Path) -> Result<Vec<u8>, String> {
         .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "1")
         .env("CARGO_PROFILE_RELEASE_LTO", "true")
         .env("CARGO_PROFILE_RELEASE_PANIC", "abort")
-        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "s")
+        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "3")
         .env("CARGO_INCREMENTAL", "0")
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;

@@ -1,0 +1,174 @@
+//! Load benchmark on loopback: `limits/check` and `exclusions/check` through
+//! the real server on SQLite (and Postgres when `CGW_BENCH_POSTGRES_URL` is
+//! set), beside a bare hyper handler measured in the same run as the ceiling.
+//!
+//! `cargo bench -p host-native --bench http` (`CGW_BENCH_SECONDS`, `CGW_BENCH_CONNECTIONS`).
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use gateway::auth::Environment;
+use gateway::{Config, Gateway};
+use host_native::rules_engine::ComponentRules;
+use host_native::{open_store, OsIds, SystemClock};
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper_util::rt::TokioIo;
+use serde_json::{json, Value as Json};
+use tokio::net::{TcpListener, TcpStream};
+
+type Error = Box<dyn std::error::Error + Send + Sync>;
+
+async fn start_bare() -> Result<SocketAddr, Error> {
+    let listener = TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else { continue };
+            let _ = stream.set_nodelay(true);
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(|request: hyper::Request<hyper::body::Incoming>| async move {
+                    let _ = request.into_body().collect().await;
+                    Ok::<_, Infallible>(hyper::Response::new(Full::new(Bytes::from_static(br#"{"allowed":true}"#))))
+                });
+                let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+            });
+        }
+    });
+    Ok(addr)
+}
+
+async fn start_gateway(database: &str) -> Result<(SocketAddr, String), Error> {
+    let path = host_native::default_rules_paths().into_iter().find(|p| p.exists()).ok_or("build the rules component first: cargo run -p build-rules")?;
+    let rules = ComponentRules::load(&path)?;
+    let gateway = Gateway::new(open_store(database).await?, Box::new(rules), Box::new(SystemClock), Box::new(OsIds), Config::default());
+    gateway.migrate().await?;
+    let admin = gateway.create_admin_key(Environment::Sandbox).await?;
+    let listener = TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
+    tokio::spawn(host_native::server::serve(listener, Arc::new(gateway), std::future::pending()));
+    Ok((addr, admin))
+}
+
+struct Conn {
+    sender: hyper::client::conn::http1::SendRequest<Full<Bytes>>,
+}
+
+impl Conn {
+    async fn open(addr: SocketAddr) -> Result<Conn, Error> {
+        let stream = TcpStream::connect(addr).await?;
+        stream.set_nodelay(true)?;
+        let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
+        tokio::spawn(connection);
+        Ok(Conn { sender })
+    }
+
+    async fn send(&mut self, method: &str, path: &str, key: &str, body: Option<&Json>) -> Result<(u16, Json), Error> {
+        let mut builder = hyper::Request::builder().method(method).uri(path).header("host", "bench").header("authorization", format!("Bearer {key}"));
+        let bytes = match body {
+            Some(b) => {
+                builder = builder.header("content-type", "application/json");
+                Bytes::from(b.to_string())
+            }
+            None => Bytes::new(),
+        };
+        let response = self.sender.send_request(builder.body(Full::new(bytes))?).await?;
+        let status = response.status().as_u16();
+        let body = response.into_body().collect().await?.to_bytes();
+        Ok((status, serde_json::from_slice(&body).unwrap_or(Json::Null)))
+    }
+}
+
+/// A tenant and a user with three limits and fifty deposits, and an excluded e-mail.
+async fn prepare(addr: SocketAddr, admin: &str) -> Result<(String, Json, String), Error> {
+    let mut c = Conn::open(addr).await?;
+    let (_, tenant) = c.send("POST", "/v1/admin/tenants", admin, Some(&json!({ "name": "bench", "environment": "sandbox", "rate_limit_per_minute": 1_000_000 }))).await?;
+    let key = tenant["api_key"].as_str().ok_or("no api key")?.to_string();
+    c.send("POST", "/v1/sanctions/screen", &key, Some(&json!({ "user_id": "bench-user", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-01-01", "nationality": "GB", "email": "bench@example.com" }))).await?;
+    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    for kind in ["limit_daily", "limit_weekly", "limit_monthly"] {
+        c.send("POST", "/v1/limits", &key, Some(&json!({ "user_id": "bench-user", "limit_type": kind, "amount_cents": 100_000_000, "currency": "USD", "requested_at": now }))).await?;
+    }
+    for i in 0..50 {
+        c.send("POST", "/v1/limits/commit", &key, Some(&json!({ "transaction_id": format!("bench-{i}"), "user_id": "bench-user", "amount_cents": 1_000, "currency": "USD" }))).await?;
+    }
+    c.send("POST", "/v1/exclusions", &key, Some(&json!({ "user_id": "bench-user", "duration": "duration_30d", "reason": "self_initiated", "initiated_at": now, "email": "excluded-bench@example.com" }))).await?;
+    let check = json!({ "user_id": "bench-user", "amount_cents": 500, "currency": "USD" });
+    Ok((key, check, "/v1/exclusions/check?email=excluded-bench@example.com".to_string()))
+}
+
+struct Figures {
+    requests: usize,
+    per_second: f64,
+    p50_us: f64,
+    p99_us: f64,
+}
+
+async fn load(addr: SocketAddr, method: &'static str, path: String, key: String, body: Option<Json>, connections: usize, seconds: u64) -> Result<Figures, Error> {
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for _ in 0..connections {
+        let (path, key, body) = (path.clone(), key.clone(), body.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut latencies = Vec::new();
+            let mut conn = Conn::open(addr).await?;
+            while Instant::now() < deadline {
+                let t0 = Instant::now();
+                let (status, _) = conn.send(method, &path, &key, body.as_ref()).await?;
+                if status != 200 {
+                    return Err::<Vec<Duration>, Error>(format!("{method} {path} answered {status}").into());
+                }
+                latencies.push(t0.elapsed());
+            }
+            Ok(latencies)
+        }));
+    }
+    let mut all = Vec::new();
+    for task in tasks {
+        all.extend(task.await??);
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    all.sort();
+    let pick = |q: f64| all.get(((all.len() as f64 - 1.0) * q) as usize).map_or(0.0, |d| d.as_secs_f64() * 1e6);
+    Ok(Figures { requests: all.len(), per_second: all.len() as f64 / elapsed, p50_us: pick(0.50), p99_us: pick(0.99) })
+}
+
+async fn run() -> Result<(), Error> {
+    let seconds: u64 = std::env::var("CGW_BENCH_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
+    let connections: usize = std::env::var("CGW_BENCH_CONNECTIONS").ok().and_then(|s| s.parse().ok()).unwrap_or(8);
+    let dir = tempfile::tempdir()?;
+    let mut stores = vec![("sqlite", format!("sqlite://{}", dir.path().join("bench.db").display()))];
+    if let Ok(url) = std::env::var("CGW_BENCH_POSTGRES_URL") {
+        stores.push(("postgres", url));
+    }
+    let bare = start_bare().await?;
+    let baseline = load(bare, "POST", "/".into(), "none".into(), Some(json!({ "user_id": "bench-user", "amount_cents": 500, "currency": "USD" })), connections, seconds).await?;
+    println!("| target | endpoint | requests | req/s | p50 µs | p99 µs | throughput vs bare hyper |");
+    println!("|---|---|---|---|---|---|---|");
+    println!("| bare hyper handler | POST / | {} | {:.0} | {:.0} | {:.0} | 1.00 |", baseline.requests, baseline.per_second, baseline.p50_us, baseline.p99_us);
+    for (name, url) in stores {
+        let (addr, admin) = start_gateway(&url).await?;
+        let (key, check, exclusion_path) = prepare(addr, &admin).await?;
+        for (method, path, body) in [("POST", "/v1/limits/check".to_string(), Some(check.clone())), ("GET", exclusion_path.clone(), None)] {
+            let f = load(addr, method, path.clone(), key.clone(), body, connections, seconds).await?;
+            let endpoint = path.split('?').next().unwrap_or(&path).to_string();
+            println!("| gateway on {name} | {method} {endpoint} | {} | {:.0} | {:.0} | {:.0} | {:.3} |", f.requests, f.per_second, f.p50_us, f.p99_us, f.per_second / baseline.per_second);
+        }
+    }
+    println!("\n{connections} connections, {seconds} s per row, client and server on the same machine");
+    Ok(())
+}
+
+fn main() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(r) => r,
+        Err(e) => return eprintln!("cannot start the runtime: {e}"),
+    };
+    if let Err(e) = runtime.block_on(run()) {
+        eprintln!("benchmark failed: {e}");
+        std::process::exit(1);
+    }
+}
