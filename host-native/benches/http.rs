@@ -150,10 +150,10 @@ async fn run() -> Result<(), Error> {
     println!("|---|---|---|---|---|---|---|");
     println!("| bare hyper handler | POST / | {} | {:.0} | {:.0} | {:.0} | 1.00 |", baseline.requests, baseline.per_second, baseline.p50_us, baseline.p99_us);
     for (name, url) in stores {
-        let (addr, admin) = start_gateway(&url).await?;
-        let (key, check, exclusion_path) = prepare(addr, &admin).await?;
+        let (addr, admin) = start_gateway(&url).await.map_err(|e| format!("starting on {name}: {e}"))?;
+        let (key, check, exclusion_path) = prepare(addr, &admin).await.map_err(|e| format!("preparing on {name}: {e}"))?;
         for (method, path, body) in [("POST", "/v1/limits/check".to_string(), Some(check.clone())), ("GET", exclusion_path.clone(), None)] {
-            let f = load(addr, method, path.clone(), key.clone(), body, connections, seconds).await?;
+            let f = load(addr, method, path.clone(), key.clone(), body, connections, seconds).await.map_err(|e| format!("loading {path} on {name}: {e}"))?;
             let endpoint = path.split('?').next().unwrap_or(&path).to_string();
             println!("| gateway on {name} | {method} {endpoint} | {} | {:.0} | {:.0} | {:.0} | {:.3} |", f.requests, f.per_second, f.p50_us, f.p99_us, f.per_second / baseline.per_second);
         }

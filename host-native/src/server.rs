@@ -8,8 +8,11 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
+
+/// A client must send its request headers within this time (slow-loris guard).
+const HEADER_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Reads at most one byte past the limit, so the core can refuse an oversized body.
 async fn read_body(mut body: Incoming) -> Vec<u8> {
@@ -47,7 +50,11 @@ pub async fn serve(listener: TcpListener, gateway: Arc<Gateway>, shutdown: impl 
         let gateway = gateway.clone();
         tokio::spawn(async move {
             let service = service_fn(move |request| handle(gateway.clone(), request));
-            let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+            let _ = http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_READ_TIMEOUT)
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
         });
     }
 }
