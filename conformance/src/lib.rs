@@ -5,6 +5,7 @@
 
 pub mod cases;
 pub mod client;
+pub mod receiver;
 pub mod runner;
 
 pub use client::{Env, Resp, Tenant};
@@ -21,7 +22,8 @@ pub struct Case {
 #[macro_export]
 macro_rules! ensure {
     ($cond:expr, $($msg:tt)+) => {
-        if !$cond {
+        let holds: bool = $cond;
+        if !holds {
             return Err(format!("{} (at line {})", format!($($msg)+), line!()));
         }
     };

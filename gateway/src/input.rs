@@ -147,7 +147,7 @@ impl Fields {
     /// An ISO 4217-style currency code: three upper-case letters.
     pub fn currency(&mut self, name: &'static str) -> String {
         let text = self.text(name);
-        if !text.is_empty() && !(text.len() == 3 && text.bytes().all(|b| b.is_ascii_uppercase())) {
+        if !text.is_empty() && !is_upper_code(&text, 3) {
             self.invalid("invalid_field", format!("{name} must be a three-letter upper-case currency code"));
         }
         text
@@ -201,6 +201,16 @@ impl Query {
     pub fn required(&self, name: &'static str) -> ApiResult<&str> {
         self.get(name).ok_or_else(|| ApiError::bad_request("missing_fields", format!("missing required query parameter: {name}")))
     }
+}
+
+/// Whether `text` is exactly `len` upper-case ASCII letters, like `GB` or `USD`.
+pub fn is_upper_code(text: &str, len: usize) -> bool {
+    text.len() == len && text.bytes().all(|b| b.is_ascii_uppercase())
+}
+
+/// Whether `text` is a short lower-case identifier such as `deposit` or `chargeback_reversal`.
+pub fn is_snake_word(text: &str) -> bool {
+    text.len() <= 64 && text.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
 }
 
 /// Lower-cased, trimmed e-mail; `None` when it is not an address.

@@ -6,6 +6,9 @@
 //! this same crate.
 
 pub mod api;
+pub mod delivery;
+pub mod scheduler;
+pub mod signing;
 pub mod auth;
 pub mod error;
 pub mod input;
@@ -21,7 +24,7 @@ use serde_json::{json, Value as Json};
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Query;
-use crate::ports::{Clock, Ids, Rules, Stmt, Store, Value};
+use crate::ports::{Clock, Ids, Rules, Stmt, Store, Value, Waker, WebhookSender};
 use crate::rate_limit::RateLimiter;
 use crate::router::Route;
 
@@ -47,6 +50,8 @@ pub struct Gateway {
     pub(crate) ids: Box<dyn Ids>,
     pub(crate) limiter: RateLimiter,
     pub(crate) config: Config,
+    pub(crate) sender: Option<Box<dyn WebhookSender>>,
+    pub(crate) waker: Option<Box<dyn Waker>>,
 }
 
 /// The authenticated caller of a request.
@@ -89,7 +94,20 @@ impl Reply {
 
 impl Gateway {
     pub fn new(store: Box<dyn Store>, rules: Box<dyn Rules>, clock: Box<dyn Clock>, ids: Box<dyn Ids>, config: Config) -> Self {
-        Gateway { store, rules, clock, ids, limiter: RateLimiter::default(), config }
+        Gateway { store, rules, clock, ids, limiter: RateLimiter::default(), config, sender: None, waker: None }
+    }
+
+    /// Enables webhook delivery through `sender`; `waker` is told when new events commit.
+    pub fn with_webhooks(mut self, sender: Box<dyn WebhookSender>, waker: Box<dyn Waker>) -> Self {
+        self.sender = Some(sender);
+        self.waker = Some(waker);
+        self
+    }
+
+    pub(crate) fn wake_delivery(&self) {
+        if let Some(waker) = &self.waker {
+            waker.wake();
+        }
     }
 
     /// Applies the schema. Hosts call this once at start.

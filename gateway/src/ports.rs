@@ -250,3 +250,25 @@ impl Rules for LibraryRules {
         Ok(rules::stub_kyc(external_user_id))
     }
 }
+
+/// What an endpoint answered to a webhook delivery.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SendOutcome {
+    /// The endpoint answered with this status and, perhaps, a `Retry-After` header.
+    Answered { status: u16, retry_after: Option<String> },
+    /// No answer: connection refused, timeout, TLS failure…
+    Failed(String),
+}
+
+/// The transport for webhooks: one POST, no redirects followed.
+#[cfg_attr(not(target_arch = "wasm32"), async_trait::async_trait)]
+#[cfg_attr(target_arch = "wasm32", async_trait::async_trait(?Send))]
+pub trait WebhookSender: MaybeSend {
+    async fn post(&self, url: &str, headers: &[(String, String)], body: &[u8]) -> SendOutcome;
+}
+
+/// Tells the host's delivery loop that new events were committed, so that
+/// they go out at once rather than at the next tick.
+pub trait Waker: MaybeSend {
+    fn wake(&self);
+}

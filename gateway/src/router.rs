@@ -36,6 +36,15 @@ pub enum Route {
     SandboxClockAdvance,
     SandboxClockGet,
     SandboxKycSubmit(String),
+    WebhookCreate,
+    WebhookList,
+    WebhookDelete(String),
+    WebhookRotate(String),
+    WebhookEnable(String),
+    WebhookDeliveries(String),
+    WebhookRedeliver(String),
+    AdminRescreen,
+    AdminRunScheduled,
 }
 
 impl Route {
@@ -53,6 +62,8 @@ impl Route {
                 | Route::AdminCaseReview(_)
                 | Route::AdminAmlList
                 | Route::AdminRegulatorImport
+                | Route::AdminRescreen
+                | Route::AdminRunScheduled
         )
     }
 }
@@ -87,6 +98,14 @@ fn routes_for(segments: &[&str]) -> Option<Vec<(Method, Route)>> {
         ["v1", "admin", "exclusions", "regulator-import"] => vec![(Method::POST, Route::AdminRegulatorImport)],
         ["v1", "admin", "aml", "events"] => vec![(Method::GET, Route::AdminAmlList)],
         ["v1", "sandbox", "clock"] => vec![(Method::POST, Route::SandboxClockAdvance), (Method::GET, Route::SandboxClockGet)],
+        ["v1", "webhooks"] => vec![(Method::POST, Route::WebhookCreate), (Method::GET, Route::WebhookList)],
+        ["v1", "webhooks", "deliveries", d, "redeliver"] => vec![(Method::POST, Route::WebhookRedeliver(id(d)))],
+        ["v1", "webhooks", w] => vec![(Method::DELETE, Route::WebhookDelete(id(w)))],
+        ["v1", "webhooks", w, "rotate-secret"] => vec![(Method::POST, Route::WebhookRotate(id(w)))],
+        ["v1", "webhooks", w, "enable"] => vec![(Method::POST, Route::WebhookEnable(id(w)))],
+        ["v1", "webhooks", w, "deliveries"] => vec![(Method::GET, Route::WebhookDeliveries(id(w)))],
+        ["v1", "admin", "sanctions", "rescreen"] => vec![(Method::POST, Route::AdminRescreen)],
+        ["v1", "admin", "scheduler", "run"] => vec![(Method::POST, Route::AdminRunScheduled)],
         ["v1", "sandbox", "kyc", k, "submit"] => vec![(Method::POST, Route::SandboxKycSubmit(id(k)))],
         _ => return None,
     })

@@ -4,6 +4,7 @@ pub mod rules_engine;
 pub mod server;
 pub mod store_postgres;
 pub mod store_sqlite;
+pub mod webhooks;
 
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};

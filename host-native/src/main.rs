@@ -8,7 +8,10 @@ use clap::{Parser, Subcommand, ValueEnum};
 use gateway::auth::Environment;
 use gateway::{Config, Gateway};
 use host_native::rules_engine::ComponentRules;
+use host_native::webhooks::{self, HttpSender, NotifyWaker};
 use host_native::{default_rules_paths, open_store, redact, OsIds, SystemClock};
+use std::time::Duration;
+use tokio::sync::Notify;
 
 #[derive(Parser)]
 #[command(name = "compliance-gateway", version, about = "Compliance Gateway: sanctions, KYC, self-exclusion and deposit limits")]
@@ -82,9 +85,10 @@ fn load_rules(args: &RulesArgs) -> Result<ComponentRules, String> {
     ComponentRules::load(&path).map_err(|e| e.to_string())
 }
 
-async fn build_gateway(store: &StoreArgs, rules: ComponentRules) -> Result<Gateway, String> {
+async fn build_gateway(store: &StoreArgs, rules: ComponentRules, notify: Arc<Notify>) -> Result<Gateway, String> {
     let backend = open_store(&store.database).await.map_err(|e| format!("cannot open {}: {e}", redact(&store.database)))?;
-    let gateway = Gateway::new(backend, Box::new(rules), Box::new(SystemClock), Box::new(OsIds), Config::default());
+    let gateway = Gateway::new(backend, Box::new(rules), Box::new(SystemClock), Box::new(OsIds), Config::default())
+        .with_webhooks(Box::new(HttpSender::new()?), Box::new(NotifyWaker(notify)));
     gateway.migrate().await.map_err(|e| format!("migration failed: {e}"))?;
     Ok(gateway)
 }
@@ -115,7 +119,10 @@ async fn run(cli: Cli) -> Result<(), String> {
         Command::Serve { listen, store, rules } => {
             let rules = load_rules(&rules)?;
             let identity = gateway::ports::Rules::identity(&rules);
-            let gateway = Arc::new(build_gateway(&store, rules).await?);
+            let notify = Arc::new(Notify::new());
+            let gateway = Arc::new(build_gateway(&store, rules, notify.clone()).await?);
+            tokio::spawn(webhooks::delivery_loop(gateway.clone(), notify, Duration::from_millis(500)));
+            tokio::spawn(webhooks::scheduler_loop(gateway.clone(), Duration::from_secs(1)));
             let listener = tokio::net::TcpListener::bind(&listen).await.map_err(|e| format!("cannot listen on {listen}: {e}"))?;
             let address = listener.local_addr().map(|a| a.to_string()).unwrap_or(listen);
             eprintln!(

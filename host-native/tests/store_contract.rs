@@ -1,6 +1,8 @@
 //! The store contract, run against every backend. Postgres runs when
 //! `CGW_TEST_POSTGRES_URL` names a server; each test gets its own database.
 
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
+
 use host_native::store_postgres::PostgresStore;
 use host_native::store_sqlite::SqliteStore;
 

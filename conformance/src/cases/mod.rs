@@ -8,6 +8,8 @@ mod exclusions;
 mod kyc;
 mod limits;
 mod sanctions;
+mod scheduled;
+mod webhooks;
 
 use crate::Case;
 
@@ -87,4 +89,12 @@ cases![
     limits::list_shows_spend_and_pending_changes,
     aml::aml_events_are_accepted_once,
     aml::aml_events_are_validated,
+    webhooks::every_event_arrives_signed_in_the_envelope,
+    webhooks::a_failing_receiver_gets_the_event_once_it_recovers,
+    webhooks::gone_disables_the_endpoint,
+    webhooks::registration_rules_and_rotation,
+    webhooks::exclusions_reach_every_tenant_of_the_environment,
+    scheduled::daily_snapshot_is_served_for_reconciliation,
+    scheduled::users_are_rescreened_quarterly_and_on_demand,
+    scheduled::scheduled_work_is_idempotent,
 ];

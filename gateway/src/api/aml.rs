@@ -5,7 +5,7 @@ use sha2::{Digest, Sha256};
 
 use super::{busy, stored_json};
 use crate::error::{ApiError, ApiResult};
-use crate::input::Fields;
+use crate::input::{is_snake_word, Fields};
 use crate::ports::Stmt;
 use crate::{time, Ctx, Gateway, Reply, WRITE_ATTEMPTS};
 
@@ -18,7 +18,7 @@ impl Gateway {
         let amount = f.cents("amount_cents");
         let currency = f.currency("currency");
         let occurred_at = f.opt_text("occurred_at");
-        if !event_type.is_empty() && !(event_type.len() <= 64 && event_type.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')) {
+        if !event_type.is_empty() && !is_snake_word(&event_type) {
             f.reject("invalid_field", "event_type must be lower-case letters and underscores, such as deposit or withdrawal");
         }
         let occurred = occurred_at.as_deref().map(time::parse);

@@ -274,12 +274,30 @@ impl Gateway {
             None => 0,
             Some(cursor) => decode_cursor(cursor).ok_or_else(|| ApiError::bad_request("invalid_cursor", "cursor is not one this service issued"))?,
         };
+        // The live list by default; with `snapshot=daily`, the list as the 03:00 UTC snapshot took it.
+        let (through_seq, active_at, daily) = match ctx.query.get("snapshot") {
+            None | Some("live") => (i64::MAX, ctx.now, Json::Null),
+            Some("daily") => {
+                let rows = self
+                    .store
+                    .query(
+                        "SELECT snapshot_date, taken_at, through_seq, active_count FROM exclusion_snapshots WHERE environment = ?1 ORDER BY snapshot_date DESC LIMIT 1",
+                        vec![ctx.caller.environment.as_str().into()],
+                    )
+                    .await?;
+                let row = rows.first().ok_or_else(|| ApiError::not_found("snapshot_not_found", "no daily snapshot has been taken yet"))?;
+                let taken_at = row.int(1)?;
+                let info = json!({ "snapshot_date": row.text(0)?, "taken_at": time::format(taken_at), "active_count": row.int(3)? });
+                (row.int(2)?, taken_at, info)
+            }
+            Some(_) => return Err(ApiError::bad_request("invalid_field", "snapshot must be live or daily")),
+        };
         let rows = self
             .store
             .query(
                 "SELECT seq, exclusion_id, email, phone, duration, effective_from, expires_at, source FROM exclusions
-                 WHERE environment = ?1 AND seq > ?2 AND (expires_at IS NULL OR expires_at > ?3) ORDER BY seq LIMIT ?4",
-                vec![ctx.caller.environment.as_str().into(), after.into(), ctx.now.into(), (limit + 1).into()],
+                 WHERE environment = ?1 AND seq > ?2 AND seq <= ?5 AND (expires_at IS NULL OR expires_at > ?3) ORDER BY seq LIMIT ?4",
+                vec![ctx.caller.environment.as_str().into(), after.into(), active_at.into(), (limit + 1).into(), through_seq.into()],
             )
             .await?;
         let has_more = rows.len() as i64 > limit;
@@ -304,6 +322,7 @@ impl Gateway {
             "next_cursor": if has_more { Json::String(encode_cursor(last)) } else { Json::Null },
             "has_more": has_more,
             "generated_at": time::format(ctx.now),
+            "daily_snapshot": daily,
         })))
     }
 }

@@ -262,6 +262,14 @@ impl Gateway {
         Ok(true)
     }
 
+    /// Expires a check by id if it was abandoned by `now`; true when it did.
+    pub(crate) async fn expire_check_by_id(&self, kyc_check_id: &str, now: i64) -> ApiResult<bool> {
+        match self.load_check(kyc_check_id).await? {
+            Some(check) => self.expire_if_abandoned(&check, now).await,
+            None => Ok(false),
+        }
+    }
+
     /// The check of this tenant, with an abandoned one expired first.
     async fn tenant_check(&self, ctx: &Ctx<'_>, kyc_check_id: &str) -> ApiResult<Check> {
         let check = self.load_check(kyc_check_id).await?.filter(|c| c.tenant_id == ctx.caller.tenant_id).ok_or_else(check_not_found)?;

@@ -312,7 +312,7 @@ impl Gateway {
             "limit_amount_cents": b.limit_cents,
             "already_spent_cents": b.already_spent_cents,
         }));
-        self.store.batch(vec![event]).await?;
+        self.commit(vec![event]).await?;
         Ok(())
     }
 

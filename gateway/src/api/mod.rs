@@ -3,11 +3,12 @@
 mod admin;
 mod aml;
 mod authn;
-mod exclusions;
-mod kyc;
+pub(crate) mod exclusions;
+pub(crate) mod kyc;
 mod limits;
 mod sandbox;
 mod sanctions;
+mod webhooks;
 
 use serde_json::json;
 
@@ -51,6 +52,15 @@ pub(crate) async fn dispatch(gw: &Gateway, route: Route, ctx: &Ctx<'_>) -> ApiRe
         Route::SandboxClockAdvance => gw.advance_clock(ctx).await,
         Route::SandboxClockGet => gw.get_clock(ctx).await,
         Route::SandboxKycSubmit(id) => gw.sandbox_kyc_submit(ctx, &id).await,
+        Route::WebhookCreate => gw.create_webhook(ctx).await,
+        Route::WebhookList => gw.list_webhooks(ctx).await,
+        Route::WebhookDelete(id) => gw.delete_webhook(ctx, &id).await,
+        Route::WebhookRotate(id) => gw.rotate_webhook_secret(ctx, &id).await,
+        Route::WebhookEnable(id) => gw.enable_webhook(ctx, &id).await,
+        Route::WebhookDeliveries(id) => gw.list_deliveries(ctx, &id).await,
+        Route::WebhookRedeliver(id) => gw.redeliver(ctx, &id).await,
+        Route::AdminRescreen => gw.rescreen(ctx).await,
+        Route::AdminRunScheduled => gw.run_scheduled_now(ctx).await,
     }
 }
 
@@ -107,8 +117,14 @@ impl Gateway {
 
     /// Commits a batch; `Ok(false)` when it lost a race and should be recomputed.
     pub(crate) async fn commit(&self, statements: Vec<Stmt>) -> ApiResult<bool> {
+        let has_events = statements.iter().any(|s| s.sql.starts_with("INSERT INTO outbox"));
         match self.store.batch(statements).await {
-            Ok(()) => Ok(true),
+            Ok(()) => {
+                if has_events {
+                    self.wake_delivery();
+                }
+                Ok(true)
+            }
             Err(StoreError::Conflict { .. } | StoreError::Unique) => Ok(false),
             Err(e @ StoreError::Backend(_)) => Err(e.into()),
         }

@@ -6,7 +6,7 @@ use sha2::{Digest, Sha256};
 use super::{busy, stored_json, transactions_held};
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
-use crate::input::{normalize_email, Fields};
+use crate::input::{is_upper_code, normalize_email, Fields};
 use crate::ports::{Stmt, Value};
 use crate::{time, Ctx, Gateway, Reply, WRITE_ATTEMPTS};
 
@@ -35,7 +35,7 @@ impl Identity {
         if !date_of_birth.is_empty() && time::parse_date(&date_of_birth).is_none_or(|d| d > today) {
             f.reject("invalid_field", "date_of_birth must be a past date as YYYY-MM-DD");
         }
-        if !nationality.is_empty() && !(nationality.len() == 2 && nationality.bytes().all(|b| b.is_ascii_uppercase())) {
+        if !nationality.is_empty() && !is_upper_code(&nationality, 2) {
             f.reject("invalid_field", "nationality must be a two-letter country code");
         }
         let email = normalize_email(&raw_email).unwrap_or_default();
@@ -69,32 +69,8 @@ impl Gateway {
             let tenant = ctx.caller.tenant_id.as_str();
             let mut statements = Vec::new();
             let (status, case_id, response) = if outcome.hit {
-                let case_id = self.new_id("case");
-                let matches: Vec<Json> = (0..outcome.match_count)
-                    .map(|i| {
-                        let list = SANCTIONS_LISTS[i as usize % SANCTIONS_LISTS.len()];
-                        json!({
-                            "list": list,
-                            "entity_id": format!("STUB-{}-{:04}", i + 1, fingerprint.len() + i as usize),
-                            "entity_name": format!("{} {}", who.first_name.to_uppercase(), who.last_name.to_uppercase()),
-                            "score": if i == 0 { outcome.highest_score } else { outcome.highest_score - 0.05 },
-                        })
-                    })
-                    .collect();
-                statements.push(Stmt::new(
-                    "INSERT INTO sanctions_cases (case_id, tenant_id, environment, external_user_id, status, match_count, highest_score, matches, created_at)
-                     VALUES (?1, ?2, ?3, ?4, 'open', ?5, ?6, ?7, ?8)",
-                    vec![
-                        case_id.as_str().into(),
-                        tenant.into(),
-                        ctx.caller.environment.as_str().into(),
-                        who.user_id.as_str().into(),
-                        i64::from(outcome.match_count).into(),
-                        outcome.highest_score.into(),
-                        Json::Array(matches).to_string().into(),
-                        ctx.now.into(),
-                    ],
-                ));
+                let (case_id, case_statements) = self.open_case(ctx.caller.environment, tenant, &who.user_id, &who.first_name, &who.last_name, &outcome, &screen_id, ctx.now);
+                statements.extend(case_statements);
                 let response = json!({
                     "screen_id": screen_id,
                     "user_id": who.user_id,
@@ -107,13 +83,6 @@ impl Gateway {
                     "signup_allowed": true,
                     "estimated_review_time": ESTIMATED_REVIEW_TIME,
                 });
-                statements.push(self.event(
-                    ctx.caller.environment,
-                    Some(tenant),
-                    "sanctions.hit",
-                    ctx.now,
-                    json!({ "screen_id": screen_id, "case_id": case_id, "user_id": who.user_id, "status": "hit_review_pending", "transactions_held": true }),
-                ));
                 ("hit_review_pending", Some(case_id), response)
             } else {
                 let response = json!({
@@ -128,9 +97,10 @@ impl Gateway {
             statements.insert(
                 0,
                 Stmt::new(
-                    "INSERT INTO users (tenant_id, external_user_id, email, sanctions_status, screen_id, screen_fingerprint, screen_response, case_id,
-                                        verified_tier, verified_at, cumulative_withdrawn_cents, version, created_at, updated_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'tier_0', NULL, 0, 0, ?9, ?9)",
+                    "INSERT INTO users (tenant_id, external_user_id, email, first_name, last_name, sanctions_status, last_screened_at, screen_id,
+                                        screen_fingerprint, screen_response, case_id, verified_tier, verified_at, cumulative_withdrawn_cents, version,
+                                        created_at, updated_at)
+                     VALUES (?1, ?2, ?3, ?10, ?11, ?4, ?9, ?5, ?6, ?7, ?8, 'tier_0', NULL, 0, 0, ?9, ?9)",
                     vec![
                         tenant.into(),
                         who.user_id.as_str().into(),
@@ -141,6 +111,8 @@ impl Gateway {
                         response.to_string().into(),
                         Value::from(case_id),
                         ctx.now.into(),
+                        who.first_name.as_str().into(),
+                        who.last_name.as_str().into(),
                     ],
                 ),
             );
@@ -149,6 +121,58 @@ impl Gateway {
             }
         }
         Err(busy())
+    }
+
+    /// A case for the compliance team, with the matched entities (never shown to
+    /// operators), and the `sanctions.hit` event, which carries none of them.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn open_case(
+        &self,
+        environment: Environment,
+        tenant: &str,
+        user_id: &str,
+        first_name: &str,
+        last_name: &str,
+        outcome: &rules::ScreeningOutcome,
+        screen_id: &str,
+        now: i64,
+    ) -> (String, Vec<Stmt>) {
+        let case_id = self.new_id("case");
+        let matches: Vec<Json> = (0..outcome.match_count)
+            .map(|i| {
+                let list = SANCTIONS_LISTS[i as usize % SANCTIONS_LISTS.len()];
+                json!({
+                    "list": list,
+                    "entity_id": format!("STUB-{}-{}", i + 1, &screen_id[screen_id.len().saturating_sub(6)..]),
+                    "entity_name": format!("{} {}", first_name.to_uppercase(), last_name.to_uppercase()),
+                    "score": if i == 0 { outcome.highest_score } else { outcome.highest_score - 0.05 },
+                })
+            })
+            .collect();
+        let statements = vec![
+            Stmt::new(
+                "INSERT INTO sanctions_cases (case_id, tenant_id, environment, external_user_id, status, match_count, highest_score, matches, created_at)
+                 VALUES (?1, ?2, ?3, ?4, 'open', ?5, ?6, ?7, ?8)",
+                vec![
+                    case_id.as_str().into(),
+                    tenant.into(),
+                    environment.as_str().into(),
+                    user_id.into(),
+                    i64::from(outcome.match_count).into(),
+                    outcome.highest_score.into(),
+                    Json::Array(matches).to_string().into(),
+                    now.into(),
+                ],
+            ),
+            self.event(
+                environment,
+                Some(tenant),
+                "sanctions.hit",
+                now,
+                json!({ "screen_id": screen_id, "case_id": case_id, "user_id": user_id, "status": "hit_review_pending", "transactions_held": true }),
+            ),
+        ];
+        (case_id, statements)
     }
 
     /// A repeat of the same signup gets the original result; the same user id
@@ -176,7 +200,7 @@ impl Gateway {
         let rows = self
             .store
             .query(
-                "SELECT sanctions_status, created_at, updated_at FROM users WHERE tenant_id = ?1 AND external_user_id = ?2",
+                "SELECT sanctions_status, created_at, updated_at, last_screened_at FROM users WHERE tenant_id = ?1 AND external_user_id = ?2",
                 vec![ctx.caller.tenant_id.as_str().into(), user_id.into()],
             )
             .await?;
@@ -188,6 +212,7 @@ impl Gateway {
             "transactions_held": transactions_held(&status),
             "checked_at": time::format(row.int(1)?),
             "updated_at": time::format(row.int(2)?),
+            "last_screened_at": time::format(row.int(3)?),
         })))
     }
 

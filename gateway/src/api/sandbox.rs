@@ -35,6 +35,7 @@ impl Gateway {
                 vec![ctx.caller.tenant_id.as_str().into(), seconds.into()],
             )])
             .await?;
+        self.run_scheduled().await?;
         Ok(Reply::ok(json!({ "now": time::format(ctx.now + seconds) })))
     }
 

@@ -1,0 +1,249 @@
+//! Webhook delivery: every committed outbox event is fanned out to the
+//! endpoints that should hear it, then sent signed, at least once, with
+//! retries over about three days. All state lives in the store, so a host
+//! that stops mid-delivery loses nothing: a claimed attempt whose host died
+//! is retried when its lease runs out.
+
+use futures_util::future::join_all;
+
+use crate::ports::{Row, SendOutcome, Stmt, StoreError, Value};
+use crate::{signing, Gateway};
+
+/// Delay before each retry, in seconds; with jitter the whole schedule spans about three days.
+pub const RETRY_SCHEDULE_SECONDS: [i64; 14] = [5, 30, 120, 600, 1_800, 3_600, 7_200, 14_400, 28_800, 43_200, 43_200, 43_200, 43_200, 43_200];
+/// After this long since the event, a delivery that still fails is given up.
+pub const RETRY_WINDOW_SECONDS: i64 = 3 * 86_400 + 12 * 3_600;
+/// A claimed attempt is retried after this long if its host never reported back.
+const LEASE_SECONDS: i64 = 60;
+const BATCH: i64 = 64;
+/// `Retry-After` is honoured up to this long.
+const MAX_RETRY_AFTER_SECONDS: i64 = 86_400;
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct DeliveryReport {
+    pub fanned_out: usize,
+    pub attempted: usize,
+}
+
+/// A delivery claimed for one attempt.
+pub struct ClaimedDelivery(Due);
+
+struct Due {
+    delivery_id: String,
+    event_id: String,
+    attempts: i64,
+    created_at: i64,
+    webhook_id: String,
+    url: String,
+    secrets: Vec<String>,
+    envelope: String,
+}
+
+fn due_from_row(row: &Row, now: i64) -> Result<Due, StoreError> {
+    let mut secrets = vec![row.text(6)?];
+    if let (Some(previous), Some(until)) = (row.opt_text(7)?, row.opt_int(8)?) {
+        if now < until {
+            secrets.push(previous);
+        }
+    }
+    Ok(Due {
+        delivery_id: row.text(0)?,
+        event_id: row.text(1)?,
+        attempts: row.int(2)?,
+        created_at: row.int(3)?,
+        webhook_id: row.text(4)?,
+        url: row.text(5)?,
+        secrets,
+        envelope: row.text(9)?,
+    })
+}
+
+/// `Retry-After` as seconds from now: delta-seconds or an HTTP date.
+pub fn parse_retry_after(value: &str, now: i64) -> Option<i64> {
+    let value = value.trim();
+    let seconds = match value.parse::<i64>() {
+        Ok(s) => s,
+        Err(_) => chrono::DateTime::parse_from_rfc2822(value).ok()?.timestamp() - now,
+    };
+    Some(seconds.clamp(1, MAX_RETRY_AFTER_SECONDS))
+}
+
+/// The wait before the next attempt: the endpoint's `Retry-After` when it
+/// gave one, otherwise the schedule's step with ±20% jitter.
+pub fn retry_delay(attempts_made: i64, retry_after: Option<i64>, jitter_byte: u8) -> Option<i64> {
+    let step = RETRY_SCHEDULE_SECONDS.get(usize::try_from(attempts_made.max(1) - 1).ok()?)?;
+    if let Some(seconds) = retry_after {
+        return Some(seconds);
+    }
+    let jitter = 0.8 + 0.4 * f64::from(jitter_byte) / 255.0;
+    Some(((*step as f64) * jitter).round().max(1.0) as i64)
+}
+
+impl Gateway {
+    /// One round of delivery: fan out new events, then send what is due and
+    /// wait for every answer. Hosts that can run tasks in the background use
+    /// [`Gateway::claim_due_deliveries`] and [`Gateway::attempt_delivery`]
+    /// instead, so that one slow endpoint never holds up the others.
+    pub async fn deliver_webhooks(&self) -> Result<DeliveryReport, StoreError> {
+        let (fanned_out, claimed) = self.claim_due_deliveries().await?;
+        let attempted = claimed.len();
+        for result in join_all(claimed.into_iter().map(|c| self.attempt_delivery(c))).await {
+            result?;
+        }
+        Ok(DeliveryReport { fanned_out, attempted })
+    }
+
+    /// Fans out new events, then claims the deliveries that are due: a claim
+    /// is a lease, so a delivery whose host dies is retried after it.
+    pub async fn claim_due_deliveries(&self) -> Result<(usize, Vec<ClaimedDelivery>), StoreError> {
+        if self.sender.is_none() {
+            return Ok((0, Vec::new()));
+        }
+        let now = self.clock.now();
+        let fanned_out = self.fan_out(now).await?;
+        let rows = self
+            .store
+            .query(
+                "SELECT d.delivery_id, d.event_id, d.attempts, d.created_at, w.webhook_id, w.url, w.secret, w.previous_secret,
+                        w.previous_secret_expires_at, o.envelope
+                 FROM webhook_deliveries d JOIN webhooks w ON w.webhook_id = d.webhook_id JOIN outbox o ON o.event_id = d.event_id
+                 WHERE d.status = 'pending' AND d.next_attempt_at <= ?1 ORDER BY d.next_attempt_at, d.delivery_id LIMIT ?2",
+                vec![now.into(), BATCH.into()],
+            )
+            .await?;
+        let mut claimed = Vec::new();
+        for row in &rows {
+            let due = due_from_row(row, now)?;
+            let claim = Stmt::expect_one(
+                "UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = ?3 WHERE delivery_id = ?1 AND attempts = ?2 AND status = 'pending'",
+                vec![due.delivery_id.as_str().into(), due.attempts.into(), (now + LEASE_SECONDS).into()],
+            );
+            match self.store.batch(vec![claim]).await {
+                Ok(()) => claimed.push(ClaimedDelivery(due)),
+                Err(StoreError::Conflict { .. }) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok((fanned_out, claimed))
+    }
+
+    /// Sends one claimed delivery, signed at the moment of sending, and records the outcome.
+    pub async fn attempt_delivery(&self, claimed: ClaimedDelivery) -> Result<(), StoreError> {
+        let Some(sender) = &self.sender else { return Ok(()) };
+        let due = claimed.0;
+        let secrets: Vec<&str> = due.secrets.iter().map(String::as_str).collect();
+        let headers = signing::headers(&secrets, &due.event_id, self.clock.now(), due.envelope.as_bytes());
+        let outcome = sender.post(&due.url, &headers, due.envelope.as_bytes()).await;
+        self.record_attempt(&due, outcome, self.clock.now()).await
+    }
+
+    /// Creates one delivery per endpoint that should hear each new event:
+    /// exclusion events go to every tenant of the environment, the others
+    /// to the tenant they concern.
+    async fn fan_out(&self, now: i64) -> Result<usize, StoreError> {
+        let rows = self
+            .store
+            .query("SELECT event_id, environment, tenant_id FROM outbox WHERE dispatched = 0 ORDER BY created_at, event_id LIMIT 500", vec![])
+            .await?;
+        for row in &rows {
+            let event_id = row.text(0)?;
+            let environment = row.text(1)?;
+            let tenant = row.opt_text(2)?.unwrap_or_default();
+            self.store
+                .batch(vec![
+                    Stmt::new(
+                        "INSERT INTO webhook_deliveries (delivery_id, event_id, webhook_id, tenant_id, status, attempts, next_attempt_at, created_at)
+                         SELECT CAST(?1 AS TEXT) || ':' || w.webhook_id, CAST(?1 AS TEXT), w.webhook_id, w.tenant_id, 'pending', 0, CAST(?4 AS BIGINT), CAST(?4 AS BIGINT)
+                         FROM webhooks w JOIN tenants t ON t.tenant_id = w.tenant_id
+                         WHERE w.deleted_at IS NULL AND w.disabled_at IS NULL AND t.environment = ?2 AND (?3 = '' OR w.tenant_id = ?3)
+                         ON CONFLICT (delivery_id) DO NOTHING",
+                        vec![event_id.as_str().into(), environment.into(), tenant.into(), now.into()],
+                    ),
+                    Stmt::new("UPDATE outbox SET dispatched = 1 WHERE event_id = ?1", vec![event_id.into()]),
+                ])
+                .await?;
+        }
+        Ok(rows.len())
+    }
+
+    /// 2xx is success; 410 disables the endpoint; anything else, 3xx
+    /// included, is retried until the schedule or the window runs out.
+    async fn record_attempt(&self, due: &Due, outcome: SendOutcome, now: i64) -> Result<(), StoreError> {
+        let attempts_made = due.attempts + 1;
+        let (status_code, error, retry_after) = match &outcome {
+            SendOutcome::Answered { status, retry_after } => (Some(i64::from(*status)), None, retry_after.as_deref().and_then(|v| parse_retry_after(v, now))),
+            SendOutcome::Failed(e) => (None, Some(e.clone()), None),
+        };
+        let mut statements = vec![Stmt::new(
+            "INSERT INTO webhook_attempts (attempt_id, delivery_id, attempted_at, status_code, error) VALUES (?1, ?2, ?3, ?4, ?5)",
+            vec![self.new_id("att").into(), due.delivery_id.as_str().into(), now.into(), Value::from(status_code), Value::from(error.clone())],
+        )];
+        let error_text = error.unwrap_or_else(|| format!("endpoint answered {}", status_code.unwrap_or(0)));
+        match status_code {
+            Some(200..=299) => statements.push(Stmt::new(
+                "UPDATE webhook_deliveries SET status = 'succeeded', last_attempt_at = ?2, last_status = ?3, last_error = NULL WHERE delivery_id = ?1",
+                vec![due.delivery_id.as_str().into(), now.into(), Value::from(status_code)],
+            )),
+            Some(410) => {
+                statements.push(Stmt::new(
+                    "UPDATE webhook_deliveries SET status = 'failed', last_attempt_at = ?2, last_status = 410, last_error = ?3 WHERE delivery_id = ?1",
+                    vec![due.delivery_id.as_str().into(), now.into(), "endpoint answered 410 Gone; endpoint disabled".into()],
+                ));
+                statements.push(Stmt::new(
+                    "UPDATE webhooks SET disabled_at = ?2, disabled_reason = 'endpoint answered 410 Gone' WHERE webhook_id = ?1",
+                    vec![due.webhook_id.as_str().into(), now.into()],
+                ));
+                statements.push(Stmt::new(
+                    "UPDATE webhook_deliveries SET status = 'abandoned', last_error = 'endpoint disabled after 410 Gone' WHERE webhook_id = ?1 AND status = 'pending'",
+                    vec![due.webhook_id.as_str().into()],
+                ));
+            }
+            _ => {
+                let jitter = self.ids.random_bytes(1).first().copied().unwrap_or(128);
+                let next = retry_delay(attempts_made, retry_after, jitter).map(|d| now + d).filter(|at| *at <= due.created_at + RETRY_WINDOW_SECONDS);
+                statements.push(match next {
+                    Some(at) => Stmt::new(
+                        "UPDATE webhook_deliveries SET next_attempt_at = ?2, last_attempt_at = ?3, last_status = ?4, last_error = ?5 WHERE delivery_id = ?1",
+                        vec![due.delivery_id.as_str().into(), at.into(), now.into(), Value::from(status_code), error_text.into()],
+                    ),
+                    None => Stmt::new(
+                        "UPDATE webhook_deliveries SET status = 'failed', last_attempt_at = ?2, last_status = ?3, last_error = ?4 WHERE delivery_id = ?1",
+                        vec![due.delivery_id.as_str().into(), now.into(), Value::from(status_code), error_text.into()],
+                    ),
+                });
+            }
+        }
+        self.store.batch(statements).await
+    }
+
+    /// When the next delivery is due, for a host's timer; `None` when nothing is pending.
+    pub async fn next_delivery_at(&self) -> Result<Option<i64>, StoreError> {
+        let rows = self.store.query("SELECT MIN(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending'", vec![]).await?;
+        rows.first().map(|r| r.opt_int(0)).transpose().map(Option::flatten)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_seconds_and_dates() {
+        assert_eq!(parse_retry_after("120", 0), Some(120));
+        assert_eq!(parse_retry_after("0", 0), Some(1));
+        assert_eq!(parse_retry_after("99999999", 0), Some(86_400));
+        assert_eq!(parse_retry_after("Thu, 01 Jan 1970 00:01:40 GMT", 0), Some(100));
+        assert_eq!(parse_retry_after("soon", 0), None);
+    }
+
+    #[test]
+    fn schedule_has_jitter_and_ends() {
+        assert_eq!(retry_delay(1, None, 0), Some(4));
+        assert_eq!(retry_delay(1, None, 255), Some(6));
+        assert_eq!(retry_delay(3, Some(7), 0), Some(7));
+        assert_eq!(retry_delay(RETRY_SCHEDULE_SECONDS.len() as i64 + 1, None, 0), None);
+        assert_eq!(retry_delay(RETRY_SCHEDULE_SECONDS.len() as i64 + 1, Some(5), 0), None);
+        let total: i64 = RETRY_SCHEDULE_SECONDS.iter().sum();
+        assert!((3 * 86_400..=RETRY_WINDOW_SECONDS).contains(&total), "the schedule spans {total} s");
+    }
+}

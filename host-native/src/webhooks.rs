@@ -1,0 +1,90 @@
+//! The native transport and timers for webhooks and scheduled work.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use gateway::ports::{SendOutcome, Waker, WebhookSender};
+use gateway::Gateway;
+use tokio::sync::Notify;
+
+/// Webhook POSTs over HTTP(S): no redirects followed, bounded time.
+pub struct HttpSender {
+    client: reqwest::Client,
+}
+
+impl HttpSender {
+    pub fn new() -> Result<Self, String> {
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(Duration::from_secs(5))
+            .timeout(Duration::from_secs(10))
+            .build()
+            .map_err(|e| format!("cannot build the webhook client: {e}"))?;
+        Ok(HttpSender { client })
+    }
+}
+
+#[async_trait::async_trait]
+impl WebhookSender for HttpSender {
+    async fn post(&self, url: &str, headers: &[(String, String)], body: &[u8]) -> SendOutcome {
+        let mut request = self.client.post(url).body(body.to_vec());
+        for (name, value) in headers {
+            request = request.header(name, value);
+        }
+        match request.send().await {
+            Ok(response) => SendOutcome::Answered {
+                status: response.status().as_u16(),
+                retry_after: response.headers().get(reqwest::header::RETRY_AFTER).and_then(|v| v.to_str().ok()).map(str::to_string),
+            },
+            Err(e) => SendOutcome::Failed(if e.is_timeout() { "timed out".to_string() } else if e.is_connect() { "connection failed".to_string() } else { "request failed".to_string() }),
+        }
+    }
+}
+
+/// Wakes the delivery loop when events commit.
+pub struct NotifyWaker(pub Arc<Notify>);
+
+impl Waker for NotifyWaker {
+    fn wake(&self) {
+        self.0.notify_one();
+    }
+}
+
+/// Delivers as soon as events commit, and at least every `tick` for
+/// retries. Each attempt runs as its own task, so a slow endpoint delays
+/// nobody else.
+pub async fn delivery_loop(gateway: Arc<Gateway>, notify: Arc<Notify>, tick: Duration) {
+    loop {
+        match gateway.claim_due_deliveries().await {
+            Ok((fanned_out, claimed)) => {
+                let busy = fanned_out > 0 || !claimed.is_empty();
+                for delivery in claimed {
+                    let gateway = gateway.clone();
+                    tokio::spawn(async move {
+                        if let Err(e) = gateway.attempt_delivery(delivery).await {
+                            eprintln!("recording a webhook attempt failed: {e}");
+                        }
+                    });
+                }
+                if busy {
+                    continue;
+                }
+            }
+            Err(e) => eprintln!("webhook delivery round failed: {e}"),
+        }
+        tokio::select! {
+            () = notify.notified() => {}
+            () = tokio::time::sleep(tick) => {}
+        }
+    }
+}
+
+/// Runs the scheduled work every `tick`.
+pub async fn scheduler_loop(gateway: Arc<Gateway>, tick: Duration) {
+    loop {
+        if let Err(e) = gateway.run_scheduled().await {
+            eprintln!("scheduled work failed: {e}");
+        }
+        tokio::time::sleep(tick).await;
+    }
+}
