@@ -3,7 +3,9 @@
 
 use crate::ports::{Stmt, Store, StoreError};
 
-pub const MIGRATIONS: &[&str] = &[
+/// Schema version 1. Later versions append a new list to [`VERSIONS`]; a
+/// released list is never edited.
+const V1: &[&str] = &[
     "CREATE TABLE IF NOT EXISTS tenants (
         tenant_id TEXT PRIMARY KEY,
         name TEXT NOT NULL,
@@ -189,7 +191,28 @@ pub const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (environment, snapshot_date))",
 ];
 
-/// Applies the schema; safe to run on every start.
+/// Every schema version, in order.
+pub const VERSIONS: &[&[&str]] = &[V1];
+
+/// Applies the versions a store lacks, each in one batch with its version
+/// row; safe to run on every start and from several hosts at once.
 pub async fn migrate(store: &dyn Store) -> Result<(), StoreError> {
-    store.batch(MIGRATIONS.iter().map(|sql| Stmt::new(sql, Vec::new())).collect()).await
+    store
+        .batch(vec![Stmt::new("CREATE TABLE IF NOT EXISTS schema_versions (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)", vec![])])
+        .await?;
+    let rows = store.query("SELECT COALESCE(MAX(version), 0) FROM schema_versions", vec![]).await?;
+    let current = rows.first().map(|r| r.int(0)).transpose()?.unwrap_or(0);
+    for (index, statements) in VERSIONS.iter().enumerate() {
+        let version = index as i64 + 1;
+        if version <= current {
+            continue;
+        }
+        let mut batch: Vec<Stmt> = statements.iter().map(|sql| Stmt::new(sql, Vec::new())).collect();
+        batch.push(Stmt::new("INSERT INTO schema_versions (version, applied_at) VALUES (?1, 0)", vec![version.into()]));
+        match store.batch(batch).await {
+            Ok(()) | Err(StoreError::Unique) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }

@@ -74,6 +74,7 @@ impl Conn {
             }
             None => Bytes::new(),
         };
+        self.sender.ready().await?;
         let response = self.sender.send_request(builder.body(Full::new(bytes))?).await?;
         let status = response.status().as_u16();
         let body = response.into_body().collect().await?.to_bytes();

@@ -42,7 +42,10 @@ fn backend(e: tokio_postgres::Error) -> StoreError {
     match e.code() {
         Some(code) if *code == SqlState::UNIQUE_VIOLATION => StoreError::Unique,
         Some(code) if *code == SqlState::T_R_SERIALIZATION_FAILURE || *code == SqlState::T_R_DEADLOCK_DETECTED => StoreError::Conflict { statement: 0 },
-        _ => StoreError::Backend(e.to_string()),
+        _ => StoreError::Backend(match e.as_db_error() {
+            Some(db) => format!("{}: {}", db.code().code(), db.message()),
+            None => e.to_string(),
+        }),
     }
 }
 
