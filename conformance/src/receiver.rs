@@ -15,6 +15,8 @@ pub enum Behaviour {
     FailFirst(u32),
     /// 410 Gone, always.
     Gone,
+    /// 302 Found to another path, always.
+    Redirect,
 }
 
 #[derive(Debug, Clone)]
@@ -67,6 +69,7 @@ impl Receiver {
                 let answered = match behaviour {
                     Behaviour::Accept => 200,
                     Behaviour::Gone => 410,
+                    Behaviour::Redirect => 302,
                     Behaviour::FailFirst(n) => {
                         let id = headers.get("webhook-id").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
                         let seen = failures.entry(id).or_insert(0);
@@ -81,6 +84,11 @@ impl Receiver {
                 let mut response = tiny_http::Response::from_string("{}").with_status_code(answered);
                 if let Ok(h) = tiny_http::Header::from_bytes("Connection", "close") {
                     response = response.with_header(h);
+                }
+                if answered == 302 {
+                    if let Ok(h) = tiny_http::Header::from_bytes("Location", "/elsewhere") {
+                        response = response.with_header(h);
+                    }
                 }
                 if answered == 503 {
                     if let Ok(h) = tiny_http::Header::from_bytes("Retry-After", "1") {

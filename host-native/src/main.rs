@@ -36,6 +36,16 @@ enum Command {
         #[command(subcommand)]
         action: AdminKeyAction,
     },
+    /// Import the regulator's comprehensive self-exclusion list: permanent
+    /// exclusions shared with every tenant of the environment.
+    RegulatorImport {
+        #[arg(long, value_enum)]
+        environment: EnvArg,
+        /// A JSON file: {"entries": [{"email": "...", "phone": "...", "reference": "..."}]}
+        file: PathBuf,
+        #[command(flatten)]
+        store: StoreArgs,
+    },
     /// Print the version and SHA-256 of the rules component.
     Rules {
         #[command(flatten)]
@@ -93,6 +103,23 @@ async fn build_gateway(store: &StoreArgs, rules: ComponentRules, notify: Arc<Not
     Ok(gateway)
 }
 
+impl From<EnvArg> for Environment {
+    fn from(e: EnvArg) -> Self {
+        match e {
+            EnvArg::Sandbox => Environment::Sandbox,
+            EnvArg::Production => Environment::Production,
+        }
+    }
+}
+
+/// The core for admin commands, which make no rules decisions.
+async fn admin_gateway(store: &StoreArgs) -> Result<Gateway, String> {
+    let backend = open_store(&store.database).await.map_err(|e| format!("cannot open {}: {e}", redact(&store.database)))?;
+    let gateway = Gateway::new(backend, Box::new(gateway::ports::LibraryRules), Box::new(SystemClock), Box::new(OsIds), Config::default());
+    gateway.migrate().await.map_err(|e| format!("migration failed: {e}"))?;
+    Ok(gateway)
+}
+
 async fn shutdown_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
@@ -136,15 +163,16 @@ async fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::AdminKey { action: AdminKeyAction::Create { environment, store } } => {
-            let backend = open_store(&store.database).await.map_err(|e| format!("cannot open {}: {e}", redact(&store.database)))?;
-            let gateway = Gateway::new(backend, Box::new(gateway::ports::LibraryRules), Box::new(SystemClock), Box::new(OsIds), Config::default());
-            gateway.migrate().await.map_err(|e| format!("migration failed: {e}"))?;
-            let environment = match environment {
-                EnvArg::Sandbox => Environment::Sandbox,
-                EnvArg::Production => Environment::Production,
-            };
-            let key = gateway.create_admin_key(environment).await.map_err(|e| format!("cannot create the key: {e}"))?;
+            let gateway = admin_gateway(&store).await?;
+            let key = gateway.create_admin_key(environment.into()).await.map_err(|e| format!("cannot create the key: {e}"))?;
             println!("{key}");
+            Ok(())
+        }
+        Command::RegulatorImport { environment, file, store } => {
+            let body = std::fs::read(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            let gateway = admin_gateway(&store).await?;
+            let report = gateway.import_regulator_file(environment.into(), &body).await.map_err(|e| format!("{}: {}", e.code, e.message))?;
+            println!("{report}");
             Ok(())
         }
         Command::Rules { rules } => {

@@ -92,6 +92,7 @@ cases![
     webhooks::every_event_arrives_signed_in_the_envelope,
     webhooks::a_failing_receiver_gets_the_event_once_it_recovers,
     webhooks::gone_disables_the_endpoint,
+    webhooks::redirects_are_failures_and_not_followed,
     webhooks::registration_rules_and_rotation,
     webhooks::exclusions_reach_every_tenant_of_the_environment,
     scheduled::daily_snapshot_is_served_for_reconciliation,

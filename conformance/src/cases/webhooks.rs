@@ -241,3 +241,21 @@ pub fn exclusions_reach_every_tenant_of_the_environment(env: &Env) -> CaseResult
     ensure!(!receiver.all().iter().any(|d| d.event().starts_with("limit.")), "another tenant's limit event leaked");
     Ok(())
 }
+
+pub fn redirects_are_failures_and_not_followed(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let receiver = Receiver::start(Behaviour::Redirect)?;
+    let (webhook_id, _) = register(&t, &receiver.url)?;
+    let user = unique("u");
+    t.post("/v1/sanctions/screen", identity(&user, "SanctionedSam", "Moved", "m@example.com")).expect(201)?;
+    receiver.wait_until(WAIT, "the first attempt", |all| all.iter().any(|d| d.json["data"]["user_id"] == json!(user)))?;
+    std::thread::sleep(Duration::from_millis(1500));
+    let mine = receiver.all().into_iter().filter(|d| d.json["data"]["user_id"] == json!(user)).count();
+    ensure_eq!(mine, 1, "the redirect was followed or retried at once");
+    let log = t.get(&format!("/v1/webhooks/{webhook_id}/deliveries"));
+    let delivery = log.body["deliveries"].as_array().and_then(|d| d.iter().find(|d| d["event"] == json!("sanctions.hit"))).cloned().unwrap_or(Json::Null);
+    ensure_eq!(delivery["status"], json!("pending"), "a 302 must count as a failure to retry");
+    ensure_eq!(delivery["last_status_code"], json!(302));
+    ensure!(delivery["next_attempt_at"].is_string(), "no retry scheduled");
+    Ok(())
+}

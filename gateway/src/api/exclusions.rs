@@ -132,7 +132,18 @@ impl Gateway {
     /// permanent, irrevocable, shared with every tenant of the environment.
     /// An address already permanently excluded by the regulator is skipped.
     pub(crate) async fn import_regulator_exclusions(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-        let object = crate::input::parse_json_object(ctx.body)?;
+        self.import_regulator_list(ctx.caller.environment, &ctx.caller.tenant_id, ctx.now, ctx.body).await.map(Reply::ok)
+    }
+
+    /// Imports a regulator list given as `{"entries": [{email?, phone?, reference?}]}`,
+    /// for the admin endpoint and the `regulator-import` command alike.
+    pub async fn import_regulator_file(&self, environment: crate::auth::Environment, body: &[u8]) -> ApiResult<Json> {
+        let service_tenant = format!("svc_{}", environment.as_str());
+        self.import_regulator_list(environment, &service_tenant, self.clock.now(), body).await
+    }
+
+    async fn import_regulator_list(&self, environment: crate::auth::Environment, importer: &str, now: i64, body: &[u8]) -> ApiResult<Json> {
+        let object = crate::input::parse_json_object(body)?;
         let entries = object
             .get("entries")
             .and_then(Json::as_array)
@@ -150,7 +161,6 @@ impl Gateway {
                 (Ok(email), Ok(phone)) => parsed.push((email, phone, field("reference").map(str::to_string))),
             }
         }
-        let environment = ctx.caller.environment;
         let (mut imported, mut skipped) = (Vec::new(), 0);
         for (email, phone, reference) in parsed {
             let existing = self
@@ -182,25 +192,25 @@ impl Gateway {
                     vec![
                         exclusion_id.as_str().into(),
                         environment.as_str().into(),
-                        ctx.caller.tenant_id.as_str().into(),
+                        importer.into(),
                         Value::from(email.clone()),
                         Value::from(phone.clone()),
                         ExclusionDuration::Permanent.as_str().into(),
                         reference.unwrap_or_else(|| "regulator_form".to_string()).into(),
                         SOURCE_REGULATOR.into(),
-                        ctx.now.into(),
+                        now.into(),
                         data.to_string().into(),
                     ],
                 ),
-                self.event(environment, None, "exclusion.kgc_synced", ctx.now, data.clone()),
-                self.event(environment, None, "exclusion.permanent", ctx.now, data),
+                self.event(environment, None, "exclusion.kgc_synced", now, data.clone()),
+                self.event(environment, None, "exclusion.permanent", now, data),
             ];
             if !self.commit(statements).await? {
                 return Err(busy());
             }
             imported.push(exclusion_id);
         }
-        Ok(Reply::ok(json!({ "imported": imported.len(), "skipped": skipped, "exclusion_ids": imported })))
+        Ok(json!({ "imported": imported.len(), "skipped": skipped, "exclusion_ids": imported }))
     }
 
     /// The user's exclusions at this tenant still active at the caller's now:
