@@ -152,6 +152,12 @@ pub trait Store: MaybeSend {
     async fn query(&self, sql: &'static str, params: Vec<Value>) -> Result<Vec<Row>, StoreError>;
     /// Runs every statement or none.
     async fn batch(&self, statements: Vec<Stmt>) -> Result<(), StoreError>;
+
+    /// The first column of the first row as an integer; 0 when there is no row.
+    async fn scalar(&self, sql: &'static str, params: Vec<Value>) -> Result<i64, StoreError> {
+        let rows = self.query(sql, params).await?;
+        rows.first().map(|r| r.int(0)).transpose().map(Option::unwrap_or_default)
+    }
 }
 
 /// Real time in unix seconds. Sandbox tenants see it shifted by their test clock.

@@ -107,13 +107,13 @@ impl Gateway {
             let (email, phone, expires_at) = (row.opt_text(2)?, row.opt_text(3)?, row.int(5)?);
             let covering = self
                 .store
-                .query(
+                .scalar(
                     "SELECT COUNT(*) FROM exclusions WHERE environment = ?1 AND exclusion_id <> ?2 AND (email = ?3 OR phone = ?4)
                      AND (expires_at IS NULL OR expires_at > ?5)",
                     vec![environment.as_str().into(), exclusion_id.as_str().into(), email.clone().into(), phone.clone().into(), (now + row.int(7)?).into()],
                 )
                 .await?;
-            let still_excluded = covering.first().map(|r| r.int(0)).transpose()?.unwrap_or(0) > 0;
+            let still_excluded = covering > 0;
             let mut statements = vec![Stmt::expect_one(
                 "UPDATE exclusions SET expiry_announced = 1 WHERE exclusion_id = ?1 AND expiry_announced = 0",
                 vec![exclusion_id.as_str().into()],
@@ -160,9 +160,9 @@ impl Gateway {
         for environment in [Environment::Sandbox, Environment::Production] {
             let existing = self
                 .store
-                .query("SELECT COUNT(*) FROM exclusion_snapshots WHERE environment = ?1 AND snapshot_date = ?2", vec![environment.as_str().into(), date.as_str().into()])
+                .scalar("SELECT COUNT(*) FROM exclusion_snapshots WHERE environment = ?1 AND snapshot_date = ?2", vec![environment.as_str().into(), date.as_str().into()])
                 .await?;
-            if existing.first().map(|r| r.int(0)).transpose()?.unwrap_or(0) > 0 {
+            if existing > 0 {
                 continue;
             }
             let insert = Stmt::new(

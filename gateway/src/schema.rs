@@ -200,8 +200,7 @@ pub async fn migrate(store: &dyn Store) -> Result<(), StoreError> {
     store
         .batch(vec![Stmt::new("CREATE TABLE IF NOT EXISTS schema_versions (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)", vec![])])
         .await?;
-    let rows = store.query("SELECT COALESCE(MAX(version), 0) FROM schema_versions", vec![]).await?;
-    let current = rows.first().map(|r| r.int(0)).transpose()?.unwrap_or(0);
+    let current = store.scalar("SELECT COALESCE(MAX(version), 0) FROM schema_versions", vec![]).await?;
     for (index, statements) in VERSIONS.iter().enumerate() {
         let version = index as i64 + 1;
         if version <= current {

@@ -6,20 +6,16 @@
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use gateway::auth::Environment;
-use gateway::{Config, Gateway};
-use host_native::rules_engine::ComponentRules;
-use host_native::{open_store, OsIds, SystemClock};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
 use serde_json::{json, Value as Json};
 use tokio::net::{TcpListener, TcpStream};
 
-type Error = Box<dyn std::error::Error + Send + Sync>;
+mod common;
+use common::{start_gateway, Error};
 
 async fn start_bare() -> Result<SocketAddr, Error> {
     let listener = TcpListener::bind("127.0.0.1:0").await?;
@@ -38,18 +34,6 @@ async fn start_bare() -> Result<SocketAddr, Error> {
         }
     });
     Ok(addr)
-}
-
-async fn start_gateway(database: &str) -> Result<(SocketAddr, String), Error> {
-    let path = host_native::default_rules_paths().into_iter().find(|p| p.exists()).ok_or("build the rules component first: cargo run -p build-rules")?;
-    let rules = ComponentRules::load(&path)?;
-    let gateway = Gateway::new(open_store(database).await?, Box::new(rules), Box::new(SystemClock), Box::new(OsIds), Config::default());
-    gateway.migrate().await?;
-    let admin = gateway.create_admin_key(Environment::Sandbox).await?;
-    let listener = TcpListener::bind("127.0.0.1:0").await?;
-    let addr = listener.local_addr()?;
-    tokio::spawn(host_native::server::serve(listener, Arc::new(gateway), std::future::pending()));
-    Ok((addr, admin))
 }
 
 struct Conn {
@@ -151,7 +135,7 @@ async fn run() -> Result<(), Error> {
     println!("|---|---|---|---|---|---|---|");
     println!("| bare hyper handler | POST / | {} | {:.0} | {:.0} | {:.0} | 1.00 |", baseline.requests, baseline.per_second, baseline.p50_us, baseline.p99_us);
     for (name, url) in stores {
-        let (addr, admin) = start_gateway(&url).await.map_err(|e| format!("starting on {name}: {e}"))?;
+        let (addr, admin) = start_gateway(&url, false).await.map_err(|e| format!("starting on {name}: {e}"))?;
         let (key, check, exclusion_path) = prepare(addr, &admin).await.map_err(|e| format!("preparing on {name}: {e}"))?;
         for (method, path, body) in [("POST", "/v1/limits/check".to_string(), Some(check.clone())), ("GET", exclusion_path.clone(), None)] {
             let f = load(addr, method, path.clone(), key.clone(), body, connections, seconds).await.map_err(|e| format!("loading {path} on {name}: {e}"))?;
@@ -164,12 +148,5 @@ async fn run() -> Result<(), Error> {
 }
 
 fn main() {
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
-        Ok(r) => r,
-        Err(e) => return eprintln!("cannot start the runtime: {e}"),
-    };
-    if let Err(e) = runtime.block_on(run()) {
-        eprintln!("benchmark failed: {e}");
-        std::process::exit(1);
-    }
+    common::main_with(run());
 }

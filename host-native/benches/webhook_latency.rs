@@ -11,18 +11,13 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use gateway::auth::Environment;
-use gateway::{Config, Gateway};
-use host_native::rules_engine::ComponentRules;
-use host_native::webhooks::{delivery_loop, HttpSender, NotifyWaker};
-use host_native::{open_store, OsIds, SystemClock};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
 use serde_json::{json, Value as Json};
-use tokio::sync::Notify;
 
-type Error = Box<dyn std::error::Error + Send + Sync>;
+mod common;
+use common::{start_gateway, Error};
 type Arrivals = Arc<Mutex<HashMap<String, Instant>>>;
 
 async fn receiver(arrivals: Arrivals) -> Result<SocketAddr, Error> {
@@ -56,17 +51,8 @@ async fn receiver(arrivals: Arrivals) -> Result<SocketAddr, Error> {
 }
 
 async fn run_store(name: &str, database: &str, count: usize) -> Result<(), Error> {
-    let path = host_native::default_rules_paths().into_iter().find(|p| p.exists()).ok_or("build the rules component first")?;
-    let notify = Arc::new(Notify::new());
-    let gateway = Gateway::new(open_store(database).await?, Box::new(ComponentRules::load(&path)?), Box::new(SystemClock), Box::new(OsIds), Config::default())
-        .with_webhooks(Box::new(HttpSender::new()?), Box::new(NotifyWaker(notify.clone())));
-    gateway.migrate().await?;
-    let admin = gateway.create_admin_key(Environment::Sandbox).await?;
-    let gateway = Arc::new(gateway);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let base = format!("http://{}", listener.local_addr()?);
-    tokio::spawn(host_native::server::serve(listener, gateway.clone(), std::future::pending()));
-    tokio::spawn(delivery_loop(gateway.clone(), notify, Duration::from_millis(500)));
+    let (addr, admin) = start_gateway(database, true).await?;
+    let base = format!("http://{addr}");
 
     let arrivals: Arrivals = Arc::new(Mutex::new(HashMap::new()));
     let hook_addr = receiver(arrivals.clone()).await?;
@@ -129,12 +115,5 @@ async fn run() -> Result<(), Error> {
 }
 
 fn main() {
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
-        Ok(r) => r,
-        Err(e) => return eprintln!("cannot start the runtime: {e}"),
-    };
-    if let Err(e) = runtime.block_on(run()) {
-        eprintln!("benchmark failed: {e}");
-        std::process::exit(1);
-    }
+    common::main_with(run());
 }

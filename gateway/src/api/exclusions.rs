@@ -165,12 +165,12 @@ impl Gateway {
         for (email, phone, reference) in parsed {
             let existing = self
                 .store
-                .query(
+                .scalar(
                     "SELECT COUNT(*) FROM exclusions WHERE environment = ?1 AND source = ?2 AND expires_at IS NULL AND (email = ?3 OR phone = ?4)",
                     vec![environment.as_str().into(), SOURCE_REGULATOR.into(), Value::from(email.clone()), Value::from(phone.clone())],
                 )
                 .await?;
-            if existing.first().map(|r| r.int(0)).transpose()?.unwrap_or(0) > 0 {
+            if existing > 0 {
                 skipped += 1;
                 continue;
             }

@@ -278,12 +278,12 @@ impl Gateway {
         }
         let own = self
             .store
-            .query(
+            .scalar(
                 "SELECT COUNT(*) FROM exclusions WHERE tenant_id = ?1 AND external_user_id = ?2 AND (expires_at IS NULL OR expires_at > ?3)",
                 vec![ctx.caller.tenant_id.as_str().into(), user.external_user_id.as_str().into(), ctx.now.into()],
             )
             .await?;
-        let own_active = own.first().map(|r| r.int(0)).transpose()?.unwrap_or(0) > 0;
+        let own_active = own > 0;
         if own_active || self.find_exclusion(ctx, Some(&user.email), None).await?.is_some() {
             return Ok(Gate::Excluded);
         }

@@ -45,8 +45,8 @@ impl Gateway {
         f.finish()?;
         let url = check_url(&raw, ctx.caller.environment).map_err(|m| ApiError::bad_request("invalid_url", m))?;
         let tenant = ctx.caller.tenant_id.as_str();
-        let count = self.store.query("SELECT COUNT(*) FROM webhooks WHERE tenant_id = ?1 AND deleted_at IS NULL", vec![tenant.into()]).await?;
-        if count.first().map(|r| r.int(0)).transpose()?.unwrap_or(0) >= MAX_ENDPOINTS_PER_TENANT {
+        let count = self.store.scalar("SELECT COUNT(*) FROM webhooks WHERE tenant_id = ?1 AND deleted_at IS NULL", vec![tenant.into()]).await?;
+        if count >= MAX_ENDPOINTS_PER_TENANT {
             return Err(ApiError::unprocessable("too_many_webhooks", format!("a tenant can register at most {MAX_ENDPOINTS_PER_TENANT} endpoints")));
         }
         let webhook_id = self.new_id("wh");

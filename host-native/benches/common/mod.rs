@@ -1,0 +1,47 @@
+//! What the HTTP benchmarks share: a real server in-process and a runtime.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use gateway::auth::Environment;
+use gateway::{Config, Gateway};
+use host_native::rules_engine::ComponentRules;
+use host_native::webhooks::{delivery_loop, HttpSender, NotifyWaker};
+use host_native::{open_store, OsIds, SystemClock};
+use tokio::sync::Notify;
+
+pub type Error = Box<dyn std::error::Error + Send + Sync>;
+
+/// Starts the gateway on a free loopback port, with webhook delivery if
+/// asked; returns its address and a sandbox admin key.
+pub async fn start_gateway(database: &str, webhooks: bool) -> Result<(SocketAddr, String), Error> {
+    let path = host_native::default_rules_paths().into_iter().find(|p| p.exists()).ok_or("build the rules component first: cargo run -p build-rules")?;
+    let mut gateway = Gateway::new(open_store(database).await?, Box::new(ComponentRules::load(&path)?), Box::new(SystemClock), Box::new(OsIds), Config::default());
+    let notify = Arc::new(Notify::new());
+    if webhooks {
+        gateway = gateway.with_webhooks(Box::new(HttpSender::new()?), Box::new(NotifyWaker(notify.clone())));
+    }
+    gateway.migrate().await?;
+    let admin = gateway.create_admin_key(Environment::Sandbox).await?;
+    let gateway = Arc::new(gateway);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
+    tokio::spawn(host_native::server::serve(listener, gateway.clone(), std::future::pending()));
+    if webhooks {
+        tokio::spawn(delivery_loop(gateway, notify, Duration::from_millis(500)));
+    }
+    Ok((addr, admin))
+}
+
+/// Runs a benchmark's async body on a multi-threaded runtime.
+pub fn main_with(body: impl std::future::Future<Output = Result<(), Error>>) {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(r) => r,
+        Err(e) => return eprintln!("cannot start the runtime: {e}"),
+    };
+    if let Err(e) = runtime.block_on(body) {
+        eprintln!("benchmark failed: {e}");
+        std::process::exit(1);
+    }
+}
