@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts a private, throwaway Postgres cluster and prints its URL.
 # Usage: eval "$(scripts/postgres.sh start DIR PORT)"; scripts/postgres.sh stop DIR
-set -euo pipefail
+set -Eeuo pipefail
 action=${1:?start or stop}
 dir=${2:?data directory}
 
@@ -25,6 +25,7 @@ as_owner() {
 
 case "$action" in
   start)
+    trap 'echo "postgres failed to start; logs:" >&2; cat "$dir"/*.log >&2 2>/dev/null || true' ERR
     port=${3:?port}
     bin=$(pg_bin)
     rm -rf "$dir" && mkdir -p "$dir"

@@ -10,6 +10,7 @@ export CARGO_TERM_COLOR=never
 step() { printf '\n==> %s\n' "$*"; }
 
 work=$(mktemp -d)
+chmod 755 "$work"   # the postgres user must reach its data directory inside
 pg_dir="$work/pg"
 cleanup() { scripts/postgres.sh stop "$pg_dir" || true; rm -rf "$work"; }
 trap cleanup EXIT
@@ -42,7 +43,8 @@ cargo clippy --locked --release --workspace --all-targets -- -D warnings
 
 step "private Postgres"
 port=$((20000 + RANDOM % 20000))
-eval "$(scripts/postgres.sh start "$pg_dir" "$port")"
+pg_env=$(scripts/postgres.sh start "$pg_dir" "$port")
+eval "$pg_env"
 echo "postgres on 127.0.0.1:$port"
 
 step "unit, differential and store-contract tests"
