@@ -191,8 +191,16 @@ const V1: &[&str] = &[
         PRIMARY KEY (environment, snapshot_date))",
 ];
 
+/// Schema version 2: a counter row that hands out exclusion sequence
+/// numbers. Taking it locks concurrent registrations into commit order, so
+/// snapshot pages keyed on the sequence never skip a row.
+const V2: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value BIGINT NOT NULL)",
+    "INSERT INTO counters (name, value) SELECT 'exclusion_seq', COALESCE(MAX(seq), 0) FROM exclusions WHERE 1 = 1 ON CONFLICT (name) DO NOTHING",
+];
+
 /// Every schema version, in order.
-pub const VERSIONS: &[&[&str]] = &[V1];
+pub const VERSIONS: &[&[&str]] = &[V1, V2];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

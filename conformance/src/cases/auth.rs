@@ -84,15 +84,16 @@ pub fn admin_key_manages_its_own_environment_only(env: &Env) -> CaseResult {
 
 pub fn rate_limit_answers_429_with_retry_after(env: &Env) -> CaseResult {
     let t = env.tenant_with("sandbox", 3)?;
+    // Eight requests cannot all fit in the at most two minute-windows they span.
     let mut statuses = Vec::new();
-    for _ in 0..5 {
+    for _ in 0..8 {
         statuses.push(t.get("/v1/rules"));
     }
-    let limited = statuses.iter().find(|r| r.status == 429).ok_or("no 429 after 5 requests at 3 per minute")?;
+    let limited = statuses.iter().find(|r| r.status == 429).ok_or("no 429 after 8 requests at 3 per minute")?;
     limited.expect_error(429, "rate_limited")?;
     let retry: i64 = limited.header("retry-after").and_then(|v| v.parse().ok()).ok_or("429 without a numeric Retry-After")?;
     ensure!((1..=60).contains(&retry), "Retry-After {retry} is not within the minute");
-    ensure_eq!(statuses.iter().filter(|r| r.status == 200).count() <= 3, true);
+    ensure!(statuses.iter().filter(|r| r.status == 200).count() <= 6, "more than 3 requests a minute were served");
     env.call("GET", "/v1/health", None, None).expect(200)?;
     let other = env.sandbox()?;
     other.get("/v1/rules").expect(200)?;

@@ -177,14 +177,16 @@ pub fn check_allows_up_to_the_limit_and_rejects_one_cent_more(env: &Env) -> Case
     Ok(())
 }
 
-pub fn rolling_window_releases_spend_exactly_after_24_hours(env: &Env) -> CaseResult {
+/// Real time passes while the case runs, so it keeps half a minute either
+/// side of the edge; the exact second is the rules' unit tests' business.
+pub fn rolling_window_releases_spend_after_24_hours(env: &Env) -> CaseResult {
     let t = env.sandbox()?;
     let user = player(&t)?;
     set(&t, &user, "limit_daily", 10_000)?.expect(201)?;
     commit(&t, &user, &unique("tx"), 10_000).expect(201)?;
-    t.advance(86_399)?;
+    t.advance(86_400 - 30)?;
     ensure_eq!(deposit_check(&t, &user, 100).body["allowed"], json!(false), "spend left the window early");
-    t.advance(1)?;
+    t.advance(30)?;
     ensure_eq!(deposit_check(&t, &user, 10_000).body["allowed"], json!(true), "spend stayed past 24 hours");
     Ok(())
 }

@@ -83,7 +83,7 @@ cases![
     limits::invalid_limit_requests_are_rejected,
     limits::backdated_requests_cannot_skip_cooloff,
     limits::check_allows_up_to_the_limit_and_rejects_one_cent_more,
-    limits::rolling_window_releases_spend_exactly_after_24_hours,
+    limits::rolling_window_releases_spend_after_24_hours,
     limits::commit_is_idempotent_per_transaction,
     limits::concurrent_commits_never_exceed_a_limit,
     limits::list_shows_spend_and_pending_changes,

@@ -96,10 +96,11 @@ impl Gateway {
             let environment = ctx.caller.environment;
             let mut statements = vec![
                 self.claim_user(ctx, &user),
+                next_exclusion_seq(),
                 Stmt::new(
                     "INSERT INTO exclusions (exclusion_id, seq, environment, tenant_id, external_user_id, email, phone, duration, reason, source,
                                              effective_from, expires_at, regulator_propagated, response, created_at)
-                     VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM exclusions), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?10)",
+                     VALUES (?1, (SELECT value FROM counters WHERE name = 'exclusion_seq'), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?10)",
                     vec![
                         exclusion_id.as_str().into(),
                         environment.as_str().into(),
@@ -185,10 +186,11 @@ impl Gateway {
                 "source": SOURCE_REGULATOR,
             });
             let statements = vec![
+                next_exclusion_seq(),
                 Stmt::new(
                     "INSERT INTO exclusions (exclusion_id, seq, environment, tenant_id, external_user_id, email, phone, duration, reason, source,
                                              effective_from, expires_at, regulator_propagated, response, created_at)
-                     VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM exclusions), ?2, ?3, NULL, ?4, ?5, ?6, ?7, ?8, ?9, NULL, 1, ?10, ?9)",
+                     VALUES (?1, (SELECT value FROM counters WHERE name = 'exclusion_seq'), ?2, ?3, NULL, ?4, ?5, ?6, ?7, ?8, ?9, NULL, 1, ?10, ?9)",
                     vec![
                         exclusion_id.as_str().into(),
                         environment.as_str().into(),
@@ -335,6 +337,12 @@ impl Gateway {
             "daily_snapshot": daily,
         })))
     }
+}
+
+/// Takes the next exclusion sequence number; the insert that follows in the
+/// same batch reads it back.
+fn next_exclusion_seq() -> Stmt {
+    Stmt::expect_one("UPDATE counters SET value = value + 1 WHERE name = 'exclusion_seq'", vec![])
 }
 
 fn encode_cursor(after_seq: i64) -> String {
