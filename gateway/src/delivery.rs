@@ -16,6 +16,8 @@ pub const RETRY_WINDOW_SECONDS: i64 = 3 * 86_400 + 12 * 3_600;
 /// A claimed attempt is retried after this long if its host never reported back.
 const LEASE_SECONDS: i64 = 60;
 const BATCH: i64 = 64;
+/// How often recording an attempt is retried after a lost lock race.
+const RECORD_ATTEMPTS: usize = 3;
 /// `Retry-After` is honoured up to this long.
 const MAX_RETRY_AFTER_SECONDS: i64 = 86_400;
 
@@ -107,7 +109,8 @@ impl Gateway {
                 "SELECT d.delivery_id, d.event_id, d.attempts, d.created_at, w.webhook_id, w.url, w.secret, w.previous_secret,
                         w.previous_secret_expires_at, o.envelope
                  FROM webhook_deliveries d JOIN webhooks w ON w.webhook_id = d.webhook_id JOIN outbox o ON o.event_id = d.event_id
-                 WHERE d.status = 'pending' AND d.next_attempt_at <= ?1 ORDER BY d.next_attempt_at, d.delivery_id LIMIT ?2",
+                 WHERE d.status = 'pending' AND d.next_attempt_at <= ?1 AND w.disabled_at IS NULL AND w.deleted_at IS NULL
+                 ORDER BY d.next_attempt_at, d.delivery_id LIMIT ?2",
                 vec![now.into(), BATCH.into()],
             )
             .await?;
@@ -134,7 +137,13 @@ impl Gateway {
         let secrets: Vec<&str> = due.secrets.iter().map(String::as_str).collect();
         let headers = signing::headers(&secrets, &due.event_id, self.clock.now(), due.envelope.as_bytes());
         let outcome = sender.post(&due.url, &headers, due.envelope.as_bytes()).await;
-        self.record_attempt(&due, outcome, self.clock.now()).await
+        let mut tries = 0;
+        loop {
+            match self.record_attempt(&due, outcome.clone(), self.clock.now()).await {
+                Err(StoreError::Conflict { .. }) if tries < RECORD_ATTEMPTS => tries += 1,
+                result => return result,
+            }
+        }
     }
 
     /// Creates one delivery per endpoint that should hear each new event:
@@ -185,13 +194,18 @@ impl Gateway {
                 vec![due.delivery_id.as_str().into(), now.into(), Value::from(status_code)],
             )),
             Some(410) => {
+                // The endpoint row is locked first, so concurrent recorders for
+                // the same endpoint queue up instead of deadlocking.
+                statements.insert(
+                    0,
+                    Stmt::new(
+                        "UPDATE webhooks SET disabled_at = ?2, disabled_reason = 'endpoint answered 410 Gone' WHERE webhook_id = ?1",
+                        vec![due.webhook_id.as_str().into(), now.into()],
+                    ),
+                );
                 statements.push(Stmt::new(
                     "UPDATE webhook_deliveries SET status = 'failed', last_attempt_at = ?2, last_status = 410, last_error = ?3 WHERE delivery_id = ?1",
                     vec![due.delivery_id.as_str().into(), now.into(), "endpoint answered 410 Gone; endpoint disabled".into()],
-                ));
-                statements.push(Stmt::new(
-                    "UPDATE webhooks SET disabled_at = ?2, disabled_reason = 'endpoint answered 410 Gone' WHERE webhook_id = ?1",
-                    vec![due.webhook_id.as_str().into(), now.into()],
                 ));
                 statements.push(Stmt::new(
                     "UPDATE webhook_deliveries SET status = 'abandoned', last_error = 'endpoint disabled after 410 Gone' WHERE webhook_id = ?1 AND status = 'pending'",

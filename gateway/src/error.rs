@@ -12,11 +12,17 @@ pub struct ApiError {
     pub message: String,
     pub retry_after_seconds: Option<u64>,
     pub allow: Option<&'static str>,
+    /// why a 5xx happened, for the host's log; never sent to the caller
+    pub detail: Option<String>,
 }
+
+/// Attached to the extensions of a 5xx response: the cause, for the host to log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorDetail(pub String);
 
 impl ApiError {
     pub fn new(status: u16, code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status, code, message: message.into(), retry_after_seconds: None, allow: None }
+        ApiError { status, code, message: message.into(), retry_after_seconds: None, allow: None, detail: None }
     }
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
         Self::new(400, code, message)
@@ -51,13 +57,22 @@ impl ApiError {
             builder = builder.header("allow", allow);
         }
         let bytes = serde_json::to_vec(&body).unwrap_or_default();
-        builder.body(bytes).unwrap_or_else(|_| http::Response::new(Vec::new()))
+        let mut response = builder.body(bytes).unwrap_or_else(|_| http::Response::new(Vec::new()));
+        if let Some(detail) = self.detail {
+            response.extensions_mut().insert(ErrorDetail(detail));
+        }
+        response
+    }
+
+    fn with_detail(mut self, detail: String) -> Self {
+        self.detail = Some(detail);
+        self
     }
 }
 
 impl From<StoreError> for ApiError {
-    fn from(_: StoreError) -> Self {
-        ApiError::internal()
+    fn from(e: StoreError) -> Self {
+        ApiError::internal().with_detail(e.to_string())
     }
 }
 
@@ -70,7 +85,7 @@ impl From<RulesFault> for ApiError {
             RulesFault::Rule(rules::RuleError::AmountTooLarge) => {
                 ApiError::bad_request("invalid_amount", "amount is larger than the service accepts")
             }
-            RulesFault::Engine(_) => ApiError::new(500, "rules_unavailable", "the rules engine failed; retry later"),
+            RulesFault::Engine(e) => ApiError::new(500, "rules_unavailable", "the rules engine failed; retry later").with_detail(e),
         }
     }
 }

@@ -34,6 +34,10 @@ async fn handle(gateway: Arc<Gateway>, request: hyper::Request<Incoming>) -> Res
     let (parts, body) = request.into_parts();
     let body = read_body(body).await;
     let response = gateway.handle(http::Request::from_parts(parts, body)).await;
+    if let Some(detail) = response.extensions().get::<gateway::error::ErrorDetail>() {
+        let request_id = response.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("-");
+        eprintln!("request {request_id} answered {}: {}", response.status().as_u16(), detail.0);
+    }
     Ok(response.map(|b| Full::new(Bytes::from(b))))
 }
 
