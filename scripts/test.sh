@@ -38,7 +38,8 @@ echo "same sha256 from $copy"
 step "gateway compiles for wasm32-unknown-unknown (the edge host's target)"
 cargo check --locked -p gateway --target wasm32-unknown-unknown
 
-step "lints"
+step "formatting and lints"
+cargo fmt --all --check
 cargo clippy --locked --release --workspace --all-targets -- -D warnings
 
 step "private Postgres"

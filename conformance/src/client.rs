@@ -64,7 +64,12 @@ impl Resp {
 impl Env {
     pub fn new(base_url: &str, admin_sandbox: &str, admin_production: &str) -> Env {
         let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(30)).build();
-        Env { base_url: base_url.trim_end_matches('/').to_string(), admin_sandbox: admin_sandbox.into(), admin_production: admin_production.into(), agent }
+        Env {
+            base_url: base_url.trim_end_matches('/').to_string(),
+            admin_sandbox: admin_sandbox.into(),
+            admin_production: admin_production.into(),
+            agent,
+        }
     }
 
     /// Sends a request; `raw_body` is sent as is with the given content type.
@@ -85,7 +90,8 @@ impl Env {
             }
         };
         let status = response.status();
-        let headers = response.headers_names().into_iter().filter_map(|n| response.header(&n).map(|v| (n.to_ascii_lowercase(), v.to_string()))).collect();
+        let headers =
+            response.headers_names().into_iter().filter_map(|n| response.header(&n).map(|v| (n.to_ascii_lowercase(), v.to_string()))).collect();
         let raw = response.into_string().unwrap_or_default();
         let body = serde_json::from_str(&raw).unwrap_or(Json::Null);
         let resp = Resp { status, headers, body, raw };
@@ -105,7 +111,12 @@ impl Env {
     /// A new tenant with its own key; sandbox tenants get a generous rate.
     pub fn tenant_with(&self, environment: &str, rate: i64) -> Result<Tenant<'_>, String> {
         let admin = if environment == "production" { &self.admin_production } else { &self.admin_sandbox };
-        let r = self.call("POST", "/v1/admin/tenants", Some(admin), Some(&json!({ "name": "conformance", "environment": environment, "rate_limit_per_minute": rate })));
+        let r = self.call(
+            "POST",
+            "/v1/admin/tenants",
+            Some(admin),
+            Some(&json!({ "name": "conformance", "environment": environment, "rate_limit_per_minute": rate })),
+        );
         r.expect(201)?;
         Ok(Tenant { env: self, key: r.str("api_key").to_string(), tenant_id: r.str("tenant_id").to_string(), key_id: r.str("key_id").to_string() })
     }

@@ -62,7 +62,9 @@ impl Receiver {
                 let _ = std::io::Read::read_to_end(request.as_reader(), &mut body);
                 let mut headers = http::HeaderMap::new();
                 for h in request.headers() {
-                    if let (Ok(name), Ok(value)) = (http::HeaderName::from_bytes(h.field.as_str().as_bytes()), http::HeaderValue::from_str(h.value.as_str())) {
+                    if let (Ok(name), Ok(value)) =
+                        (http::HeaderName::from_bytes(h.field.as_str().as_bytes()), http::HeaderValue::from_str(h.value.as_str()))
+                    {
                         headers.append(name, value);
                     }
                 }
@@ -74,7 +76,11 @@ impl Receiver {
                         let id = headers.get("webhook-id").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
                         let seen = failures.entry(id).or_insert(0);
                         *seen += 1;
-                        if *seen <= n { 503 } else { 200 }
+                        if *seen <= n {
+                            503
+                        } else {
+                            200
+                        }
                     }
                 };
                 let json = serde_json::from_slice(&body).unwrap_or(Json::Null);
@@ -82,9 +88,6 @@ impl Receiver {
                     log.push(Received { headers, body, json, answered });
                 }
                 let mut response = tiny_http::Response::from_string("{}").with_status_code(answered);
-                if let Ok(h) = tiny_http::Header::from_bytes("Connection", "close") {
-                    response = response.with_header(h);
-                }
                 if answered == 302 {
                     if let Ok(h) = tiny_http::Header::from_bytes("Location", "/elsewhere") {
                         response = response.with_header(h);

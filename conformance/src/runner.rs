@@ -7,7 +7,8 @@ use crate::client::OPERATOR_RESPONSES;
 use crate::{Case, CaseResult, Env};
 
 /// Words that would tip a user off: matched-entity details never reach operators.
-pub const TIPPING_OFF_MARKERS: &[&str] = &["entity_name", "entity_id", "matches", "OFAC", "SDN", "OFSI", "Security Council", "Consolidated", "STUB-", "SANCTIONEDSAM"];
+pub const TIPPING_OFF_MARKERS: &[&str] =
+    &["entity_name", "entity_id", "matches", "OFAC", "SDN", "OFSI", "Security Council", "Consolidated", "STUB-", "SANCTIONEDSAM"];
 
 /// Checks made over every operator response of the run, after all cases.
 fn whole_run_checks() -> Vec<(&'static str, CaseResult)> {
@@ -15,7 +16,10 @@ fn whole_run_checks() -> Vec<(&'static str, CaseResult)> {
     let tipping = log
         .iter()
         .find_map(|(path, _, body, _)| TIPPING_OFF_MARKERS.iter().find(|m| body.contains(*m)).map(|m| format!("{path} carried {m:?}: {body}")));
-    let server_errors = log.iter().find(|(_, status, body, _)| *status >= 500 && !body.contains("vendor_unavailable")).map(|(p, s, b, _)| format!("{p} answered {s}: {b}"));
+    let server_errors = log
+        .iter()
+        .find(|(_, status, body, _)| *status >= 500 && !body.contains("vendor_unavailable"))
+        .map(|(p, s, b, _)| format!("{p} answered {s}: {b}"));
     let missing_id = log.iter().find(|(_, status, _, has_id)| *status != 0 && !has_id).map(|(p, s, _, _)| format!("{p} ({s}) had no x-request-id"));
     vec![
         ("tipping_off_no_operator_response_names_a_match", tipping.map_or(Ok(()), Err)),
@@ -30,11 +34,8 @@ pub fn run(env: &Env, cases: &[Case], skip: &[&str], threads: usize) -> bool {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(&'static str, CaseResult)>> = Mutex::new(Vec::new());
     let filter = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
-    let selected: Vec<&Case> = cases
-        .iter()
-        .filter(|c| !skip.contains(&c.name))
-        .filter(|c| filter.as_deref().is_none_or(|f| c.name.contains(f)))
-        .collect();
+    let selected: Vec<&Case> =
+        cases.iter().filter(|c| !skip.contains(&c.name)).filter(|c| filter.as_deref().is_none_or(|f| c.name.contains(f))).collect();
     println!("\nrunning {} conformance cases ({} skipped by this host)", selected.len(), skip.len());
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {

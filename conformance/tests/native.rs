@@ -94,5 +94,9 @@ fn main() -> ExitCode {
     };
     let ok = runner::run(&env, cases::ALL, &skip, 8);
     drop(server);
-    if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }

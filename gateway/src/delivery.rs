@@ -180,7 +180,9 @@ impl Gateway {
     async fn record_attempt(&self, due: &Due, outcome: SendOutcome, now: i64) -> Result<(), StoreError> {
         let attempts_made = due.attempts + 1;
         let (status_code, error, retry_after) = match &outcome {
-            SendOutcome::Answered { status, retry_after } => (Some(i64::from(*status)), None, retry_after.as_deref().and_then(|v| parse_retry_after(v, now))),
+            SendOutcome::Answered { status, retry_after } => {
+                (Some(i64::from(*status)), None, retry_after.as_deref().and_then(|v| parse_retry_after(v, now)))
+            }
             SendOutcome::Failed(e) => (None, Some(e.clone()), None),
         };
         let mut statements = vec![Stmt::new(

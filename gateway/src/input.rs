@@ -97,7 +97,10 @@ impl Fields {
                     0
                 }
                 _ => {
-                    self.invalid("invalid_amount", format!("{name} must be an integer number of minor units no larger than {}", rules::MAX_AMOUNT_CENTS));
+                    self.invalid(
+                        "invalid_amount",
+                        format!("{name} must be an integer number of minor units no larger than {}", rules::MAX_AMOUNT_CENTS),
+                    );
                     0
                 }
             },

@@ -6,16 +6,16 @@
 //! this same crate.
 
 pub mod api;
-pub mod delivery;
-pub mod scheduler;
-pub mod signing;
 pub mod auth;
+pub mod delivery;
 pub mod error;
 pub mod input;
 pub mod ports;
 pub mod rate_limit;
 pub mod router;
+pub mod scheduler;
 pub mod schema;
+pub mod signing;
 pub mod store_contract;
 pub mod time;
 
@@ -115,10 +115,6 @@ impl Gateway {
         schema::migrate(self.store.as_ref()).await
     }
 
-    pub fn rules_identity(&self) -> ports::RulesVersion {
-        self.rules.identity()
-    }
-
     /// Answers one request. Never panics; every failure is an error body.
     pub async fn handle(&self, request: http::Request<Vec<u8>>) -> http::Response<Vec<u8>> {
         let request_id = self.new_id("req");
@@ -145,7 +141,7 @@ impl Gateway {
             return Err(ApiError::new(413, "payload_too_large", format!("request body is larger than {MAX_BODY_BYTES} bytes")));
         }
         if route == Route::Health {
-            return Ok(Reply::ok(json!({ "status": "ok" })));
+            return Ok(api::health());
         }
         if !request.body().is_empty() && !is_json(request.headers()) {
             return Err(ApiError::new(415, "unsupported_media_type", "request bodies must be sent as application/json"));
@@ -185,14 +181,7 @@ impl Gateway {
         let envelope = json!({ "event": event, "event_id": event_id, "timestamp": time::format(now), "data": data });
         Stmt::new(
             "INSERT INTO outbox (event_id, environment, tenant_id, event, envelope, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            vec![
-                Value::from(event_id),
-                environment.as_str().into(),
-                Value::from(tenant_id),
-                event.into(),
-                envelope.to_string().into(),
-                now.into(),
-            ],
+            vec![Value::from(event_id), environment.as_str().into(), Value::from(tenant_id), event.into(), envelope.to_string().into(), now.into()],
         )
     }
 }

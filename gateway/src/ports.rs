@@ -2,8 +2,8 @@
 //! them: a SQL store, a clock, the rules engine and a source of ids.
 
 use rules::{
-    Cooloff, Deposit, DepositDecision, DepositLimit, ExclusionDuration, ExclusionTerm, KycTier, LimitWindow,
-    RuleError, ScreeningOutcome, StubKycOutcome, TierBounds, WindowUsage, WithdrawalAssessment,
+    Cooloff, Deposit, DepositDecision, DepositLimit, ExclusionDuration, ExclusionTerm, KycTier, LimitWindow, RuleError, ScreeningOutcome,
+    StubKycOutcome, TierBounds, WindowUsage, WithdrawalAssessment,
 };
 
 /// `Send + Sync` natively; nothing on wasm, where hosts are single-threaded.

@@ -78,7 +78,10 @@ impl Gateway {
                 "effective_from": time::format(row.int(7)?),
             });
             let statements = vec![
-                Stmt::expect_one("UPDATE deposit_limits SET status = 'active' WHERE limit_id = ?1 AND status = 'pending'", vec![limit_id.as_str().into()]),
+                Stmt::expect_one(
+                    "UPDATE deposit_limits SET status = 'active' WHERE limit_id = ?1 AND status = 'pending'",
+                    vec![limit_id.as_str().into()],
+                ),
                 self.event(environment, Some(&tenant), "limit.activated", row.int(7)?, data),
             ];
             done += usize::from(self.store.batch(statements).await.is_ok());
@@ -110,7 +113,13 @@ impl Gateway {
                 .scalar(
                     "SELECT COUNT(*) FROM exclusions WHERE environment = ?1 AND exclusion_id <> ?2 AND (email = ?3 OR phone = ?4)
                      AND (expires_at IS NULL OR expires_at > ?5)",
-                    vec![environment.as_str().into(), exclusion_id.as_str().into(), email.clone().into(), phone.clone().into(), (now + row.int(7)?).into()],
+                    vec![
+                        environment.as_str().into(),
+                        exclusion_id.as_str().into(),
+                        email.clone().into(),
+                        phone.clone().into(),
+                        (now + row.int(7)?).into(),
+                    ],
                 )
                 .await?;
             let still_excluded = covering > 0;
@@ -119,14 +128,20 @@ impl Gateway {
                 vec![exclusion_id.as_str().into()],
             )];
             if !still_excluded {
-                statements.push(self.event(environment, None, "exclusion.expired", expires_at, json!({
-                    "exclusion_id": exclusion_id,
-                    "user_email": email,
-                    "user_phone": phone,
-                    "duration": row.text(4)?,
-                    "expired_at": time::format(expires_at),
-                    "source": row.opt_text(6)?.unwrap_or_else(|| SOURCE_OPERATOR.to_string()),
-                })));
+                statements.push(self.event(
+                    environment,
+                    None,
+                    "exclusion.expired",
+                    expires_at,
+                    json!({
+                        "exclusion_id": exclusion_id,
+                        "user_email": email,
+                        "user_phone": phone,
+                        "duration": row.text(4)?,
+                        "expired_at": time::format(expires_at),
+                        "source": row.opt_text(6)?.unwrap_or_else(|| SOURCE_OPERATOR.to_string()),
+                    }),
+                ));
             }
             done += usize::from(self.store.batch(statements).await.is_ok());
         }
@@ -160,7 +175,10 @@ impl Gateway {
         for environment in [Environment::Sandbox, Environment::Production] {
             let existing = self
                 .store
-                .scalar("SELECT COUNT(*) FROM exclusion_snapshots WHERE environment = ?1 AND snapshot_date = ?2", vec![environment.as_str().into(), date.as_str().into()])
+                .scalar(
+                    "SELECT COUNT(*) FROM exclusion_snapshots WHERE environment = ?1 AND snapshot_date = ?2",
+                    vec![environment.as_str().into(), date.as_str().into()],
+                )
                 .await?;
             if existing > 0 {
                 continue;
@@ -246,7 +264,11 @@ impl Gateway {
                 vec![tenant_id.as_str().into(), ctx.caller.environment.as_str().into()],
             )
             .await?;
-        let offset = tenants.first().map(|r| r.int(0)).transpose()?.ok_or_else(|| ApiError::not_found("tenant_not_found", "no such tenant in this environment"))?;
+        let offset = tenants
+            .first()
+            .map(|r| r.int(0))
+            .transpose()?
+            .ok_or_else(|| ApiError::not_found("tenant_not_found", "no such tenant in this environment"))?;
         if ctx.caller.environment == Environment::Production && !self.config.production_vendors_configured {
             return Err(ApiError::new(503, "vendor_unavailable", "the screening vendor is unavailable; retry with backoff"));
         }

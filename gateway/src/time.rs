@@ -4,9 +4,7 @@ use chrono::{DateTime, SecondsFormat};
 use serde_json::Value as Json;
 
 pub fn format(unix_seconds: i64) -> String {
-    DateTime::from_timestamp(unix_seconds, 0)
-        .map(|t| t.to_rfc3339_opts(SecondsFormat::Secs, true))
-        .unwrap_or_default()
+    DateTime::from_timestamp(unix_seconds, 0).map(|t| t.to_rfc3339_opts(SecondsFormat::Secs, true)).unwrap_or_default()
 }
 
 pub fn json(unix_seconds: i64) -> Json {
@@ -26,10 +24,7 @@ pub fn parse_date(text: &str) -> Option<i64> {
     if text.len() != 10 {
         return None;
     }
-    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d")
-        .ok()
-        .and_then(|d| d.and_hms_opt(0, 0, 0))
-        .map(|t| t.and_utc().timestamp())
+    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").ok().and_then(|d| d.and_hms_opt(0, 0, 0)).map(|t| t.and_utc().timestamp())
 }
 
 #[cfg(test)]

@@ -69,15 +69,29 @@ impl Conn {
 /// A tenant and a user with three limits and fifty deposits, and an excluded e-mail.
 async fn prepare(addr: SocketAddr, admin: &str) -> Result<(String, Json, String), Error> {
     let mut c = Conn::open(addr).await?;
-    let (_, tenant) = c.send("POST", "/v1/admin/tenants", admin, Some(&json!({ "name": "bench", "environment": "sandbox", "rate_limit_per_minute": 1_000_000 }))).await?;
+    let (_, tenant) = c
+        .send("POST", "/v1/admin/tenants", admin, Some(&json!({ "name": "bench", "environment": "sandbox", "rate_limit_per_minute": 1_000_000 })))
+        .await?;
     let key = tenant["api_key"].as_str().ok_or("no api key")?.to_string();
     c.send("POST", "/v1/sanctions/screen", &key, Some(&json!({ "user_id": "bench-user", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-01-01", "nationality": "GB", "email": "bench@example.com" }))).await?;
     let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     for kind in ["limit_daily", "limit_weekly", "limit_monthly"] {
-        c.send("POST", "/v1/limits", &key, Some(&json!({ "user_id": "bench-user", "limit_type": kind, "amount_cents": 100_000_000, "currency": "USD", "requested_at": now }))).await?;
+        c.send(
+            "POST",
+            "/v1/limits",
+            &key,
+            Some(&json!({ "user_id": "bench-user", "limit_type": kind, "amount_cents": 100_000_000, "currency": "USD", "requested_at": now })),
+        )
+        .await?;
     }
     for i in 0..50 {
-        c.send("POST", "/v1/limits/commit", &key, Some(&json!({ "transaction_id": format!("bench-{i}"), "user_id": "bench-user", "amount_cents": 1_000, "currency": "USD" }))).await?;
+        c.send(
+            "POST",
+            "/v1/limits/commit",
+            &key,
+            Some(&json!({ "transaction_id": format!("bench-{i}"), "user_id": "bench-user", "amount_cents": 1_000, "currency": "USD" })),
+        )
+        .await?;
     }
     c.send("POST", "/v1/exclusions", &key, Some(&json!({ "user_id": "bench-user", "duration": "duration_30d", "reason": "self_initiated", "initiated_at": now, "email": "excluded-bench@example.com" }))).await?;
     let check = json!({ "user_id": "bench-user", "amount_cents": 500, "currency": "USD" });
@@ -91,7 +105,15 @@ struct Figures {
     p99_us: f64,
 }
 
-async fn load(addr: SocketAddr, method: &'static str, path: String, key: String, body: Option<Json>, connections: usize, seconds: u64) -> Result<Figures, Error> {
+async fn load(
+    addr: SocketAddr,
+    method: &'static str,
+    path: String,
+    key: String,
+    body: Option<Json>,
+    connections: usize,
+    seconds: u64,
+) -> Result<Figures, Error> {
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let started = Instant::now();
     let mut tasks = Vec::new();
@@ -130,17 +152,38 @@ async fn run() -> Result<(), Error> {
         stores.push(("postgres", url));
     }
     let bare = start_bare().await?;
-    let baseline = load(bare, "POST", "/".into(), "none".into(), Some(json!({ "user_id": "bench-user", "amount_cents": 500, "currency": "USD" })), connections, seconds).await?;
+    let baseline = load(
+        bare,
+        "POST",
+        "/".into(),
+        "none".into(),
+        Some(json!({ "user_id": "bench-user", "amount_cents": 500, "currency": "USD" })),
+        connections,
+        seconds,
+    )
+    .await?;
     println!("| target | endpoint | requests | req/s | p50 µs | p99 µs | throughput vs bare hyper |");
     println!("|---|---|---|---|---|---|---|");
-    println!("| bare hyper handler | POST / | {} | {:.0} | {:.0} | {:.0} | 1.00 |", baseline.requests, baseline.per_second, baseline.p50_us, baseline.p99_us);
+    println!(
+        "| bare hyper handler | POST / | {} | {:.0} | {:.0} | {:.0} | 1.00 |",
+        baseline.requests, baseline.per_second, baseline.p50_us, baseline.p99_us
+    );
     for (name, url) in stores {
         let (addr, admin) = start_gateway(&url, false).await.map_err(|e| format!("starting on {name}: {e}"))?;
         let (key, check, exclusion_path) = prepare(addr, &admin).await.map_err(|e| format!("preparing on {name}: {e}"))?;
         for (method, path, body) in [("POST", "/v1/limits/check".to_string(), Some(check.clone())), ("GET", exclusion_path.clone(), None)] {
-            let f = load(addr, method, path.clone(), key.clone(), body, connections, seconds).await.map_err(|e| format!("loading {path} on {name}: {e}"))?;
+            let f = load(addr, method, path.clone(), key.clone(), body, connections, seconds)
+                .await
+                .map_err(|e| format!("loading {path} on {name}: {e}"))?;
             let endpoint = path.split('?').next().unwrap_or(&path).to_string();
-            println!("| gateway on {name} | {method} {endpoint} | {} | {:.0} | {:.0} | {:.0} | {:.3} |", f.requests, f.per_second, f.p50_us, f.p99_us, f.per_second / baseline.per_second);
+            println!(
+                "| gateway on {name} | {method} {endpoint} | {} | {:.0} | {:.0} | {:.0} | {:.3} |",
+                f.requests,
+                f.per_second,
+                f.p50_us,
+                f.p99_us,
+                f.per_second / baseline.per_second
+            );
         }
     }
     println!("\n{connections} connections, {seconds} s per row, client and server on the same machine");

@@ -58,7 +58,10 @@ async fn run_store(name: &str, database: &str, count: usize) -> Result<(), Error
     let hook_addr = receiver(arrivals.clone()).await?;
     let client = reqwest::Client::new();
     let post = |key: &str, path: &str, body: Json| client.post(format!("{base}{path}")).bearer_auth(key).json(&body).send();
-    let tenant: Json = post(&admin, "/v1/admin/tenants", json!({ "name": "latency", "environment": "sandbox", "rate_limit_per_minute": 1_000_000 })).await?.json().await?;
+    let tenant: Json = post(&admin, "/v1/admin/tenants", json!({ "name": "latency", "environment": "sandbox", "rate_limit_per_minute": 1_000_000 }))
+        .await?
+        .json()
+        .await?;
     let key = tenant["api_key"].as_str().ok_or("no key")?.to_string();
     post(&key, "/v1/webhooks", json!({ "url": format!("http://{hook_addr}/hooks") })).await?;
     let mut created: Vec<(String, Instant)> = Vec::with_capacity(count);
@@ -66,7 +69,9 @@ async fn run_store(name: &str, database: &str, count: usize) -> Result<(), Error
         let user = format!("latency-{i}");
         post(&key, "/v1/sanctions/screen", json!({ "user_id": user, "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-01-01", "nationality": "GB", "email": format!("{user}@example.com") })).await?;
         let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-        let response = post(&key, "/v1/exclusions", json!({ "user_id": user, "duration": "duration_7d", "reason": "self_initiated", "initiated_at": now })).await?;
+        let response =
+            post(&key, "/v1/exclusions", json!({ "user_id": user, "duration": "duration_7d", "reason": "self_initiated", "initiated_at": now }))
+                .await?;
         let at = Instant::now();
         let body: Json = response.json().await?;
         created.push((body["exclusion_id"].as_str().ok_or("no exclusion id")?.to_string(), at));

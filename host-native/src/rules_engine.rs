@@ -5,8 +5,8 @@ use std::sync::Mutex;
 
 use gateway::ports::{Rules, RulesFault, RulesResult, RulesVersion};
 use rules::{
-    Cooloff, Deposit, DepositBreach, DepositDecision, DepositLimit, ExclusionDuration, ExclusionTerm, KycTier, LimitWindow,
-    RuleError, ScreeningOutcome, StubKycOutcome, TierBounds, WindowUsage, WithdrawalAssessment,
+    Cooloff, Deposit, DepositBreach, DepositDecision, DepositLimit, ExclusionDuration, ExclusionTerm, KycTier, LimitWindow, RuleError,
+    ScreeningOutcome, StubKycOutcome, TierBounds, WindowUsage, WithdrawalAssessment,
 };
 use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, Linker};
@@ -183,7 +183,8 @@ impl Rules for ComponentRules {
     }
 
     fn check_deposit(&self, now: i64, limits: &[DepositLimit], deposits: &[Deposit], amount_cents: i64) -> RulesResult<DepositDecision> {
-        let limits: Vec<wit::DepositLimit> = limits.iter().map(|l| wit::DepositLimit { window: window_in(l.window), amount_cents: l.amount_cents }).collect();
+        let limits: Vec<wit::DepositLimit> =
+            limits.iter().map(|l| wit::DepositLimit { window: window_in(l.window), amount_cents: l.amount_cents }).collect();
         let deposits = deposits_in(deposits);
         let decision = self.call(|r, s| r.call_check_deposit(s, now, &limits, &deposits, amount_cents))?.map_err(rule_error)?;
         Ok(match decision {

@@ -41,7 +41,9 @@ pub fn to_postgres_placeholders(sql: &str) -> String {
 fn backend(e: tokio_postgres::Error) -> StoreError {
     match e.code() {
         Some(code) if *code == SqlState::UNIQUE_VIOLATION => StoreError::Unique,
-        Some(code) if *code == SqlState::T_R_SERIALIZATION_FAILURE || *code == SqlState::T_R_DEADLOCK_DETECTED => StoreError::Conflict { statement: 0 },
+        Some(code) if *code == SqlState::T_R_SERIALIZATION_FAILURE || *code == SqlState::T_R_DEADLOCK_DETECTED => {
+            StoreError::Conflict { statement: 0 }
+        }
         _ => StoreError::Backend(match e.as_db_error() {
             Some(db) => format!("{}: {}", db.code().code(), db.message()),
             None => e.to_string(),

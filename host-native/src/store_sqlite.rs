@@ -17,9 +17,7 @@ impl SqliteStore {
     /// Opens `path`, or a private in-memory database for `:memory:`.
     pub fn open(path: &str) -> Result<Self, StoreError> {
         let connection = if path == ":memory:" { Connection::open_in_memory() } else { Connection::open(path) }.map_err(backend)?;
-        connection
-            .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;")
-            .map_err(backend)?;
+        connection.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;").map_err(backend)?;
         Ok(SqliteStore { connection: Arc::new(Mutex::new(connection)) })
     }
 
@@ -38,7 +36,8 @@ fn backend(e: rusqlite::Error) -> StoreError {
     match e.sqlite_error() {
         Some(err)
             if err.code == ErrorCode::ConstraintViolation
-                && (err.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE || err.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY) =>
+                && (err.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                    || err.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY) =>
         {
             StoreError::Unique
         }

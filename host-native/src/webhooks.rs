@@ -18,6 +18,9 @@ impl HttpSender {
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(Duration::from_secs(5))
             .timeout(Duration::from_secs(10))
+            // A fresh connection per attempt: a receiver that half-closes an
+            // idle keep-alive connection must not turn a retry into a timeout.
+            .pool_max_idle_per_host(0)
             .build()
             .map_err(|e| format!("cannot build the webhook client: {e}"))?;
         Ok(HttpSender { client })
@@ -36,7 +39,13 @@ impl WebhookSender for HttpSender {
                 status: response.status().as_u16(),
                 retry_after: response.headers().get(reqwest::header::RETRY_AFTER).and_then(|v| v.to_str().ok()).map(str::to_string),
             },
-            Err(e) => SendOutcome::Failed(if e.is_timeout() { "timed out".to_string() } else if e.is_connect() { "connection failed".to_string() } else { "request failed".to_string() }),
+            Err(e) => SendOutcome::Failed(if e.is_timeout() {
+                "timed out".to_string()
+            } else if e.is_connect() {
+                "connection failed".to_string()
+            } else {
+                "request failed".to_string()
+            }),
         }
     }
 }

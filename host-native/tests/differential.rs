@@ -13,10 +13,8 @@ use rules::{Deposit, DepositLimit, ExclusionDuration, ExclusionTerm, KycTier, Li
 fn component() -> &'static ComponentRules {
     static RULES: OnceLock<ComponentRules> = OnceLock::new();
     RULES.get_or_init(|| {
-        let path = host_native::default_rules_paths()
-            .into_iter()
-            .find(|p| p.exists())
-            .expect("build the rules component first: cargo run -p build-rules");
+        let path =
+            host_native::default_rules_paths().into_iter().find(|p| p.exists()).expect("build the rules component first: cargo run -p build-rules");
         ComponentRules::load(&path).expect("load the rules component")
     })
 }
@@ -36,7 +34,23 @@ fn duration() -> impl Strategy<Value = ExclusionDuration> {
 /// Amounts clustered on the rules' edges as well as anywhere in range.
 fn cents() -> impl Strategy<Value = i64> {
     prop_oneof![
-        prop::sample::select(vec![-1, 0, 1, 20_000, 20_001, 200_000, 200_001, 2_000_000, 2_000_001, 10_000_000, 10_000_001, rules::MAX_AMOUNT_CENTS, rules::MAX_AMOUNT_CENTS + 1, i64::MAX, i64::MIN]),
+        prop::sample::select(vec![
+            -1,
+            0,
+            1,
+            20_000,
+            20_001,
+            200_000,
+            200_001,
+            2_000_000,
+            2_000_001,
+            10_000_000,
+            10_000_001,
+            rules::MAX_AMOUNT_CENTS,
+            rules::MAX_AMOUNT_CENTS + 1,
+            i64::MAX,
+            i64::MIN
+        ]),
         -1_000i64..20_000_000,
         any::<i64>(),
     ]

@@ -80,20 +80,31 @@ async fn receiver(port: u16, seen: Arc<Mutex<BTreeSet<String>>>) {
 async fn pending_deliveries_survive_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let database = format!("sqlite://{}", dir.path().join("gateway.db").display());
-    let admin = String::from_utf8(Command::new(BIN).args(["admin-key", "create", "--environment", "sandbox", "--database", &database]).output().unwrap().stdout).unwrap();
+    let admin = String::from_utf8(
+        Command::new(BIN).args(["admin-key", "create", "--environment", "sandbox", "--database", &database]).output().unwrap().stdout,
+    )
+    .unwrap();
     let admin = admin.trim();
     let receiver_port = free_port();
 
     let (first, base) = start(&database).await;
     let tenant = call(&base, admin, reqwest::Method::POST, "/v1/admin/tenants", Some(json!({ "name": "restart", "environment": "sandbox" }))).await;
     let key = tenant["api_key"].as_str().unwrap().to_string();
-    let hook = call(&base, &key, reqwest::Method::POST, "/v1/webhooks", Some(json!({ "url": format!("http://127.0.0.1:{receiver_port}/hooks") }))).await;
+    let hook =
+        call(&base, &key, reqwest::Method::POST, "/v1/webhooks", Some(json!({ "url": format!("http://127.0.0.1:{receiver_port}/hooks") }))).await;
     let webhook_id = hook["webhook_id"].as_str().unwrap().to_string();
     let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     for i in 0..3 {
         let user = format!("restart-{i}");
         call(&base, &key, reqwest::Method::POST, "/v1/sanctions/screen", Some(json!({ "user_id": user, "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-01-01", "nationality": "GB", "email": format!("{user}@example.com") }))).await;
-        call(&base, &key, reqwest::Method::POST, "/v1/exclusions", Some(json!({ "user_id": user, "duration": "duration_7d", "reason": "self_initiated", "initiated_at": now }))).await;
+        call(
+            &base,
+            &key,
+            reqwest::Method::POST,
+            "/v1/exclusions",
+            Some(json!({ "user_id": user, "duration": "duration_7d", "reason": "self_initiated", "initiated_at": now })),
+        )
+        .await;
     }
     // Wait until every delivery has failed once against the absent receiver.
     let deadline = Instant::now() + Duration::from_secs(30);

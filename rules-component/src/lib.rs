@@ -107,7 +107,12 @@ impl wit::Guest for Component {
         wit::WindowUsage { spent_cents: u.spent_cents, next_reset_at: u.next_reset_at }
     }
 
-    fn check_deposit(now: i64, limits: Vec<wit::DepositLimit>, deposits: wit::Deposits, amount_cents: i64) -> Result<wit::DepositDecision, wit::RuleError> {
+    fn check_deposit(
+        now: i64,
+        limits: Vec<wit::DepositLimit>,
+        deposits: wit::Deposits,
+        amount_cents: i64,
+    ) -> Result<wit::DepositDecision, wit::RuleError> {
         let limits: Vec<_> = limits.into_iter().map(|l| rules::DepositLimit { window: window_in(l.window), amount_cents: l.amount_cents }).collect();
         let deposits = deposits_in(deposits);
         rules::check_deposit(now, &limits, &deposits, amount_cents)

@@ -130,11 +130,8 @@ mod tests {
 
     #[test]
     fn latest_expiry_wins_among_timed() {
-        let list = [
-            ExclusionTerm { expires_at: Some(T0 + 10) },
-            ExclusionTerm { expires_at: Some(T0 + 30) },
-            ExclusionTerm { expires_at: Some(T0 + 20) },
-        ];
+        let list =
+            [ExclusionTerm { expires_at: Some(T0 + 10) }, ExclusionTerm { expires_at: Some(T0 + 30) }, ExclusionTerm { expires_at: Some(T0 + 20) }];
         assert_eq!(most_restrictive_exclusion(T0, &list), Some(1));
     }
 

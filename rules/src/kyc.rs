@@ -58,10 +58,7 @@ pub struct WithdrawalAssessment {
 /// The lowest tier whose ceiling covers a lifetime cumulative withdrawal.
 pub fn tier_for_cumulative(cumulative_cents: i64) -> Result<KycTier, RuleError> {
     let cumulative = non_negative_amount(cumulative_cents)?;
-    Ok(KycTier::ALL
-        .into_iter()
-        .find(|t| t.ceiling_cents().is_none_or(|c| cumulative <= c))
-        .unwrap_or(KycTier::Tier4))
+    Ok(KycTier::ALL.into_iter().find(|t| t.ceiling_cents().is_none_or(|c| cumulative <= c)).unwrap_or(KycTier::Tier4))
 }
 
 pub fn bounds_of_tier(tier: KycTier) -> TierBounds {

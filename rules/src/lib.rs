@@ -6,14 +6,17 @@
 #![no_std]
 extern crate alloc;
 
+pub mod exclusions;
 pub mod kyc;
 pub mod limits;
-pub mod exclusions;
 pub mod stubs;
 
 pub use exclusions::{exclusion_expiry, exclusion_lengthens, most_restrictive_exclusion, ExclusionDuration, ExclusionTerm};
 pub use kyc::{assess_withdrawal, bounds_of_tier, tier_for_cumulative, KycTier, TierBounds, WithdrawalAssessment};
-pub use limits::{check_deposit, limit_cooloff, window_seconds, window_usage_at, Cooloff, Deposit, DepositBreach, DepositDecision, DepositLimit, LimitWindow, WindowUsage};
+pub use limits::{
+    check_deposit, limit_cooloff, window_seconds, window_usage_at, Cooloff, Deposit, DepositBreach, DepositDecision, DepositLimit, LimitWindow,
+    WindowUsage,
+};
 pub use stubs::{stub_kyc, stub_screen, ScreeningOutcome, StubKycOutcome};
 
 /// Semantic version of the rules; the component's SHA-256 identifies the exact build.

@@ -268,10 +268,8 @@ mod tests {
 
     #[test]
     fn most_binding_of_several_limits_is_reported() {
-        let limits = [
-            DepositLimit { window: LimitWindow::Daily, amount_cents: 10_000 },
-            DepositLimit { window: LimitWindow::Monthly, amount_cents: 12_000 },
-        ];
+        let limits =
+            [DepositLimit { window: LimitWindow::Daily, amount_cents: 10_000 }, DepositLimit { window: LimitWindow::Monthly, amount_cents: 12_000 }];
         let deps = vec![Deposit { amount_cents: 11_000, at: 0 }];
         match check_deposit(2 * DAY, &limits, &deps, 5_000).unwrap() {
             DepositDecision::Rejected(b) => {
@@ -280,10 +278,7 @@ mod tests {
             }
             other => panic!("expected rejection, got {other:?}"),
         }
-        assert_eq!(
-            check_deposit(2 * DAY, &limits, &deps, 1_000),
-            Ok(DepositDecision::Allowed { would_remain_cents: Some(0) })
-        );
+        assert_eq!(check_deposit(2 * DAY, &limits, &deps, 1_000), Ok(DepositDecision::Allowed { would_remain_cents: Some(0) }));
     }
 
     #[test]

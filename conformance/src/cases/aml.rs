@@ -29,9 +29,15 @@ pub fn aml_events_are_validated(env: &Env) -> CaseResult {
     let user = unique("u");
     t.signup(&user)?;
     t.post("/v1/aml/event", json!({ "user_id": user })).expect_error(400, "missing_fields")?;
-    t.post("/v1/aml/event", json!({ "transaction_id": unique("tx"), "user_id": user, "event_type": "deposit", "amount_cents": -1, "currency": "EUR" }))
-        .expect_error(400, "invalid_amount")?;
-    t.post("/v1/aml/event", json!({ "transaction_id": unique("tx"), "user_id": unique("nobody"), "event_type": "deposit", "amount_cents": 1, "currency": "EUR" }))
-        .expect_error(404, "user_not_found")?;
+    t.post(
+        "/v1/aml/event",
+        json!({ "transaction_id": unique("tx"), "user_id": user, "event_type": "deposit", "amount_cents": -1, "currency": "EUR" }),
+    )
+    .expect_error(400, "invalid_amount")?;
+    t.post(
+        "/v1/aml/event",
+        json!({ "transaction_id": unique("tx"), "user_id": unique("nobody"), "event_type": "deposit", "amount_cents": 1, "currency": "EUR" }),
+    )
+    .expect_error(404, "user_not_found")?;
     Ok(())
 }

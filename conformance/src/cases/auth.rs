@@ -107,12 +107,21 @@ pub fn tenants_cannot_see_each_other(env: &Env) -> CaseResult {
     a.signup(&user)?;
     a.get(&format!("/v1/sanctions/status?user_id={user}")).expect(200)?;
     b.get(&format!("/v1/sanctions/status?user_id={user}")).expect_error(404, "user_not_found")?;
-    let limit = a.post("/v1/limits", json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": 5000, "currency": "USD", "requested_at": a.now_iso()? }));
+    let limit = a.post(
+        "/v1/limits",
+        json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": 5000, "currency": "USD", "requested_at": a.now_iso()? }),
+    );
     limit.expect(201)?;
-    let raise = a.post("/v1/limits", json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": 6000, "currency": "USD", "requested_at": a.now_iso()? }));
+    let raise = a.post(
+        "/v1/limits",
+        json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": 6000, "currency": "USD", "requested_at": a.now_iso()? }),
+    );
     raise.expect(201)?;
     b.delete(&format!("/v1/limits/{}", raise.str("limit_id"))).expect_error(404, "limit_not_found")?;
-    let check = a.post("/v1/kyc/start", json!({ "user_id": user, "email": "a@example.com", "phone": "+447700900123", "withdrawal_amount_cents": 50000, "currency": "USD" }));
+    let check = a.post(
+        "/v1/kyc/start",
+        json!({ "user_id": user, "email": "a@example.com", "phone": "+447700900123", "withdrawal_amount_cents": 50000, "currency": "USD" }),
+    );
     check.expect(201)?;
     b.get(&format!("/v1/kyc/status?kyc_check_id={}", check.str("kyc_check_id"))).expect_error(404, "kyc_check_not_found")?;
     a.get(&format!("/v1/kyc/status?kyc_check_id={}", check.str("kyc_check_id"))).expect(200)?;
@@ -132,7 +141,11 @@ pub fn sandbox_and_production_never_mix(env: &Env) -> CaseResult {
     let email = format!("{}@example.com", crate::client::unique("mix"));
     let other = crate::client::unique("u");
     s.signup(&other)?;
-    s.post("/v1/exclusions", json!({ "user_id": other, "email": email, "duration": "duration_7d", "reason": "self_initiated", "initiated_at": s.now_iso()? })).expect(201)?;
+    s.post(
+        "/v1/exclusions",
+        json!({ "user_id": other, "email": email, "duration": "duration_7d", "reason": "self_initiated", "initiated_at": s.now_iso()? }),
+    )
+    .expect(201)?;
     ensure_eq!(s.get(&format!("/v1/exclusions/check?email={email}")).body["is_excluded"], json!(true));
     ensure_eq!(p.get(&format!("/v1/exclusions/check?email={email}")).body["is_excluded"], json!(false), "a sandbox exclusion leaked into production");
     Ok(())

@@ -102,7 +102,9 @@ pub fn check_is_cross_tenant_and_normalised(env: &Env) -> CaseResult {
     let upper = email.to_uppercase();
     let reg = register(&a, &user, &format!("  {upper} "), Some(&shown), "duration_6m")?;
     reg.expect(201)?;
-    for query in [format!("email={email}"), format!("email=%20{}", upper), format!("phone=00{digits}"), format!("phone=%2B{}-{}", &digits[..2], &digits[2..])] {
+    for query in
+        [format!("email={email}"), format!("email=%20{}", upper), format!("phone=00{digits}"), format!("phone=%2B{}-{}", &digits[..2], &digits[2..])]
+    {
         let c = check(&b, &query);
         c.expect(200)?;
         ensure_eq!(c.body["is_excluded"], json!(true), query);
@@ -188,7 +190,8 @@ pub fn excluded_players_cannot_deposit(env: &Env) -> CaseResult {
     let r = t.post("/v1/limits/check", deposit);
     ensure_eq!(r.body["allowed"], json!(false));
     ensure_eq!(r.str("reason"), "self_excluded");
-    t.post("/v1/limits/commit", json!({ "transaction_id": unique("tx"), "user_id": user, "amount_cents": 500, "currency": "USD" })).expect_error(422, "self_excluded")?;
+    t.post("/v1/limits/commit", json!({ "transaction_id": unique("tx"), "user_id": user, "amount_cents": 500, "currency": "USD" }))
+        .expect_error(422, "self_excluded")?;
     Ok(())
 }
 
@@ -199,7 +202,8 @@ fn page(t: &Tenant<'_>, cursor: Option<&str>, limit: i64) -> Result<(Vec<String>
     };
     let r = t.get(&path);
     r.expect(200)?;
-    let ids: Vec<String> = r.body["exclusions"].as_array().ok_or("no exclusions array")?.iter().filter_map(|e| e["exclusion_id"].as_str().map(String::from)).collect();
+    let ids: Vec<String> =
+        r.body["exclusions"].as_array().ok_or("no exclusions array")?.iter().filter_map(|e| e["exclusion_id"].as_str().map(String::from)).collect();
     ensure!(ids.len() as i64 <= limit, "page larger than limit");
     Ok((ids, r.body["next_cursor"].as_str().map(String::from)))
 }
@@ -263,6 +267,7 @@ pub fn regulator_import_is_permanent_and_shared(env: &Env) -> CaseResult {
     ensure_eq!(c.body["is_excluded"], json!(true));
     ensure_eq!(c.str("source"), "regulator_comprehensive");
     ensure_eq!(c.body["is_permanent"], json!(true));
-    env.admin("POST", "/v1/admin/exclusions/regulator-import", Some(&json!({ "entries": [{ "reference": "no address" }] }))).expect_error(400, "invalid_field")?;
+    env.admin("POST", "/v1/admin/exclusions/regulator-import", Some(&json!({ "entries": [{ "reference": "no address" }] })))
+        .expect_error(400, "invalid_field")?;
     Ok(())
 }

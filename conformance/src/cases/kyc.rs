@@ -4,7 +4,10 @@ use crate::client::{unique, Tenant};
 use crate::{ensure, ensure_eq, CaseResult, Env};
 
 fn start(t: &Tenant<'_>, user: &str, cents: i64) -> crate::Resp {
-    t.post("/v1/kyc/start", json!({ "user_id": user, "email": "p@example.com", "phone": "+44 7700 900123", "withdrawal_amount_cents": cents, "currency": "USD" }))
+    t.post(
+        "/v1/kyc/start",
+        json!({ "user_id": user, "email": "p@example.com", "phone": "+44 7700 900123", "withdrawal_amount_cents": cents, "currency": "USD" }),
+    )
 }
 
 fn status(t: &Tenant<'_>, id: &str) -> crate::Resp {
@@ -80,7 +83,10 @@ pub fn invalid_amounts_are_400(env: &Env) -> CaseResult {
     let user = unique("u");
     t.signup(&user)?;
     for amount in [json!(0), json!(-5), json!(1.5), json!("100"), json!(i64::MAX)] {
-        let r = t.post("/v1/kyc/start", json!({ "user_id": user, "email": "p@example.com", "phone": "+447700900123", "withdrawal_amount_cents": amount, "currency": "USD" }));
+        let r = t.post(
+            "/v1/kyc/start",
+            json!({ "user_id": user, "email": "p@example.com", "phone": "+447700900123", "withdrawal_amount_cents": amount, "currency": "USD" }),
+        );
         r.expect_error(400, "invalid_amount")?;
     }
     t.post("/v1/kyc/start", json!({ "user_id": user, "withdrawal_amount_cents": 100, "currency": "USD" })).expect_error(400, "missing_fields")?;
@@ -148,7 +154,9 @@ pub fn manual_review_is_admin_only(env: &Env) -> CaseResult {
     t.signup(&user)?;
     let check = start(&t, &user, 250_000);
     let id = check.str("kyc_check_id").to_string();
-    let review = |key: &str, decision: &str| env.call("POST", "/v1/kyc/manual-review", Some(key), Some(&json!({ "kyc_check_id": id, "decision": decision, "reviewer": "analyst-2" })));
+    let review = |key: &str, decision: &str| {
+        env.call("POST", "/v1/kyc/manual-review", Some(key), Some(&json!({ "kyc_check_id": id, "decision": decision, "reviewer": "analyst-2" })))
+    };
     review(&env.admin_sandbox, "approve").expect_error(409, "invalid_state")?;
     ensure_eq!(submit(&t, &id).str("status"), "pending_review");
     review(&t.key, "approve").expect_error(403, "forbidden")?;

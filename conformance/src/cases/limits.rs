@@ -125,8 +125,16 @@ pub fn invalid_limit_requests_are_rejected(env: &Env) -> CaseResult {
     set(&t, &user, "limit_daily", -100)?.expect_error(400, "invalid_amount")?;
     set(&t, &user, "limit_daily", 99)?.expect_error(422, "below_minimum")?;
     set(&t, &unique("nobody"), "limit_daily", 10_000)?.expect_error(404, "user_not_found")?;
-    t.post("/v1/limits", json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": "100", "currency": "USD", "requested_at": t.now_iso()? })).expect_error(400, "invalid_amount")?;
-    t.post("/v1/limits", json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": 10_000, "currency": "usd", "requested_at": t.now_iso()? })).expect_error(400, "invalid_field")?;
+    t.post(
+        "/v1/limits",
+        json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": "100", "currency": "USD", "requested_at": t.now_iso()? }),
+    )
+    .expect_error(400, "invalid_amount")?;
+    t.post(
+        "/v1/limits",
+        json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": 10_000, "currency": "usd", "requested_at": t.now_iso()? }),
+    )
+    .expect_error(400, "invalid_field")?;
     set(&t, &user, "limit_daily", 100)?.expect(201)?;
     deposit_check(&t, &unique("nobody"), 100).expect_error(404, "user_not_found")?;
     t.post("/v1/limits/check", json!({ "user_id": user, "amount_cents": 100, "currency": "EUR" })).expect_error(400, "currency_mismatch")?;

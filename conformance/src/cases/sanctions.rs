@@ -66,7 +66,8 @@ pub fn testhit_surname_gives_two_matches(env: &Env) -> CaseResult {
 
 pub fn missing_fields_are_all_named(env: &Env) -> CaseResult {
     let t = env.sandbox()?;
-    let r = t.post("/v1/sanctions/screen", json!({ "user_id": unique("u"), "first_name": "Ann", "date_of_birth": "1990-01-01", "nationality": "GB" }));
+    let r =
+        t.post("/v1/sanctions/screen", json!({ "user_id": unique("u"), "first_name": "Ann", "date_of_birth": "1990-01-01", "nationality": "GB" }));
     r.expect_error(400, "missing_fields")?;
     ensure!(r.str("message").contains("last_name") && r.str("message").contains("email"), "message does not name the missing fields: {}", r.raw);
     let empty = t.post("/v1/sanctions/screen", json!({ "user_id": "  ", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-01-01", "nationality": "GB", "email": "a@example.com" }));
@@ -170,7 +171,10 @@ pub fn pending_review_holds_deposits_and_withdrawals(env: &Env) -> CaseResult {
     check.expect(200)?;
     ensure_eq!(check.body["allowed"], json!(false));
     ensure!(check.str("user_message").to_lowercase().contains("unavailable"), "generic wording expected: {}", check.raw);
-    let kyc = t.post("/v1/kyc/start", json!({ "user_id": user, "email": "a@example.com", "phone": "+447700900123", "withdrawal_amount_cents": 500, "currency": "USD" }));
+    let kyc = t.post(
+        "/v1/kyc/start",
+        json!({ "user_id": user, "email": "a@example.com", "phone": "+447700900123", "withdrawal_amount_cents": 500, "currency": "USD" }),
+    );
     kyc.expect(200)?;
     ensure_eq!(kyc.body["withdrawal_held"], json!(true));
     ensure!(kyc.body["kyc_check_id"].is_null(), "no check while the account is under review");

@@ -12,7 +12,8 @@ pub fn daily_snapshot_is_served_for_reconciliation(env: &Env) -> CaseResult {
     t.post("/v1/admin/scheduler/run", json!({})).expect_error(403, "forbidden")?;
     let user = unique("u");
     t.signup(&user)?;
-    let late = t.post("/v1/exclusions", json!({ "user_id": user, "duration": "duration_7d", "reason": "self_initiated", "initiated_at": t.now_iso()? }));
+    let late =
+        t.post("/v1/exclusions", json!({ "user_id": user, "duration": "duration_7d", "reason": "self_initiated", "initiated_at": t.now_iso()? }));
     late.expect(201)?;
     let daily = t.get("/v1/exclusions/snapshot?snapshot=daily&limit=1000");
     daily.expect(200)?;
@@ -46,7 +47,8 @@ pub fn users_are_rescreened_quarterly_and_on_demand(env: &Env) -> CaseResult {
     let t = env.sandbox()?;
     let user = unique("u");
     t.signup(&user)?;
-    let status = |t: &crate::Tenant<'_>| -> Result<i64, String> { parse_time(t.get(&format!("/v1/sanctions/status?user_id={user}")).str("last_screened_at")) };
+    let status =
+        |t: &crate::Tenant<'_>| -> Result<i64, String> { parse_time(t.get(&format!("/v1/sanctions/status?user_id={user}")).str("last_screened_at")) };
     let first = status(&t)?;
     t.advance(90 * 86_400)?;
     ensure_eq!(status(&t)?, first, "re-screened before the quarter was over");
@@ -72,7 +74,10 @@ pub fn scheduled_work_is_idempotent(env: &Env) -> CaseResult {
     let user = unique("u");
     t.signup(&user)?;
     let set = |cents: i64| -> Result<crate::Resp, String> {
-        Ok(t.post("/v1/limits", json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": cents, "currency": "USD", "requested_at": t.now_iso()? })))
+        Ok(t.post(
+            "/v1/limits",
+            json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": cents, "currency": "USD", "requested_at": t.now_iso()? }),
+        ))
     };
     set(10_000)?.expect(201)?;
     let up = set(20_000)?;

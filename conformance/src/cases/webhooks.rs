@@ -4,7 +4,7 @@ use std::time::Duration;
 use serde_json::{json, Value as Json};
 
 use crate::client::{identity, unique, Tenant};
-use crate::receiver::{Behaviour, Receiver, Received};
+use crate::receiver::{Behaviour, Received, Receiver};
 use crate::runner::TIPPING_OFF_MARKERS;
 use crate::{ensure, ensure_eq, CaseResult, Env};
 
@@ -41,7 +41,10 @@ fn register(t: &Tenant<'_>, url: &str) -> Result<(String, String), String> {
 }
 
 fn kyc_start(t: &Tenant<'_>, user: &str) -> crate::Resp {
-    t.post("/v1/kyc/start", json!({ "user_id": user, "email": "k@example.com", "phone": "+447700900123", "withdrawal_amount_cents": 50_000, "currency": "USD" }))
+    t.post(
+        "/v1/kyc/start",
+        json!({ "user_id": user, "email": "k@example.com", "phone": "+447700900123", "withdrawal_amount_cents": 50_000, "currency": "USD" }),
+    )
 }
 
 fn limit(t: &Tenant<'_>, user: &str, kind: &str, cents: i64) -> Result<crate::Resp, String> {
@@ -78,8 +81,18 @@ pub fn every_event_arrives_signed_in_the_envelope(env: &Env) -> CaseResult {
     let sam1 = unique("u");
     let hit1 = t.post("/v1/sanctions/screen", identity(&sam1, "SanctionedSam", "One", "s1@example.com"));
     let hit2 = t.post("/v1/sanctions/screen", identity(&unique("u"), "MaybeMo", "Two", "s2@example.com"));
-    env.admin("POST", &format!("/v1/admin/sanctions/cases/{}/review", hit1.str("case_id")), Some(&json!({ "decision": "dismiss", "reviewer": "analyst-1" }))).expect(200)?;
-    env.admin("POST", &format!("/v1/admin/sanctions/cases/{}/review", hit2.str("case_id")), Some(&json!({ "decision": "confirm", "reviewer": "analyst-1" }))).expect(200)?;
+    env.admin(
+        "POST",
+        &format!("/v1/admin/sanctions/cases/{}/review", hit1.str("case_id")),
+        Some(&json!({ "decision": "dismiss", "reviewer": "analyst-1" })),
+    )
+    .expect(200)?;
+    env.admin(
+        "POST",
+        &format!("/v1/admin/sanctions/cases/{}/review", hit2.str("case_id")),
+        Some(&json!({ "decision": "confirm", "reviewer": "analyst-1" })),
+    )
+    .expect(200)?;
     let approved = user("autoapprove")?;
     let check = kyc_start(&t, &approved);
     t.post(&format!("/v1/sandbox/kyc/{}/submit", check.str("kyc_check_id")), json!({})).expect(202)?;
@@ -148,7 +161,8 @@ pub fn a_failing_receiver_gets_the_event_once_it_recovers(env: &Env) -> CaseResu
     let (webhook_id, secret) = register(&t, &receiver.url)?;
     let user = unique("u");
     t.post("/v1/sanctions/screen", identity(&user, "SanctionedSam", "Retry", "r@example.com")).expect(201)?;
-    let all = receiver.wait_until(WAIT, "a delivery after two failures", |all| all.iter().any(|d| d.answered == 200 && d.json["data"]["user_id"] == json!(user)))?;
+    let all = receiver
+        .wait_until(WAIT, "a delivery after two failures", |all| all.iter().any(|d| d.answered == 200 && d.json["data"]["user_id"] == json!(user)))?;
     let mine: Vec<&Received> = all.iter().filter(|d| d.json["data"]["user_id"] == json!(user)).collect();
     ensure!(mine.len() >= 3, "expected two failures then a success, got {}", mine.len());
     let ids: BTreeSet<&str> = mine.iter().map(|d| d.header("webhook-id")).collect();
@@ -156,7 +170,8 @@ pub fn a_failing_receiver_gets_the_event_once_it_recovers(env: &Env) -> CaseResu
     mine.last().map_or(Err("no delivery".to_string()), |d| d.verify(&secret))?;
     let log = t.get(&format!("/v1/webhooks/{webhook_id}/deliveries"));
     log.expect(200)?;
-    let delivery = log.body["deliveries"].as_array().and_then(|d| d.iter().find(|d| d["event"] == json!("sanctions.hit"))).cloned().unwrap_or(Json::Null);
+    let delivery =
+        log.body["deliveries"].as_array().and_then(|d| d.iter().find(|d| d["event"] == json!("sanctions.hit"))).cloned().unwrap_or(Json::Null);
     ensure_eq!(delivery["status"], json!("succeeded"));
     let codes: Vec<i64> = delivery["attempts"].as_array().map(|a| a.iter().filter_map(|x| x["status_code"].as_i64()).collect()).unwrap_or_default();
     ensure_eq!(codes, vec![503, 503, 200]);
@@ -172,7 +187,8 @@ pub fn gone_disables_the_endpoint(env: &Env) -> CaseResult {
     let deadline = std::time::Instant::now() + WAIT;
     loop {
         let list = t.get("/v1/webhooks");
-        let hook = list.body["webhooks"].as_array().and_then(|h| h.iter().find(|h| h["webhook_id"] == json!(webhook_id))).cloned().unwrap_or(Json::Null);
+        let hook =
+            list.body["webhooks"].as_array().and_then(|h| h.iter().find(|h| h["webhook_id"] == json!(webhook_id))).cloned().unwrap_or(Json::Null);
         if hook["enabled"] == json!(false) {
             ensure!(hook["disabled_reason"].as_str().unwrap_or("").contains("410"), "no reason given: {hook}");
             break;
@@ -212,7 +228,12 @@ pub fn registration_rules_and_rotation(env: &Env) -> CaseResult {
     ensure!(d.verify("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw").is_err(), "a wrong secret verified");
     let redo = d.header("webhook-id").to_string();
     let log = t.get(&format!("/v1/webhooks/{webhook_id}/deliveries"));
-    let delivery_id = log.body["deliveries"].as_array().and_then(|d| d.iter().find(|d| d["event_id"] == json!(redo))).and_then(|d| d["delivery_id"].as_str()).unwrap_or("").to_string();
+    let delivery_id = log.body["deliveries"]
+        .as_array()
+        .and_then(|d| d.iter().find(|d| d["event_id"] == json!(redo)))
+        .and_then(|d| d["delivery_id"].as_str())
+        .unwrap_or("")
+        .to_string();
     t.post(&format!("/v1/webhooks/deliveries/{delivery_id}/redeliver"), json!({})).expect(202)?;
     receiver.wait_until(WAIT, "the redelivery", |all| all.iter().filter(|d| d.header("webhook-id") == redo).count() >= 2)?;
     let other = env.sandbox()?;
@@ -232,11 +253,16 @@ pub fn exclusions_reach_every_tenant_of_the_environment(env: &Env) -> CaseResult
     a.signup(&user)?;
     let r = exclude(&a, &user, "duration_7d")?;
     r.expect(201)?;
-    let all = receiver.wait_until(WAIT, "the other tenant's exclusion", |all| all.iter().any(|d| d.json["data"]["exclusion_id"] == json!(r.str("exclusion_id"))))?;
+    let all = receiver
+        .wait_until(WAIT, "the other tenant's exclusion", |all| all.iter().any(|d| d.json["data"]["exclusion_id"] == json!(r.str("exclusion_id"))))?;
     let d = all.iter().find(|d| d.json["data"]["exclusion_id"] == json!(r.str("exclusion_id"))).ok_or("missing")?;
     ensure_eq!(d.event(), "exclusion.created");
     d.verify(&secret)?;
-    a.post("/v1/limits", json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": 5_000, "currency": "USD", "requested_at": a.now_iso()? })).expect(201)?;
+    a.post(
+        "/v1/limits",
+        json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": 5_000, "currency": "USD", "requested_at": a.now_iso()? }),
+    )
+    .expect(201)?;
     std::thread::sleep(Duration::from_millis(1000));
     ensure!(!receiver.all().iter().any(|d| d.event().starts_with("limit.")), "another tenant's limit event leaked");
     Ok(())
@@ -253,7 +279,8 @@ pub fn redirects_are_failures_and_not_followed(env: &Env) -> CaseResult {
     let mine = receiver.all().into_iter().filter(|d| d.json["data"]["user_id"] == json!(user)).count();
     ensure_eq!(mine, 1, "the redirect was followed or retried at once");
     let log = t.get(&format!("/v1/webhooks/{webhook_id}/deliveries"));
-    let delivery = log.body["deliveries"].as_array().and_then(|d| d.iter().find(|d| d["event"] == json!("sanctions.hit"))).cloned().unwrap_or(Json::Null);
+    let delivery =
+        log.body["deliveries"].as_array().and_then(|d| d.iter().find(|d| d["event"] == json!("sanctions.hit"))).cloned().unwrap_or(Json::Null);
     ensure_eq!(delivery["status"], json!("pending"), "a 302 must count as a failure to retry");
     ensure_eq!(delivery["last_status_code"], json!(302));
     ensure!(delivery["next_attempt_at"].is_string(), "no retry scheduled");

@@ -130,7 +130,10 @@ impl Gateway {
             return Ok(Reply::ok(json!({ "key_id": key_id, "revoked_at": time::format(revoked_at) })));
         }
         self.store
-            .batch(vec![Stmt::new("UPDATE api_keys SET revoked_at = ?2 WHERE key_id = ?1 AND revoked_at IS NULL", vec![key_id.into(), ctx.now.into()])])
+            .batch(vec![Stmt::new(
+                "UPDATE api_keys SET revoked_at = ?2 WHERE key_id = ?1 AND revoked_at IS NULL",
+                vec![key_id.into(), ctx.now.into()],
+            )])
             .await?;
         Ok(Reply::ok(json!({ "key_id": key_id, "revoked_at": time::format(ctx.now) })))
     }

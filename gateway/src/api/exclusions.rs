@@ -25,7 +25,10 @@ fn propagates_to_regulator(duration: ExclusionDuration) -> bool {
 
 pub(crate) fn check_skew(f: &mut Fields, name: &'static str, sent: i64, now: i64) {
     if sent != 0 && (sent - now).abs() > MAX_CLOCK_SKEW_SECONDS {
-        f.reject("timestamp_out_of_range", format!("{name} must be within {MAX_CLOCK_SKEW_SECONDS} seconds of the service clock ({})", time::format(now)));
+        f.reject(
+            "timestamp_out_of_range",
+            format!("{name} must be within {MAX_CLOCK_SKEW_SECONDS} seconds of the service clock ({})", time::format(now)),
+        );
     }
 }
 
@@ -48,7 +51,10 @@ impl Gateway {
         }
         let duration = ExclusionDuration::parse(&duration_text);
         if !duration_text.is_empty() && duration.is_none() {
-            f.reject("unsupported_duration", "duration must be one of duration_24h, duration_7d, duration_30d, duration_6m, duration_1y, duration_permanent");
+            f.reject(
+                "unsupported_duration",
+                "duration must be one of duration_24h, duration_7d, duration_30d, duration_6m, duration_1y, duration_permanent",
+            );
         }
         if !reason.is_empty() && !REASONS.contains(&reason.as_str()) {
             f.reject("unsupported_reason", "reason must be self_initiated or operator_initiated");
@@ -68,7 +74,10 @@ impl Gateway {
             if let Some(i) = self.rules.most_restrictive_exclusion(ctx.now, &terms)? {
                 let current = terms.get(i as usize).copied().ok_or_else(ApiError::internal)?;
                 if !self.rules.exclusion_lengthens(current, proposed)? {
-                    return Err(ApiError::conflict("already_excluded", "the user is already excluded until at least that time; an exclusion can be lengthened, never shortened"));
+                    return Err(ApiError::conflict(
+                        "already_excluded",
+                        "the user is already excluded until at least that time; an exclusion can be lengthened, never shortened",
+                    ));
                 }
             }
             let email = email.clone().or_else(|| normalize_email(&user.email));
@@ -258,14 +267,39 @@ impl Gateway {
         })))
     }
 
+    /// Whether a player is excluded: by an exclusion registered for them at
+    /// this tenant, or on the shared list under their screening e-mail. One
+    /// read; the rules decide which exclusions are still active.
+    pub(crate) async fn is_excluded(&self, ctx: &Ctx<'_>, user: &crate::api::User) -> ApiResult<bool> {
+        let rows = self
+            .store
+            .query(
+                "SELECT expires_at FROM exclusions
+                 WHERE (tenant_id = ?1 AND external_user_id = ?2) OR (environment = ?3 AND email = ?4)",
+                vec![
+                    ctx.caller.tenant_id.as_str().into(),
+                    user.external_user_id.as_str().into(),
+                    ctx.caller.environment.as_str().into(),
+                    user.email.as_str().into(),
+                ],
+            )
+            .await?;
+        let terms = rows.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(0)? })).collect::<ApiResult<Vec<_>>>()?;
+        Ok(self.rules.most_restrictive_exclusion(ctx.now, &terms)?.is_some())
+    }
+
     pub(crate) async fn check_exclusion(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         let raw_email = ctx.query.get("email");
         let raw_phone = ctx.query.get("phone");
         if raw_email.is_none() && raw_phone.is_none() {
             return Err(ApiError::bad_request("missing_fields", "give the email or phone query parameter"));
         }
-        let email = raw_email.map(|e| normalize_email(e).ok_or_else(|| ApiError::bad_request("invalid_field", "email must be an e-mail address"))).transpose()?;
-        let phone = raw_phone.map(|p| normalize_phone(p).ok_or_else(|| ApiError::bad_request("invalid_field", "phone must be a phone number of 7 to 15 digits"))).transpose()?;
+        let email = raw_email
+            .map(|e| normalize_email(e).ok_or_else(|| ApiError::bad_request("invalid_field", "email must be an e-mail address")))
+            .transpose()?;
+        let phone = raw_phone
+            .map(|p| normalize_phone(p).ok_or_else(|| ApiError::bad_request("invalid_field", "phone must be a phone number of 7 to 15 digits")))
+            .transpose()?;
         let found = self.find_exclusion(ctx, email.as_deref(), phone.as_deref()).await?;
         Ok(Reply::ok(found.unwrap_or_else(|| json!({ "is_excluded": false }))))
     }

@@ -94,7 +94,10 @@ impl Gateway {
             let user = self.require_user(ctx, &user_id).await?;
             let assessment = match self.rules.assess_withdrawal(user.verified_tier, user.cumulative_withdrawn_cents, amount) {
                 Err(RulesFault::Rule(rules::RuleError::AmountTooLarge)) => {
-                    return Err(ApiError::unprocessable("ceiling_exceeded", "the lifetime withdrawal total would exceed the largest amount the service accepts"))
+                    return Err(ApiError::unprocessable(
+                        "ceiling_exceeded",
+                        "the lifetime withdrawal total would exceed the largest amount the service accepts",
+                    ))
                 }
                 other => other?,
             };
@@ -150,7 +153,14 @@ impl Gateway {
             Stmt::new(
                 "INSERT INTO withdrawals (withdrawal_id, tenant_id, external_user_id, amount_cents, currency, status, created_at, updated_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, 'released', ?6, ?6)",
-                vec![withdrawal_id.as_str().into(), ctx.caller.tenant_id.as_str().into(), user.external_user_id.as_str().into(), amount.into(), currency.into(), ctx.now.into()],
+                vec![
+                    withdrawal_id.as_str().into(),
+                    ctx.caller.tenant_id.as_str().into(),
+                    user.external_user_id.as_str().into(),
+                    amount.into(),
+                    currency.into(),
+                    ctx.now.into(),
+                ],
             ),
         ];
         if !self.commit(statements).await? {
@@ -190,7 +200,14 @@ impl Gateway {
             Stmt::new(
                 "INSERT INTO withdrawals (withdrawal_id, tenant_id, external_user_id, amount_cents, currency, status, created_at, updated_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, 'held', ?6, ?6)",
-                vec![withdrawal_id.as_str().into(), tenant.into(), user.external_user_id.as_str().into(), amount.into(), currency.into(), ctx.now.into()],
+                vec![
+                    withdrawal_id.as_str().into(),
+                    tenant.into(),
+                    user.external_user_id.as_str().into(),
+                    amount.into(),
+                    currency.into(),
+                    ctx.now.into(),
+                ],
             ),
             Stmt::new(
                 "INSERT INTO kyc_checks (kyc_check_id, tenant_id, environment, external_user_id, target_tier, status, open_key, withdrawal_id,
@@ -359,11 +376,7 @@ impl Gateway {
             f.reject("invalid_field", "decision must be approve or reject");
         }
         f.finish()?;
-        let check = self
-            .load_check(&kyc_check_id)
-            .await?
-            .filter(|c| c.environment == ctx.caller.environment)
-            .ok_or_else(check_not_found)?;
+        let check = self.load_check(&kyc_check_id).await?.filter(|c| c.environment == ctx.caller.environment).ok_or_else(check_not_found)?;
         let wanted = if decision == "approve" { "approved" } else { "rejected" };
         let status = if check.status == wanted {
             check.status

@@ -136,13 +136,28 @@ impl Gateway {
                     return Ok(Reply::ok(stored_json(&p.response)?));
                 }
                 if cooloff.is_increase || current.is_none() {
-                    return Err(ApiError::conflict("pending_change_exists", "an increase of this limit is pending; cancel it first or wait until it is effective"));
+                    return Err(ApiError::conflict(
+                        "pending_change_exists",
+                        "an increase of this limit is pending; cancel it first or wait until it is effective",
+                    ));
                 }
             }
             if let Some(c) = current.filter(|c| c.amount_cents == amount && slot.pending.is_none()) {
-                return Ok(Reply::ok(self.limit_response(&c.limit_id, &user_id, window, amount, &currency, Some(amount), cooloff, c.effective_from, "active")));
+                return Ok(Reply::ok(self.limit_response(
+                    &c.limit_id,
+                    &user_id,
+                    window,
+                    amount,
+                    &currency,
+                    Some(amount),
+                    cooloff,
+                    c.effective_from,
+                    "active",
+                )));
             }
-            if let Some(reply) = self.write_limit(ctx, &user, window, amount, &currency, requested_at, current, slot.pending.as_ref(), cooloff).await? {
+            if let Some(reply) =
+                self.write_limit(ctx, &user, window, amount, &currency, requested_at, current, slot.pending.as_ref(), cooloff).await?
+            {
                 return Ok(reply);
             }
         }
@@ -193,7 +208,17 @@ impl Gateway {
         let limit_id = self.new_id("lim");
         let effective_from = requested_at.max(ctx.now) + cooloff.cooloff_seconds;
         let status = if cooloff.cooloff_seconds > 0 { "pending" } else { "active" };
-        let response = self.limit_response(&limit_id, &user.external_user_id, window, amount, currency, current.map(|c| c.amount_cents), cooloff, effective_from, status);
+        let response = self.limit_response(
+            &limit_id,
+            &user.external_user_id,
+            window,
+            amount,
+            currency,
+            current.map(|c| c.amount_cents),
+            cooloff,
+            effective_from,
+            status,
+        );
         let tenant = ctx.caller.tenant_id.as_str();
         let mut statements = vec![self.claim_user(ctx, user)];
         if let Some(p) = pending {
@@ -225,15 +250,21 @@ impl Gateway {
             Some(_) => None,
         };
         if let Some(event) = event {
-            statements.push(self.event(ctx.caller.environment, Some(tenant), event, ctx.now, json!({
-                "limit_id": limit_id,
-                "user_id": user.external_user_id,
-                "limit_type": window.as_str(),
-                "amount_cents": amount,
-                "currency": currency,
-                "previous_limit_cents": current.map(|c| c.amount_cents),
-                "effective_from": time::format(effective_from),
-            })));
+            statements.push(self.event(
+                ctx.caller.environment,
+                Some(tenant),
+                event,
+                ctx.now,
+                json!({
+                    "limit_id": limit_id,
+                    "user_id": user.external_user_id,
+                    "limit_type": window.as_str(),
+                    "amount_cents": amount,
+                    "currency": currency,
+                    "previous_limit_cents": current.map(|c| c.amount_cents),
+                    "effective_from": time::format(effective_from),
+                }),
+            ));
         }
         Ok(self.commit(statements).await?.then(|| Reply::created(response)))
     }
@@ -276,15 +307,7 @@ impl Gateway {
         if transactions_held(&user.sanctions_status) {
             return Ok(Gate::Held);
         }
-        let own = self
-            .store
-            .scalar(
-                "SELECT COUNT(*) FROM exclusions WHERE tenant_id = ?1 AND external_user_id = ?2 AND (expires_at IS NULL OR expires_at > ?3)",
-                vec![ctx.caller.tenant_id.as_str().into(), user.external_user_id.as_str().into(), ctx.now.into()],
-            )
-            .await?;
-        let own_active = own > 0;
-        if own_active || self.find_exclusion(ctx, Some(&user.email), None).await?.is_some() {
+        if self.is_excluded(ctx, user).await? {
             return Ok(Gate::Excluded);
         }
         let mut limits = Vec::new();
@@ -298,20 +321,28 @@ impl Gateway {
         }
         let deposits = self.recent_deposits(ctx, &user.external_user_id).await?;
         Ok(match self.rules.check_deposit(ctx.now, &limits, &deposits, amount)? {
-            DepositDecision::Allowed { would_remain_cents } => Gate::Allowed { would_remain_cents, active: limits.iter().map(|l| l.window).collect() },
+            DepositDecision::Allowed { would_remain_cents } => {
+                Gate::Allowed { would_remain_cents, active: limits.iter().map(|l| l.window).collect() }
+            }
             DepositDecision::Rejected(b) => Gate::Breach(b, breach_message(&b, amount, currency)),
         })
     }
 
     async fn record_breach(&self, ctx: &Ctx<'_>, user_id: &str, amount: i64, currency: &str, b: &DepositBreach) -> ApiResult<()> {
-        let event = self.event(ctx.caller.environment, Some(&ctx.caller.tenant_id), "limit.breach_attempt", ctx.now, json!({
-            "user_id": user_id,
-            "limit_type": b.window.as_str(),
-            "amount_cents": amount,
-            "currency": currency,
-            "limit_amount_cents": b.limit_cents,
-            "already_spent_cents": b.already_spent_cents,
-        }));
+        let event = self.event(
+            ctx.caller.environment,
+            Some(&ctx.caller.tenant_id),
+            "limit.breach_attempt",
+            ctx.now,
+            json!({
+                "user_id": user_id,
+                "limit_type": b.window.as_str(),
+                "amount_cents": amount,
+                "currency": currency,
+                "limit_amount_cents": b.limit_cents,
+                "already_spent_cents": b.already_spent_cents,
+            }),
+        );
         self.commit(vec![event]).await?;
         Ok(())
     }
@@ -413,8 +444,13 @@ impl Gateway {
             )
             .await?;
         let row = rows.first().ok_or_else(|| ApiError::not_found("limit_not_found", "no such limit for this tenant"))?;
-        let (user_id, limit_type, amount, currency, status, effective_from) = (row.text(0)?, row.text(1)?, row.int(2)?, row.text(3)?, row.text(4)?, row.int(5)?);
-        let reply = |cancelled_at: i64| Reply::ok(json!({ "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "status": "cancelled", "cancelled_at": time::format(cancelled_at) }));
+        let (user_id, limit_type, amount, currency, status, effective_from) =
+            (row.text(0)?, row.text(1)?, row.int(2)?, row.text(3)?, row.text(4)?, row.int(5)?);
+        let reply = |cancelled_at: i64| {
+            Reply::ok(
+                json!({ "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "status": "cancelled", "cancelled_at": time::format(cancelled_at) }),
+            )
+        };
         if status == "cancelled" {
             return Ok(reply(row.opt_int(6)?.unwrap_or(ctx.now)));
         }
@@ -423,9 +459,15 @@ impl Gateway {
         }
         let statements = vec![
             self.cancel_statement(limit_id, ctx.now),
-            self.event(ctx.caller.environment, Some(&ctx.caller.tenant_id), "limit.cancelled", ctx.now, json!({
-                "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "amount_cents": amount, "currency": currency,
-            })),
+            self.event(
+                ctx.caller.environment,
+                Some(&ctx.caller.tenant_id),
+                "limit.cancelled",
+                ctx.now,
+                json!({
+                    "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "amount_cents": amount, "currency": currency,
+                }),
+            ),
         ];
         if self.commit(statements).await? {
             Ok(reply(ctx.now))

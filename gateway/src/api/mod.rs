@@ -6,8 +6,8 @@ mod authn;
 pub(crate) mod exclusions;
 pub(crate) mod kyc;
 mod limits;
-mod sandbox;
 mod sanctions;
+mod sandbox;
 mod webhooks;
 
 use serde_json::json;
@@ -19,7 +19,7 @@ use crate::{Ctx, Gateway, Reply};
 
 pub(crate) async fn dispatch(gw: &Gateway, route: Route, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     match route {
-        Route::Health => Ok(Reply::ok(json!({ "status": "ok" }))),
+        Route::Health => Ok(health()),
         Route::Rules => {
             let id = gw.rules.identity();
             Ok(Reply::ok(json!({ "version": id.version, "component_sha256": id.component_sha256 })))
@@ -62,6 +62,11 @@ pub(crate) async fn dispatch(gw: &Gateway, route: Route, ctx: &Ctx<'_>) -> ApiRe
         Route::AdminRescreen => gw.rescreen(ctx).await,
         Route::AdminRunScheduled => gw.run_scheduled_now(ctx).await,
     }
+}
+
+/// The public connectivity check.
+pub(crate) fn health() -> Reply {
+    Reply::ok(json!({ "status": "ok" }))
 }
 
 /// Sanctions statuses under which every transaction of the user is held.

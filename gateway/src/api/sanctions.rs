@@ -69,7 +69,8 @@ impl Gateway {
             let tenant = ctx.caller.tenant_id.as_str();
             let mut statements = Vec::new();
             let (status, case_id, response) = if outcome.hit {
-                let (case_id, case_statements) = self.open_case(ctx.caller.environment, tenant, &who.user_id, &who.first_name, &who.last_name, &outcome, &screen_id, ctx.now);
+                let (case_id, case_statements) =
+                    self.open_case(ctx.caller.environment, tenant, &who.user_id, &who.first_name, &who.last_name, &outcome, &screen_id, ctx.now);
                 statements.extend(case_statements);
                 let response = json!({
                     "screen_id": screen_id,
@@ -290,7 +291,9 @@ impl Gateway {
             Reply::ok(json!({ "case_id": case_id, "user_id": user_id, "decision": decision, "status": user_status, "reviewer": decided_by }))
         };
         if current != "open" {
-            return if current == case_status { Ok(reply(&reviewer)) } else {
+            return if current == case_status {
+                Ok(reply(&reviewer))
+            } else {
                 Err(ApiError::conflict("case_already_decided", format!("the case was already {current}")))
             };
         }

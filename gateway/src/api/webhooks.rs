@@ -147,7 +147,10 @@ impl Gateway {
             let delivery_id = row.text(0)?;
             let attempts = self
                 .store
-                .query("SELECT attempted_at, status_code, error FROM webhook_attempts WHERE delivery_id = ?1 ORDER BY attempted_at, attempt_id", vec![delivery_id.as_str().into()])
+                .query(
+                    "SELECT attempted_at, status_code, error FROM webhook_attempts WHERE delivery_id = ?1 ORDER BY attempted_at, attempt_id",
+                    vec![delivery_id.as_str().into()],
+                )
                 .await?
                 .iter()
                 .map(|a| Ok(json!({ "attempted_at": time::format(a.int(0)?), "status_code": a.opt_int(1)?, "error": a.opt_text(2)? })))

@@ -16,8 +16,10 @@ pub type Error = Box<dyn std::error::Error + Send + Sync>;
 /// Starts the gateway on a free loopback port, with webhook delivery if
 /// asked; returns its address and a sandbox admin key.
 pub async fn start_gateway(database: &str, webhooks: bool) -> Result<(SocketAddr, String), Error> {
-    let path = host_native::default_rules_paths().into_iter().find(|p| p.exists()).ok_or("build the rules component first: cargo run -p build-rules")?;
-    let mut gateway = Gateway::new(open_store(database).await?, Box::new(ComponentRules::load(&path)?), Box::new(SystemClock), Box::new(OsIds), Config::default());
+    let path =
+        host_native::default_rules_paths().into_iter().find(|p| p.exists()).ok_or("build the rules component first: cargo run -p build-rules")?;
+    let mut gateway =
+        Gateway::new(open_store(database).await?, Box::new(ComponentRules::load(&path)?), Box::new(SystemClock), Box::new(OsIds), Config::default());
     let notify = Arc::new(Notify::new());
     if webhooks {
         gateway = gateway.with_webhooks(Box::new(HttpSender::new()?), Box::new(NotifyWaker(notify.clone())));

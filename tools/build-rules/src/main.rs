@@ -50,23 +50,13 @@ fn run() -> Result<(), String> {
 
 fn workspace_root() -> Result<PathBuf, String> {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest
-        .parent()
-        .and_then(Path::parent)
-        .map(Path::to_path_buf)
-        .ok_or_else(|| "cannot find the workspace root".to_string())
+    manifest.parent().and_then(Path::parent).map(Path::to_path_buf).ok_or_else(|| "cannot find the workspace root".to_string())
 }
 
 fn build_core_module(workspace: &Path) -> Result<Vec<u8>, String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let cargo_home = std::env::var("CARGO_HOME")
-        .ok()
-        .or_else(|| std::env::var("HOME").ok().map(|h| format!("{h}/.cargo")))
-        .unwrap_or_default();
-    let rustup_home = std::env::var("RUSTUP_HOME")
-        .ok()
-        .or_else(|| std::env::var("HOME").ok().map(|h| format!("{h}/.rustup")))
-        .unwrap_or_default();
+    let cargo_home = std::env::var("CARGO_HOME").ok().or_else(|| std::env::var("HOME").ok().map(|h| format!("{h}/.cargo"))).unwrap_or_default();
+    let rustup_home = std::env::var("RUSTUP_HOME").ok().or_else(|| std::env::var("HOME").ok().map(|h| format!("{h}/.rustup"))).unwrap_or_default();
     let rustflags = [
         format!("--remap-path-prefix={}=/workspace", workspace.display()),
         format!("--remap-path-prefix={cargo_home}=/cargo"),
@@ -98,10 +88,7 @@ fn build_core_module(workspace: &Path) -> Result<Vec<u8>, String> {
 }
 
 fn componentize(core: &[u8]) -> Result<Vec<u8>, String> {
-    wit_component::ComponentEncoder::default()
-        .module(core)
-        .and_then(|e| e.validate(true).encode())
-        .map_err(|e| format!("componentize failed: {e:#}"))
+    wit_component::ComponentEncoder::default().module(core).and_then(|e| e.validate(true).encode()).map_err(|e| format!("componentize failed: {e:#}"))
 }
 
 /// The rules may not reach the outside world: no WASI, no clock, no randomness.
