@@ -24,6 +24,13 @@ cargo build --locked --release -p build-rules -p host-native
 hash=$(target/release/build-rules)
 echo "rules component sha256 $hash"
 
+step "the committed component (carried in the binary) is the one this checkout builds"
+if ! cmp -s target/rules/cgw_rules.wasm rules/cgw_rules.wasm; then
+  echo "rules/cgw_rules.wasm differs from a rebuild ($hash); run: cargo run -p build-rules && cp target/rules/cgw_rules.wasm rules/" >&2
+  exit 1
+fi
+echo "rules/cgw_rules.wasm is the rebuilt component"
+
 step "rules component is reproducible from another directory"
 copy="$work/second-checkout"
 mkdir -p "$copy"

@@ -74,7 +74,15 @@ impl Env {
 
     /// Sends a request; `raw_body` is sent as is with the given content type.
     pub fn send(&self, method: &str, path: &str, key: Option<&str>, raw_body: Option<(&str, Vec<u8>)>) -> Resp {
+        self.send_with(method, path, key, raw_body, &[])
+    }
+
+    /// [`Env::send`] with extra request headers.
+    pub fn send_with(&self, method: &str, path: &str, key: Option<&str>, raw_body: Option<(&str, Vec<u8>)>, headers: &[(&str, &str)]) -> Resp {
         let mut request = self.agent.request(method, &format!("{}{}", self.base_url, path));
+        for (name, value) in headers {
+            request = request.set(name, value);
+        }
         if let Some(key) = key {
             request = request.set("authorization", &format!("Bearer {key}"));
         }
@@ -144,6 +152,10 @@ impl Tenant<'_> {
     pub fn post(&self, path: &str, body: Json) -> Resp {
         self.env.call("POST", path, Some(&self.key), Some(&body))
     }
+    /// A POST with extra headers, such as `Idempotency-Key`.
+    pub fn post_with(&self, path: &str, body: Json, headers: &[(&str, &str)]) -> Resp {
+        self.env.send_with("POST", path, Some(&self.key), Some(("application/json", body.to_string().into_bytes())), headers)
+    }
     pub fn delete(&self, path: &str) -> Resp {
         self.env.call("DELETE", path, Some(&self.key), None)
     }
@@ -182,6 +194,14 @@ pub fn parse_time(text: &str) -> Result<i64, String> {
 
 pub fn format_time(unix: i64) -> String {
     chrono::DateTime::from_timestamp(unix, 0).map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)).unwrap_or_default()
+}
+
+/// A phone number unique to this run, so cases never collide on shared lists.
+pub fn unique_phone() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let seed = u64::from(std::process::id()) * 1_000 + NEXT.fetch_add(1, Ordering::Relaxed);
+    format!("+4479{:08}", seed % 100_000_000)
 }
 
 /// A unique id for this run, so cases never collide on shared lists.

@@ -11,38 +11,20 @@ const SECRET_LEN: usize = 32;
 /// How much of a key the audit log keeps: the prefix and four characters.
 const AUDIT_PREFIX_LEN: usize = 16;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Environment {
-    Sandbox,
-    Production,
-}
+pub use rules::Environment;
 
-impl Environment {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Environment::Sandbox => "sandbox",
-            Environment::Production => "production",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Environment> {
-        match s {
-            "sandbox" => Some(Environment::Sandbox),
-            "production" => Some(Environment::Production),
-            _ => None,
-        }
-    }
-    pub fn key_prefix(self) -> &'static str {
-        match self {
-            Environment::Sandbox => SANDBOX_PREFIX,
-            Environment::Production => PRODUCTION_PREFIX,
-        }
+/// The key prefix of an environment.
+pub fn key_prefix(environment: Environment) -> &'static str {
+    match environment {
+        Environment::Sandbox => SANDBOX_PREFIX,
+        Environment::Production => PRODUCTION_PREFIX,
     }
 }
 
 /// A new key from 24 random bytes: prefix plus 32 URL-safe base64 characters.
 pub fn new_key(environment: Environment, random: &[u8]) -> String {
     let secret = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(random);
-    format!("{}{}", environment.key_prefix(), secret)
+    format!("{}{}", key_prefix(environment), secret)
 }
 
 /// The environment of a well-formed key, or `None` when it is malformed.

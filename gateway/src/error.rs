@@ -13,7 +13,9 @@ pub struct ApiError {
     pub retry_after_seconds: Option<u64>,
     pub allow: Option<&'static str>,
     /// why a 5xx happened, for the host's log; never sent to the caller
-    pub detail: Option<String>,
+    pub detail: Option<Box<str>>,
+    /// the rules decision behind a refusal, sent as `x-decision-id`
+    pub decision_id: Option<Box<str>>,
 }
 
 /// Attached to the extensions of a 5xx response: the cause, for the host to log.
@@ -22,7 +24,7 @@ pub struct ErrorDetail(pub String);
 
 impl ApiError {
     pub fn new(status: u16, code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status, code, message: message.into(), retry_after_seconds: None, allow: None, detail: None }
+        ApiError { status, code, message: message.into(), retry_after_seconds: None, allow: None, detail: None, decision_id: None }
     }
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
         Self::new(400, code, message)
@@ -56,16 +58,19 @@ impl ApiError {
         if let Some(allow) = self.allow {
             builder = builder.header("allow", allow);
         }
+        if let Some(id) = &self.decision_id {
+            builder = builder.header("x-decision-id", &**id);
+        }
         let bytes = serde_json::to_vec(&body).unwrap_or_default();
         let mut response = builder.body(bytes).unwrap_or_else(|_| http::Response::new(Vec::new()));
         if let Some(detail) = self.detail {
-            response.extensions_mut().insert(ErrorDetail(detail));
+            response.extensions_mut().insert(ErrorDetail(detail.into()));
         }
         response
     }
 
     fn with_detail(mut self, detail: String) -> Self {
-        self.detail = Some(detail);
+        self.detail = Some(detail.into_boxed_str());
         self
     }
 }
@@ -78,14 +83,18 @@ impl From<StoreError> for ApiError {
 
 impl From<RulesFault> for ApiError {
     fn from(fault: RulesFault) -> Self {
-        match fault {
-            RulesFault::Rule(rules::RuleError::NonPositiveAmount) => {
-                ApiError::bad_request("invalid_amount", "amounts must be positive integers in minor units")
-            }
-            RulesFault::Rule(rules::RuleError::AmountTooLarge) => {
-                ApiError::bad_request("invalid_amount", "amount is larger than the service accepts")
-            }
-            RulesFault::Engine(e) => ApiError::new(500, "rules_unavailable", "the rules engine failed; retry later").with_detail(e),
+        let RulesFault::Engine(e) = fault;
+        let mut error = ApiError::new(503, "rules_unavailable", "the rules engine could not decide; retry later").with_detail(e);
+        error.retry_after_seconds = Some(1);
+        error
+    }
+}
+
+impl From<rules::RuleError> for ApiError {
+    fn from(e: rules::RuleError) -> Self {
+        match e {
+            rules::RuleError::NonPositiveAmount => ApiError::bad_request("invalid_amount", "amounts must be positive integers in minor units"),
+            rules::RuleError::AmountTooLarge => ApiError::bad_request("invalid_amount", "amount is larger than the service accepts"),
         }
     }
 }

@@ -7,8 +7,10 @@
 
 pub mod api;
 pub mod auth;
+pub mod decisions;
 pub mod delivery;
 pub mod error;
+mod idempotency;
 pub mod input;
 pub mod ports;
 pub mod rate_limit;
@@ -27,6 +29,7 @@ use crate::input::Query;
 use crate::ports::{Clock, Ids, Rules, Stmt, Store, Value, Waker, WebhookSender};
 use crate::rate_limit::RateLimiter;
 use crate::router::Route;
+use rules::EventKind;
 
 /// Largest accepted request body. Hosts read at most one byte more.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -41,6 +44,20 @@ pub struct Config {
     /// Whether production screening and identity vendors are configured. Until
     /// they are, production screening and verification answer 503 `vendor_unavailable`.
     pub production_vendors_configured: bool,
+    /// How long decisions are kept; `None` keeps [`DEFAULT_DECISION_RETENTION_DAYS`].
+    pub decision_retention_days: Option<i64>,
+    /// For benchmarks only: drop the logs of read-only decisions instead of
+    /// queueing them, to measure what the log costs. No host exposes it.
+    pub skip_read_decision_log: bool,
+}
+
+/// A regulator's usual look-back is a year; decisions are kept a little longer.
+pub const DEFAULT_DECISION_RETENTION_DAYS: i64 = 400;
+
+impl Config {
+    pub fn decision_retention_seconds(&self) -> i64 {
+        self.decision_retention_days.unwrap_or(DEFAULT_DECISION_RETENTION_DAYS).saturating_mul(time::SECONDS_PER_DAY)
+    }
 }
 
 pub struct Gateway {
@@ -52,6 +69,7 @@ pub struct Gateway {
     pub(crate) config: Config,
     pub(crate) sender: Option<Box<dyn WebhookSender>>,
     pub(crate) waker: Option<Box<dyn Waker>>,
+    pub(crate) decision_queue: decisions::DecisionQueue,
 }
 
 /// The authenticated caller of a request.
@@ -78,23 +96,25 @@ pub struct Ctx<'a> {
 pub struct Reply {
     pub status: u16,
     pub body: Json,
+    /// the rules decision behind the answer, sent as `x-decision-id`
+    pub decision_id: Option<String>,
 }
 
 impl Reply {
     pub fn ok(body: Json) -> Self {
-        Reply { status: 200, body }
+        Reply { status: 200, body, decision_id: None }
     }
     pub fn created(body: Json) -> Self {
-        Reply { status: 201, body }
+        Reply { status: 201, body, decision_id: None }
     }
     pub fn accepted(body: Json) -> Self {
-        Reply { status: 202, body }
+        Reply { status: 202, body, decision_id: None }
     }
 }
 
 impl Gateway {
     pub fn new(store: Box<dyn Store>, rules: Box<dyn Rules>, clock: Box<dyn Clock>, ids: Box<dyn Ids>, config: Config) -> Self {
-        Gateway { store, rules, clock, ids, limiter: RateLimiter::default(), config, sender: None, waker: None }
+        Gateway { store, rules, clock, ids, limiter: RateLimiter::default(), config, sender: None, waker: None, decision_queue: Default::default() }
     }
 
     /// Enables webhook delivery through `sender`; `waker` is told when new events commit.
@@ -121,11 +141,11 @@ impl Gateway {
         let mut response = match self.dispatch(&request, &request_id).await {
             Ok(reply) => {
                 let bytes = serde_json::to_vec(&reply.body).unwrap_or_default();
-                http::Response::builder()
-                    .status(reply.status)
-                    .header("content-type", "application/json")
-                    .body(bytes)
-                    .unwrap_or_else(|_| http::Response::new(Vec::new()))
+                let mut builder = http::Response::builder().status(reply.status).header("content-type", "application/json");
+                if let Some(id) = &reply.decision_id {
+                    builder = builder.header("x-decision-id", id.as_str());
+                }
+                builder.body(bytes).unwrap_or_else(|_| http::Response::new(Vec::new()))
             }
             Err(error) => error.into_response(&request_id),
         };
@@ -157,9 +177,21 @@ impl Gateway {
             return Err(ApiError::forbidden("forbidden", "this operation needs an admin key"));
         }
         let query = Query::parse(request.uri().query())?;
+        let reservation = match request.method() == http::Method::POST {
+            true => self.reserve_idempotency(&caller.tenant_id, request).await?,
+            false => None,
+        };
         let now = self.tenant_now(&caller);
         let ctx = Ctx { caller, now, query, body: request.body() };
-        api::dispatch(self, route, &ctx).await
+        match reservation {
+            None => api::dispatch(self, route, &ctx).await,
+            Some(idempotency::Outcome::Replay(reply)) => Ok(reply),
+            Some(idempotency::Outcome::Run(reservation)) => {
+                let result = api::dispatch(self, route, &ctx).await;
+                self.complete_idempotency(reservation, &result).await;
+                result
+            }
+        }
     }
 
     pub(crate) fn tenant_now(&self, caller: &Caller) -> i64 {
@@ -176,12 +208,19 @@ impl Gateway {
 
     /// An outbox row for an event, written in the same batch as the change
     /// that fires it. `tenant_id` `None` fans out to every tenant of the environment.
-    pub(crate) fn event(&self, environment: Environment, tenant_id: Option<&str>, event: &str, now: i64, data: Json) -> Stmt {
+    pub(crate) fn event(&self, environment: Environment, tenant_id: Option<&str>, event: EventKind, now: i64, data: Json) -> Stmt {
         let event_id = self.new_id("evt");
-        let envelope = json!({ "event": event, "event_id": event_id, "timestamp": time::format(now), "data": data });
+        let envelope = json!({ "event": event.as_str(), "event_id": event_id, "timestamp": time::format(now), "data": data });
         Stmt::new(
             "INSERT INTO outbox (event_id, environment, tenant_id, event, envelope, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            vec![Value::from(event_id), environment.as_str().into(), Value::from(tenant_id), event.into(), envelope.to_string().into(), now.into()],
+            vec![
+                Value::from(event_id),
+                environment.as_str().into(),
+                Value::from(tenant_id),
+                event.as_str().into(),
+                envelope.to_string().into(),
+                now.into(),
+            ],
         )
     }
 }

@@ -2,8 +2,10 @@
 //! them: a SQL store, a clock, the rules engine and a source of ids.
 
 use rules::{
-    Cooloff, Deposit, DepositDecision, DepositLimit, ExclusionDuration, ExclusionTerm, KycTier, LimitWindow, RuleError, ScreeningOutcome,
-    StubKycOutcome, TierBounds, WindowUsage, WithdrawalAssessment,
+    CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts, ExclusionStatus,
+    ExclusionStatusFacts, Horizons, KycDecision, KycFacts, KycTier, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision, LimitChangeFacts,
+    LimitView, LimitsFacts, RegulatorImportFacts, RegulatorOutcome, RuleError, SanctionsStatus, SanctionsView, ScreeningDecision, ScreeningFacts,
+    TierBounds, WithdrawalDecision, WithdrawalFacts,
 };
 
 /// `Send + Sync` natively; nothing on wasm, where hosts are single-threaded.
@@ -171,19 +173,11 @@ pub trait Ids: MaybeSend {
     fn random_bytes(&self, len: usize) -> Vec<u8>;
 }
 
-/// A failure to reach a decision.
+/// The rules engine failed to reach a decision (a trap, a load failure).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RulesFault {
-    #[error("rule refused its input: {0:?}")]
-    Rule(RuleError),
     #[error("rules engine failed: {0}")]
     Engine(String),
-}
-
-impl From<RuleError> for RulesFault {
-    fn from(e: RuleError) -> Self {
-        RulesFault::Rule(e)
-    }
 }
 
 pub type RulesResult<T> = Result<T, RulesFault>;
@@ -194,21 +188,26 @@ pub struct RulesVersion {
     pub component_sha256: String,
 }
 
-/// The compliance rules, as exported by the `cgw:rules` component.
+/// The compliance rules, as exported by the `cgw:rules@2.0.0` component:
+/// one call per decision. A `RuleError` is the rules refusing the facts.
 pub trait Rules: MaybeSend {
     fn identity(&self) -> RulesVersion;
-    fn tier_for_cumulative(&self, cumulative_cents: i64) -> RulesResult<KycTier>;
-    fn bounds_of_tier(&self, tier: KycTier) -> RulesResult<TierBounds>;
-    fn assess_withdrawal(&self, verified: KycTier, cumulative_cents: i64, amount_cents: i64) -> RulesResult<WithdrawalAssessment>;
-    fn limit_cooloff(&self, current_cents: Option<i64>, requested_cents: i64) -> RulesResult<Cooloff>;
-    fn window_seconds(&self, window: LimitWindow) -> RulesResult<i64>;
-    fn window_usage_at(&self, now: i64, window: LimitWindow, deposits: &[Deposit]) -> RulesResult<WindowUsage>;
-    fn check_deposit(&self, now: i64, limits: &[DepositLimit], deposits: &[Deposit], amount_cents: i64) -> RulesResult<DepositDecision>;
-    fn exclusion_expiry(&self, duration: ExclusionDuration, effective_from: i64) -> RulesResult<Option<i64>>;
-    fn most_restrictive_exclusion(&self, now: i64, exclusions: &[ExclusionTerm]) -> RulesResult<Option<u32>>;
-    fn exclusion_lengthens(&self, current: ExclusionTerm, proposed: ExclusionTerm) -> RulesResult<bool>;
-    fn stub_screen(&self, first_name: &str, last_name: &str) -> RulesResult<ScreeningOutcome>;
-    fn stub_kyc(&self, external_user_id: &str) -> RulesResult<StubKycOutcome>;
+    /// The rules' time spans; implementations ask the rules once and keep them.
+    fn horizons(&self) -> Horizons;
+    fn decide_deposit(&self, facts: &DepositFacts) -> RulesResult<Result<DepositDecision, RuleError>>;
+    fn decide_limit_change(&self, facts: &LimitChangeFacts) -> RulesResult<Result<LimitChangeDecision, RuleError>>;
+    fn decide_limit_cancel(&self, facts: &LimitCancelFacts) -> RulesResult<LimitCancelDecision>;
+    fn describe_limits(&self, facts: &LimitsFacts) -> RulesResult<Vec<LimitView>>;
+    fn decide_withdrawal(&self, facts: &WithdrawalFacts) -> RulesResult<Result<WithdrawalDecision, RuleError>>;
+    fn describe_tier(&self, tier: KycTier) -> RulesResult<TierBounds>;
+    fn decide_kyc(&self, facts: &KycFacts) -> RulesResult<KycDecision>;
+    fn decide_exclusion(&self, facts: &ExclusionFacts) -> RulesResult<Result<ExclusionDecision, RuleError>>;
+    fn describe_exclusions(&self, facts: &ExclusionStatusFacts) -> RulesResult<ExclusionStatus>;
+    fn decide_regulator_import(&self, facts: &RegulatorImportFacts) -> RulesResult<Vec<RegulatorOutcome>>;
+    fn decide_screening(&self, facts: &ScreeningFacts) -> RulesResult<ScreeningDecision>;
+    fn describe_sanctions(&self, status: SanctionsStatus) -> RulesResult<SanctionsView>;
+    fn decide_case_review(&self, facts: &CaseReviewFacts) -> RulesResult<CaseReviewDecision>;
+    fn due_now(&self, facts: &DueFacts) -> RulesResult<DueWork>;
 }
 
 /// The rules library called directly, for tests and differential checks.
@@ -219,41 +218,50 @@ impl Rules for LibraryRules {
     fn identity(&self) -> RulesVersion {
         RulesVersion { version: rules::VERSION.to_string(), component_sha256: "library".to_string() }
     }
-    fn tier_for_cumulative(&self, cumulative_cents: i64) -> RulesResult<KycTier> {
-        Ok(rules::tier_for_cumulative(cumulative_cents)?)
+    fn horizons(&self) -> Horizons {
+        rules::time_horizons()
     }
-    fn bounds_of_tier(&self, tier: KycTier) -> RulesResult<TierBounds> {
-        Ok(rules::bounds_of_tier(tier))
+    fn decide_deposit(&self, facts: &DepositFacts) -> RulesResult<Result<DepositDecision, RuleError>> {
+        Ok(rules::decide_deposit(facts))
     }
-    fn assess_withdrawal(&self, verified: KycTier, cumulative_cents: i64, amount_cents: i64) -> RulesResult<WithdrawalAssessment> {
-        Ok(rules::assess_withdrawal(verified, cumulative_cents, amount_cents)?)
+    fn decide_limit_change(&self, facts: &LimitChangeFacts) -> RulesResult<Result<LimitChangeDecision, RuleError>> {
+        Ok(rules::decide_limit_change(facts))
     }
-    fn limit_cooloff(&self, current_cents: Option<i64>, requested_cents: i64) -> RulesResult<Cooloff> {
-        Ok(rules::limit_cooloff(current_cents, requested_cents)?)
+    fn decide_limit_cancel(&self, facts: &LimitCancelFacts) -> RulesResult<LimitCancelDecision> {
+        Ok(rules::decide_limit_cancel(facts))
     }
-    fn window_seconds(&self, window: LimitWindow) -> RulesResult<i64> {
-        Ok(rules::window_seconds(window))
+    fn describe_limits(&self, facts: &LimitsFacts) -> RulesResult<Vec<LimitView>> {
+        Ok(rules::describe_limits(facts))
     }
-    fn window_usage_at(&self, now: i64, window: LimitWindow, deposits: &[Deposit]) -> RulesResult<WindowUsage> {
-        Ok(rules::window_usage_at(now, window, deposits))
+    fn decide_withdrawal(&self, facts: &WithdrawalFacts) -> RulesResult<Result<WithdrawalDecision, RuleError>> {
+        Ok(rules::decide_withdrawal(facts))
     }
-    fn check_deposit(&self, now: i64, limits: &[DepositLimit], deposits: &[Deposit], amount_cents: i64) -> RulesResult<DepositDecision> {
-        Ok(rules::check_deposit(now, limits, deposits, amount_cents)?)
+    fn describe_tier(&self, tier: KycTier) -> RulesResult<TierBounds> {
+        Ok(rules::describe_tier(tier))
     }
-    fn exclusion_expiry(&self, duration: ExclusionDuration, effective_from: i64) -> RulesResult<Option<i64>> {
-        Ok(rules::exclusion_expiry(duration, effective_from)?)
+    fn decide_kyc(&self, facts: &KycFacts) -> RulesResult<KycDecision> {
+        Ok(rules::decide_kyc(facts))
     }
-    fn most_restrictive_exclusion(&self, now: i64, exclusions: &[ExclusionTerm]) -> RulesResult<Option<u32>> {
-        Ok(rules::most_restrictive_exclusion(now, exclusions))
+    fn decide_exclusion(&self, facts: &ExclusionFacts) -> RulesResult<Result<ExclusionDecision, RuleError>> {
+        Ok(rules::decide_exclusion(facts))
     }
-    fn exclusion_lengthens(&self, current: ExclusionTerm, proposed: ExclusionTerm) -> RulesResult<bool> {
-        Ok(rules::exclusion_lengthens(current, proposed))
+    fn describe_exclusions(&self, facts: &ExclusionStatusFacts) -> RulesResult<ExclusionStatus> {
+        Ok(rules::describe_exclusions(facts))
     }
-    fn stub_screen(&self, first_name: &str, last_name: &str) -> RulesResult<ScreeningOutcome> {
-        Ok(rules::stub_screen(first_name, last_name))
+    fn decide_regulator_import(&self, facts: &RegulatorImportFacts) -> RulesResult<Vec<RegulatorOutcome>> {
+        Ok(rules::decide_regulator_import(facts))
     }
-    fn stub_kyc(&self, external_user_id: &str) -> RulesResult<StubKycOutcome> {
-        Ok(rules::stub_kyc(external_user_id))
+    fn decide_screening(&self, facts: &ScreeningFacts) -> RulesResult<ScreeningDecision> {
+        Ok(rules::decide_screening(facts))
+    }
+    fn describe_sanctions(&self, status: SanctionsStatus) -> RulesResult<SanctionsView> {
+        Ok(rules::describe_sanctions(status))
+    }
+    fn decide_case_review(&self, facts: &CaseReviewFacts) -> RulesResult<CaseReviewDecision> {
+        Ok(rules::decide_case_review(facts))
+    }
+    fn due_now(&self, facts: &DueFacts) -> RulesResult<DueWork> {
+        Ok(rules::due_now(facts))
     }
 }
 

@@ -45,6 +45,12 @@ pub enum Route {
     WebhookRedeliver(String),
     AdminRescreen,
     AdminRunScheduled,
+    AdminDecisionList,
+    AdminDecisionGet(String),
+    AdminDecisionReplay(String),
+    AdminKycChecks,
+    AdminRegulatorExport,
+    AdminMetrics,
 }
 
 impl Route {
@@ -64,6 +70,12 @@ impl Route {
                 | Route::AdminRegulatorImport
                 | Route::AdminRescreen
                 | Route::AdminRunScheduled
+                | Route::AdminDecisionList
+                | Route::AdminDecisionGet(_)
+                | Route::AdminDecisionReplay(_)
+                | Route::AdminKycChecks
+                | Route::AdminRegulatorExport
+                | Route::AdminMetrics
         )
     }
 }
@@ -106,6 +118,12 @@ fn routes_for(segments: &[&str]) -> Option<Vec<(Method, Route)>> {
         ["v1", "webhooks", w, "deliveries"] => vec![(Method::GET, Route::WebhookDeliveries(id(w)))],
         ["v1", "admin", "sanctions", "rescreen"] => vec![(Method::POST, Route::AdminRescreen)],
         ["v1", "admin", "scheduler", "run"] => vec![(Method::POST, Route::AdminRunScheduled)],
+        ["v1", "admin", "decisions"] => vec![(Method::GET, Route::AdminDecisionList)],
+        ["v1", "admin", "decisions", d] => vec![(Method::GET, Route::AdminDecisionGet(id(d)))],
+        ["v1", "admin", "decisions", d, "replay"] => vec![(Method::POST, Route::AdminDecisionReplay(id(d)))],
+        ["v1", "admin", "kyc", "checks"] => vec![(Method::GET, Route::AdminKycChecks)],
+        ["v1", "admin", "exclusions", "regulator-export"] => vec![(Method::POST, Route::AdminRegulatorExport)],
+        ["v1", "admin", "metrics"] => vec![(Method::GET, Route::AdminMetrics)],
         ["v1", "sandbox", "kyc", k, "submit"] => vec![(Method::POST, Route::SandboxKycSubmit(id(k)))],
         _ => return None,
     })

@@ -3,19 +3,18 @@
 //! exclusion snapshot is taken at 03:00 UTC, and active users are re-screened
 //! every quarter. Sandbox tenants' due times follow their test clocks.
 
+use rules::{DueExclusion, DueFacts, DueLimit, DueUser, EventKind, ExclusionTerm, LimitStatus, Operation, SanctionsStatus, ScreeningFacts};
 use serde_json::json;
 
 use crate::api::exclusions::SOURCE_OPERATOR;
 use crate::auth::Environment;
+use crate::decisions::Scope;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Fields;
 use crate::ports::{Stmt, StoreError};
 use crate::{time, Ctx, Gateway, Reply};
 
-/// Active users are re-screened when their last screening is this old.
-pub const RESCREEN_AFTER_SECONDS: i64 = 91 * 86_400;
-/// The daily snapshot is taken at this second of the UTC day (03:00).
-pub const SNAPSHOT_SECOND_OF_DAY: i64 = 3 * 3_600;
+/// How many candidates of each kind one run looks at.
 const BATCH: i64 = 500;
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -27,72 +26,169 @@ pub struct ScheduledReport {
     pub users_rescreened: usize,
 }
 
-/// The latest 03:00 UTC at or before `now`.
-pub fn snapshot_boundary(now: i64) -> i64 {
-    let boundary = now.div_euclid(86_400) * 86_400 + SNAPSHOT_SECOND_OF_DAY;
+/// The latest daily snapshot time (`second_of_day` UTC) at or before `now`.
+pub fn snapshot_boundary(now: i64, second_of_day: i64) -> i64 {
+    let boundary = now.div_euclid(time::SECONDS_PER_DAY) * time::SECONDS_PER_DAY + second_of_day;
     if now < boundary {
-        boundary - 86_400
+        boundary - time::SECONDS_PER_DAY
     } else {
         boundary
     }
+}
+
+/// A pending limit, for the due work.
+struct LimitCandidate {
+    limit_id: String,
+    tenant_id: String,
+    environment: Environment,
+    data: serde_json::Value,
+    effective_from: i64,
+}
+
+/// A timed exclusion not yet announced as expired.
+struct ExclusionCandidate {
+    exclusion_id: String,
+    environment: Environment,
+    data: serde_json::Value,
+    expires_at: i64,
+}
+
+/// A user whose screening may be a quarter old.
+struct UserCandidate {
+    tenant_id: String,
+    user_id: String,
 }
 
 impl Gateway {
     /// Runs everything that has become due. Hosts call it on a timer.
     pub async fn run_scheduled(&self) -> Result<ScheduledReport, StoreError> {
         let now = self.clock.now();
-        let report = ScheduledReport {
-            limits_activated: self.activate_limits(now).await?,
-            exclusions_expired: self.expire_exclusions(now).await?,
-            kyc_checks_expired: self.expire_abandoned_checks(now).await?,
-            snapshots_taken: self.take_daily_snapshots(now).await?,
-            users_rescreened: self.quarterly_rescreen(now).await?,
-        };
+        let (mut report, rescreens) = self.run_due_work(now).await.map_err(|e| StoreError::Backend(e.message))?;
+        for user in &rescreens {
+            let offset =
+                self.store.scalar("SELECT clock_offset_seconds FROM tenants WHERE tenant_id = ?1", vec![user.tenant_id.as_str().into()]).await?;
+            self.rescreen_user(&user.tenant_id, &user.user_id, now + offset).await.map_err(|e| StoreError::Backend(e.message))?;
+            report.users_rescreened += 1;
+        }
+        report.snapshots_taken = self.take_daily_snapshots(now).await?;
+        self.prune_decisions(now).await?;
+        self.prune_idempotency_keys(now).await?;
         if report != ScheduledReport::default() {
             self.wake_delivery();
         }
         Ok(report)
     }
 
-    async fn activate_limits(&self, now: i64) -> Result<usize, StoreError> {
+    /// Reads the candidates, asks the rules once what is due, and writes the
+    /// activations and expiries in one batch with the decision. Returns the
+    /// users to re-screen, each of which is a screening decision of its own.
+    async fn run_due_work(&self, now: i64) -> ApiResult<(ScheduledReport, Vec<UserCandidate>)> {
+        let horizons = self.rules.horizons();
+        for _ in 0..crate::WRITE_ATTEMPTS {
+            let (limits, limit_facts) = self.limit_candidates(now).await?;
+            let (exclusions, exclusion_facts) = self.exclusion_candidates(now).await?;
+            let checks = self.abandoned_check_candidates(now, horizons.kyc_abandon_seconds, BATCH).await?;
+            let (users, user_facts) = self.rescreen_candidates(now, horizons.rescreen_after_seconds).await?;
+            if limits.is_empty() && exclusions.is_empty() && checks.is_empty() && users.is_empty() {
+                return Ok((ScheduledReport::default(), Vec::new()));
+            }
+            let facts = DueFacts {
+                limits: limit_facts,
+                exclusions: exclusion_facts,
+                checks: checks.iter().map(|(_, f, _)| f.clone()).collect(),
+                users: user_facts,
+            };
+            let scope = Scope { environment: Environment::Sandbox, tenant_id: String::new(), user_id: String::new() };
+            let (work, log) = self.decide(&scope, Operation::DueNow, &facts, |r, f| r.due_now(f))?;
+            let mut statements = vec![log.statement()];
+            for limit in work.activate_limits.iter().filter_map(|i| limits.get(*i as usize)) {
+                statements.push(Stmt::expect_one(
+                    "UPDATE deposit_limits SET status = ?2 WHERE limit_id = ?1 AND status = ?3",
+                    vec![limit.limit_id.as_str().into(), LimitStatus::Active.as_str().into(), LimitStatus::Pending.as_str().into()],
+                ));
+                statements.push(self.event(
+                    limit.environment,
+                    Some(&limit.tenant_id),
+                    EventKind::LimitActivated,
+                    limit.effective_from,
+                    limit.data.clone(),
+                ));
+            }
+            for expiry in &work.expire_exclusions {
+                let Some(e) = exclusions.get(expiry.index as usize) else { continue };
+                statements.push(Stmt::expect_one(
+                    "UPDATE exclusions SET expiry_announced = 1 WHERE exclusion_id = ?1 AND expiry_announced = 0",
+                    vec![e.exclusion_id.as_str().into()],
+                ));
+                if expiry.announce {
+                    statements.push(self.event(e.environment, None, EventKind::ExclusionExpired, e.expires_at, e.data.clone()));
+                }
+            }
+            for expiry in &work.expire_checks {
+                let Some((check, facts, version)) = checks.get(expiry.index as usize) else { continue };
+                statements.extend(self.kyc_transition(check, facts.verified, *version, &expiry.decision, "abandoned", facts.now));
+            }
+            let report = ScheduledReport {
+                limits_activated: work.activate_limits.len(),
+                exclusions_expired: work.expire_exclusions.len(),
+                kyc_checks_expired: work.expire_checks.len(),
+                snapshots_taken: 0,
+                users_rescreened: 0,
+            };
+            let rescreens: Vec<UserCandidate> = work
+                .rescreen_users
+                .iter()
+                .filter_map(|i| users.get(*i as usize))
+                .map(|u| UserCandidate { tenant_id: u.tenant_id.clone(), user_id: u.user_id.clone() })
+                .collect();
+            if self.commit(statements).await? {
+                return Ok((report, rescreens));
+            }
+        }
+        Err(crate::api::busy())
+    }
+
+    async fn limit_candidates(&self, now: i64) -> ApiResult<(Vec<LimitCandidate>, Vec<DueLimit>)> {
         let rows = self
             .store
             .query(
-                "SELECT l.limit_id, l.tenant_id, t.environment, l.external_user_id, l.limit_type, l.amount_cents, l.currency, l.effective_from
+                "SELECT l.limit_id, l.tenant_id, t.environment, l.external_user_id, l.limit_type, l.amount_cents, l.currency, l.effective_from,
+                        t.clock_offset_seconds, l.status
                  FROM deposit_limits l JOIN tenants t ON t.tenant_id = l.tenant_id
-                 WHERE l.status = 'pending' AND l.effective_from <= ?1 + t.clock_offset_seconds ORDER BY l.effective_from LIMIT ?2",
-                vec![now.into(), BATCH.into()],
+                 WHERE l.status = ?3 AND l.effective_from <= ?1 + t.clock_offset_seconds ORDER BY l.effective_from LIMIT ?2",
+                vec![now.into(), BATCH.into(), LimitStatus::Pending.as_str().into()],
             )
             .await?;
-        let mut done = 0;
+        let mut candidates = Vec::new();
+        let mut facts = Vec::new();
         for row in &rows {
-            let environment = Environment::parse(&row.text(2)?).unwrap_or(Environment::Sandbox);
-            let tenant = row.text(1)?;
-            let limit_id = row.text(0)?;
-            let data = json!({
-                "limit_id": limit_id,
-                "user_id": row.text(3)?,
-                "limit_type": row.text(4)?,
-                "amount_cents": row.int(5)?,
-                "currency": row.text(6)?,
-                "effective_from": time::format(row.int(7)?),
+            let effective_from = row.int(7)?;
+            facts.push(DueLimit {
+                now: now.saturating_add(row.int(8)?),
+                status: LimitStatus::parse(&row.text(9)?).ok_or_else(ApiError::internal)?,
+                effective_from,
             });
-            let statements = vec![
-                Stmt::expect_one(
-                    "UPDATE deposit_limits SET status = 'active' WHERE limit_id = ?1 AND status = 'pending'",
-                    vec![limit_id.as_str().into()],
-                ),
-                self.event(environment, Some(&tenant), "limit.activated", row.int(7)?, data),
-            ];
-            done += usize::from(self.store.batch(statements).await.is_ok());
+            candidates.push(LimitCandidate {
+                limit_id: row.text(0)?,
+                tenant_id: row.text(1)?,
+                environment: Environment::parse(&row.text(2)?).ok_or_else(ApiError::internal)?,
+                data: json!({
+                    "limit_id": row.text(0)?,
+                    "user_id": row.text(3)?,
+                    "limit_type": row.text(4)?,
+                    "amount_cents": row.int(5)?,
+                    "currency": row.text(6)?,
+                    "effective_from": time::format(effective_from),
+                }),
+                effective_from,
+            });
         }
-        Ok(done)
+        Ok((candidates, facts))
     }
 
-    /// Announces timed exclusions that ran out, to every tenant of the
-    /// environment, unless another exclusion still covers the person: an
-    /// operator must never unblock someone who is still excluded.
-    async fn expire_exclusions(&self, now: i64) -> Result<usize, StoreError> {
+    /// Timed exclusions that ran out and are not yet announced, each with
+    /// every other exclusion of the same person in the environment.
+    async fn exclusion_candidates(&self, now: i64) -> ApiResult<(Vec<ExclusionCandidate>, Vec<DueExclusion>)> {
         let rows = self
             .store
             .query(
@@ -103,73 +199,78 @@ impl Gateway {
                 vec![now.into(), BATCH.into()],
             )
             .await?;
-        let mut done = 0;
+        let mut candidates = Vec::new();
+        let mut facts = Vec::new();
         for row in &rows {
             let exclusion_id = row.text(0)?;
-            let environment = Environment::parse(&row.text(1)?).unwrap_or(Environment::Sandbox);
+            let environment = Environment::parse(&row.text(1)?).ok_or_else(ApiError::internal)?;
             let (email, phone, expires_at) = (row.opt_text(2)?, row.opt_text(3)?, row.int(5)?);
-            let covering = self
+            let others = self
                 .store
-                .scalar(
-                    "SELECT COUNT(*) FROM exclusions WHERE environment = ?1 AND exclusion_id <> ?2 AND (email = ?3 OR phone = ?4)
-                     AND (expires_at IS NULL OR expires_at > ?5)",
-                    vec![
-                        environment.as_str().into(),
-                        exclusion_id.as_str().into(),
-                        email.clone().into(),
-                        phone.clone().into(),
-                        (now + row.int(7)?).into(),
-                    ],
+                .query(
+                    "SELECT expires_at FROM exclusions WHERE environment = ?1 AND exclusion_id <> ?2 AND (email = ?3 OR phone = ?4)",
+                    vec![environment.as_str().into(), exclusion_id.as_str().into(), email.clone().into(), phone.clone().into()],
                 )
                 .await?;
-            let still_excluded = covering > 0;
-            let mut statements = vec![Stmt::expect_one(
-                "UPDATE exclusions SET expiry_announced = 1 WHERE exclusion_id = ?1 AND expiry_announced = 0",
-                vec![exclusion_id.as_str().into()],
-            )];
-            if !still_excluded {
-                statements.push(self.event(
-                    environment,
-                    None,
-                    "exclusion.expired",
-                    expires_at,
-                    json!({
-                        "exclusion_id": exclusion_id,
-                        "user_email": email,
-                        "user_phone": phone,
-                        "duration": row.text(4)?,
-                        "expired_at": time::format(expires_at),
-                        "source": row.opt_text(6)?.unwrap_or_else(|| SOURCE_OPERATOR.to_string()),
-                    }),
-                ));
-            }
-            done += usize::from(self.store.batch(statements).await.is_ok());
+            facts.push(DueExclusion {
+                now: now.saturating_add(row.int(7)?),
+                expires_at: Some(expires_at),
+                others: others.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(0)? })).collect::<ApiResult<Vec<_>>>()?,
+            });
+            candidates.push(ExclusionCandidate {
+                data: json!({
+                    "exclusion_id": exclusion_id,
+                    "user_email": email,
+                    "user_phone": phone,
+                    "duration": row.text(4)?,
+                    "expired_at": time::format(expires_at),
+                    "source": row.opt_text(6)?.unwrap_or_else(|| SOURCE_OPERATOR.to_string()),
+                }),
+                exclusion_id,
+                environment,
+                expires_at,
+            });
         }
-        Ok(done)
+        Ok((candidates, facts))
     }
 
-    async fn expire_abandoned_checks(&self, now: i64) -> Result<usize, StoreError> {
+    /// Clear or cleared users screened a quarter ago or more. Production
+    /// users are re-screened once a screening vendor is configured.
+    async fn rescreen_candidates(&self, now: i64, after_seconds: i64) -> ApiResult<(Vec<UserCandidate>, Vec<DueUser>)> {
         let rows = self
             .store
             .query(
-                "SELECT k.kyc_check_id, t.clock_offset_seconds FROM kyc_checks k JOIN tenants t ON t.tenant_id = k.tenant_id
-                 WHERE k.status IN ('not_started', 'in_progress') AND k.updated_at + ?2 <= ?1 + t.clock_offset_seconds LIMIT ?3",
-                vec![now.into(), crate::api::kyc::KYC_ABANDON_SECONDS.into(), BATCH.into()],
+                "SELECT u.tenant_id, u.external_user_id, t.clock_offset_seconds, u.sanctions_status, u.last_screened_at
+                 FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
+                 WHERE (t.environment = ?4 OR ?5 = 1) AND u.sanctions_status IN (?6, ?7) AND u.last_screened_at <= ?1 + t.clock_offset_seconds - ?2
+                 ORDER BY u.last_screened_at LIMIT ?3",
+                vec![
+                    now.into(),
+                    after_seconds.into(),
+                    BATCH.into(),
+                    Environment::Sandbox.as_str().into(),
+                    self.config.production_vendors_configured.into(),
+                    SanctionsStatus::Clear.as_str().into(),
+                    SanctionsStatus::Cleared.as_str().into(),
+                ],
             )
             .await?;
-        let mut done = 0;
+        let mut candidates = Vec::new();
+        let mut facts = Vec::new();
         for row in &rows {
-            let offset = row.int(1)?;
-            if self.expire_check_by_id(&row.text(0)?, now + offset).await.map_err(|e| StoreError::Backend(e.message))? {
-                done += 1;
-            }
+            facts.push(DueUser {
+                now: now.saturating_add(row.int(2)?),
+                status: SanctionsStatus::parse(&row.text(3)?).ok_or_else(ApiError::internal)?,
+                last_screened_at: row.int(4)?,
+            });
+            candidates.push(UserCandidate { tenant_id: row.text(0)?, user_id: row.text(1)? });
         }
-        Ok(done)
+        Ok((candidates, facts))
     }
 
     /// Records, once per environment and day, what the 03:00 UTC snapshot holds.
     async fn take_daily_snapshots(&self, now: i64) -> Result<usize, StoreError> {
-        let boundary = snapshot_boundary(now);
+        let boundary = snapshot_boundary(now, self.rules.horizons().snapshot_second_of_day);
         let date = time::format(boundary).get(..10).unwrap_or_default().to_string();
         let mut taken = 0;
         for environment in [Environment::Sandbox, Environment::Production] {
@@ -197,24 +298,6 @@ impl Gateway {
         Ok(taken)
     }
 
-    async fn quarterly_rescreen(&self, now: i64) -> Result<usize, StoreError> {
-        let rows = self
-            .store
-            .query(
-                "SELECT u.tenant_id, u.external_user_id, t.clock_offset_seconds FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
-                 WHERE t.environment = 'sandbox' AND u.sanctions_status IN ('clear', 'cleared') AND u.last_screened_at <= ?1 + t.clock_offset_seconds - ?2
-                 ORDER BY u.last_screened_at LIMIT ?3",
-                vec![now.into(), RESCREEN_AFTER_SECONDS.into(), BATCH.into()],
-            )
-            .await?;
-        let mut done = 0;
-        for row in &rows {
-            self.rescreen_user(&row.text(0)?, &row.text(1)?, now + row.int(2)?).await.map_err(|e| StoreError::Backend(e.message))?;
-            done += 1;
-        }
-        Ok(done)
-    }
-
     /// Screens a user again; a new hit holds their transactions and opens a
     /// case exactly as at signup. Returns whether it was a hit.
     pub(crate) async fn rescreen_user(&self, tenant_id: &str, user_id: &str, now: i64) -> ApiResult<bool> {
@@ -227,19 +310,27 @@ impl Gateway {
             )
             .await?;
         let row = rows.first().ok_or_else(ApiError::user_not_found)?;
-        let (first, last, status, screen_id) = (row.text(0)?, row.text(1)?, row.text(2)?, row.text(3)?);
+        let (first_name, last_name, screen_id) = (row.text(0)?, row.text(1)?, row.text(3)?);
+        let status = SanctionsStatus::parse(&row.text(2)?).ok_or_else(ApiError::internal)?;
         let environment = Environment::parse(&row.text(4)?).ok_or_else(ApiError::internal)?;
-        if crate::api::transactions_held(&status) || status == "confirmed" {
-            return Ok(false);
-        }
-        let outcome = self.rules.stub_screen(&first, &last)?;
-        let mut statements = Vec::new();
-        if outcome.hit {
-            let (case_id, case_statements) = self.open_case(environment, tenant_id, user_id, &first, &last, &outcome, &screen_id, now);
+        let facts = ScreeningFacts {
+            now,
+            environment,
+            first_name,
+            last_name,
+            date_of_birth: String::new(),
+            nationality: String::new(),
+            current: Some(status),
+        };
+        let scope = Scope { environment, tenant_id: tenant_id.to_string(), user_id: user_id.to_string() };
+        let (decision, log) = self.decide(&scope, Operation::Screening, &facts, |r, f| r.decide_screening(f))?;
+        let mut statements = vec![log.statement()];
+        if decision.opens_case {
+            let (case_id, case_statements) = self.open_case(environment, tenant_id, user_id, &decision, &screen_id, now);
             statements.push(Stmt::expect_one(
-                "UPDATE users SET sanctions_status = 'hit_review_pending', case_id = ?4, last_screened_at = ?5, version = version + 1, updated_at = ?5
+                "UPDATE users SET sanctions_status = ?6, case_id = ?4, last_screened_at = ?5, version = version + 1, updated_at = ?5
                  WHERE tenant_id = ?1 AND external_user_id = ?2 AND sanctions_status = ?3",
-                vec![tenant_id.into(), user_id.into(), status.as_str().into(), case_id.as_str().into(), now.into()],
+                vec![tenant_id.into(), user_id.into(), status.as_str().into(), case_id.as_str().into(), now.into(), decision.status.as_str().into()],
             ));
             statements.extend(case_statements);
         } else {
@@ -248,7 +339,7 @@ impl Gateway {
                 vec![tenant_id.into(), user_id.into(), now.into()],
             ));
         }
-        Ok(self.commit(statements).await? && outcome.hit)
+        Ok(self.commit(statements).await? && decision.opens_case)
     }
 
     /// On-demand re-screen of one user or of every active user of a tenant.
@@ -277,8 +368,8 @@ impl Gateway {
             None => self
                 .store
                 .query(
-                    "SELECT external_user_id FROM users WHERE tenant_id = ?1 AND sanctions_status IN ('clear', 'cleared') ORDER BY external_user_id",
-                    vec![tenant_id.as_str().into()],
+                    "SELECT external_user_id FROM users WHERE tenant_id = ?1 AND sanctions_status IN (?2, ?3) ORDER BY external_user_id",
+                    vec![tenant_id.as_str().into(), SanctionsStatus::Clear.as_str().into(), SanctionsStatus::Cleared.as_str().into()],
                 )
                 .await?
                 .iter()
@@ -314,10 +405,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn snapshot_boundary_is_the_latest_three_oclock() {
-        let day = 20_000 * 86_400;
-        assert_eq!(snapshot_boundary(day + 3 * 3_600), day + 3 * 3_600);
-        assert_eq!(snapshot_boundary(day + 3 * 3_600 - 1), day - 86_400 + 3 * 3_600);
-        assert_eq!(snapshot_boundary(day + 23 * 3_600), day + 3 * 3_600);
+    fn snapshot_boundary_is_the_latest_given_second_of_day() {
+        let day = 20_000 * time::SECONDS_PER_DAY;
+        let at = rules::time_horizons().snapshot_second_of_day;
+        assert_eq!(snapshot_boundary(day + at, at), day + at);
+        assert_eq!(snapshot_boundary(day + at - 1, at), day - time::SECONDS_PER_DAY + at);
+        assert_eq!(snapshot_boundary(day + time::SECONDS_PER_DAY - 1, at), day + at);
     }
 }

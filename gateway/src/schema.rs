@@ -199,8 +199,52 @@ const V2: &[&str] = &[
     "INSERT INTO counters (name, value) SELECT 'exclusion_seq', COALESCE(MAX(seq), 0) FROM exclusions WHERE 1 = 1 ON CONFLICT (name) DO NOTHING",
 ];
 
+/// Schema version 3: the decision log; what the service knows of a user for
+/// the deposit gate (KYC e-mail and phone) and their withdrawal currency;
+/// withdrawals idempotent on the operator's `withdrawal_id`; the
+/// `Idempotency-Key` header; regulator eligibility apart from propagation;
+/// the review due time of a sanctions case.
+const V3: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS decisions (
+        decision_id TEXT PRIMARY KEY,
+        operation TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        decided_at BIGINT NOT NULL,
+        rules_version TEXT NOT NULL,
+        rules_sha256 TEXT NOT NULL,
+        input TEXT NOT NULL,
+        output TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS decisions_time ON decisions (environment, decided_at, decision_id)",
+    "CREATE INDEX IF NOT EXISTS decisions_tenant ON decisions (tenant_id, user_id, decided_at)",
+    "ALTER TABLE users ADD COLUMN kyc_email TEXT",
+    "ALTER TABLE users ADD COLUMN kyc_phone TEXT",
+    "ALTER TABLE users ADD COLUMN withdrawal_currency TEXT",
+    "ALTER TABLE withdrawals ADD COLUMN client_withdrawal_id TEXT",
+    "ALTER TABLE withdrawals ADD COLUMN request_fingerprint TEXT",
+    "ALTER TABLE withdrawals ADD COLUMN response TEXT",
+    "CREATE UNIQUE INDEX IF NOT EXISTS withdrawals_client_id ON withdrawals (tenant_id, client_withdrawal_id)",
+    "CREATE TABLE IF NOT EXISTS idempotency_keys (
+        tenant_id TEXT NOT NULL,
+        idempotency_key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        status_code BIGINT,
+        response TEXT,
+        locked_until BIGINT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (tenant_id, idempotency_key))",
+    "ALTER TABLE exclusions ADD COLUMN regulator_eligible BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE exclusions ADD COLUMN regulator_exported_at BIGINT",
+    "UPDATE exclusions SET regulator_eligible = regulator_propagated WHERE 1 = 1",
+    "UPDATE exclusions SET regulator_propagated = 0 WHERE source = 'operator'",
+    "ALTER TABLE sanctions_cases ADD COLUMN review_due_at BIGINT",
+    "CREATE INDEX IF NOT EXISTS users_kyc_email ON users (kyc_email)",
+    "CREATE INDEX IF NOT EXISTS kyc_checks_status ON kyc_checks (environment, status, updated_at)",
+];
+
 /// Every schema version, in order.
-pub const VERSIONS: &[&[&str]] = &[V1, V2];
+pub const VERSIONS: &[&[&str]] = &[V1, V2, V3];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

@@ -3,6 +3,9 @@
 use chrono::{DateTime, SecondsFormat};
 use serde_json::Value as Json;
 
+/// Plain calendar arithmetic, not a rule.
+pub const SECONDS_PER_DAY: i64 = 86_400;
+
 pub fn format(unix_seconds: i64) -> String {
     DateTime::from_timestamp(unix_seconds, 0).map(|t| t.to_rfc3339_opts(SecondsFormat::Secs, true)).unwrap_or_default()
 }

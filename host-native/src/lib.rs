@@ -6,7 +6,6 @@ pub mod store_postgres;
 pub mod store_sqlite;
 pub mod webhooks;
 
-use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use gateway::ports::{Clock, Ids, Store, StoreError};
@@ -56,17 +55,6 @@ pub fn redact(url: &str) -> String {
         }
         _ => url.to_string(),
     }
-}
-
-/// Where the rules component is looked for when no path is given.
-pub fn default_rules_paths() -> Vec<PathBuf> {
-    let mut paths = Vec::new();
-    if let Some(dir) = std::env::current_exe().ok().and_then(|p| p.parent().map(PathBuf::from)) {
-        paths.push(dir.join("cgw_rules.wasm"));
-    }
-    paths.push(PathBuf::from("target/rules/cgw_rules.wasm"));
-    paths.push(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../target/rules/cgw_rules.wasm")));
-    paths
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use gateway::auth::Environment;
 use gateway::{Config, Gateway};
 use host_native::rules_engine::ComponentRules;
 use host_native::webhooks::{self, HttpSender, NotifyWaker};
-use host_native::{default_rules_paths, open_store, redact, OsIds, SystemClock};
+use host_native::{open_store, redact, OsIds, SystemClock};
 use std::time::Duration;
 use tokio::sync::Notify;
 
@@ -30,6 +30,9 @@ enum Command {
         store: StoreArgs,
         #[command(flatten)]
         rules: RulesArgs,
+        /// Days the decision log is kept (a regulator's usual look-back is a year).
+        #[arg(long, env = "GATEWAY_DECISION_RETENTION_DAYS", default_value_t = gateway::DEFAULT_DECISION_RETENTION_DAYS)]
+        decision_retention_days: i64,
     },
     /// Manage admin keys of the compliance team.
     AdminKey {
@@ -50,6 +53,24 @@ enum Command {
     Rules {
         #[command(flatten)]
         rules: RulesArgs,
+    },
+    /// Audit the decision log.
+    Decisions {
+        #[command(subcommand)]
+        action: DecisionsAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum DecisionsAction {
+    /// Re-run a recorded decision's input through the current (or the given)
+    /// rules component; prints `identical` and exits 0, or the differences and exits 1.
+    Replay {
+        decision_id: String,
+        #[command(flatten)]
+        rules: RulesArgs,
+        #[command(flatten)]
+        store: StoreArgs,
     },
 }
 
@@ -73,7 +94,7 @@ struct StoreArgs {
 
 #[derive(clap::Args)]
 struct RulesArgs {
-    /// Path of the rules component; defaults to the one built by `cargo run -p build-rules`.
+    /// Path of a rules component; defaults to the audited component carried in this binary.
     #[arg(long = "rules", env = "GATEWAY_RULES_COMPONENT")]
     rules: Option<PathBuf>,
 }
@@ -85,19 +106,15 @@ enum EnvArg {
 }
 
 fn load_rules(args: &RulesArgs) -> Result<ComponentRules, String> {
-    let path = match &args.rules {
-        Some(p) => p.clone(),
-        None => default_rules_paths()
-            .into_iter()
-            .find(|p| p.exists())
-            .ok_or("no rules component found; build it with `cargo run -p build-rules` or pass --rules PATH")?,
-    };
-    ComponentRules::load(&path).map_err(|e| e.to_string())
+    match &args.rules {
+        Some(path) => ComponentRules::load(path).map_err(|e| e.to_string()),
+        None => ComponentRules::embedded().map_err(|e| e.to_string()),
+    }
 }
 
-async fn build_gateway(store: &StoreArgs, rules: ComponentRules, notify: Arc<Notify>) -> Result<Gateway, String> {
+async fn build_gateway(store: &StoreArgs, rules: ComponentRules, notify: Arc<Notify>, config: Config) -> Result<Gateway, String> {
     let backend = open_store(&store.database).await.map_err(|e| format!("cannot open {}: {e}", redact(&store.database)))?;
-    let gateway = Gateway::new(backend, Box::new(rules), Box::new(SystemClock), Box::new(OsIds), Config::default())
+    let gateway = Gateway::new(backend, Box::new(rules), Box::new(SystemClock), Box::new(OsIds), config)
         .with_webhooks(Box::new(HttpSender::new()?), Box::new(NotifyWaker(notify)));
     gateway.migrate().await.map_err(|e| format!("migration failed: {e}"))?;
     Ok(gateway)
@@ -143,13 +160,18 @@ async fn shutdown_signal() {
 
 async fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Command::Serve { listen, store, rules } => {
+        Command::Serve { listen, store, rules, decision_retention_days } => {
+            if decision_retention_days < 1 {
+                return Err("--decision-retention-days must be at least 1".into());
+            }
             let rules = load_rules(&rules)?;
             let identity = gateway::ports::Rules::identity(&rules);
             let notify = Arc::new(Notify::new());
-            let gateway = Arc::new(build_gateway(&store, rules, notify.clone()).await?);
+            let config = Config { decision_retention_days: Some(decision_retention_days), ..Config::default() };
+            let gateway = Arc::new(build_gateway(&store, rules, notify.clone(), config).await?);
             tokio::spawn(webhooks::delivery_loop(gateway.clone(), notify, Duration::from_millis(500)));
             tokio::spawn(webhooks::scheduler_loop(gateway.clone(), Duration::from_secs(1)));
+            tokio::spawn(webhooks::decision_log_loop(gateway.clone(), Duration::from_millis(200)));
             let listener = tokio::net::TcpListener::bind(&listen).await.map_err(|e| format!("cannot listen on {listen}: {e}"))?;
             let address = listener.local_addr().map(|a| a.to_string()).unwrap_or(listen);
             eprintln!(
@@ -158,7 +180,10 @@ async fn run(cli: Cli) -> Result<(), String> {
                 identity.version,
                 identity.component_sha256
             );
-            host_native::server::serve(listener, gateway, shutdown_signal()).await;
+            host_native::server::serve(listener, gateway.clone(), shutdown_signal()).await;
+            if let Err(e) = gateway.flush_decisions().await {
+                eprintln!("writing the last decisions failed: {e}");
+            }
             eprintln!("compliance-gateway stopped");
             Ok(())
         }
@@ -175,12 +200,47 @@ async fn run(cli: Cli) -> Result<(), String> {
             println!("{report}");
             Ok(())
         }
+        Command::Decisions { .. } => Err("unreachable: decisions are handled before".into()),
         Command::Rules { rules } => {
             let rules = load_rules(&rules)?;
             let identity = gateway::ports::Rules::identity(&rules);
             println!("version {}\nsha256 {}", identity.version, identity.component_sha256);
             Ok(())
         }
+    }
+}
+
+/// Replays a recorded decision; `Ok(true)` when the decision is identical.
+async fn replay(decision_id: &str, rules: &RulesArgs, store: &StoreArgs) -> Result<bool, String> {
+    let component = load_rules(rules)?;
+    let gateway = admin_gateway(store).await?;
+    let recorded = gateway
+        .load_decision(decision_id)
+        .await
+        .map_err(|e| format!("{}: {}", e.code, e.message))?
+        .ok_or_else(|| format!("no decision {decision_id} in this database"))?;
+    let replayed = gateway::decisions::replay(&component, recorded.operation, &recorded.input).map_err(|e| e.to_string())?;
+    let identity = gateway::ports::Rules::identity(&component);
+    eprintln!(
+        "decision {} ({}) recorded by rules {} sha256 {}; replayed with rules {} sha256 {}",
+        recorded.decision_id,
+        recorded.operation.as_str(),
+        recorded.rules_version,
+        recorded.rules_sha256,
+        identity.version,
+        identity.component_sha256
+    );
+    let parse = |t: &str| serde_json::from_str::<serde_json::Value>(t).map_err(|e| format!("the recorded output is not JSON: {e}"));
+    let differences = gateway::decisions::differences(&parse(&recorded.output)?, &parse(&replayed)?);
+    if differences.is_empty() {
+        println!("identical");
+        Ok(true)
+    } else {
+        println!("different");
+        for line in differences {
+            println!("{line}");
+        }
+        Ok(false)
     }
 }
 
@@ -193,6 +253,16 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Command::Decisions { action: DecisionsAction::Replay { decision_id, rules, store } } = &cli.command {
+        return match runtime.block_on(replay(decision_id, rules, store)) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::from(1),
+            Err(e) => {
+                eprintln!("compliance-gateway: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     match runtime.block_on(run(cli)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

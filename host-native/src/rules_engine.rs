@@ -1,12 +1,15 @@
-//! Runs the rules component in wasmtime. The only module that runs `bindgen!`.
+//! Runs the rules component in wasmtime. The only module that runs `bindgen!`;
+//! the conversions are `rules::wit_bridge!`, shared with the guest.
 
 use std::path::Path;
 use std::sync::Mutex;
 
 use gateway::ports::{Rules, RulesFault, RulesResult, RulesVersion};
 use rules::{
-    Cooloff, Deposit, DepositBreach, DepositDecision, DepositLimit, ExclusionDuration, ExclusionTerm, KycTier, LimitWindow, RuleError,
-    ScreeningOutcome, StubKycOutcome, TierBounds, WindowUsage, WithdrawalAssessment,
+    CaseReviewDecision, CaseReviewFacts, Convert, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts,
+    ExclusionStatus, ExclusionStatusFacts, Horizons, KycDecision, KycFacts, KycTier, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision,
+    LimitChangeFacts, LimitView, LimitsFacts, RegulatorImportFacts, RegulatorOutcome, RuleError, SanctionsStatus, SanctionsView, ScreeningDecision,
+    ScreeningFacts, TierBounds, WithdrawalDecision, WithdrawalFacts,
 };
 use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, Linker};
@@ -18,6 +21,12 @@ mod bindings {
 
 use bindings::exports::cgw::rules::decisions as wit;
 
+rules::wit_bridge!();
+
+/// The audited default component, built by `build-rules` and committed as
+/// `rules/cgw_rules.wasm`; CI fails when a rebuild gives other bytes.
+pub const EMBEDDED_COMPONENT: &[u8] = include_bytes!("../../rules/cgw_rules.wasm");
+
 /// A compiled rules component with one warm instance, replaced after a trap.
 pub struct ComponentRules {
     engine: Engine,
@@ -25,6 +34,7 @@ pub struct ComponentRules {
     linker: Linker<()>,
     warm: Mutex<Option<Warm>>,
     identity: RulesVersion,
+    horizons: Horizons,
 }
 
 struct Warm {
@@ -46,6 +56,11 @@ impl ComponentRules {
         Self::from_bytes(&bytes)
     }
 
+    /// The component carried in the binary.
+    pub fn embedded() -> Result<Self, LoadError> {
+        Self::from_bytes(EMBEDDED_COMPONENT)
+    }
+
     /// Compiles the component once; every decision reuses a warm instance.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, LoadError> {
         let mut config = Config::new();
@@ -59,9 +74,11 @@ impl ComponentRules {
             linker,
             warm: Mutex::new(None),
             identity: RulesVersion { version: String::new(), component_sha256: hex::encode(Sha256::digest(bytes)) },
+            horizons: rules::time_horizons(),
         };
-        let version = loaded.call(|r, s| r.call_version(s)).map_err(|e| LoadError::Invalid(e.to_string()))?;
-        loaded.identity.version = version;
+        let invalid = |e: RulesFault| LoadError::Invalid(e.to_string());
+        loaded.identity.version = loaded.call(|r, s| r.call_version(s)).map_err(invalid)?;
+        loaded.horizons = loaded.call(|r, s| r.call_time_horizons(s)).map_err(invalid)?.convert();
         Ok(loaded)
     }
 
@@ -92,145 +109,67 @@ impl ComponentRules {
     }
 }
 
-fn tier_in(t: KycTier) -> wit::KycTier {
-    match t {
-        KycTier::Tier0 => wit::KycTier::Tier0,
-        KycTier::Tier1 => wit::KycTier::Tier1,
-        KycTier::Tier2 => wit::KycTier::Tier2,
-        KycTier::Tier3 => wit::KycTier::Tier3,
-        KycTier::Tier4 => wit::KycTier::Tier4,
-    }
-}
-
-fn tier_out(t: wit::KycTier) -> KycTier {
-    match t {
-        wit::KycTier::Tier0 => KycTier::Tier0,
-        wit::KycTier::Tier1 => KycTier::Tier1,
-        wit::KycTier::Tier2 => KycTier::Tier2,
-        wit::KycTier::Tier3 => KycTier::Tier3,
-        wit::KycTier::Tier4 => KycTier::Tier4,
-    }
-}
-
-fn window_in(w: LimitWindow) -> wit::LimitWindow {
-    match w {
-        LimitWindow::Daily => wit::LimitWindow::Daily,
-        LimitWindow::Weekly => wit::LimitWindow::Weekly,
-        LimitWindow::Monthly => wit::LimitWindow::Monthly,
-    }
-}
-
-fn window_out(w: wit::LimitWindow) -> LimitWindow {
-    match w {
-        wit::LimitWindow::Daily => LimitWindow::Daily,
-        wit::LimitWindow::Weekly => LimitWindow::Weekly,
-        wit::LimitWindow::Monthly => LimitWindow::Monthly,
-    }
-}
-
-fn rule_error(e: wit::RuleError) -> RulesFault {
-    RulesFault::Rule(match e {
-        wit::RuleError::NonPositiveAmount => RuleError::NonPositiveAmount,
-        wit::RuleError::AmountTooLarge => RuleError::AmountTooLarge,
-    })
-}
-
-fn deposits_in(deposits: &[Deposit]) -> wit::Deposits {
-    wit::Deposits { amount_cents: deposits.iter().map(|d| d.amount_cents).collect(), at: deposits.iter().map(|d| d.at).collect() }
-}
-
-fn term_in(t: ExclusionTerm) -> wit::ExclusionTerm {
-    wit::ExclusionTerm { expires_at: t.expires_at }
-}
-
 impl Rules for ComponentRules {
     fn identity(&self) -> RulesVersion {
         self.identity.clone()
     }
-
-    fn tier_for_cumulative(&self, cumulative_cents: i64) -> RulesResult<KycTier> {
-        self.call(|r, s| r.call_tier_for_cumulative(s, cumulative_cents))?.map(tier_out).map_err(rule_error)
+    fn horizons(&self) -> Horizons {
+        self.horizons
     }
-
-    fn bounds_of_tier(&self, tier: KycTier) -> RulesResult<TierBounds> {
-        let b = self.call(|r, s| r.call_bounds_of_tier(s, tier_in(tier)))?;
-        Ok(TierBounds { tier: tier_out(b.tier), ceiling_cents: b.ceiling_cents, next_tier_at_cents: b.next_tier_at_cents })
+    fn decide_deposit(&self, facts: &DepositFacts) -> RulesResult<Result<DepositDecision, RuleError>> {
+        let facts: wit::DepositFacts = facts.clone().convert();
+        Ok(self.call(|r, s| r.call_decide_deposit(s, &facts))?.convert())
     }
-
-    fn assess_withdrawal(&self, verified: KycTier, cumulative_cents: i64, amount_cents: i64) -> RulesResult<WithdrawalAssessment> {
-        let a = self.call(|r, s| r.call_assess_withdrawal(s, tier_in(verified), cumulative_cents, amount_cents))?.map_err(rule_error)?;
-        Ok(WithdrawalAssessment {
-            required_tier: tier_out(a.required_tier),
-            verification_required: a.verification_required,
-            ceiling_cents: a.ceiling_cents,
-            remaining_cents: a.remaining_cents,
-        })
+    fn decide_limit_change(&self, facts: &LimitChangeFacts) -> RulesResult<Result<LimitChangeDecision, RuleError>> {
+        let facts: wit::LimitChangeFacts = facts.clone().convert();
+        Ok(self.call(|r, s| r.call_decide_limit_change(s, &facts))?.convert())
     }
-
-    fn limit_cooloff(&self, current_cents: Option<i64>, requested_cents: i64) -> RulesResult<Cooloff> {
-        let c = self.call(|r, s| r.call_limit_cooloff(s, current_cents, requested_cents))?.map_err(rule_error)?;
-        Ok(Cooloff { is_increase: c.is_increase, cooloff_seconds: c.cooloff_seconds })
+    fn decide_limit_cancel(&self, facts: &LimitCancelFacts) -> RulesResult<LimitCancelDecision> {
+        let facts: wit::LimitCancelFacts = (*facts).convert();
+        Ok(self.call(|r, s| r.call_decide_limit_cancel(s, facts))?.convert())
     }
-
-    fn window_seconds(&self, window: LimitWindow) -> RulesResult<i64> {
-        self.call(|r, s| r.call_window_seconds(s, window_in(window)))
+    fn describe_limits(&self, facts: &LimitsFacts) -> RulesResult<Vec<LimitView>> {
+        let facts: wit::LimitsFacts = facts.clone().convert();
+        Ok(self.call(|r, s| r.call_describe_limits(s, &facts))?.convert())
     }
-
-    fn window_usage_at(&self, now: i64, window: LimitWindow, deposits: &[Deposit]) -> RulesResult<WindowUsage> {
-        let deposits = deposits_in(deposits);
-        let u = self.call(|r, s| r.call_window_usage_at(s, now, window_in(window), &deposits))?;
-        Ok(WindowUsage { spent_cents: u.spent_cents, next_reset_at: u.next_reset_at })
+    fn decide_withdrawal(&self, facts: &WithdrawalFacts) -> RulesResult<Result<WithdrawalDecision, RuleError>> {
+        let facts: wit::WithdrawalFacts = facts.clone().convert();
+        Ok(self.call(|r, s| r.call_decide_withdrawal(s, facts))?.convert())
     }
-
-    fn check_deposit(&self, now: i64, limits: &[DepositLimit], deposits: &[Deposit], amount_cents: i64) -> RulesResult<DepositDecision> {
-        let limits: Vec<wit::DepositLimit> =
-            limits.iter().map(|l| wit::DepositLimit { window: window_in(l.window), amount_cents: l.amount_cents }).collect();
-        let deposits = deposits_in(deposits);
-        let decision = self.call(|r, s| r.call_check_deposit(s, now, &limits, &deposits, amount_cents))?.map_err(rule_error)?;
-        Ok(match decision {
-            wit::DepositDecision::Allowed(a) => DepositDecision::Allowed { would_remain_cents: a.would_remain_cents },
-            wit::DepositDecision::Rejected(b) => DepositDecision::Rejected(DepositBreach {
-                window: window_out(b.window),
-                limit_cents: b.limit_cents,
-                already_spent_cents: b.already_spent_cents,
-                max_allowed_now_cents: b.max_allowed_now_cents,
-                next_reset_at: b.next_reset_at,
-            }),
-        })
+    fn describe_tier(&self, tier: KycTier) -> RulesResult<TierBounds> {
+        let tier: wit::KycTier = tier.convert();
+        Ok(self.call(|r, s| r.call_describe_tier(s, tier))?.convert())
     }
-
-    fn exclusion_expiry(&self, duration: ExclusionDuration, effective_from: i64) -> RulesResult<Option<i64>> {
-        let d = match duration {
-            ExclusionDuration::Hours24 => wit::ExclusionDuration::Hours24,
-            ExclusionDuration::Days7 => wit::ExclusionDuration::Days7,
-            ExclusionDuration::Days30 => wit::ExclusionDuration::Days30,
-            ExclusionDuration::Months6 => wit::ExclusionDuration::Months6,
-            ExclusionDuration::Year1 => wit::ExclusionDuration::Year1,
-            ExclusionDuration::Permanent => wit::ExclusionDuration::Permanent,
-        };
-        self.call(|r, s| r.call_exclusion_expiry(s, d, effective_from))?.map_err(rule_error)
+    fn decide_kyc(&self, facts: &KycFacts) -> RulesResult<KycDecision> {
+        let facts: wit::KycFacts = facts.clone().convert();
+        Ok(self.call(|r, s| r.call_decide_kyc(s, &facts))?.convert())
     }
-
-    fn most_restrictive_exclusion(&self, now: i64, exclusions: &[ExclusionTerm]) -> RulesResult<Option<u32>> {
-        let terms: Vec<wit::ExclusionTerm> = exclusions.iter().copied().map(term_in).collect();
-        self.call(|r, s| r.call_most_restrictive_exclusion(s, now, &terms))
+    fn decide_exclusion(&self, facts: &ExclusionFacts) -> RulesResult<Result<ExclusionDecision, RuleError>> {
+        let facts: wit::ExclusionFacts = facts.clone().convert();
+        Ok(self.call(|r, s| r.call_decide_exclusion(s, &facts))?.convert())
     }
-
-    fn exclusion_lengthens(&self, current: ExclusionTerm, proposed: ExclusionTerm) -> RulesResult<bool> {
-        self.call(|r, s| r.call_exclusion_lengthens(s, term_in(current), term_in(proposed)))
+    fn describe_exclusions(&self, facts: &ExclusionStatusFacts) -> RulesResult<ExclusionStatus> {
+        let facts: wit::ExclusionStatusFacts = facts.clone().convert();
+        Ok(self.call(|r, s| r.call_describe_exclusions(s, &facts))?.convert())
     }
-
-    fn stub_screen(&self, first_name: &str, last_name: &str) -> RulesResult<ScreeningOutcome> {
-        let who = wit::Identity { first_name: first_name.to_string(), last_name: last_name.to_string() };
-        let o = self.call(|r, s| r.call_stub_screen(s, &who))?;
-        Ok(ScreeningOutcome { hit: o.hit, match_count: o.match_count, highest_score: o.highest_score })
+    fn decide_regulator_import(&self, facts: &RegulatorImportFacts) -> RulesResult<Vec<RegulatorOutcome>> {
+        let facts: wit::RegulatorImportFacts = facts.clone().convert();
+        Ok(self.call(|r, s| r.call_decide_regulator_import(s, &facts))?.convert())
     }
-
-    fn stub_kyc(&self, external_user_id: &str) -> RulesResult<StubKycOutcome> {
-        Ok(match self.call(|r, s| r.call_stub_kyc(s, external_user_id))? {
-            wit::StubKycOutcome::Approve => StubKycOutcome::Approve,
-            wit::StubKycOutcome::Reject => StubKycOutcome::Reject,
-            wit::StubKycOutcome::ManualReview => StubKycOutcome::ManualReview,
-        })
+    fn decide_screening(&self, facts: &ScreeningFacts) -> RulesResult<ScreeningDecision> {
+        let facts: wit::ScreeningFacts = facts.clone().convert();
+        Ok(self.call(|r, s| r.call_decide_screening(s, &facts))?.convert())
+    }
+    fn describe_sanctions(&self, status: SanctionsStatus) -> RulesResult<SanctionsView> {
+        let status: wit::SanctionsStatus = status.convert();
+        Ok(self.call(|r, s| r.call_describe_sanctions(s, status))?.convert())
+    }
+    fn decide_case_review(&self, facts: &CaseReviewFacts) -> RulesResult<CaseReviewDecision> {
+        let facts: wit::CaseReviewFacts = (*facts).convert();
+        Ok(self.call(|r, s| r.call_decide_case_review(s, facts))?.convert())
+    }
+    fn due_now(&self, facts: &DueFacts) -> RulesResult<DueWork> {
+        let facts: wit::DueFacts = facts.clone().convert();
+        Ok(self.call(|r, s| r.call_due_now(s, &facts))?.convert())
     }
 }

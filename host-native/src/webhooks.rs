@@ -97,3 +97,13 @@ pub async fn scheduler_loop(gateway: Arc<Gateway>, tick: Duration) {
         tokio::time::sleep(tick).await;
     }
 }
+
+/// Writes the queued read-only decisions every `tick`.
+pub async fn decision_log_loop(gateway: Arc<Gateway>, tick: Duration) {
+    loop {
+        tokio::time::sleep(tick).await;
+        if let Err(e) = gateway.flush_decisions().await {
+            eprintln!("writing the decision log failed (kept for the next try): {e}");
+        }
+    }
+}

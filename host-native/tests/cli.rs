@@ -42,18 +42,29 @@ fn regulator_import_adds_once_and_refuses_bad_files() {
 }
 
 #[test]
-fn rules_reports_the_hash_of_the_file_it_loads() {
-    let path = host_native::default_rules_paths().into_iter().find(|p| p.exists()).expect("build the rules component first");
-    let bytes = std::fs::read(&path).unwrap();
-    let expected = {
+fn rules_reports_the_embedded_component_and_the_hash_of_a_file_it_loads() {
+    let embedded = {
         use sha2::Digest;
-        hex::encode(sha2::Sha256::digest(&bytes))
+        hex::encode(sha2::Sha256::digest(host_native::rules_engine::EMBEDDED_COMPONENT))
     };
-    let (ok, out, _) = run(&["rules", "--rules", path.to_str().unwrap()]);
-    assert!(ok && out.contains(&expected), "{out}");
+    let (ok, out, _) = run(&["rules"]);
+    assert!(ok && out.contains(&embedded), "{out}");
     let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("copy.wasm");
+    std::fs::write(&copy, host_native::rules_engine::EMBEDDED_COMPONENT).unwrap();
+    let (ok, out, _) = run(&["rules", "--rules", copy.to_str().unwrap()]);
+    assert!(ok && out.contains(&embedded), "{out}");
     let fake = dir.path().join("fake.wasm");
     std::fs::write(&fake, b"not wasm").unwrap();
     let (ok, _, err) = run(&["rules", "--rules", fake.to_str().unwrap()]);
     assert!(!ok && err.contains("not valid"), "{err}");
+}
+
+#[test]
+fn replay_of_an_unknown_decision_fails_with_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("g.db").display());
+    let out = Command::new(BIN).args(["decisions", "replay", "dec_nope", "--database", &db]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no decision dec_nope"));
 }

@@ -1,34 +1,25 @@
 //! Differential test: the rules library called natively and the rules
-//! component run in wasmtime must decide identically on random inputs.
+//! component run in wasmtime must decide identically, call by call, on
+//! random facts clustered on the rules' edges. It also holds the replay
+//! path to the same standard: a decision's canonical output replays identically.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
 use std::sync::OnceLock;
 
+use gateway::decisions::{canonical, replay};
 use gateway::ports::{LibraryRules, Rules};
 use host_native::rules_engine::ComponentRules;
 use proptest::prelude::*;
-use rules::{Deposit, DepositLimit, ExclusionDuration, ExclusionTerm, KycTier, LimitWindow};
+use rules::*;
 
 fn component() -> &'static ComponentRules {
     static RULES: OnceLock<ComponentRules> = OnceLock::new();
-    RULES.get_or_init(|| {
-        let path =
-            host_native::default_rules_paths().into_iter().find(|p| p.exists()).expect("build the rules component first: cargo run -p build-rules");
-        ComponentRules::load(&path).expect("load the rules component")
-    })
+    RULES.get_or_init(|| ComponentRules::embedded().expect("load the embedded rules component"))
 }
 
-fn tier() -> impl Strategy<Value = KycTier> {
-    prop::sample::select(KycTier::ALL.to_vec())
-}
-
-fn window() -> impl Strategy<Value = LimitWindow> {
-    prop::sample::select(LimitWindow::ALL.to_vec())
-}
-
-fn duration() -> impl Strategy<Value = ExclusionDuration> {
-    prop::sample::select(ExclusionDuration::ALL.to_vec())
+fn pick<T: Copy + std::fmt::Debug + 'static>(all: &'static [T]) -> impl Strategy<Value = T> {
+    prop::sample::select(all.to_vec())
 }
 
 /// Amounts clustered on the rules' edges as well as anywhere in range.
@@ -38,6 +29,8 @@ fn cents() -> impl Strategy<Value = i64> {
             -1,
             0,
             1,
+            99,
+            100,
             20_000,
             20_001,
             200_000,
@@ -46,8 +39,8 @@ fn cents() -> impl Strategy<Value = i64> {
             2_000_001,
             10_000_000,
             10_000_001,
-            rules::MAX_AMOUNT_CENTS,
-            rules::MAX_AMOUNT_CENTS + 1,
+            MAX_AMOUNT_CENTS,
+            MAX_AMOUNT_CENTS + 1,
             i64::MAX,
             i64::MIN
         ]),
@@ -56,63 +49,177 @@ fn cents() -> impl Strategy<Value = i64> {
     ]
 }
 
+fn moment() -> impl Strategy<Value = i64> {
+    prop_oneof![0i64..4_000_000_000, Just(0), Just(i64::MAX), Just(i64::MIN)]
+}
+
 fn term() -> impl Strategy<Value = ExclusionTerm> {
     prop::option::of(0i64..4_000_000_000).prop_map(|expires_at| ExclusionTerm { expires_at })
 }
 
+fn stored_limit() -> impl Strategy<Value = StoredLimit> {
+    (pick(LimitWindow::ALL), 0i64..100_000, any::<bool>(), pick(LimitStatus::ALL), 0i64..10_000_000).prop_map(
+        |(window, amount_cents, same_currency, status, effective_from)| StoredLimit { window, amount_cents, same_currency, status, effective_from },
+    )
+}
+
+fn deposits() -> impl Strategy<Value = Deposits> {
+    prop::collection::vec((1i64..50_000, 0i64..10_000_000), 0..60)
+        .prop_map(|d| Deposits { amount_cents: d.iter().map(|x| x.0).collect(), at: d.iter().map(|x| x.1).collect() })
+}
+
+fn kyc_facts() -> impl Strategy<Value = KycFacts> {
+    (
+        moment(),
+        pick(KycStatus::ALL),
+        moment(),
+        pick(KycTier::ALL),
+        pick(KycTier::ALL),
+        "[a-z]{0,4}(autoapprove|autoreject)?[a-z]{0,4}",
+        pick(KycAction::ALL),
+    )
+        .prop_map(|(now, status, updated_at, target_tier, verified, external_user_id, action)| KycFacts {
+            now,
+            status,
+            updated_at,
+            target_tier,
+            verified,
+            external_user_id,
+            action,
+        })
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 384, ..ProptestConfig::default() })]
 
     #[test]
-    fn kyc_rules_agree(verified in tier(), cumulative in cents(), amount in cents()) {
-        let (lib, comp) = (LibraryRules, component());
-        prop_assert_eq!(lib.tier_for_cumulative(cumulative), comp.tier_for_cumulative(cumulative));
-        prop_assert_eq!(lib.bounds_of_tier(verified), comp.bounds_of_tier(verified));
-        prop_assert_eq!(lib.assess_withdrawal(verified, cumulative, amount), comp.assess_withdrawal(verified, cumulative, amount));
-    }
-
-    #[test]
-    fn cooloff_rules_agree(current in prop::option::of(cents()), requested in cents()) {
-        prop_assert_eq!(LibraryRules.limit_cooloff(current, requested), component().limit_cooloff(current, requested));
-    }
-
-    #[test]
-    fn window_checks_agree(
+    fn deposit_decisions_agree(
         now in 0i64..10_000_000,
-        limits in prop::collection::vec((window(), 0i64..100_000), 0..4),
-        deposits in prop::collection::vec((1i64..50_000, 0i64..10_000_000), 0..60),
-        amount in cents(),
-        w in window(),
+        sanctions in pick(SanctionsStatus::ALL),
+        exclusions in prop::collection::vec(term(), 0..4),
+        limits in prop::collection::vec(stored_limit(), 0..5),
+        deposits in deposits(),
+        amount_cents in cents(),
     ) {
-        let limits: Vec<DepositLimit> = limits.into_iter().map(|(window, amount_cents)| DepositLimit { window, amount_cents }).collect();
-        let deposits: Vec<Deposit> = deposits.into_iter().map(|(amount_cents, at)| Deposit { amount_cents, at }).collect();
-        let (lib, comp) = (LibraryRules, component());
-        prop_assert_eq!(lib.check_deposit(now, &limits, &deposits, amount), comp.check_deposit(now, &limits, &deposits, amount));
-        prop_assert_eq!(lib.window_usage_at(now, w, &deposits), comp.window_usage_at(now, w, &deposits));
-        prop_assert_eq!(lib.window_seconds(w), comp.window_seconds(w));
+        let facts = DepositFacts { now, sanctions, exclusions, limits, deposits, amount_cents };
+        prop_assert_eq!(LibraryRules.decide_deposit(&facts), component().decide_deposit(&facts));
     }
 
     #[test]
-    fn exclusion_rules_agree(d in duration(), from in prop_oneof![0i64..4_000_000_000, any::<i64>()], now in 0i64..4_000_000_000, terms in prop::collection::vec(term(), 0..8), a in term(), b in term()) {
+    fn limit_decisions_agree(
+        now in 0i64..10_000_000,
+        requested_at in moment(),
+        window in pick(LimitWindow::ALL),
+        amount_cents in cents(),
+        limits in prop::collection::vec(stored_limit(), 0..5),
+        deposits in deposits(),
+    ) {
         let (lib, comp) = (LibraryRules, component());
-        prop_assert_eq!(lib.exclusion_expiry(d, from), comp.exclusion_expiry(d, from));
-        prop_assert_eq!(lib.most_restrictive_exclusion(now, &terms), comp.most_restrictive_exclusion(now, &terms));
-        prop_assert_eq!(lib.exclusion_lengthens(a, b), comp.exclusion_lengthens(a, b));
+        let change = LimitChangeFacts { now, requested_at, window, amount_cents, limits: limits.clone() };
+        prop_assert_eq!(lib.decide_limit_change(&change), comp.decide_limit_change(&change));
+        let view = LimitsFacts { now, limits: limits.clone(), deposits };
+        prop_assert_eq!(lib.describe_limits(&view), comp.describe_limits(&view));
+        for limit in limits {
+            let cancel = LimitCancelFacts { now, limit };
+            prop_assert_eq!(lib.decide_limit_cancel(&cancel), comp.decide_limit_cancel(&cancel));
+        }
     }
 
     #[test]
-    fn stub_vendors_agree(first in prop_oneof![Just("SanctionedSam".to_string()), "Maybe[a-z]{0,5}", ".{0,12}"], last in prop_oneof![Just("TestHit".to_string()), ".{0,12}"], id in "[a-z]{0,4}(autoapprove|autoreject)?[a-z]{0,4}") {
+    fn kyc_decisions_agree(
+        now in moment(),
+        sanctions in pick(SanctionsStatus::ALL),
+        verified in pick(KycTier::ALL),
+        cumulative_cents in cents(),
+        amount_cents in cents(),
+        same_currency in any::<bool>(),
+        open in prop::option::of((pick(KycTier::ALL), pick(KycStatus::ALL), moment())),
+        check in kyc_facts(),
+    ) {
         let (lib, comp) = (LibraryRules, component());
-        prop_assert_eq!(lib.stub_screen(&first, &last), comp.stub_screen(&first, &last));
-        prop_assert_eq!(lib.stub_kyc(&id), comp.stub_kyc(&id));
+        let open_check = open.map(|(target_tier, status, updated_at)| OpenCheck { target_tier, status, updated_at });
+        let withdrawal = WithdrawalFacts { now, sanctions, verified, cumulative_cents, amount_cents, same_currency, open_check };
+        prop_assert_eq!(lib.decide_withdrawal(&withdrawal), comp.decide_withdrawal(&withdrawal));
+        prop_assert_eq!(lib.describe_tier(verified), comp.describe_tier(verified));
+        prop_assert_eq!(lib.decide_kyc(&check), comp.decide_kyc(&check));
+    }
+
+    #[test]
+    fn exclusion_decisions_agree(
+        now in moment(),
+        duration in pick(ExclusionDuration::ALL),
+        existing in prop::collection::vec((pick(ExclusionDuration::ALL), prop::option::of(0i64..4_000_000_000)), 0..5),
+        terms in prop::collection::vec(term(), 0..8),
+        entries in prop::collection::vec(prop::collection::vec(term(), 0..3), 0..4),
+    ) {
+        let (lib, comp) = (LibraryRules, component());
+        let existing = existing.into_iter().map(|(duration, expires_at)| UserExclusion { duration, expires_at }).collect();
+        let register = ExclusionFacts { now, duration, existing };
+        prop_assert_eq!(lib.decide_exclusion(&register), comp.decide_exclusion(&register));
+        let status = ExclusionStatusFacts { now, exclusions: terms };
+        prop_assert_eq!(lib.describe_exclusions(&status), comp.describe_exclusions(&status));
+        let import = RegulatorImportFacts { now, entries: entries.into_iter().map(|existing_regulator| RegulatorEntry { existing_regulator }).collect() };
+        prop_assert_eq!(lib.decide_regulator_import(&import), comp.decide_regulator_import(&import));
+    }
+
+    #[test]
+    fn sanctions_decisions_agree(
+        now in moment(),
+        environment in pick(Environment::ALL),
+        first in prop_oneof![Just("SanctionedSam".to_string()), "Maybe[a-z]{0,5}", ".{0,12}"],
+        last in prop_oneof![Just("TestHit".to_string()), ".{0,12}"],
+        current in prop::option::of(pick(SanctionsStatus::ALL)),
+        case_status in pick(CaseStatus::ALL),
+        action in pick(ReviewAction::ALL),
+    ) {
+        let (lib, comp) = (LibraryRules, component());
+        let screening = ScreeningFacts {
+            now, environment, first_name: first, last_name: last, date_of_birth: "1990-01-01".into(), nationality: "GB".into(), current,
+        };
+        prop_assert_eq!(lib.decide_screening(&screening), comp.decide_screening(&screening));
+        let status = current.unwrap_or(SanctionsStatus::Clear);
+        prop_assert_eq!(lib.describe_sanctions(status), comp.describe_sanctions(status));
+        let review = CaseReviewFacts { case_status, action };
+        prop_assert_eq!(lib.decide_case_review(&review), comp.decide_case_review(&review));
+    }
+
+    #[test]
+    fn due_work_agrees(
+        limits in prop::collection::vec((moment(), pick(LimitStatus::ALL), moment()), 0..4),
+        exclusions in prop::collection::vec((moment(), prop::option::of(moment()), prop::collection::vec(term(), 0..3)), 0..4),
+        checks in prop::collection::vec(kyc_facts(), 0..4),
+        users in prop::collection::vec((moment(), pick(SanctionsStatus::ALL), moment()), 0..4),
+    ) {
+        let facts = DueFacts {
+            limits: limits.into_iter().map(|(now, status, effective_from)| DueLimit { now, status, effective_from }).collect(),
+            exclusions: exclusions.into_iter().map(|(now, expires_at, others)| DueExclusion { now, expires_at, others }).collect(),
+            checks,
+            users: users.into_iter().map(|(now, status, last_screened_at)| DueUser { now, status, last_screened_at }).collect(),
+        };
+        prop_assert_eq!(LibraryRules.due_now(&facts), component().due_now(&facts));
+    }
+
+    #[test]
+    fn a_recorded_decision_replays_identically(
+        now in 0i64..10_000_000,
+        exclusions in prop::collection::vec(term(), 0..4),
+        limits in prop::collection::vec(stored_limit(), 0..5),
+        deposits in deposits(),
+        amount_cents in cents(),
+    ) {
+        let facts = DepositFacts { now, sanctions: SanctionsStatus::Clear, exclusions, limits, deposits, amount_cents };
+        let recorded = canonical(&LibraryRules.decide_deposit(&facts).unwrap());
+        let replayed = replay(component(), Operation::Deposit, &canonical(&facts)).unwrap();
+        prop_assert_eq!(recorded, replayed);
     }
 }
 
 #[test]
-fn the_component_reports_the_library_version_and_its_own_hash() {
+fn the_component_reports_the_library_version_horizons_and_its_own_hash() {
     let identity = component().identity();
     assert_eq!(identity.version, rules::VERSION);
     assert_eq!(identity.component_sha256.len(), 64);
+    assert_eq!(component().horizons(), LibraryRules.horizons());
 }
 
 #[test]
@@ -123,4 +230,11 @@ fn the_component_imports_nothing() {
 #[test]
 fn a_file_that_is_not_a_component_is_refused() {
     assert!(ComponentRules::from_bytes(b"\0asm not really").is_err());
+}
+
+#[test]
+fn replay_refuses_an_input_of_another_shape() {
+    assert!(replay(component(), Operation::Deposit, r#"{"now": 1}"#).is_err());
+    assert!(replay(component(), Operation::Tier, r#""tier_9""#).is_err());
+    assert!(replay(component(), Operation::Tier, r#""tier_2""#).is_ok());
 }

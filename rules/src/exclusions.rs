@@ -1,46 +1,26 @@
-//! Self-exclusion expiry and precedence.
+//! Self-exclusion: expiry, precedence, registration (lengthen, never
+//! shorten), regulator propagation and the regulator's comprehensive list.
 
+use alloc::vec::Vec;
 use chrono::{DateTime, Months};
+use serde::{Deserialize, Serialize};
 
-use crate::RuleError;
+use crate::types::{named_enum, EventKind};
+use crate::{RuleError, DAY};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ExclusionDuration {
-    Hours24,
-    Days7,
-    Days30,
-    Months6,
-    Year1,
-    Permanent,
-}
-
-impl ExclusionDuration {
-    pub const ALL: [ExclusionDuration; 6] = [
-        ExclusionDuration::Hours24,
-        ExclusionDuration::Days7,
-        ExclusionDuration::Days30,
-        ExclusionDuration::Months6,
-        ExclusionDuration::Year1,
-        ExclusionDuration::Permanent,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ExclusionDuration::Hours24 => "duration_24h",
-            ExclusionDuration::Days7 => "duration_7d",
-            ExclusionDuration::Days30 => "duration_30d",
-            ExclusionDuration::Months6 => "duration_6m",
-            ExclusionDuration::Year1 => "duration_1y",
-            ExclusionDuration::Permanent => "duration_permanent",
-        }
+named_enum!(
+    /// How long an exclusion lasts.
+    ExclusionDuration {
+        Hours24 = "duration_24h",
+        Days7 = "duration_7d",
+        Days30 = "duration_30d",
+        Months6 = "duration_6m",
+        Year1 = "duration_1y",
+        Permanent = "duration_permanent",
     }
+);
 
-    pub fn parse(s: &str) -> Option<ExclusionDuration> {
-        ExclusionDuration::ALL.into_iter().find(|d| d.as_str() == s)
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExclusionTerm {
     /// `None` for a permanent exclusion.
     pub expires_at: Option<i64>,
@@ -49,7 +29,6 @@ pub struct ExclusionTerm {
 /// When an exclusion starting at `effective_from` ends. Months are calendar
 /// months (a 6-month time-out from 31 August ends on 28 or 29 February).
 pub fn exclusion_expiry(duration: ExclusionDuration, effective_from: i64) -> Result<Option<i64>, RuleError> {
-    const DAY: i64 = 86_400;
     let add_months = |months: u32| {
         DateTime::from_timestamp(effective_from, 0)
             .and_then(|t| t.checked_add_months(Months::new(months)))
@@ -67,7 +46,8 @@ pub fn exclusion_expiry(duration: ExclusionDuration, effective_from: i64) -> Res
     })
 }
 
-fn is_active(now: i64, term: &ExclusionTerm) -> bool {
+/// An exclusion is active until the instant of its expiry; a permanent one always.
+pub fn is_active(now: i64, term: &ExclusionTerm) -> bool {
     term.expires_at.is_none_or(|e| now < e)
 }
 
@@ -97,6 +77,133 @@ pub fn exclusion_lengthens(current: ExclusionTerm, proposed: ExclusionTerm) -> b
         (Some(_), None) => true,
         (Some(c), Some(p)) => p > c,
     }
+}
+
+/// Exclusions of six months or more are eligible for the licensing regulator's register.
+pub fn regulator_eligible(duration: ExclusionDuration) -> bool {
+    matches!(duration, ExclusionDuration::Months6 | ExclusionDuration::Year1 | ExclusionDuration::Permanent)
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExclusionStatusFacts {
+    pub now: i64,
+    pub exclusions: Vec<ExclusionTerm>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ExclusionStatus {
+    /// indexes of the active exclusions, in the order given
+    pub active: Vec<u32>,
+    /// the one to report: permanent first, else the latest expiry
+    pub most_restrictive: Option<u32>,
+}
+
+pub(crate) fn exclusion_status_of(now: i64, exclusions: &[ExclusionTerm]) -> ExclusionStatus {
+    ExclusionStatus {
+        active: exclusions.iter().enumerate().filter(|(_, t)| is_active(now, t)).filter_map(|(i, _)| u32::try_from(i).ok()).collect(),
+        most_restrictive: most_restrictive_exclusion(now, exclusions),
+    }
+}
+
+/// Which of the exclusions are active at `now`, and which one answers a check.
+pub fn describe_exclusions(facts: &ExclusionStatusFacts) -> ExclusionStatus {
+    exclusion_status_of(facts.now, &facts.exclusions)
+}
+
+/// An exclusion already registered for the user at this tenant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UserExclusion {
+    pub duration: ExclusionDuration,
+    pub expires_at: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExclusionFacts {
+    pub now: i64,
+    pub duration: ExclusionDuration,
+    /// the user's exclusions at this tenant, oldest first, active or not
+    pub existing: Vec<UserExclusion>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExclusionRegistration {
+    pub expires_at: Option<i64>,
+    pub is_permanent: bool,
+    /// whether the licensing regulator's register takes it
+    pub regulator_eligible: bool,
+    pub events: Vec<EventKind>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExclusionDecision {
+    /// the same duration is already active: answer with that row
+    Replay(u32),
+    /// an active exclusion lasts at least as long
+    AlreadyExcluded,
+    Register(ExclusionRegistration),
+}
+
+/// Registers an exclusion from now: a repeat of an active duration is
+/// answered with the original, and an exclusion can be lengthened but never shortened.
+pub fn decide_exclusion(facts: &ExclusionFacts) -> Result<ExclusionDecision, RuleError> {
+    let active: Vec<(usize, &UserExclusion)> =
+        facts.existing.iter().enumerate().filter(|(_, e)| is_active(facts.now, &ExclusionTerm { expires_at: e.expires_at })).collect();
+    if let Some((i, _)) = active.iter().find(|(_, e)| e.duration == facts.duration) {
+        return Ok(ExclusionDecision::Replay(u32::try_from(*i).unwrap_or(u32::MAX)));
+    }
+    let expires_at = exclusion_expiry(facts.duration, facts.now)?;
+    let proposed = ExclusionTerm { expires_at };
+    if active.iter().any(|(_, e)| !exclusion_lengthens(ExclusionTerm { expires_at: e.expires_at }, proposed)) {
+        return Ok(ExclusionDecision::AlreadyExcluded);
+    }
+    let mut events = alloc::vec![EventKind::ExclusionCreated];
+    if expires_at.is_none() {
+        events.push(EventKind::ExclusionPermanent);
+    }
+    Ok(ExclusionDecision::Register(ExclusionRegistration {
+        expires_at,
+        is_permanent: expires_at.is_none(),
+        regulator_eligible: regulator_eligible(facts.duration),
+        events,
+    }))
+}
+
+/// An entry of the regulator's comprehensive list, with the regulator
+/// exclusions already on file for its e-mail or phone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegulatorEntry {
+    pub existing_regulator: Vec<ExclusionTerm>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegulatorImportFacts {
+    pub now: i64,
+    pub entries: Vec<RegulatorEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegulatorOutcome {
+    /// false when the person is already permanently excluded by the regulator
+    pub is_new: bool,
+    pub duration: ExclusionDuration,
+    pub events: Vec<EventKind>,
+}
+
+/// The regulator's comprehensive form excludes permanently and irrevocably.
+pub fn decide_regulator_import(facts: &RegulatorImportFacts) -> Vec<RegulatorOutcome> {
+    facts
+        .entries
+        .iter()
+        .map(|entry| {
+            let covered = entry.existing_regulator.iter().any(|t| t.expires_at.is_none());
+            RegulatorOutcome {
+                is_new: !covered,
+                duration: ExclusionDuration::Permanent,
+                events: if covered { Vec::new() } else { alloc::vec![EventKind::ExclusionKgcSynced, EventKind::ExclusionPermanent] },
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -157,7 +264,7 @@ mod tests {
 
     #[test]
     fn duration_names_round_trip_and_unknown_is_rejected() {
-        for d in ExclusionDuration::ALL {
+        for d in ExclusionDuration::ALL.iter().copied() {
             assert_eq!(ExclusionDuration::parse(d.as_str()), Some(d));
         }
         assert_eq!(ExclusionDuration::parse("duration_2y"), None);

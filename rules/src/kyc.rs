@@ -1,33 +1,54 @@
-//! KYC tiers keyed to lifetime cumulative withdrawals.
+//! KYC: tiers keyed to lifetime cumulative withdrawals, the withdrawal
+//! decision, and the transitions of a verification check.
 
-use crate::{non_negative_amount, positive_amount, RuleError};
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum KycTier {
-    Tier0,
-    Tier1,
-    Tier2,
-    Tier3,
-    Tier4,
-}
+use crate::stubs::{stub_kyc, StubKycOutcome};
+use crate::types::{named_enum, EventKind, SanctionsStatus};
+use crate::{non_negative_amount, positive_amount, RuleError, DAY};
+
+named_enum!(
+    /// KYC tiers, keyed to lifetime cumulative withdrawals.
+    KycTier { Tier0 = "tier_0", Tier1 = "tier_1", Tier2 = "tier_2", Tier3 = "tier_3", Tier4 = "tier_4" }
+);
+
+named_enum!(
+    /// Status of a verification check.
+    KycStatus {
+        NotStarted = "not_started",
+        InProgress = "in_progress",
+        PendingReview = "pending_review",
+        Approved = "approved",
+        Rejected = "rejected",
+        Expired = "expired",
+    }
+);
+
+named_enum!(
+    /// What a verification asks of the user.
+    KycDocument {
+        EmailOtp = "email_otp",
+        PhoneOtp = "phone_otp",
+        GovernmentId = "government_id",
+        Selfie = "selfie",
+        ProofOfAddress = "proof_of_address",
+        SourceOfFunds = "source_of_funds",
+    }
+);
+
+named_enum!(
+    /// Where the withdrawal behind a check stands.
+    WithdrawalStatus { Held = "held", Released = "released", Blocked = "blocked", Cancelled = "cancelled" }
+);
+
+/// A check the user leaves untouched this long expires.
+pub const KYC_ABANDON_SECONDS: i64 = 7 * DAY;
+/// Lifetime of the token for the vendor's verification flow.
+pub const VENDOR_TOKEN_SECONDS: i64 = 900;
 
 impl KycTier {
-    pub const ALL: [KycTier; 5] = [KycTier::Tier0, KycTier::Tier1, KycTier::Tier2, KycTier::Tier3, KycTier::Tier4];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            KycTier::Tier0 => "tier_0",
-            KycTier::Tier1 => "tier_1",
-            KycTier::Tier2 => "tier_2",
-            KycTier::Tier3 => "tier_3",
-            KycTier::Tier4 => "tier_4",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<KycTier> {
-        KycTier::ALL.into_iter().find(|t| t.as_str() == s)
-    }
-
     /// Largest lifetime cumulative withdrawal (cents) the tier covers; `None` when unbounded.
     pub fn ceiling_cents(self) -> Option<i64> {
         match self {
@@ -38,9 +59,40 @@ impl KycTier {
             KycTier::Tier4 => None,
         }
     }
+
+    pub fn documents(self) -> Vec<KycDocument> {
+        use KycDocument::*;
+        match self {
+            KycTier::Tier0 => Vec::new(),
+            KycTier::Tier1 => alloc::vec![EmailOtp, PhoneOtp],
+            KycTier::Tier2 => alloc::vec![GovernmentId, Selfie],
+            KycTier::Tier3 => alloc::vec![GovernmentId, Selfie, ProofOfAddress],
+            KycTier::Tier4 => alloc::vec![GovernmentId, Selfie, ProofOfAddress, SourceOfFunds],
+        }
+    }
+
+    fn estimated_clear_time(self) -> &'static str {
+        match self {
+            KycTier::Tier0 | KycTier::Tier1 => "0-1 hours",
+            KycTier::Tier2 => "1-24 hours",
+            KycTier::Tier3 => "24-48 hours",
+            KycTier::Tier4 => "48-120 hours",
+        }
+    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+impl KycStatus {
+    /// Open checks block a new one for the same user.
+    pub fn is_open(self) -> bool {
+        matches!(self, KycStatus::NotStarted | KycStatus::InProgress | KycStatus::PendingReview)
+    }
+    /// Only the user-side states can be abandoned; a check awaiting review is not.
+    pub fn can_be_abandoned(self) -> bool {
+        matches!(self, KycStatus::NotStarted | KycStatus::InProgress)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TierBounds {
     pub tier: KycTier,
     pub ceiling_cents: Option<i64>,
@@ -58,10 +110,11 @@ pub struct WithdrawalAssessment {
 /// The lowest tier whose ceiling covers a lifetime cumulative withdrawal.
 pub fn tier_for_cumulative(cumulative_cents: i64) -> Result<KycTier, RuleError> {
     let cumulative = non_negative_amount(cumulative_cents)?;
-    Ok(KycTier::ALL.into_iter().find(|t| t.ceiling_cents().is_none_or(|c| cumulative <= c)).unwrap_or(KycTier::Tier4))
+    Ok(KycTier::ALL.iter().copied().find(|t| t.ceiling_cents().is_none_or(|c| cumulative <= c)).unwrap_or(KycTier::Tier4))
 }
 
-pub fn bounds_of_tier(tier: KycTier) -> TierBounds {
+/// The ceiling and next-tier threshold of a verified tier.
+pub fn describe_tier(tier: KycTier) -> TierBounds {
     TierBounds { tier, ceiling_cents: tier.ceiling_cents(), next_tier_at_cents: tier.ceiling_cents().map(|c| c + 1) }
 }
 
@@ -81,6 +134,223 @@ pub fn assess_withdrawal(verified: KycTier, cumulative_cents: i64, amount_cents:
         ceiling_cents: ceiling,
         remaining_cents: ceiling.map(|c| c - after),
     })
+}
+
+/// The user's open check, if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenCheck {
+    pub target_tier: KycTier,
+    pub status: KycStatus,
+    pub updated_at: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WithdrawalFacts {
+    pub now: i64,
+    pub sanctions: SanctionsStatus,
+    pub verified: KycTier,
+    pub cumulative_cents: i64,
+    pub amount_cents: i64,
+    /// false when the user's earlier withdrawals were in another currency
+    pub same_currency: bool,
+    pub open_check: Option<OpenCheck>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FastPath {
+    pub required_tier: KycTier,
+    /// what stays withdrawable under the covering tier; none when unbounded
+    pub remaining_cents: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Verification {
+    pub tier: KycTier,
+    pub documents: Vec<KycDocument>,
+    pub estimated_clear_time: String,
+    pub vendor_token_seconds: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WithdrawalOutcome {
+    /// a sanctions hold: the withdrawal is held, no check is started
+    Held(KycTier),
+    CurrencyMismatch,
+    /// the lifetime total would pass the largest amount the rules accept
+    CeilingExceeded,
+    /// covered by the verified tier: released at once
+    Approve(FastPath),
+    /// start a check for this tier and hold the withdrawal
+    Verify(Verification),
+    /// the open check is for this tier: answer with it
+    ReplayOpenCheck,
+    AlreadyInProgress,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WithdrawalDecision {
+    /// the open check was abandoned: expire it (fires `kyc.expired`) before the outcome
+    pub expire_open_check: Option<KycDecision>,
+    pub outcome: WithdrawalOutcome,
+}
+
+/// A withdrawal: held under a sanctions review, released when the verified
+/// tier covers the lifetime total after it, otherwise a check for the tier
+/// that does. An abandoned open check is expired first.
+pub fn decide_withdrawal(facts: &WithdrawalFacts) -> Result<WithdrawalDecision, RuleError> {
+    let assessment = match assess_withdrawal(facts.verified, facts.cumulative_cents, facts.amount_cents) {
+        Err(RuleError::AmountTooLarge) => {
+            return Ok(WithdrawalDecision { expire_open_check: None, outcome: WithdrawalOutcome::CeilingExceeded });
+        }
+        other => other?,
+    };
+    let decide = |outcome| Ok(WithdrawalDecision { expire_open_check: None, outcome });
+    if facts.sanctions.holds_transactions() {
+        return decide(WithdrawalOutcome::Held(assessment.required_tier));
+    }
+    if !facts.same_currency {
+        return decide(WithdrawalOutcome::CurrencyMismatch);
+    }
+    let mut expire_open_check = None;
+    if let Some(open) = facts.open_check {
+        let expiry = expire_if_abandoned(facts.now, open.status, open.updated_at, open.target_tier, facts.verified);
+        if expiry.changed {
+            expire_open_check = Some(expiry);
+        } else if open.target_tier == assessment.required_tier {
+            return decide(WithdrawalOutcome::ReplayOpenCheck);
+        } else {
+            return decide(WithdrawalOutcome::AlreadyInProgress);
+        }
+    }
+    let outcome = if assessment.verification_required {
+        WithdrawalOutcome::Verify(Verification {
+            tier: assessment.required_tier,
+            documents: assessment.required_tier.documents(),
+            estimated_clear_time: assessment.required_tier.estimated_clear_time().to_string(),
+            vendor_token_seconds: VENDOR_TOKEN_SECONDS,
+        })
+    } else {
+        WithdrawalOutcome::Approve(FastPath { required_tier: assessment.required_tier, remaining_cents: assessment.remaining_cents })
+    };
+    Ok(WithdrawalDecision { expire_open_check, outcome })
+}
+
+named_enum!(
+    /// What is asked of a check.
+    KycAction { View = "view", SandboxSubmit = "sandbox_submit", Approve = "approve", Reject = "reject", Expire = "expire" }
+);
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KycFacts {
+    pub now: i64,
+    pub status: KycStatus,
+    pub updated_at: i64,
+    pub target_tier: KycTier,
+    /// the user's verified tier now
+    pub verified: KycTier,
+    /// the operator's user id, which the sandbox vendor keys on
+    pub external_user_id: String,
+    pub action: KycAction,
+}
+
+/// A check after an action: its status, what to write and what to answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KycDecision {
+    pub status: KycStatus,
+    /// whether the check changed (and must be written)
+    pub changed: bool,
+    /// the action is not allowed in the check's state (the change, if any, still applies)
+    pub refused: bool,
+    pub events: Vec<EventKind>,
+    /// the user's verified tier afterwards; never lower than before
+    pub verified: KycTier,
+    pub withdrawal: WithdrawalStatus,
+    /// when an abandonable check expires
+    pub expires_at: Option<i64>,
+    pub documents: Vec<KycDocument>,
+}
+
+fn withdrawal_of(status: KycStatus) -> WithdrawalStatus {
+    match status {
+        KycStatus::Approved => WithdrawalStatus::Released,
+        KycStatus::Rejected => WithdrawalStatus::Blocked,
+        KycStatus::Expired => WithdrawalStatus::Cancelled,
+        _ => WithdrawalStatus::Held,
+    }
+}
+
+fn settle(status: KycStatus, updated_at: i64, target: KycTier, verified: KycTier, changed: bool, events: Vec<EventKind>) -> KycDecision {
+    KycDecision {
+        status,
+        changed,
+        refused: false,
+        events,
+        verified,
+        withdrawal: withdrawal_of(status),
+        expires_at: status.can_be_abandoned().then(|| updated_at.saturating_add(KYC_ABANDON_SECONDS)),
+        documents: target.documents(),
+    }
+}
+
+fn expire_if_abandoned(now: i64, status: KycStatus, updated_at: i64, target: KycTier, verified: KycTier) -> KycDecision {
+    if status.can_be_abandoned() && now.saturating_sub(updated_at) >= KYC_ABANDON_SECONDS {
+        settle(KycStatus::Expired, now, target, verified, true, alloc::vec![EventKind::KycExpired])
+    } else {
+        settle(status, updated_at, target, verified, false, Vec::new())
+    }
+}
+
+fn review(current: KycDecision, now: i64, target: KycTier, approve: bool) -> KycDecision {
+    let wanted = if approve { KycStatus::Approved } else { KycStatus::Rejected };
+    if current.status == wanted {
+        return current;
+    }
+    if current.status != KycStatus::PendingReview {
+        return KycDecision { refused: true, ..current };
+    }
+    let mut events = current.events;
+    if approve {
+        let verified = current.verified.max(target);
+        events.push(EventKind::KycApproved);
+        if verified > current.verified {
+            events.push(EventKind::KycTierUpgraded);
+        }
+        settle(KycStatus::Approved, now, target, verified, true, events)
+    } else {
+        events.push(EventKind::KycRejected);
+        settle(KycStatus::Rejected, now, target, current.verified, true, events)
+    }
+}
+
+/// The transitions of a check. Abandonment (7 days untouched before review)
+/// applies first, whatever the action; documents move a check to review,
+/// where the sandbox vendor decides by the user id (`autoapprove`,
+/// `autoreject`, otherwise a reviewer does); an approval raises the verified
+/// tier, never lowers it.
+pub fn decide_kyc(facts: &KycFacts) -> KycDecision {
+    let current = expire_if_abandoned(facts.now, facts.status, facts.updated_at, facts.target_tier, facts.verified);
+    match facts.action {
+        KycAction::View | KycAction::Expire => current,
+        KycAction::Approve => review(current, facts.now, facts.target_tier, true),
+        KycAction::Reject => review(current, facts.now, facts.target_tier, false),
+        KycAction::SandboxSubmit => {
+            if !current.status.can_be_abandoned() {
+                return KycDecision { refused: true, ..current };
+            }
+            let mut events = Vec::new();
+            if current.status == KycStatus::NotStarted {
+                events.push(EventKind::KycStarted);
+            }
+            events.push(EventKind::KycSubmitted);
+            let submitted = settle(KycStatus::PendingReview, facts.now, facts.target_tier, facts.verified, true, events);
+            match stub_kyc(&facts.external_user_id) {
+                StubKycOutcome::Approve => review(submitted, facts.now, facts.target_tier, true),
+                StubKycOutcome::Reject => review(submitted, facts.now, facts.target_tier, false),
+                StubKycOutcome::ManualReview => submitted,
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -153,13 +423,13 @@ mod tests {
 
     #[test]
     fn bounds_give_next_threshold() {
-        assert_eq!(bounds_of_tier(KycTier::Tier0).next_tier_at_cents, Some(20_001));
-        assert_eq!(bounds_of_tier(KycTier::Tier4).next_tier_at_cents, None);
+        assert_eq!(describe_tier(KycTier::Tier0).next_tier_at_cents, Some(20_001));
+        assert_eq!(describe_tier(KycTier::Tier4).next_tier_at_cents, None);
     }
 
     #[test]
     fn tier_names_round_trip_and_unknown_is_rejected() {
-        for t in KycTier::ALL {
+        for t in KycTier::ALL.iter().copied() {
             assert_eq!(KycTier::parse(t.as_str()), Some(t));
         }
         assert_eq!(KycTier::parse("tier_5"), None);

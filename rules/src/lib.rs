@@ -1,33 +1,56 @@
 //! The compliance rules: pure functions over integer cents and unix seconds.
 //!
-//! This crate is the single source of every regulatory decision. The
-//! `rules-component` crate wraps it, unchanged, as a WebAssembly component
-//! whose SHA-256 is the rules version auditors verify.
+//! This crate is the single source of every regulatory decision. Each API
+//! decision is one coarse call — facts in, decision out — exported unchanged
+//! by the `rules-component` crate as the `cgw:rules@2.0.0` component whose
+//! SHA-256 is the rules version auditors verify. Every fact and decision type
+//! derives serde, whose JSON is the canonical encoding of the decision log.
 #![no_std]
 extern crate alloc;
 
+pub mod bridge;
 pub mod exclusions;
 pub mod kyc;
 pub mod limits;
+pub mod sanctions;
+pub mod schedule;
 pub mod stubs;
+pub mod types;
 
-pub use exclusions::{exclusion_expiry, exclusion_lengthens, most_restrictive_exclusion, ExclusionDuration, ExclusionTerm};
-pub use kyc::{assess_withdrawal, bounds_of_tier, tier_for_cumulative, KycTier, TierBounds, WithdrawalAssessment};
-pub use limits::{
-    check_deposit, limit_cooloff, window_seconds, window_usage_at, Cooloff, Deposit, DepositBreach, DepositDecision, DepositLimit, LimitWindow,
-    WindowUsage,
+pub use bridge::Convert;
+pub use exclusions::{
+    decide_exclusion, decide_regulator_import, describe_exclusions, ExclusionDecision, ExclusionDuration, ExclusionFacts, ExclusionRegistration,
+    ExclusionStatus, ExclusionStatusFacts, ExclusionTerm, RegulatorEntry, RegulatorImportFacts, RegulatorOutcome, UserExclusion,
 };
-pub use stubs::{stub_kyc, stub_screen, ScreeningOutcome, StubKycOutcome};
+pub use kyc::{
+    decide_kyc, decide_withdrawal, describe_tier, FastPath, KycAction, KycDecision, KycDocument, KycFacts, KycStatus, KycTier, OpenCheck, TierBounds,
+    Verification, WithdrawalDecision, WithdrawalFacts, WithdrawalOutcome, WithdrawalStatus,
+};
+pub use limits::{
+    decide_deposit, decide_limit_cancel, decide_limit_change, describe_limits, DepositAllowed, DepositBreach, DepositDecision, DepositFacts,
+    Deposits, LimitCancelDecision, LimitCancelFacts, LimitChange, LimitChangeDecision, LimitChangeFacts, LimitStatus, LimitView, LimitWindow,
+    LimitsFacts, StoredLimit, WindowSet,
+};
+pub use sanctions::{
+    decide_case_review, decide_screening, describe_sanctions, CaseReviewDecision, CaseReviewFacts, CaseReviewOutcome, CaseStatus, ReviewAction,
+    SanctionsView, ScreeningDecision, ScreeningFacts, ScreeningMatch,
+};
+pub use schedule::{due_now, time_horizons, CheckExpiry, DueExclusion, DueFacts, DueLimit, DueUser, DueWork, ExclusionExpiry, Horizons};
+pub use types::{Environment, EventKind, Operation, SanctionsStatus};
 
 /// Semantic version of the rules; the component's SHA-256 identifies the exact build.
-pub const VERSION: &str = "1.0.0";
+pub const VERSION: &str = "2.0.0";
 
 /// The largest amount in cents any rule accepts: ten trillion major units.
 /// Sums of many such amounts still fit in an `i64`.
 pub const MAX_AMOUNT_CENTS: i64 = 1_000_000_000_000_000;
 
+pub(crate) const HOUR: i64 = 3_600;
+pub(crate) const DAY: i64 = 86_400;
+
 /// Why a rule refused its input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum RuleError {
     NonPositiveAmount,
     AmountTooLarge,

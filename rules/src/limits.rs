@@ -1,46 +1,44 @@
-//! Deposit limits: cool-off brackets and the rolling-window check.
+//! Deposit limits: cool-off brackets, the rolling-window check, the deposit
+//! gate, limit changes and their cancellation.
 
 use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
 
-use crate::{non_negative_amount, positive_amount, saturating_sum, RuleError};
+use crate::exclusions::{exclusion_status_of, ExclusionTerm};
+use crate::types::{named_enum, EventKind, SanctionsStatus};
+use crate::{non_negative_amount, positive_amount, saturating_sum, RuleError, DAY};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum LimitWindow {
-    Daily,
-    Weekly,
-    Monthly,
-}
+named_enum!(
+    /// A deposit limit's rolling window.
+    LimitWindow { Daily = "limit_daily", Weekly = "limit_weekly", Monthly = "limit_monthly" }
+);
 
-impl LimitWindow {
-    pub const ALL: [LimitWindow; 3] = [LimitWindow::Daily, LimitWindow::Weekly, LimitWindow::Monthly];
+named_enum!(
+    /// A stored limit's status: in force from `effective_from`, a pending increase before it, or cancelled.
+    LimitStatus { Active = "active", Pending = "pending", Cancelled = "cancelled" }
+);
 
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LimitWindow::Daily => "limit_daily",
-            LimitWindow::Weekly => "limit_weekly",
-            LimitWindow::Monthly => "limit_monthly",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<LimitWindow> {
-        LimitWindow::ALL.into_iter().find(|w| w.as_str() == s)
-    }
-}
-
-pub const COOLOFF_UP_TO_2X: i64 = 86_400;
-pub const COOLOFF_UP_TO_5X: i64 = 172_800;
-pub const COOLOFF_ABOVE_5X: i64 = 604_800;
+pub const COOLOFF_UP_TO_2X: i64 = DAY;
+pub const COOLOFF_UP_TO_5X: i64 = 2 * DAY;
+pub const COOLOFF_ABOVE_5X: i64 = 7 * DAY;
+/// The smallest limit a player can set: one major unit.
+pub const MIN_LIMIT_CENTS: i64 = 100;
 
 /// Length of a rolling window: 24 hours, 7 days or 30 days.
 pub fn window_seconds(window: LimitWindow) -> i64 {
     match window {
-        LimitWindow::Daily => 86_400,
-        LimitWindow::Weekly => 7 * 86_400,
-        LimitWindow::Monthly => 30 * 86_400,
+        LimitWindow::Daily => DAY,
+        LimitWindow::Weekly => 7 * DAY,
+        LimitWindow::Monthly => 30 * DAY,
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The longest window: deposits older than this never count.
+pub fn longest_window_seconds() -> i64 {
+    LimitWindow::ALL.iter().map(|w| window_seconds(*w)).max().unwrap_or(0)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cooloff {
     pub is_increase: bool,
     pub cooloff_seconds: i64,
@@ -69,7 +67,7 @@ pub fn limit_cooloff(current_cents: Option<i64>, requested_cents: i64) -> Result
     Ok(Cooloff { is_increase: true, cooloff_seconds })
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DepositLimit {
     pub window: LimitWindow,
     pub amount_cents: i64,
@@ -81,7 +79,35 @@ pub struct Deposit {
     pub at: i64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Deposits as two parallel lists, amounts and unix-second times, so that
+/// they cross the component boundary as flat arrays of integers.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deposits {
+    pub amount_cents: Vec<i64>,
+    pub at: Vec<i64>,
+}
+
+impl Deposits {
+    pub fn iter(&self) -> impl Iterator<Item = Deposit> + '_ {
+        self.amount_cents.iter().zip(&self.at).map(|(a, t)| Deposit { amount_cents: *a, at: *t })
+    }
+    pub fn push(&mut self, d: Deposit) {
+        self.amount_cents.push(d.amount_cents);
+        self.at.push(d.at);
+    }
+}
+
+impl FromIterator<Deposit> for Deposits {
+    fn from_iter<I: IntoIterator<Item = Deposit>>(iter: I) -> Self {
+        let mut d = Deposits::default();
+        for deposit in iter {
+            d.push(deposit);
+        }
+        d
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WindowUsage {
     pub spent_cents: i64,
     pub next_reset_at: Option<i64>,
@@ -104,17 +130,19 @@ pub fn window_usage_at(now: i64, window: LimitWindow, deposits: &[Deposit]) -> W
     WindowUsage { spent_cents: spent, next_reset_at: oldest.map(|o| o.saturating_add(window_seconds(window))) }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DepositBreach {
     pub window: LimitWindow,
     pub limit_cents: i64,
     pub already_spent_cents: i64,
     pub max_allowed_now_cents: i64,
+    /// unix seconds at which the proposed amount would fit again
     pub next_reset_at: i64,
 }
 
+/// The outcome of the rolling-window check alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DepositDecision {
+pub enum WindowCheck {
     Allowed { would_remain_cents: Option<i64> },
     Rejected(DepositBreach),
 }
@@ -124,7 +152,7 @@ pub enum DepositDecision {
 /// window length ago no longer counts. Partial deposits are never allowed.
 /// When several limits are breached, the one that allows the least now is
 /// reported (ties: the one that stays closed longest, then the shorter window).
-pub fn check_deposit(now: i64, limits: &[DepositLimit], deposits: &[Deposit], amount_cents: i64) -> Result<DepositDecision, RuleError> {
+pub fn check_deposit(now: i64, limits: &[DepositLimit], deposits: &[Deposit], amount_cents: i64) -> Result<WindowCheck, RuleError> {
     let amount = positive_amount(amount_cents)?;
     for l in limits {
         non_negative_amount(l.amount_cents)?;
@@ -179,9 +207,286 @@ pub fn check_deposit(now: i64, limits: &[DepositLimit], deposits: &[Deposit], am
         }
     }
     Ok(match worst {
-        Some(breach) => DepositDecision::Rejected(breach),
-        None => DepositDecision::Allowed { would_remain_cents: would_remain },
+        Some(breach) => WindowCheck::Rejected(breach),
+        None => WindowCheck::Allowed { would_remain_cents: would_remain },
     })
+}
+
+/// A limit row as stored, with whether it is kept in the currency of the request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredLimit {
+    pub window: LimitWindow,
+    pub amount_cents: i64,
+    pub same_currency: bool,
+    pub status: LimitStatus,
+    pub effective_from: i64,
+}
+
+/// For one window: the index of the limit in force at `now` and of a pending increase.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct WindowSlot {
+    in_force: Option<usize>,
+    pending: Option<usize>,
+}
+
+/// A limit is in force from its `effective_from` until a later one replaces
+/// it; a pending row whose time has come is in force even before the
+/// scheduler marks it active. Rows are given oldest first.
+fn slot_of(now: i64, window: LimitWindow, limits: &[StoredLimit]) -> WindowSlot {
+    let mut slot = WindowSlot::default();
+    let mut in_force_from = i64::MIN;
+    for (i, l) in limits.iter().enumerate().filter(|(_, l)| l.window == window && l.status != LimitStatus::Cancelled) {
+        if l.effective_from <= now {
+            if l.effective_from >= in_force_from {
+                slot.in_force = Some(i);
+                in_force_from = l.effective_from;
+            }
+        } else if l.status == LimitStatus::Pending {
+            slot.pending = Some(i);
+        }
+    }
+    slot
+}
+
+fn index(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
+/// Which windows have a limit in force.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WindowSet {
+    pub daily: bool,
+    pub weekly: bool,
+    pub monthly: bool,
+}
+
+impl WindowSet {
+    fn insert(&mut self, w: LimitWindow) {
+        match w {
+            LimitWindow::Daily => self.daily = true,
+            LimitWindow::Weekly => self.weekly = true,
+            LimitWindow::Monthly => self.monthly = true,
+        }
+    }
+    pub fn windows(self) -> impl Iterator<Item = LimitWindow> {
+        [(self.daily, LimitWindow::Daily), (self.weekly, LimitWindow::Weekly), (self.monthly, LimitWindow::Monthly)]
+            .into_iter()
+            .filter_map(|(on, w)| on.then_some(w))
+    }
+}
+
+/// Everything that stands between a player and a deposit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DepositFacts {
+    pub now: i64,
+    pub sanctions: SanctionsStatus,
+    /// every exclusion matching the player by id, e-mail or phone, active or not
+    pub exclusions: Vec<ExclusionTerm>,
+    /// the player's limit rows, oldest first
+    pub limits: Vec<StoredLimit>,
+    /// the player's deposits of the longest window
+    pub deposits: Deposits,
+    pub amount_cents: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DepositAllowed {
+    /// smallest headroom left across the limits; none when no limit applies
+    pub would_remain_cents: Option<i64>,
+    pub active: WindowSet,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DepositDecision {
+    Allowed(DepositAllowed),
+    /// a sanctions hold: under review or confirmed
+    Held,
+    /// an active self-exclusion
+    Excluded,
+    /// a limit in force is kept in another currency
+    CurrencyMismatch(LimitWindow),
+    /// the deposit would breach a limit; fires `limit.breach_attempt`
+    Breach(DepositBreach),
+}
+
+/// The deposit gate: a sanctions hold first, then an active self-exclusion,
+/// then the rolling-window limits in force.
+pub fn decide_deposit(facts: &DepositFacts) -> Result<DepositDecision, RuleError> {
+    positive_amount(facts.amount_cents)?;
+    if facts.sanctions.holds_transactions() {
+        return Ok(DepositDecision::Held);
+    }
+    if exclusion_status_of(facts.now, &facts.exclusions).most_restrictive.is_some() {
+        return Ok(DepositDecision::Excluded);
+    }
+    let mut limits: Vec<DepositLimit> = Vec::with_capacity(3);
+    let mut active = WindowSet::default();
+    for window in LimitWindow::ALL {
+        let Some(i) = slot_of(facts.now, *window, &facts.limits).in_force else { continue };
+        let Some(limit) = facts.limits.get(i) else { continue };
+        if !limit.same_currency {
+            return Ok(DepositDecision::CurrencyMismatch(*window));
+        }
+        limits.push(DepositLimit { window: *window, amount_cents: limit.amount_cents });
+        active.insert(*window);
+    }
+    let deposits: Vec<Deposit> = facts.deposits.iter().collect();
+    Ok(match check_deposit(facts.now, &limits, &deposits, facts.amount_cents)? {
+        WindowCheck::Allowed { would_remain_cents } => DepositDecision::Allowed(DepositAllowed { would_remain_cents, active }),
+        WindowCheck::Rejected(b) => DepositDecision::Breach(b),
+    })
+}
+
+/// A request to set a limit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LimitChangeFacts {
+    pub now: i64,
+    pub requested_at: i64,
+    pub window: LimitWindow,
+    pub amount_cents: i64,
+    /// the user's limit rows of every window, oldest first
+    pub limits: Vec<StoredLimit>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LimitChange {
+    /// index of the limit in force, if any
+    pub current: Option<u32>,
+    pub is_increase: bool,
+    pub cooloff_seconds: i64,
+    pub effective_from: i64,
+    pub status: LimitStatus,
+    /// the event of the new limit
+    pub event: Option<EventKind>,
+    /// a pending increase this change cancels (fires `limit.cancelled`)
+    pub cancel_pending: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LimitChangeDecision {
+    /// the amount is below the smallest limit, given in cents
+    BelowMinimum(i64),
+    /// the limit in force is kept in another currency
+    CurrencyMismatch,
+    /// the same increase is already pending: answer with that row
+    ReplayPending(u32),
+    /// another increase is pending
+    PendingChangeExists,
+    /// the limit in force already has this amount: answer with that row
+    Unchanged(u32),
+    Apply(LimitChange),
+}
+
+/// A limit change: first sets and decreases are instant (a decrease also
+/// cancels a pending increase), increases wait out their cool-off from the
+/// later of the request time and now, so a backdated request cannot skip it.
+pub fn decide_limit_change(facts: &LimitChangeFacts) -> Result<LimitChangeDecision, RuleError> {
+    let amount = positive_amount(facts.amount_cents)?;
+    if amount < MIN_LIMIT_CENTS {
+        return Ok(LimitChangeDecision::BelowMinimum(MIN_LIMIT_CENTS));
+    }
+    let slot = slot_of(facts.now, facts.window, &facts.limits);
+    let current = slot.in_force.and_then(|i| facts.limits.get(i).map(|l| (i, l)));
+    let pending = slot.pending.and_then(|i| facts.limits.get(i).map(|l| (i, l)));
+    if current.is_some_and(|(_, c)| !c.same_currency) {
+        return Ok(LimitChangeDecision::CurrencyMismatch);
+    }
+    let cooloff = limit_cooloff(current.map(|(_, c)| c.amount_cents), amount)?;
+    if let Some((i, p)) = pending {
+        if p.amount_cents == amount {
+            return Ok(LimitChangeDecision::ReplayPending(index(i)));
+        }
+        if cooloff.is_increase || current.is_none() {
+            return Ok(LimitChangeDecision::PendingChangeExists);
+        }
+    }
+    if let Some((i, c)) = current {
+        if c.amount_cents == amount && pending.is_none() {
+            return Ok(LimitChangeDecision::Unchanged(index(i)));
+        }
+    }
+    let effective_from = facts.requested_at.max(facts.now).saturating_add(cooloff.cooloff_seconds);
+    let event = match current {
+        None => Some(EventKind::LimitCreated),
+        Some((_, c)) if amount < c.amount_cents => Some(EventKind::LimitDecreased),
+        Some(_) => None,
+    };
+    Ok(LimitChangeDecision::Apply(LimitChange {
+        current: current.map(|(i, _)| index(i)),
+        is_increase: cooloff.is_increase,
+        cooloff_seconds: cooloff.cooloff_seconds,
+        effective_from,
+        status: if cooloff.cooloff_seconds > 0 { LimitStatus::Pending } else { LimitStatus::Active },
+        event,
+        cancel_pending: pending.map(|(i, _)| index(i)),
+    }))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LimitCancelFacts {
+    pub now: i64,
+    pub limit: StoredLimit,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LimitCancelDecision {
+    /// cancel it; fires `limit.cancelled`
+    Cancel,
+    AlreadyCancelled,
+    /// only a pending increase can be cancelled
+    NotPending,
+}
+
+/// Only an increase still waiting out its cool-off can be cancelled.
+pub fn decide_limit_cancel(facts: &LimitCancelFacts) -> LimitCancelDecision {
+    match facts.limit.status {
+        LimitStatus::Cancelled => LimitCancelDecision::AlreadyCancelled,
+        LimitStatus::Pending if facts.limit.effective_from > facts.now => LimitCancelDecision::Cancel,
+        _ => LimitCancelDecision::NotPending,
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LimitsFacts {
+    pub now: i64,
+    pub limits: Vec<StoredLimit>,
+    pub deposits: Deposits,
+}
+
+/// A window with a limit in force, its spend and its pending change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LimitView {
+    pub window: LimitWindow,
+    pub in_force: u32,
+    pub pending: Option<u32>,
+    pub spent_cents: i64,
+    pub remaining_cents: i64,
+    pub next_reset_at: Option<i64>,
+}
+
+/// The limits in force with their spend and reset times.
+pub fn describe_limits(facts: &LimitsFacts) -> Vec<LimitView> {
+    let deposits: Vec<Deposit> = facts.deposits.iter().collect();
+    LimitWindow::ALL
+        .iter()
+        .filter_map(|w| {
+            let slot = slot_of(facts.now, *w, &facts.limits);
+            let i = slot.in_force?;
+            let limit = facts.limits.get(i)?;
+            let usage = window_usage_at(facts.now, *w, &deposits);
+            Some(LimitView {
+                window: *w,
+                in_force: index(i),
+                pending: slot.pending.map(index),
+                spent_cents: usage.spent_cents,
+                remaining_cents: limit.amount_cents.saturating_sub(usage.spent_cents).max(0),
+                next_reset_at: usage.next_reset_at,
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -219,7 +524,7 @@ mod tests {
 
     #[test]
     fn no_limits_allows_with_no_headroom_figure() {
-        assert_eq!(check_deposit(0, &[], &[], 100), Ok(DepositDecision::Allowed { would_remain_cents: None }));
+        assert_eq!(check_deposit(0, &[], &[], 100), Ok(WindowCheck::Allowed { would_remain_cents: None }));
     }
 
     #[test]
@@ -227,12 +532,12 @@ mod tests {
         let now = 10 * DAY;
         let limits = [DepositLimit { window: LimitWindow::Daily, amount_cents: 1_000 }];
         let edge = [Deposit { amount_cents: 1_000, at: now - DAY }];
-        assert_eq!(check_deposit(now, &limits, &edge, 1_000), Ok(DepositDecision::Allowed { would_remain_cents: Some(0) }));
+        assert_eq!(check_deposit(now, &limits, &edge, 1_000), Ok(WindowCheck::Allowed { would_remain_cents: Some(0) }));
         let inside = [Deposit { amount_cents: 1_000, at: now - DAY + 1 }];
         let d = check_deposit(now, &limits, &inside, 1).unwrap();
         assert_eq!(
             d,
-            DepositDecision::Rejected(DepositBreach {
+            WindowCheck::Rejected(DepositBreach {
                 window: LimitWindow::Daily,
                 limit_cents: 1_000,
                 already_spent_cents: 1_000,
@@ -246,9 +551,9 @@ mod tests {
     fn exactly_reaching_the_limit_is_allowed_and_one_cent_more_is_not() {
         let limits = [DepositLimit { window: LimitWindow::Weekly, amount_cents: 5_000 }];
         let deps = [Deposit { amount_cents: 3_000, at: 100 }];
-        assert_eq!(check_deposit(200, &limits, &deps, 2_000), Ok(DepositDecision::Allowed { would_remain_cents: Some(0) }));
+        assert_eq!(check_deposit(200, &limits, &deps, 2_000), Ok(WindowCheck::Allowed { would_remain_cents: Some(0) }));
         match check_deposit(200, &limits, &deps, 2_001).unwrap() {
-            DepositDecision::Rejected(b) => {
+            WindowCheck::Rejected(b) => {
                 assert_eq!(b.max_allowed_now_cents, 2_000);
                 assert_eq!(b.next_reset_at, 100 + 7 * DAY);
             }
@@ -261,7 +566,7 @@ mod tests {
         let limits = [DepositLimit { window: LimitWindow::Daily, amount_cents: 1_000 }];
         let deps = [Deposit { amount_cents: 400, at: 10 }, Deposit { amount_cents: 400, at: 20 }, Deposit { amount_cents: 200, at: 30 }];
         match check_deposit(100, &limits, &deps, 700).unwrap() {
-            DepositDecision::Rejected(b) => assert_eq!(b.next_reset_at, 20 + DAY),
+            WindowCheck::Rejected(b) => assert_eq!(b.next_reset_at, 20 + DAY),
             other => panic!("expected rejection, got {other:?}"),
         }
     }
@@ -272,20 +577,20 @@ mod tests {
             [DepositLimit { window: LimitWindow::Daily, amount_cents: 10_000 }, DepositLimit { window: LimitWindow::Monthly, amount_cents: 12_000 }];
         let deps = vec![Deposit { amount_cents: 11_000, at: 0 }];
         match check_deposit(2 * DAY, &limits, &deps, 5_000).unwrap() {
-            DepositDecision::Rejected(b) => {
+            WindowCheck::Rejected(b) => {
                 assert_eq!(b.window, LimitWindow::Monthly);
                 assert_eq!(b.max_allowed_now_cents, 1_000);
             }
             other => panic!("expected rejection, got {other:?}"),
         }
-        assert_eq!(check_deposit(2 * DAY, &limits, &deps, 1_000), Ok(DepositDecision::Allowed { would_remain_cents: Some(0) }));
+        assert_eq!(check_deposit(2 * DAY, &limits, &deps, 1_000), Ok(WindowCheck::Allowed { would_remain_cents: Some(0) }));
     }
 
     #[test]
     fn amount_above_the_limit_resets_when_window_clears() {
         let limits = [DepositLimit { window: LimitWindow::Daily, amount_cents: 1_000 }];
         match check_deposit(50, &limits, &[], 1_001).unwrap() {
-            DepositDecision::Rejected(b) => assert_eq!(b.next_reset_at, 50),
+            WindowCheck::Rejected(b) => assert_eq!(b.next_reset_at, 50),
             other => panic!("expected rejection, got {other:?}"),
         }
     }
@@ -309,7 +614,7 @@ mod tests {
 
     #[test]
     fn window_names_round_trip_and_unknown_is_rejected() {
-        for w in LimitWindow::ALL {
+        for w in LimitWindow::ALL.iter().copied() {
             assert_eq!(LimitWindow::parse(w.as_str()), Some(w));
         }
         assert_eq!(LimitWindow::parse("limit_yearly"), None);

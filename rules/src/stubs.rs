@@ -1,5 +1,8 @@
 //! The deterministic sandbox vendors.
 
+/// The lists a stub match claims to come from (admin case view only).
+pub const STUB_LISTS: [&str; 4] = ["US OFAC SDN", "EU Consolidated Financial Sanctions", "UN Security Council Consolidated", "UK OFSI Consolidated"];
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ScreeningOutcome {
     pub hit: bool,

@@ -24,7 +24,7 @@ fn check(t: &Tenant<'_>, query: &str) -> crate::Resp {
 pub fn every_duration_registers_with_its_expiry(env: &Env) -> CaseResult {
     let t = env.sandbox()?;
     let day = 86_400;
-    for (duration, seconds, propagated) in [
+    for (duration, seconds, eligible) in [
         ("duration_24h", Some((day, day)), false),
         ("duration_7d", Some((7 * day, 7 * day)), false),
         ("duration_30d", Some((30 * day, 30 * day)), false),
@@ -37,7 +37,8 @@ pub fn every_duration_registers_with_its_expiry(env: &Env) -> CaseResult {
         r.expect(201)?;
         ensure_eq!(r.str("duration"), duration);
         ensure_eq!(r.str("user_id"), user.as_str());
-        ensure_eq!(r.body["regulator_propagated"], json!(propagated), duration);
+        ensure_eq!(r.body["regulator_eligible"], json!(eligible), duration);
+        ensure_eq!(r.body["regulator_propagated"], json!(false), "nothing is propagated before an export");
         let from = parse_time(r.str("effective_from"))?;
         match seconds {
             Some((min, max)) => {

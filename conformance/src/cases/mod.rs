@@ -2,6 +2,7 @@
 //! with its negative twin beside it.
 
 mod aml;
+mod audit;
 mod auth;
 mod basics;
 mod exclusions;
@@ -98,4 +99,11 @@ cases![
     scheduled::daily_snapshot_is_served_for_reconciliation,
     scheduled::users_are_rescreened_quarterly_and_on_demand,
     scheduled::scheduled_work_is_idempotent,
+    audit::decisions_are_logged_with_the_rules_hash_and_replay_identically,
+    audit::decision_log_is_admin_only_scoped_and_filtered,
+    audit::deposit_gate_matches_every_email_and_phone_known_for_the_player,
+    audit::a_retried_withdrawal_counts_once,
+    audit::withdrawals_stay_in_the_first_currency,
+    audit::regulator_propagation_is_true_only_after_an_export,
+    audit::overdue_reviews_are_listed_and_counted,
 ];

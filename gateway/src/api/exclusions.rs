@@ -1,10 +1,15 @@
 //! The shared self-exclusion list: registration, the live check and the snapshot.
 
 use base64::Engine as _;
-use rules::{ExclusionDuration, ExclusionTerm};
+use rules::{
+    ExclusionDecision, ExclusionDuration, ExclusionFacts, ExclusionStatusFacts, ExclusionTerm, Operation, RegulatorEntry, RegulatorImportFacts,
+    UserExclusion,
+};
 use serde_json::{json, Value as Json};
 
 use super::{busy, stored_json};
+use crate::auth::Environment;
+use crate::decisions::{error_with_decision, with_decision, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::{normalize_email, normalize_phone, Fields};
 use crate::ports::{Stmt, Value};
@@ -17,11 +22,6 @@ pub const SOURCE_REGULATOR: &str = "regulator_comprehensive";
 const REASONS: [&str; 2] = ["self_initiated", "operator_initiated"];
 const DEFAULT_PAGE: i64 = 100;
 const MAX_PAGE: i64 = 1000;
-
-/// The licensing regulator's register takes exclusions of six months or more.
-fn propagates_to_regulator(duration: ExclusionDuration) -> bool {
-    matches!(duration, ExclusionDuration::Months6 | ExclusionDuration::Year1 | ExclusionDuration::Permanent)
-}
 
 pub(crate) fn check_skew(f: &mut Fields, name: &'static str, sent: i64, now: i64) {
     if sent != 0 && (sent - now).abs() > MAX_CLOCK_SKEW_SECONDS {
@@ -64,52 +64,65 @@ impl Gateway {
         let duration = duration.ok_or_else(ApiError::internal)?;
         for _ in 0..WRITE_ATTEMPTS {
             let user = self.require_user(ctx, &user_id).await?;
-            let active = self.active_user_exclusions(ctx, &user_id).await?;
-            if let Some((_, response, _)) = active.iter().find(|(d, _, _)| d == duration.as_str()) {
-                return Ok(Reply::ok(stored_json(response)?));
-            }
-            let expires_at = self.rules.exclusion_expiry(duration, ctx.now)?;
-            let proposed = ExclusionTerm { expires_at };
-            let terms: Vec<ExclusionTerm> = active.iter().map(|(_, _, e)| ExclusionTerm { expires_at: *e }).collect();
-            if let Some(i) = self.rules.most_restrictive_exclusion(ctx.now, &terms)? {
-                let current = terms.get(i as usize).copied().ok_or_else(ApiError::internal)?;
-                if !self.rules.exclusion_lengthens(current, proposed)? {
-                    return Err(ApiError::conflict(
+            let existing = self.user_exclusions(ctx, &user_id).await?;
+            let facts = ExclusionFacts {
+                now: ctx.now,
+                duration,
+                existing: existing.iter().map(|e| UserExclusion { duration: e.duration, expires_at: e.expires_at }).collect(),
+            };
+            let scope = Scope::of(ctx, &user_id);
+            let (decision, log) = self.decide_or_refuse(&scope, Operation::Exclusion, &facts, |r, f| r.decide_exclusion(f))?;
+            let registration = match decision {
+                ExclusionDecision::Replay(i) => {
+                    let row = existing.get(i as usize).ok_or_else(ApiError::internal)?;
+                    let mut body = stored_json(&row.response)?;
+                    body["regulator_propagated"] = Json::Bool(row.regulator_propagated);
+                    let reply = with_decision(Reply::ok(body), &log);
+                    self.defer(log);
+                    return Ok(reply);
+                }
+                ExclusionDecision::AlreadyExcluded => {
+                    let error = ApiError::conflict(
                         "already_excluded",
                         "the user is already excluded until at least that time; an exclusion can be lengthened, never shortened",
-                    ));
+                    );
+                    let error = error_with_decision(error, &log);
+                    self.defer(log);
+                    return Err(error);
                 }
-            }
+                ExclusionDecision::Register(registration) => registration,
+            };
             let email = email.clone().or_else(|| normalize_email(&user.email));
             let exclusion_id = self.new_id("exc");
-            let is_permanent = expires_at.is_none();
-            let regulator_propagated = propagates_to_regulator(duration);
+            let expires_at = registration.expires_at;
             let response = json!({
                 "exclusion_id": exclusion_id,
                 "user_id": user_id,
                 "duration": duration.as_str(),
                 "effective_from": time::format(ctx.now),
                 "expires_at": time::json_opt(expires_at),
-                "is_permanent": is_permanent,
-                "regulator_propagated": regulator_propagated,
+                "is_permanent": registration.is_permanent,
+                "regulator_propagated": false,
+                "regulator_eligible": registration.regulator_eligible,
             });
             let data = json!({
                 "exclusion_id": exclusion_id,
                 "user_email": email,
                 "user_phone": phone,
                 "duration": duration.as_str(),
-                "is_permanent": is_permanent,
+                "is_permanent": registration.is_permanent,
                 "expires_at": time::json_opt(expires_at),
                 "source": SOURCE_OPERATOR,
             });
             let environment = ctx.caller.environment;
             let mut statements = vec![
+                log.statement(),
                 self.claim_user(ctx, &user),
                 next_exclusion_seq(),
                 Stmt::new(
                     "INSERT INTO exclusions (exclusion_id, seq, environment, tenant_id, external_user_id, email, phone, duration, reason, source,
-                                             effective_from, expires_at, regulator_propagated, response, created_at)
-                     VALUES (?1, (SELECT value FROM counters WHERE name = 'exclusion_seq'), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?10)",
+                                             effective_from, expires_at, regulator_propagated, regulator_eligible, response, created_at)
+                     VALUES (?1, (SELECT value FROM counters WHERE name = 'exclusion_seq'), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0, ?12, ?13, ?10)",
                     vec![
                         exclusion_id.as_str().into(),
                         environment.as_str().into(),
@@ -122,17 +135,16 @@ impl Gateway {
                         SOURCE_OPERATOR.into(),
                         ctx.now.into(),
                         Value::from(expires_at),
-                        regulator_propagated.into(),
+                        registration.regulator_eligible.into(),
                         response.to_string().into(),
                     ],
                 ),
-                self.event(environment, None, "exclusion.created", ctx.now, data.clone()),
             ];
-            if is_permanent {
-                statements.push(self.event(environment, None, "exclusion.permanent", ctx.now, data));
+            for event in &registration.events {
+                statements.push(self.event(environment, None, *event, ctx.now, data.clone()));
             }
             if self.commit(statements).await? {
-                return Ok(Reply::created(response));
+                return Ok(with_decision(Reply::created(response), &log));
             }
         }
         Err(busy())
@@ -171,16 +183,25 @@ impl Gateway {
                 (Ok(email), Ok(phone)) => parsed.push((email, phone, field("reference").map(str::to_string))),
             }
         }
-        let (mut imported, mut skipped) = (Vec::new(), 0);
-        for (email, phone, reference) in parsed {
-            let existing = self
+        let mut entries = Vec::with_capacity(parsed.len());
+        for (email, phone, _) in &parsed {
+            let rows = self
                 .store
-                .scalar(
-                    "SELECT COUNT(*) FROM exclusions WHERE environment = ?1 AND source = ?2 AND expires_at IS NULL AND (email = ?3 OR phone = ?4)",
+                .query(
+                    "SELECT expires_at FROM exclusions WHERE environment = ?1 AND source = ?2 AND (email = ?3 OR phone = ?4)",
                     vec![environment.as_str().into(), SOURCE_REGULATOR.into(), Value::from(email.clone()), Value::from(phone.clone())],
                 )
                 .await?;
-            if existing > 0 {
+            let existing_regulator = rows.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(0)? })).collect::<ApiResult<Vec<_>>>()?;
+            entries.push(RegulatorEntry { existing_regulator });
+        }
+        let facts = RegulatorImportFacts { now, entries };
+        let scope = Scope { environment, tenant_id: importer.to_string(), user_id: String::new() };
+        let (outcomes, log) = self.decide(&scope, Operation::RegulatorImport, &facts, |r, f| r.decide_regulator_import(f))?;
+        let (mut imported, mut skipped) = (Vec::new(), 0);
+        let mut statements = vec![log.statement()];
+        for ((email, phone, reference), outcome) in parsed.into_iter().zip(&outcomes) {
+            if !outcome.is_new {
                 skipped += 1;
                 continue;
             }
@@ -189,63 +210,66 @@ impl Gateway {
                 "exclusion_id": exclusion_id,
                 "user_email": email,
                 "user_phone": phone,
-                "duration": ExclusionDuration::Permanent.as_str(),
+                "duration": outcome.duration.as_str(),
                 "is_permanent": true,
                 "expires_at": null,
                 "source": SOURCE_REGULATOR,
             });
-            let statements = vec![
-                next_exclusion_seq(),
-                Stmt::new(
-                    "INSERT INTO exclusions (exclusion_id, seq, environment, tenant_id, external_user_id, email, phone, duration, reason, source,
-                                             effective_from, expires_at, regulator_propagated, response, created_at)
-                     VALUES (?1, (SELECT value FROM counters WHERE name = 'exclusion_seq'), ?2, ?3, NULL, ?4, ?5, ?6, ?7, ?8, ?9, NULL, 1, ?10, ?9)",
-                    vec![
-                        exclusion_id.as_str().into(),
-                        environment.as_str().into(),
-                        importer.into(),
-                        Value::from(email.clone()),
-                        Value::from(phone.clone()),
-                        ExclusionDuration::Permanent.as_str().into(),
-                        reference.unwrap_or_else(|| "regulator_form".to_string()).into(),
-                        SOURCE_REGULATOR.into(),
-                        now.into(),
-                        data.to_string().into(),
-                    ],
-                ),
-                self.event(environment, None, "exclusion.kgc_synced", now, data.clone()),
-                self.event(environment, None, "exclusion.permanent", now, data),
-            ];
-            if !self.commit(statements).await? {
-                return Err(busy());
+            statements.push(next_exclusion_seq());
+            statements.push(Stmt::new(
+                "INSERT INTO exclusions (exclusion_id, seq, environment, tenant_id, external_user_id, email, phone, duration, reason, source,
+                                         effective_from, expires_at, regulator_propagated, regulator_eligible, response, created_at)
+                 VALUES (?1, (SELECT value FROM counters WHERE name = 'exclusion_seq'), ?2, ?3, NULL, ?4, ?5, ?6, ?7, ?8, ?9, NULL, 1, 1, ?10, ?9)",
+                vec![
+                    exclusion_id.as_str().into(),
+                    environment.as_str().into(),
+                    importer.into(),
+                    Value::from(email.clone()),
+                    Value::from(phone.clone()),
+                    outcome.duration.as_str().into(),
+                    reference.unwrap_or_else(|| "regulator_form".to_string()).into(),
+                    SOURCE_REGULATOR.into(),
+                    now.into(),
+                    data.to_string().into(),
+                ],
+            ));
+            for event in &outcome.events {
+                statements.push(self.event(environment, None, *event, now, data.clone()));
             }
             imported.push(exclusion_id);
         }
-        Ok(json!({ "imported": imported.len(), "skipped": skipped, "exclusion_ids": imported }))
+        if !self.commit(statements).await? {
+            return Err(busy());
+        }
+        Ok(json!({ "imported": imported.len(), "skipped": skipped, "exclusion_ids": imported, "decision_id": log.decision_id }))
     }
 
-    /// The user's exclusions at this tenant still active at the caller's now:
-    /// (duration, stored response, expiry).
-    async fn active_user_exclusions(&self, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Vec<(String, String, Option<i64>)>> {
+    /// Every exclusion of the user at this tenant, oldest first; the rules decide which are active.
+    async fn user_exclusions(&self, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Vec<UserExclusionRow>> {
         let rows = self
             .store
             .query(
-                "SELECT duration, response, expires_at FROM exclusions
-                 WHERE tenant_id = ?1 AND external_user_id = ?2 AND (expires_at IS NULL OR expires_at > ?3) ORDER BY seq",
-                vec![ctx.caller.tenant_id.as_str().into(), user_id.into(), ctx.now.into()],
+                "SELECT duration, response, expires_at, regulator_propagated FROM exclusions
+                 WHERE tenant_id = ?1 AND external_user_id = ?2 ORDER BY seq",
+                vec![ctx.caller.tenant_id.as_str().into(), user_id.into()],
             )
             .await?;
-        rows.iter().map(|r| Ok((r.text(0)?, r.text(1)?, r.opt_int(2)?))).collect()
+        rows.iter()
+            .map(|r| {
+                Ok(UserExclusionRow {
+                    duration: ExclusionDuration::parse(&r.text(0)?).ok_or_else(ApiError::internal)?,
+                    response: r.text(1)?,
+                    expires_at: r.opt_int(2)?,
+                    regulator_propagated: r.bool(3)?,
+                })
+            })
+            .collect()
     }
 
-    /// Whether an e-mail or phone is on the shared list of the environment at
-    /// `now`. Every tenant sees every tenant's exclusions at once: an
-    /// exclusion counts from its registration until its expiry, compared with
-    /// the caller's own clock.
-    pub(crate) async fn find_exclusion(&self, ctx: &Ctx<'_>, email: Option<&str>, phone: Option<&str>) -> ApiResult<Option<Json>> {
-        if email.is_none() && phone.is_none() {
-            return Ok(None);
-        }
+    /// The most restrictive active exclusion of an e-mail or phone on the
+    /// shared list of the environment: every tenant sees every tenant's
+    /// exclusions at once, compared with the caller's own clock.
+    pub(crate) async fn find_exclusion(&self, ctx: &Ctx<'_>, email: Option<&str>, phone: Option<&str>) -> ApiResult<Reply> {
         let rows = self
             .store
             .query(
@@ -253,39 +277,51 @@ impl Gateway {
                 vec![ctx.caller.environment.as_str().into(), Value::from(email), Value::from(phone)],
             )
             .await?;
-        let terms = rows.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(2)? })).collect::<ApiResult<Vec<_>>>()?;
-        let Some(index) = self.rules.most_restrictive_exclusion(ctx.now, &terms)? else { return Ok(None) };
-        let row = rows.get(index as usize).ok_or_else(ApiError::internal)?;
-        let expires_at = row.opt_int(2)?;
-        Ok(Some(json!({
-            "is_excluded": true,
-            "exclusion_id": row.text(0)?,
-            "duration": row.text(1)?,
-            "expires_at": time::json_opt(expires_at),
-            "is_permanent": expires_at.is_none(),
-            "source": row.text(3)?,
-        })))
+        let facts = ExclusionStatusFacts {
+            now: ctx.now,
+            exclusions: rows.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(2)? })).collect::<ApiResult<Vec<_>>>()?,
+        };
+        let scope = Scope::of(ctx, "");
+        let (status, log) = self.decide(&scope, Operation::ExclusionStatus, &facts, |r, f| r.describe_exclusions(f))?;
+        let body = match status.most_restrictive.map(|i| rows.get(i as usize).ok_or_else(ApiError::internal)).transpose()? {
+            None => json!({ "is_excluded": false }),
+            Some(row) => {
+                let expires_at = row.opt_int(2)?;
+                json!({
+                    "is_excluded": true,
+                    "exclusion_id": row.text(0)?,
+                    "duration": row.text(1)?,
+                    "expires_at": time::json_opt(expires_at),
+                    "is_permanent": expires_at.is_none(),
+                    "source": row.text(3)?,
+                })
+            }
+        };
+        let reply = with_decision(Reply::ok(body), &log);
+        self.defer(log);
+        Ok(reply)
     }
 
-    /// Whether a player is excluded: by an exclusion registered for them at
-    /// this tenant, or on the shared list under their screening e-mail. One
-    /// read; the rules decide which exclusions are still active.
-    pub(crate) async fn is_excluded(&self, ctx: &Ctx<'_>, user: &crate::api::User) -> ApiResult<bool> {
+    /// Every exclusion that names the player: registered for them at this
+    /// tenant, or anywhere in the environment under any e-mail or phone the
+    /// service knows for them (screening, KYC start), regulator imports included.
+    pub(crate) async fn player_exclusions(&self, ctx: &Ctx<'_>, user: &crate::api::User) -> ApiResult<Vec<ExclusionTerm>> {
         let rows = self
             .store
             .query(
                 "SELECT expires_at FROM exclusions
-                 WHERE (tenant_id = ?1 AND external_user_id = ?2) OR (environment = ?3 AND email = ?4)",
+                 WHERE (tenant_id = ?1 AND external_user_id = ?2) OR (environment = ?3 AND (email = ?4 OR email = ?5 OR phone = ?6))",
                 vec![
                     ctx.caller.tenant_id.as_str().into(),
                     user.external_user_id.as_str().into(),
                     ctx.caller.environment.as_str().into(),
                     user.email.as_str().into(),
+                    Value::from(user.kyc_email.clone()),
+                    Value::from(user.kyc_phone.clone()),
                 ],
             )
             .await?;
-        let terms = rows.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(0)? })).collect::<ApiResult<Vec<_>>>()?;
-        Ok(self.rules.most_restrictive_exclusion(ctx.now, &terms)?.is_some())
+        rows.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(0)? })).collect()
     }
 
     pub(crate) async fn check_exclusion(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
@@ -300,8 +336,7 @@ impl Gateway {
         let phone = raw_phone
             .map(|p| normalize_phone(p).ok_or_else(|| ApiError::bad_request("invalid_field", "phone must be a phone number of 7 to 15 digits")))
             .transpose()?;
-        let found = self.find_exclusion(ctx, email.as_deref(), phone.as_deref()).await?;
-        Ok(Reply::ok(found.unwrap_or_else(|| json!({ "is_excluded": false }))))
+        self.find_exclusion(ctx, email.as_deref(), phone.as_deref()).await
     }
 
     /// Active exclusions of the environment, in registration order, for
@@ -342,16 +377,24 @@ impl Gateway {
             .store
             .query(
                 "SELECT seq, exclusion_id, email, phone, duration, effective_from, expires_at, source FROM exclusions
-                 WHERE environment = ?1 AND seq > ?2 AND seq <= ?5 AND (expires_at IS NULL OR expires_at > ?3) ORDER BY seq LIMIT ?4",
+                 WHERE environment = ?1 AND seq > ?2 AND seq <= ?5 AND (expires_at IS NULL OR expires_at >= ?3) ORDER BY seq LIMIT ?4",
                 vec![ctx.caller.environment.as_str().into(), after.into(), active_at.into(), (limit + 1).into(), through_seq.into()],
             )
             .await?;
         let has_more = rows.len() as i64 > limit;
+        let page = &rows[..rows.len().min(limit as usize)];
+        // The store pre-selects candidates; the rules decide which are active.
+        let facts = ExclusionStatusFacts {
+            now: active_at,
+            exclusions: page.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(6)? })).collect::<ApiResult<Vec<_>>>()?,
+        };
+        let (status, log) = self.decide(&Scope::of(ctx, ""), Operation::ExclusionStatus, &facts, |r, f| r.describe_exclusions(f))?;
+        self.defer(log);
         let mut items = Vec::new();
-        let mut last = after;
-        for row in rows.iter().take(limit as usize) {
-            last = row.int(0)?;
+        let mut last = page.last().map(|r| r.int(0)).transpose()?.unwrap_or(after);
+        for row in status.active.iter().filter_map(|i| page.get(*i as usize)) {
             let expires_at = row.opt_int(6)?;
+            last = last.max(row.int(0)?);
             items.push(json!({
                 "exclusion_id": row.text(1)?,
                 "user_email": row.opt_text(2)?,
@@ -373,6 +416,14 @@ impl Gateway {
     }
 }
 
+/// An exclusion registered for a user at a tenant.
+struct UserExclusionRow {
+    duration: ExclusionDuration,
+    response: String,
+    expires_at: Option<i64>,
+    regulator_propagated: bool,
+}
+
 /// Takes the next exclusion sequence number; the insert that follows in the
 /// same batch reads it back.
 fn next_exclusion_seq() -> Stmt {
@@ -388,4 +439,46 @@ fn decode_cursor(cursor: &str) -> Option<i64> {
     let value: Json = serde_json::from_slice(&bytes).ok()?;
     (value.get("v")?.as_i64()? == 1).then_some(())?;
     value.get("after")?.as_i64().filter(|n| *n >= 0)
+}
+
+/// How many exclusions one regulator export takes.
+const EXPORT_BATCH: i64 = 1000;
+
+impl Gateway {
+    /// The feed to the licensing regulator's register: exclusions eligible
+    /// for it and not yet exported, oldest first. Exporting them is what makes
+    /// `regulator_propagated` true; the compliance team delivers the returned
+    /// file to the regulator.
+    pub(crate) async fn export_to_regulator(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+        let environment: Environment = ctx.caller.environment;
+        let rows = self
+            .store
+            .query(
+                "SELECT exclusion_id, email, phone, duration, effective_from, expires_at, source FROM exclusions
+                 WHERE environment = ?1 AND regulator_eligible = 1 AND regulator_exported_at IS NULL AND source = ?2 ORDER BY seq LIMIT ?3",
+                vec![environment.as_str().into(), SOURCE_OPERATOR.into(), EXPORT_BATCH.into()],
+            )
+            .await?;
+        let mut items = Vec::new();
+        let mut statements = Vec::new();
+        for row in &rows {
+            let exclusion_id = row.text(0)?;
+            items.push(json!({
+                "exclusion_id": exclusion_id,
+                "user_email": row.opt_text(1)?,
+                "user_phone": row.opt_text(2)?,
+                "duration": row.text(3)?,
+                "effective_from": time::format(row.int(4)?),
+                "expires_at": time::json_opt(row.opt_int(5)?),
+            }));
+            statements.push(Stmt::expect_one(
+                "UPDATE exclusions SET regulator_propagated = 1, regulator_exported_at = ?2 WHERE exclusion_id = ?1 AND regulator_exported_at IS NULL",
+                vec![exclusion_id.into(), ctx.now.into()],
+            ));
+        }
+        if !statements.is_empty() && !self.commit(statements).await? {
+            return Err(ApiError::conflict("export_in_progress", "another export took some of these exclusions; run the export again"));
+        }
+        Ok(Reply::ok(json!({ "exported": items.len(), "exported_at": time::format(ctx.now), "exclusions": items })))
+    }
 }

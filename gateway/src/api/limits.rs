@@ -1,43 +1,29 @@
-//! Deposit limits: set with cool-off, list, the pre-deposit check, commit and cancel.
+//! Deposit limits: set with cool-off, list, the pre-deposit check, commit and
+//! cancel. Each reads the facts, asks the rules once and writes one batch.
 
-use rules::{Deposit, DepositBreach, DepositDecision, DepositLimit, LimitWindow};
+use rules::{
+    DepositBreach, DepositDecision, DepositFacts, Deposits, EventKind, LimitCancelDecision, LimitCancelFacts, LimitChange, LimitChangeDecision,
+    LimitChangeFacts, LimitStatus, LimitWindow, LimitsFacts, Operation, StoredLimit,
+};
 use serde_json::{json, Value as Json};
 
 use super::exclusions::check_skew;
-use super::{busy, money, stored_json, transactions_held, User};
+use super::{busy, money, stored_json, User};
+use crate::decisions::{error_with_decision, with_decision, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::Fields;
 use crate::ports::Stmt;
 use crate::{time, Ctx, Gateway, Reply, WRITE_ATTEMPTS};
 
-/// Smallest limit a player can set: one major unit.
-pub const MIN_LIMIT_CENTS: i64 = 100;
-
 const HELD_MESSAGE: &str = "Deposits are temporarily unavailable on this account. Please contact support.";
 const EXCLUDED_MESSAGE: &str = "Deposits are unavailable while a self-exclusion is active.";
 
-struct StoredLimit {
+/// A limit row: what the rules see of it, and what the API answers with.
+struct LimitRow {
     limit_id: String,
-    window: LimitWindow,
-    amount_cents: i64,
     currency: String,
-    status: String,
-    effective_from: i64,
     response: String,
-}
-
-/// The limit in force and any pending increase, for one window.
-struct WindowLimits {
-    in_force: Option<StoredLimit>,
-    pending: Option<StoredLimit>,
-}
-
-/// The outcome of the deposit gate.
-enum Gate {
-    Allowed { would_remain_cents: Option<i64>, active: Vec<LimitWindow> },
-    Held,
-    Excluded,
-    Breach(DepositBreach, String),
+    facts: StoredLimit,
 }
 
 fn breach_message(b: &DepositBreach, amount: i64, currency: &str) -> String {
@@ -61,48 +47,56 @@ fn breach_message(b: &DepositBreach, amount: i64, currency: &str) -> String {
     }
 }
 
+fn pick(rows: &[LimitRow], index: u32) -> ApiResult<&LimitRow> {
+    rows.get(index as usize).ok_or_else(ApiError::internal)
+}
+
 impl Gateway {
-    async fn user_limits(&self, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Vec<(LimitWindow, WindowLimits)>> {
+    /// The user's active and pending limit rows, oldest first; `currency` is the request's.
+    async fn limit_rows(&self, ctx: &Ctx<'_>, user_id: &str, currency: Option<&str>) -> ApiResult<Vec<LimitRow>> {
         let rows = self
             .store
             .query(
                 "SELECT limit_id, limit_type, amount_cents, currency, status, effective_from, response FROM deposit_limits
-                 WHERE tenant_id = ?1 AND external_user_id = ?2 AND status IN ('active', 'pending') ORDER BY effective_from, user_version",
+                 WHERE tenant_id = ?1 AND external_user_id = ?2 AND status <> 'cancelled' ORDER BY effective_from, user_version",
                 vec![ctx.caller.tenant_id.as_str().into(), user_id.into()],
             )
             .await?;
-        let mut by_window: Vec<(LimitWindow, WindowLimits)> =
-            LimitWindow::ALL.into_iter().map(|w| (w, WindowLimits { in_force: None, pending: None })).collect();
-        for row in &rows {
-            let limit = StoredLimit {
-                limit_id: row.text(0)?,
-                window: LimitWindow::parse(&row.text(1)?).ok_or_else(ApiError::internal)?,
-                amount_cents: row.int(2)?,
-                currency: row.text(3)?,
-                status: row.text(4)?,
-                effective_from: row.int(5)?,
-                response: row.text(6)?,
-            };
-            let Some((_, slot)) = by_window.iter_mut().find(|(w, _)| *w == limit.window) else { continue };
-            if limit.effective_from <= ctx.now {
-                slot.in_force = Some(limit);
-            } else if limit.status == "pending" {
-                slot.pending = Some(limit);
-            }
-        }
-        Ok(by_window)
+        rows.iter()
+            .map(|row| {
+                let limit_currency = row.text(3)?;
+                Ok(LimitRow {
+                    limit_id: row.text(0)?,
+                    facts: StoredLimit {
+                        window: LimitWindow::parse(&row.text(1)?).ok_or_else(ApiError::internal)?,
+                        amount_cents: row.int(2)?,
+                        same_currency: currency.is_none_or(|c| c == limit_currency),
+                        status: LimitStatus::parse(&row.text(4)?).ok_or_else(ApiError::internal)?,
+                        effective_from: row.int(5)?,
+                    },
+                    currency: limit_currency,
+                    response: row.text(6)?,
+                })
+            })
+            .collect()
     }
 
-    async fn recent_deposits(&self, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Vec<Deposit>> {
-        let longest = self.rules.window_seconds(LimitWindow::Monthly)?;
+    /// Deposits recent enough to count in any window.
+    async fn recent_deposits(&self, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Deposits> {
+        let since = ctx.now.saturating_sub(self.rules.horizons().longest_deposit_window_seconds);
         let rows = self
             .store
             .query(
                 "SELECT amount_cents, at FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?3",
-                vec![ctx.caller.tenant_id.as_str().into(), user_id.into(), (ctx.now - longest).into()],
+                vec![ctx.caller.tenant_id.as_str().into(), user_id.into(), since.into()],
             )
             .await?;
-        rows.iter().map(|r| Ok(Deposit { amount_cents: r.int(0)?, at: r.int(1)? })).collect()
+        let mut deposits = Deposits { amount_cents: Vec::with_capacity(rows.len()), at: Vec::with_capacity(rows.len()) };
+        for r in &rows {
+            deposits.amount_cents.push(r.int(0)?);
+            deposits.at.push(r.int(1)?);
+        }
+        Ok(deposits)
     }
 
     pub(crate) async fn set_limit(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
@@ -119,112 +113,99 @@ impl Gateway {
         check_skew(&mut f, "requested_at", requested_at, ctx.now);
         f.finish()?;
         let window = window.ok_or_else(ApiError::internal)?;
-        if amount < MIN_LIMIT_CENTS {
-            return Err(ApiError::unprocessable("below_minimum", format!("a deposit limit must be at least {MIN_LIMIT_CENTS} minor units")));
-        }
         for _ in 0..WRITE_ATTEMPTS {
             let user = self.require_user(ctx, &user_id).await?;
-            let limits = self.user_limits(ctx, &user_id).await?;
-            let Some((_, slot)) = limits.into_iter().find(|(w, _)| *w == window) else { return Err(ApiError::internal()) };
-            let current = slot.in_force.as_ref();
-            if let Some(c) = current.filter(|c| c.currency != currency) {
-                return Err(ApiError::bad_request("currency_mismatch", format!("this limit is kept in {}", c.currency)));
-            }
-            let cooloff = self.rules.limit_cooloff(current.map(|c| c.amount_cents), amount)?;
-            if let Some(p) = &slot.pending {
-                if p.amount_cents == amount {
-                    return Ok(Reply::ok(stored_json(&p.response)?));
+            let rows = self.limit_rows(ctx, &user_id, Some(&currency)).await?;
+            let facts = LimitChangeFacts { now: ctx.now, requested_at, window, amount_cents: amount, limits: rows.iter().map(|r| r.facts).collect() };
+            let (decision, log) =
+                self.decide_or_refuse(&Scope::of(ctx, &user_id), Operation::LimitChange, &facts, |r, f| r.decide_limit_change(f))?;
+            let refuse = |error: ApiError| {
+                let error = error_with_decision(error, &log);
+                self.defer(log.clone());
+                Err(error)
+            };
+            let respond = |reply: Reply| {
+                let reply = with_decision(reply, &log);
+                self.defer(log.clone());
+                Ok(reply)
+            };
+            match decision {
+                LimitChangeDecision::BelowMinimum(min) => {
+                    return refuse(ApiError::unprocessable("below_minimum", format!("a deposit limit must be at least {min} minor units")));
                 }
-                if cooloff.is_increase || current.is_none() {
-                    return Err(ApiError::conflict(
+                LimitChangeDecision::CurrencyMismatch => {
+                    let kept = rows.iter().find(|r| r.facts.window == window && r.currency != currency).map(|r| r.currency.clone());
+                    return refuse(ApiError::bad_request("currency_mismatch", format!("this limit is kept in {}", kept.unwrap_or_default())));
+                }
+                LimitChangeDecision::PendingChangeExists => {
+                    return refuse(ApiError::conflict(
                         "pending_change_exists",
                         "an increase of this limit is pending; cancel it first or wait until it is effective",
                     ));
                 }
-            }
-            if let Some(c) = current.filter(|c| c.amount_cents == amount && slot.pending.is_none()) {
-                return Ok(Reply::ok(self.limit_response(
-                    &c.limit_id,
-                    &user_id,
-                    window,
-                    amount,
-                    &currency,
-                    Some(amount),
-                    cooloff,
-                    c.effective_from,
-                    "active",
-                )));
-            }
-            if let Some(reply) =
-                self.write_limit(ctx, &user, window, amount, &currency, requested_at, current, slot.pending.as_ref(), cooloff).await?
-            {
-                return Ok(reply);
+                LimitChangeDecision::ReplayPending(i) => return respond(Reply::ok(stored_json(&pick(&rows, i)?.response)?)),
+                LimitChangeDecision::Unchanged(i) => {
+                    let c = pick(&rows, i)?;
+                    let body = limit_response(
+                        &c.limit_id,
+                        &user_id,
+                        window,
+                        amount,
+                        &currency,
+                        Some(amount),
+                        false,
+                        0,
+                        c.facts.effective_from,
+                        LimitStatus::Active,
+                    );
+                    return respond(Reply::ok(body));
+                }
+                LimitChangeDecision::Apply(change) => {
+                    let mut statements = vec![log.statement()];
+                    let body = self.limit_change_statements(ctx, &user, &rows, window, amount, &currency, &change, &mut statements)?;
+                    if self.commit(statements).await? {
+                        return Ok(with_decision(Reply::created(body), &log));
+                    }
+                }
             }
         }
         Err(busy())
     }
 
+    /// The statements of an applied change: a claim on the user, the
+    /// cancellation of a pending increase it replaces, the new row and its event.
     #[allow(clippy::too_many_arguments)]
-    fn limit_response(
-        &self,
-        limit_id: &str,
-        user_id: &str,
-        window: LimitWindow,
-        amount: i64,
-        currency: &str,
-        current: Option<i64>,
-        cooloff: rules::Cooloff,
-        effective_from: i64,
-        status: &str,
-    ) -> Json {
-        json!({
-            "limit_id": limit_id,
-            "user_id": user_id,
-            "limit_type": window.as_str(),
-            "amount_cents": amount,
-            "currency": currency,
-            "current_limit_cents": current,
-            "is_increase": cooloff.is_increase,
-            "cooloff_seconds": cooloff.cooloff_seconds,
-            "effective_from": time::format(effective_from),
-            "status": status,
-        })
-    }
-
-    /// Writes a new limit. A decrease is instant and also cancels a pending increase.
-    #[allow(clippy::too_many_arguments)]
-    async fn write_limit(
+    fn limit_change_statements(
         &self,
         ctx: &Ctx<'_>,
         user: &User,
+        rows: &[LimitRow],
         window: LimitWindow,
         amount: i64,
         currency: &str,
-        requested_at: i64,
-        current: Option<&StoredLimit>,
-        pending: Option<&StoredLimit>,
-        cooloff: rules::Cooloff,
-    ) -> ApiResult<Option<Reply>> {
+        change: &LimitChange,
+        statements: &mut Vec<Stmt>,
+    ) -> ApiResult<Json> {
         let limit_id = self.new_id("lim");
-        let effective_from = requested_at.max(ctx.now) + cooloff.cooloff_seconds;
-        let status = if cooloff.cooloff_seconds > 0 { "pending" } else { "active" };
-        let response = self.limit_response(
+        let current = change.current.map(|i| pick(rows, i)).transpose()?;
+        let body = limit_response(
             &limit_id,
             &user.external_user_id,
             window,
             amount,
             currency,
-            current.map(|c| c.amount_cents),
-            cooloff,
-            effective_from,
-            status,
+            current.map(|c| c.facts.amount_cents),
+            change.is_increase,
+            change.cooloff_seconds,
+            change.effective_from,
+            change.status,
         );
         let tenant = ctx.caller.tenant_id.as_str();
-        let mut statements = vec![self.claim_user(ctx, user)];
-        if let Some(p) = pending {
+        statements.push(self.claim_user(ctx, user));
+        if let Some(p) = change.cancel_pending.map(|i| pick(rows, i)).transpose()? {
             statements.push(self.cancel_statement(&p.limit_id, ctx.now));
-            statements.push(self.event(ctx.caller.environment, Some(tenant), "limit.cancelled", ctx.now, json!({
-                "limit_id": p.limit_id, "user_id": user.external_user_id, "limit_type": window.as_str(), "amount_cents": p.amount_cents, "currency": p.currency,
+            statements.push(self.event(ctx.caller.environment, Some(tenant), EventKind::LimitCancelled, ctx.now, json!({
+                "limit_id": p.limit_id, "user_id": user.external_user_id, "limit_type": window.as_str(), "amount_cents": p.facts.amount_cents, "currency": p.currency,
             })));
         }
         statements.push(Stmt::new(
@@ -237,19 +218,14 @@ impl Gateway {
                 window.as_str().into(),
                 amount.into(),
                 currency.into(),
-                status.into(),
-                effective_from.into(),
+                change.status.as_str().into(),
+                change.effective_from.into(),
                 (user.version + 1).into(),
-                response.to_string().into(),
+                body.to_string().into(),
                 ctx.now.into(),
             ],
         ));
-        let event = match current {
-            None => Some("limit.created"),
-            Some(c) if amount < c.amount_cents => Some("limit.decreased"),
-            Some(_) => None,
-        };
-        if let Some(event) = event {
+        if let Some(event) = change.event {
             statements.push(self.event(
                 ctx.caller.environment,
                 Some(tenant),
@@ -261,12 +237,12 @@ impl Gateway {
                     "limit_type": window.as_str(),
                     "amount_cents": amount,
                     "currency": currency,
-                    "previous_limit_cents": current.map(|c| c.amount_cents),
-                    "effective_from": time::format(effective_from),
+                    "previous_limit_cents": current.map(|c| c.facts.amount_cents),
+                    "effective_from": time::format(change.effective_from),
                 }),
             ));
         }
-        Ok(self.commit(statements).await?.then(|| Reply::created(response)))
+        Ok(body)
     }
 
     fn cancel_statement(&self, limit_id: &str, now: i64) -> Stmt {
@@ -279,60 +255,55 @@ impl Gateway {
     pub(crate) async fn list_limits(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         let user_id = ctx.query.required("user_id")?;
         self.require_user(ctx, user_id).await?;
-        let deposits = self.recent_deposits(ctx, user_id).await?;
+        let rows = self.limit_rows(ctx, user_id, None).await?;
+        let facts = LimitsFacts { now: ctx.now, limits: rows.iter().map(|r| r.facts).collect(), deposits: self.recent_deposits(ctx, user_id).await? };
+        let (views, log) = self.decide(&Scope::of(ctx, user_id), Operation::Limits, &facts, |r, f| r.describe_limits(f))?;
         let mut items = Vec::new();
-        for (window, slot) in self.user_limits(ctx, user_id).await? {
-            let Some(limit) = slot.in_force else { continue };
-            let usage = self.rules.window_usage_at(ctx.now, window, &deposits)?;
-            let pending = slot.pending.map(|p| json!({ "limit_id": p.limit_id, "amount_cents": p.amount_cents, "effective_from": time::format(p.effective_from), "status": "pending" }));
+        for view in &views {
+            let limit = pick(&rows, view.in_force)?;
+            let pending = view.pending.map(|i| pick(&rows, i)).transpose()?.map(|p| {
+                json!({ "limit_id": p.limit_id, "amount_cents": p.facts.amount_cents, "effective_from": time::format(p.facts.effective_from), "status": LimitStatus::Pending.as_str() })
+            });
             items.push(json!({
                 "limit_id": limit.limit_id,
-                "limit_type": window.as_str(),
-                "amount_cents": limit.amount_cents,
+                "limit_type": view.window.as_str(),
+                "amount_cents": limit.facts.amount_cents,
                 "currency": limit.currency,
-                "status": "active",
-                "effective_from": time::format(limit.effective_from),
-                "spent_cents": usage.spent_cents,
-                "remaining_cents": (limit.amount_cents - usage.spent_cents).max(0),
-                "next_reset_at": time::json_opt(usage.next_reset_at),
+                "status": LimitStatus::Active.as_str(),
+                "effective_from": time::format(limit.facts.effective_from),
+                "spent_cents": view.spent_cents,
+                "remaining_cents": view.remaining_cents,
+                "next_reset_at": time::json_opt(view.next_reset_at),
                 "pending_change": pending,
             }));
         }
-        Ok(Reply::ok(json!({ "user_id": user_id, "limits": items })))
+        let reply = with_decision(Reply::ok(json!({ "user_id": user_id, "limits": items })), &log);
+        self.defer(log);
+        Ok(reply)
     }
 
-    /// Everything that stands between a player and a deposit: a sanctions
-    /// hold, an active self-exclusion, then the rolling-window limits.
-    async fn deposit_gate(&self, ctx: &Ctx<'_>, user: &User, amount: i64, currency: &str) -> ApiResult<Gate> {
-        if transactions_held(&user.sanctions_status) {
-            return Ok(Gate::Held);
-        }
-        if self.is_excluded(ctx, user).await? {
-            return Ok(Gate::Excluded);
-        }
-        let mut limits = Vec::new();
-        for (window, slot) in self.user_limits(ctx, &user.external_user_id).await? {
-            if let Some(l) = slot.in_force {
-                if l.currency != currency {
-                    return Err(ApiError::bad_request("currency_mismatch", format!("the {} limit is kept in {}", window.as_str(), l.currency)));
-                }
-                limits.push(DepositLimit { window, amount_cents: l.amount_cents });
-            }
-        }
-        let deposits = self.recent_deposits(ctx, &user.external_user_id).await?;
-        Ok(match self.rules.check_deposit(ctx.now, &limits, &deposits, amount)? {
-            DepositDecision::Allowed { would_remain_cents } => {
-                Gate::Allowed { would_remain_cents, active: limits.iter().map(|l| l.window).collect() }
-            }
-            DepositDecision::Rejected(b) => Gate::Breach(b, breach_message(&b, amount, currency)),
+    /// Everything that stands between a player and a deposit, decided by the
+    /// rules in one call: a sanctions hold, an active self-exclusion matching
+    /// the player by id, e-mail or phone anywhere in the environment, then the
+    /// rolling-window limits in force.
+    async fn deposit_facts(&self, ctx: &Ctx<'_>, user: &User, amount: i64, currency: &str) -> ApiResult<DepositFacts> {
+        let exclusions = self.player_exclusions(ctx, user).await?;
+        let rows = self.limit_rows(ctx, &user.external_user_id, Some(currency)).await?;
+        Ok(DepositFacts {
+            now: ctx.now,
+            sanctions: user.sanctions_status,
+            exclusions,
+            limits: rows.into_iter().map(|r| r.facts).collect(),
+            deposits: self.recent_deposits(ctx, &user.external_user_id).await?,
+            amount_cents: amount,
         })
     }
 
-    async fn record_breach(&self, ctx: &Ctx<'_>, user_id: &str, amount: i64, currency: &str, b: &DepositBreach) -> ApiResult<()> {
-        let event = self.event(
+    fn breach_event(&self, ctx: &Ctx<'_>, user_id: &str, amount: i64, currency: &str, b: &DepositBreach) -> Stmt {
+        self.event(
             ctx.caller.environment,
             Some(&ctx.caller.tenant_id),
-            "limit.breach_attempt",
+            EventKind::LimitBreachAttempt,
             ctx.now,
             json!({
                 "user_id": user_id,
@@ -342,9 +313,7 @@ impl Gateway {
                 "limit_amount_cents": b.limit_cents,
                 "already_spent_cents": b.already_spent_cents,
             }),
-        );
-        self.commit(vec![event]).await?;
-        Ok(())
+        )
     }
 
     pub(crate) async fn check_limits(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
@@ -354,33 +323,35 @@ impl Gateway {
         let currency = f.currency("currency");
         f.finish()?;
         let user = self.require_user(ctx, &user_id).await?;
-        Ok(Reply::ok(match self.deposit_gate(ctx, &user, amount, &currency).await? {
-            Gate::Allowed { would_remain_cents, active } => json!({
+        let facts = self.deposit_facts(ctx, &user, amount, &currency).await?;
+        let (decision, log) = self.decide_or_refuse(&Scope::of(ctx, &user_id), Operation::Deposit, &facts, |r, f| r.decide_deposit(f))?;
+        let body = match decision {
+            DepositDecision::Allowed(a) => json!({
                 "allowed": true,
                 "amount_cents": amount,
-                "would_remain_cents": would_remain_cents,
-                "active_limits": active.iter().map(|w| w.as_str()).collect::<Vec<_>>(),
+                "would_remain_cents": a.would_remain_cents,
+                "active_limits": a.active.windows().map(LimitWindow::as_str).collect::<Vec<_>>(),
             }),
-            Gate::Held => json!({ "allowed": false, "reason": "account_under_review", "user_message": HELD_MESSAGE }),
-            Gate::Excluded => json!({ "allowed": false, "reason": "self_excluded", "user_message": EXCLUDED_MESSAGE }),
-            Gate::Breach(b, message) => {
-                self.record_breach(ctx, &user_id, amount, &currency, &b).await?;
-                json!({
-                    "allowed": false,
-                    "reason": "exceeds_limit",
-                    "breached_limit_type": b.window.as_str(),
-                    "limit_amount_cents": b.limit_cents,
-                    "already_spent_cents": b.already_spent_cents,
-                    "max_allowed_now_cents": b.max_allowed_now_cents,
-                    "next_reset_at": time::format(b.next_reset_at),
-                    "user_message": message,
-                })
+            DepositDecision::Held => json!({ "allowed": false, "reason": "account_under_review", "user_message": HELD_MESSAGE }),
+            DepositDecision::Excluded => json!({ "allowed": false, "reason": "self_excluded", "user_message": EXCLUDED_MESSAGE }),
+            DepositDecision::CurrencyMismatch(window) => {
+                let error = ApiError::bad_request("currency_mismatch", format!("the {} limit is kept in another currency", window.as_str()));
+                let error = error_with_decision(error, &log);
+                self.defer(log);
+                return Err(error);
             }
-        }))
+            DepositDecision::Breach(b) => {
+                self.commit(vec![log.statement(), self.breach_event(ctx, &user_id, amount, &currency, &b)]).await?;
+                return Ok(with_decision(Reply::ok(breach_body(&b, amount, &currency)), &log));
+            }
+        };
+        let reply = with_decision(Reply::ok(body), &log);
+        self.defer(log);
+        Ok(reply)
     }
 
     /// Records a deposit, atomically against the limits: the write commits
-    /// only if nothing else was written for the user since the check read.
+    /// only if nothing else was written for the user since the facts were read.
     pub(crate) async fn commit_deposit(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         let mut f = Fields::from_body(ctx.body)?;
         let transaction_id = f.text("transaction_id");
@@ -404,14 +375,24 @@ impl Gateway {
                 return Err(ApiError::conflict("transaction_conflict", "this transaction_id was already committed with different details"));
             }
             let user = self.require_user(ctx, &user_id).await?;
-            match self.deposit_gate(ctx, &user, amount, &currency).await? {
-                Gate::Allowed { .. } => {}
-                Gate::Held => return Err(ApiError::unprocessable("account_under_review", HELD_MESSAGE)),
-                Gate::Excluded => return Err(ApiError::unprocessable("self_excluded", EXCLUDED_MESSAGE)),
-                Gate::Breach(b, message) => {
-                    self.record_breach(ctx, &user_id, amount, &currency, &b).await?;
-                    return Err(ApiError::unprocessable("exceeds_limit", message));
+            let facts = self.deposit_facts(ctx, &user, amount, &currency).await?;
+            let (decision, log) = self.decide_or_refuse(&Scope::of(ctx, &user_id), Operation::Deposit, &facts, |r, f| r.decide_deposit(f))?;
+            let refusal = match decision {
+                DepositDecision::Allowed(_) => None,
+                DepositDecision::Held => Some(ApiError::unprocessable("account_under_review", HELD_MESSAGE)),
+                DepositDecision::Excluded => Some(ApiError::unprocessable("self_excluded", EXCLUDED_MESSAGE)),
+                DepositDecision::CurrencyMismatch(w) => {
+                    Some(ApiError::bad_request("currency_mismatch", format!("the {} limit is kept in another currency", w.as_str())))
                 }
+                DepositDecision::Breach(b) => {
+                    self.commit(vec![log.statement(), self.breach_event(ctx, &user_id, amount, &currency, &b)]).await?;
+                    return Err(error_with_decision(ApiError::unprocessable("exceeds_limit", breach_message(&b, amount, &currency)), &log));
+                }
+            };
+            if let Some(error) = refusal {
+                let error = error_with_decision(error, &log);
+                self.defer(log);
+                return Err(error);
             }
             let response = json!({
                 "transaction_id": transaction_id,
@@ -422,6 +403,7 @@ impl Gateway {
                 "committed_at": time::format(ctx.now),
             });
             let statements = vec![
+                log.statement(),
                 self.claim_user(ctx, &user),
                 Stmt::new(
                     "INSERT INTO deposits (tenant_id, transaction_id, external_user_id, amount_cents, currency, at, response) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -429,7 +411,7 @@ impl Gateway {
                 ),
             ];
             if self.commit(statements).await? {
-                return Ok(Reply::created(response));
+                return Ok(with_decision(Reply::created(response), &log));
             }
         }
         Err(busy())
@@ -444,35 +426,94 @@ impl Gateway {
             )
             .await?;
         let row = rows.first().ok_or_else(|| ApiError::not_found("limit_not_found", "no such limit for this tenant"))?;
-        let (user_id, limit_type, amount, currency, status, effective_from) =
-            (row.text(0)?, row.text(1)?, row.int(2)?, row.text(3)?, row.text(4)?, row.int(5)?);
+        let (user_id, limit_type, amount, currency) = (row.text(0)?, row.text(1)?, row.int(2)?, row.text(3)?);
+        let limit = StoredLimit {
+            window: LimitWindow::parse(&limit_type).ok_or_else(ApiError::internal)?,
+            amount_cents: amount,
+            same_currency: true,
+            status: LimitStatus::parse(&row.text(4)?).ok_or_else(ApiError::internal)?,
+            effective_from: row.int(5)?,
+        };
+        let facts = LimitCancelFacts { now: ctx.now, limit };
+        let (decision, log) = self.decide(&Scope::of(ctx, &user_id), Operation::LimitCancel, &facts, |r, f| r.decide_limit_cancel(f))?;
         let reply = |cancelled_at: i64| {
-            Reply::ok(
-                json!({ "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "status": "cancelled", "cancelled_at": time::format(cancelled_at) }),
+            with_decision(
+                Reply::ok(
+                    json!({ "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "status": LimitStatus::Cancelled.as_str(), "cancelled_at": time::format(cancelled_at) }),
+                ),
+                &log,
             )
         };
-        if status == "cancelled" {
-            return Ok(reply(row.opt_int(6)?.unwrap_or(ctx.now)));
-        }
-        if status != "pending" || effective_from <= ctx.now {
-            return Err(ApiError::conflict("not_pending", "only a pending increase can be cancelled; lower the limit instead"));
-        }
-        let statements = vec![
-            self.cancel_statement(limit_id, ctx.now),
-            self.event(
-                ctx.caller.environment,
-                Some(&ctx.caller.tenant_id),
-                "limit.cancelled",
-                ctx.now,
-                json!({
-                    "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "amount_cents": amount, "currency": currency,
-                }),
-            ),
-        ];
-        if self.commit(statements).await? {
-            Ok(reply(ctx.now))
-        } else {
-            Err(ApiError::conflict("not_pending", "the limit changed concurrently; read it again"))
+        match decision {
+            LimitCancelDecision::AlreadyCancelled => {
+                let at = row.opt_int(6)?.unwrap_or(ctx.now);
+                self.defer(log.clone());
+                Ok(reply(at))
+            }
+            LimitCancelDecision::NotPending => {
+                let error =
+                    error_with_decision(ApiError::conflict("not_pending", "only a pending increase can be cancelled; lower the limit instead"), &log);
+                self.defer(log);
+                Err(error)
+            }
+            LimitCancelDecision::Cancel => {
+                let statements = vec![
+                    log.statement(),
+                    self.cancel_statement(limit_id, ctx.now),
+                    self.event(
+                        ctx.caller.environment,
+                        Some(&ctx.caller.tenant_id),
+                        EventKind::LimitCancelled,
+                        ctx.now,
+                        json!({ "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "amount_cents": amount, "currency": currency }),
+                    ),
+                ];
+                if self.commit(statements).await? {
+                    Ok(reply(ctx.now))
+                } else {
+                    Err(ApiError::conflict("not_pending", "the limit changed concurrently; read it again"))
+                }
+            }
         }
     }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn limit_response(
+    limit_id: &str,
+    user_id: &str,
+    window: LimitWindow,
+    amount: i64,
+    currency: &str,
+    current: Option<i64>,
+    is_increase: bool,
+    cooloff_seconds: i64,
+    effective_from: i64,
+    status: LimitStatus,
+) -> Json {
+    json!({
+        "limit_id": limit_id,
+        "user_id": user_id,
+        "limit_type": window.as_str(),
+        "amount_cents": amount,
+        "currency": currency,
+        "current_limit_cents": current,
+        "is_increase": is_increase,
+        "cooloff_seconds": cooloff_seconds,
+        "effective_from": time::format(effective_from),
+        "status": status.as_str(),
+    })
+}
+
+fn breach_body(b: &DepositBreach, amount: i64, currency: &str) -> Json {
+    json!({
+        "allowed": false,
+        "reason": "exceeds_limit",
+        "breached_limit_type": b.window.as_str(),
+        "limit_amount_cents": b.limit_cents,
+        "already_spent_cents": b.already_spent_cents,
+        "max_allowed_now_cents": b.max_allowed_now_cents,
+        "next_reset_at": time::format(b.next_reset_at),
+        "user_message": breach_message(b, amount, currency),
+    })
 }

@@ -10,6 +10,7 @@ mod sanctions;
 mod sandbox;
 mod webhooks;
 
+use rules::SanctionsStatus;
 use serde_json::json;
 
 use crate::error::{ApiError, ApiResult};
@@ -22,7 +23,7 @@ pub(crate) async fn dispatch(gw: &Gateway, route: Route, ctx: &Ctx<'_>) -> ApiRe
         Route::Health => Ok(health()),
         Route::Rules => {
             let id = gw.rules.identity();
-            Ok(Reply::ok(json!({ "version": id.version, "component_sha256": id.component_sha256 })))
+            Ok(Reply::ok(json!({ "version": id.version, "component_sha256": id.component_sha256, "wit_package": "cgw:rules@2.0.0" })))
         }
         Route::SanctionsScreen => gw.screen(ctx).await,
         Route::SanctionsStatus => gw.sanctions_status(ctx).await,
@@ -61,6 +62,12 @@ pub(crate) async fn dispatch(gw: &Gateway, route: Route, ctx: &Ctx<'_>) -> ApiRe
         Route::WebhookRedeliver(id) => gw.redeliver(ctx, &id).await,
         Route::AdminRescreen => gw.rescreen(ctx).await,
         Route::AdminRunScheduled => gw.run_scheduled_now(ctx).await,
+        Route::AdminDecisionList => gw.list_decisions(ctx).await,
+        Route::AdminDecisionGet(id) => gw.get_decision(ctx, &id).await,
+        Route::AdminDecisionReplay(id) => gw.replay_decision(ctx, &id).await,
+        Route::AdminKycChecks => gw.list_kyc_checks(ctx).await,
+        Route::AdminRegulatorExport => gw.export_to_regulator(ctx).await,
+        Route::AdminMetrics => gw.review_metrics(ctx).await,
     }
 }
 
@@ -69,20 +76,20 @@ pub(crate) fn health() -> Reply {
     Reply::ok(json!({ "status": "ok" }))
 }
 
-/// Sanctions statuses under which every transaction of the user is held.
-pub(crate) fn transactions_held(sanctions_status: &str) -> bool {
-    matches!(sanctions_status, "hit_review_pending" | "confirmed")
-}
-
 /// A user as the other endpoints need it.
 pub(crate) struct User {
     pub external_user_id: String,
     pub email: String,
-    pub sanctions_status: String,
+    pub sanctions_status: SanctionsStatus,
     pub verified_tier: rules::KycTier,
     pub verified_at: Option<i64>,
     pub cumulative_withdrawn_cents: i64,
     pub version: i64,
+    /// the e-mail and phone last given at a KYC start
+    pub kyc_email: Option<String>,
+    pub kyc_phone: Option<String>,
+    /// the currency of the user's withdrawals, fixed by the first
+    pub withdrawal_currency: Option<String>,
 }
 
 impl Gateway {
@@ -90,7 +97,8 @@ impl Gateway {
         let rows = self
             .store
             .query(
-                "SELECT external_user_id, email, sanctions_status, verified_tier, verified_at, cumulative_withdrawn_cents, version
+                "SELECT external_user_id, email, sanctions_status, verified_tier, verified_at, cumulative_withdrawn_cents, version,
+                        kyc_email, kyc_phone, withdrawal_currency
                  FROM users WHERE tenant_id = ?1 AND external_user_id = ?2",
                 vec![tenant_id.into(), external_user_id.into()],
             )
@@ -99,11 +107,14 @@ impl Gateway {
         Ok(Some(User {
             external_user_id: row.text(0)?,
             email: row.text(1)?,
-            sanctions_status: row.text(2)?,
+            sanctions_status: SanctionsStatus::parse(&row.text(2)?).ok_or_else(ApiError::internal)?,
             verified_tier: rules::KycTier::parse(&row.text(3)?).ok_or_else(ApiError::internal)?,
             verified_at: row.opt_int(4)?,
             cumulative_withdrawn_cents: row.int(5)?,
             version: row.int(6)?,
+            kyc_email: row.opt_text(7)?,
+            kyc_phone: row.opt_text(8)?,
+            withdrawal_currency: row.opt_text(9)?,
         }))
     }
 

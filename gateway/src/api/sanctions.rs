@@ -1,18 +1,19 @@
 //! Sanctions screening at signup, its status, and the compliance team's review.
 
+use rules::{
+    CaseReviewDecision, CaseReviewFacts, CaseStatus, EventKind, Operation, ReviewAction, SanctionsStatus, ScreeningDecision, ScreeningFacts,
+};
 use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
 
-use super::{busy, stored_json, transactions_held};
+use super::kyc::parse_flag;
+use super::{busy, stored_json};
 use crate::auth::Environment;
+use crate::decisions::{error_with_decision, with_decision, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::{is_upper_code, normalize_email, Fields};
 use crate::ports::{Stmt, Value};
 use crate::{time, Ctx, Gateway, Reply, WRITE_ATTEMPTS};
-
-/// Generic wording only: operators must not learn why a user is under review.
-const ESTIMATED_REVIEW_TIME: &str = "24-48 hours";
-const SANCTIONS_LISTS: [&str; 4] = ["US OFAC SDN", "EU Consolidated Financial Sanctions", "UN Security Council Consolidated", "UK OFSI Consolidated"];
 
 struct Identity {
     user_id: String,
@@ -64,115 +65,105 @@ impl Gateway {
             if ctx.caller.environment == Environment::Production && !self.config.production_vendors_configured {
                 return Err(ApiError::new(503, "vendor_unavailable", "the screening vendor is unavailable; retry with backoff"));
             }
-            let outcome = self.rules.stub_screen(&who.first_name, &who.last_name)?;
+            let facts = ScreeningFacts {
+                now: ctx.now,
+                environment: ctx.caller.environment,
+                first_name: who.first_name.clone(),
+                last_name: who.last_name.clone(),
+                date_of_birth: who.date_of_birth.clone(),
+                nationality: who.nationality.clone(),
+                current: None,
+            };
+            let (decision, log) = self.decide(&Scope::of(ctx, &who.user_id), Operation::Screening, &facts, |r, f| r.decide_screening(f))?;
             let screen_id = self.new_id("scr");
             let tenant = ctx.caller.tenant_id.as_str();
-            let mut statements = Vec::new();
-            let (status, case_id, response) = if outcome.hit {
-                let (case_id, case_statements) =
-                    self.open_case(ctx.caller.environment, tenant, &who.user_id, &who.first_name, &who.last_name, &outcome, &screen_id, ctx.now);
-                statements.extend(case_statements);
-                let response = json!({
-                    "screen_id": screen_id,
-                    "user_id": who.user_id,
-                    "status": "hit_review_pending",
-                    "checked_at": time::format(ctx.now),
-                    "transactions_held": true,
-                    "match_count": outcome.match_count,
-                    "highest_match_score": outcome.highest_score,
-                    "case_id": case_id,
-                    "signup_allowed": true,
-                    "estimated_review_time": ESTIMATED_REVIEW_TIME,
-                });
-                ("hit_review_pending", Some(case_id), response)
-            } else {
-                let response = json!({
-                    "screen_id": screen_id,
-                    "user_id": who.user_id,
-                    "status": "clear",
-                    "checked_at": time::format(ctx.now),
-                    "transactions_held": false,
-                });
-                ("clear", None, response)
-            };
-            statements.insert(
-                0,
-                Stmt::new(
-                    "INSERT INTO users (tenant_id, external_user_id, email, first_name, last_name, sanctions_status, last_screened_at, screen_id,
-                                        screen_fingerprint, screen_response, case_id, verified_tier, verified_at, cumulative_withdrawn_cents, version,
-                                        created_at, updated_at)
-                     VALUES (?1, ?2, ?3, ?10, ?11, ?4, ?9, ?5, ?6, ?7, ?8, 'tier_0', NULL, 0, 0, ?9, ?9)",
-                    vec![
-                        tenant.into(),
-                        who.user_id.as_str().into(),
-                        who.email.as_str().into(),
-                        status.into(),
-                        screen_id.as_str().into(),
-                        fingerprint.as_str().into(),
-                        response.to_string().into(),
-                        Value::from(case_id),
-                        ctx.now.into(),
-                        who.first_name.as_str().into(),
-                        who.last_name.as_str().into(),
-                    ],
-                ),
-            );
+            let mut statements = vec![log.statement()];
+            let mut response = json!({
+                "screen_id": screen_id,
+                "user_id": who.user_id,
+                "status": decision.status.as_str(),
+                "checked_at": time::format(ctx.now),
+                "transactions_held": decision.transactions_held,
+            });
+            let mut case_id = None;
+            let mut case_statements = Vec::new();
+            if decision.opens_case {
+                let (id, stmts) = self.open_case(ctx.caller.environment, tenant, &who.user_id, &decision, &screen_id, ctx.now);
+                response["match_count"] = json!(decision.match_count);
+                response["highest_match_score"] = json!(decision.highest_score);
+                response["case_id"] = json!(id);
+                response["signup_allowed"] = json!(true);
+                response["estimated_review_time"] = json!(decision.estimated_review_time);
+                case_id = Some(id);
+                case_statements = stmts;
+            }
+            statements.push(Stmt::new(
+                "INSERT INTO users (tenant_id, external_user_id, email, first_name, last_name, sanctions_status, last_screened_at, screen_id,
+                                    screen_fingerprint, screen_response, case_id, verified_tier, verified_at, cumulative_withdrawn_cents, version,
+                                    created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?10, ?11, ?4, ?9, ?5, ?6, ?7, ?8, ?12, NULL, 0, 0, ?9, ?9)",
+                vec![
+                    tenant.into(),
+                    who.user_id.as_str().into(),
+                    who.email.as_str().into(),
+                    decision.status.as_str().into(),
+                    screen_id.as_str().into(),
+                    fingerprint.as_str().into(),
+                    response.to_string().into(),
+                    Value::from(case_id),
+                    ctx.now.into(),
+                    who.first_name.as_str().into(),
+                    who.last_name.as_str().into(),
+                    rules::KycTier::Tier0.as_str().into(),
+                ],
+            ));
+            statements.extend(case_statements);
             if self.commit(statements).await? {
-                return Ok(Reply::created(response));
+                return Ok(with_decision(Reply::created(response), &log));
             }
         }
         Err(busy())
     }
 
     /// A case for the compliance team, with the matched entities (never shown to
-    /// operators), and the `sanctions.hit` event, which carries none of them.
-    #[allow(clippy::too_many_arguments)]
+    /// operators), and the events of the decision, which carry none of them.
     pub(crate) fn open_case(
         &self,
         environment: Environment,
         tenant: &str,
         user_id: &str,
-        first_name: &str,
-        last_name: &str,
-        outcome: &rules::ScreeningOutcome,
+        decision: &ScreeningDecision,
         screen_id: &str,
         now: i64,
     ) -> (String, Vec<Stmt>) {
         let case_id = self.new_id("case");
-        let matches: Vec<Json> = (0..outcome.match_count)
-            .map(|i| {
-                let list = SANCTIONS_LISTS[i as usize % SANCTIONS_LISTS.len()];
-                json!({
-                    "list": list,
-                    "entity_id": format!("STUB-{}-{}", i + 1, &screen_id[screen_id.len().saturating_sub(6)..]),
-                    "entity_name": format!("{} {}", first_name.to_uppercase(), last_name.to_uppercase()),
-                    "score": if i == 0 { outcome.highest_score } else { outcome.highest_score - 0.05 },
-                })
-            })
-            .collect();
-        let statements = vec![
-            Stmt::new(
-                "INSERT INTO sanctions_cases (case_id, tenant_id, environment, external_user_id, status, match_count, highest_score, matches, created_at)
-                 VALUES (?1, ?2, ?3, ?4, 'open', ?5, ?6, ?7, ?8)",
-                vec![
-                    case_id.as_str().into(),
-                    tenant.into(),
-                    environment.as_str().into(),
-                    user_id.into(),
-                    i64::from(outcome.match_count).into(),
-                    outcome.highest_score.into(),
-                    Json::Array(matches).to_string().into(),
-                    now.into(),
-                ],
-            ),
-            self.event(
+        let matches: Vec<Json> =
+            decision.matches.iter().map(|m| json!({ "list": m.source, "entity_id": m.entity_id, "entity_name": m.name, "score": m.score })).collect();
+        let mut statements = vec![Stmt::new(
+            "INSERT INTO sanctions_cases (case_id, tenant_id, environment, external_user_id, status, match_count, highest_score, matches, created_at, review_due_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            vec![
+                case_id.as_str().into(),
+                tenant.into(),
+                environment.as_str().into(),
+                user_id.into(),
+                CaseStatus::Open.as_str().into(),
+                i64::from(decision.match_count).into(),
+                decision.highest_score.into(),
+                Json::Array(matches).to_string().into(),
+                now.into(),
+                Value::from(decision.review_due_at),
+            ],
+        )];
+        for event in &decision.events {
+            statements.push(self.event(
                 environment,
                 Some(tenant),
-                "sanctions.hit",
+                *event,
                 now,
-                json!({ "screen_id": screen_id, "case_id": case_id, "user_id": user_id, "status": "hit_review_pending", "transactions_held": true }),
-            ),
-        ];
+                json!({ "screen_id": screen_id, "case_id": case_id, "user_id": user_id, "status": decision.status.as_str(), "transactions_held": decision.transactions_held }),
+            ));
+        }
         (case_id, statements)
     }
 
@@ -206,29 +197,54 @@ impl Gateway {
             )
             .await?;
         let row = rows.first().ok_or_else(ApiError::user_not_found)?;
-        let status = row.text(0)?;
-        Ok(Reply::ok(json!({
-            "user_id": user_id,
-            "status": status,
-            "transactions_held": transactions_held(&status),
-            "checked_at": time::format(row.int(1)?),
-            "updated_at": time::format(row.int(2)?),
-            "last_screened_at": time::format(row.int(3)?),
-        })))
+        let status = SanctionsStatus::parse(&row.text(0)?).ok_or_else(ApiError::internal)?;
+        let (view, log) = self.decide(&Scope::of(ctx, user_id), Operation::Sanctions, &status, |r, s| r.describe_sanctions(*s))?;
+        let reply = with_decision(
+            Reply::ok(json!({
+                "user_id": user_id,
+                "status": status.as_str(),
+                "transactions_held": view.transactions_held,
+                "checked_at": time::format(row.int(1)?),
+                "updated_at": time::format(row.int(2)?),
+                "last_screened_at": time::format(row.int(3)?),
+            })),
+            &log,
+        );
+        self.defer(log);
+        Ok(reply)
     }
 
+    /// Cases of the environment by status, oldest first, with their age and
+    /// review due time; `overdue=true` keeps those past the 48-hour target.
     pub(crate) async fn list_cases(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-        let status = ctx.query.get("status").unwrap_or("open");
+        let status_text = ctx.query.get("status").unwrap_or(CaseStatus::Open.as_str());
+        let status =
+            CaseStatus::parse(status_text).ok_or_else(|| ApiError::bad_request("invalid_field", "status must be open, dismissed or confirmed"))?;
+        let overdue_only = parse_flag(ctx.query.get("overdue"))?;
+        let target = self.rules.horizons().review_target_seconds;
+        let now = self.clock.now();
         let rows = self
             .store
             .query(
-                "SELECT case_id, tenant_id, external_user_id, status, match_count, highest_score, created_at FROM sanctions_cases
-                 WHERE environment = ?1 AND status = ?2 ORDER BY created_at, case_id LIMIT 500",
-                vec![ctx.caller.environment.as_str().into(), status.into()],
+                "SELECT c.case_id, c.tenant_id, c.external_user_id, c.status, c.match_count, c.highest_score, c.created_at, c.review_due_at,
+                        t.clock_offset_seconds
+                 FROM sanctions_cases c JOIN tenants t ON t.tenant_id = c.tenant_id
+                 WHERE c.environment = ?1 AND c.status = ?2 AND (?4 = 0 OR COALESCE(c.review_due_at, c.created_at + ?3) <= ?5 + t.clock_offset_seconds)
+                 ORDER BY c.created_at, c.case_id LIMIT 500",
+                vec![
+                    ctx.caller.environment.as_str().into(),
+                    status.as_str().into(),
+                    target.into(),
+                    overdue_only.into(),
+                    now.into(),
+                ],
             )
             .await?;
         let mut cases = Vec::new();
         for row in &rows {
+            let created_at = row.int(6)?;
+            let due = row.opt_int(7)?.unwrap_or(created_at.saturating_add(target));
+            let now = now.saturating_add(row.int(8)?);
             cases.push(json!({
                 "case_id": row.text(0)?,
                 "tenant_id": row.text(1)?,
@@ -236,11 +252,57 @@ impl Gateway {
                 "status": row.text(3)?,
                 "match_count": row.int(4)?,
                 "highest_match_score": row.real(5)?,
-                "created_at": time::format(row.int(6)?),
-                "review_due_at": time::format(row.int(6)? + 48 * 3600),
+                "created_at": time::format(created_at),
+                "age_seconds": now.saturating_sub(created_at),
+                "review_due_at": time::format(due),
+                "overdue": status == CaseStatus::Open && due <= now,
             }));
         }
         Ok(Reply::ok(json!({ "cases": cases })))
+    }
+
+    /// Counts the compliance team watches: open work and what is past its review target.
+    pub(crate) async fn review_metrics(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+        let target = self.rules.horizons().review_target_seconds;
+        let now = self.clock.now();
+        let environment = ctx.caller.environment.as_str();
+        let open_cases = self
+            .store
+            .scalar(
+                "SELECT COUNT(*) FROM sanctions_cases WHERE environment = ?1 AND status = ?2",
+                vec![environment.into(), CaseStatus::Open.as_str().into()],
+            )
+            .await?;
+        let overdue_cases = self
+            .store
+            .scalar(
+                "SELECT COUNT(*) FROM sanctions_cases c JOIN tenants t ON t.tenant_id = c.tenant_id
+                 WHERE c.environment = ?1 AND c.status = ?2 AND COALESCE(c.review_due_at, c.created_at + ?3) <= ?4 + t.clock_offset_seconds",
+                vec![environment.into(), CaseStatus::Open.as_str().into(), target.into(), now.into()],
+            )
+            .await?;
+        let pending = rules::KycStatus::PendingReview.as_str();
+        let pending_checks = self
+            .store
+            .scalar("SELECT COUNT(*) FROM kyc_checks WHERE environment = ?1 AND status = ?2", vec![environment.into(), pending.into()])
+            .await?;
+        let overdue_checks = self
+            .store
+            .scalar(
+                "SELECT COUNT(*) FROM kyc_checks k JOIN tenants t ON t.tenant_id = k.tenant_id
+                 WHERE k.environment = ?1 AND k.status = ?2 AND k.updated_at + ?3 <= ?4 + t.clock_offset_seconds",
+                vec![environment.into(), pending.into(), target.into(), now.into()],
+            )
+            .await?;
+        Ok(Reply::ok(json!({
+            "environment": environment,
+            "measured_at": time::format(now),
+            "review_target_seconds": target,
+            "sanctions_cases_open": open_cases,
+            "sanctions_cases_overdue": overdue_cases,
+            "kyc_checks_pending_review": pending_checks,
+            "kyc_checks_overdue": overdue_checks,
+        })))
     }
 
     /// The full case, matched entities included: for the compliance team only.
@@ -271,13 +333,14 @@ impl Gateway {
     /// Dismiss (false positive: holds lifted) or confirm (account terminated, funds frozen).
     pub(crate) async fn review_case(&self, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
         let mut f = Fields::from_body(ctx.body)?;
-        let decision = f.text("decision");
+        let decision_text = f.text("decision");
         let reviewer = f.text("reviewer");
-        if !decision.is_empty() && decision != "dismiss" && decision != "confirm" {
+        let action = ReviewAction::parse(&decision_text);
+        if !decision_text.is_empty() && action.is_none() {
             f.reject("invalid_field", "decision must be dismiss or confirm");
         }
         f.finish()?;
-        let (case_status, user_status) = if decision == "dismiss" { ("dismissed", "cleared") } else { ("confirmed", "confirmed") };
+        let action = action.ok_or_else(ApiError::internal)?;
         let rows = self
             .store
             .query(
@@ -286,54 +349,56 @@ impl Gateway {
             )
             .await?;
         let row = rows.first().ok_or_else(|| ApiError::not_found("case_not_found", "no such sanctions case"))?;
-        let (tenant_id, user_id, current) = (row.text(0)?, row.text(1)?, row.text(2)?);
-        let reply = |decided_by: &str| {
-            Reply::ok(json!({ "case_id": case_id, "user_id": user_id, "decision": decision, "status": user_status, "reviewer": decided_by }))
+        let (tenant_id, user_id) = (row.text(0)?, row.text(1)?);
+        let case_status = CaseStatus::parse(&row.text(2)?).ok_or_else(ApiError::internal)?;
+        let scope = Scope { environment: ctx.caller.environment, tenant_id: tenant_id.clone(), user_id: user_id.clone() };
+        let facts = CaseReviewFacts { case_status, action };
+        let (decision, log) = self.decide(&scope, Operation::CaseReview, &facts, |r, f| r.decide_case_review(f))?;
+        let reply = |status: SanctionsStatus| {
+            with_decision(
+                Reply::ok(
+                    json!({ "case_id": case_id, "user_id": user_id, "decision": action.as_str(), "status": status.as_str(), "reviewer": reviewer }),
+                ),
+                &log,
+            )
         };
-        if current != "open" {
-            return if current == case_status {
-                Ok(reply(&reviewer))
-            } else {
-                Err(ApiError::conflict("case_already_decided", format!("the case was already {current}")))
-            };
-        }
+        let outcome = match decision {
+            CaseReviewDecision::Repeat(outcome) => {
+                self.defer(log.clone());
+                return Ok(reply(outcome.user_status));
+            }
+            CaseReviewDecision::AlreadyDecided(status) => {
+                let error = ApiError::conflict("case_already_decided", format!("the case was already {}", status.as_str()));
+                let error = error_with_decision(error, &log);
+                self.defer(log);
+                return Err(error);
+            }
+            CaseReviewDecision::Apply(outcome) => outcome,
+        };
         let environment = ctx.caller.environment;
         let mut statements = vec![
+            log.statement(),
             Stmt::expect_one(
-                "UPDATE sanctions_cases SET status = ?2, reviewer = ?3, decided_at = ?4 WHERE case_id = ?1 AND status = 'open'",
-                vec![case_id.into(), case_status.into(), reviewer.as_str().into(), ctx.now.into()],
+                "UPDATE sanctions_cases SET status = ?2, reviewer = ?3, decided_at = ?4 WHERE case_id = ?1 AND status = ?5",
+                vec![case_id.into(), outcome.case_status.as_str().into(), reviewer.as_str().into(), ctx.now.into(), CaseStatus::Open.as_str().into()],
             ),
             Stmt::expect_one(
                 "UPDATE users SET sanctions_status = ?3, version = version + 1, updated_at = ?4 WHERE tenant_id = ?1 AND external_user_id = ?2",
-                vec![tenant_id.as_str().into(), user_id.as_str().into(), user_status.into(), ctx.now.into()],
+                vec![tenant_id.as_str().into(), user_id.as_str().into(), outcome.user_status.as_str().into(), ctx.now.into()],
             ),
         ];
-        if decision == "dismiss" {
-            statements.push(self.event(
-                environment,
-                Some(&tenant_id),
-                "sanctions.cleared",
-                ctx.now,
-                json!({ "case_id": case_id, "user_id": user_id, "reviewer": reviewer, "transactions_held": false }),
-            ));
-        } else {
-            statements.push(self.event(
-                environment,
-                Some(&tenant_id),
-                "sanctions.confirmed",
-                ctx.now,
-                json!({ "case_id": case_id, "user_id": user_id, "reviewer": reviewer, "transactions_held": true, "account_terminated": true }),
-            ));
-            statements.push(self.event(
-                environment,
-                Some(&tenant_id),
-                "sanctions.account_frozen",
-                ctx.now,
-                json!({ "case_id": case_id, "user_id": user_id, "funds_frozen": true }),
-            ));
+        for event in &outcome.events {
+            let data = match event {
+                EventKind::SanctionsAccountFrozen => json!({ "case_id": case_id, "user_id": user_id, "funds_frozen": true }),
+                EventKind::SanctionsConfirmed => json!({
+                    "case_id": case_id, "user_id": user_id, "reviewer": reviewer, "transactions_held": outcome.transactions_held, "account_terminated": true,
+                }),
+                _ => json!({ "case_id": case_id, "user_id": user_id, "reviewer": reviewer, "transactions_held": outcome.transactions_held }),
+            };
+            statements.push(self.event(environment, Some(&tenant_id), *event, ctx.now, data));
         }
         if self.commit(statements).await? {
-            Ok(reply(&reviewer))
+            Ok(reply(outcome.user_status))
         } else {
             Err(ApiError::conflict("case_already_decided", "the case was decided concurrently"))
         }

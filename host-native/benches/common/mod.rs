@@ -16,10 +16,13 @@ pub type Error = Box<dyn std::error::Error + Send + Sync>;
 /// Starts the gateway on a free loopback port, with webhook delivery if
 /// asked; returns its address and a sandbox admin key.
 pub async fn start_gateway(database: &str, webhooks: bool) -> Result<(SocketAddr, String), Error> {
-    let path =
-        host_native::default_rules_paths().into_iter().find(|p| p.exists()).ok_or("build the rules component first: cargo run -p build-rules")?;
+    start_gateway_with(database, webhooks, Config::default()).await
+}
+
+/// [`start_gateway`] with a given configuration; the decision log is flushed as the server does.
+pub async fn start_gateway_with(database: &str, webhooks: bool, config: Config) -> Result<(SocketAddr, String), Error> {
     let mut gateway =
-        Gateway::new(open_store(database).await?, Box::new(ComponentRules::load(&path)?), Box::new(SystemClock), Box::new(OsIds), Config::default());
+        Gateway::new(open_store(database).await?, Box::new(ComponentRules::embedded()?), Box::new(SystemClock), Box::new(OsIds), config);
     let notify = Arc::new(Notify::new());
     if webhooks {
         gateway = gateway.with_webhooks(Box::new(HttpSender::new()?), Box::new(NotifyWaker(notify.clone())));
@@ -30,6 +33,7 @@ pub async fn start_gateway(database: &str, webhooks: bool) -> Result<(SocketAddr
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     tokio::spawn(host_native::server::serve(listener, gateway.clone(), std::future::pending()));
+    tokio::spawn(host_native::webhooks::decision_log_loop(gateway.clone(), Duration::from_millis(200)));
     if webhooks {
         tokio::spawn(delivery_loop(gateway, notify, Duration::from_millis(500)));
     }

@@ -1,0 +1,274 @@
+//! The decision log and the correctness items found by reading the code
+//! against the spec: every known address of a player reaches the deposit
+//! gate, retried withdrawals count once, one withdrawal currency per user,
+//! regulator propagation only after an export, and overdue reviews surface.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value as Json};
+
+use crate::client::{unique, unique_phone, Tenant};
+use crate::{ensure, ensure_eq, CaseResult, Env, Resp};
+
+/// Reads a decision as an admin, waiting for read-only decisions, which are written off the request path.
+fn read_decision(env: &Env, id: &str) -> Result<Resp, String> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let r = env.admin("GET", &format!("/v1/admin/decisions/{id}"), None);
+        if r.status != 404 || Instant::now() > deadline {
+            return Ok(r);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn decision_id(r: &Resp) -> Result<String, String> {
+    r.header("x-decision-id").map(str::to_string).ok_or_else(|| format!("no x-decision-id on {}", r.raw))
+}
+
+fn set_limit(t: &Tenant<'_>, user: &str, cents: i64) -> Result<Resp, String> {
+    Ok(t.post(
+        "/v1/limits",
+        json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": cents, "currency": "USD", "requested_at": t.now_iso()? }),
+    ))
+}
+
+fn deposit_check(t: &Tenant<'_>, user: &str, cents: i64) -> Resp {
+    t.post("/v1/limits/check", json!({ "user_id": user, "amount_cents": cents, "currency": "USD" }))
+}
+
+fn withdraw(t: &Tenant<'_>, user: &str, cents: i64, currency: &str, withdrawal_id: Option<&str>) -> Resp {
+    let mut body = json!({ "user_id": user, "email": format!("{user}@example.com"), "phone": unique_phone(), "withdrawal_amount_cents": cents, "currency": currency });
+    if let Some(id) = withdrawal_id {
+        body["withdrawal_id"] = json!(id);
+    }
+    t.post("/v1/kyc/start", body)
+}
+
+fn cumulative(t: &Tenant<'_>, user: &str) -> i64 {
+    t.get(&format!("/v1/kyc/tier?user_id={user}")).int("cumulative_withdrawn_cents")
+}
+
+pub fn decisions_are_logged_with_the_rules_hash_and_replay_identically(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = unique("u");
+    t.signup(&user)?;
+    let rules_sha = t.get("/v1/rules").str("component_sha256").to_string();
+    ensure!(rules_sha.len() == 64, "GET /v1/rules has no hash");
+
+    // A state-changing decision is written with the change: readable at once.
+    let set = set_limit(&t, &user, 10_000)?;
+    set.expect(201)?;
+    let changed = decision_id(&set)?;
+    let d = env.admin("GET", &format!("/v1/admin/decisions/{changed}"), None);
+    d.expect(200)?;
+    ensure_eq!(d.str("operation"), "limit_change");
+    ensure_eq!(d.str("rules_sha256"), rules_sha.as_str());
+    ensure_eq!(d.str("tenant_id"), t.tenant_id.as_str());
+    ensure_eq!(d.body["input"]["amount_cents"], json!(10_000));
+    ensure!(d.body["output"]["Ok"]["apply"].is_object(), "the limit change decision is not recorded: {}", d.raw);
+    ensure!(!d.str("decided_at").is_empty() && !d.str("rules_version").is_empty(), "decision lacks its time or version");
+
+    // A read-only check is logged off the hot path, but logged.
+    let check = deposit_check(&t, &user, 5_000);
+    check.expect(200)?;
+    ensure_eq!(check.body["allowed"], json!(true));
+    let read = decision_id(&check)?;
+    let d = read_decision(env, &read)?;
+    d.expect(200)?;
+    ensure_eq!(d.str("operation"), "deposit");
+    ensure_eq!(d.body["input"]["amount_cents"], json!(5_000));
+    ensure!(d.body["output"]["Ok"]["allowed"].is_object(), "the deposit decision is not recorded: {}", d.raw);
+
+    // Replay through the rules the host runs.
+    for id in [&changed, &read] {
+        let r = env.admin("POST", &format!("/v1/admin/decisions/{id}/replay"), None);
+        r.expect(200)?;
+        ensure_eq!(r.body["identical"], json!(true));
+        ensure_eq!(r.body["differences"], json!([]));
+        ensure_eq!(r.str("replayed_rules_sha256"), rules_sha.as_str());
+    }
+    ensure!(env.call("GET", "/v1/health", None, None).header("x-decision-id").is_none(), "health carries no decision");
+    Ok(())
+}
+
+pub fn decision_log_is_admin_only_scoped_and_filtered(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let other = env.sandbox()?;
+    let user = unique("u");
+    t.signup(&user)?;
+    let id = decision_id(set_limit(&t, &user, 20_000)?.expect(201)?)?;
+    t.get(&format!("/v1/admin/decisions/{id}")).expect_error(403, "forbidden")?;
+    env.call("GET", &format!("/v1/admin/decisions/{id}"), Some(&env.admin_production), None).expect_error(404, "decision_not_found")?;
+    env.admin("GET", "/v1/admin/decisions/dec_unknown", None).expect_error(404, "decision_not_found")?;
+    let mine = env.admin("GET", &format!("/v1/admin/decisions?tenant_id={}&user_id={user}", t.tenant_id), None);
+    mine.expect(200)?;
+    let ids: Vec<&str> = mine.body["decisions"].as_array().map(|a| a.iter().filter_map(|d| d["decision_id"].as_str()).collect()).unwrap_or_default();
+    ensure!(ids.contains(&id.as_str()), "the tenant's list lacks {id}: {}", mine.raw);
+    let theirs = env.admin("GET", &format!("/v1/admin/decisions?tenant_id={}", other.tenant_id), None);
+    theirs.expect(200)?;
+    ensure!(!theirs.raw.contains(&id), "another tenant's list shows {id}");
+    let past = env.admin("GET", &format!("/v1/admin/decisions?tenant_id={}&to=2000-01-01T00:00:00Z", t.tenant_id), None);
+    ensure_eq!(past.body["decisions"], json!([]));
+    env.admin("GET", "/v1/admin/decisions?from=yesterday", None).expect_error(400, "invalid_field")?;
+    env.admin("GET", "/v1/admin/decisions?cursor=%%%", None).expect_error(400, "invalid_cursor")?;
+    Ok(())
+}
+
+pub fn deposit_gate_matches_every_email_and_phone_known_for_the_player(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let elsewhere = env.sandbox()?;
+    // A phone given at KYC start, excluded by a regulator import (phone only).
+    let (by_phone, phone) = (unique("u"), unique_phone());
+    t.signup(&by_phone)?;
+    let start = t.post(
+        "/v1/kyc/start",
+        json!({ "user_id": by_phone, "email": format!("{by_phone}@example.com"), "phone": phone, "withdrawal_amount_cents": 100, "currency": "USD" }),
+    );
+    start.expect(200)?;
+    ensure_eq!(deposit_check(&t, &by_phone, 100).body["allowed"], json!(true));
+    env.admin("POST", "/v1/admin/exclusions/regulator-import", Some(&json!({ "entries": [{ "phone": phone }] }))).expect(200)?;
+    let r = deposit_check(&t, &by_phone, 100);
+    ensure_eq!(r.str("reason"), "self_excluded", r.raw);
+    let commit = t.post("/v1/limits/commit", json!({ "transaction_id": unique("tx"), "user_id": by_phone, "amount_cents": 100, "currency": "USD" }));
+    commit.expect_error(422, "self_excluded")?;
+
+    // An e-mail given at KYC start, excluded at another tenant.
+    let (by_email, kyc_email) = (unique("u"), format!("{}@example.com", unique("k")));
+    t.signup(&by_email)?;
+    let start = t.post(
+        "/v1/kyc/start",
+        json!({ "user_id": by_email, "email": kyc_email, "phone": unique_phone(), "withdrawal_amount_cents": 100, "currency": "USD" }),
+    );
+    start.expect(200)?;
+    let excluder = unique("u");
+    elsewhere.signup(&excluder)?;
+    let register = json!({ "user_id": excluder, "email": kyc_email, "duration": "duration_30d", "reason": "self_initiated", "initiated_at": elsewhere.now_iso()? });
+    elsewhere.post("/v1/exclusions", register).expect(201)?;
+    ensure_eq!(deposit_check(&t, &by_email, 100).str("reason"), "self_excluded");
+
+    // The negative twin: a player with other addresses still deposits.
+    let free = unique("u");
+    t.signup(&free)?;
+    withdraw(&t, &free, 100, "USD", None).expect(200)?;
+    ensure_eq!(deposit_check(&t, &free, 100).body["allowed"], json!(true));
+    Ok(())
+}
+
+pub fn a_retried_withdrawal_counts_once(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = unique("u");
+    t.signup(&user)?;
+    let wid = unique("wd");
+    let first = withdraw(&t, &user, 5_000, "USD", Some(&wid));
+    first.expect(200)?;
+    let again = withdraw(&t, &user, 5_000, "USD", Some(&wid));
+    again.expect(200)?;
+    ensure_eq!(again.str("withdrawal_id"), first.str("withdrawal_id"));
+    ensure_eq!(cumulative(&t, &user), 5_000);
+    withdraw(&t, &user, 6_000, "USD", Some(&wid)).expect_error(409, "withdrawal_id_reused")?;
+    ensure_eq!(cumulative(&t, &user), 5_000);
+
+    // The Idempotency-Key header does the same for any POST.
+    let key = unique("idem");
+    let body = json!({ "user_id": user, "email": "p@example.com", "phone": "+44 7700 900123", "withdrawal_amount_cents": 1_000, "currency": "USD" });
+    let one = t.post_with("/v1/kyc/start", body.clone(), &[("idempotency-key", &key)]);
+    one.expect(200)?;
+    let two = t.post_with("/v1/kyc/start", body, &[("idempotency-key", &key)]);
+    two.expect(200)?;
+    ensure_eq!(two.body, one.body);
+    ensure_eq!(cumulative(&t, &user), 6_000);
+    let other = json!({ "user_id": user, "email": "p@example.com", "phone": "+44 7700 900123", "withdrawal_amount_cents": 2_000, "currency": "USD" });
+    t.post_with("/v1/kyc/start", other, &[("idempotency-key", &key)]).expect_error(409, "idempotency_key_reused")?;
+    t.post_with("/v1/kyc/start", json!({}), &[("idempotency-key", "bad key with spaces")]).expect_error(400, "invalid_idempotency_key")?;
+
+    // With neither, each call is a new withdrawal.
+    withdraw(&t, &user, 1_000, "USD", None).expect(200)?;
+    withdraw(&t, &user, 1_000, "USD", None).expect(200)?;
+    ensure_eq!(cumulative(&t, &user), 8_000);
+    Ok(())
+}
+
+pub fn withdrawals_stay_in_the_first_currency(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = unique("u");
+    t.signup(&user)?;
+    withdraw(&t, &user, 1_000, "USD", None).expect(200)?;
+    let r = withdraw(&t, &user, 1_000, "EUR", None);
+    r.expect_error(400, "currency_mismatch")?;
+    ensure!(r.header("x-decision-id").is_some(), "a refusal decided by the rules names its decision");
+    ensure_eq!(cumulative(&t, &user), 1_000);
+    withdraw(&t, &user, 1_000, "USD", None).expect(200)?;
+    ensure_eq!(cumulative(&t, &user), 2_000);
+    Ok(())
+}
+
+pub fn regulator_propagation_is_true_only_after_an_export(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let register = |user: &str, duration: &str| -> Result<Resp, String> {
+        let body = json!({ "user_id": user, "email": format!("{}@example.com", unique("x")), "duration": duration, "reason": "self_initiated", "initiated_at": t.now_iso()? });
+        Ok(t.post("/v1/exclusions", body))
+    };
+    let (long, short) = (unique("u"), unique("u"));
+    t.signup(&long)?;
+    t.signup(&short)?;
+    let six = register(&long, "duration_6m")?;
+    six.expect(201)?;
+    ensure_eq!(six.body["regulator_eligible"], json!(true));
+    ensure_eq!(six.body["regulator_propagated"], json!(false));
+    let day = register(&short, "duration_24h")?;
+    day.expect(201)?;
+    ensure_eq!(day.body["regulator_eligible"], json!(false));
+    t.post("/v1/admin/exclusions/regulator-export", json!({})).expect_error(403, "forbidden")?;
+    let export = env.admin("POST", "/v1/admin/exclusions/regulator-export", Some(&json!({})));
+    export.expect(200)?;
+    ensure!(export.raw.contains(six.str("exclusion_id")), "the export lacks the 6-month exclusion");
+    ensure!(!export.raw.contains(day.str("exclusion_id")), "the export holds a 24-hour exclusion");
+    let repeat = register(&long, "duration_6m")?;
+    repeat.expect(200)?;
+    ensure_eq!(repeat.body["regulator_propagated"], json!(true));
+    let again = env.admin("POST", "/v1/admin/exclusions/regulator-export", Some(&json!({})));
+    ensure!(!again.raw.contains(six.str("exclusion_id")), "an exclusion was exported twice");
+    Ok(())
+}
+
+fn listed(r: &Resp, list: &str, id_field: &str, id: &str) -> Option<Json> {
+    r.body[list].as_array().and_then(|a| a.iter().find(|c| c[id_field] == id)).cloned()
+}
+
+pub fn overdue_reviews_are_listed_and_counted(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let hit = unique("u");
+    let r = t.post("/v1/sanctions/screen", crate::client::identity(&hit, "SanctionedSam", "Lee", &format!("{hit}@example.com")));
+    r.expect(201)?;
+    let case_id = r.str("case_id").to_string();
+    let manual = unique("u");
+    t.signup(&manual)?;
+    let check = withdraw(&t, &manual, 50_000, "USD", None);
+    check.expect(201)?;
+    let check_id = check.str("kyc_check_id").to_string();
+    t.post(&format!("/v1/sandbox/kyc/{check_id}/submit"), json!({})).expect(202)?;
+
+    let cases = env.admin("GET", "/v1/admin/sanctions/cases?overdue=true", None);
+    cases.expect(200)?;
+    ensure!(listed(&cases, "cases", "case_id", &case_id).is_none(), "a fresh case is listed as overdue");
+    let open = env.admin("GET", "/v1/admin/sanctions/cases", None);
+    let fresh = listed(&open, "cases", "case_id", &case_id).ok_or("the open case is not listed")?;
+    ensure_eq!(fresh["overdue"], json!(false));
+    ensure!(fresh["age_seconds"].as_i64().is_some_and(|a| a >= 0), "the case has no age");
+
+    t.advance(49 * 3_600)?;
+    let cases = env.admin("GET", "/v1/admin/sanctions/cases?overdue=true", None);
+    let late = listed(&cases, "cases", "case_id", &case_id).ok_or("the case is not overdue after 49 hours")?;
+    ensure_eq!(late["overdue"], json!(true));
+    let checks = env.admin("GET", "/v1/admin/kyc/checks?status=pending_review&overdue=true", None);
+    checks.expect(200)?;
+    let waiting = listed(&checks, "checks", "kyc_check_id", &check_id).ok_or("the check is not overdue after 49 hours")?;
+    ensure!(waiting["age_seconds"].as_i64().is_some_and(|a| a >= 49 * 3_600), "age {}", waiting["age_seconds"]);
+    let metrics = env.admin("GET", "/v1/admin/metrics", None);
+    metrics.expect(200)?;
+    ensure!(metrics.int("sanctions_cases_overdue") >= 1 && metrics.int("kyc_checks_overdue") >= 1, "metrics miss the overdue work: {}", metrics.raw);
+    env.admin("GET", "/v1/admin/sanctions/cases?overdue=maybe", None).expect_error(400, "invalid_field")?;
+    t.get("/v1/admin/metrics").expect_error(403, "forbidden")?;
+    Ok(())
+}

@@ -1,0 +1,217 @@
+//! Sanctions screening at signup and re-screening, and the compliance
+//! team's review of a hit.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use crate::stubs::stub_screen;
+use crate::types::{named_enum, Environment, EventKind, SanctionsStatus};
+use crate::HOUR;
+
+/// Hits are reviewed within this time of the screening.
+pub const REVIEW_TARGET_SECONDS: i64 = 48 * HOUR;
+/// Active users are re-screened when their last screening is this old (a quarter).
+pub const RESCREEN_AFTER_SECONDS: i64 = 91 * 24 * HOUR;
+/// Generic wording only: operators must not learn why a user is under review.
+const ESTIMATED_REVIEW_TIME: &str = "24-48 hours";
+
+named_enum!(
+    /// A sanctions case's status.
+    CaseStatus { Open = "open", Dismissed = "dismissed", Confirmed = "confirmed" }
+);
+
+named_enum!(
+    /// The reviewer's decision on a case.
+    ReviewAction { Dismiss = "dismiss", Confirm = "confirm" }
+);
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScreeningFacts {
+    pub now: i64,
+    pub environment: Environment,
+    pub first_name: String,
+    pub last_name: String,
+    /// `YYYY-MM-DD`
+    pub date_of_birth: String,
+    /// two-letter country code
+    pub nationality: String,
+    /// the user's status when re-screening; none at signup
+    pub current: Option<SanctionsStatus>,
+}
+
+/// A matched list entity: for the compliance team's case only, never for operators.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScreeningMatch {
+    pub source: String,
+    pub entity_id: String,
+    pub name: String,
+    pub score: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScreeningDecision {
+    pub status: SanctionsStatus,
+    /// whether a new hit opens a case and changes the status
+    pub opens_case: bool,
+    pub transactions_held: bool,
+    pub match_count: u32,
+    pub highest_score: f64,
+    pub matches: Vec<ScreeningMatch>,
+    pub review_due_at: Option<i64>,
+    pub estimated_review_time: Option<String>,
+    pub events: Vec<EventKind>,
+}
+
+/// Screens an identity. A hit never blocks signup but holds every
+/// transaction until review; a user under review or confirmed is not
+/// screened again. Only the sandbox has a vendor here: its stub decides.
+pub fn decide_screening(facts: &ScreeningFacts) -> ScreeningDecision {
+    let current = facts.current.unwrap_or(SanctionsStatus::Clear);
+    let unchanged = |status: SanctionsStatus| ScreeningDecision {
+        status,
+        opens_case: false,
+        transactions_held: status.holds_transactions(),
+        match_count: 0,
+        highest_score: 0.0,
+        matches: Vec::new(),
+        review_due_at: None,
+        estimated_review_time: None,
+        events: Vec::new(),
+    };
+    if current.holds_transactions() {
+        return unchanged(current);
+    }
+    let outcome = stub_screen(&facts.first_name, &facts.last_name);
+    if !outcome.hit {
+        return unchanged(current);
+    }
+    let matches = (0..outcome.match_count)
+        .map(|i| ScreeningMatch {
+            source: crate::stubs::STUB_LISTS.get(i as usize % crate::stubs::STUB_LISTS.len()).copied().unwrap_or_default().to_string(),
+            entity_id: alloc::format!("STUB-{}", i + 1),
+            name: alloc::format!("{} {}", facts.first_name.to_uppercase(), facts.last_name.to_uppercase()),
+            score: if i == 0 { outcome.highest_score } else { outcome.highest_score - 0.05 },
+        })
+        .collect();
+    ScreeningDecision {
+        status: SanctionsStatus::HitReviewPending,
+        opens_case: true,
+        transactions_held: true,
+        match_count: outcome.match_count,
+        highest_score: outcome.highest_score,
+        matches,
+        review_due_at: Some(facts.now.saturating_add(REVIEW_TARGET_SECONDS)),
+        estimated_review_time: Some(ESTIMATED_REVIEW_TIME.to_string()),
+        events: alloc::vec![EventKind::SanctionsHit],
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SanctionsView {
+    pub transactions_held: bool,
+}
+
+/// What a screening status means for the user's transactions.
+pub fn describe_sanctions(status: SanctionsStatus) -> SanctionsView {
+    SanctionsView { transactions_held: status.holds_transactions() }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CaseReviewFacts {
+    pub case_status: CaseStatus,
+    pub action: ReviewAction,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CaseReviewOutcome {
+    pub case_status: CaseStatus,
+    pub user_status: SanctionsStatus,
+    pub transactions_held: bool,
+    pub events: Vec<EventKind>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CaseReviewDecision {
+    Apply(CaseReviewOutcome),
+    /// the case was already decided this way
+    Repeat(CaseReviewOutcome),
+    /// the case was already decided the other way
+    AlreadyDecided(CaseStatus),
+}
+
+/// A dismissal clears the user and lifts the holds; a confirmation
+/// terminates the account and freezes funds. A decision is final.
+pub fn decide_case_review(facts: &CaseReviewFacts) -> CaseReviewDecision {
+    let (case_status, user_status, events) = match facts.action {
+        ReviewAction::Dismiss => (CaseStatus::Dismissed, SanctionsStatus::Cleared, alloc::vec![EventKind::SanctionsCleared]),
+        ReviewAction::Confirm => {
+            (CaseStatus::Confirmed, SanctionsStatus::Confirmed, alloc::vec![EventKind::SanctionsConfirmed, EventKind::SanctionsAccountFrozen])
+        }
+    };
+    let outcome = CaseReviewOutcome { case_status, user_status, transactions_held: user_status.holds_transactions(), events };
+    if facts.case_status == CaseStatus::Open {
+        CaseReviewDecision::Apply(outcome)
+    } else if facts.case_status == case_status {
+        CaseReviewDecision::Repeat(CaseReviewOutcome { events: Vec::new(), ..outcome })
+    } else {
+        CaseReviewDecision::AlreadyDecided(facts.case_status)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(first: &str, current: Option<SanctionsStatus>) -> ScreeningFacts {
+        ScreeningFacts {
+            now: 1_000,
+            environment: Environment::Sandbox,
+            first_name: first.into(),
+            last_name: "Smith".into(),
+            date_of_birth: "1990-01-01".into(),
+            nationality: "GB".into(),
+            current,
+        }
+    }
+
+    #[test]
+    fn a_hit_holds_opens_a_case_and_is_due_in_48_hours() {
+        let d = decide_screening(&facts("SanctionedSam", None));
+        assert_eq!(d.status, SanctionsStatus::HitReviewPending);
+        assert!(d.opens_case && d.transactions_held);
+        assert_eq!(d.review_due_at, Some(1_000 + 48 * 3_600));
+        assert_eq!(d.events, alloc::vec![EventKind::SanctionsHit]);
+        let clear = decide_screening(&facts("Ann", None));
+        assert_eq!(clear.status, SanctionsStatus::Clear);
+        assert!(!clear.opens_case && !clear.transactions_held && clear.events.is_empty());
+    }
+
+    #[test]
+    fn users_under_review_or_confirmed_are_not_screened_again() {
+        let d = decide_screening(&facts("SanctionedSam", Some(SanctionsStatus::Confirmed)));
+        assert!(!d.opens_case);
+        assert_eq!(d.status, SanctionsStatus::Confirmed);
+        let cleared = decide_screening(&facts("SanctionedSam", Some(SanctionsStatus::Cleared)));
+        assert!(cleared.opens_case);
+    }
+
+    #[test]
+    fn review_is_final() {
+        let dismiss = decide_case_review(&CaseReviewFacts { case_status: CaseStatus::Open, action: ReviewAction::Dismiss });
+        match dismiss {
+            CaseReviewDecision::Apply(o) => {
+                assert_eq!(o.user_status, SanctionsStatus::Cleared);
+                assert!(!o.transactions_held);
+            }
+            other => panic!("{other:?}"),
+        }
+        let confirm = decide_case_review(&CaseReviewFacts { case_status: CaseStatus::Open, action: ReviewAction::Confirm });
+        assert!(matches!(confirm, CaseReviewDecision::Apply(ref o) if o.events.len() == 2 && o.transactions_held));
+        let repeat = decide_case_review(&CaseReviewFacts { case_status: CaseStatus::Confirmed, action: ReviewAction::Confirm });
+        assert!(matches!(repeat, CaseReviewDecision::Repeat(ref o) if o.events.is_empty()));
+        let other = decide_case_review(&CaseReviewFacts { case_status: CaseStatus::Dismissed, action: ReviewAction::Confirm });
+        assert_eq!(other, CaseReviewDecision::AlreadyDecided(CaseStatus::Dismissed));
+    }
+}

@@ -1,0 +1,118 @@
+//! The vocabulary every decision shares: environments, sanctions statuses,
+//! event kinds and the operations of the decision log.
+
+use serde::{Deserialize, Serialize};
+
+/// Declares a fieldless enum with its stable wire names.
+macro_rules! named_enum {
+    ($(#[$meta:meta])* $name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        pub enum $name { $(#[serde(rename = $text)] $variant),+ }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The name on the wire and in the store.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+
+            pub fn parse(text: &str) -> Option<$name> {
+                match text { $($text => Some($name::$variant),)+ _ => None }
+            }
+        }
+    };
+}
+pub(crate) use named_enum;
+
+named_enum!(
+    /// The two environments of a tenant.
+    Environment { Sandbox = "sandbox", Production = "production" }
+);
+
+named_enum!(
+    /// Status of a user's sanctions screening.
+    SanctionsStatus { Clear = "clear", HitReviewPending = "hit_review_pending", Cleared = "cleared", Confirmed = "confirmed" }
+);
+
+impl SanctionsStatus {
+    /// Whether every transaction of the user is held: under review, or a confirmed match.
+    pub fn holds_transactions(self) -> bool {
+        matches!(self, SanctionsStatus::HitReviewPending | SanctionsStatus::Confirmed)
+    }
+}
+
+named_enum!(
+    /// Every event the rules can fire.
+    EventKind {
+        SanctionsHit = "sanctions.hit",
+        SanctionsCleared = "sanctions.cleared",
+        SanctionsConfirmed = "sanctions.confirmed",
+        SanctionsAccountFrozen = "sanctions.account_frozen",
+        KycStarted = "kyc.started",
+        KycSubmitted = "kyc.submitted",
+        KycApproved = "kyc.approved",
+        KycRejected = "kyc.rejected",
+        KycTierUpgraded = "kyc.tier_upgraded",
+        KycExpired = "kyc.expired",
+        ExclusionCreated = "exclusion.created",
+        ExclusionExpired = "exclusion.expired",
+        ExclusionPermanent = "exclusion.permanent",
+        ExclusionKgcSynced = "exclusion.kgc_synced",
+        LimitCreated = "limit.created",
+        LimitActivated = "limit.activated",
+        LimitDecreased = "limit.decreased",
+        LimitCancelled = "limit.cancelled",
+        LimitBreachAttempt = "limit.breach_attempt",
+    }
+);
+
+named_enum!(
+    /// The decisions the rules make, one per exported call; the decision log
+    /// names each record by its operation.
+    Operation {
+        Deposit = "deposit",
+        LimitChange = "limit_change",
+        LimitCancel = "limit_cancel",
+        Limits = "limits",
+        Withdrawal = "withdrawal",
+        Tier = "tier",
+        Kyc = "kyc",
+        Exclusion = "exclusion",
+        ExclusionStatus = "exclusion_status",
+        RegulatorImport = "regulator_import",
+        Screening = "screening",
+        CaseReview = "case_review",
+        Sanctions = "sanctions",
+        DueNow = "due_now",
+    }
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_unknown_is_rejected() {
+        for s in SanctionsStatus::ALL {
+            assert_eq!(SanctionsStatus::parse(s.as_str()), Some(*s));
+        }
+        for e in EventKind::ALL {
+            assert_eq!(EventKind::parse(e.as_str()), Some(*e));
+        }
+        for o in Operation::ALL {
+            assert_eq!(Operation::parse(o.as_str()), Some(*o));
+        }
+        assert_eq!(SanctionsStatus::parse("Clear"), None);
+        assert_eq!(EventKind::parse("limit.breached"), None);
+    }
+
+    #[test]
+    fn only_review_and_confirmed_hold_transactions() {
+        assert!(SanctionsStatus::HitReviewPending.holds_transactions());
+        assert!(SanctionsStatus::Confirmed.holds_transactions());
+        assert!(!SanctionsStatus::Clear.holds_transactions());
+        assert!(!SanctionsStatus::Cleared.holds_transactions());
+    }
+}
