@@ -1,0 +1,158 @@
+//! The decision log end to end on the native host: each check asks the
+//! rules exactly once, and `compliance-gateway decisions replay` reports a
+//! recorded decision as identical, or names what differs.
+
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
+
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use gateway::auth::Environment;
+use gateway::ports::{Clock, Rules, RulesResult, RulesVersion};
+use gateway::{Config, Gateway};
+use host_native::rules_engine::ComponentRules;
+use host_native::{open_store, OsIds, SystemClock};
+use rules::*;
+use serde_json::{json, Value as Json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_compliance-gateway");
+
+/// The component, counting the calls made into it.
+struct Counting {
+    inner: ComponentRules,
+    calls: Arc<AtomicUsize>,
+}
+
+impl Counting {
+    fn tick(&self) -> &ComponentRules {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        &self.inner
+    }
+}
+
+impl Rules for Counting {
+    fn identity(&self) -> RulesVersion {
+        self.inner.identity()
+    }
+    fn horizons(&self) -> Horizons {
+        self.inner.horizons()
+    }
+    fn decide_deposit(&self, f: &DepositFacts) -> RulesResult<Result<DepositDecision, RuleError>> {
+        self.tick().decide_deposit(f)
+    }
+    fn decide_limit_change(&self, f: &LimitChangeFacts) -> RulesResult<Result<LimitChangeDecision, RuleError>> {
+        self.tick().decide_limit_change(f)
+    }
+    fn decide_limit_cancel(&self, f: &LimitCancelFacts) -> RulesResult<LimitCancelDecision> {
+        self.tick().decide_limit_cancel(f)
+    }
+    fn describe_limits(&self, f: &LimitsFacts) -> RulesResult<Vec<LimitView>> {
+        self.tick().describe_limits(f)
+    }
+    fn decide_withdrawal(&self, f: &WithdrawalFacts) -> RulesResult<Result<WithdrawalDecision, RuleError>> {
+        self.tick().decide_withdrawal(f)
+    }
+    fn describe_tier(&self, t: KycTier) -> RulesResult<TierBounds> {
+        self.tick().describe_tier(t)
+    }
+    fn decide_kyc(&self, f: &KycFacts) -> RulesResult<KycDecision> {
+        self.tick().decide_kyc(f)
+    }
+    fn decide_exclusion(&self, f: &ExclusionFacts) -> RulesResult<Result<ExclusionDecision, RuleError>> {
+        self.tick().decide_exclusion(f)
+    }
+    fn describe_exclusions(&self, f: &ExclusionStatusFacts) -> RulesResult<ExclusionStatus> {
+        self.tick().describe_exclusions(f)
+    }
+    fn decide_regulator_import(&self, f: &RegulatorImportFacts) -> RulesResult<Vec<RegulatorOutcome>> {
+        self.tick().decide_regulator_import(f)
+    }
+    fn decide_screening(&self, f: &ScreeningFacts) -> RulesResult<ScreeningDecision> {
+        self.tick().decide_screening(f)
+    }
+    fn describe_sanctions(&self, s: SanctionsStatus) -> RulesResult<SanctionsView> {
+        self.tick().describe_sanctions(s)
+    }
+    fn decide_case_review(&self, f: &CaseReviewFacts) -> RulesResult<CaseReviewDecision> {
+        self.tick().decide_case_review(f)
+    }
+    fn due_now(&self, f: &DueFacts) -> RulesResult<DueWork> {
+        self.tick().due_now(f)
+    }
+}
+
+async fn call(gw: &Gateway, method: &str, path: &str, key: &str, body: Option<Json>) -> (u16, Json, Option<String>) {
+    let mut request = http::Request::builder().method(method).uri(path).header("authorization", format!("Bearer {key}"));
+    if body.is_some() {
+        request = request.header("content-type", "application/json");
+    }
+    let response = gw.handle(request.body(body.map(|b| b.to_string().into_bytes()).unwrap_or_default()).unwrap()).await;
+    let decision = response.headers().get("x-decision-id").map(|v| v.to_str().unwrap().to_string());
+    (response.status().as_u16(), serde_json::from_slice(response.body()).unwrap_or(Json::Null), decision)
+}
+
+fn replay(args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(BIN).arg("decisions").arg("replay").args(args).output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[tokio::test]
+async fn one_rules_call_per_check_and_replay_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let db_path = dir.path().join("g.db");
+    let db = format!("sqlite://{}", db_path.display());
+    let calls = Arc::new(AtomicUsize::new(0));
+    let rules = Counting { inner: ComponentRules::embedded().unwrap(), calls: calls.clone() };
+    let gw = Gateway::new(open_store(&db).await.unwrap(), Box::new(rules), Box::new(SystemClock), Box::new(OsIds), Config::default());
+    gw.migrate().await.unwrap();
+    let admin = gw.create_admin_key(Environment::Sandbox).await.unwrap();
+    let (_, tenant, _) = call(&gw, "POST", "/v1/admin/tenants", &admin, Some(json!({ "name": "t", "environment": "sandbox" }))).await;
+    let key = tenant["api_key"].as_str().unwrap().to_string();
+    let identity = json!({ "user_id": "u1", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": "ann@example.com" });
+    assert_eq!(call(&gw, "POST", "/v1/sanctions/screen", &key, Some(identity)).await.0, 201);
+    let now = gateway::time::format(SystemClock.now());
+    let limit = json!({ "user_id": "u1", "limit_type": "limit_daily", "amount_cents": 10_000, "currency": "USD", "requested_at": now });
+    let (status, _, limit_decision) = call(&gw, "POST", "/v1/limits", &key, Some(limit)).await;
+    assert_eq!(status, 201);
+    for i in 0..3 {
+        let deposit = json!({ "transaction_id": format!("tx{i}"), "user_id": "u1", "amount_cents": 1_000, "currency": "USD" });
+        assert_eq!(call(&gw, "POST", "/v1/limits/commit", &key, Some(deposit)).await.0, 201);
+    }
+
+    calls.store(0, Ordering::SeqCst);
+    let (status, body, check_decision) =
+        call(&gw, "POST", "/v1/limits/check", &key, Some(json!({ "user_id": "u1", "amount_cents": 500, "currency": "USD" }))).await;
+    assert_eq!((status, body["allowed"].clone()), (200, json!(true)));
+    assert_eq!(calls.load(Ordering::SeqCst), 1, "limits/check must ask the rules once");
+    calls.store(0, Ordering::SeqCst);
+    assert_eq!(call(&gw, "GET", "/v1/exclusions/check?email=ann@example.com", &key, None).await.0, 200);
+    assert_eq!(calls.load(Ordering::SeqCst), 1, "exclusions/check must ask the rules once");
+
+    gw.flush_decisions().await.unwrap();
+    drop(gw);
+    for id in [limit_decision.unwrap(), check_decision.unwrap()] {
+        let (code, out) = replay(&[&id, "--database", &db]);
+        assert_eq!((code, out.trim()), (Some(0), "identical"), "{id}");
+    }
+
+    // With another rules file: the same bytes replay identically.
+    let copy = dir.path().join("copy.wasm");
+    std::fs::write(&copy, host_native::rules_engine::EMBEDDED_COMPONENT).unwrap();
+    let conn = rusqlite::Connection::open(&db_path).unwrap();
+    let check_id: String = conn
+        .query_row("SELECT decision_id FROM decisions WHERE operation = 'deposit' ORDER BY decided_at DESC, rowid DESC LIMIT 1", [], |r| r.get(0))
+        .unwrap();
+    let (code, _) = replay(&[&check_id, "--database", &db, "--rules", copy.to_str().unwrap()]);
+    assert_eq!(code, Some(0));
+
+    // A record whose output was altered is reported, with the path that differs.
+    conn.execute(
+        "UPDATE decisions SET output = replace(output, '\"would_remain_cents\":6500', '\"would_remain_cents\":9999') WHERE decision_id = ?1",
+        [&check_id],
+    )
+    .unwrap();
+    let (code, out) = replay(&[&check_id, "--database", &db]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.starts_with("different") && out.contains("would_remain_cents"), "{out}");
+}
