@@ -20,9 +20,41 @@ use crate::ports::{Rules, RulesFault, Stmt, StoreError};
 use crate::{time, Ctx, Gateway, Reply};
 
 /// How many queued decisions one flush writes per batch.
-const FLUSH_BATCH: usize = 500;
+const FLUSH_BATCH: usize = 256;
+/// How many decisions one flushed INSERT carries.
+const ROWS_PER_INSERT: usize = 16;
+const INSERT_ONE: &str =
+    "INSERT INTO decisions (decision_id, operation, environment, tenant_id, user_id, decided_at, rules_version, rules_sha256, input, output)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+const COLUMNS: usize = 10;
 const DEFAULT_PAGE: i64 = 100;
 const MAX_PAGE: i64 = 1000;
+
+/// The INSERT of [`ROWS_PER_INSERT`] decisions at once, built once.
+fn insert_many() -> &'static str {
+    static SQL: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+    SQL.get_or_init(|| {
+        let rows: Vec<String> = (0..ROWS_PER_INSERT)
+            .map(|r| format!("({})", (1..=COLUMNS).map(|c| format!("?{}", r * COLUMNS + c)).collect::<Vec<_>>().join(", ")))
+            .collect();
+        let sql = format!(
+            "INSERT INTO decisions (decision_id, operation, environment, tenant_id, user_id, decided_at, rules_version, rules_sha256, input, output) VALUES {}",
+            rows.join(", ")
+        );
+        Box::leak(sql.into_boxed_str())
+    })
+}
+
+/// Queued decisions as statements: full chunks in one INSERT each, the rest one by one.
+fn flush_statements(queued: &[Stmt]) -> Vec<Stmt> {
+    let mut out = Vec::with_capacity(queued.len() / ROWS_PER_INSERT + ROWS_PER_INSERT);
+    let mut chunks = queued.chunks_exact(ROWS_PER_INSERT);
+    for chunk in chunks.by_ref() {
+        out.push(Stmt::new(insert_many(), chunk.iter().flat_map(|s| s.params.iter().cloned()).collect()));
+    }
+    out.extend(chunks.remainder().iter().cloned());
+    out
+}
 
 /// Who a decision was made for.
 #[derive(Debug, Clone)]
@@ -112,18 +144,19 @@ impl Gateway {
     }
 
     fn decision_log(&self, scope: &Scope, operation: Operation, input: String, output: String) -> DecisionLog {
-        let decision_id = self.new_id("dec");
+        let decided_at = self.clock.now();
+        // Ids sort by time, so the log's key grows at its end and a time window is a key range.
+        let decision_id = format!("{}{}", id_floor(decided_at), hex::encode(self.ids.random_bytes(8)));
         let identity = self.rules.identity();
         let statement = Stmt::new(
-            "INSERT INTO decisions (decision_id, operation, environment, tenant_id, user_id, decided_at, rules_version, rules_sha256, input, output)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            INSERT_ONE,
             vec![
                 decision_id.as_str().into(),
                 operation.as_str().into(),
                 scope.environment.as_str().into(),
                 scope.tenant_id.as_str().into(),
                 scope.user_id.as_str().into(),
-                self.clock.now().into(),
+                decided_at.into(),
                 identity.version.into(),
                 identity.component_sha256.into(),
                 input.into(),
@@ -146,10 +179,11 @@ impl Gateway {
     pub async fn flush_decisions(&self) -> Result<usize, StoreError> {
         let mut pending = self.decision_queue.take();
         let mut written = 0;
+        let store = self.decision_store.as_deref().unwrap_or(self.store.as_ref());
         while !pending.is_empty() {
             let rest = pending.split_off(pending.len().min(FLUSH_BATCH));
             let count = pending.len();
-            if let Err(e) = self.store.batch(pending.clone()).await {
+            if let Err(e) = store.batch(flush_statements(&pending)).await {
                 pending.extend(rest);
                 self.decision_queue.requeue(pending);
                 return Err(e);
@@ -226,8 +260,8 @@ impl Gateway {
                 .filter(|n| (1..=MAX_PAGE).contains(n))
                 .ok_or_else(|| ApiError::bad_request("invalid_limit", format!("limit must be an integer from 1 to {MAX_PAGE}")))?,
         };
-        let (after_at, after_id) = match q.get("cursor") {
-            None => (i64::MIN, String::new()),
+        let after_id = match q.get("cursor") {
+            None => String::new(),
             Some(c) => decode_cursor(c).ok_or_else(|| ApiError::bad_request("invalid_cursor", "cursor is not one this service issued"))?,
         };
         let rows = self
@@ -235,24 +269,25 @@ impl Gateway {
             .query(
                 "SELECT decision_id, operation, environment, tenant_id, user_id, decided_at, rules_version, rules_sha256, input, output
                  FROM decisions
-                 WHERE environment = ?1 AND (?2 = '' OR tenant_id = ?2) AND (?3 = '' OR user_id = ?3) AND decided_at >= ?4 AND decided_at <= ?5
-                   AND (decided_at > ?6 OR (decided_at = ?6 AND decision_id > ?7))
-                 ORDER BY decided_at, decision_id LIMIT ?8",
+                 WHERE decision_id > ?6 AND decision_id >= ?8 AND decision_id < ?9
+                   AND environment = ?1 AND (?2 = '' OR tenant_id = ?2) AND (?3 = '' OR user_id = ?3) AND decided_at >= ?4 AND decided_at <= ?5
+                 ORDER BY decision_id LIMIT ?7",
                 vec![
                     ctx.caller.environment.as_str().into(),
                     tenant.into(),
                     user.into(),
                     from.into(),
                     to.into(),
-                    after_at.into(),
                     after_id.into(),
                     (limit + 1).into(),
+                    id_floor(from).into(),
+                    id_floor(to.saturating_add(1)).into(),
                 ],
             )
             .await?;
         let has_more = rows.len() as i64 > limit;
         let decisions: Vec<RecordedDecision> = rows.iter().take(limit as usize).map(recorded_from_row).collect::<ApiResult<_>>()?;
-        let next = decisions.last().filter(|_| has_more).map(|d| Json::String(encode_cursor(d.decided_at, &d.decision_id)));
+        let next = decisions.last().filter(|_| has_more).map(|d| Json::String(encode_cursor(&d.decision_id)));
         Ok(Reply::ok(json!({
             "decisions": decisions.iter().map(RecordedDecision::to_json).collect::<Vec<_>>(),
             "next_cursor": next.unwrap_or(Json::Null),
@@ -309,15 +344,21 @@ fn recorded_from_row(row: &crate::ports::Row) -> ApiResult<RecordedDecision> {
     })
 }
 
-fn encode_cursor(at: i64, id: &str) -> String {
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(json!({ "v": 1, "at": at, "id": id }).to_string())
+/// The smallest decision id of a second: ids are `dec_` and the second in
+/// eleven hex digits, then random; clamped to the range the format holds.
+fn id_floor(at: i64) -> String {
+    format!("dec_{:011x}", at.clamp(0, 0xFFF_FFFF_FFFF))
 }
 
-fn decode_cursor(cursor: &str) -> Option<(i64, String)> {
+fn encode_cursor(id: &str) -> String {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(json!({ "v": 1, "after": id }).to_string())
+}
+
+fn decode_cursor(cursor: &str) -> Option<String> {
     let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(cursor).ok()?;
     let value: Json = serde_json::from_slice(&bytes).ok()?;
     (value.get("v")?.as_i64()? == 1).then_some(())?;
-    Some((value.get("at")?.as_i64()?, value.get("id")?.as_str()?.to_string()))
+    value.get("after")?.as_str().map(str::to_string)
 }
 
 /// Why a recorded decision could not be replayed.

@@ -70,6 +70,8 @@ pub struct Gateway {
     pub(crate) sender: Option<Box<dyn WebhookSender>>,
     pub(crate) waker: Option<Box<dyn Waker>>,
     pub(crate) decision_queue: decisions::DecisionQueue,
+    /// Where queued read-only decisions are flushed; the main store when `None`.
+    pub(crate) decision_store: Option<Box<dyn Store>>,
 }
 
 /// The authenticated caller of a request.
@@ -114,13 +116,31 @@ impl Reply {
 
 impl Gateway {
     pub fn new(store: Box<dyn Store>, rules: Box<dyn Rules>, clock: Box<dyn Clock>, ids: Box<dyn Ids>, config: Config) -> Self {
-        Gateway { store, rules, clock, ids, limiter: RateLimiter::default(), config, sender: None, waker: None, decision_queue: Default::default() }
+        Gateway {
+            store,
+            rules,
+            clock,
+            ids,
+            limiter: RateLimiter::default(),
+            config,
+            sender: None,
+            waker: None,
+            decision_queue: Default::default(),
+            decision_store: None,
+        }
     }
 
     /// Enables webhook delivery through `sender`; `waker` is told when new events commit.
     pub fn with_webhooks(mut self, sender: Box<dyn WebhookSender>, waker: Box<dyn Waker>) -> Self {
         self.sender = Some(sender);
         self.waker = Some(waker);
+        self
+    }
+
+    /// Flushes queued read-only decisions through their own connection to the
+    /// same database, so a flush never holds up the requests' reads.
+    pub fn with_decision_store(mut self, store: Box<dyn Store>) -> Self {
+        self.decision_store = Some(store);
         self
     }
 

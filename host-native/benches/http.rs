@@ -15,7 +15,7 @@ use serde_json::{json, Value as Json};
 use tokio::net::{TcpListener, TcpStream};
 
 mod common;
-use common::{start_gateway, Error};
+use common::{start_gateway_with, Error};
 
 async fn start_bare() -> Result<SocketAddr, Error> {
     let listener = TcpListener::bind("127.0.0.1:0").await?;
@@ -168,8 +168,14 @@ async fn run() -> Result<(), Error> {
         "| bare hyper handler | POST / | {} | {:.0} | {:.0} | {:.0} | 1.00 |",
         baseline.requests, baseline.per_second, baseline.p50_us, baseline.p99_us
     );
-    for (name, url) in stores {
-        let (addr, admin) = start_gateway(&url, false).await.map_err(|e| format!("starting on {name}: {e}"))?;
+    let modes = [
+        ("decision log on", gateway::Config::default()),
+        ("decision log off", gateway::Config { skip_read_decision_log: true, ..Default::default() }),
+    ];
+    for ((name, url), (mode, config)) in stores.iter().flat_map(|s| modes.iter().map(move |m| (s, m))) {
+        let url = if url.starts_with("sqlite") { url.replace("bench.db", &format!("bench-{}.db", mode.len())) } else { url.clone() };
+        let name = format!("{name}, {mode}");
+        let (addr, admin) = start_gateway_with(&url, false, config.clone()).await.map_err(|e| format!("starting on {name}: {e}"))?;
         let (key, check, exclusion_path) = prepare(addr, &admin).await.map_err(|e| format!("preparing on {name}: {e}"))?;
         for (method, path, body) in [("POST", "/v1/limits/check".to_string(), Some(check.clone())), ("GET", exclusion_path.clone(), None)] {
             let f = load(addr, method, path.clone(), key.clone(), body, connections, seconds)

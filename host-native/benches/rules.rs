@@ -40,6 +40,10 @@ fn bench(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("component", &label), &(), |b, ()| b.iter(|| component.decide_deposit(&f)));
     }
     group.finish();
+    let mut fixed = c.benchmark_group("fixed_cost");
+    fixed.bench_function("native/describe_tier", |b| b.iter(|| LibraryRules.describe_tier(rules::KycTier::Tier2)));
+    fixed.bench_function("component/describe_tier", |b| b.iter(|| component.describe_tier(rules::KycTier::Tier2)));
+    fixed.finish();
 }
 
 criterion_group!(benches, bench);

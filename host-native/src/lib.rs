@@ -43,6 +43,15 @@ pub async fn open_store(url: &str) -> Result<Box<dyn Store>, StoreError> {
     Ok(Box::new(store_sqlite::SqliteStore::open(path)?))
 }
 
+/// A second connection for the decision log's off-path writes, when the
+/// store is a SQLite file (one connection serialises everything); `None` otherwise.
+pub fn open_decision_store(url: &str) -> Result<Option<Box<dyn Store>>, StoreError> {
+    match url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
+        Some(path) if path != ":memory:" => Ok(Some(Box::new(store_sqlite::SqliteStore::open(path)?))),
+        _ => Ok(None),
+    }
+}
+
 /// A database URL safe to print: any password is replaced.
 pub fn redact(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {

@@ -45,13 +45,15 @@ fn backend(e: rusqlite::Error) -> StoreError {
     }
 }
 
-fn to_sql(v: &Value) -> rusqlite::types::Value {
-    match v {
-        Value::Null => rusqlite::types::Value::Null,
-        Value::Int(i) => rusqlite::types::Value::Integer(*i),
-        Value::Real(r) => rusqlite::types::Value::Real(*r),
-        Value::Text(t) => rusqlite::types::Value::Text(t.clone()),
-    }
+/// A parameter bound without copying its text.
+fn to_sql(v: &Value) -> rusqlite::types::ToSqlOutput<'_> {
+    use rusqlite::types::{ToSqlOutput, ValueRef as Ref};
+    ToSqlOutput::Borrowed(match v {
+        Value::Null => Ref::Null,
+        Value::Int(i) => Ref::Integer(*i),
+        Value::Real(r) => Ref::Real(*r),
+        Value::Text(t) => Ref::Text(t.as_bytes()),
+    })
 }
 
 fn from_sql(v: ValueRef<'_>) -> Result<Value, StoreError> {
@@ -70,8 +72,7 @@ impl Store for SqliteStore {
         self.with(move |connection| {
             let mut statement = connection.prepare_cached(sql).map_err(backend)?;
             let columns = statement.column_count();
-            let values: Vec<rusqlite::types::Value> = params.iter().map(to_sql).collect();
-            let mut rows = statement.query(rusqlite::params_from_iter(values)).map_err(backend)?;
+            let mut rows = statement.query(rusqlite::params_from_iter(params.iter().map(to_sql))).map_err(backend)?;
             let mut out = Vec::new();
             while let Some(row) = rows.next().map_err(backend)? {
                 let mut cells = Vec::with_capacity(columns);
@@ -89,10 +90,9 @@ impl Store for SqliteStore {
         self.with(move |connection| {
             let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate).map_err(backend)?;
             for (index, statement) in statements.iter().enumerate() {
-                let values: Vec<rusqlite::types::Value> = statement.params.iter().map(to_sql).collect();
                 let changed = {
                     let mut prepared = transaction.prepare_cached(statement.sql).map_err(backend)?;
-                    prepared.execute(rusqlite::params_from_iter(values)).map_err(backend)?
+                    prepared.execute(rusqlite::params_from_iter(statement.params.iter().map(to_sql))).map_err(backend)?
                 };
                 if statement.expect == Expect::One && changed != 1 {
                     return Err(StoreError::Conflict { statement: index });

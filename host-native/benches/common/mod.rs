@@ -15,14 +15,19 @@ pub type Error = Box<dyn std::error::Error + Send + Sync>;
 
 /// Starts the gateway on a free loopback port, with webhook delivery if
 /// asked; returns its address and a sandbox admin key.
+#[allow(dead_code)]
 pub async fn start_gateway(database: &str, webhooks: bool) -> Result<(SocketAddr, String), Error> {
     start_gateway_with(database, webhooks, Config::default()).await
 }
 
 /// [`start_gateway`] with a given configuration; the decision log is flushed as the server does.
+#[allow(dead_code)]
 pub async fn start_gateway_with(database: &str, webhooks: bool, config: Config) -> Result<(SocketAddr, String), Error> {
     let mut gateway =
         Gateway::new(open_store(database).await?, Box::new(ComponentRules::embedded()?), Box::new(SystemClock), Box::new(OsIds), config);
+    if let Some(log) = host_native::open_decision_store(database)? {
+        gateway = gateway.with_decision_store(log);
+    }
     let notify = Arc::new(Notify::new());
     if webhooks {
         gateway = gateway.with_webhooks(Box::new(HttpSender::new()?), Box::new(NotifyWaker(notify.clone())));
