@@ -26,7 +26,7 @@ use serde_json::{json, Value as Json};
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Query;
-use crate::ports::{Clock, Ids, Rules, Stmt, Store, Value, Waker, WebhookSender};
+use crate::ports::{Clock, Ids, RateLimit, Rules, Stmt, Store, Value, Waker, WebhookSender};
 use crate::rate_limit::RateLimiter;
 use crate::router::Route;
 use rules::EventKind;
@@ -65,7 +65,7 @@ pub struct Gateway {
     pub(crate) rules: Box<dyn Rules>,
     pub(crate) clock: Box<dyn Clock>,
     pub(crate) ids: Box<dyn Ids>,
-    pub(crate) limiter: RateLimiter,
+    pub(crate) limiter: Box<dyn RateLimit>,
     pub(crate) config: Config,
     pub(crate) sender: Option<Box<dyn WebhookSender>>,
     pub(crate) waker: Option<Box<dyn Waker>>,
@@ -121,7 +121,7 @@ impl Gateway {
             rules,
             clock,
             ids,
-            limiter: RateLimiter::default(),
+            limiter: Box::new(RateLimiter::default()),
             config,
             sender: None,
             waker: None,
@@ -134,6 +134,12 @@ impl Gateway {
     pub fn with_webhooks(mut self, sender: Box<dyn WebhookSender>, waker: Box<dyn Waker>) -> Self {
         self.sender = Some(sender);
         self.waker = Some(waker);
+        self
+    }
+
+    /// Replaces the in-process rate limiter with a shared counter.
+    pub fn with_rate_limiter(mut self, limiter: Box<dyn RateLimit>) -> Self {
+        self.limiter = limiter;
         self
     }
 
@@ -188,7 +194,7 @@ impl Gateway {
         }
         let caller = self.authenticate(request.headers(), request_id).await?;
         let rate = u32::try_from(caller.rate_limit_per_minute.max(0)).unwrap_or(u32::MAX);
-        if let Err(retry_after) = self.limiter.check(&caller.key_id, rate, self.clock.now()) {
+        if let Err(retry_after) = self.limiter.check(&caller.key_id, rate, self.clock.now()).await {
             let mut error = ApiError::new(429, "rate_limited", "too many requests for this key; retry after the number of seconds in Retry-After");
             error.retry_after_seconds = Some(retry_after);
             return Err(error);

@@ -88,6 +88,19 @@ impl Stmt {
     }
 }
 
+/// One read of [`Store::query_many`].
+#[derive(Debug, Clone)]
+pub struct Read {
+    pub sql: &'static str,
+    pub params: Vec<Value>,
+}
+
+impl Read {
+    pub fn new(sql: &'static str, params: Vec<Value>) -> Self {
+        Read { sql, params }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum StoreError {
     /// a statement's row-count expectation failed; nothing was written
@@ -155,11 +168,32 @@ pub trait Store: MaybeSend {
     /// Runs every statement or none.
     async fn batch(&self, statements: Vec<Stmt>) -> Result<(), StoreError>;
 
+    /// Runs independent reads in one round trip where the backend can (one
+    /// blocking call on SQLite, pipelined on Postgres, one batch on D1); the
+    /// results come back in the order of the reads.
+    async fn query_many(&self, reads: Vec<Read>) -> Result<Vec<Vec<Row>>, StoreError> {
+        let mut results = Vec::with_capacity(reads.len());
+        for read in reads {
+            results.push(self.query(read.sql, read.params).await?);
+        }
+        Ok(results)
+    }
+
     /// The first column of the first row as an integer; 0 when there is no row.
     async fn scalar(&self, sql: &'static str, params: Vec<Value>) -> Result<i64, StoreError> {
         let rows = self.query(sql, params).await?;
         rows.first().map(|r| r.int(0)).transpose().map(Option::unwrap_or_default)
     }
+}
+
+/// Per-key request rate limits. The default counts in the process
+/// ([`crate::rate_limit::RateLimiter`]); a host that runs as several
+/// processes or isolates supplies a shared, strongly consistent counter.
+#[cfg_attr(not(target_arch = "wasm32"), async_trait::async_trait)]
+#[cfg_attr(target_arch = "wasm32", async_trait::async_trait(?Send))]
+pub trait RateLimit: MaybeSend {
+    /// Counts one request of `key_id`; `Err(retry_after_seconds)` when it is over `limit_per_minute`.
+    async fn check(&self, key_id: &str, limit_per_minute: u32, now: i64) -> Result<(), u64>;
 }
 
 /// Real time in unix seconds. Sandbox tenants see it shifted by their test clock.

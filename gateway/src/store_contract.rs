@@ -1,7 +1,7 @@
 //! The contract every store backend must keep. A backend's tests call
 //! `gateway::store_contract_tests!(async_fn_returning_a_fresh_store)`.
 
-use crate::ports::{Expect, Stmt, Store, StoreError, Value};
+use crate::ports::{Expect, Read, Stmt, Store, StoreError, Value};
 
 const TABLE: &str = "CREATE TABLE IF NOT EXISTS contract_items (id TEXT PRIMARY KEY, n BIGINT NOT NULL, r DOUBLE PRECISION, t TEXT)";
 
@@ -88,6 +88,37 @@ pub async fn met_expectation_commits(store: &dyn Store) -> Result<(), String> {
     }
 }
 
+/// Several reads in one call answer in order, each as if run alone, and a
+/// failing read fails the call.
+pub async fn reads_in_one_round_trip(store: &dyn Store) -> Result<(), String> {
+    setup(store).await.map_err(|e| e.to_string())?;
+    store
+        .batch(vec![
+            Stmt::new("INSERT INTO contract_items (id, n) VALUES ('f', 1)", vec![]),
+            Stmt::new("INSERT INTO contract_items (id, n) VALUES ('g', 2)", vec![]),
+        ])
+        .await
+        .map_err(|e| e.to_string())?;
+    let results = store
+        .query_many(vec![
+            Read::new("SELECT n FROM contract_items WHERE id = ?1", vec!["g".into()]),
+            Read::new("SELECT id FROM contract_items WHERE n > ?1 ORDER BY id", vec![Value::Int(0)]),
+            Read::new("SELECT id FROM contract_items WHERE id = ?1", vec!["none".into()]),
+        ])
+        .await
+        .map_err(|e| e.to_string())?;
+    let shape: Vec<usize> = results.iter().map(Vec::len).collect();
+    if shape != [1, 2, 0] || results.first().and_then(|r| r.first()).map(|r| r.int(0)) != Some(Ok(2)) {
+        return Err(format!("reads answered {results:?}"));
+    }
+    let failing =
+        store.query_many(vec![Read::new("SELECT n FROM contract_items", vec![]), Read::new("SELECT nothing FROM no_such_table", vec![])]).await;
+    if !matches!(failing, Err(StoreError::Backend(_))) {
+        return Err(format!("a failing read must fail the call, got {failing:?}"));
+    }
+    Ok(())
+}
+
 /// Runs the store contract against a backend. `$make` is an async fn
 /// returning a fresh, empty store, or `None` when the backend is not
 /// available here (the test then says it was skipped).
@@ -102,6 +133,7 @@ macro_rules! store_contract_tests {
             $crate::store_contract_tests!(@case $make, unique_violation_is_reported);
             $crate::store_contract_tests!(@case $make, met_expectation_commits);
             $crate::store_contract_tests!(@case $make, migrations_apply_twice);
+            $crate::store_contract_tests!(@case $make, reads_in_one_round_trip);
         }
     };
     (@case $make:path, $name:ident) => {

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
-use gateway::ports::{Expect, Row, Stmt, Store, StoreError, Value};
+use gateway::ports::{Expect, Read, Row, Stmt, Store, StoreError, Value};
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::{ToSql, Type};
 use tokio_postgres::NoTls;
@@ -112,6 +112,19 @@ impl Store for PostgresStore {
         let bound = bind(&params, statement.params())?;
         let rows = client.query(&statement, &refs(&bound)).await.map_err(backend)?;
         rows.iter().map(decode).collect()
+    }
+
+    /// The reads pipelined on one connection: sent together, answered in order.
+    async fn query_many(&self, reads: Vec<Read>) -> Result<Vec<Vec<Row>>, StoreError> {
+        let client = self.pool.get().await.map_err(pool_error)?;
+        let client = &client;
+        let queries = reads.iter().map(|read| async move {
+            let statement = client.prepare_cached(&to_postgres_placeholders(read.sql)).await.map_err(backend)?;
+            let bound = bind(&read.params, statement.params())?;
+            let rows = client.query(&statement, &refs(&bound)).await.map_err(backend)?;
+            rows.iter().map(decode).collect::<Result<Vec<Row>, StoreError>>()
+        });
+        futures_util::future::try_join_all(queries).await
     }
 
     async fn batch(&self, statements: Vec<Stmt>) -> Result<(), StoreError> {

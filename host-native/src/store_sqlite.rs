@@ -2,7 +2,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use gateway::ports::{Expect, Row, Stmt, Store, StoreError, Value};
+use gateway::ports::{Expect, Read, Row, Stmt, Store, StoreError, Value};
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, ErrorCode, TransactionBehavior};
 
@@ -66,24 +66,30 @@ fn from_sql(v: ValueRef<'_>) -> Result<Value, StoreError> {
     })
 }
 
+fn run_query(connection: &Connection, sql: &str, params: &[Value]) -> Result<Vec<Row>, StoreError> {
+    let mut statement = connection.prepare_cached(sql).map_err(backend)?;
+    let columns = statement.column_count();
+    let mut rows = statement.query(rusqlite::params_from_iter(params.iter().map(to_sql))).map_err(backend)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(backend)? {
+        let mut cells = Vec::with_capacity(columns);
+        for i in 0..columns {
+            cells.push(from_sql(row.get_ref(i).map_err(backend)?)?);
+        }
+        out.push(Row(cells));
+    }
+    Ok(out)
+}
+
 #[async_trait::async_trait]
 impl Store for SqliteStore {
     async fn query(&self, sql: &'static str, params: Vec<Value>) -> Result<Vec<Row>, StoreError> {
-        self.with(move |connection| {
-            let mut statement = connection.prepare_cached(sql).map_err(backend)?;
-            let columns = statement.column_count();
-            let mut rows = statement.query(rusqlite::params_from_iter(params.iter().map(to_sql))).map_err(backend)?;
-            let mut out = Vec::new();
-            while let Some(row) = rows.next().map_err(backend)? {
-                let mut cells = Vec::with_capacity(columns);
-                for i in 0..columns {
-                    cells.push(from_sql(row.get_ref(i).map_err(backend)?)?);
-                }
-                out.push(Row(cells));
-            }
-            Ok(out)
-        })
-        .await
+        self.with(move |connection| run_query(connection, sql, &params)).await
+    }
+
+    /// All reads in one blocking call, under one lock.
+    async fn query_many(&self, reads: Vec<Read>) -> Result<Vec<Vec<Row>>, StoreError> {
+        self.with(move |connection| reads.iter().map(|r| run_query(connection, r.sql, &r.params)).collect()).await
     }
 
     async fn batch(&self, statements: Vec<Stmt>) -> Result<(), StoreError> {

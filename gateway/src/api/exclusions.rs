@@ -302,28 +302,6 @@ impl Gateway {
         Ok(reply)
     }
 
-    /// Every exclusion that names the player: registered for them at this
-    /// tenant, or anywhere in the environment under any e-mail or phone the
-    /// service knows for them (screening, KYC start), regulator imports included.
-    pub(crate) async fn player_exclusions(&self, ctx: &Ctx<'_>, user: &crate::api::User) -> ApiResult<Vec<ExclusionTerm>> {
-        let rows = self
-            .store
-            .query(
-                "SELECT expires_at FROM exclusions
-                 WHERE (tenant_id = ?1 AND external_user_id = ?2) OR (environment = ?3 AND (email = ?4 OR email = ?5 OR phone = ?6))",
-                vec![
-                    ctx.caller.tenant_id.as_str().into(),
-                    user.external_user_id.as_str().into(),
-                    ctx.caller.environment.as_str().into(),
-                    user.email.as_str().into(),
-                    Value::from(user.kyc_email.clone()),
-                    Value::from(user.kyc_phone.clone()),
-                ],
-            )
-            .await?;
-        rows.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(0)? })).collect()
-    }
-
     pub(crate) async fn check_exclusion(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         let raw_email = ctx.query.get("email");
         let raw_phone = ctx.query.get("phone");
@@ -414,6 +392,20 @@ impl Gateway {
             "daily_snapshot": daily,
         })))
     }
+}
+
+/// Every exclusion that names the player, active or not (the rules decide):
+/// registered for them at this tenant, or anywhere in the environment under
+/// any e-mail or phone the service knows for them (the screening e-mail, the
+/// e-mail and phone of their KYC start), regulator imports included. Each OR
+/// term is indexed. `?1` tenant, `?2` user, `?3` environment.
+pub(crate) const PLAYER_EXCLUSIONS_SQL: &str = "SELECT e.expires_at FROM users u JOIN exclusions e
+   ON (e.tenant_id = u.tenant_id AND e.external_user_id = u.external_user_id)
+   OR (e.environment = ?3 AND e.email = u.email) OR (e.environment = ?3 AND e.email = u.kyc_email) OR (e.environment = ?3 AND e.phone = u.kyc_phone)
+ WHERE u.tenant_id = ?1 AND u.external_user_id = ?2";
+
+pub(crate) fn exclusion_terms(rows: &[crate::ports::Row]) -> ApiResult<Vec<ExclusionTerm>> {
+    rows.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(0)? })).collect()
 }
 
 /// An exclusion registered for a user at a tenant.

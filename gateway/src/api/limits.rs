@@ -7,12 +7,12 @@ use rules::{
 };
 use serde_json::{json, Value as Json};
 
-use super::exclusions::check_skew;
-use super::{busy, money, stored_json, User};
+use super::exclusions::{check_skew, exclusion_terms, PLAYER_EXCLUSIONS_SQL};
+use super::{busy, money, stored_json, user_from_row, User, USER_SQL};
 use crate::decisions::{error_with_decision, with_decision, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::Fields;
-use crate::ports::Stmt;
+use crate::ports::{Read, Row, Stmt};
 use crate::{time, Ctx, Gateway, Reply, WRITE_ATTEMPTS};
 
 const HELD_MESSAGE: &str = "Deposits are temporarily unavailable on this account. Please contact support.";
@@ -54,49 +54,19 @@ fn pick(rows: &[LimitRow], index: u32) -> ApiResult<&LimitRow> {
 impl Gateway {
     /// The user's active and pending limit rows, oldest first; `currency` is the request's.
     async fn limit_rows(&self, ctx: &Ctx<'_>, user_id: &str, currency: Option<&str>) -> ApiResult<Vec<LimitRow>> {
-        let rows = self
-            .store
-            .query(
-                "SELECT limit_id, limit_type, amount_cents, currency, status, effective_from, response FROM deposit_limits
-                 WHERE tenant_id = ?1 AND external_user_id = ?2 AND status <> 'cancelled' ORDER BY effective_from, user_version",
-                vec![ctx.caller.tenant_id.as_str().into(), user_id.into()],
-            )
-            .await?;
-        rows.iter()
-            .map(|row| {
-                let limit_currency = row.text(3)?;
-                Ok(LimitRow {
-                    limit_id: row.text(0)?,
-                    facts: StoredLimit {
-                        window: LimitWindow::parse(&row.text(1)?).ok_or_else(ApiError::internal)?,
-                        amount_cents: row.int(2)?,
-                        same_currency: currency.is_none_or(|c| c == limit_currency),
-                        status: LimitStatus::parse(&row.text(4)?).ok_or_else(ApiError::internal)?,
-                        effective_from: row.int(5)?,
-                    },
-                    currency: limit_currency,
-                    response: row.text(6)?,
-                })
-            })
-            .collect()
+        let rows = self.store.query(LIMIT_ROWS_SQL, vec![ctx.caller.tenant_id.as_str().into(), user_id.into()]).await?;
+        limit_rows_from(&rows, currency)
     }
 
     /// Deposits recent enough to count in any window.
     async fn recent_deposits(&self, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Deposits> {
-        let since = ctx.now.saturating_sub(self.rules.horizons().longest_deposit_window_seconds);
-        let rows = self
-            .store
-            .query(
-                "SELECT amount_cents, at FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?3",
-                vec![ctx.caller.tenant_id.as_str().into(), user_id.into(), since.into()],
-            )
-            .await?;
-        let mut deposits = Deposits { amount_cents: Vec::with_capacity(rows.len()), at: Vec::with_capacity(rows.len()) };
-        for r in &rows {
-            deposits.amount_cents.push(r.int(0)?);
-            deposits.at.push(r.int(1)?);
-        }
-        Ok(deposits)
+        let rows =
+            self.store.query(DEPOSITS_SQL, vec![ctx.caller.tenant_id.as_str().into(), user_id.into(), self.deposits_since(ctx).into()]).await?;
+        deposits_from(&rows)
+    }
+
+    fn deposits_since(&self, ctx: &Ctx<'_>) -> i64 {
+        ctx.now.saturating_sub(self.rules.horizons().longest_deposit_window_seconds)
     }
 
     pub(crate) async fn set_limit(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
@@ -285,18 +255,29 @@ impl Gateway {
     /// Everything that stands between a player and a deposit, decided by the
     /// rules in one call: a sanctions hold, an active self-exclusion matching
     /// the player by id, e-mail or phone anywhere in the environment, then the
-    /// rolling-window limits in force.
-    async fn deposit_facts(&self, ctx: &Ctx<'_>, user: &User, amount: i64, currency: &str) -> ApiResult<DepositFacts> {
-        let exclusions = self.player_exclusions(ctx, user).await?;
-        let rows = self.limit_rows(ctx, &user.external_user_id, Some(currency)).await?;
-        Ok(DepositFacts {
+    /// rolling-window limits in force. The four reads go in one round trip.
+    async fn deposit_facts(&self, ctx: &Ctx<'_>, user_id: &str, amount: i64, currency: &str) -> ApiResult<(User, DepositFacts)> {
+        let (tenant, user) = (ctx.caller.tenant_id.as_str(), user_id);
+        let results = self
+            .store
+            .query_many(vec![
+                Read::new(USER_SQL, vec![tenant.into(), user.into()]),
+                Read::new(PLAYER_EXCLUSIONS_SQL, vec![tenant.into(), user.into(), ctx.caller.environment.as_str().into()]),
+                Read::new(LIMIT_ROWS_SQL, vec![tenant.into(), user.into()]),
+                Read::new(DEPOSITS_SQL, vec![tenant.into(), user.into(), self.deposits_since(ctx).into()]),
+            ])
+            .await?;
+        let [users, exclusions, limits, deposits] = <[Vec<Row>; 4]>::try_from(results).map_err(|_| ApiError::internal())?;
+        let user = users.first().map(user_from_row).transpose()?.ok_or_else(ApiError::user_not_found)?;
+        let facts = DepositFacts {
             now: ctx.now,
             sanctions: user.sanctions_status,
-            exclusions,
-            limits: rows.into_iter().map(|r| r.facts).collect(),
-            deposits: self.recent_deposits(ctx, &user.external_user_id).await?,
+            exclusions: exclusion_terms(&exclusions)?,
+            limits: limit_rows_from(&limits, Some(currency))?.into_iter().map(|r| r.facts).collect(),
+            deposits: deposits_from(&deposits)?,
             amount_cents: amount,
-        })
+        };
+        Ok((user, facts))
     }
 
     fn breach_event(&self, ctx: &Ctx<'_>, user_id: &str, amount: i64, currency: &str, b: &DepositBreach) -> Stmt {
@@ -322,8 +303,7 @@ impl Gateway {
         let amount = f.cents("amount_cents");
         let currency = f.currency("currency");
         f.finish()?;
-        let user = self.require_user(ctx, &user_id).await?;
-        let facts = self.deposit_facts(ctx, &user, amount, &currency).await?;
+        let (_, facts) = self.deposit_facts(ctx, &user_id, amount, &currency).await?;
         let (decision, log) = self.decide_or_refuse(&Scope::of(ctx, &user_id), Operation::Deposit, &facts, |r, f| r.decide_deposit(f))?;
         let body = match decision {
             DepositDecision::Allowed(a) => json!({
@@ -374,8 +354,7 @@ impl Gateway {
                 }
                 return Err(ApiError::conflict("transaction_conflict", "this transaction_id was already committed with different details"));
             }
-            let user = self.require_user(ctx, &user_id).await?;
-            let facts = self.deposit_facts(ctx, &user, amount, &currency).await?;
+            let (user, facts) = self.deposit_facts(ctx, &user_id, amount, &currency).await?;
             let (decision, log) = self.decide_or_refuse(&Scope::of(ctx, &user_id), Operation::Deposit, &facts, |r, f| r.decide_deposit(f))?;
             let refusal = match decision {
                 DepositDecision::Allowed(_) => None,
@@ -476,6 +455,42 @@ impl Gateway {
             }
         }
     }
+}
+
+/// A user's active and pending limit rows, oldest first: `?1` tenant, `?2` user.
+const LIMIT_ROWS_SQL: &str = "SELECT limit_id, limit_type, amount_cents, currency, status, effective_from, response FROM deposit_limits
+ WHERE tenant_id = ?1 AND external_user_id = ?2 AND status <> 'cancelled' ORDER BY effective_from, user_version";
+
+/// A user's deposits since `?3`.
+const DEPOSITS_SQL: &str = "SELECT amount_cents, at FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?3";
+
+fn limit_rows_from(rows: &[Row], currency: Option<&str>) -> ApiResult<Vec<LimitRow>> {
+    rows.iter()
+        .map(|row| {
+            let limit_currency = row.text(3)?;
+            Ok(LimitRow {
+                limit_id: row.text(0)?,
+                facts: StoredLimit {
+                    window: LimitWindow::parse(&row.text(1)?).ok_or_else(ApiError::internal)?,
+                    amount_cents: row.int(2)?,
+                    same_currency: currency.is_none_or(|c| c == limit_currency),
+                    status: LimitStatus::parse(&row.text(4)?).ok_or_else(ApiError::internal)?,
+                    effective_from: row.int(5)?,
+                },
+                currency: limit_currency,
+                response: row.text(6)?,
+            })
+        })
+        .collect()
+}
+
+fn deposits_from(rows: &[Row]) -> ApiResult<Deposits> {
+    let mut deposits = Deposits { amount_cents: Vec::with_capacity(rows.len()), at: Vec::with_capacity(rows.len()) };
+    for r in rows {
+        deposits.amount_cents.push(r.int(0)?);
+        deposits.at.push(r.int(1)?);
+    }
+    Ok(deposits)
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -85,37 +85,14 @@ pub(crate) struct User {
     pub verified_at: Option<i64>,
     pub cumulative_withdrawn_cents: i64,
     pub version: i64,
-    /// the e-mail and phone last given at a KYC start
-    pub kyc_email: Option<String>,
-    pub kyc_phone: Option<String>,
     /// the currency of the user's withdrawals, fixed by the first
     pub withdrawal_currency: Option<String>,
 }
 
 impl Gateway {
     pub(crate) async fn find_user(&self, tenant_id: &str, external_user_id: &str) -> ApiResult<Option<User>> {
-        let rows = self
-            .store
-            .query(
-                "SELECT external_user_id, email, sanctions_status, verified_tier, verified_at, cumulative_withdrawn_cents, version,
-                        kyc_email, kyc_phone, withdrawal_currency
-                 FROM users WHERE tenant_id = ?1 AND external_user_id = ?2",
-                vec![tenant_id.into(), external_user_id.into()],
-            )
-            .await?;
-        let Some(row) = rows.first() else { return Ok(None) };
-        Ok(Some(User {
-            external_user_id: row.text(0)?,
-            email: row.text(1)?,
-            sanctions_status: SanctionsStatus::parse(&row.text(2)?).ok_or_else(ApiError::internal)?,
-            verified_tier: rules::KycTier::parse(&row.text(3)?).ok_or_else(ApiError::internal)?,
-            verified_at: row.opt_int(4)?,
-            cumulative_withdrawn_cents: row.int(5)?,
-            version: row.int(6)?,
-            kyc_email: row.opt_text(7)?,
-            kyc_phone: row.opt_text(8)?,
-            withdrawal_currency: row.opt_text(9)?,
-        }))
+        let rows = self.store.query(USER_SQL, vec![tenant_id.into(), external_user_id.into()]).await?;
+        rows.first().map(user_from_row).transpose()
     }
 
     pub(crate) async fn require_user(&self, ctx: &Ctx<'_>, external_user_id: &str) -> ApiResult<User> {
@@ -145,6 +122,24 @@ impl Gateway {
             Err(e @ StoreError::Backend(_)) => Err(e.into()),
         }
     }
+}
+
+/// The user of a tenant: `?1` tenant, `?2` user.
+pub(crate) const USER_SQL: &str = "SELECT external_user_id, email, sanctions_status, verified_tier, verified_at, cumulative_withdrawn_cents, version,
+        withdrawal_currency
+ FROM users WHERE tenant_id = ?1 AND external_user_id = ?2";
+
+pub(crate) fn user_from_row(row: &crate::ports::Row) -> ApiResult<User> {
+    Ok(User {
+        external_user_id: row.text(0)?,
+        email: row.text(1)?,
+        sanctions_status: SanctionsStatus::parse(&row.text(2)?).ok_or_else(ApiError::internal)?,
+        verified_tier: rules::KycTier::parse(&row.text(3)?).ok_or_else(ApiError::internal)?,
+        verified_at: row.opt_int(4)?,
+        cumulative_withdrawn_cents: row.int(5)?,
+        version: row.int(6)?,
+        withdrawal_currency: row.opt_text(7)?,
+    })
 }
 
 pub(crate) fn busy() -> ApiError {
