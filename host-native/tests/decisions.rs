@@ -156,3 +156,43 @@ async fn one_rules_call_per_check_and_replay_from_the_command_line() {
     assert_eq!(code, Some(1), "{out}");
     assert!(out.starts_with("different") && out.contains("would_remain_cents"), "{out}");
 }
+
+/// A clock the test moves.
+struct TestClock(Arc<std::sync::atomic::AtomicI64>);
+
+impl Clock for TestClock {
+    fn now(&self) -> i64 {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+#[tokio::test]
+async fn decisions_older_than_the_retention_are_pruned_and_younger_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("g.db").display());
+    let now = Arc::new(std::sync::atomic::AtomicI64::new(SystemClock.now()));
+    let config = Config { decision_retention_days: Some(2), ..Config::default() };
+    let gw = Gateway::new(
+        open_store(&db).await.unwrap(),
+        Box::new(ComponentRules::embedded().unwrap()),
+        Box::new(TestClock(now.clone())),
+        Box::new(OsIds),
+        config,
+    );
+    gw.migrate().await.unwrap();
+    let admin = gw.create_admin_key(Environment::Sandbox).await.unwrap();
+    let (_, tenant, _) = call(&gw, "POST", "/v1/admin/tenants", &admin, Some(json!({ "name": "t", "environment": "sandbox" }))).await;
+    let key = tenant["api_key"].as_str().unwrap().to_string();
+    let identity = |id: &str| json!({ "user_id": id, "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": format!("{id}@example.com") });
+    let (_, _, old) = call(&gw, "POST", "/v1/sanctions/screen", &key, Some(identity("old"))).await;
+    now.fetch_add(2 * 86_400 - 10, Ordering::SeqCst);
+    let (_, _, young) = call(&gw, "POST", "/v1/sanctions/screen", &key, Some(identity("young"))).await;
+    now.fetch_add(20, Ordering::SeqCst);
+    gw.run_scheduled().await.unwrap();
+    let found = |id: Option<String>| {
+        let gw = &gw;
+        async move { gw.load_decision(&id.unwrap()).await.unwrap().is_some() }
+    };
+    assert!(!found(old).await, "a decision older than the retention was kept");
+    assert!(found(young).await, "a decision within the retention was pruned");
+}

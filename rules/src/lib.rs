@@ -80,3 +80,6 @@ pub(crate) fn non_negative_amount(cents: i64) -> Result<i64, RuleError> {
 pub(crate) fn saturating_sum(amounts: impl Iterator<Item = i64>) -> i64 {
     amounts.fold(0i64, |acc, a| acc.saturating_add(a))
 }
+
+// Every store keeps integers exactly up to 2^53 - 1 (D1 returns JS doubles).
+const _: () = assert!(MAX_AMOUNT_CENTS < (1i64 << 53));
