@@ -161,8 +161,18 @@ async fn shutdown_signal() {
     }
 }
 
-async fn run(cli: Cli) -> Result<(), String> {
+async fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
+        Command::Decisions { action: DecisionsAction::Replay { decision_id, rules, store } } => {
+            Ok(match replay(&decision_id, &rules, &store).await {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::from(1),
+                Err(e) => {
+                    eprintln!("compliance-gateway: {e}");
+                    ExitCode::from(2)
+                }
+            })
+        }
         Command::Serve { listen, store, rules, decision_retention_days } => {
             if decision_retention_days < 1 {
                 return Err("--decision-retention-days must be at least 1".into());
@@ -188,27 +198,26 @@ async fn run(cli: Cli) -> Result<(), String> {
                 eprintln!("writing the last decisions failed: {e}");
             }
             eprintln!("compliance-gateway stopped");
-            Ok(())
+            Ok(ExitCode::SUCCESS)
         }
         Command::AdminKey { action: AdminKeyAction::Create { environment, store } } => {
             let gateway = admin_gateway(&store).await?;
             let key = gateway.create_admin_key(environment.into()).await.map_err(|e| format!("cannot create the key: {e}"))?;
             println!("{key}");
-            Ok(())
+            Ok(ExitCode::SUCCESS)
         }
         Command::RegulatorImport { environment, file, store } => {
             let body = std::fs::read(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
             let gateway = admin_gateway(&store).await?;
             let report = gateway.import_regulator_file(environment.into(), &body).await.map_err(|e| format!("{}: {}", e.code, e.message))?;
             println!("{report}");
-            Ok(())
+            Ok(ExitCode::SUCCESS)
         }
-        Command::Decisions { .. } => Err("unreachable: decisions are handled before".into()),
         Command::Rules { rules } => {
             let rules = load_rules(&rules)?;
             let identity = gateway::ports::Rules::identity(&rules);
             println!("version {}\nsha256 {}", identity.version, identity.component_sha256);
-            Ok(())
+            Ok(ExitCode::SUCCESS)
         }
     }
 }
@@ -256,18 +265,8 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if let Command::Decisions { action: DecisionsAction::Replay { decision_id, rules, store } } = &cli.command {
-        return match runtime.block_on(replay(decision_id, rules, store)) {
-            Ok(true) => ExitCode::SUCCESS,
-            Ok(false) => ExitCode::from(1),
-            Err(e) => {
-                eprintln!("compliance-gateway: {e}");
-                ExitCode::from(2)
-            }
-        };
-    }
     match runtime.block_on(run(cli)) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("compliance-gateway: {e}");
             ExitCode::FAILURE

@@ -570,9 +570,7 @@ impl Gateway {
     pub(crate) async fn list_kyc_checks(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         let status_text = ctx.query.get("status").unwrap_or(KycStatus::PendingReview.as_str());
         let status = KycStatus::parse(status_text).ok_or_else(|| ApiError::bad_request("invalid_field", "status must be a KYC check status"))?;
-        let overdue_only = parse_flag(ctx.query.get("overdue"))?;
-        let target = self.rules.horizons().review_target_seconds;
-        let now = self.clock.now();
+        let (overdue_only, target, now) = self.review_filter(ctx)?;
         let rows = self
             .store
             .query(
@@ -605,12 +603,15 @@ impl Gateway {
     }
 }
 
-/// `true`/`false` query flags.
-pub(crate) fn parse_flag(value: Option<&str>) -> ApiResult<bool> {
-    match value {
-        None | Some("false") => Ok(false),
-        Some("true") => Ok(true),
-        Some(_) => Err(ApiError::bad_request("invalid_field", "flags must be true or false")),
+impl Gateway {
+    /// What a review list needs: `overdue=true|false`, the review target and the service's now.
+    pub(crate) fn review_filter(&self, ctx: &Ctx<'_>) -> ApiResult<(bool, i64, i64)> {
+        let overdue_only = match ctx.query.get("overdue") {
+            None | Some("false") => false,
+            Some("true") => true,
+            Some(_) => return Err(ApiError::bad_request("invalid_field", "overdue must be true or false")),
+        };
+        Ok((overdue_only, self.rules.horizons().review_target_seconds, self.clock.now()))
     }
 }
 

@@ -54,7 +54,10 @@ fn pick(rows: &[LimitRow], index: u32) -> ApiResult<&LimitRow> {
 impl Gateway {
     /// The user's active and pending limit rows, oldest first; `currency` is the request's.
     async fn limit_rows(&self, ctx: &Ctx<'_>, user_id: &str, currency: Option<&str>) -> ApiResult<Vec<LimitRow>> {
-        let rows = self.store.query(LIMIT_ROWS_SQL, vec![ctx.caller.tenant_id.as_str().into(), user_id.into()]).await?;
+        let rows = self
+            .store
+            .query(LIMIT_ROWS_SQL, vec![ctx.caller.tenant_id.as_str().into(), user_id.into(), LimitStatus::Cancelled.as_str().into()])
+            .await?;
         limit_rows_from(&rows, currency)
     }
 
@@ -217,8 +220,8 @@ impl Gateway {
 
     fn cancel_statement(&self, limit_id: &str, now: i64) -> Stmt {
         Stmt::expect_one(
-            "UPDATE deposit_limits SET status = 'cancelled', cancelled_at = ?2 WHERE limit_id = ?1 AND status = 'pending' AND effective_from > ?2",
-            vec![limit_id.into(), now.into()],
+            "UPDATE deposit_limits SET status = ?3, cancelled_at = ?2 WHERE limit_id = ?1 AND status = ?4 AND effective_from > ?2",
+            vec![limit_id.into(), now.into(), LimitStatus::Cancelled.as_str().into(), LimitStatus::Pending.as_str().into()],
         )
     }
 
@@ -263,7 +266,7 @@ impl Gateway {
             .query_many(vec![
                 Read::new(USER_SQL, vec![tenant.into(), user.into()]),
                 Read::new(PLAYER_EXCLUSIONS_SQL, vec![tenant.into(), user.into(), ctx.caller.environment.as_str().into()]),
-                Read::new(LIMIT_ROWS_SQL, vec![tenant.into(), user.into()]),
+                Read::new(LIMIT_ROWS_SQL, vec![tenant.into(), user.into(), LimitStatus::Cancelled.as_str().into()]),
                 Read::new(DEPOSITS_SQL, vec![tenant.into(), user.into(), self.deposits_since(ctx).into()]),
             ])
             .await?;
@@ -457,9 +460,9 @@ impl Gateway {
     }
 }
 
-/// A user's active and pending limit rows, oldest first: `?1` tenant, `?2` user.
+/// A user's active and pending limit rows, oldest first: `?1` tenant, `?2` user, `?3` the cancelled status.
 const LIMIT_ROWS_SQL: &str = "SELECT limit_id, limit_type, amount_cents, currency, status, effective_from, response FROM deposit_limits
- WHERE tenant_id = ?1 AND external_user_id = ?2 AND status <> 'cancelled' ORDER BY effective_from, user_version";
+ WHERE tenant_id = ?1 AND external_user_id = ?2 AND status <> ?3 ORDER BY effective_from, user_version";
 
 /// A user's deposits since `?3`.
 const DEPOSITS_SQL: &str = "SELECT amount_cents, at FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?3";

@@ -6,7 +6,6 @@ use rules::{
 use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
 
-use super::kyc::parse_flag;
 use super::{busy, stored_json};
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, Scope};
@@ -220,9 +219,7 @@ impl Gateway {
         let status_text = ctx.query.get("status").unwrap_or(CaseStatus::Open.as_str());
         let status =
             CaseStatus::parse(status_text).ok_or_else(|| ApiError::bad_request("invalid_field", "status must be open, dismissed or confirmed"))?;
-        let overdue_only = parse_flag(ctx.query.get("overdue"))?;
-        let target = self.rules.horizons().review_target_seconds;
-        let now = self.clock.now();
+        let (overdue_only, target, now) = self.review_filter(ctx)?;
         let rows = self
             .store
             .query(
