@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use gateway::auth::Environment;
-use gateway::ports::{Clock, Rules, RulesResult, RulesVersion};
+use gateway::ports::{Clock, Rules, RulesResult, RulesVersion, Stmt};
 use gateway::{Config, Gateway};
 use host_native::rules_engine::ComponentRules;
 use host_native::{open_store, OsIds, SystemClock};
@@ -98,10 +98,29 @@ fn replay(args: &[&str]) -> (Option<i32>, String) {
 }
 
 #[tokio::test]
-async fn one_rules_call_per_check_and_replay_from_the_command_line() {
+async fn one_rules_call_per_check_and_replay_on_sqlite() {
     let dir = tempfile::tempdir().unwrap();
-    let db_path = dir.path().join("g.db");
-    let db = format!("sqlite://{}", db_path.display());
+    one_rules_call_per_check_and_replay(&format!("sqlite://{}", dir.path().join("g.db").display()), dir.path()).await;
+}
+
+/// The same on Postgres, when `CGW_TEST_POSTGRES_URL` names a server.
+#[tokio::test]
+async fn one_rules_call_per_check_and_replay_on_postgres() {
+    let Ok(url) = std::env::var("CGW_TEST_POSTGRES_URL") else {
+        eprintln!("skipped: CGW_TEST_POSTGRES_URL is not set");
+        return;
+    };
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(connection);
+    let name = format!("cgw_replay_{}_{}", std::process::id(), SystemClock.now());
+    client.batch_execute(&format!("CREATE DATABASE {name}")).await.unwrap();
+    let base = url.rsplit_once('/').map(|(b, _)| b).unwrap_or(&url);
+    let dir = tempfile::tempdir().unwrap();
+    one_rules_call_per_check_and_replay(&format!("{base}/{name}"), dir.path()).await;
+}
+
+async fn one_rules_call_per_check_and_replay(db: &str, scratch: &std::path::Path) {
+    let db = db.to_string();
     let calls = Arc::new(AtomicUsize::new(0));
     let rules = Counting { inner: ComponentRules::embedded().unwrap(), calls: calls.clone() };
     let gw = Gateway::new(open_store(&db).await.unwrap(), Box::new(rules), Box::new(SystemClock), Box::new(OsIds), Config::default());
@@ -131,27 +150,27 @@ async fn one_rules_call_per_check_and_replay_from_the_command_line() {
 
     gw.flush_decisions().await.unwrap();
     drop(gw);
-    for id in [limit_decision.unwrap(), check_decision.unwrap()] {
+    let check_id = check_decision.unwrap();
+    for id in [limit_decision.unwrap(), check_id.clone()] {
         let (code, out) = replay(&[&id, "--database", &db]);
         assert_eq!((code, out.trim()), (Some(0), "identical"), "{id}");
     }
 
     // With another rules file: the same bytes replay identically.
-    let copy = dir.path().join("copy.wasm");
+    let copy = scratch.join("copy.wasm");
     std::fs::write(&copy, host_native::rules_engine::EMBEDDED_COMPONENT).unwrap();
-    let conn = rusqlite::Connection::open(&db_path).unwrap();
-    let check_id: String = conn
-        .query_row("SELECT decision_id FROM decisions WHERE operation = 'deposit' ORDER BY decided_at DESC, rowid DESC LIMIT 1", [], |r| r.get(0))
-        .unwrap();
     let (code, _) = replay(&[&check_id, "--database", &db, "--rules", copy.to_str().unwrap()]);
     assert_eq!(code, Some(0));
 
     // A record whose output was altered is reported, with the path that differs.
-    conn.execute(
-        "UPDATE decisions SET output = replace(output, '\"would_remain_cents\":6500', '\"would_remain_cents\":9999') WHERE decision_id = ?1",
-        [&check_id],
-    )
-    .unwrap();
+    let store = open_store(&db).await.unwrap();
+    store
+        .batch(vec![Stmt::expect_one(
+            "UPDATE decisions SET output = replace(output, '\"would_remain_cents\":6500', '\"would_remain_cents\":9999') WHERE decision_id = ?1",
+            vec![check_id.as_str().into()],
+        )])
+        .await
+        .unwrap();
     let (code, out) = replay(&[&check_id, "--database", &db]);
     assert_eq!(code, Some(1), "{out}");
     assert!(out.starts_with("different") && out.contains("would_remain_cents"), "{out}");
