@@ -47,7 +47,7 @@ pub async fn open_store(url: &str) -> Result<Box<dyn Store>, StoreError> {
 /// store is a SQLite file (one connection serialises everything); `None` otherwise.
 pub fn open_decision_store(url: &str) -> Result<Option<Box<dyn Store>>, StoreError> {
     match url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
-        Some(path) if path != ":memory:" => Ok(Some(Box::new(store_sqlite::SqliteStore::open(path)?))),
+        Some(path) if path != ":memory:" => Ok(Some(Box::new(store_sqlite::SqliteStore::open_with_readers(path, 0)?))),
         _ => Ok(None),
     }
 }

@@ -1,31 +1,76 @@
 //! The embedded SQLite store: the zero-setup default.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use gateway::ports::{Expect, Read, Row, Stmt, Store, StoreError, Value};
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, ErrorCode, TransactionBehavior};
 
-/// One connection in WAL mode; SQLite serialises writers anyway, and each
-/// batch runs in one IMMEDIATE transaction on a blocking thread.
+/// The writer connection and a pool of read connections, in WAL mode:
+/// SQLite serialises writers anyway, and each batch runs in one IMMEDIATE
+/// transaction on the writer; reads run on their own connections at the same
+/// time, each seeing the last committed state. An in-memory database is
+/// private to its connection, so it has the writer alone.
 #[derive(Clone)]
 pub struct SqliteStore {
-    connection: Arc<Mutex<Connection>>,
+    writer: Arc<Mutex<Connection>>,
+    readers: Arc<Vec<Mutex<Connection>>>,
+    next_reader: Arc<AtomicUsize>,
 }
 
+const PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;";
+
 impl SqliteStore {
-    /// Opens `path`, or a private in-memory database for `:memory:`.
+    /// Opens `path` with a read pool sized to the machine, or a private in-memory database for `:memory:`.
     pub fn open(path: &str) -> Result<Self, StoreError> {
-        let connection = if path == ":memory:" { Connection::open_in_memory() } else { Connection::open(path) }.map_err(backend)?;
-        connection.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;").map_err(backend)?;
-        Ok(SqliteStore { connection: Arc::new(Mutex::new(connection)) })
+        let readers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(2, 8);
+        Self::open_with_readers(path, readers)
     }
 
-    async fn with<T: Send + 'static>(&self, f: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static) -> Result<T, StoreError> {
-        let connection = self.connection.clone();
+    /// Opens `path` with `readers` read connections beside the writer (none for `:memory:`).
+    pub fn open_with_readers(path: &str, readers: usize) -> Result<Self, StoreError> {
+        let in_memory = path == ":memory:";
+        let writer = if in_memory { Connection::open_in_memory() } else { Connection::open(path) }.map_err(backend)?;
+        writer.execute_batch(PRAGMAS).map_err(backend)?;
+        let mut pool = Vec::new();
+        for _ in 0..if in_memory { 0 } else { readers } {
+            let reader = Connection::open(path).map_err(backend)?;
+            reader.execute_batch("PRAGMA busy_timeout = 5000; PRAGMA query_only = 1;").map_err(backend)?;
+            pool.push(Mutex::new(reader));
+        }
+        Ok(SqliteStore { writer: Arc::new(Mutex::new(writer)), readers: Arc::new(pool), next_reader: Arc::new(AtomicUsize::new(0)) })
+    }
+
+    async fn write<T: Send + 'static>(&self, f: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static) -> Result<T, StoreError> {
+        let connection = self.writer.clone();
         tokio::task::spawn_blocking(move || {
             let mut guard = connection.lock().map_err(|_| StoreError::Backend("sqlite connection lock poisoned".into()))?;
             f(&mut guard)
+        })
+        .await
+        .map_err(|e| StoreError::Backend(format!("sqlite task failed: {e}")))?
+    }
+
+    /// Runs a read on a free read connection (the writer when there is no pool).
+    async fn read<T: Send + 'static>(&self, f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static) -> Result<T, StoreError> {
+        if self.readers.is_empty() {
+            return self.write(move |c| f(c)).await;
+        }
+        let readers = self.readers.clone();
+        let start = self.next_reader.fetch_add(1, Ordering::Relaxed);
+        tokio::task::spawn_blocking(move || {
+            let count = readers.len();
+            let free = (0..count).find_map(|i| readers.get((start + i) % count).and_then(|m| m.try_lock().ok()));
+            let guard = match free {
+                Some(guard) => guard,
+                None => readers
+                    .get(start % count)
+                    .ok_or_else(|| StoreError::Backend("no sqlite reader".into()))?
+                    .lock()
+                    .map_err(|_| StoreError::Backend("sqlite connection lock poisoned".into()))?,
+            };
+            f(&guard)
         })
         .await
         .map_err(|e| StoreError::Backend(format!("sqlite task failed: {e}")))?
@@ -84,16 +129,23 @@ fn run_query(connection: &Connection, sql: &str, params: &[Value]) -> Result<Vec
 #[async_trait::async_trait]
 impl Store for SqliteStore {
     async fn query(&self, sql: &'static str, params: Vec<Value>) -> Result<Vec<Row>, StoreError> {
-        self.with(move |connection| run_query(connection, sql, &params)).await
+        self.read(move |connection| run_query(connection, sql, &params)).await
     }
 
-    /// All reads in one blocking call, under one lock.
+    /// All reads in one blocking call on one read connection, in one read
+    /// transaction, so they see the same committed state.
     async fn query_many(&self, reads: Vec<Read>) -> Result<Vec<Vec<Row>>, StoreError> {
-        self.with(move |connection| reads.iter().map(|r| run_query(connection, r.sql, &r.params)).collect()).await
+        self.read(move |connection| {
+            connection.execute_batch("BEGIN").map_err(backend)?;
+            let results = reads.iter().map(|r| run_query(connection, r.sql, &r.params)).collect();
+            connection.execute_batch("COMMIT").map_err(backend)?;
+            results
+        })
+        .await
     }
 
     async fn batch(&self, statements: Vec<Stmt>) -> Result<(), StoreError> {
-        self.with(move |connection| {
+        self.write(move |connection| {
             let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate).map_err(backend)?;
             for (index, statement) in statements.iter().enumerate() {
                 let changed = {

@@ -1,5 +1,6 @@
 //! The store contract, run against every backend. Postgres runs when
 //! `CGW_TEST_POSTGRES_URL` names a server; each test gets its own database.
+//! SQLite runs in memory (one connection) and as a file with a read pool.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
@@ -8,6 +9,14 @@ use host_native::store_sqlite::SqliteStore;
 
 async fn sqlite() -> Option<SqliteStore> {
     SqliteStore::open(":memory:").ok()
+}
+
+/// A SQLite file with a read pool: every read after a write crosses connections.
+async fn sqlite_file() -> Option<SqliteStore> {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    let dir = std::env::temp_dir().join(format!("cgw-contract-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    SqliteStore::open_with_readers(dir.join("contract.db").to_str()?, 2).ok()
 }
 
 async fn postgres() -> Option<PostgresStore> {
@@ -22,4 +31,5 @@ async fn postgres() -> Option<PostgresStore> {
 }
 
 gateway::store_contract_tests!(sqlite_store, sqlite);
+gateway::store_contract_tests!(sqlite_file_store, sqlite_file);
 gateway::store_contract_tests!(postgres_store, postgres);
