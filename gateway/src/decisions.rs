@@ -19,42 +19,20 @@ use crate::error::{ApiError, ApiResult};
 use crate::ports::{Rules, RulesFault, Stmt, StoreError};
 use crate::{time, Ctx, Gateway, Reply};
 
-/// How many queued decisions one flush writes per batch.
-const FLUSH_BATCH: usize = 256;
-/// How many decisions one flushed INSERT carries.
-const ROWS_PER_INSERT: usize = 16;
+/// Read-only decisions per page (one row of `decision_pages`).
+const PAGE_ENTRIES: usize = 256;
+/// The longest a page spans, from its first decision to its last: an id's
+/// page is found among the pages that start this long before it.
+const PAGE_SPAN_SECONDS: i64 = 60;
+/// How many pages one flush writes per batch.
+const PAGES_PER_BATCH: usize = 8;
+/// How many pages a listing reads at a time.
+const PAGES_PER_READ: i64 = 64;
 const INSERT_ONE: &str =
     "INSERT INTO decisions (decision_id, operation, environment, tenant_id, user_id, decided_at, rules_version, rules_sha256, input, output)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
-const COLUMNS: usize = 10;
 const DEFAULT_PAGE: i64 = 100;
 const MAX_PAGE: i64 = 1000;
-
-/// The INSERT of [`ROWS_PER_INSERT`] decisions at once, built once.
-fn insert_many() -> &'static str {
-    static SQL: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
-    SQL.get_or_init(|| {
-        let rows: Vec<String> = (0..ROWS_PER_INSERT)
-            .map(|r| format!("({})", (1..=COLUMNS).map(|c| format!("?{}", r * COLUMNS + c)).collect::<Vec<_>>().join(", ")))
-            .collect();
-        let sql = format!(
-            "INSERT INTO decisions (decision_id, operation, environment, tenant_id, user_id, decided_at, rules_version, rules_sha256, input, output) VALUES {}",
-            rows.join(", ")
-        );
-        Box::leak(sql.into_boxed_str())
-    })
-}
-
-/// Queued decisions as statements: full chunks in one INSERT each, the rest one by one.
-fn flush_statements(queued: &[Stmt]) -> Vec<Stmt> {
-    let mut out = Vec::with_capacity(queued.len() / ROWS_PER_INSERT + ROWS_PER_INSERT);
-    let mut chunks = queued.chunks_exact(ROWS_PER_INSERT);
-    for chunk in chunks.by_ref() {
-        out.push(Stmt::new(insert_many(), chunk.iter().flat_map(|s| s.params.iter().cloned()).collect()));
-    }
-    out.extend(chunks.remainder().iter().cloned());
-    out
-}
 
 /// Who a decision was made for.
 #[derive(Debug, Clone)]
@@ -75,35 +53,150 @@ impl Scope {
 #[derive(Debug, Clone)]
 pub struct DecisionLog {
     pub decision_id: String,
-    statement: Stmt,
+    record: RecordedDecision,
 }
 
 impl DecisionLog {
     /// The insert, for the batch of the change the decision causes.
     pub fn statement(&self) -> Stmt {
-        self.statement.clone()
+        let r = &self.record;
+        Stmt::new(
+            INSERT_ONE,
+            vec![
+                r.decision_id.as_str().into(),
+                r.operation.as_str().into(),
+                r.environment.as_str().into(),
+                r.tenant_id.as_str().into(),
+                r.user_id.as_str().into(),
+                r.decided_at.into(),
+                r.rules_version.as_str().into(),
+                r.rules_sha256.as_str().into(),
+                r.input.as_str().into(),
+                r.output.as_str().into(),
+            ],
+        )
     }
 }
 
 /// Queued read-only decisions, written by [`Gateway::flush_decisions`].
 #[derive(Default)]
-pub(crate) struct DecisionQueue(Mutex<Vec<Stmt>>);
+pub(crate) struct DecisionQueue(Mutex<Vec<RecordedDecision>>);
 
 impl DecisionQueue {
-    fn push(&self, s: Stmt) {
+    fn push(&self, r: RecordedDecision) {
         if let Ok(mut q) = self.0.lock() {
-            q.push(s);
+            q.push(r);
         }
     }
-    fn take(&self) -> Vec<Stmt> {
+    fn take(&self) -> Vec<RecordedDecision> {
         self.0.lock().map(|mut q| std::mem::take(&mut *q)).unwrap_or_default()
     }
-    fn requeue(&self, mut failed: Vec<Stmt>) {
+    fn requeue(&self, mut failed: Vec<RecordedDecision>) {
         if let Ok(mut q) = self.0.lock() {
             failed.append(&mut q);
             *q = failed;
         }
     }
+}
+
+/// One entry of a page: a decision without what the page holds for all.
+#[derive(serde::Deserialize)]
+struct PageEntry<'a> {
+    id: std::borrow::Cow<'a, str>,
+    op: std::borrow::Cow<'a, str>,
+    tenant: std::borrow::Cow<'a, str>,
+    user: std::borrow::Cow<'a, str>,
+    at: i64,
+    #[serde(borrow)]
+    input: &'a serde_json::value::RawValue,
+    #[serde(borrow)]
+    output: &'a serde_json::value::RawValue,
+}
+
+/// Splits queued decisions into pages: per environment and rules, sorted
+/// by id, at most [`PAGE_ENTRIES`] and [`PAGE_SPAN_SECONDS`] each.
+fn pages_of(mut queued: Vec<RecordedDecision>) -> Vec<Vec<RecordedDecision>> {
+    queued.sort_by(|a, b| (a.environment, &a.rules_sha256, &a.decision_id).cmp(&(b.environment, &b.rules_sha256, &b.decision_id)));
+    let mut pages: Vec<Vec<RecordedDecision>> = Vec::new();
+    for record in queued {
+        let fits = pages.last().and_then(|p| p.first().map(|first| (p.len(), first))).is_some_and(|(len, first)| {
+            len < PAGE_ENTRIES
+                && first.environment == record.environment
+                && first.rules_sha256 == record.rules_sha256
+                && record.decided_at - first.decided_at < PAGE_SPAN_SECONDS
+        });
+        match pages.last_mut() {
+            Some(page) if fits => page.push(record),
+            _ => pages.push(vec![record]),
+        }
+    }
+    pages
+}
+
+/// The insert of one page. The entries are written as text: input and
+/// output are already canonical JSON, so they go in as they are.
+fn page_statement(page: &[RecordedDecision]) -> Option<Stmt> {
+    let (first, last) = (page.first()?, page.last()?);
+    let quoted = |text: &str| serde_json::to_string(text).unwrap_or_default();
+    let mut entries = String::with_capacity(page.iter().map(|r| r.input.len() + r.output.len() + 160).sum());
+    entries.push('[');
+    for (i, r) in page.iter().enumerate() {
+        if i > 0 {
+            entries.push(',');
+        }
+        entries.push_str(&format!(
+            r#"{{"id":{},"op":"{}","tenant":{},"user":{},"at":{},"input":{},"output":{}}}"#,
+            quoted(&r.decision_id),
+            r.operation.as_str(),
+            quoted(&r.tenant_id),
+            quoted(&r.user_id),
+            r.decided_at,
+            r.input,
+            r.output
+        ));
+    }
+    entries.push(']');
+    Some(Stmt::new(
+        "INSERT INTO decision_pages (page_id, last_id, environment, decided_to, rules_version, rules_sha256, entries) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        vec![
+            first.decision_id.as_str().into(),
+            last.decision_id.as_str().into(),
+            first.environment.as_str().into(),
+            page.iter().map(|r| r.decided_at).max().unwrap_or(first.decided_at).into(),
+            first.rules_version.as_str().into(),
+            first.rules_sha256.as_str().into(),
+            entries.into(),
+        ],
+    ))
+}
+
+/// The decisions of a page row (`environment, rules_version, rules_sha256, entries`).
+fn page_decisions(row: &crate::ports::Row) -> ApiResult<Vec<RecordedDecision>> {
+    let environment = Environment::parse(&row.text(0)?).ok_or_else(ApiError::internal)?;
+    let (rules_version, rules_sha256, text) = (row.text(1)?, row.text(2)?, row.text(3)?);
+    let entries: Vec<PageEntry<'_>> = serde_json::from_str(&text).map_err(|_| ApiError::internal())?;
+    entries
+        .into_iter()
+        .map(|e| {
+            Ok(RecordedDecision {
+                decision_id: e.id.into_owned(),
+                operation: Operation::parse(&e.op).ok_or_else(ApiError::internal)?,
+                environment,
+                tenant_id: e.tenant.into_owned(),
+                user_id: e.user.into_owned(),
+                decided_at: e.at,
+                rules_version: rules_version.clone(),
+                rules_sha256: rules_sha256.clone(),
+                input: e.input.get().to_string(),
+                output: e.output.get().to_string(),
+            })
+        })
+        .collect()
+}
+
+/// The second a decision id names (its first eleven hex digits after `dec_`).
+fn id_second(decision_id: &str) -> Option<i64> {
+    decision_id.strip_prefix("dec_").and_then(|rest| rest.get(..11)).and_then(|hex| i64::from_str_radix(hex, 16).ok())
 }
 
 /// The canonical encoding of facts and decisions.
@@ -145,25 +238,22 @@ impl Gateway {
 
     fn decision_log(&self, scope: &Scope, operation: Operation, input: String, output: String) -> DecisionLog {
         let decided_at = self.clock.now();
-        // Ids sort by time, so the log's key grows at its end and a time window is a key range.
+        // Ids sort by time, so the log's keys grow at their end and a time window is a key range.
         let decision_id = format!("{}{}", id_floor(decided_at), hex::encode(self.ids.random_bytes(8)));
         let identity = self.rules.identity();
-        let statement = Stmt::new(
-            INSERT_ONE,
-            vec![
-                decision_id.as_str().into(),
-                operation.as_str().into(),
-                scope.environment.as_str().into(),
-                scope.tenant_id.as_str().into(),
-                scope.user_id.as_str().into(),
-                decided_at.into(),
-                identity.version.into(),
-                identity.component_sha256.into(),
-                input.into(),
-                output.into(),
-            ],
-        );
-        DecisionLog { decision_id, statement }
+        let record = RecordedDecision {
+            decision_id: decision_id.clone(),
+            operation,
+            environment: scope.environment,
+            tenant_id: scope.tenant_id.clone(),
+            user_id: scope.user_id.clone(),
+            decided_at,
+            rules_version: identity.version,
+            rules_sha256: identity.component_sha256,
+            input,
+            output,
+        };
+        DecisionLog { decision_id, record }
     }
 
     /// Queues the log of a decision that changed nothing.
@@ -171,25 +261,24 @@ impl Gateway {
         if self.config.skip_read_decision_log {
             return;
         }
-        self.decision_queue.push(log.statement);
+        self.decision_queue.push(log.record);
     }
 
-    /// Writes the queued read-only decisions; hosts call it on a short timer
-    /// and at shutdown. A batch that fails goes back to the queue.
+    /// Writes the queued read-only decisions as pages; hosts call it on a
+    /// short timer and at shutdown. Pages that fail go back to the queue.
     pub async fn flush_decisions(&self) -> Result<usize, StoreError> {
-        let mut pending = self.decision_queue.take();
+        let mut pages = pages_of(self.decision_queue.take());
         let mut written = 0;
         let store = self.decision_store.as_deref().unwrap_or(self.store.as_ref());
-        while !pending.is_empty() {
-            let rest = pending.split_off(pending.len().min(FLUSH_BATCH));
-            let count = pending.len();
-            if let Err(e) = store.batch(flush_statements(&pending)).await {
-                pending.extend(rest);
-                self.decision_queue.requeue(pending);
+        while !pages.is_empty() {
+            let rest = pages.split_off(pages.len().min(PAGES_PER_BATCH));
+            let statements: Vec<Stmt> = pages.iter().filter_map(|p| page_statement(p)).collect();
+            if let Err(e) = store.batch(statements).await {
+                self.decision_queue.requeue(pages.into_iter().chain(rest).flatten().collect());
                 return Err(e);
             }
-            written += count;
-            pending = rest;
+            written += pages.iter().map(Vec::len).sum::<usize>();
+            pages = rest;
         }
         Ok(written)
     }
@@ -197,20 +286,36 @@ impl Gateway {
     /// Deletes decisions older than the retention; a scheduled job.
     pub(crate) async fn prune_decisions(&self, now: i64) -> Result<(), StoreError> {
         let cutoff = now.saturating_sub(self.config.decision_retention_seconds());
-        self.store.batch(vec![Stmt::new("DELETE FROM decisions WHERE decided_at < ?1", vec![cutoff.into()])]).await
+        self.store
+            .batch(vec![
+                Stmt::new("DELETE FROM decisions WHERE decided_at < ?1", vec![cutoff.into()]),
+                Stmt::new("DELETE FROM decision_pages WHERE decided_to < ?1", vec![cutoff.into()]),
+            ])
+            .await
     }
 
-    /// A recorded decision, as an admin or the replay command sees it.
+    /// A recorded decision, as an admin or the replay command sees it: a row
+    /// of its own, or an entry of the page that starts at most a page span before it.
     pub async fn load_decision(&self, decision_id: &str) -> ApiResult<Option<RecordedDecision>> {
-        let rows = self
+        let rows = self.store.query(SELECT_DECISION, vec![decision_id.into()]).await?;
+        if let Some(found) = rows.first().map(recorded_from_row).transpose()? {
+            return Ok(Some(found));
+        }
+        let Some(second) = id_second(decision_id) else { return Ok(None) };
+        let pages = self
             .store
             .query(
-                "SELECT decision_id, operation, environment, tenant_id, user_id, decided_at, rules_version, rules_sha256, input, output
-                 FROM decisions WHERE decision_id = ?1",
-                vec![decision_id.into()],
+                "SELECT environment, rules_version, rules_sha256, entries FROM decision_pages
+                 WHERE page_id <= ?1 AND page_id >= ?2 AND last_id >= ?1",
+                vec![decision_id.into(), id_floor(second.saturating_sub(PAGE_SPAN_SECONDS)).into()],
             )
             .await?;
-        rows.first().map(recorded_from_row).transpose()
+        for page in &pages {
+            if let Some(found) = page_decisions(page)?.into_iter().find(|d| d.decision_id == decision_id) {
+                return Ok(Some(found));
+            }
+        }
+        Ok(None)
     }
 
     pub(crate) async fn get_decision(&self, ctx: &Ctx<'_>, decision_id: &str) -> ApiResult<Reply> {
@@ -264,6 +369,16 @@ impl Gateway {
             None => String::new(),
             Some(c) => decode_cursor(c).ok_or_else(|| ApiError::bad_request("invalid_cursor", "cursor is not one this service issued"))?,
         };
+        let (lower, upper) = (id_floor(from), id_floor(to.saturating_add(1)));
+        let wanted = |d: &RecordedDecision| {
+            d.environment == ctx.caller.environment
+                && (tenant.is_empty() || d.tenant_id == tenant)
+                && (user.is_empty() || d.user_id == user)
+                && (from..=to).contains(&d.decided_at)
+                && d.decision_id > after_id
+                && d.decision_id >= lower
+                && d.decision_id < upper
+        };
         let rows = self
             .store
             .query(
@@ -278,23 +393,61 @@ impl Gateway {
                     user.into(),
                     from.into(),
                     to.into(),
-                    after_id.into(),
+                    after_id.as_str().into(),
                     (limit + 1).into(),
-                    id_floor(from).into(),
-                    id_floor(to.saturating_add(1)).into(),
+                    lower.as_str().into(),
+                    upper.as_str().into(),
                 ],
             )
             .await?;
-        let has_more = rows.len() as i64 > limit;
-        let decisions: Vec<RecordedDecision> = rows.iter().take(limit as usize).map(recorded_from_row).collect::<ApiResult<_>>()?;
-        let next = decisions.last().filter(|_| has_more).map(|d| Json::String(encode_cursor(&d.decision_id)));
+        let mut found: Vec<RecordedDecision> = rows.iter().map(recorded_from_row).collect::<ApiResult<_>>()?;
+        // Pages in key order; an unread page holds only ids from its key on,
+        // so the listing is complete once enough ids lie before the last key read.
+        let start_second = id_second(&after_id).unwrap_or(0).max(from).saturating_sub(PAGE_SPAN_SECONDS);
+        let mut page_after = id_floor(start_second);
+        let mut first_read = true;
+        loop {
+            let pages = self
+                .store
+                .query(
+                    "SELECT environment, rules_version, rules_sha256, entries, page_id FROM decision_pages
+                     WHERE environment = ?1 AND (page_id > ?2 OR (?5 = 1 AND page_id = ?2)) AND page_id < ?3 AND last_id > ?6
+                     ORDER BY page_id LIMIT ?4",
+                    vec![
+                        ctx.caller.environment.as_str().into(),
+                        page_after.as_str().into(),
+                        upper.as_str().into(),
+                        PAGES_PER_READ.into(),
+                        first_read.into(),
+                        after_id.as_str().into(),
+                    ],
+                )
+                .await?;
+            first_read = false;
+            for page in &pages {
+                found.extend(page_decisions(page)?.into_iter().filter(|d| wanted(d)));
+            }
+            let Some(last_key) = pages.last().map(|p| p.text(4)).transpose()? else { break };
+            if (pages.len() as i64) < PAGES_PER_READ || found.iter().filter(|d| d.decision_id <= last_key).count() as i64 > limit {
+                break;
+            }
+            page_after = last_key;
+        }
+        found.sort_by(|a, b| a.decision_id.cmp(&b.decision_id));
+        found.truncate(limit as usize + 1);
+        let has_more = found.len() as i64 > limit;
+        found.truncate(limit as usize);
+        let next = found.last().filter(|_| has_more).map(|d| Json::String(encode_cursor(&d.decision_id)));
         Ok(Reply::ok(json!({
-            "decisions": decisions.iter().map(RecordedDecision::to_json).collect::<Vec<_>>(),
+            "decisions": found.iter().map(RecordedDecision::to_json).collect::<Vec<_>>(),
             "next_cursor": next.unwrap_or(Json::Null),
             "has_more": has_more,
         })))
     }
 }
+
+const SELECT_DECISION: &str = "SELECT decision_id, operation, environment, tenant_id, user_id, decided_at, rules_version, rules_sha256, input, output
+ FROM decisions WHERE decision_id = ?1";
 
 /// A decision as recorded.
 #[derive(Debug, Clone, PartialEq)]
@@ -431,4 +584,52 @@ pub(crate) fn with_decision(mut reply: Reply, log: &DecisionLog) -> Reply {
 pub(crate) fn error_with_decision(mut error: ApiError, log: &DecisionLog) -> ApiError {
     error.decision_id = Some(log.decision_id.as_str().into());
     error
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ports::{Row, Value};
+
+    fn record(env: Environment, at: i64, n: usize) -> RecordedDecision {
+        RecordedDecision {
+            decision_id: format!("{}{n:016x}", id_floor(at)),
+            operation: Operation::ExclusionStatus,
+            environment: env,
+            tenant_id: "ten_1".into(),
+            user_id: String::new(),
+            decided_at: at,
+            rules_version: "2.0.0".into(),
+            rules_sha256: "ab".repeat(32),
+            input: r#"{"now":5,"exclusions":[{"expires_at":null}]}"#.into(),
+            output: r#"{"active":[0],"most_restrictive":0}"#.into(),
+        }
+    }
+
+    #[test]
+    fn pages_split_by_environment_size_and_span() {
+        let mut queued: Vec<RecordedDecision> = (0..300).map(|n| record(Environment::Sandbox, 1_000, n)).collect();
+        queued.push(record(Environment::Production, 1_000, 0));
+        queued.push(record(Environment::Sandbox, 1_000 + PAGE_SPAN_SECONDS, 999));
+        let pages = pages_of(queued);
+        let sizes: Vec<usize> = pages.iter().map(Vec::len).collect();
+        assert_eq!(sizes, vec![PAGE_ENTRIES, 300 - PAGE_ENTRIES, 1, 1]);
+        for page in &pages {
+            assert!(page.windows(2).all(|w| w[0].decision_id < w[1].decision_id), "a page is sorted");
+            assert!(page.iter().all(|r| r.environment == page[0].environment));
+        }
+    }
+
+    #[test]
+    fn a_page_keeps_every_decision_to_the_byte() {
+        let page = vec![record(Environment::Sandbox, 7, 1), record(Environment::Sandbox, 8, 2)];
+        let statement = page_statement(&page).unwrap();
+        let p = &statement.params;
+        let row = Row(vec![p[2].clone(), p[4].clone(), p[5].clone(), p[6].clone()]);
+        assert_eq!(page_decisions(&row).unwrap(), page);
+        assert_eq!(p[0], Value::Text(page[0].decision_id.clone()));
+        assert_eq!(p[1], Value::Text(page[1].decision_id.clone()));
+        assert_eq!(id_second(&page[1].decision_id), Some(8));
+        assert_eq!(id_second("dec_zz"), None);
+    }
 }

@@ -162,11 +162,13 @@ async fn one_rules_call_per_check_and_replay(db: &str, scratch: &std::path::Path
     let (code, _) = replay(&[&check_id, "--database", &db, "--rules", copy.to_str().unwrap()]);
     assert_eq!(code, Some(0));
 
-    // A record whose output was altered is reported, with the path that differs.
+    // A record whose output was altered is reported, with the path that
+    // differs. A read-only decision such as this check is kept in a page.
     let store = open_store(&db).await.unwrap();
     store
         .batch(vec![Stmt::expect_one(
-            "UPDATE decisions SET output = replace(output, '\"would_remain_cents\":6500', '\"would_remain_cents\":9999') WHERE decision_id = ?1",
+            "UPDATE decision_pages SET entries = replace(entries, '\"would_remain_cents\":6500', '\"would_remain_cents\":9999')
+             WHERE page_id <= ?1 AND last_id >= ?1",
             vec![check_id.as_str().into()],
         )])
         .await
@@ -214,4 +216,48 @@ async fn decisions_older_than_the_retention_are_pruned_and_younger_kept() {
     };
     assert!(!found(old).await, "a decision older than the retention was kept");
     assert!(found(young).await, "a decision within the retention was pruned");
+}
+
+#[tokio::test]
+async fn a_listing_pages_through_many_decision_pages_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("g.db").display());
+    let gw = Gateway::new(
+        open_store(&db).await.unwrap(),
+        Box::new(ComponentRules::embedded().unwrap()),
+        Box::new(SystemClock),
+        Box::new(OsIds),
+        Config::default(),
+    );
+    gw.migrate().await.unwrap();
+    let admin = gw.create_admin_key(Environment::Sandbox).await.unwrap();
+    let (_, tenant, _) =
+        call(&gw, "POST", "/v1/admin/tenants", &admin, Some(json!({ "name": "t", "environment": "sandbox", "rate_limit_per_minute": 100_000 })))
+            .await;
+    let (key, tenant_id) = (tenant["api_key"].as_str().unwrap().to_string(), tenant["tenant_id"].as_str().unwrap().to_string());
+    let mut made = Vec::new();
+    for i in 0..200 {
+        let (status, _, id) = call(&gw, "GET", &format!("/v1/exclusions/check?email=p{i}@example.com"), &key, None).await;
+        assert_eq!(status, 200);
+        made.push(id.unwrap());
+        if i % 2 == 1 {
+            gw.flush_decisions().await.unwrap();
+        }
+    }
+    made.sort();
+    let mut listed = Vec::new();
+    let mut cursor = String::new();
+    loop {
+        let path = format!("/v1/admin/decisions?tenant_id={tenant_id}&limit=30{cursor}");
+        let (status, body, _) = call(&gw, "GET", &path, &admin, None).await;
+        assert_eq!(status, 200, "{body}");
+        listed.extend(body["decisions"].as_array().unwrap().iter().map(|d| d["decision_id"].as_str().unwrap().to_string()));
+        match body["next_cursor"].as_str() {
+            Some(next) => cursor = format!("&cursor={next}"),
+            None => break,
+        }
+    }
+    assert_eq!(listed, made, "every paged decision, once, in order");
+    let (status, one, _) = call(&gw, "GET", &format!("/v1/admin/decisions/{}", made[137]), &admin, None).await;
+    assert_eq!((status, one["operation"].as_str()), (200, Some("exclusion_status")));
 }
