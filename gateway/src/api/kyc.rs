@@ -107,10 +107,9 @@ impl Gateway {
             let scope = Scope::of(ctx, &request.user_id);
             let (decision, log) = self.decide_or_refuse(&scope, Operation::Withdrawal, &facts, |r, f| r.decide_withdrawal(f))?;
             let mut statements = vec![log.statement()];
-            let mut user_version = user.version;
+            // Expiring an abandoned check changes the check and its withdrawal, not the user.
             if let (Some(expiry), Some(open)) = (&decision.expire_open_check, &open) {
                 statements.extend(self.kyc_transition(open, user.verified_tier, user.version, expiry, "abandoned", ctx.now));
-                user_version += i64::from(expiry.status == KycStatus::Approved);
             }
             let reply = match decision.outcome {
                 WithdrawalOutcome::CeilingExceeded => {
@@ -170,7 +169,7 @@ impl Gateway {
                         "withdrawal_remaining_cents": fast.remaining_cents,
                         "message": "Withdrawal approved: no identity verification is needed for this amount.",
                     });
-                    statements.push(self.user_withdrawal_update(ctx, &user, user_version, &request, request.amount));
+                    statements.push(self.user_withdrawal_update(ctx, &user, &request, request.amount));
                     statements.push(self.withdrawal_insert(ctx, &request, &withdrawal_id, WithdrawalStatus::Released, &body));
                     Reply::ok(body)
                 }
@@ -196,7 +195,7 @@ impl Gateway {
                         "estimated_clear_time": verification.estimated_clear_time,
                     });
                     let tenant = ctx.caller.tenant_id.as_str();
-                    statements.push(self.user_withdrawal_update(ctx, &user, user_version, &request, 0));
+                    statements.push(self.user_withdrawal_update(ctx, &user, &request, 0));
                     statements.push(self.withdrawal_insert(ctx, &request, &withdrawal_id, WithdrawalStatus::Held, &body));
                     statements.push(Stmt::new(
                         "INSERT INTO kyc_checks (kyc_check_id, tenant_id, environment, external_user_id, target_tier, status, open_key, withdrawal_id,
@@ -261,7 +260,7 @@ impl Gateway {
 
     /// Claims the user, adds a released amount to the lifetime total, fixes
     /// the withdrawal currency and records the e-mail and phone given.
-    fn user_withdrawal_update(&self, ctx: &Ctx<'_>, user: &User, version: i64, request: &WithdrawalRequest, released: i64) -> Stmt {
+    fn user_withdrawal_update(&self, ctx: &Ctx<'_>, user: &User, request: &WithdrawalRequest, released: i64) -> Stmt {
         Stmt::expect_one(
             "UPDATE users SET cumulative_withdrawn_cents = cumulative_withdrawn_cents + ?4, version = version + 1, updated_at = ?5,
                     withdrawal_currency = COALESCE(withdrawal_currency, ?6), kyc_email = COALESCE(?7, kyc_email), kyc_phone = COALESCE(?8, kyc_phone)
@@ -269,7 +268,7 @@ impl Gateway {
             vec![
                 ctx.caller.tenant_id.as_str().into(),
                 user.external_user_id.as_str().into(),
-                version.into(),
+                user.version.into(),
                 released.into(),
                 ctx.now.into(),
                 request.currency.as_str().into(),
