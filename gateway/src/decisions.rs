@@ -357,14 +357,7 @@ impl Gateway {
             })
         };
         let (from, to) = (bound("from", 0)?, bound("to", i64::MAX)?);
-        let limit = match q.get("limit") {
-            None => DEFAULT_PAGE,
-            Some(t) => t
-                .parse::<i64>()
-                .ok()
-                .filter(|n| (1..=MAX_PAGE).contains(n))
-                .ok_or_else(|| ApiError::bad_request("invalid_limit", format!("limit must be an integer from 1 to {MAX_PAGE}")))?,
-        };
+        let limit = q.page_limit(DEFAULT_PAGE, MAX_PAGE)?;
         let after_id = match q.get("cursor") {
             None => String::new(),
             Some(c) => decode_cursor(c).ok_or_else(|| ApiError::bad_request("invalid_cursor", "cursor is not one this service issued"))?,

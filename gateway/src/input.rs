@@ -201,6 +201,18 @@ impl Query {
         self.0.get(name).map(|s| s.trim()).filter(|s| !s.is_empty())
     }
 
+    /// The `limit` of a listing: `default` when absent, else 1 to `max` (400 `invalid_limit`).
+    pub fn page_limit(&self, default: i64, max: i64) -> ApiResult<i64> {
+        match self.get("limit") {
+            None => Ok(default),
+            Some(text) => text
+                .parse::<i64>()
+                .ok()
+                .filter(|n| (1..=max).contains(n))
+                .ok_or_else(|| ApiError::bad_request("invalid_limit", format!("limit must be an integer from 1 to {max}"))),
+        }
+    }
+
     pub fn required(&self, name: &'static str) -> ApiResult<&str> {
         self.get(name).ok_or_else(|| ApiError::bad_request("missing_fields", format!("missing required query parameter: {name}")))
     }

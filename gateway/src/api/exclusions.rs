@@ -321,14 +321,7 @@ impl Gateway {
     /// nightly reconciliation. The cursor names the last row seen, so pages
     /// stay correct while rows are added or expire.
     pub(crate) async fn exclusion_snapshot(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-        let limit = match ctx.query.get("limit") {
-            None => DEFAULT_PAGE,
-            Some(text) => text
-                .parse::<i64>()
-                .ok()
-                .filter(|n| (1..=MAX_PAGE).contains(n))
-                .ok_or_else(|| ApiError::bad_request("invalid_limit", format!("limit must be an integer from 1 to {MAX_PAGE}")))?,
-        };
+        let limit = ctx.query.page_limit(DEFAULT_PAGE, MAX_PAGE)?;
         let after = match ctx.query.get("cursor") {
             None => 0,
             Some(cursor) => decode_cursor(cursor).ok_or_else(|| ApiError::bad_request("invalid_cursor", "cursor is not one this service issued"))?,
