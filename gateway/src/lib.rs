@@ -26,7 +26,7 @@ use serde_json::{json, Value as Json};
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Query;
-use crate::ports::{Clock, Ids, RateLimit, Rules, Stmt, Store, Value, Waker, WebhookSender};
+use crate::ports::{Clock, Ids, RateLimit, RateState, Rules, Stmt, Store, Value, Waker, WebhookSender};
 use crate::rate_limit::RateLimiter;
 use crate::router::Route;
 use rules::EventKind;
@@ -164,7 +164,8 @@ impl Gateway {
     /// Answers one request. Never panics; every failure is an error body.
     pub async fn handle(&self, request: http::Request<Vec<u8>>) -> http::Response<Vec<u8>> {
         let request_id = self.new_id("req");
-        let mut response = match self.dispatch(&request, &request_id).await {
+        let mut rate = None;
+        let mut response = match self.dispatch(&request, &request_id, &mut rate).await {
             Ok(reply) => {
                 let bytes = serde_json::to_vec(&reply.body).unwrap_or_default();
                 let mut builder = http::Response::builder().status(reply.status).header("content-type", "application/json");
@@ -178,10 +179,14 @@ impl Gateway {
         if let Ok(value) = http::HeaderValue::from_str(&request_id) {
             response.headers_mut().insert("x-request-id", value);
         }
+        if let Some(state) = rate {
+            rate_limit_headers(response.headers_mut(), &state);
+        }
         response
     }
 
-    async fn dispatch(&self, request: &http::Request<Vec<u8>>, request_id: &str) -> ApiResult<Reply> {
+    /// Answers a request; `rate` receives the caller's quota once the key is known.
+    async fn dispatch(&self, request: &http::Request<Vec<u8>>, request_id: &str, rate: &mut Option<RateState>) -> ApiResult<Reply> {
         let route = router::resolve(request.method(), request.uri().path())?;
         if request.body().len() > MAX_BODY_BYTES {
             return Err(ApiError::new(413, "payload_too_large", format!("request body is larger than {MAX_BODY_BYTES} bytes")));
@@ -193,10 +198,12 @@ impl Gateway {
             return Err(ApiError::new(415, "unsupported_media_type", "request bodies must be sent as application/json"));
         }
         let caller = self.authenticate(request.headers(), request_id).await?;
-        let rate = u32::try_from(caller.rate_limit_per_minute.max(0)).unwrap_or(u32::MAX);
-        if let Err(retry_after) = self.limiter.check(&caller.key_id, rate, self.clock.now()).await {
+        let limit = u32::try_from(caller.rate_limit_per_minute.max(0)).unwrap_or(u32::MAX);
+        let state = self.limiter.check(&caller.key_id, limit, self.clock.now()).await;
+        *rate = Some(state);
+        if !state.allowed {
             let mut error = ApiError::new(429, "rate_limited", "too many requests for this key; retry after the number of seconds in Retry-After");
-            error.retry_after_seconds = Some(retry_after);
+            error.retry_after_seconds = Some(state.reset_seconds);
             return Err(error);
         }
         if route.is_admin() && !caller.is_admin {
@@ -248,6 +255,18 @@ impl Gateway {
                 now.into(),
             ],
         )
+    }
+}
+
+/// The IETF rate-limit headers (draft-ietf-httpapi-ratelimit-headers): the
+/// policy (quota per window) and where the key stands (remaining, seconds to reset).
+fn rate_limit_headers(headers: &mut http::HeaderMap, state: &RateState) {
+    let policy = format!("\"per-key\";q={};w={}", state.limit, state.window_seconds);
+    let current = format!("\"per-key\";r={};t={}", state.remaining, state.reset_seconds);
+    for (name, value) in [("ratelimit-policy", policy), ("ratelimit", current)] {
+        if let Ok(value) = http::HeaderValue::from_str(&value) {
+            headers.insert(name, value);
+        }
     }
 }
 

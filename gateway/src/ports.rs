@@ -192,8 +192,21 @@ pub trait Store: MaybeSend {
 #[cfg_attr(not(target_arch = "wasm32"), async_trait::async_trait)]
 #[cfg_attr(target_arch = "wasm32", async_trait::async_trait(?Send))]
 pub trait RateLimit: MaybeSend {
-    /// Counts one request of `key_id`; `Err(retry_after_seconds)` when it is over `limit_per_minute`.
-    async fn check(&self, key_id: &str, limit_per_minute: u32, now: i64) -> Result<(), u64>;
+    /// Counts one request of `key_id` against `limit_per_minute` and says where the key stands.
+    async fn check(&self, key_id: &str, limit_per_minute: u32, now: i64) -> RateState;
+}
+
+/// A key's quota after a request was counted, for the answer and its
+/// `RateLimit-Policy` / `RateLimit` headers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateState {
+    /// false when the request is over the limit (429)
+    pub allowed: bool,
+    pub limit: u32,
+    pub window_seconds: u32,
+    pub remaining: u32,
+    /// seconds until the window resets; the `Retry-After` of a 429
+    pub reset_seconds: u64,
 }
 
 /// Real time in unix seconds. Sandbox tenants see it shifted by their test clock.

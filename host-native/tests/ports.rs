@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use gateway::auth::Environment;
-use gateway::ports::RateLimit;
+use gateway::ports::{RateLimit, RateState};
 use gateway::{Config, Gateway};
 use host_native::rules_engine::ComponentRules;
 use host_native::{open_store, OsIds, SystemClock};
@@ -20,12 +20,9 @@ struct Shared {
 
 #[async_trait::async_trait]
 impl RateLimit for Shared {
-    async fn check(&self, _key_id: &str, _limit: u32, _now: i64) -> Result<(), u64> {
-        if self.seen.fetch_add(1, Ordering::SeqCst) < self.allowed {
-            Ok(())
-        } else {
-            Err(7)
-        }
+    async fn check(&self, _key_id: &str, limit: u32, _now: i64) -> RateState {
+        let allowed = self.seen.fetch_add(1, Ordering::SeqCst) < self.allowed;
+        RateState { allowed, limit, window_seconds: 60, remaining: if allowed { 1 } else { 0 }, reset_seconds: 7 }
     }
 }
 
@@ -54,6 +51,7 @@ async fn a_supplied_rate_limiter_decides_the_429() {
     let limited = get(&gw, "/v1/rules", Some(&admin)).await;
     assert_eq!(limited.status(), 429);
     assert_eq!(limited.headers().get("retry-after").unwrap(), "7");
+    assert_eq!(limited.headers().get("ratelimit").unwrap(), "\"per-key\";r=0;t=7");
     assert_eq!(get(&gw, "/v1/health", None).await.status(), 200);
     assert_eq!(seen.load(Ordering::SeqCst), 2, "health is not counted");
 }

@@ -100,6 +100,42 @@ pub fn rate_limit_answers_429_with_retry_after(env: &Env) -> CaseResult {
     Ok(())
 }
 
+/// `"per-key";r=R;t=T` → (R, T).
+fn rate_state(header: Option<&str>) -> Option<(i64, i64)> {
+    let mut r = None;
+    let mut t = None;
+    for part in header?.split(';').skip(1) {
+        match part.trim().split_once('=')? {
+            ("r", v) => r = v.parse().ok(),
+            ("t", v) => t = v.parse().ok(),
+            _ => {}
+        }
+    }
+    Some((r?, t?))
+}
+
+pub fn rate_limit_headers_show_the_quota_before_it_bites(env: &Env) -> CaseResult {
+    let t = env.tenant_with("sandbox", 5)?;
+    let first = t.get("/v1/rules");
+    first.expect(200)?;
+    ensure_eq!(first.header("ratelimit-policy"), Some("\"per-key\";q=5;w=60"));
+    let (remaining, reset) = rate_state(first.header("ratelimit")).ok_or(format!("no RateLimit header: {:?}", first.headers))?;
+    ensure!((0..=4).contains(&remaining), "remaining {remaining} after one of five");
+    ensure!((1..=60).contains(&reset), "reset {reset} is not within the minute");
+    let second = t.get("/v1/exclusions/check?email=nobody@example.com");
+    let (after, _) = rate_state(second.header("ratelimit")).ok_or("no RateLimit header on the second request")?;
+    ensure!(after < remaining || after == 4, "remaining did not go down: {remaining} then {after}");
+    // Errors of an identified key carry the headers too; 429s say nothing is left.
+    let not_found = t.get("/v1/kyc/status?kyc_check_id=kyc_none");
+    ensure!(not_found.header("ratelimit").is_some(), "a 404 of a known key lacks RateLimit");
+    let limited = (0..10).map(|_| t.get("/v1/rules")).find(|r| r.status == 429).ok_or("no 429 at 5 a minute")?;
+    ensure_eq!(rate_state(limited.header("ratelimit")).map(|(r, _)| r), Some(0));
+    // No key, no quota to show.
+    ensure!(env.call("GET", "/v1/health", None, None).header("ratelimit").is_none(), "health shows a quota");
+    ensure!(env.call("GET", "/v1/rules", None, None).header("ratelimit").is_none(), "an unauthenticated 401 shows a quota");
+    Ok(())
+}
+
 pub fn tenants_cannot_see_each_other(env: &Env) -> CaseResult {
     let a = env.sandbox()?;
     let b = env.sandbox()?;
