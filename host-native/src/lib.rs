@@ -31,23 +31,41 @@ impl Ids for OsIds {
     }
 }
 
-/// Opens the store named by a URL: `sqlite://PATH` (or `sqlite::memory:`) or `postgres://…`.
+/// Opens the store named by a URL: `postgres://…`, or `sqlite://PATH` (or
+/// `sqlite::memory:`) with an optional `?synchronous=full|normal` (default full).
 pub async fn open_store(url: &str) -> Result<Box<dyn Store>, StoreError> {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         return Ok(Box::new(store_postgres::PostgresStore::connect(url).await?));
     }
-    let path = url
-        .strip_prefix("sqlite://")
-        .or_else(|| url.strip_prefix("sqlite:"))
+    let (path, synchronous) = sqlite_url(url)?
         .ok_or_else(|| StoreError::Backend(format!("unsupported database URL (use sqlite://PATH or postgres://…): {}", redact(url))))?;
-    Ok(Box::new(store_sqlite::SqliteStore::open(path)?))
+    Ok(Box::new(store_sqlite::SqliteStore::open_with(&path, store_sqlite::SqliteStore::default_readers(), synchronous)?))
+}
+
+/// The path and commit setting of a SQLite URL; `None` for another scheme.
+fn sqlite_url(url: &str) -> Result<Option<(String, store_sqlite::Synchronous)>, StoreError> {
+    let Some(rest) = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) else { return Ok(None) };
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let mut synchronous = store_sqlite::Synchronous::Full;
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        synchronous = match pair.split_once('=') {
+            Some(("synchronous", value)) => store_sqlite::Synchronous::parse(value)
+                .ok_or_else(|| StoreError::Backend(format!("synchronous must be full or normal, not {value}")))?,
+            _ => return Err(StoreError::Backend(format!("unknown SQLite option {pair} (known: synchronous=full|normal)"))),
+        };
+    }
+    Ok(Some((path.to_string(), synchronous)))
 }
 
 /// A second connection for the decision log's off-path writes, when the
-/// store is a SQLite file (one connection serialises everything); `None` otherwise.
+/// store is a SQLite file (one connection serialises everything); `None`
+/// otherwise. Read-only decisions change nothing, so their pages are not
+/// synced one by one (the loss window is documented).
 pub fn open_decision_store(url: &str) -> Result<Option<Box<dyn Store>>, StoreError> {
-    match url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
-        Some(path) if path != ":memory:" => Ok(Some(Box::new(store_sqlite::SqliteStore::open_with_readers(path, 0)?))),
+    match sqlite_url(url)? {
+        Some((path, _)) if path != ":memory:" => {
+            Ok(Some(Box::new(store_sqlite::SqliteStore::open_with(&path, 0, store_sqlite::Synchronous::Normal)?)))
+        }
         _ => Ok(None),
     }
 }
@@ -69,6 +87,17 @@ pub fn redact(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sqlite_urls_take_a_commit_setting_and_refuse_others() {
+        use store_sqlite::Synchronous::{Full, Normal};
+        assert_eq!(sqlite_url("sqlite://g.db").unwrap(), Some(("g.db".to_string(), Full)));
+        assert_eq!(sqlite_url("sqlite://g.db?synchronous=normal").unwrap(), Some(("g.db".to_string(), Normal)));
+        assert_eq!(sqlite_url("sqlite::memory:").unwrap(), Some((":memory:".to_string(), Full)));
+        assert!(sqlite_url("sqlite://g.db?synchronous=off").is_err());
+        assert!(sqlite_url("sqlite://g.db?cache=shared").is_err());
+        assert_eq!(sqlite_url("postgres://h/db").unwrap(), None);
+    }
 
     #[test]
     fn redact_hides_passwords_only() {
