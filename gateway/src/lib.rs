@@ -216,15 +216,19 @@ impl Gateway {
         };
         let now = self.tenant_now(&caller);
         let ctx = Ctx { caller, now, query, body: request.body() };
-        match reservation {
-            None => api::dispatch(self, route, &ctx).await,
-            Some(idempotency::Outcome::Replay(reply)) => Ok(reply),
+        let result = match reservation {
+            None => api::dispatch(self, route.clone(), &ctx).await,
+            Some(idempotency::Outcome::Replay(reply)) => return Ok(reply),
             Some(idempotency::Outcome::Run(reservation)) => {
-                let result = api::dispatch(self, route, &ctx).await;
+                let result = api::dispatch(self, route.clone(), &ctx).await;
                 self.complete_idempotency(reservation, &result).await;
                 result
             }
+        };
+        if let (Some((action, resource)), Ok(reply)) = (route.admin_action(), &result) {
+            self.audit_admin_action(&ctx, action, resource, reply, request_id).await;
         }
+        result
     }
 
     pub(crate) fn tenant_now(&self, caller: &Caller) -> i64 {

@@ -51,6 +51,8 @@ pub enum Route {
     AdminKycChecks,
     AdminRegulatorExport,
     AdminMetrics,
+    AdminAudit,
+    TenantAudit,
 }
 
 impl Route {
@@ -76,7 +78,29 @@ impl Route {
                 | Route::AdminKycChecks
                 | Route::AdminRegulatorExport
                 | Route::AdminMetrics
+                | Route::AdminAudit
         )
+    }
+}
+
+impl Route {
+    /// The audit name of an admin action that changes something, and the id
+    /// in its path; `None` for reads and for operator routes.
+    pub fn admin_action(&self) -> Option<(&'static str, Option<&str>)> {
+        Some(match self {
+            Route::AdminTenantCreate => ("tenant.create", None),
+            Route::AdminKeyCreate(t) => ("key.create", Some(t.as_str())),
+            Route::AdminKeyRevoke(k) => ("key.revoke", Some(k.as_str())),
+            Route::AdminTenantSuspend(t) => ("tenant.suspend", Some(t.as_str())),
+            Route::AdminCaseReview(c) => ("sanctions_case.review", Some(c.as_str())),
+            Route::KycManualReview => ("kyc.manual_review", None),
+            Route::AdminRegulatorImport => ("exclusions.regulator_import", None),
+            Route::AdminRegulatorExport => ("exclusions.regulator_export", None),
+            Route::AdminRescreen => ("sanctions.rescreen", None),
+            Route::AdminRunScheduled => ("scheduler.run", None),
+            Route::AdminDecisionReplay(d) => ("decision.replay", Some(d.as_str())),
+            _ => return None,
+        })
     }
 }
 
@@ -124,6 +148,8 @@ fn routes_for(segments: &[&str]) -> Option<Vec<(Method, Route)>> {
         ["v1", "admin", "kyc", "checks"] => vec![(Method::GET, Route::AdminKycChecks)],
         ["v1", "admin", "exclusions", "regulator-export"] => vec![(Method::POST, Route::AdminRegulatorExport)],
         ["v1", "admin", "metrics"] => vec![(Method::GET, Route::AdminMetrics)],
+        ["v1", "admin", "audit"] => vec![(Method::GET, Route::AdminAudit)],
+        ["v1", "audit"] => vec![(Method::GET, Route::TenantAudit)],
         ["v1", "sandbox", "kyc", k, "submit"] => vec![(Method::POST, Route::SandboxKycSubmit(id(k)))],
         _ => return None,
     })

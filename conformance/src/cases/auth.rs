@@ -136,6 +136,33 @@ pub fn rate_limit_headers_show_the_quota_before_it_bites(env: &Env) -> CaseResul
     Ok(())
 }
 
+pub fn admin_actions_are_audited_and_tenants_read_their_own(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let other = env.sandbox()?;
+    env.admin("POST", &format!("/v1/admin/tenants/{}/keys", t.tenant_id), Some(&json!({}))).expect(201)?;
+    let log = env.admin("GET", "/v1/admin/audit", None);
+    log.expect(200)?;
+    let entries = log.body["entries"].as_array().cloned().unwrap_or_default();
+    let find = |action: &str| entries.iter().find(|e| e["action"] == action && e["tenant_id"] == t.tenant_id.as_str()).cloned();
+    let created = find("tenant.create").ok_or("tenant.create is not audited")?;
+    ensure!(created["actor_key_id"].as_str().is_some_and(|k| k.starts_with("key_")), "no admin key id: {created}");
+    let keyed = find("key.create").ok_or("key.create is not audited")?;
+    ensure_eq!(keyed["resource"], json!(t.tenant_id));
+    ensure!(!keyed["request_id"].as_str().unwrap_or("").is_empty(), "no request id");
+    let own = t.get("/v1/audit");
+    own.expect(200)?;
+    ensure!(own.raw.contains("key.create") && own.raw.contains("tenant.create"), "the tenant does not see its own audit: {}", own.raw);
+    let theirs = other.get("/v1/audit");
+    theirs.expect(200)?;
+    ensure!(!theirs.raw.contains(&t.tenant_id), "another tenant sees this tenant's audit");
+    t.get("/v1/admin/audit").expect_error(403, "forbidden")?;
+    // Reads are not actions.
+    env.admin("GET", &format!("/v1/admin/tenants/{}/audit", t.tenant_id), None).expect(200)?;
+    let after = env.admin("GET", "/v1/admin/audit", None);
+    ensure!(!after.raw.contains("tenant.audit"), "a read was audited as an action");
+    Ok(())
+}
+
 pub fn tenants_cannot_see_each_other(env: &Env) -> CaseResult {
     let a = env.sandbox()?;
     let b = env.sandbox()?;

@@ -36,6 +36,7 @@ cases![
     auth::admin_key_manages_its_own_environment_only,
     auth::rate_limit_answers_429_with_retry_after,
     auth::rate_limit_headers_show_the_quota_before_it_bites,
+    auth::admin_actions_are_audited_and_tenants_read_their_own,
     auth::tenants_cannot_see_each_other,
     auth::sandbox_and_production_never_mix,
     sanctions::clear_screening_is_201_without_hit_fields,

@@ -151,24 +151,86 @@ impl Gateway {
 
     pub(crate) async fn tenant_audit(&self, ctx: &Ctx<'_>, tenant_id: &str) -> ApiResult<Reply> {
         self.require_tenant(ctx, tenant_id).await?;
+        self.audit_of_tenant(tenant_id).await
+    }
+
+    /// A tenant's own audit log: failed authentications with its keys and
+    /// what the compliance team did to the tenant.
+    pub(crate) async fn own_audit(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+        self.audit_of_tenant(&ctx.caller.tenant_id).await
+    }
+
+    async fn audit_of_tenant(&self, tenant_id: &str) -> ApiResult<Reply> {
         let rows = self
             .store
             .query(
-                "SELECT audit_id, action, reason, key_prefix, request_id, at FROM audit_log WHERE tenant_id = ?1 ORDER BY at DESC, audit_id LIMIT 500",
+                "SELECT audit_id, action, reason, key_prefix, request_id, at, actor_key_id, resource FROM audit_log
+                 WHERE tenant_id = ?1 ORDER BY at DESC, audit_id LIMIT 500",
                 vec![tenant_id.into()],
+            )
+            .await?;
+        let entries = rows.iter().map(audit_entry).collect::<ApiResult<Vec<_>>>()?;
+        Ok(Reply::ok(json!({ "tenant_id": tenant_id, "entries": entries })))
+    }
+
+    /// The admin actions of the environment, newest first.
+    pub(crate) async fn admin_audit(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+        let rows = self
+            .store
+            .query(
+                "SELECT audit_id, action, reason, key_prefix, request_id, at, actor_key_id, resource, tenant_id FROM audit_log
+                 WHERE environment = ?1 AND actor_key_id IS NOT NULL ORDER BY at DESC, audit_id LIMIT 500",
+                vec![ctx.caller.environment.as_str().into()],
             )
             .await?;
         let mut entries = Vec::new();
         for row in &rows {
-            entries.push(json!({
-                "audit_id": row.text(0)?,
-                "action": row.text(1)?,
-                "reason": row.text(2)?,
-                "key_prefix": row.opt_text(3)?,
-                "request_id": row.text(4)?,
-                "at": time::format(row.int(5)?),
-            }));
+            let mut entry = audit_entry(row)?;
+            entry["tenant_id"] = json!(row.opt_text(8)?);
+            entries.push(entry);
         }
-        Ok(Reply::ok(json!({ "tenant_id": tenant_id, "entries": entries })))
+        Ok(Reply::ok(json!({ "environment": ctx.caller.environment.as_str(), "entries": entries })))
     }
+
+    /// Records an admin action that succeeded: who (the admin key), what, on
+    /// which resource and tenant. Written after the action's own batch; a
+    /// failing write does not undo the action, and is reported in the log.
+    pub(crate) async fn audit_admin_action(&self, ctx: &Ctx<'_>, action: &str, resource: Option<&str>, reply: &Reply, request_id: &str) {
+        let from_answer = reply.body.get("tenant_id").and_then(|v| v.as_str());
+        let tenant = match action {
+            "key.create" | "tenant.suspend" => resource,
+            _ => from_answer,
+        };
+        let statement = Stmt::new(
+            "INSERT INTO audit_log (audit_id, tenant_id, action, reason, key_prefix, request_id, at, environment, actor_key_id, resource)
+             VALUES (?1, ?2, ?3, 'ok', NULL, ?4, ?5, ?6, ?7, ?8)",
+            vec![
+                self.new_id("aud").into(),
+                tenant.into(),
+                action.into(),
+                request_id.into(),
+                self.clock.now().into(),
+                ctx.caller.environment.as_str().into(),
+                ctx.caller.key_id.as_str().into(),
+                resource.into(),
+            ],
+        );
+        if let Err(e) = self.store.batch(vec![statement]).await {
+            // The core has no logger: stderr where the host has one.
+            eprintln!("audit of {action} ({request_id}) failed: {e}");
+        }
+    }
+}
+
+fn audit_entry(row: &crate::ports::Row) -> ApiResult<serde_json::Value> {
+    Ok(json!({
+        "audit_id": row.text(0)?,
+        "action": row.text(1)?,
+        "reason": row.text(2)?,
+        "key_prefix": row.opt_text(3)?,
+        "request_id": row.text(4)?,
+        "at": time::format(row.int(5)?),
+        "actor_key_id": row.opt_text(6)?,
+        "resource": row.opt_text(7)?,
+    }))
 }

@@ -68,6 +68,8 @@ pub(crate) async fn dispatch(gw: &Gateway, route: Route, ctx: &Ctx<'_>) -> ApiRe
         Route::AdminKycChecks => gw.list_kyc_checks(ctx).await,
         Route::AdminRegulatorExport => gw.export_to_regulator(ctx).await,
         Route::AdminMetrics => gw.review_metrics(ctx).await,
+        Route::AdminAudit => gw.admin_audit(ctx).await,
+        Route::TenantAudit => gw.own_audit(ctx).await,
     }
 }
 
