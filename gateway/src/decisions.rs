@@ -2,9 +2,10 @@
 //! rules version and SHA-256, the exact input facts and the output, both in
 //! their canonical encoding (serde JSON of the rules types, fields in
 //! declaration order). A state-changing decision is written in the batch of
-//! the change it causes; a read-only one is queued and written in batches off
-//! the request path ([`Gateway::flush_decisions`]). Any recorded decision can
-//! be replayed through another rules component ([`replay`]).
+//! the change it causes; a read-only one is queued and written off the request
+//! path, many to a row of `decision_pages` ([`Gateway::flush_decisions`]). Any
+//! recorded decision can be replayed through another rules component
+//! ([`replay_recorded`]).
 
 use std::sync::Mutex;
 
@@ -52,11 +53,15 @@ impl Scope {
 #[must_use = "a decision must be written with the change it causes, or deferred"]
 #[derive(Debug, Clone)]
 pub struct DecisionLog {
-    pub decision_id: String,
     record: RecordedDecision,
 }
 
 impl DecisionLog {
+    /// The id the answer names in `x-decision-id`.
+    pub fn decision_id(&self) -> &str {
+        &self.record.decision_id
+    }
+
     /// The insert, for the batch of the change the decision causes.
     pub fn statement(&self) -> Stmt {
         let r = &self.record;
@@ -242,7 +247,7 @@ impl Gateway {
         let decision_id = format!("{}{}", id_floor(decided_at), hex::encode(self.ids.random_bytes(8)));
         let identity = self.rules.identity();
         let record = RecordedDecision {
-            decision_id: decision_id.clone(),
+            decision_id,
             operation,
             environment: scope.environment,
             tenant_id: scope.tenant_id.clone(),
@@ -253,7 +258,7 @@ impl Gateway {
             input,
             output,
         };
-        DecisionLog { decision_id, record }
+        DecisionLog { record }
     }
 
     /// Queues the log of a decision that changed nothing.
@@ -318,32 +323,32 @@ impl Gateway {
         Ok(None)
     }
 
-    pub(crate) async fn get_decision(&self, ctx: &Ctx<'_>, decision_id: &str) -> ApiResult<Reply> {
+    /// A decision of the caller's environment, or 404 `decision_not_found`.
+    async fn decision_in_environment(&self, ctx: &Ctx<'_>, decision_id: &str) -> ApiResult<RecordedDecision> {
         let found = self.load_decision(decision_id).await?.filter(|d| d.environment == ctx.caller.environment);
-        let decision = found.ok_or_else(|| ApiError::not_found("decision_not_found", "no such decision in this environment"))?;
-        Ok(Reply::ok(decision.to_json()))
+        found.ok_or_else(|| ApiError::not_found("decision_not_found", "no such decision in this environment"))
+    }
+
+    pub(crate) async fn get_decision(&self, ctx: &Ctx<'_>, decision_id: &str) -> ApiResult<Reply> {
+        Ok(Reply::ok(self.decision_in_environment(ctx, decision_id).await?.to_json()))
     }
 
     /// Replays a recorded decision through the rules this host runs.
     pub(crate) async fn replay_decision(&self, ctx: &Ctx<'_>, decision_id: &str) -> ApiResult<Reply> {
-        let found = self.load_decision(decision_id).await?.filter(|d| d.environment == ctx.caller.environment);
-        let decision = found.ok_or_else(|| ApiError::not_found("decision_not_found", "no such decision in this environment"))?;
-        let replayed = replay(self.rules.as_ref(), decision.operation, &decision.input).map_err(|e| match e {
+        let decision = self.decision_in_environment(ctx, decision_id).await?;
+        let report = replay_recorded(self.rules.as_ref(), &decision).map_err(|e| match e {
             ReplayError::Rules(fault) => ApiError::from(fault),
-            ReplayError::Input { .. } => ApiError::unprocessable("unreplayable_decision", e.to_string()),
+            ReplayError::Input { .. } | ReplayError::Output(_) => ApiError::unprocessable("unreplayable_decision", e.to_string()),
         })?;
-        let parse = |t: &str| serde_json::from_str::<Json>(t).map_err(|_| ApiError::internal());
-        let replayed = parse(&replayed)?;
-        let differences = differences(&parse(&decision.output)?, &replayed);
         let identity = self.rules.identity();
         Ok(Reply::ok(json!({
             "decision_id": decision.decision_id,
-            "identical": differences.is_empty(),
-            "differences": differences,
+            "identical": report.differences.is_empty(),
+            "differences": report.differences,
             "recorded_rules_sha256": decision.rules_sha256,
             "replayed_rules_version": identity.version,
             "replayed_rules_sha256": identity.component_sha256,
-            "replayed_output": replayed,
+            "replayed_output": report.replayed,
         })))
     }
 
@@ -514,6 +519,24 @@ pub enum ReplayError {
     Input { operation: &'static str, detail: String },
     #[error(transparent)]
     Rules(#[from] RulesFault),
+    #[error("the recorded output is not JSON: {0}")]
+    Output(String),
+}
+
+/// What a replay found: the output the rules give now, and where it differs from the record.
+#[derive(Debug, Clone)]
+pub struct ReplayReport {
+    pub replayed: Json,
+    pub differences: Vec<String>,
+}
+
+/// Replays a recorded decision through `rules` and compares the outputs;
+/// the one comparison behind the admin endpoint and the command line.
+pub fn replay_recorded(rules: &dyn Rules, recorded: &RecordedDecision) -> Result<ReplayReport, ReplayError> {
+    let parse = |t: &str| serde_json::from_str::<Json>(t).map_err(|e| ReplayError::Output(e.to_string()));
+    let replayed = parse(&replay(rules, recorded.operation, &recorded.input)?)?;
+    let differences = differences(&parse(&recorded.output)?, &replayed);
+    Ok(ReplayReport { replayed, differences })
 }
 
 fn facts<T: DeserializeOwned>(operation: Operation, input: &str) -> Result<T, ReplayError> {
@@ -569,13 +592,13 @@ pub fn differences(recorded: &Json, replayed: &Json) -> Vec<String> {
 
 /// Adds `x-decision-id` to a reply.
 pub(crate) fn with_decision(mut reply: Reply, log: &DecisionLog) -> Reply {
-    reply.decision_id = Some(log.decision_id.clone());
+    reply.decision_id = Some(log.decision_id().to_string());
     reply
 }
 
 /// Adds `x-decision-id` to an error decided by the rules.
 pub(crate) fn error_with_decision(mut error: ApiError, log: &DecisionLog) -> ApiError {
-    error.decision_id = Some(log.decision_id.as_str().into());
+    error.decision_id = Some(log.decision_id().into());
     error
 }
 

@@ -53,10 +53,12 @@ struct ExclusionCandidate {
     expires_at: i64,
 }
 
-/// A user whose screening may be a quarter old.
+/// A user whose screening may be a quarter old, with their tenant's now.
+#[derive(Clone)]
 struct UserCandidate {
     tenant_id: String,
     user_id: String,
+    now: i64,
 }
 
 impl Gateway {
@@ -65,9 +67,7 @@ impl Gateway {
         let now = self.clock.now();
         let (mut report, rescreens) = self.run_due_work(now).await.map_err(|e| StoreError::Backend(e.message))?;
         for user in &rescreens {
-            let offset =
-                self.store.scalar("SELECT clock_offset_seconds FROM tenants WHERE tenant_id = ?1", vec![user.tenant_id.as_str().into()]).await?;
-            self.rescreen_user(&user.tenant_id, &user.user_id, now + offset).await.map_err(|e| StoreError::Backend(e.message))?;
+            self.rescreen_user(&user.tenant_id, &user.user_id, user.now).await.map_err(|e| StoreError::Backend(e.message))?;
             report.users_rescreened += 1;
         }
         report.snapshots_taken = self.take_daily_snapshots(now).await?;
@@ -135,12 +135,7 @@ impl Gateway {
                 snapshots_taken: 0,
                 users_rescreened: 0,
             };
-            let rescreens: Vec<UserCandidate> = work
-                .rescreen_users
-                .iter()
-                .filter_map(|i| users.get(*i as usize))
-                .map(|u| UserCandidate { tenant_id: u.tenant_id.clone(), user_id: u.user_id.clone() })
-                .collect();
+            let rescreens: Vec<UserCandidate> = work.rescreen_users.iter().filter_map(|i| users.get(*i as usize)).cloned().collect();
             if self.commit(statements).await? {
                 return Ok((report, rescreens));
             }
@@ -258,12 +253,13 @@ impl Gateway {
         let mut candidates = Vec::new();
         let mut facts = Vec::new();
         for row in &rows {
+            let tenant_now = now.saturating_add(row.int(2)?);
             facts.push(DueUser {
-                now: now.saturating_add(row.int(2)?),
+                now: tenant_now,
                 status: SanctionsStatus::parse(&row.text(3)?).ok_or_else(ApiError::internal)?,
                 last_screened_at: row.int(4)?,
             });
-            candidates.push(UserCandidate { tenant_id: row.text(0)?, user_id: row.text(1)? });
+            candidates.push(UserCandidate { tenant_id: row.text(0)?, user_id: row.text(1)?, now: tenant_now });
         }
         Ok((candidates, facts))
     }

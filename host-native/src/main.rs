@@ -231,7 +231,7 @@ async fn replay(decision_id: &str, rules: &RulesArgs, store: &StoreArgs) -> Resu
         .await
         .map_err(|e| format!("{}: {}", e.code, e.message))?
         .ok_or_else(|| format!("no decision {decision_id} in this database"))?;
-    let replayed = gateway::decisions::replay(&component, recorded.operation, &recorded.input).map_err(|e| e.to_string())?;
+    let report = gateway::decisions::replay_recorded(&component, &recorded).map_err(|e| e.to_string())?;
     let identity = gateway::ports::Rules::identity(&component);
     eprintln!(
         "decision {} ({}) recorded by rules {} sha256 {}; replayed with rules {} sha256 {}",
@@ -242,14 +242,12 @@ async fn replay(decision_id: &str, rules: &RulesArgs, store: &StoreArgs) -> Resu
         identity.version,
         identity.component_sha256
     );
-    let parse = |t: &str| serde_json::from_str::<serde_json::Value>(t).map_err(|e| format!("the recorded output is not JSON: {e}"));
-    let differences = gateway::decisions::differences(&parse(&recorded.output)?, &parse(&replayed)?);
-    if differences.is_empty() {
+    if report.differences.is_empty() {
         println!("identical");
         Ok(true)
     } else {
         println!("different");
-        for line in differences {
+        for line in report.differences {
             println!("{line}");
         }
         Ok(false)

@@ -241,7 +241,7 @@ impl Gateway {
         if !self.commit(statements).await? {
             return Err(busy());
         }
-        Ok(json!({ "imported": imported.len(), "skipped": skipped, "exclusion_ids": imported, "decision_id": log.decision_id }))
+        Ok(json!({ "imported": imported.len(), "skipped": skipped, "exclusion_ids": imported, "decision_id": log.decision_id() }))
     }
 
     /// Every exclusion of the user at this tenant, oldest first; the rules decide which are active.

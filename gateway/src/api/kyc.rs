@@ -602,18 +602,6 @@ impl Gateway {
     }
 }
 
-impl Gateway {
-    /// What a review list needs: `overdue=true|false`, the review target and the service's now.
-    pub(crate) fn review_filter(&self, ctx: &Ctx<'_>) -> ApiResult<(bool, i64, i64)> {
-        let overdue_only = match ctx.query.get("overdue") {
-            None | Some("false") => false,
-            Some("true") => true,
-            Some(_) => return Err(ApiError::bad_request("invalid_field", "overdue must be true or false")),
-        };
-        Ok((overdue_only, self.rules.horizons().review_target_seconds, self.clock.now()))
-    }
-}
-
 /// At most one open check per user: a unique key set while open, NULL after.
 fn open_key(tenant_id: &str, user_id: &str) -> String {
     format!("{tenant_id}\u{1f}{user_id}")

@@ -110,6 +110,16 @@ impl Gateway {
         )
     }
 
+    /// What a review list needs: `overdue=true|false`, the review target and the service's now.
+    pub(crate) fn review_filter(&self, ctx: &Ctx<'_>) -> ApiResult<(bool, i64, i64)> {
+        let overdue_only = match ctx.query.get("overdue") {
+            None | Some("false") => false,
+            Some("true") => true,
+            Some(_) => return Err(ApiError::bad_request("invalid_field", "overdue must be true or false")),
+        };
+        Ok((overdue_only, self.rules.horizons().review_target_seconds, self.clock.now()))
+    }
+
     /// Commits a batch; `Ok(false)` when it lost a race and should be recomputed.
     pub(crate) async fn commit(&self, statements: Vec<Stmt>) -> ApiResult<bool> {
         let has_events = statements.iter().any(|s| s.sql.starts_with("INSERT INTO outbox"));
