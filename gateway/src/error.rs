@@ -69,7 +69,8 @@ impl ApiError {
         response
     }
 
-    fn with_detail(mut self, detail: String) -> Self {
+    /// Adds a detail for the host's log; it is never sent to the caller.
+    pub fn with_detail(mut self, detail: String) -> Self {
         self.detail = Some(detail.into_boxed_str());
         self
     }

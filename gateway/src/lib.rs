@@ -26,7 +26,7 @@ use serde_json::{json, Value as Json};
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Query;
-use crate::ports::{Clock, Ids, RateLimit, RateState, Rules, Stmt, Store, Value, Waker, WebhookSender};
+use crate::ports::{Clock, Ids, PageCache, RateLimit, RateState, Rules, Stmt, Store, Value, Waker, WebhookSender};
 use crate::rate_limit::RateLimiter;
 use crate::router::Route;
 use rules::EventKind;
@@ -72,6 +72,8 @@ pub struct Gateway {
     pub(crate) decision_queue: decisions::DecisionQueue,
     /// Where queued read-only decisions are flushed; the main store when `None`.
     pub(crate) decision_store: Option<Box<dyn Store>>,
+    /// Where pages of daily snapshots are kept once built.
+    pub(crate) page_cache: Option<Box<dyn PageCache>>,
 }
 
 /// The authenticated caller of a request.
@@ -127,6 +129,7 @@ impl Gateway {
             waker: None,
             decision_queue: Default::default(),
             decision_store: None,
+            page_cache: None,
         }
     }
 
@@ -147,6 +150,12 @@ impl Gateway {
     /// same database, so a flush never holds up the requests' reads.
     pub fn with_decision_store(mut self, store: Box<dyn Store>) -> Self {
         self.decision_store = Some(store);
+        self
+    }
+
+    /// Keeps the pages of daily snapshots, which never change, in `cache`.
+    pub fn with_page_cache(mut self, cache: Box<dyn PageCache>) -> Self {
+        self.page_cache = Some(cache);
         self
     }
 

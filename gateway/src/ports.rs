@@ -209,6 +209,16 @@ pub struct RateState {
     pub reset_seconds: u64,
 }
 
+/// Values that never change once written, kept near the callers (KV at the
+/// edge). Never the authority for anything that can change: a miss or a
+/// failure only means the store is asked.
+#[cfg_attr(not(target_arch = "wasm32"), async_trait::async_trait)]
+#[cfg_attr(target_arch = "wasm32", async_trait::async_trait(?Send))]
+pub trait PageCache: MaybeSend {
+    async fn get(&self, key: &str) -> Option<String>;
+    async fn put(&self, key: &str, value: &str);
+}
+
 /// Real time in unix seconds. Sandbox tenants see it shifted by their test clock.
 pub trait Clock: MaybeSend {
     fn now(&self) -> i64;

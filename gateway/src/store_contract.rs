@@ -123,6 +123,34 @@ pub async fn reads_in_one_round_trip(store: &dyn Store) -> Result<(), String> {
     Ok(())
 }
 
+/// Calls `$callback!` with the name of every case of the contract.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __store_contract_cases {
+    ($callback:path $(, $arg:tt)*) => {
+        $callback! { $($arg,)* [
+            values_round_trip,
+            failed_expectation_rolls_back,
+            unique_violation_is_reported,
+            met_expectation_commits,
+            migrations_apply_twice,
+            reads_in_one_round_trip
+        ] }
+    };
+}
+
+macro_rules! run_cases {
+    ($store:tt, [$($name:ident),+]) => {
+        vec![$((stringify!($name), $name($store).await)),+]
+    };
+}
+
+/// Runs every case against one store, in order, for hosts whose tests
+/// cannot use `#[tokio::test]` (the edge calls it from a local-only route).
+pub async fn run_all(store: &dyn Store) -> Vec<(&'static str, Result<(), String>)> {
+    crate::__store_contract_cases! { run_cases, store }
+}
+
 /// Runs the store contract against a backend. `$make` is an async fn
 /// returning a fresh, empty store, or `None` when the backend is not
 /// available here (the test then says it was skipped).
@@ -132,13 +160,11 @@ macro_rules! store_contract_tests {
         mod $module {
             #[allow(unused_imports)]
             use super::*;
-            $crate::store_contract_tests!(@case $make, values_round_trip);
-            $crate::store_contract_tests!(@case $make, failed_expectation_rolls_back);
-            $crate::store_contract_tests!(@case $make, unique_violation_is_reported);
-            $crate::store_contract_tests!(@case $make, met_expectation_commits);
-            $crate::store_contract_tests!(@case $make, migrations_apply_twice);
-            $crate::store_contract_tests!(@case $make, reads_in_one_round_trip);
+            $crate::__store_contract_cases! { $crate::store_contract_tests, __cases, $make }
         }
+    };
+    (__cases, $make:path, [$($name:ident),+]) => {
+        $($crate::store_contract_tests!(@case $make, $name);)+
     };
     (@case $make:path, $name:ident) => {
         #[tokio::test]

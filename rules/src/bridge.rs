@@ -90,10 +90,21 @@ macro_rules! __bridge_variant {
 #[macro_export]
 macro_rules! wit_bridge {
     () => {
-        $crate::__bridge_enum!(RuleError { NonPositiveAmount, AmountTooLarge });
-        $crate::__bridge_enum!(Environment { Sandbox, Production });
-        $crate::__bridge_enum!(SanctionsStatus { Clear, HitReviewPending, Cleared, Confirmed });
-        $crate::__bridge_enum!(EventKind {
+        $crate::for_each_wit_type!($crate::__bridge_enum, $crate::__bridge_record, $crate::__bridge_variant);
+    };
+}
+
+/// Calls `$enum!`, `$record!` and `$variant!` once for every type of
+/// `wit/rules.wit`, with its cases or fields: the one list of the WIT types,
+/// from which each binding (wit-bindgen, wasmtime, jco at the edge) derives
+/// its conversions.
+#[macro_export]
+macro_rules! for_each_wit_type {
+    ($enum:path, $record:path, $variant:path) => {
+        $enum!(RuleError { NonPositiveAmount, AmountTooLarge });
+        $enum!(Environment { Sandbox, Production });
+        $enum!(SanctionsStatus { Clear, HitReviewPending, Cleared, Confirmed });
+        $enum!(EventKind {
             SanctionsHit,
             SanctionsCleared,
             SanctionsConfirmed,
@@ -114,62 +125,62 @@ macro_rules! wit_bridge {
             LimitCancelled,
             LimitBreachAttempt
         });
-        $crate::__bridge_enum!(LimitWindow { Daily, Weekly, Monthly });
-        $crate::__bridge_enum!(LimitStatus { Active, Pending, Cancelled });
-        $crate::__bridge_enum!(ExclusionDuration { Hours24, Days7, Days30, Months6, Year1, Permanent });
-        $crate::__bridge_enum!(KycTier { Tier0, Tier1, Tier2, Tier3, Tier4 });
-        $crate::__bridge_enum!(KycStatus { NotStarted, InProgress, PendingReview, Approved, Rejected, Expired });
-        $crate::__bridge_enum!(KycDocument { EmailOtp, PhoneOtp, GovernmentId, Selfie, ProofOfAddress, SourceOfFunds });
-        $crate::__bridge_enum!(WithdrawalStatus { Held, Released, Blocked, Cancelled });
-        $crate::__bridge_enum!(KycAction { View, SandboxSubmit, Approve, Reject, Expire });
-        $crate::__bridge_enum!(CaseStatus { Open, Dismissed, Confirmed });
-        $crate::__bridge_enum!(ReviewAction { Dismiss, Confirm });
-        $crate::__bridge_enum!(LimitCancelDecision { Cancel, AlreadyCancelled, NotPending });
+        $enum!(LimitWindow { Daily, Weekly, Monthly });
+        $enum!(LimitStatus { Active, Pending, Cancelled });
+        $enum!(ExclusionDuration { Hours24, Days7, Days30, Months6, Year1, Permanent });
+        $enum!(KycTier { Tier0, Tier1, Tier2, Tier3, Tier4 });
+        $enum!(KycStatus { NotStarted, InProgress, PendingReview, Approved, Rejected, Expired });
+        $enum!(KycDocument { EmailOtp, PhoneOtp, GovernmentId, Selfie, ProofOfAddress, SourceOfFunds });
+        $enum!(WithdrawalStatus { Held, Released, Blocked, Cancelled });
+        $enum!(KycAction { View, SandboxSubmit, Approve, Reject, Expire });
+        $enum!(CaseStatus { Open, Dismissed, Confirmed });
+        $enum!(ReviewAction { Dismiss, Confirm });
+        $enum!(LimitCancelDecision { Cancel, AlreadyCancelled, NotPending });
 
-        $crate::__bridge_record!(ExclusionTerm { expires_at });
-        $crate::__bridge_record!(Deposits { amount_cents, at });
-        $crate::__bridge_record!(StoredLimit { window, amount_cents, same_currency, status, effective_from });
-        $crate::__bridge_record!(DepositFacts { now, sanctions, exclusions, limits, deposits, amount_cents });
-        $crate::__bridge_record!(WindowSet { daily, weekly, monthly });
-        $crate::__bridge_record!(DepositAllowed { would_remain_cents, active });
-        $crate::__bridge_record!(DepositBreach { window, limit_cents, already_spent_cents, max_allowed_now_cents, next_reset_at });
-        $crate::__bridge_variant!(DepositDecision { unit: [Held, Excluded], with: [Allowed, CurrencyMismatch, Breach] });
-        $crate::__bridge_record!(LimitChangeFacts { now, requested_at, window, amount_cents, limits });
-        $crate::__bridge_record!(LimitChange { current, is_increase, cooloff_seconds, effective_from, status, event, cancel_pending });
-        $crate::__bridge_variant!(LimitChangeDecision {
+        $record!(ExclusionTerm { expires_at });
+        $record!(Deposits { amount_cents, at });
+        $record!(StoredLimit { window, amount_cents, same_currency, status, effective_from });
+        $record!(DepositFacts { now, sanctions, exclusions, limits, deposits, amount_cents });
+        $record!(WindowSet { daily, weekly, monthly });
+        $record!(DepositAllowed { would_remain_cents, active });
+        $record!(DepositBreach { window, limit_cents, already_spent_cents, max_allowed_now_cents, next_reset_at });
+        $variant!(DepositDecision { unit: [Held, Excluded], with: [Allowed, CurrencyMismatch, Breach] });
+        $record!(LimitChangeFacts { now, requested_at, window, amount_cents, limits });
+        $record!(LimitChange { current, is_increase, cooloff_seconds, effective_from, status, event, cancel_pending });
+        $variant!(LimitChangeDecision {
             unit: [CurrencyMismatch, PendingChangeExists],
             with: [BelowMinimum, ReplayPending, Unchanged, Apply]
         });
-        $crate::__bridge_record!(LimitCancelFacts { now, limit });
-        $crate::__bridge_record!(LimitsFacts { now, limits, deposits });
-        $crate::__bridge_record!(LimitView { window, in_force, pending, spent_cents, remaining_cents, next_reset_at });
+        $record!(LimitCancelFacts { now, limit });
+        $record!(LimitsFacts { now, limits, deposits });
+        $record!(LimitView { window, in_force, pending, spent_cents, remaining_cents, next_reset_at });
 
-        $crate::__bridge_record!(UserExclusion { duration, expires_at });
-        $crate::__bridge_record!(ExclusionFacts { now, duration, existing });
-        $crate::__bridge_record!(ExclusionRegistration { expires_at, is_permanent, regulator_eligible, events });
-        $crate::__bridge_variant!(ExclusionDecision { unit: [AlreadyExcluded], with: [Replay, Register] });
-        $crate::__bridge_record!(ExclusionStatusFacts { now, exclusions });
-        $crate::__bridge_record!(ExclusionStatus { active, most_restrictive });
-        $crate::__bridge_record!(RegulatorEntry { existing_regulator });
-        $crate::__bridge_record!(RegulatorImportFacts { now, entries });
-        $crate::__bridge_record!(RegulatorOutcome { is_new, duration, events });
+        $record!(UserExclusion { duration, expires_at });
+        $record!(ExclusionFacts { now, duration, existing });
+        $record!(ExclusionRegistration { expires_at, is_permanent, regulator_eligible, events });
+        $variant!(ExclusionDecision { unit: [AlreadyExcluded], with: [Replay, Register] });
+        $record!(ExclusionStatusFacts { now, exclusions });
+        $record!(ExclusionStatus { active, most_restrictive });
+        $record!(RegulatorEntry { existing_regulator });
+        $record!(RegulatorImportFacts { now, entries });
+        $record!(RegulatorOutcome { is_new, duration, events });
 
-        $crate::__bridge_record!(TierBounds { tier, ceiling_cents, next_tier_at_cents });
-        $crate::__bridge_record!(OpenCheck { target_tier, status, updated_at });
-        $crate::__bridge_record!(WithdrawalFacts { now, sanctions, verified, cumulative_cents, amount_cents, same_currency, open_check });
-        $crate::__bridge_record!(FastPath { required_tier, remaining_cents });
-        $crate::__bridge_record!(Verification { tier, documents, estimated_clear_time, vendor_token_seconds });
-        $crate::__bridge_variant!(WithdrawalOutcome {
+        $record!(TierBounds { tier, ceiling_cents, next_tier_at_cents });
+        $record!(OpenCheck { target_tier, status, updated_at });
+        $record!(WithdrawalFacts { now, sanctions, verified, cumulative_cents, amount_cents, same_currency, open_check });
+        $record!(FastPath { required_tier, remaining_cents });
+        $record!(Verification { tier, documents, estimated_clear_time, vendor_token_seconds });
+        $variant!(WithdrawalOutcome {
             unit: [CurrencyMismatch, CeilingExceeded, ReplayOpenCheck, AlreadyInProgress],
             with: [Held, Approve, Verify]
         });
-        $crate::__bridge_record!(WithdrawalDecision { expire_open_check, outcome });
-        $crate::__bridge_record!(KycFacts { now, status, updated_at, target_tier, verified, external_user_id, action });
-        $crate::__bridge_record!(KycDecision { status, changed, refused, events, verified, withdrawal, expires_at, documents });
+        $record!(WithdrawalDecision { expire_open_check, outcome });
+        $record!(KycFacts { now, status, updated_at, target_tier, verified, external_user_id, action });
+        $record!(KycDecision { status, changed, refused, events, verified, withdrawal, expires_at, documents });
 
-        $crate::__bridge_record!(ScreeningFacts { now, environment, first_name, last_name, date_of_birth, nationality, current });
-        $crate::__bridge_record!(ScreeningMatch { source, entity_id, name, score });
-        $crate::__bridge_record!(ScreeningDecision {
+        $record!(ScreeningFacts { now, environment, first_name, last_name, date_of_birth, nationality, current });
+        $record!(ScreeningMatch { source, entity_id, name, score });
+        $record!(ScreeningDecision {
             status,
             opens_case,
             transactions_held,
@@ -180,24 +191,24 @@ macro_rules! wit_bridge {
             estimated_review_time,
             events
         });
-        $crate::__bridge_record!(SanctionsView { transactions_held });
-        $crate::__bridge_record!(CaseReviewFacts { case_status, action });
-        $crate::__bridge_record!(CaseReviewOutcome { case_status, user_status, transactions_held, events });
-        $crate::__bridge_variant!(CaseReviewDecision { unit: [], with: [Apply, Repeat, AlreadyDecided] });
+        $record!(SanctionsView { transactions_held });
+        $record!(CaseReviewFacts { case_status, action });
+        $record!(CaseReviewOutcome { case_status, user_status, transactions_held, events });
+        $variant!(CaseReviewDecision { unit: [], with: [Apply, Repeat, AlreadyDecided] });
 
-        $crate::__bridge_record!(Horizons {
+        $record!(Horizons {
             longest_deposit_window_seconds,
             kyc_abandon_seconds,
             rescreen_after_seconds,
             review_target_seconds,
             snapshot_second_of_day
         });
-        $crate::__bridge_record!(DueLimit { now, status, effective_from });
-        $crate::__bridge_record!(DueExclusion { now, expires_at, others });
-        $crate::__bridge_record!(DueUser { now, status, last_screened_at });
-        $crate::__bridge_record!(DueFacts { limits, exclusions, checks, users });
-        $crate::__bridge_record!(ExclusionExpiry { index, announce });
-        $crate::__bridge_record!(CheckExpiry { index, decision });
-        $crate::__bridge_record!(DueWork { activate_limits, expire_exclusions, expire_checks, rescreen_users });
+        $record!(DueLimit { now, status, effective_from });
+        $record!(DueExclusion { now, expires_at, others });
+        $record!(DueUser { now, status, last_screened_at });
+        $record!(DueFacts { limits, exclusions, checks, users });
+        $record!(ExclusionExpiry { index, announce });
+        $record!(CheckExpiry { index, decision });
+        $record!(DueWork { activate_limits, expire_exclusions, expire_checks, rescreen_users });
     };
 }

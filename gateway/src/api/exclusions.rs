@@ -328,7 +328,7 @@ impl Gateway {
         };
         // The live list by default; with `snapshot=daily`, the list as the 03:00 UTC snapshot took it.
         let (through_seq, active_at, daily) = match ctx.query.get("snapshot") {
-            None | Some("live") => (i64::MAX, ctx.now, Json::Null),
+            None | Some("live") => (i64::MAX, ctx.now, None),
             Some("daily") => {
                 let rows = self
                     .store
@@ -340,10 +340,41 @@ impl Gateway {
                 let row = rows.first().ok_or_else(|| ApiError::not_found("snapshot_not_found", "no daily snapshot has been taken yet"))?;
                 let taken_at = row.int(1)?;
                 let info = json!({ "snapshot_date": row.text(0)?, "taken_at": time::format(taken_at), "active_count": row.int(3)? });
-                (row.int(2)?, taken_at, info)
+                (row.int(2)?, taken_at, Some(info))
             }
             Some(_) => return Err(ApiError::bad_request("invalid_field", "snapshot must be live or daily")),
         };
+        // A page of a daily snapshot never changes once built: the rows up to
+        // the snapshot's sequence number, as active at the time it was taken.
+        let cache = match (&daily, &self.page_cache) {
+            (Some(info), Some(cache)) => Some((
+                cache,
+                format!("snapshot-page/v1/{}/{}/{after}/{limit}", ctx.caller.environment.as_str(), info["snapshot_date"].as_str().unwrap_or_default()),
+            )),
+            _ => None,
+        };
+        if let Some((cache, key)) = &cache {
+            if let Some(cached) = cache.get(key).await.and_then(|text| serde_json::from_str::<Json>(&text).ok()) {
+                let mut body = cached["page"].clone();
+                body["generated_at"] = json!(time::format(ctx.now));
+                let mut reply = Reply::ok(body);
+                reply.decision_id = cached["decision_id"].as_str().map(str::to_string);
+                return Ok(reply);
+            }
+        }
+        let (page, decision_id) = self.snapshot_page(ctx, after, limit, through_seq, active_at, daily.unwrap_or(Json::Null)).await?;
+        if let Some((cache, key)) = &cache {
+            cache.put(key, &json!({ "page": page, "decision_id": decision_id }).to_string()).await;
+        }
+        let mut body = page;
+        body["generated_at"] = json!(time::format(ctx.now));
+        let mut reply = Reply::ok(body);
+        reply.decision_id = Some(decision_id);
+        Ok(reply)
+    }
+
+    /// One page of active exclusions with `seq` in `(after, through_seq]`, as active at `active_at`.
+    async fn snapshot_page(&self, ctx: &Ctx<'_>, after: i64, limit: i64, through_seq: i64, active_at: i64, daily: Json) -> ApiResult<(Json, String)> {
         let rows = self
             .store
             .query(
@@ -360,6 +391,7 @@ impl Gateway {
             exclusions: page.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(6)? })).collect::<ApiResult<Vec<_>>>()?,
         };
         let (status, log) = self.decide(&Scope::of(ctx, ""), Operation::ExclusionStatus, &facts, |r, f| r.describe_exclusions(f))?;
+        let decision_id = log.decision_id().to_string();
         self.defer(log);
         let mut items = Vec::new();
         let mut last = page.last().map(|r| r.int(0)).transpose()?.unwrap_or(after);
@@ -377,13 +409,13 @@ impl Gateway {
                 "source": row.text(7)?,
             }));
         }
-        Ok(Reply::ok(json!({
+        let page = json!({
             "exclusions": items,
             "next_cursor": if has_more { Json::String(encode_cursor(last)) } else { Json::Null },
             "has_more": has_more,
-            "generated_at": time::format(ctx.now),
             "daily_snapshot": daily,
-        })))
+        });
+        Ok((page, decision_id))
     }
 }
 

@@ -1,0 +1,69 @@
+// Local tools on the state directory of `scripts/edge.sh dev`, run through
+// Miniflare with the same bindings as wrangler.toml:
+//   node js/local.mjs admin-key --environment sandbox|production --state DIR
+//   node js/local.mjs store-contract --state DIR
+// They reach the Worker's `/__local/…` routes, which only exist when the
+// CGW_LOCAL_TOOLS variable is set, as it is here and nowhere else.
+import { Miniflare } from "miniflare";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const [command, ...rest] = process.argv.slice(2);
+const option = (name) => {
+  const i = rest.indexOf(`--${name}`);
+  return i >= 0 ? rest[i + 1] : undefined;
+};
+const fail = (message) => {
+  console.error(`edge: ${message}`);
+  process.exit(2);
+};
+const state = option("state") ?? fail("--state DIR is required");
+
+// The ids of wrangler.toml: wrangler dev keys local state by them.
+const D1_ID = "00000000-0000-0000-0000-000000000000";
+const KV_ID = "00000000000000000000000000000000";
+
+const mf = new Miniflare({
+  modules: true,
+  scriptPath: path.join(root, "js/entry.mjs"),
+  modulesRoot: root,
+  modulesRules: [
+    { type: "CompiledWasm", include: ["**/*.wasm"] },
+    { type: "ESModule", include: ["**/*.js", "**/*.mjs"] },
+  ],
+  compatibilityDate: "2026-04-01",
+  d1Databases: { DB: D1_ID, CONTRACT_DB: "store-contract" },
+  kvNamespaces: { SNAPSHOTS: KV_ID },
+  durableObjects: { RATE_LIMITER: "KeyRateLimiter", DISPATCHER: "Dispatcher" },
+  bindings: { CGW_LOCAL_TOOLS: "enabled" },
+  d1Persist: path.join(path.resolve(state), "v3/d1"),
+  kvPersist: path.join(path.resolve(state), "v3/kv"),
+  durableObjectsPersist: path.join(path.resolve(state), "v3/do"),
+});
+
+try {
+  let response;
+  switch (command) {
+    case "admin-key": {
+      const environment = option("environment");
+      if (environment !== "sandbox" && environment !== "production") fail("--environment must be sandbox or production");
+      response = await mf.dispatchFetch(`http://localhost/__local/admin-key?environment=${environment}`, { method: "POST" });
+      const text = (await response.text()).trim();
+      if (response.status !== 200) fail(`admin-key failed: ${text}`);
+      console.log(text);
+      break;
+    }
+    case "store-contract": {
+      response = await mf.dispatchFetch("http://localhost/__local/store-contract", { method: "POST" });
+      const report = await response.json();
+      for (const c of report.cases) console.log(`test d1::${c.case} ... ${c.error === null ? "ok" : `FAILED: ${c.error}`}`);
+      if (!report.passed) process.exitCode = 1;
+      break;
+    }
+    default:
+      fail(`unknown command ${command ?? ""}; use admin-key or store-contract`);
+  }
+} finally {
+  await mf.dispose();
+}

@@ -1,0 +1,158 @@
+//! The edge host: the same `gateway` core and the same rules component
+//! bytes as the native host, on Cloudflare Workers. D1 is the store, one
+//! Durable Object per key counts rate limits, a dispatcher Durable Object
+//! (plus a cron trigger) runs scheduled work and webhook retries, and KV
+//! keeps what is immutable once written.
+#![cfg(target_arch = "wasm32")]
+
+mod dispatcher;
+mod limiter;
+mod local_tools;
+mod platform;
+pub mod rules_js;
+mod snapshot_cache;
+mod store_d1;
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use gateway::error::{ApiError, ErrorDetail};
+use gateway::{Config, Gateway};
+use worker::{event, Context, Env, Request, Response, ScheduleContext, ScheduledEvent};
+
+use crate::limiter::DurableRateLimit;
+use crate::platform::{FetchSender, FlagWaker, WorkerClock, WorkerIds};
+use crate::rules_js::JsRules;
+use crate::store_d1::D1Store;
+
+/// Host settings, from the Worker's variables (`wrangler.toml` `[vars]`).
+pub(crate) struct Settings {
+    /// How soon after a write the dispatcher runs.
+    pub kick_delay_ms: i64,
+    /// The longest the dispatcher sleeps when nothing is pending.
+    pub idle_ms: i64,
+    /// Whether the local tools routes (`/__local/…`) answer; only the
+    /// local scripts set it, never `wrangler.toml`.
+    pub local_tools: bool,
+    pub production_vendors_configured: bool,
+}
+
+impl Settings {
+    pub fn from_env(env: &Env) -> Self {
+        let var = |name: &str| env.var(name).ok().map(|v| v.to_string());
+        let number = |name: &str, default: i64| var(name).and_then(|v| v.parse().ok()).unwrap_or(default);
+        Settings {
+            kick_delay_ms: number("CGW_DISPATCH_DELAY_MS", 200),
+            idle_ms: number("CGW_DISPATCH_IDLE_MS", 60_000),
+            local_tools: var("CGW_LOCAL_TOOLS").as_deref() == Some("enabled"),
+            production_vendors_configured: var("CGW_PRODUCTION_VENDORS").as_deref() == Some("configured"),
+        }
+    }
+}
+
+thread_local! {
+    /// Whether this isolate has applied the schema.
+    static MIGRATED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The core over this Worker's bindings; the flag turns true when the
+/// request commits events.
+pub(crate) async fn build_gateway(env: &Env) -> Result<(Gateway, Rc<Cell<bool>>), ApiError> {
+    let unavailable = |what: &str, e: String| ApiError::new(503, "store_unavailable", "the store is unavailable; retry later").with_detail(format!("{what}: {e}"));
+    let db = env.d1("DB").map_err(|e| unavailable("D1 binding", e.to_string()))?;
+    let store = D1Store::new(db);
+    let settings = Settings::from_env(env);
+    let config = Config { production_vendors_configured: settings.production_vendors_configured, ..Config::default() };
+    let woken = Rc::new(Cell::new(false));
+    let mut gateway = Gateway::new(Box::new(store), Box::new(JsRules), Box::new(WorkerClock), Box::new(WorkerIds), config)
+        .with_webhooks(Box::new(FetchSender), Box::new(FlagWaker(woken.clone())))
+        .with_rate_limiter(Box::new(DurableRateLimit { env: env.clone() }));
+    if let Ok(kv) = env.kv("SNAPSHOTS") {
+        gateway = gateway.with_page_cache(Box::new(snapshot_cache::KvPageCache::new(kv)));
+    }
+    if !MIGRATED.with(Cell::get) {
+        let store = D1Store::new(env.d1("DB").map_err(|e| unavailable("D1 binding", e.to_string()))?);
+        store.create_guard_table().await.map_err(|e| unavailable("guard table", e.to_string()))?;
+        gateway.migrate().await.map_err(|e| unavailable("migration", e.to_string()))?;
+        MIGRATED.with(|m| m.set(true));
+    }
+    Ok((gateway, woken))
+}
+
+#[event(fetch)]
+pub async fn fetch(request: Request, env: Env, ctx: Context) -> worker::Result<Response> {
+    let settings = Settings::from_env(&env);
+    if settings.local_tools && request.path().starts_with("/__local/") {
+        return local_tools::handle(request, &env).await;
+    }
+    let request = to_http(request).await?;
+    let is_write = request.method() != http::Method::GET;
+    let (gateway, woken) = match build_gateway(&env).await {
+        Ok(built) => built,
+        Err(error) => return to_worker(log_detail(error.into_response("req_unavailable"))),
+    };
+    let response = log_detail(gateway.handle(request).await);
+    // After the response: the queued decision log, the sub-second exclusion
+    // push (one delivery round), and a kick for the dispatcher's retries.
+    ctx.wait_until(async move {
+        if let Err(e) = gateway.flush_decisions().await {
+            worker::console_error!("decision log flush failed: {e}");
+        }
+        if woken.get() {
+            if let Err(e) = gateway.deliver_webhooks().await {
+                worker::console_error!("delivery round failed: {e}");
+            }
+        }
+        if is_write {
+            if let Err(e) = dispatcher::kick(&env).await {
+                worker::console_error!("dispatcher kick failed: {e}");
+            }
+        }
+    });
+    to_worker(response)
+}
+
+#[event(scheduled)]
+pub async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
+    if let Err(e) = dispatcher::run_round(&env).await {
+        worker::console_error!("scheduled round failed: {e}");
+    }
+    if let Err(e) = dispatcher::kick(&env).await {
+        worker::console_error!("dispatcher kick failed: {e}");
+    }
+}
+
+/// Logs an error's detail (never sent to the caller) and drops it.
+fn log_detail(mut response: http::Response<Vec<u8>>) -> http::Response<Vec<u8>> {
+    if let Some(ErrorDetail(detail)) = response.extensions_mut().remove::<ErrorDetail>() {
+        worker::console_error!("{} {}", response.status(), detail);
+    }
+    response
+}
+
+async fn to_http(mut request: Request) -> worker::Result<http::Request<Vec<u8>>> {
+    let url = request.url()?;
+    let path_and_query = match url.query() {
+        Some(query) => format!("{}?{query}", url.path()),
+        None => url.path().to_string(),
+    };
+    let mut builder = http::Request::builder().method(request.method().as_ref()).uri(path_and_query);
+    for (name, value) in request.headers().entries() {
+        builder = builder.header(name, value);
+    }
+    // Read at most one byte past the limit, as the native host does.
+    let body = request.bytes().await?;
+    let body = if body.len() > gateway::MAX_BODY_BYTES { body[..=gateway::MAX_BODY_BYTES].to_vec() } else { body };
+    builder.body(body).map_err(|e| worker::Error::RustError(e.to_string()))
+}
+
+fn to_worker(response: http::Response<Vec<u8>>) -> worker::Result<Response> {
+    let (parts, body) = response.into_parts();
+    let headers = worker::Headers::new();
+    for (name, value) in &parts.headers {
+        if let Ok(value) = value.to_str() {
+            headers.append(name.as_str(), value)?;
+        }
+    }
+    Ok(Response::from_bytes(body)?.with_status(parts.status.as_u16()).with_headers(headers))
+}

@@ -1,0 +1,54 @@
+//! Routes for the local scripts only, answered when the variable
+//! `CGW_LOCAL_TOOLS` is `enabled` (set by `scripts/edge.sh` when it runs the
+//! Worker under Miniflare; never by `wrangler.toml`, so a deployed Worker
+//! does not have them):
+//! - `POST /__local/admin-key?environment=sandbox|production` answers a new admin key;
+//! - `POST /__local/store-contract` runs the store contract against the D1
+//!   database bound as `CONTRACT_DB`, emptied first (`#[tokio::test]` cannot
+//!   run inside workerd), and answers each case's outcome.
+
+use gateway::auth::Environment;
+use serde_json::json;
+use worker::{Env, Request, Response};
+
+use crate::build_gateway;
+use crate::store_d1::D1Store;
+
+pub async fn handle(request: Request, env: &Env) -> worker::Result<Response> {
+    match request.path().as_str() {
+        "/__local/admin-key" => {
+            let url = request.url()?;
+            let environment = url.query_pairs().find(|(k, _)| k == "environment").and_then(|(_, v)| Environment::parse(&v));
+            let Some(environment) = environment else {
+                return Response::error("environment must be sandbox or production", 400);
+            };
+            let (gateway, _) = match build_gateway(env).await {
+                Ok(built) => built,
+                Err(e) => return Response::error(format!("{}: {}", e.message, e.detail.as_deref().unwrap_or_default()), 503),
+            };
+            match gateway.create_admin_key(environment).await {
+                Ok(key) => Response::ok(key),
+                Err(e) => Response::error(e.to_string(), 500),
+            }
+        }
+        "/__local/store-contract" => {
+            let db = env.d1("CONTRACT_DB")?;
+            // A fresh database for each run: drop what an earlier run left.
+            let tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'").all().await?;
+            for table in tables.results::<serde_json::Value>()? {
+                if let Some(name) = table["name"].as_str() {
+                    db.exec(&format!("DROP TABLE IF EXISTS \"{}\"", name.replace('"', "\"\""))).await?;
+                }
+            }
+            let store = D1Store::new(db);
+            if let Err(e) = store.create_guard_table().await {
+                return Response::error(e.to_string(), 500);
+            }
+            let outcomes = gateway::store_contract::run_all(&store).await;
+            let cases: Vec<_> = outcomes.iter().map(|(name, outcome)| json!({ "case": name, "error": outcome.as_ref().err() })).collect();
+            let passed = outcomes.iter().all(|(_, outcome)| outcome.is_ok());
+            Response::from_json(&json!({ "passed": passed, "cases": cases }))
+        }
+        _ => Response::error("not found", 404),
+    }
+}

@@ -1,0 +1,88 @@
+//! The small ports on Workers: the clock, random ids, webhook POSTs and the
+//! waker that says an event was committed during the request.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use futures_util::future::{select, Either};
+use gateway::ports::{Clock, Ids, SendOutcome, Waker, WebhookSender};
+use wasm_bindgen::prelude::*;
+use worker::{Delay, Fetch, Headers, Method, Request, RequestInit, RequestRedirect};
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(catch, js_namespace = crypto, js_name = getRandomValues)]
+    fn get_random_values(buffer: &mut [u8]) -> Result<JsValue, JsValue>;
+}
+
+pub struct WorkerClock;
+
+impl Clock for WorkerClock {
+    fn now(&self) -> i64 {
+        (js_sys::Date::now() / 1000.0).floor() as i64
+    }
+}
+
+pub struct WorkerIds;
+
+impl Ids for WorkerIds {
+    fn random_bytes(&self, len: usize) -> Vec<u8> {
+        let mut bytes = vec![0u8; len];
+        // crypto.getRandomValues does not fail for requests under 64 KiB;
+        // should it, an id of zeros is refused by the store's unique keys
+        // rather than silently reused.
+        if let Err(e) = get_random_values(&mut bytes) {
+            worker::console_error!("crypto.getRandomValues failed: {}", crate::rules_js::js_message(&e));
+        }
+        bytes
+    }
+}
+
+/// How long a webhook endpoint has to answer.
+const SEND_TIMEOUT_MS: u64 = 10_000;
+
+/// Webhook POSTs through the Workers fetch API; redirects are not followed.
+pub struct FetchSender;
+
+#[async_trait::async_trait(?Send)]
+impl WebhookSender for FetchSender {
+    async fn post(&self, url: &str, headers: &[(String, String)], body: &[u8]) -> SendOutcome {
+        let request = match build_request(url, headers, body) {
+            Ok(request) => request,
+            Err(e) => return SendOutcome::Failed(format!("invalid request: {e}")),
+        };
+        let fetch = Fetch::Request(request);
+        let send = Box::pin(fetch.send());
+        let timeout = Box::pin(Delay::from(std::time::Duration::from_millis(SEND_TIMEOUT_MS)));
+        let outcome = match select(send, timeout).await {
+            Either::Left((Ok(response), _)) => {
+                SendOutcome::Answered { status: response.status_code(), retry_after: response.headers().get("retry-after").ok().flatten() }
+            }
+            Either::Left((Err(_), _)) => SendOutcome::Failed("connection failed".to_string()),
+            Either::Right(_) => SendOutcome::Failed("timed out".to_string()),
+        };
+        outcome
+    }
+}
+
+fn build_request(url: &str, headers: &[(String, String)], body: &[u8]) -> worker::Result<Request> {
+    let request_headers = Headers::new();
+    for (name, value) in headers {
+        request_headers.set(name, value)?;
+    }
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post).with_headers(request_headers).with_redirect(RequestRedirect::Manual);
+    init.with_body(Some(js_sys::Uint8Array::from(body).into()));
+    Request::new_with_init(url, &init)
+}
+
+/// Remembers that events were committed, so that a delivery round runs
+/// after the response.
+#[derive(Clone, Default)]
+pub struct FlagWaker(pub Rc<Cell<bool>>);
+
+impl Waker for FlagWaker {
+    fn wake(&self) {
+        self.0.set(true);
+    }
+}

@@ -1,0 +1,315 @@
+//! Runs the rules component at the edge. Workers may not compile wasm at run
+//! time, so `jco transpile --instantiation sync` turns the component into a
+//! core module and JS glue; `entry.mjs` instantiates it and exposes one
+//! function, `cgwRulesCall(name, json)`. The values cross as JSON in jco's
+//! shapes (camelCase fields, kebab-case cases, variants as `{tag, val}`),
+//! converted here from the same type list as every other binding
+//! ([`rules::for_each_wit_type!`]).
+
+use std::cell::OnceCell;
+
+use gateway::ports::{Rules, RulesFault, RulesResult, RulesVersion};
+use rules::{
+    CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts, ExclusionStatus,
+    ExclusionStatusFacts, Horizons, KycDecision, KycFacts, KycTier, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision, LimitChangeFacts,
+    LimitView, LimitsFacts, RegulatorImportFacts, RegulatorOutcome, RuleError, SanctionsStatus, SanctionsView, ScreeningDecision, ScreeningFacts,
+    TierBounds, WithdrawalDecision, WithdrawalFacts,
+};
+use serde_json::{json, Map, Value as Json};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// Calls export `name` of the component with the JSON array `args`;
+    /// answers `{"ok": …}` or `{"err": …}` (a WIT `result` error), and
+    /// throws on a trap.
+    #[wasm_bindgen(catch, js_name = cgwRulesCall)]
+    fn rules_call(name: &str, args: &str) -> Result<String, JsValue>;
+}
+
+/// The SHA-256 of `rules/cgw_rules.wasm`, the file `scripts/edge.sh` transpiles.
+pub const COMPONENT_SHA256: &str = env!("CGW_RULES_SHA256");
+
+/// A value in jco's JS shape, as JSON.
+pub trait ToJco {
+    fn to_jco(&self) -> Json;
+}
+
+pub trait FromJco: Sized {
+    fn from_jco(value: &Json) -> Result<Self, String>;
+}
+
+/// `LimitBreachAttempt` → `limit-breach-attempt`.
+pub fn kebab(pascal: &str) -> String {
+    let mut out = String::with_capacity(pascal.len() + 4);
+    for (i, c) in pascal.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `amount_cents` → `amountCents`.
+pub fn camel(snake: &str) -> String {
+    let mut out = String::with_capacity(snake.len());
+    let mut upper = false;
+    for c in snake.chars() {
+        match (c, upper) {
+            ('_', _) => upper = true,
+            (c, true) => {
+                out.push(c.to_ascii_uppercase());
+                upper = false;
+            }
+            (c, false) => out.push(c),
+        }
+    }
+    out
+}
+
+impl ToJco for i64 {
+    fn to_jco(&self) -> Json {
+        json!(self)
+    }
+}
+impl FromJco for i64 {
+    fn from_jco(value: &Json) -> Result<Self, String> {
+        value.as_i64().or_else(|| value.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64)).ok_or_else(|| format!("not an s64: {value}"))
+    }
+}
+impl ToJco for u32 {
+    fn to_jco(&self) -> Json {
+        json!(self)
+    }
+}
+impl FromJco for u32 {
+    fn from_jco(value: &Json) -> Result<Self, String> {
+        i64::from_jco(value).and_then(|v| u32::try_from(v).map_err(|_| format!("not a u32: {value}")))
+    }
+}
+impl ToJco for f64 {
+    fn to_jco(&self) -> Json {
+        json!(self)
+    }
+}
+impl FromJco for f64 {
+    fn from_jco(value: &Json) -> Result<Self, String> {
+        value.as_f64().ok_or_else(|| format!("not an f64: {value}"))
+    }
+}
+impl ToJco for bool {
+    fn to_jco(&self) -> Json {
+        json!(self)
+    }
+}
+impl FromJco for bool {
+    fn from_jco(value: &Json) -> Result<Self, String> {
+        value.as_bool().ok_or_else(|| format!("not a bool: {value}"))
+    }
+}
+impl ToJco for String {
+    fn to_jco(&self) -> Json {
+        json!(self)
+    }
+}
+impl FromJco for String {
+    fn from_jco(value: &Json) -> Result<Self, String> {
+        value.as_str().map(str::to_string).ok_or_else(|| format!("not a string: {value}"))
+    }
+}
+impl<T: ToJco> ToJco for Vec<T> {
+    fn to_jco(&self) -> Json {
+        Json::Array(self.iter().map(ToJco::to_jco).collect())
+    }
+}
+impl<T: FromJco> FromJco for Vec<T> {
+    fn from_jco(value: &Json) -> Result<Self, String> {
+        value.as_array().ok_or_else(|| format!("not a list: {value}"))?.iter().map(T::from_jco).collect()
+    }
+}
+impl<T: ToJco> ToJco for Option<T> {
+    fn to_jco(&self) -> Json {
+        self.as_ref().map_or(Json::Null, ToJco::to_jco)
+    }
+}
+impl<T: FromJco> FromJco for Option<T> {
+    fn from_jco(value: &Json) -> Result<Self, String> {
+        match value {
+            Json::Null => Ok(None),
+            other => T::from_jco(other).map(Some),
+        }
+    }
+}
+
+/// A field of a record; jco leaves an absent `option` out.
+fn field<'a>(value: &'a Json, name: &str) -> &'a Json {
+    value.get(camel(name)).unwrap_or(&Json::Null)
+}
+
+fn tag(value: &Json) -> Result<&str, String> {
+    value.get("tag").and_then(Json::as_str).ok_or_else(|| format!("not a variant: {value}"))
+}
+
+macro_rules! jco_enum {
+    ($name:ident { $($v:ident),+ }) => {
+        impl ToJco for rules::$name {
+            fn to_jco(&self) -> Json {
+                match self { $(rules::$name::$v => Json::String(kebab(stringify!($v)))),+ }
+            }
+        }
+        impl FromJco for rules::$name {
+            fn from_jco(value: &Json) -> Result<Self, String> {
+                let text = value.as_str().ok_or_else(|| format!("not an enum case: {value}"))?;
+                $(if text == kebab(stringify!($v)) { return Ok(rules::$name::$v); })+
+                Err(format!("unknown {} case {text}", stringify!($name)))
+            }
+        }
+    };
+}
+
+macro_rules! jco_record {
+    ($name:ident { $($f:ident),+ }) => {
+        impl ToJco for rules::$name {
+            fn to_jco(&self) -> Json {
+                let mut object = Map::new();
+                $(object.insert(camel(stringify!($f)), self.$f.to_jco());)+
+                Json::Object(object)
+            }
+        }
+        impl FromJco for rules::$name {
+            fn from_jco(value: &Json) -> Result<Self, String> {
+                Ok(rules::$name { $($f: FromJco::from_jco(field(value, stringify!($f)))?),+ })
+            }
+        }
+    };
+}
+
+macro_rules! jco_variant {
+    ($name:ident { unit: [$($u:ident),*], with: [$($w:ident),*] }) => {
+        impl ToJco for rules::$name {
+            fn to_jco(&self) -> Json {
+                match self {
+                    $(rules::$name::$u => json!({ "tag": kebab(stringify!($u)) }),)*
+                    $(rules::$name::$w(x) => json!({ "tag": kebab(stringify!($w)), "val": x.to_jco() }),)*
+                }
+            }
+        }
+        impl FromJco for rules::$name {
+            fn from_jco(value: &Json) -> Result<Self, String> {
+                let tag = tag(value)?;
+                let val = value.get("val").unwrap_or(&Json::Null);
+                $(if tag == kebab(stringify!($u)) { return Ok(rules::$name::$u); })*
+                $(if tag == kebab(stringify!($w)) { return Ok(rules::$name::$w(FromJco::from_jco(val)?)); })*
+                let _ = val;
+                Err(format!("unknown {} case {tag}", stringify!($name)))
+            }
+        }
+    };
+}
+
+rules::for_each_wit_type!(jco_enum, jco_record, jco_variant);
+
+/// The rules component, called through jco's JS bindings.
+pub struct JsRules;
+
+thread_local! {
+    /// Asked once per isolate.
+    static HORIZONS: OnceCell<Horizons> = const { OnceCell::new() };
+    static VERSION: OnceCell<String> = const { OnceCell::new() };
+}
+
+/// What a call answered: the value, or the WIT `result`'s error.
+enum Answer {
+    Ok(Json),
+    Err(Json),
+}
+
+fn call(name: &str, args: Json) -> RulesResult<Answer> {
+    let text = rules_call(name, &args.to_string()).map_err(|e| RulesFault::Engine(format!("{name}: {}", js_message(&e))))?;
+    let mut answer: Json = serde_json::from_str(&text).map_err(|e| RulesFault::Engine(format!("{name}: {e}")))?;
+    match (answer.get_mut("ok").map(Json::take), answer.get_mut("err").map(Json::take)) {
+        (Some(ok), _) => Ok(Answer::Ok(ok)),
+        (None, Some(err)) => Ok(Answer::Err(err)),
+        (None, None) => Err(RulesFault::Engine(format!("{name}: no answer"))),
+    }
+}
+
+pub(crate) fn js_message(error: &JsValue) -> String {
+    error.as_string().or_else(|| error.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message()))).unwrap_or_else(|| format!("{error:?}"))
+}
+
+/// A call whose WIT result is plain `T`.
+fn ask<T: FromJco>(name: &str, args: Json) -> RulesResult<T> {
+    match call(name, args)? {
+        Answer::Ok(value) => T::from_jco(&value).map_err(|e| RulesFault::Engine(format!("{name}: {e}"))),
+        Answer::Err(err) => Err(RulesFault::Engine(format!("{name}: unexpected error {err}"))),
+    }
+}
+
+/// A call whose WIT result is `result<T, rule-error>`.
+fn ask_or_refuse<T: FromJco>(name: &str, args: Json) -> RulesResult<Result<T, RuleError>> {
+    let fault = |e: String| RulesFault::Engine(format!("{name}: {e}"));
+    match call(name, args)? {
+        Answer::Ok(value) => T::from_jco(&value).map(Ok).map_err(fault),
+        Answer::Err(err) => RuleError::from_jco(&err).map(Err).map_err(fault),
+    }
+}
+
+impl Rules for JsRules {
+    fn identity(&self) -> RulesVersion {
+        let version = VERSION.with(|v| v.get_or_init(|| ask::<String>("version", json!([])).unwrap_or_else(|e| format!("unavailable: {e}"))).clone());
+        RulesVersion { version, component_sha256: COMPONENT_SHA256.to_string() }
+    }
+    fn horizons(&self) -> Horizons {
+        // The library's horizons stand in only if the component cannot answer,
+        // and then every decision fails anyway.
+        HORIZONS.with(|h| *h.get_or_init(|| ask("timeHorizons", json!([])).unwrap_or_else(|_| rules::time_horizons())))
+    }
+    fn decide_deposit(&self, facts: &DepositFacts) -> RulesResult<Result<DepositDecision, RuleError>> {
+        ask_or_refuse("decideDeposit", json!([facts.to_jco()]))
+    }
+    fn decide_limit_change(&self, facts: &LimitChangeFacts) -> RulesResult<Result<LimitChangeDecision, RuleError>> {
+        ask_or_refuse("decideLimitChange", json!([facts.to_jco()]))
+    }
+    fn decide_limit_cancel(&self, facts: &LimitCancelFacts) -> RulesResult<LimitCancelDecision> {
+        ask("decideLimitCancel", json!([facts.to_jco()]))
+    }
+    fn describe_limits(&self, facts: &LimitsFacts) -> RulesResult<Vec<LimitView>> {
+        ask("describeLimits", json!([facts.to_jco()]))
+    }
+    fn decide_withdrawal(&self, facts: &WithdrawalFacts) -> RulesResult<Result<WithdrawalDecision, RuleError>> {
+        ask_or_refuse("decideWithdrawal", json!([facts.to_jco()]))
+    }
+    fn describe_tier(&self, tier: KycTier) -> RulesResult<TierBounds> {
+        ask("describeTier", json!([tier.to_jco()]))
+    }
+    fn decide_kyc(&self, facts: &KycFacts) -> RulesResult<KycDecision> {
+        ask("decideKyc", json!([facts.to_jco()]))
+    }
+    fn decide_exclusion(&self, facts: &ExclusionFacts) -> RulesResult<Result<ExclusionDecision, RuleError>> {
+        ask_or_refuse("decideExclusion", json!([facts.to_jco()]))
+    }
+    fn describe_exclusions(&self, facts: &ExclusionStatusFacts) -> RulesResult<ExclusionStatus> {
+        ask("describeExclusions", json!([facts.to_jco()]))
+    }
+    fn decide_regulator_import(&self, facts: &RegulatorImportFacts) -> RulesResult<Vec<RegulatorOutcome>> {
+        ask("decideRegulatorImport", json!([facts.to_jco()]))
+    }
+    fn decide_screening(&self, facts: &ScreeningFacts) -> RulesResult<ScreeningDecision> {
+        ask("decideScreening", json!([facts.to_jco()]))
+    }
+    fn describe_sanctions(&self, status: SanctionsStatus) -> RulesResult<SanctionsView> {
+        ask("describeSanctions", json!([status.to_jco()]))
+    }
+    fn decide_case_review(&self, facts: &CaseReviewFacts) -> RulesResult<CaseReviewDecision> {
+        ask("decideCaseReview", json!([facts.to_jco()]))
+    }
+    fn due_now(&self, facts: &DueFacts) -> RulesResult<DueWork> {
+        ask("dueNow", json!([facts.to_jco()]))
+    }
+}

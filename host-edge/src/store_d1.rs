@@ -1,0 +1,171 @@
+//! The store on Cloudflare D1. A D1 batch is one transaction, but it cannot
+//! abort on a row count, so each `Expect::One` statement is followed by a
+//! guard that fails when the statement did not change exactly one row:
+//! `INSERT INTO batch_guard (s{i}) SELECT NULL WHERE changes() <> 1` against
+//! columns declared `NOT NULL`. The failure rolls back the whole batch, and
+//! its message names the column, so the host knows which statement failed.
+
+use gateway::ports::{Expect, Read, Row, Stmt, Store, StoreError, Value};
+use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use worker::worker_sys::{D1Database, D1PreparedStatement};
+
+/// Guard columns `s0…s{GUARD_COLUMNS-1}`; statements past the last share it.
+pub const GUARD_COLUMNS: usize = 64;
+/// Integers D1 carries exactly (it returns them as JS doubles).
+const MAX_EXACT_INTEGER: i64 = (1 << 53) - 1;
+
+pub struct D1Store {
+    db: D1Database,
+}
+
+/// The guard table of [`D1Store`]; created before the schema, outside it,
+/// because only D1 needs it.
+pub fn guard_table_sql() -> String {
+    let columns: Vec<String> = (0..GUARD_COLUMNS).map(|i| format!("s{i} INTEGER NOT NULL DEFAULT 0")).collect();
+    format!("CREATE TABLE IF NOT EXISTS batch_guard ({})", columns.join(", "))
+}
+
+/// The guard statements, one per column; built once per isolate.
+fn guard_sql(index: usize) -> &'static str {
+    thread_local! {
+        static GUARDS: Vec<&'static str> = (0..GUARD_COLUMNS)
+            .map(|i| &*Box::leak(format!("INSERT INTO batch_guard (s{i}) SELECT NULL WHERE changes() <> 1").into_boxed_str()))
+            .collect();
+    }
+    GUARDS.with(|g| g.get(index.min(GUARD_COLUMNS - 1)).copied().unwrap_or("SELECT 1"))
+}
+
+impl D1Store {
+    pub fn new(db: worker::D1Database) -> Self {
+        D1Store { db: JsValue::from(db.as_ref()).unchecked_into() }
+    }
+
+    pub async fn create_guard_table(&self) -> Result<(), StoreError> {
+        let sql = guard_table_sql();
+        settle(self.db.prepare(&sql).and_then(|s| s.run())).await.map(|_| ())
+    }
+
+    fn prepare(&self, sql: &str, params: &[Value]) -> Result<D1PreparedStatement, StoreError> {
+        let values = params.iter().map(to_js).collect::<Result<Array, _>>()?;
+        self.db.prepare(sql).and_then(|s| s.bind(values)).map_err(|e| classify(&e))
+    }
+}
+
+/// Awaits a D1 promise, mapping its failure.
+async fn settle(promise: Result<js_sys::Promise, JsValue>) -> Result<JsValue, StoreError> {
+    JsFuture::from(promise.map_err(|e| classify(&e))?).await.map_err(|e| classify(&e))
+}
+
+fn to_js(value: &Value) -> Result<JsValue, StoreError> {
+    Ok(match value {
+        Value::Null => JsValue::NULL,
+        Value::Int(v) if v.unsigned_abs() > MAX_EXACT_INTEGER as u64 => {
+            return Err(StoreError::Backend(format!("integer {v} is beyond what D1 stores exactly (±2^53)")))
+        }
+        Value::Int(v) => JsValue::from_f64(*v as f64),
+        Value::Real(v) => JsValue::from_f64(*v),
+        Value::Text(s) => JsValue::from_str(s),
+    })
+}
+
+fn from_js(value: &JsValue) -> Result<Value, StoreError> {
+    if value.is_null() || value.is_undefined() {
+        return Ok(Value::Null);
+    }
+    if let Some(s) = value.as_string() {
+        return Ok(Value::Text(s));
+    }
+    if let Some(f) = value.as_f64() {
+        // SQLite hands D1 an INTEGER or a REAL; JS sees a number either way.
+        // A whole number within the exact range is read back as an integer,
+        // which `Row::real` accepts too.
+        if f.fract() == 0.0 && f.abs() <= MAX_EXACT_INTEGER as f64 {
+            return Ok(Value::Int(f as i64));
+        }
+        return Ok(Value::Real(f));
+    }
+    if let Some(b) = value.as_bool() {
+        return Ok(Value::Int(i64::from(b)));
+    }
+    Err(StoreError::Backend(format!("unsupported D1 value {value:?}")))
+}
+
+fn row_from_array(row: &JsValue) -> Result<Row, StoreError> {
+    let cells = row.dyn_ref::<Array>().ok_or_else(|| StoreError::Backend("D1 row is not an array".into()))?;
+    cells.iter().map(|c| from_js(&c)).collect::<Result<Vec<_>, _>>().map(Row)
+}
+
+/// A row of a batch result, which D1 gives as an object: its values in
+/// column order (the reads of `query_many` name their columns distinctly).
+fn row_from_object(row: &JsValue) -> Result<Row, StoreError> {
+    let object = row.dyn_ref::<Object>().ok_or_else(|| StoreError::Backend("D1 row is not an object".into()))?;
+    Object::values(object).iter().map(|c| from_js(&c)).collect::<Result<Vec<_>, _>>().map(Row)
+}
+
+/// Maps a D1 failure to the store's errors: a unique violation, a guard that
+/// fired (a row-count conflict), or anything else.
+fn classify(error: &JsValue) -> StoreError {
+    let cause = Reflect::get(error, &JsValue::from_str("cause")).ok().filter(|c| !c.is_undefined()).map(|c| crate::rules_js::js_message(&c));
+    let message = format!("{} {}", crate::rules_js::js_message(error), cause.unwrap_or_default());
+    if let Some(rest) = message.split("NOT NULL constraint failed: batch_guard.s").nth(1) {
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        if let Ok(statement) = digits.parse() {
+            return StoreError::Conflict { statement };
+        }
+    }
+    if message.contains("UNIQUE constraint failed") || message.contains("PRIMARY KEY constraint failed") {
+        return StoreError::Unique;
+    }
+    StoreError::Backend(message)
+}
+
+#[async_trait::async_trait(?Send)]
+impl Store for D1Store {
+    async fn query(&self, sql: &'static str, params: Vec<Value>) -> Result<Vec<Row>, StoreError> {
+        let statement = self.prepare(sql, &params)?;
+        let rows = settle(statement.raw()).await?;
+        let rows = rows.dyn_into::<Array>().map_err(|_| StoreError::Backend("D1 rows are not an array".into()))?;
+        rows.iter().map(|r| row_from_array(&r)).collect()
+    }
+
+    async fn batch(&self, statements: Vec<Stmt>) -> Result<(), StoreError> {
+        let prepared = Array::new();
+        for (index, statement) in statements.iter().enumerate() {
+            prepared.push(&self.prepare(statement.sql, &statement.params)?.into());
+            if statement.expect == Expect::One {
+                prepared.push(&self.prepare(guard_sql(index), &[])?.into());
+            }
+        }
+        if prepared.length() == 0 {
+            return Ok(());
+        }
+        settle(self.db.batch(prepared)).await.map(|_| ())
+    }
+
+    async fn query_many(&self, reads: Vec<Read>) -> Result<Vec<Vec<Row>>, StoreError> {
+        if reads.len() <= 1 {
+            let mut out = Vec::new();
+            for read in reads {
+                out.push(self.query(read.sql, read.params).await?);
+            }
+            return Ok(out);
+        }
+        let prepared = Array::new();
+        for read in &reads {
+            prepared.push(&self.prepare(read.sql, &read.params)?.into());
+        }
+        let results = settle(self.db.batch(prepared)).await?;
+        let results = results.dyn_into::<Array>().map_err(|_| StoreError::Backend("D1 batch results are not an array".into()))?;
+        let mut out = Vec::with_capacity(reads.len());
+        for result in results.iter() {
+            let rows = Reflect::get(&result, &JsValue::from_str("results"))
+                .ok()
+                .and_then(|r| r.dyn_into::<Array>().ok())
+                .ok_or_else(|| StoreError::Backend("D1 batch result has no rows".into()))?;
+            out.push(rows.iter().map(|r| row_from_object(&r)).collect::<Result<Vec<_>, _>>()?);
+        }
+        Ok(out)
+    }
+}

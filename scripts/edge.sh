@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The edge host (Cloudflare Workers) from this checkout.
+#
+#   scripts/edge.sh build
+#   scripts/edge.sh dev --port PORT --state DIR      local Workers runtime on 127.0.0.1:PORT, state in DIR, until killed
+#   scripts/edge.sh admin-key --environment sandbox|production --state DIR
+#   scripts/edge.sh store-contract --state DIR       the store contract against local D1
+#   scripts/edge.sh deploy                           wrangler deploy (needs a Cloudflare account)
+#
+# The build transpiles the committed rules component (rules/cgw_rules.wasm,
+# the bytes the native host embeds) with jco, builds the Rust worker for
+# wasm32 and binds it with wasm-bindgen. Tools come from registries only:
+# npm packages pinned in host-edge/package-lock.json, and wasm-bindgen-cli
+# built once into a cache outside the clone ($CGW_TOOLS_CACHE, default
+# ~/.cache/cgw-tools), keyed by the version in Cargo.lock.
+set -euo pipefail
+caller_dir=$PWD
+cd "$(dirname "$0")/.."
+root=$PWD
+edge=$root/host-edge
+
+export WRANGLER_SEND_METRICS=false WRANGLER_SEND_ERROR_REPORTS=false CLOUDFLARE_CF_FETCH_ENABLED=false
+export NO_UPDATE_NOTIFIER=1 CI="${CI:-}"
+tools_cache=${CGW_TOOLS_CACHE:-$HOME/.cache/cgw-tools}
+
+die() { echo "edge: $*" >&2; exit 2; }
+quietly() { # runs a command, showing its output only when it fails
+  local log
+  log=$(mktemp)
+  if ! "$@" >"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    return 1
+  fi
+  rm -f "$log"
+}
+
+npm_packages() {
+  local stamp=$edge/node_modules/.cgw-lock-sha256 want
+  want=$(sha256sum "$edge/package-lock.json" | cut -d' ' -f1)
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    # `npm ci` refuses this lock file over optional packages of other
+    # platforms (an npm 11 bug); `npm install` keeps to its versions.
+    (cd "$edge" && quietly npm install --no-audit --no-fund --prefer-offline)
+    echo "$want" >"$stamp"
+  fi
+}
+
+wasm_bindgen_bin() {
+  local version dir
+  version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$root/Cargo.lock")
+  [ -n "$version" ] || die "no wasm-bindgen in Cargo.lock"
+  dir=$tools_cache/wasm-bindgen-cli-$version
+  if [ ! -x "$dir/bin/wasm-bindgen" ]; then
+    echo "edge: building wasm-bindgen-cli $version into $dir (once per machine, about 10 minutes)" >&2
+    CARGO_TARGET_DIR=$tools_cache/build quietly cargo install wasm-bindgen-cli --version "$version" --root "$dir"
+    rm -rf "$tools_cache/build"
+  fi
+  echo "$dir/bin/wasm-bindgen"
+}
+
+build() {
+  npm_packages
+  local bindgen component_hash stamp=$edge/build/rules/.component-sha256
+  bindgen=$(wasm_bindgen_bin)
+  component_hash=$(sha256sum "$root/rules/cgw_rules.wasm" | cut -d' ' -f1)
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$component_hash" ]; then
+    rm -rf "$edge/build/rules"
+    quietly node "$edge/js/transpile.mjs" "$root/rules/cgw_rules.wasm" "$edge/build/rules"
+    echo "$component_hash" >"$stamp"
+  fi
+  rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
+  quietly cargo build --locked --release --target wasm32-unknown-unknown -p host-edge
+  # Bound into a scratch directory and copied only when changed, so that a
+  # build beside a running `dev` does not make wrangler reload the Worker.
+  local fresh=$edge/build/worker.next
+  rm -rf "$fresh"
+  quietly "$bindgen" --target web --out-dir "$fresh" --out-name host_edge \
+    "$root/target/wasm32-unknown-unknown/release/host_edge.wasm"
+  if ! diff -rq "$fresh" "$edge/build/worker" >/dev/null 2>&1; then
+    rm -rf "$edge/build/worker"
+    mv "$fresh" "$edge/build/worker"
+  else
+    rm -rf "$fresh"
+  fi
+}
+
+command=${1:-}
+[ $# -gt 0 ] && shift
+port="" state="" environment="" passthrough=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --port) port=${2:-}; shift 2 ;;
+    --state) state=${2:-}; shift 2 ;;
+    --environment) environment=${2:-}; shift 2 ;;
+    *) passthrough+=("$1"); shift ;;
+  esac
+done
+need_state() {
+  [ -n "$state" ] || die "--state DIR is required"
+  case "$state" in /*) ;; *) state=$caller_dir/$state ;; esac
+  mkdir -p "$state"
+}
+
+case "$command" in
+  build)
+    build
+    ;;
+  dev)
+    [ -n "$port" ] || die "--port PORT is required"
+    need_state
+    build
+    cd "$edge"
+    exec npx wrangler dev --local --ip 127.0.0.1 --port "$port" --persist-to "$state" \
+      --show-interactive-dev-session=false --log-level "${CGW_EDGE_LOG_LEVEL:-error}" \
+      --var "CGW_DISPATCH_IDLE_MS:${CGW_DISPATCH_IDLE_MS:-5000}"
+    ;;
+  admin-key)
+    case "$environment" in sandbox | production) ;; *) die "--environment must be sandbox or production" ;; esac
+    need_state
+    build
+    exec node "$edge/js/local.mjs" admin-key --environment "$environment" --state "$state"
+    ;;
+  store-contract)
+    need_state
+    build
+    exec node "$edge/js/local.mjs" store-contract --state "$state"
+    ;;
+  deploy)
+    build
+    cd "$edge"
+    exec npx wrangler deploy ${passthrough[@]+"${passthrough[@]}"}
+    ;;
+  *)
+    die "usage: scripts/edge.sh build | dev --port PORT --state DIR | admin-key --environment E --state DIR | store-contract --state DIR | deploy"
+    ;;
+esac
