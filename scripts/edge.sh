@@ -111,7 +111,7 @@ case "$command" in
     need_state
     build
     cd "$edge"
-    exec npx wrangler dev --local --ip 127.0.0.1 --port "$port" --persist-to "$state" \
+    exec "$edge/node_modules/.bin/wrangler" dev --local --ip 127.0.0.1 --port "$port" --persist-to "$state" \
       --show-interactive-dev-session=false --log-level "${CGW_EDGE_LOG_LEVEL:-error}" \
       --var "CGW_DISPATCH_IDLE_MS:${CGW_DISPATCH_IDLE_MS:-5000}"
     ;;
@@ -129,7 +129,7 @@ case "$command" in
   deploy)
     build
     cd "$edge"
-    exec npx wrangler deploy ${passthrough[@]+"${passthrough[@]}"}
+    exec "$edge/node_modules/.bin/wrangler" deploy ${passthrough[@]+"${passthrough[@]}"}
     ;;
   *)
     die "usage: scripts/edge.sh build | dev --port PORT --state DIR | admin-key --environment E --state DIR | store-contract --state DIR | deploy"

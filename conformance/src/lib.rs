@@ -5,6 +5,7 @@
 
 pub mod cases;
 pub mod client;
+pub mod harness;
 pub mod receiver;
 pub mod runner;
 

@@ -4,19 +4,11 @@
 //! store named by `CGW_DATABASE_URL` (default: a fresh SQLite file).
 
 use std::path::PathBuf;
-use std::process::{Child, Command, ExitCode, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::Duration;
 
+use conformance::harness::{free_port, skip_list, wait_healthy, Server};
 use conformance::{cases, runner, Env};
-
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 fn binary() -> PathBuf {
     if let Ok(path) = std::env::var("CGW_BINARY") {
@@ -39,11 +31,6 @@ fn admin_key(bin: &PathBuf, database: &str, environment: &str) -> Result<String,
         return Err(format!("admin-key create failed: {}", String::from_utf8_lossy(&out.stderr)));
     }
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
-fn free_port() -> Result<u16, String> {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
-    listener.local_addr().map(|a| a.port()).map_err(|e| e.to_string())
 }
 
 fn start() -> Result<(Env, Option<Server>), String> {
@@ -72,19 +59,12 @@ fn start() -> Result<(Env, Option<Server>), String> {
         .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
     let server = Server(child);
     let env = Env::new(&format!("http://127.0.0.1:{port}"), &sandbox, &production);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while env.call("GET", "/v1/health", None, None).status != 200 {
-        if Instant::now() > deadline {
-            return Err("the server did not become healthy in 30 seconds".into());
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    wait_healthy(&env, Duration::from_secs(30))?;
     Ok((env, Some(server)))
 }
 
 fn main() -> ExitCode {
-    let skip_text = include_str!("../skip/native.txt");
-    let skip: Vec<&str> = skip_text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    let skip = skip_list(include_str!("../skip/native.txt"));
     let (env, server) = match start() {
         Ok(started) => started,
         Err(e) => {

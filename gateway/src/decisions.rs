@@ -361,7 +361,7 @@ impl Gateway {
                 time::parse(t).ok_or_else(|| ApiError::bad_request("invalid_field", format!("{name} must be an ISO 8601 timestamp")))
             })
         };
-        let (from, to) = (bound("from", 0)?, bound("to", i64::MAX)?);
+        let (from, to) = (bound("from", 0)?, bound("to", crate::ports::MAX_STORED_INTEGER)?);
         let limit = q.page_limit(DEFAULT_PAGE, MAX_PAGE)?;
         let after_id = match q.get("cursor") {
             None => String::new(),

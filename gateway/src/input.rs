@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value as Json};
 
 use crate::error::{ApiError, ApiResult};
+use crate::ports::MAX_STORED_INTEGER;
 use crate::time;
 
 /// Longest accepted text field.
@@ -114,9 +115,9 @@ impl Fields {
     pub fn integer(&mut self, name: &'static str) -> i64 {
         match self.raw(name, true) {
             None => 0,
-            Some(Json::Number(n)) if n.as_i64().is_some() => n.as_i64().unwrap_or_default(),
+            Some(Json::Number(n)) if n.as_i64().is_some_and(within_store_range) => n.as_i64().unwrap_or_default(),
             Some(_) => {
-                self.invalid("invalid_field", format!("{name} must be an integer"));
+                self.invalid("invalid_field", format!("{name} must be an integer within ±{MAX_STORED_INTEGER}"));
                 0
             }
         }
@@ -124,9 +125,9 @@ impl Fields {
 
     pub fn opt_integer(&mut self, name: &'static str) -> Option<i64> {
         match self.raw(name, false)? {
-            Json::Number(n) if n.as_i64().is_some() => n.as_i64(),
+            Json::Number(n) if n.as_i64().is_some_and(within_store_range) => n.as_i64(),
             _ => {
-                self.invalid("invalid_field", format!("{name} must be an integer"));
+                self.invalid("invalid_field", format!("{name} must be an integer within ±{MAX_STORED_INTEGER}"));
                 None
             }
         }
@@ -289,6 +290,16 @@ mod tests {
     }
 
     #[test]
+    fn integers_beyond_what_every_store_keeps_are_refused() {
+        let mut f = Fields::from_body(br#"{"n": 9007199254740992}"#).unwrap();
+        let _ = f.integer("n");
+        assert_eq!(f.finish().unwrap_err().code, "invalid_field");
+        let mut f = Fields::from_body(br#"{"n": -9007199254740991}"#).unwrap();
+        assert_eq!(f.opt_integer("n"), Some(-MAX_STORED_INTEGER));
+        assert!(f.finish().is_ok());
+    }
+
+    #[test]
     fn wrong_types_give_field_codes() {
         let mut f = Fields::from_body(br#"{"amount_cents": 1.5}"#).unwrap();
         let _ = f.cents("amount_cents");
@@ -313,4 +324,9 @@ mod tests {
         assert_eq!(q.get("empty"), None);
         assert!(q.required("nope").is_err());
     }
+}
+
+/// Whether every store keeps `n` exactly (see [`MAX_STORED_INTEGER`]).
+fn within_store_range(n: i64) -> bool {
+    (-MAX_STORED_INTEGER..=MAX_STORED_INTEGER).contains(&n)
 }

@@ -18,6 +18,11 @@ pub trait MaybeSend {}
 #[cfg(target_arch = "wasm32")]
 impl<T: ?Sized> MaybeSend for T {}
 
+/// The largest integer every store keeps exactly: D1 returns integers as JS
+/// doubles, so stored values (and the store contract) stay within ±(2^53 − 1).
+/// Input integers beyond it are refused as invalid.
+pub const MAX_STORED_INTEGER: i64 = (1 << 53) - 1;
+
 /// A SQL value. The schema uses only BIGINT, DOUBLE PRECISION and TEXT.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {

@@ -9,9 +9,7 @@ async fn setup(store: &dyn Store) -> Result<(), StoreError> {
     store.batch(vec![Stmt::new(TABLE, vec![]), Stmt::new("DELETE FROM contract_items", vec![])]).await
 }
 
-/// The integer range every backend keeps exactly: D1 returns integers as
-/// JS doubles, so the contract (and the schema's values) stay within ±(2^53 − 1).
-pub const MAX_EXACT_INTEGER: i64 = (1 << 53) - 1;
+pub use crate::ports::MAX_STORED_INTEGER as MAX_EXACT_INTEGER;
 
 /// Values of every type round-trip, NULLs included, and a numbered
 /// placeholder may be used twice.

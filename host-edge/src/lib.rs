@@ -58,7 +58,8 @@ thread_local! {
 /// The core over this Worker's bindings; the flag turns true when the
 /// request commits events.
 pub(crate) async fn build_gateway(env: &Env) -> Result<(Gateway, Rc<Cell<bool>>), ApiError> {
-    let unavailable = |what: &str, e: String| ApiError::new(503, "store_unavailable", "the store is unavailable; retry later").with_detail(format!("{what}: {e}"));
+    let unavailable =
+        |what: &str, e: String| ApiError::new(503, "store_unavailable", "the store is unavailable; retry later").with_detail(format!("{what}: {e}"));
     let db = env.d1("DB").map_err(|e| unavailable("D1 binding", e.to_string()))?;
     let store = D1Store::new(db);
     let settings = Settings::from_env(env);

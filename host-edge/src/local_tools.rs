@@ -34,7 +34,10 @@ pub async fn handle(request: Request, env: &Env) -> worker::Result<Response> {
         "/__local/store-contract" => {
             let db = env.d1("CONTRACT_DB")?;
             // A fresh database for each run: drop what an earlier run left.
-            let tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'").all().await?;
+            let tables = db
+                .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'")
+                .all()
+                .await?;
             for table in tables.results::<serde_json::Value>()? {
                 if let Some(name) = table["name"].as_str() {
                     db.exec(&format!("DROP TABLE IF EXISTS \"{}\"", name.replace('"', "\"\""))).await?;

@@ -147,10 +147,7 @@ macro_rules! for_each_wit_type {
         $variant!(DepositDecision { unit: [Held, Excluded], with: [Allowed, CurrencyMismatch, Breach] });
         $record!(LimitChangeFacts { now, requested_at, window, amount_cents, limits });
         $record!(LimitChange { current, is_increase, cooloff_seconds, effective_from, status, event, cancel_pending });
-        $variant!(LimitChangeDecision {
-            unit: [CurrencyMismatch, PendingChangeExists],
-            with: [BelowMinimum, ReplayPending, Unchanged, Apply]
-        });
+        $variant!(LimitChangeDecision { unit: [CurrencyMismatch, PendingChangeExists], with: [BelowMinimum, ReplayPending, Unchanged, Apply] });
         $record!(LimitCancelFacts { now, limit });
         $record!(LimitsFacts { now, limits, deposits });
         $record!(LimitView { window, in_force, pending, spent_cents, remaining_cents, next_reset_at });
@@ -170,10 +167,7 @@ macro_rules! for_each_wit_type {
         $record!(WithdrawalFacts { now, sanctions, verified, cumulative_cents, amount_cents, same_currency, open_check });
         $record!(FastPath { required_tier, remaining_cents });
         $record!(Verification { tier, documents, estimated_clear_time, vendor_token_seconds });
-        $variant!(WithdrawalOutcome {
-            unit: [CurrencyMismatch, CeilingExceeded, ReplayOpenCheck, AlreadyInProgress],
-            with: [Held, Approve, Verify]
-        });
+        $variant!(WithdrawalOutcome { unit: [CurrencyMismatch, CeilingExceeded, ReplayOpenCheck, AlreadyInProgress], with: [Held, Approve, Verify] });
         $record!(WithdrawalDecision { expire_open_check, outcome });
         $record!(KycFacts { now, status, updated_at, target_tier, verified, external_user_id, action });
         $record!(KycDecision { status, changed, refused, events, verified, withdrawal, expires_at, documents });

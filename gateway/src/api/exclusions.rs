@@ -328,7 +328,7 @@ impl Gateway {
         };
         // The live list by default; with `snapshot=daily`, the list as the 03:00 UTC snapshot took it.
         let (through_seq, active_at, daily) = match ctx.query.get("snapshot") {
-            None | Some("live") => (i64::MAX, ctx.now, None),
+            None | Some("live") => (crate::ports::MAX_STORED_INTEGER, ctx.now, None),
             Some("daily") => {
                 let rows = self
                     .store
@@ -349,7 +349,11 @@ impl Gateway {
         let cache = match (&daily, &self.page_cache) {
             (Some(info), Some(cache)) => Some((
                 cache,
-                format!("snapshot-page/v1/{}/{}/{after}/{limit}", ctx.caller.environment.as_str(), info["snapshot_date"].as_str().unwrap_or_default()),
+                format!(
+                    "snapshot-page/v1/{}/{}/{after}/{limit}",
+                    ctx.caller.environment.as_str(),
+                    info["snapshot_date"].as_str().unwrap_or_default()
+                ),
             )),
             _ => None,
         };
@@ -455,7 +459,7 @@ fn decode_cursor(cursor: &str) -> Option<i64> {
     let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(cursor).ok()?;
     let value: Json = serde_json::from_slice(&bytes).ok()?;
     (value.get("v")?.as_i64()? == 1).then_some(())?;
-    value.get("after")?.as_i64().filter(|n| *n >= 0)
+    value.get("after")?.as_i64().filter(|n| (0..=crate::ports::MAX_STORED_INTEGER).contains(n))
 }
 
 /// How many exclusions one regulator export takes.
