@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test from a fresh machine: toolchain targets, the rules
 # component (built twice, in two directories, to prove the hash is
-# reproducible), lints, unit and store-contract tests, and the conformance
-# suite against the native host on SQLite and on a private Postgres.
+# reproducible), lints, unit and store-contract tests (SQLite, Postgres, D1),
+# and the conformance suite against the native host on SQLite and on a
+# private Postgres, and against the edge host under the local Workers runtime.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -34,7 +35,7 @@ echo "rules/cgw_rules.wasm is the rebuilt component"
 step "rules component is reproducible from another directory"
 copy="$work/second-checkout"
 mkdir -p "$copy"
-tar --exclude=./target --exclude=./.git -cf - . | tar -xf - -C "$copy"
+tar --exclude=./target --exclude=./.git --exclude=./host-edge/node_modules --exclude=./host-edge/build -cf - . | tar -xf - -C "$copy"
 second=$(target/release/build-rules --workspace "$copy" --out "$work/second.wasm")
 if [ "$hash" != "$second" ]; then
   echo "rules component is not reproducible: $hash != $second" >&2
@@ -45,9 +46,13 @@ echo "same sha256 from $copy"
 step "gateway compiles for wasm32-unknown-unknown (the edge host's target)"
 cargo check --locked -p gateway --target wasm32-unknown-unknown
 
+step "edge host: transpile the committed component, build the worker (tools cached in ${CGW_TOOLS_CACHE:-~/.cache/cgw-tools})"
+scripts/edge.sh build
+
 step "formatting and lints"
 cargo fmt --all --check
 cargo clippy --locked --release --workspace --all-targets -- -D warnings
+cargo clippy --locked --release --target wasm32-unknown-unknown -p host-edge -- -D warnings
 
 step "private Postgres"
 port=$((20000 + RANDOM % 20000))
@@ -61,10 +66,16 @@ CGW_TEST_POSTGRES_URL=$CGW_PG_ADMIN_URL cargo test --locked --release --workspac
 export CGW_BINARY="$root/target/release/compliance-gateway"
 export CGW_EXPECTED_RULES_SHA256=$hash
 
+step "store contract on local D1 (Miniflare)"
+scripts/edge.sh store-contract --state "$work/edge-contract"
+
 step "conformance suite: native host on SQLite"
-cargo test --locked --release -p conformance
+cargo test --locked --release -p conformance --test native
 
 step "conformance suite: native host on Postgres"
-CGW_DATABASE_URL=$CGW_PG_URL cargo test --locked --release -p conformance
+CGW_DATABASE_URL=$CGW_PG_URL cargo test --locked --release -p conformance --test native
+
+step "conformance suite: edge host under wrangler dev (local D1, Durable Objects, KV)"
+CGW_EDGE_CONFORMANCE=1 cargo test --locked --release -p conformance --test edge
 
 step "all tests passed"

@@ -255,6 +255,11 @@ pub fn normalize_phone(raw: &str) -> Option<String> {
     (7..=15).contains(&digits.len()).then_some(digits)
 }
 
+/// Whether every store keeps `n` exactly (see [`MAX_STORED_INTEGER`]).
+fn within_store_range(n: i64) -> bool {
+    (-MAX_STORED_INTEGER..=MAX_STORED_INTEGER).contains(&n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,9 +329,4 @@ mod tests {
         assert_eq!(q.get("empty"), None);
         assert!(q.required("nope").is_err());
     }
-}
-
-/// Whether every store keeps `n` exactly (see [`MAX_STORED_INTEGER`]).
-fn within_store_range(n: i64) -> bool {
-    (-MAX_STORED_INTEGER..=MAX_STORED_INTEGER).contains(&n)
 }
