@@ -4,6 +4,7 @@
 #   scripts/edge.sh build
 #   scripts/edge.sh dev --port PORT --state DIR      local Workers runtime on 127.0.0.1:PORT, state in DIR, until killed
 #   scripts/edge.sh admin-key --environment sandbox|production --state DIR
+#   scripts/edge.sh admin-key --environment sandbox|production --remote   for the deployed Worker's D1
 #   scripts/edge.sh store-contract --state DIR       the store contract against local D1
 #   scripts/edge.sh deploy                           wrangler deploy (needs a Cloudflare account)
 #
@@ -87,9 +88,10 @@ build() {
 
 command=${1:-}
 [ $# -gt 0 ] && shift
-port="" state="" environment="" passthrough=()
+port="" state="" environment="" remote="" passthrough=()
 while [ $# -gt 0 ]; do
   case "$1" in
+    --remote) remote=yes; shift ;;
     --port) port=${2:-}; shift 2 ;;
     --state) state=${2:-}; shift 2 ;;
     --environment) environment=${2:-}; shift 2 ;;
@@ -117,6 +119,17 @@ case "$command" in
     ;;
   admin-key)
     case "$environment" in sandbox | production) ;; *) die "--environment must be sandbox or production" ;; esac
+    if [ -n "$remote" ]; then
+      # The deployed Worker applies the schema on its first request; send one
+      # (any path) before this. Only the key's hash reaches D1.
+      build
+      made=$(node "$edge/js/local.mjs" admin-key-sql --environment "$environment")
+      key=$(node -e 'console.log(JSON.parse(process.argv[1]).key)' "$made")
+      sql=$(node -e 'console.log(JSON.parse(process.argv[1]).sql)' "$made")
+      (cd "$edge" && quietly "$edge/node_modules/.bin/wrangler" d1 execute DB --remote --command "$sql")
+      echo "$key"
+      exit 0
+    fi
     need_state
     build
     exec node "$edge/js/local.mjs" admin-key --environment "$environment" --state "$state"

@@ -1,10 +1,14 @@
-// Local tools on the state directory of `scripts/edge.sh dev`, run through
-// Miniflare with the same bindings as wrangler.toml:
+// Local tools of the edge host:
 //   node js/local.mjs admin-key --environment sandbox|production --state DIR
 //   node js/local.mjs store-contract --state DIR
-// They reach the Worker's `/__local/…` routes, which only exist when the
-// CGW_LOCAL_TOOLS variable is set, as it is here and nowhere else.
+//   node js/local.mjs admin-key-sql --environment sandbox|production
+// The first two run the Worker under Miniflare on the state directory of
+// `scripts/edge.sh dev`, with the bindings of wrangler.toml, and reach its
+// `/__local/…` routes, which exist only when the CGW_LOCAL_TOOLS variable is
+// set, as it is here and nowhere else. The third prints {key, sql} for a
+// deployed Worker's D1, made by the core's own code in the Worker's module.
 import { Miniflare } from "miniflare";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 
@@ -18,6 +22,16 @@ const fail = (message) => {
   console.error(`edge: ${message}`);
   process.exit(2);
 };
+
+if (command === "admin-key-sql") {
+  const environment = option("environment");
+  if (environment !== "sandbox" && environment !== "production") fail("--environment must be sandbox or production");
+  const worker = await import(path.join(root, "build/worker/host_edge.js"));
+  worker.initSync({ module: new WebAssembly.Module(readFileSync(path.join(root, "build/worker/host_edge_bg.wasm"))) });
+  console.log(worker.adminKeySql(environment));
+  process.exit(0);
+}
+
 const state = option("state") ?? fail("--state DIR is required");
 
 // The ids of wrangler.toml: wrangler dev keys local state by them.

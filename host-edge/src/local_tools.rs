@@ -8,10 +8,13 @@
 //!   run inside workerd), and answers each case's outcome.
 
 use gateway::auth::Environment;
+use gateway::ports::{Stmt, StoreError, Value};
 use serde_json::json;
+use wasm_bindgen::prelude::*;
 use worker::{Env, Request, Response};
 
 use crate::build_gateway;
+use crate::platform::{WorkerClock, WorkerIds};
 use crate::store_d1::D1Store;
 
 pub async fn handle(request: Request, env: &Env) -> worker::Result<Response> {
@@ -54,4 +57,54 @@ pub async fn handle(request: Request, env: &Env) -> worker::Result<Response> {
         }
         _ => Response::error("not found", 404),
     }
+}
+
+/// A store that refuses every call: the SQL of [`admin_key_sql`] is run by
+/// `wrangler d1 execute`, not by the Worker.
+struct NoStore;
+
+#[async_trait::async_trait(?Send)]
+impl gateway::ports::Store for NoStore {
+    async fn query(&self, _sql: &'static str, _params: Vec<Value>) -> Result<Vec<gateway::ports::Row>, StoreError> {
+        Err(StoreError::Backend("no store here".into()))
+    }
+    async fn batch(&self, _statements: Vec<Stmt>) -> Result<(), StoreError> {
+        Err(StoreError::Backend("no store here".into()))
+    }
+}
+
+/// A new admin key and the SQL that stores its hash, for
+/// `scripts/edge.sh admin-key --remote` (run in Node on the wasm-bindgen
+/// module): `{key, sql}`. The key is made by the core's own code.
+#[wasm_bindgen(js_name = adminKeySql)]
+pub fn admin_key_sql(environment: &str) -> Result<JsValue, JsValue> {
+    let environment = Environment::parse(environment).ok_or_else(|| JsValue::from_str("environment must be sandbox or production"))?;
+    let gateway = gateway::Gateway::new(
+        Box::new(NoStore),
+        Box::new(gateway::ports::LibraryRules),
+        Box::new(WorkerClock),
+        Box::new(WorkerIds),
+        gateway::Config::default(),
+    );
+    let (key, statements) = gateway.admin_key_statements(environment);
+    let sql: Vec<String> = statements.iter().map(|s| inline(s.sql, &s.params)).collect::<Result<_, _>>().map_err(|e| JsValue::from_str(&e))?;
+    let answer = json!({ "key": key, "sql": sql.join(";\n") + ";" });
+    Ok(JsValue::from_str(&answer.to_string()))
+}
+
+/// A statement with its `?N` placeholders replaced by SQL literals.
+fn inline(sql: &str, params: &[Value]) -> Result<String, String> {
+    let mut out = sql.to_string();
+    // Highest first, so that ?1 does not match the start of ?10.
+    for (index, value) in params.iter().enumerate().rev() {
+        let literal = match value {
+            Value::Null => "NULL".to_string(),
+            Value::Int(v) => v.to_string(),
+            Value::Real(v) if v.is_finite() => format!("{v:?}"),
+            Value::Real(v) => return Err(format!("cannot write {v} as SQL")),
+            Value::Text(t) => format!("'{}'", t.replace('\'', "''")),
+        };
+        out = out.replace(&format!("?{}", index + 1), &literal);
+    }
+    Ok(out)
 }

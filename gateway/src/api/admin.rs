@@ -31,26 +31,33 @@ impl Gateway {
     /// A new admin key for the compliance team of an environment. The key is
     /// returned once; only its hash is stored.
     pub async fn create_admin_key(&self, environment: Environment) -> Result<String, StoreError> {
+        let (key, statements) = self.admin_key_statements(environment);
+        self.store.batch(statements).await?;
+        Ok(key)
+    }
+
+    /// A new admin key and the statements that store it (its hash, and the
+    /// environment's service tenant if it is new), for hosts that write them
+    /// another way, such as `wrangler d1 execute` for a deployed edge.
+    pub fn admin_key_statements(&self, environment: Environment) -> (String, Vec<Stmt>) {
         let now = self.clock.now();
         let service_tenant = format!("svc_{}", environment.as_str());
         let (_, key, insert_key) = self.key_statement(&service_tenant, environment, true, now);
-        self.store
-            .batch(vec![
-                Stmt::new(
-                    "INSERT INTO tenants (tenant_id, name, environment, rate_limit_per_minute, is_service, created_at)
+        let statements = vec![
+            Stmt::new(
+                "INSERT INTO tenants (tenant_id, name, environment, rate_limit_per_minute, is_service, created_at)
                      VALUES (?1, ?2, ?3, ?4, 1, ?5) ON CONFLICT (tenant_id) DO NOTHING",
-                    vec![
-                        service_tenant.as_str().into(),
-                        "compliance team".into(),
-                        environment.as_str().into(),
-                        SERVICE_RATE_LIMIT_PER_MINUTE.into(),
-                        now.into(),
-                    ],
-                ),
-                insert_key,
-            ])
-            .await?;
-        Ok(key)
+                vec![
+                    service_tenant.as_str().into(),
+                    "compliance team".into(),
+                    environment.as_str().into(),
+                    SERVICE_RATE_LIMIT_PER_MINUTE.into(),
+                    now.into(),
+                ],
+            ),
+            insert_key,
+        ];
+        (key, statements)
     }
 
     pub(crate) async fn create_tenant(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
