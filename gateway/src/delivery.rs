@@ -15,7 +15,6 @@ pub const RETRY_SCHEDULE_SECONDS: [i64; 14] = [5, 30, 120, 600, 1_800, 3_600, 7_
 pub const RETRY_WINDOW_SECONDS: i64 = 3 * 86_400 + 12 * 3_600;
 /// A claimed attempt is retried after this long if its host never reported back.
 const LEASE_SECONDS: i64 = 60;
-const BATCH: i64 = 64;
 /// How often recording an attempt is retried after a lost lock race.
 const RECORD_ATTEMPTS: usize = 3;
 /// `Retry-After` is honoured up to this long.
@@ -111,7 +110,7 @@ impl Gateway {
                  FROM webhook_deliveries d JOIN webhooks w ON w.webhook_id = d.webhook_id JOIN outbox o ON o.event_id = d.event_id
                  WHERE d.status = 'pending' AND d.next_attempt_at <= ?1 AND w.disabled_at IS NULL AND w.deleted_at IS NULL
                  ORDER BY d.next_attempt_at, d.delivery_id LIMIT ?2",
-                vec![now.into(), BATCH.into()],
+                vec![now.into(), self.config.work.delivery_batch.into()],
             )
             .await?;
         let mut claimed = Vec::new();

@@ -49,6 +49,29 @@ pub struct Config {
     /// For benchmarks only: drop the logs of read-only decisions instead of
     /// queueing them, to measure what the log costs. No host exposes it.
     pub skip_read_decision_log: bool,
+    /// How much work one call may take on, for hosts with per-invocation limits.
+    pub work: WorkLimits,
+}
+
+/// How much one scheduled round, delivery round or import takes on. Workers
+/// allow 1,000 D1 queries per invocation (50 on the free plan), so the edge
+/// host sets these lower than the native defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorkLimits {
+    /// candidates of each kind one scheduled round looks at
+    pub scheduled_batch: i64,
+    /// deliveries one delivery round claims
+    pub delivery_batch: i64,
+    /// entries one regulator import takes (one read each, up to three writes)
+    pub regulator_import_entries: usize,
+    /// exclusions one regulator export marks
+    pub regulator_export_batch: i64,
+}
+
+impl Default for WorkLimits {
+    fn default() -> Self {
+        WorkLimits { scheduled_batch: 500, delivery_batch: 64, regulator_import_entries: 1000, regulator_export_batch: 1000 }
+    }
 }
 
 /// A regulator's usual look-back is a year; decisions are kept a little longer.

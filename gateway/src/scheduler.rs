@@ -14,9 +14,6 @@ use crate::input::Fields;
 use crate::ports::{Stmt, StoreError};
 use crate::{time, Ctx, Gateway, Reply};
 
-/// How many candidates of each kind one run looks at.
-const BATCH: i64 = 500;
-
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct ScheduledReport {
     pub limits_activated: usize,
@@ -87,7 +84,7 @@ impl Gateway {
         for _ in 0..crate::WRITE_ATTEMPTS {
             let (limits, limit_facts) = self.limit_candidates(now).await?;
             let (exclusions, exclusion_facts) = self.exclusion_candidates(now).await?;
-            let checks = self.abandoned_check_candidates(now, horizons.kyc_abandon_seconds, BATCH).await?;
+            let checks = self.abandoned_check_candidates(now, horizons.kyc_abandon_seconds, self.config.work.scheduled_batch).await?;
             let (users, user_facts) = self.rescreen_candidates(now, horizons.rescreen_after_seconds).await?;
             if limits.is_empty() && exclusions.is_empty() && checks.is_empty() && users.is_empty() {
                 return Ok((ScheduledReport::default(), Vec::new()));
@@ -151,7 +148,7 @@ impl Gateway {
                         t.clock_offset_seconds, l.status
                  FROM deposit_limits l JOIN tenants t ON t.tenant_id = l.tenant_id
                  WHERE l.status = ?3 AND l.effective_from <= ?1 + t.clock_offset_seconds ORDER BY l.effective_from LIMIT ?2",
-                vec![now.into(), BATCH.into(), LimitStatus::Pending.as_str().into()],
+                vec![now.into(), self.config.work.scheduled_batch.into(), LimitStatus::Pending.as_str().into()],
             )
             .await?;
         let mut candidates = Vec::new();
@@ -191,7 +188,7 @@ impl Gateway {
                  FROM exclusions e JOIN tenants t ON t.tenant_id = e.tenant_id
                  WHERE e.expiry_announced = 0 AND e.expires_at IS NOT NULL AND e.expires_at <= ?1 + t.clock_offset_seconds
                  ORDER BY e.expires_at LIMIT ?2",
-                vec![now.into(), BATCH.into()],
+                vec![now.into(), self.config.work.scheduled_batch.into()],
             )
             .await?;
         let mut candidates = Vec::new();
@@ -242,7 +239,7 @@ impl Gateway {
                 vec![
                     now.into(),
                     after_seconds.into(),
-                    BATCH.into(),
+                    self.config.work.scheduled_batch.into(),
                     Environment::Sandbox.as_str().into(),
                     self.config.production_vendors_configured.into(),
                     SanctionsStatus::Clear.as_str().into(),

@@ -17,7 +17,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use gateway::error::{ApiError, ErrorDetail};
-use gateway::{Config, Gateway};
+use gateway::{Config, Gateway, WorkLimits};
 use worker::{event, Context, Env, Request, Response, ScheduleContext, ScheduledEvent};
 
 use crate::limiter::DurableRateLimit;
@@ -34,7 +34,10 @@ pub(crate) struct Settings {
     /// Whether the local tools routes (`/__local/…`) answer; only the
     /// local scripts set it, never `wrangler.toml`.
     pub local_tools: bool,
-    pub production_vendors_configured: bool,
+    /// What one invocation may take on: sized so that a round stays under
+    /// the 1,000 D1 queries a paid Worker may make (each statement of a
+    /// batch counted).
+    pub work: WorkLimits,
 }
 
 impl Settings {
@@ -45,7 +48,15 @@ impl Settings {
             kick_delay_ms: number("CGW_DISPATCH_DELAY_MS", 200),
             idle_ms: number("CGW_DISPATCH_IDLE_MS", 60_000),
             local_tools: var("CGW_LOCAL_TOOLS").as_deref() == Some("enabled"),
-            production_vendors_configured: var("CGW_PRODUCTION_VENDORS").as_deref() == Some("configured"),
+            work: WorkLimits {
+                // up to about 20 statements per candidate across the kinds
+                scheduled_batch: number("CGW_SCHEDULED_BATCH", 40),
+                // a claim, its guard and about three writes per delivery
+                delivery_batch: number("CGW_DELIVERY_BATCH", 32),
+                // a read and up to four writes per entry
+                regulator_import_entries: usize::try_from(number("CGW_IMPORT_MAX_ENTRIES", 150)).unwrap_or(150),
+                regulator_export_batch: number("CGW_EXPORT_BATCH", 500),
+            },
         }
     }
 }
@@ -62,8 +73,7 @@ pub(crate) async fn build_gateway(env: &Env) -> Result<(Gateway, Rc<Cell<bool>>)
         |what: &str, e: String| ApiError::new(503, "store_unavailable", "the store is unavailable; retry later").with_detail(format!("{what}: {e}"));
     let db = env.d1("DB").map_err(|e| unavailable("D1 binding", e.to_string()))?;
     let store = D1Store::new(db);
-    let settings = Settings::from_env(env);
-    let config = Config { production_vendors_configured: settings.production_vendors_configured, ..Config::default() };
+    let config = Config { work: Settings::from_env(env).work, ..Config::default() };
     let woken = Rc::new(Cell::new(false));
     let mut gateway = Gateway::new(Box::new(store), Box::new(JsRules), Box::new(WorkerClock), Box::new(WorkerIds), config)
         .with_webhooks(Box::new(FetchSender), Box::new(FlagWaker(woken.clone())))

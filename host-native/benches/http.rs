@@ -2,7 +2,9 @@
 //! the real server on SQLite (and Postgres when `CGW_BENCH_POSTGRES_URL` is
 //! set), beside a bare hyper handler measured in the same run as the ceiling.
 //!
-//! `cargo bench -p host-native --bench http` (`CGW_BENCH_SECONDS`, `CGW_BENCH_CONNECTIONS`).
+//! `cargo bench -p host-native --bench http` (`CGW_BENCH_SECONDS`, `CGW_BENCH_CONNECTIONS`;
+//! `CGW_BENCH_EDGE_URL` with `CGW_BENCH_EDGE_ADMIN_KEY` adds a running edge
+//! host, see `scripts/bench-edge.sh`).
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -205,6 +207,29 @@ async fn run() -> Result<(), Error> {
                     per_second / baseline.per_second
                 );
             }
+        }
+    }
+    if let (Ok(url), Ok(admin)) = (std::env::var("CGW_BENCH_EDGE_URL"), std::env::var("CGW_BENCH_EDGE_ADMIN_KEY")) {
+        let addr: SocketAddr = url.trim_start_matches("http://").trim_end_matches('/').parse().map_err(|e| format!("CGW_BENCH_EDGE_URL: {e}"))?;
+        let (key, check, exclusion_path) = prepare(addr, &admin).await.map_err(|e| format!("preparing the edge: {e}"))?;
+        for (method, path, body) in [("POST", "/v1/limits/check".to_string(), Some(check)), ("GET", exclusion_path, None)] {
+            let mut total = (0u64, 0.0f64, 0.0f64, 0.0f64);
+            for _ in 0..rounds {
+                let f = load(addr, method, path.clone(), key.clone(), body.clone(), connections, seconds)
+                    .await
+                    .map_err(|e| format!("loading {path} on the edge: {e}"))?;
+                total =
+                    (total.0 + f.requests as u64, total.1 + f.per_second / rounds as f64, total.2 + f.p50_us / rounds as f64, total.3.max(f.p99_us));
+            }
+            let endpoint = if method == "POST" { "POST /v1/limits/check" } else { "GET /v1/exclusions/check" };
+            println!(
+                "| edge host (wrangler dev, local D1), decision log on | {endpoint} | {} | {:.0} | {:.0} | {:.0} | {:.3} |",
+                total.0,
+                total.1,
+                total.2,
+                total.3,
+                total.1 / baseline.per_second
+            );
         }
     }
     println!("\n{connections} connections; gateway rows: {rounds} alternating rounds of {seconds} s each (mean req/s, mean p50, worst p99); client and server on the same machine");

@@ -3,7 +3,8 @@
 //! the real server, store, outbox and delivery loop.
 //!
 //! `cargo bench -p host-native --bench webhook_latency` (`CGW_BENCH_EXCLUSIONS`, default 2000;
-//! `CGW_BENCH_POSTGRES_URL` adds a Postgres run).
+//! `CGW_BENCH_POSTGRES_URL` adds a Postgres run; `CGW_BENCH_EDGE_URL` with
+//! `CGW_BENCH_EDGE_ADMIN_KEY` adds a running edge host, see `scripts/bench-edge.sh`).
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -52,13 +53,15 @@ async fn receiver(arrivals: Arrivals) -> Result<SocketAddr, Error> {
 
 async fn run_store(name: &str, database: &str, count: usize) -> Result<(), Error> {
     let (addr, admin) = start_gateway(database, true).await?;
-    let base = format!("http://{addr}");
+    run_target(name, &format!("http://{addr}"), &admin, count).await
+}
 
+async fn run_target(name: &str, base: &str, admin: &str, count: usize) -> Result<(), Error> {
     let arrivals: Arrivals = Arc::new(Mutex::new(HashMap::new()));
     let hook_addr = receiver(arrivals.clone()).await?;
     let client = reqwest::Client::new();
     let post = |key: &str, path: &str, body: Json| client.post(format!("{base}{path}")).bearer_auth(key).json(&body).send();
-    let tenant: Json = post(&admin, "/v1/admin/tenants", json!({ "name": "latency", "environment": "sandbox", "rate_limit_per_minute": 1_000_000 }))
+    let tenant: Json = post(admin, "/v1/admin/tenants", json!({ "name": "latency", "environment": "sandbox", "rate_limit_per_minute": 1_000_000 }))
         .await?
         .json()
         .await?;
@@ -115,6 +118,9 @@ async fn run() -> Result<(), Error> {
     run_store("sqlite", &format!("sqlite://{}", dir.path().join("latency.db").display()), count).await?;
     if let Ok(url) = std::env::var("CGW_BENCH_POSTGRES_URL") {
         run_store("postgres", &url, count).await?;
+    }
+    if let (Ok(url), Ok(admin)) = (std::env::var("CGW_BENCH_EDGE_URL"), std::env::var("CGW_BENCH_EDGE_ADMIN_KEY")) {
+        run_target("edge (wrangler dev, local D1)", &url, &admin, count).await?;
     }
     Ok(())
 }

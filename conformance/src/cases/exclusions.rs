@@ -254,6 +254,25 @@ pub fn snapshot_rejects_bad_limits_and_cursors(env: &Env) -> CaseResult {
     Ok(())
 }
 
+/// A list of many entries is read in one round trip and imported whole;
+/// more entries than the host takes at once are refused, and nothing is kept.
+pub fn regulator_import_takes_many_entries_and_refuses_too_many(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let tag = unique("kgc-bulk");
+    let emails: Vec<String> = (0..100).map(|i| format!("{tag}-{i}@example.com")).collect();
+    let entries: Vec<Json> = emails.iter().map(|e| json!({ "email": e })).collect();
+    let r = env.admin("POST", "/v1/admin/exclusions/regulator-import", Some(&json!({ "entries": entries })));
+    r.expect(200)?;
+    ensure_eq!(r.int("imported"), 100);
+    for email in [&emails[0], &emails[57], &emails[99]] {
+        ensure_eq!(check(&t, &format!("email={email}")).body["is_excluded"], json!(true), email);
+    }
+    let too_many: Vec<Json> = (0..1001).map(|i| json!({ "email": format!("{tag}-many-{i}@example.com") })).collect();
+    env.admin("POST", "/v1/admin/exclusions/regulator-import", Some(&json!({ "entries": too_many }))).expect_error(400, "invalid_field")?;
+    ensure_eq!(check(&t, &format!("email={tag}-many-0@example.com")).body["is_excluded"], json!(false), "a refused import kept an entry");
+    Ok(())
+}
+
 pub fn regulator_import_is_permanent_and_shared(env: &Env) -> CaseResult {
     let t = env.sandbox()?;
     let email = format!("{}@example.com", unique("kgc"));

@@ -77,6 +77,7 @@ cases![
     exclusions::snapshot_pages_are_complete_and_stable,
     exclusions::snapshot_rejects_bad_limits_and_cursors,
     exclusions::regulator_import_is_permanent_and_shared,
+    exclusions::regulator_import_takes_many_entries_and_refuses_too_many,
     limits::first_set_is_instant,
     limits::increase_brackets_match_the_table,
     limits::decrease_is_instant_and_cancels_a_pending_increase,

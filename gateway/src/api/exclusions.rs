@@ -12,7 +12,7 @@ use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::{normalize_email, normalize_phone, Fields};
-use crate::ports::{Stmt, Value};
+use crate::ports::{Read, Stmt, Value};
 use crate::{time, Ctx, Gateway, Reply, MAX_CLOCK_SKEW_SECONDS, WRITE_ATTEMPTS};
 
 /// Source of an exclusion registered by a licensed operator through the API.
@@ -166,11 +166,10 @@ impl Gateway {
 
     async fn import_regulator_list(&self, environment: crate::auth::Environment, importer: &str, now: i64, body: &[u8]) -> ApiResult<Json> {
         let object = crate::input::parse_json_object(body)?;
-        let entries = object
-            .get("entries")
-            .and_then(Json::as_array)
-            .filter(|a| !a.is_empty() && a.len() <= 1000)
-            .ok_or_else(|| ApiError::bad_request("invalid_field", "entries must be an array of 1 to 1000 objects with email and/or phone"))?;
+        let most = self.config.work.regulator_import_entries;
+        let entries = object.get("entries").and_then(Json::as_array).filter(|a| !a.is_empty() && a.len() <= most).ok_or_else(|| {
+            ApiError::bad_request("invalid_field", format!("entries must be an array of 1 to {most} objects with email and/or phone"))
+        })?;
         let mut parsed = Vec::new();
         for (i, entry) in entries.iter().enumerate() {
             let field = |name: &str| entry.get(name).and_then(Json::as_str).map(str::trim).filter(|s| !s.is_empty());
@@ -183,15 +182,18 @@ impl Gateway {
                 (Ok(email), Ok(phone)) => parsed.push((email, phone, field("reference").map(str::to_string))),
             }
         }
-        let mut entries = Vec::with_capacity(parsed.len());
-        for (email, phone, _) in &parsed {
-            let rows = self
-                .store
-                .query(
+        // One read per entry, all in one round trip.
+        let reads = parsed
+            .iter()
+            .map(|(email, phone, _)| {
+                Read::new(
                     "SELECT expires_at FROM exclusions WHERE environment = ?1 AND source = ?2 AND (email = ?3 OR phone = ?4)",
                     vec![environment.as_str().into(), SOURCE_REGULATOR.into(), Value::from(email.clone()), Value::from(phone.clone())],
                 )
-                .await?;
+            })
+            .collect();
+        let mut entries = Vec::with_capacity(parsed.len());
+        for rows in self.store.query_many(reads).await? {
             let existing_regulator = rows.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(0)? })).collect::<ApiResult<Vec<_>>>()?;
             entries.push(RegulatorEntry { existing_regulator });
         }
@@ -462,9 +464,6 @@ fn decode_cursor(cursor: &str) -> Option<i64> {
     value.get("after")?.as_i64().filter(|n| (0..=crate::ports::MAX_STORED_INTEGER).contains(n))
 }
 
-/// How many exclusions one regulator export takes.
-const EXPORT_BATCH: i64 = 1000;
-
 impl Gateway {
     /// The feed to the licensing regulator's register: exclusions eligible
     /// for it and not yet exported, oldest first. Exporting them is what makes
@@ -477,7 +476,7 @@ impl Gateway {
             .query(
                 "SELECT exclusion_id, email, phone, duration, effective_from, expires_at, source FROM exclusions
                  WHERE environment = ?1 AND regulator_eligible = 1 AND regulator_exported_at IS NULL AND source = ?2 ORDER BY seq LIMIT ?3",
-                vec![environment.as_str().into(), SOURCE_OPERATOR.into(), EXPORT_BATCH.into()],
+                vec![environment.as_str().into(), SOURCE_OPERATOR.into(), self.config.work.regulator_export_batch.into()],
             )
             .await?;
         let mut items = Vec::new();
