@@ -24,6 +24,13 @@ pub fn daily_snapshot_is_served_for_reconciliation(env: &Env) -> CaseResult {
     let boundary = parse_time(&format!("{date}T03:00:00Z"))?;
     ensure!(taken >= boundary, "the snapshot was taken before 03:00 UTC of its date");
     ensure!(!daily.raw.contains(late.str("exclusion_id")), "an exclusion made after the snapshot is in it");
+    // A page of the daily snapshot never changes (the edge serves it from KV
+    // once built); only its generated_at moves.
+    let again = t.get("/v1/exclusions/snapshot?snapshot=daily&limit=1000");
+    again.expect(200)?;
+    for field in ["exclusions", "next_cursor", "has_more", "daily_snapshot"] {
+        ensure_eq!(again.body[field], daily.body[field], format!("{field} of the same daily page changed"));
+    }
     let mut cursor = None::<String>;
     let mut found = false;
     for _ in 0..1000 {
