@@ -8,8 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::Duration;
 
+use conformance::client::unique;
 use conformance::harness::{free_port, skip_list, wait_healthy, Server};
+use conformance::receiver::{Behaviour, Receiver};
 use conformance::{cases, runner, Env};
+use serde_json::json;
 
 fn script() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scripts/edge.sh")
@@ -45,6 +48,26 @@ fn start() -> Result<(Env, Server), String> {
     Ok((env, server))
 }
 
+/// The edge has no background loop: retries are sent by the dispatcher's
+/// alarm. Run before the suite, while nothing else talks to the Worker, a
+/// retry must still arrive: the first attempt fails, and no later request
+/// comes to carry the second.
+fn retries_arrive_with_no_other_traffic(env: &Env) -> Result<(), String> {
+    let t = env.sandbox()?;
+    let receiver = Receiver::start(Behaviour::FailFirst(1))?;
+    t.post("/v1/webhooks", json!({ "url": receiver.url })).expect(201)?;
+    let user = unique("quiet");
+    t.signup(&user)?;
+    let created =
+        t.post("/v1/exclusions", json!({ "user_id": user, "duration": "duration_7d", "reason": "self_initiated", "initiated_at": t.now_iso()? }));
+    created.expect(201)?;
+    let id = created.str("exclusion_id").to_string();
+    receiver.wait_until(Duration::from_secs(30), "the retry sent by the dispatcher's alarm", |all| {
+        all.iter().any(|r| r.json["data"]["exclusion_id"] == id.as_str() && r.answered == 200)
+    })?;
+    Ok(())
+}
+
 fn main() -> ExitCode {
     if std::env::var("CGW_EDGE_CONFORMANCE").as_deref() != Ok("1") {
         println!("edge conformance skipped: set CGW_EDGE_CONFORMANCE=1 (scripts/test.sh does)");
@@ -58,7 +81,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let ok = runner::run(&env, cases::ALL, &skip, 8);
+    let quiet = retries_arrive_with_no_other_traffic(&env);
+    println!("test edge::retries_arrive_with_no_other_traffic ... {}", if quiet.is_ok() { "ok" } else { "FAILED" });
+    if let Err(e) = &quiet {
+        println!("---- edge::retries_arrive_with_no_other_traffic ----\n{e}\n");
+    }
+    let ok = runner::run(&env, cases::ALL, &skip, 8) && quiet.is_ok();
     drop(server);
     if ok {
         ExitCode::SUCCESS

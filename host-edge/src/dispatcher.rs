@@ -6,7 +6,7 @@
 //! comes first. The cron trigger runs the same round as a safety net and
 //! restarts the alarm should it ever stop.
 
-use worker::{durable_object, Env, Request, Response, State};
+use worker::{durable_object, Env, Request, Response, ScheduledTime, State};
 
 use crate::{build_gateway, Settings};
 
@@ -28,7 +28,7 @@ impl worker::DurableObject for Dispatcher {
         let storage = self.state.storage();
         match storage.get_alarm().await? {
             Some(at) if at <= soon => {}
-            _ => storage.set_alarm(soon).await?,
+            _ => storage.set_alarm(at(soon)).await?,
         }
         Response::empty()
     }
@@ -43,13 +43,18 @@ impl worker::DurableObject for Dispatcher {
                 now_ms() + settings.idle_ms.min(5_000)
             }
         };
-        self.state.storage().set_alarm(next).await?;
+        self.state.storage().set_alarm(at(next)).await?;
         Response::empty()
     }
 }
 
 fn now_ms() -> i64 {
     js_sys::Date::now() as i64
+}
+
+/// An alarm time in unix milliseconds (an `i64` alone would be read as an offset from now).
+fn at(unix_ms: i64) -> ScheduledTime {
+    ScheduledTime::new(js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(unix_ms as f64)))
 }
 
 /// Runs the due work and one delivery round; answers when the next pending
