@@ -92,16 +92,13 @@ impl Fields {
         match self.raw(name, true) {
             None => 0,
             Some(Json::Number(n)) => match n.as_i64() {
-                Some(v) if v > 0 && v <= rules::MAX_AMOUNT_CENTS => v,
+                Some(v) if v > 0 && v <= max_cents() => v,
                 Some(v) if v <= 0 => {
                     self.invalid("invalid_amount", format!("{name} must be a positive integer in minor units"));
                     0
                 }
                 _ => {
-                    self.invalid(
-                        "invalid_amount",
-                        format!("{name} must be an integer number of minor units no larger than {}", rules::MAX_AMOUNT_CENTS),
-                    );
+                    self.invalid("invalid_amount", format!("{name} must be an integer number of minor units no larger than {}", max_cents()));
                     0
                 }
             },
@@ -253,6 +250,11 @@ pub fn normalize_phone(raw: &str) -> Option<String> {
     let digits: String = trimmed.chars().filter(char::is_ascii_digit).collect();
     let digits = digits.strip_prefix("00").map(str::to_string).unwrap_or(digits);
     (7..=15).contains(&digits.len()).then_some(digits)
+}
+
+/// The largest amount accepted: the rules' bound, within what every store keeps.
+fn max_cents() -> i64 {
+    rules::MAX_AMOUNT_CENTS.min(MAX_STORED_INTEGER)
 }
 
 /// Whether every store keeps `n` exactly (see [`MAX_STORED_INTEGER`]).

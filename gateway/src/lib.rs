@@ -12,6 +12,7 @@ pub mod delivery;
 pub mod error;
 mod idempotency;
 pub mod input;
+pub mod lists;
 pub mod ports;
 pub mod rate_limit;
 pub mod router;
@@ -51,6 +52,9 @@ pub struct Config {
     pub skip_read_decision_log: bool,
     /// How much work one call may take on, for hosts with per-invocation limits.
     pub work: WorkLimits,
+    /// The sanctions hit threshold (0 to 1) of each environment; `None` keeps the rules' default.
+    pub hit_threshold_sandbox: Option<f64>,
+    pub hit_threshold_production: Option<f64>,
 }
 
 /// How much one scheduled round, delivery round or import takes on. Workers
@@ -78,6 +82,13 @@ impl Default for WorkLimits {
 pub const DEFAULT_DECISION_RETENTION_DAYS: i64 = 400;
 
 impl Config {
+    pub fn hit_threshold(&self, environment: crate::auth::Environment) -> Option<f64> {
+        match environment {
+            crate::auth::Environment::Sandbox => self.hit_threshold_sandbox,
+            crate::auth::Environment::Production => self.hit_threshold_production,
+        }
+    }
+
     pub fn decision_retention_seconds(&self) -> i64 {
         self.decision_retention_days.unwrap_or(DEFAULT_DECISION_RETENTION_DAYS).saturating_mul(time::SECONDS_PER_DAY)
     }

@@ -4,8 +4,8 @@
 use rules::{
     CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts, ExclusionStatus,
     ExclusionStatusFacts, Horizons, KycDecision, KycFacts, KycTier, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision, LimitChangeFacts,
-    LimitView, LimitsFacts, RegulatorImportFacts, RegulatorOutcome, RuleError, SanctionsStatus, SanctionsView, ScreeningDecision, ScreeningFacts,
-    TierBounds, WithdrawalDecision, WithdrawalFacts,
+    LimitView, LimitsFacts, ListCandidate, NameQuery, RegulatorImportFacts, RegulatorOutcome, RuleError, SanctionsStatus, SanctionsView,
+    ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, WithdrawalDecision, WithdrawalFacts,
 };
 
 /// `Send + Sync` natively; nothing on wasm, where hosts are single-threaded.
@@ -250,7 +250,7 @@ pub struct RulesVersion {
     pub component_sha256: String,
 }
 
-/// The compliance rules, as exported by the `cgw:rules@2.0.0` component:
+/// The compliance rules, as exported by the `cgw:rules@2.1.0` component:
 /// one call per decision. A `RuleError` is the rules refusing the facts.
 pub trait Rules: MaybeSend {
     fn identity(&self) -> RulesVersion;
@@ -267,6 +267,10 @@ pub trait Rules: MaybeSend {
     fn describe_exclusions(&self, facts: &ExclusionStatusFacts) -> RulesResult<ExclusionStatus>;
     fn decide_regulator_import(&self, facts: &RegulatorImportFacts) -> RulesResult<Vec<RegulatorOutcome>>;
     fn decide_screening(&self, facts: &ScreeningFacts) -> RulesResult<ScreeningDecision>;
+    /// The compliance team's search: every candidate scored, best first.
+    fn score_names(&self, query: &NameQuery, candidates: &[ListCandidate]) -> RulesResult<Vec<ScoredCandidate>>;
+    /// The index keys of each name, for list imports and look-ups.
+    fn index_keys(&self, names: &[String]) -> RulesResult<Vec<Vec<String>>>;
     fn describe_sanctions(&self, status: SanctionsStatus) -> RulesResult<SanctionsView>;
     fn decide_case_review(&self, facts: &CaseReviewFacts) -> RulesResult<CaseReviewDecision>;
     fn due_now(&self, facts: &DueFacts) -> RulesResult<DueWork>;
@@ -315,6 +319,12 @@ impl Rules for LibraryRules {
     }
     fn decide_screening(&self, facts: &ScreeningFacts) -> RulesResult<ScreeningDecision> {
         Ok(rules::decide_screening(facts))
+    }
+    fn score_names(&self, query: &NameQuery, candidates: &[ListCandidate]) -> RulesResult<Vec<ScoredCandidate>> {
+        Ok(rules::score_candidates(query, candidates))
+    }
+    fn index_keys(&self, names: &[String]) -> RulesResult<Vec<Vec<String>>> {
+        Ok(names.iter().map(|n| rules::index_keys(n)).collect())
     }
     fn describe_sanctions(&self, status: SanctionsStatus) -> RulesResult<SanctionsView> {
         Ok(rules::describe_sanctions(status))

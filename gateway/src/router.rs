@@ -44,6 +44,8 @@ pub enum Route {
     WebhookDeliveries(String),
     WebhookRedeliver(String),
     AdminRescreen,
+    AdminListSearch,
+    AdminLists,
     AdminRunScheduled,
     AdminDecisionList,
     AdminDecisionGet(String),
@@ -71,6 +73,8 @@ impl Route {
                 | Route::AdminAmlList
                 | Route::AdminRegulatorImport
                 | Route::AdminRescreen
+                | Route::AdminListSearch
+                | Route::AdminLists
                 | Route::AdminRunScheduled
                 | Route::AdminDecisionList
                 | Route::AdminDecisionGet(_)
@@ -141,6 +145,8 @@ fn routes_for(segments: &[&str]) -> Option<Vec<(Method, Route)>> {
         ["v1", "webhooks", w, "enable"] => vec![(Method::POST, Route::WebhookEnable(id(w)))],
         ["v1", "webhooks", w, "deliveries"] => vec![(Method::GET, Route::WebhookDeliveries(id(w)))],
         ["v1", "admin", "sanctions", "rescreen"] => vec![(Method::POST, Route::AdminRescreen)],
+        ["v1", "admin", "sanctions", "search"] => vec![(Method::GET, Route::AdminListSearch)],
+        ["v1", "admin", "sanctions", "lists"] => vec![(Method::GET, Route::AdminLists)],
         ["v1", "admin", "scheduler", "run"] => vec![(Method::POST, Route::AdminRunScheduled)],
         ["v1", "admin", "decisions"] => vec![(Method::GET, Route::AdminDecisionList)],
         ["v1", "admin", "decisions", d] => vec![(Method::GET, Route::AdminDecisionGet(id(d)))],

@@ -64,9 +64,11 @@ impl Gateway {
         let now = self.clock.now();
         let (mut report, rescreens) = self.run_due_work(now).await.map_err(|e| StoreError::Backend(e.message))?;
         for user in &rescreens {
-            self.rescreen_user(&user.tenant_id, &user.user_id, user.now).await.map_err(|e| StoreError::Backend(e.message))?;
+            self.rescreen_user(&user.tenant_id, &user.user_id, user.now, false).await.map_err(|e| StoreError::Backend(e.message))?;
             report.users_rescreened += 1;
         }
+        report.users_rescreened +=
+            self.rescreen_after_list_changes(self.config.work.scheduled_batch).await.map_err(|e| StoreError::Backend(e.message))?;
         report.snapshots_taken = self.take_daily_snapshots(now).await?;
         self.prune_decisions(now).await?;
         self.prune_idempotency_keys(now).await?;
@@ -234,7 +236,8 @@ impl Gateway {
             .query(
                 "SELECT u.tenant_id, u.external_user_id, t.clock_offset_seconds, u.sanctions_status, u.last_screened_at
                  FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
-                 WHERE (t.environment = ?4 OR ?5 = 1) AND u.sanctions_status IN (?6, ?7) AND u.last_screened_at <= ?1 + t.clock_offset_seconds - ?2
+                 WHERE (t.environment = ?4 OR ?5 = 1 OR EXISTS (SELECT 1 FROM sanctions_lists l WHERE l.environment = t.environment AND l.status = 'active'))
+                   AND u.sanctions_status IN (?6, ?7) AND u.last_screened_at <= ?1 + t.clock_offset_seconds - ?2
                  ORDER BY u.last_screened_at LIMIT ?3",
                 vec![
                     now.into(),
@@ -293,11 +296,14 @@ impl Gateway {
 
     /// Screens a user again; a new hit holds their transactions and opens a
     /// case exactly as at signup. Returns whether it was a hit.
-    pub(crate) async fn rescreen_user(&self, tenant_id: &str, user_id: &str, now: i64) -> ApiResult<bool> {
+    /// With `changed_only`, only list entries changed by the latest imports
+    /// are candidates (the re-screen after a list update).
+    pub(crate) async fn rescreen_user(&self, tenant_id: &str, user_id: &str, now: i64, changed_only: bool) -> ApiResult<bool> {
         let rows = self
             .store
             .query(
-                "SELECT u.first_name, u.last_name, u.sanctions_status, u.screen_id, t.environment FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
+                "SELECT u.first_name, u.last_name, u.sanctions_status, u.screen_id, t.environment, u.date_of_birth, u.nationality
+                 FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
                  WHERE u.tenant_id = ?1 AND u.external_user_id = ?2",
                 vec![tenant_id.into(), user_id.into()],
             )
@@ -306,14 +312,17 @@ impl Gateway {
         let (first_name, last_name, screen_id) = (row.text(0)?, row.text(1)?, row.text(3)?);
         let status = SanctionsStatus::parse(&row.text(2)?).ok_or_else(ApiError::internal)?;
         let environment = Environment::parse(&row.text(4)?).ok_or_else(ApiError::internal)?;
+        let candidates = self.list_candidates(environment, &format!("{first_name} {last_name}"), changed_only).await?;
         let facts = ScreeningFacts {
             now,
             environment,
             first_name,
             last_name,
-            date_of_birth: String::new(),
-            nationality: String::new(),
+            date_of_birth: row.opt_text(5)?.unwrap_or_default(),
+            nationality: row.opt_text(6)?.unwrap_or_default(),
             current: Some(status),
+            candidates,
+            hit_threshold: self.config.hit_threshold(environment),
         };
         let scope = Scope { environment, tenant_id: tenant_id.to_string(), user_id: user_id.to_string() };
         let (decision, log) = self.decide(&scope, Operation::Screening, &facts, |r, f| r.decide_screening(f))?;
@@ -353,9 +362,7 @@ impl Gateway {
             .map(|r| r.int(0))
             .transpose()?
             .ok_or_else(|| ApiError::not_found("tenant_not_found", "no such tenant in this environment"))?;
-        if ctx.caller.environment == Environment::Production && !self.config.production_vendors_configured {
-            return Err(ApiError::new(503, "vendor_unavailable", "the screening vendor is unavailable; retry with backoff"));
-        }
+        self.ensure_screening_available(ctx.caller.environment).await?;
         let users = match user_id {
             Some(u) => vec![u],
             None => self
@@ -372,7 +379,7 @@ impl Gateway {
         let now = self.clock.now() + offset;
         let mut hits = 0;
         for user in &users {
-            hits += usize::from(self.rescreen_user(&tenant_id, user, now).await?);
+            hits += usize::from(self.rescreen_user(&tenant_id, user, now, false).await?);
         }
         Ok(Reply::ok(json!({ "tenant_id": tenant_id, "rescreened": users.len(), "new_hits": hits })))
     }

@@ -258,8 +258,49 @@ const V3: &[&str] = &[
     "CREATE INDEX IF NOT EXISTS kyc_checks_status ON kyc_checks (environment, status, updated_at)",
 ];
 
+/// Sanctions lists: each import is a list row, its entries and their index
+/// keys; one list per environment and source is active, and a new import
+/// becomes active in one batch, so a screening never sees half a list.
+const V4: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS sanctions_lists (
+        list_id TEXT PRIMARY KEY,
+        environment TEXT NOT NULL,
+        source TEXT NOT NULL,
+        format TEXT NOT NULL,
+        version TEXT NOT NULL,
+        entry_count BIGINT NOT NULL,
+        changed_count BIGINT NOT NULL,
+        status TEXT NOT NULL,
+        imported_at BIGINT NOT NULL,
+        activated_at BIGINT,
+        rescreen_pending BIGINT NOT NULL DEFAULT 0,
+        rescreen_tenant TEXT NOT NULL DEFAULT '',
+        rescreen_user TEXT NOT NULL DEFAULT '')",
+    "CREATE UNIQUE INDEX IF NOT EXISTS sanctions_lists_active ON sanctions_lists (environment, source) WHERE status = 'active'",
+    "CREATE TABLE IF NOT EXISTS sanctions_entries (
+        list_id TEXT NOT NULL,
+        entry_no BIGINT NOT NULL,
+        entity_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        names TEXT NOT NULL,
+        dates_of_birth TEXT NOT NULL,
+        nationalities TEXT NOT NULL,
+        programs TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        changed BIGINT NOT NULL,
+        PRIMARY KEY (list_id, entry_no))",
+    "CREATE INDEX IF NOT EXISTS sanctions_entries_entity ON sanctions_entries (list_id, entity_id)",
+    "ALTER TABLE users ADD COLUMN date_of_birth TEXT",
+    "ALTER TABLE users ADD COLUMN nationality TEXT",
+    "CREATE TABLE IF NOT EXISTS sanctions_keys (
+        list_id TEXT NOT NULL,
+        index_key TEXT NOT NULL,
+        entry_no BIGINT NOT NULL,
+        PRIMARY KEY (list_id, index_key, entry_no))",
+];
+
 /// Every schema version, in order.
-pub const VERSIONS: &[&[&str]] = &[V1, V2, V3];
+pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

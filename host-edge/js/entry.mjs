@@ -10,9 +10,16 @@ import * as worker from "../build/worker/host_edge.js";
 worker.initSync({ module: workerWasm });
 
 let rules;
-// Every integer of the rules' inputs is an s64, a BigInt for jco; outputs
-// go back as plain numbers (the store keeps integers within ±2^53).
-const integersAsBigInt = (_key, value) => (typeof value === "number" && Number.isInteger(value) ? BigInt(value) : value);
+// Integers of the rules' inputs are s64, BigInts for jco, except those the
+// Rust side marks as {"$f64": x} or {"$u32": x}; outputs go back as plain
+// numbers (the store keeps integers within ±2^53).
+const integersAsBigInt = (_key, value) => {
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    if ("$f64" in value) return Number(value.$f64);
+    if ("$u32" in value) return Number(value.$u32);
+  }
+  return typeof value === "number" && Number.isInteger(value) ? BigInt(value) : value;
+};
 const bigIntsAsNumbers = (_key, value) =>
   typeof value === "bigint" ? Number(value) : ArrayBuffer.isView(value) ? Array.from(value, Number) : value;
 

@@ -12,8 +12,8 @@ use gateway::ports::{Rules, RulesFault, RulesResult, RulesVersion};
 use rules::{
     CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts, ExclusionStatus,
     ExclusionStatusFacts, Horizons, KycDecision, KycFacts, KycTier, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision, LimitChangeFacts,
-    LimitView, LimitsFacts, RegulatorImportFacts, RegulatorOutcome, RuleError, SanctionsStatus, SanctionsView, ScreeningDecision, ScreeningFacts,
-    TierBounds, WithdrawalDecision, WithdrawalFacts,
+    LimitView, LimitsFacts, ListCandidate, NameQuery, RegulatorImportFacts, RegulatorOutcome, RuleError, SanctionsStatus, SanctionsView,
+    ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, WithdrawalDecision, WithdrawalFacts,
 };
 use serde_json::{json, Map, Value as Json};
 use wasm_bindgen::prelude::*;
@@ -82,9 +82,10 @@ impl FromJco for i64 {
         value.as_i64().or_else(|| value.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64)).ok_or_else(|| format!("not an s64: {value}"))
     }
 }
+// Marked, because `entry.mjs` turns every other integer into a BigInt (s64).
 impl ToJco for u32 {
     fn to_jco(&self) -> Json {
-        json!(self)
+        json!({ "$u32": self })
     }
 }
 impl FromJco for u32 {
@@ -94,7 +95,7 @@ impl FromJco for u32 {
 }
 impl ToJco for f64 {
     fn to_jco(&self) -> Json {
-        json!(self)
+        json!({ "$f64": self })
     }
 }
 impl FromJco for f64 {
@@ -302,6 +303,12 @@ impl Rules for JsRules {
     }
     fn decide_screening(&self, facts: &ScreeningFacts) -> RulesResult<ScreeningDecision> {
         ask("decideScreening", json!([facts.to_jco()]))
+    }
+    fn score_names(&self, query: &NameQuery, candidates: &[ListCandidate]) -> RulesResult<Vec<ScoredCandidate>> {
+        ask("scoreNames", json!([query.to_jco(), candidates.to_vec().to_jco()]))
+    }
+    fn index_keys(&self, names: &[String]) -> RulesResult<Vec<Vec<String>>> {
+        ask("indexKeys", json!([names.to_vec().to_jco()]))
     }
     fn describe_sanctions(&self, status: SanctionsStatus) -> RulesResult<SanctionsView> {
         ask("describeSanctions", json!([status.to_jco()]))

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use gateway::auth::Environment;
+use gateway::lists::{self, ListEntry, ListFormat};
 use gateway::{Config, Gateway};
 use host_native::rules_engine::ComponentRules;
 use host_native::webhooks::{self, HttpSender, NotifyWaker};
@@ -30,6 +31,12 @@ enum Command {
         store: StoreArgs,
         #[command(flatten)]
         rules: RulesArgs,
+        /// The sanctions hit threshold of the sandbox (0 to 1; default: the rules').
+        #[arg(long, env = "GATEWAY_HIT_THRESHOLD_SANDBOX")]
+        hit_threshold_sandbox: Option<f64>,
+        /// The sanctions hit threshold of production (0 to 1; default: the rules').
+        #[arg(long, env = "GATEWAY_HIT_THRESHOLD_PRODUCTION")]
+        hit_threshold_production: Option<f64>,
         /// Days the decision log is kept (a regulator's usual look-back is a year).
         #[arg(long, env = "GATEWAY_DECISION_RETENTION_DAYS", default_value_t = gateway::DEFAULT_DECISION_RETENTION_DAYS)]
         decision_retention_days: i64,
@@ -59,6 +66,65 @@ enum Command {
         #[command(subcommand)]
         action: DecisionsAction,
     },
+    /// Manage the sanctions lists screenings are made against.
+    Lists {
+        #[command(subcommand)]
+        action: ListsAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum ListsAction {
+    /// Import a list as the new version of its source, replacing the active
+    /// version in one step; a file that does not read replaces nothing.
+    Import {
+        #[arg(long, value_enum)]
+        environment: EnvArg,
+        #[arg(long, value_enum)]
+        format: FormatArg,
+        /// the folder holding sdn.csv (and alt.csv) for ofac-csv; the file otherwise
+        path: PathBuf,
+        /// the source name (default: ofac-sdn, opensanctions or un-consolidated)
+        #[arg(long)]
+        source: Option<String>,
+        #[command(flatten)]
+        rules: RulesArgs,
+        #[command(flatten)]
+        store: StoreArgs,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FormatArg {
+    OfacCsv,
+    OpensanctionsCsv,
+    UnXml,
+}
+
+impl From<FormatArg> for ListFormat {
+    fn from(f: FormatArg) -> Self {
+        match f {
+            FormatArg::OfacCsv => ListFormat::OfacCsv,
+            FormatArg::OpensanctionsCsv => ListFormat::OpenSanctionsCsv,
+            FormatArg::UnXml => ListFormat::UnXml,
+        }
+    }
+}
+
+/// Reads a list from disk in its format.
+fn read_list(format: ListFormat, path: &std::path::Path) -> Result<Vec<ListEntry>, String> {
+    let read = |p: &std::path::Path| std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()));
+    let entries = match format {
+        ListFormat::OfacCsv => {
+            let sdn = read(&path.join("sdn.csv"))?;
+            let alt_path = path.join("alt.csv");
+            let alt = if alt_path.exists() { Some(read(&alt_path)?) } else { None };
+            lists::parse::ofac(&sdn, alt.as_deref())
+        }
+        ListFormat::OpenSanctionsCsv => lists::parse::opensanctions(&read(path)?),
+        ListFormat::UnXml => lists::parse::un(&read(path)?),
+    };
+    entries.map_err(|e| format!("{} is not a valid {} list: {e}", path.display(), format.as_str()))
 }
 
 #[derive(Subcommand)]
@@ -173,14 +239,24 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 }
             })
         }
-        Command::Serve { listen, store, rules, decision_retention_days } => {
+        Command::Serve { listen, store, rules, decision_retention_days, hit_threshold_sandbox, hit_threshold_production } => {
             if decision_retention_days < 1 {
                 return Err("--decision-retention-days must be at least 1".into());
+            }
+            for threshold in [hit_threshold_sandbox, hit_threshold_production].into_iter().flatten() {
+                if !(0.0..=1.0).contains(&threshold) || threshold == 0.0 {
+                    return Err(format!("a hit threshold must be above 0 and at most 1, not {threshold}"));
+                }
             }
             let rules = load_rules(&rules)?;
             let identity = gateway::ports::Rules::identity(&rules);
             let notify = Arc::new(Notify::new());
-            let config = Config { decision_retention_days: Some(decision_retention_days), ..Config::default() };
+            let config = Config {
+                decision_retention_days: Some(decision_retention_days),
+                hit_threshold_sandbox,
+                hit_threshold_production,
+                ..Config::default()
+            };
             let gateway = Arc::new(build_gateway(&store, rules, notify.clone(), config).await?);
             tokio::spawn(webhooks::delivery_loop(gateway.clone(), notify, Duration::from_millis(500)));
             tokio::spawn(webhooks::scheduler_loop(gateway.clone(), Duration::from_secs(1)));
@@ -211,6 +287,29 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             let gateway = admin_gateway(&store).await?;
             let report = gateway.import_regulator_file(environment.into(), &body).await.map_err(|e| format!("{}: {}", e.code, e.message))?;
             println!("{report}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Lists { action: ListsAction::Import { environment, format, path, source, rules, store } } => {
+            let format = ListFormat::from(format);
+            let entries = read_list(format, &path)?;
+            let component = load_rules(&rules)?;
+            let backend = open_store(&store.database).await.map_err(|e| format!("cannot open {}: {e}", redact(&store.database)))?;
+            let gateway = Gateway::new(backend, Box::new(component), Box::new(SystemClock), Box::new(OsIds), Config::default());
+            gateway.migrate().await.map_err(|e| format!("migration failed: {e}"))?;
+            let source = source.unwrap_or_else(|| format.default_source().to_string());
+            let started = std::time::Instant::now();
+            let summary =
+                gateway.import_list(environment.into(), &source, format, entries).await.map_err(|e| format!("{}: {}", e.code, e.message))?;
+            println!(
+                "imported {} entries ({} names, {} new or changed) as {} version {} in {:.1} s{}",
+                summary.entries,
+                summary.names,
+                summary.changed,
+                summary.source,
+                summary.version,
+                started.elapsed().as_secs_f64(),
+                summary.replaced.map(|r| format!(", replacing {r}")).unwrap_or_default()
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Rules { rules } => {

@@ -8,8 +8,8 @@ use gateway::ports::{Rules, RulesFault, RulesResult, RulesVersion};
 use rules::{
     CaseReviewDecision, CaseReviewFacts, Convert, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts,
     ExclusionStatus, ExclusionStatusFacts, Horizons, KycDecision, KycFacts, KycTier, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision,
-    LimitChangeFacts, LimitView, LimitsFacts, RegulatorImportFacts, RegulatorOutcome, RuleError, SanctionsStatus, SanctionsView, ScreeningDecision,
-    ScreeningFacts, TierBounds, WithdrawalDecision, WithdrawalFacts,
+    LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, RegulatorImportFacts, RegulatorOutcome, RuleError, SanctionsStatus,
+    SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, WithdrawalDecision, WithdrawalFacts,
 };
 use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, Linker};
@@ -159,6 +159,14 @@ impl Rules for ComponentRules {
     fn decide_screening(&self, facts: &ScreeningFacts) -> RulesResult<ScreeningDecision> {
         let facts: wit::ScreeningFacts = facts.clone().convert();
         Ok(self.call(|r, s| r.call_decide_screening(s, &facts))?.convert())
+    }
+    fn score_names(&self, query: &NameQuery, candidates: &[ListCandidate]) -> RulesResult<Vec<ScoredCandidate>> {
+        let query: wit::NameQuery = query.clone().convert();
+        let candidates: Vec<wit::ListCandidate> = candidates.to_vec().convert();
+        Ok(self.call(|r, s| r.call_score_names(s, &query, &candidates))?.convert())
+    }
+    fn index_keys(&self, names: &[String]) -> RulesResult<Vec<Vec<String>>> {
+        self.call(|r, s| r.call_index_keys(s, names))
     }
     fn describe_sanctions(&self, status: SanctionsStatus) -> RulesResult<SanctionsView> {
         let status: wit::SanctionsStatus = status.convert();

@@ -71,6 +71,12 @@ impl Rules for Counting {
     fn decide_screening(&self, f: &ScreeningFacts) -> RulesResult<ScreeningDecision> {
         self.tick().decide_screening(f)
     }
+    fn score_names(&self, q: &rules::NameQuery, c: &[rules::ListCandidate]) -> RulesResult<Vec<rules::ScoredCandidate>> {
+        self.tick().score_names(q, c)
+    }
+    fn index_keys(&self, names: &[String]) -> RulesResult<Vec<Vec<String>>> {
+        self.tick().index_keys(names)
+    }
     fn describe_sanctions(&self, s: SanctionsStatus) -> RulesResult<SanctionsView> {
         self.tick().describe_sanctions(s)
     }

@@ -1,4 +1,4 @@
-//! Exports the `rules` library as the `cgw:rules@2.0.0` component. No logic
+//! Exports the `rules` library as the `cgw:rules@2.1.0` component. No logic
 //! of its own: each export converts its facts, calls the library once and
 //! converts the decision back, through the conversions of `rules::wit_bridge!`.
 //! It is built for `wasm32-unknown-unknown` only; on other targets it is empty.
@@ -47,6 +47,13 @@ impl wit::Guest for Component {
     }
     fn decide_screening(facts: wit::ScreeningFacts) -> wit::ScreeningDecision {
         rules::decide_screening(&facts.convert()).convert()
+    }
+    fn score_names(query: wit::NameQuery, candidates: Vec<wit::ListCandidate>) -> Vec<wit::ScoredCandidate> {
+        let candidates: Vec<rules::ListCandidate> = candidates.convert();
+        rules::score_candidates(&query.convert(), &candidates).convert()
+    }
+    fn index_keys(names: Vec<String>) -> Vec<Vec<String>> {
+        names.iter().map(|n| rules::index_keys(n)).collect()
     }
     fn describe_sanctions(status: wit::SanctionsStatus) -> wit::SanctionsView {
         rules::describe_sanctions(status.convert()).convert()

@@ -172,8 +172,12 @@ macro_rules! for_each_wit_type {
         $record!(KycFacts { now, status, updated_at, target_tier, verified, external_user_id, action });
         $record!(KycDecision { status, changed, refused, events, verified, withdrawal, expires_at, documents });
 
-        $record!(ScreeningFacts { now, environment, first_name, last_name, date_of_birth, nationality, current });
-        $record!(ScreeningMatch { source, entity_id, name, score });
+        $enum!(EntryKind { Individual, Entity, Vessel, Aircraft, Unknown });
+        $record!(ListCandidate { source, entity_id, kind, names, dates_of_birth, nationalities });
+        $record!(NameQuery { name, date_of_birth, nationality });
+        $record!(ScoredCandidate { index, name, score, name_score, date_of_birth_adjustment, nationality_adjustment });
+        $record!(ScreeningFacts { now, environment, first_name, last_name, date_of_birth, nationality, current, candidates, hit_threshold });
+        $record!(ScreeningMatch { source, entity_id, name, score, name_score, date_of_birth_adjustment, nationality_adjustment });
         $record!(ScreeningDecision {
             status,
             opens_case,

@@ -5,6 +5,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
+use crate::matching::{score_candidates, ListCandidate, NameQuery, DEFAULT_HIT_THRESHOLD, MAX_MATCHES};
 use crate::stubs::stub_screen;
 use crate::types::{named_enum, Environment, EventKind, SanctionsStatus};
 use crate::HOUR;
@@ -26,7 +27,7 @@ named_enum!(
     ReviewAction { Dismiss = "dismiss", Confirm = "confirm" }
 );
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScreeningFacts {
     pub now: i64,
     pub environment: Environment,
@@ -38,6 +39,12 @@ pub struct ScreeningFacts {
     pub nationality: String,
     /// the user's status when re-screening; none at signup
     pub current: Option<SanctionsStatus>,
+    /// list entries the store's index proposes for this name
+    #[serde(default)]
+    pub candidates: Vec<ListCandidate>,
+    /// the environment's hit threshold (0 to 1); none for the rules' default
+    #[serde(default)]
+    pub hit_threshold: Option<f64>,
 }
 
 /// A matched list entity: for the compliance team's case only, never for operators.
@@ -47,6 +54,13 @@ pub struct ScreeningMatch {
     pub entity_id: String,
     pub name: String,
     pub score: f64,
+    /// the score's parts: the name's similarity and the qualifiers' adjustments
+    #[serde(default)]
+    pub name_score: f64,
+    #[serde(default)]
+    pub date_of_birth_adjustment: f64,
+    #[serde(default)]
+    pub nationality_adjustment: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -63,9 +77,10 @@ pub struct ScreeningDecision {
     pub events: Vec<EventKind>,
 }
 
-/// Screens an identity. A hit never blocks signup but holds every
-/// transaction until review; a user under review or confirmed is not
-/// screened again. Only the sandbox has a vendor here: its stub decides.
+/// Screens an identity against the list entries the store proposes (and,
+/// in the sandbox, the stub vendor's triggers). A score at or above the
+/// threshold is a hit: it never blocks signup but holds every transaction
+/// until review. A user under review or confirmed is not screened again.
 pub fn decide_screening(facts: &ScreeningFacts) -> ScreeningDecision {
     let current = facts.current.unwrap_or(SanctionsStatus::Clear);
     let unchanged = |status: SanctionsStatus| ScreeningDecision {
@@ -82,24 +97,56 @@ pub fn decide_screening(facts: &ScreeningFacts) -> ScreeningDecision {
     if current.holds_transactions() {
         return unchanged(current);
     }
-    let outcome = stub_screen(&facts.first_name, &facts.last_name);
-    if !outcome.hit {
-        return unchanged(current);
-    }
-    let matches = (0..outcome.match_count)
-        .map(|i| ScreeningMatch {
-            source: crate::stubs::STUB_LISTS.get(i as usize % crate::stubs::STUB_LISTS.len()).copied().unwrap_or_default().to_string(),
-            entity_id: alloc::format!("STUB-{}", i + 1),
-            name: alloc::format!("{} {}", facts.first_name.to_uppercase(), facts.last_name.to_uppercase()),
-            score: if i == 0 { outcome.highest_score } else { outcome.highest_score - 0.05 },
+    let threshold = facts.hit_threshold.filter(|t| (0.0..=1.0).contains(t)).unwrap_or(DEFAULT_HIT_THRESHOLD);
+    let query = NameQuery {
+        name: alloc::format!("{} {}", facts.first_name, facts.last_name),
+        date_of_birth: facts.date_of_birth.clone(),
+        nationality: facts.nationality.clone(),
+    };
+    let mut matches: Vec<ScreeningMatch> = score_candidates(&query, &facts.candidates)
+        .into_iter()
+        .filter(|s| s.score >= threshold)
+        .filter_map(|s| {
+            let candidate = facts.candidates.get(s.index as usize)?;
+            Some(ScreeningMatch {
+                source: candidate.source.clone(),
+                entity_id: candidate.entity_id.clone(),
+                name: s.name,
+                score: s.score,
+                name_score: s.name_score,
+                date_of_birth_adjustment: s.date_of_birth_adjustment,
+                nationality_adjustment: s.nationality_adjustment,
+            })
         })
         .collect();
+    if facts.environment == Environment::Sandbox {
+        let outcome = stub_screen(&facts.first_name, &facts.last_name);
+        matches.extend((0..if outcome.hit { outcome.match_count } else { 0 }).map(|i| {
+            let score = if i == 0 { outcome.highest_score } else { outcome.highest_score - 0.05 };
+            ScreeningMatch {
+                source: crate::stubs::STUB_LISTS.get(i as usize % crate::stubs::STUB_LISTS.len()).copied().unwrap_or_default().to_string(),
+                entity_id: alloc::format!("STUB-{}", i + 1),
+                name: alloc::format!("{} {}", facts.first_name.to_uppercase(), facts.last_name.to_uppercase()),
+                score,
+                name_score: score,
+                date_of_birth_adjustment: 0.0,
+                nationality_adjustment: 0.0,
+            }
+        }));
+    }
+    if matches.is_empty() {
+        return unchanged(current);
+    }
+    matches.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let match_count = matches.len() as u32;
+    let highest_score = matches.first().map_or(0.0, |m| m.score);
+    matches.truncate(MAX_MATCHES);
     ScreeningDecision {
         status: SanctionsStatus::HitReviewPending,
         opens_case: true,
         transactions_held: true,
-        match_count: outcome.match_count,
-        highest_score: outcome.highest_score,
+        match_count,
+        highest_score,
         matches,
         review_due_at: Some(facts.now.saturating_add(REVIEW_TARGET_SECONDS)),
         estimated_review_time: Some(ESTIMATED_REVIEW_TIME.to_string()),
@@ -173,7 +220,47 @@ mod tests {
             date_of_birth: "1990-01-01".into(),
             nationality: "GB".into(),
             current,
+            candidates: Vec::new(),
+            hit_threshold: None,
         }
+    }
+
+    fn listed(kind: crate::EntryKind, name: &str) -> ListCandidate {
+        ListCandidate {
+            source: "ofac-sdn".into(),
+            entity_id: "22790".into(),
+            kind,
+            names: alloc::vec![name.to_string()],
+            dates_of_birth: alloc::vec!["1962-11-23".into()],
+            nationalities: alloc::vec!["VE".into()],
+        }
+    }
+
+    #[test]
+    fn a_listed_individual_is_a_hit_in_production_and_an_entity_or_a_lower_score_is_not() {
+        let mut f = facts("Nicolas", None);
+        f.environment = Environment::Production;
+        f.last_name = "Maduro Moros".into();
+        f.date_of_birth = "1962-11-23".into();
+        f.nationality = "VE".into();
+        f.candidates = alloc::vec![listed(crate::EntryKind::Individual, "MADURO MOROS, Nicolas")];
+        let hit = decide_screening(&f);
+        assert!(hit.opens_case && hit.match_count == 1 && hit.highest_score == 1.0, "{hit:?}");
+        assert_eq!(hit.matches[0].entity_id, "22790");
+        f.candidates = alloc::vec![listed(crate::EntryKind::Entity, "MADURO MOROS, Nicolas")];
+        assert!(!decide_screening(&f).opens_case, "an entity matched a person");
+        f.candidates = alloc::vec![listed(crate::EntryKind::Individual, "MADURO MOROS, Nicolas")];
+        f.last_name = "Madero".into();
+        f.hit_threshold = Some(0.99);
+        assert!(!decide_screening(&f).opens_case, "a score under the environment's threshold was a hit");
+    }
+
+    #[test]
+    fn the_sandbox_stubs_apply_in_the_sandbox_only() {
+        let mut f = facts("SanctionedSam", None);
+        assert!(decide_screening(&f).opens_case);
+        f.environment = Environment::Production;
+        assert!(!decide_screening(&f).opens_case, "a stub trigger decided in production");
     }
 
     #[test]

@@ -168,10 +168,18 @@ pub fn a_failing_receiver_gets_the_event_once_it_recovers(env: &Env) -> CaseResu
     let ids: BTreeSet<&str> = mine.iter().map(|d| d.header("webhook-id")).collect();
     ensure_eq!(ids.len(), 1, "retries must keep the event id");
     mine.last().map_or(Err("no delivery".to_string()), |d| d.verify(&secret))?;
-    let log = t.get(&format!("/v1/webhooks/{webhook_id}/deliveries"));
-    log.expect(200)?;
-    let delivery =
-        log.body["deliveries"].as_array().and_then(|d| d.iter().find(|d| d["event"] == json!("sanctions.hit"))).cloned().unwrap_or(Json::Null);
+    // The attempt is recorded once the receiver has answered: the log may lag the arrival.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let delivery = loop {
+        let log = t.get(&format!("/v1/webhooks/{webhook_id}/deliveries"));
+        log.expect(200)?;
+        let delivery =
+            log.body["deliveries"].as_array().and_then(|d| d.iter().find(|d| d["event"] == json!("sanctions.hit"))).cloned().unwrap_or(Json::Null);
+        if delivery["status"] == json!("succeeded") || std::time::Instant::now() > deadline {
+            break delivery;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
     ensure_eq!(delivery["status"], json!("succeeded"));
     let codes: Vec<i64> = delivery["attempts"].as_array().map(|a| a.iter().filter_map(|x| x["status_code"].as_i64()).collect()).unwrap_or_default();
     ensure_eq!(codes, vec![503, 503, 200]);

@@ -23,7 +23,7 @@ pub(crate) async fn dispatch(gw: &Gateway, route: Route, ctx: &Ctx<'_>) -> ApiRe
         Route::Health => Ok(health()),
         Route::Rules => {
             let id = gw.rules.identity();
-            Ok(Reply::ok(json!({ "version": id.version, "component_sha256": id.component_sha256, "wit_package": "cgw:rules@2.0.0" })))
+            Ok(Reply::ok(json!({ "version": id.version, "component_sha256": id.component_sha256, "wit_package": rules::WIT_PACKAGE })))
         }
         Route::SanctionsScreen => gw.screen(ctx).await,
         Route::SanctionsStatus => gw.sanctions_status(ctx).await,
@@ -61,6 +61,8 @@ pub(crate) async fn dispatch(gw: &Gateway, route: Route, ctx: &Ctx<'_>) -> ApiRe
         Route::WebhookDeliveries(id) => gw.list_deliveries(ctx, &id).await,
         Route::WebhookRedeliver(id) => gw.redeliver(ctx, &id).await,
         Route::AdminRescreen => gw.rescreen(ctx).await,
+        Route::AdminListSearch => gw.search_lists(ctx).await,
+        Route::AdminLists => gw.list_lists(ctx).await,
         Route::AdminRunScheduled => gw.run_scheduled_now(ctx).await,
         Route::AdminDecisionList => gw.list_decisions(ctx).await,
         Route::AdminDecisionGet(id) => gw.get_decision(ctx, &id).await,

@@ -61,9 +61,8 @@ impl Gateway {
             if let Some(reply) = self.existing_screening(ctx, &who.user_id, &fingerprint).await? {
                 return Ok(reply);
             }
-            if ctx.caller.environment == Environment::Production && !self.config.production_vendors_configured {
-                return Err(ApiError::new(503, "vendor_unavailable", "the screening vendor is unavailable; retry with backoff"));
-            }
+            self.ensure_screening_available(ctx.caller.environment).await?;
+            let candidates = self.list_candidates(ctx.caller.environment, &format!("{} {}", who.first_name, who.last_name), false).await?;
             let facts = ScreeningFacts {
                 now: ctx.now,
                 environment: ctx.caller.environment,
@@ -72,6 +71,8 @@ impl Gateway {
                 date_of_birth: who.date_of_birth.clone(),
                 nationality: who.nationality.clone(),
                 current: None,
+                candidates,
+                hit_threshold: self.config.hit_threshold(ctx.caller.environment),
             };
             let (decision, log) = self.decide(&Scope::of(ctx, &who.user_id), Operation::Screening, &facts, |r, f| r.decide_screening(f))?;
             let screen_id = self.new_id("scr");
@@ -99,8 +100,8 @@ impl Gateway {
             statements.push(Stmt::new(
                 "INSERT INTO users (tenant_id, external_user_id, email, first_name, last_name, sanctions_status, last_screened_at, screen_id,
                                     screen_fingerprint, screen_response, case_id, verified_tier, verified_at, cumulative_withdrawn_cents, version,
-                                    created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?10, ?11, ?4, ?9, ?5, ?6, ?7, ?8, ?12, NULL, 0, 0, ?9, ?9)",
+                                    created_at, updated_at, date_of_birth, nationality)
+                 VALUES (?1, ?2, ?3, ?10, ?11, ?4, ?9, ?5, ?6, ?7, ?8, ?12, NULL, 0, 0, ?9, ?9, ?13, ?14)",
                 vec![
                     tenant.into(),
                     who.user_id.as_str().into(),
@@ -114,6 +115,8 @@ impl Gateway {
                     who.first_name.as_str().into(),
                     who.last_name.as_str().into(),
                     rules::KycTier::Tier0.as_str().into(),
+                    who.date_of_birth.as_str().into(),
+                    who.nationality.as_str().into(),
                 ],
             ));
             statements.extend(case_statements);
@@ -122,6 +125,17 @@ impl Gateway {
             }
         }
         Err(busy())
+    }
+
+    /// Production screens against the environment's lists (or a configured
+    /// vendor); with neither, it answers 503 `vendor_unavailable`.
+    pub(crate) async fn ensure_screening_available(&self, environment: Environment) -> ApiResult<()> {
+        if environment == Environment::Production && !self.config.production_vendors_configured && !self.has_lists(environment).await? {
+            let mut error = ApiError::new(503, "vendor_unavailable", "no sanctions list or screening vendor is configured; retry with backoff");
+            error.retry_after_seconds = Some(60);
+            return Err(error);
+        }
+        Ok(())
     }
 
     /// A case for the compliance team, with the matched entities (never shown to
@@ -136,8 +150,19 @@ impl Gateway {
         now: i64,
     ) -> (String, Vec<Stmt>) {
         let case_id = self.new_id("case");
-        let matches: Vec<Json> =
-            decision.matches.iter().map(|m| json!({ "list": m.source, "entity_id": m.entity_id, "entity_name": m.name, "score": m.score })).collect();
+        let matches: Vec<Json> = decision
+            .matches
+            .iter()
+            .map(|m| {
+                json!({
+                    "list": m.source,
+                    "entity_id": m.entity_id,
+                    "entity_name": m.name,
+                    "score": m.score,
+                    "score_breakdown": { "name": m.name_score, "date_of_birth": m.date_of_birth_adjustment, "nationality": m.nationality_adjustment },
+                })
+            })
+            .collect();
         let mut statements = vec![Stmt::new(
             "INSERT INTO sanctions_cases (case_id, tenant_id, environment, external_user_id, status, match_count, highest_score, matches, created_at, review_due_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
