@@ -15,7 +15,12 @@ pub struct Env {
     pub admin_sandbox: String,
     pub admin_production: String,
     agent: ureq::Agent,
+    /// Imports a sanctions list into the server's store: the arguments of
+    /// `compliance-gateway lists import`; answers its summary line, or why it failed.
+    pub list_import: Option<ListImport>,
 }
+
+pub type ListImport = Box<dyn Fn(&[&str]) -> Result<String, String> + Send + Sync>;
 
 #[derive(Debug, Clone)]
 pub struct Resp {
@@ -69,7 +74,20 @@ impl Env {
             admin_sandbox: admin_sandbox.into(),
             admin_production: admin_production.into(),
             agent,
+            list_import: None,
         }
+    }
+
+    /// Imports a list through the runner's hook (`lists import` arguments).
+    pub fn import_list(&self, args: &[&str]) -> Result<String, String> {
+        match &self.list_import {
+            Some(import) => import(args),
+            None => Err("this runner cannot import lists".to_string()),
+        }
+    }
+
+    pub fn admin_production(&self, method: &str, path: &str, body: Option<&Json>) -> Resp {
+        self.call(method, path, Some(&self.admin_production), body)
     }
 
     /// Sends a request; `raw_body` is sent as is with the given content type.

@@ -8,6 +8,7 @@ mod basics;
 mod exclusions;
 mod kyc;
 mod limits;
+mod lists;
 mod sanctions;
 mod scheduled;
 mod webhooks;
@@ -109,4 +110,14 @@ cases![
     audit::withdrawals_stay_in_the_first_currency,
     audit::regulator_propagation_is_true_only_after_an_export,
     audit::overdue_reviews_are_listed_and_counted,
+];
+
+/// Cases that import sanctions lists into the server's store; they run after
+/// every case of [`ALL`], since a list changes what production screening
+/// answers. A runner that cannot import lists skips them.
+pub const LISTS: &[Case] = &[
+    Case { name: "lists::production_screens_against_an_imported_list", run: lists::production_screens_against_an_imported_list },
+    Case { name: "lists::a_bad_file_replaces_nothing", run: lists::a_bad_file_replaces_nothing },
+    Case { name: "lists::a_list_update_screens_existing_users", run: lists::a_list_update_screens_existing_users },
+    Case { name: "lists::un_and_opensanctions_lists_import", run: lists::un_and_opensanctions_lists_import },
 ];

@@ -1,0 +1,152 @@
+//! Production screening against imported sanctions lists. These cases run
+//! after every other case, one at a time and in this order (`cases::LISTS`).
+
+use serde_json::{json, Value as Json};
+
+use crate::client::{unique, Env};
+use crate::{ensure, ensure_eq, CaseResult};
+
+fn data(path: &str) -> String {
+    format!("{}/data/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// What an operator must never see of a match.
+const MATCH_DETAILS: &[&str] = &["MADURO", "22790", "ofac", "OFAC", "entity"];
+
+fn person(user: &str, first: &str, last: &str, dob: &str, nationality: &str) -> Json {
+    json!({ "user_id": user, "first_name": first, "last_name": last, "date_of_birth": dob, "nationality": nationality,
+            "email": format!("{user}@example.com") })
+}
+
+/// No list, no screening in production; with OFAC's list imported, a listed
+/// individual is a hit with a case (details for the compliance team only),
+/// an ordinary name is clear, and the team can search the list.
+pub fn production_screens_against_an_imported_list(env: &Env) -> CaseResult {
+    let p = env.tenant_with("production", 1000)?;
+    let before = p.post("/v1/sanctions/screen", person(&unique("u"), "Nicolas", "Maduro Moros", "1962-11-23", "VE"));
+    before.expect_error(503, "vendor_unavailable")?;
+    ensure!(before.header("retry-after").is_some(), "503 without Retry-After");
+    let summary = env.import_list(&["--environment", "production", "--format", "ofac-csv", &data("ofac-sdn-2022-01")])?;
+    ensure!(summary.contains("9044 entries"), "unexpected summary: {summary}");
+
+    let listed = unique("u");
+    let hit = p.post("/v1/sanctions/screen", person(&listed, "Nicolas", "Maduro Moros", "1962-11-23", "VE"));
+    hit.expect(201)?;
+    ensure_eq!(hit.str("status"), "hit_review_pending");
+    ensure_eq!(hit.body["transactions_held"], json!(true));
+    let score = hit.body["highest_match_score"].as_f64().unwrap_or(0.0);
+    ensure!((0.85..=1.0).contains(&score), "highest_match_score {score}");
+    for detail in MATCH_DETAILS {
+        ensure!(!hit.raw.contains(detail), "the operator saw {detail:?}: {}", hit.raw);
+    }
+    let ordinary = p.post("/v1/sanctions/screen", person(&unique("u"), "Ann", "Lee", "1990-04-01", "GB"));
+    ordinary.expect(201)?;
+    ensure_eq!(ordinary.str("status"), "clear");
+
+    let case_id = hit.str("case_id").to_string();
+    let case = env.admin_production("GET", &format!("/v1/admin/sanctions/cases/{case_id}"), None);
+    case.expect(200)?;
+    ensure!(case.raw.contains("22790") && case.raw.contains("ofac-sdn"), "the case lacks the matched entity: {}", case.raw);
+    ensure!(case.raw.contains("score_breakdown"), "the case lacks the score breakdown: {}", case.raw);
+    p.get(&format!("/v1/admin/sanctions/cases/{case_id}")).expect_error(403, "forbidden")?;
+
+    // Reviewed and dismissed, the user deposits again.
+    env.admin_production(
+        "POST",
+        &format!("/v1/admin/sanctions/cases/{case_id}/review"),
+        Some(&json!({ "decision": "dismiss", "reviewer": "analyst-7" })),
+    )
+    .expect(200)?;
+    let deposit = p.post("/v1/limits/check", json!({ "user_id": listed, "amount_cents": 1_000, "currency": "USD" }));
+    deposit.expect(200)?;
+    ensure_eq!(deposit.body["allowed"], json!(true));
+
+    let search = env.admin_production("GET", "/v1/admin/sanctions/search?name=Nicolas%20Maduro%20Moros&date_of_birth=1962-11-23&limit=5", None);
+    search.expect(200)?;
+    let results = search.body["results"].as_array().cloned().unwrap_or_default();
+    ensure!(!results.is_empty() && results.len() <= 5, "search gave {} results", results.len());
+    ensure_eq!(results[0]["entity_id"], json!("22790"));
+    ensure_eq!(results[0]["source"], json!("ofac-sdn"));
+    let scores: Vec<f64> = results.iter().filter_map(|r| r["score"].as_f64()).collect();
+    ensure!(scores.windows(2).all(|w| w[0] >= w[1]), "results are not best first: {scores:?}");
+    ensure!(scores.iter().all(|s| (0.0..=1.0).contains(s)), "scores out of 0..1: {scores:?}");
+    p.get("/v1/admin/sanctions/search?name=Maduro").expect_error(403, "forbidden")?;
+    env.admin_production("GET", "/v1/admin/sanctions/search", None).expect_error(400, "missing_fields")?;
+    Ok(())
+}
+
+/// A file that is not the format, or a truncated one, replaces nothing.
+pub fn a_bad_file_replaces_nothing(env: &Env) -> CaseResult {
+    let before = env.admin_production("GET", "/v1/admin/sanctions/lists", None);
+    before.expect(200)?;
+    let version = before.body["lists"].as_array().and_then(|l| l.iter().find(|l| l["source"] == json!("ofac-sdn"))).map(|l| l["version"].clone());
+    ensure!(version.is_some(), "no active ofac-sdn list: {}", before.raw);
+    let dir = std::env::temp_dir().join(unique("bad-list"));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    // Not the format at all.
+    std::fs::write(dir.join("sdn.csv"), "<html>Service Unavailable</html>\n").map_err(|e| e.to_string())?;
+    let refused = env.import_list(&["--environment", "production", "--format", "ofac-csv", &dir.display().to_string()]);
+    ensure!(refused.is_err(), "a page of HTML was imported: {refused:?}");
+    // A download cut short: the first 100 lines of the real list.
+    let sdn = std::fs::read_to_string(data("ofac-sdn-2022-01/sdn.csv")).map_err(|e| e.to_string())?;
+    let truncated: String = sdn.lines().take(100).map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.join("sdn.csv"), truncated).map_err(|e| e.to_string())?;
+    let refused = env.import_list(&["--environment", "production", "--format", "ofac-csv", &dir.display().to_string()]);
+    ensure!(refused.as_ref().is_err_and(|e| e.contains("truncated")), "a truncated list was imported: {refused:?}");
+    let after = env.admin_production("GET", "/v1/admin/sanctions/lists", None);
+    let still = after.body["lists"].as_array().and_then(|l| l.iter().find(|l| l["source"] == json!("ofac-sdn"))).map(|l| l["version"].clone());
+    ensure_eq!(still, version, "the active list changed");
+    let p = env.tenant_with("production", 1000)?;
+    let hit = p.post("/v1/sanctions/screen", person(&unique("u"), "Jong Un", "Kim", "1984-01-08", "KP"));
+    ensure_eq!(hit.str("status"), "hit_review_pending", "the list no longer screens");
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
+/// A list update screens the environment's users against what changed.
+pub fn a_list_update_screens_existing_users(env: &Env) -> CaseResult {
+    let p = env.tenant_with("production", 1000)?;
+    let user = unique("u");
+    let first = p.post("/v1/sanctions/screen", person(&user, "Bartholomew", "Quillingsworth", "1971-03-09", "GB"));
+    first.expect(201)?;
+    ensure_eq!(first.str("status"), "clear");
+    let dir = std::env::temp_dir().join(unique("os-list"));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let file = dir.join("targets.simple.csv");
+    std::fs::write(
+        &file,
+        "id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n\
+         NK-test-1,Person,Bartholomew Quillingsworth,B. Quillingsworth,1971-03-09,gb,,,Test sanctions,,,,test,2026-01-01,2026-01-01,2026-01-01\n\
+         NK-test-2,Company,Quillingsworth Holdings,,,gb,,,Test sanctions,,,,test,2026-01-01,2026-01-01,2026-01-01\n",
+    )
+    .map_err(|e| e.to_string())?;
+    let summary =
+        env.import_list(&["--environment", "production", "--format", "opensanctions-csv", "--source", "test-update", &file.display().to_string()])?;
+    ensure!(summary.contains("2 entries"), "unexpected summary: {summary}");
+    env.admin_production("POST", "/v1/admin/scheduler/run", Some(&json!({}))).expect(200)?;
+    let status = p.get(&format!("/v1/sanctions/status?user_id={user}"));
+    status.expect(200)?;
+    ensure_eq!(status.str("status"), "hit_review_pending", "the list update did not screen the existing user");
+    ensure!(!status.raw.contains("NK-test") && !status.raw.contains("test-update"), "the operator saw the match: {}", status.raw);
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
+/// The UN consolidated list and an OpenSanctions export import too, each
+/// as its own source beside OFAC's.
+pub fn un_and_opensanctions_lists_import(env: &Env) -> CaseResult {
+    let summary = env.import_list(&["--environment", "production", "--format", "un-xml", &data("un-consolidated-2018-10/consolidated.xml")])?;
+    ensure!(summary.contains("1093 entries"), "the UN list of October 2018 has 703 individuals and 390 entities: {summary}");
+    let lists = env.admin_production("GET", "/v1/admin/sanctions/lists", None);
+    let sources: Vec<&str> = lists.body["lists"].as_array().map(|l| l.iter().filter_map(|l| l["source"].as_str()).collect()).unwrap_or_default();
+    ensure!(sources.contains(&"un-consolidated") && sources.contains(&"ofac-sdn"), "sources: {sources:?}");
+    let search = env.admin_production("GET", "/v1/admin/sanctions/search?name=Aiman%20al-Zawahiri", None);
+    search.expect(200)?;
+    let top = search.body["results"].as_array().and_then(|r| r.first()).cloned().unwrap_or(Json::Null);
+    ensure!(top["score"].as_f64().unwrap_or(0.0) >= 0.85, "no strong match for a listed name: {}", search.raw);
+    ensure!(
+        env.import_list(&["--environment", "production", "--format", "un-xml", &data("ofac-sdn-2022-01/sdn.csv")]).is_err(),
+        "a CSV read as UN XML"
+    );
+    Ok(())
+}
