@@ -26,7 +26,8 @@ fn api(e: gateway::error::ApiError) -> Error {
 }
 
 async fn importer(database: &str) -> Result<Gateway, Error> {
-    let gateway = Gateway::new(open_store(database).await?, Box::new(ComponentRules::embedded()?), Box::new(SystemClock), Box::new(OsIds), Config::default());
+    let gateway =
+        Gateway::new(open_store(database).await?, Box::new(ComponentRules::embedded()?), Box::new(SystemClock), Box::new(OsIds), Config::default());
     gateway.migrate().await?;
     Ok(gateway)
 }
@@ -136,9 +137,11 @@ async fn run() -> Result<(), Error> {
         let base = format!("http://{addr}");
         let gateway = importer(&database).await?;
         let started = Instant::now();
-        let mut imported_names = gateway.import_list(Environment::Production, "ofac-sdn", ListFormat::OfacCsv, parse::ofac(&sdn, Some(&alt))?).await.map_err(api)?.names;
+        let mut imported_names =
+            gateway.import_list(Environment::Production, "ofac-sdn", ListFormat::OfacCsv, parse::ofac(&sdn, Some(&alt))?).await.map_err(api)?.names;
         if let Some(count) = extra {
-            imported_names += gateway.import_list(Environment::Production, "generated", ListFormat::OpenSanctionsCsv, generated(count)).await.map_err(api)?.names;
+            imported_names +=
+                gateway.import_list(Environment::Production, "generated", ListFormat::OpenSanctionsCsv, generated(count)).await.map_err(api)?.names;
         }
         let import_seconds = started.elapsed().as_secs_f64();
         let key = production_key(&base, &database).await?;

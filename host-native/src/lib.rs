@@ -1,5 +1,6 @@
 //! The native host: hyper + tokio, wasmtime for the rules, SQLite or Postgres.
 
+pub mod list_refresh;
 pub mod rules_engine;
 pub mod server;
 pub mod store_postgres;

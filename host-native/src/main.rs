@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use gateway::auth::Environment;
 use gateway::lists::{self, ListEntry, ListFormat};
 use gateway::{Config, Gateway};
+use host_native::list_refresh::{self, ListSource};
 use host_native::rules_engine::ComponentRules;
 use host_native::webhooks::{self, HttpSender, NotifyWaker};
 use host_native::{open_decision_store, open_store, redact, OsIds, SystemClock};
@@ -37,6 +38,13 @@ enum Command {
         /// The sanctions hit threshold of production (0 to 1; default: the rules').
         #[arg(long, env = "GATEWAY_HIT_THRESHOLD_PRODUCTION")]
         hit_threshold_production: Option<f64>,
+        /// A sanctions list to refresh from a URL, ENVIRONMENT,FORMAT,URL[,SOURCE]
+        /// (for ofac-csv, the folder holding sdn.csv and alt.csv); repeatable.
+        #[arg(long = "list-url", env = "GATEWAY_LIST_URLS", value_delimiter = ';')]
+        list_urls: Vec<String>,
+        /// Hours between list refreshes.
+        #[arg(long, env = "GATEWAY_LIST_REFRESH_HOURS", default_value_t = 24)]
+        list_refresh_hours: u64,
         /// Days the decision log is kept (a regulator's usual look-back is a year).
         #[arg(long, env = "GATEWAY_DECISION_RETENTION_DAYS", default_value_t = gateway::DEFAULT_DECISION_RETENTION_DAYS)]
         decision_retention_days: i64,
@@ -239,7 +247,20 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 }
             })
         }
-        Command::Serve { listen, store, rules, decision_retention_days, hit_threshold_sandbox, hit_threshold_production } => {
+        Command::Serve {
+            listen,
+            store,
+            rules,
+            decision_retention_days,
+            hit_threshold_sandbox,
+            hit_threshold_production,
+            list_urls,
+            list_refresh_hours,
+        } => {
+            let list_sources = list_urls.iter().map(|u| ListSource::parse(u)).collect::<Result<Vec<_>, _>>()?;
+            if list_refresh_hours == 0 {
+                return Err("--list-refresh-hours must be at least 1".into());
+            }
             if decision_retention_days < 1 {
                 return Err("--decision-retention-days must be at least 1".into());
             }
@@ -261,6 +282,9 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             tokio::spawn(webhooks::delivery_loop(gateway.clone(), notify, Duration::from_millis(500)));
             tokio::spawn(webhooks::scheduler_loop(gateway.clone(), Duration::from_secs(1)));
             tokio::spawn(webhooks::decision_log_loop(gateway.clone(), Duration::from_millis(200)));
+            if !list_sources.is_empty() {
+                tokio::spawn(list_refresh::refresh_loop(gateway.clone(), list_sources, Duration::from_secs(list_refresh_hours * 3_600)));
+            }
             let listener = tokio::net::TcpListener::bind(&listen).await.map_err(|e| format!("cannot listen on {listen}: {e}"))?;
             let address = listener.local_addr().map(|a| a.to_string()).unwrap_or(listen);
             eprintln!(

@@ -24,6 +24,8 @@ pub use parse::{ListEntry, ListFormat};
 /// At most this many entries are scored for one name: those sharing the most
 /// index keys with it.
 const MAX_CANDIDATES: usize = 64;
+/// Index keys looked up per statement.
+const KEYS_PER_READ: usize = 8;
 /// Rows written per batch while an import loads.
 const IMPORT_BATCH: usize = 400;
 /// A new version of a list with fewer than this share of the active
@@ -215,14 +217,19 @@ impl Gateway {
             return Ok(Vec::new());
         }
         let keys = self.rules.index_keys(&[name.to_string()])?.into_iter().next().unwrap_or_default();
+        // The store ranks the entries by shared keys, KEYS_PER_READ keys a
+        // statement (unused slots hold a key no name has).
         let mut reads = Vec::new();
         let mut read_list = Vec::new();
         for (i, list) in lists.iter().enumerate() {
-            for key in &keys {
+            for chunk in keys.chunks(KEYS_PER_READ) {
+                let mut params = vec![list.list_id.as_str().into(), changed_only.into(), (MAX_CANDIDATES as i64).into()];
+                params.extend((0..KEYS_PER_READ).map(|k| chunk.get(k).map_or("", String::as_str).into()));
                 reads.push(Read::new(
-                    "SELECT k.entry_no FROM sanctions_keys k JOIN sanctions_entries e ON e.list_id = k.list_id AND e.entry_no = k.entry_no
-                     WHERE k.list_id = ?1 AND k.index_key = ?2 AND (?3 = 0 OR e.changed = 1)",
-                    vec![list.list_id.as_str().into(), key.as_str().into(), changed_only.into()],
+                    "SELECT k.entry_no, COUNT(*) AS shared FROM sanctions_keys k JOIN sanctions_entries e ON e.list_id = k.list_id AND e.entry_no = k.entry_no
+                     WHERE k.list_id = ?1 AND k.index_key IN (?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) AND (?2 = 0 OR e.changed = 1)
+                     GROUP BY k.entry_no ORDER BY shared DESC, k.entry_no LIMIT ?3",
+                    params,
                 ));
                 read_list.push(i);
             }
@@ -230,13 +237,13 @@ impl Gateway {
         if reads.is_empty() {
             return Ok(Vec::new());
         }
-        let mut hits: HashMap<(usize, i64), usize> = HashMap::new();
+        let mut hits: HashMap<(usize, i64), i64> = HashMap::new();
         for (rows, list) in self.store.query_many(reads).await?.iter().zip(&read_list) {
             for row in rows {
-                *hits.entry((*list, row.int(0)?)).or_default() += 1;
+                *hits.entry((*list, row.int(0)?)).or_default() += row.int(1)?;
             }
         }
-        let mut ranked: Vec<((usize, i64), usize)> = hits.into_iter().collect();
+        let mut ranked: Vec<((usize, i64), i64)> = hits.into_iter().collect();
         ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         ranked.truncate(MAX_CANDIDATES);
         let picks: Vec<(usize, i64)> = ranked.into_iter().map(|(k, _)| k).collect();
