@@ -6,6 +6,7 @@
 
 use futures_util::future::join_all;
 
+use crate::auth::Environment;
 use crate::ports::{Row, SendOutcome, Stmt, StoreError, Value};
 use crate::{signing, Gateway};
 
@@ -38,6 +39,7 @@ struct Due {
     url: String,
     secrets: Vec<String>,
     envelope: String,
+    production: bool,
 }
 
 fn due_from_row(row: &Row, now: i64) -> Result<Due, StoreError> {
@@ -56,6 +58,7 @@ fn due_from_row(row: &Row, now: i64) -> Result<Due, StoreError> {
         url: row.text(5)?,
         secrets,
         envelope: row.text(9)?,
+        production: row.text(10)? == Environment::Production.as_str(),
     })
 }
 
@@ -106,8 +109,9 @@ impl Gateway {
             .store
             .query(
                 "SELECT d.delivery_id, d.event_id, d.attempts, d.created_at, w.webhook_id, w.url, w.secret, w.previous_secret,
-                        w.previous_secret_expires_at, o.envelope
+                        w.previous_secret_expires_at, o.envelope, t.environment
                  FROM webhook_deliveries d JOIN webhooks w ON w.webhook_id = d.webhook_id JOIN outbox o ON o.event_id = d.event_id
+                 JOIN tenants t ON t.tenant_id = w.tenant_id
                  WHERE d.status = 'pending' AND d.next_attempt_at <= ?1 AND w.disabled_at IS NULL AND w.deleted_at IS NULL
                  ORDER BY d.next_attempt_at, d.delivery_id LIMIT ?2",
                 vec![now.into(), self.config.work.delivery_batch.into()],
@@ -135,7 +139,15 @@ impl Gateway {
         let due = claimed.0;
         let secrets: Vec<&str> = due.secrets.iter().map(String::as_str).collect();
         let headers = signing::headers(&secrets, &due.event_id, self.clock.now(), due.envelope.as_bytes());
-        let outcome = sender.post(&due.url, &headers, due.envelope.as_bytes()).await;
+        // DNS can change after registration: production endpoints are checked again, and nothing is sent to a refused one.
+        let refused = match due.production {
+            true => self.check_destination(&due.url).await.err(),
+            false => None,
+        };
+        let outcome = match refused {
+            Some(why) => SendOutcome::Failed(format!("not sent: {why}")),
+            None => sender.post(&due.url, &headers, due.envelope.as_bytes()).await,
+        };
         let mut tries = 0;
         loop {
             match self.record_attempt(&due, outcome.clone(), self.clock.now()).await {

@@ -13,6 +13,7 @@ pub mod error;
 mod idempotency;
 pub mod input;
 pub mod lists;
+pub mod netcheck;
 pub mod ports;
 pub mod rate_limit;
 pub mod router;
@@ -27,7 +28,7 @@ use serde_json::{json, Value as Json};
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Query;
-use crate::ports::{Clock, Ids, PageCache, RateLimit, RateState, Rules, Stmt, Store, Value, Waker, WebhookSender};
+use crate::ports::{Clock, Ids, PageCache, RateLimit, RateState, Resolver, Rules, Stmt, Store, Value, Waker, WebhookSender};
 use crate::rate_limit::RateLimiter;
 use crate::router::Route;
 use rules::EventKind;
@@ -108,6 +109,9 @@ pub struct Gateway {
     pub(crate) decision_store: Option<Box<dyn Store>>,
     /// Where pages of daily snapshots are kept once built.
     pub(crate) page_cache: Option<Box<dyn PageCache>>,
+    /// Resolves webhook hosts for the public-address check; without one,
+    /// only literal addresses are checked.
+    pub(crate) resolver: Option<Box<dyn Resolver>>,
 }
 
 /// The authenticated caller of a request.
@@ -164,6 +168,7 @@ impl Gateway {
             decision_queue: Default::default(),
             decision_store: None,
             page_cache: None,
+            resolver: None,
         }
     }
 
@@ -184,6 +189,12 @@ impl Gateway {
     /// same database, so a flush never holds up the requests' reads.
     pub fn with_decision_store(mut self, store: Box<dyn Store>) -> Self {
         self.decision_store = Some(store);
+        self
+    }
+
+    /// Resolves webhook hosts for the check that production endpoints are public.
+    pub fn with_resolver(mut self, resolver: Box<dyn Resolver>) -> Self {
+        self.resolver = Some(resolver);
         self
     }
 

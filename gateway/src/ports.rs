@@ -353,6 +353,15 @@ pub trait WebhookSender: MaybeSend {
     async fn post(&self, url: &str, headers: &[(String, String)], body: &[u8]) -> SendOutcome;
 }
 
+/// Name resolution for the check that production webhooks go to public
+/// addresses only; tests inject their own answers.
+#[cfg_attr(not(target_arch = "wasm32"), async_trait::async_trait)]
+#[cfg_attr(target_arch = "wasm32", async_trait::async_trait(?Send))]
+pub trait Resolver: MaybeSend {
+    /// The addresses `host` resolves to now; empty when it does not resolve.
+    async fn resolve(&self, host: &str, port: u16) -> Vec<std::net::IpAddr>;
+}
+
 /// Tells the host's delivery loop that new events were committed, so that
 /// they go out at once rather than at the next tick.
 pub trait Waker: MaybeSend {

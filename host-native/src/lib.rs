@@ -19,6 +19,21 @@ impl Clock for SystemClock {
     }
 }
 
+/// The system resolver, for the check that production webhooks go to public
+/// addresses; a name that does not resolve within two seconds gives nothing.
+pub struct DnsResolver;
+
+#[async_trait::async_trait]
+impl gateway::ports::Resolver for DnsResolver {
+    async fn resolve(&self, host: &str, port: u16) -> Vec<std::net::IpAddr> {
+        let lookup = tokio::net::lookup_host((host, port));
+        match tokio::time::timeout(std::time::Duration::from_secs(2), lookup).await {
+            Ok(Ok(addresses)) => addresses.map(|a| a.ip()).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
 pub struct OsIds;
 
 impl Ids for OsIds {

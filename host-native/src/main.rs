@@ -11,7 +11,7 @@ use gateway::{Config, Gateway};
 use host_native::list_refresh::{self, ListSource};
 use host_native::rules_engine::ComponentRules;
 use host_native::webhooks::{self, HttpSender, NotifyWaker};
-use host_native::{open_decision_store, open_store, redact, OsIds, SystemClock};
+use host_native::{open_decision_store, open_store, redact, DnsResolver, OsIds, SystemClock};
 use std::time::Duration;
 use tokio::sync::Notify;
 
@@ -189,7 +189,8 @@ fn load_rules(args: &RulesArgs) -> Result<ComponentRules, String> {
 async fn build_gateway(store: &StoreArgs, rules: ComponentRules, notify: Arc<Notify>, config: Config) -> Result<Gateway, String> {
     let backend = open_store(&store.database).await.map_err(|e| format!("cannot open {}: {e}", redact(&store.database)))?;
     let mut gateway = Gateway::new(backend, Box::new(rules), Box::new(SystemClock), Box::new(OsIds), config)
-        .with_webhooks(Box::new(HttpSender::new()?), Box::new(NotifyWaker(notify)));
+        .with_webhooks(Box::new(HttpSender::new()?), Box::new(NotifyWaker(notify)))
+        .with_resolver(Box::new(DnsResolver));
     if let Some(log) = open_decision_store(&store.database).map_err(|e| format!("cannot open {}: {e}", redact(&store.database)))? {
         gateway = gateway.with_decision_store(log);
     }

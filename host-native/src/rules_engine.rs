@@ -3,6 +3,7 @@
 
 use std::path::Path;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use gateway::ports::{Rules, RulesFault, RulesResult, RulesVersion};
 use rules::{
@@ -26,6 +27,27 @@ rules::wit_bridge!();
 /// The audited default component, built by `build-rules` and committed as
 /// `rules/cgw_rules.wasm`; CI fails when a rebuild gives other bytes.
 pub const EMBEDDED_COMPONENT: &[u8] = include_bytes!("../../rules/cgw_rules.wasm");
+
+/// The longest one rules call may run; the slowest real decision takes microseconds.
+pub const CALL_DEADLINE: Duration = Duration::from_millis(100);
+/// The epoch advances every tick; a call may run this many ticks.
+const EPOCH_TICK: Duration = Duration::from_millis(10);
+const DEADLINE_TICKS: u64 = (CALL_DEADLINE.as_millis() / EPOCH_TICK.as_millis()) as u64;
+
+/// Advances the engine's epoch every tick, for as long as the engine lives.
+fn start_epoch_ticker(engine: &Engine) {
+    let weak = engine.weak();
+    let spawned = std::thread::Builder::new().name("rules-epoch".into()).spawn(move || {
+        while let Some(engine) = weak.upgrade() {
+            engine.increment_epoch();
+            drop(engine);
+            std::thread::sleep(EPOCH_TICK);
+        }
+    });
+    if let Err(e) = spawned {
+        eprintln!("rules time bound unavailable: cannot start its ticker: {e}");
+    }
+}
 
 /// A compiled rules component with one warm instance, replaced after a trap.
 pub struct ComponentRules {
@@ -62,10 +84,15 @@ impl ComponentRules {
     }
 
     /// Compiles the component once; every decision reuses a warm instance.
+    /// Each call runs under a time bound: a component that does not return
+    /// within [`CALL_DEADLINE`] is stopped (a trap), the call answers a fault
+    /// (503 `rules_unavailable`), and the next call gets a fresh instance.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, LoadError> {
         let mut config = Config::new();
         config.wasm_component_model(true);
+        config.epoch_interruption(true);
         let engine = Engine::new(&config).map_err(|e| LoadError::Invalid(format!("{e:#}")))?;
+        start_epoch_ticker(&engine);
         let component = Component::new(&engine, bytes).map_err(|e| LoadError::Invalid(format!("{e:#}")))?;
         let linker = Linker::new(&engine);
         let mut loaded = ComponentRules {
@@ -89,6 +116,7 @@ impl ComponentRules {
 
     fn instantiate(&self) -> wasmtime::Result<Warm> {
         let mut store = Store::new(&self.engine, ());
+        store.set_epoch_deadline(DEADLINE_TICKS);
         let rules = bindings::Rules::instantiate(&mut store, &self.component, &self.linker)?;
         Ok(Warm { store, rules })
     }
@@ -99,6 +127,7 @@ impl ComponentRules {
             *guard = Some(self.instantiate().map_err(|e| RulesFault::Engine(format!("{e:#}")))?);
         }
         let Some(warm) = guard.as_mut() else { return Err(RulesFault::Engine("no rules instance".into())) };
+        warm.store.set_epoch_deadline(DEADLINE_TICKS);
         match f(warm.rules.cgw_rules_decisions(), &mut warm.store) {
             Ok(value) => Ok(value),
             Err(e) => {

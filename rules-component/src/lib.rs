@@ -15,7 +15,13 @@ struct Component;
 export!(Component);
 
 impl wit::Guest for Component {
+    #[cfg_attr(feature = "runaway-for-tests", allow(unused_variables))]
     fn decide_deposit(facts: wit::DepositFacts) -> Result<wit::DepositDecision, wit::RuleError> {
+        #[cfg(feature = "runaway-for-tests")]
+        loop {
+            core::hint::spin_loop();
+        }
+        #[allow(unreachable_code)]
         rules::decide_deposit(&facts.convert()).convert()
     }
     fn decide_limit_change(facts: wit::LimitChangeFacts) -> Result<wit::LimitChangeDecision, wit::RuleError> {

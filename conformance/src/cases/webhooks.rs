@@ -218,6 +218,18 @@ pub fn registration_rules_and_rotation(env: &Env) -> CaseResult {
     t.post("/v1/webhooks", json!({})).expect_error(400, "missing_fields")?;
     let p = env.tenant_with("production", 1000)?;
     p.post("/v1/webhooks", json!({ "url": "http://127.0.0.1:9/hooks" })).expect_error(400, "invalid_url")?;
+    // Production endpoints must be public: loopback, private, link-local
+    // (cloud metadata) and this machine's own names are refused, and nothing is sent to them.
+    for internal in [
+        "https://169.254.169.254/latest/meta-data/",
+        "https://10.0.0.5/hook",
+        "https://192.168.1.10/hook",
+        "https://[::1]/hook",
+        "https://localhost/hook",
+        "https://127.0.0.1:9/hooks",
+    ] {
+        p.post("/v1/webhooks", json!({ "url": internal })).expect_error(400, "invalid_url")?;
+    }
     p.post("/v1/webhooks", json!({ "url": "https://hooks.example.com/cgw" })).expect(201)?;
     let receiver = Receiver::start(Behaviour::Accept)?;
     let (webhook_id, old_secret) = register(&t, &receiver.url)?;

@@ -44,6 +44,9 @@ impl Gateway {
         let raw = f.text("url");
         f.finish()?;
         let url = check_url(&raw, ctx.caller.environment).map_err(|m| ApiError::bad_request("invalid_url", m))?;
+        if ctx.caller.environment == Environment::Production {
+            self.check_destination(&url).await.map_err(|m| ApiError::bad_request("invalid_url", m))?;
+        }
         let tenant = ctx.caller.tenant_id.as_str();
         let count = self.store.scalar("SELECT COUNT(*) FROM webhooks WHERE tenant_id = ?1 AND deleted_at IS NULL", vec![tenant.into()]).await?;
         if count >= MAX_ENDPOINTS_PER_TENANT {

@@ -3,7 +3,8 @@
 //! nothing, writes it to `target/rules/cgw_rules.wasm` (or `--out PATH`) and
 //! prints its SHA-256, which is the rules version auditors verify.
 //!
-//! Usage: `build-rules [--workspace DIR] [--out PATH]`.
+//! Usage: `build-rules [--workspace DIR] [--out PATH] [--features LIST]` (features
+//! build test doubles only, such as `runaway-for-tests`).
 //!
 //! Reproducibility: the toolchain is pinned by `rust-toolchain.toml`, the
 //! dependencies by `Cargo.lock`, and local paths are remapped out of the binary.
@@ -33,7 +34,9 @@ fn run() -> Result<(), String> {
         Some(i) => PathBuf::from(args.get(i + 1).ok_or("--out needs a path")?),
         None => workspace.join("target/rules/cgw_rules.wasm"),
     };
-    let core = build_core_module(&workspace)?;
+    // Only for test doubles (`runaway-for-tests`); the audited component is built without features.
+    let features = args.iter().position(|a| a == "--features").map(|i| args.get(i + 1).cloned().ok_or("--features needs a list")).transpose()?;
+    let core = build_core_module(&workspace, features.as_deref())?;
     let component = componentize(&core)?;
     check_no_imports(&component)?;
     if let Some(dir) = out.parent() {
@@ -53,7 +56,7 @@ fn workspace_root() -> Result<PathBuf, String> {
     manifest.parent().and_then(Path::parent).map(Path::to_path_buf).ok_or_else(|| "cannot find the workspace root".to_string())
 }
 
-fn build_core_module(workspace: &Path) -> Result<Vec<u8>, String> {
+fn build_core_module(workspace: &Path, features: Option<&str>) -> Result<Vec<u8>, String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let cargo_home = std::env::var("CARGO_HOME").ok().or_else(|| std::env::var("HOME").ok().map(|h| format!("{h}/.cargo"))).unwrap_or_default();
     let rustup_home = std::env::var("RUSTUP_HOME").ok().or_else(|| std::env::var("HOME").ok().map(|h| format!("{h}/.rustup"))).unwrap_or_default();
@@ -66,9 +69,12 @@ fn build_core_module(workspace: &Path) -> Result<Vec<u8>, String> {
     ]
     .join("\x1f");
     let target_dir = workspace.join("target/rules-build");
-    let status = Command::new(cargo)
-        .current_dir(workspace)
-        .args(["build", "--locked", "--release", "-p", "rules-component", "--target", "wasm32-unknown-unknown"])
+    let mut command = Command::new(cargo);
+    command.current_dir(workspace).args(["build", "--locked", "--release", "-p", "rules-component", "--target", "wasm32-unknown-unknown"]);
+    if let Some(features) = features {
+        command.args(["--features", features]);
+    }
+    let status = command
         .arg("--target-dir")
         .arg(&target_dir)
         .env("CARGO_ENCODED_RUSTFLAGS", rustflags)
