@@ -37,6 +37,15 @@ use rules::EventKind;
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 /// Operator-sent timestamps further than this from the service clock are refused.
 pub const MAX_CLOCK_SKEW_SECONDS: i64 = 300;
+/// Failed authentications a source address may make in a minute before its
+/// requests are refused unread until the minute is over.
+pub const DEFAULT_AUTH_FAILURES_PER_SOURCE: u32 = 60;
+
+/// The address a request came from, set by the host as a request extension
+/// (the peer, or a trusted proxy's header); the per-source flood limit uses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SourceAddress(pub std::net::IpAddr);
+
 /// Sandbox tenants' default request rate per key.
 pub const DEFAULT_RATE_LIMIT_PER_MINUTE: i64 = 100;
 
@@ -53,6 +62,8 @@ pub struct Config {
     pub skip_read_decision_log: bool,
     /// How much work one call may take on, for hosts with per-invocation limits.
     pub work: WorkLimits,
+    /// Failed authentications per source address and minute; `None` keeps [`DEFAULT_AUTH_FAILURES_PER_SOURCE`].
+    pub auth_failures_per_source: Option<u32>,
     /// The sanctions hit threshold (0 to 1) of each environment; `None` keeps the rules' default.
     pub hit_threshold_sandbox: Option<f64>,
     pub hit_threshold_production: Option<f64>,
@@ -251,7 +262,30 @@ impl Gateway {
         if !request.body().is_empty() && !is_json(request.headers()) {
             return Err(ApiError::new(415, "unsupported_media_type", "request bodies must be sent as application/json"));
         }
-        let caller = self.authenticate(request.headers(), request_id).await?;
+        // A source that keeps failing to authenticate is refused before its
+        // keys are looked up, so a flood of bad keys costs no store reads and
+        // no audit rows; sources with good keys are not slowed.
+        let source_ip = request.extensions().get::<SourceAddress>().map(|s| s.0.to_string());
+        let source = source_ip.as_ref().map(|ip| format!("auth-failures:{ip}"));
+        let failure_limit = self.config.auth_failures_per_source.unwrap_or(DEFAULT_AUTH_FAILURES_PER_SOURCE);
+        if let Some(source) = &source {
+            let state = self.limiter.peek(source, failure_limit, self.clock.now()).await;
+            if !state.allowed {
+                let mut error =
+                    ApiError::new(429, "too_many_failures", "too many failed authentications from this address; retry after Retry-After seconds");
+                error.retry_after_seconds = Some(state.reset_seconds);
+                return Err(error);
+            }
+        }
+        let caller = match self.authenticate(request.headers(), request_id, source_ip.as_deref()).await {
+            Ok(caller) => caller,
+            Err(error) => {
+                if let (Some(source), 401) = (&source, error.status) {
+                    self.limiter.check(source, failure_limit, self.clock.now()).await;
+                }
+                return Err(error);
+            }
+        };
         let limit = u32::try_from(caller.rate_limit_per_minute.max(0)).unwrap_or(u32::MAX);
         let state = self.limiter.check(&caller.key_id, limit, self.clock.now()).await;
         *rate = Some(state);

@@ -199,6 +199,8 @@ pub trait Store: MaybeSend {
 pub trait RateLimit: MaybeSend {
     /// Counts one request of `key_id` against `limit_per_minute` and says where the key stands.
     async fn check(&self, key_id: &str, limit_per_minute: u32, now: i64) -> RateState;
+    /// Where `key_id` stands, without counting anything.
+    async fn peek(&self, key_id: &str, limit_per_minute: u32, now: i64) -> RateState;
 }
 
 /// A key's quota after a request was counted, for the answer and its

@@ -18,9 +18,26 @@ impl crate::ports::RateLimit for RateLimiter {
     async fn check(&self, key_id: &str, limit_per_minute: u32, now: i64) -> RateState {
         self.count(key_id, limit_per_minute, now)
     }
+    async fn peek(&self, key_id: &str, limit_per_minute: u32, now: i64) -> RateState {
+        self.state_of(key_id, limit_per_minute, now)
+    }
 }
 
 impl RateLimiter {
+    /// Where the key stands in its window, without counting a request.
+    pub fn state_of(&self, key_id: &str, limit_per_minute: u32, now: i64) -> RateState {
+        let window = now.div_euclid(WINDOW_SECONDS);
+        let used = self.windows.lock().ok().and_then(|w| w.get(key_id).filter(|(w, _)| *w == window).map(|(_, used)| *used)).unwrap_or(0);
+        let reset_seconds = u64::try_from(((window + 1) * WINDOW_SECONDS - now).max(1)).unwrap_or(1);
+        RateState {
+            allowed: used < limit_per_minute,
+            limit: limit_per_minute,
+            window_seconds: WINDOW_SECONDS as u32,
+            remaining: limit_per_minute.saturating_sub(used),
+            reset_seconds,
+        }
+    }
+
     /// Counts one request and says where the key stands in its window.
     pub fn count(&self, key_id: &str, limit_per_minute: u32, now: i64) -> RateState {
         let window = now.div_euclid(WINDOW_SECONDS);

@@ -290,6 +290,14 @@ const V4: &[&str] = &[
         changed BIGINT NOT NULL,
         PRIMARY KEY (list_id, entry_no))",
     "CREATE INDEX IF NOT EXISTS sanctions_entries_entity ON sanctions_entries (list_id, entity_id)",
+    "CREATE TABLE IF NOT EXISTS auth_failure_counts (
+        minute BIGINT NOT NULL,
+        source TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        failures BIGINT NOT NULL,
+        first_request_id TEXT NOT NULL,
+        last_key_prefix TEXT,
+        PRIMARY KEY (minute, source, reason))",
     "ALTER TABLE users ADD COLUMN date_of_birth TEXT",
     "ALTER TABLE users ADD COLUMN nationality TEXT",
     "CREATE TABLE IF NOT EXISTS sanctions_keys (

@@ -96,7 +96,11 @@ pub async fn fetch(request: Request, env: Env, ctx: Context) -> worker::Result<R
     if settings.local_tools && request.path().starts_with("/__local/") {
         return local_tools::handle(request, &env).await;
     }
-    let request = to_http(request).await?;
+    let mut request = to_http(request).await?;
+    // Cloudflare puts the client's address in CF-Connecting-IP.
+    if let Some(ip) = request.headers().get("cf-connecting-ip").and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse().ok()) {
+        request.extensions_mut().insert(gateway::SourceAddress(ip));
+    }
     let is_write = request.method() != http::Method::GET;
     let (gateway, woken) = match build_gateway(&env).await {
         Ok(built) => built,

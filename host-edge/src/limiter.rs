@@ -26,7 +26,10 @@ impl worker::DurableObject for KeyRateLimiter {
         let key = param("key").unwrap_or_default();
         let limit = param("limit").and_then(|v| v.parse::<u32>().ok()).unwrap_or(0);
         let now = param("now").and_then(|v| v.parse::<i64>().ok()).unwrap_or(0);
-        let s = self.limiter.count(&key, limit, now);
+        let s = match param("peek").as_deref() {
+            Some("1") => self.limiter.state_of(&key, limit, now),
+            _ => self.limiter.count(&key, limit, now),
+        };
         Response::ok(format!("{} {} {} {} {}", u8::from(s.allowed), s.limit, s.window_seconds, s.remaining, s.reset_seconds))
     }
 }
@@ -39,7 +42,16 @@ pub struct DurableRateLimit {
 #[async_trait::async_trait(?Send)]
 impl RateLimit for DurableRateLimit {
     async fn check(&self, key_id: &str, limit_per_minute: u32, now: i64) -> RateState {
-        match self.ask(key_id, limit_per_minute, now).await {
+        self.answer(key_id, limit_per_minute, now, false).await
+    }
+    async fn peek(&self, key_id: &str, limit_per_minute: u32, now: i64) -> RateState {
+        self.answer(key_id, limit_per_minute, now, true).await
+    }
+}
+
+impl DurableRateLimit {
+    async fn answer(&self, key_id: &str, limit_per_minute: u32, now: i64, peek: bool) -> RateState {
+        match self.ask(key_id, limit_per_minute, now, peek).await {
             Ok(state) => state,
             Err(e) => {
                 // The limiter protects the service, not the player: when it
@@ -49,12 +61,11 @@ impl RateLimit for DurableRateLimit {
             }
         }
     }
-}
 
-impl DurableRateLimit {
-    async fn ask(&self, key_id: &str, limit: u32, now: i64) -> worker::Result<RateState> {
+    async fn ask(&self, key_id: &str, limit: u32, now: i64, peek: bool) -> worker::Result<RateState> {
         let stub = self.env.durable_object("RATE_LIMITER")?.id_from_name(key_id)?.get_stub()?;
-        let mut response = stub.fetch_with_str(&format!("https://limiter/?key={key_id}&limit={limit}&now={now}")).await?;
+        let url = format!("https://limiter/?key={key_id}&limit={limit}&now={now}&peek={}", u8::from(peek));
+        let mut response = stub.fetch_with_str(&url).await?;
         let text = response.text().await?;
         let fields: Vec<u64> = text.split(' ').filter_map(|f| f.parse().ok()).collect();
         match fields[..] {

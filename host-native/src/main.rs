@@ -45,6 +45,10 @@ enum Command {
         /// Hours between list refreshes.
         #[arg(long, env = "GATEWAY_LIST_REFRESH_HOURS", default_value_t = 24)]
         list_refresh_hours: u64,
+        /// A header holding the client address, set by a trusted proxy in front
+        /// (e.g. X-Forwarded-For); its last address is the request's source.
+        #[arg(long, env = "GATEWAY_TRUSTED_PROXY_HEADER")]
+        trusted_proxy_header: Option<String>,
         /// Days the decision log is kept (a regulator's usual look-back is a year).
         #[arg(long, env = "GATEWAY_DECISION_RETENTION_DAYS", default_value_t = gateway::DEFAULT_DECISION_RETENTION_DAYS)]
         decision_retention_days: i64,
@@ -257,7 +261,11 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             hit_threshold_production,
             list_urls,
             list_refresh_hours,
+            trusted_proxy_header,
         } => {
+            let trusted_proxy_header = trusted_proxy_header
+                .map(|h| http::HeaderName::from_bytes(h.as_bytes()).map_err(|_| format!("{h:?} is not a header name")))
+                .transpose()?;
             let list_sources = list_urls.iter().map(|u| ListSource::parse(u)).collect::<Result<Vec<_>, _>>()?;
             if list_refresh_hours == 0 {
                 return Err("--list-refresh-hours must be at least 1".into());
@@ -294,7 +302,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 identity.version,
                 identity.component_sha256
             );
-            host_native::server::serve(listener, gateway.clone(), shutdown_signal()).await;
+            host_native::server::serve_with(listener, gateway.clone(), trusted_proxy_header, shutdown_signal()).await;
             if let Err(e) = gateway.flush_decisions().await {
                 eprintln!("writing the last decisions failed: {e}");
             }

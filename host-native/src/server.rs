@@ -30,8 +30,15 @@ async fn read_body(mut body: Incoming) -> Vec<u8> {
     bytes
 }
 
-async fn handle(gateway: Arc<Gateway>, request: hyper::Request<Incoming>) -> Result<hyper::Response<Full<Bytes>>, Infallible> {
-    let (parts, body) = request.into_parts();
+async fn handle(
+    gateway: Arc<Gateway>,
+    peer: std::net::IpAddr,
+    trusted_header: Option<Arc<http::HeaderName>>,
+    request: hyper::Request<Incoming>,
+) -> Result<hyper::Response<Full<Bytes>>, Infallible> {
+    let (mut parts, body) = request.into_parts();
+    let source = trusted_header.and_then(|name| forwarded_client(&parts.headers, &name)).unwrap_or(peer);
+    parts.extensions.insert(gateway::SourceAddress(source));
     let body = read_body(body).await;
     let response = gateway.handle(http::Request::from_parts(parts, body)).await;
     if let Some(detail) = response.extensions().get::<gateway::error::ErrorDetail>() {
@@ -41,19 +48,39 @@ async fn handle(gateway: Arc<Gateway>, request: hyper::Request<Incoming>) -> Res
     Ok(response.map(|b| Full::new(Bytes::from(b))))
 }
 
-/// Serves until `shutdown` resolves.
+/// The client address a trusted proxy put in `name`: the last address of the
+/// header, the one the proxy itself appended (earlier ones are the client's word).
+fn forwarded_client(headers: &http::HeaderMap, name: &http::HeaderName) -> Option<std::net::IpAddr> {
+    let value = headers.get_all(name).iter().last()?.to_str().ok()?;
+    value.rsplit(',').next()?.trim().parse().ok()
+}
+
+/// Serves until `shutdown` resolves; each request's source is its peer.
 pub async fn serve(listener: TcpListener, gateway: Arc<Gateway>, shutdown: impl std::future::Future<Output = ()>) {
+    serve_with(listener, gateway, None, shutdown).await;
+}
+
+/// [`serve`], taking each request's source from `trusted_header` (set by
+/// the proxy in front) when it holds an address.
+pub async fn serve_with(
+    listener: TcpListener,
+    gateway: Arc<Gateway>,
+    trusted_header: Option<http::HeaderName>,
+    shutdown: impl std::future::Future<Output = ()>,
+) {
+    let trusted_header = trusted_header.map(Arc::new);
     tokio::pin!(shutdown);
     loop {
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
             () = &mut shutdown => return,
         };
-        let Ok((stream, _)) = accepted else { continue };
+        let Ok((stream, peer)) = accepted else { continue };
         let _ = stream.set_nodelay(true);
         let gateway = gateway.clone();
+        let trusted_header = trusted_header.clone();
         tokio::spawn(async move {
-            let service = service_fn(move |request| handle(gateway.clone(), request));
+            let service = service_fn(move |request| handle(gateway.clone(), peer.ip(), trusted_header.clone(), request));
             let _ = http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(HEADER_READ_TIMEOUT)
