@@ -51,7 +51,7 @@ async fn handle(
 /// The client address a trusted proxy put in `name`: the last address of the
 /// header, the one the proxy itself appended (earlier ones are the client's word).
 fn forwarded_client(headers: &http::HeaderMap, name: &http::HeaderName) -> Option<std::net::IpAddr> {
-    let value = headers.get_all(name).iter().last()?.to_str().ok()?;
+    let value = headers.get_all(name).iter().next_back()?.to_str().ok()?;
     value.rsplit(',').next()?.trim().parse().ok()
 }
 
