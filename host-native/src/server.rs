@@ -89,3 +89,19 @@ pub async fn serve_with(
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_trusted_header_gives_the_address_its_proxy_appended() {
+        let name = http::HeaderName::from_static("x-forwarded-for");
+        let mut headers = http::HeaderMap::new();
+        headers.insert(&name, http::HeaderValue::from_static("6.6.6.6, 203.0.113.9"));
+        assert_eq!(forwarded_client(&headers, &name), Some("203.0.113.9".parse().unwrap_or(std::net::Ipv4Addr::LOCALHOST.into())));
+        headers.insert(&name, http::HeaderValue::from_static("not an address"));
+        assert_eq!(forwarded_client(&headers, &name), None, "a header that holds no address falls back to the peer");
+        assert_eq!(forwarded_client(&http::HeaderMap::new(), &name), None);
+    }
+}
