@@ -112,10 +112,14 @@ case "$command" in
     [ -n "$port" ] || die "--port PORT is required"
     need_state
     build
+    # The key that seals webhook secrets in this state directory (deployed: `wrangler secret put CGW_SECRET_KEY`).
+    if [ ! -s "$state/secret.key" ]; then
+      (umask 077 && head -c 32 /dev/urandom | base64 >"$state/secret.key")
+    fi
     cd "$edge"
     exec "$edge/node_modules/.bin/wrangler" dev --local --ip 127.0.0.1 --port "$port" --persist-to "$state" \
       --show-interactive-dev-session=false --log-level "${CGW_EDGE_LOG_LEVEL:-error}" \
-      --var "CGW_DISPATCH_IDLE_MS:${CGW_DISPATCH_IDLE_MS:-5000}"
+      --var "CGW_DISPATCH_IDLE_MS:${CGW_DISPATCH_IDLE_MS:-5000}" --var "CGW_SECRET_KEY:$(cat "$state/secret.key")"
     ;;
   admin-key)
     case "$environment" in sandbox | production) ;; *) die "--environment must be sandbox or production" ;; esac

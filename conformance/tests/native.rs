@@ -52,7 +52,8 @@ fn start() -> Result<(Env, Option<Server>), String> {
     let production = admin_key(&bin, &database, "production")?;
     let port = free_port()?;
     let child = Command::new(&bin)
-        .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", &database])
+        .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", &database, "--secret-key-file"])
+        .arg(std::env::temp_dir().join(format!("cgw-conformance-{}.key", std::process::id())))
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()

@@ -37,24 +37,31 @@ struct Due {
     created_at: i64,
     webhook_id: String,
     url: String,
-    secrets: Vec<String>,
+    /// the signing secrets, opened; why not when they cannot be
+    secrets: Result<Vec<String>, String>,
     envelope: String,
     production: bool,
 }
 
-fn due_from_row(row: &Row, now: i64) -> Result<Due, StoreError> {
-    let mut secrets = vec![row.text(6)?];
+fn due_from_row(gateway: &Gateway, row: &Row, now: i64) -> Result<Due, StoreError> {
+    let webhook_id = row.text(4)?;
+    let mut stored = vec![row.text(6)?];
     if let (Some(previous), Some(until)) = (row.opt_text(7)?, row.opt_int(8)?) {
         if now < until {
-            secrets.push(previous);
+            stored.push(previous);
         }
     }
+    let secrets = stored
+        .iter()
+        .map(|s| gateway.open_secret(s, &webhook_id))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("the signing secret cannot be opened: {e}"));
     Ok(Due {
         delivery_id: row.text(0)?,
         event_id: row.text(1)?,
         attempts: row.int(2)?,
         created_at: row.int(3)?,
-        webhook_id: row.text(4)?,
+        webhook_id,
         url: row.text(5)?,
         secrets,
         envelope: row.text(9)?,
@@ -119,7 +126,7 @@ impl Gateway {
             .await?;
         let mut claimed = Vec::new();
         for row in &rows {
-            let due = due_from_row(row, now)?;
+            let due = due_from_row(self, row, now)?;
             let claim = Stmt::expect_one(
                 "UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = ?3 WHERE delivery_id = ?1 AND attempts = ?2 AND status = 'pending'",
                 vec![due.delivery_id.as_str().into(), due.attempts.into(), (now + LEASE_SECONDS).into()],
@@ -137,13 +144,14 @@ impl Gateway {
     pub async fn attempt_delivery(&self, claimed: ClaimedDelivery) -> Result<(), StoreError> {
         let Some(sender) = &self.sender else { return Ok(()) };
         let due = claimed.0;
-        let secrets: Vec<&str> = due.secrets.iter().map(String::as_str).collect();
+        let secrets: Vec<&str> = due.secrets.as_ref().map(|s| s.iter().map(String::as_str).collect()).unwrap_or_default();
         let headers = signing::headers(&secrets, &due.event_id, self.clock.now(), due.envelope.as_bytes());
         // DNS can change after registration: production endpoints are checked again, and nothing is sent to a refused one.
         let refused = match due.production {
             true => self.check_destination(&due.url).await.err(),
             false => None,
         };
+        let refused = refused.or_else(|| due.secrets.as_ref().err().cloned());
         let outcome = match refused {
             Some(why) => SendOutcome::Failed(format!("not sent: {why}")),
             None => sender.post(&due.url, &headers, due.envelope.as_bytes()).await,

@@ -19,6 +19,7 @@ pub mod rate_limit;
 pub mod router;
 pub mod scheduler;
 pub mod schema;
+pub mod sealing;
 pub mod signing;
 pub mod store_contract;
 pub mod time;
@@ -62,6 +63,9 @@ pub struct Config {
     pub skip_read_decision_log: bool,
     /// How much work one call may take on, for hosts with per-invocation limits.
     pub work: WorkLimits,
+    /// The keys that seal webhook signing secrets at rest; without them
+    /// (tests only: both hosts always set them) secrets are stored as they are.
+    pub secret_keys: Option<sealing::SecretKeys>,
     /// Failed authentications per source address and minute; `None` keeps [`DEFAULT_AUTH_FAILURES_PER_SOURCE`].
     pub auth_failures_per_source: Option<u32>,
     /// The sanctions hit threshold (0 to 1) of each environment; `None` keeps the rules' default.
@@ -324,6 +328,54 @@ impl Gateway {
             Environment::Sandbox => self.clock.now().saturating_add(caller.clock_offset_seconds),
             Environment::Production => self.clock.now(),
         }
+    }
+
+    /// A webhook signing secret as it is stored: sealed under the host key.
+    pub(crate) fn seal_secret(&self, secret: &str, webhook_id: &str) -> String {
+        match &self.config.secret_keys {
+            Some(keys) => keys.seal(secret, webhook_id, &self.ids.random_bytes(12)),
+            None => secret.to_string(),
+        }
+    }
+
+    /// A stored webhook signing secret, opened.
+    pub(crate) fn open_secret(&self, stored: &str, webhook_id: &str) -> Result<String, sealing::SealError> {
+        match &self.config.secret_keys {
+            Some(keys) => keys.open(stored, webhook_id),
+            None if stored.starts_with("sealed:") => Err(sealing::SealError::UnknownKey("none configured".into())),
+            None => Ok(stored.to_string()),
+        }
+    }
+
+    /// Seals every stored webhook secret under the current host key (after a
+    /// key rotation, with the old key still listed); answers how many changed.
+    pub async fn reseal_secrets(&self) -> Result<usize, String> {
+        let Some(keys) = &self.config.secret_keys else { return Err("no secret key is configured".into()) };
+        let rows = self.store.query("SELECT webhook_id, secret, previous_secret FROM webhooks", vec![]).await.map_err(|e| e.to_string())?;
+        let mut changed = 0;
+        for row in &rows {
+            let webhook_id = row.text(0).map_err(|e| e.to_string())?;
+            let mut statements = Vec::new();
+            for (column, stored) in [("secret", row.opt_text(1)), ("previous_secret", row.opt_text(2))] {
+                let Some(stored) = stored.map_err(|e| e.to_string())? else { continue };
+                if keys.is_current(&stored) {
+                    continue;
+                }
+                let plain = keys.open(&stored, &webhook_id).map_err(|e| format!("webhook {webhook_id}: {e}"))?;
+                let sealed = keys.seal(&plain, &webhook_id, &self.ids.random_bytes(12));
+                let sql = if column == "secret" {
+                    "UPDATE webhooks SET secret = ?3 WHERE webhook_id = ?1 AND secret = ?2"
+                } else {
+                    "UPDATE webhooks SET previous_secret = ?3 WHERE webhook_id = ?1 AND previous_secret = ?2"
+                };
+                statements.push(Stmt::expect_one(sql, vec![webhook_id.as_str().into(), stored.into(), sealed.into()]));
+            }
+            if !statements.is_empty() {
+                self.store.batch(statements).await.map_err(|e| e.to_string())?;
+                changed += 1;
+            }
+        }
+        Ok(changed)
     }
 
     /// A new opaque identifier such as `scr_1f0c…`.

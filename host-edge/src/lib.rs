@@ -61,6 +61,20 @@ impl Settings {
     }
 }
 
+/// The keys that seal webhook secrets: the Worker secret `CGW_SECRET_KEY`
+/// (base64, `wrangler secret put`; `scripts/edge.sh dev` makes one per state
+/// directory) and `CGW_PREVIOUS_SECRET_KEYS` (comma-separated) after a rotation.
+fn secret_keys(env: &Env) -> Option<gateway::sealing::SecretKeys> {
+    let read = |name: &str| env.secret(name).map(|s| s.to_string()).or_else(|_| env.var(name).map(|v| v.to_string())).ok();
+    let current = read("CGW_SECRET_KEY").and_then(|k| gateway::sealing::parse_key(&k));
+    let Some(current) = current else {
+        worker::console_error!("CGW_SECRET_KEY is not set: webhook secrets are stored unsealed");
+        return None;
+    };
+    let previous = read("CGW_PREVIOUS_SECRET_KEYS").map(|p| p.split(',').filter_map(gateway::sealing::parse_key).collect()).unwrap_or_default();
+    Some(gateway::sealing::SecretKeys::new(current, previous))
+}
+
 thread_local! {
     /// Whether this isolate has applied the schema.
     static MIGRATED: Cell<bool> = const { Cell::new(false) };
@@ -73,7 +87,7 @@ pub(crate) async fn build_gateway(env: &Env) -> Result<(Gateway, Rc<Cell<bool>>)
         |what: &str, e: String| ApiError::new(503, "store_unavailable", "the store is unavailable; retry later").with_detail(format!("{what}: {e}"));
     let db = env.d1("DB").map_err(|e| unavailable("D1 binding", e.to_string()))?;
     let store = D1Store::new(db);
-    let config = Config { work: Settings::from_env(env).work, ..Config::default() };
+    let config = Config { work: Settings::from_env(env).work, secret_keys: secret_keys(env), ..Config::default() };
     let woken = Rc::new(Cell::new(false));
     let mut gateway = Gateway::new(Box::new(store), Box::new(JsRules), Box::new(WorkerClock), Box::new(WorkerIds), config)
         .with_webhooks(Box::new(FetchSender), Box::new(FlagWaker(woken.clone())))

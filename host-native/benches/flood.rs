@@ -66,7 +66,8 @@ async fn run() -> Result<(), Error> {
     let seconds: u64 = std::env::var("CGW_BENCH_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
     let dir = tempfile::tempdir()?;
     let database = format!("sqlite://{}", dir.path().join("flood.db").display());
-    let gateway = Gateway::new(open_store(&database).await?, Box::new(ComponentRules::embedded()?), Box::new(SystemClock), Box::new(OsIds), Config::default());
+    let gateway =
+        Gateway::new(open_store(&database).await?, Box::new(ComponentRules::embedded()?), Box::new(SystemClock), Box::new(OsIds), Config::default());
     gateway.migrate().await?;
     let admin = gateway.create_admin_key(Environment::Sandbox).await?;
     let gateway = Arc::new(gateway);
@@ -96,9 +97,13 @@ async fn run() -> Result<(), Error> {
         attacker.await??;
     }
     let store = open_store(&database).await?;
-    let rows = store.scalar("SELECT COUNT(*) FROM auth_failure_counts", vec![]).await? + store.scalar("SELECT COUNT(*) FROM audit_log", vec![]).await?;
+    let rows =
+        store.scalar("SELECT COUNT(*) FROM auth_failure_counts", vec![]).await? + store.scalar("SELECT COUNT(*) FROM audit_log", vec![]).await?;
     let bad = sent.load(Ordering::Relaxed);
-    println!("| 6 connections of bad keys from 16 addresses | {n} | {p50:.2} | {p99:.2} | {bad} | {rows} | {:.0} |", rows as f64 / bad.max(1) as f64 * 1e6);
+    println!(
+        "| 6 connections of bad keys from 16 addresses | {n} | {p50:.2} | {p99:.2} | {bad} | {rows} | {:.0} |",
+        rows as f64 / bad.max(1) as f64 * 1e6
+    );
     println!("\none operator connection; {seconds} s each; SQLite; client and server on the same 2 cores");
     Ok(())
 }

@@ -100,6 +100,58 @@ pub fn redact(url: &str) -> String {
     }
 }
 
+/// The keys that seal webhook secrets at rest: `key` (base64, from
+/// `GATEWAY_SECRET_KEY`) when given, else the key file, created beside an
+/// SQLite database (`PATH.key`, or `gateway-secret.key` for Postgres) with a
+/// warning when it does not exist yet, so the first start needs no step.
+/// `previous` keys (base64) still open what they sealed.
+pub fn load_secret_keys(
+    database_url: &str,
+    key: Option<&str>,
+    key_file: Option<&std::path::Path>,
+    previous: &[String],
+) -> Result<gateway::sealing::SecretKeys, String> {
+    use gateway::sealing::{parse_key, SecretKeys};
+    let previous = previous.iter().map(|k| parse_key(k).ok_or("a previous secret key is not 32 bytes of base64")).collect::<Result<Vec<_>, _>>()?;
+    if let Some(key) = key {
+        return Ok(SecretKeys::new(parse_key(key).ok_or("GATEWAY_SECRET_KEY is not 32 bytes of base64")?, previous));
+    }
+    let path = match (key_file, database_url.strip_prefix("sqlite://")) {
+        (Some(path), _) => path.to_path_buf(),
+        (None, Some(":memory:")) => {
+            // A private in-memory database lives as long as its process; so does its key.
+            let mut key = [0u8; 32];
+            getrandom::fill(&mut key).map_err(|e| format!("no randomness for a key: {e}"))?;
+            return Ok(SecretKeys::new(key, previous));
+        }
+        (None, Some(rest)) => std::path::PathBuf::from(format!("{}.key", rest.split('?').next().unwrap_or(rest))),
+        (None, None) => std::path::PathBuf::from("gateway-secret.key"),
+    };
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        let key = parse_key(&text).ok_or_else(|| format!("{} does not hold a key (32 bytes of base64)", path.display()))?;
+        return Ok(SecretKeys::new(key, previous));
+    }
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key).map_err(|e| format!("no randomness for a key: {e}"))?;
+    write_private(&path, &base64::Engine::encode(&base64::engine::general_purpose::STANDARD, key))
+        .map_err(|e| format!("cannot create the secret key file {}: {e}", path.display()))?;
+    eprintln!(
+        "warning: created the key that seals webhook secrets at {}; keep it apart from the database and its backups, or set GATEWAY_SECRET_KEY",
+        path.display()
+    );
+    Ok(SecretKeys::new(key, previous))
+}
+
+/// Writes a file only its owner can read.
+fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)?.write_all(format!("{text}\n").as_bytes())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,6 +32,8 @@ enum Command {
         store: StoreArgs,
         #[command(flatten)]
         rules: RulesArgs,
+        #[command(flatten)]
+        secrets: SecretArgs,
         /// The sanctions hit threshold of the sandbox (0 to 1; default: the rules').
         #[arg(long, env = "GATEWAY_HIT_THRESHOLD_SANDBOX")]
         hit_threshold_sandbox: Option<f64>,
@@ -78,10 +80,27 @@ enum Command {
         #[command(subcommand)]
         action: DecisionsAction,
     },
+    /// Manage the key that seals webhook secrets at rest.
+    Secrets {
+        #[command(subcommand)]
+        action: SecretsAction,
+    },
     /// Manage the sanctions lists screenings are made against.
     Lists {
         #[command(subcommand)]
         action: ListsAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum SecretsAction {
+    /// Seal every webhook secret under the current key: after a rotation,
+    /// with the old key in --previous-secret-keys; then the old key can go.
+    Reseal {
+        #[command(flatten)]
+        secrets: SecretArgs,
+        #[command(flatten)]
+        store: StoreArgs,
     },
 }
 
@@ -168,6 +187,24 @@ struct StoreArgs {
     /// sqlite://PATH (default) or postgres://USER:PASSWORD@HOST:PORT/DB
     #[arg(long = "database", env = "GATEWAY_DATABASE_URL", default_value = "sqlite://gateway.db")]
     database: String,
+}
+
+#[derive(clap::Args)]
+struct SecretArgs {
+    /// The file holding the key that seals webhook secrets (default: beside
+    /// the SQLite database, or gateway-secret.key); GATEWAY_SECRET_KEY (base64) overrides it.
+    #[arg(long = "secret-key-file", env = "GATEWAY_SECRET_KEY_FILE")]
+    secret_key_file: Option<PathBuf>,
+    /// Keys of before a rotation (base64, comma-separated): they still open what they sealed.
+    #[arg(long = "previous-secret-keys", env = "GATEWAY_PREVIOUS_SECRET_KEYS", value_delimiter = ',', hide_env_values = true)]
+    previous_secret_keys: Vec<String>,
+}
+
+impl SecretArgs {
+    fn keys(&self, database: &str) -> Result<gateway::sealing::SecretKeys, String> {
+        let key = std::env::var("GATEWAY_SECRET_KEY").ok();
+        host_native::load_secret_keys(database, key.as_deref(), self.secret_key_file.as_deref(), &self.previous_secret_keys)
+    }
 }
 
 #[derive(clap::Args)]
@@ -262,7 +299,9 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             list_urls,
             list_refresh_hours,
             trusted_proxy_header,
+            secrets,
         } => {
+            let secret_keys = secrets.keys(&store.database)?;
             let trusted_proxy_header = trusted_proxy_header
                 .map(|h| http::HeaderName::from_bytes(h.as_bytes()).map_err(|_| format!("{h:?} is not a header name")))
                 .transpose()?;
@@ -285,6 +324,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 decision_retention_days: Some(decision_retention_days),
                 hit_threshold_sandbox,
                 hit_threshold_production,
+                secret_keys: Some(secret_keys),
                 ..Config::default()
             };
             let gateway = Arc::new(build_gateway(&store, rules, notify.clone(), config).await?);
@@ -343,6 +383,17 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 started.elapsed().as_secs_f64(),
                 summary.replaced.map(|r| format!(", replacing {r}")).unwrap_or_default()
             );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Secrets { action: SecretsAction::Reseal { secrets, store } } => {
+            let keys = secrets.keys(&store.database)?;
+            let current = keys.current_id().to_string();
+            let backend = open_store(&store.database).await.map_err(|e| format!("cannot open {}: {e}", redact(&store.database)))?;
+            let config = Config { secret_keys: Some(keys), ..Config::default() };
+            let gateway = Gateway::new(backend, Box::new(gateway::ports::LibraryRules), Box::new(SystemClock), Box::new(OsIds), config);
+            gateway.migrate().await.map_err(|e| format!("migration failed: {e}"))?;
+            let changed = gateway.reseal_secrets().await?;
+            println!("resealed the secrets of {changed} webhooks under key {current}");
             Ok(ExitCode::SUCCESS)
         }
         Command::Rules { rules } => {

@@ -68,3 +68,28 @@ fn replay_of_an_unknown_decision_fails_with_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no decision dec_nope"));
 }
+
+#[test]
+fn the_secret_key_file_is_created_private_beside_the_database_and_reseal_uses_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("g.db").display());
+    let (ok, out, err) = run(&["secrets", "reseal", "--database", &db]);
+    assert!(ok, "{err}");
+    assert!(out.contains("resealed the secrets of 0 webhooks"), "{out}");
+    assert!(err.contains("created the key that seals webhook secrets"), "no warning: {err}");
+    let key_file = dir.path().join("g.db.key");
+    let text = std::fs::read_to_string(&key_file).unwrap();
+    assert!(gateway::sealing::parse_key(&text).is_some(), "{text:?}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&key_file).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+    // The second time the key is read, not replaced.
+    let (ok, _, err) = run(&["secrets", "reseal", "--database", &db]);
+    assert!(ok && !err.contains("created"), "{err}");
+    assert_eq!(std::fs::read_to_string(&key_file).unwrap(), text);
+    std::fs::write(&key_file, "not a key\n").unwrap();
+    let (ok, _, err) = run(&["secrets", "reseal", "--database", &db]);
+    assert!(!ok && err.contains("does not hold a key"), "{err}");
+}

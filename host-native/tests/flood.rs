@@ -4,13 +4,14 @@
 //! are counted per source and minute instead of a row each.
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
-use std::net::IpAddr;
+mod support;
+
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 
 use gateway::auth::Environment;
 use gateway::ports::{Clock, LibraryRules};
-use gateway::{Config, Gateway, SourceAddress, DEFAULT_AUTH_FAILURES_PER_SOURCE};
+use gateway::{Config, Gateway, DEFAULT_AUTH_FAILURES_PER_SOURCE};
 use host_native::{open_store, OsIds};
 use serde_json::{json, Value as Json};
 
@@ -23,18 +24,6 @@ impl Clock for TestClock {
     }
 }
 
-async fn call(gateway: &Gateway, from: &str, key: &str, method: &str, path: &str, body: Json) -> (u16, Json) {
-    let mut builder = http::Request::builder().method(method).uri(path).header("authorization", format!("Bearer {key}"));
-    let bytes = if body.is_null() { Vec::new() } else { body.to_string().into_bytes() };
-    if !bytes.is_empty() {
-        builder = builder.header("content-type", "application/json");
-    }
-    let mut request = builder.body(bytes).unwrap();
-    request.extensions_mut().insert(SourceAddress(from.parse::<IpAddr>().unwrap()));
-    let response = gateway.handle(request).await;
-    (response.status().as_u16(), serde_json::from_slice(response.body()).unwrap_or(Json::Null))
-}
-
 #[tokio::test]
 async fn a_flood_of_bad_keys_is_cut_off_per_source_and_counted_not_logged_row_by_row() {
     let dir = tempfile::tempdir().unwrap();
@@ -43,9 +32,9 @@ async fn a_flood_of_bad_keys_is_cut_off_per_source_and_counted_not_logged_row_by
     let gateway = Gateway::new(open_store(&url).await.unwrap(), Box::new(LibraryRules), Box::new(clock.clone()), Box::new(OsIds), Config::default());
     gateway.migrate().await.unwrap();
     let admin = gateway.create_admin_key(Environment::Sandbox).await.unwrap();
-    let (_, tenant) = call(
+    let (_, tenant) = support::call_from(
         &gateway,
-        "198.51.100.7",
+        Some("198.51.100.7"),
         &admin,
         "POST",
         "/v1/admin/tenants",
@@ -59,7 +48,7 @@ async fn a_flood_of_bad_keys_is_cut_off_per_source_and_counted_not_logged_row_by
     let mut refused_unread = 0;
     for i in 0..limit * 3 {
         let bad = format!("cgw_sk_test_{:032}", i);
-        let (status, body) = call(&gateway, attacker, &bad, "GET", "/v1/exclusions/check?email=a@example.com", Json::Null).await;
+        let (status, body) = support::call_from(&gateway, Some(attacker), &bad, "GET", "/v1/exclusions/check?email=a@example.com", Json::Null).await;
         match (i < limit, status) {
             (true, 401) => {}
             (false, 429) => {
@@ -70,16 +59,17 @@ async fn a_flood_of_bad_keys_is_cut_off_per_source_and_counted_not_logged_row_by
         }
         // The operator with a good key, elsewhere, is served all along.
         if i % 20 == 0 {
-            let (status, body) = call(&gateway, "198.51.100.7", &good, "GET", "/v1/exclusions/check?email=a@example.com", Json::Null).await;
+            let (status, body) =
+                support::call_from(&gateway, Some("198.51.100.7"), &good, "GET", "/v1/exclusions/check?email=a@example.com", Json::Null).await;
             assert_eq!(status, 200, "{body}");
         }
     }
     assert_eq!(refused_unread, limit * 2);
     // Even a good key is refused from the flooding address until the minute is over…
-    assert_eq!(call(&gateway, attacker, &good, "GET", "/v1/exclusions/check?email=a@example.com", Json::Null).await.0, 429);
+    assert_eq!(support::call_from(&gateway, Some(attacker), &good, "GET", "/v1/exclusions/check?email=a@example.com", Json::Null).await.0, 429);
     // …and served after it.
     clock.0.fetch_add(61, Ordering::SeqCst);
-    assert_eq!(call(&gateway, attacker, &good, "GET", "/v1/exclusions/check?email=a@example.com", Json::Null).await.0, 200);
+    assert_eq!(support::call_from(&gateway, Some(attacker), &good, "GET", "/v1/exclusions/check?email=a@example.com", Json::Null).await.0, 200);
 
     // The failures are one counted row, not a row each.
     let store = open_store(&url).await.unwrap();

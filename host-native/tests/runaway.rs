@@ -5,6 +5,9 @@
 //! (`decide-deposit` loops); `scripts/test.sh` builds it first.
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
+mod support;
+use support::call;
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -21,16 +24,6 @@ fn runaway_component() -> ComponentRules {
         .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/rules/runaway.wasm"));
     ComponentRules::load(&path)
         .unwrap_or_else(|e| panic!("{e}; build it with: target/release/build-rules --features runaway-for-tests --out target/rules/runaway.wasm"))
-}
-
-async fn call(gateway: &Gateway, key: &str, method: &str, path: &str, body: Json) -> (u16, Json) {
-    let mut builder = http::Request::builder().method(method).uri(path).header("authorization", format!("Bearer {key}"));
-    let bytes = if body.is_null() { Vec::new() } else { body.to_string().into_bytes() };
-    if !bytes.is_empty() {
-        builder = builder.header("content-type", "application/json");
-    }
-    let response = gateway.handle(builder.body(bytes).unwrap()).await;
-    (response.status().as_u16(), serde_json::from_slice(response.body()).unwrap_or(Json::Null))
 }
 
 #[tokio::test]

@@ -3,6 +3,9 @@
 //! records instead of connecting, so nothing is ever sent anywhere.
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
+mod support;
+use support::call;
+
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
@@ -42,16 +45,6 @@ impl WebhookSender for Recorder {
 struct NoWake;
 impl gateway::ports::Waker for NoWake {
     fn wake(&self) {}
-}
-
-async fn call(gateway: &Gateway, key: &str, method: &str, path: &str, body: Json) -> (u16, Json) {
-    let mut builder = http::Request::builder().method(method).uri(path).header("authorization", format!("Bearer {key}"));
-    let bytes = if body.is_null() { Vec::new() } else { body.to_string().into_bytes() };
-    if !bytes.is_empty() {
-        builder = builder.header("content-type", "application/json");
-    }
-    let response = gateway.handle(builder.body(bytes).unwrap()).await;
-    (response.status().as_u16(), serde_json::from_slice(response.body()).unwrap_or(Json::Null))
 }
 
 #[tokio::test]

@@ -58,7 +58,7 @@ impl Gateway {
         self.store
             .batch(vec![Stmt::new(
                 "INSERT INTO webhooks (webhook_id, tenant_id, url, secret, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-                vec![webhook_id.as_str().into(), tenant.into(), url.as_str().into(), secret.as_str().into(), real_now.into()],
+                vec![webhook_id.as_str().into(), tenant.into(), url.as_str().into(), self.seal_secret(&secret, &webhook_id).into(), real_now.into()],
             )])
             .await?;
         Ok(Reply::created(json!({ "webhook_id": webhook_id, "url": url, "secret": secret, "enabled": true, "created_at": time::format(real_now) })))
@@ -119,7 +119,7 @@ impl Gateway {
         self.store
             .batch(vec![Stmt::expect_one(
                 "UPDATE webhooks SET secret = ?2, previous_secret = ?3, previous_secret_expires_at = ?4 WHERE webhook_id = ?1 AND secret = ?3",
-                vec![webhook_id.into(), secret.as_str().into(), old.as_str().into(), overlap_until.into()],
+                vec![webhook_id.into(), self.seal_secret(&secret, webhook_id).into(), old.as_str().into(), overlap_until.into()],
             )])
             .await?;
         Ok(Reply::ok(json!({ "webhook_id": webhook_id, "secret": secret, "previous_secret_expires_at": time::format(overlap_until) })))

@@ -1,0 +1,125 @@
+//! Webhook signing secrets at rest, sealed with AES-256-GCM under a host key
+//! (the database alone never reveals a secret). A sealed value names the key
+//! that sealed it, so keys rotate: the host lists its previous keys beside
+//! the current one, values sealed by either open, and
+//! `compliance-gateway secrets reseal` seals every value anew under the
+//! current key. The webhook id is the associated data: a sealed secret
+//! cannot be moved to another endpoint.
+
+use aes_gcm::aead::{Aead, KeyInit, Payload};
+use aes_gcm::{Aes256Gcm, Nonce};
+use base64::Engine as _;
+use sha2::{Digest, Sha256};
+
+const PREFIX: &str = "sealed:v1:";
+const NONCE_LEN: usize = 12;
+
+/// The host's keys: the one that seals, and those that may still open.
+#[derive(Clone)]
+pub struct SecretKeys {
+    current: ([u8; 32], String),
+    previous: Vec<([u8; 32], String)>,
+}
+
+impl std::fmt::Debug for SecretKeys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The keys themselves never reach a log.
+        f.debug_struct("SecretKeys").field("current", &self.current.1).field("previous", &self.previous.len()).finish()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SealError {
+    #[error("sealed by key {0}, which this host does not have")]
+    UnknownKey(String),
+    #[error("the sealed value is damaged or was moved")]
+    Damaged,
+}
+
+/// The short name of a key: the start of its SHA-256, never the key.
+pub fn key_id(key: &[u8; 32]) -> String {
+    hex::encode(&Sha256::digest(key)[..4])
+}
+
+/// A key given as base64 (32 bytes).
+pub fn parse_key(text: &str) -> Option<[u8; 32]> {
+    let bytes = base64::engine::general_purpose::STANDARD.decode(text.trim()).ok()?;
+    bytes.try_into().ok()
+}
+
+impl SecretKeys {
+    pub fn new(current: [u8; 32], previous: Vec<[u8; 32]>) -> Self {
+        SecretKeys { current: (current, key_id(&current)), previous: previous.into_iter().map(|k| (k, key_id(&k))).collect() }
+    }
+
+    pub fn current_id(&self) -> &str {
+        &self.current.1
+    }
+
+    /// Seals `secret` for `webhook_id` under the current key with a fresh nonce.
+    pub fn seal(&self, secret: &str, webhook_id: &str, nonce: &[u8]) -> String {
+        let mut nonce_bytes = [0u8; NONCE_LEN];
+        for (slot, byte) in nonce_bytes.iter_mut().zip(nonce) {
+            *slot = *byte;
+        }
+        let cipher = Aes256Gcm::new((&self.current.0).into());
+        // Encryption with a valid key and nonce cannot fail for inputs this small.
+        let sealed =
+            cipher.encrypt(Nonce::from_slice(&nonce_bytes), Payload { msg: secret.as_bytes(), aad: webhook_id.as_bytes() }).unwrap_or_default();
+        let mut blob = nonce_bytes.to_vec();
+        blob.extend(sealed);
+        format!("{PREFIX}{}:{}", self.current.1, base64::engine::general_purpose::STANDARD_NO_PAD.encode(blob))
+    }
+
+    /// Opens a stored value; a value stored before sealing (no prefix) is returned as it is.
+    pub fn open(&self, stored: &str, webhook_id: &str) -> Result<String, SealError> {
+        let Some(rest) = stored.strip_prefix(PREFIX) else { return Ok(stored.to_string()) };
+        let (id, blob) = rest.split_once(':').ok_or(SealError::Damaged)?;
+        let key =
+            std::iter::once(&self.current).chain(&self.previous).find(|(_, kid)| kid == id).ok_or_else(|| SealError::UnknownKey(id.to_string()))?;
+        let blob = base64::engine::general_purpose::STANDARD_NO_PAD.decode(blob).map_err(|_| SealError::Damaged)?;
+        if blob.len() <= NONCE_LEN {
+            return Err(SealError::Damaged);
+        }
+        let (nonce, sealed) = blob.split_at(NONCE_LEN);
+        let cipher = Aes256Gcm::new((&key.0).into());
+        let plain = cipher.decrypt(Nonce::from_slice(nonce), Payload { msg: sealed, aad: webhook_id.as_bytes() }).map_err(|_| SealError::Damaged)?;
+        String::from_utf8(plain).map_err(|_| SealError::Damaged)
+    }
+
+    /// Whether a stored value is sealed under the current key.
+    pub fn is_current(&self, stored: &str) -> bool {
+        stored.strip_prefix(PREFIX).and_then(|r| r.split_once(':')).is_some_and(|(id, _)| id == self.current.1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sealed_secret_opens_only_with_its_key_and_for_its_webhook() {
+        let keys = SecretKeys::new([7; 32], vec![]);
+        let sealed = keys.seal("whsec_abc", "wh_1", &[1; 12]);
+        assert!(!sealed.contains("whsec_abc") && sealed.starts_with("sealed:v1:"));
+        assert_eq!(keys.open(&sealed, "wh_1").unwrap(), "whsec_abc");
+        assert_eq!(keys.open(&sealed, "wh_2"), Err(SealError::Damaged), "moved to another webhook");
+        let other = SecretKeys::new([8; 32], vec![]);
+        assert!(matches!(other.open(&sealed, "wh_1"), Err(SealError::UnknownKey(_))));
+        let mut tampered = sealed.clone();
+        tampered.pop();
+        tampered.push(if sealed.ends_with('A') { 'B' } else { 'A' });
+        assert_eq!(keys.open(&tampered, "wh_1"), Err(SealError::Damaged));
+    }
+
+    #[test]
+    fn a_rotated_key_still_opens_what_it_sealed() {
+        let old = SecretKeys::new([7; 32], vec![]);
+        let sealed = old.seal("whsec_abc", "wh_1", &[2; 12]);
+        let rotated = SecretKeys::new([9; 32], vec![[7; 32]]);
+        assert_eq!(rotated.open(&sealed, "wh_1").unwrap(), "whsec_abc");
+        assert!(!rotated.is_current(&sealed));
+        assert!(rotated.is_current(&rotated.seal("whsec_abc", "wh_1", &[3; 12])));
+        assert_eq!(rotated.open("whsec_plain", "wh_1").unwrap(), "whsec_plain", "a value stored before sealing");
+    }
+}
