@@ -102,6 +102,10 @@ need_state() {
   [ -n "$state" ] || die "--state DIR is required"
   case "$state" in /*) ;; *) state=$caller_dir/$state ;; esac
   mkdir -p "$state"
+  # The key that seals webhook secrets in this state directory (deployed: `wrangler secret put CGW_SECRET_KEY`).
+  if [ ! -s "$state/secret.key" ]; then
+    (umask 077 && head -c 32 /dev/urandom | base64 >"$state/secret.key")
+  fi
 }
 
 case "$command" in
@@ -112,10 +116,6 @@ case "$command" in
     [ -n "$port" ] || die "--port PORT is required"
     need_state
     build
-    # The key that seals webhook secrets in this state directory (deployed: `wrangler secret put CGW_SECRET_KEY`).
-    if [ ! -s "$state/secret.key" ]; then
-      (umask 077 && head -c 32 /dev/urandom | base64 >"$state/secret.key")
-    fi
     cd "$edge"
     exec "$edge/node_modules/.bin/wrangler" dev --local --ip 127.0.0.1 --port "$port" --persist-to "$state" \
       --show-interactive-dev-session=false --log-level "${CGW_EDGE_LOG_LEVEL:-error}" \

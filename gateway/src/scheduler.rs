@@ -11,6 +11,7 @@ use crate::auth::Environment;
 use crate::decisions::Scope;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Fields;
+use crate::lists::Entries;
 use crate::ports::{Stmt, StoreError};
 use crate::{time, Ctx, Gateway, Reply};
 
@@ -64,7 +65,7 @@ impl Gateway {
         let now = self.clock.now();
         let (mut report, rescreens) = self.run_due_work(now).await.map_err(|e| StoreError::Backend(e.message))?;
         for user in &rescreens {
-            self.rescreen_user(&user.tenant_id, &user.user_id, user.now, false).await.map_err(|e| StoreError::Backend(e.message))?;
+            self.rescreen_user(&user.tenant_id, &user.user_id, user.now, Entries::All).await.map_err(|e| StoreError::Backend(e.message))?;
             report.users_rescreened += 1;
         }
         report.users_rescreened +=
@@ -296,9 +297,9 @@ impl Gateway {
 
     /// Screens a user again; a new hit holds their transactions and opens a
     /// case exactly as at signup. Returns whether it was a hit.
-    /// With `changed_only`, only list entries changed by the latest imports
-    /// are candidates (the re-screen after a list update).
-    pub(crate) async fn rescreen_user(&self, tenant_id: &str, user_id: &str, now: i64, changed_only: bool) -> ApiResult<bool> {
+    /// `entries` names the list entries to screen against: all of them, or
+    /// those one import changed (the re-screen after a list update).
+    pub(crate) async fn rescreen_user(&self, tenant_id: &str, user_id: &str, now: i64, entries: Entries<'_>) -> ApiResult<bool> {
         let rows = self
             .store
             .query(
@@ -312,7 +313,7 @@ impl Gateway {
         let (first_name, last_name, screen_id) = (row.text(0)?, row.text(1)?, row.text(3)?);
         let status = SanctionsStatus::parse(&row.text(2)?).ok_or_else(ApiError::internal)?;
         let environment = Environment::parse(&row.text(4)?).ok_or_else(ApiError::internal)?;
-        let candidates = self.list_candidates(environment, &format!("{first_name} {last_name}"), changed_only).await?;
+        let candidates = self.list_candidates(environment, &format!("{first_name} {last_name}"), entries).await?;
         let facts = ScreeningFacts {
             now,
             environment,
@@ -379,7 +380,7 @@ impl Gateway {
         let now = self.clock.now() + offset;
         let mut hits = 0;
         for user in &users {
-            hits += usize::from(self.rescreen_user(&tenant_id, user, now, false).await?);
+            hits += usize::from(self.rescreen_user(&tenant_id, user, now, Entries::All).await?);
         }
         Ok(Reply::ok(json!({ "tenant_id": tenant_id, "rescreened": users.len(), "new_hits": hits })))
     }

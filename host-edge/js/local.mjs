@@ -8,7 +8,7 @@
 // set, as it is here and nowhere else. The third prints {key, sql} for a
 // deployed Worker's D1, made by the core's own code in the Worker's module.
 import { Miniflare } from "miniflare";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 
@@ -50,7 +50,10 @@ const mf = new Miniflare({
   d1Databases: { DB: D1_ID, CONTRACT_DB: "store-contract" },
   kvNamespaces: { SNAPSHOTS: KV_ID },
   durableObjects: { RATE_LIMITER: "KeyRateLimiter", DISPATCHER: "Dispatcher" },
-  bindings: { CGW_LOCAL_TOOLS: "enabled" },
+  bindings: {
+    CGW_LOCAL_TOOLS: "enabled",
+    ...(existsSync(path.join(state, "secret.key")) ? { CGW_SECRET_KEY: readFileSync(path.join(state, "secret.key"), "utf8").trim() } : {}),
+  },
   d1Persist: path.join(path.resolve(state), "v3/d1"),
   kvPersist: path.join(path.resolve(state), "v3/kv"),
   durableObjectsPersist: path.join(path.resolve(state), "v3/do"),

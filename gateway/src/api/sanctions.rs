@@ -62,7 +62,8 @@ impl Gateway {
                 return Ok(reply);
             }
             self.ensure_screening_available(ctx.caller.environment).await?;
-            let candidates = self.list_candidates(ctx.caller.environment, &format!("{} {}", who.first_name, who.last_name), false).await?;
+            let candidates =
+                self.list_candidates(ctx.caller.environment, &format!("{} {}", who.first_name, who.last_name), crate::lists::Entries::All).await?;
             let facts = ScreeningFacts {
                 now: ctx.now,
                 environment: ctx.caller.environment,

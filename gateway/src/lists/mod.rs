@@ -44,6 +44,15 @@ pub struct ImportSummary {
     pub replaced: Option<String>,
 }
 
+/// Which list entries a look-up considers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Entries<'a> {
+    /// every entry of every active list: a screening
+    All,
+    /// the entries one import added or changed: the re-screen after it
+    ChangedIn(&'a str),
+}
+
 /// An active list of an environment.
 struct ActiveList {
     list_id: String,
@@ -210,9 +219,13 @@ impl Gateway {
     }
 
     /// The entries of the environment's active lists that share the most
-    /// index keys with `name` (only changed entries when `changed_only`).
-    pub(crate) async fn list_candidates(&self, environment: Environment, name: &str, changed_only: bool) -> ApiResult<Vec<ListCandidate>> {
-        let lists = self.active_lists(environment).await?;
+    /// index keys with `name`, among `entries`.
+    pub(crate) async fn list_candidates(&self, environment: Environment, name: &str, entries: Entries<'_>) -> ApiResult<Vec<ListCandidate>> {
+        let mut lists = self.active_lists(environment).await?;
+        if let Entries::ChangedIn(list_id) = entries {
+            lists.retain(|l| l.list_id == list_id);
+        }
+        let changed_only = matches!(entries, Entries::ChangedIn(_));
         if lists.is_empty() {
             return Ok(Vec::new());
         }
@@ -282,7 +295,7 @@ impl Gateway {
             return Err(ApiError::bad_request("invalid_field", "nationality must be a two-letter country code"));
         }
         let limit = ctx.query.page_limit(20, 100)?;
-        let candidates = self.list_candidates(ctx.caller.environment, &name, false).await?;
+        let candidates = self.list_candidates(ctx.caller.environment, &name, Entries::All).await?;
         let query = NameQuery { name, date_of_birth, nationality };
         let scored = self.rules.score_names(&query, &candidates)?;
         let results: Vec<Json> = scored
@@ -343,15 +356,31 @@ impl Gateway {
     /// Users of environments whose lists changed, screened against the changed
     /// entries only, `batch` at a time; answers how many were screened.
     pub(crate) async fn rescreen_after_list_changes(&self, batch: i64) -> ApiResult<usize> {
+        // Every changed list takes its turn in the round, within one budget of users.
         let pending = self
             .store
             .query(
                 "SELECT list_id, environment, rescreen_tenant, rescreen_user FROM sanctions_lists WHERE status = 'active' AND rescreen_pending = 1
-                 ORDER BY activated_at LIMIT 1",
+                 ORDER BY activated_at LIMIT 16",
                 vec![],
             )
             .await?;
-        let Some(job) = pending.first() else { return Ok(0) };
+        let mut screened = 0;
+        let mut budget = batch;
+        for job in &pending {
+            if budget <= 0 {
+                break;
+            }
+            let looked_at = self.rescreen_one_list(job, budget).await?;
+            screened += looked_at.0;
+            budget -= looked_at.1;
+        }
+        Ok(screened)
+    }
+
+    /// One list's turn: up to `batch` users after its cursor; answers how
+    /// many were screened and how many were looked at.
+    async fn rescreen_one_list(&self, job: &Row, batch: i64) -> ApiResult<(usize, i64)> {
         let (list_id, environment, after_tenant, after_user) = (job.text(0)?, job.text(1)?, job.text(2)?, job.text(3)?);
         let environment = Environment::parse(&environment).ok_or_else(ApiError::internal)?;
         let users = self
@@ -375,7 +404,7 @@ impl Gateway {
                 Environment::Sandbox => self.clock.now().saturating_add(user.int(2)?),
                 Environment::Production => self.clock.now(),
             };
-            self.rescreen_user(&tenant, &user_id, now, true).await?;
+            self.rescreen_user(&tenant, &user_id, now, Entries::ChangedIn(&list_id)).await?;
             screened += 1;
         }
         let done = (users.len() as i64) < batch;
@@ -389,7 +418,7 @@ impl Gateway {
                 vec![list_id.as_str().into(), last_tenant.into(), last_user.into(), (!done).into()],
             )])
             .await?;
-        Ok(screened)
+        Ok((screened, users.len() as i64))
     }
 }
 
