@@ -269,7 +269,10 @@ impl Gateway {
         // A source that keeps failing to authenticate is refused before its
         // keys are looked up, so a flood of bad keys costs no store reads and
         // no audit rows; sources with good keys are not slowed.
-        let source_ip = request.extensions().get::<SourceAddress>().map(|s| s.0.to_string());
+        // A loopback peer is a proxy on this machine (or a local test), the
+        // source of every request behind it: counting it would let one bad
+        // client lock out everyone. Behind a proxy, the trusted header names the client.
+        let source_ip = request.extensions().get::<SourceAddress>().filter(|s| !s.0.is_loopback()).map(|s| s.0.to_string());
         let source = source_ip.as_ref().map(|ip| format!("auth-failures:{ip}"));
         let failure_limit = self.config.auth_failures_per_source.unwrap_or(DEFAULT_AUTH_FAILURES_PER_SOURCE);
         if let Some(source) = &source {

@@ -82,3 +82,17 @@ async fn a_flood_of_bad_keys_is_cut_off_per_source_and_counted_not_logged_row_by
     let logged = store.scalar("SELECT COUNT(*) FROM audit_log WHERE action = 'authentication_failed'", vec![]).await.unwrap();
     assert_eq!(logged, 0, "failures without a tenant were logged row by row");
 }
+
+#[tokio::test]
+async fn a_loopback_source_is_a_local_proxy_and_is_never_cut_off() {
+    let clock = TestClock(Arc::new(AtomicI64::new(1_800_000_000)));
+    let gateway =
+        Gateway::new(open_store("sqlite://:memory:").await.unwrap(), Box::new(LibraryRules), Box::new(clock), Box::new(OsIds), Config::default());
+    gateway.migrate().await.unwrap();
+    let admin = gateway.create_admin_key(Environment::Sandbox).await.unwrap();
+    for i in 0..DEFAULT_AUTH_FAILURES_PER_SOURCE as usize * 2 {
+        let bad = format!("cgw_sk_test_{:032}", i);
+        assert_eq!(support::call_from(&gateway, Some("127.0.0.1"), &bad, "GET", "/v1/rules", Json::Null).await.0, 401);
+    }
+    assert_eq!(support::call_from(&gateway, Some("127.0.0.1"), &admin, "GET", "/v1/rules", Json::Null).await.0, 200);
+}
