@@ -133,16 +133,21 @@ impl Gateway {
         Ok(Reply::ok(json!({ "webhook_id": webhook_id, "enabled": true })))
     }
 
-    /// The delivery log of an endpoint, newest first, with every attempt.
+    /// The delivery log of an endpoint, newest first (the last 200), with
+    /// every attempt; `?event=NAME` keeps one kind of event.
     pub(crate) async fn list_deliveries(&self, ctx: &Ctx<'_>, webhook_id: &str) -> ApiResult<Reply> {
         self.require_webhook(ctx, webhook_id).await?;
+        let event = ctx.query.get("event").unwrap_or("");
+        if !event.is_empty() && rules::EventKind::parse(event).is_none() {
+            return Err(ApiError::bad_request("invalid_field", "event must be the name of an event, such as exclusion.created"));
+        }
         let rows = self
             .store
             .query(
                 "SELECT d.delivery_id, d.event_id, o.event, d.status, d.attempts, d.next_attempt_at, d.last_status, d.last_error, d.created_at
                  FROM webhook_deliveries d JOIN outbox o ON o.event_id = d.event_id
-                 WHERE d.webhook_id = ?1 ORDER BY d.created_at DESC, d.delivery_id LIMIT 200",
-                vec![webhook_id.into()],
+                 WHERE d.webhook_id = ?1 AND (?2 = '' OR o.event = ?2) ORDER BY d.created_at DESC, d.delivery_id LIMIT 200",
+                vec![webhook_id.into(), event.into()],
             )
             .await?;
         let mut deliveries = Vec::new();
