@@ -7,22 +7,28 @@
 use host_native::store_postgres::PostgresStore;
 use host_native::store_sqlite::SqliteStore;
 
+/// A name no other test of this run takes: the clock alone repeated itself
+/// once when two tests started in the same nanosecond.
+fn unique_suffix() -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    format!("{}_{nanos}_{}", std::process::id(), NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+}
+
 async fn sqlite() -> Option<SqliteStore> {
     SqliteStore::open(":memory:").ok()
 }
 
 /// A SQLite file with a read pool: every read after a write crosses connections.
 async fn sqlite_file() -> Option<SqliteStore> {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    let dir = std::env::temp_dir().join(format!("cgw-contract-{}-{nanos}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("cgw-contract-{}", unique_suffix()));
     std::fs::create_dir_all(&dir).ok()?;
     SqliteStore::open_with_readers(dir.join("contract.db").to_str()?, 2).ok()
 }
 
 async fn postgres() -> Option<PostgresStore> {
     let url = std::env::var("CGW_TEST_POSTGRES_URL").ok()?;
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    let name = format!("cgw_contract_{}_{nanos}", std::process::id());
+    let name = format!("cgw_contract_{}", unique_suffix());
     let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.expect("connect to CGW_TEST_POSTGRES_URL");
     tokio::spawn(connection);
     client.batch_execute(&format!("CREATE DATABASE {name}")).await.expect("create a test database");
