@@ -4,6 +4,9 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
+mod support;
+use support::TestClock;
+
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -182,15 +185,6 @@ async fn one_rules_call_per_check_and_replay(db: &str, scratch: &std::path::Path
     let (code, out) = replay(&[&check_id, "--database", &db]);
     assert_eq!(code, Some(1), "{out}");
     assert!(out.starts_with("different") && out.contains("would_remain_cents"), "{out}");
-}
-
-/// A clock the test moves.
-struct TestClock(Arc<std::sync::atomic::AtomicI64>);
-
-impl Clock for TestClock {
-    fn now(&self) -> i64 {
-        self.0.load(Ordering::SeqCst)
-    }
 }
 
 #[tokio::test]

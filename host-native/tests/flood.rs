@@ -5,24 +5,16 @@
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
 mod support;
+use support::TestClock;
 
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 
 use gateway::auth::Environment;
-use gateway::ports::{Clock, LibraryRules};
+use gateway::ports::LibraryRules;
 use gateway::{Config, Gateway, DEFAULT_AUTH_FAILURES_PER_SOURCE};
 use host_native::{open_store, OsIds};
 use serde_json::{json, Value as Json};
-
-#[derive(Clone)]
-struct TestClock(Arc<AtomicI64>);
-
-impl Clock for TestClock {
-    fn now(&self) -> i64 {
-        self.0.load(Ordering::SeqCst)
-    }
-}
 
 #[tokio::test]
 async fn a_flood_of_bad_keys_is_cut_off_per_source_and_counted_not_logged_row_by_row() {

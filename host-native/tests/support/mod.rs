@@ -1,6 +1,10 @@
 //! What the gateway-level tests share: one request through `Gateway::handle`.
 #![allow(dead_code)]
 
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+
+use gateway::ports::Clock;
 use gateway::{Gateway, SourceAddress};
 use serde_json::Value as Json;
 
@@ -22,4 +26,14 @@ pub async fn call_from(gateway: &Gateway, source: Option<&str>, key: &str, metho
 /// [`call_from`] with no source address.
 pub async fn call(gateway: &Gateway, key: &str, method: &str, path: &str, body: Json) -> (u16, Json) {
     call_from(gateway, None, key, method, path, body).await
+}
+
+/// A clock the test moves.
+#[derive(Clone)]
+pub struct TestClock(pub Arc<AtomicI64>);
+
+impl Clock for TestClock {
+    fn now(&self) -> i64 {
+        self.0.load(Ordering::SeqCst)
+    }
 }
