@@ -78,6 +78,10 @@ cargo test --locked --release -p conformance --test native
 step "conformance suite: native host on Postgres"
 CGW_DATABASE_URL=$CGW_PG_URL cargo test --locked --release -p conformance --test native
 
+step "OpenAPI contract (gateway/openapi.json): schemathesis against the native host on SQLite, then Postgres"
+scripts/fuzz-api.sh
+scripts/fuzz-api.sh --database "$CGW_PG_URL"
+
 step "conformance suite: edge host under wrangler dev (local D1, Durable Objects, KV)"
 CGW_EDGE_CONFORMANCE=1 cargo test --locked --release -p conformance --test edge
 

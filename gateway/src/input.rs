@@ -53,12 +53,30 @@ impl Fields {
         self.invalid.push((code, message));
     }
 
-    /// A non-empty string, trimmed.
+    /// A non-empty string, trimmed: free text such as a name.
     pub fn opt_text(&mut self, name: &'static str) -> Option<String> {
+        self.opt_string(name, true)
+    }
+
+    pub fn text(&mut self, name: &'static str) -> String {
+        self.string(name, true)
+    }
+
+    /// A non-empty string taken exactly as sent: a code, a timestamp or an
+    /// enumerated value, where `" USD"` is not `"USD"`.
+    pub fn opt_code(&mut self, name: &'static str) -> Option<String> {
+        self.opt_string(name, false)
+    }
+
+    pub fn code(&mut self, name: &'static str) -> String {
+        self.string(name, false)
+    }
+
+    fn opt_string(&mut self, name: &'static str, trim: bool) -> Option<String> {
         match self.raw(name, false)? {
             Json::String(s) => {
-                let s = s.trim().to_string();
-                if s.is_empty() {
+                let s = if trim { s.trim().to_string() } else { s };
+                if s.trim().is_empty() {
                     None
                 } else if s.chars().count() > MAX_TEXT {
                     self.invalid("invalid_field", format!("{name} is longer than {MAX_TEXT} characters"));
@@ -74,9 +92,9 @@ impl Fields {
         }
     }
 
-    pub fn text(&mut self, name: &'static str) -> String {
+    fn string(&mut self, name: &'static str, trim: bool) -> String {
         let before = self.invalid.len();
-        match self.opt_text(name) {
+        match self.opt_string(name, trim) {
             Some(s) => s,
             None => {
                 if self.invalid.len() == before && !self.missing.contains(&name) {
@@ -91,7 +109,7 @@ impl Fields {
     pub fn cents(&mut self, name: &'static str) -> i64 {
         match self.raw(name, true) {
             None => 0,
-            Some(Json::Number(n)) => match n.as_i64() {
+            Some(Json::Number(n)) => match whole_number(&n) {
                 Some(v) if v > 0 && v <= max_cents() => v,
                 Some(v) if v <= 0 => {
                     self.invalid("invalid_amount", format!("{name} must be a positive integer in minor units"));
@@ -112,7 +130,7 @@ impl Fields {
     pub fn integer(&mut self, name: &'static str) -> i64 {
         match self.raw(name, true) {
             None => 0,
-            Some(Json::Number(n)) if n.as_i64().is_some_and(within_store_range) => n.as_i64().unwrap_or_default(),
+            Some(Json::Number(n)) if whole_number(&n).is_some_and(within_store_range) => whole_number(&n).unwrap_or_default(),
             Some(_) => {
                 self.invalid("invalid_field", format!("{name} must be an integer within ±{MAX_STORED_INTEGER}"));
                 0
@@ -122,7 +140,7 @@ impl Fields {
 
     pub fn opt_integer(&mut self, name: &'static str) -> Option<i64> {
         match self.raw(name, false)? {
-            Json::Number(n) if n.as_i64().is_some_and(within_store_range) => n.as_i64(),
+            Json::Number(n) if whole_number(&n).is_some_and(within_store_range) => whole_number(&n),
             _ => {
                 self.invalid("invalid_field", format!("{name} must be an integer within ±{MAX_STORED_INTEGER}"));
                 None
@@ -132,7 +150,7 @@ impl Fields {
 
     /// An ISO 8601 UTC timestamp, as unix seconds.
     pub fn timestamp(&mut self, name: &'static str) -> i64 {
-        let text = self.text(name);
+        let text = self.code(name);
         if text.is_empty() {
             return 0;
         }
@@ -147,7 +165,7 @@ impl Fields {
 
     /// An ISO 4217-style currency code: three upper-case letters.
     pub fn currency(&mut self, name: &'static str) -> String {
-        let text = self.text(name);
+        let text = self.code(name);
         if !text.is_empty() && !is_upper_code(&text, 3) {
             self.invalid("invalid_field", format!("{name} must be a three-letter upper-case currency code"));
         }
@@ -190,13 +208,18 @@ impl Query {
                     .map(|c| c.into_owned())
                     .map_err(|_| ApiError::bad_request("invalid_query", "query string is not valid UTF-8 after decoding"))
             };
-            map.entry(decode(k)?).or_insert(decode(v)?);
+            let (name, value) = (decode(k)?, decode(v)?);
+            // `?status=` is not a filter left out: it is a value that is not one
+            if value.trim().is_empty() {
+                return Err(ApiError::bad_request("invalid_query", format!("query parameter {name} has no value")));
+            }
+            map.entry(name).or_insert(value);
         }
         Ok(Query(map))
     }
 
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.0.get(name).map(|s| s.trim()).filter(|s| !s.is_empty())
+        self.0.get(name).map(String::as_str)
     }
 
     /// The `limit` of a listing: `default` when absent, else 1 to `max` (400 `invalid_limit`).
@@ -250,6 +273,16 @@ pub fn normalize_phone(raw: &str) -> Option<String> {
     let digits: String = trimmed.chars().filter(char::is_ascii_digit).collect();
     let digits = digits.strip_prefix("00").map(str::to_string).unwrap_or(digits);
     (7..=15).contains(&digits.len()).then_some(digits)
+}
+
+/// A JSON number with no fractional part, as JSON Schema's `integer` reads
+/// it: `6150` and `6150.0` alike, within what a double holds exactly.
+fn whole_number(n: &serde_json::Number) -> Option<i64> {
+    n.as_i64().or_else(|| {
+        let f = n.as_f64()?;
+        // the bound keeps the cast exact
+        (f.fract() == 0.0 && f.abs() <= MAX_STORED_INTEGER as f64).then_some(f as i64)
+    })
 }
 
 /// The largest amount accepted: the rules' bound, within what every store keeps.
@@ -317,6 +350,19 @@ mod tests {
     }
 
     #[test]
+    fn integers_written_with_a_zero_fraction_are_integers() {
+        let mut f = Fields::from_body(br#"{"amount_cents": 100.0, "n": 6150.0, "m": -3.0}"#).unwrap();
+        assert_eq!((f.cents("amount_cents"), f.integer("n"), f.opt_integer("m")), (100, 6150, Some(-3)));
+        assert!(f.finish().is_ok());
+        let mut f = Fields::from_body(br#"{"n": 6150.5}"#).unwrap();
+        let _ = f.integer("n");
+        assert_eq!(f.finish().unwrap_err().code, "invalid_field");
+        let mut f = Fields::from_body(br#"{"n": 1e300}"#).unwrap();
+        let _ = f.integer("n");
+        assert_eq!(f.finish().unwrap_err().code, "invalid_field");
+    }
+
+    #[test]
     fn bodies_must_be_objects() {
         assert_eq!(Fields::from_body(b"[1]").err().map(|e| e.code), Some("invalid_json"));
         assert_eq!(Fields::from_body(b"{").err().map(|e| e.code), Some("invalid_json"));
@@ -325,10 +371,17 @@ mod tests {
 
     #[test]
     fn query_decodes_percent_and_keeps_plus() {
-        let q = Query::parse(Some("email=a%2Bb%40x.com&phone=+44 1&empty=")).unwrap();
+        let q = Query::parse(Some("email=a%2Bb%40x.com&phone=+44 1")).unwrap();
         assert_eq!(q.get("email"), Some("a+b@x.com"));
         assert_eq!(q.get("phone"), Some("+44 1"));
-        assert_eq!(q.get("empty"), None);
         assert!(q.required("nope").is_err());
+    }
+
+    #[test]
+    fn a_query_parameter_with_no_value_is_refused() {
+        for raw in ["status=", "status=%20", "a=1&status", "status=open&to="] {
+            assert_eq!(Query::parse(Some(raw)).err().map(|e| e.code), Some("invalid_query"), "{raw}");
+        }
+        assert!(Query::parse(Some("status=open&&")).is_ok());
     }
 }

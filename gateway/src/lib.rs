@@ -14,6 +14,7 @@ mod idempotency;
 pub mod input;
 pub mod lists;
 pub mod netcheck;
+pub mod openapi;
 pub mod ports;
 pub mod rate_limit;
 pub mod router;
@@ -260,8 +261,10 @@ impl Gateway {
         if request.body().len() > MAX_BODY_BYTES {
             return Err(ApiError::new(413, "payload_too_large", format!("request body is larger than {MAX_BODY_BYTES} bytes")));
         }
-        if route == Route::Health {
-            return Ok(api::health());
+        match route {
+            Route::Health => return Ok(api::health()),
+            Route::OpenApi => return openapi::reply(),
+            _ => {}
         }
         if !request.body().is_empty() && !is_json(request.headers()) {
             return Err(ApiError::new(415, "unsupported_media_type", "request bodies must be sent as application/json"));

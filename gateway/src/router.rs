@@ -7,6 +7,7 @@ use crate::error::{ApiError, ApiResult};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Route {
     Health,
+    OpenApi,
     Rules,
     SanctionsScreen,
     SanctionsStatus,
@@ -108,10 +109,82 @@ impl Route {
     }
 }
 
+/// Declares each route's `operationId` in the OpenAPI document, and the list
+/// of them all. The match has no wildcard, so a new route cannot go unnamed.
+macro_rules! operation_ids {
+    ($($route:pat => $id:literal,)*) => {
+        impl Route {
+            /// The route's `operationId` in `gateway/openapi.json`.
+            pub fn operation_id(&self) -> &'static str {
+                match self {
+                    $($route => $id,)*
+                }
+            }
+        }
+
+        /// Every route's `operationId`.
+        pub const OPERATION_IDS: &[&str] = &[$($id),*];
+    };
+}
+
+operation_ids! {
+    Route::Health => "getHealth",
+    Route::OpenApi => "getOpenApi",
+    Route::Rules => "getRules",
+    Route::SanctionsScreen => "screenUser",
+    Route::SanctionsStatus => "getSanctionsStatus",
+    Route::KycStart => "startKyc",
+    Route::KycStatus => "getKycStatus",
+    Route::KycTier => "getKycTier",
+    Route::KycManualReview => "reviewKycManually",
+    Route::ExclusionRegister => "registerExclusion",
+    Route::ExclusionCheck => "checkExclusion",
+    Route::ExclusionSnapshot => "getExclusionSnapshot",
+    Route::LimitSet => "setLimit",
+    Route::LimitList => "listLimits",
+    Route::LimitCheck => "checkDeposit",
+    Route::LimitCommit => "commitDeposit",
+    Route::LimitCancel(_) => "cancelLimit",
+    Route::AmlEvent => "reportAmlEvent",
+    Route::AdminTenantCreate => "createTenant",
+    Route::AdminKeyCreate(_) => "createKey",
+    Route::AdminKeyRevoke(_) => "revokeKey",
+    Route::AdminTenantSuspend(_) => "suspendTenant",
+    Route::AdminTenantAudit(_) => "getTenantAudit",
+    Route::AdminCaseList => "listCases",
+    Route::AdminCaseGet(_) => "getCase",
+    Route::AdminCaseReview(_) => "reviewCase",
+    Route::AdminAmlList => "listAmlEvents",
+    Route::AdminRegulatorImport => "importRegulatorExclusions",
+    Route::SandboxClockAdvance => "advanceSandboxClock",
+    Route::SandboxClockGet => "getSandboxClock",
+    Route::SandboxKycSubmit(_) => "submitSandboxKyc",
+    Route::WebhookCreate => "createWebhook",
+    Route::WebhookList => "listWebhooks",
+    Route::WebhookDelete(_) => "deleteWebhook",
+    Route::WebhookRotate(_) => "rotateWebhookSecret",
+    Route::WebhookEnable(_) => "enableWebhook",
+    Route::WebhookDeliveries(_) => "listDeliveries",
+    Route::WebhookRedeliver(_) => "redeliver",
+    Route::AdminRescreen => "rescreen",
+    Route::AdminListSearch => "searchLists",
+    Route::AdminLists => "listLists",
+    Route::AdminRunScheduled => "runScheduled",
+    Route::AdminDecisionList => "listDecisions",
+    Route::AdminDecisionGet(_) => "getDecision",
+    Route::AdminDecisionReplay(_) => "replayDecision",
+    Route::AdminKycChecks => "listKycChecks",
+    Route::AdminRegulatorExport => "exportToRegulator",
+    Route::AdminMetrics => "getReviewMetrics",
+    Route::AdminAudit => "getAdminAudit",
+    Route::TenantAudit => "getOwnAudit",
+}
+
 fn routes_for(segments: &[&str]) -> Option<Vec<(Method, Route)>> {
     let id = |s: &str| s.to_string();
     Some(match segments {
         ["v1", "health"] => vec![(Method::GET, Route::Health)],
+        ["v1", "openapi.json"] => vec![(Method::GET, Route::OpenApi)],
         ["v1", "rules"] => vec![(Method::GET, Route::Rules)],
         ["v1", "sanctions", "screen"] => vec![(Method::POST, Route::SanctionsScreen)],
         ["v1", "sanctions", "status"] => vec![(Method::GET, Route::SanctionsStatus)],

@@ -69,3 +69,38 @@ pub fn rules_endpoint_reports_version_and_hash(env: &Env) -> CaseResult {
     env.call("GET", "/v1/rules", None, None).expect_error(401, "missing_credentials")?;
     Ok(())
 }
+
+pub fn openapi_document_is_public_and_names_every_area(env: &Env) -> CaseResult {
+    let r = env.call("GET", "/v1/openapi.json", None, None);
+    r.expect(200)?;
+    ensure!(r.header("content-type").is_some_and(|c| c.starts_with("application/json")), "not JSON: {:?}", r.header("content-type"));
+    ensure!(r.str("openapi").starts_with("3.1."), "not OpenAPI 3.1: {}", r.str("openapi"));
+    let paths = r.body["paths"].as_object().ok_or("no paths")?;
+    for path in ["/v1/sanctions/screen", "/v1/kyc/start", "/v1/exclusions/check", "/v1/limits/check", "/v1/admin/sanctions/search"] {
+        ensure!(paths.contains_key(path), "{path} is not documented");
+    }
+    ensure!(!paths.contains_key("/v1/nothing-here"), "an unknown path is documented");
+    env.call("POST", "/v1/openapi.json", None, None).expect_error(405, "method_not_allowed")?;
+    Ok(())
+}
+
+pub fn query_parameter_without_value_is_400(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    t.get("/v1/exclusions/snapshot?cursor=").expect_error(400, "invalid_query")?;
+    t.get("/v1/sanctions/status?user_id=").expect_error(400, "invalid_query")?;
+    // the negative twin: absent is not empty
+    t.get("/v1/exclusions/snapshot").expect(200)?;
+    Ok(())
+}
+
+pub fn integers_with_a_zero_fraction_are_integers(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = crate::client::unique("whole");
+    t.signup(&user)?;
+    let r = t.post("/v1/limits/check", json!({ "user_id": user, "amount_cents": 1500.0, "currency": "USD" }));
+    r.expect(200)?;
+    ensure_eq!(r.int("amount_cents"), 1500);
+    t.post("/v1/limits/check", json!({ "user_id": user, "amount_cents": 1500.5, "currency": "USD" })).expect_error(400, "invalid_amount")?;
+    t.post("/v1/limits/check", json!({ "user_id": user, "amount_cents": 1500, "currency": " USD" })).expect_error(400, "invalid_field")?;
+    Ok(())
+}

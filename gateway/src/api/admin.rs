@@ -63,7 +63,7 @@ impl Gateway {
     pub(crate) async fn create_tenant(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         let mut f = Fields::from_body(ctx.body)?;
         let name = f.text("name");
-        let environment_text = f.text("environment");
+        let environment_text = f.code("environment");
         let rate = f.opt_integer("rate_limit_per_minute");
         let environment = Environment::parse(&environment_text);
         if !environment_text.is_empty() && environment.is_none() {

@@ -14,10 +14,10 @@ impl Gateway {
         let mut f = Fields::from_body(ctx.body)?;
         let transaction_id = f.text("transaction_id");
         let user_id = f.text("user_id");
-        let event_type = f.text("event_type");
+        let event_type = f.code("event_type");
         let amount = f.cents("amount_cents");
         let currency = f.currency("currency");
-        let occurred_at = f.opt_text("occurred_at");
+        let occurred_at = f.opt_code("occurred_at");
         if !event_type.is_empty() && !is_snake_word(&event_type) {
             f.reject("invalid_field", "event_type must be lower-case letters and underscores, such as deposit or withdrawal");
         }

@@ -38,8 +38,8 @@ impl Gateway {
         let user_id = f.text("user_id");
         let raw_email = f.opt_text("email");
         let raw_phone = f.opt_text("phone");
-        let duration_text = f.text("duration");
-        let reason = f.text("reason");
+        let duration_text = f.code("duration");
+        let reason = f.code("reason");
         let initiated_at = f.timestamp("initiated_at");
         let email = raw_email.as_deref().and_then(normalize_email);
         let phone = raw_phone.as_deref().and_then(normalize_phone);

@@ -533,7 +533,7 @@ impl Gateway {
     pub(crate) async fn kyc_manual_review(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         let mut f = Fields::from_body(ctx.body)?;
         let kyc_check_id = f.text("kyc_check_id");
-        let decision_text = f.text("decision");
+        let decision_text = f.code("decision");
         let reviewer = f.text("reviewer");
         let reason = f.opt_text("reason");
         let action = match decision_text.as_str() {

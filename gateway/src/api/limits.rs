@@ -75,7 +75,7 @@ impl Gateway {
     pub(crate) async fn set_limit(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         let mut f = Fields::from_body(ctx.body)?;
         let user_id = f.text("user_id");
-        let type_text = f.text("limit_type");
+        let type_text = f.code("limit_type");
         let amount = f.cents("amount_cents");
         let currency = f.currency("currency");
         let requested_at = f.timestamp("requested_at");

@@ -21,6 +21,7 @@ use crate::{Ctx, Gateway, Reply};
 pub(crate) async fn dispatch(gw: &Gateway, route: Route, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     match route {
         Route::Health => Ok(health()),
+        Route::OpenApi => crate::openapi::reply(),
         Route::Rules => {
             let id = gw.rules.identity();
             Ok(Reply::ok(json!({ "version": id.version, "component_sha256": id.component_sha256, "wit_package": rules::WIT_PACKAGE })))

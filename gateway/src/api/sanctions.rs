@@ -29,8 +29,8 @@ impl Identity {
         let user_id = f.text("user_id");
         let first_name = f.text("first_name");
         let last_name = f.text("last_name");
-        let date_of_birth = f.text("date_of_birth");
-        let nationality = f.text("nationality").to_ascii_uppercase();
+        let date_of_birth = f.code("date_of_birth");
+        let nationality = f.code("nationality").to_ascii_uppercase();
         let raw_email = f.text("email");
         if !date_of_birth.is_empty() && time::parse_date(&date_of_birth).is_none_or(|d| d > today) {
             f.reject("invalid_field", "date_of_birth must be a past date as YYYY-MM-DD");
@@ -356,7 +356,7 @@ impl Gateway {
     /// Dismiss (false positive: holds lifted) or confirm (account terminated, funds frozen).
     pub(crate) async fn review_case(&self, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
         let mut f = Fields::from_body(ctx.body)?;
-        let decision_text = f.text("decision");
+        let decision_text = f.code("decision");
         let reviewer = f.text("reviewer");
         let action = ReviewAction::parse(&decision_text);
         if !decision_text.is_empty() && action.is_none() {
