@@ -96,11 +96,14 @@ pub async fn refresh_once(gateway: &Gateway, fetcher: &ListFetcher, lists: &[Lis
     let mut outcomes = Vec::new();
     for list in lists {
         let outcome = match fetcher.fetch(list).await {
-            Ok(entries) => match gateway.import_list(list.environment, &list.source, list.format, entries).await {
+            Ok(entries) => match gateway.import_list(list.environment, &list.source, list.format, entries, "list-refresh").await {
                 Ok(s) => Ok(format!("{} {}: imported {} entries, version {}", list.environment.as_str(), s.source, s.entries, s.version)),
                 Err(e) => Err(format!("{} {}: {}: {}", list.environment.as_str(), list.source, e.code, e.message)),
             },
-            Err(e) => Err(format!("{} {}: {e}", list.environment.as_str(), list.source)),
+            Err(e) => {
+                gateway.audit_refused_list_import(list.environment, &list.source, "list-refresh", "unreadable_list").await;
+                Err(format!("{} {}: {e}", list.environment.as_str(), list.source))
+            }
         };
         outcomes.push(outcome);
     }

@@ -364,15 +364,21 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Lists { action: ListsAction::Import { environment, format, path, source, rules, store } } => {
             let format = ListFormat::from(format);
-            let entries = read_list(format, &path)?;
             let component = load_rules(&rules)?;
             let backend = open_store(&store.database).await.map_err(|e| format!("cannot open {}: {e}", redact(&store.database)))?;
             let gateway = Gateway::new(backend, Box::new(component), Box::new(SystemClock), Box::new(OsIds), Config::default());
             gateway.migrate().await.map_err(|e| format!("migration failed: {e}"))?;
             let source = source.unwrap_or_else(|| format.default_source().to_string());
+            let entries = match read_list(format, &path) {
+                Ok(entries) => entries,
+                Err(e) => {
+                    gateway.audit_refused_list_import(environment.into(), &source, "cli", "unreadable_list").await;
+                    return Err(e);
+                }
+            };
             let started = std::time::Instant::now();
             let summary =
-                gateway.import_list(environment.into(), &source, format, entries).await.map_err(|e| format!("{}: {}", e.code, e.message))?;
+                gateway.import_list(environment.into(), &source, format, entries, "cli").await.map_err(|e| format!("{}: {}", e.code, e.message))?;
             println!(
                 "imported {} entries ({} names, {} new or changed) as {} version {} in {:.1} s{}",
                 summary.entries,

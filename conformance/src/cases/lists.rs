@@ -96,6 +96,20 @@ pub fn a_bad_file_replaces_nothing(env: &Env) -> CaseResult {
     let after = env.admin_production("GET", "/v1/admin/sanctions/lists", None);
     let still = after.body["lists"].as_array().and_then(|l| l.iter().find(|l| l["source"] == json!("ofac-sdn"))).map(|l| l["version"].clone());
     ensure_eq!(still, version, "the active list changed");
+    // Both refusals are in the admin audit log, beside the import that worked.
+    let audit = env.admin_production("GET", "/v1/admin/audit", None);
+    audit.expect(200)?;
+    let imports: Vec<&Json> = audit.body["entries"]
+        .as_array()
+        .map(|e| e.iter().filter(|e| e["action"] == json!("sanctions_list.import") && e["resource"] == json!("ofac-sdn")).collect())
+        .unwrap_or_default();
+    for reason in ["ok", "unreadable_list", "invalid_list"] {
+        ensure!(
+            imports.iter().any(|e| e["reason"] == json!(reason) && e["actor_key_id"] == json!("cli")),
+            "no audited import with reason {reason}: {}",
+            audit.raw
+        );
+    }
     let p = env.tenant_with("production", 1000)?;
     let hit = p.post("/v1/sanctions/screen", person(&unique("u"), "Jong Un", "Kim", "1984-01-08", "KP"));
     ensure_eq!(hit.str("status"), "hit_review_pending", "the list no longer screens");

@@ -63,7 +63,57 @@ impl Gateway {
     /// Imports a list as a new version of `source`: the entries load beside
     /// the active version and replace it in one batch; a list that reads as
     /// nothing, or as less than half of the active one, replaces nothing.
-    pub async fn import_list(&self, environment: Environment, source: &str, format: ListFormat, entries: Vec<ListEntry>) -> ApiResult<ImportSummary> {
+    /// `actor` is who asked, for the admin audit log: `cli`, `list-refresh`
+    /// or an admin key id. A refused import is audited too.
+    pub async fn import_list(
+        &self,
+        environment: Environment,
+        source: &str,
+        format: ListFormat,
+        entries: Vec<ListEntry>,
+        actor: &str,
+    ) -> ApiResult<ImportSummary> {
+        let outcome = self.import_list_version(environment, source, format, entries, actor).await;
+        if let Err(refusal) = &outcome {
+            self.audit_refused_list_import(environment, source, actor, refusal.code).await;
+        }
+        outcome
+    }
+
+    /// Records an import that replaced nothing: a file that did not read, a
+    /// download that failed, a refusal; `reason` is a stable code.
+    pub async fn audit_refused_list_import(&self, environment: Environment, source: &str, actor: &str, reason: &str) {
+        let audit = self.list_import_audit(environment, actor, source, &self.new_id("lst"), reason);
+        if let Err(e) = self.store.batch(vec![audit]).await {
+            eprintln!("audit of a refused import of {source} failed: {e}");
+        }
+    }
+
+    /// The admin audit row of a list import: `reason` is `ok` or the refusal's code.
+    fn list_import_audit(&self, environment: Environment, actor: &str, source: &str, list_id: &str, reason: &str) -> Stmt {
+        Stmt::new(
+            "INSERT INTO audit_log (audit_id, tenant_id, action, reason, key_prefix, request_id, at, environment, actor_key_id, resource)
+             VALUES (?1, NULL, 'sanctions_list.import', ?2, NULL, ?3, ?4, ?5, ?6, ?7)",
+            vec![
+                self.new_id("aud").into(),
+                reason.into(),
+                list_id.into(),
+                self.clock.now().into(),
+                environment.as_str().into(),
+                actor.into(),
+                source.into(),
+            ],
+        )
+    }
+
+    async fn import_list_version(
+        &self,
+        environment: Environment,
+        source: &str,
+        format: ListFormat,
+        entries: Vec<ListEntry>,
+        actor: &str,
+    ) -> ApiResult<ImportSummary> {
         if entries.is_empty() {
             return Err(ApiError::bad_request("invalid_list", "the list has no entries"));
         }
@@ -142,6 +192,7 @@ impl Gateway {
                 "UPDATE sanctions_lists SET status = 'active', activated_at = ?2, rescreen_pending = ?3 WHERE list_id = ?1 AND status = 'loading'",
                 vec![list_id.as_str().into(), now.into(), i64::from(changed > 0).into()],
             ),
+            self.list_import_audit(environment, actor, source, &list_id, "ok"),
         ];
         if let Err(e) = self.store.batch(switch).await {
             self.discard_list(&list_id).await;
