@@ -24,13 +24,14 @@ pub mod sealing;
 pub mod signing;
 pub mod store_contract;
 pub mod time;
+pub mod vendors;
 
 use serde_json::{json, Value as Json};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Query;
-use crate::ports::{Clock, Ids, PageCache, RateLimit, RateState, Resolver, Rules, Stmt, Store, Value, Waker, WebhookSender};
+use crate::ports::{Clock, Ids, PageCache, RateLimit, RateState, Resolver, Rules, Stmt, Store, Value, VendorHttp, Waker, WebhookSender};
 use crate::rate_limit::RateLimiter;
 use crate::router::Route;
 use rules::EventKind;
@@ -72,6 +73,9 @@ pub struct Config {
     /// The sanctions hit threshold (0 to 1) of each environment; `None` keeps the rules' default.
     pub hit_threshold_sandbox: Option<f64>,
     pub hit_threshold_production: Option<f64>,
+    /// A yente `/match` API that production screening asks for candidates,
+    /// beside (or instead of) the imported lists.
+    pub production_screening_vendor: Option<vendors::yente::YenteConfig>,
 }
 
 /// How much one scheduled round, delivery round or import takes on. Workers
@@ -128,6 +132,8 @@ pub struct Gateway {
     /// Resolves webhook hosts for the public-address check; without one,
     /// only literal addresses are checked.
     pub(crate) resolver: Option<Box<dyn Resolver>>,
+    /// Sends the vendor adapters' requests; without one, no vendor is reachable.
+    pub(crate) vendor_http: Option<Box<dyn VendorHttp>>,
 }
 
 /// The authenticated caller of a request.
@@ -185,7 +191,14 @@ impl Gateway {
             decision_store: None,
             page_cache: None,
             resolver: None,
+            vendor_http: None,
         }
+    }
+
+    /// Sends requests to the configured vendors through `http`.
+    pub fn with_vendor_http(mut self, http: Box<dyn VendorHttp>) -> Self {
+        self.vendor_http = Some(http);
+        self
     }
 
     /// Enables webhook delivery through `sender`; `waker` is told when new events commit.

@@ -355,6 +355,30 @@ pub trait WebhookSender: MaybeSend {
     async fn post(&self, url: &str, headers: &[(String, String)], body: &[u8]) -> SendOutcome;
 }
 
+/// A request to a third-party vendor (a screening or identity-verification
+/// API), built by the core's adapters and sent by the host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VendorRequest {
+    pub method: &'static str,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+/// A vendor's answer; transport failures and timeouts are `Err`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VendorResponse {
+    pub status: u16,
+    pub body: Vec<u8>,
+}
+
+/// The host's HTTP client for vendors: a short timeout, no redirects.
+#[cfg_attr(not(target_arch = "wasm32"), async_trait::async_trait)]
+#[cfg_attr(target_arch = "wasm32", async_trait::async_trait(?Send))]
+pub trait VendorHttp: MaybeSend {
+    async fn send(&self, request: VendorRequest) -> Result<VendorResponse, String>;
+}
+
 /// Name resolution for the check that production webhooks go to public
 /// addresses only; tests inject their own answers.
 #[cfg_attr(not(target_arch = "wasm32"), async_trait::async_trait)]

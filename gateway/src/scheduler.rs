@@ -13,6 +13,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::input::Fields;
 use crate::lists::Entries;
 use crate::ports::{Stmt, StoreError};
+use crate::vendors::yente::Person;
 use crate::{time, Ctx, Gateway, Reply};
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -313,14 +314,17 @@ impl Gateway {
         let (first_name, last_name, screen_id) = (row.text(0)?, row.text(1)?, row.text(3)?);
         let status = SanctionsStatus::parse(&row.text(2)?).ok_or_else(ApiError::internal)?;
         let environment = Environment::parse(&row.text(4)?).ok_or_else(ApiError::internal)?;
-        let candidates = self.list_candidates(environment, &format!("{first_name} {last_name}"), entries).await?;
+        let (date_of_birth, nationality) = (row.opt_text(5)?.unwrap_or_default(), row.opt_text(6)?.unwrap_or_default());
+        let name = format!("{first_name} {last_name}");
+        let person = Person { name: &name, date_of_birth: &date_of_birth, nationality: &nationality };
+        let candidates = self.screening_candidates(environment, &person, entries).await?;
         let facts = ScreeningFacts {
             now,
             environment,
             first_name,
             last_name,
-            date_of_birth: row.opt_text(5)?.unwrap_or_default(),
-            nationality: row.opt_text(6)?.unwrap_or_default(),
+            date_of_birth,
+            nationality,
             current: Some(status),
             candidates,
             hit_threshold: self.config.hit_threshold(environment),

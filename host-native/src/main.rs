@@ -51,6 +51,14 @@ enum Command {
         /// (e.g. X-Forwarded-For); its last address is the request's source.
         #[arg(long, env = "GATEWAY_TRUSTED_PROXY_HEADER")]
         trusted_proxy_header: Option<String>,
+        /// A yente (OpenSanctions) API whose /match proposes candidates to
+        /// production screening, beside the imported lists; its API key, if
+        /// any, is read from GATEWAY_YENTE_API_KEY.
+        #[arg(long, env = "GATEWAY_YENTE_URL")]
+        yente_url: Option<String>,
+        /// The yente dataset to match against.
+        #[arg(long, env = "GATEWAY_YENTE_DATASET", default_value = "default")]
+        yente_dataset: String,
         /// Days the decision log is kept (a regulator's usual look-back is a year).
         #[arg(long, env = "GATEWAY_DECISION_RETENTION_DAYS", default_value_t = gateway::DEFAULT_DECISION_RETENTION_DAYS)]
         decision_retention_days: i64,
@@ -231,7 +239,8 @@ async fn build_gateway(store: &StoreArgs, rules: ComponentRules, notify: Arc<Not
     let backend = open_store(&store.database).await.map_err(|e| format!("cannot open {}: {e}", redact(&store.database)))?;
     let mut gateway = Gateway::new(backend, Box::new(rules), Box::new(SystemClock), Box::new(OsIds), config)
         .with_webhooks(Box::new(HttpSender::new()?), Box::new(NotifyWaker(notify)))
-        .with_resolver(Box::new(DnsResolver));
+        .with_resolver(Box::new(DnsResolver))
+        .with_vendor_http(Box::new(webhooks::VendorClient::new()?));
     if let Some(log) = open_decision_store(&store.database).map_err(|e| format!("cannot open {}: {e}", redact(&store.database)))? {
         gateway = gateway.with_decision_store(log);
     }
@@ -300,6 +309,8 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             list_refresh_hours,
             trusted_proxy_header,
             secrets,
+            yente_url,
+            yente_dataset,
         } => {
             let secret_keys = secrets.keys(&store.database)?;
             let trusted_proxy_header = trusted_proxy_header
@@ -325,6 +336,11 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 hit_threshold_sandbox,
                 hit_threshold_production,
                 secret_keys: Some(secret_keys),
+                production_screening_vendor: yente_url.map(|base_url| gateway::vendors::yente::YenteConfig {
+                    base_url,
+                    dataset: yente_dataset,
+                    api_key: std::env::var("GATEWAY_YENTE_API_KEY").ok().filter(|k| !k.is_empty()),
+                }),
                 ..Config::default()
             };
             let gateway = Arc::new(build_gateway(&store, rules, notify.clone(), config).await?);

@@ -107,3 +107,36 @@ pub async fn decision_log_loop(gateway: Arc<Gateway>, tick: Duration) {
         }
     }
 }
+
+/// The vendors' HTTP client: ten seconds at most, no redirects.
+pub struct VendorClient {
+    client: reqwest::Client,
+}
+
+impl VendorClient {
+    pub fn new() -> Result<Self, String> {
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(Duration::from_secs(3))
+            .timeout(Duration::from_secs(10))
+            .build()
+            .map_err(|e| format!("cannot build the vendor client: {e}"))?;
+        Ok(VendorClient { client })
+    }
+}
+
+#[async_trait::async_trait]
+impl gateway::ports::VendorHttp for VendorClient {
+    async fn send(&self, request: gateway::ports::VendorRequest) -> Result<gateway::ports::VendorResponse, String> {
+        let method = reqwest::Method::from_bytes(request.method.as_bytes()).map_err(|e| e.to_string())?;
+        let mut builder = self.client.request(method, &request.url).body(request.body);
+        for (name, value) in &request.headers {
+            builder = builder.header(name, value);
+        }
+        // The error without its URL, which may carry credentials.
+        let response = builder.send().await.map_err(|e| e.without_url().to_string())?;
+        let status = response.status().as_u16();
+        let body = response.bytes().await.map_err(|e| e.without_url().to_string())?;
+        Ok(gateway::ports::VendorResponse { status, body: body.to_vec() })
+    }
+}

@@ -12,6 +12,7 @@ use crate::decisions::{error_with_decision, with_decision, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::{is_upper_code, normalize_email, Fields};
 use crate::ports::{Stmt, Value};
+use crate::vendors::yente::Person;
 use crate::{time, Ctx, Gateway, Reply, WRITE_ATTEMPTS};
 
 struct Identity {
@@ -62,8 +63,9 @@ impl Gateway {
                 return Ok(reply);
             }
             self.ensure_screening_available(ctx.caller.environment).await?;
-            let candidates =
-                self.list_candidates(ctx.caller.environment, &format!("{} {}", who.first_name, who.last_name), crate::lists::Entries::All).await?;
+            let name = format!("{} {}", who.first_name, who.last_name);
+            let person = Person { name: &name, date_of_birth: &who.date_of_birth, nationality: &who.nationality };
+            let candidates = self.screening_candidates(ctx.caller.environment, &person, crate::lists::Entries::All).await?;
             let facts = ScreeningFacts {
                 now: ctx.now,
                 environment: ctx.caller.environment,
@@ -131,7 +133,8 @@ impl Gateway {
     /// Production screens against the environment's lists (or a configured
     /// vendor); with neither, it answers 503 `vendor_unavailable`.
     pub(crate) async fn ensure_screening_available(&self, environment: Environment) -> ApiResult<()> {
-        if environment == Environment::Production && !self.config.production_vendors_configured && !self.has_lists(environment).await? {
+        let vendor = self.config.production_vendors_configured || self.config.production_screening_vendor.is_some();
+        if environment == Environment::Production && !vendor && !self.has_lists(environment).await? {
             let mut error = ApiError::new(503, "vendor_unavailable", "no sanctions list or screening vendor is configured; retry with backoff");
             error.retry_after_seconds = Some(60);
             return Err(error);

@@ -1,0 +1,164 @@
+//! The screening adapter for a yente-compatible `/match` API (OpenSanctions'
+//! open-source API, which operators self-host). yente proposes candidates;
+//! the rules component scores them, so the audited rules still decide.
+
+use rules::{EntryKind, ListCandidate};
+use serde_json::{json, Value as Json};
+
+use crate::ports::{VendorRequest, VendorResponse};
+
+/// How many candidates one match asks for.
+const CANDIDATES: usize = 10;
+/// The query's key in yente's batch body.
+const QUERY_KEY: &str = "q";
+
+/// Where the yente API is and which dataset to match against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YenteConfig {
+    /// for example `https://yente.internal:8000`
+    pub base_url: String,
+    /// for example `default` or `sanctions`
+    pub dataset: String,
+    /// sent as `Authorization: ApiKey …` when set
+    pub api_key: Option<String>,
+}
+
+/// Who is looked for, as the signup gave them.
+pub struct Person<'a> {
+    pub name: &'a str,
+    /// `YYYY-MM-DD`, or empty
+    pub date_of_birth: &'a str,
+    /// two letters, or empty
+    pub nationality: &'a str,
+}
+
+impl YenteConfig {
+    /// The source name the candidates carry, shown to the compliance team.
+    pub fn source(&self) -> String {
+        format!("yente-{}", self.dataset)
+    }
+
+    pub fn match_request(&self, person: &Person<'_>) -> VendorRequest {
+        let mut properties = json!({ "name": [person.name] });
+        if !person.date_of_birth.is_empty() {
+            properties["birthDate"] = json!([person.date_of_birth]);
+        }
+        if !person.nationality.is_empty() {
+            properties["nationality"] = json!([person.nationality.to_ascii_lowercase()]);
+        }
+        let body = json!({ "queries": { QUERY_KEY: { "schema": "Person", "properties": properties } } });
+        let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
+        if let Some(key) = &self.api_key {
+            headers.push(("authorization".to_string(), format!("ApiKey {key}")));
+        }
+        VendorRequest {
+            method: "POST",
+            url: format!("{}/match/{}?limit={CANDIDATES}", self.base_url.trim_end_matches('/'), self.dataset),
+            headers,
+            body: body.to_string().into_bytes(),
+        }
+    }
+
+    /// The candidates of a `/match` answer; `Err` for anything but a readable 200.
+    pub fn candidates(&self, response: &VendorResponse) -> Result<Vec<ListCandidate>, String> {
+        if response.status != 200 {
+            return Err(format!("yente answered {}", response.status));
+        }
+        let body: Json = serde_json::from_slice(&response.body).map_err(|e| format!("yente's answer is not JSON: {e}"))?;
+        let answer = &body["responses"][QUERY_KEY];
+        if answer["status"].as_u64().is_some_and(|s| s != 200) {
+            return Err(format!("yente answered the query with {}", answer["status"]));
+        }
+        let results = answer["results"].as_array().ok_or("yente's answer has no results")?;
+        let source = self.source();
+        Ok(results.iter().filter_map(|r| candidate(r, &source)).collect())
+    }
+}
+
+fn strings(value: &Json) -> Vec<String> {
+    value.as_array().map(|a| a.iter().filter_map(|v| v.as_str()).map(str::to_string).collect()).unwrap_or_default()
+}
+
+fn candidate(result: &Json, source: &str) -> Option<ListCandidate> {
+    let entity_id = result["id"].as_str()?.to_string();
+    let properties = &result["properties"];
+    let mut names = strings(&properties["name"]);
+    if names.is_empty() {
+        names.extend(result["caption"].as_str().map(str::to_string));
+    }
+    names.extend(strings(&properties["alias"]));
+    names.dedup();
+    if names.is_empty() {
+        return None;
+    }
+    let mut nationalities: Vec<String> = strings(&properties["nationality"])
+        .into_iter()
+        .chain(strings(&properties["citizenship"]))
+        .filter(|c| c.len() == 2 && c.bytes().all(|b| b.is_ascii_alphabetic()))
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    nationalities.sort();
+    nationalities.dedup();
+    let kind = match result["schema"].as_str() {
+        Some("Person") => EntryKind::Individual,
+        Some("Organization" | "Company" | "LegalEntity") => EntryKind::Entity,
+        Some("Vessel") => EntryKind::Vessel,
+        Some("Airplane") => EntryKind::Aircraft,
+        _ => EntryKind::Unknown,
+    };
+    Some(ListCandidate { source: source.to_string(), entity_id, kind, names, dates_of_birth: strings(&properties["birthDate"]), nationalities })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> YenteConfig {
+        YenteConfig { base_url: "http://127.0.0.1:9/".into(), dataset: "sanctions".into(), api_key: Some("k1".into()) }
+    }
+
+    #[test]
+    fn the_request_is_a_person_query_with_the_qualifiers_given() {
+        let request = config().match_request(&Person { name: "Nicolas Maduro Moros", date_of_birth: "1962-11-23", nationality: "VE" });
+        assert_eq!(request.url, "http://127.0.0.1:9/match/sanctions?limit=10");
+        assert!(request.headers.contains(&("authorization".into(), "ApiKey k1".into())));
+        let body: Json = serde_json::from_slice(&request.body).unwrap();
+        assert_eq!(body["queries"]["q"]["schema"], "Person");
+        assert_eq!(body["queries"]["q"]["properties"]["birthDate"], json!(["1962-11-23"]));
+        assert_eq!(body["queries"]["q"]["properties"]["nationality"], json!(["ve"]));
+        let bare = config().match_request(&Person { name: "Ann Lee", date_of_birth: "", nationality: "" });
+        let body: Json = serde_json::from_slice(&bare.body).unwrap();
+        assert!(body["queries"]["q"]["properties"].get("birthDate").is_none());
+    }
+
+    #[test]
+    fn results_become_candidates_with_aliases_and_qualifiers() {
+        let answer = json!({ "responses": { "q": { "status": 200, "results": [
+            { "id": "NK-1", "schema": "Person", "caption": "Nicolás Maduro", "score": 0.97,
+              "properties": { "name": ["Nicolás Maduro Moros"], "alias": ["Nicolas Maduro"], "birthDate": ["1962-11-23"],
+                              "nationality": ["ve"], "citizenship": ["ve", "suhh"] } },
+            { "id": "NK-2", "schema": "Company", "caption": "Maduro Holdings", "properties": {} },
+            { "schema": "Person", "properties": { "name": ["no id"] } }
+        ] } } });
+        let response = VendorResponse { status: 200, body: answer.to_string().into_bytes() };
+        let found = config().candidates(&response).unwrap();
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].names, vec!["Nicolás Maduro Moros", "Nicolas Maduro"]);
+        assert_eq!(found[0].nationalities, vec!["VE"]);
+        assert_eq!(found[0].kind, EntryKind::Individual);
+        assert_eq!(found[0].source, "yente-sanctions");
+        assert_eq!((found[1].kind, found[1].names.clone()), (EntryKind::Entity, vec!["Maduro Holdings".to_string()]));
+    }
+
+    #[test]
+    fn errors_and_unreadable_answers_are_errors() {
+        for response in [
+            VendorResponse { status: 500, body: b"{}".to_vec() },
+            VendorResponse { status: 200, body: b"<html>".to_vec() },
+            VendorResponse { status: 200, body: br#"{"responses":{"q":{"status":400}}}"#.to_vec() },
+            VendorResponse { status: 200, body: br#"{"responses":{}}"#.to_vec() },
+        ] {
+            assert!(config().candidates(&response).is_err(), "{response:?}");
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! Production screening through a yente `/match` API, against a stand-in on
+//! loopback written from yente's documented API: candidates it proposes are
+//! scored by the rules; a hit opens a case the operator learns nothing of; a
+//! vendor that fails answers 503 with Retry-After and writes nothing.
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
+
+mod support;
+
+use std::convert::Infallible;
+use std::sync::{Arc, Mutex};
+
+use gateway::auth::Environment;
+use gateway::vendors::yente::YenteConfig;
+use gateway::{Config, Gateway};
+use host_native::rules_engine::ComponentRules;
+use host_native::webhooks::VendorClient;
+use host_native::{OsIds, SystemClock};
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper_util::rt::TokioIo;
+use serde_json::{json, Value as Json};
+use support::call;
+
+/// What the stand-in does with the next requests.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Up,
+    Failing,
+}
+
+/// The stand-in's entities, as yente's FollowTheMoney records.
+fn entities() -> Vec<Json> {
+    vec![
+        json!({ "id": "NK-maduro", "schema": "Person", "caption": "Nicolás Maduro Moros", "datasets": ["us_ofac_sdn"],
+                "properties": { "name": ["Nicolás Maduro Moros"], "alias": ["Nicolas MADURO MOROS"], "birthDate": ["1962-11-23"],
+                                "nationality": ["ve"] } }),
+        json!({ "id": "NK-ship", "schema": "Vessel", "caption": "Maduro Star", "properties": { "name": ["Maduro Star"] } }),
+    ]
+}
+
+/// yente's `POST /match/{dataset}`: a batch of queries, each answered with
+/// the entities sharing a name token (yente ranks by its own score; the
+/// gateway re-scores with the rules).
+fn answer(body: &Json) -> (u16, Json) {
+    let Some(queries) = body["queries"].as_object() else { return (400, json!({ "detail": "queries missing" })) };
+    let mut responses = serde_json::Map::new();
+    for (key, query) in queries {
+        let wanted: Vec<String> = query["properties"]["name"]
+            .as_array()
+            .map(|n| n.iter().filter_map(|v| v.as_str()).flat_map(|s| s.split_whitespace().map(str::to_lowercase).collect::<Vec<_>>()).collect())
+            .unwrap_or_default();
+        let results: Vec<Json> = entities()
+            .into_iter()
+            .filter(|e| e["caption"].as_str().unwrap_or("").split_whitespace().any(|t| wanted.iter().any(|w| w == &t.to_lowercase())))
+            .map(|mut e| {
+                e["score"] = json!(0.7);
+                e["match"] = json!(false);
+                e
+            })
+            .collect();
+        responses
+            .insert(key.clone(), json!({ "status": 200, "results": results, "total": { "value": results.len(), "relation": "eq" }, "query": query }));
+    }
+    (200, json!({ "responses": responses, "limit": 10 }))
+}
+
+/// The path and `Authorization` header of each request the stand-in got.
+type Seen = Arc<Mutex<Vec<(String, Option<String>)>>>;
+
+async fn standin(mode: Arc<Mutex<Mode>>, seen: Seen) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else { continue };
+            let (mode, seen) = (mode.clone(), seen.clone());
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+                    let (mode, seen) = (*mode.lock().unwrap(), seen.clone());
+                    async move {
+                        let path = request.uri().path().to_string();
+                        let auth = request.headers().get("authorization").and_then(|v| v.to_str().ok()).map(str::to_string);
+                        let bytes = request.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
+                        seen.lock().unwrap().push((path.clone(), auth));
+                        let (status, body) = match (mode, path.strip_prefix("/match/")) {
+                            (Mode::Failing, _) => (500, json!({ "detail": "index unavailable" })),
+                            (Mode::Up, Some("sanctions")) => answer(&serde_json::from_slice(&bytes).unwrap_or(Json::Null)),
+                            (Mode::Up, _) => (404, json!({ "detail": "no such dataset" })),
+                        };
+                        let response = hyper::Response::builder().status(status).header("content-type", "application/json");
+                        Ok::<_, Infallible>(response.body(Full::new(Bytes::from(body.to_string()))).unwrap())
+                    }
+                });
+                let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+            });
+        }
+    });
+    addr
+}
+
+async fn gateway(dir: &tempfile::TempDir, base_url: String) -> Gateway {
+    let store = host_native::open_store(&format!("sqlite://{}", dir.path().join("g.db").display())).await.unwrap();
+    let config = Config {
+        production_screening_vendor: Some(YenteConfig { base_url, dataset: "sanctions".into(), api_key: Some("yk-1".into()) }),
+        ..Config::default()
+    };
+    let gateway = Gateway::new(store, Box::new(ComponentRules::embedded().unwrap()), Box::new(SystemClock), Box::new(OsIds), config)
+        .with_vendor_http(Box::new(VendorClient::new().unwrap()));
+    gateway.migrate().await.unwrap();
+    gateway
+}
+
+fn person(user_id: &str, first: &str, last: &str, dob: &str, nationality: &str) -> Json {
+    json!({ "user_id": user_id, "first_name": first, "last_name": last, "date_of_birth": dob, "nationality": nationality, "email": format!("{user_id}@example.com") })
+}
+
+async fn production_tenant(gateway: &Gateway, admin: &str) -> String {
+    let (status, body) = call(gateway, admin, "POST", "/v1/admin/tenants", json!({ "name": "op", "environment": "production" })).await;
+    assert_eq!(status, 201, "{body}");
+    body["api_key"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn yente_candidates_are_scored_by_the_rules_and_a_hit_opens_a_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mode, seen) = (Arc::new(Mutex::new(Mode::Up)), Arc::new(Mutex::new(Vec::new())));
+    let addr = standin(mode, seen.clone()).await;
+    let gateway = gateway(&dir, format!("http://{addr}")).await;
+    let admin = gateway.create_admin_key(Environment::Production).await.unwrap();
+    let key = production_tenant(&gateway, &admin).await;
+
+    // No list is imported: the vendor alone makes production screening available.
+    let (status, hit) = call(&gateway, &key, "POST", "/v1/sanctions/screen", person("u-1", "Nicolas", "Maduro Moros", "1962-11-23", "VE")).await;
+    assert_eq!(status, 201, "{hit}");
+    assert_eq!(hit["status"], "hit_review_pending");
+    let score = hit["highest_match_score"].as_f64().unwrap();
+    assert!((0.85..=1.0).contains(&score), "{hit}");
+    let raw = hit.to_string();
+    for detail in ["NK-maduro", "yente", "us_ofac_sdn", "Nicolás"] {
+        assert!(!raw.contains(detail), "the operator saw {detail}: {raw}");
+    }
+    let case_id = hit["case_id"].as_str().unwrap();
+    let (status, case) = call(&gateway, &admin, "GET", &format!("/v1/admin/sanctions/cases/{case_id}"), Json::Null).await;
+    assert_eq!(status, 200);
+    assert_eq!(case["matches"][0]["entity_id"], "NK-maduro", "{case}");
+    assert_eq!(case["matches"][0]["list"], "yente-sanctions", "{case}");
+
+    // The negative twin: a name the vendor proposes candidates for, but that the rules do not match.
+    let (status, clear) = call(&gateway, &key, "POST", "/v1/sanctions/screen", person("u-2", "Maria", "Maduro", "1990-01-01", "ES")).await;
+    assert_eq!((status, clear["status"].as_str()), (201, Some("clear")), "{clear}");
+
+    let seen = seen.lock().unwrap();
+    assert!(seen.iter().all(|(path, auth)| path == "/match/sanctions" && auth.as_deref() == Some("ApiKey yk-1")), "{seen:?}");
+    assert_eq!(seen.len(), 2);
+}
+
+#[tokio::test]
+async fn a_failing_or_unreachable_vendor_is_503_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mode, seen) = (Arc::new(Mutex::new(Mode::Failing)), Arc::new(Mutex::new(Vec::new())));
+    let addr = standin(mode.clone(), seen).await;
+    let gateway = gateway(&dir, format!("http://{addr}")).await;
+    let admin = gateway.create_admin_key(Environment::Production).await.unwrap();
+    let key = production_tenant(&gateway, &admin).await;
+
+    let (status, error) = call(&gateway, &key, "POST", "/v1/sanctions/screen", person("u-1", "Ann", "Lee", "1990-04-01", "GB")).await;
+    assert_eq!((status, error["error"].as_str()), (503, Some("vendor_unavailable")), "{error}");
+    assert!(!error.to_string().contains("index unavailable"), "the vendor's words reached the operator: {error}");
+    let (status, _) = call(&gateway, &key, "GET", "/v1/sanctions/status?user_id=u-1", Json::Null).await;
+    assert_eq!(status, 404, "a failed screening left a user behind");
+
+    // Once the vendor is back, the same request screens.
+    *mode.lock().unwrap() = Mode::Up;
+    let (status, clear) = call(&gateway, &key, "POST", "/v1/sanctions/screen", person("u-1", "Ann", "Lee", "1990-04-01", "GB")).await;
+    assert_eq!((status, clear["status"].as_str()), (201, Some("clear")), "{clear}");
+
+    // A vendor no one answers at (a port that was just closed) is unavailable too.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let dir2 = tempfile::tempdir().unwrap();
+    let gateway = self::gateway(&dir2, format!("http://{closed}")).await;
+    let admin = gateway.create_admin_key(Environment::Production).await.unwrap();
+    let key = production_tenant(&gateway, &admin).await;
+    let request = http::Request::builder()
+        .method("POST")
+        .uri("/v1/sanctions/screen")
+        .header("authorization", format!("Bearer {key}"))
+        .header("content-type", "application/json")
+        .body(person("u-9", "Ann", "Lee", "1990-04-01", "GB").to_string().into_bytes())
+        .unwrap();
+    let response = gateway.handle(request).await;
+    assert_eq!(response.status(), 503);
+    assert_eq!(response.headers().get("retry-after").and_then(|v| v.to_str().ok()), Some("30"));
+}
