@@ -21,7 +21,7 @@ use gateway::{Config, Gateway, WorkLimits};
 use worker::{event, Context, Env, Request, Response, ScheduleContext, ScheduledEvent};
 
 use crate::limiter::DurableRateLimit;
-use crate::platform::{FetchSender, FlagWaker, WorkerClock, WorkerIds};
+use crate::platform::{FetchSender, FetchVendor, FlagWaker, WorkerClock, WorkerIds};
 use crate::rules_js::JsRules;
 use crate::store_d1::D1Store;
 
@@ -61,6 +61,17 @@ impl Settings {
     }
 }
 
+/// A yente API for production screening: the vars `CGW_YENTE_URL` and
+/// `CGW_YENTE_DATASET` (default `default`), the secret `CGW_YENTE_API_KEY`.
+fn yente(env: &Env) -> Option<gateway::vendors::yente::YenteConfig> {
+    let var = |name: &str| env.var(name).ok().map(|v| v.to_string()).filter(|v| !v.is_empty());
+    Some(gateway::vendors::yente::YenteConfig {
+        base_url: var("CGW_YENTE_URL")?,
+        dataset: var("CGW_YENTE_DATASET").unwrap_or_else(|| "default".to_string()),
+        api_key: env.secret("CGW_YENTE_API_KEY").ok().map(|s| s.to_string()).filter(|k| !k.is_empty()),
+    })
+}
+
 /// The keys that seal webhook secrets: the Worker secret `CGW_SECRET_KEY`
 /// (base64, `wrangler secret put`; `scripts/edge.sh dev` makes one per state
 /// directory) and `CGW_PREVIOUS_SECRET_KEYS` (comma-separated) after a rotation.
@@ -87,11 +98,13 @@ pub(crate) async fn build_gateway(env: &Env) -> Result<(Gateway, Rc<Cell<bool>>)
         |what: &str, e: String| ApiError::new(503, "store_unavailable", "the store is unavailable; retry later").with_detail(format!("{what}: {e}"));
     let db = env.d1("DB").map_err(|e| unavailable("D1 binding", e.to_string()))?;
     let store = D1Store::new(db);
-    let config = Config { work: Settings::from_env(env).work, secret_keys: secret_keys(env), ..Config::default() };
+    let config =
+        Config { work: Settings::from_env(env).work, secret_keys: secret_keys(env), production_screening_vendor: yente(env), ..Config::default() };
     let woken = Rc::new(Cell::new(false));
     let mut gateway = Gateway::new(Box::new(store), Box::new(JsRules), Box::new(WorkerClock), Box::new(WorkerIds), config)
         .with_webhooks(Box::new(FetchSender), Box::new(FlagWaker(woken.clone())))
-        .with_rate_limiter(Box::new(DurableRateLimit { env: env.clone() }));
+        .with_rate_limiter(Box::new(DurableRateLimit { env: env.clone() }))
+        .with_vendor_http(Box::new(FetchVendor));
     if let Ok(kv) = env.kv("SNAPSHOTS") {
         gateway = gateway.with_page_cache(Box::new(snapshot_cache::KvPageCache::new(kv)));
     }

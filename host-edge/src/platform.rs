@@ -5,7 +5,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use futures_util::future::{select, Either};
-use gateway::ports::{Clock, Ids, SendOutcome, Waker, WebhookSender};
+use gateway::ports::{Clock, Ids, SendOutcome, VendorHttp, VendorRequest, VendorResponse, Waker, WebhookSender};
 use wasm_bindgen::prelude::*;
 use worker::{Delay, Fetch, Headers, Method, Request, RequestInit, RequestRedirect};
 
@@ -47,7 +47,7 @@ pub struct FetchSender;
 #[async_trait::async_trait(?Send)]
 impl WebhookSender for FetchSender {
     async fn post(&self, url: &str, headers: &[(String, String)], body: &[u8]) -> SendOutcome {
-        let request = match build_request(url, headers, body) {
+        let request = match build_request(Method::Post, url, headers, body) {
             Ok(request) => request,
             Err(e) => return SendOutcome::Failed(format!("invalid request: {e}")),
         };
@@ -65,15 +65,39 @@ impl WebhookSender for FetchSender {
     }
 }
 
-fn build_request(url: &str, headers: &[(String, String)], body: &[u8]) -> worker::Result<Request> {
+fn build_request(method: Method, url: &str, headers: &[(String, String)], body: &[u8]) -> worker::Result<Request> {
     let request_headers = Headers::new();
     for (name, value) in headers {
         request_headers.set(name, value)?;
     }
     let mut init = RequestInit::new();
-    init.with_method(Method::Post).with_headers(request_headers).with_redirect(RequestRedirect::Manual);
-    init.with_body(Some(js_sys::Uint8Array::from(body).into()));
+    init.with_method(method).with_headers(request_headers).with_redirect(RequestRedirect::Manual);
+    if !body.is_empty() {
+        init.with_body(Some(js_sys::Uint8Array::from(body).into()));
+    }
     Request::new_with_init(url, &init)
+}
+
+/// Vendor requests through the Workers fetch API: ten seconds, no redirects.
+pub struct FetchVendor;
+
+#[async_trait::async_trait(?Send)]
+impl VendorHttp for FetchVendor {
+    async fn send(&self, request: VendorRequest) -> Result<VendorResponse, String> {
+        let method = Method::from(request.method.to_string());
+        let built = build_request(method, &request.url, &request.headers, &request.body).map_err(|e| format!("invalid request: {e}"))?;
+        let exchange = async move {
+            let mut response = Fetch::Request(built).send().await?;
+            let body = response.bytes().await?;
+            Ok::<_, worker::Error>(VendorResponse { status: response.status_code(), body })
+        };
+        let timeout = Box::pin(Delay::from(std::time::Duration::from_millis(SEND_TIMEOUT_MS)));
+        match select(Box::pin(exchange), timeout).await {
+            Either::Left((Ok(response), _)) => Ok(response),
+            Either::Left((Err(e), _)) => Err(format!("request failed: {e}")),
+            Either::Right(_) => Err("timed out".to_string()),
+        }
+    }
 }
 
 /// Remembers that events were committed, so that a delivery round runs
