@@ -21,11 +21,25 @@ pub struct Fields {
     invalid: Vec<(&'static str, String)>,
 }
 
+/// Whether a string anywhere in `value` holds NUL, which no store keeps
+/// (Postgres refuses it in text).
+fn has_nul(value: &Json) -> bool {
+    match value {
+        Json::String(s) => s.contains('\0'),
+        Json::Array(items) => items.iter().any(has_nul),
+        Json::Object(map) => map.iter().any(|(k, v)| k.contains('\0') || has_nul(v)),
+        _ => false,
+    }
+}
+
 pub fn parse_json_object(body: &[u8]) -> ApiResult<Map<String, Json>> {
     if body.is_empty() {
         return Err(ApiError::bad_request("invalid_json", "request body must be a JSON object"));
     }
     match serde_json::from_slice::<Json>(body) {
+        Ok(Json::Object(map)) if map.values().any(has_nul) => {
+            Err(ApiError::bad_request("invalid_field", "text must not contain the NUL character (\\u0000)"))
+        }
         Ok(Json::Object(map)) => Ok(map),
         Ok(_) => Err(ApiError::bad_request("invalid_json", "request body must be a JSON object")),
         Err(e) => Err(ApiError::bad_request("invalid_json", format!("request body is not valid JSON: {e}"))),
@@ -213,6 +227,9 @@ impl Query {
             if value.trim().is_empty() {
                 return Err(ApiError::bad_request("invalid_query", format!("query parameter {name} has no value")));
             }
+            if name.contains('\0') || value.contains('\0') {
+                return Err(ApiError::bad_request("invalid_query", "query parameters must not contain the NUL character"));
+            }
             map.entry(name).or_insert(value);
         }
         Ok(Query(map))
@@ -375,6 +392,16 @@ mod tests {
         assert_eq!(q.get("email"), Some("a+b@x.com"));
         assert_eq!(q.get("phone"), Some("+44 1"));
         assert!(q.required("nope").is_err());
+    }
+
+    #[test]
+    fn nul_is_refused_in_bodies_and_queries() {
+        for body in [r#"{"reviewer": "a\u0000b"}"#, r#"{"entries": [{"reference": "\u0000"}]}"#, r#"{"x": {"\u0000": 1}}"#] {
+            assert_eq!(Fields::from_body(body.as_bytes()).err().map(|e| e.code), Some("invalid_field"), "{body}");
+        }
+        assert!(Fields::from_body(br#"{"reviewer": "a\u0001b"}"#).is_ok());
+        assert_eq!(Query::parse(Some("user_id=a%00b")).err().map(|e| e.code), Some("invalid_query"));
+        assert!(Query::parse(Some("user_id=a%01b")).is_ok());
     }
 
     #[test]

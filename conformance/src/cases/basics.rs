@@ -104,3 +104,16 @@ pub fn integers_with_a_zero_fraction_are_integers(env: &Env) -> CaseResult {
     t.post("/v1/limits/check", json!({ "user_id": user, "amount_cents": 1500, "currency": " USD" })).expect_error(400, "invalid_field")?;
     Ok(())
 }
+
+/// No store keeps NUL in text (Postgres refuses it): it is a 400, never a 500.
+pub fn nul_in_text_is_400(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = crate::client::unique("nul");
+    t.post("/v1/sanctions/screen", crate::client::identity(&format!("{user}\u{0}"), "Ann", "Lee", "ann@example.com"))
+        .expect_error(400, "invalid_field")?;
+    t.get(&format!("/v1/sanctions/status?user_id={user}%00")).expect_error(400, "invalid_query")?;
+    // the negative twin: the same id without NUL
+    t.signup(&user)?;
+    t.get(&format!("/v1/sanctions/status?user_id={user}")).expect(200)?;
+    Ok(())
+}

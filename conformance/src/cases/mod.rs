@@ -32,6 +32,7 @@ cases![
     basics::openapi_document_is_public_and_names_every_area,
     basics::query_parameter_without_value_is_400,
     basics::integers_with_a_zero_fraction_are_integers,
+    basics::nul_in_text_is_400,
     auth::missing_header_is_missing_credentials,
     auth::malformed_unknown_and_wrong_scheme_keys_are_invalid_credentials,
     auth::revoked_key_is_refused_and_audited,
