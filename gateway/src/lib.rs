@@ -76,6 +76,8 @@ pub struct Config {
     /// A yente `/match` API that production screening asks for candidates,
     /// beside (or instead of) the imported lists.
     pub production_screening_vendor: Option<vendors::yente::YenteConfig>,
+    /// The identity-verification vendor of production checks.
+    pub production_identity_vendor: Option<vendors::sumsub::SumsubConfig>,
 }
 
 /// How much one scheduled round, delivery round or import takes on. Workers
@@ -277,6 +279,8 @@ impl Gateway {
         match route {
             Route::Health => return Ok(api::health()),
             Route::OpenApi => return openapi::reply(),
+            // The vendor authenticates by its body's digest, not a key.
+            Route::IdentityVendorWebhook => return self.identity_vendor_webhook(request.headers(), request.body()).await,
             _ => {}
         }
         if !request.body().is_empty() && !is_json(request.headers()) {

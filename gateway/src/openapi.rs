@@ -87,7 +87,7 @@ mod tests {
             let route = resolve(&method, &concrete(&path)).expect("resolves");
             let scheme = operation["security"].as_array().and_then(|s| s.first()).and_then(|s| s.as_object()).and_then(|s| s.keys().next());
             let expected = match route {
-                Route::Health | Route::OpenApi => None,
+                Route::Health | Route::OpenApi | Route::IdentityVendorWebhook => None,
                 r if r.is_admin() => Some("adminKey"),
                 _ => Some("tenantKey"),
             };

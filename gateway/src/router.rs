@@ -8,6 +8,7 @@ use crate::error::{ApiError, ApiResult};
 pub enum Route {
     Health,
     OpenApi,
+    IdentityVendorWebhook,
     Rules,
     SanctionsScreen,
     SanctionsStatus,
@@ -130,6 +131,7 @@ macro_rules! operation_ids {
 operation_ids! {
     Route::Health => "getHealth",
     Route::OpenApi => "getOpenApi",
+    Route::IdentityVendorWebhook => "receiveIdentityVendorWebhook",
     Route::Rules => "getRules",
     Route::SanctionsScreen => "screenUser",
     Route::SanctionsStatus => "getSanctionsStatus",
@@ -185,6 +187,7 @@ fn routes_for(segments: &[&str]) -> Option<Vec<(Method, Route)>> {
     Some(match segments {
         ["v1", "health"] => vec![(Method::GET, Route::Health)],
         ["v1", "openapi.json"] => vec![(Method::GET, Route::OpenApi)],
+        ["v1", "vendors", "sumsub", "webhook"] => vec![(Method::POST, Route::IdentityVendorWebhook)],
         ["v1", "rules"] => vec![(Method::GET, Route::Rules)],
         ["v1", "sanctions", "screen"] => vec![(Method::POST, Route::SanctionsScreen)],
         ["v1", "sanctions", "status"] => vec![(Method::GET, Route::SanctionsStatus)],

@@ -72,6 +72,21 @@ fn yente(env: &Env) -> Option<gateway::vendors::yente::YenteConfig> {
     })
 }
 
+/// Sumsub for production identity verification: the secrets
+/// `CGW_SUMSUB_APP_TOKEN`, `CGW_SUMSUB_SECRET_KEY`, `CGW_SUMSUB_WEBHOOK_SECRET`
+/// (all three, or Sumsub is off) and the vars `CGW_SUMSUB_URL`, `CGW_SUMSUB_LEVEL`.
+fn sumsub(env: &Env) -> Option<gateway::vendors::sumsub::SumsubConfig> {
+    let secret = |name: &str| env.secret(name).ok().map(|s| s.to_string()).filter(|v| !v.is_empty());
+    let var = |name: &str, default: &str| env.var(name).ok().map(|v| v.to_string()).filter(|v| !v.is_empty()).unwrap_or_else(|| default.to_string());
+    Some(gateway::vendors::sumsub::SumsubConfig {
+        base_url: var("CGW_SUMSUB_URL", "https://api.sumsub.com"),
+        app_token: secret("CGW_SUMSUB_APP_TOKEN")?,
+        secret_key: secret("CGW_SUMSUB_SECRET_KEY")?,
+        webhook_secret: secret("CGW_SUMSUB_WEBHOOK_SECRET")?,
+        level_name: var("CGW_SUMSUB_LEVEL", "basic-kyc-level"),
+    })
+}
+
 /// The keys that seal webhook secrets: the Worker secret `CGW_SECRET_KEY`
 /// (base64, `wrangler secret put`; `scripts/edge.sh dev` makes one per state
 /// directory) and `CGW_PREVIOUS_SECRET_KEYS` (comma-separated) after a rotation.
@@ -98,8 +113,13 @@ pub(crate) async fn build_gateway(env: &Env) -> Result<(Gateway, Rc<Cell<bool>>)
         |what: &str, e: String| ApiError::new(503, "store_unavailable", "the store is unavailable; retry later").with_detail(format!("{what}: {e}"));
     let db = env.d1("DB").map_err(|e| unavailable("D1 binding", e.to_string()))?;
     let store = D1Store::new(db);
-    let config =
-        Config { work: Settings::from_env(env).work, secret_keys: secret_keys(env), production_screening_vendor: yente(env), ..Config::default() };
+    let config = Config {
+        work: Settings::from_env(env).work,
+        secret_keys: secret_keys(env),
+        production_screening_vendor: yente(env),
+        production_identity_vendor: sumsub(env),
+        ..Config::default()
+    };
     let woken = Rc::new(Cell::new(false));
     let mut gateway = Gateway::new(Box::new(store), Box::new(JsRules), Box::new(WorkerClock), Box::new(WorkerIds), config)
         .with_webhooks(Box::new(FetchSender), Box::new(FlagWaker(woken.clone())))

@@ -23,6 +23,8 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+// parsed once at start: the size of `Serve` costs nothing
+#[allow(clippy::large_enum_variant)]
 enum Command {
     /// Run the HTTP server.
     Serve {
@@ -59,6 +61,15 @@ enum Command {
         /// The yente dataset to match against.
         #[arg(long, env = "GATEWAY_YENTE_DATASET", default_value = "default")]
         yente_dataset: String,
+        /// The Sumsub API that verifies production identities; enabled when
+        /// GATEWAY_SUMSUB_APP_TOKEN, GATEWAY_SUMSUB_SECRET_KEY and
+        /// GATEWAY_SUMSUB_WEBHOOK_SECRET are set. Its webhooks go to
+        /// POST /v1/vendors/sumsub/webhook.
+        #[arg(long, env = "GATEWAY_SUMSUB_URL", default_value = "https://api.sumsub.com")]
+        sumsub_url: String,
+        /// The Sumsub verification level applicants are created at.
+        #[arg(long, env = "GATEWAY_SUMSUB_LEVEL", default_value = "basic-kyc-level")]
+        sumsub_level: String,
         /// Days the decision log is kept (a regulator's usual look-back is a year).
         #[arg(long, env = "GATEWAY_DECISION_RETENTION_DAYS", default_value_t = gateway::DEFAULT_DECISION_RETENTION_DAYS)]
         decision_retention_days: i64,
@@ -228,6 +239,18 @@ enum EnvArg {
     Production,
 }
 
+/// Sumsub, when its three secrets are in the environment (all or none).
+fn sumsub_config(base_url: String, level_name: String) -> Result<Option<gateway::vendors::sumsub::SumsubConfig>, String> {
+    let secret = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    match (secret("GATEWAY_SUMSUB_APP_TOKEN"), secret("GATEWAY_SUMSUB_SECRET_KEY"), secret("GATEWAY_SUMSUB_WEBHOOK_SECRET")) {
+        (Some(app_token), Some(secret_key), Some(webhook_secret)) => {
+            Ok(Some(gateway::vendors::sumsub::SumsubConfig { base_url, app_token, secret_key, webhook_secret, level_name }))
+        }
+        (None, None, None) => Ok(None),
+        _ => Err("Sumsub needs GATEWAY_SUMSUB_APP_TOKEN, GATEWAY_SUMSUB_SECRET_KEY and GATEWAY_SUMSUB_WEBHOOK_SECRET together".into()),
+    }
+}
+
 fn load_rules(args: &RulesArgs) -> Result<ComponentRules, String> {
     match &args.rules {
         Some(path) => ComponentRules::load(path).map_err(|e| e.to_string()),
@@ -311,6 +334,8 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             secrets,
             yente_url,
             yente_dataset,
+            sumsub_url,
+            sumsub_level,
         } => {
             let secret_keys = secrets.keys(&store.database)?;
             let trusted_proxy_header = trusted_proxy_header
@@ -341,6 +366,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                     dataset: yente_dataset,
                     api_key: std::env::var("GATEWAY_YENTE_API_KEY").ok().filter(|k| !k.is_empty()),
                 }),
+                production_identity_vendor: sumsub_config(sumsub_url, sumsub_level)?,
                 ..Config::default()
             };
             let gateway = Arc::new(build_gateway(&store, rules, notify.clone(), config).await?);

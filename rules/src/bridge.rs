@@ -132,7 +132,7 @@ macro_rules! for_each_wit_type {
         $enum!(KycStatus { NotStarted, InProgress, PendingReview, Approved, Rejected, Expired });
         $enum!(KycDocument { EmailOtp, PhoneOtp, GovernmentId, Selfie, ProofOfAddress, SourceOfFunds });
         $enum!(WithdrawalStatus { Held, Released, Blocked, Cancelled });
-        $enum!(KycAction { View, SandboxSubmit, Approve, Reject, Expire });
+        $enum!(KycAction { View, SandboxSubmit, Approve, Reject, Expire, VendorSubmit, VendorApprove, VendorReject });
         $enum!(CaseStatus { Open, Dismissed, Confirmed });
         $enum!(ReviewAction { Dismiss, Confirm });
         $enum!(LimitCancelDecision { Cancel, AlreadyCancelled, NotPending });

@@ -238,7 +238,16 @@ pub fn decide_withdrawal(facts: &WithdrawalFacts) -> Result<WithdrawalDecision, 
 
 named_enum!(
     /// What is asked of a check.
-    KycAction { View = "view", SandboxSubmit = "sandbox_submit", Approve = "approve", Reject = "reject", Expire = "expire" }
+    KycAction {
+        View = "view",
+        SandboxSubmit = "sandbox_submit",
+        Approve = "approve",
+        Reject = "reject",
+        Expire = "expire",
+        VendorSubmit = "vendor_submit",
+        VendorApprove = "vendor_approve",
+        VendorReject = "vendor_reject",
+    }
 );
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -338,19 +347,37 @@ pub fn decide_kyc(facts: &KycFacts) -> KycDecision {
             if !current.status.can_be_abandoned() {
                 return KycDecision { refused: true, ..current };
             }
-            let mut events = Vec::new();
-            if current.status == KycStatus::NotStarted {
-                events.push(EventKind::KycStarted);
-            }
-            events.push(EventKind::KycSubmitted);
-            let submitted = settle(KycStatus::PendingReview, facts.now, facts.target_tier, facts.verified, true, events);
+            let submitted = submit(current, facts);
             match stub_kyc(&facts.external_user_id) {
                 StubKycOutcome::Approve => review(submitted, facts.now, facts.target_tier, true),
                 StubKycOutcome::Reject => review(submitted, facts.now, facts.target_tier, false),
                 StubKycOutcome::ManualReview => submitted,
             }
         }
+        // A vendor's word arrives by webhook, possibly twice and possibly out
+        // of order: a repeat changes nothing, and a verdict on documents whose
+        // submission was not heard of submits them first.
+        KycAction::VendorSubmit => match current.status {
+            KycStatus::PendingReview => current,
+            s if s.can_be_abandoned() => submit(current, facts),
+            _ => KycDecision { refused: true, ..current },
+        },
+        KycAction::VendorApprove | KycAction::VendorReject => {
+            let approve = facts.action == KycAction::VendorApprove;
+            let current = if current.status.can_be_abandoned() { submit(current, facts) } else { current };
+            review(current, facts.now, facts.target_tier, approve)
+        }
     }
+}
+
+/// Documents are in: the check awaits review.
+fn submit(current: KycDecision, facts: &KycFacts) -> KycDecision {
+    let mut events = current.events;
+    if current.status == KycStatus::NotStarted {
+        events.push(EventKind::KycStarted);
+    }
+    events.push(EventKind::KycSubmitted);
+    settle(KycStatus::PendingReview, facts.now, facts.target_tier, facts.verified, true, events)
 }
 
 #[cfg(test)]
@@ -434,5 +461,41 @@ mod tests {
         }
         assert_eq!(KycTier::parse("tier_5"), None);
         assert_eq!(KycTier::parse("TIER_1"), None);
+    }
+
+    fn vendor(status: KycStatus, action: KycAction) -> KycDecision {
+        decide_kyc(&KycFacts {
+            now: 1_000,
+            status,
+            updated_at: 900,
+            target_tier: KycTier::Tier2,
+            verified: KycTier::Tier0,
+            external_user_id: alloc::string::String::from("user-autoapprove"),
+            action,
+        })
+    }
+
+    #[test]
+    fn vendor_submission_awaits_review_whatever_the_user_id() {
+        let d = vendor(KycStatus::NotStarted, KycAction::VendorSubmit);
+        assert_eq!((d.status, d.changed, d.refused), (KycStatus::PendingReview, true, false));
+        assert_eq!(d.events, alloc::vec![EventKind::KycStarted, EventKind::KycSubmitted]);
+        // a repeat changes nothing; after a verdict it is refused
+        let again = vendor(KycStatus::PendingReview, KycAction::VendorSubmit);
+        assert_eq!((again.status, again.changed, again.refused), (KycStatus::PendingReview, false, false));
+        assert!(vendor(KycStatus::Approved, KycAction::VendorSubmit).refused);
+    }
+
+    #[test]
+    fn a_vendor_verdict_decides_and_submits_first_when_needed() {
+        let d = vendor(KycStatus::InProgress, KycAction::VendorApprove);
+        assert_eq!((d.status, d.verified), (KycStatus::Approved, KycTier::Tier2));
+        assert_eq!(d.events, alloc::vec![EventKind::KycSubmitted, EventKind::KycApproved, EventKind::KycTierUpgraded]);
+        let r = vendor(KycStatus::PendingReview, KycAction::VendorReject);
+        assert_eq!((r.status, r.verified, r.events.clone()), (KycStatus::Rejected, KycTier::Tier0, alloc::vec![EventKind::KycRejected]));
+        // repeats change nothing; a contrary verdict after the fact is refused
+        assert!(!vendor(KycStatus::Approved, KycAction::VendorApprove).changed);
+        assert!(vendor(KycStatus::Approved, KycAction::VendorReject).refused);
+        assert!(vendor(KycStatus::Expired, KycAction::VendorApprove).refused);
     }
 }

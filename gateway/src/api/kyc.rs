@@ -13,6 +13,7 @@ use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::{normalize_email, normalize_phone, Fields};
 use crate::ports::{Stmt, Value};
+use crate::vendors::{self, sumsub};
 use crate::{time, Ctx, Gateway, Reply, WRITE_ATTEMPTS};
 
 pub(crate) struct Check {
@@ -174,13 +175,12 @@ impl Gateway {
                     Reply::ok(body)
                 }
                 WithdrawalOutcome::Verify(verification) => {
-                    if ctx.caller.environment == Environment::Production && !self.config.production_vendors_configured {
-                        let error = ApiError::new(503, "vendor_unavailable", "the identity verification vendor is unavailable; retry with backoff");
-                        return self.refuse_withdrawal(&log, error, statements).await;
-                    }
                     let kyc_check_id = self.new_id("kyc");
                     let withdrawal_id = self.new_id("wd");
-                    let token = format!("vat_{}", hex::encode(self.ids.random_bytes(24)));
+                    let token = match self.vendor_access_token(ctx.caller.environment, &kyc_check_id, verification.vendor_token_seconds).await {
+                        Ok(token) => token,
+                        Err(error) => return self.refuse_withdrawal(&log, error, statements).await,
+                    };
                     let body = json!({
                         "kyc_check_id": kyc_check_id,
                         "user_id": request.user_id,
@@ -224,6 +224,63 @@ impl Gateway {
             if self.commit(statements).await? {
                 return Ok(with_decision(reply, &log));
             }
+        }
+        Err(busy())
+    }
+
+    /// The token of the end user's verification flow: the sandbox stub's, or
+    /// in production the configured vendor's (an applicant for the check,
+    /// then its SDK token). No vendor, or one that fails, is 503.
+    async fn vendor_access_token(&self, environment: Environment, kyc_check_id: &str, ttl_seconds: i64) -> ApiResult<String> {
+        let stub = || format!("vat_{}", hex::encode(self.ids.random_bytes(24)));
+        let sumsub = match (environment, &self.config.production_identity_vendor) {
+            (Environment::Sandbox, _) => return Ok(stub()),
+            (Environment::Production, Some(sumsub)) => sumsub,
+            (Environment::Production, None) if self.config.production_vendors_configured => return Ok(stub()),
+            (Environment::Production, None) => return Err(vendors::unavailable("identity verification", "no vendor is configured".into())),
+        };
+        let http = self.vendor_http.as_ref().ok_or_else(|| vendors::unavailable("identity verification", "this host has no vendor client".into()))?;
+        let fail = |e: String| vendors::unavailable("identity verification", format!("sumsub: {e}"));
+        let now = self.clock.now();
+        let created = http.send(sumsub.create_applicant(kyc_check_id, now)).await.map_err(fail)?;
+        sumsub::applicant_id(&created).map_err(fail)?;
+        let issued = http.send(sumsub.access_token(kyc_check_id, ttl_seconds, now)).await.map_err(fail)?;
+        sumsub::token(&issued).map_err(fail)
+    }
+
+    /// A status webhook of the identity vendor, verified by its digest: moves
+    /// the check it names as the rules decide.
+    pub(crate) async fn identity_vendor_webhook(&self, headers: &http::HeaderMap, body: &[u8]) -> ApiResult<Reply> {
+        let sumsub = self
+            .config
+            .production_identity_vendor
+            .as_ref()
+            .ok_or_else(|| ApiError::not_found("not_found", "no identity verification vendor is configured"))?;
+        let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+        if !sumsub.verify_webhook(body, header("x-payload-digest"), header("x-payload-digest-alg")) {
+            return Err(ApiError::new(401, "invalid_signature", "the webhook's X-Payload-Digest does not match its body"));
+        }
+        let (kyc_check_id, action) = match sumsub::webhook_outcome(body).map_err(|m| ApiError::bad_request("invalid_webhook", m))? {
+            sumsub::WebhookOutcome::Ignore(kind) => return Ok(Reply::ok(json!({ "received": true, "applied": false, "type": kind }))),
+            sumsub::WebhookOutcome::Apply { kyc_check_id, action } => (kyc_check_id, action),
+        };
+        for _ in 0..WRITE_ATTEMPTS {
+            let check = self
+                .load_check(&kyc_check_id)
+                .await?
+                .filter(|c| c.environment == Environment::Production)
+                .ok_or_else(|| ApiError::not_found("kyc_check_not_found", "no such KYC check"))?;
+            let user = self.find_user(&check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)?;
+            let now = self.clock.now();
+            let (decision, log) = self.decide_check(&check, &user, action, now)?;
+            if !self.apply_check_decision(&check, &user, &decision, &log, "sumsub", now).await? {
+                continue;
+            }
+            if decision.refused {
+                return Err(error_with_decision(invalid_state(decision.status), &log));
+            }
+            let body = json!({ "received": true, "applied": decision.changed, "kyc_check_id": kyc_check_id, "status": decision.status.as_str() });
+            return Ok(with_decision(Reply::ok(body), &log));
         }
         Err(busy())
     }

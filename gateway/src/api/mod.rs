@@ -22,6 +22,7 @@ pub(crate) async fn dispatch(gw: &Gateway, route: Route, ctx: &Ctx<'_>) -> ApiRe
     match route {
         Route::Health => Ok(health()),
         Route::OpenApi => crate::openapi::reply(),
+        Route::IdentityVendorWebhook => gw.identity_vendor_webhook(&http::HeaderMap::new(), ctx.body).await,
         Route::Rules => {
             let id = gw.rules.identity();
             Ok(Reply::ok(json!({ "version": id.version, "component_sha256": id.component_sha256, "wit_package": rules::WIT_PACKAGE })))

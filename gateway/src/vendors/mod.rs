@@ -2,6 +2,7 @@
 //! requests, the host sends them ([`crate::ports::VendorHttp`]). The sandbox
 //! keeps its deterministic stubs, which live in the rules.
 
+pub mod sumsub;
 pub mod yente;
 
 use rules::ListCandidate;

@@ -1,0 +1,226 @@
+//! Production identity verification through Sumsub, against a stand-in on
+//! loopback written from Sumsub's public API documentation: it checks every
+//! request's signature, creates applicants and issues SDK tokens. Status
+//! webhooks are signed here as Sumsub signs them.
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
+
+mod support;
+
+use std::collections::HashSet;
+use std::convert::Infallible;
+use std::sync::{Arc, Mutex};
+
+use gateway::auth::Environment;
+use gateway::lists::{parse, ListFormat};
+use gateway::vendors::sumsub::SumsubConfig;
+use gateway::{Config, Gateway};
+use hmac::{Hmac, Mac};
+use host_native::rules_engine::ComponentRules;
+use host_native::webhooks::VendorClient;
+use host_native::{OsIds, SystemClock};
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper_util::rt::TokioIo;
+use serde_json::{json, Value as Json};
+use sha2::Sha256;
+use support::call;
+
+const APP_TOKEN: &str = "sbx:app-token";
+const SECRET_KEY: &str = "api-secret";
+const WEBHOOK_SECRET: &str = "webhook-secret";
+const LEVEL: &str = "basic-kyc-level";
+
+fn hmac_hex(key: &str, parts: &[&[u8]]) -> String {
+    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key.as_bytes()).unwrap();
+    for part in parts {
+        mac.update(part);
+    }
+    hex::encode(mac.finalize().into_bytes())
+}
+
+/// The stand-in's state: whether it fails, and the applicants it holds (by externalUserId).
+#[derive(Default)]
+struct Standin {
+    failing: bool,
+    applicants: HashSet<String>,
+    bad_signatures: usize,
+}
+
+/// Sumsub's answer to one request, from its documentation.
+fn answer(state: &mut Standin, method: &str, path_and_query: &str, headers: &http::HeaderMap, body: &[u8]) -> (u16, Json) {
+    if state.failing {
+        return (500, json!({ "description": "Internal error", "code": 500 }));
+    }
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let expected = hmac_hex(SECRET_KEY, &[header("x-app-access-ts").as_bytes(), method.as_bytes(), path_and_query.as_bytes(), body]);
+    if header("x-app-token") != APP_TOKEN || header("x-app-access-sig") != expected {
+        state.bad_signatures += 1;
+        return (401, json!({ "description": "Request signature mismatch", "code": 401 }));
+    }
+    let request: Json = serde_json::from_slice(body).unwrap_or(Json::Null);
+    match (method, path_and_query) {
+        ("POST", p) if p == format!("/resources/applicants?levelName={LEVEL}") => {
+            let external = request["externalUserId"].as_str().unwrap_or("").to_string();
+            if !state.applicants.insert(external.clone()) {
+                return (409, json!({ "description": "Applicant with external user id already exists", "code": 409 }));
+            }
+            (201, json!({ "id": format!("app-{}", state.applicants.len()), "externalUserId": external, "review": { "reviewStatus": "init" } }))
+        }
+        ("POST", "/resources/accessTokens/sdk") if request["levelName"] == LEVEL => {
+            (200, json!({ "token": format!("_act-sbx-{}", request["userId"].as_str().unwrap_or("")), "userId": request["userId"] }))
+        }
+        _ => (404, json!({ "description": "Not found", "code": 404 })),
+    }
+}
+
+async fn standin(state: Arc<Mutex<Standin>>) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else { continue };
+            let state = state.clone();
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+                    let state = state.clone();
+                    async move {
+                        let method = request.method().to_string();
+                        let path = request.uri().path_and_query().map(|p| p.to_string()).unwrap_or_default();
+                        let headers = request.headers().clone();
+                        let body = request.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
+                        let (status, reply) = answer(&mut state.lock().unwrap(), &method, &path, &headers, &body);
+                        let response = hyper::Response::builder().status(status).header("content-type", "application/json");
+                        Ok::<_, Infallible>(response.body(Full::new(Bytes::from(reply.to_string()))).unwrap())
+                    }
+                });
+                let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+            });
+        }
+    });
+    addr
+}
+
+/// A production gateway with Sumsub at `addr` and a one-entry list, so that production screens.
+async fn gateway(dir: &tempfile::TempDir, addr: std::net::SocketAddr) -> (Gateway, String, String) {
+    let store = host_native::open_store(&format!("sqlite://{}", dir.path().join("g.db").display())).await.unwrap();
+    let sumsub = SumsubConfig {
+        base_url: format!("http://{addr}"),
+        app_token: APP_TOKEN.into(),
+        secret_key: SECRET_KEY.into(),
+        webhook_secret: WEBHOOK_SECRET.into(),
+        level_name: LEVEL.into(),
+    };
+    let config = Config { production_identity_vendor: Some(sumsub), ..Config::default() };
+    let gateway = Gateway::new(store, Box::new(ComponentRules::embedded().unwrap()), Box::new(SystemClock), Box::new(OsIds), config)
+        .with_vendor_http(Box::new(VendorClient::new().unwrap()));
+    gateway.migrate().await.unwrap();
+    let list = "id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n\
+                NK-1,Person,Zebulon Quartermaine,,1950-01-01,ru,,,,,,,test,2020-01-01,2020-01-01,2020-01-01\n";
+    gateway
+        .import_list(Environment::Production, "test", ListFormat::OpenSanctionsCsv, parse::opensanctions(list.as_bytes()).unwrap(), "test")
+        .await
+        .unwrap();
+    let admin = gateway.create_admin_key(Environment::Production).await.unwrap();
+    let (status, tenant) = call(&gateway, &admin, "POST", "/v1/admin/tenants", json!({ "name": "op", "environment": "production" })).await;
+    assert_eq!(status, 201, "{tenant}");
+    (gateway, admin, tenant["api_key"].as_str().unwrap().to_string())
+}
+
+async fn signup_and_withdraw(gateway: &Gateway, key: &str, user: &str) -> (u16, Json) {
+    let person = json!({ "user_id": user, "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": "ann@example.com" });
+    let (status, screened) = call(gateway, key, "POST", "/v1/sanctions/screen", person).await;
+    assert_eq!((status, screened["status"].as_str()), (201, Some("clear")), "{screened}");
+    let withdrawal =
+        json!({ "user_id": user, "email": "ann@example.com", "phone": "+44 7700 900123", "withdrawal_amount_cents": 50_000, "currency": "USD" });
+    call(gateway, key, "POST", "/v1/kyc/start", withdrawal).await
+}
+
+/// Sends a webhook as Sumsub does, signed with `secret`.
+async fn webhook(gateway: &Gateway, secret: &str, event: Json) -> (u16, Json) {
+    let body = event.to_string().into_bytes();
+    let request = http::Request::builder()
+        .method("POST")
+        .uri("/v1/vendors/sumsub/webhook")
+        .header("content-type", "application/json")
+        .header("x-payload-digest", hmac_hex(secret, &[&body]))
+        .header("x-payload-digest-alg", "HMAC_SHA256_HEX")
+        .body(body)
+        .unwrap();
+    let response = gateway.handle(request).await;
+    (response.status().as_u16(), serde_json::from_slice(response.body()).unwrap_or(Json::Null))
+}
+
+async fn check_status(gateway: &Gateway, key: &str, kyc_check_id: &str) -> Json {
+    let (status, body) = call(gateway, key, "GET", &format!("/v1/kyc/status?kyc_check_id={kyc_check_id}"), Json::Null).await;
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
+#[tokio::test]
+async fn a_production_check_goes_through_sumsub_and_its_signed_webhooks() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = Arc::new(Mutex::new(Standin::default()));
+    let addr = standin(state.clone()).await;
+    let (gateway, _admin, key) = gateway(&dir, addr).await;
+
+    let (status, started) = signup_and_withdraw(&gateway, &key, "u-1").await;
+    assert_eq!(status, 201, "{started}");
+    let check = started["kyc_check_id"].as_str().unwrap().to_string();
+    assert_eq!(started["vendor_access_token"], json!(format!("_act-sbx-{check}")), "{started}");
+    assert_eq!(started["withdrawal_held"], json!(true));
+    {
+        let state = state.lock().unwrap();
+        assert!(state.applicants.contains(&check), "no applicant for the check");
+        assert_eq!(state.bad_signatures, 0, "a request was badly signed");
+    }
+
+    // A forged webhook changes nothing.
+    let pending = json!({ "type": "applicantPending", "externalUserId": check, "applicantId": "app-1", "reviewStatus": "pending" });
+    let (status, refused) = webhook(&gateway, "not-the-secret", pending.clone()).await;
+    assert_eq!((status, refused["error"].as_str()), (401, Some("invalid_signature")), "{refused}");
+    assert_eq!(check_status(&gateway, &key, &check).await["status"], "not_started");
+
+    let (status, body) = webhook(&gateway, WEBHOOK_SECRET, pending).await;
+    assert_eq!((status, body["status"].as_str()), (200, Some("pending_review")), "{body}");
+
+    let green =
+        json!({ "type": "applicantReviewed", "externalUserId": check, "reviewResult": { "reviewAnswer": "GREEN" }, "reviewStatus": "completed" });
+    let (status, body) = webhook(&gateway, WEBHOOK_SECRET, green.clone()).await;
+    assert_eq!((status, body["status"].as_str(), body["applied"].as_bool()), (200, Some("approved"), Some(true)), "{body}");
+    let view = check_status(&gateway, &key, &check).await;
+    assert_eq!((view["status"].as_str(), view["withdrawal_status"].as_str()), (Some("approved"), Some("released")), "{view}");
+    let (_, tier) = call(&gateway, &key, "GET", "/v1/kyc/tier?user_id=u-1", Json::Null).await;
+    assert_eq!(tier["verified_tier"], "tier_1", "{tier}");
+
+    // Sumsub retries: the same verdict again changes nothing; a contrary one is refused.
+    let (status, body) = webhook(&gateway, WEBHOOK_SECRET, green).await;
+    assert_eq!((status, body["applied"].as_bool()), (200, Some(false)), "{body}");
+    let red = json!({ "type": "applicantReviewed", "externalUserId": check, "reviewResult": { "reviewAnswer": "RED", "reviewRejectType": "FINAL" } });
+    let (status, body) = webhook(&gateway, WEBHOOK_SECRET, red).await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("invalid_state")), "{body}");
+    // Types this service does not act on are acknowledged; unknown checks are 404.
+    let (status, body) = webhook(&gateway, WEBHOOK_SECRET, json!({ "type": "applicantCreated", "externalUserId": check })).await;
+    assert_eq!((status, body["applied"].as_bool()), (200, Some(false)), "{body}");
+    let unknown = json!({ "type": "applicantPending", "externalUserId": "kyc_nobody" });
+    assert_eq!(webhook(&gateway, WEBHOOK_SECRET, unknown).await.0, 404);
+}
+
+#[tokio::test]
+async fn a_failing_vendor_is_503_and_creates_no_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = Arc::new(Mutex::new(Standin { failing: true, ..Standin::default() }));
+    let addr = standin(state.clone()).await;
+    let (gateway, admin, key) = gateway(&dir, addr).await;
+
+    let (status, error) = signup_and_withdraw(&gateway, &key, "u-1").await;
+    assert_eq!((status, error["error"].as_str()), (503, Some("vendor_unavailable")), "{error}");
+    let (_, checks) = call(&gateway, &admin, "GET", "/v1/admin/kyc/checks?status=not_started", Json::Null).await;
+    assert_eq!(checks["checks"], json!([]), "a check was written: {checks}");
+
+    // Back up, the same withdrawal starts a check.
+    state.lock().unwrap().failing = false;
+    let withdrawal =
+        json!({ "user_id": "u-1", "email": "ann@example.com", "phone": "+44 7700 900123", "withdrawal_amount_cents": 50_000, "currency": "USD" });
+    let (status, started) = call(&gateway, &key, "POST", "/v1/kyc/start", withdrawal).await;
+    assert_eq!(status, 201, "{started}");
+}
