@@ -22,7 +22,8 @@ pub(crate) async fn dispatch(gw: &Gateway, route: Route, ctx: &Ctx<'_>) -> ApiRe
     match route {
         Route::Health => Ok(health()),
         Route::OpenApi => crate::openapi::reply(),
-        Route::IdentityVendorWebhook => gw.identity_vendor_webhook(&http::HeaderMap::new(), ctx.body).await,
+        // Answered before authentication, in `Gateway::dispatch`: it carries a digest, not a key.
+        Route::IdentityVendorWebhook => Err(ApiError::internal().with_detail("the vendor webhook reached the keyed dispatch".into())),
         Route::Rules => {
             let id = gw.rules.identity();
             Ok(Reply::ok(json!({ "version": id.version, "component_sha256": id.component_sha256, "wit_package": rules::WIT_PACKAGE })))
