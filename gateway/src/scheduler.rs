@@ -74,6 +74,8 @@ impl Gateway {
         report.snapshots_taken = self.take_daily_snapshots(now).await?;
         self.prune_decisions(now).await?;
         self.prune_idempotency_keys(now).await?;
+        // shared request counters of windows that have ended
+        self.store.batch(vec![Stmt::new("DELETE FROM rate_windows WHERE window_start < ?1", vec![now.saturating_sub(120).into()])]).await?;
         if report != ScheduledReport::default() {
             self.wake_delivery();
         }

@@ -308,7 +308,14 @@ const V4: &[&str] = &[
 ];
 
 /// Every schema version, in order.
-pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4];
+/// Version 5: the per-key request counters that several hosts on one database share.
+const V5: &[&str] = &["CREATE TABLE IF NOT EXISTS rate_windows (
+        key_id TEXT NOT NULL,
+        window_start BIGINT NOT NULL,
+        used BIGINT NOT NULL,
+        PRIMARY KEY (key_id, window_start))"];
+
+pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

@@ -86,6 +86,17 @@ pub fn open_decision_store(url: &str) -> Result<Option<Box<dyn Store>>, StoreErr
     }
 }
 
+/// The per-key rate limit of a store that several hosts share (Postgres):
+/// a counter in the database, so a key gets its quota across all hosts.
+/// `None` for SQLite, which one process owns: its in-process limiter is exact and free.
+pub async fn open_shared_rate_limit(url: &str) -> Result<Option<Box<dyn gateway::ports::RateLimit>>, StoreError> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        let store = store_postgres::PostgresStore::connect(url).await?;
+        return Ok(Some(Box::new(gateway::rate_limit::StoreRateLimit::new(Box::new(store)))));
+    }
+    Ok(None)
+}
+
 /// A database URL safe to print: any password is replaced.
 pub fn redact(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {

@@ -267,6 +267,10 @@ async fn build_gateway(store: &StoreArgs, rules: ComponentRules, notify: Arc<Not
     if let Some(log) = open_decision_store(&store.database).map_err(|e| format!("cannot open {}: {e}", redact(&store.database)))? {
         gateway = gateway.with_decision_store(log);
     }
+    let shared = host_native::open_shared_rate_limit(&store.database).await.map_err(|e| format!("cannot open {}: {e}", redact(&store.database)))?;
+    if let Some(limiter) = shared {
+        gateway = gateway.with_rate_limiter(limiter);
+    }
     gateway.migrate().await.map_err(|e| format!("migration failed: {e}"))?;
     Ok(gateway)
 }

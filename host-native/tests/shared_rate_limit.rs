@@ -1,0 +1,106 @@
+//! Two hosts on one database share each key's rate limit: a key limited to
+//! N a minute gets N across both, even when they count at the same moment.
+//! Postgres runs when `CGW_TEST_POSTGRES_URL` names a server (each test gets
+//! its own database); the same counter also runs on a SQLite file.
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
+
+mod support;
+
+use std::sync::atomic::AtomicI64;
+use std::sync::Arc;
+
+use gateway::auth::Environment;
+use gateway::rate_limit::StoreRateLimit;
+use gateway::{Config, Gateway};
+use host_native::rules_engine::ComponentRules;
+use host_native::OsIds;
+use serde_json::{json, Value as Json};
+use support::{call, TestClock};
+
+const LIMIT: usize = 10;
+
+async fn postgres_url() -> Option<String> {
+    let Ok(url) = std::env::var("CGW_TEST_POSTGRES_URL") else {
+        eprintln!("skipped on Postgres: CGW_TEST_POSTGRES_URL is not set");
+        return None;
+    };
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    let name = format!("cgw_rate_{}_{nanos}", std::process::id());
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.expect("connect to CGW_TEST_POSTGRES_URL");
+    tokio::spawn(connection);
+    client.batch_execute(&format!("CREATE DATABASE {name}")).await.expect("create a test database");
+    let base = url.rsplit_once('/').map(|(b, _)| b).unwrap_or(&url);
+    Some(format!("{base}/{name}"))
+}
+
+/// A host on `url` whose limiter is the store's counter (`shared`) or its own.
+async fn host(url: &str, clock: &TestClock, shared: bool) -> Gateway {
+    let store = host_native::open_store(url).await.unwrap();
+    let mut gateway = Gateway::new(store, Box::new(ComponentRules::embedded().unwrap()), Box::new(clock.clone()), Box::new(OsIds), Config::default());
+    if shared {
+        gateway = gateway.with_rate_limiter(Box::new(StoreRateLimit::new(host_native::open_store(url).await.unwrap())));
+    }
+    gateway.migrate().await.unwrap();
+    gateway
+}
+
+/// Sends `2 * LIMIT` requests of one key at once, alternating between the
+/// hosts; answers how many were allowed.
+async fn allowed_across(url: &str, shared: bool) -> usize {
+    let clock = TestClock(Arc::new(AtomicI64::new(1_800_000_010)));
+    let (a, b) = (host(url, &clock, shared).await, host(url, &clock, shared).await);
+    let admin = a.create_admin_key(Environment::Sandbox).await.unwrap();
+    let (status, tenant) =
+        call(&a, &admin, "POST", "/v1/admin/tenants", json!({ "name": "op", "environment": "sandbox", "rate_limit_per_minute": LIMIT })).await;
+    assert_eq!(status, 201, "{tenant}");
+    let key = tenant["api_key"].as_str().unwrap().to_string();
+    let requests = (0..2 * LIMIT).map(|i| {
+        let host = if i % 2 == 0 { &a } else { &b };
+        let key = key.clone();
+        async move { call(host, &key, "GET", "/v1/rules", Json::Null).await }
+    });
+    let answers = futures_util::future::join_all(requests).await;
+    for (status, body) in &answers {
+        assert!(*status == 200 || (*status == 429 && body["error"] == "rate_limited"), "{status} {body}");
+    }
+    answers.iter().filter(|(status, _)| *status == 200).count()
+}
+
+#[tokio::test]
+async fn two_hosts_on_postgres_share_a_key_limit() {
+    let Some(url) = postgres_url().await else { return };
+    assert_eq!(allowed_across(&url, true).await, LIMIT);
+}
+
+#[tokio::test]
+async fn without_the_shared_counter_each_host_counts_alone() {
+    // The negative twin: in-process limiters let each host grant the quota.
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("g.db").display());
+    assert_eq!(allowed_across(&url, false).await, 2 * LIMIT);
+}
+
+#[tokio::test]
+async fn the_store_counter_is_exact_on_sqlite_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("g.db").display());
+    assert_eq!(allowed_across(&url, true).await, LIMIT);
+}
+
+#[tokio::test]
+async fn the_window_ends_and_the_counter_starts_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("g.db").display());
+    let store = host_native::open_store(&url).await.unwrap();
+    gateway::schema::migrate(store.as_ref()).await.unwrap();
+    let limiter = StoreRateLimit::new(store);
+    use gateway::ports::RateLimit;
+    let first = limiter.check("key_1", 2, 120).await;
+    assert_eq!((first.allowed, first.remaining, first.reset_seconds), (true, 1, 60));
+    assert!(limiter.check("key_1", 2, 130).await.allowed);
+    let over = limiter.check("key_1", 2, 170).await;
+    assert_eq!((over.allowed, over.remaining, over.reset_seconds), (false, 0, 10));
+    assert!(!limiter.peek("key_1", 2, 175).await.allowed);
+    assert!(limiter.check("key_2", 2, 170).await.allowed, "another key has its own quota");
+    assert!(limiter.check("key_1", 2, 180).await.allowed, "a new window");
+}
