@@ -284,7 +284,7 @@ impl Gateway {
             if existing > 0 {
                 continue;
             }
-            let insert = Stmt::new(
+            let insert = Stmt::expect_one(
                 "INSERT INTO exclusion_snapshots (environment, snapshot_date, taken_at, through_seq, active_count)
                  SELECT CAST(?1 AS TEXT), CAST(?2 AS TEXT), CAST(?3 AS BIGINT),
                         COALESCE((SELECT MAX(seq) FROM exclusions), 0),
@@ -292,8 +292,13 @@ impl Gateway {
                  WHERE 1 = 1 ON CONFLICT (environment, snapshot_date) DO NOTHING",
                 vec![environment.as_str().into(), date.as_str().into(), now.into()],
             );
-            self.store.batch(vec![insert]).await?;
-            taken += 1;
+            // Another host may take the same snapshot at the same moment: the
+            // first insert wins, and only the winner counts it as taken.
+            match self.store.batch(vec![insert]).await {
+                Ok(()) => taken += 1,
+                Err(StoreError::Conflict { .. }) => {}
+                Err(e) => return Err(e),
+            }
         }
         Ok(taken)
     }

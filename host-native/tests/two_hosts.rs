@@ -1,0 +1,95 @@
+//! Two hosts on one Postgres run scheduled work at the same moment: each due
+//! item is done once, with one event, whichever host does it. Runs when
+//! `CGW_TEST_POSTGRES_URL` names a server (the test gets its own database).
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
+
+mod support;
+
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+
+use gateway::auth::Environment;
+use gateway::{Config, Gateway};
+use host_native::rules_engine::ComponentRules;
+use host_native::OsIds;
+use serde_json::{json, Value as Json};
+use support::{call, TestClock};
+
+const START: i64 = 1_800_000_000;
+
+async fn database() -> Option<String> {
+    let Ok(url) = std::env::var("CGW_TEST_POSTGRES_URL") else {
+        eprintln!("skipped: CGW_TEST_POSTGRES_URL is not set");
+        return None;
+    };
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    let name = format!("cgw_two_hosts_{}_{nanos}", std::process::id());
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.expect("connect to CGW_TEST_POSTGRES_URL");
+    tokio::spawn(connection);
+    client.batch_execute(&format!("CREATE DATABASE {name}")).await.expect("create a test database");
+    let base = url.rsplit_once('/').map(|(b, _)| b).unwrap_or(&url);
+    Some(format!("{base}/{name}"))
+}
+
+async fn host(url: &str, clock: &TestClock) -> Gateway {
+    let store = host_native::open_store(url).await.unwrap();
+    let gateway = Gateway::new(store, Box::new(ComponentRules::embedded().unwrap()), Box::new(clock.clone()), Box::new(OsIds), Config::default());
+    gateway.migrate().await.unwrap();
+    gateway
+}
+
+async fn events(url: &str, event: &str) -> i64 {
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(connection);
+    client.query_one("SELECT COUNT(*) FROM outbox WHERE event = $1", &[&event]).await.unwrap().get(0)
+}
+
+fn iso(unix: i64) -> String {
+    chrono::DateTime::from_timestamp(unix, 0).unwrap().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+#[tokio::test]
+async fn due_work_is_done_once_when_two_hosts_run_it_at_once() {
+    let Some(url) = database().await else { return };
+    let clock = TestClock(Arc::new(AtomicI64::new(START)));
+    let (a, b) = (host(&url, &clock).await, host(&url, &clock).await);
+    let admin = a.create_admin_key(Environment::Sandbox).await.unwrap();
+    let (_, tenant) =
+        call(&a, &admin, "POST", "/v1/admin/tenants", json!({ "name": "op", "environment": "sandbox", "rate_limit_per_minute": 1000 })).await;
+    let key = tenant["api_key"].as_str().unwrap().to_string();
+
+    // Ten users, each with a pending limit increase and a 24-hour exclusion.
+    for i in 0..10 {
+        let user = format!("u-{i}");
+        let person = json!({ "user_id": user, "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": format!("{user}@example.com") });
+        assert_eq!(call(&b, &key, "POST", "/v1/sanctions/screen", person).await.0, 201);
+        let limit = |amount: i64| json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": amount, "currency": "USD", "requested_at": iso(START) });
+        assert_eq!(call(&a, &key, "POST", "/v1/limits", limit(10_000)).await.0, 201);
+        let (status, raised) = call(&b, &key, "POST", "/v1/limits", limit(15_000)).await;
+        assert_eq!((status, raised["status"].as_str()), (201, Some("pending")), "{raised}");
+        let exclusion = json!({ "user_id": user, "email": format!("{user}@example.com"), "duration": "duration_24h", "reason": "self_initiated", "initiated_at": iso(START) });
+        assert_eq!(call(&a, &key, "POST", "/v1/exclusions", exclusion).await.0, 201);
+    }
+    assert_eq!((events(&url, "limit.activated").await, events(&url, "exclusion.expired").await), (0, 0));
+
+    // A day and a bit later, both hosts run the due work at the same moment, twice.
+    clock.0.store(START + 86_400 + 60, Ordering::SeqCst);
+    // What each host says it did adds up to each item once, whoever won it.
+    let (mut activated, mut expired, mut snapshots) = (0, 0, 0);
+    for _ in 0..3 {
+        let (ra, rb) = tokio::join!(a.run_scheduled(), b.run_scheduled());
+        // a host that lost a race may fail its round; it never does the work twice
+        let done: Vec<_> = [ra, rb].into_iter().filter_map(Result::ok).collect();
+        assert!(!done.is_empty(), "neither host finished its round");
+        for report in done {
+            (activated, expired, snapshots) =
+                (activated + report.limits_activated, expired + report.exclusions_expired, snapshots + report.snapshots_taken);
+        }
+    }
+    assert_eq!((activated, expired), (10, 10), "the hosts' reports count an item twice or miss one");
+    assert_eq!(snapshots, 2, "one daily snapshot per environment");
+    assert_eq!(events(&url, "limit.activated").await, 10, "each increase activated once");
+    assert_eq!(events(&url, "exclusion.expired").await, 10, "each expiry announced once");
+    let (_, listed) = call(&a, &key, "GET", "/v1/limits?user_id=u-3", Json::Null).await;
+    assert_eq!(listed["limits"][0]["amount_cents"], 15_000, "{listed}");
+}
