@@ -3,7 +3,8 @@
 //! missing one replaces nothing and says why.
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
-use std::convert::Infallible;
+mod support;
+
 use std::sync::{Arc, Mutex};
 
 use gateway::auth::Environment;
@@ -11,9 +12,7 @@ use gateway::{Config, Gateway};
 use host_native::list_refresh::{refresh_once, ListFetcher, ListSource};
 use host_native::rules_engine::ComponentRules;
 use host_native::{OsIds, SystemClock};
-use http_body_util::Full;
-use hyper::body::Bytes;
-use hyper_util::rt::TokioIo;
+use support::{loopback_server, Received};
 
 const OFAC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../conformance/data/ofac-sdn-2022-01");
 
@@ -26,35 +25,21 @@ enum Serve {
 }
 
 async fn list_server(mode: Arc<Mutex<Serve>>) -> std::net::SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else { continue };
-            let mode = mode.clone();
-            tokio::spawn(async move {
-                let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
-                    let mode = *mode.lock().unwrap();
-                    async move {
-                        let file = request.uri().path().rsplit('/').next().unwrap_or_default().to_string();
-                        let whole = std::fs::read(format!("{OFAC}/{file}")).unwrap_or_default();
-                        let (status, body) = match (mode, file.as_str()) {
-                            (Serve::Missing, _) => (404, b"not found".to_vec()),
-                            (Serve::Html, "sdn.csv") => (200, b"<html><body>Service Unavailable</body></html>\n".to_vec()),
-                            (Serve::Truncated, "sdn.csv") => {
-                                let text = String::from_utf8_lossy(&whole);
-                                (200, text.lines().take(200).map(|l| format!("{l}\n")).collect::<String>().into_bytes())
-                            }
-                            _ => (200, whole),
-                        };
-                        Ok::<_, Infallible>(hyper::Response::builder().status(status).body(Full::new(Bytes::from(body))).unwrap())
-                    }
-                });
-                let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
-            });
+    loopback_server(move |request: &Received<'_>| {
+        let file = request.path.rsplit('/').next().unwrap_or_default().to_string();
+        let whole = std::fs::read(format!("{OFAC}/{file}")).unwrap_or_default();
+        match (*mode.lock().unwrap(), file.as_str()) {
+            (Serve::Missing, _) => (404, b"not found".to_vec()),
+            (Serve::Html, "sdn.csv") => (200, b"<html><body>Service Unavailable</body></html>\n".to_vec()),
+            (Serve::Truncated, "sdn.csv") => {
+                let text = String::from_utf8_lossy(&whole);
+                (200, text.lines().take(200).map(|l| format!("{l}\n")).collect::<String>().into_bytes())
+            }
+            _ => (200, whole),
         }
-    });
-    addr
+    })
+    .await
+    .unwrap()
 }
 
 async fn active_version(gateway: &Gateway, admin: &str) -> Option<(String, i64)> {

@@ -19,20 +19,6 @@ use support::{call, TestClock};
 
 const LIMIT: usize = 10;
 
-async fn postgres_url() -> Option<String> {
-    let Ok(url) = std::env::var("CGW_TEST_POSTGRES_URL") else {
-        eprintln!("skipped on Postgres: CGW_TEST_POSTGRES_URL is not set");
-        return None;
-    };
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    let name = format!("cgw_rate_{}_{nanos}", std::process::id());
-    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.expect("connect to CGW_TEST_POSTGRES_URL");
-    tokio::spawn(connection);
-    client.batch_execute(&format!("CREATE DATABASE {name}")).await.expect("create a test database");
-    let base = url.rsplit_once('/').map(|(b, _)| b).unwrap_or(&url);
-    Some(format!("{base}/{name}"))
-}
-
 /// A host on `url` whose limiter is the store's counter (`shared`) or its own.
 async fn host(url: &str, clock: &TestClock, shared: bool) -> Gateway {
     let store = host_native::open_store(url).await.unwrap();
@@ -68,7 +54,7 @@ async fn allowed_across(url: &str, shared: bool) -> usize {
 
 #[tokio::test]
 async fn two_hosts_on_postgres_share_a_key_limit() {
-    let Some(url) = postgres_url().await else { return };
+    let Some(url) = support::postgres_database("cgw_rate").await else { return };
     assert_eq!(allowed_across(&url, true).await, LIMIT);
 }
 

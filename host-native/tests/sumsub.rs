@@ -7,7 +7,6 @@
 mod support;
 
 use std::collections::HashSet;
-use std::convert::Infallible;
 use std::sync::{Arc, Mutex};
 
 use gateway::auth::Environment;
@@ -18,12 +17,9 @@ use hmac::{Hmac, Mac};
 use host_native::rules_engine::ComponentRules;
 use host_native::webhooks::VendorClient;
 use host_native::{OsIds, SystemClock};
-use http_body_util::{BodyExt, Full};
-use hyper::body::Bytes;
-use hyper_util::rt::TokioIo;
 use serde_json::{json, Value as Json};
 use sha2::Sha256;
-use support::call;
+use support::{call, loopback_server, Received};
 
 const APP_TOKEN: &str = "sbx:app-token";
 const SECRET_KEY: &str = "api-secret";
@@ -74,30 +70,12 @@ fn answer(state: &mut Standin, method: &str, path_and_query: &str, headers: &htt
 }
 
 async fn standin(state: Arc<Mutex<Standin>>) -> std::net::SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else { continue };
-            let state = state.clone();
-            tokio::spawn(async move {
-                let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
-                    let state = state.clone();
-                    async move {
-                        let method = request.method().to_string();
-                        let path = request.uri().path_and_query().map(|p| p.to_string()).unwrap_or_default();
-                        let headers = request.headers().clone();
-                        let body = request.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
-                        let (status, reply) = answer(&mut state.lock().unwrap(), &method, &path, &headers, &body);
-                        let response = hyper::Response::builder().status(status).header("content-type", "application/json");
-                        Ok::<_, Infallible>(response.body(Full::new(Bytes::from(reply.to_string()))).unwrap())
-                    }
-                });
-                let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
-            });
-        }
-    });
-    addr
+    loopback_server(move |request: &Received<'_>| {
+        let (status, reply) = answer(&mut state.lock().unwrap(), request.method, request.path, request.headers, request.body);
+        (status, reply.to_string().into_bytes())
+    })
+    .await
+    .unwrap()
 }
 
 /// A production gateway with Sumsub at `addr` and a one-entry list, so that production screens.

@@ -17,20 +17,6 @@ use support::{call, TestClock};
 
 const START: i64 = 1_800_000_000;
 
-async fn database() -> Option<String> {
-    let Ok(url) = std::env::var("CGW_TEST_POSTGRES_URL") else {
-        eprintln!("skipped: CGW_TEST_POSTGRES_URL is not set");
-        return None;
-    };
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    let name = format!("cgw_two_hosts_{}_{nanos}", std::process::id());
-    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.expect("connect to CGW_TEST_POSTGRES_URL");
-    tokio::spawn(connection);
-    client.batch_execute(&format!("CREATE DATABASE {name}")).await.expect("create a test database");
-    let base = url.rsplit_once('/').map(|(b, _)| b).unwrap_or(&url);
-    Some(format!("{base}/{name}"))
-}
-
 async fn host(url: &str, clock: &TestClock) -> Gateway {
     let store = host_native::open_store(url).await.unwrap();
     let gateway = Gateway::new(store, Box::new(ComponentRules::embedded().unwrap()), Box::new(clock.clone()), Box::new(OsIds), Config::default());
@@ -50,7 +36,7 @@ fn iso(unix: i64) -> String {
 
 #[tokio::test]
 async fn due_work_is_done_once_when_two_hosts_run_it_at_once() {
-    let Some(url) = database().await else { return };
+    let Some(url) = support::postgres_database("cgw_two_hosts").await else { return };
     let clock = TestClock(Arc::new(AtomicI64::new(START)));
     let (a, b) = (host(&url, &clock).await, host(&url, &clock).await);
     let admin = a.create_admin_key(Environment::Sandbox).await.unwrap();

@@ -6,7 +6,6 @@
 
 mod support;
 
-use std::convert::Infallible;
 use std::sync::{Arc, Mutex};
 
 use gateway::auth::Environment;
@@ -15,11 +14,8 @@ use gateway::{Config, Gateway};
 use host_native::rules_engine::ComponentRules;
 use host_native::webhooks::VendorClient;
 use host_native::{OsIds, SystemClock};
-use http_body_util::{BodyExt, Full};
-use hyper::body::Bytes;
-use hyper_util::rt::TokioIo;
 use serde_json::{json, Value as Json};
-use support::call;
+use support::{call, loopback_server, Received};
 
 /// What the stand-in does with the next requests.
 #[derive(Clone, Copy, PartialEq)]
@@ -68,34 +64,19 @@ fn answer(body: &Json) -> (u16, Json) {
 type Seen = Arc<Mutex<Vec<(String, Option<String>)>>>;
 
 async fn standin(mode: Arc<Mutex<Mode>>, seen: Seen) -> std::net::SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else { continue };
-            let (mode, seen) = (mode.clone(), seen.clone());
-            tokio::spawn(async move {
-                let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
-                    let (mode, seen) = (*mode.lock().unwrap(), seen.clone());
-                    async move {
-                        let path = request.uri().path().to_string();
-                        let auth = request.headers().get("authorization").and_then(|v| v.to_str().ok()).map(str::to_string);
-                        let bytes = request.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
-                        seen.lock().unwrap().push((path.clone(), auth));
-                        let (status, body) = match (mode, path.strip_prefix("/match/")) {
-                            (Mode::Failing, _) => (500, json!({ "detail": "index unavailable" })),
-                            (Mode::Up, Some("sanctions")) => answer(&serde_json::from_slice(&bytes).unwrap_or(Json::Null)),
-                            (Mode::Up, _) => (404, json!({ "detail": "no such dataset" })),
-                        };
-                        let response = hyper::Response::builder().status(status).header("content-type", "application/json");
-                        Ok::<_, Infallible>(response.body(Full::new(Bytes::from(body.to_string()))).unwrap())
-                    }
-                });
-                let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
-            });
-        }
-    });
-    addr
+    loopback_server(move |request: &Received<'_>| {
+        let auth = request.headers.get("authorization").and_then(|v| v.to_str().ok()).map(str::to_string);
+        let path = request.path.split('?').next().unwrap_or_default();
+        seen.lock().unwrap().push((path.to_string(), auth));
+        let (status, body) = match (*mode.lock().unwrap(), path.strip_prefix("/match/")) {
+            (Mode::Failing, _) => (500, json!({ "detail": "index unavailable" })),
+            (Mode::Up, Some("sanctions")) => answer(&serde_json::from_slice(request.body).unwrap_or(Json::Null)),
+            (Mode::Up, _) => (404, json!({ "detail": "no such dataset" })),
+        };
+        (status, body.to_string().into_bytes())
+    })
+    .await
+    .unwrap()
 }
 
 async fn gateway(dir: &tempfile::TempDir, base_url: String) -> Gateway {

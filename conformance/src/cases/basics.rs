@@ -117,3 +117,15 @@ pub fn nul_in_text_is_400(env: &Env) -> CaseResult {
     t.get(&format!("/v1/sanctions/status?user_id={user}")).expect(200)?;
     Ok(())
 }
+
+/// The identity vendor's webhook needs no key (its body carries a digest);
+/// with no vendor configured, as in this suite, it is 404, never 401 or 5xx.
+pub fn vendor_webhook_without_a_vendor_is_404(env: &Env) -> CaseResult {
+    let body = json!({ "type": "applicantPending", "externalUserId": "kyc_nobody" });
+    env.call("POST", "/v1/vendors/sumsub/webhook", None, Some(&body)).expect_error(404, "not_found")?;
+    // a key changes nothing: the route does not read it
+    let t = env.sandbox()?;
+    env.call("POST", "/v1/vendors/sumsub/webhook", Some(&t.key), Some(&body)).expect_error(404, "not_found")?;
+    env.call("GET", "/v1/vendors/sumsub/webhook", None, None).expect_error(405, "method_not_allowed")?;
+    Ok(())
+}

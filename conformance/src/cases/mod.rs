@@ -33,6 +33,7 @@ cases![
     basics::query_parameter_without_value_is_400,
     basics::integers_with_a_zero_fraction_are_integers,
     basics::nul_in_text_is_400,
+    basics::vendor_webhook_without_a_vendor_is_404,
     auth::missing_header_is_missing_credentials,
     auth::malformed_unknown_and_wrong_scheme_keys_are_invalid_credentials,
     auth::revoked_key_is_refused_and_audited,

@@ -135,9 +135,7 @@ impl Gateway {
     pub(crate) async fn ensure_screening_available(&self, environment: Environment) -> ApiResult<()> {
         let vendor = self.config.production_vendors_configured || self.config.production_screening_vendor.is_some();
         if environment == Environment::Production && !vendor && !self.has_lists(environment).await? {
-            let mut error = ApiError::new(503, "vendor_unavailable", "no sanctions list or screening vendor is configured; retry with backoff");
-            error.retry_after_seconds = Some(60);
-            return Err(error);
+            return Err(crate::vendors::unavailable("screening", "no sanctions list or screening vendor is configured".into()));
         }
         Ok(())
     }

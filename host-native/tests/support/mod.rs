@@ -1,4 +1,5 @@
-//! What the gateway-level tests share: one request through `Gateway::handle`.
+//! What the gateway-level tests share: one request through `Gateway::handle`,
+//! a test clock, a fresh Postgres database and a loopback stand-in server.
 #![allow(dead_code)]
 
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -36,4 +37,79 @@ impl Clock for TestClock {
     fn now(&self) -> i64 {
         self.0.load(Ordering::SeqCst)
     }
+}
+
+/// A name no other test of this run takes: the clock alone repeated itself
+/// once when two tests started in the same nanosecond.
+pub fn unique_suffix() -> String {
+    static NEXT: AtomicI64 = AtomicI64::new(0);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    format!("{}_{nanos}_{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+/// The URL of a new database, `{prefix}_…`, on the server `CGW_TEST_POSTGRES_URL`
+/// names; `None`, said on stderr, when it names none. A named server that
+/// cannot be reached fails the test rather than skip it.
+#[allow(clippy::expect_used)]
+pub async fn postgres_database(prefix: &str) -> Option<String> {
+    let Ok(url) = std::env::var("CGW_TEST_POSTGRES_URL") else {
+        eprintln!("skipped on Postgres: CGW_TEST_POSTGRES_URL is not set");
+        return None;
+    };
+    let name = format!("{prefix}_{}", unique_suffix());
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.expect("connect to CGW_TEST_POSTGRES_URL");
+    tokio::spawn(connection);
+    client.batch_execute(&format!("CREATE DATABASE {name}")).await.expect("create a test database");
+    let base = url.rsplit_once('/').map(|(b, _)| b).unwrap_or(&url);
+    Some(format!("{base}/{name}"))
+}
+
+/// What a stand-in server gets of a request.
+pub struct Received<'a> {
+    pub method: &'a str,
+    /// the path with its query
+    pub path: &'a str,
+    pub headers: &'a http::HeaderMap,
+    pub body: &'a [u8],
+}
+
+/// A server on a free loopback port answering every request with
+/// `answer`'s status and body (`application/json` when it starts with `{`).
+pub async fn loopback_server<F>(answer: F) -> std::io::Result<std::net::SocketAddr>
+where
+    F: Fn(&Received<'_>) -> (u16, Vec<u8>) + Send + Sync + 'static,
+{
+    use http_body_util::{BodyExt, Full};
+    use hyper::body::Bytes;
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
+    let answer = Arc::new(answer);
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else { continue };
+            let answer = answer.clone();
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+                    let answer = answer.clone();
+                    async move {
+                        let method = request.method().to_string();
+                        let path = request.uri().path_and_query().map(|p| p.to_string()).unwrap_or_default();
+                        let headers = request.headers().clone();
+                        let body = request.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
+                        let (status, reply) = answer(&Received { method: &method, path: &path, headers: &headers, body: &body });
+                        let json = reply.first() == Some(&b'{');
+                        let mut response = hyper::Response::new(Full::new(Bytes::from(reply)));
+                        *response.status_mut() = hyper::StatusCode::from_u16(status).unwrap_or(hyper::StatusCode::INTERNAL_SERVER_ERROR);
+                        if json {
+                            response.headers_mut().insert("content-type", http::HeaderValue::from_static("application/json"));
+                        }
+                        Ok::<_, std::convert::Infallible>(response)
+                    }
+                });
+                let _ = hyper::server::conn::http1::Builder::new().serve_connection(hyper_util::rt::TokioIo::new(stream), service).await;
+            });
+        }
+    });
+    Ok(addr)
 }
