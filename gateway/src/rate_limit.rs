@@ -2,7 +2,7 @@
 //! process (one host), or in the store that several hosts share.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use crate::ports::{RateState, Stmt, Store, StoreError};
 
@@ -21,24 +21,105 @@ fn state_after(used: u32, allowed: bool, limit_per_minute: u32, now: i64) -> Rat
 }
 
 /// The counter of several hosts on one database: a key limited to N a
-/// minute gets N across all of them. A request is counted by one
-/// conditional upsert, which no two hosts can both win past the limit.
+/// minute gets at most N across all of them. A host reserves requests from
+/// the shared counter in leases of 1% of the limit (one conditional upsert
+/// that no two hosts can both win past the limit) and counts within its lease
+/// in memory, so a busy key costs the database one write per lease, not per
+/// request. The price: near the end of a window, requests another host
+/// reserved but did not use are refused here, at most a lease per host.
 pub struct StoreRateLimit {
     store: Box<dyn Store>,
+    leases: Mutex<HashMap<String, Lease>>,
+    /// One reservation of a key at a time per host: a burst waits for the
+    /// lease in flight instead of reserving a lease per request.
+    reserving: Mutex<HashMap<String, Arc<futures_util::lock::Mutex<()>>>>,
+}
+
+/// What this host holds of a key's window.
+#[derive(Debug, Clone, Copy)]
+struct Lease {
+    window: i64,
+    /// requests reserved in the shared counter by this host
+    granted: u32,
+    /// of those, the ones used
+    used: u32,
+    /// the shared counter at the last reservation, all hosts together
+    shared_used: u32,
+    /// the shared counter refused a reservation: the key is out for the window
+    exhausted: bool,
+}
+
+impl Lease {
+    fn state(&self, allowed: bool, limit_per_minute: u32, now: i64) -> RateState {
+        // requests admitted so far, as far as this host knows
+        let admitted = self.shared_used.saturating_sub(self.granted.saturating_sub(self.used));
+        state_after(admitted, allowed, limit_per_minute, now)
+    }
 }
 
 impl StoreRateLimit {
     pub fn new(store: Box<dyn Store>) -> Self {
-        StoreRateLimit { store }
+        StoreRateLimit { store, leases: Mutex::new(HashMap::new()), reserving: Mutex::new(HashMap::new()) }
     }
 
-    async fn used(&self, key_id: &str, window_start: i64) -> Result<u32, StoreError> {
+    /// Counts one request within this host's lease, if it has one for `window`.
+    fn within_lease(&self, key_id: &str, window: i64, limit_per_minute: u32, now: i64) -> Option<RateState> {
+        let mut leases = self.leases.lock().ok()?;
+        let lease = leases.get_mut(key_id).filter(|l| l.window == window)?;
+        if lease.used < lease.granted {
+            lease.used += 1;
+            return Some(lease.state(true, limit_per_minute, now));
+        }
+        lease.exhausted.then(|| lease.state(false, limit_per_minute, now))
+    }
+
+    /// Reserves `size` requests in the shared counter; `Ok(Some(counter))` when granted.
+    async fn reserve(&self, key_id: &str, window_start: i64, size: u32, limit_per_minute: u32) -> Result<Option<u32>, StoreError> {
+        let reserve = Stmt::expect_one(
+            "INSERT INTO rate_windows (key_id, window_start, used) VALUES (?1, ?2, ?3)
+             ON CONFLICT (key_id, window_start) DO UPDATE SET used = rate_windows.used + ?3 WHERE rate_windows.used + ?3 <= ?4",
+            vec![key_id.into(), window_start.into(), i64::from(size).into(), i64::from(limit_per_minute).into()],
+        );
+        match self.store.batch(vec![reserve]).await {
+            Ok(()) => {}
+            Err(StoreError::Conflict { .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        }
         let rows = self
             .store
             .query("SELECT used FROM rate_windows WHERE key_id = ?1 AND window_start = ?2", vec![key_id.into(), window_start.into()])
             .await?;
-        let used = rows.first().map(|r| r.int(0)).transpose()?.unwrap_or(0);
-        Ok(u32::try_from(used).unwrap_or(u32::MAX))
+        let used = rows.first().map(|r| r.int(0)).transpose()?.unwrap_or(i64::from(size));
+        Ok(Some(u32::try_from(used).unwrap_or(u32::MAX)))
+    }
+
+    /// The lock that orders this host's reservations of `key_id`.
+    fn reservation_turn(&self, key_id: &str) -> Option<Arc<futures_util::lock::Mutex<()>>> {
+        let mut locks = self.reserving.lock().ok()?;
+        if locks.len() > 100_000 {
+            locks.retain(|_, lock| Arc::strong_count(lock) > 1);
+        }
+        Some(locks.entry(key_id.to_string()).or_default().clone())
+    }
+
+    fn record(&self, key_id: &str, window: i64, granted: Option<(u32, u32)>) -> Option<Lease> {
+        let mut leases = self.leases.lock().ok()?;
+        if leases.len() > 100_000 {
+            leases.retain(|_, l| l.window == window);
+        }
+        let lease = leases.entry(key_id.to_string()).or_insert(Lease { window, granted: 0, used: 0, shared_used: 0, exhausted: false });
+        if lease.window != window {
+            *lease = Lease { window, granted: 0, used: 0, shared_used: 0, exhausted: false };
+        }
+        match granted {
+            Some((size, shared_used)) => {
+                lease.granted += size;
+                lease.used += 1;
+                lease.shared_used = shared_used;
+            }
+            None => lease.exhausted = true,
+        }
+        Some(*lease)
     }
 }
 
@@ -46,28 +127,43 @@ impl StoreRateLimit {
 #[cfg_attr(target_arch = "wasm32", async_trait::async_trait(?Send))]
 impl crate::ports::RateLimit for StoreRateLimit {
     async fn check(&self, key_id: &str, limit_per_minute: u32, now: i64) -> RateState {
-        let window_start = now.div_euclid(WINDOW_SECONDS) * WINDOW_SECONDS;
-        let count = Stmt::expect_one(
-            "INSERT INTO rate_windows (key_id, window_start, used) VALUES (?1, ?2, 1)
-             ON CONFLICT (key_id, window_start) DO UPDATE SET used = rate_windows.used + 1 WHERE rate_windows.used < ?3",
-            vec![key_id.into(), window_start.into(), i64::from(limit_per_minute).into()],
-        );
-        match self.store.batch(vec![count]).await {
-            Ok(()) => {
-                let used = self.used(key_id, window_start).await.unwrap_or(1).min(limit_per_minute);
-                state_after(used, true, limit_per_minute, now)
-            }
-            Err(StoreError::Conflict { .. }) => state_after(limit_per_minute, false, limit_per_minute, now),
-            // A store that cannot count cannot serve the request either; the
-            // request fails on its own reads rather than here.
-            Err(_) => state_after(0, true, limit_per_minute, now),
+        let window = now.div_euclid(WINDOW_SECONDS);
+        if let Some(state) = self.within_lease(key_id, window, limit_per_minute, now) {
+            return state;
         }
+        let Some(turn) = self.reservation_turn(key_id) else { return state_after(0, true, limit_per_minute, now) };
+        let _turn = turn.lock().await;
+        // the reservation this request waited for may have left room
+        if let Some(state) = self.within_lease(key_id, window, limit_per_minute, now) {
+            return state;
+        }
+        let lease_size = (limit_per_minute / 100).max(1);
+        // a full lease, or the last few requests of the window one at a time
+        let sizes: &[u32] = if lease_size > 1 { &[lease_size, 1] } else { &[1] };
+        for &size in sizes {
+            match self.reserve(key_id, window * WINDOW_SECONDS, size, limit_per_minute).await {
+                Ok(Some(shared_used)) => {
+                    let lease = self.record(key_id, window, Some((size, shared_used)));
+                    return lease.map_or(state_after(shared_used, true, limit_per_minute, now), |l| l.state(true, limit_per_minute, now));
+                }
+                Ok(None) => continue,
+                // A store that cannot count cannot serve the request either; the
+                // request fails on its own reads rather than here.
+                Err(_) => return state_after(0, true, limit_per_minute, now),
+            }
+        }
+        self.record(key_id, window, None);
+        state_after(limit_per_minute, false, limit_per_minute, now)
     }
 
+    /// What this host knows, without a read: out when its last reservation was refused.
     async fn peek(&self, key_id: &str, limit_per_minute: u32, now: i64) -> RateState {
-        let window_start = now.div_euclid(WINDOW_SECONDS) * WINDOW_SECONDS;
-        let used = self.used(key_id, window_start).await.unwrap_or(0);
-        state_after(used, used < limit_per_minute, limit_per_minute, now)
+        let window = now.div_euclid(WINDOW_SECONDS);
+        let lease = self.leases.lock().ok().and_then(|l| l.get(key_id).copied()).filter(|l| l.window == window);
+        match lease {
+            Some(l) => l.state(!(l.exhausted && l.used >= l.granted), limit_per_minute, now),
+            None => state_after(0, true, limit_per_minute, now),
+        }
     }
 }
 

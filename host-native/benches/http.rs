@@ -17,7 +17,7 @@ use serde_json::{json, Value as Json};
 use tokio::net::{TcpListener, TcpStream};
 
 mod common;
-use common::{start_gateway_with, Error};
+use common::{start_gateway_limited, Error};
 
 async fn start_bare() -> Result<SocketAddr, Error> {
     let listener = TcpListener::bind("127.0.0.1:0").await?;
@@ -175,12 +175,18 @@ async fn run() -> Result<(), Error> {
     let rounds = 3;
     for (name, url) in &stores {
         let mut modes = Vec::new();
-        for (mode, config) in [
-            ("decision log on", gateway::Config::default()),
-            ("decision log off", gateway::Config { skip_read_decision_log: true, ..Default::default() }),
-        ] {
+        // On Postgres the served rate limit is a counter in the database
+        // (several hosts share it); the per-process one runs beside it.
+        let per_process = (*name == "postgres").then_some(("decision log on, per-process rate limit", gateway::Config::default(), false));
+        for (mode, config, shared_limit) in [
+            ("decision log on", gateway::Config::default(), true),
+            ("decision log off", gateway::Config { skip_read_decision_log: true, ..Default::default() }, true),
+        ]
+        .into_iter()
+        .chain(per_process)
+        {
             let url = if url.starts_with("sqlite") { url.replace("bench.db", &format!("bench-{}.db", mode.len())) } else { url.clone() };
-            let (addr, admin) = start_gateway_with(&url, false, config).await.map_err(|e| format!("starting on {name}: {e}"))?;
+            let (addr, admin) = start_gateway_limited(&url, false, config, shared_limit).await.map_err(|e| format!("starting on {name}: {e}"))?;
             let prepared = prepare(addr, &admin).await.map_err(|e| format!("preparing on {name}: {e}"))?;
             modes.push((mode, addr, prepared));
         }

@@ -33,14 +33,20 @@ async fn host(url: &str, clock: &TestClock, shared: bool) -> Gateway {
 /// Sends `2 * LIMIT` requests of one key at once, alternating between the
 /// hosts; answers how many were allowed.
 async fn allowed_across(url: &str, shared: bool) -> usize {
+    allowed_of(url, shared, LIMIT, 2 * LIMIT).await
+}
+
+/// Sends `requests` requests of a key limited to `limit` at once, alternating
+/// between two hosts; answers how many were allowed.
+async fn allowed_of(url: &str, shared: bool, limit: usize, requests: usize) -> usize {
     let clock = TestClock(Arc::new(AtomicI64::new(1_800_000_010)));
     let (a, b) = (host(url, &clock, shared).await, host(url, &clock, shared).await);
     let admin = a.create_admin_key(Environment::Sandbox).await.unwrap();
     let (status, tenant) =
-        call(&a, &admin, "POST", "/v1/admin/tenants", json!({ "name": "op", "environment": "sandbox", "rate_limit_per_minute": LIMIT })).await;
+        call(&a, &admin, "POST", "/v1/admin/tenants", json!({ "name": "op", "environment": "sandbox", "rate_limit_per_minute": limit })).await;
     assert_eq!(status, 201, "{tenant}");
     let key = tenant["api_key"].as_str().unwrap().to_string();
-    let requests = (0..2 * LIMIT).map(|i| {
+    let requests = (0..requests).map(|i| {
         let host = if i % 2 == 0 { &a } else { &b };
         let key = key.clone();
         async move { call(host, &key, "GET", "/v1/rules", Json::Null).await }
@@ -56,6 +62,15 @@ async fn allowed_across(url: &str, shared: bool) -> usize {
 async fn two_hosts_on_postgres_share_a_key_limit() {
     let Some(url) = support::postgres_database("cgw_rate").await else { return };
     assert_eq!(allowed_across(&url, true).await, LIMIT);
+}
+
+#[tokio::test]
+async fn leases_never_let_a_busy_key_past_its_limit() {
+    // 1,000 a minute: each host reserves 10 at a time.
+    let Some(url) = support::postgres_database("cgw_rate").await else { return };
+    let allowed = allowed_of(&url, true, 1_000, 1_500).await;
+    assert!(allowed <= 1_000, "{allowed} allowed over a limit of 1,000");
+    assert!(allowed >= 980, "only {allowed} of 1,000 allowed: the hosts held more than a lease each unused");
 }
 
 #[tokio::test]

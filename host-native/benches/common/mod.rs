@@ -20,11 +20,23 @@ pub async fn start_gateway(database: &str, webhooks: bool) -> Result<(SocketAddr
     start_gateway_with(database, webhooks, Config::default()).await
 }
 
-/// [`start_gateway`] with a given configuration; the decision log is flushed as the server does.
+/// [`start_gateway`] with a given configuration; the decision log is flushed
+/// and the rate limit counted as the server does (shared on Postgres).
 #[allow(dead_code)]
 pub async fn start_gateway_with(database: &str, webhooks: bool, config: Config) -> Result<(SocketAddr, String), Error> {
+    start_gateway_limited(database, webhooks, config, true).await
+}
+
+/// [`start_gateway_with`], with the per-process rate limit when `shared_limit` is false.
+#[allow(dead_code)]
+pub async fn start_gateway_limited(database: &str, webhooks: bool, config: Config, shared_limit: bool) -> Result<(SocketAddr, String), Error> {
     let mut gateway =
         Gateway::new(open_store(database).await?, Box::new(ComponentRules::embedded()?), Box::new(SystemClock), Box::new(OsIds), config);
+    if shared_limit {
+        if let Some(limiter) = host_native::open_shared_rate_limit(database).await? {
+            gateway = gateway.with_rate_limiter(limiter);
+        }
+    }
     if let Some(log) = host_native::open_decision_store(database)? {
         gateway = gateway.with_decision_store(log);
     }
