@@ -78,6 +78,10 @@ pub struct Config {
     pub production_screening_vendor: Option<vendors::yente::YenteConfig>,
     /// The identity-verification vendor of production checks.
     pub production_identity_vendor: Option<vendors::sumsub::SumsubConfig>,
+    /// Lists to refresh from URLs ([`Gateway::refresh_due_lists`]).
+    pub list_sources: Vec<lists::ListSource>,
+    /// Seconds between list refreshes; `None` keeps [`lists::refresh::DEFAULT_REFRESH_SECONDS`].
+    pub list_refresh_seconds: Option<i64>,
 }
 
 /// How much one scheduled round, delivery round or import takes on. Workers
@@ -93,11 +97,19 @@ pub struct WorkLimits {
     pub regulator_import_entries: usize,
     /// exclusions one regulator export marks
     pub regulator_export_batch: i64,
+    /// staged list chunks (100 entries, about 30 statements each) one scheduled round loads
+    pub list_chunks_per_round: usize,
 }
 
 impl Default for WorkLimits {
     fn default() -> Self {
-        WorkLimits { scheduled_batch: 500, delivery_batch: 64, regulator_import_entries: 1000, regulator_export_batch: 1000 }
+        WorkLimits {
+            scheduled_batch: 500,
+            delivery_batch: 64,
+            regulator_import_entries: 1000,
+            regulator_export_batch: 1000,
+            list_chunks_per_round: 64,
+        }
     }
 }
 

@@ -372,11 +372,17 @@ pub struct VendorResponse {
     pub body: Vec<u8>,
 }
 
-/// The host's HTTP client for vendors: a short timeout, no redirects.
+/// The host's outbound HTTP client, for vendors and published lists.
 #[cfg_attr(not(target_arch = "wasm32"), async_trait::async_trait)]
 #[cfg_attr(target_arch = "wasm32", async_trait::async_trait(?Send))]
 pub trait VendorHttp: MaybeSend {
+    /// One call to a vendor's API: a short timeout (seconds), no redirects.
     async fn send(&self, request: VendorRequest) -> Result<VendorResponse, String>;
+    /// A published file (a sanctions list): a GET that follows redirects and
+    /// may take minutes; `Err` unless it answers 200 and the whole body
+    /// arrives, and for anything larger than `max_bytes`. Errors never
+    /// carry the URL, which may hold credentials.
+    async fn download(&self, url: &str, max_bytes: u64) -> Result<Vec<u8>, String>;
 }
 
 /// Name resolution for the check that production webhooks go to public

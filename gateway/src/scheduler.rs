@@ -23,6 +23,11 @@ pub struct ScheduledReport {
     pub kyc_checks_expired: usize,
     pub snapshots_taken: usize,
     pub users_rescreened: usize,
+    /// staged list chunks loaded, and versions switched in
+    pub list_chunks_loaded: usize,
+    pub lists_activated: usize,
+    /// more work is due at once (staged chunks wait)
+    pub more_due: bool,
 }
 
 /// The latest daily snapshot time (`second_of_day` UTC) at or before `now`.
@@ -65,6 +70,8 @@ impl Gateway {
     pub async fn run_scheduled(&self) -> Result<ScheduledReport, StoreError> {
         let now = self.clock.now();
         let (mut report, rescreens) = self.run_due_work(now).await.map_err(|e| StoreError::Backend(e.message))?;
+        let staged = self.load_staged_lists(self.config.work.list_chunks_per_round).await.map_err(|e| StoreError::Backend(e.message))?;
+        (report.list_chunks_loaded, report.lists_activated, report.more_due) = (staged.chunks_loaded, staged.lists_activated, staged.more);
         for user in &rescreens {
             self.rescreen_user(&user.tenant_id, &user.user_id, user.now, Entries::All).await.map_err(|e| StoreError::Backend(e.message))?;
             report.users_rescreened += 1;
@@ -135,8 +142,7 @@ impl Gateway {
                 limits_activated: work.activate_limits.len(),
                 exclusions_expired: work.expire_exclusions.len(),
                 kyc_checks_expired: work.expire_checks.len(),
-                snapshots_taken: 0,
-                users_rescreened: 0,
+                ..ScheduledReport::default()
             };
             let rescreens: Vec<UserCandidate> = work.rescreen_users.iter().filter_map(|i| users.get(*i as usize)).cloned().collect();
             if self.commit(statements).await? {
@@ -406,6 +412,8 @@ impl Gateway {
             "kyc_checks_expired": report.kyc_checks_expired,
             "snapshots_taken": report.snapshots_taken,
             "users_rescreened": report.users_rescreened,
+            "list_chunks_loaded": report.list_chunks_loaded,
+            "lists_activated": report.lists_activated,
             "webhook_events_fanned_out": delivery.fanned_out,
             "webhook_attempts": delivery.attempted,
         })))

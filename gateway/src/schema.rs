@@ -315,7 +315,24 @@ const V5: &[&str] = &["CREATE TABLE IF NOT EXISTS rate_windows (
         used BIGINT NOT NULL,
         PRIMARY KEY (key_id, window_start))"];
 
-pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5];
+/// Version 6: list imports staged in chunks for hosts that load them over
+/// several invocations, who asked for each import, and the due time of
+/// each configured list refresh, claimed by one host at a time.
+const V6: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS sanctions_import_chunks (
+        list_id TEXT NOT NULL,
+        chunk_no BIGINT NOT NULL,
+        entries TEXT NOT NULL,
+        PRIMARY KEY (list_id, chunk_no))",
+    "ALTER TABLE sanctions_lists ADD COLUMN imported_by TEXT",
+    "CREATE TABLE IF NOT EXISTS list_refreshes (
+        environment TEXT NOT NULL,
+        source TEXT NOT NULL,
+        next_at BIGINT NOT NULL,
+        PRIMARY KEY (environment, source))",
+];
+
+pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

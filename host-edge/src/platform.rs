@@ -98,7 +98,38 @@ impl VendorHttp for FetchVendor {
             Either::Right(_) => Err("timed out".to_string()),
         }
     }
+
+    async fn download(&self, url: &str, max_bytes: u64) -> Result<Vec<u8>, String> {
+        let mut init = RequestInit::new();
+        init.with_method(Method::Get).with_redirect(RequestRedirect::Follow);
+        let request = Request::new_with_init(url, &init).map_err(|e| format!("invalid request: {e}"))?;
+        let exchange = async move {
+            let mut response = Fetch::Request(request).send().await?;
+            let expected = response.headers().get("content-length")?.and_then(|n| n.parse::<u64>().ok());
+            if response.status_code() != 200 {
+                return Ok(Err(format!("answered {}", response.status_code())));
+            }
+            if expected.is_some_and(|n| n > max_bytes) {
+                return Ok(Err(format!("larger than {max_bytes} bytes")));
+            }
+            let body = response.bytes().await?;
+            Ok::<_, worker::Error>(match expected {
+                _ if body.len() as u64 > max_bytes => Err(format!("larger than {max_bytes} bytes")),
+                Some(n) if n != body.len() as u64 => Err(format!("{} of {n} bytes arrived", body.len())),
+                _ => Ok(body),
+            })
+        };
+        let timeout = Box::pin(Delay::from(std::time::Duration::from_millis(DOWNLOAD_TIMEOUT_MS)));
+        match select(Box::pin(exchange), timeout).await {
+            Either::Left((Ok(outcome), _)) => outcome,
+            Either::Left((Err(e), _)) => Err(format!("request failed: {e}")),
+            Either::Right(_) => Err("timed out".to_string()),
+        }
+    }
 }
+
+/// How long a list download may take.
+const DOWNLOAD_TIMEOUT_MS: u64 = 120_000;
 
 /// Remembers that events were committed, so that a delivery round runs
 /// after the response.

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use gateway::auth::Environment;
-use gateway::lists::{self, ListEntry, ListFormat};
+use gateway::lists::{self, ListEntry, ListFormat, ListSource};
 use gateway::{Config, Gateway};
-use host_native::list_refresh::{self, ListSource};
+use host_native::list_refresh;
 use host_native::rules_engine::ComponentRules;
 use host_native::webhooks::{self, HttpSender, NotifyWaker};
 use host_native::{open_decision_store, open_store, redact, DnsResolver, OsIds, SystemClock};
@@ -346,6 +346,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 .map(|h| http::HeaderName::from_bytes(h.as_bytes()).map_err(|_| format!("{h:?} is not a header name")))
                 .transpose()?;
             let list_sources = list_urls.iter().map(|u| ListSource::parse(u)).collect::<Result<Vec<_>, _>>()?;
+            let refresh_lists = !list_sources.is_empty();
             if list_refresh_hours == 0 {
                 return Err("--list-refresh-hours must be at least 1".into());
             }
@@ -371,14 +372,16 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                     api_key: std::env::var("GATEWAY_YENTE_API_KEY").ok().filter(|k| !k.is_empty()),
                 }),
                 production_identity_vendor: sumsub_config(sumsub_url, sumsub_level)?,
+                list_sources,
+                list_refresh_seconds: Some(i64::try_from(list_refresh_hours).unwrap_or(i64::MAX / 7_200).saturating_mul(3_600)),
                 ..Config::default()
             };
             let gateway = Arc::new(build_gateway(&store, rules, notify.clone(), config).await?);
             tokio::spawn(webhooks::delivery_loop(gateway.clone(), notify, Duration::from_millis(500)));
             tokio::spawn(webhooks::scheduler_loop(gateway.clone(), Duration::from_secs(1)));
             tokio::spawn(webhooks::decision_log_loop(gateway.clone(), Duration::from_millis(200)));
-            if !list_sources.is_empty() {
-                tokio::spawn(list_refresh::refresh_loop(gateway.clone(), list_sources, Duration::from_secs(list_refresh_hours * 3_600)));
+            if refresh_lists {
+                tokio::spawn(list_refresh::refresh_loop(gateway.clone()));
             }
             let listener = tokio::net::TcpListener::bind(&listen).await.map_err(|e| format!("cannot listen on {listen}: {e}"))?;
             let address = listener.local_addr().map(|a| a.to_string()).unwrap_or(listen);

@@ -88,11 +88,13 @@ pub async fn delivery_loop(gateway: Arc<Gateway>, notify: Arc<Notify>, tick: Dur
     }
 }
 
-/// Runs the scheduled work every `tick`.
+/// Runs the scheduled work every `tick`, and at once again while more is due.
 pub async fn scheduler_loop(gateway: Arc<Gateway>, tick: Duration) {
     loop {
-        if let Err(e) = gateway.run_scheduled().await {
-            eprintln!("scheduled work failed: {e}");
+        match gateway.run_scheduled().await {
+            Ok(report) if report.more_due => continue,
+            Ok(_) => {}
+            Err(e) => eprintln!("scheduled work failed: {e}"),
         }
         tokio::time::sleep(tick).await;
     }
@@ -108,9 +110,11 @@ pub async fn decision_log_loop(gateway: Arc<Gateway>, tick: Duration) {
     }
 }
 
-/// The vendors' HTTP client: ten seconds at most, no redirects.
+/// The outbound client: vendor calls take ten seconds at most and follow no
+/// redirects; list downloads follow up to five and take five minutes at most.
 pub struct VendorClient {
     client: reqwest::Client,
+    downloads: reqwest::Client,
 }
 
 impl VendorClient {
@@ -121,7 +125,13 @@ impl VendorClient {
             .timeout(Duration::from_secs(10))
             .build()
             .map_err(|e| format!("cannot build the vendor client: {e}"))?;
-        Ok(VendorClient { client })
+        let downloads = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::limited(5))
+            .connect_timeout(Duration::from_secs(10))
+            .timeout(Duration::from_secs(300))
+            .build()
+            .map_err(|e| format!("cannot build the list client: {e}"))?;
+        Ok(VendorClient { client, downloads })
     }
 }
 
@@ -138,5 +148,25 @@ impl gateway::ports::VendorHttp for VendorClient {
         let status = response.status().as_u16();
         let body = response.bytes().await.map_err(|e| e.without_url().to_string())?;
         Ok(gateway::ports::VendorResponse { status, body: body.to_vec() })
+    }
+
+    async fn download(&self, url: &str, max_bytes: u64) -> Result<Vec<u8>, String> {
+        let response = self.downloads.get(url).send().await.map_err(|e| e.without_url().to_string())?;
+        let status = response.status();
+        if !status.is_success() {
+            return Err(format!("answered {status}"));
+        }
+        let expected = response.content_length();
+        if expected.is_some_and(|n| n > max_bytes) {
+            return Err(format!("larger than {max_bytes} bytes"));
+        }
+        let bytes = response.bytes().await.map_err(|e| e.without_url().to_string())?;
+        if bytes.len() as u64 > max_bytes {
+            return Err(format!("larger than {max_bytes} bytes"));
+        }
+        if expected.is_some_and(|n| n != bytes.len() as u64) {
+            return Err(format!("{} of {} bytes arrived", bytes.len(), expected.unwrap_or_default()));
+        }
+        Ok(bytes.to_vec())
     }
 }

@@ -8,6 +8,7 @@
 
 pub mod countries;
 pub mod parse;
+pub mod refresh;
 
 use std::collections::HashMap;
 
@@ -17,17 +18,27 @@ use sha2::{Digest, Sha256};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
-use crate::ports::{Read, Row, Stmt};
+use crate::ports::{Read, Row, Stmt, StoreError};
 use crate::{time, Ctx, Gateway, Reply};
 pub use parse::{ListEntry, ListFormat};
+pub use refresh::ListSource;
 
 /// At most this many entries are scored for one name: those sharing the most
 /// index keys with it.
 const MAX_CANDIDATES: usize = 64;
 /// Index keys looked up per statement.
 const KEYS_PER_READ: usize = 8;
-/// Rows written per batch while an import loads.
+/// Entries written per batch while an import loads inline.
 const IMPORT_BATCH: usize = 400;
+/// Entries a staged chunk holds at most, and its size past which it closes.
+const STAGED_CHUNK_ENTRIES: usize = 100;
+const STAGED_CHUNK_BYTES: usize = 48 * 1024;
+/// Staged chunks written per batch.
+const STAGE_BATCH: usize = 50;
+/// Rows one insert statement writes: with the shared list id, 1 + 9 × 9
+/// and 1 + 48 × 2 parameters, under D1's 100.
+const ENTRY_ROWS_PER_INSERT: usize = 9;
+const KEY_ROWS_PER_INSERT: usize = 48;
 /// A new version of a list with fewer than this share of the active
 /// version's entries is taken for a truncated download and refused.
 const MIN_SHARE_OF_ACTIVE: f64 = 0.5;
@@ -42,6 +53,132 @@ pub struct ImportSummary {
     pub names: usize,
     pub changed: usize,
     pub replaced: Option<String>,
+}
+
+/// What a round of staged loading did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct StagedLoad {
+    pub chunks_loaded: usize,
+    pub lists_activated: usize,
+    /// chunks wait for a later round
+    pub more: bool,
+}
+
+/// Whether a version was switched in, and which it replaced.
+enum Switched {
+    Done(Option<String>),
+    /// not loaded yet (chunks wait), or no longer waiting
+    NotReady,
+}
+
+/// A new version, read and checked, not yet written.
+struct PreparedImport {
+    list_id: String,
+    version: String,
+    names: usize,
+    changed: usize,
+    rows: Vec<LoadRow>,
+}
+
+impl PreparedImport {
+    /// The version's row in `status` (`loading` or `staging`).
+    fn list_row(&self, gateway: &Gateway, environment: Environment, source: &str, format: ListFormat, actor: &str, status: &str) -> Stmt {
+        Stmt::new(
+            "INSERT INTO sanctions_lists (list_id, environment, source, format, version, entry_count, changed_count, status, imported_at, imported_by)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            vec![
+                self.list_id.as_str().into(),
+                environment.as_str().into(),
+                source.into(),
+                format.as_str().into(),
+                self.version.as_str().into(),
+                (self.rows.len() as i64).into(),
+                (self.changed as i64).into(),
+                status.into(),
+                gateway.clock.now().into(),
+                actor.into(),
+            ],
+        )
+    }
+
+    fn summary(&self, source: &str, replaced: Option<String>) -> ImportSummary {
+        ImportSummary {
+            list_id: self.list_id.clone(),
+            source: source.to_string(),
+            version: self.version.clone(),
+            entries: self.rows.len(),
+            names: self.names,
+            changed: self.changed,
+            replaced,
+        }
+    }
+}
+
+/// An entry of a new version with what is stored beside it.
+struct LoadRow {
+    entry_no: i64,
+    entry: ListEntry,
+    fingerprint: String,
+    changed: bool,
+}
+
+impl LoadRow {
+    /// The staged form: `[entry_no, entity_id, kind, names, dates_of_birth, nationalities, programs, fingerprint, changed]`.
+    fn to_json(&self) -> Json {
+        let e = &self.entry;
+        json!([self.entry_no, e.entity_id, e.kind.as_str(), e.names, e.dates_of_birth, e.nationalities, e.programs, self.fingerprint, self.changed])
+    }
+
+    /// A staged chunk; `None` when it does not read.
+    fn chunk_from_json(text: &str) -> Option<Vec<LoadRow>> {
+        let strings = |v: &Json| -> Option<Vec<String>> { v.as_array()?.iter().map(|s| s.as_str().map(str::to_string)).collect() };
+        let rows: Vec<Json> = serde_json::from_str(text).ok()?;
+        rows.iter()
+            .map(|r| {
+                Some(LoadRow {
+                    entry_no: r.get(0)?.as_i64()?,
+                    entry: ListEntry {
+                        entity_id: r.get(1)?.as_str()?.to_string(),
+                        kind: EntryKind::parse(r.get(2)?.as_str()?)?,
+                        names: strings(r.get(3)?)?,
+                        dates_of_birth: strings(r.get(4)?)?,
+                        nationalities: strings(r.get(5)?)?,
+                        programs: r.get(6)?.as_str()?.to_string(),
+                    },
+                    fingerprint: r.get(7)?.as_str()?.to_string(),
+                    changed: r.get(8)?.as_bool()?,
+                })
+            })
+            .collect()
+    }
+}
+
+/// `INSERT … VALUES (…), (…)` of `rows` rows of `columns` parameters after
+/// the shared `?1`, skipping conflicts.
+fn multi_row_insert(head: &str, columns: usize, rows: usize) -> String {
+    let values: Vec<String> = (0..rows)
+        .map(|r| {
+            let params: Vec<String> = (0..columns).map(|c| format!("?{}", 2 + r * columns + c)).collect();
+            format!("(?1, {})", params.join(", "))
+        })
+        .collect();
+    format!("{head} VALUES {} ON CONFLICT DO NOTHING", values.join(", "))
+}
+
+fn entry_insert_sql() -> &'static str {
+    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SQL.get_or_init(|| {
+        multi_row_insert(
+            "INSERT INTO sanctions_entries (list_id, entry_no, entity_id, kind, names, dates_of_birth, nationalities, programs, fingerprint, changed)",
+            9,
+            ENTRY_ROWS_PER_INSERT,
+        )
+    })
+}
+
+fn key_insert_sql() -> &'static str {
+    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SQL.get_or_init(|| multi_row_insert("INSERT INTO sanctions_keys (list_id, index_key, entry_no)", 2, KEY_ROWS_PER_INSERT))
 }
 
 /// Which list entries a look-up considers.
@@ -114,13 +251,160 @@ impl Gateway {
         entries: Vec<ListEntry>,
         actor: &str,
     ) -> ApiResult<ImportSummary> {
+        let prepared = self.prepare_import(environment, source, entries).await?;
+        let list_row = prepared.list_row(self, environment, source, format, actor, "loading");
+        self.store.batch(vec![list_row]).await?;
+        let loaded = async {
+            for group in prepared.rows.chunks(IMPORT_BATCH) {
+                self.store.batch(self.entry_statements(&prepared.list_id, group)?).await?;
+            }
+            Ok::<_, ApiError>(())
+        };
+        if let Err(e) = loaded.await {
+            self.discard_list(&prepared.list_id).await;
+            return Err(e);
+        }
+        match self.activate_list(&prepared.list_id).await {
+            Ok(Switched::Done(replaced)) => Ok(prepared.summary(source, replaced)),
+            // an inline load has no chunks: only a concurrent discard gets here
+            Ok(Switched::NotReady) => Err(ApiError::internal().with_detail(format!("list {} vanished while loading", prepared.list_id))),
+            Err(e) => {
+                self.discard_list(&prepared.list_id).await;
+                Err(e)
+            }
+        }
+    }
+
+    /// Stages an import for a host that cannot write a whole list in one
+    /// invocation (the edge): the checked entries are stored in chunks, and
+    /// scheduled rounds load them ([`Gateway::load_staged_lists`]) and switch
+    /// the version in once all are loaded. The list row is written with the
+    /// last chunks, so a host that dies while staging leaves nothing to load.
+    /// A newer staged version of the same source supersedes an older one.
+    pub async fn stage_list_import(
+        &self,
+        environment: Environment,
+        source: &str,
+        format: ListFormat,
+        entries: Vec<ListEntry>,
+        actor: &str,
+    ) -> ApiResult<ImportSummary> {
+        let outcome = async {
+            let prepared = self.prepare_import(environment, source, entries).await?;
+            let mut statements = Vec::new();
+            let mut chunk_no = 0i64;
+            let mut rows = prepared.rows.iter().peekable();
+            while rows.peek().is_some() {
+                let mut chunk = Vec::new();
+                let mut bytes = 0;
+                while let Some(row) = rows.next_if(|_| chunk.len() < STAGED_CHUNK_ENTRIES && bytes < STAGED_CHUNK_BYTES) {
+                    let staged = row.to_json();
+                    bytes += staged.to_string().len();
+                    chunk.push(staged);
+                }
+                statements.push(Stmt::new(
+                    "INSERT INTO sanctions_import_chunks (list_id, chunk_no, entries) VALUES (?1, ?2, ?3)",
+                    vec![prepared.list_id.as_str().into(), chunk_no.into(), Json::Array(chunk).to_string().into()],
+                ));
+                chunk_no += 1;
+            }
+            let superseded = self.list_ids(environment, source, "staging").await?;
+            let mut groups: Vec<Vec<Stmt>> = Vec::new();
+            for statement in statements {
+                match groups.last_mut() {
+                    Some(group) if group.len() < STAGE_BATCH => group.push(statement),
+                    _ => groups.push(vec![statement]),
+                }
+            }
+            let last = groups.pop().unwrap_or_default();
+            for group in groups {
+                if let Err(e) = self.store.batch(group).await {
+                    self.discard_list(&prepared.list_id).await;
+                    return Err(e.into());
+                }
+            }
+            let mut last = last;
+            last.push(Stmt::new(
+                "UPDATE sanctions_lists SET status = 'replaced' WHERE environment = ?1 AND source = ?2 AND status = 'staging'",
+                vec![environment.as_str().into(), source.into()],
+            ));
+            last.push(prepared.list_row(self, environment, source, format, actor, "staging"));
+            if let Err(e) = self.store.batch(last).await {
+                self.discard_list(&prepared.list_id).await;
+                return Err(e.into());
+            }
+            for old in superseded {
+                self.discard_list(&old).await;
+            }
+            Ok::<_, ApiError>(prepared.summary(source, None))
+        }
+        .await;
+        if let Err(refusal) = &outcome {
+            self.audit_refused_list_import(environment, source, actor, refusal.code).await;
+        }
+        outcome
+    }
+
+    /// Loads up to `chunks` staged chunks, each in one batch with the removal
+    /// of its chunk (so two hosts cannot both load one), and switches in each
+    /// staged version that has none left.
+    pub async fn load_staged_lists(&self, chunks: usize) -> ApiResult<StagedLoad> {
+        let mut report = StagedLoad::default();
+        for list_id in self.staging_list_ids().await? {
+            let budget = chunks.saturating_sub(report.chunks_loaded);
+            if budget == 0 {
+                report.more = true;
+                break;
+            }
+            let waiting = self
+                .store
+                .query(
+                    "SELECT chunk_no, entries FROM sanctions_import_chunks WHERE list_id = ?1 ORDER BY chunk_no LIMIT ?2",
+                    vec![list_id.as_str().into(), (budget as i64 + 1).into()],
+                )
+                .await?;
+            for chunk in waiting.iter().take(budget) {
+                let chunk_no = chunk.int(0)?;
+                let Some(rows) = LoadRow::chunk_from_json(&chunk.text(1)?) else {
+                    self.discard_list(&list_id).await;
+                    return Err(
+                        ApiError::internal().with_detail(format!("staged chunk {chunk_no} of {list_id} is unreadable: the import was dropped"))
+                    );
+                };
+                let mut statements = self.entry_statements(&list_id, &rows)?;
+                statements.push(Stmt::expect_one(
+                    "DELETE FROM sanctions_import_chunks WHERE list_id = ?1 AND chunk_no = ?2",
+                    vec![list_id.as_str().into(), chunk_no.into()],
+                ));
+                match self.store.batch(statements).await {
+                    Ok(()) => report.chunks_loaded += 1,
+                    // another host loaded it
+                    Err(StoreError::Conflict { .. } | StoreError::Unique) => {}
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            if waiting.len() > budget {
+                report.more = true;
+                break;
+            }
+            match self.activate_list(&list_id).await? {
+                Switched::Done(_) => report.lists_activated += 1,
+                // another host is loading its last chunk or switched it in
+                Switched::NotReady => report.more = true,
+            }
+        }
+        Ok(report)
+    }
+
+    /// Reads and checks a new version against the active one, and tells the
+    /// entries that changed apart.
+    async fn prepare_import(&self, environment: Environment, source: &str, entries: Vec<ListEntry>) -> ApiResult<PreparedImport> {
         if entries.is_empty() {
             return Err(ApiError::bad_request("invalid_list", "the list has no entries"));
         }
         if source.is_empty() || source.len() > 64 || !source.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
             return Err(ApiError::bad_request("invalid_field", "source must be 1 to 64 letters, digits, - or _"));
         }
-        let now = self.clock.now();
         let active = self
             .store
             .query(
@@ -148,103 +432,126 @@ impl Gateway {
             }
         }
         let mut digest = Sha256::new();
-        let list_id = self.new_id("lst");
         let mut changed = 0;
         let mut names = 0;
         let mut rows = Vec::with_capacity(entries.len());
-        for (entry_no, entry) in entries.iter().enumerate() {
-            let fingerprint = entry_fingerprint(entry);
+        for (entry_no, entry) in entries.into_iter().enumerate() {
+            let fingerprint = entry_fingerprint(&entry);
             digest.update(fingerprint.as_bytes());
             let is_changed = before.get(&entry.entity_id) != Some(&fingerprint);
             changed += usize::from(is_changed);
             names += entry.names.len();
-            rows.push((entry_no as i64, entry, fingerprint, is_changed));
+            rows.push(LoadRow { entry_no: entry_no as i64, entry, fingerprint, changed: is_changed });
         }
         let version = hex::encode(&digest.finalize()[..8]);
-        self.store
-            .batch(vec![Stmt::new(
-                "INSERT INTO sanctions_lists (list_id, environment, source, format, version, entry_count, changed_count, status, imported_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'loading', ?8)",
-                vec![
-                    list_id.as_str().into(),
-                    environment.as_str().into(),
-                    source.into(),
-                    format.as_str().into(),
-                    version.as_str().into(),
-                    (entries.len() as i64).into(),
-                    (changed as i64).into(),
-                    now.into(),
-                ],
-            )])
+        Ok(PreparedImport { list_id: self.new_id("lst"), version, names, changed, rows })
+    }
+
+    /// Switches a loaded version in: the old version out, the new one in, in
+    /// one batch with the audit row. A staged version switches only once no
+    /// chunk of it waits.
+    async fn activate_list(&self, list_id: &str) -> ApiResult<Switched> {
+        let rows = self
+            .store
+            .query(
+                "SELECT environment, source, changed_count, imported_by FROM sanctions_lists WHERE list_id = ?1 AND status IN ('loading', 'staging')",
+                vec![list_id.into()],
+            )
             .await?;
-        let loaded = self.load_entries(&list_id, &rows).await;
-        if let Err(e) = loaded {
-            self.discard_list(&list_id).await;
-            return Err(e);
-        }
-        // The switch: the old version out, the new one in, in one batch.
+        let Some(row) = rows.first() else { return Ok(Switched::NotReady) };
+        let (environment, source, changed, actor) = (row.text(0)?, row.text(1)?, row.int(2)?, row.opt_text(3)?.unwrap_or_default());
+        let environment = Environment::parse(&environment).ok_or_else(ApiError::internal)?;
+        let previous = self.list_ids(environment, &source, "active").await?.into_iter().next();
+        let now = self.clock.now();
         let switch = vec![
             Stmt::new(
                 "UPDATE sanctions_lists SET status = 'replaced', rescreen_pending = 0 WHERE environment = ?1 AND source = ?2 AND status = 'active'",
-                vec![environment.as_str().into(), source.into()],
+                vec![environment.as_str().into(), source.as_str().into()],
             ),
             Stmt::expect_one(
-                "UPDATE sanctions_lists SET status = 'active', activated_at = ?2, rescreen_pending = ?3 WHERE list_id = ?1 AND status = 'loading'",
-                vec![list_id.as_str().into(), now.into(), i64::from(changed > 0).into()],
+                "UPDATE sanctions_lists SET status = 'active', activated_at = ?2, rescreen_pending = ?3
+                 WHERE list_id = ?1 AND status IN ('loading', 'staging') AND NOT EXISTS (SELECT 1 FROM sanctions_import_chunks WHERE list_id = ?1)",
+                vec![list_id.into(), now.into(), i64::from(changed > 0).into()],
             ),
-            self.list_import_audit(environment, actor, source, &list_id, "ok"),
+            self.list_import_audit(environment, &actor, &source, list_id, "ok"),
         ];
-        if let Err(e) = self.store.batch(switch).await {
-            self.discard_list(&list_id).await;
-            return Err(e.into());
+        match self.store.batch(switch).await {
+            Ok(()) => {}
+            Err(StoreError::Conflict { .. }) => return Ok(Switched::NotReady),
+            Err(e) => return Err(e.into()),
         }
-        if let Some((old, _)) = &previous {
+        if let Some(old) = &previous {
             self.discard_list(old).await;
         }
-        Ok(ImportSummary { list_id, source: source.to_string(), version, entries: entries.len(), names, changed, replaced: previous.map(|p| p.0) })
+        Ok(Switched::Done(previous))
     }
 
-    async fn load_entries(&self, list_id: &str, rows: &[(i64, &ListEntry, String, bool)]) -> ApiResult<()> {
-        for chunk in rows.chunks(IMPORT_BATCH / 4) {
-            let all_names: Vec<String> = chunk.iter().flat_map(|(_, e, _, _)| e.names.iter().cloned()).collect();
-            let keys = self.rules.index_keys(&all_names)?;
-            let mut keys = keys.into_iter();
-            let mut statements = Vec::with_capacity(IMPORT_BATCH);
-            for (entry_no, entry, fingerprint, is_changed) in chunk {
-                statements.push(Stmt::new(
-                    "INSERT INTO sanctions_entries (list_id, entry_no, entity_id, kind, names, dates_of_birth, nationalities, programs, fingerprint, changed)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                    vec![
-                        list_id.into(),
-                        (*entry_no).into(),
-                        entry.entity_id.as_str().into(),
-                        entry.kind.as_str().into(),
-                        json!(entry.names).to_string().into(),
-                        json!(entry.dates_of_birth).to_string().into(),
-                        json!(entry.nationalities).to_string().into(),
-                        entry.programs.as_str().into(),
-                        fingerprint.as_str().into(),
-                        (*is_changed).into(),
-                    ],
-                ));
-                let mut entry_keys: Vec<String> = keys.by_ref().take(entry.names.len()).flatten().collect();
-                entry_keys.sort();
-                entry_keys.dedup();
-                for key in entry_keys {
-                    statements.push(Stmt::new(
-                        "INSERT INTO sanctions_keys (list_id, index_key, entry_no) VALUES (?1, ?2, ?3)",
-                        vec![list_id.into(), key.into(), (*entry_no).into()],
-                    ));
-                }
-            }
-            self.store.batch(statements).await?;
+    /// The ids of a source's versions in one status.
+    async fn list_ids(&self, environment: Environment, source: &str, status: &str) -> ApiResult<Vec<String>> {
+        let rows = self
+            .store
+            .query(
+                "SELECT list_id FROM sanctions_lists WHERE environment = ?1 AND source = ?2 AND status = ?3 ORDER BY imported_at",
+                vec![environment.as_str().into(), source.into(), status.into()],
+            )
+            .await?;
+        rows.iter().map(|r| Ok(r.text(0)?)).collect()
+    }
+
+    async fn staging_list_ids(&self) -> ApiResult<Vec<String>> {
+        let rows = self.store.query("SELECT list_id FROM sanctions_lists WHERE status = 'staging' ORDER BY imported_at, list_id", vec![]).await?;
+        rows.iter().map(|r| Ok(r.text(0)?)).collect()
+    }
+
+    /// The inserts of some entries and their index keys, a few rows a
+    /// statement (D1 binds at most 100 parameters). The last statement of
+    /// each kind repeats its last row to fill its slots; `ON CONFLICT DO
+    /// NOTHING` makes the repeats no-ops.
+    fn entry_statements(&self, list_id: &str, rows: &[LoadRow]) -> ApiResult<Vec<Stmt>> {
+        let all_names: Vec<String> = rows.iter().flat_map(|r| r.entry.names.iter().cloned()).collect();
+        let mut keys = self.rules.index_keys(&all_names)?.into_iter();
+        let mut key_rows: Vec<(i64, String)> = Vec::new();
+        for row in rows {
+            let mut entry_keys: Vec<String> = keys.by_ref().take(row.entry.names.len()).flatten().collect();
+            entry_keys.sort();
+            entry_keys.dedup();
+            key_rows.extend(entry_keys.into_iter().map(|k| (row.entry_no, k)));
         }
-        Ok(())
+        let mut statements = Vec::new();
+        for group in rows.chunks(ENTRY_ROWS_PER_INSERT) {
+            let mut params = vec![list_id.into()];
+            for i in 0..ENTRY_ROWS_PER_INSERT {
+                let Some(row) = group.get(i).or(group.last()) else { break };
+                let e = &row.entry;
+                params.extend([
+                    row.entry_no.into(),
+                    e.entity_id.as_str().into(),
+                    e.kind.as_str().into(),
+                    json!(e.names).to_string().into(),
+                    json!(e.dates_of_birth).to_string().into(),
+                    json!(e.nationalities).to_string().into(),
+                    e.programs.as_str().into(),
+                    row.fingerprint.as_str().into(),
+                    row.changed.into(),
+                ]);
+            }
+            statements.push(Stmt::new(entry_insert_sql(), params));
+        }
+        for group in key_rows.chunks(KEY_ROWS_PER_INSERT) {
+            let mut params = vec![list_id.into()];
+            for i in 0..KEY_ROWS_PER_INSERT {
+                let Some((entry_no, key)) = group.get(i).or(group.last()) else { break };
+                params.extend([key.as_str().into(), (*entry_no).into()]);
+            }
+            statements.push(Stmt::new(key_insert_sql(), params));
+        }
+        Ok(statements)
     }
 
     /// Deletes a list version's rows (a failed load, or a replaced version).
     async fn discard_list(&self, list_id: &str) {
         let statements = vec![
+            Stmt::new("DELETE FROM sanctions_import_chunks WHERE list_id = ?1", vec![list_id.into()]),
             Stmt::new("DELETE FROM sanctions_keys WHERE list_id = ?1", vec![list_id.into()]),
             Stmt::new("DELETE FROM sanctions_entries WHERE list_id = ?1", vec![list_id.into()]),
             Stmt::new("DELETE FROM sanctions_lists WHERE list_id = ?1 AND status <> 'active'", vec![list_id.into()]),
