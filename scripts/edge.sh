@@ -2,7 +2,10 @@
 # The edge host (Cloudflare Workers) from this checkout.
 #
 #   scripts/edge.sh build
-#   scripts/edge.sh dev --port PORT --state DIR      local Workers runtime on 127.0.0.1:PORT, state in DIR, until killed
+#   scripts/edge.sh dev --port PORT --state DIR [--local-tools]
+#                                                    local Workers runtime on 127.0.0.1:PORT, state in DIR, until killed;
+#                                                    --local-tools adds the /__local/ routes (the conformance runner's list import);
+#                                                    CGW_LIST_URLS in the environment sets the lists it refreshes
 #   scripts/edge.sh admin-key --environment sandbox|production --state DIR
 #   scripts/edge.sh admin-key --environment sandbox|production --remote   for the deployed Worker's D1
 #   scripts/edge.sh store-contract --state DIR       the store contract against local D1
@@ -88,10 +91,11 @@ build() {
 
 command=${1:-}
 [ $# -gt 0 ] && shift
-port="" state="" environment="" remote="" passthrough=()
+port="" state="" environment="" remote="" local_tools=disabled passthrough=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --remote) remote=yes; shift ;;
+    --local-tools) local_tools=enabled; shift ;;
     --port) port=${2:-}; shift 2 ;;
     --state) state=${2:-}; shift 2 ;;
     --environment) environment=${2:-}; shift 2 ;;
@@ -119,7 +123,8 @@ case "$command" in
     cd "$edge"
     exec "$edge/node_modules/.bin/wrangler" dev --local --ip 127.0.0.1 --port "$port" --persist-to "$state" \
       --show-interactive-dev-session=false --log-level "${CGW_EDGE_LOG_LEVEL:-error}" \
-      --var "CGW_DISPATCH_IDLE_MS:${CGW_DISPATCH_IDLE_MS:-5000}" --var "CGW_SECRET_KEY:$(cat "$state/secret.key")"
+      --var "CGW_DISPATCH_IDLE_MS:${CGW_DISPATCH_IDLE_MS:-5000}" --var "CGW_SECRET_KEY:$(cat "$state/secret.key")" \
+      --var "CGW_LOCAL_TOOLS:$local_tools" --var "CGW_LIST_URLS:${CGW_LIST_URLS:-}"
     ;;
   admin-key)
     case "$environment" in sandbox | production) ;; *) die "--environment must be sandbox or production" ;; esac

@@ -86,6 +86,10 @@ impl Env {
         }
     }
 
+    pub fn admin_sandbox(&self, method: &str, path: &str, body: Option<&Json>) -> Resp {
+        self.call(method, path, Some(&self.admin_sandbox), body)
+    }
+
     pub fn admin_production(&self, method: &str, path: &str, body: Option<&Json>) -> Resp {
         self.call(method, path, Some(&self.admin_production), body)
     }

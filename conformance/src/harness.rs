@@ -44,3 +44,35 @@ pub fn wait_healthy(env: &Env, within: Duration) -> Result<(), String> {
 pub fn skip_list(text: &str) -> Vec<&str> {
     text.lines().map(|l| l.split('#').next().unwrap_or_default().trim()).filter(|l| !l.is_empty()).collect()
 }
+
+/// Files on loopback for a host that imports lists by URL: `GET /PATH`
+/// answers the file at the absolute PATH when it lies under one of the
+/// roots, 404 otherwise. It serves until the runner exits.
+pub struct FileServer {
+    pub addr: std::net::SocketAddr,
+}
+
+impl FileServer {
+    pub fn start(roots: Vec<std::path::PathBuf>) -> Result<Self, String> {
+        let roots: Vec<std::path::PathBuf> = roots.iter().filter_map(|r| r.canonicalize().ok()).collect();
+        let server = tiny_http::Server::http("127.0.0.1:0").map_err(|e| e.to_string())?;
+        let addr = server.server_addr().to_ip().ok_or("the file server has no IP address")?;
+        std::thread::spawn(move || {
+            for request in server.incoming_requests() {
+                let path = std::path::PathBuf::from(request.url().split('?').next().unwrap_or_default());
+                let file = path.canonicalize().ok().filter(|p| roots.iter().any(|r| p.starts_with(r)) && p.is_file());
+                let _ = match file.and_then(|p| std::fs::read(p).ok()) {
+                    Some(bytes) => request.respond(tiny_http::Response::from_data(bytes)),
+                    None => request.respond(tiny_http::Response::from_string("not found").with_status_code(404)),
+                };
+            }
+        });
+        Ok(FileServer { addr })
+    }
+
+    /// The URL of a file or, ending in `/`, of a folder.
+    pub fn url(&self, path: &std::path::Path) -> String {
+        let slash = if path.is_dir() { "/" } else { "" };
+        format!("http://{}{}{slash}", self.addr, path.display())
+    }
+}

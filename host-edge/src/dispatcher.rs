@@ -57,13 +57,23 @@ fn at(unix_ms: i64) -> ScheduledTime {
     ScheduledTime::new(js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(unix_ms as f64)))
 }
 
-/// Runs the due work and one delivery round; answers when the next pending
-/// delivery is due (unix seconds).
+/// Refreshes the lists that are due, runs the due work and one delivery
+/// round; answers when the next round is due (unix seconds): now while
+/// staged list chunks wait, else at the next pending delivery.
 pub async fn run_round(env: &Env) -> Result<Option<i64>, String> {
     let (gateway, _) = build_gateway(env).await.map_err(|e| e.message)?;
-    gateway.run_scheduled().await.map_err(|e| e.to_string())?;
+    for outcome in gateway.refresh_due_lists().await {
+        match outcome {
+            Ok(line) => worker::console_log!("list refresh: {line}"),
+            Err(line) => worker::console_error!("list refresh failed, the active version stays: {line}"),
+        }
+    }
+    let report = gateway.run_scheduled().await.map_err(|e| e.to_string())?;
     gateway.deliver_webhooks().await.map_err(|e| e.to_string())?;
     gateway.flush_decisions().await.map_err(|e| e.to_string())?;
+    if report.more_due {
+        return Ok(Some(now_ms() / 1000));
+    }
     gateway.next_delivery_at().await.map_err(|e| e.to_string())
 }
 

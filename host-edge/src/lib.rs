@@ -56,6 +56,8 @@ impl Settings {
                 // a read and up to four writes per entry
                 regulator_import_entries: usize::try_from(number("CGW_IMPORT_MAX_ENTRIES", 150)).unwrap_or(150),
                 regulator_export_batch: number("CGW_EXPORT_BATCH", 500),
+                // about 30 statements per chunk of 100 entries
+                list_chunks_per_round: usize::try_from(number("CGW_LIST_CHUNKS_PER_ROUND", 24)).unwrap_or(24),
             },
         }
     }
@@ -87,6 +89,30 @@ fn sumsub(env: &Env) -> Option<gateway::vendors::sumsub::SumsubConfig> {
     })
 }
 
+/// The lists the dispatcher refreshes: the var `CGW_LIST_URLS`
+/// (`ENVIRONMENT,FORMAT,URL[,SOURCE]`, `;`-separated, as the native host's
+/// `--list-url`) every `CGW_LIST_REFRESH_HOURS` (default 24). A setting that
+/// does not read is an error on every request rather than a list never refreshed.
+fn list_refresh(env: &Env) -> Result<(Vec<gateway::lists::ListSource>, Option<i64>), ApiError> {
+    let var = |name: &str| env.var(name).ok().map(|v| v.to_string()).filter(|v| !v.trim().is_empty());
+    let misconfigured = |detail: String| ApiError::new(503, "store_unavailable", "the gateway is misconfigured; retry later").with_detail(detail);
+    let sources = match var("CGW_LIST_URLS") {
+        Some(text) => gateway::lists::ListSource::parse_all(&text).map_err(|e| misconfigured(format!("CGW_LIST_URLS: {e}")))?,
+        None => Vec::new(),
+    };
+    let hours = match var("CGW_LIST_REFRESH_HOURS") {
+        Some(text) => Some(
+            text.trim()
+                .parse::<i64>()
+                .ok()
+                .filter(|h| (1..=24 * 366).contains(h))
+                .ok_or_else(|| misconfigured(format!("CGW_LIST_REFRESH_HOURS {text:?} is not 1 to 8784")))?,
+        ),
+        None => None,
+    };
+    Ok((sources, hours.map(|h| h * 3_600)))
+}
+
 /// The keys that seal webhook secrets: the Worker secret `CGW_SECRET_KEY`
 /// (base64, `wrangler secret put`; `scripts/edge.sh dev` makes one per state
 /// directory) and `CGW_PREVIOUS_SECRET_KEYS` (comma-separated) after a rotation.
@@ -113,11 +139,14 @@ pub(crate) async fn build_gateway(env: &Env) -> Result<(Gateway, Rc<Cell<bool>>)
         |what: &str, e: String| ApiError::new(503, "store_unavailable", "the store is unavailable; retry later").with_detail(format!("{what}: {e}"));
     let db = env.d1("DB").map_err(|e| unavailable("D1 binding", e.to_string()))?;
     let store = D1Store::new(db);
+    let (list_sources, list_refresh_seconds) = list_refresh(env)?;
     let config = Config {
         work: Settings::from_env(env).work,
         secret_keys: secret_keys(env),
         production_screening_vendor: yente(env),
         production_identity_vendor: sumsub(env),
+        list_sources,
+        list_refresh_seconds,
         ..Config::default()
     };
     let woken = Rc::new(Cell::new(false));

@@ -1,13 +1,18 @@
 //! Routes for the local scripts only, answered when the variable
 //! `CGW_LOCAL_TOOLS` is `enabled` (set by `scripts/edge.sh` when it runs the
-//! Worker under Miniflare; never by `wrangler.toml`, so a deployed Worker
+//! Worker under Miniflare, and by `scripts/edge.sh dev --local-tools` for
+//! the conformance runner; never by `wrangler.toml`, so a deployed Worker
 //! does not have them):
 //! - `POST /__local/admin-key?environment=sandbox|production` answers a new admin key;
+//! - `POST /__local/lists-import?environment=…&format=…&url=…[&source=…]`
+//!   downloads a list as a refresh does and stages it (the dispatcher loads
+//!   it): answers the staged `list_id`, or 400 with why nothing was staged;
 //! - `POST /__local/store-contract` runs the store contract against the D1
 //!   database bound as `CONTRACT_DB`, emptied first (`#[tokio::test]` cannot
 //!   run inside workerd), and answers each case's outcome.
 
 use gateway::auth::Environment;
+use gateway::lists::ListSource;
 use gateway::ports::{Stmt, StoreError, Value};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
@@ -34,6 +39,7 @@ pub async fn handle(request: Request, env: &Env) -> worker::Result<Response> {
                 Err(e) => Response::error(e.to_string(), 500),
             }
         }
+        "/__local/lists-import" => lists_import(&request, env).await,
         "/__local/store-contract" => {
             let db = env.d1("CONTRACT_DB")?;
             // A fresh database for each run: drop what an earlier run left.
@@ -58,6 +64,48 @@ pub async fn handle(request: Request, env: &Env) -> worker::Result<Response> {
         _ => Response::error("not found", 404),
     }
 }
+
+/// Stages a list from a URL, as a scheduled refresh would, and kicks the dispatcher.
+async fn lists_import(request: &Request, env: &Env) -> worker::Result<Response> {
+    let url = request.url()?;
+    let param = |name: &str| url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.to_string());
+    let (Some(environment), Some(format), Some(list_url)) = (param("environment"), param("format"), param("url")) else {
+        return Response::error("environment, format and url are required", 400);
+    };
+    let setting = match param("source") {
+        Some(source) => format!("{environment},{format},{list_url},{source}"),
+        None => format!("{environment},{format},{list_url}"),
+    };
+    let list = match ListSource::parse(&setting) {
+        Ok(list) => list,
+        Err(e) => return Response::error(e, 400),
+    };
+    let (gateway, _) = match build_gateway(env).await {
+        Ok(built) => built,
+        Err(e) => return Response::error(format!("{}: {}", e.message, e.detail.as_deref().unwrap_or_default()), 503),
+    };
+    let entries = match gateway.download_list(&list).await {
+        Ok(entries) => entries,
+        Err(e) => {
+            gateway.audit_refused_list_import(list.environment, &list.source, ACTOR, "unreadable_list").await;
+            return Response::error(format!("not a valid {} list: {e}", list.format.as_str()), 400);
+        }
+    };
+    match gateway.stage_list_import(list.environment, &list.source, list.format, entries, ACTOR).await {
+        Ok(staged) => {
+            crate::dispatcher::kick(env).await?;
+            Response::from_json(&json!({
+                "list_id": staged.list_id, "source": staged.source, "version": staged.version,
+                "entries": staged.entries, "names": staged.names, "changed": staged.changed,
+            }))
+        }
+        Err(e) => Response::error(format!("{}: {}", e.code, e.message), 400),
+    }
+}
+
+/// Who the audit log names for an import through the local tools: the
+/// operator's command line, as for the native `lists import`.
+const ACTOR: &str = "cli";
 
 /// A store that refuses every call: the SQL of [`admin_key_sql`] is run by
 /// `wrangler d1 execute`, not by the Worker.

@@ -83,7 +83,8 @@ pub fn a_bad_file_replaces_nothing(env: &Env) -> CaseResult {
     ensure!(version.is_some(), "no active ofac-sdn list: {}", before.raw);
     let dir = std::env::temp_dir().join(unique("bad-list"));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    // Not the format at all.
+    // Not the format at all (beside a good alias file).
+    std::fs::copy(data("ofac-sdn-2022-01/alt.csv"), dir.join("alt.csv")).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("sdn.csv"), "<html>Service Unavailable</html>\n").map_err(|e| e.to_string())?;
     let refused = env.import_list(&["--environment", "production", "--format", "ofac-csv", &dir.display().to_string()]);
     ensure!(refused.is_err(), "a page of HTML was imported: {refused:?}");
