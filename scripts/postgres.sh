@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Starts a private, throwaway Postgres cluster and prints its URL.
 # Usage: eval "$(scripts/postgres.sh start DIR PORT)"; scripts/postgres.sh stop DIR
+# For fault tests: scripts/postgres.sh down DIR (a fast shutdown, data kept)
+# and scripts/postgres.sh up DIR PORT (the same cluster again).
 set -Eeuo pipefail
 action=${1:?start or stop}
 dir=${2:?data directory}
@@ -36,6 +38,14 @@ case "$action" in
     as_owner "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -qc "CREATE DATABASE cgw" >/dev/null
     echo "export CGW_PG_URL=postgres://postgres@127.0.0.1:$port/cgw"
     echo "export CGW_PG_ADMIN_URL=postgres://postgres@127.0.0.1:$port/postgres"
+    ;;
+  down)
+    as_owner "$(pg_bin)/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+    ;;
+  up)
+    port=${3:?port}
+    as_owner "$(pg_bin)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
+      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
     ;;
   stop)
     bin=$(pg_bin)

@@ -2,8 +2,10 @@
 # Runs every test from a fresh machine: toolchain targets, the rules
 # component (built twice, in two directories, to prove the hash is
 # reproducible), lints, unit and store-contract tests (SQLite, Postgres, D1),
-# and the conformance suite against the native host on SQLite and on a
-# private Postgres, and against the edge host under the local Workers runtime.
+# the fault tests (each on a Postgres cluster of its own), and the
+# conformance suite against the native host on SQLite, against two native
+# hosts on one private Postgres, and against the edge host under the local
+# Workers runtime.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -75,8 +77,8 @@ scripts/edge.sh store-contract --state "$work/edge-contract"
 step "conformance suite: native host on SQLite"
 cargo test --locked --release -p conformance --test native
 
-step "conformance suite: native host on Postgres"
-CGW_DATABASE_URL=$CGW_PG_URL cargo test --locked --release -p conformance --test native
+step "conformance suite: two native hosts on one Postgres, requests alternating between them"
+CGW_HOSTS=2 CGW_DATABASE_URL=$CGW_PG_URL cargo test --locked --release -p conformance --test native
 
 step "OpenAPI contract (gateway/openapi.json): schemathesis against the native host on SQLite, then Postgres"
 scripts/fuzz-api.sh

@@ -12,6 +12,9 @@ pub static OPERATOR_RESPONSES: Mutex<Vec<(String, u16, String, bool)>> = Mutex::
 
 pub struct Env {
     pub base_url: String,
+    /// Further hosts of the same service: requests go to each in turn.
+    pub other_hosts: Vec<String>,
+    next_host: std::sync::atomic::AtomicUsize,
     pub admin_sandbox: String,
     pub admin_production: String,
     agent: ureq::Agent,
@@ -71,10 +74,22 @@ impl Env {
         let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(30)).build();
         Env {
             base_url: base_url.trim_end_matches('/').to_string(),
+            other_hosts: Vec::new(),
+            next_host: std::sync::atomic::AtomicUsize::new(0),
             admin_sandbox: admin_sandbox.into(),
             admin_production: admin_production.into(),
             agent,
             list_import: None,
+        }
+    }
+
+    /// The host of the next request: one after the other when there are several.
+    pub fn host(&self) -> &str {
+        let turn = self.next_host.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % (self.other_hosts.len() + 1);
+        if turn == 0 {
+            &self.base_url
+        } else {
+            &self.other_hosts[turn - 1]
         }
     }
 
@@ -101,7 +116,7 @@ impl Env {
 
     /// [`Env::send`] with extra request headers.
     pub fn send_with(&self, method: &str, path: &str, key: Option<&str>, raw_body: Option<(&str, Vec<u8>)>, headers: &[(&str, &str)]) -> Resp {
-        let mut request = self.agent.request(method, &format!("{}{}", self.base_url, path));
+        let mut request = self.agent.request(method, &format!("{}{}", self.host(), path));
         for (name, value) in headers {
             request = request.set(name, value);
         }

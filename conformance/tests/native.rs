@@ -1,7 +1,9 @@
 //! The native-host runner. With `CGW_BASE_URL`, `CGW_ADMIN_KEY_SANDBOX` and
 //! `CGW_ADMIN_KEY_PRODUCTION` it runs against a server that is already up;
 //! otherwise it starts `compliance-gateway` itself on a free port, with the
-//! store named by `CGW_DATABASE_URL` (default: a fresh SQLite file).
+//! store named by `CGW_DATABASE_URL` (default: a fresh SQLite file);
+//! `CGW_HOSTS=N` starts N servers on that store and sends each request to
+//! the next, so that the suite checks they behave as one service.
 
 use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
@@ -33,11 +35,11 @@ fn admin_key(bin: &PathBuf, database: &str, environment: &str) -> Result<String,
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-fn start() -> Result<(Env, Option<Server>), String> {
+fn start() -> Result<(Env, Vec<Server>), String> {
     if let (Ok(url), Ok(sandbox), Ok(production)) =
         (std::env::var("CGW_BASE_URL"), std::env::var("CGW_ADMIN_KEY_SANDBOX"), std::env::var("CGW_ADMIN_KEY_PRODUCTION"))
     {
-        return Ok((Env::new(&url, &sandbox, &production), None));
+        return Ok((Env::new(&url, &sandbox, &production), Vec::new()));
     }
     let bin = binary();
     let database = match std::env::var("CGW_DATABASE_URL") {
@@ -50,19 +52,33 @@ fn start() -> Result<(Env, Option<Server>), String> {
     };
     let sandbox = admin_key(&bin, &database, "sandbox")?;
     let production = admin_key(&bin, &database, "production")?;
-    let port = free_port()?;
-    let child = Command::new(&bin)
-        .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", &database, "--secret-key-file"])
-        .arg(std::env::temp_dir().join(format!("cgw-conformance-{}.key", std::process::id())))
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
-    let server = Server(child);
-    let mut env = Env::new(&format!("http://127.0.0.1:{port}"), &sandbox, &production);
+    // CGW_HOSTS=N starts N servers on the one store, and the cases send each
+    // request to the next: several hosts must behave as one service.
+    let hosts: usize = std::env::var("CGW_HOSTS").ok().and_then(|n| n.parse().ok()).unwrap_or(1).max(1);
+    let mut servers = Vec::new();
+    let mut urls = Vec::new();
+    for _ in 0..hosts {
+        let port = free_port()?;
+        let mut command = Command::new(&bin);
+        command
+            .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", &database, "--secret-key-file"])
+            .arg(std::env::temp_dir().join(format!("cgw-conformance-{}.key", std::process::id())))
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        servers.push(Server(command.spawn().map_err(|e| format!("cannot start {}: {e}", bin.display()))?));
+        urls.push(format!("http://127.0.0.1:{port}"));
+        // The first host creates the secret key file; the others read it.
+        wait_healthy(&Env::new(&urls[urls.len() - 1], &sandbox, &production), Duration::from_secs(30))?;
+    }
+    let mut env = Env::new(&urls[0], &sandbox, &production);
+    env.other_hosts = urls[1..].to_vec();
     env.list_import = Some(list_import(bin, database));
-    wait_healthy(&env, Duration::from_secs(30))?;
-    Ok((env, Some(server)))
+    if hosts > 1 {
+        println!("{hosts} hosts on one store: {}", urls.join(", "));
+    }
+    Ok((env, servers))
 }
 
 /// `compliance-gateway lists import … --database DB`, beside the running server.

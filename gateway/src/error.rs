@@ -78,7 +78,14 @@ impl ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
-        ApiError::internal().with_detail(e.to_string())
+        match e {
+            StoreError::Unavailable(_) => {
+                let mut error = ApiError::new(503, "store_unavailable", "the store is unavailable; retry later").with_detail(e.to_string());
+                error.retry_after_seconds = Some(1);
+                error
+            }
+            e => ApiError::internal().with_detail(e.to_string()),
+        }
     }
 }
 

@@ -114,6 +114,11 @@ pub enum StoreError {
     /// a unique constraint was violated; nothing was written
     #[error("unique constraint violated")]
     Unique,
+    /// the store cannot be reached now (refused, lost or restarting
+    /// connection); a batch may or may not have been written, so a client
+    /// retries with its idempotency key
+    #[error("store unavailable: {0}")]
+    Unavailable(String),
     #[error("store backend error: {0}")]
     Backend(String),
 }

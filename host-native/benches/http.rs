@@ -1,6 +1,8 @@
 //! Load benchmark on loopback: `limits/check` and `exclusions/check` through
 //! the real server on SQLite (and Postgres when `CGW_BENCH_POSTGRES_URL` is
-//! set), beside a bare hyper handler measured in the same run as the ceiling.
+//! set), beside a bare hyper handler measured in the same run as the ceiling,
+//! and a bare handler doing one indexed SQLite read as the baseline the
+//! check path is held to.
 //!
 //! `cargo bench -p host-native --bench http` (`CGW_BENCH_SECONDS`, `CGW_BENCH_CONNECTIONS`;
 //! `CGW_BENCH_EDGE_URL` with `CGW_BENCH_EDGE_ADMIN_KEY` adds a running edge
@@ -30,6 +32,54 @@ async fn start_bare() -> Result<SocketAddr, Error> {
                 let service = hyper::service::service_fn(|request: hyper::Request<hyper::body::Incoming>| async move {
                     let _ = request.into_body().collect().await;
                     Ok::<_, Infallible>(hyper::Response::new(Full::new(Bytes::from_static(br#"{"allowed":true}"#))))
+                });
+                let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+            });
+        }
+    });
+    Ok(addr)
+}
+
+/// The baseline the check path is held to: a bare hyper handler that does
+/// one indexed SQLite read per request (a primary-key look-up in a table of
+/// 100,000 rows, WAL mode), on a blocking thread from a pool of four read
+/// connections, as a minimal real service would.
+async fn start_bare_sqlite_read(path: &std::path::Path) -> Result<SocketAddr, Error> {
+    let setup = rusqlite::Connection::open(path)?;
+    setup.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT NOT NULL);")?;
+    setup.execute_batch("BEGIN")?;
+    for i in 0..100_000 {
+        setup.execute("INSERT INTO kv (k, v) VALUES (?1, ?2)", rusqlite::params![format!("key-{i}"), format!("{{\"allowed\":true,\"n\":{i}}}")])?;
+    }
+    setup.execute_batch("COMMIT")?;
+    let readers: Vec<std::sync::Mutex<rusqlite::Connection>> =
+        (0..4).map(|_| rusqlite::Connection::open(path).map(std::sync::Mutex::new)).collect::<Result<_, _>>()?;
+    let readers = std::sync::Arc::new(readers);
+    let next = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let listener = TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else { continue };
+            let _ = stream.set_nodelay(true);
+            let (readers, next) = (readers.clone(), next.clone());
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+                    let (readers, next) = (readers.clone(), next.clone());
+                    async move {
+                        let _ = request.into_body().collect().await;
+                        let turn = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % readers.len();
+                        let value = tokio::task::spawn_blocking(move || {
+                            let connection = readers[turn].lock().ok()?;
+                            let mut statement = connection.prepare_cached("SELECT v FROM kv WHERE k = ?1").ok()?;
+                            statement.query_row(["key-4242"], |row| row.get::<_, String>(0)).ok()
+                        })
+                        .await
+                        .ok()
+                        .flatten()
+                        .unwrap_or_default();
+                        Ok::<_, Infallible>(hyper::Response::new(Full::new(Bytes::from(value))))
+                    }
                 });
                 let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
             });
@@ -164,11 +214,25 @@ async fn run() -> Result<(), Error> {
         seconds,
     )
     .await?;
-    println!("| target | endpoint | requests | req/s | p50 µs | p99 µs | throughput vs bare hyper |");
-    println!("|---|---|---|---|---|---|---|");
+    let bare_read = start_bare_sqlite_read(&dir.path().join("baseline.db")).await?;
+    let read_baseline = load(bare_read, "GET", "/".into(), "none".into(), None, connections, seconds).await?;
+    println!("| target | endpoint | requests | req/s | p50 µs | p99 µs | throughput vs bare hyper | vs bare hyper + one SQLite read |");
+    println!("|---|---|---|---|---|---|---|---|");
     println!(
-        "| bare hyper handler | POST / | {} | {:.0} | {:.0} | {:.0} | 1.00 |",
-        baseline.requests, baseline.per_second, baseline.p50_us, baseline.p99_us
+        "| bare hyper handler | POST / | {} | {:.0} | {:.0} | {:.0} | 1.00 | {:.2} |",
+        baseline.requests,
+        baseline.per_second,
+        baseline.p50_us,
+        baseline.p99_us,
+        baseline.per_second / read_baseline.per_second
+    );
+    println!(
+        "| bare hyper handler, one indexed SQLite read | GET / | {} | {:.0} | {:.0} | {:.0} | {:.3} | 1.00 |",
+        read_baseline.requests,
+        read_baseline.per_second,
+        read_baseline.p50_us,
+        read_baseline.p99_us,
+        read_baseline.per_second / baseline.per_second
     );
     // The decision log is measured on and off in alternating rounds, so
     // that the machine's drift during the run falls on both alike.
@@ -209,8 +273,9 @@ async fn run() -> Result<(), Error> {
             }
             for ((mode, _, _), (requests, per_second, p50, p99)) in modes.iter().zip(&totals) {
                 println!(
-                    "| gateway on {name}, {mode} | {endpoint} | {requests} | {per_second:.0} | {p50:.0} | {p99:.0} | {:.3} |",
-                    per_second / baseline.per_second
+                    "| gateway on {name}, {mode} | {endpoint} | {requests} | {per_second:.0} | {p50:.0} | {p99:.0} | {:.3} | {:.3} |",
+                    per_second / baseline.per_second,
+                    per_second / read_baseline.per_second
                 );
             }
         }
@@ -229,12 +294,13 @@ async fn run() -> Result<(), Error> {
             }
             let endpoint = if method == "POST" { "POST /v1/limits/check" } else { "GET /v1/exclusions/check" };
             println!(
-                "| edge host (wrangler dev, local D1), decision log on | {endpoint} | {} | {:.0} | {:.0} | {:.0} | {:.3} |",
+                "| edge host (wrangler dev, local D1), decision log on | {endpoint} | {} | {:.0} | {:.0} | {:.0} | {:.3} | {:.3} |",
                 total.0,
                 total.1,
                 total.2,
                 total.3,
-                total.1 / baseline.per_second
+                total.1 / baseline.per_second,
+                total.1 / read_baseline.per_second
             );
         }
     }

@@ -2,11 +2,16 @@
 
 use std::sync::Arc;
 
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use std::time::Duration;
+
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use gateway::ports::{Expect, Read, Row, Stmt, Store, StoreError, Value};
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::{ToSql, Type};
 use tokio_postgres::NoTls;
+
+/// The longest a request waits for a connection, or to make one.
+const POOL_TIMEOUT: Duration = Duration::from_secs(5);
 
 #[derive(Clone)]
 pub struct PostgresStore {
@@ -17,7 +22,16 @@ impl PostgresStore {
     pub async fn connect(url: &str) -> Result<Self, StoreError> {
         let config: tokio_postgres::Config = url.parse().map_err(|e: tokio_postgres::Error| StoreError::Backend(e.to_string()))?;
         let manager = Manager::from_config(config, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
-        let pool = Pool::builder(manager).max_size(16).build().map_err(|e| StoreError::Backend(e.to_string()))?;
+        // Bounded waits: while Postgres is down or restarting a request
+        // fails in seconds with 503 store_unavailable, never hangs.
+        let pool = Pool::builder(manager)
+            .max_size(16)
+            .runtime(Runtime::Tokio1)
+            .wait_timeout(Some(POOL_TIMEOUT))
+            .create_timeout(Some(POOL_TIMEOUT))
+            .recycle_timeout(Some(POOL_TIMEOUT))
+            .build()
+            .map_err(|e| StoreError::Backend(e.to_string()))?;
         let store = PostgresStore { pool: Arc::new(pool) };
         store.query("SELECT 1", vec![]).await?;
         Ok(store)
@@ -39,6 +53,9 @@ pub fn to_postgres_placeholders(sql: &str) -> String {
 }
 
 fn backend(e: tokio_postgres::Error) -> StoreError {
+    if is_unavailable(&e) {
+        return StoreError::Unavailable(e.to_string());
+    }
     match e.code() {
         Some(code) if *code == SqlState::UNIQUE_VIOLATION => StoreError::Unique,
         Some(code) if *code == SqlState::T_R_SERIALIZATION_FAILURE || *code == SqlState::T_R_DEADLOCK_DETECTED => {
@@ -51,8 +68,21 @@ fn backend(e: tokio_postgres::Error) -> StoreError {
     }
 }
 
+/// A lost or refused connection, or a server shutting down or starting up.
+fn is_unavailable(e: &tokio_postgres::Error) -> bool {
+    e.is_closed()
+        || match e.code() {
+            Some(code) => {
+                code.code().starts_with("08") || [SqlState::ADMIN_SHUTDOWN, SqlState::CRASH_SHUTDOWN, SqlState::CANNOT_CONNECT_NOW].contains(code)
+            }
+            // no server answer at all: an I/O error on the connection
+            None => std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>()),
+        }
+}
+
+/// No connection could be had: the server is down, restarting or full.
 fn pool_error(e: deadpool_postgres::PoolError) -> StoreError {
-    StoreError::Backend(e.to_string())
+    StoreError::Unavailable(e.to_string())
 }
 
 type Param = Box<dyn ToSql + Sync + Send>;

@@ -14,7 +14,7 @@ pub fn malformed_unknown_and_wrong_scheme_keys_are_invalid_credentials(env: &Env
         env.call("GET", path, Some(key), None).expect_error(401, "invalid_credentials")?;
     }
     let t = env.sandbox()?;
-    let basic = ureq::get(&format!("{}{}", env.base_url, path)).set("authorization", &format!("Basic {}", t.key)).call();
+    let basic = ureq::get(&format!("{}{}", env.host(), path)).set("authorization", &format!("Basic {}", t.key)).call();
     match basic {
         Err(ureq::Error::Status(401, r)) => {
             let body: serde_json::Value = serde_json::from_str(&r.into_string().unwrap_or_default()).unwrap_or_default();

@@ -136,7 +136,7 @@ impl Gateway {
                 Ok(true)
             }
             Err(StoreError::Conflict { .. } | StoreError::Unique) => Ok(false),
-            Err(e @ StoreError::Backend(_)) => Err(e.into()),
+            Err(e @ (StoreError::Backend(_) | StoreError::Unavailable(_))) => Err(e.into()),
         }
     }
 }

@@ -1,0 +1,494 @@
+//! Faults injected on Postgres, each on a private cluster of its own
+//! (`scripts/postgres.sh`) so that stopping it disturbs no other test, with
+//! real `serve` processes and every request on loopback:
+//! - Postgres restarted under load: requests fail fast with 503
+//!   `store_unavailable`, never hang, never answer wrongly, and the host
+//!   reconnects by itself;
+//! - a host killed (SIGKILL) amid concurrent commits on two hosts and
+//!   restarted: no acknowledged commit lost, no spend over a limit, no
+//!   duplicate event;
+//! - a webhook receiver down for a whole burst of 1,000 exclusions sent
+//!   through two hosts: every event arrives once it is back, and none is
+//!   accepted twice.
+//!
+//! They run where the test command provides Postgres (`CGW_TEST_POSTGRES_URL`
+//! is set); the cluster they start is their own.
+
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::convert::Infallible;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper_util::rt::TokioIo;
+use serde_json::{json, Value as Json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_compliance-gateway");
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// A throwaway Postgres cluster that the test may stop and start.
+struct PrivatePostgres {
+    dir: tempfile::TempDir,
+    port: u16,
+}
+
+impl PrivatePostgres {
+    fn script() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scripts/postgres.sh")
+    }
+
+    /// `None` (the test is skipped) where the test command provides no Postgres.
+    fn start() -> Option<Self> {
+        if std::env::var("CGW_TEST_POSTGRES_URL").is_err() {
+            eprintln!("skipped: CGW_TEST_POSTGRES_URL is not set, so this machine may have no Postgres");
+            return None;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        // Postgres runs as its own user when the tests run as root.
+        std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        let port = free_port();
+        let pg = PrivatePostgres { dir, port };
+        pg.run(&["start", &pg.data(), &port.to_string()]);
+        Some(pg)
+    }
+
+    fn data(&self) -> String {
+        self.dir.path().join("pg").display().to_string()
+    }
+
+    fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/cgw", self.port)
+    }
+
+    fn run(&self, args: &[&str]) {
+        let out = Command::new(Self::script()).args(args).output().unwrap();
+        assert!(out.status.success(), "postgres.sh {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+
+    fn down(&self) {
+        self.run(&["down", &self.data()]);
+    }
+
+    fn up(&self) {
+        self.run(&["up", &self.data(), &self.port.to_string()]);
+    }
+}
+
+impl Drop for PrivatePostgres {
+    fn drop(&mut self) {
+        let _ = Command::new(Self::script()).args(["stop", &self.data()]).output();
+    }
+}
+
+/// A `serve` process on a fixed port, killed (SIGKILL) when dropped.
+struct Host {
+    child: Child,
+    base: String,
+}
+
+impl Host {
+    async fn start(database: &str, port: u16, key_file: &std::path::Path) -> Host {
+        let child = Command::new(BIN)
+            .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", database, "--secret-key-file"])
+            .arg(key_file)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let base = format!("http://127.0.0.1:{port}");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while reqwest::get(format!("{base}/v1/health")).await.ok().map(|r| r.status().as_u16()) != Some(200) {
+            assert!(Instant::now() < deadline, "the server did not start");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        Host { child, base }
+    }
+
+    fn kill(&mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A response, or `None` when the connection failed (a killed host).
+async fn send(
+    client: &reqwest::Client,
+    base: &str,
+    key: &str,
+    method: reqwest::Method,
+    path: &str,
+    body: Option<Json>,
+    idempotency: Option<&str>,
+) -> Option<(u16, Json, Option<String>)> {
+    let mut request = client.request(method, format!("{base}{path}")).bearer_auth(key);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    if let Some(k) = idempotency {
+        request = request.header("idempotency-key", k);
+    }
+    let response = request.send().await.ok()?;
+    let status = response.status().as_u16();
+    let retry_after = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_string);
+    Some((status, response.json().await.unwrap_or(Json::Null), retry_after))
+}
+
+fn admin_key(database: &str) -> String {
+    let out = Command::new(BIN).args(["admin-key", "create", "--environment", "sandbox", "--database", database]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// A sandbox tenant's key, with a rate limit no test reaches.
+async fn tenant(client: &reqwest::Client, base: &str, admin: &str) -> String {
+    let (status, body, _) = send(
+        client,
+        base,
+        admin,
+        reqwest::Method::POST,
+        "/v1/admin/tenants",
+        Some(json!({ "name": "faults", "environment": "sandbox", "rate_limit_per_minute": 1_000_000 })),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 201, "{body}");
+    body["api_key"].as_str().unwrap().to_string()
+}
+
+async fn screen(client: &reqwest::Client, base: &str, key: &str, user: &str) {
+    let body = json!({ "user_id": user, "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-01-01", "nationality": "GB", "email": format!("{user}@example.com") });
+    let (status, body, _) = send(client, base, key, reqwest::Method::POST, "/v1/sanctions/screen", Some(body), None).await.unwrap();
+    assert_eq!(status, 201, "{body}");
+}
+
+fn now_iso() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+async fn exclude(client: &reqwest::Client, base: &str, key: &str, user: &str) -> Option<(u16, Json, Option<String>)> {
+    let body = json!({ "user_id": user, "duration": "duration_7d", "reason": "self_initiated", "initiated_at": now_iso(), "email": format!("{user}@example.com") });
+    send(client, base, key, reqwest::Method::POST, "/v1/exclusions", Some(body), Some(&format!("exclude-{user}"))).await
+}
+
+async fn scalar(database: &str, sql: &'static str) -> i64 {
+    let store = host_native::open_store(database).await.unwrap();
+    store.scalar(sql, vec![]).await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_postgres_restart_under_load_fails_fast_and_the_host_reconnects() {
+    let Some(pg) = PrivatePostgres::start() else { return };
+    let database = pg.url();
+    let admin = admin_key(&database);
+    let key_file = pg.dir.path().join("secret.key");
+    let host = Host::start(&database, free_port(), &key_file).await;
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
+    let key = tenant(&client, &host.base, &admin).await;
+    screen(&client, &host.base, &key, "excluded").await;
+    screen(&client, &host.base, &key, "free").await;
+    assert_eq!(exclude(&client, &host.base, &key, "excluded").await.unwrap().0, 201);
+
+    // Four clients check both users over and over while Postgres goes down and comes back.
+    let stop = Arc::new(AtomicBool::new(false));
+    let outcomes = Arc::new(Mutex::new(Vec::new()));
+    let mut clients = Vec::new();
+    for _ in 0..4 {
+        let (stop, outcomes, client, base, key) = (stop.clone(), outcomes.clone(), client.clone(), host.base.clone(), key.clone());
+        clients.push(tokio::spawn(async move {
+            while !stop.load(Ordering::SeqCst) {
+                for (user, excluded) in [("excluded", true), ("free", false)] {
+                    let started = Instant::now();
+                    let answer =
+                        send(&client, &base, &key, reqwest::Method::GET, &format!("/v1/exclusions/check?email={user}@example.com"), None, None).await;
+                    outcomes.lock().unwrap().push((Instant::now(), started.elapsed(), excluded, answer));
+                }
+            }
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let down_at = Instant::now();
+    pg.down();
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    pg.up();
+    let up_at = Instant::now();
+    // Recovered: a check answers 200 again, with no restart of the host.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let last_ok = outcomes.lock().unwrap().iter().rev().find(|o| o.3.as_ref().is_some_and(|a| a.0 == 200)).map(|o| o.0);
+        if last_ok.is_some_and(|at| at > up_at) {
+            break;
+        }
+        if Instant::now() > deadline {
+            let recent: Vec<String> = outcomes.lock().unwrap().iter().rev().take(4).map(|o| format!("{:?}", o.3)).collect();
+            panic!("the host did not reconnect within 30 s of Postgres coming back; last answers: {recent:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    stop.store(true, Ordering::SeqCst);
+    for c in clients {
+        c.await.unwrap();
+    }
+
+    let outcomes = outcomes.lock().unwrap();
+    let mut unavailable = 0;
+    for (at, took, excluded, answer) in outcomes.iter() {
+        let (status, body, retry_after) = answer.as_ref().expect("the host itself stayed up");
+        assert!(*took < Duration::from_secs(7), "a request took {took:?}: it must fail fast, not hang");
+        match status {
+            200 => assert_eq!(body["is_excluded"], json!(excluded), "a wrong answer: {body}"),
+            503 => {
+                assert_eq!(body["error"], json!("store_unavailable"), "{body}");
+                assert!(retry_after.is_some(), "503 without Retry-After");
+                assert!(*at >= down_at, "503 before Postgres went down: {body}");
+                unavailable += 1;
+            }
+            other => panic!("answered {other} during the restart: {body}"),
+        }
+    }
+    assert!(unavailable > 0, "no request saw the outage ({} requests)", outcomes.len());
+    assert!(outcomes.iter().filter(|o| o.3.as_ref().is_some_and(|a| a.0 == 200)).count() > 10);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_host_killed_amid_commits_loses_nothing_and_overspends_nothing() {
+    let Some(pg) = PrivatePostgres::start() else { return };
+    let database = pg.url();
+    let admin = admin_key(&database);
+    let key_file = pg.dir.path().join("secret.key");
+    let (port_a, port_b) = (free_port(), free_port());
+    let mut a = Host::start(&database, port_a, &key_file).await;
+    let b = Host::start(&database, port_b, &key_file).await;
+    let bases = [a.base.clone(), b.base.clone()];
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
+    let key = tenant(&client, &bases[0], &admin).await;
+
+    const USERS: usize = 8;
+    const DEPOSITS: usize = 60;
+    const CENTS: i64 = 1_000;
+    const LIMIT: i64 = 40_000;
+    for u in 0..USERS {
+        let user = format!("depositor-{u}");
+        screen(&client, &bases[0], &key, &user).await;
+        let (status, body, _) = send(
+            &client,
+            &bases[1],
+            &key,
+            reqwest::Method::POST,
+            "/v1/limits",
+            Some(json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": LIMIT, "currency": "USD", "requested_at": now_iso() })),
+            None,
+        )
+        .await
+        .unwrap();
+        assert_eq!(status, 201, "{body}");
+    }
+    // Each client commits its user's deposits through both hosts in turn; a
+    // request that gets no answer (the killed host) or a 503 is sent again
+    // with the same transaction id until it is acknowledged or refused.
+    let acknowledged = Arc::new(Mutex::new(BTreeSet::new()));
+    let excluded = Arc::new(Mutex::new(BTreeSet::new()));
+    let mut clients = Vec::new();
+    for u in 0..USERS {
+        let (acknowledged, excluded, client, bases, key) = (acknowledged.clone(), excluded.clone(), client.clone(), bases.clone(), key.clone());
+        clients.push(tokio::spawn(async move {
+            let user = format!("depositor-{u}");
+            let mut turn = u;
+            for n in 0..DEPOSITS {
+                let tx = format!("{user}-tx-{n}");
+                let body = json!({ "transaction_id": tx, "user_id": user, "amount_cents": CENTS, "currency": "USD" });
+                loop {
+                    turn += 1;
+                    let base = &bases[turn % 2];
+                    match send(&client, base, &key, reqwest::Method::POST, "/v1/limits/commit", Some(body.clone()), None).await {
+                        Some((200 | 201, _, _)) => {
+                            acknowledged.lock().unwrap().insert(tx.clone());
+                            break;
+                        }
+                        Some((422, b, _)) if b["error"] == "exceeds_limit" => break,
+                        Some((503, _, _)) | None => tokio::time::sleep(Duration::from_millis(20)).await,
+                        Some((status, b, _)) => panic!("commit {tx} answered {status}: {b}"),
+                    }
+                }
+                // Every tenth deposit, a self-exclusion of a fresh user, sent
+                // again with its idempotency key until acknowledged.
+                if n % 10 == 9 {
+                    let fresh = format!("{user}-excluded-{n}");
+                    loop {
+                        turn += 1;
+                        let base = &bases[turn % 2];
+                        let body = json!({ "user_id": fresh, "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-01-01", "nationality": "GB", "email": format!("{fresh}@example.com") });
+                        match send(&client, base, &key, reqwest::Method::POST, "/v1/sanctions/screen", Some(body), Some(&format!("screen-{fresh}"))).await {
+                            Some((200 | 201, _, _)) => break,
+                            Some((503, _, _)) | None => tokio::time::sleep(Duration::from_millis(20)).await,
+                            Some((status, b, _)) => panic!("screening {fresh} answered {status}: {b}"),
+                        }
+                    }
+                    loop {
+                        turn += 1;
+                        match exclude(&client, &bases[turn % 2], &key, &fresh).await {
+                            Some((200 | 201, _, _)) => {
+                                excluded.lock().unwrap().insert(fresh.clone());
+                                break;
+                            }
+                            Some((503, _, _)) | None => tokio::time::sleep(Duration::from_millis(20)).await,
+                            Some((status, b, _)) => panic!("exclusion of {fresh} answered {status}: {b}"),
+                        }
+                    }
+                }
+            }
+        }));
+    }
+    // Kill host A in the middle of it all, then start it again on its port.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while acknowledged.lock().unwrap().len() < USERS * 10 {
+        assert!(Instant::now() < deadline, "the commits did not get going");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let before_kill = acknowledged.lock().unwrap().len();
+    a.kill();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let _a = Host::start(&database, port_a, &key_file).await;
+    for c in clients {
+        c.await.unwrap();
+    }
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    assert!(before_kill < USERS * (LIMIT / CENTS) as usize, "the kill came after the commits were done");
+
+    let store = host_native::open_store(&database).await.unwrap();
+    let rows = store.query("SELECT transaction_id, external_user_id, amount_cents FROM deposits", vec![]).await.unwrap();
+    let stored: BTreeSet<String> = rows.iter().map(|r| r.text(0).unwrap()).collect();
+    let lost: Vec<&String> = acknowledged.difference(&stored).collect();
+    assert!(lost.is_empty(), "acknowledged commits lost: {lost:?}");
+    let mut spent: BTreeMap<String, i64> = BTreeMap::new();
+    for r in &rows {
+        *spent.entry(r.text(1).unwrap()).or_default() += r.int(2).unwrap();
+    }
+    for (user, total) in &spent {
+        assert!(*total <= LIMIT, "{user} spent {total}, over the daily limit of {LIMIT}");
+    }
+    // Each user reached the limit exactly: every refusal was a real one.
+    assert_eq!(spent.values().copied().collect::<Vec<_>>(), vec![LIMIT; USERS]);
+    assert_eq!(stored.len(), acknowledged.len(), "a commit was stored that no one was told of and no retry found");
+    // One exclusion.created event per excluded user, however often it was sent.
+    let excluded = excluded.lock().unwrap().clone();
+    assert_eq!(excluded.len(), USERS * DEPOSITS / 10);
+    let events = scalar(&database, "SELECT COUNT(*) FROM outbox WHERE event = 'exclusion.created'").await;
+    assert_eq!(events, excluded.len() as i64, "duplicate or missing exclusion events");
+    let exclusions = scalar(&database, "SELECT COUNT(*) FROM exclusions").await;
+    assert_eq!(exclusions, excluded.len() as i64);
+}
+
+/// Records each delivery's `webhook-id` and answers 200; refuses connections until started.
+async fn receiver(port: u16, accepted: Arc<Mutex<BTreeMap<String, usize>>>) {
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await.unwrap();
+    loop {
+        let (stream, _) = listener.accept().await.unwrap();
+        let accepted = accepted.clone();
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+                let accepted = accepted.clone();
+                async move {
+                    if let Some(id) = request.headers().get("webhook-id").and_then(|v| v.to_str().ok()) {
+                        *accepted.lock().unwrap().entry(id.to_string()).or_default() += 1;
+                    }
+                    let _ = request.into_body().collect().await;
+                    Ok::<_, Infallible>(hyper::Response::new(Full::new(Bytes::from_static(b"ok"))))
+                }
+            });
+            let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+        });
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_receiver_down_for_a_burst_of_1000_exclusions_gets_each_once_it_is_back() {
+    let Some(pg) = PrivatePostgres::start() else { return };
+    let database = pg.url();
+    let admin = admin_key(&database);
+    let key_file = pg.dir.path().join("secret.key");
+    let a = Host::start(&database, free_port(), &key_file).await;
+    let b = Host::start(&database, free_port(), &key_file).await;
+    let bases = [a.base.clone(), b.base.clone()];
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
+    let key = tenant(&client, &bases[0], &admin).await;
+    let receiver_port = free_port();
+    let (status, hook, _) = send(
+        &client,
+        &bases[0],
+        &key,
+        reqwest::Method::POST,
+        "/v1/webhooks",
+        Some(json!({ "url": format!("http://127.0.0.1:{receiver_port}/hooks") })),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 201, "{hook}");
+
+    // The burst, through both hosts, eight clients at a time, while nothing listens.
+    const BURST: usize = 1_000;
+    let mut clients = Vec::new();
+    for c in 0..8 {
+        let (client, bases, key) = (client.clone(), bases.clone(), key.clone());
+        clients.push(tokio::spawn(async move {
+            for n in (c..BURST).step_by(8) {
+                let user = format!("burst-{n}");
+                screen(&client, &bases[n % 2], &key, &user).await;
+                let (status, body, _) = exclude(&client, &bases[(n + 1) % 2], &key, &user).await.unwrap();
+                assert_eq!(status, 201, "{body}");
+            }
+        }));
+    }
+    for c in clients {
+        c.await.unwrap();
+    }
+    // Every delivery has failed at least once before the receiver comes back.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while scalar(&database, "SELECT COUNT(*) FROM webhook_deliveries WHERE attempts >= 1").await < BURST as i64 {
+        assert!(Instant::now() < deadline, "the deliveries were not all attempted");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(scalar(&database, "SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'succeeded'").await, 0);
+    let event_ids: BTreeSet<String> = {
+        let store = host_native::open_store(&database).await.unwrap();
+        let rows = store.query("SELECT event_id FROM outbox WHERE event = 'exclusion.created'", vec![]).await.unwrap();
+        rows.iter().map(|r| r.text(0).unwrap()).collect()
+    };
+    assert_eq!(event_ids.len(), BURST);
+
+    let accepted = Arc::new(Mutex::new(BTreeMap::new()));
+    tokio::spawn(receiver(receiver_port, accepted.clone()));
+    // Retries come 5 s after a failure, then 30 s; jitter adds up to a fifth.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let got: BTreeSet<String> = accepted.lock().unwrap().keys().cloned().collect();
+        if got == event_ids {
+            break;
+        }
+        assert!(Instant::now() < deadline, "{} of {BURST} events arrived after the receiver came back", got.len());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Settle, then no event was accepted twice (an accepted attempt is never sent again).
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let twice: Vec<(String, usize)> = accepted.lock().unwrap().iter().filter(|(_, n)| **n > 1).map(|(k, n)| (k.clone(), *n)).collect();
+    assert!(twice.is_empty(), "events accepted more than once: {twice:?}");
+    assert_eq!(scalar(&database, "SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'succeeded'").await, BURST as i64);
+}
