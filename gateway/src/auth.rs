@@ -55,6 +55,49 @@ pub fn audit_prefix(key: &str) -> String {
     key.chars().take(AUDIT_PREFIX_LEN).collect()
 }
 
+/// Production callers by key hash, each kept for the clock second it was
+/// read in, so that a key is read from the store at most once a second per
+/// host. Revoking a key or suspending a tenant clears it on the host that
+/// does it at once, and reaches every other host within a second, when its
+/// entry lapses: nothing needs telling. Sandbox callers are not kept: their
+/// tenant's test clock must move on every host the moment it is advanced.
+/// Only successes are kept, so a refused key is read every time.
+#[derive(Default)]
+pub(crate) struct KeyCache {
+    entries: std::sync::Mutex<std::collections::HashMap<String, (crate::Caller, i64)>>,
+}
+
+/// Entries kept at most; past it, lapsed ones go, then all.
+const KEY_CACHE_MAX: usize = 10_000;
+
+impl KeyCache {
+    pub(crate) fn get(&self, key_hash: &str, now: i64) -> Option<crate::Caller> {
+        let entries = self.entries.lock().ok()?;
+        entries.get(key_hash).filter(|(_, second)| *second == now).map(|(caller, _)| caller.clone())
+    }
+
+    pub(crate) fn put(&self, key_hash: String, caller: &crate::Caller, now: i64) {
+        if caller.environment != Environment::Production {
+            return;
+        }
+        if let Ok(mut entries) = self.entries.lock() {
+            if entries.len() >= KEY_CACHE_MAX {
+                entries.retain(|_, (_, second)| *second == now);
+                if entries.len() >= KEY_CACHE_MAX {
+                    entries.clear();
+                }
+            }
+            entries.insert(key_hash, (caller.clone(), now));
+        }
+    }
+
+    pub(crate) fn clear(&self) {
+        if let Ok(mut entries) = self.entries.lock() {
+            entries.clear();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

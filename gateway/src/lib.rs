@@ -148,6 +148,8 @@ pub struct Gateway {
     pub(crate) resolver: Option<Box<dyn Resolver>>,
     /// Sends the vendor adapters' requests; without one, no vendor is reachable.
     pub(crate) vendor_http: Option<Box<dyn VendorHttp>>,
+    /// Production callers by key hash, for one clock second.
+    pub(crate) key_cache: auth::KeyCache,
 }
 
 /// The authenticated caller of a request.
@@ -198,6 +200,7 @@ impl Gateway {
             clock,
             ids,
             limiter: Box::new(RateLimiter::default()),
+            key_cache: auth::KeyCache::default(),
             config,
             sender: None,
             waker: None,

@@ -10,16 +10,17 @@
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::time::{Duration, Instant};
 
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
 use serde_json::{json, Value as Json};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
 
 mod common;
-use common::{start_gateway_limited, Error};
+use common::load::{load, Conn};
+use common::{start_gateway_in, Error};
+use gateway::auth::Environment;
 
 async fn start_bare() -> Result<SocketAddr, Error> {
     let listener = TcpListener::bind("127.0.0.1:0").await?;
@@ -88,41 +89,11 @@ async fn start_bare_sqlite_read(path: &std::path::Path) -> Result<SocketAddr, Er
     Ok(addr)
 }
 
-struct Conn {
-    sender: hyper::client::conn::http1::SendRequest<Full<Bytes>>,
-}
-
-impl Conn {
-    async fn open(addr: SocketAddr) -> Result<Conn, Error> {
-        let stream = TcpStream::connect(addr).await?;
-        stream.set_nodelay(true)?;
-        let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
-        tokio::spawn(connection);
-        Ok(Conn { sender })
-    }
-
-    async fn send(&mut self, method: &str, path: &str, key: &str, body: Option<&Json>) -> Result<(u16, Json), Error> {
-        let mut builder = hyper::Request::builder().method(method).uri(path).header("host", "bench").header("authorization", format!("Bearer {key}"));
-        let bytes = match body {
-            Some(b) => {
-                builder = builder.header("content-type", "application/json");
-                Bytes::from(b.to_string())
-            }
-            None => Bytes::new(),
-        };
-        self.sender.ready().await?;
-        let response = self.sender.send_request(builder.body(Full::new(bytes))?).await?;
-        let status = response.status().as_u16();
-        let body = response.into_body().collect().await?.to_bytes();
-        Ok((status, serde_json::from_slice(&body).unwrap_or(Json::Null)))
-    }
-}
-
-/// A tenant and a user with three limits and fifty deposits, and an excluded e-mail.
-async fn prepare(addr: SocketAddr, admin: &str) -> Result<(String, Json, String), Error> {
+/// A tenant of `environment` and a user with three limits and fifty deposits, and an excluded e-mail.
+async fn prepare(addr: SocketAddr, admin: &str, environment: &str) -> Result<(String, Json, String), Error> {
     let mut c = Conn::open(addr).await?;
     let (_, tenant) = c
-        .send("POST", "/v1/admin/tenants", admin, Some(&json!({ "name": "bench", "environment": "sandbox", "rate_limit_per_minute": 1_000_000 })))
+        .send("POST", "/v1/admin/tenants", admin, Some(&json!({ "name": "bench", "environment": environment, "rate_limit_per_minute": 1_000_000 })))
         .await?;
     let key = tenant["api_key"].as_str().ok_or("no api key")?.to_string();
     c.send("POST", "/v1/sanctions/screen", &key, Some(&json!({ "user_id": "bench-user", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-01-01", "nationality": "GB", "email": "bench@example.com" }))).await?;
@@ -148,51 +119,6 @@ async fn prepare(addr: SocketAddr, admin: &str) -> Result<(String, Json, String)
     c.send("POST", "/v1/exclusions", &key, Some(&json!({ "user_id": "bench-user", "duration": "duration_30d", "reason": "self_initiated", "initiated_at": now, "email": "excluded-bench@example.com" }))).await?;
     let check = json!({ "user_id": "bench-user", "amount_cents": 500, "currency": "USD" });
     Ok((key, check, "/v1/exclusions/check?email=excluded-bench@example.com".to_string()))
-}
-
-struct Figures {
-    requests: usize,
-    per_second: f64,
-    p50_us: f64,
-    p99_us: f64,
-}
-
-async fn load(
-    addr: SocketAddr,
-    method: &'static str,
-    path: String,
-    key: String,
-    body: Option<Json>,
-    connections: usize,
-    seconds: u64,
-) -> Result<Figures, Error> {
-    let deadline = Instant::now() + Duration::from_secs(seconds);
-    let started = Instant::now();
-    let mut tasks = Vec::new();
-    for _ in 0..connections {
-        let (path, key, body) = (path.clone(), key.clone(), body.clone());
-        tasks.push(tokio::spawn(async move {
-            let mut latencies = Vec::new();
-            let mut conn = Conn::open(addr).await?;
-            while Instant::now() < deadline {
-                let t0 = Instant::now();
-                let (status, _) = conn.send(method, &path, &key, body.as_ref()).await?;
-                if status != 200 {
-                    return Err::<Vec<Duration>, Error>(format!("{method} {path} answered {status}").into());
-                }
-                latencies.push(t0.elapsed());
-            }
-            Ok(latencies)
-        }));
-    }
-    let mut all = Vec::new();
-    for task in tasks {
-        all.extend(task.await??);
-    }
-    let elapsed = started.elapsed().as_secs_f64();
-    all.sort();
-    let pick = |q: f64| all.get(((all.len() as f64 - 1.0) * q) as usize).map_or(0.0, |d| d.as_secs_f64() * 1e6);
-    Ok(Figures { requests: all.len(), per_second: all.len() as f64 / elapsed, p50_us: pick(0.50), p99_us: pick(0.99) })
 }
 
 async fn run() -> Result<(), Error> {
@@ -250,8 +176,9 @@ async fn run() -> Result<(), Error> {
         .chain(per_process)
         {
             let url = if url.starts_with("sqlite") { url.replace("bench.db", &format!("bench-{}.db", mode.len())) } else { url.clone() };
-            let (addr, admin) = start_gateway_limited(&url, false, config, shared_limit).await.map_err(|e| format!("starting on {name}: {e}"))?;
-            let prepared = prepare(addr, &admin).await.map_err(|e| format!("preparing on {name}: {e}"))?;
+            let (addr, admin) =
+                start_gateway_in(&url, false, config, shared_limit, Environment::Production).await.map_err(|e| format!("starting on {name}: {e}"))?;
+            let prepared = prepare(addr, &admin, "production").await.map_err(|e| format!("preparing on {name}: {e}"))?;
             modes.push((mode, addr, prepared));
         }
         for endpoint in ["POST /v1/limits/check", "GET /v1/exclusions/check"] {
@@ -279,10 +206,37 @@ async fn run() -> Result<(), Error> {
                 );
             }
         }
+        // Two hosts on one Postgres, the connections split between them,
+        // beside the first mode's single host measured above.
+        if *name == "postgres" {
+            if let Some((_, first, (key, check, _))) = modes.first() {
+                let (second, _) = start_gateway_in(url, false, gateway::Config::default(), true, Environment::Production).await?;
+                let mut both = Vec::new();
+                for _ in 0..rounds {
+                    let half = (connections / 2).max(1);
+                    let (a, b) = tokio::join!(
+                        load(*first, "POST", "/v1/limits/check".into(), key.clone(), Some(check.clone()), half, seconds),
+                        load(second, "POST", "/v1/limits/check".into(), key.clone(), Some(check.clone()), connections - half, seconds)
+                    );
+                    let (a, b) = (a?, b?);
+                    both.push((a.requests + b.requests, a.per_second + b.per_second, a.p50_us.max(b.p50_us), a.p99_us.max(b.p99_us)));
+                }
+                let n = both.len() as f64;
+                let requests: usize = both.iter().map(|r| r.0).sum();
+                let per_second = both.iter().map(|r| r.1).sum::<f64>() / n;
+                let p50 = both.iter().map(|r| r.2).sum::<f64>() / n;
+                let p99 = both.iter().map(|r| r.3).fold(0.0, f64::max);
+                println!(
+                    "| two gateways on postgres (one process), decision log on | POST /v1/limits/check | {requests} | {per_second:.0} | {p50:.0} | {p99:.0} | {:.3} | {:.3} |",
+                    per_second / baseline.per_second,
+                    per_second / read_baseline.per_second
+                );
+            }
+        }
     }
     if let (Ok(url), Ok(admin)) = (std::env::var("CGW_BENCH_EDGE_URL"), std::env::var("CGW_BENCH_EDGE_ADMIN_KEY")) {
         let addr: SocketAddr = url.trim_start_matches("http://").trim_end_matches('/').parse().map_err(|e| format!("CGW_BENCH_EDGE_URL: {e}"))?;
-        let (key, check, exclusion_path) = prepare(addr, &admin).await.map_err(|e| format!("preparing the edge: {e}"))?;
+        let (key, check, exclusion_path) = prepare(addr, &admin, "sandbox").await.map_err(|e| format!("preparing the edge: {e}"))?;
         for (method, path, body) in [("POST", "/v1/limits/check".to_string(), Some(check)), ("GET", exclusion_path, None)] {
             let mut total = (0u64, 0.0f64, 0.0f64, 0.0f64);
             for _ in 0..rounds {

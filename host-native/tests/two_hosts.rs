@@ -79,3 +79,44 @@ async fn due_work_is_done_once_when_two_hosts_run_it_at_once() {
     let (_, listed) = call(&a, &key, "GET", "/v1/limits?user_id=u-3", Json::Null).await;
     assert_eq!(listed["limits"][0]["amount_cents"], 15_000, "{listed}");
 }
+
+/// A production key is read from the store at most once a second per host:
+/// revoking it, or suspending its tenant, refuses it at once on the host
+/// that did it and on every other host within a second. Sandbox keys are
+/// read every time (their tenant's test clock must move on every host).
+#[tokio::test]
+async fn a_revocation_reaches_every_host_within_a_second() {
+    let Some(url) = support::postgres_database("cgw_key_cache").await else { return };
+    let clock = TestClock(Arc::new(AtomicI64::new(START)));
+    let (a, b) = (host(&url, &clock).await, host(&url, &clock).await);
+    for environment in [Environment::Production, Environment::Sandbox] {
+        let admin = a.create_admin_key(environment).await.unwrap();
+        let tenant_body = json!({ "name": "op", "environment": environment.as_str(), "rate_limit_per_minute": 1000 });
+        let (_, first) = call(&a, &admin, "POST", "/v1/admin/tenants", tenant_body.clone()).await;
+        let (_, second) = call(&a, &admin, "POST", "/v1/admin/tenants", tenant_body).await;
+        let key_id = first["key_id"].as_str().unwrap().to_string();
+        let (key, other_key) = (first["api_key"].as_str().unwrap().to_string(), second["api_key"].as_str().unwrap().to_string());
+        let other_tenant = second["tenant_id"].as_str().unwrap().to_string();
+        // Both hosts have used both keys this second.
+        for g in [&a, &b] {
+            assert_eq!(call(g, &key, "GET", "/v1/webhooks", Json::Null).await.0, 200);
+            assert_eq!(call(g, &other_key, "GET", "/v1/webhooks", Json::Null).await.0, 200);
+        }
+        assert_eq!(call(&a, &admin, "DELETE", &format!("/v1/admin/keys/{key_id}"), Json::Null).await.0, 200);
+        assert_eq!(call(&a, &admin, "POST", &format!("/v1/admin/tenants/{other_tenant}/suspend"), json!({})).await.0, 200);
+        // The host that acted refuses both at once.
+        assert_eq!(call(&a, &key, "GET", "/v1/webhooks", Json::Null).await.0, 401);
+        assert_eq!(call(&a, &other_key, "GET", "/v1/webhooks", Json::Null).await.0, 401);
+        // The other host: a production key it read this second still passes
+        // until the second is over; a sandbox key is refused at once.
+        let stale = match environment {
+            Environment::Production => 200,
+            Environment::Sandbox => 401,
+        };
+        assert_eq!(call(&b, &key, "GET", "/v1/webhooks", Json::Null).await.0, stale, "{environment:?}");
+        assert_eq!(call(&b, &other_key, "GET", "/v1/webhooks", Json::Null).await.0, stale, "{environment:?}");
+        clock.0.fetch_add(1, Ordering::SeqCst);
+        assert_eq!(call(&b, &key, "GET", "/v1/webhooks", Json::Null).await.0, 401);
+        assert_eq!(call(&b, &other_key, "GET", "/v1/webhooks", Json::Null).await.0, 401);
+    }
+}

@@ -142,6 +142,7 @@ impl Gateway {
                 vec![key_id.into(), ctx.now.into()],
             )])
             .await?;
+        self.key_cache.clear();
         Ok(Reply::ok(json!({ "key_id": key_id, "revoked_at": time::format(ctx.now) })))
     }
 
@@ -153,6 +154,7 @@ impl Gateway {
                 vec![tenant_id.into(), ctx.now.into()],
             )])
             .await?;
+        self.key_cache.clear();
         Ok(Reply::ok(json!({ "tenant_id": tenant_id, "suspended": true })))
     }
 

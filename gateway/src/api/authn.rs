@@ -32,6 +32,10 @@ impl Gateway {
             return Err(invalid());
         };
         let hash = auth::hash_key(key);
+        let now = self.clock.now();
+        if let Some(caller) = self.key_cache.get(&hash, now) {
+            return Ok(caller);
+        }
         let rows = self
             .store
             .query(
@@ -58,14 +62,16 @@ impl Gateway {
             self.audit_failure(Some(&tenant_id), "tenant_suspended", Some(&prefix), &audit).await;
             return Err(invalid());
         }
-        Ok(Caller {
+        let caller = Caller {
             key_id: row.text(0)?,
             is_admin: row.bool(2)?,
             tenant_id,
             environment,
             rate_limit_per_minute: row.int(6)?,
             clock_offset_seconds: row.int(8)?,
-        })
+        };
+        self.key_cache.put(hash, &caller, now);
+        Ok(caller)
     }
 
     /// Records a failed authentication. A failure that names a tenant (a

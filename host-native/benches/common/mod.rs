@@ -11,6 +11,9 @@ use host_native::webhooks::{delivery_loop, HttpSender, NotifyWaker};
 use host_native::{open_store, OsIds, SystemClock};
 use tokio::sync::Notify;
 
+#[allow(dead_code)]
+pub mod load;
+
 pub type Error = Box<dyn std::error::Error + Send + Sync>;
 
 /// Starts the gateway on a free loopback port, with webhook delivery if
@@ -30,6 +33,19 @@ pub async fn start_gateway_with(database: &str, webhooks: bool, config: Config) 
 /// [`start_gateway_with`], with the per-process rate limit when `shared_limit` is false.
 #[allow(dead_code)]
 pub async fn start_gateway_limited(database: &str, webhooks: bool, config: Config, shared_limit: bool) -> Result<(SocketAddr, String), Error> {
+    start_gateway_in(database, webhooks, config, shared_limit, Environment::Sandbox).await
+}
+
+/// [`start_gateway_limited`], answering an admin key of `environment`; a
+/// production one comes with a one-entry list, so that users can be screened.
+#[allow(dead_code)]
+pub async fn start_gateway_in(
+    database: &str,
+    webhooks: bool,
+    config: Config,
+    shared_limit: bool,
+    environment: Environment,
+) -> Result<(SocketAddr, String), Error> {
     let mut gateway =
         Gateway::new(open_store(database).await?, Box::new(ComponentRules::embedded()?), Box::new(SystemClock), Box::new(OsIds), config);
     if shared_limit {
@@ -45,7 +61,20 @@ pub async fn start_gateway_limited(database: &str, webhooks: bool, config: Confi
         gateway = gateway.with_webhooks(Box::new(HttpSender::new()?), Box::new(NotifyWaker(notify.clone())));
     }
     gateway.migrate().await?;
-    let admin = gateway.create_admin_key(Environment::Sandbox).await?;
+    let admin = match environment {
+        Environment::Sandbox => gateway.create_admin_key(Environment::Sandbox).await?,
+        Environment::Production => {
+            // Production screens against a list: one entry no bench user matches.
+            let csv = "id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n\
+                       BENCH-1,Person,Zebulon Quaxworth,,1950-01-01,gb,,,Bench,,,,bench,2026-01-01,2026-01-01,2026-01-01\n";
+            let entries = gateway::lists::parse::opensanctions(csv.as_bytes())?;
+            gateway
+                .import_list(Environment::Production, "bench", gateway::lists::ListFormat::OpenSanctionsCsv, entries, "bench")
+                .await
+                .map_err(|e| e.message)?;
+            gateway.create_admin_key(Environment::Production).await?
+        }
+    };
     let gateway = Arc::new(gateway);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
