@@ -212,14 +212,15 @@ impl Gateway {
             let others = self
                 .store
                 .query(
-                    "SELECT expires_at FROM exclusions WHERE environment = ?1 AND exclusion_id <> ?2 AND (email = ?3 OR phone = ?4)",
+                    "SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND exclusion_id <> ?2 AND email = ?3
+                     UNION SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND exclusion_id <> ?2 AND phone = ?4",
                     vec![environment.as_str().into(), exclusion_id.as_str().into(), email.clone().into(), phone.clone().into()],
                 )
                 .await?;
             facts.push(DueExclusion {
                 now: now.saturating_add(row.int(7)?),
                 expires_at: Some(expires_at),
-                others: others.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(0)? })).collect::<ApiResult<Vec<_>>>()?,
+                others: others.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(1)? })).collect::<ApiResult<Vec<_>>>()?,
             });
             candidates.push(ExclusionCandidate {
                 data: json!({

@@ -6,7 +6,8 @@
 //!
 //! `cargo bench -p host-native --bench growth` (`CGW_BENCH_SECONDS`,
 //! `CGW_BENCH_CONNECTIONS`, `CGW_BENCH_DEPOSITS` default 10000,
-//! `CGW_BENCH_EXCLUSIONS` default 1000000).
+//! `CGW_BENCH_EXCLUSIONS` default 1000000; `CGW_BENCH_DECISION_LOG=off`
+//! drops the read-only decisions' log, to see its share).
 
 use gateway::auth::Environment;
 use gateway::ports::Stmt;
@@ -71,7 +72,8 @@ fn merge(rounds: &[Figures]) -> Figures {
 }
 
 async fn run_store(name: &str, database: &str, seconds: u64, connections: usize, deposits: usize, exclusions: usize) -> Result<(), Error> {
-    let (addr, admin) = start_gateway_in(database, false, gateway::Config::default(), true, Environment::Production).await?;
+    let config = gateway::Config { skip_read_decision_log: std::env::var("CGW_BENCH_DECISION_LOG").as_deref() == Ok("off"), ..Default::default() };
+    let (addr, admin) = start_gateway_in(database, false, config, true, Environment::Production).await?;
     let mut c = Conn::open(addr).await?;
     let (_, tenant) = c
         .send(

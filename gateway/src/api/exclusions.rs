@@ -187,14 +187,15 @@ impl Gateway {
             .iter()
             .map(|(email, phone, _)| {
                 Read::new(
-                    "SELECT expires_at FROM exclusions WHERE environment = ?1 AND source = ?2 AND (email = ?3 OR phone = ?4)",
+                    "SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND source = ?2 AND email = ?3
+                     UNION SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND source = ?2 AND phone = ?4",
                     vec![environment.as_str().into(), SOURCE_REGULATOR.into(), Value::from(email.clone()), Value::from(phone.clone())],
                 )
             })
             .collect();
         let mut entries = Vec::with_capacity(parsed.len());
         for rows in self.store.query_many(reads).await? {
-            let existing_regulator = rows.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(0)? })).collect::<ApiResult<Vec<_>>>()?;
+            let existing_regulator = rows.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(1)? })).collect::<ApiResult<Vec<_>>>()?;
             entries.push(RegulatorEntry { existing_regulator });
         }
         let facts = RegulatorImportFacts { now, entries };
@@ -275,7 +276,9 @@ impl Gateway {
         let rows = self
             .store
             .query(
-                "SELECT exclusion_id, duration, expires_at, source FROM exclusions WHERE environment = ?1 AND (email = ?2 OR phone = ?3) ORDER BY seq",
+                // One indexed look-up per identifier: with OR, the planners walked every exclusion in `seq` order.
+                "SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND email = ?2
+                 UNION SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND phone = ?3 ORDER BY seq",
                 vec![ctx.caller.environment.as_str().into(), Value::from(email), Value::from(phone)],
             )
             .await?;
@@ -430,10 +433,18 @@ impl Gateway {
 /// any e-mail or phone the service knows for them (the screening e-mail, the
 /// e-mail and phone of their KYC start), regulator imports included. Each OR
 /// term is indexed. `?1` tenant, `?2` user, `?3` environment.
-pub(crate) const PLAYER_EXCLUSIONS_SQL: &str = "SELECT e.expires_at FROM users u JOIN exclusions e
-   ON (e.tenant_id = u.tenant_id AND e.external_user_id = u.external_user_id)
-   OR (e.environment = ?3 AND e.email = u.email) OR (e.environment = ?3 AND e.email = u.kyc_email) OR (e.environment = ?3 AND e.phone = u.kyc_phone)
- WHERE u.tenant_id = ?1 AND u.external_user_id = ?2";
+/// Every exclusion naming a user: by id, screening e-mail, KYC e-mail or
+/// phone; one indexed look-up each (a join on ORs walked every exclusion).
+pub(crate) const PLAYER_EXCLUSIONS_SQL: &str = "SELECT expires_at FROM (
+   SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.tenant_id = u.tenant_id AND e.external_user_id = u.external_user_id
+    WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
+   UNION SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.environment = ?3 AND e.email = u.email
+    WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
+   UNION SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.environment = ?3 AND e.email = u.kyc_email
+    WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
+   UNION SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.environment = ?3 AND e.phone = u.kyc_phone
+    WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
+ ) matched ORDER BY exclusion_id";
 
 pub(crate) fn exclusion_terms(rows: &[crate::ports::Row]) -> ApiResult<Vec<ExclusionTerm>> {
     rows.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(0)? })).collect()
