@@ -332,7 +332,22 @@ const V6: &[&str] = &[
         PRIMARY KEY (environment, source))",
 ];
 
-pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6];
+/// Version 7: each user's deposits summed by hour, kept in the batch of
+/// each commit, so that a window's spend reads a bounded number of rows.
+const V7: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS deposit_hours (
+        tenant_id TEXT NOT NULL,
+        external_user_id TEXT NOT NULL,
+        hour BIGINT NOT NULL,
+        amount_cents BIGINT NOT NULL,
+        first_at BIGINT NOT NULL,
+        last_at BIGINT NOT NULL,
+        PRIMARY KEY (tenant_id, external_user_id, hour))",
+    "INSERT INTO deposit_hours (tenant_id, external_user_id, hour, amount_cents, first_at, last_at)
+     SELECT tenant_id, external_user_id, at / 3600, SUM(amount_cents), MIN(at), MAX(at) FROM deposits GROUP BY tenant_id, external_user_id, at / 3600",
+];
+
+pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

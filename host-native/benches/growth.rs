@@ -36,6 +36,15 @@ async fn user_with_deposits(c: &mut Conn, key: &str, tenant_id: &str, database: 
             vec![tenant_id.into(), user.into(), now.timestamp().into(), (deposits as i64).into()],
         )])
         .await?;
+    // and their hourly sums, as the commits would have kept them
+    store
+        .batch(vec![Stmt::new(
+            "INSERT INTO deposit_hours (tenant_id, external_user_id, hour, amount_cents, first_at, last_at)
+             SELECT tenant_id, external_user_id, at / 3600, SUM(amount_cents), MIN(at), MAX(at) FROM deposits
+             WHERE tenant_id = ?1 AND external_user_id = ?2 GROUP BY tenant_id, external_user_id, at / 3600",
+            vec![tenant_id.into(), user.into()],
+        )])
+        .await?;
     Ok(())
 }
 
@@ -52,6 +61,10 @@ async fn bulk_exclusions(database: &str, count: usize) -> Result<(), Error> {
             vec![(count as i64).into()],
         )])
         .await?;
+    // What autovacuum does after a bulk load: Postgres plans by its statistics.
+    if database.starts_with("postgres") {
+        store.batch(vec![Stmt::new("ANALYZE exclusions", vec![])]).await?;
+    }
     Ok(())
 }
 

@@ -21,7 +21,15 @@ fn facts(limits: usize, deposits: usize) -> DepositFacts {
         amount_cents: (0..deposits).map(|i| 1_000 + i as i64).collect(),
         at: (0..deposits).map(|i| 10_000_000 - (i as i64 * 2_500)).collect(),
     };
-    DepositFacts { now: 10_000_000, sanctions: SanctionsStatus::Clear, exclusions: Vec::new(), limits, deposits, amount_cents: 500 }
+    DepositFacts {
+        now: 10_000_000,
+        sanctions: SanctionsStatus::Clear,
+        exclusions: Vec::new(),
+        limits,
+        totals: Vec::new(),
+        deposits: Some(deposits),
+        amount_cents: 500,
+    }
 }
 
 fn bench(c: &mut Criterion) {

@@ -107,6 +107,28 @@ fn candidate() -> impl Strategy<Value = ListCandidate> {
         })
 }
 
+/// Each window's total as the store sums it: the deposits after its start, however recent.
+fn totals_of(now: i64, deposits: &Deposits) -> Vec<rules::WindowTotal> {
+    LimitWindow::ALL
+        .iter()
+        .map(|w| {
+            let length = match w {
+                LimitWindow::Daily => rules::time_horizons().daily_window_seconds,
+                LimitWindow::Weekly => rules::time_horizons().weekly_window_seconds,
+                LimitWindow::Monthly => rules::time_horizons().monthly_window_seconds,
+            };
+            let inside: Vec<(i64, i64)> =
+                deposits.amount_cents.iter().zip(&deposits.at).filter(|(_, at)| **at > now - length).map(|(a, at)| (*a, *at)).collect();
+            rules::WindowTotal {
+                window: *w,
+                spent_cents: inside.iter().fold(0i64, |s, (a, _)| s.saturating_add(*a)),
+                oldest_at: inside.iter().map(|(_, at)| *at).min(),
+                newest_at: inside.iter().map(|(_, at)| *at).max(),
+            }
+        })
+        .collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 384, ..ProptestConfig::default() })]
 
@@ -119,7 +141,11 @@ proptest! {
         deposits in deposits(),
         amount_cents in cents(),
     ) {
-        let facts = DepositFacts { now, sanctions, exclusions, limits, deposits, amount_cents };
+        // From the store's totals, then with every deposit.
+        let totals = totals_of(now, &deposits);
+        let mut facts = DepositFacts { now, sanctions, exclusions, limits, totals, deposits: None, amount_cents };
+        prop_assert_eq!(LibraryRules.decide_deposit(&facts), component().decide_deposit(&facts));
+        facts.deposits = Some(deposits);
         prop_assert_eq!(LibraryRules.decide_deposit(&facts), component().decide_deposit(&facts));
     }
 
@@ -135,7 +161,9 @@ proptest! {
         let (lib, comp) = (LibraryRules, component());
         let change = LimitChangeFacts { now, requested_at, window, amount_cents, limits: limits.clone() };
         prop_assert_eq!(lib.decide_limit_change(&change), comp.decide_limit_change(&change));
-        let view = LimitsFacts { now, limits: limits.clone(), deposits };
+        let mut view = LimitsFacts { now, limits: limits.clone(), totals: totals_of(now, &deposits), deposits: None };
+        prop_assert_eq!(lib.describe_limits(&view), comp.describe_limits(&view));
+        view.deposits = Some(deposits);
         prop_assert_eq!(lib.describe_limits(&view), comp.describe_limits(&view));
         for limit in limits {
             let cancel = LimitCancelFacts { now, limit };
@@ -232,7 +260,7 @@ proptest! {
         deposits in deposits(),
         amount_cents in cents(),
     ) {
-        let facts = DepositFacts { now, sanctions: SanctionsStatus::Clear, exclusions, limits, deposits, amount_cents };
+        let facts = DepositFacts { now, sanctions: SanctionsStatus::Clear, exclusions, limits, totals: totals_of(now, &deposits), deposits: Some(deposits), amount_cents };
         let recorded = canonical(&LibraryRules.decide_deposit(&facts).unwrap());
         let replayed = replay(component(), Operation::Deposit, &canonical(&facts)).unwrap();
         prop_assert_eq!(recorded, replayed);

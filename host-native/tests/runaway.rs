@@ -61,7 +61,8 @@ fn the_audited_component_is_not_the_runaway_double() {
         sanctions: rules::SanctionsStatus::Clear,
         exclusions: vec![],
         limits: vec![],
-        deposits: rules::Deposits { amount_cents: vec![], at: vec![] },
+        totals: vec![],
+        deposits: Some(rules::Deposits { amount_cents: vec![], at: vec![] }),
         amount_cents: 100,
     };
     assert!(audited.decide_deposit(&facts).is_ok());

@@ -140,16 +140,17 @@ macro_rules! for_each_wit_type {
         $record!(ExclusionTerm { expires_at });
         $record!(Deposits { amount_cents, at });
         $record!(StoredLimit { window, amount_cents, same_currency, status, effective_from });
-        $record!(DepositFacts { now, sanctions, exclusions, limits, deposits, amount_cents });
+        $record!(WindowTotal { window, spent_cents, oldest_at, newest_at });
+        $record!(DepositFacts { now, sanctions, exclusions, limits, totals, deposits, amount_cents });
         $record!(WindowSet { daily, weekly, monthly });
         $record!(DepositAllowed { would_remain_cents, active });
         $record!(DepositBreach { window, limit_cents, already_spent_cents, max_allowed_now_cents, next_reset_at });
-        $variant!(DepositDecision { unit: [Held, Excluded], with: [Allowed, CurrencyMismatch, Breach] });
+        $variant!(DepositDecision { unit: [Held, Excluded, NeedsDeposits], with: [Allowed, CurrencyMismatch, Breach] });
         $record!(LimitChangeFacts { now, requested_at, window, amount_cents, limits });
         $record!(LimitChange { current, is_increase, cooloff_seconds, effective_from, status, event, cancel_pending });
         $variant!(LimitChangeDecision { unit: [CurrencyMismatch, PendingChangeExists], with: [BelowMinimum, ReplayPending, Unchanged, Apply] });
         $record!(LimitCancelFacts { now, limit });
-        $record!(LimitsFacts { now, limits, deposits });
+        $record!(LimitsFacts { now, limits, totals, deposits });
         $record!(LimitView { window, in_force, pending, spent_cents, remaining_cents, next_reset_at });
 
         $record!(UserExclusion { duration, expires_at });
@@ -196,6 +197,9 @@ macro_rules! for_each_wit_type {
 
         $record!(Horizons {
             longest_deposit_window_seconds,
+            daily_window_seconds,
+            weekly_window_seconds,
+            monthly_window_seconds,
             kyc_abandon_seconds,
             rescreen_after_seconds,
             review_target_seconds,

@@ -2,7 +2,7 @@
 //!
 //! This crate is the single source of every regulatory decision. Each API
 //! decision is one coarse call — facts in, decision out — exported unchanged
-//! by the `rules-component` crate as the `cgw:rules@2.2.0` component whose
+//! by the `rules-component` crate as the `cgw:rules@3.0.0` component whose
 //! SHA-256 is the rules version auditors verify. Every fact and decision type
 //! derives serde, whose JSON is the canonical encoding of the decision log.
 #![no_std]
@@ -30,7 +30,7 @@ pub use kyc::{
 pub use limits::{
     decide_deposit, decide_limit_cancel, decide_limit_change, describe_limits, DepositAllowed, DepositBreach, DepositDecision, DepositFacts,
     Deposits, LimitCancelDecision, LimitCancelFacts, LimitChange, LimitChangeDecision, LimitChangeFacts, LimitStatus, LimitView, LimitWindow,
-    LimitsFacts, StoredLimit, WindowSet,
+    LimitsFacts, StoredLimit, WindowSet, WindowTotal,
 };
 pub use matching::{index_keys, score_candidates, EntryKind, ListCandidate, NameQuery, ScoredCandidate};
 pub use sanctions::{
@@ -41,9 +41,9 @@ pub use schedule::{due_now, time_horizons, CheckExpiry, DueExclusion, DueFacts, 
 pub use types::{Environment, EventKind, Operation, SanctionsStatus};
 
 /// Semantic version of the rules; the component's SHA-256 identifies the exact build.
-pub const VERSION: &str = "2.2.0";
+pub const VERSION: &str = "3.0.0";
 /// The WIT package the component exports (`wit/rules.wit`).
-pub const WIT_PACKAGE: &str = "cgw:rules@2.2.0";
+pub const WIT_PACKAGE: &str = "cgw:rules@3.0.0";
 
 /// The largest amount in cents any rule accepts: ten trillion major units.
 /// Sums of many such amounts still fit in an `i64`.

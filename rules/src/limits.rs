@@ -107,6 +107,24 @@ impl FromIterator<Deposit> for Deposits {
     }
 }
 
+/// What the store summed of one window's deposits: those dated after
+/// `now` less the window's length, however recent (as [`inside`] counts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WindowTotal {
+    pub window: LimitWindow,
+    pub spent_cents: i64,
+    pub oldest_at: Option<i64>,
+    pub newest_at: Option<i64>,
+}
+
+/// The usage of `window` from the store's totals (none summed: nothing spent).
+fn usage_from_totals(window: LimitWindow, totals: &[WindowTotal]) -> WindowUsage {
+    match totals.iter().find(|t| t.window == window) {
+        Some(t) => WindowUsage { spent_cents: t.spent_cents, next_reset_at: t.oldest_at.map(|o| o.saturating_add(window_seconds(window))) },
+        None => WindowUsage { spent_cents: 0, next_reset_at: None },
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WindowUsage {
     pub spent_cents: i64,
@@ -284,8 +302,12 @@ pub struct DepositFacts {
     pub exclusions: Vec<ExclusionTerm>,
     /// the player's limit rows, oldest first
     pub limits: Vec<StoredLimit>,
-    /// the player's deposits of the longest window
-    pub deposits: Deposits,
+    /// the spend of each window, from the store
+    #[serde(default)]
+    pub totals: Vec<WindowTotal>,
+    /// every deposit of the longest window: given only after a decision asked
+    /// for them ([`DepositDecision::NeedsDeposits`]); when given, the totals are not used
+    pub deposits: Option<Deposits>,
     pub amount_cents: i64,
 }
 
@@ -308,6 +330,9 @@ pub enum DepositDecision {
     CurrencyMismatch(LimitWindow),
     /// the deposit would breach a limit; fires `limit.breach_attempt`
     Breach(DepositBreach),
+    /// a limit is breached and the time it frees up needs single deposits:
+    /// ask again with [`DepositFacts::deposits`]
+    NeedsDeposits,
 }
 
 /// The deposit gate: a sanctions hold first, then an active self-exclusion,
@@ -331,7 +356,23 @@ pub fn decide_deposit(facts: &DepositFacts) -> Result<DepositDecision, RuleError
         limits.push(DepositLimit { window: *window, amount_cents: limit.amount_cents });
         active.insert(*window);
     }
-    let deposits: Vec<Deposit> = facts.deposits.iter().collect();
+    let Some(deposits) = &facts.deposits else {
+        // From the totals: the spend of each window decides; a breach's
+        // reset time needs the single deposits.
+        let mut would_remain: Option<i64> = None;
+        for limit in &limits {
+            non_negative_amount(limit.amount_cents)?;
+            let spent = usage_from_totals(limit.window, &facts.totals).spent_cents;
+            let headroom = limit.amount_cents.saturating_sub(spent);
+            if facts.amount_cents > headroom {
+                return Ok(DepositDecision::NeedsDeposits);
+            }
+            let left = headroom - facts.amount_cents;
+            would_remain = Some(would_remain.map_or(left, |w| w.min(left)));
+        }
+        return Ok(DepositDecision::Allowed(DepositAllowed { would_remain_cents: would_remain, active }));
+    };
+    let deposits: Vec<Deposit> = deposits.iter().collect();
     Ok(match check_deposit(facts.now, &limits, &deposits, facts.amount_cents)? {
         WindowCheck::Allowed { would_remain_cents } => DepositDecision::Allowed(DepositAllowed { would_remain_cents, active }),
         WindowCheck::Rejected(b) => DepositDecision::Breach(b),
@@ -453,7 +494,11 @@ pub fn decide_limit_cancel(facts: &LimitCancelFacts) -> LimitCancelDecision {
 pub struct LimitsFacts {
     pub now: i64,
     pub limits: Vec<StoredLimit>,
-    pub deposits: Deposits,
+    /// the spend of each window, from the store
+    #[serde(default)]
+    pub totals: Vec<WindowTotal>,
+    /// every deposit of the longest window; when given, the totals are not used
+    pub deposits: Option<Deposits>,
 }
 
 /// A window with a limit in force, its spend and its pending change.
@@ -469,14 +514,17 @@ pub struct LimitView {
 
 /// The limits in force with their spend and reset times.
 pub fn describe_limits(facts: &LimitsFacts) -> Vec<LimitView> {
-    let deposits: Vec<Deposit> = facts.deposits.iter().collect();
+    let deposits: Option<Vec<Deposit>> = facts.deposits.as_ref().map(|d| d.iter().collect());
     LimitWindow::ALL
         .iter()
         .filter_map(|w| {
             let slot = slot_of(facts.now, *w, &facts.limits);
             let i = slot.in_force?;
             let limit = facts.limits.get(i)?;
-            let usage = window_usage_at(facts.now, *w, &deposits);
+            let usage = match &deposits {
+                Some(deposits) => window_usage_at(facts.now, *w, deposits),
+                None => usage_from_totals(*w, &facts.totals),
+            };
             Some(LimitView {
                 window: *w,
                 in_force: index(i),
@@ -618,5 +666,62 @@ mod tests {
             assert_eq!(LimitWindow::parse(w.as_str()), Some(w));
         }
         assert_eq!(LimitWindow::parse("limit_yearly"), None);
+    }
+
+    /// The window totals as the store computes them (deposits after the
+    /// window's start, however recent).
+    fn totals_of(now: i64, deposits: &Deposits) -> Vec<WindowTotal> {
+        LimitWindow::ALL
+            .iter()
+            .map(|w| {
+                let inside: Vec<Deposit> = deposits.iter().filter(|d| d.at > now - window_seconds(*w)).collect();
+                WindowTotal {
+                    window: *w,
+                    spent_cents: inside.iter().map(|d| d.amount_cents).sum(),
+                    oldest_at: inside.iter().map(|d| d.at).min(),
+                    newest_at: inside.iter().map(|d| d.at).max(),
+                }
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        /// Deciding from the store's totals agrees with deciding from every
+        /// deposit: the same allowance, or a request for the deposits
+        /// exactly when they give a breach; the limits' view is the same.
+        #[test]
+        fn totals_decide_as_the_deposits_do(
+            spends in proptest::collection::vec((1i64..5_000, 0i64..40 * DAY), 0..60),
+            caps in proptest::collection::vec(1_000i64..60_000, 3),
+            amount in 1i64..20_000,
+        ) {
+            let now = 100 * DAY;
+            let deposits: Deposits = spends.iter().map(|(a, ago)| Deposit { amount_cents: *a, at: now - ago }).collect();
+            let limits: Vec<StoredLimit> = LimitWindow::ALL
+                .iter()
+                .zip(&caps)
+                .map(|(w, c)| StoredLimit { window: *w, amount_cents: *c, same_currency: true, status: LimitStatus::Active, effective_from: 0 })
+                .collect();
+            let facts = |deposits: Option<Deposits>| DepositFacts {
+                now,
+                sanctions: crate::SanctionsStatus::Clear,
+                exclusions: vec![],
+                limits: limits.clone(),
+                totals: totals_of(now, &spends.iter().map(|(a, ago)| Deposit { amount_cents: *a, at: now - ago }).collect()),
+                deposits,
+                amount_cents: amount,
+            };
+            let from_totals = decide_deposit(&facts(None)).unwrap();
+            let from_deposits = decide_deposit(&facts(Some(deposits.clone()))).unwrap();
+            match (&from_totals, &from_deposits) {
+                (DepositDecision::NeedsDeposits, DepositDecision::Breach(_)) => {}
+                (a, b) => proptest::prop_assert_eq!(a, b),
+            }
+            let view = |deposits: Option<Deposits>| describe_limits(&LimitsFacts { now, limits: limits.clone(), totals: totals_of(now, &deposits.clone().unwrap_or_default()), deposits });
+            proptest::prop_assert_eq!(
+                describe_limits(&LimitsFacts { now, limits: limits.clone(), totals: totals_of(now, &deposits), deposits: None }),
+                view(Some(deposits.clone()))
+            );
+        }
     }
 }

@@ -19,6 +19,10 @@ pub const SNAPSHOT_SECOND_OF_DAY: i64 = 3 * HOUR;
 pub struct Horizons {
     /// deposits older than this never count in a window
     pub longest_deposit_window_seconds: i64,
+    /// the length of each rolling deposit window, for the store's window totals
+    pub daily_window_seconds: i64,
+    pub weekly_window_seconds: i64,
+    pub monthly_window_seconds: i64,
     pub kyc_abandon_seconds: i64,
     pub rescreen_after_seconds: i64,
     pub review_target_seconds: i64,
@@ -28,6 +32,9 @@ pub struct Horizons {
 pub fn time_horizons() -> Horizons {
     Horizons {
         longest_deposit_window_seconds: longest_window_seconds(),
+        daily_window_seconds: crate::limits::window_seconds(crate::LimitWindow::Daily),
+        weekly_window_seconds: crate::limits::window_seconds(crate::LimitWindow::Weekly),
+        monthly_window_seconds: crate::limits::window_seconds(crate::LimitWindow::Monthly),
         kyc_abandon_seconds: KYC_ABANDON_SECONDS,
         rescreen_after_seconds: RESCREEN_AFTER_SECONDS,
         review_target_seconds: REVIEW_TARGET_SECONDS,

@@ -3,13 +3,13 @@
 
 use rules::{
     DepositBreach, DepositDecision, DepositFacts, Deposits, EventKind, LimitCancelDecision, LimitCancelFacts, LimitChange, LimitChangeDecision,
-    LimitChangeFacts, LimitStatus, LimitWindow, LimitsFacts, Operation, StoredLimit,
+    LimitChangeFacts, LimitStatus, LimitWindow, LimitsFacts, Operation, StoredLimit, WindowTotal,
 };
 use serde_json::{json, Value as Json};
 
 use super::exclusions::{check_skew, exclusion_terms, PLAYER_EXCLUSIONS_SQL};
 use super::{busy, money, stored_json, user_from_row, User, USER_SQL};
-use crate::decisions::{error_with_decision, with_decision, Scope};
+use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::Fields;
 use crate::ports::{Read, Row, Stmt};
@@ -70,6 +70,56 @@ impl Gateway {
 
     fn deposits_since(&self, ctx: &Ctx<'_>) -> i64 {
         ctx.now.saturating_sub(self.rules.horizons().longest_deposit_window_seconds)
+    }
+
+    /// One read per window of what the store sums of its deposits, in
+    /// `LimitWindow::ALL` order: the whole hours inside the window from
+    /// `deposit_hours`, and the deposits of the hour it starts in one by one,
+    /// so that a check reads a bounded number of rows whatever the history.
+    fn window_total_reads(&self, ctx: &Ctx<'_>, user_id: &str) -> Vec<Read> {
+        let h = self.rules.horizons();
+        LimitWindow::ALL
+            .iter()
+            .map(|w| {
+                let length = match w {
+                    LimitWindow::Daily => h.daily_window_seconds,
+                    LimitWindow::Weekly => h.weekly_window_seconds,
+                    LimitWindow::Monthly => h.monthly_window_seconds,
+                };
+                let start = ctx.now.saturating_sub(length);
+                let start_hour = start.div_euclid(HOUR_SECONDS);
+                Read::new(
+                    WINDOW_TOTAL_SQL,
+                    vec![
+                        ctx.caller.tenant_id.as_str().into(),
+                        user_id.into(),
+                        start.into(),
+                        start_hour.into(),
+                        start_hour.saturating_add(1).saturating_mul(HOUR_SECONDS).into(),
+                    ],
+                )
+            })
+            .collect()
+    }
+
+    async fn window_totals(&self, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Vec<WindowTotal>> {
+        window_totals_from(&self.store.query_many(self.window_total_reads(ctx, user_id)).await?)
+    }
+
+    /// Decides a deposit from the windows' totals; a breach, whose reset time
+    /// needs single deposits, is decided again with every deposit of the
+    /// longest window. Only the second decision is logged.
+    async fn decide_deposit_facts(&self, ctx: &Ctx<'_>, user_id: &str, facts: &mut DepositFacts) -> ApiResult<(DepositDecision, DecisionLog)> {
+        let scope = Scope::of(ctx, user_id);
+        let (decision, log) = self.decide_or_refuse(&scope, Operation::Deposit, &*facts, |r, f| r.decide_deposit(f))?;
+        if !matches!(decision, DepositDecision::NeedsDeposits) {
+            return Ok((decision, log));
+        }
+        facts.deposits = Some(self.recent_deposits(ctx, user_id).await?);
+        match self.decide_or_refuse(&scope, Operation::Deposit, &*facts, |r, f| r.decide_deposit(f))? {
+            (DepositDecision::NeedsDeposits, _) => Err(needs_deposits_twice()),
+            decided => Ok(decided),
+        }
     }
 
     pub(crate) async fn set_limit(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
@@ -229,7 +279,12 @@ impl Gateway {
         let user_id = ctx.query.required("user_id")?;
         self.require_user(ctx, user_id).await?;
         let rows = self.limit_rows(ctx, user_id, None).await?;
-        let facts = LimitsFacts { now: ctx.now, limits: rows.iter().map(|r| r.facts).collect(), deposits: self.recent_deposits(ctx, user_id).await? };
+        let facts = LimitsFacts {
+            now: ctx.now,
+            limits: rows.iter().map(|r| r.facts).collect(),
+            totals: self.window_totals(ctx, user_id).await?,
+            deposits: None,
+        };
         let (views, log) = self.decide(&Scope::of(ctx, user_id), Operation::Limits, &facts, |r, f| r.describe_limits(f))?;
         let mut items = Vec::new();
         for view in &views {
@@ -261,23 +316,24 @@ impl Gateway {
     /// rolling-window limits in force. The four reads go in one round trip.
     async fn deposit_facts(&self, ctx: &Ctx<'_>, user_id: &str, amount: i64, currency: &str) -> ApiResult<(User, DepositFacts)> {
         let (tenant, user) = (ctx.caller.tenant_id.as_str(), user_id);
-        let results = self
-            .store
-            .query_many(vec![
-                Read::new(USER_SQL, vec![tenant.into(), user.into()]),
-                Read::new(PLAYER_EXCLUSIONS_SQL, vec![tenant.into(), user.into(), ctx.caller.environment.as_str().into()]),
-                Read::new(LIMIT_ROWS_SQL, vec![tenant.into(), user.into(), LimitStatus::Cancelled.as_str().into()]),
-                Read::new(DEPOSITS_SQL, vec![tenant.into(), user.into(), self.deposits_since(ctx).into()]),
-            ])
-            .await?;
-        let [users, exclusions, limits, deposits] = <[Vec<Row>; 4]>::try_from(results).map_err(|_| ApiError::internal())?;
+        let mut reads = vec![
+            Read::new(USER_SQL, vec![tenant.into(), user.into()]),
+            Read::new(PLAYER_EXCLUSIONS_SQL, vec![tenant.into(), user.into(), ctx.caller.environment.as_str().into()]),
+            Read::new(LIMIT_ROWS_SQL, vec![tenant.into(), user.into(), LimitStatus::Cancelled.as_str().into()]),
+        ];
+        reads.extend(self.window_total_reads(ctx, user));
+        let mut results = self.store.query_many(reads).await?;
+        let totals = window_totals_from(results.get(3..).unwrap_or_default())?;
+        results.truncate(3);
+        let [users, exclusions, limits] = <[Vec<Row>; 3]>::try_from(results).map_err(|_| ApiError::internal())?;
         let user = users.first().map(user_from_row).transpose()?.ok_or_else(ApiError::user_not_found)?;
         let facts = DepositFacts {
             now: ctx.now,
             sanctions: user.sanctions_status,
             exclusions: exclusion_terms(&exclusions)?,
             limits: limit_rows_from(&limits, Some(currency))?.into_iter().map(|r| r.facts).collect(),
-            deposits: deposits_from(&deposits)?,
+            totals,
+            deposits: None,
             amount_cents: amount,
         };
         Ok((user, facts))
@@ -306,8 +362,8 @@ impl Gateway {
         let amount = f.cents("amount_cents");
         let currency = f.currency("currency");
         f.finish()?;
-        let (_, facts) = self.deposit_facts(ctx, &user_id, amount, &currency).await?;
-        let (decision, log) = self.decide_or_refuse(&Scope::of(ctx, &user_id), Operation::Deposit, &facts, |r, f| r.decide_deposit(f))?;
+        let (_, mut facts) = self.deposit_facts(ctx, &user_id, amount, &currency).await?;
+        let (decision, log) = self.decide_deposit_facts(ctx, &user_id, &mut facts).await?;
         let body = match decision {
             DepositDecision::Allowed(a) => json!({
                 "allowed": true,
@@ -327,6 +383,7 @@ impl Gateway {
                 self.commit(vec![log.statement(), self.breach_event(ctx, &user_id, amount, &currency, &b)]).await?;
                 return Ok(with_decision(Reply::ok(breach_body(&b, amount, &currency)), &log));
             }
+            DepositDecision::NeedsDeposits => return Err(needs_deposits_twice()),
         };
         let reply = with_decision(Reply::ok(body), &log);
         self.defer(log);
@@ -357,8 +414,8 @@ impl Gateway {
                 }
                 return Err(ApiError::conflict("transaction_conflict", "this transaction_id was already committed with different details"));
             }
-            let (user, facts) = self.deposit_facts(ctx, &user_id, amount, &currency).await?;
-            let (decision, log) = self.decide_or_refuse(&Scope::of(ctx, &user_id), Operation::Deposit, &facts, |r, f| r.decide_deposit(f))?;
+            let (user, mut facts) = self.deposit_facts(ctx, &user_id, amount, &currency).await?;
+            let (decision, log) = self.decide_deposit_facts(ctx, &user_id, &mut facts).await?;
             let refusal = match decision {
                 DepositDecision::Allowed(_) => None,
                 DepositDecision::Held => Some(ApiError::unprocessable("account_under_review", HELD_MESSAGE)),
@@ -370,6 +427,7 @@ impl Gateway {
                     self.commit(vec![log.statement(), self.breach_event(ctx, &user_id, amount, &currency, &b)]).await?;
                     return Err(error_with_decision(ApiError::unprocessable("exceeds_limit", breach_message(&b, amount, &currency)), &log));
                 }
+                DepositDecision::NeedsDeposits => return Err(needs_deposits_twice()),
             };
             if let Some(error) = refusal {
                 let error = error_with_decision(error, &log);
@@ -390,6 +448,13 @@ impl Gateway {
                 Stmt::new(
                     "INSERT INTO deposits (tenant_id, transaction_id, external_user_id, amount_cents, currency, at, response) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                     vec![tenant.into(), transaction_id.as_str().into(), user_id.as_str().into(), amount.into(), currency.as_str().into(), ctx.now.into(), response.to_string().into()],
+                ),
+                Stmt::new(
+                    "INSERT INTO deposit_hours (tenant_id, external_user_id, hour, amount_cents, first_at, last_at) VALUES (?1, ?2, ?3, ?4, ?5, ?5)
+                     ON CONFLICT (tenant_id, external_user_id, hour) DO UPDATE SET amount_cents = deposit_hours.amount_cents + excluded.amount_cents,
+                       first_at = CASE WHEN excluded.first_at < deposit_hours.first_at THEN excluded.first_at ELSE deposit_hours.first_at END,
+                       last_at = CASE WHEN excluded.last_at > deposit_hours.last_at THEN excluded.last_at ELSE deposit_hours.last_at END",
+                    vec![tenant.into(), user_id.as_str().into(), ctx.now.div_euclid(HOUR_SECONDS).into(), amount.into(), ctx.now.into()],
                 ),
             ];
             if self.commit(statements).await? {
@@ -485,6 +550,31 @@ fn limit_rows_from(rows: &[Row], currency: Option<&str>) -> ApiResult<Vec<LimitR
             })
         })
         .collect()
+}
+
+/// The hours `deposit_hours` sums deposits by: a storage layout, not a rule.
+const HOUR_SECONDS: i64 = 3_600;
+
+/// One window's total: `?3` its start (deposits after it count), `?4` the
+/// hour the start falls in, `?5` the end of that hour.
+const WINDOW_TOTAL_SQL: &str = "SELECT CAST(COALESCE(SUM(amount_cents), 0) AS BIGINT), MIN(first_at), MAX(last_at) FROM (
+   SELECT amount_cents, first_at, last_at FROM deposit_hours WHERE tenant_id = ?1 AND external_user_id = ?2 AND hour > ?4
+   UNION ALL SELECT amount_cents, at, at FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?3 AND at < ?5
+ ) window_deposits";
+
+fn window_totals_from(results: &[Vec<Row>]) -> ApiResult<Vec<WindowTotal>> {
+    LimitWindow::ALL
+        .iter()
+        .zip(results)
+        .map(|(window, rows)| {
+            let row = rows.first().ok_or_else(ApiError::internal)?;
+            Ok(WindowTotal { window: *window, spent_cents: row.int(0)?, oldest_at: row.opt_int(1)?, newest_at: row.opt_int(2)? })
+        })
+        .collect()
+}
+
+fn needs_deposits_twice() -> ApiError {
+    ApiError::internal().with_detail("the rules asked again for the deposits they were given".to_string())
 }
 
 fn deposits_from(rows: &[Row]) -> ApiResult<Deposits> {
