@@ -6,7 +6,8 @@
 //!   reconnects by itself;
 //! - a host killed (SIGKILL) amid concurrent commits on two hosts and
 //!   restarted: no acknowledged commit lost, no spend over a limit, no
-//!   duplicate event;
+//!   duplicate event; a request it held the idempotency lock of runs on
+//!   another host once the lock lapses (409 with `Retry-After` until then);
 //! - a webhook receiver down for a whole burst of 1,000 exclusions sent
 //!   through two hosts: every event arrives once it is back, and none is
 //!   accepted twice.
@@ -149,6 +150,12 @@ async fn send(
     Some((status, response.json().await.unwrap_or(Json::Null), retry_after))
 }
 
+/// Waits as `Retry-After` says (a killed host's idempotency lock lapses within a minute).
+async fn wait_for_lock(retry_after: Option<String>) {
+    let seconds = retry_after.and_then(|s| s.parse::<u64>().ok()).unwrap_or(1).clamp(1, 61);
+    tokio::time::sleep(Duration::from_secs(seconds)).await;
+}
+
 fn admin_key(database: &str) -> String {
     let out = Command::new(BIN).args(["admin-key", "create", "--environment", "sandbox", "--database", database]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -182,9 +189,17 @@ fn now_iso() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
+fn exclusion_body(user: &str) -> Json {
+    json!({ "user_id": user, "duration": "duration_7d", "reason": "self_initiated", "initiated_at": now_iso(), "email": format!("{user}@example.com") })
+}
+
+/// Sends an exclusion with its idempotency key; a retry sends the same body.
+async fn exclude_with(client: &reqwest::Client, base: &str, key: &str, user: &str, body: &Json) -> Option<(u16, Json, Option<String>)> {
+    send(client, base, key, reqwest::Method::POST, "/v1/exclusions", Some(body.clone()), Some(&format!("exclude-{user}"))).await
+}
+
 async fn exclude(client: &reqwest::Client, base: &str, key: &str, user: &str) -> Option<(u16, Json, Option<String>)> {
-    let body = json!({ "user_id": user, "duration": "duration_7d", "reason": "self_initiated", "initiated_at": now_iso(), "email": format!("{user}@example.com") });
-    send(client, base, key, reqwest::Method::POST, "/v1/exclusions", Some(body), Some(&format!("exclude-{user}"))).await
+    exclude_with(client, base, key, user, &exclusion_body(user)).await
 }
 
 async fn scalar(database: &str, sql: &'static str) -> i64 {
@@ -337,17 +352,21 @@ async fn a_host_killed_amid_commits_loses_nothing_and_overspends_nothing() {
                         let body = json!({ "user_id": fresh, "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-01-01", "nationality": "GB", "email": format!("{fresh}@example.com") });
                         match send(&client, base, &key, reqwest::Method::POST, "/v1/sanctions/screen", Some(body), Some(&format!("screen-{fresh}"))).await {
                             Some((200 | 201, _, _)) => break,
+                            Some((409, b, retry_after)) if b["error"] == "idempotency_key_in_use" => wait_for_lock(retry_after).await,
                             Some((503, _, _)) | None => tokio::time::sleep(Duration::from_millis(20)).await,
                             Some((status, b, _)) => panic!("screening {fresh} answered {status}: {b}"),
                         }
                     }
+                    let body = exclusion_body(&fresh);
                     loop {
                         turn += 1;
-                        match exclude(&client, &bases[turn % 2], &key, &fresh).await {
+                        match exclude_with(&client, &bases[turn % 2], &key, &fresh, &body).await {
                             Some((200 | 201, _, _)) => {
                                 excluded.lock().unwrap().insert(fresh.clone());
                                 break;
                             }
+                            // The killed host held this key's lock: it lapses, and another host runs the request.
+                            Some((409, b, retry_after)) if b["error"] == "idempotency_key_in_use" => wait_for_lock(retry_after).await,
                             Some((503, _, _)) | None => tokio::time::sleep(Duration::from_millis(20)).await,
                             Some((status, b, _)) => panic!("exclusion of {fresh} answered {status}: {b}"),
                         }
