@@ -563,6 +563,10 @@ const WINDOW_TOTAL_SQL: &str = "SELECT CAST(COALESCE(SUM(amount_cents), 0) AS BI
  ) window_deposits";
 
 fn window_totals_from(results: &[Vec<Row>]) -> ApiResult<Vec<WindowTotal>> {
+    // Every window or none: a window missing would read as nothing spent.
+    if results.len() != LimitWindow::ALL.len() {
+        return Err(ApiError::internal());
+    }
     LimitWindow::ALL
         .iter()
         .zip(results)
