@@ -7,14 +7,10 @@
 //! `CGW_BENCH_EDGE_ADMIN_KEY` adds a running edge host, see `scripts/bench-edge.sh`).
 
 use std::collections::HashMap;
-use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use http_body_util::{BodyExt, Full};
-use hyper::body::Bytes;
-use hyper_util::rt::TokioIo;
 use serde_json::{json, Value as Json};
 
 mod common;
@@ -22,33 +18,12 @@ use common::{start_gateway, Error};
 type Arrivals = Arc<Mutex<HashMap<String, Instant>>>;
 
 async fn receiver(arrivals: Arrivals) -> Result<SocketAddr, Error> {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let addr = listener.local_addr()?;
-    tokio::spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else { continue };
-            let arrivals = arrivals.clone();
-            tokio::spawn(async move {
-                let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
-                    let arrivals = arrivals.clone();
-                    async move {
-                        let body = request.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
-                        let now = Instant::now();
-                        if let Ok(envelope) = serde_json::from_slice::<Json>(&body) {
-                            if let Some(id) = envelope["data"]["exclusion_id"].as_str() {
-                                if let Ok(mut a) = arrivals.lock() {
-                                    a.entry(id.to_string()).or_insert(now);
-                                }
-                            }
-                        }
-                        Ok::<_, Infallible>(hyper::Response::new(Full::new(Bytes::from_static(b"ok"))))
-                    }
-                });
-                let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
-            });
+    common::receiver(move |_, envelope, at| {
+        if let (Some(id), Ok(mut a)) = (envelope["data"]["exclusion_id"].as_str(), arrivals.lock()) {
+            a.entry(id.to_string()).or_insert(at);
         }
-    });
-    Ok(addr)
+    })
+    .await
 }
 
 async fn run_store(name: &str, database: &str, count: usize) -> Result<(), Error> {

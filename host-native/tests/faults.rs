@@ -20,7 +20,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::convert::Infallible;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -32,9 +32,8 @@ use serde_json::{json, Value as Json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_compliance-gateway");
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
+mod support;
+use support::{free_port, ServeProcess};
 
 /// A throwaway Postgres cluster that the test may stop and start.
 struct PrivatePostgres {
@@ -90,43 +89,6 @@ impl Drop for PrivatePostgres {
     }
 }
 
-/// A `serve` process on a fixed port, killed (SIGKILL) when dropped.
-struct Host {
-    child: Child,
-    base: String,
-}
-
-impl Host {
-    async fn start(database: &str, port: u16, key_file: &std::path::Path) -> Host {
-        let child = Command::new(BIN)
-            .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", database, "--secret-key-file"])
-            .arg(key_file)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let base = format!("http://127.0.0.1:{port}");
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while reqwest::get(format!("{base}/v1/health")).await.ok().map(|r| r.status().as_u16()) != Some(200) {
-            assert!(Instant::now() < deadline, "the server did not start");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        Host { child, base }
-    }
-
-    fn kill(&mut self) {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-    }
-}
-
-impl Drop for Host {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// A response, or `None` when the connection failed (a killed host).
 async fn send(
     client: &reqwest::Client,
@@ -148,6 +110,29 @@ async fn send(
     let status = response.status().as_u16();
     let retry_after = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_string);
     Some((status, response.json().await.unwrap_or(Json::Null), retry_after))
+}
+
+/// Sends a POST to the hosts in turn until one answers for good: no answer
+/// (a killed host) or a 503 is sent again at once to the next, the same
+/// body and idempotency key each time; a 409 `idempotency_key_in_use` (a
+/// killed host held the key's lock, which lapses) waits as `Retry-After` says.
+async fn until_answered(
+    client: &reqwest::Client,
+    bases: &[String],
+    turn: &mut usize,
+    key: &str,
+    path: &str,
+    body: &Json,
+    idempotency: Option<&str>,
+) -> (u16, Json) {
+    loop {
+        *turn += 1;
+        match send(client, &bases[*turn % bases.len()], key, reqwest::Method::POST, path, Some(body.clone()), idempotency).await {
+            Some((409, b, retry_after)) if b["error"] == "idempotency_key_in_use" => wait_for_lock(retry_after).await,
+            Some((503, _, _)) | None => tokio::time::sleep(Duration::from_millis(20)).await,
+            Some((status, b, _)) => return (status, b),
+        }
+    }
 }
 
 /// Waits as `Retry-After` says (a killed host's idempotency lock lapses within a minute).
@@ -193,13 +178,8 @@ fn exclusion_body(user: &str) -> Json {
     json!({ "user_id": user, "duration": "duration_7d", "reason": "self_initiated", "initiated_at": now_iso(), "email": format!("{user}@example.com") })
 }
 
-/// Sends an exclusion with its idempotency key; a retry sends the same body.
-async fn exclude_with(client: &reqwest::Client, base: &str, key: &str, user: &str, body: &Json) -> Option<(u16, Json, Option<String>)> {
-    send(client, base, key, reqwest::Method::POST, "/v1/exclusions", Some(body.clone()), Some(&format!("exclude-{user}"))).await
-}
-
 async fn exclude(client: &reqwest::Client, base: &str, key: &str, user: &str) -> Option<(u16, Json, Option<String>)> {
-    exclude_with(client, base, key, user, &exclusion_body(user)).await
+    send(client, base, key, reqwest::Method::POST, "/v1/exclusions", Some(exclusion_body(user)), Some(&format!("exclude-{user}"))).await
 }
 
 async fn scalar(database: &str, sql: &'static str) -> i64 {
@@ -213,7 +193,7 @@ async fn a_postgres_restart_under_load_fails_fast_and_the_host_reconnects() {
     let database = pg.url();
     let admin = admin_key(&database);
     let key_file = pg.dir.path().join("secret.key");
-    let host = Host::start(&database, free_port(), &key_file).await;
+    let host = ServeProcess::start(&database, free_port(), Some(&key_file)).await;
     let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
     let key = tenant(&client, &host.base, &admin).await;
     screen(&client, &host.base, &key, "excluded").await;
@@ -289,8 +269,8 @@ async fn a_host_killed_amid_commits_loses_nothing_and_overspends_nothing() {
     let admin = admin_key(&database);
     let key_file = pg.dir.path().join("secret.key");
     let (port_a, port_b) = (free_port(), free_port());
-    let mut a = Host::start(&database, port_a, &key_file).await;
-    let b = Host::start(&database, port_b, &key_file).await;
+    let mut a = ServeProcess::start(&database, port_a, Some(&key_file)).await;
+    let b = ServeProcess::start(&database, port_b, Some(&key_file)).await;
     let bases = [a.base.clone(), b.base.clone()];
     let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
     let key = tenant(&client, &bases[0], &admin).await;
@@ -329,48 +309,24 @@ async fn a_host_killed_amid_commits_loses_nothing_and_overspends_nothing() {
             for n in 0..DEPOSITS {
                 let tx = format!("{user}-tx-{n}");
                 let body = json!({ "transaction_id": tx, "user_id": user, "amount_cents": CENTS, "currency": "USD" });
-                loop {
-                    turn += 1;
-                    let base = &bases[turn % 2];
-                    match send(&client, base, &key, reqwest::Method::POST, "/v1/limits/commit", Some(body.clone()), None).await {
-                        Some((200 | 201, _, _)) => {
-                            acknowledged.lock().unwrap().insert(tx.clone());
-                            break;
-                        }
-                        Some((422, b, _)) if b["error"] == "exceeds_limit" => break,
-                        Some((503, _, _)) | None => tokio::time::sleep(Duration::from_millis(20)).await,
-                        Some((status, b, _)) => panic!("commit {tx} answered {status}: {b}"),
+                match until_answered(&client, &bases, &mut turn, &key, "/v1/limits/commit", &body, None).await {
+                    (200 | 201, _) => {
+                        acknowledged.lock().unwrap().insert(tx.clone());
                     }
+                    (422, b) if b["error"] == "exceeds_limit" => {}
+                    (status, b) => panic!("commit {tx} answered {status}: {b}"),
                 }
                 // Every tenth deposit, a self-exclusion of a fresh user, sent
                 // again with its idempotency key until acknowledged.
                 if n % 10 == 9 {
                     let fresh = format!("{user}-excluded-{n}");
-                    loop {
-                        turn += 1;
-                        let base = &bases[turn % 2];
-                        let body = json!({ "user_id": fresh, "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-01-01", "nationality": "GB", "email": format!("{fresh}@example.com") });
-                        match send(&client, base, &key, reqwest::Method::POST, "/v1/sanctions/screen", Some(body), Some(&format!("screen-{fresh}"))).await {
-                            Some((200 | 201, _, _)) => break,
-                            Some((409, b, retry_after)) if b["error"] == "idempotency_key_in_use" => wait_for_lock(retry_after).await,
-                            Some((503, _, _)) | None => tokio::time::sleep(Duration::from_millis(20)).await,
-                            Some((status, b, _)) => panic!("screening {fresh} answered {status}: {b}"),
-                        }
-                    }
-                    let body = exclusion_body(&fresh);
-                    loop {
-                        turn += 1;
-                        match exclude_with(&client, &bases[turn % 2], &key, &fresh, &body).await {
-                            Some((200 | 201, _, _)) => {
-                                excluded.lock().unwrap().insert(fresh.clone());
-                                break;
-                            }
-                            // The killed host held this key's lock: it lapses, and another host runs the request.
-                            Some((409, b, retry_after)) if b["error"] == "idempotency_key_in_use" => wait_for_lock(retry_after).await,
-                            Some((503, _, _)) | None => tokio::time::sleep(Duration::from_millis(20)).await,
-                            Some((status, b, _)) => panic!("exclusion of {fresh} answered {status}: {b}"),
-                        }
-                    }
+                    let person = json!({ "user_id": fresh, "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-01-01", "nationality": "GB", "email": format!("{fresh}@example.com") });
+                    let screened = until_answered(&client, &bases, &mut turn, &key, "/v1/sanctions/screen", &person, Some(&format!("screen-{fresh}"))).await;
+                    assert!(matches!(screened.0, 200 | 201), "screening {fresh} answered {}: {}", screened.0, screened.1);
+                    let exclusion = exclusion_body(&fresh);
+                    let (status, b) = until_answered(&client, &bases, &mut turn, &key, "/v1/exclusions", &exclusion, Some(&format!("exclude-{fresh}"))).await;
+                    assert!(matches!(status, 200 | 201), "exclusion of {fresh} answered {status}: {b}");
+                    excluded.lock().unwrap().insert(fresh.clone());
                 }
             }
         }));
@@ -384,7 +340,7 @@ async fn a_host_killed_amid_commits_loses_nothing_and_overspends_nothing() {
     let before_kill = acknowledged.lock().unwrap().len();
     a.kill();
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let _a = Host::start(&database, port_a, &key_file).await;
+    let _a = ServeProcess::start(&database, port_a, Some(&key_file)).await;
     for c in clients {
         c.await.unwrap();
     }
@@ -443,8 +399,8 @@ async fn a_receiver_down_for_a_burst_of_1000_exclusions_gets_each_once_it_is_bac
     let database = pg.url();
     let admin = admin_key(&database);
     let key_file = pg.dir.path().join("secret.key");
-    let a = Host::start(&database, free_port(), &key_file).await;
-    let b = Host::start(&database, free_port(), &key_file).await;
+    let a = ServeProcess::start(&database, free_port(), Some(&key_file)).await;
+    let b = ServeProcess::start(&database, free_port(), Some(&key_file)).await;
     let bases = [a.base.clone(), b.base.clone()];
     let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
     let key = tenant(&client, &bases[0], &admin).await;

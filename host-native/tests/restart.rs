@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 use std::convert::Infallible;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -16,35 +16,8 @@ use serde_json::{json, Value as Json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_compliance-gateway");
 
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-async fn start(database: &str) -> (Server, String) {
-    let port = free_port();
-    let child = Command::new(BIN)
-        .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", database])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let base = format!("http://127.0.0.1:{port}");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while reqwest::get(format!("{base}/v1/health")).await.ok().map(|r| r.status().as_u16()) != Some(200) {
-        assert!(Instant::now() < deadline, "the server did not start");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    (Server(child), base)
-}
+mod support;
+use support::{free_port, ServeProcess};
 
 async fn call(base: &str, key: &str, method: reqwest::Method, path: &str, body: Option<Json>) -> Json {
     let mut request = reqwest::Client::new().request(method, format!("{base}{path}")).bearer_auth(key);
@@ -87,7 +60,8 @@ async fn pending_deliveries_survive_a_restart() {
     let admin = admin.trim();
     let receiver_port = free_port();
 
-    let (first, base) = start(&database).await;
+    let first = ServeProcess::start(&database, free_port(), None).await;
+    let base = first.base.clone();
     let tenant = call(&base, admin, reqwest::Method::POST, "/v1/admin/tenants", Some(json!({ "name": "restart", "environment": "sandbox" }))).await;
     let key = tenant["api_key"].as_str().unwrap().to_string();
     let hook =
@@ -121,7 +95,7 @@ async fn pending_deliveries_survive_a_restart() {
 
     let seen = Arc::new(Mutex::new(BTreeSet::new()));
     tokio::spawn(receiver(receiver_port, seen.clone()));
-    let (_second, _) = start(&database).await;
+    let _second = ServeProcess::start(&database, free_port(), None).await;
     let deadline = Instant::now() + Duration::from_secs(40);
     while *seen.lock().unwrap() != event_ids {
         assert!(Instant::now() < deadline, "after the restart only {:?} of {event_ids:?} arrived", seen.lock().unwrap());

@@ -153,6 +153,26 @@ impl LoadRow {
     }
 }
 
+/// The staged form of the rows: JSON arrays of at most
+/// `STAGED_CHUNK_ENTRIES` rows, closed once past `STAGED_CHUNK_BYTES`.
+fn staged_chunks(rows: &[LoadRow]) -> Vec<String> {
+    let mut chunks = Vec::new();
+    let (mut chunk, mut bytes) = (Vec::new(), 0);
+    for row in rows {
+        let staged = row.to_json();
+        bytes += staged.to_string().len();
+        chunk.push(staged);
+        if chunk.len() >= STAGED_CHUNK_ENTRIES || bytes >= STAGED_CHUNK_BYTES {
+            chunks.push(Json::Array(std::mem::take(&mut chunk)).to_string());
+            bytes = 0;
+        }
+    }
+    if !chunk.is_empty() {
+        chunks.push(Json::Array(chunk).to_string());
+    }
+    chunks
+}
+
 /// `INSERT … VALUES (…), (…)` of `rows` rows of `columns` parameters after
 /// the shared `?1`, skipping conflicts.
 fn multi_row_insert(head: &str, columns: usize, rows: usize) -> String {
@@ -211,10 +231,7 @@ impl Gateway {
         actor: &str,
     ) -> ApiResult<ImportSummary> {
         let outcome = self.import_list_version(environment, source, format, entries, actor).await;
-        if let Err(refusal) = &outcome {
-            self.audit_refused_list_import(environment, source, actor, refusal.code).await;
-        }
-        outcome
+        self.audited_import(environment, source, actor, outcome).await
     }
 
     /// Records an import that replaced nothing: a file that did not read, a
@@ -278,8 +295,8 @@ impl Gateway {
     /// Stages an import for a host that cannot write a whole list in one
     /// invocation (the edge): the checked entries are stored in chunks, and
     /// scheduled rounds load them ([`Gateway::load_staged_lists`]) and switch
-    /// the version in once all are loaded. The list row is written with the
-    /// last chunks, so a host that dies while staging leaves nothing to load.
+    /// the version in once all are loaded. The list row is written after the
+    /// chunks, so a host that dies while staging leaves nothing to load.
     /// A newer staged version of the same source supersedes an older one.
     pub async fn stage_list_import(
         &self,
@@ -289,56 +306,63 @@ impl Gateway {
         entries: Vec<ListEntry>,
         actor: &str,
     ) -> ApiResult<ImportSummary> {
-        let outcome = async {
-            let prepared = self.prepare_import(environment, source, entries).await?;
-            let mut statements = Vec::new();
-            let mut chunk_no = 0i64;
-            let mut rows = prepared.rows.iter().peekable();
-            while rows.peek().is_some() {
-                let mut chunk = Vec::new();
-                let mut bytes = 0;
-                while let Some(row) = rows.next_if(|_| chunk.len() < STAGED_CHUNK_ENTRIES && bytes < STAGED_CHUNK_BYTES) {
-                    let staged = row.to_json();
-                    bytes += staged.to_string().len();
-                    chunk.push(staged);
-                }
-                statements.push(Stmt::new(
+        let outcome = self.stage_list_version(environment, source, format, entries, actor).await;
+        self.audited_import(environment, source, actor, outcome).await
+    }
+
+    async fn stage_list_version(
+        &self,
+        environment: Environment,
+        source: &str,
+        format: ListFormat,
+        entries: Vec<ListEntry>,
+        actor: &str,
+    ) -> ApiResult<ImportSummary> {
+        let prepared = self.prepare_import(environment, source, entries).await?;
+        let chunks: Vec<Stmt> = staged_chunks(&prepared.rows)
+            .into_iter()
+            .enumerate()
+            .map(|(chunk_no, entries)| {
+                Stmt::new(
                     "INSERT INTO sanctions_import_chunks (list_id, chunk_no, entries) VALUES (?1, ?2, ?3)",
-                    vec![prepared.list_id.as_str().into(), chunk_no.into(), Json::Array(chunk).to_string().into()],
-                ));
-                chunk_no += 1;
-            }
-            let superseded = self.list_ids(environment, source, "staging").await?;
-            let mut groups: Vec<Vec<Stmt>> = Vec::new();
-            for statement in statements {
-                match groups.last_mut() {
-                    Some(group) if group.len() < STAGE_BATCH => group.push(statement),
-                    _ => groups.push(vec![statement]),
-                }
-            }
-            let last = groups.pop().unwrap_or_default();
-            for group in groups {
-                if let Err(e) = self.store.batch(group).await {
-                    self.discard_list(&prepared.list_id).await;
-                    return Err(e.into());
-                }
-            }
-            let mut last = last;
-            last.push(Stmt::new(
+                    vec![prepared.list_id.as_str().into(), (chunk_no as i64).into(), entries.into()],
+                )
+            })
+            .collect();
+        let superseded = self.list_ids(environment, source, "staging").await?;
+        let mut batches: Vec<Vec<Stmt>> = Vec::new();
+        let mut chunks = chunks.into_iter().peekable();
+        while chunks.peek().is_some() {
+            batches.push(chunks.by_ref().take(STAGE_BATCH).collect());
+        }
+        // The list row last: until it is written, no round loads a chunk.
+        batches.push(vec![
+            Stmt::new(
                 "UPDATE sanctions_lists SET status = 'replaced' WHERE environment = ?1 AND source = ?2 AND status = 'staging'",
                 vec![environment.as_str().into(), source.into()],
-            ));
-            last.push(prepared.list_row(self, environment, source, format, actor, "staging"));
-            if let Err(e) = self.store.batch(last).await {
+            ),
+            prepared.list_row(self, environment, source, format, actor, "staging"),
+        ]);
+        for batch in batches {
+            if let Err(e) = self.store.batch(batch).await {
                 self.discard_list(&prepared.list_id).await;
                 return Err(e.into());
             }
-            for old in superseded {
-                self.discard_list(&old).await;
-            }
-            Ok::<_, ApiError>(prepared.summary(source, None))
         }
-        .await;
+        for old in superseded {
+            self.discard_list(&old).await;
+        }
+        Ok(prepared.summary(source, None))
+    }
+
+    /// An import's outcome, with a refusal audited.
+    async fn audited_import(
+        &self,
+        environment: Environment,
+        source: &str,
+        actor: &str,
+        outcome: ApiResult<ImportSummary>,
+    ) -> ApiResult<ImportSummary> {
         if let Err(refusal) = &outcome {
             self.audit_refused_list_import(environment, source, actor, refusal.code).await;
         }

@@ -97,3 +97,36 @@ pub fn main_with(body: impl std::future::Future<Output = Result<(), Error>>) {
         std::process::exit(1);
     }
 }
+
+/// A webhook receiver on loopback that answers 200 and tells `record` the
+/// path, the envelope and the moment of each delivery that reads as JSON.
+#[allow(dead_code)]
+pub async fn receiver(record: impl Fn(&str, &serde_json::Value, std::time::Instant) + Send + Sync + 'static) -> Result<SocketAddr, Error> {
+    use http_body_util::{BodyExt, Full};
+    use hyper::body::Bytes;
+    let record = Arc::new(record);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else { continue };
+            let record = record.clone();
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+                    let record = record.clone();
+                    async move {
+                        let path = request.uri().path().to_string();
+                        let body = request.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
+                        let now = std::time::Instant::now();
+                        if let Ok(envelope) = serde_json::from_slice::<serde_json::Value>(&body) {
+                            record(&path, &envelope, now);
+                        }
+                        Ok::<_, std::convert::Infallible>(hyper::Response::new(Full::new(Bytes::from_static(b"ok"))))
+                    }
+                });
+                let _ = hyper::server::conn::http1::Builder::new().serve_connection(hyper_util::rt::TokioIo::new(stream), service).await;
+            });
+        }
+    });
+    Ok(addr)
+}

@@ -113,3 +113,45 @@ where
     });
     Ok(addr)
 }
+
+/// A `compliance-gateway serve` process on loopback, killed (SIGKILL) when dropped.
+pub struct ServeProcess {
+    child: std::process::Child,
+    pub base: String,
+}
+
+impl ServeProcess {
+    /// Starts `serve` on `port` and waits for its health check; `key_file`
+    /// is its secret key file (by default beside a SQLite database).
+    pub async fn start(database: &str, port: u16, key_file: Option<&std::path::Path>) -> ServeProcess {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_compliance-gateway"));
+        command.args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", database]);
+        if let Some(file) = key_file {
+            command.arg("--secret-key-file").arg(file);
+        }
+        let child = command.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().expect("start serve");
+        let base = format!("http://127.0.0.1:{port}");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while reqwest::get(format!("{base}/v1/health")).await.ok().map(|r| r.status().as_u16()) != Some(200) {
+            assert!(std::time::Instant::now() < deadline, "the server did not start");
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        ServeProcess { child, base }
+    }
+
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for ServeProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A free port on loopback.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback").local_addr().expect("local address").port()
+}
