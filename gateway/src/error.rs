@@ -11,7 +11,7 @@ pub struct ApiError {
     /// human-readable; lowercase, no final period
     pub message: String,
     pub retry_after_seconds: Option<u64>,
-    pub allow: Option<&'static str>,
+    pub allow: Option<String>,
     /// why a 5xx happened, for the host's log; never sent to the caller
     pub detail: Option<Box<str>>,
     /// the rules decision behind a refusal, sent as `x-decision-id`
@@ -56,7 +56,7 @@ impl ApiError {
             builder = builder.header("retry-after", seconds.to_string());
         }
         if let Some(allow) = self.allow {
-            builder = builder.header("allow", allow);
+            builder = builder.header("allow", allow.as_str());
         }
         if let Some(id) = &self.decision_id {
             builder = builder.header("x-decision-id", &**id);

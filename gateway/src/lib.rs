@@ -33,7 +33,6 @@ use crate::error::{ApiError, ApiResult};
 use crate::input::Query;
 use crate::ports::{Clock, Ids, PageCache, RateLimit, RateState, Resolver, Rules, Stmt, Store, Value, VendorHttp, Waker, WebhookSender};
 use crate::rate_limit::RateLimiter;
-use crate::router::Route;
 use rules::EventKind;
 
 /// Largest accepted request body. Hosts read at most one byte more.
@@ -291,12 +290,9 @@ impl Gateway {
         if request.body().len() > MAX_BODY_BYTES {
             return Err(ApiError::new(413, "payload_too_large", format!("request body is larger than {MAX_BODY_BYTES} bytes")));
         }
-        match route {
-            Route::Health => return Ok(api::health()),
-            Route::OpenApi => return openapi::reply(),
-            // The vendor authenticates by its body's digest, not a key.
-            Route::IdentityVendorWebhook => return self.identity_vendor_webhook(request.headers(), request.body()).await,
-            _ => {}
+        // Public routes need no key: the vendor webhook authenticates by its body's digest.
+        if let Some(result) = router::dispatch_public(self, &route, request).await {
+            return result;
         }
         if !request.body().is_empty() && !is_json(request.headers()) {
             return Err(ApiError::new(415, "unsupported_media_type", "request bodies must be sent as application/json"));
@@ -347,10 +343,10 @@ impl Gateway {
         let now = self.tenant_now(&caller);
         let ctx = Ctx { caller, now, query, body: request.body() };
         let result = match reservation {
-            None => api::dispatch(self, route.clone(), &ctx).await,
+            None => router::dispatch(self, route.clone(), &ctx).await,
             Some(idempotency::Outcome::Replay(reply)) => return Ok(reply),
             Some(idempotency::Outcome::Run(reservation)) => {
-                let result = api::dispatch(self, route.clone(), &ctx).await;
+                let result = router::dispatch(self, route.clone(), &ctx).await;
                 self.complete_idempotency(reservation, &result).await;
                 result
             }

@@ -1,273 +1,280 @@
-//! Paths and methods to routes.
+//! The route table: each route's method, path, `operationId`, access, audit
+//! action and handler, declared once. The router, the keyed and public
+//! dispatch, the admin check, the audit of admin actions and the tests that
+//! hold `openapi.json` to the code are all derived from it.
+
+use std::sync::OnceLock;
 
 use http::Method;
 
 use crate::error::{ApiError, ApiResult};
+use crate::{api, Ctx, Gateway, Reply};
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Route {
-    Health,
-    OpenApi,
-    IdentityVendorWebhook,
-    Rules,
-    SanctionsScreen,
-    SanctionsStatus,
-    KycStart,
-    KycStatus,
-    KycTier,
-    KycManualReview,
-    ExclusionRegister,
-    ExclusionCheck,
-    ExclusionSnapshot,
-    LimitSet,
-    LimitList,
-    LimitCheck,
-    LimitCommit,
-    LimitCancel(String),
-    AmlEvent,
-    AdminTenantCreate,
-    AdminKeyCreate(String),
-    AdminKeyRevoke(String),
-    AdminTenantSuspend(String),
-    AdminTenantAudit(String),
-    AdminCaseList,
-    AdminCaseGet(String),
-    AdminCaseReview(String),
-    AdminAmlList,
-    AdminRegulatorImport,
-    SandboxClockAdvance,
-    SandboxClockGet,
-    SandboxKycSubmit(String),
-    WebhookCreate,
-    WebhookList,
-    WebhookDelete(String),
-    WebhookRotate(String),
-    WebhookEnable(String),
-    WebhookDeliveries(String),
-    WebhookRedeliver(String),
-    AdminRescreen,
-    AdminListSearch,
-    AdminLists,
-    AdminRunScheduled,
-    AdminDecisionList,
-    AdminDecisionGet(String),
-    AdminDecisionReplay(String),
-    AdminKycChecks,
-    AdminRegulatorExport,
-    AdminMetrics,
-    AdminAudit,
-    TenantAudit,
+/// Who may call a route.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// no key: answered before authentication
+    Public,
+    /// a tenant's key (or an admin key, which is a service tenant's)
+    Tenant,
+    /// an admin key only
+    Admin,
 }
 
-impl Route {
-    pub fn is_admin(&self) -> bool {
-        matches!(
-            self,
-            Route::KycManualReview
-                | Route::AdminTenantCreate
-                | Route::AdminKeyCreate(_)
-                | Route::AdminKeyRevoke(_)
-                | Route::AdminTenantSuspend(_)
-                | Route::AdminTenantAudit(_)
-                | Route::AdminCaseList
-                | Route::AdminCaseGet(_)
-                | Route::AdminCaseReview(_)
-                | Route::AdminAmlList
-                | Route::AdminRegulatorImport
-                | Route::AdminRescreen
-                | Route::AdminListSearch
-                | Route::AdminLists
-                | Route::AdminRunScheduled
-                | Route::AdminDecisionList
-                | Route::AdminDecisionGet(_)
-                | Route::AdminDecisionReplay(_)
-                | Route::AdminKycChecks
-                | Route::AdminRegulatorExport
-                | Route::AdminMetrics
-                | Route::AdminAudit
-        )
-    }
+/// One row of the route table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RouteSpec {
+    pub method: &'static str,
+    /// the path template, with `{name}` for an id
+    pub path: &'static str,
+    pub operation_id: &'static str,
+    pub access: Access,
+    /// the audit name of an admin action that changes something
+    pub audit: Option<&'static str>,
 }
 
-impl Route {
-    /// The audit name of an admin action that changes something, and the id
-    /// in its path; `None` for reads and for operator routes.
-    pub fn admin_action(&self) -> Option<(&'static str, Option<&str>)> {
-        Some(match self {
-            Route::AdminTenantCreate => ("tenant.create", None),
-            Route::AdminKeyCreate(t) => ("key.create", Some(t.as_str())),
-            Route::AdminKeyRevoke(k) => ("key.revoke", Some(k.as_str())),
-            Route::AdminTenantSuspend(t) => ("tenant.suspend", Some(t.as_str())),
-            Route::AdminCaseReview(c) => ("sanctions_case.review", Some(c.as_str())),
-            Route::KycManualReview => ("kyc.manual_review", None),
-            Route::AdminRegulatorImport => ("exclusions.regulator_import", None),
-            Route::AdminRegulatorExport => ("exclusions.regulator_export", None),
-            Route::AdminRescreen => ("sanctions.rescreen", None),
-            Route::AdminRunScheduled => ("scheduler.run", None),
-            Route::AdminDecisionReplay(d) => ("decision.replay", Some(d.as_str())),
-            _ => return None,
-        })
-    }
+macro_rules! string_type {
+    ($param:ident) => {
+        String
+    };
+}
+macro_rules! wildcard {
+    ($param:ident) => {
+        _
+    };
 }
 
-/// Declares each route's `operationId` in the OpenAPI document, and the list
-/// of them all. The match has no wildcard, so a new route cannot go unnamed.
-macro_rules! operation_ids {
-    ($($route:pat => $id:literal,)*) => {
+/// Declares the routes. Each line: `Variant(param)?: METHOD "path" => "operationId",
+/// Access [audit "action"]?, handler;` where a handler is
+/// `async fn(&Gateway, &Ctx, &str param?) -> ApiResult<Reply>`, or for
+/// `Public` routes `async fn(&Gateway, &http::Request<Vec<u8>>) -> ApiResult<Reply>`.
+macro_rules! route_table {
+    ($( $variant:ident $(($param:ident))? : $method:literal $path:literal => $op:literal, $access:ident $(audit $audit:literal)?, $handler:path; )*) => {
+        /// A resolved route, with the id its path carries.
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub enum Route {
+            $( $variant $((string_type!($param)))?, )*
+        }
+
+        /// Every route, in declaration order.
+        pub const ROUTES: &[RouteSpec] = &[
+            $( RouteSpec { method: $method, path: $path, operation_id: $op, access: Access::$access, audit: route_table!(@audit $($audit)?) }, )*
+        ];
+
         impl Route {
-            /// The route's `operationId` in `gateway/openapi.json`.
-            pub fn operation_id(&self) -> &'static str {
+            /// The route's row of the table.
+            pub fn spec(&self) -> RouteSpec {
                 match self {
-                    $($route => $id,)*
+                    $( Route::$variant $((wildcard!($param)))? => RouteSpec {
+                        method: $method, path: $path, operation_id: $op, access: Access::$access, audit: route_table!(@audit $($audit)?),
+                    }, )*
+                }
+            }
+
+            /// The id the route's path carries, if any.
+            pub fn path_id(&self) -> Option<&str> {
+                match self {
+                    $( Route::$variant $(($param))? => route_table!(@param $($param)?), )*
+                }
+            }
+
+            fn build(operation_id: &str, id: Option<&str>) -> Option<Route> {
+                match operation_id {
+                    $( $op => Some(Route::$variant $(({ let $param = id?.to_string(); $param }))?), )*
+                    _ => None,
                 }
             }
         }
 
-        /// Every route's `operationId`.
-        pub const OPERATION_IDS: &[&str] = &[$($id),*];
+        /// Answers a route that needs no key; `None` for the others.
+        pub(crate) async fn dispatch_public(gw: &Gateway, route: &Route, request: &http::Request<Vec<u8>>) -> Option<ApiResult<Reply>> {
+            match route {
+                $( Route::$variant $((wildcard!($param)))? => route_table!(@public $access, $handler, gw, request), )*
+            }
+        }
+
+        /// Answers a keyed route through its handler.
+        pub(crate) async fn dispatch(gw: &Gateway, route: Route, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+            match route {
+                $( Route::$variant $(($param))? => route_table!(@keyed $access, $handler, gw, ctx $(, $param)?), )*
+            }
+        }
     };
+    (@audit) => { None };
+    (@audit $audit:literal) => { Some($audit) };
+    (@param) => { None };
+    (@param $param:ident) => { Some($param.as_str()) };
+    (@public Public, $handler:path, $gw:ident, $request:ident) => { Some($handler($gw, $request).await) };
+    (@public $access:ident, $handler:path, $gw:ident, $request:ident) => { None };
+    (@keyed Public, $handler:path, $gw:ident, $ctx:ident) => {
+        Err(ApiError::internal().with_detail("a public route reached the keyed dispatch".into()))
+    };
+    (@keyed $access:ident, $handler:path, $gw:ident, $ctx:ident $(, $param:ident)?) => { $handler($gw, $ctx $(, &$param)?).await };
 }
 
-operation_ids! {
-    Route::Health => "getHealth",
-    Route::OpenApi => "getOpenApi",
-    Route::IdentityVendorWebhook => "receiveIdentityVendorWebhook",
-    Route::Rules => "getRules",
-    Route::SanctionsScreen => "screenUser",
-    Route::SanctionsStatus => "getSanctionsStatus",
-    Route::KycStart => "startKyc",
-    Route::KycStatus => "getKycStatus",
-    Route::KycTier => "getKycTier",
-    Route::KycManualReview => "reviewKycManually",
-    Route::ExclusionRegister => "registerExclusion",
-    Route::ExclusionCheck => "checkExclusion",
-    Route::ExclusionSnapshot => "getExclusionSnapshot",
-    Route::LimitSet => "setLimit",
-    Route::LimitList => "listLimits",
-    Route::LimitCheck => "checkDeposit",
-    Route::LimitCommit => "commitDeposit",
-    Route::LimitCancel(_) => "cancelLimit",
-    Route::AmlEvent => "reportAmlEvent",
-    Route::AdminTenantCreate => "createTenant",
-    Route::AdminKeyCreate(_) => "createKey",
-    Route::AdminKeyRevoke(_) => "revokeKey",
-    Route::AdminTenantSuspend(_) => "suspendTenant",
-    Route::AdminTenantAudit(_) => "getTenantAudit",
-    Route::AdminCaseList => "listCases",
-    Route::AdminCaseGet(_) => "getCase",
-    Route::AdminCaseReview(_) => "reviewCase",
-    Route::AdminAmlList => "listAmlEvents",
-    Route::AdminRegulatorImport => "importRegulatorExclusions",
-    Route::SandboxClockAdvance => "advanceSandboxClock",
-    Route::SandboxClockGet => "getSandboxClock",
-    Route::SandboxKycSubmit(_) => "submitSandboxKyc",
-    Route::WebhookCreate => "createWebhook",
-    Route::WebhookList => "listWebhooks",
-    Route::WebhookDelete(_) => "deleteWebhook",
-    Route::WebhookRotate(_) => "rotateWebhookSecret",
-    Route::WebhookEnable(_) => "enableWebhook",
-    Route::WebhookDeliveries(_) => "listDeliveries",
-    Route::WebhookRedeliver(_) => "redeliver",
-    Route::AdminRescreen => "rescreen",
-    Route::AdminListSearch => "searchLists",
-    Route::AdminLists => "listLists",
-    Route::AdminRunScheduled => "runScheduled",
-    Route::AdminDecisionList => "listDecisions",
-    Route::AdminDecisionGet(_) => "getDecision",
-    Route::AdminDecisionReplay(_) => "replayDecision",
-    Route::AdminKycChecks => "listKycChecks",
-    Route::AdminRegulatorExport => "exportToRegulator",
-    Route::AdminMetrics => "getReviewMetrics",
-    Route::AdminAudit => "getAdminAudit",
-    Route::TenantAudit => "getOwnAudit",
+route_table! {
+    // public
+    Health: "GET" "/v1/health" => "getHealth", Public, api::health;
+    OpenApi: "GET" "/v1/openapi.json" => "getOpenApi", Public, crate::openapi::handler;
+    IdentityVendorWebhook: "POST" "/v1/vendors/sumsub/webhook" => "receiveIdentityVendorWebhook", Public, api::kyc::identity_vendor_webhook;
+    Rules: "GET" "/v1/rules" => "getRules", Tenant, api::rules_identity;
+    // sanctions
+    SanctionsScreen: "POST" "/v1/sanctions/screen" => "screenUser", Tenant, Gateway::screen;
+    SanctionsStatus: "GET" "/v1/sanctions/status" => "getSanctionsStatus", Tenant, Gateway::sanctions_status;
+    AdminCaseList: "GET" "/v1/admin/sanctions/cases" => "listCases", Admin, Gateway::list_cases;
+    AdminCaseGet(case_id): "GET" "/v1/admin/sanctions/cases/{case_id}" => "getCase", Admin, Gateway::get_case;
+    AdminCaseReview(case_id): "POST" "/v1/admin/sanctions/cases/{case_id}/review" => "reviewCase", Admin audit "sanctions_case.review", Gateway::review_case;
+    AdminRescreen: "POST" "/v1/admin/sanctions/rescreen" => "rescreen", Admin audit "sanctions.rescreen", Gateway::rescreen;
+    // lists
+    AdminListSearch: "GET" "/v1/admin/sanctions/search" => "searchLists", Admin, Gateway::search_lists;
+    AdminLists: "GET" "/v1/admin/sanctions/lists" => "listLists", Admin, Gateway::list_lists;
+    // kyc
+    KycStart: "POST" "/v1/kyc/start" => "startKyc", Tenant, Gateway::kyc_start;
+    KycStatus: "GET" "/v1/kyc/status" => "getKycStatus", Tenant, Gateway::kyc_status;
+    KycTier: "GET" "/v1/kyc/tier" => "getKycTier", Tenant, Gateway::kyc_tier;
+    KycManualReview: "POST" "/v1/kyc/manual-review" => "reviewKycManually", Admin audit "kyc.manual_review", Gateway::kyc_manual_review;
+    AdminKycChecks: "GET" "/v1/admin/kyc/checks" => "listKycChecks", Admin, Gateway::list_kyc_checks;
+    SandboxKycSubmit(kyc_check_id): "POST" "/v1/sandbox/kyc/{kyc_check_id}/submit" => "submitSandboxKyc", Tenant, Gateway::sandbox_kyc_submit;
+    // exclusions
+    ExclusionRegister: "POST" "/v1/exclusions" => "registerExclusion", Tenant, Gateway::register_exclusion;
+    ExclusionCheck: "GET" "/v1/exclusions/check" => "checkExclusion", Tenant, Gateway::check_exclusion;
+    ExclusionSnapshot: "GET" "/v1/exclusions/snapshot" => "getExclusionSnapshot", Tenant, Gateway::exclusion_snapshot;
+    AdminRegulatorImport: "POST" "/v1/admin/exclusions/regulator-import" => "importRegulatorExclusions", Admin audit "exclusions.regulator_import", Gateway::import_regulator_exclusions;
+    AdminRegulatorExport: "POST" "/v1/admin/exclusions/regulator-export" => "exportToRegulator", Admin audit "exclusions.regulator_export", Gateway::export_to_regulator;
+    // limits
+    LimitSet: "POST" "/v1/limits" => "setLimit", Tenant, Gateway::set_limit;
+    LimitList: "GET" "/v1/limits" => "listLimits", Tenant, Gateway::list_limits;
+    LimitCheck: "POST" "/v1/limits/check" => "checkDeposit", Tenant, Gateway::check_limits;
+    LimitCommit: "POST" "/v1/limits/commit" => "commitDeposit", Tenant, Gateway::commit_deposit;
+    LimitCancel(limit_id): "DELETE" "/v1/limits/{limit_id}" => "cancelLimit", Tenant, Gateway::cancel_limit;
+    // aml
+    AmlEvent: "POST" "/v1/aml/event" => "reportAmlEvent", Tenant, Gateway::aml_event;
+    AdminAmlList: "GET" "/v1/admin/aml/events" => "listAmlEvents", Admin, Gateway::list_aml_events;
+    // tenants and keys
+    AdminTenantCreate: "POST" "/v1/admin/tenants" => "createTenant", Admin audit "tenant.create", Gateway::create_tenant;
+    AdminKeyCreate(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/keys" => "createKey", Admin audit "key.create", Gateway::create_tenant_key;
+    AdminTenantSuspend(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/suspend" => "suspendTenant", Admin audit "tenant.suspend", Gateway::suspend_tenant;
+    AdminTenantAudit(tenant_id): "GET" "/v1/admin/tenants/{tenant_id}/audit" => "getTenantAudit", Admin, Gateway::tenant_audit;
+    AdminKeyRevoke(key_id): "DELETE" "/v1/admin/keys/{key_id}" => "revokeKey", Admin audit "key.revoke", Gateway::revoke_key;
+    AdminMetrics: "GET" "/v1/admin/metrics" => "getReviewMetrics", Admin, Gateway::review_metrics;
+    AdminAudit: "GET" "/v1/admin/audit" => "getAdminAudit", Admin, Gateway::admin_audit;
+    TenantAudit: "GET" "/v1/audit" => "getOwnAudit", Tenant, Gateway::own_audit;
+    // sandbox
+    SandboxClockAdvance: "POST" "/v1/sandbox/clock" => "advanceSandboxClock", Tenant, Gateway::advance_clock;
+    SandboxClockGet: "GET" "/v1/sandbox/clock" => "getSandboxClock", Tenant, Gateway::get_clock;
+    // webhooks
+    WebhookCreate: "POST" "/v1/webhooks" => "createWebhook", Tenant, Gateway::create_webhook;
+    WebhookList: "GET" "/v1/webhooks" => "listWebhooks", Tenant, Gateway::list_webhooks;
+    WebhookDelete(webhook_id): "DELETE" "/v1/webhooks/{webhook_id}" => "deleteWebhook", Tenant, Gateway::delete_webhook;
+    WebhookRotate(webhook_id): "POST" "/v1/webhooks/{webhook_id}/rotate-secret" => "rotateWebhookSecret", Tenant, Gateway::rotate_webhook_secret;
+    WebhookEnable(webhook_id): "POST" "/v1/webhooks/{webhook_id}/enable" => "enableWebhook", Tenant, Gateway::enable_webhook;
+    WebhookDeliveries(webhook_id): "GET" "/v1/webhooks/{webhook_id}/deliveries" => "listDeliveries", Tenant, Gateway::list_deliveries;
+    WebhookRedeliver(delivery_id): "POST" "/v1/webhooks/deliveries/{delivery_id}/redeliver" => "redeliver", Tenant, Gateway::redeliver;
+    // scheduler and decisions
+    AdminRunScheduled: "POST" "/v1/admin/scheduler/run" => "runScheduled", Admin audit "scheduler.run", Gateway::run_scheduled_now;
+    AdminDecisionList: "GET" "/v1/admin/decisions" => "listDecisions", Admin, Gateway::list_decisions;
+    AdminDecisionGet(decision_id): "GET" "/v1/admin/decisions/{decision_id}" => "getDecision", Admin, Gateway::get_decision;
+    AdminDecisionReplay(decision_id): "POST" "/v1/admin/decisions/{decision_id}/replay" => "replayDecision", Admin audit "decision.replay", Gateway::replay_decision;
 }
 
-fn routes_for(segments: &[&str]) -> Option<Vec<(Method, Route)>> {
-    let id = |s: &str| s.to_string();
-    Some(match segments {
-        ["v1", "health"] => vec![(Method::GET, Route::Health)],
-        ["v1", "openapi.json"] => vec![(Method::GET, Route::OpenApi)],
-        ["v1", "vendors", "sumsub", "webhook"] => vec![(Method::POST, Route::IdentityVendorWebhook)],
-        ["v1", "rules"] => vec![(Method::GET, Route::Rules)],
-        ["v1", "sanctions", "screen"] => vec![(Method::POST, Route::SanctionsScreen)],
-        ["v1", "sanctions", "status"] => vec![(Method::GET, Route::SanctionsStatus)],
-        ["v1", "kyc", "start"] => vec![(Method::POST, Route::KycStart)],
-        ["v1", "kyc", "status"] => vec![(Method::GET, Route::KycStatus)],
-        ["v1", "kyc", "tier"] => vec![(Method::GET, Route::KycTier)],
-        ["v1", "kyc", "manual-review"] => vec![(Method::POST, Route::KycManualReview)],
-        ["v1", "exclusions"] => vec![(Method::POST, Route::ExclusionRegister)],
-        ["v1", "exclusions", "check"] => vec![(Method::GET, Route::ExclusionCheck)],
-        ["v1", "exclusions", "snapshot"] => vec![(Method::GET, Route::ExclusionSnapshot)],
-        ["v1", "limits"] => vec![(Method::POST, Route::LimitSet), (Method::GET, Route::LimitList)],
-        ["v1", "limits", "check"] => vec![(Method::POST, Route::LimitCheck)],
-        ["v1", "limits", "commit"] => vec![(Method::POST, Route::LimitCommit)],
-        ["v1", "limits", limit_id] => vec![(Method::DELETE, Route::LimitCancel(id(limit_id)))],
-        ["v1", "aml", "event"] => vec![(Method::POST, Route::AmlEvent)],
-        ["v1", "admin", "tenants"] => vec![(Method::POST, Route::AdminTenantCreate)],
-        ["v1", "admin", "tenants", t, "keys"] => vec![(Method::POST, Route::AdminKeyCreate(id(t)))],
-        ["v1", "admin", "tenants", t, "suspend"] => vec![(Method::POST, Route::AdminTenantSuspend(id(t)))],
-        ["v1", "admin", "tenants", t, "audit"] => vec![(Method::GET, Route::AdminTenantAudit(id(t)))],
-        ["v1", "admin", "keys", k] => vec![(Method::DELETE, Route::AdminKeyRevoke(id(k)))],
-        ["v1", "admin", "sanctions", "cases"] => vec![(Method::GET, Route::AdminCaseList)],
-        ["v1", "admin", "sanctions", "cases", c] => vec![(Method::GET, Route::AdminCaseGet(id(c)))],
-        ["v1", "admin", "sanctions", "cases", c, "review"] => vec![(Method::POST, Route::AdminCaseReview(id(c)))],
-        ["v1", "admin", "exclusions", "regulator-import"] => vec![(Method::POST, Route::AdminRegulatorImport)],
-        ["v1", "admin", "aml", "events"] => vec![(Method::GET, Route::AdminAmlList)],
-        ["v1", "sandbox", "clock"] => vec![(Method::POST, Route::SandboxClockAdvance), (Method::GET, Route::SandboxClockGet)],
-        ["v1", "webhooks"] => vec![(Method::POST, Route::WebhookCreate), (Method::GET, Route::WebhookList)],
-        ["v1", "webhooks", "deliveries", d, "redeliver"] => vec![(Method::POST, Route::WebhookRedeliver(id(d)))],
-        ["v1", "webhooks", w] => vec![(Method::DELETE, Route::WebhookDelete(id(w)))],
-        ["v1", "webhooks", w, "rotate-secret"] => vec![(Method::POST, Route::WebhookRotate(id(w)))],
-        ["v1", "webhooks", w, "enable"] => vec![(Method::POST, Route::WebhookEnable(id(w)))],
-        ["v1", "webhooks", w, "deliveries"] => vec![(Method::GET, Route::WebhookDeliveries(id(w)))],
-        ["v1", "admin", "sanctions", "rescreen"] => vec![(Method::POST, Route::AdminRescreen)],
-        ["v1", "admin", "sanctions", "search"] => vec![(Method::GET, Route::AdminListSearch)],
-        ["v1", "admin", "sanctions", "lists"] => vec![(Method::GET, Route::AdminLists)],
-        ["v1", "admin", "scheduler", "run"] => vec![(Method::POST, Route::AdminRunScheduled)],
-        ["v1", "admin", "decisions"] => vec![(Method::GET, Route::AdminDecisionList)],
-        ["v1", "admin", "decisions", d] => vec![(Method::GET, Route::AdminDecisionGet(id(d)))],
-        ["v1", "admin", "decisions", d, "replay"] => vec![(Method::POST, Route::AdminDecisionReplay(id(d)))],
-        ["v1", "admin", "kyc", "checks"] => vec![(Method::GET, Route::AdminKycChecks)],
-        ["v1", "admin", "exclusions", "regulator-export"] => vec![(Method::POST, Route::AdminRegulatorExport)],
-        ["v1", "admin", "metrics"] => vec![(Method::GET, Route::AdminMetrics)],
-        ["v1", "admin", "audit"] => vec![(Method::GET, Route::AdminAudit)],
-        ["v1", "audit"] => vec![(Method::GET, Route::TenantAudit)],
-        ["v1", "sandbox", "kyc", k, "submit"] => vec![(Method::POST, Route::SandboxKycSubmit(id(k)))],
-        _ => return None,
+impl Route {
+    pub fn operation_id(&self) -> &'static str {
+        self.spec().operation_id
+    }
+
+    pub fn is_admin(&self) -> bool {
+        self.spec().access == Access::Admin
+    }
+
+    /// The audit name of an admin action that changes something, and the id
+    /// in its path; `None` for reads and for operator routes.
+    pub fn admin_action(&self) -> Option<(&'static str, Option<&str>)> {
+        self.spec().audit.map(|action| (action, self.path_id()))
+    }
+}
+
+/// One segment of a path template.
+#[derive(Debug)]
+enum Segment {
+    Literal(&'static str),
+    Id,
+}
+
+/// The templates, each with its segments and the table rows it serves.
+struct Templates(Vec<(Vec<Segment>, Vec<&'static RouteSpec>)>);
+
+fn templates() -> &'static Templates {
+    static TEMPLATES: OnceLock<Templates> = OnceLock::new();
+    TEMPLATES.get_or_init(|| {
+        let mut templates: Vec<(Vec<Segment>, Vec<&'static RouteSpec>)> = Vec::new();
+        let mut paths: Vec<&'static str> = Vec::new();
+        for spec in ROUTES {
+            match paths.iter().position(|p| *p == spec.path) {
+                Some(i) => templates[i].1.push(spec),
+                None => {
+                    let segments = spec.path.split('/').skip(1).map(|s| if s.starts_with('{') { Segment::Id } else { Segment::Literal(s) }).collect();
+                    paths.push(spec.path);
+                    templates.push((segments, vec![spec]));
+                }
+            }
+        }
+        Templates(templates)
     })
 }
 
 /// The route for a request, or 404 `not_found` / 405 `method_not_allowed`.
+/// Where templates overlap, the one with more fixed segments wins
+/// (`/v1/limits/check` over `/v1/limits/{limit_id}`).
 pub fn resolve(method: &Method, path: &str) -> ApiResult<Route> {
+    let not_found = || ApiError::not_found("not_found", format!("no such path: {path}"));
     let trimmed = path.strip_suffix('/').filter(|p| !p.is_empty()).unwrap_or(path);
     let segments: Vec<&str> = trimmed.split('/').skip(1).collect();
     if segments.iter().any(|s| s.is_empty()) {
-        return Err(ApiError::not_found("not_found", format!("no such path: {path}")));
+        return Err(not_found());
     }
-    let routes = routes_for(&segments).ok_or_else(|| ApiError::not_found("not_found", format!("no such path: {path}")))?;
-    if let Some((_, route)) = routes.iter().find(|(m, _)| m == method) {
-        return Ok(route.clone());
+    let mut best: Option<(usize, Option<&str>, &Vec<&'static RouteSpec>)> = None;
+    for (template, specs) in &templates().0 {
+        if template.len() != segments.len() {
+            continue;
+        }
+        let mut fixed = 0;
+        let mut id = None;
+        let matches = template.iter().zip(&segments).all(|(t, s)| match t {
+            Segment::Literal(l) => {
+                fixed += 1;
+                l == s
+            }
+            Segment::Id => {
+                id = Some(*s);
+                true
+            }
+        });
+        if matches && best.as_ref().is_none_or(|(f, _, _)| fixed > *f) {
+            best = Some((fixed, id, specs));
+        }
     }
-    let allowed: Vec<&str> = routes.iter().map(|(m, _)| m.as_str()).collect();
+    let (_, id, specs) = best.ok_or_else(not_found)?;
+    if let Some(spec) = specs.iter().find(|s| s.method == method.as_str()) {
+        return Route::build(spec.operation_id, id).ok_or_else(not_found);
+    }
+    let allowed: Vec<&str> = specs.iter().map(|s| s.method).collect();
     let mut error = ApiError::new(405, "method_not_allowed", format!("{method} is not allowed here; allowed: {}", allowed.join(", ")));
-    error.allow = Some(match allowed.as_slice() {
-        ["GET"] => "GET",
-        ["POST"] => "POST",
-        ["DELETE"] => "DELETE",
-        ["POST", "GET"] => "POST, GET",
-        _ => "GET, POST",
-    });
+    error.allow = Some(allowed.join(", "));
     Err(error)
 }
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
     use super::*;
 
     #[test]
     fn fixed_segments_win_over_ids() {
         assert_eq!(resolve(&Method::POST, "/v1/limits/check"), Ok(Route::LimitCheck));
         assert_eq!(resolve(&Method::DELETE, "/v1/limits/lim_1"), Ok(Route::LimitCancel("lim_1".into())));
+        assert_eq!(resolve(&Method::POST, "/v1/webhooks/deliveries/d_1/redeliver"), Ok(Route::WebhookRedeliver("d_1".into())));
+        assert_eq!(resolve(&Method::POST, "/v1/webhooks/wh_1/enable"), Ok(Route::WebhookEnable("wh_1".into())));
     }
 
     #[test]
@@ -275,6 +282,43 @@ mod tests {
         assert_eq!(resolve(&Method::GET, "/v2/health").map_err(|e| e.status), Err(404));
         assert_eq!(resolve(&Method::GET, "/v1//health").map_err(|e| e.status), Err(404));
         let e = resolve(&Method::DELETE, "/v1/sanctions/screen").unwrap_err();
-        assert_eq!((e.status, e.code, e.allow), (405, "method_not_allowed", Some("POST")));
+        assert_eq!((e.status, e.code, e.allow.as_deref()), (405, "method_not_allowed", Some("POST")));
+    }
+
+    /// `Allow` names exactly the methods the table declares for the path,
+    /// whatever their combination.
+    #[test]
+    fn allow_lists_every_declared_method_of_the_path() {
+        for spec in ROUTES {
+            let concrete = spec.path.split('/').map(|s| if s.starts_with('{') { "id_1" } else { s }).collect::<Vec<_>>().join("/");
+            let declared: BTreeSet<&str> = ROUTES.iter().filter(|s| s.path == spec.path).map(|s| s.method).collect();
+            let error = resolve(&Method::PATCH, &concrete).unwrap_err();
+            let allowed: BTreeSet<&str> = error.allow.as_deref().unwrap_or_default().split(", ").collect();
+            assert_eq!(allowed, declared, "{}", spec.path);
+        }
+        let e = resolve(&Method::DELETE, "/v1/limits").unwrap_err();
+        assert_eq!(e.allow.as_deref(), Some("POST, GET"));
+    }
+
+    #[test]
+    fn every_row_resolves_to_itself() {
+        let mut ids = BTreeSet::new();
+        for spec in ROUTES {
+            assert!(ids.insert(spec.operation_id), "{} twice", spec.operation_id);
+            let concrete = spec.path.split('/').map(|s| if s.starts_with('{') { "id_1" } else { s }).collect::<Vec<_>>().join("/");
+            let method = Method::from_bytes(spec.method.as_bytes()).unwrap();
+            let route = resolve(&method, &concrete).unwrap();
+            assert_eq!(route.spec(), *spec);
+            assert_eq!(route.path_id(), spec.path.contains('{').then_some("id_1"));
+            assert_eq!(spec.audit.is_some(), route.admin_action().is_some());
+        }
+    }
+
+    /// An audited action is an admin write: operators' routes and reads are not audited as admin actions.
+    #[test]
+    fn only_admin_writes_are_audited() {
+        for spec in ROUTES.iter().filter(|s| s.audit.is_some()) {
+            assert_eq!((spec.access, spec.method == "GET"), (Access::Admin, false), "{}", spec.operation_id);
+        }
     }
 }

@@ -16,6 +16,11 @@ use crate::ports::{Stmt, Value};
 use crate::vendors::{self, sumsub};
 use crate::{time, Ctx, Gateway, Reply, WRITE_ATTEMPTS};
 
+/// The route's handler: the identity vendor's status webhook.
+pub(crate) async fn identity_vendor_webhook(gw: &Gateway, request: &http::Request<Vec<u8>>) -> ApiResult<Reply> {
+    gw.identity_vendor_webhook(request.headers(), request.body()).await
+}
+
 pub(crate) struct Check {
     kyc_check_id: String,
     tenant_id: String,

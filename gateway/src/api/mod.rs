@@ -15,72 +15,17 @@ use serde_json::json;
 
 use crate::error::{ApiError, ApiResult};
 use crate::ports::{Stmt, StoreError};
-use crate::router::Route;
 use crate::{Ctx, Gateway, Reply};
 
-pub(crate) async fn dispatch(gw: &Gateway, route: Route, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    match route {
-        Route::Health => Ok(health()),
-        Route::OpenApi => crate::openapi::reply(),
-        // Answered before authentication, in `Gateway::dispatch`: it carries a digest, not a key.
-        Route::IdentityVendorWebhook => Err(ApiError::internal().with_detail("the vendor webhook reached the keyed dispatch".into())),
-        Route::Rules => {
-            let id = gw.rules.identity();
-            Ok(Reply::ok(json!({ "version": id.version, "component_sha256": id.component_sha256, "wit_package": rules::WIT_PACKAGE })))
-        }
-        Route::SanctionsScreen => gw.screen(ctx).await,
-        Route::SanctionsStatus => gw.sanctions_status(ctx).await,
-        Route::KycStart => gw.kyc_start(ctx).await,
-        Route::KycStatus => gw.kyc_status(ctx).await,
-        Route::KycTier => gw.kyc_tier(ctx).await,
-        Route::KycManualReview => gw.kyc_manual_review(ctx).await,
-        Route::ExclusionRegister => gw.register_exclusion(ctx).await,
-        Route::ExclusionCheck => gw.check_exclusion(ctx).await,
-        Route::ExclusionSnapshot => gw.exclusion_snapshot(ctx).await,
-        Route::LimitSet => gw.set_limit(ctx).await,
-        Route::LimitList => gw.list_limits(ctx).await,
-        Route::LimitCheck => gw.check_limits(ctx).await,
-        Route::LimitCommit => gw.commit_deposit(ctx).await,
-        Route::LimitCancel(id) => gw.cancel_limit(ctx, &id).await,
-        Route::AmlEvent => gw.aml_event(ctx).await,
-        Route::AdminTenantCreate => gw.create_tenant(ctx).await,
-        Route::AdminKeyCreate(tenant_id) => gw.create_tenant_key(ctx, &tenant_id).await,
-        Route::AdminKeyRevoke(key_id) => gw.revoke_key(ctx, &key_id).await,
-        Route::AdminTenantSuspend(tenant_id) => gw.suspend_tenant(ctx, &tenant_id).await,
-        Route::AdminTenantAudit(tenant_id) => gw.tenant_audit(ctx, &tenant_id).await,
-        Route::AdminCaseList => gw.list_cases(ctx).await,
-        Route::AdminCaseGet(case_id) => gw.get_case(ctx, &case_id).await,
-        Route::AdminCaseReview(case_id) => gw.review_case(ctx, &case_id).await,
-        Route::AdminAmlList => gw.list_aml_events(ctx).await,
-        Route::AdminRegulatorImport => gw.import_regulator_exclusions(ctx).await,
-        Route::SandboxClockAdvance => gw.advance_clock(ctx).await,
-        Route::SandboxClockGet => gw.get_clock(ctx).await,
-        Route::SandboxKycSubmit(id) => gw.sandbox_kyc_submit(ctx, &id).await,
-        Route::WebhookCreate => gw.create_webhook(ctx).await,
-        Route::WebhookList => gw.list_webhooks(ctx).await,
-        Route::WebhookDelete(id) => gw.delete_webhook(ctx, &id).await,
-        Route::WebhookRotate(id) => gw.rotate_webhook_secret(ctx, &id).await,
-        Route::WebhookEnable(id) => gw.enable_webhook(ctx, &id).await,
-        Route::WebhookDeliveries(id) => gw.list_deliveries(ctx, &id).await,
-        Route::WebhookRedeliver(id) => gw.redeliver(ctx, &id).await,
-        Route::AdminRescreen => gw.rescreen(ctx).await,
-        Route::AdminListSearch => gw.search_lists(ctx).await,
-        Route::AdminLists => gw.list_lists(ctx).await,
-        Route::AdminRunScheduled => gw.run_scheduled_now(ctx).await,
-        Route::AdminDecisionList => gw.list_decisions(ctx).await,
-        Route::AdminDecisionGet(id) => gw.get_decision(ctx, &id).await,
-        Route::AdminDecisionReplay(id) => gw.replay_decision(ctx, &id).await,
-        Route::AdminKycChecks => gw.list_kyc_checks(ctx).await,
-        Route::AdminRegulatorExport => gw.export_to_regulator(ctx).await,
-        Route::AdminMetrics => gw.review_metrics(ctx).await,
-        Route::AdminAudit => gw.admin_audit(ctx).await,
-        Route::TenantAudit => gw.own_audit(ctx).await,
-    }
+/// The public connectivity check.
+pub(crate) async fn health(_gw: &Gateway, _request: &http::Request<Vec<u8>>) -> ApiResult<Reply> {
+    Ok(Reply::ok(json!({ "status": "ok" })))
 }
 
-/// The public connectivity check.
-pub(crate) fn health() -> Reply {
-    Reply::ok(json!({ "status": "ok" }))
+/// The rules component this host decides with.
+pub(crate) async fn rules_identity(gw: &Gateway, _ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let id = gw.rules.identity();
+    Ok(Reply::ok(json!({ "version": id.version, "component_sha256": id.component_sha256, "wit_package": rules::WIT_PACKAGE })))
 }
 
 /// A user as the other endpoints need it.
