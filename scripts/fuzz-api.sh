@@ -47,6 +47,7 @@ trap cleanup EXIT
 admin=$("$bin" admin-key create --environment sandbox --database "$database")
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 base="http://127.0.0.1:$port"
+head -c 32 /dev/urandom | base64 >"$work/secret.key"   # a shared database needs its key given
 "$bin" serve --listen "127.0.0.1:$port" --database "$database" --secret-key-file "$work/secret.key" >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 100); do

@@ -57,19 +57,25 @@ fn start() -> Result<(Env, Vec<Server>), String> {
     let hosts: usize = std::env::var("CGW_HOSTS").ok().and_then(|n| n.parse().ok()).unwrap_or(1).max(1);
     let mut servers = Vec::new();
     let mut urls = Vec::new();
+    // One key for every host: a shared database refuses to start without it.
+    let key_file = std::env::temp_dir().join(format!("cgw-conformance-{}.key", std::process::id()));
+    if !key_file.exists() {
+        let mut key = [0u8; 32];
+        getrandom::fill(&mut key).map_err(|e| e.to_string())?;
+        std::fs::write(&key_file, base64::Engine::encode(&base64::engine::general_purpose::STANDARD, key)).map_err(|e| e.to_string())?;
+    }
     for _ in 0..hosts {
         let port = free_port()?;
         let mut command = Command::new(&bin);
         command
             .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", &database, "--secret-key-file"])
-            .arg(std::env::temp_dir().join(format!("cgw-conformance-{}.key", std::process::id())))
+            .arg(&key_file)
             .stdout(Stdio::null())
             .stderr(Stdio::inherit());
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         servers.push(Server(command.spawn().map_err(|e| format!("cannot start {}: {e}", bin.display()))?));
         urls.push(format!("http://127.0.0.1:{port}"));
-        // The first host creates the secret key file; the others read it.
         wait_healthy(&Env::new(&urls[urls.len() - 1], &sandbox, &production), Duration::from_secs(30))?;
     }
     let mut env = Env::new(&urls[0], &sandbox, &production);

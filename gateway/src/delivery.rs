@@ -112,6 +112,9 @@ impl Gateway {
         }
         let now = self.clock.now();
         let fanned_out = self.fan_out(now).await?;
+        // A host claims only deliveries it can sign: one sealed under a key
+        // it lacks is left, untouched, to a host that has the key.
+        let key_ids = self.config.secret_keys.as_ref().map(|k| k.ids()).unwrap_or_default();
         let rows = self
             .store
             .query(
@@ -120,8 +123,9 @@ impl Gateway {
                  FROM webhook_deliveries d JOIN webhooks w ON w.webhook_id = d.webhook_id JOIN outbox o ON o.event_id = d.event_id
                  JOIN tenants t ON t.tenant_id = w.tenant_id
                  WHERE d.status = 'pending' AND d.next_attempt_at <= ?1 AND w.disabled_at IS NULL AND w.deleted_at IS NULL
+                   AND (w.secret NOT LIKE 'sealed:v1:%' OR ?3 LIKE '%' || substr(w.secret, 11, 8) || '%')
                  ORDER BY d.next_attempt_at, d.delivery_id LIMIT ?2",
-                vec![now.into(), self.config.work.delivery_batch.into()],
+                vec![now.into(), self.config.work.delivery_batch.into(), key_ids.into()],
             )
             .await?;
         let mut claimed = Vec::new();

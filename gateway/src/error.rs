@@ -107,4 +107,15 @@ impl From<rules::RuleError> for ApiError {
     }
 }
 
+/// For hosts' logs: the code, the message and the cause, never sent as is.
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}: {}", self.status, self.code, self.message)?;
+        if let Some(detail) = &self.detail {
+            write!(f, " ({detail})")?;
+        }
+        Ok(())
+    }
+}
+
 pub type ApiResult<T> = Result<T, ApiError>;

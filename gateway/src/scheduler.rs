@@ -67,17 +67,16 @@ struct UserCandidate {
 
 impl Gateway {
     /// Runs everything that has become due. Hosts call it on a timer.
-    pub async fn run_scheduled(&self) -> Result<ScheduledReport, StoreError> {
+    pub async fn run_scheduled(&self) -> ApiResult<ScheduledReport> {
         let now = self.clock.now();
-        let (mut report, rescreens) = self.run_due_work(now).await.map_err(|e| StoreError::Backend(e.message))?;
-        let staged = self.load_staged_lists(self.config.work.list_chunks_per_round).await.map_err(|e| StoreError::Backend(e.message))?;
+        let (mut report, rescreens) = self.run_due_work(now).await?;
+        let staged = self.load_staged_lists(self.config.work.list_chunks_per_round).await?;
         (report.list_chunks_loaded, report.lists_activated, report.more_due) = (staged.chunks_loaded, staged.lists_activated, staged.more);
         for user in &rescreens {
-            self.rescreen_user(&user.tenant_id, &user.user_id, user.now, Entries::All).await.map_err(|e| StoreError::Backend(e.message))?;
+            self.rescreen_user(&user.tenant_id, &user.user_id, user.now, Entries::All).await?;
             report.users_rescreened += 1;
         }
-        report.users_rescreened +=
-            self.rescreen_after_list_changes(self.config.work.scheduled_batch).await.map_err(|e| StoreError::Backend(e.message))?;
+        report.users_rescreened += self.rescreen_after_list_changes(self.config.work.scheduled_batch).await?;
         report.snapshots_taken = self.take_daily_snapshots(now).await?;
         self.prune_decisions(now).await?;
         self.prune_idempotency_keys(now).await?;

@@ -87,6 +87,12 @@ impl SecretKeys {
         String::from_utf8(plain).map_err(|_| SealError::Damaged)
     }
 
+    /// The ids of every key this host opens with, space-separated: what a
+    /// delivery claim matches a sealed secret's key id against.
+    pub fn ids(&self) -> String {
+        std::iter::once(&self.current).chain(&self.previous).map(|(_, id)| id.as_str()).collect::<Vec<_>>().join(" ")
+    }
+
     /// Whether a stored value is sealed under the current key.
     pub fn is_current(&self, stored: &str) -> bool {
         stored.strip_prefix(PREFIX).and_then(|r| r.split_once(':')).is_some_and(|(id, _)| id == self.current.1)
@@ -96,6 +102,15 @@ impl SecretKeys {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A delivery claim reads the key id at this place of a stored value (SQL `substr(secret, 11, 8)`).
+    #[test]
+    fn the_key_id_stands_at_characters_11_to_18() {
+        let keys = SecretKeys::new([3u8; 32], vec![[4u8; 32]]);
+        let sealed = keys.seal("whsec_x", "wh_1", &[0u8; 12]);
+        assert_eq!(sealed.get(10..18), Some(key_id(&[3u8; 32]).as_str()));
+        assert_eq!(keys.ids(), format!("{} {}", key_id(&[3u8; 32]), key_id(&[4u8; 32])));
+    }
 
     #[test]
     fn a_sealed_secret_opens_only_with_its_key_and_for_its_webhook() {

@@ -112,9 +112,10 @@ pub fn redact(url: &str) -> String {
 }
 
 /// The keys that seal webhook secrets at rest: `key` (base64, from
-/// `GATEWAY_SECRET_KEY`) when given, else the key file, created beside an
-/// SQLite database (`PATH.key`, or `gateway-secret.key` for Postgres) with a
-/// warning when it does not exist yet, so the first start needs no step.
+/// `GATEWAY_SECRET_KEY`) when given, else the key file. Beside an SQLite
+/// database (`PATH.key`) the file is created with a warning when it does not
+/// exist yet, so the first start needs no step; a shared database (Postgres)
+/// refuses to start without a key given explicitly.
 /// `previous` keys (base64) still open what they sealed.
 pub fn load_secret_keys(
     database_url: &str,
@@ -127,7 +128,12 @@ pub fn load_secret_keys(
     if let Some(key) = key {
         return Ok(SecretKeys::new(parse_key(key).ok_or("GATEWAY_SECRET_KEY is not 32 bytes of base64")?, previous));
     }
+    let shared = !database_url.starts_with("sqlite:");
     let path = match (key_file, database_url.strip_prefix("sqlite://")) {
+        // Every host on a shared database must seal and open with one key: a
+        // key each host made for itself would leave deliveries no host can sign.
+        (Some(path), _) if shared && !path.exists() => return Err(shared_key_needed(&format!("{} does not exist", path.display()))),
+        (None, _) if shared => return Err(shared_key_needed("none is given")),
         (Some(path), _) => path.to_path_buf(),
         (None, Some(":memory:")) => {
             // A private in-memory database lives as long as its process; so does its key.
@@ -153,6 +159,14 @@ pub fn load_secret_keys(
     Ok(SecretKeys::new(key, previous))
 }
 
+fn shared_key_needed(why: &str) -> String {
+    format!(
+        "a shared database needs the key that seals webhook secrets given explicitly, the same on every host ({why}): \
+         set GATEWAY_SECRET_KEY to 32 bytes of base64 (make one with `head -c 32 /dev/urandom | base64`), \
+         or --secret-key-file (GATEWAY_SECRET_KEY_FILE) to a file that holds it"
+    )
+}
+
 /// Writes a file only its owner can read.
 fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
@@ -176,6 +190,28 @@ mod tests {
         assert!(sqlite_url("sqlite://g.db?synchronous=off").is_err());
         assert!(sqlite_url("sqlite://g.db?cache=shared").is_err());
         assert_eq!(sqlite_url("postgres://h/db").unwrap(), None);
+    }
+
+    /// "Hosts share nothing but the store": hosts on one Postgres cannot each
+    /// make a key of their own.
+    #[test]
+    fn a_shared_database_needs_an_explicit_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let pg = "postgres://u@127.0.0.1:1/db";
+        let refused = load_secret_keys(pg, None, None, &[]).unwrap_err();
+        assert!(refused.contains("GATEWAY_SECRET_KEY"), "{refused}");
+        let missing = dir.path().join("missing.key");
+        assert!(load_secret_keys(pg, None, Some(&missing), &[]).unwrap_err().contains("does not exist"));
+        assert!(!missing.exists(), "a key file was made for a shared database");
+        let key = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, [7u8; 32]);
+        assert!(load_secret_keys(pg, Some(&key), None, &[]).is_ok());
+        let file = dir.path().join("shared.key");
+        std::fs::write(&file, &key).unwrap();
+        assert_eq!(load_secret_keys(pg, None, Some(&file), &[]).unwrap().current_id(), gateway::sealing::key_id(&[7u8; 32]));
+        // the twin: a SQLite file is one host's, and its key is made beside it on first start
+        let sqlite = format!("sqlite://{}", dir.path().join("g.db").display());
+        assert!(load_secret_keys(&sqlite, None, None, &[]).is_ok());
+        assert!(dir.path().join("g.db.key").exists());
     }
 
     #[test]

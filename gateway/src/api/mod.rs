@@ -104,6 +104,19 @@ pub(crate) fn user_from_row(row: &crate::ports::Row) -> ApiResult<User> {
     })
 }
 
+/// Runs `attempt` until it commits: `Ok(Some(_))` is done; `Ok(None)` lost a
+/// race (see [`Gateway::commit`]) and is recomputed from fresh reads, up to
+/// [`crate::WRITE_ATTEMPTS`] times, after which the caller gets 409
+/// `concurrent_update`. The one retry loop of the core.
+pub(crate) async fn until_committed<T>(mut attempt: impl AsyncFnMut() -> ApiResult<Option<T>>) -> ApiResult<T> {
+    for _ in 0..crate::WRITE_ATTEMPTS {
+        if let Some(done) = attempt().await? {
+            return Ok(done);
+        }
+    }
+    Err(busy())
+}
+
 pub(crate) fn busy() -> ApiError {
     ApiError::conflict("concurrent_update", "the resource changed concurrently too many times; retry the request")
 }

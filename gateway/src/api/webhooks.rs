@@ -3,6 +3,7 @@
 
 use serde_json::json;
 
+use super::until_committed;
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Fields;
@@ -48,19 +49,32 @@ impl Gateway {
             self.check_destination(&url).await.map_err(|m| ApiError::bad_request("invalid_url", m))?;
         }
         let tenant = ctx.caller.tenant_id.as_str();
-        let count = self.store.scalar("SELECT COUNT(*) FROM webhooks WHERE tenant_id = ?1 AND deleted_at IS NULL", vec![tenant.into()]).await?;
-        if count >= MAX_ENDPOINTS_PER_TENANT {
-            return Err(ApiError::unprocessable("too_many_webhooks", format!("a tenant can register at most {MAX_ENDPOINTS_PER_TENANT} endpoints")));
-        }
         let webhook_id = self.new_id("wh");
         let secret = signing::new_secret(&self.ids.random_bytes(32));
         let real_now = self.clock.now();
-        self.store
-            .batch(vec![Stmt::new(
-                "INSERT INTO webhooks (webhook_id, tenant_id, url, secret, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-                vec![webhook_id.as_str().into(), tenant.into(), url.as_str().into(), self.seal_secret(&secret, &webhook_id).into(), real_now.into()],
-            )])
+        // The tenant's row is locked first, so that concurrent registrations
+        // of one tenant count one after another and never pass the cap.
+        let registered = self
+            .commit(vec![
+                Stmt::expect_one("UPDATE tenants SET name = name WHERE tenant_id = ?1", vec![tenant.into()]),
+                Stmt::expect_one(
+                    "INSERT INTO webhooks (webhook_id, tenant_id, url, secret, created_at)
+                     SELECT CAST(?1 AS TEXT), CAST(?2 AS TEXT), CAST(?3 AS TEXT), CAST(?4 AS TEXT), CAST(?5 AS BIGINT)
+                     WHERE (SELECT COUNT(*) FROM webhooks WHERE tenant_id = ?2 AND deleted_at IS NULL) < ?6",
+                    vec![
+                        webhook_id.as_str().into(),
+                        tenant.into(),
+                        url.as_str().into(),
+                        self.seal_secret(&secret, &webhook_id).into(),
+                        real_now.into(),
+                        MAX_ENDPOINTS_PER_TENANT.into(),
+                    ],
+                ),
+            ])
             .await?;
+        if !registered {
+            return Err(ApiError::unprocessable("too_many_webhooks", format!("a tenant can register at most {MAX_ENDPOINTS_PER_TENANT} endpoints")));
+        }
         Ok(Reply::created(json!({ "webhook_id": webhook_id, "url": url, "secret": secret, "enabled": true, "created_at": time::format(real_now) })))
     }
 
@@ -113,15 +127,20 @@ impl Gateway {
 
     /// A new secret; the old one keeps signing beside it for a day, so receivers can switch without losing events.
     pub(crate) async fn rotate_webhook_secret(&self, ctx: &Ctx<'_>, webhook_id: &str) -> ApiResult<Reply> {
-        let old = self.require_webhook(ctx, webhook_id).await?;
         let secret = signing::new_secret(&self.ids.random_bytes(32));
         let overlap_until = self.clock.now() + SECRET_OVERLAP_SECONDS;
-        self.store
-            .batch(vec![Stmt::expect_one(
-                "UPDATE webhooks SET secret = ?2, previous_secret = ?3, previous_secret_expires_at = ?4 WHERE webhook_id = ?1 AND secret = ?3",
-                vec![webhook_id.into(), self.seal_secret(&secret, webhook_id).into(), old.as_str().into(), overlap_until.into()],
-            )])
-            .await?;
+        // A concurrent rotation changes the secret this one replaces: read it again.
+        until_committed(async || {
+            let old = self.require_webhook(ctx, webhook_id).await?;
+            let rotated = self
+                .commit(vec![Stmt::expect_one(
+                    "UPDATE webhooks SET secret = ?2, previous_secret = ?3, previous_secret_expires_at = ?4 WHERE webhook_id = ?1 AND secret = ?3",
+                    vec![webhook_id.into(), self.seal_secret(&secret, webhook_id).into(), old.as_str().into(), overlap_until.into()],
+                )])
+                .await?;
+            Ok(rotated.then_some(()))
+        })
+        .await?;
         Ok(Reply::ok(json!({ "webhook_id": webhook_id, "secret": secret, "previous_secret_expires_at": time::format(overlap_until) })))
     }
 

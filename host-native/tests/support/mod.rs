@@ -127,6 +127,10 @@ impl ServeProcess {
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_compliance-gateway"));
         command.args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", database]);
         if let Some(file) = key_file {
+            // Hosts sharing a database share a key, which must exist before they start.
+            if !file.exists() {
+                std::fs::write(file, base64::Engine::encode(&base64::engine::general_purpose::STANDARD, [5u8; 32])).expect("write the key file");
+            }
             command.arg("--secret-key-file").arg(file);
         }
         let child = command.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().expect("start serve");
