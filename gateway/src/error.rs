@@ -61,6 +61,9 @@ impl ApiError {
         if let Some(id) = &self.decision_id {
             builder = builder.header("x-decision-id", &**id);
         }
+        if let Ok(value) = http::HeaderValue::from_str(request_id) {
+            builder = builder.header("x-request-id", value);
+        }
         let bytes = serde_json::to_vec(&body).unwrap_or_default();
         let mut response = builder.body(bytes).unwrap_or_else(|_| http::Response::new(Vec::new()));
         if let Some(detail) = self.detail {
@@ -119,3 +122,20 @@ impl std::fmt::Display for ApiError {
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every error response carries `x-request-id`, also those a host makes
+    /// before the core has the request (the edge's early failures).
+    #[test]
+    fn every_error_response_names_its_request() {
+        let response = ApiError::from(StoreError::Unavailable("gone".into())).into_response("req_1");
+        assert_eq!(response.headers().get("x-request-id").and_then(|v| v.to_str().ok()), Some("req_1"));
+        assert_eq!(response.status(), 503);
+        let body: serde_json::Value = serde_json::from_slice(response.body()).unwrap_or_default();
+        assert_eq!(body["request_id"], "req_1");
+        assert!(response.extensions().get::<ErrorDetail>().is_some(), "the cause stays for the host's log");
+    }
+}

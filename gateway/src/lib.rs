@@ -5,6 +5,28 @@
 //! network, no clock of its own. The native host and the edge host link
 //! this same crate.
 
+/// Runs its block until it commits: `Ok(Some(_))` is done; `Ok(None)` lost a
+/// race (see `Gateway::commit`) and is run again from fresh reads, up to
+/// [`WRITE_ATTEMPTS`] times, after which the caller gets 409
+/// `concurrent_update`; an error ends it. `return` in the block ends one
+/// attempt. The one retry loop of the core (a macro, not a function over an
+/// async closure, so that the handlers' futures stay `Send`).
+macro_rules! until_committed {
+    ($attempt:block) => {{
+        let mut outcome = Err($crate::api::busy());
+        for _ in 0..$crate::WRITE_ATTEMPTS {
+            let attempt: $crate::error::ApiResult<Option<_>> = async { $attempt }.await;
+            match attempt {
+                Ok(None) => continue,
+                Ok(Some(done)) => outcome = Ok(done),
+                Err(error) => outcome = Err(error),
+            }
+            break;
+        }
+        outcome
+    }};
+}
+
 pub mod api;
 pub mod auth;
 pub mod decisions;
@@ -414,7 +436,7 @@ impl Gateway {
 
     /// A new opaque identifier such as `scr_1f0c…`.
     pub(crate) fn new_id(&self, prefix: &str) -> String {
-        format!("{prefix}_{}", hex::encode(self.ids.random_bytes(12)))
+        new_id(self.ids.as_ref(), prefix)
     }
 
     /// An outbox row for an event, written in the same batch as the change
@@ -436,6 +458,12 @@ impl Gateway {
     }
 }
 
+/// A new opaque identifier such as `req_1f0c…`, for hosts that answer
+/// before the core has a request (their early failures).
+pub fn new_id(ids: &dyn Ids, prefix: &str) -> String {
+    format!("{prefix}_{}", hex::encode(ids.random_bytes(12)))
+}
+
 /// The IETF rate-limit headers (draft-ietf-httpapi-ratelimit-headers): the
 /// policy (quota per window) and where the key stands (remaining, seconds to reset).
 fn rate_limit_headers(headers: &mut http::HeaderMap, state: &RateState) {
@@ -454,6 +482,19 @@ fn is_json(headers: &http::HeaderMap) -> bool {
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.split(';').next())
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod send_tests {
+    /// The native host spawns these on a multi-threaded runtime.
+    #[allow(dead_code)]
+    fn futures_are_send(gateway: &super::Gateway, request: http::Request<Vec<u8>>) {
+        fn send<T: Send>(_: T) {}
+        send(gateway.handle(request));
+        send(gateway.run_scheduled());
+        send(gateway.deliver_webhooks());
+        send(gateway.flush_decisions());
+    }
 }
 
 /// How many times a write that lost an optimistic race is recomputed.

@@ -6,6 +6,9 @@
 use rules::{DueExclusion, DueFacts, DueLimit, DueUser, EventKind, ExclusionTerm, LimitStatus, Operation, SanctionsStatus, ScreeningFacts};
 use serde_json::json;
 
+use std::collections::BTreeMap;
+
+use crate::api::claim_user_row;
 use crate::api::exclusions::SOURCE_OPERATOR;
 use crate::auth::Environment;
 use crate::decisions::Scope;
@@ -40,18 +43,37 @@ pub fn snapshot_boundary(now: i64, second_of_day: i64) -> i64 {
     }
 }
 
-/// A pending limit, for the due work.
+/// The due work of one environment and tenant: one rules call, one batch.
+struct DueGroup {
+    facts: DueFacts,
+    limits: Vec<LimitCandidate>,
+    exclusions: Vec<ExclusionCandidate>,
+    checks: Vec<(crate::api::kyc::Check, i64)>,
+    users: Vec<UserCandidate>,
+}
+
+impl Default for DueGroup {
+    fn default() -> Self {
+        let facts = DueFacts { limits: Vec::new(), exclusions: Vec::new(), checks: Vec::new(), users: Vec::new() };
+        DueGroup { facts, limits: Vec::new(), exclusions: Vec::new(), checks: Vec::new(), users: Vec::new() }
+    }
+}
+
+/// A pending limit, for the due work, with its user's version.
 struct LimitCandidate {
     limit_id: String,
     tenant_id: String,
+    user_id: String,
+    user_version: i64,
     environment: Environment,
     data: serde_json::Value,
     effective_from: i64,
 }
 
-/// A timed exclusion not yet announced as expired.
+/// A timed exclusion not yet announced as expired, with the tenant that registered it.
 struct ExclusionCandidate {
     exclusion_id: String,
+    tenant_id: String,
     environment: Environment,
     data: serde_json::Value,
     expires_at: i64,
@@ -60,6 +82,7 @@ struct ExclusionCandidate {
 /// A user whose screening may be a quarter old, with their tenant's now.
 #[derive(Clone)]
 struct UserCandidate {
+    environment: Environment,
     tenant_id: String,
     user_id: String,
     now: i64,
@@ -88,67 +111,92 @@ impl Gateway {
         Ok(report)
     }
 
-    /// Reads the candidates, asks the rules once what is due, and writes the
-    /// activations and expiries in one batch with the decision. Returns the
-    /// users to re-screen, each of which is a screening decision of its own.
+    /// Reads the candidates and, for each environment and tenant they belong
+    /// to, asks the rules once what is due and writes the activations and
+    /// expiries in one batch with the decision, logged under that tenant.
+    /// Every user whose state a batch writes is claimed in it; a batch that
+    /// loses a race is recomputed from fresh reads. Returns the users to
+    /// re-screen, each of which is a screening decision of its own.
     async fn run_due_work(&self, now: i64) -> ApiResult<(ScheduledReport, Vec<UserCandidate>)> {
         let horizons = self.rules.horizons();
-        for _ in 0..crate::WRITE_ATTEMPTS {
+        let mut report = ScheduledReport::default();
+        let mut rescreens = Vec::new();
+        until_committed!({
             let (limits, limit_facts) = self.limit_candidates(now).await?;
             let (exclusions, exclusion_facts) = self.exclusion_candidates(now).await?;
             let checks = self.abandoned_check_candidates(now, horizons.kyc_abandon_seconds, self.config.work.scheduled_batch).await?;
             let (users, user_facts) = self.rescreen_candidates(now, horizons.rescreen_after_seconds).await?;
-            if limits.is_empty() && exclusions.is_empty() && checks.is_empty() && users.is_empty() {
-                return Ok((ScheduledReport::default(), Vec::new()));
+            let mut groups: BTreeMap<(Environment, String), DueGroup> = BTreeMap::new();
+            for (limit, facts) in limits.into_iter().zip(limit_facts) {
+                let g = groups.entry((limit.environment, limit.tenant_id.clone())).or_default();
+                g.facts.limits.push(facts);
+                g.limits.push(limit);
             }
-            let facts = DueFacts {
-                limits: limit_facts,
-                exclusions: exclusion_facts,
-                checks: checks.iter().map(|(_, f, _)| f.clone()).collect(),
-                users: user_facts,
-            };
-            let scope = Scope { environment: Environment::Sandbox, tenant_id: String::new(), user_id: String::new() };
-            let (work, log) = self.decide(&scope, Operation::DueNow, &facts, |r, f| r.due_now(f))?;
-            let mut statements = vec![log.statement()];
-            for limit in work.activate_limits.iter().filter_map(|i| limits.get(*i as usize)) {
-                statements.push(Stmt::expect_one(
-                    "UPDATE deposit_limits SET status = ?2 WHERE limit_id = ?1 AND status = ?3",
-                    vec![limit.limit_id.as_str().into(), LimitStatus::Active.as_str().into(), LimitStatus::Pending.as_str().into()],
-                ));
-                statements.push(self.event(
-                    limit.environment,
-                    Some(&limit.tenant_id),
-                    EventKind::LimitActivated,
-                    limit.effective_from,
-                    limit.data.clone(),
-                ));
+            for (exclusion, facts) in exclusions.into_iter().zip(exclusion_facts) {
+                let g = groups.entry((exclusion.environment, exclusion.tenant_id.clone())).or_default();
+                g.facts.exclusions.push(facts);
+                g.exclusions.push(exclusion);
             }
-            for expiry in &work.expire_exclusions {
-                let Some(e) = exclusions.get(expiry.index as usize) else { continue };
-                statements.push(Stmt::expect_one(
-                    "UPDATE exclusions SET expiry_announced = 1 WHERE exclusion_id = ?1 AND expiry_announced = 0",
-                    vec![e.exclusion_id.as_str().into()],
-                ));
-                if expiry.announce {
-                    statements.push(self.event(e.environment, None, EventKind::ExclusionExpired, e.expires_at, e.data.clone()));
+            for (check, facts, version) in checks {
+                let g = groups.entry((check.environment, check.tenant_id.clone())).or_default();
+                g.facts.checks.push(facts);
+                g.checks.push((check, version));
+            }
+            for (user, facts) in users.into_iter().zip(user_facts) {
+                let g = groups.entry((user.environment, user.tenant_id.clone())).or_default();
+                g.facts.users.push(facts);
+                g.users.push(user);
+            }
+            let mut lost = false;
+            for ((environment, tenant_id), due) in groups {
+                let scope = Scope { environment, tenant_id, user_id: String::new() };
+                let (work, log) = self.decide(&scope, Operation::DueNow, &due.facts, |r, f| r.due_now(f))?;
+                let mut statements = vec![log.statement()];
+                let mut claims: BTreeMap<&str, i64> = BTreeMap::new();
+                for limit in work.activate_limits.iter().filter_map(|i| due.limits.get(*i as usize)) {
+                    claims.insert(&limit.user_id, limit.user_version);
+                    statements.push(Stmt::expect_one(
+                        "UPDATE deposit_limits SET status = ?2 WHERE limit_id = ?1 AND status = ?3",
+                        vec![limit.limit_id.as_str().into(), LimitStatus::Active.as_str().into(), LimitStatus::Pending.as_str().into()],
+                    ));
+                    statements.push(self.event(
+                        environment,
+                        Some(&limit.tenant_id),
+                        EventKind::LimitActivated,
+                        limit.effective_from,
+                        limit.data.clone(),
+                    ));
+                }
+                for expiry in &work.expire_exclusions {
+                    let Some(e) = due.exclusions.get(expiry.index as usize) else { continue };
+                    statements.push(Stmt::expect_one(
+                        "UPDATE exclusions SET expiry_announced = 1 WHERE exclusion_id = ?1 AND expiry_announced = 0",
+                        vec![e.exclusion_id.as_str().into()],
+                    ));
+                    if expiry.announce {
+                        statements.push(self.event(environment, None, EventKind::ExclusionExpired, e.expires_at, e.data.clone()));
+                    }
+                }
+                for expiry in &work.expire_checks {
+                    let Some((check, version)) = due.checks.get(expiry.index as usize) else { continue };
+                    let Some(facts) = due.facts.checks.get(expiry.index as usize) else { continue };
+                    claims.insert(&check.external_user_id, *version);
+                    statements.extend(self.kyc_transition(check, facts.verified, None, &expiry.decision, "abandoned", facts.now));
+                }
+                let scope_tenant = &scope.tenant_id;
+                statements.extend(claims.iter().map(|(user, version)| claim_user_row(scope_tenant, user, *version, now)));
+                if self.commit(statements).await? {
+                    report.limits_activated += work.activate_limits.len();
+                    report.exclusions_expired += work.expire_exclusions.len();
+                    report.kyc_checks_expired += work.expire_checks.len();
+                    rescreens.extend(work.rescreen_users.iter().filter_map(|i| due.users.get(*i as usize)).cloned());
+                } else {
+                    lost = true;
                 }
             }
-            for expiry in &work.expire_checks {
-                let Some((check, facts, version)) = checks.get(expiry.index as usize) else { continue };
-                statements.extend(self.kyc_transition(check, facts.verified, *version, &expiry.decision, "abandoned", facts.now));
-            }
-            let report = ScheduledReport {
-                limits_activated: work.activate_limits.len(),
-                exclusions_expired: work.expire_exclusions.len(),
-                kyc_checks_expired: work.expire_checks.len(),
-                ..ScheduledReport::default()
-            };
-            let rescreens: Vec<UserCandidate> = work.rescreen_users.iter().filter_map(|i| users.get(*i as usize)).cloned().collect();
-            if self.commit(statements).await? {
-                return Ok((report, rescreens));
-            }
-        }
-        Err(crate::api::busy())
+            Ok((!lost).then_some(()))
+        })?;
+        Ok((report, rescreens))
     }
 
     async fn limit_candidates(&self, now: i64) -> ApiResult<(Vec<LimitCandidate>, Vec<DueLimit>)> {
@@ -156,8 +204,9 @@ impl Gateway {
             .store
             .query(
                 "SELECT l.limit_id, l.tenant_id, t.environment, l.external_user_id, l.limit_type, l.amount_cents, l.currency, l.effective_from,
-                        t.clock_offset_seconds, l.status
+                        t.clock_offset_seconds, l.status, u.version
                  FROM deposit_limits l JOIN tenants t ON t.tenant_id = l.tenant_id
+                      JOIN users u ON u.tenant_id = l.tenant_id AND u.external_user_id = l.external_user_id
                  WHERE l.status = ?3 AND l.effective_from <= ?1 + t.clock_offset_seconds ORDER BY l.effective_from LIMIT ?2",
                 vec![now.into(), self.config.work.scheduled_batch.into(), LimitStatus::Pending.as_str().into()],
             )
@@ -174,6 +223,8 @@ impl Gateway {
             candidates.push(LimitCandidate {
                 limit_id: row.text(0)?,
                 tenant_id: row.text(1)?,
+                user_id: row.text(3)?,
+                user_version: row.int(10)?,
                 environment: Environment::parse(&row.text(2)?).ok_or_else(ApiError::internal)?,
                 data: json!({
                     "limit_id": row.text(0)?,
@@ -195,7 +246,7 @@ impl Gateway {
         let rows = self
             .store
             .query(
-                "SELECT e.exclusion_id, e.environment, e.email, e.phone, e.duration, e.expires_at, e.source, t.clock_offset_seconds
+                "SELECT e.exclusion_id, e.environment, e.email, e.phone, e.duration, e.expires_at, e.source, t.clock_offset_seconds, e.tenant_id
                  FROM exclusions e JOIN tenants t ON t.tenant_id = e.tenant_id
                  WHERE e.expiry_announced = 0 AND e.expires_at IS NOT NULL AND e.expires_at <= ?1 + t.clock_offset_seconds
                  ORDER BY e.expires_at LIMIT ?2",
@@ -231,6 +282,7 @@ impl Gateway {
                     "source": row.opt_text(6)?.unwrap_or_else(|| SOURCE_OPERATOR.to_string()),
                 }),
                 exclusion_id,
+                tenant_id: row.text(8)?,
                 environment,
                 expires_at,
             });
@@ -244,7 +296,7 @@ impl Gateway {
         let rows = self
             .store
             .query(
-                "SELECT u.tenant_id, u.external_user_id, t.clock_offset_seconds, u.sanctions_status, u.last_screened_at
+                "SELECT u.tenant_id, u.external_user_id, t.clock_offset_seconds, u.sanctions_status, u.last_screened_at, t.environment
                  FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
                  WHERE (t.environment = ?4 OR ?5 = 1 OR EXISTS (SELECT 1 FROM sanctions_lists l WHERE l.environment = t.environment AND l.status = 'active'))
                    AND u.sanctions_status IN (?6, ?7) AND u.last_screened_at <= ?1 + t.clock_offset_seconds - ?2
@@ -269,7 +321,12 @@ impl Gateway {
                 status: SanctionsStatus::parse(&row.text(3)?).ok_or_else(ApiError::internal)?,
                 last_screened_at: row.int(4)?,
             });
-            candidates.push(UserCandidate { tenant_id: row.text(0)?, user_id: row.text(1)?, now: tenant_now });
+            candidates.push(UserCandidate {
+                environment: Environment::parse(&row.text(5)?).ok_or_else(ApiError::internal)?,
+                tenant_id: row.text(0)?,
+                user_id: row.text(1)?,
+                now: tenant_now,
+            });
         }
         Ok((candidates, facts))
     }
@@ -314,52 +371,54 @@ impl Gateway {
     /// `entries` names the list entries to screen against: all of them, or
     /// those one import changed (the re-screen after a list update).
     pub(crate) async fn rescreen_user(&self, tenant_id: &str, user_id: &str, now: i64, entries: Entries<'_>) -> ApiResult<bool> {
-        let rows = self
-            .store
-            .query(
-                "SELECT u.first_name, u.last_name, u.sanctions_status, u.screen_id, t.environment, u.date_of_birth, u.nationality
-                 FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
-                 WHERE u.tenant_id = ?1 AND u.external_user_id = ?2",
-                vec![tenant_id.into(), user_id.into()],
-            )
-            .await?;
-        let row = rows.first().ok_or_else(ApiError::user_not_found)?;
-        let (first_name, last_name, screen_id) = (row.text(0)?, row.text(1)?, row.text(3)?);
-        let status = SanctionsStatus::parse(&row.text(2)?).ok_or_else(ApiError::internal)?;
-        let environment = Environment::parse(&row.text(4)?).ok_or_else(ApiError::internal)?;
-        let (date_of_birth, nationality) = (row.opt_text(5)?.unwrap_or_default(), row.opt_text(6)?.unwrap_or_default());
-        let name = format!("{first_name} {last_name}");
-        let person = Person { name: &name, date_of_birth: &date_of_birth, nationality: &nationality };
-        let candidates = self.screening_candidates(environment, &person, entries).await?;
-        let facts = ScreeningFacts {
-            now,
-            environment,
-            first_name,
-            last_name,
-            date_of_birth,
-            nationality,
-            current: Some(status),
-            candidates,
-            hit_threshold: self.config.hit_threshold(environment),
-        };
-        let scope = Scope { environment, tenant_id: tenant_id.to_string(), user_id: user_id.to_string() };
-        let (decision, log) = self.decide(&scope, Operation::Screening, &facts, |r, f| r.decide_screening(f))?;
-        let mut statements = vec![log.statement()];
-        if decision.opens_case {
-            let (case_id, case_statements) = self.open_case(environment, tenant_id, user_id, &decision, &screen_id, now);
-            statements.push(Stmt::expect_one(
-                "UPDATE users SET sanctions_status = ?6, case_id = ?4, last_screened_at = ?5, version = version + 1, updated_at = ?5
-                 WHERE tenant_id = ?1 AND external_user_id = ?2 AND sanctions_status = ?3",
-                vec![tenant_id.into(), user_id.into(), status.as_str().into(), case_id.as_str().into(), now.into(), decision.status.as_str().into()],
-            ));
-            statements.extend(case_statements);
-        } else {
-            statements.push(Stmt::new(
-                "UPDATE users SET last_screened_at = ?3 WHERE tenant_id = ?1 AND external_user_id = ?2",
-                vec![tenant_id.into(), user_id.into(), now.into()],
-            ));
-        }
-        Ok(self.commit(statements).await? && decision.opens_case)
+        until_committed!({
+            let rows = self
+                .store
+                .query(
+                    "SELECT u.first_name, u.last_name, u.sanctions_status, u.screen_id, t.environment, u.date_of_birth, u.nationality, u.version
+                     FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
+                     WHERE u.tenant_id = ?1 AND u.external_user_id = ?2",
+                    vec![tenant_id.into(), user_id.into()],
+                )
+                .await?;
+            let row = rows.first().ok_or_else(ApiError::user_not_found)?;
+            let (first_name, last_name, screen_id, version) = (row.text(0)?, row.text(1)?, row.text(3)?, row.int(7)?);
+            let status = SanctionsStatus::parse(&row.text(2)?).ok_or_else(ApiError::internal)?;
+            let environment = Environment::parse(&row.text(4)?).ok_or_else(ApiError::internal)?;
+            let (date_of_birth, nationality) = (row.opt_text(5)?.unwrap_or_default(), row.opt_text(6)?.unwrap_or_default());
+            let name = format!("{first_name} {last_name}");
+            let person = Person { name: &name, date_of_birth: &date_of_birth, nationality: &nationality };
+            let candidates = self.screening_candidates(environment, &person, entries).await?;
+            let facts = ScreeningFacts {
+                now,
+                environment,
+                first_name,
+                last_name,
+                date_of_birth,
+                nationality,
+                current: Some(status),
+                candidates,
+                hit_threshold: self.config.hit_threshold(environment),
+            };
+            let scope = Scope { environment, tenant_id: tenant_id.to_string(), user_id: user_id.to_string() };
+            let (decision, log) = self.decide(&scope, Operation::Screening, &facts, |r, f| r.decide_screening(f))?;
+            let mut statements = vec![log.statement()];
+            if decision.opens_case {
+                let (case_id, case_statements) = self.open_case(environment, tenant_id, user_id, &decision, &screen_id, now);
+                statements.push(Stmt::expect_one(
+                    "UPDATE users SET sanctions_status = ?6, case_id = ?4, last_screened_at = ?5, version = version + 1, updated_at = ?5
+                     WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?3",
+                    vec![tenant_id.into(), user_id.into(), version.into(), case_id.as_str().into(), now.into(), decision.status.as_str().into()],
+                ));
+                statements.extend(case_statements);
+            } else {
+                statements.push(Stmt::expect_one(
+                    "UPDATE users SET last_screened_at = ?3, version = version + 1 WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?4",
+                    vec![tenant_id.into(), user_id.into(), now.into(), version.into()],
+                ));
+            }
+            Ok(self.commit(statements).await?.then_some(decision.opens_case))
+        })
     }
 
     /// On-demand re-screen of one user or of every active user of a tenant.

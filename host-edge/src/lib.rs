@@ -172,7 +172,16 @@ pub async fn fetch(request: Request, env: Env, ctx: Context) -> worker::Result<R
     if settings.local_tools && request.path().starts_with("/__local/") {
         return local_tools::handle(request, &env).await;
     }
-    let mut request = to_http(request).await?;
+    // Failures before the core has the request still answer with the error
+    // body and an `x-request-id`, as every response does.
+    let request_id = gateway::new_id(&WorkerIds, "req");
+    let mut request = match to_http(request).await {
+        Ok(request) => request,
+        Err(e) => {
+            let error = gateway::error::ApiError::bad_request("invalid_request", "the request could not be read").with_detail(e.to_string());
+            return to_worker(log_detail(error.into_response(&request_id)));
+        }
+    };
     // Cloudflare puts the client's address in CF-Connecting-IP.
     if let Some(ip) = request.headers().get("cf-connecting-ip").and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse().ok()) {
         request.extensions_mut().insert(gateway::SourceAddress(ip));
@@ -180,7 +189,7 @@ pub async fn fetch(request: Request, env: Env, ctx: Context) -> worker::Result<R
     let is_write = request.method() != http::Method::GET;
     let (gateway, woken) = match build_gateway(&env).await {
         Ok(built) => built,
-        Err(error) => return to_worker(log_detail(error.into_response("req_unavailable"))),
+        Err(error) => return to_worker(log_detail(error.into_response(&request_id))),
     };
     let response = log_detail(gateway.handle(request).await);
     // After the response: the queued decision log, the sub-second exclusion

@@ -284,10 +284,16 @@ impl From<EnvArg> for Environment {
     }
 }
 
-/// The core for admin commands, which make no rules decisions.
+/// The core for admin commands: any decision they make is the audited
+/// component's, logged with its SHA-256, as a server's would be.
 async fn admin_gateway(store: &StoreArgs) -> Result<Gateway, String> {
+    admin_gateway_with(store, Config::default()).await
+}
+
+async fn admin_gateway_with(store: &StoreArgs, config: Config) -> Result<Gateway, String> {
+    let rules = ComponentRules::embedded().map_err(|e| e.to_string())?;
     let backend = open_store(&store.database).await.map_err(|e| format!("cannot open {}: {e}", redact(&store.database)))?;
-    let gateway = Gateway::new(backend, Box::new(gateway::ports::LibraryRules), Box::new(SystemClock), Box::new(OsIds), Config::default());
+    let gateway = Gateway::new(backend, Box::new(rules), Box::new(SystemClock), Box::new(OsIds), config);
     gateway.migrate().await.map_err(|e| format!("migration failed: {e}"))?;
     Ok(gateway)
 }
@@ -443,10 +449,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Secrets { action: SecretsAction::Reseal { secrets, store } } => {
             let keys = secrets.keys(&store.database)?;
             let current = keys.current_id().to_string();
-            let backend = open_store(&store.database).await.map_err(|e| format!("cannot open {}: {e}", redact(&store.database)))?;
-            let config = Config { secret_keys: Some(keys), ..Config::default() };
-            let gateway = Gateway::new(backend, Box::new(gateway::ports::LibraryRules), Box::new(SystemClock), Box::new(OsIds), config);
-            gateway.migrate().await.map_err(|e| format!("migration failed: {e}"))?;
+            let gateway = admin_gateway_with(&store, Config { secret_keys: Some(keys), ..Config::default() }).await?;
             let changed = gateway.reseal_secrets().await?;
             println!("resealed the secrets of {changed} webhooks under key {current}");
             Ok(ExitCode::SUCCESS)

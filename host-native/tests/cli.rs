@@ -35,6 +35,13 @@ fn regulator_import_adds_once_and_refuses_bad_files() {
     assert!(out.contains("\"imported\":2"), "{out}");
     let (ok, out, _) = run(&["regulator-import", "--environment", "sandbox", file, "--database", &db]);
     assert!(ok && out.contains("\"skipped\":2"), "{out}");
+    // Its decisions are the audited component's, logged with its SHA-256.
+    let (_, rules_out, _) = run(&["rules"]);
+    let sha = rules_out.lines().find_map(|l| l.strip_prefix("sha256 ")).unwrap().to_string();
+    let db_file = rusqlite::Connection::open(dir.path().join("g.db")).unwrap();
+    let mut read = db_file.prepare("SELECT rules_sha256 FROM decisions WHERE operation = 'regulator_import'").unwrap();
+    let logged: Vec<String> = read.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    assert!(!logged.is_empty() && logged.iter().all(|h| *h == sha), "{logged:?} != {sha}");
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, r#"{"entries":[{"reference":"no address"}]}"#).unwrap();
     let (ok, _, err) = run(&["regulator-import", "--environment", "sandbox", bad.to_str().unwrap(), "--database", &db]);

@@ -17,12 +17,14 @@ use support::{call, TestClock};
 
 const START: i64 = 1_800_000_000;
 
-/// A store that answers `Unavailable` to every statement whose SQL contains
-/// the planted text, as a store that went away mid-request would.
+/// A store that keeps every batch it commits, and answers `Unavailable` to
+/// every statement whose SQL contains the planted text, as a store that went
+/// away mid-request would.
 #[derive(Clone)]
 struct FaultyStore {
     inner: Arc<dyn Store>,
     fail_on: Arc<Mutex<Option<&'static str>>>,
+    committed: Arc<Mutex<Vec<Vec<Stmt>>>>,
 }
 
 impl FaultyStore {
@@ -47,7 +49,9 @@ impl Store for FaultyStore {
         for s in &statements {
             self.fails(s.sql)?;
         }
-        self.inner.batch(statements).await
+        self.inner.batch(statements.clone()).await?;
+        self.committed.lock().unwrap().push(statements);
+        Ok(())
     }
 }
 
@@ -56,13 +60,14 @@ struct Host {
     store: FaultyStore,
     admin: String,
     key: String,
+    tenant_id: String,
     _dir: tempfile::TempDir,
 }
 
 async fn host() -> Host {
     let dir = tempfile::tempdir().unwrap();
     let inner = host_native::open_store(&format!("sqlite://{}", dir.path().join("db.sqlite").display())).await.unwrap();
-    let store = FaultyStore { inner: Arc::from(inner), fail_on: Arc::default() };
+    let store = FaultyStore { inner: Arc::from(inner), fail_on: Arc::default(), committed: Arc::default() };
     let clock = TestClock(Arc::new(AtomicI64::new(START)));
     let gateway =
         Gateway::new(Box::new(store.clone()), Box::new(ComponentRules::embedded().unwrap()), Box::new(clock), Box::new(OsIds), Config::default());
@@ -71,7 +76,8 @@ async fn host() -> Host {
     let (_, tenant) =
         call(&gateway, &admin, "POST", "/v1/admin/tenants", json!({ "name": "op", "environment": "sandbox", "rate_limit_per_minute": 1000 })).await;
     let key = tenant["api_key"].as_str().unwrap().to_string();
-    Host { gateway, store, admin, key, _dir: dir }
+    let tenant_id = tenant["tenant_id"].as_str().unwrap().to_string();
+    Host { gateway, store, admin, key, tenant_id, _dir: dir }
 }
 
 fn code(body: &Json) -> Option<&str> {
@@ -207,4 +213,183 @@ async fn a_host_never_claims_a_delivery_it_cannot_sign() {
     assert_eq!(sent.0.lock().unwrap().as_slice(), ["http://127.0.0.1:9/hooks"]);
     let (_, log) = call(&keyed, &key, "GET", &format!("/v1/webhooks/{webhook_id}/deliveries"), Json::Null).await;
     assert_eq!(log["deliveries"][0]["status"].as_str(), Some("succeeded"), "{log}");
+}
+
+/// The tables that hold a user's state.
+const USER_TABLES: [&str; 6] = ["users", "withdrawals", "kyc_checks", "deposits", "deposit_limits", "sanctions_cases"];
+
+/// The user-state table a statement writes, if any.
+fn user_table_written(sql: &str) -> Option<&'static str> {
+    let sql = sql.trim_start();
+    USER_TABLES.into_iter().find(|t| [format!("INSERT INTO {t} "), format!("UPDATE {t} ")].iter().any(|prefix| sql.starts_with(prefix.as_str())))
+}
+
+/// A claim of a user's row: its version moved on only from the version read,
+/// or the user's creation.
+fn claims_a_user(s: &Stmt) -> bool {
+    let sql = s.sql.split_whitespace().collect::<Vec<_>>().join(" ");
+    sql.starts_with("INSERT INTO users ")
+        || (sql.starts_with("UPDATE users ")
+            && sql.contains("version = version + 1")
+            && sql.contains("AND version = ?")
+            && s.expect == gateway::ports::Expect::One)
+}
+
+/// The committed batches that write a user's state without claiming a user.
+fn unclaimed_user_writes(batches: &[Vec<Stmt>]) -> Vec<String> {
+    batches
+        .iter()
+        .filter(|b| !b.iter().any(claims_a_user))
+        .flat_map(|b| b.iter().filter_map(|s| user_table_written(s.sql).map(|_| s.sql.split_whitespace().take(8).collect::<Vec<_>>().join(" "))))
+        .collect()
+}
+
+/// The checker itself catches a planted violation, and passes a claimed write.
+#[test]
+fn the_claim_checker_catches_an_unclaimed_user_write() {
+    let write = Stmt::new("UPDATE users SET sanctions_status = ?3 WHERE tenant_id = ?1 AND external_user_id = ?2", vec![]);
+    let claim = Stmt::expect_one("UPDATE users SET version = version + 1 WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?3", vec![]);
+    let loose_claim = Stmt::new("UPDATE users SET version = version + 1 WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?3", vec![]);
+    let limit = Stmt::new("UPDATE deposit_limits SET status = ?2 WHERE limit_id = ?1", vec![]);
+    assert_eq!(unclaimed_user_writes(&[vec![write.clone()]]).len(), 1);
+    assert_eq!(unclaimed_user_writes(&[vec![limit.clone(), loose_claim]]).len(), 1);
+    assert!(unclaimed_user_writes(&[vec![claim.clone(), write, limit]]).is_empty());
+    assert!(unclaimed_user_writes(&[vec![Stmt::new("INSERT INTO outbox (event_id) VALUES (?1)", vec![])]]).is_empty());
+}
+
+/// "Writes that touch a user claim the user's row": every batch committed
+/// through every path that writes a user's state (signup, limits set, raised,
+/// cancelled and activated, deposits, withdrawals and their checks, manual
+/// and vendor reviews, expiries, a case's review, re-screens) claims it.
+#[tokio::test]
+async fn every_write_to_a_users_state_claims_the_user() {
+    let h = host().await;
+    let (gw, key, admin) = (&h.gateway, h.key.as_str(), h.admin.as_str());
+    let iso = |t: i64| chrono::DateTime::from_timestamp(t, 0).unwrap().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let person = |user: &str, first: &str| json!({ "user_id": user, "first_name": first, "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": format!("{user}@example.com") });
+    let ok = |(status, body): (u16, Json), want: u16| assert_eq!(status, want, "{body}");
+    ok(call(gw, key, "POST", "/v1/sanctions/screen", person("u-1", "Ann")).await, 201);
+    let limit =
+        |amount: i64| json!({ "user_id": "u-1", "limit_type": "limit_daily", "amount_cents": amount, "currency": "USD", "requested_at": iso(START) });
+    ok(call(gw, key, "POST", "/v1/limits", limit(10_000)).await, 201);
+    let (_, raised) = call(gw, key, "POST", "/v1/limits", limit(15_000)).await;
+    ok(call(gw, key, "DELETE", &format!("/v1/limits/{}", raised["limit_id"].as_str().unwrap()), Json::Null).await, 200);
+    ok(call(gw, key, "POST", "/v1/limits", limit(20_000)).await, 201);
+    let deposit = json!({ "transaction_id": "tx-1", "user_id": "u-1", "amount_cents": 5_000, "currency": "USD" });
+    ok(call(gw, key, "POST", "/v1/limits/commit", deposit).await, 200);
+    let withdrawal = |user: &str, cents: i64| json!({ "user_id": user, "email": "p@example.com", "phone": "+44 7700 900123", "withdrawal_amount_cents": cents, "currency": "USD" });
+    ok(call(gw, key, "POST", "/v1/kyc/start", withdrawal("u-1", 10_000)).await, 200);
+    let (_, check) = call(gw, key, "POST", "/v1/kyc/start", withdrawal("u-1", 50_000)).await;
+    let check_id = check["kyc_check_id"].as_str().unwrap().to_string();
+    ok(call(gw, key, "POST", &format!("/v1/sandbox/kyc/{check_id}/submit"), json!({})).await, 202);
+    let review = json!({ "kyc_check_id": check_id, "decision": "approve", "reviewer": "analyst-2" });
+    ok(call(gw, admin, "POST", "/v1/kyc/manual-review", review).await, 200);
+    ok(call(gw, key, "POST", "/v1/sanctions/screen", person("u-auto-autoapprove", "Bo")).await, 201);
+    let (_, auto) = call(gw, key, "POST", "/v1/kyc/start", withdrawal("u-auto-autoapprove", 50_000)).await;
+    ok(call(gw, key, "POST", &format!("/v1/sandbox/kyc/{}/submit", auto["kyc_check_id"].as_str().unwrap()), json!({})).await, 202);
+    ok(call(gw, key, "POST", "/v1/sanctions/screen", person("u-left", "Cy")).await, 201);
+    ok(call(gw, key, "POST", "/v1/kyc/start", withdrawal("u-left", 50_000)).await, 201);
+    let (_, hit) = call(gw, key, "POST", "/v1/sanctions/screen", person("u-hit", "SanctionedSam")).await;
+    let case = hit["case_id"].as_str().unwrap();
+    ok(
+        call(gw, admin, "POST", &format!("/v1/admin/sanctions/cases/{case}/review"), json!({ "decision": "dismiss", "reviewer": "analyst-7" })).await,
+        200,
+    );
+    // the due work: the raised limit goes live, the untouched check is abandoned, and a quarter on, everyone is screened again
+    ok(call(gw, key, "POST", "/v1/sandbox/clock", json!({ "advance_seconds": 40 * 86_400 })).await, 200);
+    ok(call(gw, key, "POST", "/v1/sandbox/clock", json!({ "advance_seconds": 60 * 86_400 })).await, 200);
+    let (_, status) = call(gw, key, "GET", "/v1/sanctions/status?user_id=u-hit", Json::Null).await;
+    assert_eq!(status["status"].as_str(), Some("cleared"));
+
+    let batches = h.store.committed.lock().unwrap().clone();
+    let written: std::collections::BTreeSet<&str> = batches.iter().flatten().filter_map(|s| user_table_written(s.sql)).collect();
+    assert_eq!(written.len(), USER_TABLES.len(), "the walk must write every user table: {written:?}");
+    let rescreened = batches.iter().flatten().filter(|s| s.sql.contains("last_screened_at = ?") && s.sql.starts_with("UPDATE users")).count();
+    assert!(rescreened >= 3, "the quarter's re-screen did not run");
+    let unclaimed = unclaimed_user_writes(&batches);
+    assert!(unclaimed.is_empty(), "user writes without a claim: {unclaimed:#?}");
+}
+
+/// The decisions logged for a user (or, with an empty user, a tenant), flushed first.
+async fn decisions(h: &Host, tenant_id: &str, user_id: &str) -> Vec<Json> {
+    h.gateway.flush_decisions().await.unwrap();
+    let path = format!("/v1/admin/decisions?tenant_id={tenant_id}&user_id={user_id}&limit=1000");
+    let (status, body) = call(&h.gateway, &h.admin, "GET", &path, Json::Null).await;
+    assert_eq!(status, 200, "{body}");
+    body["decisions"].as_array().cloned().unwrap_or_default()
+}
+
+fn operations(list: &[Json]) -> Vec<&str> {
+    list.iter().filter_map(|d| d["operation"].as_str()).collect()
+}
+
+/// "Every rules decision is logged": a deposit check that breaches asks the
+/// rules twice (the second time with the single deposits), and both answers are logged.
+#[tokio::test]
+async fn both_decisions_of_a_breach_are_logged() {
+    let h = host().await;
+    let (gw, key) = (&h.gateway, h.key.as_str());
+    let signup = json!({ "user_id": "u-1", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": "a@example.com" });
+    assert_eq!(call(gw, key, "POST", "/v1/sanctions/screen", signup).await.0, 201);
+    let at = chrono::DateTime::from_timestamp(START, 0).unwrap().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let limit = json!({ "user_id": "u-1", "limit_type": "limit_daily", "amount_cents": 10_000, "currency": "USD", "requested_at": at });
+    assert_eq!(call(gw, key, "POST", "/v1/limits", limit).await.0, 201);
+    let deposit = json!({ "transaction_id": "tx-1", "user_id": "u-1", "amount_cents": 6_000, "currency": "USD" });
+    assert_eq!(call(gw, key, "POST", "/v1/limits/commit", deposit).await.0, 201);
+    let tenant = h.tenant_id.clone();
+    let before = operations(&decisions(&h, &tenant, "u-1").await).iter().filter(|o| **o == "deposit").count();
+
+    // the twin: a check within the limit is one decision
+    let (_, within) = call(gw, key, "POST", "/v1/limits/check", json!({ "user_id": "u-1", "amount_cents": 1_000, "currency": "USD" })).await;
+    assert_eq!(within["allowed"], json!(true));
+    let after_within = operations(&decisions(&h, &tenant, "u-1").await).iter().filter(|o| **o == "deposit").count();
+    assert_eq!(after_within, before + 1);
+
+    let (_, breach) = call(gw, key, "POST", "/v1/limits/check", json!({ "user_id": "u-1", "amount_cents": 6_000, "currency": "USD" })).await;
+    assert_eq!(breach["allowed"], json!(false), "{breach}");
+    let after_breach = operations(&decisions(&h, &tenant, "u-1").await).iter().filter(|o| **o == "deposit").count();
+    assert_eq!(after_breach, after_within + 2, "a breach is two rules calls, each logged");
+}
+
+/// Stored sums stay within ±(2^53 − 1): a deposit that would carry its
+/// hour's sum past it is refused, and the next hour starts again.
+#[tokio::test]
+async fn an_hours_deposit_sum_never_passes_what_stores_keep_exactly() {
+    let h = host().await;
+    let (gw, key) = (&h.gateway, h.key.as_str());
+    let signup = json!({ "user_id": "u-1", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": "a@example.com" });
+    assert_eq!(call(gw, key, "POST", "/v1/sanctions/screen", signup).await.0, 201);
+    let deposit = |tx: &str, cents: i64| json!({ "transaction_id": tx, "user_id": "u-1", "amount_cents": cents, "currency": "USD" });
+    let max = gateway::ports::MAX_STORED_INTEGER;
+    assert_eq!(call(gw, key, "POST", "/v1/limits/commit", deposit("tx-1", max - 1)).await.0, 201);
+    assert_eq!(call(gw, key, "POST", "/v1/limits/commit", deposit("tx-2", 1)).await.0, 201);
+    let (status, body) = call(gw, key, "POST", "/v1/limits/commit", deposit("tx-3", 1)).await;
+    assert_eq!((status, code(&body)), (400, Some("invalid_amount")), "{body}");
+    // the twin: the next hour has room again
+    assert_eq!(call(gw, key, "POST", "/v1/sandbox/clock", json!({ "advance_seconds": 3_600 })).await.0, 200);
+    assert_eq!(call(gw, key, "POST", "/v1/limits/commit", deposit("tx-3", 1)).await.0, 201);
+}
+
+/// Scheduled decisions are logged under the environment and tenant they
+/// decide for, never as the sandbox's with no tenant.
+#[tokio::test]
+async fn due_work_is_logged_under_its_tenant() {
+    let h = host().await;
+    let (gw, key) = (&h.gateway, h.key.as_str());
+    let signup = json!({ "user_id": "u-1", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": "a@example.com" });
+    assert_eq!(call(gw, key, "POST", "/v1/sanctions/screen", signup).await.0, 201);
+    let at = chrono::DateTime::from_timestamp(START, 0).unwrap().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let limit = |cents: i64| json!({ "user_id": "u-1", "limit_type": "limit_daily", "amount_cents": cents, "currency": "USD", "requested_at": at });
+    assert_eq!(call(gw, key, "POST", "/v1/limits", limit(10_000)).await.0, 201);
+    assert_eq!(call(gw, key, "POST", "/v1/limits", limit(20_000)).await.0, 201);
+    assert_eq!(call(gw, key, "POST", "/v1/sandbox/clock", json!({ "advance_seconds": 2 * 86_400 })).await.0, 200);
+    let tenant = h.tenant_id.clone();
+    let own = decisions(&h, &tenant, "").await;
+    let due: Vec<&Json> = own.iter().filter(|d| d["operation"] == "due_now").collect();
+    assert!(!due.is_empty(), "no due-work decision under the tenant: {:?}", operations(&own));
+    assert!(due.iter().all(|d| d["environment"] == "sandbox" && d["tenant_id"] == tenant.as_str()), "{due:?}");
+    // the twin: no due-work decision is logged without a tenant
+    let (_, all) = call(gw, &h.admin, "GET", "/v1/admin/decisions?limit=1000", Json::Null).await;
+    let orphans = all["decisions"].as_array().unwrap().iter().filter(|d| d["operation"] == "due_now" && d["tenant_id"] == "").count();
+    assert_eq!(orphans, 0);
 }

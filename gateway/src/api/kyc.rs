@@ -23,9 +23,9 @@ pub(crate) async fn identity_vendor_webhook(gw: &Gateway, request: &http::Reques
 
 pub(crate) struct Check {
     kyc_check_id: String,
-    tenant_id: String,
-    environment: Environment,
-    external_user_id: String,
+    pub(crate) tenant_id: String,
+    pub(crate) environment: Environment,
+    pub(crate) external_user_id: String,
     target_tier: KycTier,
     status: KycStatus,
     withdrawal_id: String,
@@ -113,9 +113,12 @@ impl Gateway {
             let scope = Scope::of(ctx, &request.user_id);
             let (decision, log) = self.decide_or_refuse(&scope, Operation::Withdrawal, &facts, |r, f| r.decide_withdrawal(f))?;
             let mut statements = vec![log.statement()];
-            // Expiring an abandoned check changes the check and its withdrawal, not the user.
+            // Expiring an abandoned check claims the user; a withdrawal
+            // update in the same batch claims it again, one version on.
+            let mut version = user.version;
             if let (Some(expiry), Some(open)) = (&decision.expire_open_check, &open) {
-                statements.extend(self.kyc_transition(open, user.verified_tier, user.version, expiry, "abandoned", ctx.now));
+                statements.extend(self.kyc_transition(open, user.verified_tier, Some(version), expiry, "abandoned", ctx.now));
+                version += 1;
             }
             let reply = match decision.outcome {
                 WithdrawalOutcome::CeilingExceeded => {
@@ -175,7 +178,7 @@ impl Gateway {
                         "withdrawal_remaining_cents": fast.remaining_cents,
                         "message": "Withdrawal approved: no identity verification is needed for this amount.",
                     });
-                    statements.push(self.user_withdrawal_update(ctx, &user, &request, request.amount));
+                    statements.push(self.user_withdrawal_update(ctx, &user, version, &request, request.amount));
                     statements.push(self.withdrawal_insert(ctx, &request, &withdrawal_id, WithdrawalStatus::Released, &body));
                     Reply::ok(body)
                 }
@@ -200,7 +203,7 @@ impl Gateway {
                         "estimated_clear_time": verification.estimated_clear_time,
                     });
                     let tenant = ctx.caller.tenant_id.as_str();
-                    statements.push(self.user_withdrawal_update(ctx, &user, &request, 0));
+                    statements.push(self.user_withdrawal_update(ctx, &user, version, &request, 0));
                     statements.push(self.withdrawal_insert(ctx, &request, &withdrawal_id, WithdrawalStatus::Held, &body));
                     statements.push(Stmt::new(
                         "INSERT INTO kyc_checks (kyc_check_id, tenant_id, environment, external_user_id, target_tier, status, open_key, withdrawal_id,
@@ -322,7 +325,7 @@ impl Gateway {
 
     /// Claims the user, adds a released amount to the lifetime total, fixes
     /// the withdrawal currency and records the e-mail and phone given.
-    fn user_withdrawal_update(&self, ctx: &Ctx<'_>, user: &User, request: &WithdrawalRequest, released: i64) -> Stmt {
+    fn user_withdrawal_update(&self, ctx: &Ctx<'_>, user: &User, version: i64, request: &WithdrawalRequest, released: i64) -> Stmt {
         Stmt::expect_one(
             "UPDATE users SET cumulative_withdrawn_cents = cumulative_withdrawn_cents + ?4, version = version + 1, updated_at = ?5,
                     withdrawal_currency = COALESCE(withdrawal_currency, ?6), kyc_email = COALESCE(?7, kyc_email), kyc_phone = COALESCE(?8, kyc_phone)
@@ -330,7 +333,7 @@ impl Gateway {
             vec![
                 ctx.caller.tenant_id.as_str().into(),
                 user.external_user_id.as_str().into(),
-                user.version.into(),
+                version.into(),
                 released.into(),
                 ctx.now.into(),
                 request.currency.as_str().into(),
@@ -415,16 +418,17 @@ impl Gateway {
             return Ok(true);
         }
         let mut statements = vec![log.statement()];
-        statements.extend(self.kyc_transition(check, user.verified_tier, user.version, decision, reviewer, now));
+        statements.extend(self.kyc_transition(check, user.verified_tier, Some(user.version), decision, reviewer, now));
         self.commit(statements).await
     }
 
-    /// The statements of a check's transition.
+    /// The statements of a check's transition. `claim_version` claims the
+    /// user at the version read; `None` when the batch claims the user elsewhere.
     pub(crate) fn kyc_transition(
         &self,
         check: &Check,
         verified_before: KycTier,
-        user_version: i64,
+        claim_version: Option<i64>,
         decision: &KycDecision,
         reviewer: &str,
         now: i64,
@@ -447,15 +451,17 @@ impl Gateway {
                 vec![check.withdrawal_id.as_str().into(), decision.withdrawal.as_str().into(), now.into()],
             ),
         ];
+        if let Some(version) = claim_version {
+            statements.push(super::claim_user_row(&check.tenant_id, &check.external_user_id, version, now));
+        }
         if decision.status == KycStatus::Approved {
-            statements.push(Stmt::expect_one(
-                "UPDATE users SET verified_tier = ?4, verified_at = ?5, version = version + 1, updated_at = ?5,
-                        cumulative_withdrawn_cents = cumulative_withdrawn_cents + (SELECT amount_cents FROM withdrawals WHERE withdrawal_id = ?6)
-                 WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?3",
+            statements.push(Stmt::new(
+                "UPDATE users SET verified_tier = ?3, verified_at = ?4, updated_at = ?4,
+                        cumulative_withdrawn_cents = cumulative_withdrawn_cents + (SELECT amount_cents FROM withdrawals WHERE withdrawal_id = ?5)
+                 WHERE tenant_id = ?1 AND external_user_id = ?2",
                 vec![
                     check.tenant_id.as_str().into(),
                     check.external_user_id.as_str().into(),
-                    user_version.into(),
                     decision.verified.as_str().into(),
                     now.into(),
                     check.withdrawal_id.as_str().into(),

@@ -12,7 +12,7 @@ use super::{busy, money, stored_json, user_from_row, User, USER_SQL};
 use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::Fields;
-use crate::ports::{Read, Row, Stmt};
+use crate::ports::{Read, Row, Stmt, MAX_STORED_INTEGER};
 use crate::{time, Ctx, Gateway, Reply, WRITE_ATTEMPTS};
 
 const HELD_MESSAGE: &str = "Deposits are temporarily unavailable on this account. Please contact support.";
@@ -115,6 +115,8 @@ impl Gateway {
         if !matches!(decision, DepositDecision::NeedsDeposits) {
             return Ok((decision, log));
         }
+        // The first answer is a decision too: logged, then asked again with the deposits.
+        self.defer(log);
         facts.deposits = Some(self.recent_deposits(ctx, user_id).await?);
         match self.decide_or_refuse(&scope, Operation::Deposit, &*facts, |r, f| r.decide_deposit(f))? {
             (DepositDecision::NeedsDeposits, _) => Err(needs_deposits_twice()),
@@ -434,6 +436,21 @@ impl Gateway {
                 self.defer(log);
                 return Err(error);
             }
+            // Stored sums stay within what every store keeps exactly; the
+            // user's claim below keeps this read current until the commit.
+            let hour = ctx.now.div_euclid(HOUR_SECONDS);
+            let hour_sum = self
+                .store
+                .scalar(
+                    "SELECT amount_cents FROM deposit_hours WHERE tenant_id = ?1 AND external_user_id = ?2 AND hour = ?3",
+                    vec![tenant.into(), user_id.as_str().into(), hour.into()],
+                )
+                .await?;
+            if hour_sum.checked_add(amount).is_none_or(|sum| sum > MAX_STORED_INTEGER) {
+                let error = error_with_decision(rules::RuleError::AmountTooLarge.into(), &log);
+                self.defer(log);
+                return Err(error);
+            }
             let response = json!({
                 "transaction_id": transaction_id,
                 "user_id": user_id,
@@ -454,7 +471,7 @@ impl Gateway {
                      ON CONFLICT (tenant_id, external_user_id, hour) DO UPDATE SET amount_cents = deposit_hours.amount_cents + excluded.amount_cents,
                        first_at = CASE WHEN excluded.first_at < deposit_hours.first_at THEN excluded.first_at ELSE deposit_hours.first_at END,
                        last_at = CASE WHEN excluded.last_at > deposit_hours.last_at THEN excluded.last_at ELSE deposit_hours.last_at END",
-                    vec![tenant.into(), user_id.as_str().into(), ctx.now.div_euclid(HOUR_SECONDS).into(), amount.into(), ctx.now.into()],
+                    vec![tenant.into(), user_id.as_str().into(), hour.into(), amount.into(), ctx.now.into()],
                 ),
             ];
             if self.commit(statements).await? {
@@ -465,63 +482,66 @@ impl Gateway {
     }
 
     pub(crate) async fn cancel_limit(&self, ctx: &Ctx<'_>, limit_id: &str) -> ApiResult<Reply> {
-        let rows = self
-            .store
-            .query(
-                "SELECT external_user_id, limit_type, amount_cents, currency, status, effective_from, cancelled_at FROM deposit_limits WHERE limit_id = ?1 AND tenant_id = ?2",
-                vec![limit_id.into(), ctx.caller.tenant_id.as_str().into()],
-            )
-            .await?;
-        let row = rows.first().ok_or_else(|| ApiError::not_found("limit_not_found", "no such limit for this tenant"))?;
-        let (user_id, limit_type, amount, currency) = (row.text(0)?, row.text(1)?, row.int(2)?, row.text(3)?);
-        let limit = StoredLimit {
-            window: LimitWindow::parse(&limit_type).ok_or_else(ApiError::internal)?,
-            amount_cents: amount,
-            same_currency: true,
-            status: LimitStatus::parse(&row.text(4)?).ok_or_else(ApiError::internal)?,
-            effective_from: row.int(5)?,
-        };
-        let facts = LimitCancelFacts { now: ctx.now, limit };
-        let (decision, log) = self.decide(&Scope::of(ctx, &user_id), Operation::LimitCancel, &facts, |r, f| r.decide_limit_cancel(f))?;
-        let reply = |cancelled_at: i64| {
-            with_decision(
-                Reply::ok(
-                    json!({ "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "status": LimitStatus::Cancelled.as_str(), "cancelled_at": time::format(cancelled_at) }),
-                ),
-                &log,
-            )
-        };
-        match decision {
-            LimitCancelDecision::AlreadyCancelled => {
-                let at = row.opt_int(6)?.unwrap_or(ctx.now);
-                self.defer(log.clone());
-                Ok(reply(at))
-            }
-            LimitCancelDecision::NotPending => {
-                let error =
-                    error_with_decision(ApiError::conflict("not_pending", "only a pending increase can be cancelled; lower the limit instead"), &log);
-                self.defer(log);
-                Err(error)
-            }
-            LimitCancelDecision::Cancel => {
-                let statements = vec![
-                    log.statement(),
-                    self.cancel_statement(limit_id, ctx.now),
-                    self.event(
-                        ctx.caller.environment,
-                        Some(&ctx.caller.tenant_id),
-                        EventKind::LimitCancelled,
-                        ctx.now,
-                        json!({ "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "amount_cents": amount, "currency": currency }),
+        // A lost race (the limit or its user written since they were read) is decided again.
+        until_committed!({
+            let rows = self
+                .store
+                .query(
+                    "SELECT external_user_id, limit_type, amount_cents, currency, status, effective_from, cancelled_at FROM deposit_limits WHERE limit_id = ?1 AND tenant_id = ?2",
+                    vec![limit_id.into(), ctx.caller.tenant_id.as_str().into()],
+                )
+                .await?;
+            let row = rows.first().ok_or_else(|| ApiError::not_found("limit_not_found", "no such limit for this tenant"))?;
+            let (user_id, limit_type, amount, currency) = (row.text(0)?, row.text(1)?, row.int(2)?, row.text(3)?);
+            let user = self.require_user(ctx, &user_id).await?;
+            let limit = StoredLimit {
+                window: LimitWindow::parse(&limit_type).ok_or_else(ApiError::internal)?,
+                amount_cents: amount,
+                same_currency: true,
+                status: LimitStatus::parse(&row.text(4)?).ok_or_else(ApiError::internal)?,
+                effective_from: row.int(5)?,
+            };
+            let facts = LimitCancelFacts { now: ctx.now, limit };
+            let (decision, log) = self.decide(&Scope::of(ctx, &user_id), Operation::LimitCancel, &facts, |r, f| r.decide_limit_cancel(f))?;
+            let reply = |cancelled_at: i64| {
+                with_decision(
+                    Reply::ok(
+                        json!({ "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "status": LimitStatus::Cancelled.as_str(), "cancelled_at": time::format(cancelled_at) }),
                     ),
-                ];
-                if self.commit(statements).await? {
-                    Ok(reply(ctx.now))
-                } else {
-                    Err(ApiError::conflict("not_pending", "the limit changed concurrently; read it again"))
+                    &log,
+                )
+            };
+            match decision {
+                LimitCancelDecision::AlreadyCancelled => {
+                    let at = row.opt_int(6)?.unwrap_or(ctx.now);
+                    self.defer(log.clone());
+                    Ok(Some(reply(at)))
+                }
+                LimitCancelDecision::NotPending => {
+                    let error = error_with_decision(
+                        ApiError::conflict("not_pending", "only a pending increase can be cancelled; lower the limit instead"),
+                        &log,
+                    );
+                    self.defer(log);
+                    Err(error)
+                }
+                LimitCancelDecision::Cancel => {
+                    let statements = vec![
+                        log.statement(),
+                        self.claim_user(ctx, &user),
+                        self.cancel_statement(limit_id, ctx.now),
+                        self.event(
+                            ctx.caller.environment,
+                            Some(&ctx.caller.tenant_id),
+                            EventKind::LimitCancelled,
+                            ctx.now,
+                            json!({ "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "amount_cents": amount, "currency": currency }),
+                        ),
+                    ];
+                    Ok(self.commit(statements).await?.then(|| reply(ctx.now)))
                 }
             }
-        }
+        })
     }
 }
 

@@ -54,10 +54,7 @@ impl Gateway {
     /// Claims the user's row for this write: the batch commits only if no
     /// other write to the user committed since it was read.
     pub(crate) fn claim_user(&self, ctx: &Ctx<'_>, user: &User) -> Stmt {
-        Stmt::expect_one(
-            "UPDATE users SET version = version + 1, updated_at = ?4 WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?3",
-            vec![ctx.caller.tenant_id.as_str().into(), user.external_user_id.as_str().into(), user.version.into(), ctx.now.into()],
-        )
+        claim_user_row(&ctx.caller.tenant_id, &user.external_user_id, user.version, ctx.now)
     }
 
     /// What a review list needs: `overdue=true|false`, the review target and the service's now.
@@ -86,6 +83,16 @@ impl Gateway {
     }
 }
 
+/// Claims a user's row: the batch it is in commits only if no other write
+/// to the user committed since `version` was read. Every batch that writes
+/// a user's state holds one claim per user it writes.
+pub(crate) fn claim_user_row(tenant_id: &str, user_id: &str, version: i64, now: i64) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE users SET version = version + 1, updated_at = ?4 WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?3",
+        vec![tenant_id.into(), user_id.into(), version.into(), now.into()],
+    )
+}
+
 /// The user of a tenant: `?1` tenant, `?2` user.
 pub(crate) const USER_SQL: &str = "SELECT external_user_id, email, sanctions_status, verified_tier, verified_at, cumulative_withdrawn_cents, version,
         withdrawal_currency
@@ -102,19 +109,6 @@ pub(crate) fn user_from_row(row: &crate::ports::Row) -> ApiResult<User> {
         version: row.int(6)?,
         withdrawal_currency: row.opt_text(7)?,
     })
-}
-
-/// Runs `attempt` until it commits: `Ok(Some(_))` is done; `Ok(None)` lost a
-/// race (see [`Gateway::commit`]) and is recomputed from fresh reads, up to
-/// [`crate::WRITE_ATTEMPTS`] times, after which the caller gets 409
-/// `concurrent_update`. The one retry loop of the core.
-pub(crate) async fn until_committed<T>(mut attempt: impl AsyncFnMut() -> ApiResult<Option<T>>) -> ApiResult<T> {
-    for _ in 0..crate::WRITE_ATTEMPTS {
-        if let Some(done) = attempt().await? {
-            return Ok(done);
-        }
-    }
-    Err(busy())
 }
 
 pub(crate) fn busy() -> ApiError {

@@ -365,66 +365,67 @@ impl Gateway {
         }
         f.finish()?;
         let action = action.ok_or_else(ApiError::internal)?;
-        let rows = self
-            .store
-            .query(
-                "SELECT tenant_id, external_user_id, status FROM sanctions_cases WHERE case_id = ?1 AND environment = ?2",
-                vec![case_id.into(), ctx.caller.environment.as_str().into()],
-            )
-            .await?;
-        let row = rows.first().ok_or_else(|| ApiError::not_found("case_not_found", "no such sanctions case"))?;
-        let (tenant_id, user_id) = (row.text(0)?, row.text(1)?);
-        let case_status = CaseStatus::parse(&row.text(2)?).ok_or_else(ApiError::internal)?;
-        let scope = Scope { environment: ctx.caller.environment, tenant_id: tenant_id.clone(), user_id: user_id.clone() };
-        let facts = CaseReviewFacts { case_status, action };
-        let (decision, log) = self.decide(&scope, Operation::CaseReview, &facts, |r, f| r.decide_case_review(f))?;
-        let reply = |status: SanctionsStatus| {
-            with_decision(
-                Reply::ok(
-                    json!({ "case_id": case_id, "user_id": user_id, "decision": action.as_str(), "status": status.as_str(), "reviewer": reviewer }),
-                ),
-                &log,
-            )
-        };
-        let outcome = match decision {
-            CaseReviewDecision::Repeat(outcome) => {
-                self.defer(log.clone());
-                return Ok(reply(outcome.user_status));
-            }
-            CaseReviewDecision::AlreadyDecided(status) => {
-                let error = ApiError::conflict("case_already_decided", format!("the case was already {}", status.as_str()));
-                let error = error_with_decision(error, &log);
-                self.defer(log);
-                return Err(error);
-            }
-            CaseReviewDecision::Apply(outcome) => outcome,
-        };
-        let environment = ctx.caller.environment;
-        let mut statements = vec![
-            log.statement(),
-            Stmt::expect_one(
-                "UPDATE sanctions_cases SET status = ?2, reviewer = ?3, decided_at = ?4 WHERE case_id = ?1 AND status = ?5",
-                vec![case_id.into(), outcome.case_status.as_str().into(), reviewer.as_str().into(), ctx.now.into(), CaseStatus::Open.as_str().into()],
-            ),
-            Stmt::expect_one(
-                "UPDATE users SET sanctions_status = ?3, version = version + 1, updated_at = ?4 WHERE tenant_id = ?1 AND external_user_id = ?2",
-                vec![tenant_id.as_str().into(), user_id.as_str().into(), outcome.user_status.as_str().into(), ctx.now.into()],
-            ),
-        ];
-        for event in &outcome.events {
-            let data = match event {
-                EventKind::SanctionsAccountFrozen => json!({ "case_id": case_id, "user_id": user_id, "funds_frozen": true }),
-                EventKind::SanctionsConfirmed => json!({
-                    "case_id": case_id, "user_id": user_id, "reviewer": reviewer, "transactions_held": outcome.transactions_held, "account_terminated": true,
-                }),
-                _ => json!({ "case_id": case_id, "user_id": user_id, "reviewer": reviewer, "transactions_held": outcome.transactions_held }),
+        // A lost race (the case decided, or the user written, since they were
+        // read) is decided again from fresh reads.
+        until_committed!({
+            let rows = self
+                .store
+                .query(
+                    "SELECT tenant_id, external_user_id, status FROM sanctions_cases WHERE case_id = ?1 AND environment = ?2",
+                    vec![case_id.into(), ctx.caller.environment.as_str().into()],
+                )
+                .await?;
+            let row = rows.first().ok_or_else(|| ApiError::not_found("case_not_found", "no such sanctions case"))?;
+            let (tenant_id, user_id) = (row.text(0)?, row.text(1)?);
+            let user = self.find_user(&tenant_id, &user_id).await?.ok_or_else(ApiError::internal)?;
+            let case_status = CaseStatus::parse(&row.text(2)?).ok_or_else(ApiError::internal)?;
+            let scope = Scope { environment: ctx.caller.environment, tenant_id: tenant_id.clone(), user_id: user_id.clone() };
+            let facts = CaseReviewFacts { case_status, action };
+            let (decision, log) = self.decide(&scope, Operation::CaseReview, &facts, |r, f| r.decide_case_review(f))?;
+            let reply = |status: SanctionsStatus| {
+                with_decision(
+                    Reply::ok(
+                        json!({ "case_id": case_id, "user_id": user_id, "decision": action.as_str(), "status": status.as_str(), "reviewer": reviewer }),
+                    ),
+                    &log,
+                )
             };
-            statements.push(self.event(environment, Some(&tenant_id), *event, ctx.now, data));
-        }
-        if self.commit(statements).await? {
-            Ok(reply(outcome.user_status))
-        } else {
-            Err(ApiError::conflict("case_already_decided", "the case was decided concurrently"))
-        }
+            let outcome = match decision {
+                CaseReviewDecision::Repeat(outcome) => {
+                    self.defer(log.clone());
+                    return Ok(Some(reply(outcome.user_status)));
+                }
+                CaseReviewDecision::AlreadyDecided(status) => {
+                    let error = ApiError::conflict("case_already_decided", format!("the case was already {}", status.as_str()));
+                    let error = error_with_decision(error, &log);
+                    self.defer(log);
+                    return Err(error);
+                }
+                CaseReviewDecision::Apply(outcome) => outcome,
+            };
+            let environment = ctx.caller.environment;
+            let mut statements = vec![
+                log.statement(),
+                Stmt::expect_one(
+                    "UPDATE sanctions_cases SET status = ?2, reviewer = ?3, decided_at = ?4 WHERE case_id = ?1 AND status = ?5",
+                    vec![case_id.into(), outcome.case_status.as_str().into(), reviewer.as_str().into(), ctx.now.into(), CaseStatus::Open.as_str().into()],
+                ),
+                Stmt::expect_one(
+                    "UPDATE users SET sanctions_status = ?3, version = version + 1, updated_at = ?4 WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?5",
+                    vec![tenant_id.as_str().into(), user_id.as_str().into(), outcome.user_status.as_str().into(), ctx.now.into(), user.version.into()],
+                ),
+            ];
+            for event in &outcome.events {
+                let data = match event {
+                    EventKind::SanctionsAccountFrozen => json!({ "case_id": case_id, "user_id": user_id, "funds_frozen": true }),
+                    EventKind::SanctionsConfirmed => json!({
+                        "case_id": case_id, "user_id": user_id, "reviewer": reviewer, "transactions_held": outcome.transactions_held, "account_terminated": true,
+                    }),
+                    _ => json!({ "case_id": case_id, "user_id": user_id, "reviewer": reviewer, "transactions_held": outcome.transactions_held }),
+                };
+                statements.push(self.event(environment, Some(&tenant_id), *event, ctx.now, data));
+            }
+            Ok(self.commit(statements).await?.then(|| reply(outcome.user_status)))
+        })
     }
 }

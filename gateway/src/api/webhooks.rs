@@ -3,7 +3,6 @@
 
 use serde_json::json;
 
-use super::until_committed;
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Fields;
@@ -130,7 +129,7 @@ impl Gateway {
         let secret = signing::new_secret(&self.ids.random_bytes(32));
         let overlap_until = self.clock.now() + SECRET_OVERLAP_SECONDS;
         // A concurrent rotation changes the secret this one replaces: read it again.
-        until_committed(async || {
+        until_committed!({
             let old = self.require_webhook(ctx, webhook_id).await?;
             let rotated = self
                 .commit(vec![Stmt::expect_one(
@@ -139,8 +138,7 @@ impl Gateway {
                 )])
                 .await?;
             Ok(rotated.then_some(()))
-        })
-        .await?;
+        })?;
         Ok(Reply::ok(json!({ "webhook_id": webhook_id, "secret": secret, "previous_secret_expires_at": time::format(overlap_until) })))
     }
 
