@@ -488,12 +488,15 @@ fn is_json(headers: &http::HeaderMap) -> bool {
 mod send_tests {
     /// The native host spawns these on a multi-threaded runtime.
     #[allow(dead_code)]
-    fn futures_are_send(gateway: &super::Gateway, request: http::Request<Vec<u8>>) {
-        fn send<T: Send>(_: T) {}
-        send(gateway.handle(request));
-        send(gateway.run_scheduled());
-        send(gateway.deliver_webhooks());
-        send(gateway.flush_decisions());
+    fn futures_are_send(gateway: std::sync::Arc<super::Gateway>, request: http::Request<Vec<u8>>) {
+        fn send<T: Send + 'static>(_: T) {}
+        let g = gateway.clone();
+        send(async move { g.handle(request).await });
+        let g = gateway.clone();
+        send(async move { g.run_scheduled().await });
+        let g = gateway.clone();
+        send(async move { g.deliver_webhooks().await });
+        send(async move { gateway.flush_decisions().await });
     }
 }
 
