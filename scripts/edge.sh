@@ -6,6 +6,8 @@
 #                                                    local Workers runtime on 127.0.0.1:PORT, state in DIR, until killed;
 #                                                    --local-tools adds the /__local/ routes (the conformance runner's list import);
 #                                                    CGW_LIST_URLS in the environment sets the lists it refreshes
+#   scripts/edge.sh serve --port PORT --state DIR [--local-tools]
+#                                                    the same Worker straight from Miniflare (no dev proxy, no reload), for the test runners
 #   scripts/edge.sh admin-key --environment sandbox|production --state DIR
 #   scripts/edge.sh admin-key --environment sandbox|production --remote   for the deployed Worker's D1
 #   scripts/edge.sh store-contract --state DIR       the store contract against local D1
@@ -126,6 +128,14 @@ case "$command" in
       --var "CGW_DISPATCH_IDLE_MS:${CGW_DISPATCH_IDLE_MS:-5000}" --var "CGW_SECRET_KEY:$(cat "$state/secret.key")" \
       --var "CGW_LOCAL_TOOLS:$local_tools" --var "CGW_LIST_URLS:${CGW_LIST_URLS:-}"
     ;;
+  serve)
+    [ -n "$port" ] || die "--port PORT is required"
+    need_state
+    build
+    extra=()
+    [ "$local_tools" = enabled ] && extra+=(--local-tools)
+    exec node "$edge/js/local.mjs" serve --port "$port" --state "$state" ${extra[@]+"${extra[@]}"}
+    ;;
   admin-key)
     case "$environment" in sandbox | production) ;; *) die "--environment must be sandbox or production" ;; esac
     if [ -n "$remote" ]; then
@@ -154,6 +164,6 @@ case "$command" in
     exec "$edge/node_modules/.bin/wrangler" deploy ${passthrough[@]+"${passthrough[@]}"}
     ;;
   *)
-    die "usage: scripts/edge.sh build | dev --port PORT --state DIR | admin-key --environment E --state DIR | store-contract --state DIR | deploy"
+    die "usage: scripts/edge.sh build | dev --port PORT --state DIR | serve --port PORT --state DIR | admin-key --environment E --state DIR | store-contract --state DIR | deploy"
     ;;
 esac

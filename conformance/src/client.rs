@@ -71,7 +71,10 @@ impl Resp {
 
 impl Env {
     pub fn new(base_url: &str, admin_sandbox: &str, admin_production: &str) -> Env {
-        let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(30)).build();
+        // A connection per request: a server closes an idle keep-alive
+        // connection after some seconds (workerd after 5), and a request
+        // written into one as it closes is lost, not refused.
+        let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(30)).max_idle_connections(0).build();
         Env {
             base_url: base_url.trim_end_matches('/').to_string(),
             other_hosts: Vec::new(),
@@ -163,6 +166,17 @@ impl Env {
             Some(&json!({ "name": "conformance", "environment": environment, "rate_limit_per_minute": rate })),
         );
         r.expect(201)?;
+        Ok(Tenant { env: self, key: r.str("api_key").to_string(), tenant_id: r.str("tenant_id").to_string(), key_id: r.str("key_id").to_string() })
+    }
+
+    /// A sandbox tenant whose decisions take the jurisdiction's rules profile.
+    pub fn sandbox_in(&self, jurisdiction: &str) -> Result<Tenant<'_>, String> {
+        let body = json!({ "name": "conformance", "environment": "sandbox", "rate_limit_per_minute": 100_000, "jurisdiction": jurisdiction });
+        let r = self.call("POST", "/v1/admin/tenants", Some(&self.admin_sandbox), Some(&body));
+        r.expect(201)?;
+        if r.str("jurisdiction") != jurisdiction {
+            return Err(format!("the tenant was created in {:?}, not {jurisdiction}", r.str("jurisdiction")));
+        }
         Ok(Tenant { env: self, key: r.str("api_key").to_string(), tenant_id: r.str("tenant_id").to_string(), key_id: r.str("key_id").to_string() })
     }
 

@@ -1,6 +1,8 @@
 //! The edge-host runner: the same cases against the Worker under the local
-//! Workers runtime (`wrangler dev`, local D1, Durable Objects and KV),
-//! started through `scripts/edge.sh dev` on a free port with fresh state.
+//! Workers runtime (workerd through Miniflare: local D1, Durable Objects and
+//! KV), started through `scripts/edge.sh serve` on a free port with fresh
+//! state. Not `wrangler dev`: its proxy loses a POST now and then (see
+//! `host-edge/js/local.mjs`).
 //! It runs when `CGW_EDGE_CONFORMANCE=1` (the test command sets it); the
 //! edge tools take minutes to build on a new machine.
 
@@ -57,14 +59,14 @@ fn start() -> Result<(Env, Server), String> {
     let port = free_port()?;
     let mut command = Command::new(script());
     command
-        .args(["dev", "--local-tools", "--port", &port.to_string(), "--state"])
+        .args(["serve", "--local-tools", "--port", &port.to_string(), "--state"])
         .arg(&state)
         .env("CGW_LIST_URLS", format!("sandbox,opensanctions-csv,{},{REFRESHED_SOURCE}", files.url(&refreshed)))
         .stdout(Stdio::null())
         .stderr(Stdio::inherit());
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    let server = Server(command.spawn().map_err(|e| format!("cannot start scripts/edge.sh dev: {e}"))?);
+    let server = Server(command.spawn().map_err(|e| format!("cannot start scripts/edge.sh serve: {e}"))?);
     let base = format!("http://127.0.0.1:{port}");
     let mut env = Env::new(&base, &sandbox, &production);
     env.list_import = Some(list_import(Env::new(&base, &sandbox, &production), files));

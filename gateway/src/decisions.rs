@@ -290,7 +290,7 @@ impl Gateway {
 
     /// Deletes decisions older than the retention; a scheduled job.
     pub(crate) async fn prune_decisions(&self, now: i64) -> Result<(), StoreError> {
-        let cutoff = now.saturating_sub(self.config.decision_retention_seconds());
+        let cutoff = now.saturating_sub(self.config.decision_retention_seconds(&self.rules.horizons()));
         self.store
             .batch(vec![
                 Stmt::new("DELETE FROM decisions WHERE decided_at < ?1", vec![cutoff.into()]),

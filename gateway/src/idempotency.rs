@@ -58,13 +58,13 @@ impl Gateway {
             })?;
         let print = fingerprint(request.method(), request.uri(), request.body());
         let now = self.clock.now();
-        for _ in 0..crate::WRITE_ATTEMPTS {
+        until_committed!({
             let insert = Stmt::new(
                 "INSERT INTO idempotency_keys (tenant_id, idempotency_key, fingerprint, locked_until, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
                 vec![tenant_id.into(), key.into(), print.as_str().into(), (now + LOCK_SECONDS).into(), now.into()],
             );
             match self.store.batch(vec![insert]).await {
-                Ok(()) => return Ok(Some(Outcome::Run(Reservation { tenant_id: tenant_id.to_string(), key: key.to_string() }))),
+                Ok(()) => return Ok(Some(Some(Outcome::Run(Reservation { tenant_id: tenant_id.to_string(), key: key.to_string() })))),
                 Err(StoreError::Unique) => {}
                 Err(e) => return Err(e.into()),
             }
@@ -75,13 +75,13 @@ impl Gateway {
                     vec![tenant_id.into(), key.into()],
                 )
                 .await?;
-            let Some(row) = rows.first() else { continue };
+            let Some(row) = rows.first() else { return Ok(None) };
             if row.text(0)? != print {
                 return Err(ApiError::conflict("idempotency_key_reused", "this Idempotency-Key was used for another request"));
             }
             if row.opt_int(1)?.is_some() {
                 let body: Json = stored_json(&row.opt_text(2)?.unwrap_or_default())?;
-                return Ok(Some(Outcome::Replay(Reply::ok(body))));
+                return Ok(Some(Some(Outcome::Replay(Reply::ok(body)))));
             }
             let locked_until = row.int(3)?;
             if locked_until > now {
@@ -94,10 +94,10 @@ impl Gateway {
                 vec![tenant_id.into(), key.into(), locked_until.into(), (now + LOCK_SECONDS).into()],
             );
             if self.commit(vec![take_over]).await? {
-                return Ok(Some(Outcome::Run(Reservation { tenant_id: tenant_id.to_string(), key: key.to_string() })));
+                return Ok(Some(Some(Outcome::Run(Reservation { tenant_id: tenant_id.to_string(), key: key.to_string() }))));
             }
-        }
-        Err(crate::api::busy())
+            Ok(None)
+        })
     }
 
     /// Stores a success for replay, or releases the key after an error.

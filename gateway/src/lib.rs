@@ -55,7 +55,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::input::Query;
 use crate::ports::{Clock, Ids, PageCache, RateLimit, RateState, Resolver, Rules, Stmt, Store, Value, VendorHttp, Waker, WebhookSender};
 use crate::rate_limit::RateLimiter;
-use rules::EventKind;
+use rules::{EventKind, Horizons};
 
 /// Largest accepted request body. Hosts read at most one byte more.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -79,7 +79,7 @@ pub struct Config {
     /// Whether production screening and identity vendors are configured. Until
     /// they are, production screening and verification answer 503 `vendor_unavailable`.
     pub production_vendors_configured: bool,
-    /// How long decisions are kept; `None` keeps [`DEFAULT_DECISION_RETENTION_DAYS`].
+    /// How long decisions are kept; `None` keeps the rules' retention.
     pub decision_retention_days: Option<i64>,
     /// For benchmarks only: drop the logs of read-only decisions instead of
     /// queueing them, to measure what the log costs. No host exposes it.
@@ -134,9 +134,6 @@ impl Default for WorkLimits {
     }
 }
 
-/// A regulator's usual look-back is a year; decisions are kept a little longer.
-pub const DEFAULT_DECISION_RETENTION_DAYS: i64 = 400;
-
 impl Config {
     pub fn hit_threshold(&self, environment: crate::auth::Environment) -> Option<f64> {
         match environment {
@@ -145,8 +142,9 @@ impl Config {
         }
     }
 
-    pub fn decision_retention_seconds(&self) -> i64 {
-        self.decision_retention_days.unwrap_or(DEFAULT_DECISION_RETENTION_DAYS).saturating_mul(time::SECONDS_PER_DAY)
+    /// How long decisions are kept: as configured, else as the rules say.
+    pub fn decision_retention_seconds(&self, rules: &Horizons) -> i64 {
+        self.decision_retention_days.map_or(rules.decision_retention_seconds, |days| days.saturating_mul(time::SECONDS_PER_DAY))
     }
 }
 
@@ -182,6 +180,8 @@ pub struct Caller {
     pub key_id: String,
     pub rate_limit_per_minute: i64,
     pub clock_offset_seconds: i64,
+    /// the tenant's jurisdiction: the rules profile its decisions take
+    pub jurisdiction: String,
 }
 
 /// What a handler sees of a request.

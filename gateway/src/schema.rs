@@ -347,7 +347,10 @@ const V7: &[&str] = &[
      SELECT tenant_id, external_user_id, at / 3600, SUM(amount_cents), MIN(at), MAX(at) FROM deposits GROUP BY tenant_id, external_user_id, at / 3600",
 ];
 
-pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7];
+/// Version 8: each tenant's jurisdiction, the rules profile its decisions take.
+const V8: &[&str] = &["ALTER TABLE tenants ADD COLUMN jurisdiction TEXT NOT NULL DEFAULT 'default'"];
+
+pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

@@ -21,6 +21,7 @@ fn forbidden_values() -> Vec<(i64, &'static str)> {
         (h.review_target_seconds, "review target"),
         (h.snapshot_second_of_day, "03:00 snapshot"),
         (rules::kyc::VENDOR_TOKEN_SECONDS, "vendor token lifetime"),
+        (h.decision_retention_seconds, "decision retention"),
     ];
     for tier in rules::KycTier::ALL {
         if let Some(c) = tier.ceiling_cents() {
@@ -46,6 +47,8 @@ const FORBIDDEN_NAMES: &[&str] = &[
     "\"government_id\"",
     "\"24-48 hours\"",
     "MIN_LIMIT",
+    "RETENTION",
+    "\"is_permanent\": true",
     "KYC_ABANDON",
     "RESCREEN_AFTER",
 ];

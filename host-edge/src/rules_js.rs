@@ -11,9 +11,9 @@ use std::cell::OnceCell;
 use gateway::ports::{Rules, RulesFault, RulesResult, RulesVersion};
 use rules::{
     CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts, ExclusionStatus,
-    ExclusionStatusFacts, Horizons, KycDecision, KycFacts, KycTier, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision, LimitChangeFacts,
-    LimitView, LimitsFacts, ListCandidate, NameQuery, RegulatorImportFacts, RegulatorOutcome, RuleError, SanctionsStatus, SanctionsView,
-    ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, WithdrawalDecision, WithdrawalFacts,
+    ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, KycTier, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision,
+    LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, RegulatorImportFacts, RegulatorOutcome, RuleError, SanctionsStatus,
+    SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, WithdrawalDecision, WithdrawalFacts,
 };
 use serde_json::{json, Map, Value as Json};
 use wasm_bindgen::prelude::*;
@@ -221,6 +221,7 @@ pub struct JsRules;
 thread_local! {
     /// Asked once per isolate.
     static HORIZONS: OnceCell<Horizons> = const { OnceCell::new() };
+    static JURISDICTIONS: OnceCell<Vec<JurisdictionProfile>> = const { OnceCell::new() };
     static VERSION: OnceCell<String> = const { OnceCell::new() };
 }
 
@@ -270,6 +271,10 @@ impl Rules for JsRules {
         // The library's horizons stand in only if the component cannot answer,
         // and then every decision fails anyway.
         HORIZONS.with(|h| *h.get_or_init(|| ask("timeHorizons", json!([])).unwrap_or_else(|_| rules::time_horizons())))
+    }
+    fn jurisdictions(&self) -> Vec<JurisdictionProfile> {
+        // None stands in if the component cannot answer: tenants then cannot name a profile.
+        JURISDICTIONS.with(|j| j.get_or_init(|| ask("jurisdictions", json!([])).unwrap_or_default()).clone())
     }
     fn decide_deposit(&self, facts: &DepositFacts) -> RulesResult<Result<DepositDecision, RuleError>> {
         ask_or_refuse("decideDeposit", json!([facts.to_jco()]))

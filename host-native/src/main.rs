@@ -70,9 +70,9 @@ enum Command {
         /// The Sumsub verification level applicants are created at.
         #[arg(long, env = "GATEWAY_SUMSUB_LEVEL", default_value = "basic-kyc-level")]
         sumsub_level: String,
-        /// Days the decision log is kept (a regulator's usual look-back is a year).
-        #[arg(long, env = "GATEWAY_DECISION_RETENTION_DAYS", default_value_t = gateway::DEFAULT_DECISION_RETENTION_DAYS)]
-        decision_retention_days: i64,
+        /// Days the decision log is kept (default: the rules' retention, 400 days; a regulator's usual look-back is a year).
+        #[arg(long, env = "GATEWAY_DECISION_RETENTION_DAYS")]
+        decision_retention_days: Option<i64>,
     },
     /// Manage admin keys of the compliance team.
     AdminKey {
@@ -356,7 +356,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             if list_refresh_hours == 0 {
                 return Err("--list-refresh-hours must be at least 1".into());
             }
-            if decision_retention_days < 1 {
+            if decision_retention_days.is_some_and(|d| d < 1) {
                 return Err("--decision-retention-days must be at least 1".into());
             }
             for threshold in [hit_threshold_sandbox, hit_threshold_production].into_iter().flatten() {
@@ -368,7 +368,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             let identity = gateway::ports::Rules::identity(&rules);
             let notify = Arc::new(Notify::new());
             let config = Config {
-                decision_retention_days: Some(decision_retention_days),
+                decision_retention_days,
                 hit_threshold_sandbox,
                 hit_threshold_production,
                 secret_keys: Some(secret_keys),

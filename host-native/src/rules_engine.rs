@@ -8,9 +8,9 @@ use std::time::Duration;
 use gateway::ports::{Rules, RulesFault, RulesResult, RulesVersion};
 use rules::{
     CaseReviewDecision, CaseReviewFacts, Convert, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts,
-    ExclusionStatus, ExclusionStatusFacts, Horizons, KycDecision, KycFacts, KycTier, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision,
-    LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, RegulatorImportFacts, RegulatorOutcome, RuleError, SanctionsStatus,
-    SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, WithdrawalDecision, WithdrawalFacts,
+    ExclusionStatus, ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, KycTier, LimitCancelDecision, LimitCancelFacts,
+    LimitChangeDecision, LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, RegulatorImportFacts, RegulatorOutcome, RuleError,
+    SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, WithdrawalDecision, WithdrawalFacts,
 };
 use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, Linker};
@@ -57,6 +57,7 @@ pub struct ComponentRules {
     warm: Mutex<Option<Warm>>,
     identity: RulesVersion,
     horizons: Horizons,
+    jurisdictions: Vec<JurisdictionProfile>,
 }
 
 struct Warm {
@@ -102,10 +103,12 @@ impl ComponentRules {
             warm: Mutex::new(None),
             identity: RulesVersion { version: String::new(), component_sha256: hex::encode(Sha256::digest(bytes)) },
             horizons: rules::time_horizons(),
+            jurisdictions: Vec::new(),
         };
         let invalid = |e: RulesFault| LoadError::Invalid(e.to_string());
         loaded.identity.version = loaded.call(|r, s| r.call_version(s)).map_err(invalid)?;
         loaded.horizons = loaded.call(|r, s| r.call_time_horizons(s)).map_err(invalid)?.convert();
+        loaded.jurisdictions = loaded.call(|r, s| r.call_jurisdictions(s)).map_err(invalid)?.convert();
         Ok(loaded)
     }
 
@@ -144,6 +147,9 @@ impl Rules for ComponentRules {
     }
     fn horizons(&self) -> Horizons {
         self.horizons
+    }
+    fn jurisdictions(&self) -> Vec<JurisdictionProfile> {
+        self.jurisdictions.clone()
     }
     fn decide_deposit(&self, facts: &DepositFacts) -> RulesResult<Result<DepositDecision, RuleError>> {
         let facts: wit::DepositFacts = facts.clone().convert();

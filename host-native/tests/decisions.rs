@@ -41,6 +41,9 @@ impl Rules for Counting {
     fn horizons(&self) -> Horizons {
         self.inner.horizons()
     }
+    fn jurisdictions(&self) -> Vec<JurisdictionProfile> {
+        self.inner.jurisdictions()
+    }
     fn decide_deposit(&self, f: &DepositFacts) -> RulesResult<Result<DepositDecision, RuleError>> {
         self.tick().decide_deposit(f)
     }

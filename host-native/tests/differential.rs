@@ -157,9 +157,10 @@ proptest! {
         amount_cents in cents(),
         limits in prop::collection::vec(stored_limit(), 0..5),
         deposits in deposits(),
+        jurisdiction in pick(&["default", "GB", "SE", "DE", "CA-ON", "unknown"]),
     ) {
         let (lib, comp) = (LibraryRules, component());
-        let change = LimitChangeFacts { now, requested_at, window, amount_cents, limits: limits.clone() };
+        let change = LimitChangeFacts { now, requested_at, window, amount_cents, limits: limits.clone(), jurisdiction: jurisdiction.to_string() };
         prop_assert_eq!(lib.decide_limit_change(&change), comp.decide_limit_change(&change));
         let mut view = LimitsFacts { now, limits: limits.clone(), totals: totals_of(now, &deposits), deposits: None };
         prop_assert_eq!(lib.describe_limits(&view), comp.describe_limits(&view));
@@ -273,6 +274,7 @@ fn the_component_reports_the_library_version_horizons_and_its_own_hash() {
     assert_eq!(identity.version, rules::VERSION);
     assert_eq!(identity.component_sha256.len(), 64);
     assert_eq!(component().horizons(), LibraryRules.horizons());
+    assert_eq!(component().jurisdictions(), LibraryRules.jurisdictions());
 }
 
 #[test]

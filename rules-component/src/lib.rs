@@ -1,4 +1,4 @@
-//! Exports the `rules` library as the `cgw:rules@3.0.0` component. No logic
+//! Exports the `rules` library as the `cgw:rules@4.0.0` component. No logic
 //! of its own: each export converts its facts, calls the library once and
 //! converts the decision back, through the conversions of `rules::wit_bridge!`.
 //! It is built for `wasm32-unknown-unknown` only; on other targets it is empty.
@@ -69,6 +69,9 @@ impl wit::Guest for Component {
     }
     fn due_now(facts: wit::DueFacts) -> wit::DueWork {
         rules::due_now(&facts.convert()).convert()
+    }
+    fn jurisdictions() -> Vec<wit::JurisdictionProfile> {
+        rules::jurisdictions().convert()
     }
     fn time_horizons() -> wit::Horizons {
         rules::time_horizons().convert()

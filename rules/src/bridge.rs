@@ -132,7 +132,7 @@ macro_rules! for_each_wit_type {
         $enum!(KycStatus { NotStarted, InProgress, PendingReview, Approved, Rejected, Expired });
         $enum!(KycDocument { EmailOtp, PhoneOtp, GovernmentId, Selfie, ProofOfAddress, SourceOfFunds });
         $enum!(WithdrawalStatus { Held, Released, Blocked, Cancelled });
-        $enum!(KycAction { View, SandboxSubmit, Approve, Reject, Expire, VendorSubmit, VendorApprove, VendorReject });
+        $enum!(KycAction { View, SandboxSubmit, Approve, Reject, Expire, VendorSubmit, VendorApprove, VendorReject, VendorRetry });
         $enum!(CaseStatus { Open, Dismissed, Confirmed });
         $enum!(ReviewAction { Dismiss, Confirm });
         $enum!(LimitCancelDecision { Cancel, AlreadyCancelled, NotPending });
@@ -146,7 +146,7 @@ macro_rules! for_each_wit_type {
         $record!(DepositAllowed { would_remain_cents, active });
         $record!(DepositBreach { window, limit_cents, already_spent_cents, max_allowed_now_cents, next_reset_at });
         $variant!(DepositDecision { unit: [Held, Excluded, NeedsDeposits], with: [Allowed, CurrencyMismatch, Breach] });
-        $record!(LimitChangeFacts { now, requested_at, window, amount_cents, limits });
+        $record!(LimitChangeFacts { now, requested_at, window, amount_cents, limits, jurisdiction });
         $record!(LimitChange { current, is_increase, cooloff_seconds, effective_from, status, event, cancel_pending });
         $variant!(LimitChangeDecision { unit: [CurrencyMismatch, PendingChangeExists], with: [BelowMinimum, ReplayPending, Unchanged, Apply] });
         $record!(LimitCancelFacts { now, limit });
@@ -161,7 +161,7 @@ macro_rules! for_each_wit_type {
         $record!(ExclusionStatus { active, most_restrictive });
         $record!(RegulatorEntry { existing_regulator });
         $record!(RegulatorImportFacts { now, entries });
-        $record!(RegulatorOutcome { is_new, duration, events });
+        $record!(RegulatorOutcome { is_new, duration, is_permanent, expires_at, events });
 
         $record!(TierBounds { tier, ceiling_cents, next_tier_at_cents });
         $record!(OpenCheck { target_tier, status, updated_at });
@@ -203,8 +203,11 @@ macro_rules! for_each_wit_type {
             kyc_abandon_seconds,
             rescreen_after_seconds,
             review_target_seconds,
-            snapshot_second_of_day
+            snapshot_second_of_day,
+            decision_retention_seconds
         });
+        $record!(CooloffBracket { up_to_multiple, cooloff_seconds });
+        $record!(JurisdictionProfile { name, regulator, increase_cooloffs });
         $record!(DueLimit { now, status, effective_from });
         $record!(DueExclusion { now, expires_at, others });
         $record!(DueUser { now, status, last_screened_at });

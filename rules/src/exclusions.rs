@@ -187,6 +187,9 @@ pub struct RegulatorOutcome {
     /// false when the person is already permanently excluded by the regulator
     pub is_new: bool,
     pub duration: ExclusionDuration,
+    pub is_permanent: bool,
+    /// when the exclusion ends; never for a permanent one
+    pub expires_at: Option<i64>,
     pub events: Vec<EventKind>,
 }
 
@@ -200,6 +203,8 @@ pub fn decide_regulator_import(facts: &RegulatorImportFacts) -> Vec<RegulatorOut
             RegulatorOutcome {
                 is_new: !covered,
                 duration: ExclusionDuration::Permanent,
+                is_permanent: true,
+                expires_at: None,
                 events: if covered { Vec::new() } else { alloc::vec![EventKind::ExclusionKgcSynced, EventKind::ExclusionPermanent] },
             }
         })

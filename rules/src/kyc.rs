@@ -237,7 +237,7 @@ pub fn decide_withdrawal(facts: &WithdrawalFacts) -> Result<WithdrawalDecision, 
 }
 
 named_enum!(
-    /// What is asked of a check.
+    /// What is asked of a check; `vendor_retry` is a vendor asking the user to resubmit (Sumsub's RED with RETRY).
     KycAction {
         View = "view",
         SandboxSubmit = "sandbox_submit",
@@ -247,6 +247,7 @@ named_enum!(
         VendorSubmit = "vendor_submit",
         VendorApprove = "vendor_approve",
         VendorReject = "vendor_reject",
+        VendorRetry = "vendor_retry",
     }
 );
 
@@ -362,6 +363,8 @@ pub fn decide_kyc(facts: &KycFacts) -> KycDecision {
             s if s.can_be_abandoned() => submit(current, facts),
             _ => KycDecision { refused: true, ..current },
         },
+        // A rejection the user may correct is no verdict: the check stays as it is.
+        KycAction::VendorRetry => current,
         KycAction::VendorApprove | KycAction::VendorReject => {
             let approve = facts.action == KycAction::VendorApprove;
             let current = if current.status.can_be_abandoned() { submit(current, facts) } else { current };

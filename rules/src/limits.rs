@@ -1,6 +1,7 @@
 //! Deposit limits: cool-off brackets, the rolling-window check, the deposit
 //! gate, limit changes and their cancellation.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
@@ -45,9 +46,10 @@ pub struct Cooloff {
 }
 
 /// The cool-off for a limit change. First sets and decreases (and an
-/// unchanged amount) are instant; an increase waits 24 hours up to and
-/// including 2x, 48 hours up to and including 5x, 7 days above.
-pub fn limit_cooloff(current_cents: Option<i64>, requested_cents: i64) -> Result<Cooloff, RuleError> {
+/// unchanged amount) are instant; an increase waits as the jurisdiction's
+/// profile says (the default: 24 hours up to and including 2x, 48 hours up
+/// to and including 5x, 7 days above).
+pub fn limit_cooloff(jurisdiction: &str, current_cents: Option<i64>, requested_cents: i64) -> Result<Cooloff, RuleError> {
     let requested = positive_amount(requested_cents)?;
     let Some(current) = current_cents else {
         return Ok(Cooloff { is_increase: false, cooloff_seconds: 0 });
@@ -56,15 +58,7 @@ pub fn limit_cooloff(current_cents: Option<i64>, requested_cents: i64) -> Result
     if requested <= current {
         return Ok(Cooloff { is_increase: false, cooloff_seconds: 0 });
     }
-    let (requested, current) = (i128::from(requested), i128::from(current));
-    let cooloff_seconds = if requested <= 2 * current {
-        COOLOFF_UP_TO_2X
-    } else if requested <= 5 * current {
-        COOLOFF_UP_TO_5X
-    } else {
-        COOLOFF_ABOVE_5X
-    };
-    Ok(Cooloff { is_increase: true, cooloff_seconds })
+    Ok(Cooloff { is_increase: true, cooloff_seconds: crate::jurisdictions::increase_cooloff(jurisdiction, current, requested) })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -388,6 +382,9 @@ pub struct LimitChangeFacts {
     pub amount_cents: i64,
     /// the user's limit rows of every window, oldest first
     pub limits: Vec<StoredLimit>,
+    /// the tenant's jurisdiction profile (`default` for decisions logged before profiles)
+    #[serde(default = "crate::jurisdictions::default_jurisdiction")]
+    pub jurisdiction: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -434,7 +431,7 @@ pub fn decide_limit_change(facts: &LimitChangeFacts) -> Result<LimitChangeDecisi
     if current.is_some_and(|(_, c)| !c.same_currency) {
         return Ok(LimitChangeDecision::CurrencyMismatch);
     }
-    let cooloff = limit_cooloff(current.map(|(_, c)| c.amount_cents), amount)?;
+    let cooloff = limit_cooloff(&facts.jurisdiction, current.map(|(_, c)| c.amount_cents), amount)?;
     if let Some((i, p)) = pending {
         if p.amount_cents == amount {
             return Ok(LimitChangeDecision::ReplayPending(index(i)));
@@ -546,28 +543,28 @@ mod tests {
 
     #[test]
     fn first_set_and_decrease_are_instant() {
-        assert_eq!(limit_cooloff(None, 5_000), Ok(Cooloff { is_increase: false, cooloff_seconds: 0 }));
-        assert_eq!(limit_cooloff(Some(5_000), 4_999), Ok(Cooloff { is_increase: false, cooloff_seconds: 0 }));
-        assert_eq!(limit_cooloff(Some(5_000), 5_000), Ok(Cooloff { is_increase: false, cooloff_seconds: 0 }));
+        assert_eq!(limit_cooloff("default", None, 5_000), Ok(Cooloff { is_increase: false, cooloff_seconds: 0 }));
+        assert_eq!(limit_cooloff("default", Some(5_000), 4_999), Ok(Cooloff { is_increase: false, cooloff_seconds: 0 }));
+        assert_eq!(limit_cooloff("default", Some(5_000), 5_000), Ok(Cooloff { is_increase: false, cooloff_seconds: 0 }));
     }
 
     #[test]
     fn exactly_2x_and_5x_fall_in_the_lower_bracket() {
-        assert_eq!(limit_cooloff(Some(10_000), 10_001).unwrap().cooloff_seconds, 86_400);
-        assert_eq!(limit_cooloff(Some(10_000), 20_000).unwrap().cooloff_seconds, 86_400);
-        assert_eq!(limit_cooloff(Some(10_000), 20_001).unwrap().cooloff_seconds, 172_800);
-        assert_eq!(limit_cooloff(Some(10_000), 50_000).unwrap().cooloff_seconds, 172_800);
-        assert_eq!(limit_cooloff(Some(10_000), 50_001).unwrap().cooloff_seconds, 604_800);
-        assert!(limit_cooloff(Some(10_000), 50_001).unwrap().is_increase);
+        assert_eq!(limit_cooloff("default", Some(10_000), 10_001).unwrap().cooloff_seconds, 86_400);
+        assert_eq!(limit_cooloff("default", Some(10_000), 20_000).unwrap().cooloff_seconds, 86_400);
+        assert_eq!(limit_cooloff("default", Some(10_000), 20_001).unwrap().cooloff_seconds, 172_800);
+        assert_eq!(limit_cooloff("default", Some(10_000), 50_000).unwrap().cooloff_seconds, 172_800);
+        assert_eq!(limit_cooloff("default", Some(10_000), 50_001).unwrap().cooloff_seconds, 604_800);
+        assert!(limit_cooloff("default", Some(10_000), 50_001).unwrap().is_increase);
     }
 
     #[test]
     fn huge_amounts_do_not_overflow() {
         let max = crate::MAX_AMOUNT_CENTS;
-        assert_eq!(limit_cooloff(Some(max / 2), max).unwrap().cooloff_seconds, 86_400);
-        assert_eq!(limit_cooloff(Some(max), max + 1), Err(RuleError::AmountTooLarge));
-        assert_eq!(limit_cooloff(Some(1), 0), Err(RuleError::NonPositiveAmount));
-        assert_eq!(limit_cooloff(Some(-1), 10), Err(RuleError::NonPositiveAmount));
+        assert_eq!(limit_cooloff("default", Some(max / 2), max).unwrap().cooloff_seconds, 86_400);
+        assert_eq!(limit_cooloff("default", Some(max), max + 1), Err(RuleError::AmountTooLarge));
+        assert_eq!(limit_cooloff("default", Some(1), 0), Err(RuleError::NonPositiveAmount));
+        assert_eq!(limit_cooloff("default", Some(-1), 10), Err(RuleError::NonPositiveAmount));
     }
 
     #[test]

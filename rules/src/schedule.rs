@@ -27,7 +27,12 @@ pub struct Horizons {
     pub rescreen_after_seconds: i64,
     pub review_target_seconds: i64,
     pub snapshot_second_of_day: i64,
+    /// how long the decision log is kept: a regulator's usual look-back is a year, kept a little longer
+    pub decision_retention_seconds: i64,
 }
+
+/// Decisions are kept 400 days: a regulator's usual look-back is a year.
+pub const DECISION_RETENTION_SECONDS: i64 = 400 * crate::DAY;
 
 pub fn time_horizons() -> Horizons {
     Horizons {
@@ -39,6 +44,7 @@ pub fn time_horizons() -> Horizons {
         rescreen_after_seconds: RESCREEN_AFTER_SECONDS,
         review_target_seconds: REVIEW_TARGET_SECONDS,
         snapshot_second_of_day: SNAPSHOT_SECOND_OF_DAY,
+        decision_retention_seconds: DECISION_RETENTION_SECONDS,
     }
 }
 

@@ -25,6 +25,12 @@ pub fn wrong_method_is_405_with_allow(env: &Env) -> CaseResult {
     r.expect_error(405, "method_not_allowed")?;
     ensure_eq!(r.header("allow"), Some("POST"));
     t.get("/v1/limits/check").expect_error(405, "method_not_allowed")?;
+    // A path with two methods names both, whatever they are.
+    let both = t.delete("/v1/limits");
+    both.expect_error(405, "method_not_allowed")?;
+    ensure_eq!(both.header("allow"), Some("POST, GET"));
+    let clock = t.delete("/v1/sandbox/clock");
+    ensure_eq!(clock.header("allow"), Some("POST, GET"));
     Ok(())
 }
 

@@ -54,6 +54,66 @@ pub fn increase_brackets_match_the_table(env: &Env) -> CaseResult {
     Ok(())
 }
 
+/// The cool-off each regulator sets for every increase (decreases are at once everywhere).
+const REGULATORS: &[(&str, i64)] = &[("GB", 24 * 3_600), ("SE", 72 * 3_600), ("DE", 7 * 24 * 3_600), ("CA-ON", 24 * 3_600)];
+
+/// Every profile `GET /v1/rules` lists: a tenant in it gets each bracket's
+/// cool-off at the bracket's boundary and one cent past it, and a decrease
+/// at once. The regulators' profiles have the cool-off the regulator sets,
+/// and the default keeps the spec's table. A profile added to the rules is
+/// covered here without a change.
+pub fn jurisdiction_profiles_set_the_cooloff(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let rules = t.get("/v1/rules");
+    let profiles = rules.body["jurisdictions"].as_array().cloned().unwrap_or_default();
+    let names: Vec<&str> = profiles.iter().filter_map(|p| p["name"].as_str()).collect();
+    for required in ["default", "GB", "SE", "DE"] {
+        ensure!(names.contains(&required), "no {required} profile in {names:?}");
+    }
+    for profile in &profiles {
+        let name = profile["name"].as_str().unwrap_or_default();
+        let brackets: Vec<(Option<i64>, i64)> = profile["increase_cooloffs"]
+            .as_array()
+            .map(|b| b.iter().map(|b| (b["up_to_multiple"].as_i64(), b["cooloff_seconds"].as_i64().unwrap_or(-1))).collect())
+            .unwrap_or_default();
+        if let Some((_, seconds)) = REGULATORS.iter().find(|(n, _)| *n == name) {
+            ensure_eq!(brackets, vec![(None, *seconds)], format!("{name}'s brackets"));
+        }
+        if name == "default" {
+            ensure_eq!(brackets, vec![(Some(2), 24 * 3_600), (Some(5), 48 * 3_600), (None, 7 * 24 * 3_600)], "the spec's table");
+        }
+        // each bracket at its boundary, one cent past it, and far above the last
+        let base = 10_000;
+        let mut probes = vec![(base + 1, brackets.first().map_or(-1, |b| b.1))];
+        for (i, (multiple, seconds)) in brackets.iter().enumerate() {
+            if let Some(m) = multiple {
+                probes.push((m * base, *seconds));
+                probes.push((m * base + 1, brackets.get(i + 1).map_or(-1, |b| b.1)));
+            }
+        }
+        probes.push((1_000 * base, brackets.last().map_or(-1, |b| b.1)));
+        let t = env.sandbox_in(name)?;
+        for (to, cooloff) in probes {
+            let user = player(&t)?;
+            set(&t, &user, "limit_monthly", base)?.expect(201)?;
+            let r = set(&t, &user, "limit_monthly", to)?;
+            r.expect(201)?;
+            ensure_eq!(r.int("cooloff_seconds"), cooloff, format!("{name}: increase to {to}"));
+            ensure_eq!(r.str("status"), "pending");
+            let delay = parse_time(r.str("effective_from"))? - t.now()?;
+            ensure!((cooloff - 60..=cooloff + 1).contains(&delay), "{name}: effective_from is {delay}s away, not {cooloff}");
+        }
+        let user = player(&t)?;
+        set(&t, &user, "limit_daily", base)?.expect(201)?;
+        let lower = set(&t, &user, "limit_daily", base - 1)?;
+        ensure_eq!((lower.int("cooloff_seconds"), lower.str("status")), (0, "active"), format!("{name}: a decrease is at once"));
+    }
+    // the twin: a name no profile has is refused
+    let body = json!({ "name": "x", "environment": "sandbox", "jurisdiction": "XX" });
+    env.admin("POST", "/v1/admin/tenants", Some(&body)).expect_error(400, "invalid_field")?;
+    Ok(())
+}
+
 pub fn decrease_is_instant_and_cancels_a_pending_increase(env: &Env) -> CaseResult {
     let t = env.sandbox()?;
     let user = player(&t)?;

@@ -86,6 +86,7 @@ cases![
     exclusions::regulator_import_takes_many_entries_and_refuses_too_many,
     limits::first_set_is_instant,
     limits::increase_brackets_match_the_table,
+    limits::jurisdiction_profiles_set_the_cooloff,
     limits::decrease_is_instant_and_cancels_a_pending_increase,
     limits::pending_increase_is_idempotent_or_conflicts,
     limits::pending_increase_activates_after_cooloff,

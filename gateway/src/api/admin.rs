@@ -65,6 +65,12 @@ impl Gateway {
         let name = f.text("name");
         let environment_text = f.code("environment");
         let rate = f.opt_integer("rate_limit_per_minute");
+        let jurisdiction = f.opt_text("jurisdiction").unwrap_or_else(|| rules::DEFAULT_JURISDICTION.to_string());
+        let profiles = self.rules.jurisdictions();
+        if !profiles.iter().any(|p| p.name == jurisdiction) {
+            let names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
+            f.reject("invalid_field", format!("jurisdiction must be one of {}", names.join(", ")));
+        }
         let environment = Environment::parse(&environment_text);
         if !environment_text.is_empty() && environment.is_none() {
             f.reject("invalid_field", "environment must be sandbox or production");
@@ -86,8 +92,15 @@ impl Gateway {
         self.store
             .batch(vec![
                 Stmt::new(
-                    "INSERT INTO tenants (tenant_id, name, environment, rate_limit_per_minute, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-                    vec![tenant_id.as_str().into(), name.as_str().into(), environment.as_str().into(), rate.into(), ctx.now.into()],
+                    "INSERT INTO tenants (tenant_id, name, environment, rate_limit_per_minute, created_at, jurisdiction) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    vec![
+                        tenant_id.as_str().into(),
+                        name.as_str().into(),
+                        environment.as_str().into(),
+                        rate.into(),
+                        ctx.now.into(),
+                        jurisdiction.as_str().into(),
+                    ],
                 ),
                 insert_key,
             ])
@@ -97,6 +110,7 @@ impl Gateway {
             "name": name,
             "environment": environment.as_str(),
             "rate_limit_per_minute": rate,
+            "jurisdiction": jurisdiction,
             "key_id": key_id,
             "api_key": key,
         })))

@@ -3,11 +3,11 @@
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use super::{busy, stored_json};
+use super::stored_json;
 use crate::error::{ApiError, ApiResult};
 use crate::input::{is_snake_word, Fields};
 use crate::ports::Stmt;
-use crate::{time, Ctx, Gateway, Reply, WRITE_ATTEMPTS};
+use crate::{time, Ctx, Gateway, Reply};
 
 impl Gateway {
     pub(crate) async fn aml_event(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
@@ -36,7 +36,7 @@ impl Gateway {
         });
         let fingerprint = hex::encode(Sha256::digest(payload.to_string().as_bytes()));
         let tenant = ctx.caller.tenant_id.as_str();
-        for _ in 0..WRITE_ATTEMPTS {
+        until_committed!({
             let rows = self
                 .store
                 .query(
@@ -46,7 +46,7 @@ impl Gateway {
                 .await?;
             if let Some(row) = rows.first() {
                 if row.text(0)? == fingerprint {
-                    return Ok(Reply::ok(stored_json(&row.text(1)?)?));
+                    return Ok(Some(Reply::ok(stored_json(&row.text(1)?)?)));
                 }
                 return Err(ApiError::conflict("transaction_conflict", "this transaction_id was already reported with different details"));
             }
@@ -73,10 +73,10 @@ impl Gateway {
                 ],
             );
             if self.commit(vec![insert]).await? {
-                return Ok(Reply::accepted(response));
+                return Ok(Some(Reply::accepted(response)));
             }
-        }
-        Err(busy())
+            Ok(None)
+        })
     }
 
     pub(crate) async fn list_aml_events(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {

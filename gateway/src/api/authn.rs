@@ -40,7 +40,7 @@ impl Gateway {
             .store
             .query(
                 "SELECT k.key_id, k.key_hash, k.is_admin, k.revoked_at, t.tenant_id, t.environment, t.rate_limit_per_minute,
-                        t.suspended_at, t.clock_offset_seconds
+                        t.suspended_at, t.clock_offset_seconds, t.jurisdiction
                  FROM api_keys k JOIN tenants t ON t.tenant_id = k.tenant_id WHERE k.key_hash = ?1",
                 vec![hash.as_str().into()],
             )
@@ -69,6 +69,7 @@ impl Gateway {
             environment,
             rate_limit_per_minute: row.int(6)?,
             clock_offset_seconds: row.int(8)?,
+            jurisdiction: row.text(9)?,
         };
         self.key_cache.put(hash, &caller, now);
         Ok(caller)

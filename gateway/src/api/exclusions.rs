@@ -7,13 +7,13 @@ use rules::{
 };
 use serde_json::{json, Value as Json};
 
-use super::{busy, stored_json};
+use super::stored_json;
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::{normalize_email, normalize_phone, Fields};
 use crate::ports::{Read, Stmt, Value};
-use crate::{time, Ctx, Gateway, Reply, MAX_CLOCK_SKEW_SECONDS, WRITE_ATTEMPTS};
+use crate::{time, Ctx, Gateway, Reply, MAX_CLOCK_SKEW_SECONDS};
 
 /// Source of an exclusion registered by a licensed operator through the API.
 pub const SOURCE_OPERATOR: &str = "operator";
@@ -62,7 +62,7 @@ impl Gateway {
         check_skew(&mut f, "initiated_at", initiated_at, ctx.now);
         f.finish()?;
         let duration = duration.ok_or_else(ApiError::internal)?;
-        for _ in 0..WRITE_ATTEMPTS {
+        until_committed!({
             let user = self.require_user(ctx, &user_id).await?;
             let existing = self.user_exclusions(ctx, &user_id).await?;
             let facts = ExclusionFacts {
@@ -79,7 +79,7 @@ impl Gateway {
                     body["regulator_propagated"] = Json::Bool(row.regulator_propagated);
                     let reply = with_decision(Reply::ok(body), &log);
                     self.defer(log);
-                    return Ok(reply);
+                    return Ok(Some(reply));
                 }
                 ExclusionDecision::AlreadyExcluded => {
                     let error = ApiError::conflict(
@@ -144,10 +144,10 @@ impl Gateway {
                 statements.push(self.event(environment, None, *event, ctx.now, data.clone()));
             }
             if self.commit(statements).await? {
-                return Ok(with_decision(Reply::created(response), &log));
+                return Ok(Some(with_decision(Reply::created(response), &log)));
             }
-        }
-        Err(busy())
+            Ok(None)
+        })
     }
 
     /// Imports exclusions made through the regulator's comprehensive form:
@@ -214,15 +214,15 @@ impl Gateway {
                 "user_email": email,
                 "user_phone": phone,
                 "duration": outcome.duration.as_str(),
-                "is_permanent": true,
-                "expires_at": null,
+                "is_permanent": outcome.is_permanent,
+                "expires_at": time::json_opt(outcome.expires_at),
                 "source": SOURCE_REGULATOR,
             });
             statements.push(next_exclusion_seq());
             statements.push(Stmt::new(
                 "INSERT INTO exclusions (exclusion_id, seq, environment, tenant_id, external_user_id, email, phone, duration, reason, source,
                                          effective_from, expires_at, regulator_propagated, regulator_eligible, response, created_at)
-                 VALUES (?1, (SELECT value FROM counters WHERE name = 'exclusion_seq'), ?2, ?3, NULL, ?4, ?5, ?6, ?7, ?8, ?9, NULL, 1, 1, ?10, ?9)",
+                 VALUES (?1, (SELECT value FROM counters WHERE name = 'exclusion_seq'), ?2, ?3, NULL, ?4, ?5, ?6, ?7, ?8, ?9, ?11, 1, 1, ?10, ?9)",
                 vec![
                     exclusion_id.as_str().into(),
                     environment.as_str().into(),
@@ -234,6 +234,7 @@ impl Gateway {
                     SOURCE_REGULATOR.into(),
                     now.into(),
                     data.to_string().into(),
+                    Value::from(outcome.expires_at),
                 ],
             ));
             for event in &outcome.events {
@@ -242,7 +243,7 @@ impl Gateway {
             imported.push(exclusion_id);
         }
         if !self.commit(statements).await? {
-            return Err(busy());
+            return Err(super::busy());
         }
         Ok(json!({ "imported": imported.len(), "skipped": skipped, "exclusion_ids": imported, "decision_id": log.decision_id() }))
     }

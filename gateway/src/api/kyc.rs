@@ -7,14 +7,14 @@ use rules::{
 use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
 
-use super::{busy, stored_json, User};
+use super::{stored_json, User};
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::{normalize_email, normalize_phone, Fields};
 use crate::ports::{Stmt, Value};
 use crate::vendors::{self, sumsub};
-use crate::{time, Ctx, Gateway, Reply, WRITE_ATTEMPTS};
+use crate::{time, Ctx, Gateway, Reply};
 
 /// The route's handler: the identity vendor's status webhook.
 pub(crate) async fn identity_vendor_webhook(gw: &Gateway, request: &http::Request<Vec<u8>>) -> ApiResult<Reply> {
@@ -95,9 +95,9 @@ impl Gateway {
         }
         f.finish()?;
         let request = WithdrawalRequest { user_id, email: norm_email, phone: norm_phone, amount, currency, withdrawal_id };
-        for _ in 0..WRITE_ATTEMPTS {
+        until_committed!({
             if let Some(reply) = self.existing_withdrawal(ctx, &request).await? {
-                return Ok(reply);
+                return Ok(Some(reply));
             }
             let user = self.require_user(ctx, &request.user_id).await?;
             let open = self.open_check(ctx, &request.user_id).await?;
@@ -131,7 +131,8 @@ impl Gateway {
                             ),
                             statements,
                         )
-                        .await;
+                        .await
+                        .map(Some);
                 }
                 WithdrawalOutcome::CurrencyMismatch => {
                     let kept = user.withdrawal_currency.clone().unwrap_or_default();
@@ -141,7 +142,8 @@ impl Gateway {
                             ApiError::bad_request("currency_mismatch", format!("this user's withdrawals are kept in {kept}")),
                             statements,
                         )
-                        .await;
+                        .await
+                        .map(Some);
                 }
                 WithdrawalOutcome::AlreadyInProgress => {
                     return self
@@ -150,12 +152,13 @@ impl Gateway {
                             ApiError::conflict("already_in_progress", "a verification for this user is already in progress"),
                             statements,
                         )
-                        .await;
+                        .await
+                        .map(Some);
                 }
                 WithdrawalOutcome::ReplayOpenCheck => {
                     let open = open.as_ref().ok_or_else(ApiError::internal)?;
                     self.defer(log.clone());
-                    return Ok(with_decision(Reply::ok(stored_json(&open.start_response)?), &log));
+                    return Ok(Some(with_decision(Reply::ok(stored_json(&open.start_response)?), &log)));
                 }
                 WithdrawalOutcome::Held(tier) => Reply::ok(json!({
                     "kyc_check_id": null,
@@ -187,7 +190,7 @@ impl Gateway {
                     let withdrawal_id = self.new_id("wd");
                     let token = match self.vendor_access_token(ctx.caller.environment, &kyc_check_id, verification.vendor_token_seconds).await {
                         Ok(token) => token,
-                        Err(error) => return self.refuse_withdrawal(&log, error, statements).await,
+                        Err(error) => return self.refuse_withdrawal(&log, error, statements).await.map(Some),
                     };
                     let body = json!({
                         "kyc_check_id": kyc_check_id,
@@ -227,13 +230,13 @@ impl Gateway {
             };
             if statements.len() == 1 {
                 self.defer(log.clone());
-                return Ok(with_decision(reply, &log));
+                return Ok(Some(with_decision(reply, &log)));
             }
             if self.commit(statements).await? {
-                return Ok(with_decision(reply, &log));
+                return Ok(Some(with_decision(reply, &log)));
             }
-        }
-        Err(busy())
+            Ok(None)
+        })
     }
 
     /// The token of the end user's verification flow: the sandbox stub's, or
@@ -272,7 +275,7 @@ impl Gateway {
             sumsub::WebhookOutcome::Ignore(kind) => return Ok(Reply::ok(json!({ "received": true, "applied": false, "type": kind }))),
             sumsub::WebhookOutcome::Apply { kyc_check_id, action } => (kyc_check_id, action),
         };
-        for _ in 0..WRITE_ATTEMPTS {
+        until_committed!({
             let check = self
                 .load_check(&kyc_check_id)
                 .await?
@@ -282,15 +285,14 @@ impl Gateway {
             let now = self.clock.now();
             let (decision, log) = self.decide_check(&check, &user, action, now)?;
             if !self.apply_check_decision(&check, &user, &decision, &log, "sumsub", now).await? {
-                continue;
+                return Ok(None);
             }
             if decision.refused {
                 return Err(error_with_decision(invalid_state(decision.status), &log));
             }
             let body = json!({ "received": true, "applied": decision.changed, "kyc_check_id": kyc_check_id, "status": decision.status.as_str() });
-            return Ok(with_decision(Reply::ok(body), &log));
-        }
-        Err(busy())
+            Ok(Some(with_decision(Reply::ok(body), &log)))
+        })
     }
 
     /// Answers a refused withdrawal, writing what the decision still changes
@@ -531,14 +533,14 @@ impl Gateway {
 
     pub(crate) async fn kyc_status(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         let id = ctx.query.required("kyc_check_id")?;
-        for _ in 0..WRITE_ATTEMPTS {
+        until_committed!({
             let (check, user) = self.tenant_check(ctx, id).await?;
             let (decision, log) = self.decide_check(&check, &user, KycAction::View, ctx.now)?;
             if !self.apply_check_decision(&check, &user, &decision, &log, "abandoned", ctx.now).await? {
-                continue;
+                return Ok(None);
             }
             let updated_at = if decision.changed { ctx.now } else { check.updated_at };
-            return Ok(with_decision(
+            Ok(Some(with_decision(
                 Reply::ok(json!({
                     "kyc_check_id": check.kyc_check_id,
                     "user_id": check.external_user_id,
@@ -553,9 +555,8 @@ impl Gateway {
                     "expires_at": time::json_opt(decision.expires_at),
                 })),
                 &log,
-            ));
-        }
-        Err(busy())
+            )))
+        })
     }
 
     pub(crate) async fn kyc_tier(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
@@ -583,18 +584,17 @@ impl Gateway {
         if ctx.caller.environment != Environment::Sandbox {
             return Err(ApiError::forbidden("sandbox_only", "this operation is only available with a sandbox key"));
         }
-        for _ in 0..WRITE_ATTEMPTS {
+        until_committed!({
             let (check, user) = self.tenant_check(ctx, kyc_check_id).await?;
             let (decision, log) = self.decide_check(&check, &user, KycAction::SandboxSubmit, ctx.now)?;
             if !self.apply_check_decision(&check, &user, &decision, &log, "sandbox_vendor", ctx.now).await? {
-                continue;
+                return Ok(None);
             }
             if decision.refused {
                 return Err(error_with_decision(invalid_state(decision.status), &log));
             }
-            return Ok(with_decision(Reply::accepted(json!({ "kyc_check_id": check.kyc_check_id, "status": decision.status.as_str() })), &log));
-        }
-        Err(busy())
+            Ok(Some(with_decision(Reply::accepted(json!({ "kyc_check_id": check.kyc_check_id, "status": decision.status.as_str() })), &log)))
+        })
     }
 
     /// Admin-only approve or reject of a check awaiting review.
@@ -614,22 +614,21 @@ impl Gateway {
         }
         f.finish()?;
         let action = action.ok_or_else(ApiError::internal)?;
-        for _ in 0..WRITE_ATTEMPTS {
+        until_committed!({
             let check = self.load_check(&kyc_check_id).await?.filter(|c| c.environment == ctx.caller.environment).ok_or_else(check_not_found)?;
             let user = self.find_user(&check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)?;
             let (decision, log) = self.decide_check(&check, &user, action, ctx.now)?;
             if !self.apply_check_decision(&check, &user, &decision, &log, &reviewer, ctx.now).await? {
-                continue;
+                return Ok(None);
             }
             if decision.refused {
                 return Err(error_with_decision(invalid_state(decision.status), &log));
             }
-            return Ok(with_decision(
+            Ok(Some(with_decision(
                 Reply::ok(json!({ "kyc_check_id": check.kyc_check_id, "status": decision.status.as_str(), "reviewer": reviewer, "reason": reason })),
                 &log,
-            ));
-        }
-        Err(busy())
+            )))
+        })
     }
 
     /// Checks of the environment for the compliance team, by status, with

@@ -8,12 +8,12 @@ use rules::{
 use serde_json::{json, Value as Json};
 
 use super::exclusions::{check_skew, exclusion_terms, PLAYER_EXCLUSIONS_SQL};
-use super::{busy, money, stored_json, user_from_row, User, USER_SQL};
+use super::{money, stored_json, user_from_row, User, USER_SQL};
 use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::Fields;
 use crate::ports::{Read, Row, Stmt, MAX_STORED_INTEGER};
-use crate::{time, Ctx, Gateway, Reply, WRITE_ATTEMPTS};
+use crate::{time, Ctx, Gateway, Reply};
 
 const HELD_MESSAGE: &str = "Deposits are temporarily unavailable on this account. Please contact support.";
 const EXCLUDED_MESSAGE: &str = "Deposits are unavailable while a self-exclusion is active.";
@@ -138,10 +138,17 @@ impl Gateway {
         check_skew(&mut f, "requested_at", requested_at, ctx.now);
         f.finish()?;
         let window = window.ok_or_else(ApiError::internal)?;
-        for _ in 0..WRITE_ATTEMPTS {
+        until_committed!({
             let user = self.require_user(ctx, &user_id).await?;
             let rows = self.limit_rows(ctx, &user_id, Some(&currency)).await?;
-            let facts = LimitChangeFacts { now: ctx.now, requested_at, window, amount_cents: amount, limits: rows.iter().map(|r| r.facts).collect() };
+            let facts = LimitChangeFacts {
+                now: ctx.now,
+                requested_at,
+                window,
+                amount_cents: amount,
+                limits: rows.iter().map(|r| r.facts).collect(),
+                jurisdiction: ctx.caller.jurisdiction.clone(),
+            };
             let (decision, log) =
                 self.decide_or_refuse(&Scope::of(ctx, &user_id), Operation::LimitChange, &facts, |r, f| r.decide_limit_change(f))?;
             let refuse = |error: ApiError| {
@@ -156,19 +163,21 @@ impl Gateway {
             };
             match decision {
                 LimitChangeDecision::BelowMinimum(min) => {
-                    return refuse(ApiError::unprocessable("below_minimum", format!("a deposit limit must be at least {min} minor units")));
+                    return refuse(ApiError::unprocessable("below_minimum", format!("a deposit limit must be at least {min} minor units"))).map(Some);
                 }
                 LimitChangeDecision::CurrencyMismatch => {
                     let kept = rows.iter().find(|r| r.facts.window == window && r.currency != currency).map(|r| r.currency.clone());
-                    return refuse(ApiError::bad_request("currency_mismatch", format!("this limit is kept in {}", kept.unwrap_or_default())));
+                    return refuse(ApiError::bad_request("currency_mismatch", format!("this limit is kept in {}", kept.unwrap_or_default())))
+                        .map(Some);
                 }
                 LimitChangeDecision::PendingChangeExists => {
                     return refuse(ApiError::conflict(
                         "pending_change_exists",
                         "an increase of this limit is pending; cancel it first or wait until it is effective",
-                    ));
+                    ))
+                    .map(Some);
                 }
-                LimitChangeDecision::ReplayPending(i) => return respond(Reply::ok(stored_json(&pick(&rows, i)?.response)?)),
+                LimitChangeDecision::ReplayPending(i) => return respond(Reply::ok(stored_json(&pick(&rows, i)?.response)?)).map(Some),
                 LimitChangeDecision::Unchanged(i) => {
                     let c = pick(&rows, i)?;
                     let body = limit_response(
@@ -183,18 +192,18 @@ impl Gateway {
                         c.facts.effective_from,
                         LimitStatus::Active,
                     );
-                    return respond(Reply::ok(body));
+                    return respond(Reply::ok(body)).map(Some);
                 }
                 LimitChangeDecision::Apply(change) => {
                     let mut statements = vec![log.statement()];
                     let body = self.limit_change_statements(ctx, &user, &rows, window, amount, &currency, &change, &mut statements)?;
                     if self.commit(statements).await? {
-                        return Ok(with_decision(Reply::created(body), &log));
+                        return Ok(Some(with_decision(Reply::created(body), &log)));
                     }
                 }
             }
-        }
-        Err(busy())
+            Ok(None)
+        })
     }
 
     /// The statements of an applied change: a claim on the user, the
@@ -402,7 +411,7 @@ impl Gateway {
         let currency = f.currency("currency");
         f.finish()?;
         let tenant = ctx.caller.tenant_id.as_str();
-        for _ in 0..WRITE_ATTEMPTS {
+        until_committed!({
             let existing = self
                 .store
                 .query(
@@ -412,7 +421,7 @@ impl Gateway {
                 .await?;
             if let Some(row) = existing.first() {
                 if row.text(0)? == user_id && row.int(1)? == amount && row.text(2)? == currency {
-                    return Ok(Reply::ok(stored_json(&row.text(3)?)?));
+                    return Ok(Some(Reply::ok(stored_json(&row.text(3)?)?)));
                 }
                 return Err(ApiError::conflict("transaction_conflict", "this transaction_id was already committed with different details"));
             }
@@ -475,10 +484,10 @@ impl Gateway {
                 ),
             ];
             if self.commit(statements).await? {
-                return Ok(with_decision(Reply::created(response), &log));
+                return Ok(Some(with_decision(Reply::created(response), &log)));
             }
-        }
-        Err(busy())
+            Ok(None)
+        })
     }
 
     pub(crate) async fn cancel_limit(&self, ctx: &Ctx<'_>, limit_id: &str) -> ApiResult<Reply> {

@@ -25,7 +25,12 @@ pub(crate) async fn health(_gw: &Gateway, _request: &http::Request<Vec<u8>>) -> 
 /// The rules component this host decides with.
 pub(crate) async fn rules_identity(gw: &Gateway, _ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let id = gw.rules.identity();
-    Ok(Reply::ok(json!({ "version": id.version, "component_sha256": id.component_sha256, "wit_package": rules::WIT_PACKAGE })))
+    Ok(Reply::ok(json!({
+        "version": id.version,
+        "component_sha256": id.component_sha256,
+        "wit_package": rules::WIT_PACKAGE,
+        "jurisdictions": gw.rules.jurisdictions(),
+    })))
 }
 
 /// A user as the other endpoints need it.

@@ -6,14 +6,14 @@ use rules::{
 use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
 
-use super::{busy, stored_json};
+use super::stored_json;
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::{is_upper_code, normalize_email, Fields};
 use crate::ports::{Stmt, Value};
 use crate::vendors::yente::Person;
-use crate::{time, Ctx, Gateway, Reply, WRITE_ATTEMPTS};
+use crate::{time, Ctx, Gateway, Reply};
 
 struct Identity {
     user_id: String,
@@ -58,9 +58,9 @@ impl Gateway {
     pub(crate) async fn screen(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         let who = Identity::parse(ctx.body, ctx.now)?;
         let fingerprint = who.fingerprint();
-        for _ in 0..WRITE_ATTEMPTS {
+        until_committed!({
             if let Some(reply) = self.existing_screening(ctx, &who.user_id, &fingerprint).await? {
-                return Ok(reply);
+                return Ok(Some(reply));
             }
             self.ensure_screening_available(ctx.caller.environment).await?;
             let name = format!("{} {}", who.first_name, who.last_name);
@@ -124,10 +124,10 @@ impl Gateway {
             ));
             statements.extend(case_statements);
             if self.commit(statements).await? {
-                return Ok(with_decision(Reply::created(response), &log));
+                return Ok(Some(with_decision(Reply::created(response), &log)));
             }
-        }
-        Err(busy())
+            Ok(None)
+        })
     }
 
     /// Production screens against the environment's lists (or a configured

@@ -123,8 +123,8 @@ pub fn token(response: &VendorResponse) -> Result<String, String> {
 
 /// What a verified webhook body means for a check. `applicantPending`:
 /// documents submitted. `applicantReviewed`: GREEN approves; RED with
-/// `reviewRejectType` FINAL rejects; RED RETRY lets the user resubmit, so the
-/// check stays in review. Other types are not acted on.
+/// `reviewRejectType` FINAL rejects; RED RETRY asks the user to resubmit,
+/// which the rules decide on. Other types are not acted on.
 pub fn webhook_outcome(body: &[u8]) -> Result<WebhookOutcome, String> {
     let event: Json = serde_json::from_slice(body).map_err(|e| format!("the webhook body is not JSON: {e}"))?;
     let kind = event["type"].as_str().ok_or("the webhook has no type")?.to_string();
@@ -132,7 +132,7 @@ pub fn webhook_outcome(body: &[u8]) -> Result<WebhookOutcome, String> {
         "applicantPending" => Some(KycAction::VendorSubmit),
         "applicantReviewed" => match (event["reviewResult"]["reviewAnswer"].as_str(), event["reviewResult"]["reviewRejectType"].as_str()) {
             (Some("GREEN"), _) => Some(KycAction::VendorApprove),
-            (Some("RED"), Some("RETRY")) => None,
+            (Some("RED"), Some("RETRY")) => Some(KycAction::VendorRetry),
             (Some("RED"), _) => Some(KycAction::VendorReject),
             _ => return Err("applicantReviewed without a GREEN or RED reviewAnswer".into()),
         },
@@ -205,7 +205,7 @@ mod tests {
         };
         assert_eq!(reviewed("GREEN", ""), apply(KycAction::VendorApprove));
         assert_eq!(reviewed("RED", "FINAL"), apply(KycAction::VendorReject));
-        assert_eq!(reviewed("RED", "RETRY"), Ok(WebhookOutcome::Ignore("applicantReviewed".into())));
+        assert_eq!(reviewed("RED", "RETRY"), apply(KycAction::VendorRetry));
         assert_eq!(outcome(json!({ "type": "applicantCreated" })), Ok(WebhookOutcome::Ignore("applicantCreated".into())));
         assert!(outcome(json!({ "type": "applicantPending" })).is_err());
         assert!(webhook_outcome(b"nope").is_err());

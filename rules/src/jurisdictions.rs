@@ -1,0 +1,123 @@
+//! Jurisdiction profiles: the parameters a regulator sets differently, one
+//! profile per value of a tenant's `jurisdiction`. Every profile lives here
+//! and only here: adding one is a change to this file (and the committed
+//! component), never to a host or the gateway. Sources are in
+//! `docs/decisions.md` ("Jurisdictions").
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use crate::limits::{COOLOFF_ABOVE_5X, COOLOFF_UP_TO_2X, COOLOFF_UP_TO_5X};
+use crate::DAY;
+
+/// The profile of tenants that name none: the spec's own tables.
+pub const DEFAULT_JURISDICTION: &str = "default";
+
+/// One step of an increase's cool-off: increases up to `up_to_multiple`
+/// times the limit in force (every increase when `None`) wait `cooloff_seconds`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CooloffBracket {
+    pub up_to_multiple: Option<u32>,
+    pub cooloff_seconds: i64,
+}
+
+/// A profile as `GET /v1/rules` lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JurisdictionProfile {
+    pub name: String,
+    pub regulator: String,
+    /// the brackets of a deposit limit increase, smallest first; decreases take effect at once everywhere
+    pub increase_cooloffs: Vec<CooloffBracket>,
+}
+
+struct Profile {
+    name: &'static str,
+    regulator: &'static str,
+    increase_cooloffs: &'static [CooloffBracket],
+}
+
+const fn bracket(up_to_multiple: Option<u32>, cooloff_seconds: i64) -> CooloffBracket {
+    CooloffBracket { up_to_multiple, cooloff_seconds }
+}
+
+const PROFILES: &[Profile] = &[
+    Profile {
+        name: DEFAULT_JURISDICTION,
+        regulator: "the Compliance Gateway specification",
+        increase_cooloffs: &[bracket(Some(2), COOLOFF_UP_TO_2X), bracket(Some(5), COOLOFF_UP_TO_5X), bracket(None, COOLOFF_ABOVE_5X)],
+    },
+    Profile { name: "GB", regulator: "UK Gambling Commission (LCCP SR 3.12.2)", increase_cooloffs: &[bracket(None, DAY)] },
+    Profile { name: "SE", regulator: "Spelinspektionen (SIFS 2018:8, 6 kap. 2 §)", increase_cooloffs: &[bracket(None, 3 * DAY)] },
+    Profile { name: "DE", regulator: "GGL, GlüStV 2021 § 6c", increase_cooloffs: &[bracket(None, 7 * DAY)] },
+];
+
+fn find(name: &str) -> Option<&'static Profile> {
+    PROFILES.iter().find(|p| p.name == name)
+}
+
+/// Every profile, with its parameters.
+pub fn jurisdictions() -> Vec<JurisdictionProfile> {
+    PROFILES
+        .iter()
+        .map(|p| JurisdictionProfile {
+            name: p.name.to_string(),
+            regulator: p.regulator.to_string(),
+            increase_cooloffs: p.increase_cooloffs.to_vec(),
+        })
+        .collect()
+}
+
+/// Whether a profile of this name exists.
+pub fn is_jurisdiction(name: &str) -> bool {
+    find(name).is_some()
+}
+
+/// The cool-off of an increase from `current` to `requested` (both positive)
+/// under a profile. A name no profile has gets the longest cool-off any
+/// profile sets: a player is never given a shorter wait by a mistake.
+pub(crate) fn increase_cooloff(jurisdiction: &str, current: i64, requested: i64) -> i64 {
+    let Some(profile) = find(jurisdiction) else {
+        return PROFILES.iter().flat_map(|p| p.increase_cooloffs).map(|b| b.cooloff_seconds).max().unwrap_or(COOLOFF_ABOVE_5X);
+    };
+    let (current, requested) = (i128::from(current), i128::from(requested));
+    profile
+        .increase_cooloffs
+        .iter()
+        .find(|b| b.up_to_multiple.is_none_or(|m| requested <= i128::from(m) * current))
+        .or(profile.increase_cooloffs.last())
+        .map_or(COOLOFF_ABOVE_5X, |b| b.cooloff_seconds)
+}
+
+/// Serde's default for facts logged before profiles existed.
+pub(crate) fn default_jurisdiction() -> String {
+    DEFAULT_JURISDICTION.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_profile_has_its_brackets_at_their_boundaries() {
+        assert_eq!(increase_cooloff("default", 100, 200), DAY);
+        assert_eq!(increase_cooloff("default", 100, 201), 2 * DAY);
+        assert_eq!(increase_cooloff("default", 100, 500), 2 * DAY);
+        assert_eq!(increase_cooloff("default", 100, 501), 7 * DAY);
+        for (name, seconds) in [("GB", DAY), ("SE", 3 * DAY), ("DE", 7 * DAY)] {
+            assert_eq!(increase_cooloff(name, 100, 101), seconds, "{name}");
+            assert_eq!(increase_cooloff(name, 100, 100_000), seconds, "{name}");
+        }
+        assert_eq!(increase_cooloff("XX", 100, 101), 7 * DAY, "an unknown name waits the longest");
+    }
+
+    #[test]
+    fn names_are_unique_and_brackets_end_open() {
+        let all = jurisdictions();
+        for (i, p) in all.iter().enumerate() {
+            assert!(all.iter().skip(i + 1).all(|q| q.name != p.name), "{} twice", p.name);
+            assert!(p.increase_cooloffs.last().is_some_and(|b| b.up_to_multiple.is_none()), "{} has no bracket for every increase", p.name);
+        }
+        assert!(is_jurisdiction("default") && is_jurisdiction("GB") && !is_jurisdiction("gb"));
+    }
+}
