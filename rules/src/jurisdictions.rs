@@ -50,6 +50,7 @@ const PROFILES: &[Profile] = &[
     Profile { name: "GB", regulator: "UK Gambling Commission (LCCP SR 3.12.2)", increase_cooloffs: &[bracket(None, DAY)] },
     Profile { name: "SE", regulator: "Spelinspektionen (SIFS 2018:8, 6 kap. 2 §)", increase_cooloffs: &[bracket(None, 3 * DAY)] },
     Profile { name: "DE", regulator: "GGL, GlüStV 2021 § 6c", increase_cooloffs: &[bracket(None, 7 * DAY)] },
+    Profile { name: "CA-ON", regulator: "AGCO Registrar's Standards for Internet Gaming, 2.24", increase_cooloffs: &[bracket(None, DAY)] },
 ];
 
 fn find(name: &str) -> Option<&'static Profile> {
@@ -104,7 +105,7 @@ mod tests {
         assert_eq!(increase_cooloff("default", 100, 201), 2 * DAY);
         assert_eq!(increase_cooloff("default", 100, 500), 2 * DAY);
         assert_eq!(increase_cooloff("default", 100, 501), 7 * DAY);
-        for (name, seconds) in [("GB", DAY), ("SE", 3 * DAY), ("DE", 7 * DAY)] {
+        for (name, seconds) in [("GB", DAY), ("SE", 3 * DAY), ("DE", 7 * DAY), ("CA-ON", DAY)] {
             assert_eq!(increase_cooloff(name, 100, 101), seconds, "{name}");
             assert_eq!(increase_cooloff(name, 100, 100_000), seconds, "{name}");
         }
