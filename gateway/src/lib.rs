@@ -27,10 +27,10 @@ macro_rules! until_committed {
     }};
 }
 
+pub mod aml;
 pub mod api;
 pub mod auth;
 pub mod decisions;
-pub mod delivery;
 pub mod error;
 mod idempotency;
 pub mod input;
@@ -47,13 +47,14 @@ pub mod signing;
 pub mod store_contract;
 pub mod time;
 pub mod vendors;
+pub mod webhooks;
 
 use serde_json::{json, Value as Json};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Query;
-use crate::ports::{Clock, Ids, PageCache, RateLimit, RateState, Resolver, Rules, Stmt, Store, Value, VendorHttp, Waker, WebhookSender};
+use crate::ports::{Clock, Ids, PageCache, RateLimit, RateState, Resolver, Rules, Stmt, Store, VendorHttp, Waker, WebhookSender};
 use crate::rate_limit::RateLimiter;
 use rules::{EventKind, Horizons};
 
@@ -210,6 +211,11 @@ impl Reply {
     }
     pub fn accepted(body: Json) -> Self {
         Reply { status: 202, body, decision_id: None }
+    }
+    /// A typed body.
+    pub fn typed<T: serde::Serialize>(status: u16, body: &T) -> ApiResult<Self> {
+        let body = serde_json::to_value(body).map_err(|e| ApiError::internal().with_detail(format!("a response did not serialise: {e}")))?;
+        Ok(Reply { status, body, decision_id: None })
     }
 }
 
@@ -407,24 +413,18 @@ impl Gateway {
     /// key rotation, with the old key still listed); answers how many changed.
     pub async fn reseal_secrets(&self) -> Result<usize, String> {
         let Some(keys) = &self.config.secret_keys else { return Err("no secret key is configured".into()) };
-        let rows = self.store.query("SELECT webhook_id, secret, previous_secret FROM webhooks", vec![]).await.map_err(|e| e.to_string())?;
+        let stored_secrets = webhooks::store::all_secrets(self.store.as_ref()).await.map_err(|e| e.to_string())?;
         let mut changed = 0;
-        for row in &rows {
-            let webhook_id = row.text(0).map_err(|e| e.to_string())?;
+        for webhook in stored_secrets {
             let mut statements = Vec::new();
-            for (column, stored) in [("secret", row.opt_text(1)), ("previous_secret", row.opt_text(2))] {
-                let Some(stored) = stored.map_err(|e| e.to_string())? else { continue };
+            for (previous, stored) in [(false, Some(webhook.secret)), (true, webhook.previous_secret)] {
+                let Some(stored) = stored else { continue };
                 if keys.is_current(&stored) {
                     continue;
                 }
-                let plain = keys.open(&stored, &webhook_id).map_err(|e| format!("webhook {webhook_id}: {e}"))?;
-                let sealed = keys.seal(&plain, &webhook_id, &self.ids.random_bytes(12));
-                let sql = if column == "secret" {
-                    "UPDATE webhooks SET secret = ?3 WHERE webhook_id = ?1 AND secret = ?2"
-                } else {
-                    "UPDATE webhooks SET previous_secret = ?3 WHERE webhook_id = ?1 AND previous_secret = ?2"
-                };
-                statements.push(Stmt::expect_one(sql, vec![webhook_id.as_str().into(), stored.into(), sealed.into()]));
+                let plain = keys.open(&stored, &webhook.webhook_id).map_err(|e| format!("webhook {}: {e}", webhook.webhook_id))?;
+                let sealed = keys.seal(&plain, &webhook.webhook_id, &self.ids.random_bytes(12));
+                statements.push(webhooks::store::reseal(&webhook.webhook_id, previous, stored, sealed));
             }
             if !statements.is_empty() {
                 self.store.batch(statements).await.map_err(|e| e.to_string())?;
@@ -444,17 +444,7 @@ impl Gateway {
     pub(crate) fn event(&self, environment: Environment, tenant_id: Option<&str>, event: EventKind, now: i64, data: Json) -> Stmt {
         let event_id = self.new_id("evt");
         let envelope = json!({ "event": event.as_str(), "event_id": event_id, "timestamp": time::format(now), "data": data });
-        Stmt::new(
-            "INSERT INTO outbox (event_id, environment, tenant_id, event, envelope, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            vec![
-                Value::from(event_id),
-                environment.as_str().into(),
-                Value::from(tenant_id),
-                event.as_str().into(),
-                envelope.to_string().into(),
-                now.into(),
-            ],
-        )
+        webhooks::store::insert_event(&event_id, environment, tenant_id, event.as_str(), envelope.to_string(), now)
     }
 }
 

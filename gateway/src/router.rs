@@ -148,8 +148,8 @@ route_table! {
     LimitCommit: "POST" "/v1/limits/commit" => "commitDeposit", Tenant, Gateway::commit_deposit;
     LimitCancel(limit_id): "DELETE" "/v1/limits/{limit_id}" => "cancelLimit", Tenant, Gateway::cancel_limit;
     // aml
-    AmlEvent: "POST" "/v1/aml/event" => "reportAmlEvent", Tenant, Gateway::aml_event;
-    AdminAmlList: "GET" "/v1/admin/aml/events" => "listAmlEvents", Admin, Gateway::list_aml_events;
+    AmlEvent: "POST" "/v1/aml/event" => "reportAmlEvent", Tenant, crate::aml::report;
+    AdminAmlList: "GET" "/v1/admin/aml/events" => "listAmlEvents", Admin, crate::aml::list;
     // tenants and keys
     AdminTenantCreate: "POST" "/v1/admin/tenants" => "createTenant", Admin audit "tenant.create", Gateway::create_tenant;
     AdminKeyCreate(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/keys" => "createKey", Admin audit "key.create", Gateway::create_tenant_key;
@@ -163,13 +163,13 @@ route_table! {
     SandboxClockAdvance: "POST" "/v1/sandbox/clock" => "advanceSandboxClock", Tenant, Gateway::advance_clock;
     SandboxClockGet: "GET" "/v1/sandbox/clock" => "getSandboxClock", Tenant, Gateway::get_clock;
     // webhooks
-    WebhookCreate: "POST" "/v1/webhooks" => "createWebhook", Tenant, Gateway::create_webhook;
-    WebhookList: "GET" "/v1/webhooks" => "listWebhooks", Tenant, Gateway::list_webhooks;
-    WebhookDelete(webhook_id): "DELETE" "/v1/webhooks/{webhook_id}" => "deleteWebhook", Tenant, Gateway::delete_webhook;
-    WebhookRotate(webhook_id): "POST" "/v1/webhooks/{webhook_id}/rotate-secret" => "rotateWebhookSecret", Tenant, Gateway::rotate_webhook_secret;
-    WebhookEnable(webhook_id): "POST" "/v1/webhooks/{webhook_id}/enable" => "enableWebhook", Tenant, Gateway::enable_webhook;
-    WebhookDeliveries(webhook_id): "GET" "/v1/webhooks/{webhook_id}/deliveries" => "listDeliveries", Tenant, Gateway::list_deliveries;
-    WebhookRedeliver(delivery_id): "POST" "/v1/webhooks/deliveries/{delivery_id}/redeliver" => "redeliver", Tenant, Gateway::redeliver;
+    WebhookCreate: "POST" "/v1/webhooks" => "createWebhook", Tenant, crate::webhooks::create;
+    WebhookList: "GET" "/v1/webhooks" => "listWebhooks", Tenant, crate::webhooks::list;
+    WebhookDelete(webhook_id): "DELETE" "/v1/webhooks/{webhook_id}" => "deleteWebhook", Tenant, crate::webhooks::delete;
+    WebhookRotate(webhook_id): "POST" "/v1/webhooks/{webhook_id}/rotate-secret" => "rotateWebhookSecret", Tenant, crate::webhooks::rotate_secret;
+    WebhookEnable(webhook_id): "POST" "/v1/webhooks/{webhook_id}/enable" => "enableWebhook", Tenant, crate::webhooks::enable;
+    WebhookDeliveries(webhook_id): "GET" "/v1/webhooks/{webhook_id}/deliveries" => "listDeliveries", Tenant, crate::webhooks::deliveries;
+    WebhookRedeliver(delivery_id): "POST" "/v1/webhooks/deliveries/{delivery_id}/redeliver" => "redeliver", Tenant, crate::webhooks::redeliver;
     // scheduler and decisions
     AdminRunScheduled: "POST" "/v1/admin/scheduler/run" => "runScheduled", Admin audit "scheduler.run", Gateway::run_scheduled_now;
     AdminDecisionList: "GET" "/v1/admin/decisions" => "listDecisions", Admin, Gateway::list_decisions;

@@ -1,14 +1,12 @@
 //! The endpoints, one file per group, and what they share.
 
 mod admin;
-mod aml;
 mod authn;
 pub(crate) mod exclusions;
 pub(crate) mod kyc;
 mod limits;
 mod sanctions;
 mod sandbox;
-mod webhooks;
 
 use rules::SanctionsStatus;
 use serde_json::json;
@@ -74,7 +72,7 @@ impl Gateway {
 
     /// Commits a batch; `Ok(false)` when it lost a race and should be recomputed.
     pub(crate) async fn commit(&self, statements: Vec<Stmt>) -> ApiResult<bool> {
-        let has_events = statements.iter().any(|s| s.sql.starts_with("INSERT INTO outbox"));
+        let has_events = statements.iter().any(crate::webhooks::store::writes_event);
         match self.store.batch(statements).await {
             Ok(()) => {
                 if has_events {

@@ -6,8 +6,9 @@
 
 use futures_util::future::join_all;
 
+use super::store::{self, DeliveryStatus, DueRow};
 use crate::auth::Environment;
-use crate::ports::{Row, SendOutcome, Stmt, StoreError, Value};
+use crate::ports::{SendOutcome, StoreError};
 use crate::{signing, Gateway};
 
 /// Delay before each retry, in seconds; with jitter the whole schedule spans about three days.
@@ -20,6 +21,8 @@ const LEASE_SECONDS: i64 = 60;
 const RECORD_ATTEMPTS: usize = 3;
 /// `Retry-After` is honoured up to this long.
 const MAX_RETRY_AFTER_SECONDS: i64 = 86_400;
+/// Events one round fans out.
+const FAN_OUT_BATCH: i64 = 500;
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct DeliveryReport {
@@ -43,30 +46,29 @@ struct Due {
     production: bool,
 }
 
-fn due_from_row(gateway: &Gateway, row: &Row, now: i64) -> Result<Due, StoreError> {
-    let webhook_id = row.text(4)?;
-    let mut stored = vec![row.text(6)?];
-    if let (Some(previous), Some(until)) = (row.opt_text(7)?, row.opt_int(8)?) {
+fn due_of(gateway: &Gateway, row: DueRow, now: i64) -> Due {
+    let mut stored = vec![row.secret];
+    if let (Some(previous), Some(until)) = (row.previous_secret, row.previous_secret_expires_at) {
         if now < until {
             stored.push(previous);
         }
     }
     let secrets = stored
         .iter()
-        .map(|s| gateway.open_secret(s, &webhook_id))
+        .map(|s| gateway.open_secret(s, &row.webhook_id))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| format!("the signing secret cannot be opened: {e}"));
-    Ok(Due {
-        delivery_id: row.text(0)?,
-        event_id: row.text(1)?,
-        attempts: row.int(2)?,
-        created_at: row.int(3)?,
-        webhook_id,
-        url: row.text(5)?,
+    Due {
+        delivery_id: row.delivery_id,
+        event_id: row.event_id,
+        attempts: row.attempts,
+        created_at: row.created_at,
+        webhook_id: row.webhook_id,
+        url: row.url,
         secrets,
-        envelope: row.text(9)?,
-        production: row.text(10)? == Environment::Production.as_str(),
-    })
+        envelope: row.envelope,
+        production: row.environment == Some(Environment::Production),
+    }
 }
 
 /// `Retry-After` as seconds from now: delta-seconds or an HTTP date.
@@ -115,27 +117,11 @@ impl Gateway {
         // A host claims only deliveries it can sign: one sealed under a key
         // it lacks is left, untouched, to a host that has the key.
         let key_ids = self.config.secret_keys.as_ref().map(|k| k.ids()).unwrap_or_default();
-        let rows = self
-            .store
-            .query(
-                "SELECT d.delivery_id, d.event_id, d.attempts, d.created_at, w.webhook_id, w.url, w.secret, w.previous_secret,
-                        w.previous_secret_expires_at, o.envelope, t.environment
-                 FROM webhook_deliveries d JOIN webhooks w ON w.webhook_id = d.webhook_id JOIN outbox o ON o.event_id = d.event_id
-                 JOIN tenants t ON t.tenant_id = w.tenant_id
-                 WHERE d.status = 'pending' AND d.next_attempt_at <= ?1 AND w.disabled_at IS NULL AND w.deleted_at IS NULL
-                   AND (w.secret NOT LIKE 'sealed:v1:%' OR ?3 LIKE '%' || substr(w.secret, 11, 8) || '%')
-                 ORDER BY d.next_attempt_at, d.delivery_id LIMIT ?2",
-                vec![now.into(), self.config.work.delivery_batch.into(), key_ids.into()],
-            )
-            .await?;
+        let due = store::due(self.store.as_ref(), now, self.config.work.delivery_batch, &key_ids).await?;
         let mut claimed = Vec::new();
-        for row in &rows {
-            let due = due_from_row(self, row, now)?;
-            let claim = Stmt::expect_one(
-                "UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = ?3 WHERE delivery_id = ?1 AND attempts = ?2 AND status = 'pending'",
-                vec![due.delivery_id.as_str().into(), due.attempts.into(), (now + LEASE_SECONDS).into()],
-            );
-            match self.store.batch(vec![claim]).await {
+        for row in due {
+            let due = due_of(self, row, now);
+            match self.store.batch(vec![store::claim(&due.delivery_id, due.attempts, now + LEASE_SECONDS)]).await {
                 Ok(()) => claimed.push(ClaimedDelivery(due)),
                 Err(StoreError::Conflict { .. }) => {}
                 Err(e) => return Err(e),
@@ -173,29 +159,11 @@ impl Gateway {
     /// exclusion events go to every tenant of the environment, the others
     /// to the tenant they concern.
     async fn fan_out(&self, now: i64) -> Result<usize, StoreError> {
-        let rows = self
-            .store
-            .query("SELECT event_id, environment, tenant_id FROM outbox WHERE dispatched = 0 ORDER BY created_at, event_id LIMIT 500", vec![])
-            .await?;
-        for row in &rows {
-            let event_id = row.text(0)?;
-            let environment = row.text(1)?;
-            let tenant = row.opt_text(2)?.unwrap_or_default();
-            self.store
-                .batch(vec![
-                    Stmt::new(
-                        "INSERT INTO webhook_deliveries (delivery_id, event_id, webhook_id, tenant_id, status, attempts, next_attempt_at, created_at)
-                         SELECT CAST(?1 AS TEXT) || ':' || w.webhook_id, CAST(?1 AS TEXT), w.webhook_id, w.tenant_id, 'pending', 0, CAST(?4 AS BIGINT), CAST(?4 AS BIGINT)
-                         FROM webhooks w JOIN tenants t ON t.tenant_id = w.tenant_id
-                         WHERE w.deleted_at IS NULL AND w.disabled_at IS NULL AND t.environment = ?2 AND (?3 = '' OR w.tenant_id = ?3)
-                         ON CONFLICT (delivery_id) DO NOTHING",
-                        vec![event_id.as_str().into(), environment.into(), tenant.into(), now.into()],
-                    ),
-                    Stmt::new("UPDATE outbox SET dispatched = 1 WHERE event_id = ?1", vec![event_id.into()]),
-                ])
-                .await?;
+        let events = store::new_events(self.store.as_ref(), FAN_OUT_BATCH).await?;
+        for event in &events {
+            self.store.batch(store::fan_out(event, now)).await?;
         }
-        Ok(rows.len())
+        Ok(events.len())
     }
 
     /// 2xx is success; 410 disables the endpoint; anything else, 3xx
@@ -208,47 +176,28 @@ impl Gateway {
             }
             SendOutcome::Failed(e) => (None, Some(e.clone()), None),
         };
-        let mut statements = vec![Stmt::new(
-            "INSERT INTO webhook_attempts (attempt_id, delivery_id, attempted_at, status_code, error) VALUES (?1, ?2, ?3, ?4, ?5)",
-            vec![self.new_id("att").into(), due.delivery_id.as_str().into(), now.into(), Value::from(status_code), Value::from(error.clone())],
-        )];
+        let mut statements = vec![store::insert_attempt(&self.new_id("att"), &due.delivery_id, now, status_code, error.clone())];
         let error_text = error.unwrap_or_else(|| format!("endpoint answered {}", status_code.unwrap_or(0)));
         match status_code {
-            Some(200..=299) => statements.push(Stmt::new(
-                "UPDATE webhook_deliveries SET status = 'succeeded', last_attempt_at = ?2, last_status = ?3, last_error = NULL WHERE delivery_id = ?1",
-                vec![due.delivery_id.as_str().into(), now.into(), Value::from(status_code)],
-            )),
+            Some(200..=299) => statements.push(store::finish(&due.delivery_id, DeliveryStatus::Succeeded, now, status_code, None)),
             Some(410) => {
-                // The endpoint row is locked first, so concurrent recorders for
-                // the same endpoint queue up instead of deadlocking.
-                statements.insert(
-                    0,
-                    Stmt::new(
-                        "UPDATE webhooks SET disabled_at = ?2, disabled_reason = 'endpoint answered 410 Gone' WHERE webhook_id = ?1",
-                        vec![due.webhook_id.as_str().into(), now.into()],
-                    ),
-                );
-                statements.push(Stmt::new(
-                    "UPDATE webhook_deliveries SET status = 'failed', last_attempt_at = ?2, last_status = 410, last_error = ?3 WHERE delivery_id = ?1",
-                    vec![due.delivery_id.as_str().into(), now.into(), "endpoint answered 410 Gone; endpoint disabled".into()],
+                let (disable, abandon) = store::disable_gone(&due.webhook_id, now);
+                statements.insert(0, disable);
+                statements.push(store::finish(
+                    &due.delivery_id,
+                    DeliveryStatus::Failed,
+                    now,
+                    status_code,
+                    Some("endpoint answered 410 Gone; endpoint disabled".into()),
                 ));
-                statements.push(Stmt::new(
-                    "UPDATE webhook_deliveries SET status = 'abandoned', last_error = 'endpoint disabled after 410 Gone' WHERE webhook_id = ?1 AND status = 'pending'",
-                    vec![due.webhook_id.as_str().into()],
-                ));
+                statements.push(abandon);
             }
             _ => {
                 let jitter = self.ids.random_bytes(1).first().copied().unwrap_or(128);
                 let next = retry_delay(attempts_made, retry_after, jitter).map(|d| now + d).filter(|at| *at <= due.created_at + RETRY_WINDOW_SECONDS);
                 statements.push(match next {
-                    Some(at) => Stmt::new(
-                        "UPDATE webhook_deliveries SET next_attempt_at = ?2, last_attempt_at = ?3, last_status = ?4, last_error = ?5 WHERE delivery_id = ?1",
-                        vec![due.delivery_id.as_str().into(), at.into(), now.into(), Value::from(status_code), error_text.into()],
-                    ),
-                    None => Stmt::new(
-                        "UPDATE webhook_deliveries SET status = 'failed', last_attempt_at = ?2, last_status = ?3, last_error = ?4 WHERE delivery_id = ?1",
-                        vec![due.delivery_id.as_str().into(), now.into(), Value::from(status_code), error_text.into()],
-                    ),
+                    Some(at) => store::retry_at(&due.delivery_id, at, now, status_code, error_text),
+                    None => store::finish(&due.delivery_id, DeliveryStatus::Failed, now, status_code, Some(error_text)),
                 });
             }
         }
@@ -257,8 +206,7 @@ impl Gateway {
 
     /// When the next delivery is due, for a host's timer; `None` when nothing is pending.
     pub async fn next_delivery_at(&self) -> Result<Option<i64>, StoreError> {
-        let rows = self.store.query("SELECT MIN(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending'", vec![]).await?;
-        rows.first().map(|r| r.opt_int(0)).transpose().map(Option::flatten)
+        store::next_due_at(self.store.as_ref()).await
     }
 }
 

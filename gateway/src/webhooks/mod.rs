@@ -1,0 +1,250 @@
+//! The webhooks area: operators' endpoints (register, list, remove, rotate
+//! the secret, re-enable), the delivery log and redelivery, and the delivery
+//! of every committed event ([`delivery`]). Handlers are free functions over
+//! the core and the request; the area's SQL is in [`store`].
+
+pub mod delivery;
+pub mod store;
+
+use serde::Serialize;
+
+use crate::auth::Environment;
+use crate::error::{ApiError, ApiResult};
+use crate::input::Fields;
+use crate::{signing, time, Ctx, Gateway, Reply};
+use store::DeliveryStatus;
+
+/// How long a rotated-out secret keeps signing beside the new one.
+pub const SECRET_OVERLAP_SECONDS: i64 = 24 * 3600;
+const MAX_ENDPOINTS_PER_TENANT: i64 = 10;
+/// How many deliveries the delivery log shows.
+const DELIVERY_LOG_LENGTH: i64 = 200;
+
+fn webhook_not_found() -> ApiError {
+    ApiError::not_found("webhook_not_found", "no such webhook for this tenant")
+}
+
+/// Production endpoints must use https; the sandbox may also use plain http
+/// to a loopback address, for local receivers.
+fn check_url(raw: &str, environment: Environment) -> Result<String, String> {
+    let url = url::Url::parse(raw).map_err(|e| format!("url is not a valid URL: {e}"))?;
+    if url.username() != "" || url.password().is_some() {
+        return Err("url must not carry credentials".into());
+    }
+    let loopback = match url.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => return Err("url needs a host".into()),
+    };
+    match (url.scheme(), environment) {
+        ("https", _) => Ok(url.to_string()),
+        ("http", Environment::Sandbox) if loopback => Ok(url.to_string()),
+        ("http", Environment::Sandbox) => Err("sandbox endpoints must use https, or http on a loopback address".into()),
+        _ => Err("production endpoints must use https".into()),
+    }
+}
+
+#[derive(Serialize)]
+struct Registered {
+    webhook_id: String,
+    url: String,
+    /// shown here and on rotation only
+    secret: String,
+    enabled: bool,
+    created_at: String,
+}
+
+#[derive(Serialize)]
+struct EndpointView {
+    webhook_id: String,
+    url: String,
+    enabled: bool,
+    disabled_reason: Option<String>,
+    created_at: String,
+}
+
+#[derive(Serialize)]
+struct EndpointList {
+    webhooks: Vec<EndpointView>,
+}
+
+#[derive(Serialize)]
+struct Deleted<'a> {
+    webhook_id: &'a str,
+    deleted: bool,
+}
+
+#[derive(Serialize)]
+struct Rotated<'a> {
+    webhook_id: &'a str,
+    secret: String,
+    previous_secret_expires_at: String,
+}
+
+#[derive(Serialize)]
+struct Enabled<'a> {
+    webhook_id: &'a str,
+    enabled: bool,
+}
+
+#[derive(Serialize)]
+struct AttemptView {
+    attempted_at: String,
+    status_code: Option<i64>,
+    error: Option<String>,
+}
+
+#[derive(Serialize)]
+struct DeliveryView {
+    delivery_id: String,
+    event_id: String,
+    event: String,
+    status: &'static str,
+    attempt_count: i64,
+    next_attempt_at: Option<String>,
+    last_status_code: Option<i64>,
+    last_error: Option<String>,
+    created_at: String,
+    attempts: Vec<AttemptView>,
+}
+
+#[derive(Serialize)]
+struct DeliveryLog<'a> {
+    webhook_id: &'a str,
+    deliveries: Vec<DeliveryView>,
+}
+
+#[derive(Serialize)]
+struct Redelivery<'a> {
+    delivery_id: &'a str,
+    status: &'static str,
+}
+
+/// `POST /v1/webhooks`: registers an endpoint and shows its signing secret once.
+pub(crate) async fn create(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let mut f = Fields::from_body(ctx.body)?;
+    let raw = f.text("url");
+    f.finish()?;
+    let url = check_url(&raw, ctx.caller.environment).map_err(|m| ApiError::bad_request("invalid_url", m))?;
+    if ctx.caller.environment == Environment::Production {
+        gw.check_destination(&url).await.map_err(|m| ApiError::bad_request("invalid_url", m))?;
+    }
+    let webhook_id = gw.new_id("wh");
+    let secret = signing::new_secret(&gw.ids.random_bytes(32));
+    let real_now = gw.clock.now();
+    let sealed = gw.seal_secret(&secret, &webhook_id);
+    if !gw.commit(store::register(&webhook_id, &ctx.caller.tenant_id, &url, sealed, real_now, MAX_ENDPOINTS_PER_TENANT)).await? {
+        return Err(ApiError::unprocessable("too_many_webhooks", format!("a tenant can register at most {MAX_ENDPOINTS_PER_TENANT} endpoints")));
+    }
+    Reply::typed(201, &Registered { webhook_id, url, secret, enabled: true, created_at: time::format(real_now) })
+}
+
+/// `GET /v1/webhooks`: the tenant's endpoints, without secrets.
+pub(crate) async fn list(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let webhooks = store::endpoints(gw.store.as_ref(), &ctx.caller.tenant_id)
+        .await?
+        .into_iter()
+        .map(|e| EndpointView {
+            webhook_id: e.webhook_id,
+            url: e.url,
+            enabled: e.disabled_at.is_none(),
+            disabled_reason: e.disabled_reason,
+            created_at: time::format(e.created_at),
+        })
+        .collect();
+    Reply::typed(200, &EndpointList { webhooks })
+}
+
+/// The stored secret of the tenant's endpoint, or 404 `webhook_not_found`.
+async fn require_webhook(gw: &Gateway, ctx: &Ctx<'_>, webhook_id: &str) -> ApiResult<String> {
+    store::stored_secret(gw.store.as_ref(), &ctx.caller.tenant_id, webhook_id).await?.ok_or_else(webhook_not_found)
+}
+
+/// `DELETE /v1/webhooks/{id}`: removes an endpoint and abandons its pending deliveries.
+pub(crate) async fn delete(gw: &Gateway, ctx: &Ctx<'_>, webhook_id: &str) -> ApiResult<Reply> {
+    require_webhook(gw, ctx, webhook_id).await?;
+    gw.store.batch(store::delete(webhook_id, gw.clock.now())).await?;
+    Reply::typed(200, &Deleted { webhook_id, deleted: true })
+}
+
+/// `POST /v1/webhooks/{id}/rotate-secret`: a new secret; the old one keeps
+/// signing beside it for a day, so receivers can switch without losing events.
+pub(crate) async fn rotate_secret(gw: &Gateway, ctx: &Ctx<'_>, webhook_id: &str) -> ApiResult<Reply> {
+    let secret = signing::new_secret(&gw.ids.random_bytes(32));
+    let overlap_until = gw.clock.now() + SECRET_OVERLAP_SECONDS;
+    // A concurrent rotation changes the secret this one replaces: read it again.
+    until_committed!({
+        let old = require_webhook(gw, ctx, webhook_id).await?;
+        let rotated = gw.commit(vec![store::rotate(webhook_id, &old, gw.seal_secret(&secret, webhook_id), overlap_until)]).await?;
+        Ok(rotated.then_some(()))
+    })?;
+    Reply::typed(200, &Rotated { webhook_id, secret, previous_secret_expires_at: time::format(overlap_until) })
+}
+
+/// `POST /v1/webhooks/{id}/enable`: turns an endpoint disabled by a 410 back on.
+pub(crate) async fn enable(gw: &Gateway, ctx: &Ctx<'_>, webhook_id: &str) -> ApiResult<Reply> {
+    require_webhook(gw, ctx, webhook_id).await?;
+    gw.store.batch(vec![store::enable(webhook_id)]).await?;
+    Reply::typed(200, &Enabled { webhook_id, enabled: true })
+}
+
+/// `GET /v1/webhooks/{id}/deliveries`: the delivery log of an endpoint,
+/// newest first, with every attempt; `?event=NAME` keeps one kind of event.
+pub(crate) async fn deliveries(gw: &Gateway, ctx: &Ctx<'_>, webhook_id: &str) -> ApiResult<Reply> {
+    require_webhook(gw, ctx, webhook_id).await?;
+    let event = ctx.query.get("event").unwrap_or("");
+    if !event.is_empty() && rules::EventKind::parse(event).is_none() {
+        return Err(ApiError::bad_request("invalid_field", "event must be the name of an event, such as exclusion.created"));
+    }
+    let mut deliveries = Vec::new();
+    for d in store::deliveries(gw.store.as_ref(), webhook_id, event, DELIVERY_LOG_LENGTH).await? {
+        let attempts = store::attempts(gw.store.as_ref(), &d.delivery_id)
+            .await?
+            .into_iter()
+            .map(|a| AttemptView { attempted_at: time::format(a.attempted_at), status_code: a.status_code, error: a.error })
+            .collect();
+        deliveries.push(DeliveryView {
+            next_attempt_at: (d.status == DeliveryStatus::Pending).then(|| time::format(d.next_attempt_at)),
+            delivery_id: d.delivery_id,
+            event_id: d.event_id,
+            event: d.event,
+            status: d.status.as_str(),
+            attempt_count: d.attempts,
+            last_status_code: d.last_status,
+            last_error: d.last_error,
+            created_at: time::format(d.created_at),
+            attempts,
+        });
+    }
+    Reply::typed(200, &DeliveryLog { webhook_id, deliveries })
+}
+
+/// `POST /v1/webhooks/deliveries/{id}/redeliver`: sends a delivery again now, whatever became of it.
+pub(crate) async fn redeliver(gw: &Gateway, ctx: &Ctx<'_>, delivery_id: &str) -> ApiResult<Reply> {
+    if !store::tenant_owns_delivery(gw.store.as_ref(), &ctx.caller.tenant_id, delivery_id).await? {
+        return Err(ApiError::not_found("delivery_not_found", "no such delivery for this tenant"));
+    }
+    gw.store.batch(vec![store::redeliver(delivery_id, gw.clock.now())]).await?;
+    gw.wake_delivery();
+    Reply::typed(202, &Redelivery { delivery_id, status: DeliveryStatus::Pending.as_str() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endpoint_rules_by_environment() {
+        assert!(check_url("https://ops.example.com/hooks", Environment::Production).is_ok());
+        assert!(check_url("http://ops.example.com/hooks", Environment::Production).is_err());
+        assert!(check_url("http://127.0.0.1:9000/h", Environment::Production).is_err());
+        assert!(check_url("http://127.0.0.1:9000/h", Environment::Sandbox).is_ok());
+        assert!(check_url("http://localhost/h", Environment::Sandbox).is_ok());
+        assert!(check_url("http://[::1]:8/h", Environment::Sandbox).is_ok());
+        assert!(check_url("http://10.0.0.1/h", Environment::Sandbox).is_err());
+        assert!(check_url("ftp://example.com/h", Environment::Sandbox).is_err());
+        assert!(check_url("https://user:pw@example.com/h", Environment::Sandbox).is_err());
+        assert!(check_url("not a url", Environment::Sandbox).is_err());
+    }
+}
