@@ -18,7 +18,6 @@ const NOT_YET_IN_AN_AREA_STORE: &[&str] = &[
     "api/mod.rs",
     "api/sanctions.rs",
     "api/sandbox.rs",
-    "decisions.rs",
     "idempotency.rs",
     "lists/mod.rs",
     "lists/refresh.rs",

@@ -18,6 +18,8 @@ use serde_json::{json, Value as Json};
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::ports::{Rules, RulesFault, Stmt, StoreError};
+
+pub mod store;
 use crate::{time, Ctx, Gateway, Reply};
 
 /// Read-only decisions per page (one row of `decision_pages`).
@@ -29,9 +31,6 @@ const PAGE_SPAN_SECONDS: i64 = 60;
 const PAGES_PER_BATCH: usize = 8;
 /// How many pages a listing reads at a time.
 const PAGES_PER_READ: i64 = 64;
-const INSERT_ONE: &str =
-    "INSERT INTO decisions (decision_id, operation, environment, tenant_id, user_id, decided_at, rules_version, rules_sha256, input, output)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
 const DEFAULT_PAGE: i64 = 100;
 const MAX_PAGE: i64 = 1000;
 
@@ -64,22 +63,7 @@ impl DecisionLog {
 
     /// The insert, for the batch of the change the decision causes.
     pub fn statement(&self) -> Stmt {
-        let r = &self.record;
-        Stmt::new(
-            INSERT_ONE,
-            vec![
-                r.decision_id.as_str().into(),
-                r.operation.as_str().into(),
-                r.environment.as_str().into(),
-                r.tenant_id.as_str().into(),
-                r.user_id.as_str().into(),
-                r.decided_at.into(),
-                r.rules_version.as_str().into(),
-                r.rules_sha256.as_str().into(),
-                r.input.as_str().into(),
-                r.output.as_str().into(),
-            ],
-        )
+        store::insert(&self.record)
     }
 }
 
@@ -104,20 +88,6 @@ impl DecisionQueue {
     }
 }
 
-/// One entry of a page: a decision without what the page holds for all.
-#[derive(serde::Deserialize)]
-struct PageEntry<'a> {
-    id: std::borrow::Cow<'a, str>,
-    op: std::borrow::Cow<'a, str>,
-    tenant: std::borrow::Cow<'a, str>,
-    user: std::borrow::Cow<'a, str>,
-    at: i64,
-    #[serde(borrow)]
-    input: &'a serde_json::value::RawValue,
-    #[serde(borrow)]
-    output: &'a serde_json::value::RawValue,
-}
-
 /// Splits queued decisions into pages: per environment and rules, sorted
 /// by id, at most [`PAGE_ENTRIES`] and [`PAGE_SPAN_SECONDS`] each.
 fn pages_of(mut queued: Vec<RecordedDecision>) -> Vec<Vec<RecordedDecision>> {
@@ -136,67 +106,6 @@ fn pages_of(mut queued: Vec<RecordedDecision>) -> Vec<Vec<RecordedDecision>> {
         }
     }
     pages
-}
-
-/// The insert of one page. The entries are written as text: input and
-/// output are already canonical JSON, so they go in as they are.
-fn page_statement(page: &[RecordedDecision]) -> Option<Stmt> {
-    let (first, last) = (page.first()?, page.last()?);
-    let quoted = |text: &str| serde_json::to_string(text).unwrap_or_default();
-    let mut entries = String::with_capacity(page.iter().map(|r| r.input.len() + r.output.len() + 160).sum());
-    entries.push('[');
-    for (i, r) in page.iter().enumerate() {
-        if i > 0 {
-            entries.push(',');
-        }
-        entries.push_str(&format!(
-            r#"{{"id":{},"op":"{}","tenant":{},"user":{},"at":{},"input":{},"output":{}}}"#,
-            quoted(&r.decision_id),
-            r.operation.as_str(),
-            quoted(&r.tenant_id),
-            quoted(&r.user_id),
-            r.decided_at,
-            r.input,
-            r.output
-        ));
-    }
-    entries.push(']');
-    Some(Stmt::new(
-        "INSERT INTO decision_pages (page_id, last_id, environment, decided_to, rules_version, rules_sha256, entries) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        vec![
-            first.decision_id.as_str().into(),
-            last.decision_id.as_str().into(),
-            first.environment.as_str().into(),
-            page.iter().map(|r| r.decided_at).max().unwrap_or(first.decided_at).into(),
-            first.rules_version.as_str().into(),
-            first.rules_sha256.as_str().into(),
-            entries.into(),
-        ],
-    ))
-}
-
-/// The decisions of a page row (`environment, rules_version, rules_sha256, entries`).
-fn page_decisions(row: &crate::ports::Row) -> ApiResult<Vec<RecordedDecision>> {
-    let environment = Environment::parse(&row.text(0)?).ok_or_else(ApiError::internal)?;
-    let (rules_version, rules_sha256, text) = (row.text(1)?, row.text(2)?, row.text(3)?);
-    let entries: Vec<PageEntry<'_>> = serde_json::from_str(&text).map_err(|_| ApiError::internal())?;
-    entries
-        .into_iter()
-        .map(|e| {
-            Ok(RecordedDecision {
-                decision_id: e.id.into_owned(),
-                operation: Operation::parse(&e.op).ok_or_else(ApiError::internal)?,
-                environment,
-                tenant_id: e.tenant.into_owned(),
-                user_id: e.user.into_owned(),
-                decided_at: e.at,
-                rules_version: rules_version.clone(),
-                rules_sha256: rules_sha256.clone(),
-                input: e.input.get().to_string(),
-                output: e.output.get().to_string(),
-            })
-        })
-        .collect()
 }
 
 /// The second a decision id names (its first eleven hex digits after `dec_`).
@@ -277,7 +186,7 @@ impl Gateway {
         let store = self.decision_store.as_deref().unwrap_or(self.store.as_ref());
         while !pages.is_empty() {
             let rest = pages.split_off(pages.len().min(PAGES_PER_BATCH));
-            let statements: Vec<Stmt> = pages.iter().filter_map(|p| page_statement(p)).collect();
+            let statements: Vec<Stmt> = pages.iter().filter_map(|p| store::insert_page(p)).collect();
             if let Err(e) = store.batch(statements).await {
                 self.decision_queue.requeue(pages.into_iter().chain(rest).flatten().collect());
                 return Err(e);
@@ -291,36 +200,18 @@ impl Gateway {
     /// Deletes decisions older than the retention; a scheduled job.
     pub(crate) async fn prune_decisions(&self, now: i64) -> Result<(), StoreError> {
         let cutoff = now.saturating_sub(self.config.decision_retention_seconds(&self.rules.horizons()));
-        self.store
-            .batch(vec![
-                Stmt::new("DELETE FROM decisions WHERE decided_at < ?1", vec![cutoff.into()]),
-                Stmt::new("DELETE FROM decision_pages WHERE decided_to < ?1", vec![cutoff.into()]),
-            ])
-            .await
+        self.store.batch(store::prune(cutoff)).await
     }
 
     /// A recorded decision, as an admin or the replay command sees it: a row
     /// of its own, or an entry of the page that starts at most a page span before it.
     pub async fn load_decision(&self, decision_id: &str) -> ApiResult<Option<RecordedDecision>> {
-        let rows = self.store.query(SELECT_DECISION, vec![decision_id.into()]).await?;
-        if let Some(found) = rows.first().map(recorded_from_row).transpose()? {
+        if let Some(found) = store::by_id(self.store.as_ref(), decision_id).await? {
             return Ok(Some(found));
         }
         let Some(second) = id_second(decision_id) else { return Ok(None) };
-        let pages = self
-            .store
-            .query(
-                "SELECT environment, rules_version, rules_sha256, entries FROM decision_pages
-                 WHERE page_id <= ?1 AND page_id >= ?2 AND last_id >= ?1",
-                vec![decision_id.into(), id_floor(second.saturating_sub(PAGE_SPAN_SECONDS)).into()],
-            )
-            .await?;
-        for page in &pages {
-            if let Some(found) = page_decisions(page)?.into_iter().find(|d| d.decision_id == decision_id) {
-                return Ok(Some(found));
-            }
-        }
-        Ok(None)
+        let floor = id_floor(second.saturating_sub(PAGE_SPAN_SECONDS));
+        Ok(store::in_pages_around(self.store.as_ref(), decision_id, &floor).await?.into_iter().find(|d| d.decision_id == decision_id))
     }
 
     /// A decision of the caller's environment, or 404 `decision_not_found`.
@@ -377,56 +268,33 @@ impl Gateway {
                 && d.decision_id >= lower
                 && d.decision_id < upper
         };
-        let rows = self
-            .store
-            .query(
-                "SELECT decision_id, operation, environment, tenant_id, user_id, decided_at, rules_version, rules_sha256, input, output
-                 FROM decisions
-                 WHERE decision_id > ?6 AND decision_id >= ?8 AND decision_id < ?9
-                   AND environment = ?1 AND (?2 = '' OR tenant_id = ?2) AND (?3 = '' OR user_id = ?3) AND decided_at >= ?4 AND decided_at <= ?5
-                 ORDER BY decision_id LIMIT ?7",
-                vec![
-                    ctx.caller.environment.as_str().into(),
-                    tenant.into(),
-                    user.into(),
-                    from.into(),
-                    to.into(),
-                    after_id.as_str().into(),
-                    (limit + 1).into(),
-                    lower.as_str().into(),
-                    upper.as_str().into(),
-                ],
-            )
-            .await?;
-        let mut found: Vec<RecordedDecision> = rows.iter().map(recorded_from_row).collect::<ApiResult<_>>()?;
+        let filter = store::RowFilter {
+            environment: ctx.caller.environment,
+            tenant_id: tenant,
+            user_id: user,
+            from,
+            to,
+            after_id: &after_id,
+            lower: &lower,
+            upper: &upper,
+            limit: limit + 1,
+        };
+        let mut found = store::rows(self.store.as_ref(), &filter).await?;
         // Pages in key order; an unread page holds only ids from its key on,
         // so the listing is complete once enough ids lie before the last key read.
         let start_second = id_second(&after_id).unwrap_or(0).max(from).saturating_sub(PAGE_SPAN_SECONDS);
         let mut page_after = id_floor(start_second);
         let mut first_read = true;
         loop {
-            let pages = self
-                .store
-                .query(
-                    "SELECT environment, rules_version, rules_sha256, entries, page_id FROM decision_pages
-                     WHERE environment = ?1 AND (page_id > ?2 OR (?5 = 1 AND page_id = ?2)) AND page_id < ?3 AND last_id > ?6
-                     ORDER BY page_id LIMIT ?4",
-                    vec![
-                        ctx.caller.environment.as_str().into(),
-                        page_after.as_str().into(),
-                        upper.as_str().into(),
-                        PAGES_PER_READ.into(),
-                        first_read.into(),
-                        after_id.as_str().into(),
-                    ],
-                )
-                .await?;
+            let pages =
+                store::pages_after(self.store.as_ref(), ctx.caller.environment, &page_after, first_read, &upper, &after_id, PAGES_PER_READ).await?;
             first_read = false;
-            for page in &pages {
-                found.extend(page_decisions(page)?.into_iter().filter(|d| wanted(d)));
+            let read = pages.len() as i64;
+            let Some(last_key) = pages.last().map(|p| p.page_id.clone()) else { break };
+            for page in pages {
+                found.extend(page.decisions.into_iter().filter(|d| wanted(d)));
             }
-            let Some(last_key) = pages.last().map(|p| p.text(4)).transpose()? else { break };
-            if (pages.len() as i64) < PAGES_PER_READ || found.iter().filter(|d| d.decision_id <= last_key).count() as i64 > limit {
+            if read < PAGES_PER_READ || found.iter().filter(|d| d.decision_id <= last_key).count() as i64 > limit {
                 break;
             }
             page_after = last_key;
@@ -443,9 +311,6 @@ impl Gateway {
         })))
     }
 }
-
-const SELECT_DECISION: &str = "SELECT decision_id, operation, environment, tenant_id, user_id, decided_at, rules_version, rules_sha256, input, output
- FROM decisions WHERE decision_id = ?1";
 
 /// A decision as recorded.
 #[derive(Debug, Clone, PartialEq)]
@@ -478,21 +343,6 @@ impl RecordedDecision {
             "output": parse(&self.output),
         })
     }
-}
-
-fn recorded_from_row(row: &crate::ports::Row) -> ApiResult<RecordedDecision> {
-    Ok(RecordedDecision {
-        decision_id: row.text(0)?,
-        operation: Operation::parse(&row.text(1)?).ok_or_else(ApiError::internal)?,
-        environment: Environment::parse(&row.text(2)?).ok_or_else(ApiError::internal)?,
-        tenant_id: row.text(3)?,
-        user_id: row.text(4)?,
-        decided_at: row.int(5)?,
-        rules_version: row.text(6)?,
-        rules_sha256: row.text(7)?,
-        input: row.text(8)?,
-        output: row.text(9)?,
-    })
 }
 
 /// The smallest decision id of a second: ids are `dec_` and the second in
@@ -639,10 +489,10 @@ mod tests {
     #[test]
     fn a_page_keeps_every_decision_to_the_byte() {
         let page = vec![record(Environment::Sandbox, 7, 1), record(Environment::Sandbox, 8, 2)];
-        let statement = page_statement(&page).unwrap();
+        let statement = store::insert_page(&page).unwrap();
         let p = &statement.params;
         let row = Row(vec![p[2].clone(), p[4].clone(), p[5].clone(), p[6].clone()]);
-        assert_eq!(page_decisions(&row).unwrap(), page);
+        assert_eq!(store::page_decisions(&row).unwrap(), page);
         assert_eq!(p[0], Value::Text(page[0].decision_id.clone()));
         assert_eq!(p[1], Value::Text(page[1].decision_id.clone()));
         assert_eq!(id_second(&page[1].decision_id), Some(8));

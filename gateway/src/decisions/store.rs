@@ -1,0 +1,223 @@
+//! The decision log's persistence: a row per state-changing decision, pages
+//! of read-only ones. Every SQL statement of the log is here.
+
+use rules::Operation;
+
+use super::RecordedDecision;
+use crate::auth::Environment;
+use crate::error::{ApiError, ApiResult};
+use crate::ports::{Row, Stmt, Store};
+
+const INSERT_ONE: &str =
+    "INSERT INTO decisions (decision_id, operation, environment, tenant_id, user_id, decided_at, rules_version, rules_sha256, input, output)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+/// The insert of one state-changing decision, for the batch of its change.
+pub(crate) fn insert(r: &RecordedDecision) -> Stmt {
+    Stmt::new(
+        INSERT_ONE,
+        vec![
+            r.decision_id.as_str().into(),
+            r.operation.as_str().into(),
+            r.environment.as_str().into(),
+            r.tenant_id.as_str().into(),
+            r.user_id.as_str().into(),
+            r.decided_at.into(),
+            r.rules_version.as_str().into(),
+            r.rules_sha256.as_str().into(),
+            r.input.as_str().into(),
+            r.output.as_str().into(),
+        ],
+    )
+}
+
+/// One entry of a page: a decision without what the page holds for all.
+#[derive(serde::Deserialize)]
+struct PageEntry<'a> {
+    id: std::borrow::Cow<'a, str>,
+    op: std::borrow::Cow<'a, str>,
+    tenant: std::borrow::Cow<'a, str>,
+    user: std::borrow::Cow<'a, str>,
+    at: i64,
+    #[serde(borrow)]
+    input: &'a serde_json::value::RawValue,
+    #[serde(borrow)]
+    output: &'a serde_json::value::RawValue,
+}
+
+/// The insert of one page. The entries are written as text: input and
+/// output are already canonical JSON, so they go in as they are.
+pub(crate) fn insert_page(page: &[RecordedDecision]) -> Option<Stmt> {
+    let (first, last) = (page.first()?, page.last()?);
+    let quoted = |text: &str| serde_json::to_string(text).unwrap_or_default();
+    let mut entries = String::with_capacity(page.iter().map(|r| r.input.len() + r.output.len() + 160).sum());
+    entries.push('[');
+    for (i, r) in page.iter().enumerate() {
+        if i > 0 {
+            entries.push(',');
+        }
+        entries.push_str(&format!(
+            r#"{{"id":{},"op":"{}","tenant":{},"user":{},"at":{},"input":{},"output":{}}}"#,
+            quoted(&r.decision_id),
+            r.operation.as_str(),
+            quoted(&r.tenant_id),
+            quoted(&r.user_id),
+            r.decided_at,
+            r.input,
+            r.output
+        ));
+    }
+    entries.push(']');
+    Some(Stmt::new(
+        "INSERT INTO decision_pages (page_id, last_id, environment, decided_to, rules_version, rules_sha256, entries) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        vec![
+            first.decision_id.as_str().into(),
+            last.decision_id.as_str().into(),
+            first.environment.as_str().into(),
+            page.iter().map(|r| r.decided_at).max().unwrap_or(first.decided_at).into(),
+            first.rules_version.as_str().into(),
+            first.rules_sha256.as_str().into(),
+            entries.into(),
+        ],
+    ))
+}
+
+/// The decisions of a page row (`environment, rules_version, rules_sha256, entries`).
+pub(crate) fn page_decisions(row: &Row) -> ApiResult<Vec<RecordedDecision>> {
+    let environment = Environment::parse(&row.text(0)?).ok_or_else(ApiError::internal)?;
+    let (rules_version, rules_sha256, text) = (row.text(1)?, row.text(2)?, row.text(3)?);
+    let entries: Vec<PageEntry<'_>> = serde_json::from_str(&text).map_err(|_| ApiError::internal())?;
+    entries
+        .into_iter()
+        .map(|e| {
+            Ok(RecordedDecision {
+                decision_id: e.id.into_owned(),
+                operation: Operation::parse(&e.op).ok_or_else(ApiError::internal)?,
+                environment,
+                tenant_id: e.tenant.into_owned(),
+                user_id: e.user.into_owned(),
+                decided_at: e.at,
+                rules_version: rules_version.clone(),
+                rules_sha256: rules_sha256.clone(),
+                input: e.input.get().to_string(),
+                output: e.output.get().to_string(),
+            })
+        })
+        .collect()
+}
+
+const SELECT_DECISION: &str = "SELECT decision_id, operation, environment, tenant_id, user_id, decided_at, rules_version, rules_sha256, input, output
+ FROM decisions WHERE decision_id = ?1";
+
+fn recorded_from_row(row: &Row) -> ApiResult<RecordedDecision> {
+    Ok(RecordedDecision {
+        decision_id: row.text(0)?,
+        operation: Operation::parse(&row.text(1)?).ok_or_else(ApiError::internal)?,
+        environment: Environment::parse(&row.text(2)?).ok_or_else(ApiError::internal)?,
+        tenant_id: row.text(3)?,
+        user_id: row.text(4)?,
+        decided_at: row.int(5)?,
+        rules_version: row.text(6)?,
+        rules_sha256: row.text(7)?,
+        input: row.text(8)?,
+        output: row.text(9)?,
+    })
+}
+
+/// Deletes what is older than `cutoff`.
+pub(crate) fn prune(cutoff: i64) -> Vec<Stmt> {
+    vec![
+        Stmt::new("DELETE FROM decisions WHERE decided_at < ?1", vec![cutoff.into()]),
+        Stmt::new("DELETE FROM decision_pages WHERE decided_to < ?1", vec![cutoff.into()]),
+    ]
+}
+
+/// A decision stored in a row of its own.
+pub(crate) async fn by_id(store: &dyn Store, decision_id: &str) -> ApiResult<Option<RecordedDecision>> {
+    let rows = store.query(SELECT_DECISION, vec![decision_id.into()]).await?;
+    rows.first().map(recorded_from_row).transpose()
+}
+
+/// The decisions of every page that may hold `decision_id`: those starting
+/// at or after `floor` and at or before it, and ending at or after it.
+pub(crate) async fn in_pages_around(store: &dyn Store, decision_id: &str, floor: &str) -> ApiResult<Vec<RecordedDecision>> {
+    let pages = store
+        .query(
+            "SELECT environment, rules_version, rules_sha256, entries FROM decision_pages
+             WHERE page_id <= ?1 AND page_id >= ?2 AND last_id >= ?1",
+            vec![decision_id.into(), floor.into()],
+        )
+        .await?;
+    let mut found = Vec::new();
+    for page in &pages {
+        found.extend(page_decisions(page)?);
+    }
+    Ok(found)
+}
+
+/// What a listing asks of the decision rows.
+pub(crate) struct RowFilter<'a> {
+    pub environment: Environment,
+    /// empty for every tenant
+    pub tenant_id: &'a str,
+    /// empty for every user
+    pub user_id: &'a str,
+    pub from: i64,
+    pub to: i64,
+    pub after_id: &'a str,
+    pub lower: &'a str,
+    pub upper: &'a str,
+    pub limit: i64,
+}
+
+/// The decision rows a listing asks for, in id order.
+pub(crate) async fn rows(store: &dyn Store, f: &RowFilter<'_>) -> ApiResult<Vec<RecordedDecision>> {
+    let rows = store
+        .query(
+            "SELECT decision_id, operation, environment, tenant_id, user_id, decided_at, rules_version, rules_sha256, input, output
+             FROM decisions
+             WHERE decision_id > ?6 AND decision_id >= ?8 AND decision_id < ?9
+               AND environment = ?1 AND (?2 = '' OR tenant_id = ?2) AND (?3 = '' OR user_id = ?3) AND decided_at >= ?4 AND decided_at <= ?5
+             ORDER BY decision_id LIMIT ?7",
+            vec![
+                f.environment.as_str().into(),
+                f.tenant_id.into(),
+                f.user_id.into(),
+                f.from.into(),
+                f.to.into(),
+                f.after_id.into(),
+                f.limit.into(),
+                f.lower.into(),
+                f.upper.into(),
+            ],
+        )
+        .await?;
+    rows.iter().map(recorded_from_row).collect()
+}
+
+/// A page as a listing reads it: its key and its decisions.
+pub(crate) struct Page {
+    pub page_id: String,
+    pub decisions: Vec<RecordedDecision>,
+}
+
+/// Up to `limit` pages of the environment in key order after `page_after`
+/// (or from it, on the first read), before `upper`, ending after `after_id`.
+pub(crate) async fn pages_after(
+    store: &dyn Store,
+    environment: Environment,
+    page_after: &str,
+    first_read: bool,
+    upper: &str,
+    after_id: &str,
+    limit: i64,
+) -> ApiResult<Vec<Page>> {
+    let rows = store
+        .query(
+            "SELECT environment, rules_version, rules_sha256, entries, page_id FROM decision_pages
+             WHERE environment = ?1 AND (page_id > ?2 OR (?5 = 1 AND page_id = ?2)) AND page_id < ?3 AND last_id > ?6
+             ORDER BY page_id LIMIT ?4",
+            vec![environment.as_str().into(), page_after.into(), upper.into(), limit.into(), first_read.into(), after_id.into()],
+        )
+        .await?;
+    rows.iter().map(|row| Ok(Page { page_id: row.text(4)?, decisions: page_decisions(row)? })).collect()
+}
