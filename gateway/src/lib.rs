@@ -45,6 +45,7 @@ pub mod schema;
 pub mod sealing;
 pub mod signing;
 pub mod store_contract;
+pub mod tenants;
 pub mod time;
 pub mod vendors;
 pub mod webhooks;

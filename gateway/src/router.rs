@@ -151,14 +151,14 @@ route_table! {
     AmlEvent: "POST" "/v1/aml/event" => "reportAmlEvent", Tenant, crate::aml::report;
     AdminAmlList: "GET" "/v1/admin/aml/events" => "listAmlEvents", Admin, crate::aml::list;
     // tenants and keys
-    AdminTenantCreate: "POST" "/v1/admin/tenants" => "createTenant", Admin audit "tenant.create", Gateway::create_tenant;
-    AdminKeyCreate(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/keys" => "createKey", Admin audit "key.create", Gateway::create_tenant_key;
-    AdminTenantSuspend(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/suspend" => "suspendTenant", Admin audit "tenant.suspend", Gateway::suspend_tenant;
-    AdminTenantAudit(tenant_id): "GET" "/v1/admin/tenants/{tenant_id}/audit" => "getTenantAudit", Admin, Gateway::tenant_audit;
-    AdminKeyRevoke(key_id): "DELETE" "/v1/admin/keys/{key_id}" => "revokeKey", Admin audit "key.revoke", Gateway::revoke_key;
+    AdminTenantCreate: "POST" "/v1/admin/tenants" => "createTenant", Admin audit "tenant.create", crate::tenants::create;
+    AdminKeyCreate(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/keys" => "createKey", Admin audit "key.create", crate::tenants::create_key;
+    AdminTenantSuspend(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/suspend" => "suspendTenant", Admin audit "tenant.suspend", crate::tenants::suspend;
+    AdminTenantAudit(tenant_id): "GET" "/v1/admin/tenants/{tenant_id}/audit" => "getTenantAudit", Admin, crate::tenants::audit_of;
+    AdminKeyRevoke(key_id): "DELETE" "/v1/admin/keys/{key_id}" => "revokeKey", Admin audit "key.revoke", crate::tenants::revoke_key;
     AdminMetrics: "GET" "/v1/admin/metrics" => "getReviewMetrics", Admin, Gateway::review_metrics;
-    AdminAudit: "GET" "/v1/admin/audit" => "getAdminAudit", Admin, Gateway::admin_audit;
-    TenantAudit: "GET" "/v1/audit" => "getOwnAudit", Tenant, Gateway::own_audit;
+    AdminAudit: "GET" "/v1/admin/audit" => "getAdminAudit", Admin, crate::tenants::admin_audit;
+    TenantAudit: "GET" "/v1/audit" => "getOwnAudit", Tenant, crate::tenants::own_audit;
     // sandbox
     SandboxClockAdvance: "POST" "/v1/sandbox/clock" => "advanceSandboxClock", Tenant, Gateway::advance_clock;
     SandboxClockGet: "GET" "/v1/sandbox/clock" => "getSandboxClock", Tenant, Gateway::get_clock;

@@ -1,7 +1,5 @@
 //! The endpoints, one file per group, and what they share.
 
-mod admin;
-mod authn;
 pub(crate) mod exclusions;
 pub(crate) mod kyc;
 mod limits;

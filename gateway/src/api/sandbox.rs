@@ -5,7 +5,6 @@ use serde_json::json;
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Fields;
-use crate::ports::Stmt;
 use crate::{time, Ctx, Gateway, Reply};
 
 /// Ten years: far enough for every cool-off and exclusion.
@@ -29,12 +28,7 @@ impl Gateway {
             f.reject("invalid_field", format!("advance_seconds must be from 1 to {MAX_ADVANCE_SECONDS}"));
         }
         f.finish()?;
-        self.store
-            .batch(vec![Stmt::new(
-                "UPDATE tenants SET clock_offset_seconds = clock_offset_seconds + ?2 WHERE tenant_id = ?1",
-                vec![ctx.caller.tenant_id.as_str().into(), seconds.into()],
-            )])
-            .await?;
+        self.store.batch(vec![crate::tenants::store::advance_clock(&ctx.caller.tenant_id, seconds)]).await?;
         self.run_scheduled().await?;
         Ok(Reply::ok(json!({ "now": time::format(ctx.now + seconds) })))
     }

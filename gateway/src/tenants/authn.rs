@@ -2,9 +2,9 @@
 
 use http::HeaderMap;
 
-use crate::auth::{self, Environment};
+use super::store;
+use crate::auth;
 use crate::error::{ApiError, ApiResult};
-use crate::ports::{Stmt, Value};
 use crate::{Caller, Gateway};
 
 /// Where a failed authentication came from.
@@ -36,40 +36,31 @@ impl Gateway {
         if let Some(caller) = self.key_cache.get(&hash, now) {
             return Ok(caller);
         }
-        let rows = self
-            .store
-            .query(
-                "SELECT k.key_id, k.key_hash, k.is_admin, k.revoked_at, t.tenant_id, t.environment, t.rate_limit_per_minute,
-                        t.suspended_at, t.clock_offset_seconds, t.jurisdiction
-                 FROM api_keys k JOIN tenants t ON t.tenant_id = k.tenant_id WHERE k.key_hash = ?1",
-                vec![hash.as_str().into()],
-            )
-            .await?;
-        let Some(row) = rows.first() else {
+        let Some(row) = store::key_by_hash(self.store.as_ref(), &hash).await? else {
             self.audit_failure(None, "unknown_key", Some(&prefix), &audit).await;
             return Err(invalid());
         };
-        let tenant_id = row.text(4)?;
-        if !auth::hashes_match(&row.text(1)?, &hash) || Environment::parse(&row.text(5)?) != Some(environment) {
+        let tenant_id = row.tenant_id;
+        if !auth::hashes_match(&row.key_hash, &hash) || row.environment != Some(environment) {
             self.audit_failure(Some(&tenant_id), "unknown_key", Some(&prefix), &audit).await;
             return Err(invalid());
         }
-        if row.opt_int(3)?.is_some() {
+        if row.revoked_at.is_some() {
             self.audit_failure(Some(&tenant_id), "revoked_key", Some(&prefix), &audit).await;
             return Err(invalid());
         }
-        if row.opt_int(7)?.is_some() {
+        if row.suspended_at.is_some() {
             self.audit_failure(Some(&tenant_id), "tenant_suspended", Some(&prefix), &audit).await;
             return Err(invalid());
         }
         let caller = Caller {
-            key_id: row.text(0)?,
-            is_admin: row.bool(2)?,
+            key_id: row.key_id,
+            is_admin: row.is_admin,
             tenant_id,
             environment,
-            rate_limit_per_minute: row.int(6)?,
-            clock_offset_seconds: row.int(8)?,
-            jurisdiction: row.text(9)?,
+            rate_limit_per_minute: row.rate_limit_per_minute,
+            clock_offset_seconds: row.clock_offset_seconds,
+            jurisdiction: row.jurisdiction,
         };
         self.key_cache.put(hash, &caller, now);
         Ok(caller)
@@ -83,35 +74,11 @@ impl Gateway {
     /// 500: the caller still learns their key was refused.
     async fn audit_failure(&self, tenant_id: Option<&str>, reason: &str, key_prefix: Option<&str>, audit: &Audit<'_>) {
         let request_id = audit.request_id;
-        if tenant_id.is_none() {
-            let now = self.clock.now();
-            let statement = Stmt::new(
-                "INSERT INTO auth_failure_counts (minute, source, reason, failures, first_request_id, last_key_prefix)
-                 VALUES (?1, ?2, ?3, 1, ?4, ?5)
-                 ON CONFLICT (minute, source, reason) DO UPDATE SET failures = auth_failure_counts.failures + 1, last_key_prefix = ?5",
-                vec![
-                    (now - now.rem_euclid(60)).into(),
-                    audit.source.unwrap_or("unknown").into(),
-                    reason.into(),
-                    request_id.into(),
-                    Value::from(key_prefix),
-                ],
-            );
-            let _ = self.store.batch(vec![statement]).await;
-            return;
-        }
-        let statement = Stmt::new(
-            "INSERT INTO audit_log (audit_id, tenant_id, action, reason, key_prefix, request_id, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            vec![
-                self.new_id("aud").into(),
-                Value::from(tenant_id),
-                "authentication_failed".into(),
-                reason.into(),
-                Value::from(key_prefix),
-                request_id.into(),
-                self.clock.now().into(),
-            ],
-        );
+        let now = self.clock.now();
+        let statement = match tenant_id {
+            None => store::count_auth_failure(now - now.rem_euclid(60), audit.source.unwrap_or("unknown"), reason, request_id, key_prefix),
+            Some(tenant_id) => store::audit_auth_failure(&self.new_id("aud"), tenant_id, reason, key_prefix, request_id, now),
+        };
         let _ = self.store.batch(vec![statement]).await;
     }
 }
