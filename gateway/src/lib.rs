@@ -47,6 +47,7 @@ pub mod signing;
 pub mod store_contract;
 pub mod tenants;
 pub mod time;
+pub mod users;
 pub mod vendors;
 pub mod webhooks;
 

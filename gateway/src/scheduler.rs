@@ -8,7 +8,6 @@ use serde_json::json;
 
 use std::collections::BTreeMap;
 
-use crate::api::claim_user_row;
 use crate::api::exclusions::SOURCE_OPERATOR;
 use crate::auth::Environment;
 use crate::decisions::Scope;
@@ -16,6 +15,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::input::Fields;
 use crate::lists::Entries;
 use crate::ports::{Stmt, StoreError};
+use crate::users::store::claim as claim_user_row;
 use crate::vendors::yente::Person;
 use crate::{time, Ctx, Gateway, Reply};
 

@@ -13,7 +13,6 @@ const NOT_YET_IN_AN_AREA_STORE: &[&str] = &[
     "api/exclusions.rs",
     "api/kyc.rs",
     "api/limits.rs",
-    "api/mod.rs",
     "api/sanctions.rs",
     "idempotency.rs",
     "lists/mod.rs",

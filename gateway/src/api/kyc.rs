@@ -7,12 +7,13 @@ use rules::{
 use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
 
-use super::{stored_json, User};
+use super::stored_json;
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::{normalize_email, normalize_phone, Fields};
 use crate::ports::{Stmt, Value};
+use crate::users::User;
 use crate::vendors::{self, sumsub};
 use crate::{time, Ctx, Gateway, Reply};
 
@@ -454,7 +455,7 @@ impl Gateway {
             ),
         ];
         if let Some(version) = claim_version {
-            statements.push(super::claim_user_row(&check.tenant_id, &check.external_user_id, version, now));
+            statements.push(crate::users::store::claim(&check.tenant_id, &check.external_user_id, version, now));
         }
         if decision.status == KycStatus::Approved {
             statements.push(Stmt::new(

@@ -8,11 +8,12 @@ use rules::{
 use serde_json::{json, Value as Json};
 
 use super::exclusions::{check_skew, exclusion_terms, PLAYER_EXCLUSIONS_SQL};
-use super::{money, stored_json, user_from_row, User, USER_SQL};
+use super::{money, stored_json};
 use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::Fields;
 use crate::ports::{Read, Row, Stmt, MAX_STORED_INTEGER};
+use crate::users::store::{self as users, User};
 use crate::{time, Ctx, Gateway, Reply};
 
 const HELD_MESSAGE: &str = "Deposits are temporarily unavailable on this account. Please contact support.";
@@ -328,7 +329,7 @@ impl Gateway {
     async fn deposit_facts(&self, ctx: &Ctx<'_>, user_id: &str, amount: i64, currency: &str) -> ApiResult<(User, DepositFacts)> {
         let (tenant, user) = (ctx.caller.tenant_id.as_str(), user_id);
         let mut reads = vec![
-            Read::new(USER_SQL, vec![tenant.into(), user.into()]),
+            users::read(tenant, user),
             Read::new(PLAYER_EXCLUSIONS_SQL, vec![tenant.into(), user.into(), ctx.caller.environment.as_str().into()]),
             Read::new(LIMIT_ROWS_SQL, vec![tenant.into(), user.into(), LimitStatus::Cancelled.as_str().into()]),
         ];
@@ -337,7 +338,7 @@ impl Gateway {
         let totals = window_totals_from(results.get(3..).unwrap_or_default())?;
         results.truncate(3);
         let [users, exclusions, limits] = <[Vec<Row>; 3]>::try_from(results).map_err(|_| ApiError::internal())?;
-        let user = users.first().map(user_from_row).transpose()?.ok_or_else(ApiError::user_not_found)?;
+        let user = users.first().map(users::from_row).transpose()?.ok_or_else(ApiError::user_not_found)?;
         let facts = DepositFacts {
             now: ctx.now,
             sanctions: user.sanctions_status,

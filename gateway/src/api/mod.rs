@@ -6,11 +6,11 @@ mod limits;
 mod sanctions;
 mod sandbox;
 
-use rules::SanctionsStatus;
 use serde_json::json;
 
 use crate::error::{ApiError, ApiResult};
 use crate::ports::{Stmt, StoreError};
+use crate::users::User;
 use crate::{Ctx, Gateway, Reply};
 
 /// The public connectivity check.
@@ -29,23 +29,9 @@ pub(crate) async fn rules_identity(gw: &Gateway, _ctx: &Ctx<'_>) -> ApiResult<Re
     })))
 }
 
-/// A user as the other endpoints need it.
-pub(crate) struct User {
-    pub external_user_id: String,
-    pub email: String,
-    pub sanctions_status: SanctionsStatus,
-    pub verified_tier: rules::KycTier,
-    pub verified_at: Option<i64>,
-    pub cumulative_withdrawn_cents: i64,
-    pub version: i64,
-    /// the currency of the user's withdrawals, fixed by the first
-    pub withdrawal_currency: Option<String>,
-}
-
 impl Gateway {
     pub(crate) async fn find_user(&self, tenant_id: &str, external_user_id: &str) -> ApiResult<Option<User>> {
-        let rows = self.store.query(USER_SQL, vec![tenant_id.into(), external_user_id.into()]).await?;
-        rows.first().map(user_from_row).transpose()
+        crate::users::store::find(self.store.as_ref(), tenant_id, external_user_id).await
     }
 
     pub(crate) async fn require_user(&self, ctx: &Ctx<'_>, external_user_id: &str) -> ApiResult<User> {
@@ -55,7 +41,7 @@ impl Gateway {
     /// Claims the user's row for this write: the batch commits only if no
     /// other write to the user committed since it was read.
     pub(crate) fn claim_user(&self, ctx: &Ctx<'_>, user: &User) -> Stmt {
-        claim_user_row(&ctx.caller.tenant_id, &user.external_user_id, user.version, ctx.now)
+        crate::users::store::claim(&ctx.caller.tenant_id, &user.external_user_id, user.version, ctx.now)
     }
 
     /// What a review list needs: `overdue=true|false`, the review target and the service's now.
@@ -82,34 +68,6 @@ impl Gateway {
             Err(e @ (StoreError::Backend(_) | StoreError::Unavailable(_))) => Err(e.into()),
         }
     }
-}
-
-/// Claims a user's row: the batch it is in commits only if no other write
-/// to the user committed since `version` was read. Every batch that writes
-/// a user's state holds one claim per user it writes.
-pub(crate) fn claim_user_row(tenant_id: &str, user_id: &str, version: i64, now: i64) -> Stmt {
-    Stmt::expect_one(
-        "UPDATE users SET version = version + 1, updated_at = ?4 WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?3",
-        vec![tenant_id.into(), user_id.into(), version.into(), now.into()],
-    )
-}
-
-/// The user of a tenant: `?1` tenant, `?2` user.
-pub(crate) const USER_SQL: &str = "SELECT external_user_id, email, sanctions_status, verified_tier, verified_at, cumulative_withdrawn_cents, version,
-        withdrawal_currency
- FROM users WHERE tenant_id = ?1 AND external_user_id = ?2";
-
-pub(crate) fn user_from_row(row: &crate::ports::Row) -> ApiResult<User> {
-    Ok(User {
-        external_user_id: row.text(0)?,
-        email: row.text(1)?,
-        sanctions_status: SanctionsStatus::parse(&row.text(2)?).ok_or_else(ApiError::internal)?,
-        verified_tier: rules::KycTier::parse(&row.text(3)?).ok_or_else(ApiError::internal)?,
-        verified_at: row.opt_int(4)?,
-        cumulative_withdrawn_cents: row.int(5)?,
-        version: row.int(6)?,
-        withdrawal_currency: row.opt_text(7)?,
-    })
 }
 
 pub(crate) fn busy() -> ApiError {

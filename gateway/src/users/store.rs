@@ -1,0 +1,58 @@
+//! The users' persistence shared by every area that writes a user's state:
+//! the user as the areas read it, and the claim of the user's row.
+
+use rules::SanctionsStatus;
+
+use crate::error::{ApiError, ApiResult};
+use crate::ports::{Read, Row, Stmt, Store};
+
+/// A user as the other endpoints need it.
+pub struct User {
+    pub external_user_id: String,
+    pub email: String,
+    pub sanctions_status: SanctionsStatus,
+    pub verified_tier: rules::KycTier,
+    pub verified_at: Option<i64>,
+    pub cumulative_withdrawn_cents: i64,
+    pub version: i64,
+    /// the currency of the user's withdrawals, fixed by the first
+    pub withdrawal_currency: Option<String>,
+}
+
+/// Claims a user's row: the batch it is in commits only if no other write
+/// to the user committed since `version` was read. Every batch that writes
+/// a user's state holds one claim per user it writes.
+pub fn claim(tenant_id: &str, user_id: &str, version: i64, now: i64) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE users SET version = version + 1, updated_at = ?4 WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?3",
+        vec![tenant_id.into(), user_id.into(), version.into(), now.into()],
+    )
+}
+
+/// The user of a tenant: `?1` tenant, `?2` user.
+const USER_SQL: &str = "SELECT external_user_id, email, sanctions_status, verified_tier, verified_at, cumulative_withdrawn_cents, version,
+        withdrawal_currency
+ FROM users WHERE tenant_id = ?1 AND external_user_id = ?2";
+
+/// The read of a user, for a round trip with other reads.
+pub(crate) fn read(tenant_id: &str, external_user_id: &str) -> Read {
+    Read::new(USER_SQL, vec![tenant_id.into(), external_user_id.into()])
+}
+
+pub(crate) async fn find(store: &dyn Store, tenant_id: &str, external_user_id: &str) -> ApiResult<Option<User>> {
+    let rows = store.query(USER_SQL, vec![tenant_id.into(), external_user_id.into()]).await?;
+    rows.first().map(from_row).transpose()
+}
+
+pub(crate) fn from_row(row: &Row) -> ApiResult<User> {
+    Ok(User {
+        external_user_id: row.text(0)?,
+        email: row.text(1)?,
+        sanctions_status: SanctionsStatus::parse(&row.text(2)?).ok_or_else(ApiError::internal)?,
+        verified_tier: rules::KycTier::parse(&row.text(3)?).ok_or_else(ApiError::internal)?,
+        verified_at: row.opt_int(4)?,
+        cumulative_withdrawn_cents: row.int(5)?,
+        version: row.int(6)?,
+        withdrawal_currency: row.opt_text(7)?,
+    })
+}
