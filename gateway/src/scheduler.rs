@@ -104,7 +104,7 @@ impl Gateway {
         self.prune_decisions(now).await?;
         self.prune_idempotency_keys(now).await?;
         // shared request counters of windows that have ended
-        self.store.batch(vec![Stmt::new("DELETE FROM rate_windows WHERE window_start < ?1", vec![now.saturating_sub(120).into()])]).await?;
+        self.store.batch(vec![crate::rate_limit::store::prune(now.saturating_sub(120))]).await?;
         if report != ScheduledReport::default() {
             self.wake_delivery();
         }

@@ -1,10 +1,12 @@
 //! Per-key request rate limiting over fixed one-minute windows: in the
 //! process (one host), or in the store that several hosts share.
 
+pub mod store;
+
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::ports::{RateState, Stmt, Store, StoreError};
+use crate::ports::{RateState, Store, StoreError};
 
 const WINDOW_SECONDS: i64 = 60;
 
@@ -75,21 +77,13 @@ impl StoreRateLimit {
 
     /// Reserves `size` requests in the shared counter; `Ok(Some(counter))` when granted.
     async fn reserve(&self, key_id: &str, window_start: i64, size: u32, limit_per_minute: u32) -> Result<Option<u32>, StoreError> {
-        let reserve = Stmt::expect_one(
-            "INSERT INTO rate_windows (key_id, window_start, used) VALUES (?1, ?2, ?3)
-             ON CONFLICT (key_id, window_start) DO UPDATE SET used = rate_windows.used + ?3 WHERE rate_windows.used + ?3 <= ?4",
-            vec![key_id.into(), window_start.into(), i64::from(size).into(), i64::from(limit_per_minute).into()],
-        );
+        let reserve = store::reserve(key_id, window_start, i64::from(size), i64::from(limit_per_minute));
         match self.store.batch(vec![reserve]).await {
             Ok(()) => {}
             Err(StoreError::Conflict { .. }) => return Ok(None),
             Err(e) => return Err(e),
         }
-        let rows = self
-            .store
-            .query("SELECT used FROM rate_windows WHERE key_id = ?1 AND window_start = ?2", vec![key_id.into(), window_start.into()])
-            .await?;
-        let used = rows.first().map(|r| r.int(0)).transpose()?.unwrap_or(i64::from(size));
+        let used = store::used(self.store.as_ref(), key_id, window_start).await?.unwrap_or(i64::from(size));
         Ok(Some(u32::try_from(used).unwrap_or(u32::MAX)))
     }
 
