@@ -309,6 +309,12 @@ async fn every_write_to_a_users_state_claims_the_user() {
     assert!(unclaimed.is_empty(), "user writes without a claim: {unclaimed:#?}");
 }
 
+/// Screens a clear user of the host's tenant.
+async fn sign_up(h: &Host, user_id: &str) {
+    let person = json!({ "user_id": user_id, "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": format!("{user_id}@example.com") });
+    assert_eq!(call(&h.gateway, &h.key, "POST", "/v1/sanctions/screen", person).await.0, 201);
+}
+
 /// The decisions logged for a user (or, with an empty user, a tenant), flushed first.
 async fn decisions(h: &Host, tenant_id: &str, user_id: &str) -> Vec<Json> {
     h.gateway.flush_decisions().await.unwrap();
@@ -329,8 +335,7 @@ fn operations(list: &[Json]) -> Vec<&str> {
 async fn both_decisions_of_a_breach_are_logged() {
     let h = host().await;
     let (gw, key) = (&h.gateway, h.key.as_str());
-    let signup = json!({ "user_id": "u-1", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": "a@example.com" });
-    assert_eq!(call(gw, key, "POST", "/v1/sanctions/screen", signup).await.0, 201);
+    sign_up(&h, "u-1").await;
     let at = chrono::DateTime::from_timestamp(START, 0).unwrap().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let limit = json!({ "user_id": "u-1", "limit_type": "limit_daily", "amount_cents": 10_000, "currency": "USD", "requested_at": at });
     assert_eq!(call(gw, key, "POST", "/v1/limits", limit).await.0, 201);
@@ -357,8 +362,7 @@ async fn both_decisions_of_a_breach_are_logged() {
 async fn an_hours_deposit_sum_never_passes_what_stores_keep_exactly() {
     let h = host().await;
     let (gw, key) = (&h.gateway, h.key.as_str());
-    let signup = json!({ "user_id": "u-1", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": "a@example.com" });
-    assert_eq!(call(gw, key, "POST", "/v1/sanctions/screen", signup).await.0, 201);
+    sign_up(&h, "u-1").await;
     let deposit = |tx: &str, cents: i64| json!({ "transaction_id": tx, "user_id": "u-1", "amount_cents": cents, "currency": "USD" });
     let (max, largest) = (gateway::ports::MAX_STORED_INTEGER, rules::MAX_AMOUNT_CENTS);
     for i in 0..9 {
@@ -379,8 +383,7 @@ async fn an_hours_deposit_sum_never_passes_what_stores_keep_exactly() {
 async fn due_work_is_logged_under_its_tenant() {
     let h = host().await;
     let (gw, key) = (&h.gateway, h.key.as_str());
-    let signup = json!({ "user_id": "u-1", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": "a@example.com" });
-    assert_eq!(call(gw, key, "POST", "/v1/sanctions/screen", signup).await.0, 201);
+    sign_up(&h, "u-1").await;
     let at = chrono::DateTime::from_timestamp(START, 0).unwrap().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let limit = |cents: i64| json!({ "user_id": "u-1", "limit_type": "limit_daily", "amount_cents": cents, "currency": "USD", "requested_at": at });
     assert_eq!(call(gw, key, "POST", "/v1/limits", limit(10_000)).await.0, 201);
