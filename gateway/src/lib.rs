@@ -32,6 +32,7 @@ pub mod api;
 pub mod auth;
 pub mod decisions;
 pub mod error;
+pub mod exclusions;
 mod idempotency;
 pub mod input;
 pub mod lists;

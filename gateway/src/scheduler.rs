@@ -8,7 +8,6 @@ use serde_json::json;
 
 use std::collections::BTreeMap;
 
-use crate::api::exclusions::SOURCE_OPERATOR;
 use crate::auth::Environment;
 use crate::decisions::Scope;
 use crate::error::{ApiError, ApiResult};
@@ -279,7 +278,7 @@ impl Gateway {
                     "user_phone": phone,
                     "duration": row.text(4)?,
                     "expired_at": time::format(expires_at),
-                    "source": row.opt_text(6)?.unwrap_or_else(|| SOURCE_OPERATOR.to_string()),
+                    "source": row.opt_text(6)?.unwrap_or_else(|| crate::exclusions::store::Source::Operator.as_str().to_string()),
                 }),
                 exclusion_id,
                 tenant_id: row.text(8)?,

@@ -7,10 +7,10 @@ use rules::{
 };
 use serde_json::{json, Value as Json};
 
-use super::exclusions::{check_skew, exclusion_terms, PLAYER_EXCLUSIONS_SQL};
 use super::{money, stored_json};
 use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
+use crate::exclusions::{check_skew, store as exclusions};
 use crate::input::Fields;
 use crate::ports::{Read, Row, Stmt, MAX_STORED_INTEGER};
 use crate::users::store::{self as users, User};
@@ -330,7 +330,7 @@ impl Gateway {
         let (tenant, user) = (ctx.caller.tenant_id.as_str(), user_id);
         let mut reads = vec![
             users::read(tenant, user),
-            Read::new(PLAYER_EXCLUSIONS_SQL, vec![tenant.into(), user.into(), ctx.caller.environment.as_str().into()]),
+            exclusions::read_player_exclusions(tenant, user, ctx.caller.environment),
             Read::new(LIMIT_ROWS_SQL, vec![tenant.into(), user.into(), LimitStatus::Cancelled.as_str().into()]),
         ];
         reads.extend(self.window_total_reads(ctx, user));
@@ -342,7 +342,7 @@ impl Gateway {
         let facts = DepositFacts {
             now: ctx.now,
             sanctions: user.sanctions_status,
-            exclusions: exclusion_terms(&exclusions)?,
+            exclusions: exclusions::terms_at(&exclusions, 0)?,
             limits: limit_rows_from(&limits, Some(currency))?.into_iter().map(|r| r.facts).collect(),
             totals,
             deposits: None,

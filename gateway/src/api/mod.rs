@@ -1,6 +1,5 @@
 //! The endpoints, one file per group, and what they share.
 
-pub(crate) mod exclusions;
 pub(crate) mod kyc;
 mod limits;
 mod sanctions;

@@ -1,4 +1,8 @@
-//! The shared self-exclusion list: registration, the live check and the snapshot.
+//! The exclusions area: the shared self-exclusion list (registration, the
+//! live check, the snapshot), the regulator's import and export. The
+//! area's SQL is in [`store`].
+
+pub mod store;
 
 use base64::Engine as _;
 use rules::{
@@ -7,18 +11,14 @@ use rules::{
 };
 use serde_json::{json, Value as Json};
 
-use super::stored_json;
+use crate::api::stored_json;
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::{normalize_email, normalize_phone, Fields};
-use crate::ports::{Read, Stmt, Value};
 use crate::{time, Ctx, Gateway, Reply, MAX_CLOCK_SKEW_SECONDS};
+use store::{NewExclusion, Source};
 
-/// Source of an exclusion registered by a licensed operator through the API.
-pub const SOURCE_OPERATOR: &str = "operator";
-/// Source of an exclusion made through the regulator's comprehensive form.
-pub const SOURCE_REGULATOR: &str = "regulator_comprehensive";
 const REASONS: [&str; 2] = ["self_initiated", "operator_initiated"];
 const DEFAULT_PAGE: i64 = 100;
 const MAX_PAGE: i64 = 1000;
@@ -112,33 +112,29 @@ impl Gateway {
                 "duration": duration.as_str(),
                 "is_permanent": registration.is_permanent,
                 "expires_at": time::json_opt(expires_at),
-                "source": SOURCE_OPERATOR,
+                "source": Source::Operator.as_str(),
             });
             let environment = ctx.caller.environment;
             let mut statements = vec![
                 log.statement(),
                 self.claim_user(ctx, &user),
-                next_exclusion_seq(),
-                Stmt::new(
-                    "INSERT INTO exclusions (exclusion_id, seq, environment, tenant_id, external_user_id, email, phone, duration, reason, source,
-                                             effective_from, expires_at, regulator_propagated, regulator_eligible, response, created_at)
-                     VALUES (?1, (SELECT value FROM counters WHERE name = 'exclusion_seq'), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0, ?12, ?13, ?10)",
-                    vec![
-                        exclusion_id.as_str().into(),
-                        environment.as_str().into(),
-                        ctx.caller.tenant_id.as_str().into(),
-                        user_id.as_str().into(),
-                        Value::from(email.clone()),
-                        Value::from(phone.clone()),
-                        duration.as_str().into(),
-                        reason.as_str().into(),
-                        SOURCE_OPERATOR.into(),
-                        ctx.now.into(),
-                        Value::from(expires_at),
-                        registration.regulator_eligible.into(),
-                        response.to_string().into(),
-                    ],
-                ),
+                store::next_seq(),
+                store::insert(NewExclusion {
+                    exclusion_id: &exclusion_id,
+                    environment,
+                    tenant_id: &ctx.caller.tenant_id,
+                    user_id: Some(&user_id),
+                    email: email.clone(),
+                    phone: phone.clone(),
+                    duration,
+                    reason: reason.clone(),
+                    source: Source::Operator,
+                    effective_from: ctx.now,
+                    expires_at,
+                    regulator_propagated: false,
+                    regulator_eligible: registration.regulator_eligible,
+                    response: response.to_string(),
+                }),
             ];
             for event in &registration.events {
                 statements.push(self.event(environment, None, *event, ctx.now, data.clone()));
@@ -183,19 +179,10 @@ impl Gateway {
             }
         }
         // One read per entry, all in one round trip.
-        let reads = parsed
-            .iter()
-            .map(|(email, phone, _)| {
-                Read::new(
-                    "SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND source = ?2 AND email = ?3
-                     UNION SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND source = ?2 AND phone = ?4",
-                    vec![environment.as_str().into(), SOURCE_REGULATOR.into(), Value::from(email.clone()), Value::from(phone.clone())],
-                )
-            })
-            .collect();
+        let reads = parsed.iter().map(|(email, phone, _)| store::read_regulator_terms(environment, email.clone(), phone.clone())).collect();
         let mut entries = Vec::with_capacity(parsed.len());
         for rows in self.store.query_many(reads).await? {
-            let existing_regulator = rows.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(1)? })).collect::<ApiResult<Vec<_>>>()?;
+            let existing_regulator = store::terms_at(&rows, 1)?;
             entries.push(RegulatorEntry { existing_regulator });
         }
         let facts = RegulatorImportFacts { now, entries };
@@ -216,92 +203,59 @@ impl Gateway {
                 "duration": outcome.duration.as_str(),
                 "is_permanent": outcome.is_permanent,
                 "expires_at": time::json_opt(outcome.expires_at),
-                "source": SOURCE_REGULATOR,
+                "source": Source::Regulator.as_str(),
             });
-            statements.push(next_exclusion_seq());
-            statements.push(Stmt::new(
-                "INSERT INTO exclusions (exclusion_id, seq, environment, tenant_id, external_user_id, email, phone, duration, reason, source,
-                                         effective_from, expires_at, regulator_propagated, regulator_eligible, response, created_at)
-                 VALUES (?1, (SELECT value FROM counters WHERE name = 'exclusion_seq'), ?2, ?3, NULL, ?4, ?5, ?6, ?7, ?8, ?9, ?11, 1, 1, ?10, ?9)",
-                vec![
-                    exclusion_id.as_str().into(),
-                    environment.as_str().into(),
-                    importer.into(),
-                    Value::from(email.clone()),
-                    Value::from(phone.clone()),
-                    outcome.duration.as_str().into(),
-                    reference.unwrap_or_else(|| "regulator_form".to_string()).into(),
-                    SOURCE_REGULATOR.into(),
-                    now.into(),
-                    data.to_string().into(),
-                    Value::from(outcome.expires_at),
-                ],
-            ));
+            statements.push(store::next_seq());
+            statements.push(store::insert(NewExclusion {
+                exclusion_id: &exclusion_id,
+                environment,
+                tenant_id: importer,
+                user_id: None,
+                email: email.clone(),
+                phone: phone.clone(),
+                duration: outcome.duration,
+                reason: reference.unwrap_or_else(|| "regulator_form".to_string()),
+                source: Source::Regulator,
+                effective_from: now,
+                expires_at: outcome.expires_at,
+                regulator_propagated: true,
+                regulator_eligible: true,
+                response: data.to_string(),
+            }));
             for event in &outcome.events {
                 statements.push(self.event(environment, None, *event, now, data.clone()));
             }
             imported.push(exclusion_id);
         }
         if !self.commit(statements).await? {
-            return Err(super::busy());
+            return Err(crate::api::busy());
         }
         Ok(json!({ "imported": imported.len(), "skipped": skipped, "exclusion_ids": imported, "decision_id": log.decision_id() }))
     }
 
     /// Every exclusion of the user at this tenant, oldest first; the rules decide which are active.
-    async fn user_exclusions(&self, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Vec<UserExclusionRow>> {
-        let rows = self
-            .store
-            .query(
-                "SELECT duration, response, expires_at, regulator_propagated FROM exclusions
-                 WHERE tenant_id = ?1 AND external_user_id = ?2 ORDER BY seq",
-                vec![ctx.caller.tenant_id.as_str().into(), user_id.into()],
-            )
-            .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(UserExclusionRow {
-                    duration: ExclusionDuration::parse(&r.text(0)?).ok_or_else(ApiError::internal)?,
-                    response: r.text(1)?,
-                    expires_at: r.opt_int(2)?,
-                    regulator_propagated: r.bool(3)?,
-                })
-            })
-            .collect()
+    async fn user_exclusions(&self, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Vec<store::UserExclusionRow>> {
+        store::of_user(self.store.as_ref(), &ctx.caller.tenant_id, user_id).await
     }
 
     /// The most restrictive active exclusion of an e-mail or phone on the
     /// shared list of the environment: every tenant sees every tenant's
     /// exclusions at once, compared with the caller's own clock.
     pub(crate) async fn find_exclusion(&self, ctx: &Ctx<'_>, email: Option<&str>, phone: Option<&str>) -> ApiResult<Reply> {
-        let rows = self
-            .store
-            .query(
-                // One indexed look-up per identifier: with OR, the planners walked every exclusion in `seq` order.
-                "SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND email = ?2
-                 UNION SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND phone = ?3 ORDER BY seq",
-                vec![ctx.caller.environment.as_str().into(), Value::from(email), Value::from(phone)],
-            )
-            .await?;
-        let facts = ExclusionStatusFacts {
-            now: ctx.now,
-            exclusions: rows.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(2)? })).collect::<ApiResult<Vec<_>>>()?,
-        };
+        let rows = store::matching(self.store.as_ref(), ctx.caller.environment, email, phone).await?;
+        let facts = ExclusionStatusFacts { now: ctx.now, exclusions: rows.iter().map(|r| ExclusionTerm { expires_at: r.expires_at }).collect() };
         let scope = Scope::of(ctx, "");
         let (status, log) = self.decide(&scope, Operation::ExclusionStatus, &facts, |r, f| r.describe_exclusions(f))?;
         let body = match status.most_restrictive.map(|i| rows.get(i as usize).ok_or_else(ApiError::internal)).transpose()? {
             None => json!({ "is_excluded": false }),
-            Some(row) => {
-                let expires_at = row.opt_int(2)?;
-                json!({
-                    "is_excluded": true,
-                    "exclusion_id": row.text(0)?,
-                    "duration": row.text(1)?,
-                    "expires_at": time::json_opt(expires_at),
-                    "is_permanent": expires_at.is_none(),
-                    "source": row.text(3)?,
-                })
-            }
+            Some(row) => json!({
+                "is_excluded": true,
+                "exclusion_id": row.exclusion_id,
+                "duration": row.duration,
+                "expires_at": time::json_opt(row.expires_at),
+                "is_permanent": row.expires_at.is_none(),
+                "source": row.source,
+            }),
         };
         let reply = with_decision(Reply::ok(body), &log);
         self.defer(log);
@@ -336,17 +290,11 @@ impl Gateway {
         let (through_seq, active_at, daily) = match ctx.query.get("snapshot") {
             None | Some("live") => (crate::ports::MAX_STORED_INTEGER, ctx.now, None),
             Some("daily") => {
-                let rows = self
-                    .store
-                    .query(
-                        "SELECT snapshot_date, taken_at, through_seq, active_count FROM exclusion_snapshots WHERE environment = ?1 ORDER BY snapshot_date DESC LIMIT 1",
-                        vec![ctx.caller.environment.as_str().into()],
-                    )
-                    .await?;
-                let row = rows.first().ok_or_else(|| ApiError::not_found("snapshot_not_found", "no daily snapshot has been taken yet"))?;
-                let taken_at = row.int(1)?;
-                let info = json!({ "snapshot_date": row.text(0)?, "taken_at": time::format(taken_at), "active_count": row.int(3)? });
-                (row.int(2)?, taken_at, Some(info))
+                let row = store::latest_snapshot(self.store.as_ref(), ctx.caller.environment)
+                    .await?
+                    .ok_or_else(|| ApiError::not_found("snapshot_not_found", "no daily snapshot has been taken yet"))?;
+                let info = json!({ "snapshot_date": row.snapshot_date, "taken_at": time::format(row.taken_at), "active_count": row.active_count });
+                (row.through_seq, row.taken_at, Some(info))
             }
             Some(_) => return Err(ApiError::bad_request("invalid_field", "snapshot must be live or daily")),
         };
@@ -385,38 +333,27 @@ impl Gateway {
 
     /// One page of active exclusions with `seq` in `(after, through_seq]`, as active at `active_at`.
     async fn snapshot_page(&self, ctx: &Ctx<'_>, after: i64, limit: i64, through_seq: i64, active_at: i64, daily: Json) -> ApiResult<(Json, String)> {
-        let rows = self
-            .store
-            .query(
-                "SELECT seq, exclusion_id, email, phone, duration, effective_from, expires_at, source FROM exclusions
-                 WHERE environment = ?1 AND seq > ?2 AND seq <= ?5 AND (expires_at IS NULL OR expires_at >= ?3) ORDER BY seq LIMIT ?4",
-                vec![ctx.caller.environment.as_str().into(), after.into(), active_at.into(), (limit + 1).into(), through_seq.into()],
-            )
-            .await?;
+        let rows = store::page(self.store.as_ref(), ctx.caller.environment, after, through_seq, active_at, limit + 1).await?;
         let has_more = rows.len() as i64 > limit;
         let page = &rows[..rows.len().min(limit as usize)];
         // The store pre-selects candidates; the rules decide which are active.
-        let facts = ExclusionStatusFacts {
-            now: active_at,
-            exclusions: page.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(6)? })).collect::<ApiResult<Vec<_>>>()?,
-        };
+        let facts = ExclusionStatusFacts { now: active_at, exclusions: page.iter().map(|r| ExclusionTerm { expires_at: r.expires_at }).collect() };
         let (status, log) = self.decide(&Scope::of(ctx, ""), Operation::ExclusionStatus, &facts, |r, f| r.describe_exclusions(f))?;
         let decision_id = log.decision_id().to_string();
         self.defer(log);
         let mut items = Vec::new();
-        let mut last = page.last().map(|r| r.int(0)).transpose()?.unwrap_or(after);
+        let mut last = page.last().map_or(after, |r| r.seq);
         for row in status.active.iter().filter_map(|i| page.get(*i as usize)) {
-            let expires_at = row.opt_int(6)?;
-            last = last.max(row.int(0)?);
+            last = last.max(row.seq);
             items.push(json!({
-                "exclusion_id": row.text(1)?,
-                "user_email": row.opt_text(2)?,
-                "user_phone": row.opt_text(3)?,
-                "duration": row.text(4)?,
-                "effective_from": time::format(row.int(5)?),
-                "expires_at": time::json_opt(expires_at),
-                "is_permanent": expires_at.is_none(),
-                "source": row.text(7)?,
+                "exclusion_id": row.exclusion_id,
+                "user_email": row.email,
+                "user_phone": row.phone,
+                "duration": row.duration,
+                "effective_from": time::format(row.effective_from),
+                "expires_at": time::json_opt(row.expires_at),
+                "is_permanent": row.expires_at.is_none(),
+                "source": row.source,
             }));
         }
         let page = json!({
@@ -427,42 +364,6 @@ impl Gateway {
         });
         Ok((page, decision_id))
     }
-}
-
-/// Every exclusion that names the player, active or not (the rules decide):
-/// registered for them at this tenant, or anywhere in the environment under
-/// any e-mail or phone the service knows for them (the screening e-mail, the
-/// e-mail and phone of their KYC start), regulator imports included. Each OR
-/// term is indexed. `?1` tenant, `?2` user, `?3` environment.
-/// Every exclusion naming a user: by id, screening e-mail, KYC e-mail or
-/// phone; one indexed look-up each (a join on ORs walked every exclusion).
-pub(crate) const PLAYER_EXCLUSIONS_SQL: &str = "SELECT expires_at FROM (
-   SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.tenant_id = u.tenant_id AND e.external_user_id = u.external_user_id
-    WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
-   UNION SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.environment = ?3 AND e.email = u.email
-    WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
-   UNION SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.environment = ?3 AND e.email = u.kyc_email
-    WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
-   UNION SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.environment = ?3 AND e.phone = u.kyc_phone
-    WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
- ) matched ORDER BY exclusion_id";
-
-pub(crate) fn exclusion_terms(rows: &[crate::ports::Row]) -> ApiResult<Vec<ExclusionTerm>> {
-    rows.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(0)? })).collect()
-}
-
-/// An exclusion registered for a user at a tenant.
-struct UserExclusionRow {
-    duration: ExclusionDuration,
-    response: String,
-    expires_at: Option<i64>,
-    regulator_propagated: bool,
-}
-
-/// Takes the next exclusion sequence number; the insert that follows in the
-/// same batch reads it back.
-fn next_exclusion_seq() -> Stmt {
-    Stmt::expect_one("UPDATE counters SET value = value + 1 WHERE name = 'exclusion_seq'", vec![])
 }
 
 fn encode_cursor(after_seq: i64) -> String {
@@ -483,30 +384,19 @@ impl Gateway {
     /// file to the regulator.
     pub(crate) async fn export_to_regulator(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         let environment: Environment = ctx.caller.environment;
-        let rows = self
-            .store
-            .query(
-                "SELECT exclusion_id, email, phone, duration, effective_from, expires_at, source FROM exclusions
-                 WHERE environment = ?1 AND regulator_eligible = 1 AND regulator_exported_at IS NULL AND source = ?2 ORDER BY seq LIMIT ?3",
-                vec![environment.as_str().into(), SOURCE_OPERATOR.into(), self.config.work.regulator_export_batch.into()],
-            )
-            .await?;
+        let rows = store::exportable(self.store.as_ref(), environment, self.config.work.regulator_export_batch).await?;
         let mut items = Vec::new();
         let mut statements = Vec::new();
-        for row in &rows {
-            let exclusion_id = row.text(0)?;
+        for row in rows {
             items.push(json!({
-                "exclusion_id": exclusion_id,
-                "user_email": row.opt_text(1)?,
-                "user_phone": row.opt_text(2)?,
-                "duration": row.text(3)?,
-                "effective_from": time::format(row.int(4)?),
-                "expires_at": time::json_opt(row.opt_int(5)?),
+                "exclusion_id": row.exclusion_id,
+                "user_email": row.email,
+                "user_phone": row.phone,
+                "duration": row.duration,
+                "effective_from": time::format(row.effective_from),
+                "expires_at": time::json_opt(row.expires_at),
             }));
-            statements.push(Stmt::expect_one(
-                "UPDATE exclusions SET regulator_propagated = 1, regulator_exported_at = ?2 WHERE exclusion_id = ?1 AND regulator_exported_at IS NULL",
-                vec![exclusion_id.into(), ctx.now.into()],
-            ));
+            statements.push(store::mark_exported(&row.exclusion_id, ctx.now));
         }
         if !statements.is_empty() && !self.commit(statements).await? {
             return Err(ApiError::conflict("export_in_progress", "another export took some of these exclusions; run the export again"));

@@ -1,0 +1,238 @@
+//! The exclusions area's persistence: the shared list of the environment,
+//! its sequence, the daily snapshots and the regulator's feed. Every SQL
+//! statement of the area is here, behind typed operations.
+
+use rules::{ExclusionDuration, ExclusionTerm};
+
+use crate::auth::Environment;
+use crate::error::{ApiError, ApiResult};
+use crate::ports::{Read, Row, Stmt, Store, StoreError, Value};
+
+/// Where an exclusion came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// registered by a licensed operator through the API
+    Operator,
+    /// made through the regulator's comprehensive form
+    Regulator,
+}
+
+impl Source {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Operator => "operator",
+            Source::Regulator => "regulator_comprehensive",
+        }
+    }
+}
+
+/// A new exclusion, as its batch writes it after [`next_seq`].
+pub struct NewExclusion<'a> {
+    pub exclusion_id: &'a str,
+    pub environment: Environment,
+    /// the registering tenant, or the environment's service tenant for an import
+    pub tenant_id: &'a str,
+    pub user_id: Option<&'a str>,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub duration: ExclusionDuration,
+    pub reason: String,
+    pub source: Source,
+    pub effective_from: i64,
+    pub expires_at: Option<i64>,
+    pub regulator_propagated: bool,
+    pub regulator_eligible: bool,
+    pub response: String,
+}
+
+/// Takes the next exclusion sequence number; the insert that follows in the
+/// same batch reads it back.
+pub fn next_seq() -> Stmt {
+    Stmt::expect_one("UPDATE counters SET value = value + 1 WHERE name = 'exclusion_seq'", vec![])
+}
+
+pub fn insert(e: NewExclusion<'_>) -> Stmt {
+    Stmt::new(
+        "INSERT INTO exclusions (exclusion_id, seq, environment, tenant_id, external_user_id, email, phone, duration, reason, source,
+                                 effective_from, expires_at, regulator_propagated, regulator_eligible, response, created_at)
+         VALUES (?1, (SELECT value FROM counters WHERE name = 'exclusion_seq'), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?10)",
+        vec![
+            e.exclusion_id.into(),
+            e.environment.as_str().into(),
+            e.tenant_id.into(),
+            Value::from(e.user_id),
+            Value::from(e.email),
+            Value::from(e.phone),
+            e.duration.as_str().into(),
+            e.reason.into(),
+            e.source.as_str().into(),
+            e.effective_from.into(),
+            Value::from(e.expires_at),
+            e.regulator_propagated.into(),
+            e.regulator_eligible.into(),
+            e.response.into(),
+        ],
+    )
+}
+
+/// The regulator's exclusions of an e-mail or phone, for one round trip of many.
+pub fn read_regulator_terms(environment: Environment, email: Option<String>, phone: Option<String>) -> Read {
+    Read::new(
+        "SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND source = ?2 AND email = ?3
+         UNION SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND source = ?2 AND phone = ?4",
+        vec![environment.as_str().into(), Source::Regulator.as_str().into(), Value::from(email), Value::from(phone)],
+    )
+}
+
+/// The terms of rows whose second column is `expires_at`.
+pub fn terms_at(rows: &[Row], column: usize) -> ApiResult<Vec<ExclusionTerm>> {
+    rows.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(column)? })).collect()
+}
+
+/// An exclusion registered for a user at a tenant.
+pub struct UserExclusionRow {
+    pub duration: ExclusionDuration,
+    pub response: String,
+    pub expires_at: Option<i64>,
+    pub regulator_propagated: bool,
+}
+
+/// Every exclusion of the user at this tenant, oldest first.
+pub async fn of_user(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Vec<UserExclusionRow>> {
+    let rows = store
+        .query(
+            "SELECT duration, response, expires_at, regulator_propagated FROM exclusions
+             WHERE tenant_id = ?1 AND external_user_id = ?2 ORDER BY seq",
+            vec![tenant_id.into(), user_id.into()],
+        )
+        .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(UserExclusionRow {
+                duration: ExclusionDuration::parse(&r.text(0)?).ok_or_else(ApiError::internal)?,
+                response: r.text(1)?,
+                expires_at: r.opt_int(2)?,
+                regulator_propagated: r.bool(3)?,
+            })
+        })
+        .collect()
+}
+
+/// An exclusion on the shared list that names an e-mail or phone.
+pub struct Matching {
+    pub exclusion_id: String,
+    pub duration: String,
+    pub expires_at: Option<i64>,
+    pub source: String,
+}
+
+/// Every exclusion of the environment naming the e-mail or the phone, in
+/// registration order; one indexed look-up per identifier (with OR, the
+/// planners walked every exclusion in `seq` order).
+pub async fn matching(store: &dyn Store, environment: Environment, email: Option<&str>, phone: Option<&str>) -> ApiResult<Vec<Matching>> {
+    let rows = store
+        .query(
+            "SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND email = ?2
+             UNION SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND phone = ?3 ORDER BY seq",
+            vec![environment.as_str().into(), Value::from(email), Value::from(phone)],
+        )
+        .await?;
+    rows.iter().map(|r| Ok(Matching { exclusion_id: r.text(0)?, duration: r.text(1)?, expires_at: r.opt_int(2)?, source: r.text(3)? })).collect()
+}
+
+/// The latest daily snapshot of an environment.
+pub struct Snapshot {
+    pub snapshot_date: String,
+    pub taken_at: i64,
+    pub through_seq: i64,
+    pub active_count: i64,
+}
+
+pub async fn latest_snapshot(store: &dyn Store, environment: Environment) -> ApiResult<Option<Snapshot>> {
+    let rows = store
+        .query(
+            "SELECT snapshot_date, taken_at, through_seq, active_count FROM exclusion_snapshots WHERE environment = ?1 ORDER BY snapshot_date DESC LIMIT 1",
+            vec![environment.as_str().into()],
+        )
+        .await?;
+    rows.first().map(|r| Ok(Snapshot { snapshot_date: r.text(0)?, taken_at: r.int(1)?, through_seq: r.int(2)?, active_count: r.int(3)? })).transpose()
+}
+
+/// An exclusion as the list and the regulator's feed show it.
+pub struct Listed {
+    pub seq: i64,
+    pub exclusion_id: String,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub duration: String,
+    pub effective_from: i64,
+    pub expires_at: Option<i64>,
+    pub source: String,
+}
+
+fn listed(r: &Row) -> Result<Listed, StoreError> {
+    Ok(Listed {
+        seq: r.int(0)?,
+        exclusion_id: r.text(1)?,
+        email: r.opt_text(2)?,
+        phone: r.opt_text(3)?,
+        duration: r.text(4)?,
+        effective_from: r.int(5)?,
+        expires_at: r.opt_int(6)?,
+        source: r.text(7)?,
+    })
+}
+
+/// Up to `limit` exclusions with `seq` in `(after, through_seq]` not expired
+/// before `active_at`, in registration order (the rules decide which are active).
+pub async fn page(store: &dyn Store, environment: Environment, after: i64, through_seq: i64, active_at: i64, limit: i64) -> ApiResult<Vec<Listed>> {
+    let rows = store
+        .query(
+            "SELECT seq, exclusion_id, email, phone, duration, effective_from, expires_at, source FROM exclusions
+             WHERE environment = ?1 AND seq > ?2 AND seq <= ?5 AND (expires_at IS NULL OR expires_at >= ?3) ORDER BY seq LIMIT ?4",
+            vec![environment.as_str().into(), after.into(), active_at.into(), limit.into(), through_seq.into()],
+        )
+        .await?;
+    Ok(rows.iter().map(listed).collect::<Result<_, _>>()?)
+}
+
+/// Operators' exclusions eligible for the regulator's register and not yet exported, oldest first.
+pub async fn exportable(store: &dyn Store, environment: Environment, limit: i64) -> ApiResult<Vec<Listed>> {
+    let rows = store
+        .query(
+            "SELECT seq, exclusion_id, email, phone, duration, effective_from, expires_at, source FROM exclusions
+             WHERE environment = ?1 AND regulator_eligible = 1 AND regulator_exported_at IS NULL AND source = ?2 ORDER BY seq LIMIT ?3",
+            vec![environment.as_str().into(), Source::Operator.as_str().into(), limit.into()],
+        )
+        .await?;
+    Ok(rows.iter().map(listed).collect::<Result<_, _>>()?)
+}
+
+/// Marks an exclusion exported to the regulator, once.
+pub fn mark_exported(exclusion_id: &str, now: i64) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE exclusions SET regulator_propagated = 1, regulator_exported_at = ?2 WHERE exclusion_id = ?1 AND regulator_exported_at IS NULL",
+        vec![exclusion_id.into(), now.into()],
+    )
+}
+
+/// Every exclusion that names the player, active or not (the rules decide):
+/// registered for them at this tenant, or anywhere in the environment under
+/// any e-mail or phone the service knows for them (the screening e-mail, the
+/// e-mail and phone of their KYC start), regulator imports included; one
+/// indexed look-up each (a join on ORs walked every exclusion). Rows hold `expires_at`.
+pub fn read_player_exclusions(tenant_id: &str, user_id: &str, environment: Environment) -> Read {
+    Read::new(
+        "SELECT expires_at FROM (
+           SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.tenant_id = u.tenant_id AND e.external_user_id = u.external_user_id
+            WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
+           UNION SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.environment = ?3 AND e.email = u.email
+            WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
+           UNION SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.environment = ?3 AND e.email = u.kyc_email
+            WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
+           UNION SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.environment = ?3 AND e.phone = u.kyc_phone
+            WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
+         ) matched ORDER BY exclusion_id",
+        vec![tenant_id.into(), user_id.into(), environment.as_str().into()],
+    )
+}
