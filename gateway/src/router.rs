@@ -136,11 +136,11 @@ route_table! {
     AdminKycChecks: "GET" "/v1/admin/kyc/checks" => "listKycChecks", Admin, Gateway::list_kyc_checks;
     SandboxKycSubmit(kyc_check_id): "POST" "/v1/sandbox/kyc/{kyc_check_id}/submit" => "submitSandboxKyc", Tenant, Gateway::sandbox_kyc_submit;
     // exclusions
-    ExclusionRegister: "POST" "/v1/exclusions" => "registerExclusion", Tenant, Gateway::register_exclusion;
-    ExclusionCheck: "GET" "/v1/exclusions/check" => "checkExclusion", Tenant, Gateway::check_exclusion;
-    ExclusionSnapshot: "GET" "/v1/exclusions/snapshot" => "getExclusionSnapshot", Tenant, Gateway::exclusion_snapshot;
-    AdminRegulatorImport: "POST" "/v1/admin/exclusions/regulator-import" => "importRegulatorExclusions", Admin audit "exclusions.regulator_import", Gateway::import_regulator_exclusions;
-    AdminRegulatorExport: "POST" "/v1/admin/exclusions/regulator-export" => "exportToRegulator", Admin audit "exclusions.regulator_export", Gateway::export_to_regulator;
+    ExclusionRegister: "POST" "/v1/exclusions" => "registerExclusion", Tenant, crate::exclusions::register;
+    ExclusionCheck: "GET" "/v1/exclusions/check" => "checkExclusion", Tenant, crate::exclusions::check;
+    ExclusionSnapshot: "GET" "/v1/exclusions/snapshot" => "getExclusionSnapshot", Tenant, crate::exclusions::snapshot;
+    AdminRegulatorImport: "POST" "/v1/admin/exclusions/regulator-import" => "importRegulatorExclusions", Admin audit "exclusions.regulator_import", crate::exclusions::import_from_regulator;
+    AdminRegulatorExport: "POST" "/v1/admin/exclusions/regulator-export" => "exportToRegulator", Admin audit "exclusions.regulator_export", crate::exclusions::export_to_regulator;
     // limits
     LimitSet: "POST" "/v1/limits" => "setLimit", Tenant, Gateway::set_limit;
     LimitList: "GET" "/v1/limits" => "listLimits", Tenant, Gateway::list_limits;

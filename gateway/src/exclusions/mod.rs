@@ -33,126 +33,6 @@ pub(crate) fn check_skew(f: &mut Fields, name: &'static str, sent: i64, now: i64
 }
 
 impl Gateway {
-    pub(crate) async fn register_exclusion(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-        let mut f = Fields::from_body(ctx.body)?;
-        let user_id = f.text("user_id");
-        let raw_email = f.opt_text("email");
-        let raw_phone = f.opt_text("phone");
-        let duration_text = f.code("duration");
-        let reason = f.code("reason");
-        let initiated_at = f.timestamp("initiated_at");
-        let email = raw_email.as_deref().and_then(normalize_email);
-        let phone = raw_phone.as_deref().and_then(normalize_phone);
-        if raw_email.is_some() && email.is_none() {
-            f.reject("invalid_field", "email must be an e-mail address");
-        }
-        if raw_phone.is_some() && phone.is_none() {
-            f.reject("invalid_field", "phone must be a phone number of 7 to 15 digits");
-        }
-        let duration = ExclusionDuration::parse(&duration_text);
-        if !duration_text.is_empty() && duration.is_none() {
-            f.reject(
-                "unsupported_duration",
-                "duration must be one of duration_24h, duration_7d, duration_30d, duration_6m, duration_1y, duration_permanent",
-            );
-        }
-        if !reason.is_empty() && !REASONS.contains(&reason.as_str()) {
-            f.reject("unsupported_reason", "reason must be self_initiated or operator_initiated");
-        }
-        check_skew(&mut f, "initiated_at", initiated_at, ctx.now);
-        f.finish()?;
-        let duration = duration.ok_or_else(ApiError::internal)?;
-        until_committed!({
-            let user = self.require_user(ctx, &user_id).await?;
-            let existing = self.user_exclusions(ctx, &user_id).await?;
-            let facts = ExclusionFacts {
-                now: ctx.now,
-                duration,
-                existing: existing.iter().map(|e| UserExclusion { duration: e.duration, expires_at: e.expires_at }).collect(),
-            };
-            let scope = Scope::of(ctx, &user_id);
-            let (decision, log) = self.decide_or_refuse(&scope, Operation::Exclusion, &facts, |r, f| r.decide_exclusion(f))?;
-            let registration = match decision {
-                ExclusionDecision::Replay(i) => {
-                    let row = existing.get(i as usize).ok_or_else(ApiError::internal)?;
-                    let mut body = stored_json(&row.response)?;
-                    body["regulator_propagated"] = Json::Bool(row.regulator_propagated);
-                    let reply = with_decision(Reply::ok(body), &log);
-                    self.defer(log);
-                    return Ok(Some(reply));
-                }
-                ExclusionDecision::AlreadyExcluded => {
-                    let error = ApiError::conflict(
-                        "already_excluded",
-                        "the user is already excluded until at least that time; an exclusion can be lengthened, never shortened",
-                    );
-                    let error = error_with_decision(error, &log);
-                    self.defer(log);
-                    return Err(error);
-                }
-                ExclusionDecision::Register(registration) => registration,
-            };
-            let email = email.clone().or_else(|| normalize_email(&user.email));
-            let exclusion_id = self.new_id("exc");
-            let expires_at = registration.expires_at;
-            let response = json!({
-                "exclusion_id": exclusion_id,
-                "user_id": user_id,
-                "duration": duration.as_str(),
-                "effective_from": time::format(ctx.now),
-                "expires_at": time::json_opt(expires_at),
-                "is_permanent": registration.is_permanent,
-                "regulator_propagated": false,
-                "regulator_eligible": registration.regulator_eligible,
-            });
-            let data = json!({
-                "exclusion_id": exclusion_id,
-                "user_email": email,
-                "user_phone": phone,
-                "duration": duration.as_str(),
-                "is_permanent": registration.is_permanent,
-                "expires_at": time::json_opt(expires_at),
-                "source": Source::Operator.as_str(),
-            });
-            let environment = ctx.caller.environment;
-            let mut statements = vec![
-                log.statement(),
-                self.claim_user(ctx, &user),
-                store::next_seq(),
-                store::insert(NewExclusion {
-                    exclusion_id: &exclusion_id,
-                    environment,
-                    tenant_id: &ctx.caller.tenant_id,
-                    user_id: Some(&user_id),
-                    email: email.clone(),
-                    phone: phone.clone(),
-                    duration,
-                    reason: reason.clone(),
-                    source: Source::Operator,
-                    effective_from: ctx.now,
-                    expires_at,
-                    regulator_propagated: false,
-                    regulator_eligible: registration.regulator_eligible,
-                    response: response.to_string(),
-                }),
-            ];
-            for event in &registration.events {
-                statements.push(self.event(environment, None, *event, ctx.now, data.clone()));
-            }
-            if self.commit(statements).await? {
-                return Ok(Some(with_decision(Reply::created(response), &log)));
-            }
-            Ok(None)
-        })
-    }
-
-    /// Imports exclusions made through the regulator's comprehensive form:
-    /// permanent, irrevocable, shared with every tenant of the environment.
-    /// An address already permanently excluded by the regulator is skipped.
-    pub(crate) async fn import_regulator_exclusions(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-        self.import_regulator_list(ctx.caller.environment, &ctx.caller.tenant_id, ctx.now, ctx.body).await.map(Reply::ok)
-    }
-
     /// Imports a regulator list given as `{"entries": [{email?, phone?, reference?}]}`,
     /// for the admin endpoint and the `regulator-import` command alike.
     pub async fn import_regulator_file(&self, environment: crate::auth::Environment, body: &[u8]) -> ApiResult<Json> {
@@ -262,75 +142,6 @@ impl Gateway {
         Ok(reply)
     }
 
-    pub(crate) async fn check_exclusion(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-        let raw_email = ctx.query.get("email");
-        let raw_phone = ctx.query.get("phone");
-        if raw_email.is_none() && raw_phone.is_none() {
-            return Err(ApiError::bad_request("missing_fields", "give the email or phone query parameter"));
-        }
-        let email = raw_email
-            .map(|e| normalize_email(e).ok_or_else(|| ApiError::bad_request("invalid_field", "email must be an e-mail address")))
-            .transpose()?;
-        let phone = raw_phone
-            .map(|p| normalize_phone(p).ok_or_else(|| ApiError::bad_request("invalid_field", "phone must be a phone number of 7 to 15 digits")))
-            .transpose()?;
-        self.find_exclusion(ctx, email.as_deref(), phone.as_deref()).await
-    }
-
-    /// Active exclusions of the environment, in registration order, for
-    /// nightly reconciliation. The cursor names the last row seen, so pages
-    /// stay correct while rows are added or expire.
-    pub(crate) async fn exclusion_snapshot(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-        let limit = ctx.query.page_limit(DEFAULT_PAGE, MAX_PAGE)?;
-        let after = match ctx.query.get("cursor") {
-            None => 0,
-            Some(cursor) => decode_cursor(cursor).ok_or_else(|| ApiError::bad_request("invalid_cursor", "cursor is not one this service issued"))?,
-        };
-        // The live list by default; with `snapshot=daily`, the list as the 03:00 UTC snapshot took it.
-        let (through_seq, active_at, daily) = match ctx.query.get("snapshot") {
-            None | Some("live") => (crate::ports::MAX_STORED_INTEGER, ctx.now, None),
-            Some("daily") => {
-                let row = store::latest_snapshot(self.store.as_ref(), ctx.caller.environment)
-                    .await?
-                    .ok_or_else(|| ApiError::not_found("snapshot_not_found", "no daily snapshot has been taken yet"))?;
-                let info = json!({ "snapshot_date": row.snapshot_date, "taken_at": time::format(row.taken_at), "active_count": row.active_count });
-                (row.through_seq, row.taken_at, Some(info))
-            }
-            Some(_) => return Err(ApiError::bad_request("invalid_field", "snapshot must be live or daily")),
-        };
-        // A page of a daily snapshot never changes once built: the rows up to
-        // the snapshot's sequence number, as active at the time it was taken.
-        let cache = match (&daily, &self.page_cache) {
-            (Some(info), Some(cache)) => Some((
-                cache,
-                format!(
-                    "snapshot-page/v1/{}/{}/{after}/{limit}",
-                    ctx.caller.environment.as_str(),
-                    info["snapshot_date"].as_str().unwrap_or_default()
-                ),
-            )),
-            _ => None,
-        };
-        if let Some((cache, key)) = &cache {
-            if let Some(cached) = cache.get(key).await.and_then(|text| serde_json::from_str::<Json>(&text).ok()) {
-                let mut body = cached["page"].clone();
-                body["generated_at"] = json!(time::format(ctx.now));
-                let mut reply = Reply::ok(body);
-                reply.decision_id = cached["decision_id"].as_str().map(str::to_string);
-                return Ok(reply);
-            }
-        }
-        let (page, decision_id) = self.snapshot_page(ctx, after, limit, through_seq, active_at, daily.unwrap_or(Json::Null)).await?;
-        if let Some((cache, key)) = &cache {
-            cache.put(key, &json!({ "page": page, "decision_id": decision_id }).to_string()).await;
-        }
-        let mut body = page;
-        body["generated_at"] = json!(time::format(ctx.now));
-        let mut reply = Reply::ok(body);
-        reply.decision_id = Some(decision_id);
-        Ok(reply)
-    }
-
     /// One page of active exclusions with `seq` in `(after, through_seq]`, as active at `active_at`.
     async fn snapshot_page(&self, ctx: &Ctx<'_>, after: i64, limit: i64, through_seq: i64, active_at: i64, daily: Json) -> ApiResult<(Json, String)> {
         let rows = store::page(self.store.as_ref(), ctx.caller.environment, after, through_seq, active_at, limit + 1).await?;
@@ -377,30 +188,212 @@ fn decode_cursor(cursor: &str) -> Option<i64> {
     value.get("after")?.as_i64().filter(|n| (0..=crate::ports::MAX_STORED_INTEGER).contains(n))
 }
 
-impl Gateway {
-    /// The feed to the licensing regulator's register: exclusions eligible
-    /// for it and not yet exported, oldest first. Exporting them is what makes
-    /// `regulator_propagated` true; the compliance team delivers the returned
-    /// file to the regulator.
-    pub(crate) async fn export_to_regulator(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-        let environment: Environment = ctx.caller.environment;
-        let rows = store::exportable(self.store.as_ref(), environment, self.config.work.regulator_export_batch).await?;
-        let mut items = Vec::new();
-        let mut statements = Vec::new();
-        for row in rows {
-            items.push(json!({
-                "exclusion_id": row.exclusion_id,
-                "user_email": row.email,
-                "user_phone": row.phone,
-                "duration": row.duration,
-                "effective_from": time::format(row.effective_from),
-                "expires_at": time::json_opt(row.expires_at),
-            }));
-            statements.push(store::mark_exported(&row.exclusion_id, ctx.now));
-        }
-        if !statements.is_empty() && !self.commit(statements).await? {
-            return Err(ApiError::conflict("export_in_progress", "another export took some of these exclusions; run the export again"));
-        }
-        Ok(Reply::ok(json!({ "exported": items.len(), "exported_at": time::format(ctx.now), "exclusions": items })))
+pub(crate) async fn register(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let mut f = Fields::from_body(ctx.body)?;
+    let user_id = f.text("user_id");
+    let raw_email = f.opt_text("email");
+    let raw_phone = f.opt_text("phone");
+    let duration_text = f.code("duration");
+    let reason = f.code("reason");
+    let initiated_at = f.timestamp("initiated_at");
+    let email = raw_email.as_deref().and_then(normalize_email);
+    let phone = raw_phone.as_deref().and_then(normalize_phone);
+    if raw_email.is_some() && email.is_none() {
+        f.reject("invalid_field", "email must be an e-mail address");
     }
+    if raw_phone.is_some() && phone.is_none() {
+        f.reject("invalid_field", "phone must be a phone number of 7 to 15 digits");
+    }
+    let duration = ExclusionDuration::parse(&duration_text);
+    if !duration_text.is_empty() && duration.is_none() {
+        f.reject(
+            "unsupported_duration",
+            "duration must be one of duration_24h, duration_7d, duration_30d, duration_6m, duration_1y, duration_permanent",
+        );
+    }
+    if !reason.is_empty() && !REASONS.contains(&reason.as_str()) {
+        f.reject("unsupported_reason", "reason must be self_initiated or operator_initiated");
+    }
+    check_skew(&mut f, "initiated_at", initiated_at, ctx.now);
+    f.finish()?;
+    let duration = duration.ok_or_else(ApiError::internal)?;
+    until_committed!({
+        let user = gw.require_user(ctx, &user_id).await?;
+        let existing = gw.user_exclusions(ctx, &user_id).await?;
+        let facts = ExclusionFacts {
+            now: ctx.now,
+            duration,
+            existing: existing.iter().map(|e| UserExclusion { duration: e.duration, expires_at: e.expires_at }).collect(),
+        };
+        let scope = Scope::of(ctx, &user_id);
+        let (decision, log) = gw.decide_or_refuse(&scope, Operation::Exclusion, &facts, |r, f| r.decide_exclusion(f))?;
+        let registration = match decision {
+            ExclusionDecision::Replay(i) => {
+                let row = existing.get(i as usize).ok_or_else(ApiError::internal)?;
+                let mut body = stored_json(&row.response)?;
+                body["regulator_propagated"] = Json::Bool(row.regulator_propagated);
+                let reply = with_decision(Reply::ok(body), &log);
+                gw.defer(log);
+                return Ok(Some(reply));
+            }
+            ExclusionDecision::AlreadyExcluded => {
+                let error = ApiError::conflict(
+                    "already_excluded",
+                    "the user is already excluded until at least that time; an exclusion can be lengthened, never shortened",
+                );
+                let error = error_with_decision(error, &log);
+                gw.defer(log);
+                return Err(error);
+            }
+            ExclusionDecision::Register(registration) => registration,
+        };
+        let email = email.clone().or_else(|| normalize_email(&user.email));
+        let exclusion_id = gw.new_id("exc");
+        let expires_at = registration.expires_at;
+        let response = json!({
+            "exclusion_id": exclusion_id,
+            "user_id": user_id,
+            "duration": duration.as_str(),
+            "effective_from": time::format(ctx.now),
+            "expires_at": time::json_opt(expires_at),
+            "is_permanent": registration.is_permanent,
+            "regulator_propagated": false,
+            "regulator_eligible": registration.regulator_eligible,
+        });
+        let data = json!({
+            "exclusion_id": exclusion_id,
+            "user_email": email,
+            "user_phone": phone,
+            "duration": duration.as_str(),
+            "is_permanent": registration.is_permanent,
+            "expires_at": time::json_opt(expires_at),
+            "source": Source::Operator.as_str(),
+        });
+        let environment = ctx.caller.environment;
+        let mut statements = vec![
+            log.statement(),
+            gw.claim_user(ctx, &user),
+            store::next_seq(),
+            store::insert(NewExclusion {
+                exclusion_id: &exclusion_id,
+                environment,
+                tenant_id: &ctx.caller.tenant_id,
+                user_id: Some(&user_id),
+                email: email.clone(),
+                phone: phone.clone(),
+                duration,
+                reason: reason.clone(),
+                source: Source::Operator,
+                effective_from: ctx.now,
+                expires_at,
+                regulator_propagated: false,
+                regulator_eligible: registration.regulator_eligible,
+                response: response.to_string(),
+            }),
+        ];
+        for event in &registration.events {
+            statements.push(gw.event(environment, None, *event, ctx.now, data.clone()));
+        }
+        if gw.commit(statements).await? {
+            return Ok(Some(with_decision(Reply::created(response), &log)));
+        }
+        Ok(None)
+    })
+}
+
+pub(crate) async fn check(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let raw_email = ctx.query.get("email");
+    let raw_phone = ctx.query.get("phone");
+    if raw_email.is_none() && raw_phone.is_none() {
+        return Err(ApiError::bad_request("missing_fields", "give the email or phone query parameter"));
+    }
+    let email =
+        raw_email.map(|e| normalize_email(e).ok_or_else(|| ApiError::bad_request("invalid_field", "email must be an e-mail address"))).transpose()?;
+    let phone = raw_phone
+        .map(|p| normalize_phone(p).ok_or_else(|| ApiError::bad_request("invalid_field", "phone must be a phone number of 7 to 15 digits")))
+        .transpose()?;
+    gw.find_exclusion(ctx, email.as_deref(), phone.as_deref()).await
+}
+
+/// Active exclusions of the environment, in registration order, for
+/// nightly reconciliation. The cursor names the last row seen, so pages
+/// stay correct while rows are added or expire.
+pub(crate) async fn snapshot(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let limit = ctx.query.page_limit(DEFAULT_PAGE, MAX_PAGE)?;
+    let after = match ctx.query.get("cursor") {
+        None => 0,
+        Some(cursor) => decode_cursor(cursor).ok_or_else(|| ApiError::bad_request("invalid_cursor", "cursor is not one this service issued"))?,
+    };
+    // The live list by default; with `snapshot=daily`, the list as the 03:00 UTC snapshot took it.
+    let (through_seq, active_at, daily) = match ctx.query.get("snapshot") {
+        None | Some("live") => (crate::ports::MAX_STORED_INTEGER, ctx.now, None),
+        Some("daily") => {
+            let row = store::latest_snapshot(gw.store.as_ref(), ctx.caller.environment)
+                .await?
+                .ok_or_else(|| ApiError::not_found("snapshot_not_found", "no daily snapshot has been taken yet"))?;
+            let info = json!({ "snapshot_date": row.snapshot_date, "taken_at": time::format(row.taken_at), "active_count": row.active_count });
+            (row.through_seq, row.taken_at, Some(info))
+        }
+        Some(_) => return Err(ApiError::bad_request("invalid_field", "snapshot must be live or daily")),
+    };
+    // A page of a daily snapshot never changes once built: the rows up to
+    // the snapshot's sequence number, as active at the time it was taken.
+    let cache = match (&daily, &gw.page_cache) {
+        (Some(info), Some(cache)) => Some((
+            cache,
+            format!("snapshot-page/v1/{}/{}/{after}/{limit}", ctx.caller.environment.as_str(), info["snapshot_date"].as_str().unwrap_or_default()),
+        )),
+        _ => None,
+    };
+    if let Some((cache, key)) = &cache {
+        if let Some(cached) = cache.get(key).await.and_then(|text| serde_json::from_str::<Json>(&text).ok()) {
+            let mut body = cached["page"].clone();
+            body["generated_at"] = json!(time::format(ctx.now));
+            let mut reply = Reply::ok(body);
+            reply.decision_id = cached["decision_id"].as_str().map(str::to_string);
+            return Ok(reply);
+        }
+    }
+    let (page, decision_id) = gw.snapshot_page(ctx, after, limit, through_seq, active_at, daily.unwrap_or(Json::Null)).await?;
+    if let Some((cache, key)) = &cache {
+        cache.put(key, &json!({ "page": page, "decision_id": decision_id }).to_string()).await;
+    }
+    let mut body = page;
+    body["generated_at"] = json!(time::format(ctx.now));
+    let mut reply = Reply::ok(body);
+    reply.decision_id = Some(decision_id);
+    Ok(reply)
+}
+
+/// Imports exclusions made through the regulator's comprehensive form:
+/// permanent, irrevocable, shared with every tenant of the environment.
+/// An address already permanently excluded by the regulator is skipped.
+pub(crate) async fn import_from_regulator(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    gw.import_regulator_list(ctx.caller.environment, &ctx.caller.tenant_id, ctx.now, ctx.body).await.map(Reply::ok)
+}
+
+/// The feed to the licensing regulator's register: exclusions eligible
+/// for it and not yet exported, oldest first. Exporting them is what makes
+/// `regulator_propagated` true; the compliance team delivers the returned
+/// file to the regulator.
+pub(crate) async fn export_to_regulator(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let environment: Environment = ctx.caller.environment;
+    let rows = store::exportable(gw.store.as_ref(), environment, gw.config.work.regulator_export_batch).await?;
+    let mut items = Vec::new();
+    let mut statements = Vec::new();
+    for row in rows {
+        items.push(json!({
+            "exclusion_id": row.exclusion_id,
+            "user_email": row.email,
+            "user_phone": row.phone,
+            "duration": row.duration,
+            "effective_from": time::format(row.effective_from),
+            "expires_at": time::json_opt(row.expires_at),
+        }));
+        statements.push(store::mark_exported(&row.exclusion_id, ctx.now));
+    }
+    if !statements.is_empty() && !gw.commit(statements).await? {
+        return Err(ApiError::conflict("export_in_progress", "another export took some of these exclusions; run the export again"));
+    }
+    Ok(Reply::ok(json!({ "exported": items.len(), "exported_at": time::format(ctx.now), "exclusions": items })))
 }
