@@ -35,6 +35,7 @@ pub mod error;
 pub mod exclusions;
 mod idempotency;
 pub mod input;
+pub mod limits;
 pub mod lists;
 pub mod netcheck;
 pub mod openapi;

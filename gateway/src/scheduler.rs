@@ -154,10 +154,7 @@ impl Gateway {
                 let mut claims: BTreeMap<&str, i64> = BTreeMap::new();
                 for limit in work.activate_limits.iter().filter_map(|i| due.limits.get(*i as usize)) {
                     claims.insert(&limit.user_id, limit.user_version);
-                    statements.push(Stmt::expect_one(
-                        "UPDATE deposit_limits SET status = ?2 WHERE limit_id = ?1 AND status = ?3",
-                        vec![limit.limit_id.as_str().into(), LimitStatus::Active.as_str().into(), LimitStatus::Pending.as_str().into()],
-                    ));
+                    statements.push(crate::limits::store::activate(&limit.limit_id));
                     statements.push(self.event(
                         environment,
                         Some(&limit.tenant_id),

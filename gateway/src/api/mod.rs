@@ -1,7 +1,6 @@
 //! The endpoints, one file per group, and what they share.
 
 pub(crate) mod kyc;
-mod limits;
 mod sanctions;
 mod sandbox;
 

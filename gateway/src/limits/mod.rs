@@ -1,13 +1,15 @@
 //! Deposit limits: set with cool-off, list, the pre-deposit check, commit and
 //! cancel. Each reads the facts, asks the rules once and writes one batch.
 
+pub mod store;
+
 use rules::{
     DepositBreach, DepositDecision, DepositFacts, Deposits, EventKind, LimitCancelDecision, LimitCancelFacts, LimitChange, LimitChangeDecision,
     LimitChangeFacts, LimitStatus, LimitWindow, LimitsFacts, Operation, StoredLimit, WindowTotal,
 };
 use serde_json::{json, Value as Json};
 
-use super::{money, stored_json};
+use crate::api::{money, stored_json};
 use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::exclusions::{check_skew, store as exclusions};
@@ -15,18 +17,12 @@ use crate::input::Fields;
 use crate::ports::{Read, Row, Stmt, MAX_STORED_INTEGER};
 use crate::users::store::{self as users, User};
 use crate::{time, Ctx, Gateway, Reply};
+use store::LimitRow;
 
 const HELD_MESSAGE: &str = "Deposits are temporarily unavailable on this account. Please contact support.";
 const EXCLUDED_MESSAGE: &str = "Deposits are unavailable while a self-exclusion is active.";
 
 /// A limit row: what the rules see of it, and what the API answers with.
-struct LimitRow {
-    limit_id: String,
-    currency: String,
-    response: String,
-    facts: StoredLimit,
-}
-
 fn breach_message(b: &DepositBreach, amount: i64, currency: &str) -> String {
     let window = match b.window {
         LimitWindow::Daily => "daily",
@@ -55,18 +51,13 @@ fn pick(rows: &[LimitRow], index: u32) -> ApiResult<&LimitRow> {
 impl Gateway {
     /// The user's active and pending limit rows, oldest first; `currency` is the request's.
     async fn limit_rows(&self, ctx: &Ctx<'_>, user_id: &str, currency: Option<&str>) -> ApiResult<Vec<LimitRow>> {
-        let rows = self
-            .store
-            .query(LIMIT_ROWS_SQL, vec![ctx.caller.tenant_id.as_str().into(), user_id.into(), LimitStatus::Cancelled.as_str().into()])
-            .await?;
-        limit_rows_from(&rows, currency)
+        let rows = self.store.query_many(vec![store::read_limit_rows(&ctx.caller.tenant_id, user_id)]).await?;
+        store::limit_rows_from(rows.first().map(Vec::as_slice).unwrap_or_default(), currency)
     }
 
     /// Deposits recent enough to count in any window.
     async fn recent_deposits(&self, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Deposits> {
-        let rows =
-            self.store.query(DEPOSITS_SQL, vec![ctx.caller.tenant_id.as_str().into(), user_id.into(), self.deposits_since(ctx).into()]).await?;
-        deposits_from(&rows)
+        store::deposits_since(self.store.as_ref(), &ctx.caller.tenant_id, user_id, self.deposits_since(ctx)).await
     }
 
     fn deposits_since(&self, ctx: &Ctx<'_>) -> i64 {
@@ -87,24 +78,13 @@ impl Gateway {
                     LimitWindow::Weekly => h.weekly_window_seconds,
                     LimitWindow::Monthly => h.monthly_window_seconds,
                 };
-                let start = ctx.now.saturating_sub(length);
-                let start_hour = start.div_euclid(HOUR_SECONDS);
-                Read::new(
-                    WINDOW_TOTAL_SQL,
-                    vec![
-                        ctx.caller.tenant_id.as_str().into(),
-                        user_id.into(),
-                        start.into(),
-                        start_hour.into(),
-                        start_hour.saturating_add(1).saturating_mul(HOUR_SECONDS).into(),
-                    ],
-                )
+                store::read_window_total(&ctx.caller.tenant_id, user_id, ctx.now.saturating_sub(length))
             })
             .collect()
     }
 
     async fn window_totals(&self, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Vec<WindowTotal>> {
-        window_totals_from(&self.store.query_many(self.window_total_reads(ctx, user_id)).await?)
+        store::window_totals_from(&self.store.query_many(self.window_total_reads(ctx, user_id)).await?)
     }
 
     /// Decides a deposit from the windows' totals; a breach, whose reset time
@@ -238,28 +218,24 @@ impl Gateway {
         let tenant = ctx.caller.tenant_id.as_str();
         statements.push(self.claim_user(ctx, user));
         if let Some(p) = change.cancel_pending.map(|i| pick(rows, i)).transpose()? {
-            statements.push(self.cancel_statement(&p.limit_id, ctx.now));
+            statements.push(store::cancel_pending(&p.limit_id, ctx.now));
             statements.push(self.event(ctx.caller.environment, Some(tenant), EventKind::LimitCancelled, ctx.now, json!({
                 "limit_id": p.limit_id, "user_id": user.external_user_id, "limit_type": window.as_str(), "amount_cents": p.facts.amount_cents, "currency": p.currency,
             })));
         }
-        statements.push(Stmt::new(
-            "INSERT INTO deposit_limits (limit_id, tenant_id, external_user_id, limit_type, amount_cents, currency, status, effective_from, user_version, response, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-            vec![
-                limit_id.as_str().into(),
-                tenant.into(),
-                user.external_user_id.as_str().into(),
-                window.as_str().into(),
-                amount.into(),
-                currency.into(),
-                change.status.as_str().into(),
-                change.effective_from.into(),
-                (user.version + 1).into(),
-                body.to_string().into(),
-                ctx.now.into(),
-            ],
-        ));
+        statements.push(store::insert_limit(store::NewLimit {
+            limit_id: &limit_id,
+            tenant_id: tenant,
+            user_id: &user.external_user_id,
+            window,
+            amount_cents: amount,
+            currency,
+            status: change.status,
+            effective_from: change.effective_from,
+            user_version: user.version + 1,
+            response: body.to_string(),
+            now: ctx.now,
+        }));
         if let Some(event) = change.event {
             statements.push(self.event(
                 ctx.caller.environment,
@@ -278,13 +254,6 @@ impl Gateway {
             ));
         }
         Ok(body)
-    }
-
-    fn cancel_statement(&self, limit_id: &str, now: i64) -> Stmt {
-        Stmt::expect_one(
-            "UPDATE deposit_limits SET status = ?3, cancelled_at = ?2 WHERE limit_id = ?1 AND status = ?4 AND effective_from > ?2",
-            vec![limit_id.into(), now.into(), LimitStatus::Cancelled.as_str().into(), LimitStatus::Pending.as_str().into()],
-        )
     }
 
     pub(crate) async fn list_limits(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
@@ -331,11 +300,11 @@ impl Gateway {
         let mut reads = vec![
             users::read(tenant, user),
             exclusions::read_player_exclusions(tenant, user, ctx.caller.environment),
-            Read::new(LIMIT_ROWS_SQL, vec![tenant.into(), user.into(), LimitStatus::Cancelled.as_str().into()]),
+            store::read_limit_rows(tenant, user),
         ];
         reads.extend(self.window_total_reads(ctx, user));
         let mut results = self.store.query_many(reads).await?;
-        let totals = window_totals_from(results.get(3..).unwrap_or_default())?;
+        let totals = store::window_totals_from(results.get(3..).unwrap_or_default())?;
         results.truncate(3);
         let [users, exclusions, limits] = <[Vec<Row>; 3]>::try_from(results).map_err(|_| ApiError::internal())?;
         let user = users.first().map(users::from_row).transpose()?.ok_or_else(ApiError::user_not_found)?;
@@ -343,7 +312,7 @@ impl Gateway {
             now: ctx.now,
             sanctions: user.sanctions_status,
             exclusions: exclusions::terms_at(&exclusions, 0)?,
-            limits: limit_rows_from(&limits, Some(currency))?.into_iter().map(|r| r.facts).collect(),
+            limits: store::limit_rows_from(&limits, Some(currency))?.into_iter().map(|r| r.facts).collect(),
             totals,
             deposits: None,
             amount_cents: amount,
@@ -413,16 +382,9 @@ impl Gateway {
         f.finish()?;
         let tenant = ctx.caller.tenant_id.as_str();
         until_committed!({
-            let existing = self
-                .store
-                .query(
-                    "SELECT external_user_id, amount_cents, currency, response FROM deposits WHERE tenant_id = ?1 AND transaction_id = ?2",
-                    vec![tenant.into(), transaction_id.as_str().into()],
-                )
-                .await?;
-            if let Some(row) = existing.first() {
-                if row.text(0)? == user_id && row.int(1)? == amount && row.text(2)? == currency {
-                    return Ok(Some(Reply::ok(stored_json(&row.text(3)?)?)));
+            if let Some(before) = store::deposit(self.store.as_ref(), tenant, &transaction_id).await? {
+                if before.user_id == user_id && before.amount_cents == amount && before.currency == currency {
+                    return Ok(Some(Reply::ok(stored_json(&before.response)?)));
                 }
                 return Err(ApiError::conflict("transaction_conflict", "this transaction_id was already committed with different details"));
             }
@@ -448,14 +410,7 @@ impl Gateway {
             }
             // Stored sums stay within what every store keeps exactly; the
             // user's claim below keeps this read current until the commit.
-            let hour = ctx.now.div_euclid(HOUR_SECONDS);
-            let hour_sum = self
-                .store
-                .scalar(
-                    "SELECT amount_cents FROM deposit_hours WHERE tenant_id = ?1 AND external_user_id = ?2 AND hour = ?3",
-                    vec![tenant.into(), user_id.as_str().into(), hour.into()],
-                )
-                .await?;
+            let hour_sum = store::hour_sum(self.store.as_ref(), tenant, &user_id, ctx.now).await?;
             if hour_sum.checked_add(amount).is_none_or(|sum| sum > MAX_STORED_INTEGER) {
                 let error = error_with_decision(rules::RuleError::AmountTooLarge.into(), &log);
                 self.defer(log);
@@ -472,17 +427,8 @@ impl Gateway {
             let statements = vec![
                 log.statement(),
                 self.claim_user(ctx, &user),
-                Stmt::new(
-                    "INSERT INTO deposits (tenant_id, transaction_id, external_user_id, amount_cents, currency, at, response) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    vec![tenant.into(), transaction_id.as_str().into(), user_id.as_str().into(), amount.into(), currency.as_str().into(), ctx.now.into(), response.to_string().into()],
-                ),
-                Stmt::new(
-                    "INSERT INTO deposit_hours (tenant_id, external_user_id, hour, amount_cents, first_at, last_at) VALUES (?1, ?2, ?3, ?4, ?5, ?5)
-                     ON CONFLICT (tenant_id, external_user_id, hour) DO UPDATE SET amount_cents = deposit_hours.amount_cents + excluded.amount_cents,
-                       first_at = CASE WHEN excluded.first_at < deposit_hours.first_at THEN excluded.first_at ELSE deposit_hours.first_at END,
-                       last_at = CASE WHEN excluded.last_at > deposit_hours.last_at THEN excluded.last_at ELSE deposit_hours.last_at END",
-                    vec![tenant.into(), user_id.as_str().into(), hour.into(), amount.into(), ctx.now.into()],
-                ),
+                store::insert_deposit(tenant, &transaction_id, &user_id, amount, &currency, ctx.now, response.to_string()),
+                store::add_to_hour(tenant, &user_id, amount, ctx.now),
             ];
             if self.commit(statements).await? {
                 return Ok(Some(with_decision(Reply::created(response), &log)));
@@ -494,22 +440,17 @@ impl Gateway {
     pub(crate) async fn cancel_limit(&self, ctx: &Ctx<'_>, limit_id: &str) -> ApiResult<Reply> {
         // A lost race (the limit or its user written since they were read) is decided again.
         until_committed!({
-            let rows = self
-                .store
-                .query(
-                    "SELECT external_user_id, limit_type, amount_cents, currency, status, effective_from, cancelled_at FROM deposit_limits WHERE limit_id = ?1 AND tenant_id = ?2",
-                    vec![limit_id.into(), ctx.caller.tenant_id.as_str().into()],
-                )
-                .await?;
-            let row = rows.first().ok_or_else(|| ApiError::not_found("limit_not_found", "no such limit for this tenant"))?;
-            let (user_id, limit_type, amount, currency) = (row.text(0)?, row.text(1)?, row.int(2)?, row.text(3)?);
+            let row = store::limit(self.store.as_ref(), &ctx.caller.tenant_id, limit_id)
+                .await?
+                .ok_or_else(|| ApiError::not_found("limit_not_found", "no such limit for this tenant"))?;
+            let (user_id, limit_type, amount, currency) = (row.user_id.clone(), row.limit_type.clone(), row.amount_cents, row.currency.clone());
             let user = self.require_user(ctx, &user_id).await?;
             let limit = StoredLimit {
                 window: LimitWindow::parse(&limit_type).ok_or_else(ApiError::internal)?,
                 amount_cents: amount,
                 same_currency: true,
-                status: LimitStatus::parse(&row.text(4)?).ok_or_else(ApiError::internal)?,
-                effective_from: row.int(5)?,
+                status: row.status,
+                effective_from: row.effective_from,
             };
             let facts = LimitCancelFacts { now: ctx.now, limit };
             let (decision, log) = self.decide(&Scope::of(ctx, &user_id), Operation::LimitCancel, &facts, |r, f| r.decide_limit_cancel(f))?;
@@ -523,7 +464,7 @@ impl Gateway {
             };
             match decision {
                 LimitCancelDecision::AlreadyCancelled => {
-                    let at = row.opt_int(6)?.unwrap_or(ctx.now);
+                    let at = row.cancelled_at.unwrap_or(ctx.now);
                     self.defer(log.clone());
                     Ok(Some(reply(at)))
                 }
@@ -539,7 +480,7 @@ impl Gateway {
                     let statements = vec![
                         log.statement(),
                         self.claim_user(ctx, &user),
-                        self.cancel_statement(limit_id, ctx.now),
+                        store::cancel_pending(limit_id, ctx.now),
                         self.event(
                             ctx.caller.environment,
                             Some(&ctx.caller.tenant_id),
@@ -555,69 +496,8 @@ impl Gateway {
     }
 }
 
-/// A user's active and pending limit rows, oldest first: `?1` tenant, `?2` user, `?3` the cancelled status.
-const LIMIT_ROWS_SQL: &str = "SELECT limit_id, limit_type, amount_cents, currency, status, effective_from, response FROM deposit_limits
- WHERE tenant_id = ?1 AND external_user_id = ?2 AND status <> ?3 ORDER BY effective_from, user_version";
-
-/// A user's deposits since `?3`.
-const DEPOSITS_SQL: &str = "SELECT amount_cents, at FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?3";
-
-fn limit_rows_from(rows: &[Row], currency: Option<&str>) -> ApiResult<Vec<LimitRow>> {
-    rows.iter()
-        .map(|row| {
-            let limit_currency = row.text(3)?;
-            Ok(LimitRow {
-                limit_id: row.text(0)?,
-                facts: StoredLimit {
-                    window: LimitWindow::parse(&row.text(1)?).ok_or_else(ApiError::internal)?,
-                    amount_cents: row.int(2)?,
-                    same_currency: currency.is_none_or(|c| c == limit_currency),
-                    status: LimitStatus::parse(&row.text(4)?).ok_or_else(ApiError::internal)?,
-                    effective_from: row.int(5)?,
-                },
-                currency: limit_currency,
-                response: row.text(6)?,
-            })
-        })
-        .collect()
-}
-
-/// The hours `deposit_hours` sums deposits by: a storage layout, not a rule.
-const HOUR_SECONDS: i64 = 3_600;
-
-/// One window's total: `?3` its start (deposits after it count), `?4` the
-/// hour the start falls in, `?5` the end of that hour.
-const WINDOW_TOTAL_SQL: &str = "SELECT CAST(COALESCE(SUM(amount_cents), 0) AS BIGINT), MIN(first_at), MAX(last_at) FROM (
-   SELECT amount_cents, first_at, last_at FROM deposit_hours WHERE tenant_id = ?1 AND external_user_id = ?2 AND hour > ?4
-   UNION ALL SELECT amount_cents, at, at FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?3 AND at < ?5
- ) window_deposits";
-
-fn window_totals_from(results: &[Vec<Row>]) -> ApiResult<Vec<WindowTotal>> {
-    // Every window or none: a window missing would read as nothing spent.
-    if results.len() != LimitWindow::ALL.len() {
-        return Err(ApiError::internal());
-    }
-    LimitWindow::ALL
-        .iter()
-        .zip(results)
-        .map(|(window, rows)| {
-            let row = rows.first().ok_or_else(ApiError::internal)?;
-            Ok(WindowTotal { window: *window, spent_cents: row.int(0)?, oldest_at: row.opt_int(1)?, newest_at: row.opt_int(2)? })
-        })
-        .collect()
-}
-
 fn needs_deposits_twice() -> ApiError {
     ApiError::internal().with_detail("the rules asked again for the deposits they were given".to_string())
-}
-
-fn deposits_from(rows: &[Row]) -> ApiResult<Deposits> {
-    let mut deposits = Deposits { amount_cents: Vec::with_capacity(rows.len()), at: Vec::with_capacity(rows.len()) };
-    for r in rows {
-        deposits.amount_cents.push(r.int(0)?);
-        deposits.at.push(r.int(1)?);
-    }
-    Ok(deposits)
 }
 
 #[allow(clippy::too_many_arguments)]

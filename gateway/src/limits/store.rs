@@ -1,0 +1,237 @@
+//! The limits area's persistence: limits, deposits and their hourly sums.
+//! Every SQL statement of the area is here, behind typed operations.
+
+use rules::{Deposits, LimitStatus, LimitWindow, StoredLimit, WindowTotal};
+
+use crate::error::{ApiError, ApiResult};
+use crate::ports::{Read, Row, Stmt, Store};
+
+/// A limit row of a user, with what its answers need.
+pub(crate) struct LimitRow {
+    pub limit_id: String,
+    pub currency: String,
+    pub response: String,
+    pub facts: StoredLimit,
+}
+
+/// A user's active and pending limit rows, oldest first: `?1` tenant, `?2` user, `?3` the cancelled status.
+const LIMIT_ROWS_SQL: &str = "SELECT limit_id, limit_type, amount_cents, currency, status, effective_from, response FROM deposit_limits
+ WHERE tenant_id = ?1 AND external_user_id = ?2 AND status <> ?3 ORDER BY effective_from, user_version";
+
+/// A user's active and pending limits, for one round trip with other reads.
+pub(crate) fn read_limit_rows(tenant_id: &str, user_id: &str) -> Read {
+    Read::new(LIMIT_ROWS_SQL, vec![tenant_id.into(), user_id.into(), LimitStatus::Cancelled.as_str().into()])
+}
+
+pub(crate) fn limit_rows_from(rows: &[Row], currency: Option<&str>) -> ApiResult<Vec<LimitRow>> {
+    rows.iter()
+        .map(|row| {
+            let limit_currency = row.text(3)?;
+            Ok(LimitRow {
+                limit_id: row.text(0)?,
+                facts: StoredLimit {
+                    window: LimitWindow::parse(&row.text(1)?).ok_or_else(ApiError::internal)?,
+                    amount_cents: row.int(2)?,
+                    same_currency: currency.is_none_or(|c| c == limit_currency),
+                    status: LimitStatus::parse(&row.text(4)?).ok_or_else(ApiError::internal)?,
+                    effective_from: row.int(5)?,
+                },
+                currency: limit_currency,
+                response: row.text(6)?,
+            })
+        })
+        .collect()
+}
+
+/// A user's deposits since `?3`.
+const DEPOSITS_SQL: &str = "SELECT amount_cents, at FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?3";
+
+/// A user's deposits after `since`.
+pub(crate) async fn deposits_since(store: &dyn Store, tenant_id: &str, user_id: &str, since: i64) -> ApiResult<Deposits> {
+    let rows = store.query(DEPOSITS_SQL, vec![tenant_id.into(), user_id.into(), since.into()]).await?;
+    deposits_from(&rows)
+}
+
+fn deposits_from(rows: &[Row]) -> ApiResult<Deposits> {
+    let mut deposits = Deposits { amount_cents: Vec::with_capacity(rows.len()), at: Vec::with_capacity(rows.len()) };
+    for r in rows {
+        deposits.amount_cents.push(r.int(0)?);
+        deposits.at.push(r.int(1)?);
+    }
+    Ok(deposits)
+}
+
+/// The hours `deposit_hours` sums deposits by: a storage layout, not a rule.
+const HOUR_SECONDS: i64 = 3_600;
+
+/// One window's total: `?3` its start (deposits after it count), `?4` the
+/// hour the start falls in, `?5` the end of that hour.
+const WINDOW_TOTAL_SQL: &str = "SELECT CAST(COALESCE(SUM(amount_cents), 0) AS BIGINT), MIN(first_at), MAX(last_at) FROM (
+   SELECT amount_cents, first_at, last_at FROM deposit_hours WHERE tenant_id = ?1 AND external_user_id = ?2 AND hour > ?4
+   UNION ALL SELECT amount_cents, at, at FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?3 AND at < ?5
+ ) window_deposits";
+
+/// One window's total of a user's deposits after `start`: the whole hours
+/// after the one `start` falls in from `deposit_hours`, and that hour's
+/// deposits one by one, so that a check reads a bounded number of rows.
+pub(crate) fn read_window_total(tenant_id: &str, user_id: &str, start: i64) -> Read {
+    let start_hour = start.div_euclid(HOUR_SECONDS);
+    Read::new(
+        WINDOW_TOTAL_SQL,
+        vec![tenant_id.into(), user_id.into(), start.into(), start_hour.into(), start_hour.saturating_add(1).saturating_mul(HOUR_SECONDS).into()],
+    )
+}
+
+pub(crate) fn window_totals_from(results: &[Vec<Row>]) -> ApiResult<Vec<WindowTotal>> {
+    // Every window or none: a window missing would read as nothing spent.
+    if results.len() != LimitWindow::ALL.len() {
+        return Err(ApiError::internal());
+    }
+    LimitWindow::ALL
+        .iter()
+        .zip(results)
+        .map(|(window, rows)| {
+            let row = rows.first().ok_or_else(ApiError::internal)?;
+            Ok(WindowTotal { window: *window, spent_cents: row.int(0)?, oldest_at: row.opt_int(1)?, newest_at: row.opt_int(2)? })
+        })
+        .collect()
+}
+
+/// A new limit row.
+pub(crate) struct NewLimit<'a> {
+    pub limit_id: &'a str,
+    pub tenant_id: &'a str,
+    pub user_id: &'a str,
+    pub window: LimitWindow,
+    pub amount_cents: i64,
+    pub currency: &'a str,
+    pub status: LimitStatus,
+    pub effective_from: i64,
+    /// the user's version after this change's claim, to order the rows of one instant
+    pub user_version: i64,
+    pub response: String,
+    pub now: i64,
+}
+
+pub(crate) fn insert_limit(l: NewLimit<'_>) -> Stmt {
+    Stmt::new(
+        "INSERT INTO deposit_limits (limit_id, tenant_id, external_user_id, limit_type, amount_cents, currency, status, effective_from, user_version, response, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        vec![
+            l.limit_id.into(),
+            l.tenant_id.into(),
+            l.user_id.into(),
+            l.window.as_str().into(),
+            l.amount_cents.into(),
+            l.currency.into(),
+            l.status.as_str().into(),
+            l.effective_from.into(),
+            l.user_version.into(),
+            l.response.into(),
+            l.now.into(),
+        ],
+    )
+}
+
+/// Cancels a pending increase not yet in force at `now`.
+pub(crate) fn cancel_pending(limit_id: &str, now: i64) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE deposit_limits SET status = ?3, cancelled_at = ?2 WHERE limit_id = ?1 AND status = ?4 AND effective_from > ?2",
+        vec![limit_id.into(), now.into(), LimitStatus::Cancelled.as_str().into(), LimitStatus::Pending.as_str().into()],
+    )
+}
+
+/// A pending increase goes live.
+pub(crate) fn activate(limit_id: &str) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE deposit_limits SET status = ?2 WHERE limit_id = ?1 AND status = ?3",
+        vec![limit_id.into(), LimitStatus::Active.as_str().into(), LimitStatus::Pending.as_str().into()],
+    )
+}
+
+/// One limit of a tenant.
+pub(crate) struct LimitById {
+    pub user_id: String,
+    pub limit_type: String,
+    pub amount_cents: i64,
+    pub currency: String,
+    pub status: LimitStatus,
+    pub effective_from: i64,
+    pub cancelled_at: Option<i64>,
+}
+
+pub(crate) async fn limit(store: &dyn Store, tenant_id: &str, limit_id: &str) -> ApiResult<Option<LimitById>> {
+    let rows = store
+        .query(
+            "SELECT external_user_id, limit_type, amount_cents, currency, status, effective_from, cancelled_at FROM deposit_limits WHERE limit_id = ?1 AND tenant_id = ?2",
+            vec![limit_id.into(), tenant_id.into()],
+        )
+        .await?;
+    rows.first()
+        .map(|r| {
+            Ok(LimitById {
+                user_id: r.text(0)?,
+                limit_type: r.text(1)?,
+                amount_cents: r.int(2)?,
+                currency: r.text(3)?,
+                status: LimitStatus::parse(&r.text(4)?).ok_or_else(ApiError::internal)?,
+                effective_from: r.int(5)?,
+                cancelled_at: r.opt_int(6)?,
+            })
+        })
+        .transpose()
+}
+
+/// A committed deposit, as a repeat of its transaction finds it.
+pub(crate) struct Committed {
+    pub user_id: String,
+    pub amount_cents: i64,
+    pub currency: String,
+    pub response: String,
+}
+
+pub(crate) async fn deposit(store: &dyn Store, tenant_id: &str, transaction_id: &str) -> ApiResult<Option<Committed>> {
+    let rows = store
+        .query(
+            "SELECT external_user_id, amount_cents, currency, response FROM deposits WHERE tenant_id = ?1 AND transaction_id = ?2",
+            vec![tenant_id.into(), transaction_id.into()],
+        )
+        .await?;
+    rows.first().map(|r| Ok(Committed { user_id: r.text(0)?, amount_cents: r.int(1)?, currency: r.text(2)?, response: r.text(3)? })).transpose()
+}
+
+/// The sum of a user's deposits in the hour `at` falls in.
+pub(crate) async fn hour_sum(store: &dyn Store, tenant_id: &str, user_id: &str, at: i64) -> ApiResult<i64> {
+    Ok(store
+        .scalar(
+            "SELECT amount_cents FROM deposit_hours WHERE tenant_id = ?1 AND external_user_id = ?2 AND hour = ?3",
+            vec![tenant_id.into(), user_id.into(), at.div_euclid(HOUR_SECONDS).into()],
+        )
+        .await?)
+}
+
+pub(crate) fn insert_deposit(
+    tenant_id: &str,
+    transaction_id: &str,
+    user_id: &str,
+    amount_cents: i64,
+    currency: &str,
+    at: i64,
+    response: String,
+) -> Stmt {
+    Stmt::new(
+        "INSERT INTO deposits (tenant_id, transaction_id, external_user_id, amount_cents, currency, at, response) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        vec![tenant_id.into(), transaction_id.into(), user_id.into(), amount_cents.into(), currency.into(), at.into(), response.into()],
+    )
+}
+
+/// Adds a deposit to its hour's sum, in the deposit's batch.
+pub(crate) fn add_to_hour(tenant_id: &str, user_id: &str, amount_cents: i64, at: i64) -> Stmt {
+    Stmt::new(
+        "INSERT INTO deposit_hours (tenant_id, external_user_id, hour, amount_cents, first_at, last_at) VALUES (?1, ?2, ?3, ?4, ?5, ?5)
+         ON CONFLICT (tenant_id, external_user_id, hour) DO UPDATE SET amount_cents = deposit_hours.amount_cents + excluded.amount_cents,
+           first_at = CASE WHEN excluded.first_at < deposit_hours.first_at THEN excluded.first_at ELSE deposit_hours.first_at END,
+           last_at = CASE WHEN excluded.last_at > deposit_hours.last_at THEN excluded.last_at ELSE deposit_hours.last_at END",
+        vec![tenant_id.into(), user_id.into(), at.div_euclid(HOUR_SECONDS).into(), amount_cents.into(), at.into()],
+    )
+}
