@@ -116,25 +116,25 @@ route_table! {
     // public
     Health: "GET" "/v1/health" => "getHealth", Public, api::health;
     OpenApi: "GET" "/v1/openapi.json" => "getOpenApi", Public, crate::openapi::handler;
-    IdentityVendorWebhook: "POST" "/v1/vendors/sumsub/webhook" => "receiveIdentityVendorWebhook", Public, api::kyc::identity_vendor_webhook;
+    IdentityVendorWebhook: "POST" "/v1/vendors/sumsub/webhook" => "receiveIdentityVendorWebhook", Public, crate::kyc::identity_vendor_webhook;
     Rules: "GET" "/v1/rules" => "getRules", Tenant, api::rules_identity;
     // sanctions
-    SanctionsScreen: "POST" "/v1/sanctions/screen" => "screenUser", Tenant, Gateway::screen;
-    SanctionsStatus: "GET" "/v1/sanctions/status" => "getSanctionsStatus", Tenant, Gateway::sanctions_status;
-    AdminCaseList: "GET" "/v1/admin/sanctions/cases" => "listCases", Admin, Gateway::list_cases;
-    AdminCaseGet(case_id): "GET" "/v1/admin/sanctions/cases/{case_id}" => "getCase", Admin, Gateway::get_case;
-    AdminCaseReview(case_id): "POST" "/v1/admin/sanctions/cases/{case_id}/review" => "reviewCase", Admin audit "sanctions_case.review", Gateway::review_case;
+    SanctionsScreen: "POST" "/v1/sanctions/screen" => "screenUser", Tenant, crate::sanctions::screen;
+    SanctionsStatus: "GET" "/v1/sanctions/status" => "getSanctionsStatus", Tenant, crate::sanctions::sanctions_status;
+    AdminCaseList: "GET" "/v1/admin/sanctions/cases" => "listCases", Admin, crate::sanctions::list_cases;
+    AdminCaseGet(case_id): "GET" "/v1/admin/sanctions/cases/{case_id}" => "getCase", Admin, crate::sanctions::get_case;
+    AdminCaseReview(case_id): "POST" "/v1/admin/sanctions/cases/{case_id}/review" => "reviewCase", Admin audit "sanctions_case.review", crate::sanctions::review_case;
     AdminRescreen: "POST" "/v1/admin/sanctions/rescreen" => "rescreen", Admin audit "sanctions.rescreen", Gateway::rescreen;
     // lists
     AdminListSearch: "GET" "/v1/admin/sanctions/search" => "searchLists", Admin, Gateway::search_lists;
     AdminLists: "GET" "/v1/admin/sanctions/lists" => "listLists", Admin, Gateway::list_lists;
     // kyc
-    KycStart: "POST" "/v1/kyc/start" => "startKyc", Tenant, Gateway::kyc_start;
-    KycStatus: "GET" "/v1/kyc/status" => "getKycStatus", Tenant, Gateway::kyc_status;
-    KycTier: "GET" "/v1/kyc/tier" => "getKycTier", Tenant, Gateway::kyc_tier;
-    KycManualReview: "POST" "/v1/kyc/manual-review" => "reviewKycManually", Admin audit "kyc.manual_review", Gateway::kyc_manual_review;
-    AdminKycChecks: "GET" "/v1/admin/kyc/checks" => "listKycChecks", Admin, Gateway::list_kyc_checks;
-    SandboxKycSubmit(kyc_check_id): "POST" "/v1/sandbox/kyc/{kyc_check_id}/submit" => "submitSandboxKyc", Tenant, Gateway::sandbox_kyc_submit;
+    KycStart: "POST" "/v1/kyc/start" => "startKyc", Tenant, crate::kyc::kyc_start;
+    KycStatus: "GET" "/v1/kyc/status" => "getKycStatus", Tenant, crate::kyc::kyc_status;
+    KycTier: "GET" "/v1/kyc/tier" => "getKycTier", Tenant, crate::kyc::kyc_tier;
+    KycManualReview: "POST" "/v1/kyc/manual-review" => "reviewKycManually", Admin audit "kyc.manual_review", crate::kyc::kyc_manual_review;
+    AdminKycChecks: "GET" "/v1/admin/kyc/checks" => "listKycChecks", Admin, crate::kyc::list_kyc_checks;
+    SandboxKycSubmit(kyc_check_id): "POST" "/v1/sandbox/kyc/{kyc_check_id}/submit" => "submitSandboxKyc", Tenant, crate::kyc::sandbox_kyc_submit;
     // exclusions
     ExclusionRegister: "POST" "/v1/exclusions" => "registerExclusion", Tenant, crate::exclusions::register;
     ExclusionCheck: "GET" "/v1/exclusions/check" => "checkExclusion", Tenant, crate::exclusions::check;
@@ -156,7 +156,7 @@ route_table! {
     AdminTenantSuspend(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/suspend" => "suspendTenant", Admin audit "tenant.suspend", crate::tenants::suspend;
     AdminTenantAudit(tenant_id): "GET" "/v1/admin/tenants/{tenant_id}/audit" => "getTenantAudit", Admin, crate::tenants::audit_of;
     AdminKeyRevoke(key_id): "DELETE" "/v1/admin/keys/{key_id}" => "revokeKey", Admin audit "key.revoke", crate::tenants::revoke_key;
-    AdminMetrics: "GET" "/v1/admin/metrics" => "getReviewMetrics", Admin, Gateway::review_metrics;
+    AdminMetrics: "GET" "/v1/admin/metrics" => "getReviewMetrics", Admin, crate::sanctions::review_metrics;
     AdminAudit: "GET" "/v1/admin/audit" => "getAdminAudit", Admin, crate::tenants::admin_audit;
     TenantAudit: "GET" "/v1/audit" => "getOwnAudit", Tenant, crate::tenants::own_audit;
     // sandbox

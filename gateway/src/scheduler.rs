@@ -47,7 +47,7 @@ struct DueGroup {
     facts: DueFacts,
     limits: Vec<LimitCandidate>,
     exclusions: Vec<ExclusionCandidate>,
-    checks: Vec<(crate::api::kyc::Check, i64)>,
+    checks: Vec<(crate::kyc::Check, i64)>,
     users: Vec<UserCandidate>,
 }
 
@@ -123,7 +123,7 @@ impl Gateway {
         until_committed!({
             let (limits, limit_facts) = self.limit_candidates(now).await?;
             let (exclusions, exclusion_facts) = self.exclusion_candidates(now).await?;
-            let checks = self.abandoned_check_candidates(now, horizons.kyc_abandon_seconds, self.config.work.scheduled_batch).await?;
+            let checks = crate::kyc::abandoned_check_candidates(self, now, horizons.kyc_abandon_seconds, self.config.work.scheduled_batch).await?;
             let (users, user_facts) = self.rescreen_candidates(now, horizons.rescreen_after_seconds).await?;
             let mut groups: BTreeMap<(Environment, String), DueGroup> = BTreeMap::new();
             for (limit, facts) in limits.into_iter().zip(limit_facts) {
@@ -177,7 +177,7 @@ impl Gateway {
                     let Some((check, version)) = due.checks.get(expiry.index as usize) else { continue };
                     let Some(facts) = due.facts.checks.get(expiry.index as usize) else { continue };
                     claims.insert(&check.external_user_id, *version);
-                    statements.extend(self.kyc_transition(check, facts.verified, None, &expiry.decision, "abandoned", facts.now));
+                    statements.extend(crate::kyc::kyc_transition(self, check, facts.verified, None, &expiry.decision, "abandoned", facts.now));
                 }
                 let scope_tenant = &scope.tenant_id;
                 statements.extend(claims.iter().map(|(user, version)| claim_user_row(scope_tenant, user, *version, now)));
@@ -400,7 +400,7 @@ impl Gateway {
             let (decision, log) = self.decide(&scope, Operation::Screening, &facts, |r, f| r.decide_screening(f))?;
             let mut statements = vec![log.statement()];
             if decision.opens_case {
-                let (case_id, case_statements) = self.open_case(environment, tenant_id, user_id, &decision, &screen_id, now);
+                let (case_id, case_statements) = crate::sanctions::open_case(self, environment, tenant_id, user_id, &decision, &screen_id, now);
                 statements.push(Stmt::expect_one(
                     "UPDATE users SET sanctions_status = ?6, case_id = ?4, last_screened_at = ?5, version = version + 1, updated_at = ?5
                      WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?3",
@@ -435,7 +435,7 @@ impl Gateway {
             .map(|r| r.int(0))
             .transpose()?
             .ok_or_else(|| ApiError::not_found("tenant_not_found", "no such tenant in this environment"))?;
-        self.ensure_screening_available(ctx.caller.environment).await?;
+        crate::sanctions::ensure_screening_available(self, ctx.caller.environment).await?;
         let users = match user_id {
             Some(u) => vec![u],
             None => self

@@ -1,7 +1,5 @@
 //! The endpoints, one file per group, and what they share.
 
-pub(crate) mod kyc;
-mod sanctions;
 mod sandbox;
 
 use serde_json::json;

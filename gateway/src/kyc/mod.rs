@@ -1,0 +1,544 @@
+//! The KYC area: KYC that gates withdrawals (the withdrawal decision, checks,
+//! the identity vendor, the sandbox vendor and manual review). The rules
+//! decide every transition; the area's SQL is in [`store`].
+
+pub(crate) mod store;
+
+use rules::{
+    EventKind, KycAction, KycDecision, KycFacts, KycStatus, KycTier, OpenCheck, Operation, WithdrawalFacts, WithdrawalOutcome, WithdrawalStatus,
+};
+use serde_json::{json, Value as Json};
+use sha2::{Digest, Sha256};
+
+use crate::api::stored_json;
+use crate::auth::Environment;
+use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
+use crate::error::{ApiError, ApiResult};
+use crate::input::{normalize_email, normalize_phone, Fields};
+use crate::ports::Stmt;
+use crate::users::User;
+use crate::vendors::{self, sumsub};
+use crate::{time, Ctx, Gateway, Reply};
+pub(crate) use store::Check;
+
+/// The route's handler: the identity vendor's status webhook.
+pub(crate) async fn identity_vendor_webhook(gw: &Gateway, request: &http::Request<Vec<u8>>) -> ApiResult<Reply> {
+    vendor_webhook(gw, request.headers(), request.body()).await
+}
+
+fn check_not_found() -> ApiError {
+    ApiError::not_found("kyc_check_not_found", "no such KYC check for this tenant")
+}
+
+fn invalid_state(status: KycStatus) -> ApiError {
+    ApiError::conflict("invalid_state", format!("the check is {} and cannot take this action", status.as_str()))
+}
+
+/// A withdrawal request as the operator sent it.
+struct WithdrawalRequest {
+    user_id: String,
+    email: Option<String>,
+    phone: Option<String>,
+    amount: i64,
+    currency: String,
+    withdrawal_id: Option<String>,
+}
+
+impl WithdrawalRequest {
+    /// Tells a retry of the same withdrawal from another one under the same id.
+    fn fingerprint(&self) -> String {
+        hex::encode(Sha256::digest(json!([self.user_id, self.amount, self.currency]).to_string().as_bytes()))
+    }
+}
+
+pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let mut f = Fields::from_body(ctx.body)?;
+    let user_id = f.text("user_id");
+    let email = f.text("email");
+    let phone = f.text("phone");
+    let amount = f.cents("withdrawal_amount_cents");
+    let currency = f.currency("currency");
+    let withdrawal_id = f.opt_text("withdrawal_id");
+    let (norm_email, norm_phone) = (normalize_email(&email), normalize_phone(&phone));
+    if !email.is_empty() && norm_email.is_none() {
+        f.reject("invalid_field", "email must be an e-mail address");
+    }
+    if !phone.is_empty() && norm_phone.is_none() {
+        f.reject("invalid_field", "phone must be a phone number of 7 to 15 digits");
+    }
+    if withdrawal_id.as_ref().is_some_and(|w| w.len() > 200) {
+        f.reject("invalid_field", "withdrawal_id must be at most 200 characters");
+    }
+    f.finish()?;
+    let request = WithdrawalRequest { user_id, email: norm_email, phone: norm_phone, amount, currency, withdrawal_id };
+    until_committed!({
+        if let Some(reply) = existing_withdrawal(gw, ctx, &request).await? {
+            return Ok(Some(reply));
+        }
+        let user = gw.require_user(ctx, &request.user_id).await?;
+        let open = store::open_check(gw.store.as_ref(), &ctx.caller.tenant_id, &request.user_id).await?;
+        let facts = WithdrawalFacts {
+            now: ctx.now,
+            sanctions: user.sanctions_status,
+            verified: user.verified_tier,
+            cumulative_cents: user.cumulative_withdrawn_cents,
+            amount_cents: request.amount,
+            same_currency: user.withdrawal_currency.as_deref().is_none_or(|c| c == request.currency),
+            open_check: open.as_ref().map(|c| OpenCheck { target_tier: c.target_tier, status: c.status, updated_at: c.updated_at }),
+        };
+        let scope = Scope::of(ctx, &request.user_id);
+        let (decision, log) = gw.decide_or_refuse(&scope, Operation::Withdrawal, &facts, |r, f| r.decide_withdrawal(f))?;
+        let mut statements = vec![log.statement()];
+        // Expiring an abandoned check claims the user; a withdrawal
+        // update in the same batch claims it again, one version on.
+        let mut version = user.version;
+        if let (Some(expiry), Some(open)) = (&decision.expire_open_check, &open) {
+            statements.extend(kyc_transition(gw, open, user.verified_tier, Some(version), expiry, "abandoned", ctx.now));
+            version += 1;
+        }
+        let reply = match decision.outcome {
+            WithdrawalOutcome::CeilingExceeded => {
+                return refuse_withdrawal(
+                    gw,
+                    &log,
+                    ApiError::unprocessable("ceiling_exceeded", "the lifetime withdrawal total would exceed the largest amount the service accepts"),
+                    statements,
+                )
+                .await
+                .map(Some);
+            }
+            WithdrawalOutcome::CurrencyMismatch => {
+                let kept = user.withdrawal_currency.clone().unwrap_or_default();
+                return refuse_withdrawal(
+                    gw,
+                    &log,
+                    ApiError::bad_request("currency_mismatch", format!("this user's withdrawals are kept in {kept}")),
+                    statements,
+                )
+                .await
+                .map(Some);
+            }
+            WithdrawalOutcome::AlreadyInProgress => {
+                return refuse_withdrawal(
+                    gw,
+                    &log,
+                    ApiError::conflict("already_in_progress", "a verification for this user is already in progress"),
+                    statements,
+                )
+                .await
+                .map(Some);
+            }
+            WithdrawalOutcome::ReplayOpenCheck => {
+                let open = open.as_ref().ok_or_else(ApiError::internal)?;
+                gw.defer(log.clone());
+                return Ok(Some(with_decision(Reply::ok(stored_json(&open.start_response)?), &log)));
+            }
+            WithdrawalOutcome::Held(tier) => Reply::ok(json!({
+                "kyc_check_id": null,
+                "user_id": request.user_id,
+                "required_tier": tier.as_str(),
+                "required_documents": [],
+                "withdrawal_held": true,
+                "message": "Withdrawal held: the account is under review.",
+            })),
+            WithdrawalOutcome::Approve(fast) => {
+                let withdrawal_id = gw.new_id("wd");
+                let body = json!({
+                    "kyc_check_id": null,
+                    "user_id": request.user_id,
+                    "required_tier": fast.required_tier.as_str(),
+                    "required_documents": [],
+                    "withdrawal_held": false,
+                    "withdrawal_id": withdrawal_id,
+                    "client_withdrawal_id": request.withdrawal_id,
+                    "withdrawal_remaining_cents": fast.remaining_cents,
+                    "message": "Withdrawal approved: no identity verification is needed for this amount.",
+                });
+                statements.push(user_withdrawal_update(ctx, &user, version, &request, request.amount));
+                statements.push(withdrawal_insert(ctx, &request, &withdrawal_id, WithdrawalStatus::Released, &body));
+                Reply::ok(body)
+            }
+            WithdrawalOutcome::Verify(verification) => {
+                let kyc_check_id = gw.new_id("kyc");
+                let withdrawal_id = gw.new_id("wd");
+                let token = match vendor_access_token(gw, ctx.caller.environment, &kyc_check_id, verification.vendor_token_seconds).await {
+                    Ok(token) => token,
+                    Err(error) => return refuse_withdrawal(gw, &log, error, statements).await.map(Some),
+                };
+                let body = json!({
+                    "kyc_check_id": kyc_check_id,
+                    "user_id": request.user_id,
+                    "status": KycStatus::NotStarted.as_str(),
+                    "required_tier": verification.tier.as_str(),
+                    "required_documents": verification.documents.iter().map(|d| d.as_str()).collect::<Vec<_>>(),
+                    "vendor_access_token": token,
+                    "vendor_expires_in": verification.vendor_token_seconds,
+                    "withdrawal_held": true,
+                    "withdrawal_id": withdrawal_id,
+                    "client_withdrawal_id": request.withdrawal_id,
+                    "estimated_clear_time": verification.estimated_clear_time,
+                });
+                let tenant = ctx.caller.tenant_id.as_str();
+                statements.push(user_withdrawal_update(ctx, &user, version, &request, 0));
+                statements.push(withdrawal_insert(ctx, &request, &withdrawal_id, WithdrawalStatus::Held, &body));
+                statements.push(store::insert_check(store::NewCheck {
+                    kyc_check_id: &kyc_check_id,
+                    tenant_id: tenant,
+                    environment: ctx.caller.environment,
+                    user_id: &request.user_id,
+                    target_tier: verification.tier,
+                    withdrawal_id: &withdrawal_id,
+                    start_response: body.to_string(),
+                    now: ctx.now,
+                }));
+                Reply::created(body)
+            }
+        };
+        if statements.len() == 1 {
+            gw.defer(log.clone());
+            return Ok(Some(with_decision(reply, &log)));
+        }
+        if gw.commit(statements).await? {
+            return Ok(Some(with_decision(reply, &log)));
+        }
+        Ok(None)
+    })
+}
+
+/// The token of the end user's verification flow: the sandbox stub's, or
+/// in production the configured vendor's (an applicant for the check,
+/// then its SDK token). No vendor, or one that fails, is 503.
+async fn vendor_access_token(gw: &Gateway, environment: Environment, kyc_check_id: &str, ttl_seconds: i64) -> ApiResult<String> {
+    let stub = || format!("vat_{}", hex::encode(gw.ids.random_bytes(24)));
+    let sumsub = match (environment, &gw.config.production_identity_vendor) {
+        (Environment::Sandbox, _) => return Ok(stub()),
+        (Environment::Production, Some(sumsub)) => sumsub,
+        (Environment::Production, None) if gw.config.production_vendors_configured => return Ok(stub()),
+        (Environment::Production, None) => return Err(vendors::unavailable("identity verification", "no vendor is configured".into())),
+    };
+    let http = gw.vendor_http.as_ref().ok_or_else(|| vendors::unavailable("identity verification", "this host has no vendor client".into()))?;
+    let fail = |e: String| vendors::unavailable("identity verification", format!("sumsub: {e}"));
+    let now = gw.clock.now();
+    let created = http.send(sumsub.create_applicant(kyc_check_id, now)).await.map_err(fail)?;
+    sumsub::applicant_id(&created).map_err(fail)?;
+    let issued = http.send(sumsub.access_token(kyc_check_id, ttl_seconds, now)).await.map_err(fail)?;
+    sumsub::token(&issued).map_err(fail)
+}
+
+/// A status webhook of the identity vendor, verified by its digest: moves
+/// the check it names as the rules decide.
+async fn vendor_webhook(gw: &Gateway, headers: &http::HeaderMap, body: &[u8]) -> ApiResult<Reply> {
+    let sumsub = gw
+        .config
+        .production_identity_vendor
+        .as_ref()
+        .ok_or_else(|| ApiError::not_found("not_found", "no identity verification vendor is configured"))?;
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    if !sumsub.verify_webhook(body, header("x-payload-digest"), header("x-payload-digest-alg")) {
+        return Err(ApiError::new(401, "invalid_signature", "the webhook's X-Payload-Digest does not match its body"));
+    }
+    let (kyc_check_id, action) = match sumsub::webhook_outcome(body).map_err(|m| ApiError::bad_request("invalid_webhook", m))? {
+        sumsub::WebhookOutcome::Ignore(kind) => return Ok(Reply::ok(json!({ "received": true, "applied": false, "type": kind }))),
+        sumsub::WebhookOutcome::Apply { kyc_check_id, action } => (kyc_check_id, action),
+    };
+    until_committed!({
+        let check = store::check(gw.store.as_ref(), &kyc_check_id)
+            .await?
+            .filter(|c| c.environment == Environment::Production)
+            .ok_or_else(|| ApiError::not_found("kyc_check_not_found", "no such KYC check"))?;
+        let user = gw.find_user(&check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)?;
+        let now = gw.clock.now();
+        let (decision, log) = decide_check(gw, &check, &user, action, now)?;
+        if !apply_check_decision(gw, &check, &user, &decision, &log, "sumsub", now).await? {
+            return Ok(None);
+        }
+        if decision.refused {
+            return Err(error_with_decision(invalid_state(decision.status), &log));
+        }
+        let body = json!({ "received": true, "applied": decision.changed, "kyc_check_id": kyc_check_id, "status": decision.status.as_str() });
+        Ok(Some(with_decision(Reply::ok(body), &log)))
+    })
+}
+
+/// Answers a refused withdrawal, writing what the decision still changes
+/// (an abandoned check it expired) or else queueing its log.
+async fn refuse_withdrawal(gw: &Gateway, log: &DecisionLog, error: ApiError, statements: Vec<Stmt>) -> ApiResult<Reply> {
+    let error = error_with_decision(error, log);
+    if statements.len() > 1 {
+        gw.commit(statements).await?;
+    } else {
+        gw.defer(log.clone());
+    }
+    Err(error)
+}
+
+/// A repeat of a withdrawal the operator identified by `withdrawal_id`
+/// gets the original answer; the same id for another withdrawal is refused.
+async fn existing_withdrawal(gw: &Gateway, ctx: &Ctx<'_>, request: &WithdrawalRequest) -> ApiResult<Option<Reply>> {
+    let Some(client_id) = &request.withdrawal_id else { return Ok(None) };
+    let Some(earlier) = store::withdrawal_by_client_id(gw.store.as_ref(), &ctx.caller.tenant_id, client_id).await? else { return Ok(None) };
+    if earlier.fingerprint.as_deref() != Some(request.fingerprint().as_str()) {
+        return Err(ApiError::conflict("withdrawal_id_reused", "this withdrawal_id was already used for another withdrawal"));
+    }
+    Ok(Some(Reply::ok(stored_json(&earlier.response.unwrap_or_default())?)))
+}
+
+/// Claims the user, adds a released amount to the lifetime total, fixes
+/// the withdrawal currency and records the e-mail and phone given.
+fn user_withdrawal_update(ctx: &Ctx<'_>, user: &User, version: i64, request: &WithdrawalRequest, released: i64) -> Stmt {
+    store::update_user_for_withdrawal(store::UserWithdrawal {
+        tenant_id: &ctx.caller.tenant_id,
+        user_id: &user.external_user_id,
+        version,
+        released_cents: released,
+        currency: &request.currency,
+        email: request.email.clone(),
+        phone: request.phone.clone(),
+        now: ctx.now,
+    })
+}
+
+fn withdrawal_insert(ctx: &Ctx<'_>, request: &WithdrawalRequest, withdrawal_id: &str, status: WithdrawalStatus, body: &Json) -> Stmt {
+    store::insert_withdrawal(store::NewWithdrawal {
+        withdrawal_id,
+        tenant_id: &ctx.caller.tenant_id,
+        user_id: &request.user_id,
+        amount_cents: request.amount,
+        currency: &request.currency,
+        status,
+        client_withdrawal_id: request.withdrawal_id.clone(),
+        fingerprint: request.fingerprint(),
+        response: body.to_string(),
+        now: ctx.now,
+    })
+}
+
+/// Asks the rules what an action does to a check; the decision's log is returned unwritten.
+fn decide_check(gw: &Gateway, check: &Check, user: &User, action: KycAction, now: i64) -> ApiResult<(KycDecision, DecisionLog)> {
+    let facts = KycFacts {
+        now,
+        status: check.status,
+        updated_at: check.updated_at,
+        target_tier: check.target_tier,
+        verified: user.verified_tier,
+        external_user_id: check.external_user_id.clone(),
+        action,
+    };
+    let scope = Scope { environment: check.environment, tenant_id: check.tenant_id.clone(), user_id: check.external_user_id.clone() };
+    gw.decide(&scope, Operation::Kyc, &facts, |r, f| r.decide_kyc(f))
+}
+
+/// Writes a decided transition of a check with its log: the check, its
+/// withdrawal, the user's verified tier and the events. Returns whether it committed.
+async fn apply_check_decision(
+    gw: &Gateway,
+    check: &Check,
+    user: &User,
+    decision: &KycDecision,
+    log: &DecisionLog,
+    reviewer: &str,
+    now: i64,
+) -> ApiResult<bool> {
+    if !decision.changed {
+        gw.defer(log.clone());
+        return Ok(true);
+    }
+    let mut statements = vec![log.statement()];
+    statements.extend(kyc_transition(gw, check, user.verified_tier, Some(user.version), decision, reviewer, now));
+    gw.commit(statements).await
+}
+
+/// The statements of a check's transition. `claim_version` claims the
+/// user at the version read; `None` when the batch claims the user elsewhere.
+pub(crate) fn kyc_transition(
+    gw: &Gateway,
+    check: &Check,
+    verified_before: KycTier,
+    claim_version: Option<i64>,
+    decision: &KycDecision,
+    reviewer: &str,
+    now: i64,
+) -> Vec<Stmt> {
+    let mut statements = store::transition(check, decision, reviewer, now);
+    if let Some(version) = claim_version {
+        statements.push(crate::users::store::claim(&check.tenant_id, &check.external_user_id, version, now));
+    }
+    for kind in &decision.events {
+        let data = match kind {
+            EventKind::KycApproved => json!({
+                "kyc_check_id": check.kyc_check_id, "user_id": check.external_user_id,
+                "verified_tier": decision.verified.as_str(), "release_withdrawal_id": check.withdrawal_id,
+            }),
+            EventKind::KycTierUpgraded => json!({
+                "user_id": check.external_user_id, "previous_tier": verified_before.as_str(), "verified_tier": decision.verified.as_str(),
+            }),
+            EventKind::KycRejected => json!({
+                "kyc_check_id": check.kyc_check_id, "user_id": check.external_user_id, "required_tier": check.target_tier.as_str(),
+                "withdrawal_id": check.withdrawal_id, "withdrawal_held": true,
+            }),
+            EventKind::KycExpired => json!({
+                "kyc_check_id": check.kyc_check_id, "user_id": check.external_user_id, "withdrawal_id": check.withdrawal_id, "withdrawal_cancelled": true,
+            }),
+            _ => json!({ "kyc_check_id": check.kyc_check_id, "user_id": check.external_user_id, "required_tier": check.target_tier.as_str() }),
+        };
+        statements.push(gw.event(check.environment, Some(&check.tenant_id), *kind, now, data));
+    }
+    statements
+}
+
+/// Open checks untouched since before `abandoned_before` (per tenant clock),
+/// as due-work candidates: the check, the rules' facts, the user's version.
+pub(crate) async fn abandoned_check_candidates(gw: &Gateway, now: i64, abandon_seconds: i64, limit: i64) -> ApiResult<Vec<(Check, KycFacts, i64)>> {
+    let abandoned = store::abandoned_checks(gw.store.as_ref(), now, abandon_seconds, limit).await?;
+    Ok(abandoned
+        .into_iter()
+        .map(|a| {
+            let facts = KycFacts {
+                now: now.saturating_add(a.clock_offset_seconds),
+                status: a.check.status,
+                updated_at: a.check.updated_at,
+                target_tier: a.check.target_tier,
+                verified: a.verified,
+                external_user_id: a.check.external_user_id.clone(),
+                action: KycAction::Expire,
+            };
+            (a.check, facts, a.user_version)
+        })
+        .collect())
+}
+
+/// The check of this tenant with the user behind it.
+async fn tenant_check(gw: &Gateway, ctx: &Ctx<'_>, kyc_check_id: &str) -> ApiResult<(Check, User)> {
+    let check = store::check(gw.store.as_ref(), kyc_check_id).await?.filter(|c| c.tenant_id == ctx.caller.tenant_id).ok_or_else(check_not_found)?;
+    let user = gw.find_user(&check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)?;
+    Ok((check, user))
+}
+
+pub(crate) async fn kyc_status(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let id = ctx.query.required("kyc_check_id")?;
+    until_committed!({
+        let (check, user) = tenant_check(gw, ctx, id).await?;
+        let (decision, log) = decide_check(gw, &check, &user, KycAction::View, ctx.now)?;
+        if !apply_check_decision(gw, &check, &user, &decision, &log, "abandoned", ctx.now).await? {
+            return Ok(None);
+        }
+        let updated_at = if decision.changed { ctx.now } else { check.updated_at };
+        Ok(Some(with_decision(
+            Reply::ok(json!({
+                "kyc_check_id": check.kyc_check_id,
+                "user_id": check.external_user_id,
+                "status": decision.status.as_str(),
+                "required_tier": check.target_tier.as_str(),
+                "required_documents": decision.documents.iter().map(|d| d.as_str()).collect::<Vec<_>>(),
+                "withdrawal_id": check.withdrawal_id,
+                "withdrawal_held": decision.withdrawal == WithdrawalStatus::Held || decision.withdrawal == WithdrawalStatus::Blocked,
+                "withdrawal_status": decision.withdrawal.as_str(),
+                "created_at": time::format(check.created_at),
+                "updated_at": time::format(updated_at),
+                "expires_at": time::json_opt(decision.expires_at),
+            })),
+            &log,
+        )))
+    })
+}
+
+pub(crate) async fn kyc_tier(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let user_id = ctx.query.required("user_id")?;
+    let user = gw.require_user(ctx, user_id).await?;
+    let (bounds, log) = gw.decide(&Scope::of(ctx, user_id), Operation::Tier, &user.verified_tier, |r, t| r.describe_tier(*t))?;
+    let reply = with_decision(
+        Reply::ok(json!({
+            "user_id": user.external_user_id,
+            "verified_tier": user.verified_tier.as_str(),
+            "verified_at": time::json_opt(user.verified_at),
+            "max_withdrawal_cents": bounds.ceiling_cents,
+            "cumulative_withdrawn_cents": user.cumulative_withdrawn_cents,
+            "next_tier_required_at_cents": bounds.next_tier_at_cents,
+        })),
+        &log,
+    );
+    gw.defer(log);
+    Ok(reply)
+}
+
+/// Plays the end user finishing the vendor flow; the sandbox vendor then
+/// decides by the user id (`autoapprove`, `autoreject`, else manual review).
+pub(crate) async fn sandbox_kyc_submit(gw: &Gateway, ctx: &Ctx<'_>, kyc_check_id: &str) -> ApiResult<Reply> {
+    if ctx.caller.environment != Environment::Sandbox {
+        return Err(ApiError::forbidden("sandbox_only", "this operation is only available with a sandbox key"));
+    }
+    until_committed!({
+        let (check, user) = tenant_check(gw, ctx, kyc_check_id).await?;
+        let (decision, log) = decide_check(gw, &check, &user, KycAction::SandboxSubmit, ctx.now)?;
+        if !apply_check_decision(gw, &check, &user, &decision, &log, "sandbox_vendor", ctx.now).await? {
+            return Ok(None);
+        }
+        if decision.refused {
+            return Err(error_with_decision(invalid_state(decision.status), &log));
+        }
+        Ok(Some(with_decision(Reply::accepted(json!({ "kyc_check_id": check.kyc_check_id, "status": decision.status.as_str() })), &log)))
+    })
+}
+
+/// Admin-only approve or reject of a check awaiting review.
+pub(crate) async fn kyc_manual_review(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let mut f = Fields::from_body(ctx.body)?;
+    let kyc_check_id = f.text("kyc_check_id");
+    let decision_text = f.code("decision");
+    let reviewer = f.text("reviewer");
+    let reason = f.opt_text("reason");
+    let action = match decision_text.as_str() {
+        "approve" => Some(KycAction::Approve),
+        "reject" => Some(KycAction::Reject),
+        _ => None,
+    };
+    if !decision_text.is_empty() && action.is_none() {
+        f.reject("invalid_field", "decision must be approve or reject");
+    }
+    f.finish()?;
+    let action = action.ok_or_else(ApiError::internal)?;
+    until_committed!({
+        let check =
+            store::check(gw.store.as_ref(), &kyc_check_id).await?.filter(|c| c.environment == ctx.caller.environment).ok_or_else(check_not_found)?;
+        let user = gw.find_user(&check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)?;
+        let (decision, log) = decide_check(gw, &check, &user, action, ctx.now)?;
+        if !apply_check_decision(gw, &check, &user, &decision, &log, &reviewer, ctx.now).await? {
+            return Ok(None);
+        }
+        if decision.refused {
+            return Err(error_with_decision(invalid_state(decision.status), &log));
+        }
+        Ok(Some(with_decision(
+            Reply::ok(json!({ "kyc_check_id": check.kyc_check_id, "status": decision.status.as_str(), "reviewer": reviewer, "reason": reason })),
+            &log,
+        )))
+    })
+}
+
+/// Checks of the environment for the compliance team, by status, with
+/// their age; `overdue=true` keeps those past the review target.
+pub(crate) async fn list_kyc_checks(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let status_text = ctx.query.get("status").unwrap_or(KycStatus::PendingReview.as_str());
+    let status = KycStatus::parse(status_text).ok_or_else(|| ApiError::bad_request("invalid_field", "status must be a KYC check status"))?;
+    let (overdue_only, target, now) = gw.review_filter(ctx)?;
+    let rows = store::checks(gw.store.as_ref(), ctx.caller.environment, status, target, overdue_only, now).await?;
+    let checks: Vec<Json> = rows
+        .into_iter()
+        .map(|(c, clock_offset)| {
+            let now = now.saturating_add(clock_offset);
+            let due = (c.status == KycStatus::PendingReview).then(|| c.updated_at.saturating_add(target));
+            json!({
+                "kyc_check_id": c.kyc_check_id,
+                "tenant_id": c.tenant_id,
+                "user_id": c.external_user_id,
+                "status": c.status.as_str(),
+                "required_tier": c.target_tier.as_str(),
+                "in_status_since": time::format(c.updated_at),
+                "age_seconds": now.saturating_sub(c.updated_at),
+                "review_due_at": time::json_opt(due),
+                "overdue": due.is_some_and(|d| d <= now),
+            })
+        })
+        .collect();
+    Ok(Reply::ok(json!({ "checks": checks })))
+}

@@ -1,0 +1,303 @@
+//! The KYC area's persistence: checks, the withdrawals they hold, and the
+//! user's verified tier and lifetime withdrawals. Every SQL statement of the
+//! area is here, behind typed operations.
+
+use rules::{KycDecision, KycStatus, KycTier, WithdrawalStatus};
+
+use crate::auth::Environment;
+use crate::error::{ApiError, ApiResult};
+use crate::ports::{Row, Stmt, Store, Value};
+
+/// A KYC check as stored; rows read it from columns 0 to 9 in this order.
+pub(crate) struct Check {
+    pub kyc_check_id: String,
+    pub tenant_id: String,
+    pub environment: Environment,
+    pub external_user_id: String,
+    pub target_tier: KycTier,
+    pub status: KycStatus,
+    pub withdrawal_id: String,
+    pub start_response: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+fn check_from_row(row: &Row) -> ApiResult<Check> {
+    Ok(Check {
+        kyc_check_id: row.text(0)?,
+        tenant_id: row.text(1)?,
+        environment: Environment::parse(&row.text(2)?).ok_or_else(ApiError::internal)?,
+        external_user_id: row.text(3)?,
+        target_tier: tier(row, 4)?,
+        status: status(row, 5)?,
+        withdrawal_id: row.text(6)?,
+        start_response: row.text(7)?,
+        created_at: row.int(8)?,
+        updated_at: row.int(9)?,
+    })
+}
+
+/// At most one open check per user: a unique key set while open, NULL after.
+fn open_key(tenant_id: &str, user_id: &str) -> String {
+    format!("{tenant_id}\u{1f}{user_id}")
+}
+
+/// The user's open check, if any.
+pub(crate) async fn open_check(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<Check>> {
+    let rows = store
+        .query(
+            "SELECT k.kyc_check_id, k.tenant_id, k.environment, k.external_user_id, k.target_tier, k.status, k.withdrawal_id, k.start_response,
+                    k.created_at, k.updated_at
+             FROM kyc_checks k WHERE k.open_key = ?1",
+            vec![open_key(tenant_id, user_id).into()],
+        )
+        .await?;
+    rows.first().map(check_from_row).transpose()
+}
+
+pub(crate) async fn check(store: &dyn Store, kyc_check_id: &str) -> ApiResult<Option<Check>> {
+    let rows = store
+        .query(
+            "SELECT k.kyc_check_id, k.tenant_id, k.environment, k.external_user_id, k.target_tier, k.status, k.withdrawal_id, k.start_response,
+                    k.created_at, k.updated_at
+             FROM kyc_checks k WHERE k.kyc_check_id = ?1",
+            vec![kyc_check_id.into()],
+        )
+        .await?;
+    rows.first().map(check_from_row).transpose()
+}
+
+/// A new check, open, holding its withdrawal.
+pub(crate) struct NewCheck<'a> {
+    pub kyc_check_id: &'a str,
+    pub tenant_id: &'a str,
+    pub environment: Environment,
+    pub user_id: &'a str,
+    pub target_tier: KycTier,
+    pub withdrawal_id: &'a str,
+    pub start_response: String,
+    pub now: i64,
+}
+
+/// Inserts a check; a concurrent open check of the user makes the batch lose on the open key.
+pub(crate) fn insert_check(c: NewCheck<'_>) -> Stmt {
+    Stmt::new(
+        "INSERT INTO kyc_checks (kyc_check_id, tenant_id, environment, external_user_id, target_tier, status, open_key, withdrawal_id,
+                                 start_response, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
+        vec![
+            c.kyc_check_id.into(),
+            c.tenant_id.into(),
+            c.environment.as_str().into(),
+            c.user_id.into(),
+            c.target_tier.as_str().into(),
+            KycStatus::NotStarted.as_str().into(),
+            open_key(c.tenant_id, c.user_id).into(),
+            c.withdrawal_id.into(),
+            c.start_response.into(),
+            c.now.into(),
+        ],
+    )
+}
+
+/// A withdrawal earlier sent under the operator's id: the request's fingerprint and the answer.
+pub(crate) struct EarlierWithdrawal {
+    pub fingerprint: Option<String>,
+    pub response: Option<String>,
+}
+
+pub(crate) async fn withdrawal_by_client_id(store: &dyn Store, tenant_id: &str, client_id: &str) -> ApiResult<Option<EarlierWithdrawal>> {
+    let rows = store
+        .query(
+            "SELECT request_fingerprint, response FROM withdrawals WHERE tenant_id = ?1 AND client_withdrawal_id = ?2",
+            vec![tenant_id.into(), client_id.into()],
+        )
+        .await?;
+    rows.first().map(|row| Ok(EarlierWithdrawal { fingerprint: row.opt_text(0)?, response: row.opt_text(1)? })).transpose()
+}
+
+/// What a withdrawal writes on the user's row.
+pub(crate) struct UserWithdrawal<'a> {
+    pub tenant_id: &'a str,
+    pub user_id: &'a str,
+    /// the version read; the update claims the row at it
+    pub version: i64,
+    pub released_cents: i64,
+    pub currency: &'a str,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub now: i64,
+}
+
+/// Claims the user, adds a released amount to the lifetime total, fixes
+/// the withdrawal currency and records the e-mail and phone given.
+pub(crate) fn update_user_for_withdrawal(u: UserWithdrawal<'_>) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE users SET cumulative_withdrawn_cents = cumulative_withdrawn_cents + ?4, version = version + 1, updated_at = ?5,
+                withdrawal_currency = COALESCE(withdrawal_currency, ?6), kyc_email = COALESCE(?7, kyc_email), kyc_phone = COALESCE(?8, kyc_phone)
+         WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?3",
+        vec![
+            u.tenant_id.into(),
+            u.user_id.into(),
+            u.version.into(),
+            u.released_cents.into(),
+            u.now.into(),
+            u.currency.into(),
+            Value::from(u.email),
+            Value::from(u.phone),
+        ],
+    )
+}
+
+pub(crate) struct NewWithdrawal<'a> {
+    pub withdrawal_id: &'a str,
+    pub tenant_id: &'a str,
+    pub user_id: &'a str,
+    pub amount_cents: i64,
+    pub currency: &'a str,
+    pub status: WithdrawalStatus,
+    pub client_withdrawal_id: Option<String>,
+    pub fingerprint: String,
+    pub response: String,
+    pub now: i64,
+}
+
+pub(crate) fn insert_withdrawal(w: NewWithdrawal<'_>) -> Stmt {
+    Stmt::new(
+        "INSERT INTO withdrawals (withdrawal_id, tenant_id, external_user_id, amount_cents, currency, status, created_at, updated_at,
+                                  client_withdrawal_id, request_fingerprint, response)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8, ?9, ?10)",
+        vec![
+            w.withdrawal_id.into(),
+            w.tenant_id.into(),
+            w.user_id.into(),
+            w.amount_cents.into(),
+            w.currency.into(),
+            w.status.as_str().into(),
+            w.now.into(),
+            Value::from(w.client_withdrawal_id),
+            w.fingerprint.into(),
+            w.response.into(),
+        ],
+    )
+}
+
+/// Moves a check to the decided status (it loses if the check moved
+/// meanwhile) and its withdrawal with it; an approval raises the user's
+/// verified tier and counts the released withdrawal.
+pub(crate) fn transition(check: &Check, decision: &KycDecision, reviewer: &str, now: i64) -> Vec<Stmt> {
+    let mut statements = vec![
+        Stmt::expect_one(
+            "UPDATE kyc_checks SET status = ?2, open_key = CASE WHEN ?5 = 1 THEN open_key ELSE NULL END, reviewer = ?4, updated_at = ?6
+             WHERE kyc_check_id = ?1 AND status = ?3",
+            vec![
+                check.kyc_check_id.as_str().into(),
+                decision.status.as_str().into(),
+                check.status.as_str().into(),
+                reviewer.into(),
+                decision.status.is_open().into(),
+                now.into(),
+            ],
+        ),
+        Stmt::new(
+            "UPDATE withdrawals SET status = ?2, updated_at = ?3 WHERE withdrawal_id = ?1",
+            vec![check.withdrawal_id.as_str().into(), decision.withdrawal.as_str().into(), now.into()],
+        ),
+    ];
+    if decision.status == KycStatus::Approved {
+        statements.push(Stmt::new(
+            "UPDATE users SET verified_tier = ?3, verified_at = ?4, updated_at = ?4,
+                    cumulative_withdrawn_cents = cumulative_withdrawn_cents + (SELECT amount_cents FROM withdrawals WHERE withdrawal_id = ?5)
+             WHERE tenant_id = ?1 AND external_user_id = ?2",
+            vec![
+                check.tenant_id.as_str().into(),
+                check.external_user_id.as_str().into(),
+                decision.verified.as_str().into(),
+                now.into(),
+                check.withdrawal_id.as_str().into(),
+            ],
+        ));
+    }
+    statements
+}
+
+/// An open check untouched too long, with what its expiry is decided from.
+pub(crate) struct AbandonedCheck {
+    pub check: Check,
+    pub verified: KycTier,
+    pub user_version: i64,
+    /// the tenant's test-clock offset
+    pub clock_offset_seconds: i64,
+}
+
+/// Open checks untouched for `abandon_seconds` by `now` on their tenant's clock, oldest first.
+pub(crate) async fn abandoned_checks(store: &dyn Store, now: i64, abandon_seconds: i64, limit: i64) -> ApiResult<Vec<AbandonedCheck>> {
+    let rows = store
+        .query(
+            "SELECT k.kyc_check_id, k.tenant_id, k.environment, k.external_user_id, k.target_tier, k.status, k.withdrawal_id, k.start_response,
+                    k.created_at, k.updated_at, u.verified_tier, u.version, t.clock_offset_seconds
+             FROM kyc_checks k JOIN tenants t ON t.tenant_id = k.tenant_id
+                  JOIN users u ON u.tenant_id = k.tenant_id AND u.external_user_id = k.external_user_id
+             WHERE k.open_key IS NOT NULL AND k.updated_at + ?2 <= ?1 + t.clock_offset_seconds ORDER BY k.updated_at LIMIT ?3",
+            vec![now.into(), abandon_seconds.into(), limit.into()],
+        )
+        .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(AbandonedCheck {
+                check: check_from_row(row)?,
+                verified: tier(row, 10)?,
+                user_version: row.int(11)?,
+                clock_offset_seconds: row.int(12)?,
+            })
+        })
+        .collect()
+}
+
+/// Checks of an environment by status, longest in it first, at most 500,
+/// each with its tenant's test-clock offset; with `overdue_only`, those in
+/// it for `review_target` by `now` on the tenant's clock.
+pub(crate) async fn checks(
+    store: &dyn Store,
+    environment: Environment,
+    status: KycStatus,
+    review_target: i64,
+    overdue_only: bool,
+    now: i64,
+) -> ApiResult<Vec<(Check, i64)>> {
+    let rows = store
+        .query(
+            "SELECT k.kyc_check_id, k.tenant_id, k.environment, k.external_user_id, k.target_tier, k.status, k.withdrawal_id, k.start_response,
+                    k.created_at, k.updated_at, t.clock_offset_seconds
+             FROM kyc_checks k JOIN tenants t ON t.tenant_id = k.tenant_id
+             WHERE k.environment = ?1 AND k.status = ?2 AND (?3 = 0 OR k.updated_at + ?4 <= ?5 + t.clock_offset_seconds)
+             ORDER BY k.updated_at, k.kyc_check_id LIMIT 500",
+            vec![environment.as_str().into(), status.as_str().into(), overdue_only.into(), review_target.into(), now.into()],
+        )
+        .await?;
+    rows.iter().map(|row| Ok((check_from_row(row)?, row.int(10)?))).collect()
+}
+
+/// Checks of an environment pending review, and those past their review by `now` on their tenant's clock.
+pub(crate) async fn count_pending_and_overdue(store: &dyn Store, environment: Environment, review_target: i64, now: i64) -> ApiResult<(i64, i64)> {
+    let pending = KycStatus::PendingReview.as_str();
+    let all = store
+        .scalar("SELECT COUNT(*) FROM kyc_checks WHERE environment = ?1 AND status = ?2", vec![environment.as_str().into(), pending.into()])
+        .await?;
+    let overdue = store
+        .scalar(
+            "SELECT COUNT(*) FROM kyc_checks k JOIN tenants t ON t.tenant_id = k.tenant_id
+             WHERE k.environment = ?1 AND k.status = ?2 AND k.updated_at + ?3 <= ?4 + t.clock_offset_seconds",
+            vec![environment.as_str().into(), pending.into(), review_target.into(), now.into()],
+        )
+        .await?;
+    Ok((all, overdue))
+}
+
+fn tier(row: &Row, i: usize) -> ApiResult<KycTier> {
+    KycTier::parse(&row.text(i)?).ok_or_else(ApiError::internal)
+}
+
+fn status(row: &Row, i: usize) -> ApiResult<KycStatus> {
+    KycStatus::parse(&row.text(i)?).ok_or_else(ApiError::internal)
+}

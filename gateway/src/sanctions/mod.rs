@@ -1,0 +1,344 @@
+//! The sanctions area: screening at signup, its status, and the compliance
+//! team's cases and their review. The area's SQL is in [`store`].
+
+pub(crate) mod store;
+
+use rules::{
+    CaseReviewDecision, CaseReviewFacts, CaseStatus, EventKind, Operation, ReviewAction, SanctionsStatus, ScreeningDecision, ScreeningFacts,
+};
+use serde_json::{json, Value as Json};
+use sha2::{Digest, Sha256};
+
+use crate::api::stored_json;
+use crate::auth::Environment;
+use crate::decisions::{error_with_decision, with_decision, Scope};
+use crate::error::{ApiError, ApiResult};
+use crate::input::{is_upper_code, normalize_email, Fields};
+use crate::ports::Stmt;
+use crate::vendors::yente::Person;
+use crate::{time, Ctx, Gateway, Reply};
+
+struct Identity {
+    user_id: String,
+    first_name: String,
+    last_name: String,
+    date_of_birth: String,
+    nationality: String,
+    email: String,
+}
+
+impl Identity {
+    fn parse(body: &[u8], today: i64) -> ApiResult<Identity> {
+        let mut f = Fields::from_body(body)?;
+        let user_id = f.text("user_id");
+        let first_name = f.text("first_name");
+        let last_name = f.text("last_name");
+        let date_of_birth = f.code("date_of_birth");
+        let nationality = f.code("nationality").to_ascii_uppercase();
+        let raw_email = f.text("email");
+        if !date_of_birth.is_empty() && time::parse_date(&date_of_birth).is_none_or(|d| d > today) {
+            f.reject("invalid_field", "date_of_birth must be a past date as YYYY-MM-DD");
+        }
+        if !nationality.is_empty() && !is_upper_code(&nationality, 2) {
+            f.reject("invalid_field", "nationality must be a two-letter country code");
+        }
+        let email = normalize_email(&raw_email).unwrap_or_default();
+        if !raw_email.is_empty() && email.is_empty() {
+            f.reject("invalid_field", "email must be an e-mail address");
+        }
+        f.finish()?;
+        Ok(Identity { user_id, first_name, last_name, date_of_birth, nationality, email })
+    }
+
+    /// Identifies the logical request, so a retry is told apart from a different person.
+    fn fingerprint(&self) -> String {
+        let canonical = json!([self.first_name, self.last_name, self.date_of_birth, self.nationality, self.email]);
+        hex::encode(Sha256::digest(canonical.to_string().as_bytes()))
+    }
+}
+
+pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let who = Identity::parse(ctx.body, ctx.now)?;
+    let fingerprint = who.fingerprint();
+    until_committed!({
+        if let Some(reply) = existing_screening(gw, ctx, &who.user_id, &fingerprint).await? {
+            return Ok(Some(reply));
+        }
+        ensure_screening_available(gw, ctx.caller.environment).await?;
+        let name = format!("{} {}", who.first_name, who.last_name);
+        let person = Person { name: &name, date_of_birth: &who.date_of_birth, nationality: &who.nationality };
+        let candidates = gw.screening_candidates(ctx.caller.environment, &person, crate::lists::Entries::All).await?;
+        let facts = ScreeningFacts {
+            now: ctx.now,
+            environment: ctx.caller.environment,
+            first_name: who.first_name.clone(),
+            last_name: who.last_name.clone(),
+            date_of_birth: who.date_of_birth.clone(),
+            nationality: who.nationality.clone(),
+            current: None,
+            candidates,
+            hit_threshold: gw.config.hit_threshold(ctx.caller.environment),
+        };
+        let (decision, log) = gw.decide(&Scope::of(ctx, &who.user_id), Operation::Screening, &facts, |r, f| r.decide_screening(f))?;
+        let screen_id = gw.new_id("scr");
+        let tenant = ctx.caller.tenant_id.as_str();
+        let mut statements = vec![log.statement()];
+        let mut response = json!({
+            "screen_id": screen_id,
+            "user_id": who.user_id,
+            "status": decision.status.as_str(),
+            "checked_at": time::format(ctx.now),
+            "transactions_held": decision.transactions_held,
+        });
+        let mut case_id = None;
+        let mut case_statements = Vec::new();
+        if decision.opens_case {
+            let (id, stmts) = open_case(gw, ctx.caller.environment, tenant, &who.user_id, &decision, &screen_id, ctx.now);
+            response["match_count"] = json!(decision.match_count);
+            response["highest_match_score"] = json!(decision.highest_score);
+            response["case_id"] = json!(id);
+            response["signup_allowed"] = json!(true);
+            response["estimated_review_time"] = json!(decision.estimated_review_time);
+            case_id = Some(id);
+            case_statements = stmts;
+        }
+        statements.push(store::insert_screened_user(store::NewScreenedUser {
+            tenant_id: tenant,
+            user_id: &who.user_id,
+            email: &who.email,
+            first_name: &who.first_name,
+            last_name: &who.last_name,
+            date_of_birth: &who.date_of_birth,
+            nationality: &who.nationality,
+            status: decision.status,
+            screen_id: &screen_id,
+            fingerprint: &fingerprint,
+            response: response.to_string(),
+            case_id,
+            now: ctx.now,
+        }));
+        statements.extend(case_statements);
+        if gw.commit(statements).await? {
+            return Ok(Some(with_decision(Reply::created(response), &log)));
+        }
+        Ok(None)
+    })
+}
+
+/// Production screens against the environment's lists (or a configured
+/// vendor); with neither, it answers 503 `vendor_unavailable`.
+pub(crate) async fn ensure_screening_available(gw: &Gateway, environment: Environment) -> ApiResult<()> {
+    let vendor = gw.config.production_vendors_configured || gw.config.production_screening_vendor.is_some();
+    if environment == Environment::Production && !vendor && !gw.has_lists(environment).await? {
+        return Err(crate::vendors::unavailable("screening", "no sanctions list or screening vendor is configured".into()));
+    }
+    Ok(())
+}
+
+/// A case for the compliance team, with the matched entities (never shown to
+/// operators), and the events of the decision, which carry none of them.
+pub(crate) fn open_case(
+    gw: &Gateway,
+    environment: Environment,
+    tenant: &str,
+    user_id: &str,
+    decision: &ScreeningDecision,
+    screen_id: &str,
+    now: i64,
+) -> (String, Vec<Stmt>) {
+    let case_id = gw.new_id("case");
+    let matches: Vec<Json> = decision
+        .matches
+        .iter()
+        .map(|m| {
+            json!({
+                "list": m.source,
+                "entity_id": m.entity_id,
+                "entity_name": m.name,
+                "score": m.score,
+                "score_breakdown": { "name": m.name_score, "date_of_birth": m.date_of_birth_adjustment, "nationality": m.nationality_adjustment },
+            })
+        })
+        .collect();
+    let mut statements = vec![store::insert_case(store::NewCase {
+        case_id: &case_id,
+        tenant_id: tenant,
+        environment,
+        user_id,
+        match_count: decision.match_count,
+        highest_score: decision.highest_score,
+        matches: Json::Array(matches).to_string(),
+        now,
+        review_due_at: decision.review_due_at,
+    })];
+    for event in &decision.events {
+        statements.push(gw.event(
+            environment,
+            Some(tenant),
+            *event,
+            now,
+            json!({ "screen_id": screen_id, "case_id": case_id, "user_id": user_id, "status": decision.status.as_str(), "transactions_held": decision.transactions_held }),
+        ));
+    }
+    (case_id, statements)
+}
+
+/// A repeat of the same signup gets the original result; the same user id
+/// with a different identity gets 409 `already_screened`.
+async fn existing_screening(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, fingerprint: &str) -> ApiResult<Option<Reply>> {
+    let Some(first) = store::first_screening(gw.store.as_ref(), &ctx.caller.tenant_id, user_id).await? else { return Ok(None) };
+    if first.fingerprint != fingerprint {
+        return Err(ApiError::conflict("already_screened", "this user_id was already screened with different details; use GET /v1/sanctions/status"));
+    }
+    Ok(Some(Reply::ok(stored_json(&first.response)?)))
+}
+
+pub(crate) async fn sanctions_status(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let user_id = ctx.query.required("user_id")?;
+    let screened = store::screening_status(gw.store.as_ref(), &ctx.caller.tenant_id, user_id).await?.ok_or_else(ApiError::user_not_found)?;
+    let status = screened.status;
+    let (view, log) = gw.decide(&Scope::of(ctx, user_id), Operation::Sanctions, &status, |r, s| r.describe_sanctions(*s))?;
+    let reply = with_decision(
+        Reply::ok(json!({
+            "user_id": user_id,
+            "status": status.as_str(),
+            "transactions_held": view.transactions_held,
+            "checked_at": time::format(screened.created_at),
+            "updated_at": time::format(screened.updated_at),
+            "last_screened_at": time::format(screened.last_screened_at),
+        })),
+        &log,
+    );
+    gw.defer(log);
+    Ok(reply)
+}
+
+/// Cases of the environment by status, oldest first, with their age and
+/// review due time; `overdue=true` keeps those past the 48-hour target.
+pub(crate) async fn list_cases(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let status_text = ctx.query.get("status").unwrap_or(CaseStatus::Open.as_str());
+    let status =
+        CaseStatus::parse(status_text).ok_or_else(|| ApiError::bad_request("invalid_field", "status must be open, dismissed or confirmed"))?;
+    let (overdue_only, target, now) = gw.review_filter(ctx)?;
+    let rows = store::cases(gw.store.as_ref(), ctx.caller.environment, status, target, overdue_only, now).await?;
+    let cases: Vec<Json> = rows
+        .into_iter()
+        .map(|case| {
+            let due = case.review_due_at.unwrap_or(case.created_at.saturating_add(target));
+            let now = now.saturating_add(case.clock_offset_seconds);
+            json!({
+                "case_id": case.case_id,
+                "tenant_id": case.tenant_id,
+                "user_id": case.user_id,
+                "status": case.status.as_str(),
+                "match_count": case.match_count,
+                "highest_match_score": case.highest_score,
+                "created_at": time::format(case.created_at),
+                "age_seconds": now.saturating_sub(case.created_at),
+                "review_due_at": time::format(due),
+                "overdue": case.status == CaseStatus::Open && due <= now,
+            })
+        })
+        .collect();
+    Ok(Reply::ok(json!({ "cases": cases })))
+}
+
+/// Counts the compliance team watches: open work and what is past its review target.
+pub(crate) async fn review_metrics(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let target = gw.rules.horizons().review_target_seconds;
+    let now = gw.clock.now();
+    let environment = ctx.caller.environment;
+    let (open_cases, overdue_cases) = store::count_open_and_overdue(gw.store.as_ref(), environment, target, now).await?;
+    let (pending_checks, overdue_checks) = crate::kyc::store::count_pending_and_overdue(gw.store.as_ref(), environment, target, now).await?;
+    Ok(Reply::ok(json!({
+        "environment": environment.as_str(),
+        "measured_at": time::format(now),
+        "review_target_seconds": target,
+        "sanctions_cases_open": open_cases,
+        "sanctions_cases_overdue": overdue_cases,
+        "kyc_checks_pending_review": pending_checks,
+        "kyc_checks_overdue": overdue_checks,
+    })))
+}
+
+/// The full case, matched entities included: for the compliance team only.
+pub(crate) async fn get_case(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
+    let case = store::case(gw.store.as_ref(), ctx.caller.environment, case_id).await?.ok_or_else(case_not_found)?;
+    Ok(Reply::ok(json!({
+        "case_id": case.case_id,
+        "tenant_id": case.tenant_id,
+        "user_id": case.user_id,
+        "status": case.status.as_str(),
+        "match_count": case.match_count,
+        "highest_match_score": case.highest_score,
+        "matches": stored_json(&case.matches)?,
+        "reviewer": case.reviewer,
+        "decided_at": time::json_opt(case.decided_at),
+        "created_at": time::format(case.created_at),
+    })))
+}
+
+/// Dismiss (false positive: holds lifted) or confirm (account terminated, funds frozen).
+pub(crate) async fn review_case(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
+    let mut f = Fields::from_body(ctx.body)?;
+    let decision_text = f.code("decision");
+    let reviewer = f.text("reviewer");
+    let action = ReviewAction::parse(&decision_text);
+    if !decision_text.is_empty() && action.is_none() {
+        f.reject("invalid_field", "decision must be dismiss or confirm");
+    }
+    f.finish()?;
+    let action = action.ok_or_else(ApiError::internal)?;
+    // A lost race (the case decided, or the user written, since they were
+    // read) is decided again from fresh reads.
+    until_committed!({
+        let case = store::case(gw.store.as_ref(), ctx.caller.environment, case_id).await?.ok_or_else(case_not_found)?;
+        let (tenant_id, user_id, case_status) = (case.tenant_id, case.user_id, case.status);
+        let user = gw.find_user(&tenant_id, &user_id).await?.ok_or_else(ApiError::internal)?;
+        let scope = Scope { environment: ctx.caller.environment, tenant_id: tenant_id.clone(), user_id: user_id.clone() };
+        let facts = CaseReviewFacts { case_status, action };
+        let (decision, log) = gw.decide(&scope, Operation::CaseReview, &facts, |r, f| r.decide_case_review(f))?;
+        let reply = |status: SanctionsStatus| {
+            with_decision(
+                Reply::ok(
+                    json!({ "case_id": case_id, "user_id": user_id, "decision": action.as_str(), "status": status.as_str(), "reviewer": reviewer }),
+                ),
+                &log,
+            )
+        };
+        let outcome = match decision {
+            CaseReviewDecision::Repeat(outcome) => {
+                gw.defer(log.clone());
+                return Ok(Some(reply(outcome.user_status)));
+            }
+            CaseReviewDecision::AlreadyDecided(status) => {
+                let error = ApiError::conflict("case_already_decided", format!("the case was already {}", status.as_str()));
+                let error = error_with_decision(error, &log);
+                gw.defer(log);
+                return Err(error);
+            }
+            CaseReviewDecision::Apply(outcome) => outcome,
+        };
+        let environment = ctx.caller.environment;
+        let mut statements = vec![
+            log.statement(),
+            store::decide_case(case_id, outcome.case_status, &reviewer, ctx.now),
+            store::set_status(&tenant_id, &user_id, outcome.user_status, user.version, ctx.now),
+        ];
+        for event in &outcome.events {
+            let data = match event {
+                EventKind::SanctionsAccountFrozen => json!({ "case_id": case_id, "user_id": user_id, "funds_frozen": true }),
+                EventKind::SanctionsConfirmed => json!({
+                    "case_id": case_id, "user_id": user_id, "reviewer": reviewer, "transactions_held": outcome.transactions_held, "account_terminated": true,
+                }),
+                _ => json!({ "case_id": case_id, "user_id": user_id, "reviewer": reviewer, "transactions_held": outcome.transactions_held }),
+            };
+            statements.push(gw.event(environment, Some(&tenant_id), *event, ctx.now, data));
+        }
+        Ok(gw.commit(statements).await?.then(|| reply(outcome.user_status)))
+    })
+}
+
+fn case_not_found() -> ApiError {
+    ApiError::not_found("case_not_found", "no such sanctions case")
+}

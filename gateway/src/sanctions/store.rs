@@ -1,0 +1,258 @@
+//! The sanctions area's persistence: a user's screening on the users row
+//! and the compliance team's cases. Every SQL statement of the area is here.
+
+use rules::{CaseStatus, SanctionsStatus};
+
+use crate::auth::Environment;
+use crate::error::{ApiError, ApiResult};
+use crate::ports::{Row, Stmt, Store, Value};
+
+/// A first screening, as the users row records it.
+pub(crate) struct NewScreenedUser<'a> {
+    pub tenant_id: &'a str,
+    pub user_id: &'a str,
+    pub email: &'a str,
+    pub first_name: &'a str,
+    pub last_name: &'a str,
+    pub date_of_birth: &'a str,
+    pub nationality: &'a str,
+    pub status: SanctionsStatus,
+    pub screen_id: &'a str,
+    pub fingerprint: &'a str,
+    pub response: String,
+    pub case_id: Option<String>,
+    pub now: i64,
+}
+
+/// Creates the user with its first screening; a concurrent first screening
+/// of the same user makes the batch lose on the primary key.
+pub(crate) fn insert_screened_user(u: NewScreenedUser<'_>) -> Stmt {
+    Stmt::new(
+        "INSERT INTO users (tenant_id, external_user_id, email, first_name, last_name, sanctions_status, last_screened_at, screen_id,
+                            screen_fingerprint, screen_response, case_id, verified_tier, verified_at, cumulative_withdrawn_cents, version,
+                            created_at, updated_at, date_of_birth, nationality)
+         VALUES (?1, ?2, ?3, ?10, ?11, ?4, ?9, ?5, ?6, ?7, ?8, ?12, NULL, 0, 0, ?9, ?9, ?13, ?14)",
+        vec![
+            u.tenant_id.into(),
+            u.user_id.into(),
+            u.email.into(),
+            u.status.as_str().into(),
+            u.screen_id.into(),
+            u.fingerprint.into(),
+            u.response.into(),
+            Value::from(u.case_id),
+            u.now.into(),
+            u.first_name.into(),
+            u.last_name.into(),
+            rules::KycTier::Tier0.as_str().into(),
+            u.date_of_birth.into(),
+            u.nationality.into(),
+        ],
+    )
+}
+
+/// The fingerprint and stored response of a user's first screening.
+pub(crate) struct FirstScreening {
+    pub fingerprint: String,
+    pub response: String,
+}
+
+pub(crate) async fn first_screening(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<FirstScreening>> {
+    let rows = store
+        .query(
+            "SELECT screen_fingerprint, screen_response FROM users WHERE tenant_id = ?1 AND external_user_id = ?2",
+            vec![tenant_id.into(), user_id.into()],
+        )
+        .await?;
+    rows.first().map(|row| Ok(FirstScreening { fingerprint: row.text(0)?, response: row.text(1)? })).transpose()
+}
+
+/// A user's sanctions status and its times.
+pub(crate) struct ScreeningStatus {
+    pub status: SanctionsStatus,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub last_screened_at: i64,
+}
+
+pub(crate) async fn screening_status(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<ScreeningStatus>> {
+    let rows = store
+        .query(
+            "SELECT sanctions_status, created_at, updated_at, last_screened_at FROM users WHERE tenant_id = ?1 AND external_user_id = ?2",
+            vec![tenant_id.into(), user_id.into()],
+        )
+        .await?;
+    rows.first()
+        .map(|row| {
+            Ok(ScreeningStatus {
+                status: SanctionsStatus::parse(&row.text(0)?).ok_or_else(ApiError::internal)?,
+                created_at: row.int(1)?,
+                updated_at: row.int(2)?,
+                last_screened_at: row.int(3)?,
+            })
+        })
+        .transpose()
+}
+
+/// A new case, matched entities included.
+pub(crate) struct NewCase<'a> {
+    pub case_id: &'a str,
+    pub tenant_id: &'a str,
+    pub environment: Environment,
+    pub user_id: &'a str,
+    pub match_count: u32,
+    pub highest_score: f64,
+    /// the matched entities as a JSON array
+    pub matches: String,
+    pub now: i64,
+    pub review_due_at: Option<i64>,
+}
+
+pub(crate) fn insert_case(c: NewCase<'_>) -> Stmt {
+    Stmt::new(
+        "INSERT INTO sanctions_cases (case_id, tenant_id, environment, external_user_id, status, match_count, highest_score, matches, created_at, review_due_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        vec![
+            c.case_id.into(),
+            c.tenant_id.into(),
+            c.environment.as_str().into(),
+            c.user_id.into(),
+            CaseStatus::Open.as_str().into(),
+            i64::from(c.match_count).into(),
+            c.highest_score.into(),
+            c.matches.into(),
+            c.now.into(),
+            Value::from(c.review_due_at),
+        ],
+    )
+}
+
+/// A case as the review list shows it.
+pub(crate) struct CaseSummary {
+    pub case_id: String,
+    pub tenant_id: String,
+    pub user_id: String,
+    pub status: CaseStatus,
+    pub match_count: i64,
+    pub highest_score: f64,
+    pub created_at: i64,
+    pub review_due_at: Option<i64>,
+    /// the tenant's test-clock offset, added to the service's now
+    pub clock_offset_seconds: i64,
+}
+
+/// Cases of an environment by status, oldest first, at most 500; with
+/// `overdue_only`, those whose review is due by `now` on the tenant's clock.
+pub(crate) async fn cases(
+    store: &dyn Store,
+    environment: Environment,
+    status: CaseStatus,
+    review_target: i64,
+    overdue_only: bool,
+    now: i64,
+) -> ApiResult<Vec<CaseSummary>> {
+    let rows = store
+        .query(
+            "SELECT c.case_id, c.tenant_id, c.external_user_id, c.status, c.match_count, c.highest_score, c.created_at, c.review_due_at,
+                    t.clock_offset_seconds
+             FROM sanctions_cases c JOIN tenants t ON t.tenant_id = c.tenant_id
+             WHERE c.environment = ?1 AND c.status = ?2 AND (?4 = 0 OR COALESCE(c.review_due_at, c.created_at + ?3) <= ?5 + t.clock_offset_seconds)
+             ORDER BY c.created_at, c.case_id LIMIT 500",
+            vec![environment.as_str().into(), status.as_str().into(), review_target.into(), overdue_only.into(), now.into()],
+        )
+        .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(CaseSummary {
+                case_id: row.text(0)?,
+                tenant_id: row.text(1)?,
+                user_id: row.text(2)?,
+                status: case_status(row, 3)?,
+                match_count: row.int(4)?,
+                highest_score: row.real(5)?,
+                created_at: row.int(6)?,
+                review_due_at: row.opt_int(7)?,
+                clock_offset_seconds: row.int(8)?,
+            })
+        })
+        .collect()
+}
+
+/// Open cases of an environment, and those past their review by `now` on their tenant's clock.
+pub(crate) async fn count_open_and_overdue(store: &dyn Store, environment: Environment, review_target: i64, now: i64) -> ApiResult<(i64, i64)> {
+    let open = store
+        .scalar(
+            "SELECT COUNT(*) FROM sanctions_cases WHERE environment = ?1 AND status = ?2",
+            vec![environment.as_str().into(), CaseStatus::Open.as_str().into()],
+        )
+        .await?;
+    let overdue = store
+        .scalar(
+            "SELECT COUNT(*) FROM sanctions_cases c JOIN tenants t ON t.tenant_id = c.tenant_id
+             WHERE c.environment = ?1 AND c.status = ?2 AND COALESCE(c.review_due_at, c.created_at + ?3) <= ?4 + t.clock_offset_seconds",
+            vec![environment.as_str().into(), CaseStatus::Open.as_str().into(), review_target.into(), now.into()],
+        )
+        .await?;
+    Ok((open, overdue))
+}
+
+/// The whole case, for the compliance team.
+pub(crate) struct Case {
+    pub case_id: String,
+    pub tenant_id: String,
+    pub user_id: String,
+    pub status: CaseStatus,
+    pub match_count: i64,
+    pub highest_score: f64,
+    /// the matched entities as a JSON array
+    pub matches: String,
+    pub reviewer: Option<String>,
+    pub decided_at: Option<i64>,
+    pub created_at: i64,
+}
+
+pub(crate) async fn case(store: &dyn Store, environment: Environment, case_id: &str) -> ApiResult<Option<Case>> {
+    let rows = store
+        .query(
+            "SELECT case_id, tenant_id, external_user_id, status, match_count, highest_score, matches, reviewer, decided_at, created_at
+             FROM sanctions_cases WHERE case_id = ?1 AND environment = ?2",
+            vec![case_id.into(), environment.as_str().into()],
+        )
+        .await?;
+    rows.first()
+        .map(|row| {
+            Ok(Case {
+                case_id: row.text(0)?,
+                tenant_id: row.text(1)?,
+                user_id: row.text(2)?,
+                status: case_status(row, 3)?,
+                match_count: row.int(4)?,
+                highest_score: row.real(5)?,
+                matches: row.text(6)?,
+                reviewer: row.opt_text(7)?,
+                decided_at: row.opt_int(8)?,
+                created_at: row.int(9)?,
+            })
+        })
+        .transpose()
+}
+
+/// Decides an open case; the batch loses if the case was decided meanwhile.
+pub(crate) fn decide_case(case_id: &str, status: CaseStatus, reviewer: &str, now: i64) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE sanctions_cases SET status = ?2, reviewer = ?3, decided_at = ?4 WHERE case_id = ?1 AND status = ?5",
+        vec![case_id.into(), status.as_str().into(), reviewer.into(), now.into(), CaseStatus::Open.as_str().into()],
+    )
+}
+
+/// Sets a user's sanctions status, claiming the row read at `version`.
+pub(crate) fn set_status(tenant_id: &str, user_id: &str, status: SanctionsStatus, version: i64, now: i64) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE users SET sanctions_status = ?3, version = version + 1, updated_at = ?4 WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?5",
+        vec![tenant_id.into(), user_id.into(), status.as_str().into(), now.into(), version.into()],
+    )
+}
+
+fn case_status(row: &Row, i: usize) -> ApiResult<CaseStatus> {
+    CaseStatus::parse(&row.text(i)?).ok_or_else(ApiError::internal)
+}
