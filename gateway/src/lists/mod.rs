@@ -4,30 +4,30 @@
 //!
 //! The store only proposes candidates (entries sharing an index key with the
 //! name); the rules component scores them, so the scoring is part of the
-//! audited rules version.
+//! audited rules version. The area's SQL is in [`store`].
 
 pub mod countries;
 pub mod parse;
 pub mod refresh;
+pub(crate) mod store;
 
 use std::collections::HashMap;
 
-use rules::{EntryKind, ListCandidate, NameQuery, SanctionsStatus};
+use rules::{ListCandidate, NameQuery};
 use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
-use crate::ports::{Read, Row, Stmt, StoreError};
+use crate::ports::{Stmt, StoreError};
 use crate::{time, Ctx, Gateway, Reply};
 pub use parse::{ListEntry, ListFormat};
 pub use refresh::ListSource;
+use store::{ListStatus, LoadRow, KEYS_PER_READ};
 
 /// At most this many entries are scored for one name: those sharing the most
 /// index keys with it.
 const MAX_CANDIDATES: usize = 64;
-/// Index keys looked up per statement.
-const KEYS_PER_READ: usize = 8;
 /// Entries written per batch while an import loads inline.
 const IMPORT_BATCH: usize = 400;
 /// Entries a staged chunk holds at most, and its size past which it closes.
@@ -35,10 +35,6 @@ const STAGED_CHUNK_ENTRIES: usize = 100;
 const STAGED_CHUNK_BYTES: usize = 48 * 1024;
 /// Staged chunks written per batch.
 const STAGE_BATCH: usize = 50;
-/// Rows one insert statement writes: with the shared list id, 1 + 9 × 9
-/// and 1 + 48 × 2 parameters, under D1's 100.
-const ENTRY_ROWS_PER_INSERT: usize = 9;
-const KEY_ROWS_PER_INSERT: usize = 48;
 /// A new version of a list with fewer than this share of the active
 /// version's entries is taken for a truncated download and refused.
 const MIN_SHARE_OF_ACTIVE: f64 = 0.5;
@@ -81,24 +77,20 @@ struct PreparedImport {
 }
 
 impl PreparedImport {
-    /// The version's row in `status` (`loading` or `staging`).
-    fn list_row(&self, gateway: &Gateway, environment: Environment, source: &str, format: ListFormat, actor: &str, status: &str) -> Stmt {
-        Stmt::new(
-            "INSERT INTO sanctions_lists (list_id, environment, source, format, version, entry_count, changed_count, status, imported_at, imported_by)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-            vec![
-                self.list_id.as_str().into(),
-                environment.as_str().into(),
-                source.into(),
-                format.as_str().into(),
-                self.version.as_str().into(),
-                (self.rows.len() as i64).into(),
-                (self.changed as i64).into(),
-                status.into(),
-                gateway.clock.now().into(),
-                actor.into(),
-            ],
-        )
+    /// The version's row in `status` (loading or staging).
+    fn list_row(&self, gateway: &Gateway, environment: Environment, source: &str, format: ListFormat, actor: &str, status: ListStatus) -> Stmt {
+        store::insert_list(store::NewList {
+            list_id: &self.list_id,
+            environment,
+            source,
+            format,
+            version: &self.version,
+            entry_count: self.rows.len(),
+            changed_count: self.changed,
+            status,
+            now: gateway.clock.now(),
+            actor,
+        })
     }
 
     fn summary(&self, source: &str, replaced: Option<String>) -> ImportSummary {
@@ -111,45 +103,6 @@ impl PreparedImport {
             changed: self.changed,
             replaced,
         }
-    }
-}
-
-/// An entry of a new version with what is stored beside it.
-struct LoadRow {
-    entry_no: i64,
-    entry: ListEntry,
-    fingerprint: String,
-    changed: bool,
-}
-
-impl LoadRow {
-    /// The staged form: `[entry_no, entity_id, kind, names, dates_of_birth, nationalities, programs, fingerprint, changed]`.
-    fn to_json(&self) -> Json {
-        let e = &self.entry;
-        json!([self.entry_no, e.entity_id, e.kind.as_str(), e.names, e.dates_of_birth, e.nationalities, e.programs, self.fingerprint, self.changed])
-    }
-
-    /// A staged chunk; `None` when it does not read.
-    fn chunk_from_json(text: &str) -> Option<Vec<LoadRow>> {
-        let strings = |v: &Json| -> Option<Vec<String>> { v.as_array()?.iter().map(|s| s.as_str().map(str::to_string)).collect() };
-        let rows: Vec<Json> = serde_json::from_str(text).ok()?;
-        rows.iter()
-            .map(|r| {
-                Some(LoadRow {
-                    entry_no: r.get(0)?.as_i64()?,
-                    entry: ListEntry {
-                        entity_id: r.get(1)?.as_str()?.to_string(),
-                        kind: EntryKind::parse(r.get(2)?.as_str()?)?,
-                        names: strings(r.get(3)?)?,
-                        dates_of_birth: strings(r.get(4)?)?,
-                        nationalities: strings(r.get(5)?)?,
-                        programs: r.get(6)?.as_str()?.to_string(),
-                    },
-                    fingerprint: r.get(7)?.as_str()?.to_string(),
-                    changed: r.get(8)?.as_bool()?,
-                })
-            })
-            .collect()
     }
 }
 
@@ -173,34 +126,6 @@ fn staged_chunks(rows: &[LoadRow]) -> Vec<String> {
     chunks
 }
 
-/// `INSERT … VALUES (…), (…)` of `rows` rows of `columns` parameters after
-/// the shared `?1`, skipping conflicts.
-fn multi_row_insert(head: &str, columns: usize, rows: usize) -> String {
-    let values: Vec<String> = (0..rows)
-        .map(|r| {
-            let params: Vec<String> = (0..columns).map(|c| format!("?{}", 2 + r * columns + c)).collect();
-            format!("(?1, {})", params.join(", "))
-        })
-        .collect();
-    format!("{head} VALUES {} ON CONFLICT DO NOTHING", values.join(", "))
-}
-
-fn entry_insert_sql() -> &'static str {
-    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    SQL.get_or_init(|| {
-        multi_row_insert(
-            "INSERT INTO sanctions_entries (list_id, entry_no, entity_id, kind, names, dates_of_birth, nationalities, programs, fingerprint, changed)",
-            9,
-            ENTRY_ROWS_PER_INSERT,
-        )
-    })
-}
-
-fn key_insert_sql() -> &'static str {
-    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    SQL.get_or_init(|| multi_row_insert("INSERT INTO sanctions_keys (list_id, index_key, entry_no)", 2, KEY_ROWS_PER_INSERT))
-}
-
 /// Which list entries a look-up considers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Entries<'a> {
@@ -208,12 +133,6 @@ pub(crate) enum Entries<'a> {
     All,
     /// the entries one import added or changed: the re-screen after it
     ChangedIn(&'a str),
-}
-
-/// An active list of an environment.
-struct ActiveList {
-    list_id: String,
-    source: String,
 }
 
 impl Gateway {
@@ -245,19 +164,7 @@ impl Gateway {
 
     /// The admin audit row of a list import: `reason` is `ok` or the refusal's code.
     fn list_import_audit(&self, environment: Environment, actor: &str, source: &str, list_id: &str, reason: &str) -> Stmt {
-        Stmt::new(
-            "INSERT INTO audit_log (audit_id, tenant_id, action, reason, key_prefix, request_id, at, environment, actor_key_id, resource)
-             VALUES (?1, NULL, 'sanctions_list.import', ?2, NULL, ?3, ?4, ?5, ?6, ?7)",
-            vec![
-                self.new_id("aud").into(),
-                reason.into(),
-                list_id.into(),
-                self.clock.now().into(),
-                environment.as_str().into(),
-                actor.into(),
-                source.into(),
-            ],
-        )
+        store::audit_import(store::ImportAudit { audit_id: &self.new_id("aud"), environment, actor, source, list_id, reason, now: self.clock.now() })
     }
 
     async fn import_list_version(
@@ -269,7 +176,7 @@ impl Gateway {
         actor: &str,
     ) -> ApiResult<ImportSummary> {
         let prepared = self.prepare_import(environment, source, entries).await?;
-        let list_row = prepared.list_row(self, environment, source, format, actor, "loading");
+        let list_row = prepared.list_row(self, environment, source, format, actor, ListStatus::Loading);
         self.store.batch(vec![list_row]).await?;
         let loaded = async {
             for group in prepared.rows.chunks(IMPORT_BATCH) {
@@ -322,14 +229,9 @@ impl Gateway {
         let chunks: Vec<Stmt> = staged_chunks(&prepared.rows)
             .into_iter()
             .enumerate()
-            .map(|(chunk_no, entries)| {
-                Stmt::new(
-                    "INSERT INTO sanctions_import_chunks (list_id, chunk_no, entries) VALUES (?1, ?2, ?3)",
-                    vec![prepared.list_id.as_str().into(), (chunk_no as i64).into(), entries.into()],
-                )
-            })
+            .map(|(chunk_no, entries)| store::insert_chunk(&prepared.list_id, chunk_no, entries))
             .collect();
-        let superseded = self.list_ids(environment, source, "staging").await?;
+        let superseded = store::list_ids(self.store.as_ref(), environment, source, ListStatus::Staging).await?;
         let mut batches: Vec<Vec<Stmt>> = Vec::new();
         let mut chunks = chunks.into_iter().peekable();
         while chunks.peek().is_some() {
@@ -337,11 +239,8 @@ impl Gateway {
         }
         // The list row last: until it is written, no round loads a chunk.
         batches.push(vec![
-            Stmt::new(
-                "UPDATE sanctions_lists SET status = 'replaced' WHERE environment = ?1 AND source = ?2 AND status = 'staging'",
-                vec![environment.as_str().into(), source.into()],
-            ),
-            prepared.list_row(self, environment, source, format, actor, "staging"),
+            store::supersede_staging(environment, source),
+            prepared.list_row(self, environment, source, format, actor, ListStatus::Staging),
         ]);
         for batch in batches {
             if let Err(e) = self.store.batch(batch).await {
@@ -374,32 +273,23 @@ impl Gateway {
     /// staged version that has none left.
     pub async fn load_staged_lists(&self, chunks: usize) -> ApiResult<StagedLoad> {
         let mut report = StagedLoad::default();
-        for list_id in self.staging_list_ids().await? {
+        for list_id in store::staging_list_ids(self.store.as_ref()).await? {
             let budget = chunks.saturating_sub(report.chunks_loaded);
             if budget == 0 {
                 report.more = true;
                 break;
             }
-            let waiting = self
-                .store
-                .query(
-                    "SELECT chunk_no, entries FROM sanctions_import_chunks WHERE list_id = ?1 ORDER BY chunk_no LIMIT ?2",
-                    vec![list_id.as_str().into(), (budget as i64 + 1).into()],
-                )
-                .await?;
-            for chunk in waiting.iter().take(budget) {
-                let chunk_no = chunk.int(0)?;
-                let Some(rows) = LoadRow::chunk_from_json(&chunk.text(1)?) else {
+            let waiting = store::waiting_chunks(self.store.as_ref(), &list_id, budget + 1).await?;
+            for (chunk_no, entries) in waiting.iter().take(budget) {
+                let chunk_no = *chunk_no;
+                let Some(rows) = LoadRow::chunk_from_json(entries) else {
                     self.discard_list(&list_id).await;
                     return Err(
                         ApiError::internal().with_detail(format!("staged chunk {chunk_no} of {list_id} is unreadable: the import was dropped"))
                     );
                 };
                 let mut statements = self.entry_statements(&list_id, &rows)?;
-                statements.push(Stmt::expect_one(
-                    "DELETE FROM sanctions_import_chunks WHERE list_id = ?1 AND chunk_no = ?2",
-                    vec![list_id.as_str().into(), chunk_no.into()],
-                ));
+                statements.push(store::remove_loaded_chunk(&list_id, chunk_no));
                 match self.store.batch(statements).await {
                     Ok(()) => report.chunks_loaded += 1,
                     // another host loaded it
@@ -429,14 +319,7 @@ impl Gateway {
         if source.is_empty() || source.len() > 64 || !source.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
             return Err(ApiError::bad_request("invalid_field", "source must be 1 to 64 letters, digits, - or _"));
         }
-        let active = self
-            .store
-            .query(
-                "SELECT list_id, entry_count FROM sanctions_lists WHERE environment = ?1 AND source = ?2 AND status = 'active'",
-                vec![environment.as_str().into(), source.into()],
-            )
-            .await?;
-        let previous = active.first().map(|r| Ok::<_, ApiError>((r.text(0)?, r.int(1)?))).transpose()?;
+        let previous = store::active_version(self.store.as_ref(), environment, source).await?;
         if let Some((_, count)) = &previous {
             if (entries.len() as f64) < (*count as f64) * MIN_SHARE_OF_ACTIVE {
                 return Err(ApiError::bad_request(
@@ -451,9 +334,7 @@ impl Gateway {
         // What each entry was in the active version, to tell changes apart.
         let mut before: HashMap<String, String> = HashMap::new();
         if let Some((list_id, _)) = &previous {
-            for row in self.store.query("SELECT entity_id, fingerprint FROM sanctions_entries WHERE list_id = ?1", vec![list_id.into()]).await? {
-                before.insert(row.text(0)?, row.text(1)?);
-            }
+            before.extend(store::fingerprints(self.store.as_ref(), list_id).await?);
         }
         let mut digest = Sha256::new();
         let mut changed = 0;
@@ -475,30 +356,12 @@ impl Gateway {
     /// one batch with the audit row. A staged version switches only once no
     /// chunk of it waits.
     async fn activate_list(&self, list_id: &str) -> ApiResult<Switched> {
-        let rows = self
-            .store
-            .query(
-                "SELECT environment, source, changed_count, imported_by FROM sanctions_lists WHERE list_id = ?1 AND status IN ('loading', 'staging')",
-                vec![list_id.into()],
-            )
-            .await?;
-        let Some(row) = rows.first() else { return Ok(Switched::NotReady) };
-        let (environment, source, changed, actor) = (row.text(0)?, row.text(1)?, row.int(2)?, row.opt_text(3)?.unwrap_or_default());
-        let environment = Environment::parse(&environment).ok_or_else(ApiError::internal)?;
-        let previous = self.list_ids(environment, &source, "active").await?.into_iter().next();
+        let Some(waiting) = store::waiting_version(self.store.as_ref(), list_id).await? else { return Ok(Switched::NotReady) };
+        let store::WaitingVersion { environment, source, changed_count, actor } = waiting;
+        let previous = store::list_ids(self.store.as_ref(), environment, &source, ListStatus::Active).await?.into_iter().next();
         let now = self.clock.now();
-        let switch = vec![
-            Stmt::new(
-                "UPDATE sanctions_lists SET status = 'replaced', rescreen_pending = 0 WHERE environment = ?1 AND source = ?2 AND status = 'active'",
-                vec![environment.as_str().into(), source.as_str().into()],
-            ),
-            Stmt::expect_one(
-                "UPDATE sanctions_lists SET status = 'active', activated_at = ?2, rescreen_pending = ?3
-                 WHERE list_id = ?1 AND status IN ('loading', 'staging') AND NOT EXISTS (SELECT 1 FROM sanctions_import_chunks WHERE list_id = ?1)",
-                vec![list_id.into(), now.into(), i64::from(changed > 0).into()],
-            ),
-            self.list_import_audit(environment, &actor, &source, list_id, "ok"),
-        ];
+        let [out, switched_in] = store::switch_in(environment, &source, list_id, now, changed_count > 0);
+        let switch = vec![out, switched_in, self.list_import_audit(environment, &actor, &source, list_id, "ok")];
         match self.store.batch(switch).await {
             Ok(()) => {}
             Err(StoreError::Conflict { .. }) => return Ok(Switched::NotReady),
@@ -510,27 +373,7 @@ impl Gateway {
         Ok(Switched::Done(previous))
     }
 
-    /// The ids of a source's versions in one status.
-    async fn list_ids(&self, environment: Environment, source: &str, status: &str) -> ApiResult<Vec<String>> {
-        let rows = self
-            .store
-            .query(
-                "SELECT list_id FROM sanctions_lists WHERE environment = ?1 AND source = ?2 AND status = ?3 ORDER BY imported_at",
-                vec![environment.as_str().into(), source.into(), status.into()],
-            )
-            .await?;
-        rows.iter().map(|r| Ok(r.text(0)?)).collect()
-    }
-
-    async fn staging_list_ids(&self) -> ApiResult<Vec<String>> {
-        let rows = self.store.query("SELECT list_id FROM sanctions_lists WHERE status = 'staging' ORDER BY imported_at, list_id", vec![]).await?;
-        rows.iter().map(|r| Ok(r.text(0)?)).collect()
-    }
-
-    /// The inserts of some entries and their index keys, a few rows a
-    /// statement (D1 binds at most 100 parameters). The last statement of
-    /// each kind repeats its last row to fill its slots; `ON CONFLICT DO
-    /// NOTHING` makes the repeats no-ops.
+    /// The inserts of some entries and of the index keys of their names.
     fn entry_statements(&self, list_id: &str, rows: &[LoadRow]) -> ApiResult<Vec<Stmt>> {
         let all_names: Vec<String> = rows.iter().flat_map(|r| r.entry.names.iter().cloned()).collect();
         let mut keys = self.rules.index_keys(&all_names)?.into_iter();
@@ -541,69 +384,25 @@ impl Gateway {
             entry_keys.dedup();
             key_rows.extend(entry_keys.into_iter().map(|k| (row.entry_no, k)));
         }
-        let mut statements = Vec::new();
-        for group in rows.chunks(ENTRY_ROWS_PER_INSERT) {
-            let mut params = vec![list_id.into()];
-            for i in 0..ENTRY_ROWS_PER_INSERT {
-                let Some(row) = group.get(i).or(group.last()) else { break };
-                let e = &row.entry;
-                params.extend([
-                    row.entry_no.into(),
-                    e.entity_id.as_str().into(),
-                    e.kind.as_str().into(),
-                    json!(e.names).to_string().into(),
-                    json!(e.dates_of_birth).to_string().into(),
-                    json!(e.nationalities).to_string().into(),
-                    e.programs.as_str().into(),
-                    row.fingerprint.as_str().into(),
-                    row.changed.into(),
-                ]);
-            }
-            statements.push(Stmt::new(entry_insert_sql(), params));
-        }
-        for group in key_rows.chunks(KEY_ROWS_PER_INSERT) {
-            let mut params = vec![list_id.into()];
-            for i in 0..KEY_ROWS_PER_INSERT {
-                let Some((entry_no, key)) = group.get(i).or(group.last()) else { break };
-                params.extend([key.as_str().into(), (*entry_no).into()]);
-            }
-            statements.push(Stmt::new(key_insert_sql(), params));
-        }
-        Ok(statements)
+        Ok(store::insert_entries(list_id, rows, &key_rows))
     }
 
     /// Deletes a list version's rows (a failed load, or a replaced version).
     async fn discard_list(&self, list_id: &str) {
-        let statements = vec![
-            Stmt::new("DELETE FROM sanctions_import_chunks WHERE list_id = ?1", vec![list_id.into()]),
-            Stmt::new("DELETE FROM sanctions_keys WHERE list_id = ?1", vec![list_id.into()]),
-            Stmt::new("DELETE FROM sanctions_entries WHERE list_id = ?1", vec![list_id.into()]),
-            Stmt::new("DELETE FROM sanctions_lists WHERE list_id = ?1 AND status <> 'active'", vec![list_id.into()]),
-        ];
+        let statements = store::discard(list_id);
         // A leftover is harmless: only active lists are read.
         let _ = self.store.batch(statements).await;
     }
 
-    async fn active_lists(&self, environment: Environment) -> ApiResult<Vec<ActiveList>> {
-        let rows = self
-            .store
-            .query(
-                "SELECT list_id, source FROM sanctions_lists WHERE environment = ?1 AND status = 'active' ORDER BY source",
-                vec![environment.as_str().into()],
-            )
-            .await?;
-        rows.iter().map(|r| Ok(ActiveList { list_id: r.text(0)?, source: r.text(1)? })).collect()
-    }
-
     /// Whether the environment has a list to screen against.
     pub(crate) async fn has_lists(&self, environment: Environment) -> ApiResult<bool> {
-        Ok(!self.active_lists(environment).await?.is_empty())
+        Ok(!store::active_lists(self.store.as_ref(), environment).await?.is_empty())
     }
 
     /// The entries of the environment's active lists that share the most
     /// index keys with `name`, among `entries`.
     pub(crate) async fn list_candidates(&self, environment: Environment, name: &str, entries: Entries<'_>) -> ApiResult<Vec<ListCandidate>> {
-        let mut lists = self.active_lists(environment).await?;
+        let mut lists = store::active_lists(self.store.as_ref(), environment).await?;
         if let Entries::ChangedIn(list_id) = entries {
             lists.retain(|l| l.list_id == list_id);
         }
@@ -612,20 +411,12 @@ impl Gateway {
             return Ok(Vec::new());
         }
         let keys = self.rules.index_keys(&[name.to_string()])?.into_iter().next().unwrap_or_default();
-        // The store ranks the entries by shared keys, KEYS_PER_READ keys a
-        // statement (unused slots hold a key no name has).
+        // The store ranks the entries by shared keys, KEYS_PER_READ keys a statement.
         let mut reads = Vec::new();
         let mut read_list = Vec::new();
         for (i, list) in lists.iter().enumerate() {
             for chunk in keys.chunks(KEYS_PER_READ) {
-                let mut params = vec![list.list_id.as_str().into(), changed_only.into(), (MAX_CANDIDATES as i64).into()];
-                params.extend((0..KEYS_PER_READ).map(|k| chunk.get(k).map_or("", String::as_str).into()));
-                reads.push(Read::new(
-                    "SELECT k.entry_no, COUNT(*) AS shared FROM sanctions_keys k JOIN sanctions_entries e ON e.list_id = k.list_id AND e.entry_no = k.entry_no
-                     WHERE k.list_id = ?1 AND k.index_key IN (?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) AND (?2 = 0 OR e.changed = 1)
-                     GROUP BY k.entry_no ORDER BY shared DESC, k.entry_no LIMIT ?3",
-                    params,
-                ));
+                reads.push(store::read_ranked_entries(&list.list_id, changed_only, MAX_CANDIDATES, chunk));
                 read_list.push(i);
             }
         }
@@ -634,29 +425,19 @@ impl Gateway {
         }
         let mut hits: HashMap<(usize, i64), i64> = HashMap::new();
         for (rows, list) in self.store.query_many(reads).await?.iter().zip(&read_list) {
-            for row in rows {
-                *hits.entry((*list, row.int(0)?)).or_default() += row.int(1)?;
+            for (entry_no, shared) in store::ranked_from(rows)? {
+                *hits.entry((*list, entry_no)).or_default() += shared;
             }
         }
         let mut ranked: Vec<((usize, i64), i64)> = hits.into_iter().collect();
         ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         ranked.truncate(MAX_CANDIDATES);
         let picks: Vec<(usize, i64)> = ranked.into_iter().map(|(k, _)| k).collect();
-        let reads = picks
-            .iter()
-            .filter_map(|(list, entry_no)| {
-                lists.get(*list).map(|l| {
-                    Read::new(
-                        "SELECT entity_id, kind, names, dates_of_birth, nationalities FROM sanctions_entries WHERE list_id = ?1 AND entry_no = ?2",
-                        vec![l.list_id.as_str().into(), (*entry_no).into()],
-                    )
-                })
-            })
-            .collect();
+        let reads = picks.iter().filter_map(|(list, entry_no)| lists.get(*list).map(|l| store::read_entry(&l.list_id, *entry_no))).collect();
         let mut candidates = Vec::with_capacity(picks.len());
         for ((list, _), rows) in picks.iter().zip(self.store.query_many(reads).await?) {
             let (Some(row), Some(list)) = (rows.first(), lists.get(*list)) else { continue };
-            candidates.push(candidate_from_row(&list.source, row)?);
+            candidates.push(store::candidate_from(&list.source, row)?);
         }
         Ok(candidates)
     }
@@ -707,31 +488,24 @@ impl Gateway {
 
     /// `GET /v1/admin/sanctions/lists`: the environment's lists, active first.
     pub(crate) async fn list_lists(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-        let rows = self
-            .store
-            .query(
-                "SELECT list_id, source, format, version, entry_count, changed_count, status, imported_at, activated_at, rescreen_pending
-                 FROM sanctions_lists WHERE environment = ?1 AND status = 'active' ORDER BY source",
-                vec![ctx.caller.environment.as_str().into()],
-            )
-            .await?;
-        let lists: Vec<Json> = rows
-            .iter()
-            .map(|r| {
-                Ok(json!({
-                    "list_id": r.text(0)?,
-                    "source": r.text(1)?,
-                    "format": r.text(2)?,
-                    "version": r.text(3)?,
-                    "entry_count": r.int(4)?,
-                    "changed_entries": r.int(5)?,
-                    "status": r.text(6)?,
-                    "imported_at": time::format(r.int(7)?),
-                    "activated_at": time::json_opt(r.opt_int(8)?),
-                    "rescreen_pending": r.bool(9)?,
-                }))
+        let lists: Vec<Json> = store::active_versions(self.store.as_ref(), ctx.caller.environment)
+            .await?
+            .into_iter()
+            .map(|l| {
+                json!({
+                    "list_id": l.list_id,
+                    "source": l.source,
+                    "format": l.format,
+                    "version": l.version,
+                    "entry_count": l.entry_count,
+                    "changed_entries": l.changed_count,
+                    "status": l.status,
+                    "imported_at": time::format(l.imported_at),
+                    "activated_at": time::json_opt(l.activated_at),
+                    "rescreen_pending": l.rescreen_pending,
+                })
             })
-            .collect::<ApiResult<_>>()?;
+            .collect();
         Ok(Reply::ok(json!({ "lists": lists })))
     }
 
@@ -739,14 +513,7 @@ impl Gateway {
     /// entries only, `batch` at a time; answers how many were screened.
     pub(crate) async fn rescreen_after_list_changes(&self, batch: i64) -> ApiResult<usize> {
         // Every changed list takes its turn in the round, within one budget of users.
-        let pending = self
-            .store
-            .query(
-                "SELECT list_id, environment, rescreen_tenant, rescreen_user FROM sanctions_lists WHERE status = 'active' AND rescreen_pending = 1
-                 ORDER BY activated_at LIMIT 16",
-                vec![],
-            )
-            .await?;
+        let pending = store::rescreen_jobs(self.store.as_ref()).await?;
         let mut screened = 0;
         let mut budget = batch;
         for job in &pending {
@@ -762,44 +529,27 @@ impl Gateway {
 
     /// One list's turn: up to `batch` users after its cursor; answers how
     /// many were screened and how many were looked at.
-    async fn rescreen_one_list(&self, job: &Row, batch: i64) -> ApiResult<(usize, i64)> {
-        let (list_id, environment, after_tenant, after_user) = (job.text(0)?, job.text(1)?, job.text(2)?, job.text(3)?);
-        let environment = Environment::parse(&environment).ok_or_else(ApiError::internal)?;
-        let users = self
-            .store
-            .query(
-                "SELECT u.tenant_id, u.external_user_id, t.clock_offset_seconds, u.sanctions_status FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
-                 WHERE t.environment = ?1 AND (u.tenant_id > ?2 OR (u.tenant_id = ?2 AND u.external_user_id > ?3))
-                 ORDER BY u.tenant_id, u.external_user_id LIMIT ?4",
-                vec![environment.as_str().into(), after_tenant.as_str().into(), after_user.as_str().into(), batch.into()],
-            )
-            .await?;
+    async fn rescreen_one_list(&self, job: &store::RescreenJob, batch: i64) -> ApiResult<(usize, i64)> {
+        let users = store::users_after(self.store.as_ref(), job.environment, &job.after_tenant, &job.after_user, batch).await?;
         let mut screened = 0;
         for user in &users {
-            let (tenant, user_id) = (user.text(0)?, user.text(1)?);
-            let status = SanctionsStatus::parse(&user.text(3)?).ok_or_else(ApiError::internal)?;
             // Users under review or confirmed stay as they are.
-            if status.holds_transactions() {
+            if user.status.holds_transactions() {
                 continue;
             }
-            let now = match environment {
-                Environment::Sandbox => self.clock.now().saturating_add(user.int(2)?),
+            let now = match job.environment {
+                Environment::Sandbox => self.clock.now().saturating_add(user.clock_offset_seconds),
                 Environment::Production => self.clock.now(),
             };
-            self.rescreen_user(&tenant, &user_id, now, Entries::ChangedIn(&list_id)).await?;
+            self.rescreen_user(&user.tenant_id, &user.user_id, now, Entries::ChangedIn(&job.list_id)).await?;
             screened += 1;
         }
         let done = (users.len() as i64) < batch;
         let (last_tenant, last_user) = match users.last() {
-            Some(u) => (u.text(0)?, u.text(1)?),
-            None => (after_tenant, after_user),
+            Some(u) => (u.tenant_id.clone(), u.user_id.clone()),
+            None => (job.after_tenant.clone(), job.after_user.clone()),
         };
-        self.store
-            .batch(vec![Stmt::new(
-                "UPDATE sanctions_lists SET rescreen_tenant = ?2, rescreen_user = ?3, rescreen_pending = ?4 WHERE list_id = ?1",
-                vec![list_id.as_str().into(), last_tenant.into(), last_user.into(), (!done).into()],
-            )])
-            .await?;
+        self.store.batch(vec![store::advance_rescreen(&job.list_id, last_tenant, last_user, !done)]).await?;
         Ok((screened, users.len() as i64))
     }
 }
@@ -807,16 +557,4 @@ impl Gateway {
 fn entry_fingerprint(entry: &ListEntry) -> String {
     let canonical = json!([entry.entity_id, entry.kind.as_str(), entry.names, entry.dates_of_birth, entry.nationalities, entry.programs]);
     hex::encode(Sha256::digest(canonical.to_string().as_bytes()))
-}
-
-fn candidate_from_row(source: &str, row: &Row) -> ApiResult<ListCandidate> {
-    let list = |i: usize| -> ApiResult<Vec<String>> { serde_json::from_str(&row.text(i)?).map_err(|_| ApiError::internal()) };
-    Ok(ListCandidate {
-        source: source.to_string(),
-        entity_id: row.text(0)?,
-        kind: EntryKind::parse(&row.text(1)?).unwrap_or(EntryKind::Unknown),
-        names: list(2)?,
-        dates_of_birth: list(3)?,
-        nationalities: list(4)?,
-    })
 }

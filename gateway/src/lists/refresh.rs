@@ -6,10 +6,10 @@
 //! (the import refuses it), is audited, and is tried again sooner.
 
 use crate::auth::Environment;
-use crate::ports::{Stmt, StoreError};
+use crate::ports::StoreError;
 use crate::Gateway;
 
-use super::{parse, ListEntry, ListFormat};
+use super::{parse, store, ListEntry, ListFormat};
 
 /// The largest list file accepted (OpenSanctions' consolidated CSV is a few hundred MB).
 const MAX_DOWNLOAD_BYTES: u64 = 1 << 30;
@@ -96,13 +96,7 @@ impl Gateway {
             };
             if outcome.is_err() {
                 let retry_at = self.clock.now() + RETRY_SECONDS.min(self.list_refresh_seconds());
-                let _ = self
-                    .store
-                    .batch(vec![Stmt::new(
-                        "UPDATE list_refreshes SET next_at = ?3 WHERE environment = ?1 AND source = ?2",
-                        vec![list.environment.as_str().into(), list.source.as_str().into(), retry_at.into()],
-                    )])
-                    .await;
+                let _ = self.store.batch(vec![store::refresh_at(list.environment, &list.source, retry_at)]).await;
             }
             outcomes.push(outcome);
         }
@@ -117,24 +111,7 @@ impl Gateway {
     /// one interval on in a conditional update only one host can make.
     async fn claim_list_refresh(&self, list: &ListSource) -> Result<bool, StoreError> {
         let now = self.clock.now();
-        let key = || vec![list.environment.as_str().into(), list.source.as_str().into()];
-        self.store
-            .batch(vec![Stmt::new(
-                "INSERT INTO list_refreshes (environment, source, next_at) VALUES (?1, ?2, 0) ON CONFLICT (environment, source) DO NOTHING",
-                key(),
-            )])
-            .await?;
-        let mut params = key();
-        params.extend([(now + self.list_refresh_seconds()).into(), now.into()]);
-        match self
-            .store
-            .batch(vec![Stmt::expect_one("UPDATE list_refreshes SET next_at = ?3 WHERE environment = ?1 AND source = ?2 AND next_at <= ?4", params)])
-            .await
-        {
-            Ok(()) => Ok(true),
-            Err(StoreError::Conflict { .. }) => Ok(false),
-            Err(e) => Err(e),
-        }
+        store::claim_refresh(self.store.as_ref(), list.environment, &list.source, now, now + self.list_refresh_seconds()).await
     }
 }
 
