@@ -124,7 +124,7 @@ route_table! {
     AdminCaseList: "GET" "/v1/admin/sanctions/cases" => "listCases", Admin, crate::sanctions::list_cases;
     AdminCaseGet(case_id): "GET" "/v1/admin/sanctions/cases/{case_id}" => "getCase", Admin, crate::sanctions::get_case;
     AdminCaseReview(case_id): "POST" "/v1/admin/sanctions/cases/{case_id}/review" => "reviewCase", Admin audit "sanctions_case.review", crate::sanctions::review_case;
-    AdminRescreen: "POST" "/v1/admin/sanctions/rescreen" => "rescreen", Admin audit "sanctions.rescreen", Gateway::rescreen;
+    AdminRescreen: "POST" "/v1/admin/sanctions/rescreen" => "rescreen", Admin audit "sanctions.rescreen", crate::sanctions::rescreen;
     // lists
     AdminListSearch: "GET" "/v1/admin/sanctions/search" => "searchLists", Admin, Gateway::search_lists;
     AdminLists: "GET" "/v1/admin/sanctions/lists" => "listLists", Admin, Gateway::list_lists;

@@ -6,8 +6,8 @@ pub mod store;
 
 use base64::Engine as _;
 use rules::{
-    ExclusionDecision, ExclusionDuration, ExclusionFacts, ExclusionStatusFacts, ExclusionTerm, Operation, RegulatorEntry, RegulatorImportFacts,
-    UserExclusion,
+    DueExclusion, ExclusionDecision, ExclusionDuration, ExclusionFacts, ExclusionStatusFacts, ExclusionTerm, Operation, RegulatorEntry,
+    RegulatorImportFacts, UserExclusion,
 };
 use serde_json::{json, Value as Json};
 
@@ -396,4 +396,59 @@ pub(crate) async fn export_to_regulator(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResul
         return Err(ApiError::conflict("export_in_progress", "another export took some of these exclusions; run the export again"));
     }
     Ok(Reply::ok(json!({ "exported": items.len(), "exported_at": time::format(ctx.now), "exclusions": items })))
+}
+
+/// A run-out exclusion, for the scheduled work.
+pub(crate) struct DueExpiry {
+    pub exclusion_id: String,
+    /// the tenant that registered it
+    pub tenant_id: String,
+    pub environment: Environment,
+    /// the `exclusion.expired` event's data
+    pub data: Json,
+    pub expires_at: i64,
+}
+
+/// Timed exclusions that ran out and are not yet announced, each with the
+/// facts the rules decide from: every other exclusion of the same person.
+pub(crate) async fn due_expiries(gw: &Gateway, now: i64) -> ApiResult<Vec<(DueExpiry, DueExclusion)>> {
+    let mut due = Vec::new();
+    for e in store::run_out_unannounced(gw.store.as_ref(), now, gw.config.work.scheduled_batch).await? {
+        let others = store::other_terms(gw.store.as_ref(), e.environment, &e.exclusion_id, e.email.clone(), e.phone.clone()).await?;
+        let facts = DueExclusion { now: now.saturating_add(e.clock_offset_seconds), expires_at: Some(e.expires_at), others };
+        let data = json!({
+            "exclusion_id": e.exclusion_id,
+            "user_email": e.email,
+            "user_phone": e.phone,
+            "duration": e.duration,
+            "expired_at": time::format(e.expires_at),
+            "source": e.source.unwrap_or_else(|| Source::Operator.as_str().to_string()),
+        });
+        due.push((
+            DueExpiry { exclusion_id: e.exclusion_id, tenant_id: e.tenant_id, environment: e.environment, data, expires_at: e.expires_at },
+            facts,
+        ));
+    }
+    Ok(due)
+}
+
+/// Records, once per environment and day, what the daily snapshot holds;
+/// answers how many this host took.
+pub(crate) async fn take_daily_snapshots(gw: &Gateway, now: i64) -> ApiResult<usize> {
+    let boundary = crate::scheduler::snapshot_boundary(now, gw.rules.horizons().snapshot_second_of_day);
+    let date = time::format(boundary).get(..10).unwrap_or_default().to_string();
+    let mut taken = 0;
+    for environment in [Environment::Sandbox, Environment::Production] {
+        if store::snapshot_taken(gw.store.as_ref(), environment, &date).await? {
+            continue;
+        }
+        // Another host may take the same snapshot at the same moment: the
+        // first insert wins, and only the winner counts it as taken.
+        match gw.store.batch(vec![store::take_snapshot(environment, &date, now)]).await {
+            Ok(()) => taken += 1,
+            Err(crate::ports::StoreError::Conflict { .. }) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(taken)
 }

@@ -236,3 +236,91 @@ pub fn read_player_exclusions(tenant_id: &str, user_id: &str, environment: Envir
         vec![tenant_id.into(), user_id.into(), environment.as_str().into()],
     )
 }
+
+/// A timed exclusion that ran out on its tenant's clock and is not yet announced.
+pub struct RunOut {
+    pub exclusion_id: String,
+    pub environment: Environment,
+    pub tenant_id: String,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub duration: String,
+    pub expires_at: i64,
+    pub source: Option<String>,
+    pub clock_offset_seconds: i64,
+}
+
+/// At most `limit` run-out exclusions not yet announced, earliest first.
+pub async fn run_out_unannounced(store: &dyn Store, now: i64, limit: i64) -> ApiResult<Vec<RunOut>> {
+    let rows = store
+        .query(
+            "SELECT e.exclusion_id, e.environment, e.email, e.phone, e.duration, e.expires_at, e.source, t.clock_offset_seconds, e.tenant_id
+             FROM exclusions e JOIN tenants t ON t.tenant_id = e.tenant_id
+             WHERE e.expiry_announced = 0 AND e.expires_at IS NOT NULL AND e.expires_at <= ?1 + t.clock_offset_seconds
+             ORDER BY e.expires_at LIMIT ?2",
+            vec![now.into(), limit.into()],
+        )
+        .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(RunOut {
+                exclusion_id: r.text(0)?,
+                environment: Environment::parse(&r.text(1)?).ok_or_else(ApiError::internal)?,
+                email: r.opt_text(2)?,
+                phone: r.opt_text(3)?,
+                duration: r.text(4)?,
+                expires_at: r.int(5)?,
+                source: r.opt_text(6)?,
+                clock_offset_seconds: r.int(7)?,
+                tenant_id: r.text(8)?,
+            })
+        })
+        .collect()
+}
+
+/// The terms of the same person's other exclusions in the environment, by e-mail or phone.
+pub async fn other_terms(
+    store: &dyn Store,
+    environment: Environment,
+    exclusion_id: &str,
+    email: Option<String>,
+    phone: Option<String>,
+) -> ApiResult<Vec<ExclusionTerm>> {
+    let rows = store
+        .query(
+            "SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND exclusion_id <> ?2 AND email = ?3
+             UNION SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND exclusion_id <> ?2 AND phone = ?4",
+            vec![environment.as_str().into(), exclusion_id.into(), Value::from(email), Value::from(phone)],
+        )
+        .await?;
+    terms_at(&rows, 1)
+}
+
+/// Marks an expiry announced; the batch loses if another host announced it.
+pub fn announce_expiry(exclusion_id: &str) -> Stmt {
+    Stmt::expect_one("UPDATE exclusions SET expiry_announced = 1 WHERE exclusion_id = ?1 AND expiry_announced = 0", vec![exclusion_id.into()])
+}
+
+pub async fn snapshot_taken(store: &dyn Store, environment: Environment, date: &str) -> ApiResult<bool> {
+    let count = store
+        .scalar(
+            "SELECT COUNT(*) FROM exclusion_snapshots WHERE environment = ?1 AND snapshot_date = ?2",
+            vec![environment.as_str().into(), date.into()],
+        )
+        .await?;
+    Ok(count > 0)
+}
+
+/// Records the day's snapshot: the sequence it runs through and how many
+/// exclusions are active at `now`. It loses to a snapshot of the same day
+/// another host took first.
+pub fn take_snapshot(environment: Environment, date: &str, now: i64) -> Stmt {
+    Stmt::expect_one(
+        "INSERT INTO exclusion_snapshots (environment, snapshot_date, taken_at, through_seq, active_count)
+         SELECT CAST(?1 AS TEXT), CAST(?2 AS TEXT), CAST(?3 AS BIGINT),
+                COALESCE((SELECT MAX(seq) FROM exclusions), 0),
+                (SELECT COUNT(*) FROM exclusions WHERE environment = ?1 AND (expires_at IS NULL OR expires_at > ?3))
+         WHERE 1 = 1 ON CONFLICT (environment, snapshot_date) DO NOTHING",
+        vec![environment.as_str().into(), date.into(), now.into()],
+    )
+}

@@ -4,12 +4,13 @@
 pub mod store;
 
 use rules::{
-    DepositBreach, DepositDecision, DepositFacts, Deposits, EventKind, LimitCancelDecision, LimitCancelFacts, LimitChange, LimitChangeDecision,
-    LimitChangeFacts, LimitStatus, LimitWindow, LimitsFacts, Operation, StoredLimit, WindowTotal,
+    DepositBreach, DepositDecision, DepositFacts, Deposits, DueLimit, EventKind, LimitCancelDecision, LimitCancelFacts, LimitChange,
+    LimitChangeDecision, LimitChangeFacts, LimitStatus, LimitWindow, LimitsFacts, Operation, StoredLimit, WindowTotal,
 };
 use serde_json::{json, Value as Json};
 
 use crate::api::{money, stored_json};
+use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::exclusions::{check_skew, store as exclusions};
@@ -538,4 +539,45 @@ fn breach_body(b: &DepositBreach, amount: i64, currency: &str) -> Json {
         "next_reset_at": time::format(b.next_reset_at),
         "user_message": breach_message(b, amount, currency),
     })
+}
+
+/// A pending limit that may go live, for the scheduled work.
+pub(crate) struct DueLimitWork {
+    pub limit_id: String,
+    pub tenant_id: String,
+    pub user_id: String,
+    pub user_version: i64,
+    pub environment: Environment,
+    /// the `limit.activated` event's data
+    pub data: Json,
+    pub effective_from: i64,
+}
+
+/// Pending limits due on their tenant's clock, with the facts the rules decide their activation from.
+pub(crate) async fn due_work(gw: &Gateway, now: i64) -> ApiResult<Vec<(DueLimitWork, DueLimit)>> {
+    let due = store::due_pending(gw.store.as_ref(), now, gw.config.work.scheduled_batch).await?;
+    Ok(due
+        .into_iter()
+        .map(|l| {
+            let facts = DueLimit { now: now.saturating_add(l.clock_offset_seconds), status: l.status, effective_from: l.effective_from };
+            let data = json!({
+                "limit_id": l.limit_id,
+                "user_id": l.user_id,
+                "limit_type": l.limit_type,
+                "amount_cents": l.amount_cents,
+                "currency": l.currency,
+                "effective_from": time::format(l.effective_from),
+            });
+            let work = DueLimitWork {
+                limit_id: l.limit_id,
+                tenant_id: l.tenant_id,
+                user_id: l.user_id,
+                user_version: l.user_version,
+                environment: l.environment,
+                data,
+                effective_from: l.effective_from,
+            };
+            (work, facts)
+        })
+        .collect())
 }

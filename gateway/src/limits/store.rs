@@ -3,6 +3,7 @@
 
 use rules::{Deposits, LimitStatus, LimitWindow, StoredLimit, WindowTotal};
 
+use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::ports::{Read, Row, Stmt, Store};
 
@@ -234,4 +235,50 @@ pub(crate) fn add_to_hour(tenant_id: &str, user_id: &str, amount_cents: i64, at:
            last_at = CASE WHEN excluded.last_at > deposit_hours.last_at THEN excluded.last_at ELSE deposit_hours.last_at END",
         vec![tenant_id.into(), user_id.into(), at.div_euclid(HOUR_SECONDS).into(), amount_cents.into(), at.into()],
     )
+}
+
+/// A pending limit whose effective time came on its tenant's clock, with its user's version.
+pub(crate) struct DuePending {
+    pub limit_id: String,
+    pub tenant_id: String,
+    pub environment: Environment,
+    pub user_id: String,
+    pub limit_type: String,
+    pub amount_cents: i64,
+    pub currency: String,
+    pub effective_from: i64,
+    pub clock_offset_seconds: i64,
+    pub status: LimitStatus,
+    pub user_version: i64,
+}
+
+/// At most `limit` pending limits due by `now` on their tenant's clock, earliest first.
+pub(crate) async fn due_pending(store: &dyn Store, now: i64, limit: i64) -> ApiResult<Vec<DuePending>> {
+    let rows = store
+        .query(
+            "SELECT l.limit_id, l.tenant_id, t.environment, l.external_user_id, l.limit_type, l.amount_cents, l.currency, l.effective_from,
+                    t.clock_offset_seconds, l.status, u.version
+             FROM deposit_limits l JOIN tenants t ON t.tenant_id = l.tenant_id
+                  JOIN users u ON u.tenant_id = l.tenant_id AND u.external_user_id = l.external_user_id
+             WHERE l.status = ?3 AND l.effective_from <= ?1 + t.clock_offset_seconds ORDER BY l.effective_from LIMIT ?2",
+            vec![now.into(), limit.into(), LimitStatus::Pending.as_str().into()],
+        )
+        .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(DuePending {
+                limit_id: row.text(0)?,
+                tenant_id: row.text(1)?,
+                environment: Environment::parse(&row.text(2)?).ok_or_else(ApiError::internal)?,
+                user_id: row.text(3)?,
+                limit_type: row.text(4)?,
+                amount_cents: row.int(5)?,
+                currency: row.text(6)?,
+                effective_from: row.int(7)?,
+                clock_offset_seconds: row.int(8)?,
+                status: LimitStatus::parse(&row.text(9)?).ok_or_else(ApiError::internal)?,
+                user_version: row.int(10)?,
+            })
+        })
+        .collect()
 }

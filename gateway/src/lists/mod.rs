@@ -541,7 +541,7 @@ impl Gateway {
                 Environment::Sandbox => self.clock.now().saturating_add(user.clock_offset_seconds),
                 Environment::Production => self.clock.now(),
             };
-            self.rescreen_user(&user.tenant_id, &user.user_id, now, Entries::ChangedIn(&job.list_id)).await?;
+            crate::sanctions::rescreen_user(self, &user.tenant_id, &user.user_id, now, Entries::ChangedIn(&job.list_id)).await?;
             screened += 1;
         }
         let done = (users.len() as i64) < batch;

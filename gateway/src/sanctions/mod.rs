@@ -1,10 +1,11 @@
-//! The sanctions area: screening at signup, its status, and the compliance
-//! team's cases and their review. The area's SQL is in [`store`].
+//! The sanctions area: screening at signup, its status, the compliance
+//! team's cases and their review, and re-screens (periodic, on demand and
+//! after a list changes). The area's SQL is in [`store`].
 
 pub(crate) mod store;
 
 use rules::{
-    CaseReviewDecision, CaseReviewFacts, CaseStatus, EventKind, Operation, ReviewAction, SanctionsStatus, ScreeningDecision, ScreeningFacts,
+    CaseReviewDecision, CaseReviewFacts, CaseStatus, DueUser, EventKind, Operation, ReviewAction, SanctionsStatus, ScreeningDecision, ScreeningFacts,
 };
 use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
@@ -14,6 +15,7 @@ use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::{is_upper_code, normalize_email, Fields};
+use crate::lists::Entries;
 use crate::ports::Stmt;
 use crate::vendors::yente::Person;
 use crate::{time, Ctx, Gateway, Reply};
@@ -341,4 +343,87 @@ pub(crate) async fn review_case(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> A
 
 fn case_not_found() -> ApiError {
     ApiError::not_found("case_not_found", "no such sanctions case")
+}
+
+/// A user due a periodic re-screen, with their tenant's now.
+#[derive(Clone)]
+pub(crate) struct DueRescreenWork {
+    pub environment: Environment,
+    pub tenant_id: String,
+    pub user_id: String,
+    pub now: i64,
+}
+
+/// Clear or cleared users screened a quarter ago or more, with the facts
+/// the rules decide from. Production users are re-screened once a list or
+/// a screening vendor is there to screen them.
+pub(crate) async fn due_rescreens(gw: &Gateway, now: i64) -> ApiResult<Vec<(DueRescreenWork, DueUser)>> {
+    let after = gw.rules.horizons().rescreen_after_seconds;
+    let due = store::due_rescreens(gw.store.as_ref(), now, after, gw.config.work.scheduled_batch, gw.config.production_vendors_configured).await?;
+    Ok(due
+        .into_iter()
+        .map(|u| {
+            let tenant_now = now.saturating_add(u.clock_offset_seconds);
+            let facts = DueUser { now: tenant_now, status: u.status, last_screened_at: u.last_screened_at };
+            (DueRescreenWork { environment: u.environment, tenant_id: u.tenant_id, user_id: u.user_id, now: tenant_now }, facts)
+        })
+        .collect())
+}
+
+/// Screens a user again; a new hit holds their transactions and opens a
+/// case exactly as at signup. Returns whether it was a hit.
+/// `entries` names the list entries to screen against: all of them, or
+/// those one import changed (the re-screen after a list update).
+pub(crate) async fn rescreen_user(gw: &Gateway, tenant_id: &str, user_id: &str, now: i64, entries: Entries<'_>) -> ApiResult<bool> {
+    until_committed!({
+        let who = store::screened_person(gw.store.as_ref(), tenant_id, user_id).await?.ok_or_else(ApiError::user_not_found)?;
+        let environment = who.environment;
+        let name = format!("{} {}", who.first_name, who.last_name);
+        let person = Person { name: &name, date_of_birth: &who.date_of_birth, nationality: &who.nationality };
+        let candidates = gw.screening_candidates(environment, &person, entries).await?;
+        let facts = ScreeningFacts {
+            now,
+            environment,
+            first_name: who.first_name.clone(),
+            last_name: who.last_name.clone(),
+            date_of_birth: who.date_of_birth.clone(),
+            nationality: who.nationality.clone(),
+            current: Some(who.status),
+            candidates,
+            hit_threshold: gw.config.hit_threshold(environment),
+        };
+        let scope = Scope { environment, tenant_id: tenant_id.to_string(), user_id: user_id.to_string() };
+        let (decision, log) = gw.decide(&scope, Operation::Screening, &facts, |r, f| r.decide_screening(f))?;
+        let mut statements = vec![log.statement()];
+        if decision.opens_case {
+            let (case_id, case_statements) = open_case(gw, environment, tenant_id, user_id, &decision, &who.screen_id, now);
+            statements.push(store::record_rescreen_hit(tenant_id, user_id, who.version, decision.status, &case_id, now));
+            statements.extend(case_statements);
+        } else {
+            statements.push(store::record_rescreen(tenant_id, user_id, who.version, now));
+        }
+        Ok(gw.commit(statements).await?.then_some(decision.opens_case))
+    })
+}
+
+/// On-demand re-screen of one user or of every active user of a tenant.
+pub(crate) async fn rescreen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let mut f = Fields::from_body(ctx.body)?;
+    let tenant_id = f.text("tenant_id");
+    let user_id = f.opt_text("user_id");
+    f.finish()?;
+    let offset = crate::tenants::store::operator_clock_offset(gw.store.as_ref(), &tenant_id, ctx.caller.environment)
+        .await?
+        .ok_or_else(|| ApiError::not_found("tenant_not_found", "no such tenant in this environment"))?;
+    ensure_screening_available(gw, ctx.caller.environment).await?;
+    let users = match user_id {
+        Some(u) => vec![u],
+        None => store::unheld_users(gw.store.as_ref(), &tenant_id).await?,
+    };
+    let now = gw.clock.now() + offset;
+    let mut hits = 0;
+    for user in &users {
+        hits += usize::from(rescreen_user(gw, &tenant_id, user, now, Entries::All).await?);
+    }
+    Ok(Reply::ok(json!({ "tenant_id": tenant_id, "rescreened": users.len(), "new_hits": hits })))
 }

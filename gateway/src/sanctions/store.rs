@@ -256,3 +256,121 @@ pub(crate) fn set_status(tenant_id: &str, user_id: &str, status: SanctionsStatus
 fn case_status(row: &Row, i: usize) -> ApiResult<CaseStatus> {
     CaseStatus::parse(&row.text(i)?).ok_or_else(ApiError::internal)
 }
+
+/// A clear or cleared user screened `after_seconds` ago or more on their tenant's clock.
+pub(crate) struct DueRescreen {
+    pub environment: Environment,
+    pub tenant_id: String,
+    pub user_id: String,
+    pub clock_offset_seconds: i64,
+    pub status: SanctionsStatus,
+    pub last_screened_at: i64,
+}
+
+/// At most `limit` users due a periodic re-screen, longest unscreened
+/// first: sandbox users, and production users where a list is active or
+/// `production_screens` says a vendor screens them.
+pub(crate) async fn due_rescreens(
+    store: &dyn Store,
+    now: i64,
+    after_seconds: i64,
+    limit: i64,
+    production_screens: bool,
+) -> ApiResult<Vec<DueRescreen>> {
+    let rows = store
+        .query(
+            "SELECT u.tenant_id, u.external_user_id, t.clock_offset_seconds, u.sanctions_status, u.last_screened_at, t.environment
+             FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
+             WHERE (t.environment = ?4 OR ?5 = 1 OR EXISTS (SELECT 1 FROM sanctions_lists l WHERE l.environment = t.environment AND l.status = ?8))
+               AND u.sanctions_status IN (?6, ?7) AND u.last_screened_at <= ?1 + t.clock_offset_seconds - ?2
+             ORDER BY u.last_screened_at LIMIT ?3",
+            vec![
+                now.into(),
+                after_seconds.into(),
+                limit.into(),
+                Environment::Sandbox.as_str().into(),
+                production_screens.into(),
+                SanctionsStatus::Clear.as_str().into(),
+                SanctionsStatus::Cleared.as_str().into(),
+                crate::lists::store::ListStatus::Active.as_str().into(),
+            ],
+        )
+        .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(DueRescreen {
+                tenant_id: row.text(0)?,
+                user_id: row.text(1)?,
+                clock_offset_seconds: row.int(2)?,
+                status: SanctionsStatus::parse(&row.text(3)?).ok_or_else(ApiError::internal)?,
+                last_screened_at: row.int(4)?,
+                environment: Environment::parse(&row.text(5)?).ok_or_else(ApiError::internal)?,
+            })
+        })
+        .collect()
+}
+
+/// Who a user is, as a re-screen reads them.
+pub(crate) struct ScreenedPerson {
+    pub environment: Environment,
+    pub first_name: String,
+    pub last_name: String,
+    pub date_of_birth: String,
+    pub nationality: String,
+    pub status: SanctionsStatus,
+    pub screen_id: String,
+    pub version: i64,
+}
+
+pub(crate) async fn screened_person(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<ScreenedPerson>> {
+    let rows = store
+        .query(
+            "SELECT u.first_name, u.last_name, u.sanctions_status, u.screen_id, t.environment, u.date_of_birth, u.nationality, u.version
+             FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
+             WHERE u.tenant_id = ?1 AND u.external_user_id = ?2",
+            vec![tenant_id.into(), user_id.into()],
+        )
+        .await?;
+    rows.first()
+        .map(|row| {
+            Ok(ScreenedPerson {
+                first_name: row.text(0)?,
+                last_name: row.text(1)?,
+                status: SanctionsStatus::parse(&row.text(2)?).ok_or_else(ApiError::internal)?,
+                screen_id: row.text(3)?,
+                environment: Environment::parse(&row.text(4)?).ok_or_else(ApiError::internal)?,
+                date_of_birth: row.opt_text(5)?.unwrap_or_default(),
+                nationality: row.opt_text(6)?.unwrap_or_default(),
+                version: row.int(7)?,
+            })
+        })
+        .transpose()
+}
+
+/// A re-screen's new hit: the status it sets and the case it opened, claiming the row at `version`.
+pub(crate) fn record_rescreen_hit(tenant_id: &str, user_id: &str, version: i64, status: SanctionsStatus, case_id: &str, now: i64) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE users SET sanctions_status = ?6, case_id = ?4, last_screened_at = ?5, version = version + 1, updated_at = ?5
+         WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?3",
+        vec![tenant_id.into(), user_id.into(), version.into(), case_id.into(), now.into(), status.as_str().into()],
+    )
+}
+
+/// A re-screen without a new hit: only the time, claiming the row at `version`.
+pub(crate) fn record_rescreen(tenant_id: &str, user_id: &str, version: i64, now: i64) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE users SET last_screened_at = ?3, version = version + 1 WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?4",
+        vec![tenant_id.into(), user_id.into(), now.into(), version.into()],
+    )
+}
+
+/// The tenant's clear or cleared users, by id.
+pub(crate) async fn unheld_users(store: &dyn Store, tenant_id: &str) -> ApiResult<Vec<String>> {
+    let rows = store
+        .query(
+            "SELECT external_user_id FROM users WHERE tenant_id = ?1 AND sanctions_status IN (?2, ?3) ORDER BY external_user_id",
+            vec![tenant_id.into(), SanctionsStatus::Clear.as_str().into(), SanctionsStatus::Cleared.as_str().into()],
+        )
+        .await?;
+    rows.iter().map(|r| Ok(r.text(0)?)).collect()
+}

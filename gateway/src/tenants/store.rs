@@ -219,3 +219,14 @@ pub async fn admin_audit(store: &dyn Store, environment: Environment, limit: i64
         .await?;
     rows.iter().map(audit_row).collect()
 }
+
+/// The test-clock offset of an operator tenant of the environment; `None` when there is no such tenant.
+pub async fn operator_clock_offset(store: &dyn Store, tenant_id: &str, environment: Environment) -> Result<Option<i64>, StoreError> {
+    let rows = store
+        .query(
+            "SELECT clock_offset_seconds FROM tenants WHERE tenant_id = ?1 AND environment = ?2 AND is_service = 0",
+            vec![tenant_id.into(), environment.as_str().into()],
+        )
+        .await?;
+    rows.first().map(|r| r.int(0)).transpose()
+}
