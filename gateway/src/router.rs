@@ -126,8 +126,8 @@ route_table! {
     AdminCaseReview(case_id): "POST" "/v1/admin/sanctions/cases/{case_id}/review" => "reviewCase", Admin audit "sanctions_case.review", crate::sanctions::review_case;
     AdminRescreen: "POST" "/v1/admin/sanctions/rescreen" => "rescreen", Admin audit "sanctions.rescreen", crate::sanctions::rescreen;
     // lists
-    AdminListSearch: "GET" "/v1/admin/sanctions/search" => "searchLists", Admin, Gateway::search_lists;
-    AdminLists: "GET" "/v1/admin/sanctions/lists" => "listLists", Admin, Gateway::list_lists;
+    AdminListSearch: "GET" "/v1/admin/sanctions/search" => "searchLists", Admin, crate::lists::search_lists;
+    AdminLists: "GET" "/v1/admin/sanctions/lists" => "listLists", Admin, crate::lists::list_lists;
     // kyc
     KycStart: "POST" "/v1/kyc/start" => "startKyc", Tenant, crate::kyc::kyc_start;
     KycStatus: "GET" "/v1/kyc/status" => "getKycStatus", Tenant, crate::kyc::kyc_status;
@@ -142,11 +142,11 @@ route_table! {
     AdminRegulatorImport: "POST" "/v1/admin/exclusions/regulator-import" => "importRegulatorExclusions", Admin audit "exclusions.regulator_import", crate::exclusions::import_from_regulator;
     AdminRegulatorExport: "POST" "/v1/admin/exclusions/regulator-export" => "exportToRegulator", Admin audit "exclusions.regulator_export", crate::exclusions::export_to_regulator;
     // limits
-    LimitSet: "POST" "/v1/limits" => "setLimit", Tenant, Gateway::set_limit;
-    LimitList: "GET" "/v1/limits" => "listLimits", Tenant, Gateway::list_limits;
-    LimitCheck: "POST" "/v1/limits/check" => "checkDeposit", Tenant, Gateway::check_limits;
-    LimitCommit: "POST" "/v1/limits/commit" => "commitDeposit", Tenant, Gateway::commit_deposit;
-    LimitCancel(limit_id): "DELETE" "/v1/limits/{limit_id}" => "cancelLimit", Tenant, Gateway::cancel_limit;
+    LimitSet: "POST" "/v1/limits" => "setLimit", Tenant, crate::limits::set_limit;
+    LimitList: "GET" "/v1/limits" => "listLimits", Tenant, crate::limits::list_limits;
+    LimitCheck: "POST" "/v1/limits/check" => "checkDeposit", Tenant, crate::limits::check_limits;
+    LimitCommit: "POST" "/v1/limits/commit" => "commitDeposit", Tenant, crate::limits::commit_deposit;
+    LimitCancel(limit_id): "DELETE" "/v1/limits/{limit_id}" => "cancelLimit", Tenant, crate::limits::cancel_limit;
     // aml
     AmlEvent: "POST" "/v1/aml/event" => "reportAmlEvent", Tenant, crate::aml::report;
     AdminAmlList: "GET" "/v1/admin/aml/events" => "listAmlEvents", Admin, crate::aml::list;
@@ -160,8 +160,8 @@ route_table! {
     AdminAudit: "GET" "/v1/admin/audit" => "getAdminAudit", Admin, crate::tenants::admin_audit;
     TenantAudit: "GET" "/v1/audit" => "getOwnAudit", Tenant, crate::tenants::own_audit;
     // sandbox
-    SandboxClockAdvance: "POST" "/v1/sandbox/clock" => "advanceSandboxClock", Tenant, Gateway::advance_clock;
-    SandboxClockGet: "GET" "/v1/sandbox/clock" => "getSandboxClock", Tenant, Gateway::get_clock;
+    SandboxClockAdvance: "POST" "/v1/sandbox/clock" => "advanceSandboxClock", Tenant, api::sandbox::advance_clock;
+    SandboxClockGet: "GET" "/v1/sandbox/clock" => "getSandboxClock", Tenant, api::sandbox::get_clock;
     // webhooks
     WebhookCreate: "POST" "/v1/webhooks" => "createWebhook", Tenant, crate::webhooks::create;
     WebhookList: "GET" "/v1/webhooks" => "listWebhooks", Tenant, crate::webhooks::list;
@@ -171,10 +171,10 @@ route_table! {
     WebhookDeliveries(webhook_id): "GET" "/v1/webhooks/{webhook_id}/deliveries" => "listDeliveries", Tenant, crate::webhooks::deliveries;
     WebhookRedeliver(delivery_id): "POST" "/v1/webhooks/deliveries/{delivery_id}/redeliver" => "redeliver", Tenant, crate::webhooks::redeliver;
     // scheduler and decisions
-    AdminRunScheduled: "POST" "/v1/admin/scheduler/run" => "runScheduled", Admin audit "scheduler.run", Gateway::run_scheduled_now;
-    AdminDecisionList: "GET" "/v1/admin/decisions" => "listDecisions", Admin, Gateway::list_decisions;
-    AdminDecisionGet(decision_id): "GET" "/v1/admin/decisions/{decision_id}" => "getDecision", Admin, Gateway::get_decision;
-    AdminDecisionReplay(decision_id): "POST" "/v1/admin/decisions/{decision_id}/replay" => "replayDecision", Admin audit "decision.replay", Gateway::replay_decision;
+    AdminRunScheduled: "POST" "/v1/admin/scheduler/run" => "runScheduled", Admin audit "scheduler.run", crate::scheduler::run_scheduled_now;
+    AdminDecisionList: "GET" "/v1/admin/decisions" => "listDecisions", Admin, crate::decisions::list_decisions;
+    AdminDecisionGet(decision_id): "GET" "/v1/admin/decisions/{decision_id}" => "getDecision", Admin, crate::decisions::get_decision;
+    AdminDecisionReplay(decision_id): "POST" "/v1/admin/decisions/{decision_id}/replay" => "replayDecision", Admin audit "decision.replay", crate::decisions::replay_decision;
 }
 
 impl Route {

@@ -168,23 +168,23 @@ impl Gateway {
         })?;
         Ok((report, rescreens))
     }
+}
 
-    /// Runs the scheduled work and one delivery round now.
-    pub(crate) async fn run_scheduled_now(&self, _ctx: &Ctx<'_>) -> ApiResult<Reply> {
-        let report = self.run_scheduled().await?;
-        let delivery = self.deliver_webhooks().await?;
-        Ok(Reply::ok(json!({
-            "limits_activated": report.limits_activated,
-            "exclusions_expired": report.exclusions_expired,
-            "kyc_checks_expired": report.kyc_checks_expired,
-            "snapshots_taken": report.snapshots_taken,
-            "users_rescreened": report.users_rescreened,
-            "list_chunks_loaded": report.list_chunks_loaded,
-            "lists_activated": report.lists_activated,
-            "webhook_events_fanned_out": delivery.fanned_out,
-            "webhook_attempts": delivery.attempted,
-        })))
-    }
+/// Runs the scheduled work and one delivery round now.
+pub(crate) async fn run_scheduled_now(gw: &Gateway, _ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let report = gw.run_scheduled().await?;
+    let delivery = gw.deliver_webhooks().await?;
+    Ok(Reply::ok(json!({
+        "limits_activated": report.limits_activated,
+        "exclusions_expired": report.exclusions_expired,
+        "kyc_checks_expired": report.kyc_checks_expired,
+        "snapshots_taken": report.snapshots_taken,
+        "users_rescreened": report.users_rescreened,
+        "list_chunks_loaded": report.list_chunks_loaded,
+        "lists_activated": report.lists_activated,
+        "webhook_events_fanned_out": delivery.fanned_out,
+        "webhook_attempts": delivery.attempted,
+    })))
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! The endpoints, one file per group, and what they share.
 
-mod sandbox;
+pub(crate) mod sandbox;
 
 use serde_json::json;
 

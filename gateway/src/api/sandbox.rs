@@ -18,23 +18,21 @@ fn sandbox_only(ctx: &Ctx<'_>) -> ApiResult<()> {
     }
 }
 
-impl Gateway {
-    /// Moves this tenant's clock forward. Time never goes back.
-    pub(crate) async fn advance_clock(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-        sandbox_only(ctx)?;
-        let mut f = Fields::from_body(ctx.body)?;
-        let seconds = f.integer("advance_seconds");
-        if !f.is_missing("advance_seconds") && !(1..=MAX_ADVANCE_SECONDS).contains(&seconds) {
-            f.reject("invalid_field", format!("advance_seconds must be from 1 to {MAX_ADVANCE_SECONDS}"));
-        }
-        f.finish()?;
-        self.store.batch(vec![crate::tenants::store::advance_clock(&ctx.caller.tenant_id, seconds)]).await?;
-        self.run_scheduled().await?;
-        Ok(Reply::ok(json!({ "now": time::format(ctx.now + seconds) })))
+/// Moves this tenant's clock forward. Time never goes back.
+pub(crate) async fn advance_clock(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    sandbox_only(ctx)?;
+    let mut f = Fields::from_body(ctx.body)?;
+    let seconds = f.integer("advance_seconds");
+    if !f.is_missing("advance_seconds") && !(1..=MAX_ADVANCE_SECONDS).contains(&seconds) {
+        f.reject("invalid_field", format!("advance_seconds must be from 1 to {MAX_ADVANCE_SECONDS}"));
     }
+    f.finish()?;
+    gw.store.batch(vec![crate::tenants::store::advance_clock(&ctx.caller.tenant_id, seconds)]).await?;
+    gw.run_scheduled().await?;
+    Ok(Reply::ok(json!({ "now": time::format(ctx.now + seconds) })))
+}
 
-    pub(crate) async fn get_clock(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-        sandbox_only(ctx)?;
-        Ok(Reply::ok(json!({ "now": time::format(ctx.now) })))
-    }
+pub(crate) async fn get_clock(_gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    sandbox_only(ctx)?;
+    Ok(Reply::ok(json!({ "now": time::format(ctx.now) })))
 }

@@ -213,103 +213,102 @@ impl Gateway {
         let floor = id_floor(second.saturating_sub(PAGE_SPAN_SECONDS));
         Ok(store::in_pages_around(self.store.as_ref(), decision_id, &floor).await?.into_iter().find(|d| d.decision_id == decision_id))
     }
+}
 
-    /// A decision of the caller's environment, or 404 `decision_not_found`.
-    async fn decision_in_environment(&self, ctx: &Ctx<'_>, decision_id: &str) -> ApiResult<RecordedDecision> {
-        let found = self.load_decision(decision_id).await?.filter(|d| d.environment == ctx.caller.environment);
-        found.ok_or_else(|| ApiError::not_found("decision_not_found", "no such decision in this environment"))
-    }
+/// A decision of the caller's environment, or 404 `decision_not_found`.
+async fn decision_in_environment(gw: &Gateway, ctx: &Ctx<'_>, decision_id: &str) -> ApiResult<RecordedDecision> {
+    let found = gw.load_decision(decision_id).await?.filter(|d| d.environment == ctx.caller.environment);
+    found.ok_or_else(|| ApiError::not_found("decision_not_found", "no such decision in this environment"))
+}
 
-    pub(crate) async fn get_decision(&self, ctx: &Ctx<'_>, decision_id: &str) -> ApiResult<Reply> {
-        Ok(Reply::ok(self.decision_in_environment(ctx, decision_id).await?.to_json()))
-    }
+pub(crate) async fn get_decision(gw: &Gateway, ctx: &Ctx<'_>, decision_id: &str) -> ApiResult<Reply> {
+    Ok(Reply::ok(decision_in_environment(gw, ctx, decision_id).await?.to_json()))
+}
 
-    /// Replays a recorded decision through the rules this host runs.
-    pub(crate) async fn replay_decision(&self, ctx: &Ctx<'_>, decision_id: &str) -> ApiResult<Reply> {
-        let decision = self.decision_in_environment(ctx, decision_id).await?;
-        let report = replay_recorded(self.rules.as_ref(), &decision).map_err(|e| match e {
-            ReplayError::Rules(fault) => ApiError::from(fault),
-            ReplayError::Input { .. } | ReplayError::Output(_) => ApiError::unprocessable("unreplayable_decision", e.to_string()),
-        })?;
-        let identity = self.rules.identity();
-        Ok(Reply::ok(json!({
-            "decision_id": decision.decision_id,
-            "identical": report.differences.is_empty(),
-            "differences": report.differences,
-            "recorded_rules_sha256": decision.rules_sha256,
-            "replayed_rules_version": identity.version,
-            "replayed_rules_sha256": identity.component_sha256,
-            "replayed_output": report.replayed,
-        })))
-    }
+/// Replays a recorded decision through the rules this host runs.
+pub(crate) async fn replay_decision(gw: &Gateway, ctx: &Ctx<'_>, decision_id: &str) -> ApiResult<Reply> {
+    let decision = decision_in_environment(gw, ctx, decision_id).await?;
+    let report = replay_recorded(gw.rules.as_ref(), &decision).map_err(|e| match e {
+        ReplayError::Rules(fault) => ApiError::from(fault),
+        ReplayError::Input { .. } | ReplayError::Output(_) => ApiError::unprocessable("unreplayable_decision", e.to_string()),
+    })?;
+    let identity = gw.rules.identity();
+    Ok(Reply::ok(json!({
+        "decision_id": decision.decision_id,
+        "identical": report.differences.is_empty(),
+        "differences": report.differences,
+        "recorded_rules_sha256": decision.rules_sha256,
+        "replayed_rules_version": identity.version,
+        "replayed_rules_sha256": identity.component_sha256,
+        "replayed_output": report.replayed,
+    })))
+}
 
-    pub(crate) async fn list_decisions(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-        let q = &ctx.query;
-        let tenant = q.get("tenant_id").unwrap_or("");
-        let user = q.get("user_id").unwrap_or("");
-        let bound = |name: &'static str, default: i64| -> ApiResult<i64> {
-            q.get(name).map_or(Ok(default), |t| {
-                time::parse(t).ok_or_else(|| ApiError::bad_request("invalid_field", format!("{name} must be an ISO 8601 timestamp")))
-            })
-        };
-        let (from, to) = (bound("from", 0)?, bound("to", crate::ports::MAX_STORED_INTEGER)?);
-        let limit = q.page_limit(DEFAULT_PAGE, MAX_PAGE)?;
-        let after_id = match q.get("cursor") {
-            None => String::new(),
-            Some(c) => decode_cursor(c).ok_or_else(|| ApiError::bad_request("invalid_cursor", "cursor is not one this service issued"))?,
-        };
-        let (lower, upper) = (id_floor(from), id_floor(to.saturating_add(1)));
-        let wanted = |d: &RecordedDecision| {
-            d.environment == ctx.caller.environment
-                && (tenant.is_empty() || d.tenant_id == tenant)
-                && (user.is_empty() || d.user_id == user)
-                && (from..=to).contains(&d.decided_at)
-                && d.decision_id > after_id
-                && d.decision_id >= lower
-                && d.decision_id < upper
-        };
-        let filter = store::RowFilter {
-            environment: ctx.caller.environment,
-            tenant_id: tenant,
-            user_id: user,
-            from,
-            to,
-            after_id: &after_id,
-            lower: &lower,
-            upper: &upper,
-            limit: limit + 1,
-        };
-        let mut found = store::rows(self.store.as_ref(), &filter).await?;
-        // Pages in key order; an unread page holds only ids from its key on,
-        // so the listing is complete once enough ids lie before the last key read.
-        let start_second = id_second(&after_id).unwrap_or(0).max(from).saturating_sub(PAGE_SPAN_SECONDS);
-        let mut page_after = id_floor(start_second);
-        let mut first_read = true;
-        loop {
-            let pages =
-                store::pages_after(self.store.as_ref(), ctx.caller.environment, &page_after, first_read, &upper, &after_id, PAGES_PER_READ).await?;
-            first_read = false;
-            let read = pages.len() as i64;
-            let Some(last_key) = pages.last().map(|p| p.page_id.clone()) else { break };
-            for page in pages {
-                found.extend(page.decisions.into_iter().filter(|d| wanted(d)));
-            }
-            if read < PAGES_PER_READ || found.iter().filter(|d| d.decision_id <= last_key).count() as i64 > limit {
-                break;
-            }
-            page_after = last_key;
+pub(crate) async fn list_decisions(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let q = &ctx.query;
+    let tenant = q.get("tenant_id").unwrap_or("");
+    let user = q.get("user_id").unwrap_or("");
+    let bound = |name: &'static str, default: i64| -> ApiResult<i64> {
+        q.get(name).map_or(Ok(default), |t| {
+            time::parse(t).ok_or_else(|| ApiError::bad_request("invalid_field", format!("{name} must be an ISO 8601 timestamp")))
+        })
+    };
+    let (from, to) = (bound("from", 0)?, bound("to", crate::ports::MAX_STORED_INTEGER)?);
+    let limit = q.page_limit(DEFAULT_PAGE, MAX_PAGE)?;
+    let after_id = match q.get("cursor") {
+        None => String::new(),
+        Some(c) => decode_cursor(c).ok_or_else(|| ApiError::bad_request("invalid_cursor", "cursor is not one this service issued"))?,
+    };
+    let (lower, upper) = (id_floor(from), id_floor(to.saturating_add(1)));
+    let wanted = |d: &RecordedDecision| {
+        d.environment == ctx.caller.environment
+            && (tenant.is_empty() || d.tenant_id == tenant)
+            && (user.is_empty() || d.user_id == user)
+            && (from..=to).contains(&d.decided_at)
+            && d.decision_id > after_id
+            && d.decision_id >= lower
+            && d.decision_id < upper
+    };
+    let filter = store::RowFilter {
+        environment: ctx.caller.environment,
+        tenant_id: tenant,
+        user_id: user,
+        from,
+        to,
+        after_id: &after_id,
+        lower: &lower,
+        upper: &upper,
+        limit: limit + 1,
+    };
+    let mut found = store::rows(gw.store.as_ref(), &filter).await?;
+    // Pages in key order; an unread page holds only ids from its key on,
+    // so the listing is complete once enough ids lie before the last key read.
+    let start_second = id_second(&after_id).unwrap_or(0).max(from).saturating_sub(PAGE_SPAN_SECONDS);
+    let mut page_after = id_floor(start_second);
+    let mut first_read = true;
+    loop {
+        let pages = store::pages_after(gw.store.as_ref(), ctx.caller.environment, &page_after, first_read, &upper, &after_id, PAGES_PER_READ).await?;
+        first_read = false;
+        let read = pages.len() as i64;
+        let Some(last_key) = pages.last().map(|p| p.page_id.clone()) else { break };
+        for page in pages {
+            found.extend(page.decisions.into_iter().filter(|d| wanted(d)));
         }
-        found.sort_by(|a, b| a.decision_id.cmp(&b.decision_id));
-        found.truncate(limit as usize + 1);
-        let has_more = found.len() as i64 > limit;
-        found.truncate(limit as usize);
-        let next = found.last().filter(|_| has_more).map(|d| Json::String(encode_cursor(&d.decision_id)));
-        Ok(Reply::ok(json!({
-            "decisions": found.iter().map(RecordedDecision::to_json).collect::<Vec<_>>(),
-            "next_cursor": next.unwrap_or(Json::Null),
-            "has_more": has_more,
-        })))
+        if read < PAGES_PER_READ || found.iter().filter(|d| d.decision_id <= last_key).count() as i64 > limit {
+            break;
+        }
+        page_after = last_key;
     }
+    found.sort_by(|a, b| a.decision_id.cmp(&b.decision_id));
+    found.truncate(limit as usize + 1);
+    let has_more = found.len() as i64 > limit;
+    found.truncate(limit as usize);
+    let next = found.last().filter(|_| has_more).map(|d| Json::String(encode_cursor(&d.decision_id)));
+    Ok(Reply::ok(json!({
+        "decisions": found.iter().map(RecordedDecision::to_json).collect::<Vec<_>>(),
+        "next_cursor": next.unwrap_or(Json::Null),
+        "has_more": has_more,
+    })))
 }
 
 /// A decision as recorded.

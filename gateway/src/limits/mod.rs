@@ -49,452 +49,442 @@ fn pick(rows: &[LimitRow], index: u32) -> ApiResult<&LimitRow> {
     rows.get(index as usize).ok_or_else(ApiError::internal)
 }
 
-impl Gateway {
-    /// The user's active and pending limit rows, oldest first; `currency` is the request's.
-    async fn limit_rows(&self, ctx: &Ctx<'_>, user_id: &str, currency: Option<&str>) -> ApiResult<Vec<LimitRow>> {
-        let rows = self.store.query_many(vec![store::read_limit_rows(&ctx.caller.tenant_id, user_id)]).await?;
-        store::limit_rows_from(rows.first().map(Vec::as_slice).unwrap_or_default(), currency)
-    }
+/// The user's active and pending limit rows, oldest first; `currency` is the request's.
+async fn limit_rows(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, currency: Option<&str>) -> ApiResult<Vec<LimitRow>> {
+    let rows = gw.store.query_many(vec![store::read_limit_rows(&ctx.caller.tenant_id, user_id)]).await?;
+    store::limit_rows_from(rows.first().map(Vec::as_slice).unwrap_or_default(), currency)
+}
 
-    /// Deposits recent enough to count in any window.
-    async fn recent_deposits(&self, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Deposits> {
-        store::deposits_since(self.store.as_ref(), &ctx.caller.tenant_id, user_id, self.deposits_since(ctx)).await
-    }
+/// Deposits recent enough to count in any window.
+async fn recent_deposits(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Deposits> {
+    store::deposits_since(gw.store.as_ref(), &ctx.caller.tenant_id, user_id, deposits_since(gw, ctx)).await
+}
 
-    fn deposits_since(&self, ctx: &Ctx<'_>) -> i64 {
-        ctx.now.saturating_sub(self.rules.horizons().longest_deposit_window_seconds)
-    }
+fn deposits_since(gw: &Gateway, ctx: &Ctx<'_>) -> i64 {
+    ctx.now.saturating_sub(gw.rules.horizons().longest_deposit_window_seconds)
+}
 
-    /// One read per window of what the store sums of its deposits, in
-    /// `LimitWindow::ALL` order: the whole hours inside the window from
-    /// `deposit_hours`, and the deposits of the hour it starts in one by one,
-    /// so that a check reads a bounded number of rows whatever the history.
-    fn window_total_reads(&self, ctx: &Ctx<'_>, user_id: &str) -> Vec<Read> {
-        let h = self.rules.horizons();
-        LimitWindow::ALL
-            .iter()
-            .map(|w| {
-                let length = match w {
-                    LimitWindow::Daily => h.daily_window_seconds,
-                    LimitWindow::Weekly => h.weekly_window_seconds,
-                    LimitWindow::Monthly => h.monthly_window_seconds,
-                };
-                store::read_window_total(&ctx.caller.tenant_id, user_id, ctx.now.saturating_sub(length))
-            })
-            .collect()
-    }
-
-    async fn window_totals(&self, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Vec<WindowTotal>> {
-        store::window_totals_from(&self.store.query_many(self.window_total_reads(ctx, user_id)).await?)
-    }
-
-    /// Decides a deposit from the windows' totals; a breach, whose reset time
-    /// needs single deposits, is decided again with every deposit of the
-    /// longest window. Only the second decision is logged.
-    async fn decide_deposit_facts(&self, ctx: &Ctx<'_>, user_id: &str, facts: &mut DepositFacts) -> ApiResult<(DepositDecision, DecisionLog)> {
-        let scope = Scope::of(ctx, user_id);
-        let (decision, log) = self.decide_or_refuse(&scope, Operation::Deposit, &*facts, |r, f| r.decide_deposit(f))?;
-        if !matches!(decision, DepositDecision::NeedsDeposits) {
-            return Ok((decision, log));
-        }
-        // The first answer is a decision too: logged, then asked again with the deposits.
-        self.defer(log);
-        facts.deposits = Some(self.recent_deposits(ctx, user_id).await?);
-        match self.decide_or_refuse(&scope, Operation::Deposit, &*facts, |r, f| r.decide_deposit(f))? {
-            (DepositDecision::NeedsDeposits, _) => Err(needs_deposits_twice()),
-            decided => Ok(decided),
-        }
-    }
-
-    pub(crate) async fn set_limit(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-        let mut f = Fields::from_body(ctx.body)?;
-        let user_id = f.text("user_id");
-        let type_text = f.code("limit_type");
-        let amount = f.cents("amount_cents");
-        let currency = f.currency("currency");
-        let requested_at = f.timestamp("requested_at");
-        let window = LimitWindow::parse(&type_text);
-        if !type_text.is_empty() && window.is_none() {
-            f.reject("unsupported_type", "limit_type must be limit_daily, limit_weekly or limit_monthly");
-        }
-        check_skew(&mut f, "requested_at", requested_at, ctx.now);
-        f.finish()?;
-        let window = window.ok_or_else(ApiError::internal)?;
-        until_committed!({
-            let user = self.require_user(ctx, &user_id).await?;
-            let rows = self.limit_rows(ctx, &user_id, Some(&currency)).await?;
-            let facts = LimitChangeFacts {
-                now: ctx.now,
-                requested_at,
-                window,
-                amount_cents: amount,
-                limits: rows.iter().map(|r| r.facts).collect(),
-                jurisdiction: ctx.caller.jurisdiction.clone(),
+/// One read per window of what the store sums of its deposits, in
+/// `LimitWindow::ALL` order: the whole hours inside the window from
+/// `deposit_hours`, and the deposits of the hour it starts in one by one,
+/// so that a check reads a bounded number of rows whatever the history.
+fn window_total_reads(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str) -> Vec<Read> {
+    let h = gw.rules.horizons();
+    LimitWindow::ALL
+        .iter()
+        .map(|w| {
+            let length = match w {
+                LimitWindow::Daily => h.daily_window_seconds,
+                LimitWindow::Weekly => h.weekly_window_seconds,
+                LimitWindow::Monthly => h.monthly_window_seconds,
             };
-            let (decision, log) =
-                self.decide_or_refuse(&Scope::of(ctx, &user_id), Operation::LimitChange, &facts, |r, f| r.decide_limit_change(f))?;
-            let refuse = |error: ApiError| {
-                let error = error_with_decision(error, &log);
-                self.defer(log.clone());
-                Err(error)
-            };
-            let respond = |reply: Reply| {
-                let reply = with_decision(reply, &log);
-                self.defer(log.clone());
-                Ok(reply)
-            };
-            match decision {
-                LimitChangeDecision::BelowMinimum(min) => {
-                    return refuse(ApiError::unprocessable("below_minimum", format!("a deposit limit must be at least {min} minor units"))).map(Some);
-                }
-                LimitChangeDecision::CurrencyMismatch => {
-                    let kept = rows.iter().find(|r| r.facts.window == window && r.currency != currency).map(|r| r.currency.clone());
-                    return refuse(ApiError::bad_request("currency_mismatch", format!("this limit is kept in {}", kept.unwrap_or_default())))
-                        .map(Some);
-                }
-                LimitChangeDecision::PendingChangeExists => {
-                    return refuse(ApiError::conflict(
-                        "pending_change_exists",
-                        "an increase of this limit is pending; cancel it first or wait until it is effective",
-                    ))
-                    .map(Some);
-                }
-                LimitChangeDecision::ReplayPending(i) => return respond(Reply::ok(stored_json(&pick(&rows, i)?.response)?)).map(Some),
-                LimitChangeDecision::Unchanged(i) => {
-                    let c = pick(&rows, i)?;
-                    let body = limit_response(
-                        &c.limit_id,
-                        &user_id,
-                        window,
-                        amount,
-                        &currency,
-                        Some(amount),
-                        false,
-                        0,
-                        c.facts.effective_from,
-                        LimitStatus::Active,
-                    );
-                    return respond(Reply::ok(body)).map(Some);
-                }
-                LimitChangeDecision::Apply(change) => {
-                    let mut statements = vec![log.statement()];
-                    let body = self.limit_change_statements(ctx, &user, &rows, window, amount, &currency, &change, &mut statements)?;
-                    if self.commit(statements).await? {
-                        return Ok(Some(with_decision(Reply::created(body), &log)));
-                    }
+            store::read_window_total(&ctx.caller.tenant_id, user_id, ctx.now.saturating_sub(length))
+        })
+        .collect()
+}
+
+async fn window_totals(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Vec<WindowTotal>> {
+    store::window_totals_from(&gw.store.query_many(window_total_reads(gw, ctx, user_id)).await?)
+}
+
+/// Decides a deposit from the windows' totals; a breach, whose reset time
+/// needs single deposits, is decided again with every deposit of the
+/// longest window. Only the second decision is logged.
+async fn decide_deposit_facts(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, facts: &mut DepositFacts) -> ApiResult<(DepositDecision, DecisionLog)> {
+    let scope = Scope::of(ctx, user_id);
+    let (decision, log) = gw.decide_or_refuse(&scope, Operation::Deposit, &*facts, |r, f| r.decide_deposit(f))?;
+    if !matches!(decision, DepositDecision::NeedsDeposits) {
+        return Ok((decision, log));
+    }
+    // The first answer is a decision too: logged, then asked again with the deposits.
+    gw.defer(log);
+    facts.deposits = Some(recent_deposits(gw, ctx, user_id).await?);
+    match gw.decide_or_refuse(&scope, Operation::Deposit, &*facts, |r, f| r.decide_deposit(f))? {
+        (DepositDecision::NeedsDeposits, _) => Err(needs_deposits_twice()),
+        decided => Ok(decided),
+    }
+}
+
+pub(crate) async fn set_limit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let mut f = Fields::from_body(ctx.body)?;
+    let user_id = f.text("user_id");
+    let type_text = f.code("limit_type");
+    let amount = f.cents("amount_cents");
+    let currency = f.currency("currency");
+    let requested_at = f.timestamp("requested_at");
+    let window = LimitWindow::parse(&type_text);
+    if !type_text.is_empty() && window.is_none() {
+        f.reject("unsupported_type", "limit_type must be limit_daily, limit_weekly or limit_monthly");
+    }
+    check_skew(&mut f, "requested_at", requested_at, ctx.now);
+    f.finish()?;
+    let window = window.ok_or_else(ApiError::internal)?;
+    until_committed!({
+        let user = gw.require_user(ctx, &user_id).await?;
+        let rows = limit_rows(gw, ctx, &user_id, Some(&currency)).await?;
+        let facts = LimitChangeFacts {
+            now: ctx.now,
+            requested_at,
+            window,
+            amount_cents: amount,
+            limits: rows.iter().map(|r| r.facts).collect(),
+            jurisdiction: ctx.caller.jurisdiction.clone(),
+        };
+        let (decision, log) = gw.decide_or_refuse(&Scope::of(ctx, &user_id), Operation::LimitChange, &facts, |r, f| r.decide_limit_change(f))?;
+        let refuse = |error: ApiError| {
+            let error = error_with_decision(error, &log);
+            gw.defer(log.clone());
+            Err(error)
+        };
+        let respond = |reply: Reply| {
+            let reply = with_decision(reply, &log);
+            gw.defer(log.clone());
+            Ok(reply)
+        };
+        match decision {
+            LimitChangeDecision::BelowMinimum(min) => {
+                return refuse(ApiError::unprocessable("below_minimum", format!("a deposit limit must be at least {min} minor units"))).map(Some);
+            }
+            LimitChangeDecision::CurrencyMismatch => {
+                let kept = rows.iter().find(|r| r.facts.window == window && r.currency != currency).map(|r| r.currency.clone());
+                return refuse(ApiError::bad_request("currency_mismatch", format!("this limit is kept in {}", kept.unwrap_or_default()))).map(Some);
+            }
+            LimitChangeDecision::PendingChangeExists => {
+                return refuse(ApiError::conflict(
+                    "pending_change_exists",
+                    "an increase of this limit is pending; cancel it first or wait until it is effective",
+                ))
+                .map(Some);
+            }
+            LimitChangeDecision::ReplayPending(i) => return respond(Reply::ok(stored_json(&pick(&rows, i)?.response)?)).map(Some),
+            LimitChangeDecision::Unchanged(i) => {
+                let c = pick(&rows, i)?;
+                let body = limit_response(
+                    &c.limit_id,
+                    &user_id,
+                    window,
+                    amount,
+                    &currency,
+                    Some(amount),
+                    false,
+                    0,
+                    c.facts.effective_from,
+                    LimitStatus::Active,
+                );
+                return respond(Reply::ok(body)).map(Some);
+            }
+            LimitChangeDecision::Apply(change) => {
+                let mut statements = vec![log.statement()];
+                let body = limit_change_statements(gw, ctx, &user, &rows, window, amount, &currency, &change, &mut statements)?;
+                if gw.commit(statements).await? {
+                    return Ok(Some(with_decision(Reply::created(body), &log)));
                 }
             }
-            Ok(None)
-        })
-    }
-
-    /// The statements of an applied change: a claim on the user, the
-    /// cancellation of a pending increase it replaces, the new row and its event.
-    #[allow(clippy::too_many_arguments)]
-    fn limit_change_statements(
-        &self,
-        ctx: &Ctx<'_>,
-        user: &User,
-        rows: &[LimitRow],
-        window: LimitWindow,
-        amount: i64,
-        currency: &str,
-        change: &LimitChange,
-        statements: &mut Vec<Stmt>,
-    ) -> ApiResult<Json> {
-        let limit_id = self.new_id("lim");
-        let current = change.current.map(|i| pick(rows, i)).transpose()?;
-        let body = limit_response(
-            &limit_id,
-            &user.external_user_id,
-            window,
-            amount,
-            currency,
-            current.map(|c| c.facts.amount_cents),
-            change.is_increase,
-            change.cooloff_seconds,
-            change.effective_from,
-            change.status,
-        );
-        let tenant = ctx.caller.tenant_id.as_str();
-        statements.push(self.claim_user(ctx, user));
-        if let Some(p) = change.cancel_pending.map(|i| pick(rows, i)).transpose()? {
-            statements.push(store::cancel_pending(&p.limit_id, ctx.now));
-            statements.push(self.event(ctx.caller.environment, Some(tenant), EventKind::LimitCancelled, ctx.now, json!({
-                "limit_id": p.limit_id, "user_id": user.external_user_id, "limit_type": window.as_str(), "amount_cents": p.facts.amount_cents, "currency": p.currency,
-            })));
         }
-        statements.push(store::insert_limit(store::NewLimit {
-            limit_id: &limit_id,
-            tenant_id: tenant,
-            user_id: &user.external_user_id,
-            window,
-            amount_cents: amount,
-            currency,
-            status: change.status,
-            effective_from: change.effective_from,
-            user_version: user.version + 1,
-            response: body.to_string(),
-            now: ctx.now,
-        }));
-        if let Some(event) = change.event {
-            statements.push(self.event(
-                ctx.caller.environment,
-                Some(tenant),
-                event,
-                ctx.now,
-                json!({
-                    "limit_id": limit_id,
-                    "user_id": user.external_user_id,
-                    "limit_type": window.as_str(),
-                    "amount_cents": amount,
-                    "currency": currency,
-                    "previous_limit_cents": current.map(|c| c.facts.amount_cents),
-                    "effective_from": time::format(change.effective_from),
-                }),
-            ));
-        }
-        Ok(body)
-    }
+        Ok(None)
+    })
+}
 
-    pub(crate) async fn list_limits(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-        let user_id = ctx.query.required("user_id")?;
-        self.require_user(ctx, user_id).await?;
-        let rows = self.limit_rows(ctx, user_id, None).await?;
-        let facts = LimitsFacts {
-            now: ctx.now,
-            limits: rows.iter().map(|r| r.facts).collect(),
-            totals: self.window_totals(ctx, user_id).await?,
-            deposits: None,
-        };
-        let (views, log) = self.decide(&Scope::of(ctx, user_id), Operation::Limits, &facts, |r, f| r.describe_limits(f))?;
-        let mut items = Vec::new();
-        for view in &views {
-            let limit = pick(&rows, view.in_force)?;
-            let pending = view.pending.map(|i| pick(&rows, i)).transpose()?.map(|p| {
-                json!({ "limit_id": p.limit_id, "amount_cents": p.facts.amount_cents, "effective_from": time::format(p.facts.effective_from), "status": LimitStatus::Pending.as_str() })
-            });
-            items.push(json!({
-                "limit_id": limit.limit_id,
-                "limit_type": view.window.as_str(),
-                "amount_cents": limit.facts.amount_cents,
-                "currency": limit.currency,
-                "status": LimitStatus::Active.as_str(),
-                "effective_from": time::format(limit.facts.effective_from),
-                "spent_cents": view.spent_cents,
-                "remaining_cents": view.remaining_cents,
-                "next_reset_at": time::json_opt(view.next_reset_at),
-                "pending_change": pending,
-            }));
-        }
-        let reply = with_decision(Reply::ok(json!({ "user_id": user_id, "limits": items })), &log);
-        self.defer(log);
-        Ok(reply)
+/// The statements of an applied change: a claim on the user, the
+/// cancellation of a pending increase it replaces, the new row and its event.
+#[allow(clippy::too_many_arguments)]
+fn limit_change_statements(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    user: &User,
+    rows: &[LimitRow],
+    window: LimitWindow,
+    amount: i64,
+    currency: &str,
+    change: &LimitChange,
+    statements: &mut Vec<Stmt>,
+) -> ApiResult<Json> {
+    let limit_id = gw.new_id("lim");
+    let current = change.current.map(|i| pick(rows, i)).transpose()?;
+    let body = limit_response(
+        &limit_id,
+        &user.external_user_id,
+        window,
+        amount,
+        currency,
+        current.map(|c| c.facts.amount_cents),
+        change.is_increase,
+        change.cooloff_seconds,
+        change.effective_from,
+        change.status,
+    );
+    let tenant = ctx.caller.tenant_id.as_str();
+    statements.push(gw.claim_user(ctx, user));
+    if let Some(p) = change.cancel_pending.map(|i| pick(rows, i)).transpose()? {
+        statements.push(store::cancel_pending(&p.limit_id, ctx.now));
+        statements.push(gw.event(ctx.caller.environment, Some(tenant), EventKind::LimitCancelled, ctx.now, json!({
+            "limit_id": p.limit_id, "user_id": user.external_user_id, "limit_type": window.as_str(), "amount_cents": p.facts.amount_cents, "currency": p.currency,
+        })));
     }
-
-    /// Everything that stands between a player and a deposit, decided by the
-    /// rules in one call: a sanctions hold, an active self-exclusion matching
-    /// the player by id, e-mail or phone anywhere in the environment, then the
-    /// rolling-window limits in force. The four reads go in one round trip.
-    async fn deposit_facts(&self, ctx: &Ctx<'_>, user_id: &str, amount: i64, currency: &str) -> ApiResult<(User, DepositFacts)> {
-        let (tenant, user) = (ctx.caller.tenant_id.as_str(), user_id);
-        let mut reads = vec![
-            users::read(tenant, user),
-            exclusions::read_player_exclusions(tenant, user, ctx.caller.environment),
-            store::read_limit_rows(tenant, user),
-        ];
-        reads.extend(self.window_total_reads(ctx, user));
-        let mut results = self.store.query_many(reads).await?;
-        let totals = store::window_totals_from(results.get(3..).unwrap_or_default())?;
-        results.truncate(3);
-        let [users, exclusions, limits] = <[Vec<Row>; 3]>::try_from(results).map_err(|_| ApiError::internal())?;
-        let user = users.first().map(users::from_row).transpose()?.ok_or_else(ApiError::user_not_found)?;
-        let facts = DepositFacts {
-            now: ctx.now,
-            sanctions: user.sanctions_status,
-            exclusions: exclusions::terms_at(&exclusions, 0)?,
-            limits: store::limit_rows_from(&limits, Some(currency))?.into_iter().map(|r| r.facts).collect(),
-            totals,
-            deposits: None,
-            amount_cents: amount,
-        };
-        Ok((user, facts))
-    }
-
-    fn breach_event(&self, ctx: &Ctx<'_>, user_id: &str, amount: i64, currency: &str, b: &DepositBreach) -> Stmt {
-        self.event(
+    statements.push(store::insert_limit(store::NewLimit {
+        limit_id: &limit_id,
+        tenant_id: tenant,
+        user_id: &user.external_user_id,
+        window,
+        amount_cents: amount,
+        currency,
+        status: change.status,
+        effective_from: change.effective_from,
+        user_version: user.version + 1,
+        response: body.to_string(),
+        now: ctx.now,
+    }));
+    if let Some(event) = change.event {
+        statements.push(gw.event(
             ctx.caller.environment,
-            Some(&ctx.caller.tenant_id),
-            EventKind::LimitBreachAttempt,
+            Some(tenant),
+            event,
             ctx.now,
             json!({
-                "user_id": user_id,
-                "limit_type": b.window.as_str(),
+                "limit_id": limit_id,
+                "user_id": user.external_user_id,
+                "limit_type": window.as_str(),
                 "amount_cents": amount,
                 "currency": currency,
-                "limit_amount_cents": b.limit_cents,
-                "already_spent_cents": b.already_spent_cents,
+                "previous_limit_cents": current.map(|c| c.facts.amount_cents),
+                "effective_from": time::format(change.effective_from),
             }),
-        )
+        ));
     }
+    Ok(body)
+}
 
-    pub(crate) async fn check_limits(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-        let mut f = Fields::from_body(ctx.body)?;
-        let user_id = f.text("user_id");
-        let amount = f.cents("amount_cents");
-        let currency = f.currency("currency");
-        f.finish()?;
-        let (_, mut facts) = self.deposit_facts(ctx, &user_id, amount, &currency).await?;
-        let (decision, log) = self.decide_deposit_facts(ctx, &user_id, &mut facts).await?;
-        let body = match decision {
-            DepositDecision::Allowed(a) => json!({
-                "allowed": true,
-                "amount_cents": amount,
-                "would_remain_cents": a.would_remain_cents,
-                "active_limits": a.active.windows().map(LimitWindow::as_str).collect::<Vec<_>>(),
-            }),
-            DepositDecision::Held => json!({ "allowed": false, "reason": "account_under_review", "user_message": HELD_MESSAGE }),
-            DepositDecision::Excluded => json!({ "allowed": false, "reason": "self_excluded", "user_message": EXCLUDED_MESSAGE }),
-            DepositDecision::CurrencyMismatch(window) => {
-                let error = ApiError::bad_request("currency_mismatch", format!("the {} limit is kept in another currency", window.as_str()));
-                let error = error_with_decision(error, &log);
-                self.defer(log);
-                return Err(error);
+pub(crate) async fn list_limits(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let user_id = ctx.query.required("user_id")?;
+    gw.require_user(ctx, user_id).await?;
+    let rows = limit_rows(gw, ctx, user_id, None).await?;
+    let facts =
+        LimitsFacts { now: ctx.now, limits: rows.iter().map(|r| r.facts).collect(), totals: window_totals(gw, ctx, user_id).await?, deposits: None };
+    let (views, log) = gw.decide(&Scope::of(ctx, user_id), Operation::Limits, &facts, |r, f| r.describe_limits(f))?;
+    let mut items = Vec::new();
+    for view in &views {
+        let limit = pick(&rows, view.in_force)?;
+        let pending = view.pending.map(|i| pick(&rows, i)).transpose()?.map(|p| {
+            json!({ "limit_id": p.limit_id, "amount_cents": p.facts.amount_cents, "effective_from": time::format(p.facts.effective_from), "status": LimitStatus::Pending.as_str() })
+        });
+        items.push(json!({
+            "limit_id": limit.limit_id,
+            "limit_type": view.window.as_str(),
+            "amount_cents": limit.facts.amount_cents,
+            "currency": limit.currency,
+            "status": LimitStatus::Active.as_str(),
+            "effective_from": time::format(limit.facts.effective_from),
+            "spent_cents": view.spent_cents,
+            "remaining_cents": view.remaining_cents,
+            "next_reset_at": time::json_opt(view.next_reset_at),
+            "pending_change": pending,
+        }));
+    }
+    let reply = with_decision(Reply::ok(json!({ "user_id": user_id, "limits": items })), &log);
+    gw.defer(log);
+    Ok(reply)
+}
+
+/// Everything that stands between a player and a deposit, decided by the
+/// rules in one call: a sanctions hold, an active self-exclusion matching
+/// the player by id, e-mail or phone anywhere in the environment, then the
+/// rolling-window limits in force. The four reads go in one round trip.
+async fn deposit_facts(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, amount: i64, currency: &str) -> ApiResult<(User, DepositFacts)> {
+    let (tenant, user) = (ctx.caller.tenant_id.as_str(), user_id);
+    let mut reads = vec![
+        users::read(tenant, user),
+        exclusions::read_player_exclusions(tenant, user, ctx.caller.environment),
+        store::read_limit_rows(tenant, user),
+    ];
+    reads.extend(window_total_reads(gw, ctx, user));
+    let mut results = gw.store.query_many(reads).await?;
+    let totals = store::window_totals_from(results.get(3..).unwrap_or_default())?;
+    results.truncate(3);
+    let [users, exclusions, limits] = <[Vec<Row>; 3]>::try_from(results).map_err(|_| ApiError::internal())?;
+    let user = users.first().map(users::from_row).transpose()?.ok_or_else(ApiError::user_not_found)?;
+    let facts = DepositFacts {
+        now: ctx.now,
+        sanctions: user.sanctions_status,
+        exclusions: exclusions::terms_at(&exclusions, 0)?,
+        limits: store::limit_rows_from(&limits, Some(currency))?.into_iter().map(|r| r.facts).collect(),
+        totals,
+        deposits: None,
+        amount_cents: amount,
+    };
+    Ok((user, facts))
+}
+
+fn breach_event(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, amount: i64, currency: &str, b: &DepositBreach) -> Stmt {
+    gw.event(
+        ctx.caller.environment,
+        Some(&ctx.caller.tenant_id),
+        EventKind::LimitBreachAttempt,
+        ctx.now,
+        json!({
+            "user_id": user_id,
+            "limit_type": b.window.as_str(),
+            "amount_cents": amount,
+            "currency": currency,
+            "limit_amount_cents": b.limit_cents,
+            "already_spent_cents": b.already_spent_cents,
+        }),
+    )
+}
+
+pub(crate) async fn check_limits(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let mut f = Fields::from_body(ctx.body)?;
+    let user_id = f.text("user_id");
+    let amount = f.cents("amount_cents");
+    let currency = f.currency("currency");
+    f.finish()?;
+    let (_, mut facts) = deposit_facts(gw, ctx, &user_id, amount, &currency).await?;
+    let (decision, log) = decide_deposit_facts(gw, ctx, &user_id, &mut facts).await?;
+    let body = match decision {
+        DepositDecision::Allowed(a) => json!({
+            "allowed": true,
+            "amount_cents": amount,
+            "would_remain_cents": a.would_remain_cents,
+            "active_limits": a.active.windows().map(LimitWindow::as_str).collect::<Vec<_>>(),
+        }),
+        DepositDecision::Held => json!({ "allowed": false, "reason": "account_under_review", "user_message": HELD_MESSAGE }),
+        DepositDecision::Excluded => json!({ "allowed": false, "reason": "self_excluded", "user_message": EXCLUDED_MESSAGE }),
+        DepositDecision::CurrencyMismatch(window) => {
+            let error = ApiError::bad_request("currency_mismatch", format!("the {} limit is kept in another currency", window.as_str()));
+            let error = error_with_decision(error, &log);
+            gw.defer(log);
+            return Err(error);
+        }
+        DepositDecision::Breach(b) => {
+            gw.commit(vec![log.statement(), breach_event(gw, ctx, &user_id, amount, &currency, &b)]).await?;
+            return Ok(with_decision(Reply::ok(breach_body(&b, amount, &currency)), &log));
+        }
+        DepositDecision::NeedsDeposits => return Err(needs_deposits_twice()),
+    };
+    let reply = with_decision(Reply::ok(body), &log);
+    gw.defer(log);
+    Ok(reply)
+}
+
+/// Records a deposit, atomically against the limits: the write commits
+/// only if nothing else was written for the user since the facts were read.
+pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let mut f = Fields::from_body(ctx.body)?;
+    let transaction_id = f.text("transaction_id");
+    let user_id = f.text("user_id");
+    let amount = f.cents("amount_cents");
+    let currency = f.currency("currency");
+    f.finish()?;
+    let tenant = ctx.caller.tenant_id.as_str();
+    until_committed!({
+        if let Some(before) = store::deposit(gw.store.as_ref(), tenant, &transaction_id).await? {
+            if before.user_id == user_id && before.amount_cents == amount && before.currency == currency {
+                return Ok(Some(Reply::ok(stored_json(&before.response)?)));
+            }
+            return Err(ApiError::conflict("transaction_conflict", "this transaction_id was already committed with different details"));
+        }
+        let (user, mut facts) = deposit_facts(gw, ctx, &user_id, amount, &currency).await?;
+        let (decision, log) = decide_deposit_facts(gw, ctx, &user_id, &mut facts).await?;
+        let refusal = match decision {
+            DepositDecision::Allowed(_) => None,
+            DepositDecision::Held => Some(ApiError::unprocessable("account_under_review", HELD_MESSAGE)),
+            DepositDecision::Excluded => Some(ApiError::unprocessable("self_excluded", EXCLUDED_MESSAGE)),
+            DepositDecision::CurrencyMismatch(w) => {
+                Some(ApiError::bad_request("currency_mismatch", format!("the {} limit is kept in another currency", w.as_str())))
             }
             DepositDecision::Breach(b) => {
-                self.commit(vec![log.statement(), self.breach_event(ctx, &user_id, amount, &currency, &b)]).await?;
-                return Ok(with_decision(Reply::ok(breach_body(&b, amount, &currency)), &log));
+                gw.commit(vec![log.statement(), breach_event(gw, ctx, &user_id, amount, &currency, &b)]).await?;
+                return Err(error_with_decision(ApiError::unprocessable("exceeds_limit", breach_message(&b, amount, &currency)), &log));
             }
             DepositDecision::NeedsDeposits => return Err(needs_deposits_twice()),
         };
-        let reply = with_decision(Reply::ok(body), &log);
-        self.defer(log);
-        Ok(reply)
-    }
+        if let Some(error) = refusal {
+            let error = error_with_decision(error, &log);
+            gw.defer(log);
+            return Err(error);
+        }
+        // Stored sums stay within what every store keeps exactly; the
+        // user's claim below keeps this read current until the commit.
+        let hour_sum = store::hour_sum(gw.store.as_ref(), tenant, &user_id, ctx.now).await?;
+        if hour_sum.checked_add(amount).is_none_or(|sum| sum > MAX_STORED_INTEGER) {
+            let error = error_with_decision(rules::RuleError::AmountTooLarge.into(), &log);
+            gw.defer(log);
+            return Err(error);
+        }
+        let response = json!({
+            "transaction_id": transaction_id,
+            "user_id": user_id,
+            "amount_cents": amount,
+            "currency": currency,
+            "status": "committed",
+            "committed_at": time::format(ctx.now),
+        });
+        let statements = vec![
+            log.statement(),
+            gw.claim_user(ctx, &user),
+            store::insert_deposit(tenant, &transaction_id, &user_id, amount, &currency, ctx.now, response.to_string()),
+            store::add_to_hour(tenant, &user_id, amount, ctx.now),
+        ];
+        if gw.commit(statements).await? {
+            return Ok(Some(with_decision(Reply::created(response), &log)));
+        }
+        Ok(None)
+    })
+}
 
-    /// Records a deposit, atomically against the limits: the write commits
-    /// only if nothing else was written for the user since the facts were read.
-    pub(crate) async fn commit_deposit(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-        let mut f = Fields::from_body(ctx.body)?;
-        let transaction_id = f.text("transaction_id");
-        let user_id = f.text("user_id");
-        let amount = f.cents("amount_cents");
-        let currency = f.currency("currency");
-        f.finish()?;
-        let tenant = ctx.caller.tenant_id.as_str();
-        until_committed!({
-            if let Some(before) = store::deposit(self.store.as_ref(), tenant, &transaction_id).await? {
-                if before.user_id == user_id && before.amount_cents == amount && before.currency == currency {
-                    return Ok(Some(Reply::ok(stored_json(&before.response)?)));
-                }
-                return Err(ApiError::conflict("transaction_conflict", "this transaction_id was already committed with different details"));
+pub(crate) async fn cancel_limit(gw: &Gateway, ctx: &Ctx<'_>, limit_id: &str) -> ApiResult<Reply> {
+    // A lost race (the limit or its user written since they were read) is decided again.
+    until_committed!({
+        let row = store::limit(gw.store.as_ref(), &ctx.caller.tenant_id, limit_id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("limit_not_found", "no such limit for this tenant"))?;
+        let (user_id, limit_type, amount, currency) = (row.user_id.clone(), row.limit_type.clone(), row.amount_cents, row.currency.clone());
+        let user = gw.require_user(ctx, &user_id).await?;
+        let limit = StoredLimit {
+            window: LimitWindow::parse(&limit_type).ok_or_else(ApiError::internal)?,
+            amount_cents: amount,
+            same_currency: true,
+            status: row.status,
+            effective_from: row.effective_from,
+        };
+        let facts = LimitCancelFacts { now: ctx.now, limit };
+        let (decision, log) = gw.decide(&Scope::of(ctx, &user_id), Operation::LimitCancel, &facts, |r, f| r.decide_limit_cancel(f))?;
+        let reply = |cancelled_at: i64| {
+            with_decision(
+                Reply::ok(
+                    json!({ "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "status": LimitStatus::Cancelled.as_str(), "cancelled_at": time::format(cancelled_at) }),
+                ),
+                &log,
+            )
+        };
+        match decision {
+            LimitCancelDecision::AlreadyCancelled => {
+                let at = row.cancelled_at.unwrap_or(ctx.now);
+                gw.defer(log.clone());
+                Ok(Some(reply(at)))
             }
-            let (user, mut facts) = self.deposit_facts(ctx, &user_id, amount, &currency).await?;
-            let (decision, log) = self.decide_deposit_facts(ctx, &user_id, &mut facts).await?;
-            let refusal = match decision {
-                DepositDecision::Allowed(_) => None,
-                DepositDecision::Held => Some(ApiError::unprocessable("account_under_review", HELD_MESSAGE)),
-                DepositDecision::Excluded => Some(ApiError::unprocessable("self_excluded", EXCLUDED_MESSAGE)),
-                DepositDecision::CurrencyMismatch(w) => {
-                    Some(ApiError::bad_request("currency_mismatch", format!("the {} limit is kept in another currency", w.as_str())))
-                }
-                DepositDecision::Breach(b) => {
-                    self.commit(vec![log.statement(), self.breach_event(ctx, &user_id, amount, &currency, &b)]).await?;
-                    return Err(error_with_decision(ApiError::unprocessable("exceeds_limit", breach_message(&b, amount, &currency)), &log));
-                }
-                DepositDecision::NeedsDeposits => return Err(needs_deposits_twice()),
-            };
-            if let Some(error) = refusal {
-                let error = error_with_decision(error, &log);
-                self.defer(log);
-                return Err(error);
+            LimitCancelDecision::NotPending => {
+                let error =
+                    error_with_decision(ApiError::conflict("not_pending", "only a pending increase can be cancelled; lower the limit instead"), &log);
+                gw.defer(log);
+                Err(error)
             }
-            // Stored sums stay within what every store keeps exactly; the
-            // user's claim below keeps this read current until the commit.
-            let hour_sum = store::hour_sum(self.store.as_ref(), tenant, &user_id, ctx.now).await?;
-            if hour_sum.checked_add(amount).is_none_or(|sum| sum > MAX_STORED_INTEGER) {
-                let error = error_with_decision(rules::RuleError::AmountTooLarge.into(), &log);
-                self.defer(log);
-                return Err(error);
-            }
-            let response = json!({
-                "transaction_id": transaction_id,
-                "user_id": user_id,
-                "amount_cents": amount,
-                "currency": currency,
-                "status": "committed",
-                "committed_at": time::format(ctx.now),
-            });
-            let statements = vec![
-                log.statement(),
-                self.claim_user(ctx, &user),
-                store::insert_deposit(tenant, &transaction_id, &user_id, amount, &currency, ctx.now, response.to_string()),
-                store::add_to_hour(tenant, &user_id, amount, ctx.now),
-            ];
-            if self.commit(statements).await? {
-                return Ok(Some(with_decision(Reply::created(response), &log)));
-            }
-            Ok(None)
-        })
-    }
-
-    pub(crate) async fn cancel_limit(&self, ctx: &Ctx<'_>, limit_id: &str) -> ApiResult<Reply> {
-        // A lost race (the limit or its user written since they were read) is decided again.
-        until_committed!({
-            let row = store::limit(self.store.as_ref(), &ctx.caller.tenant_id, limit_id)
-                .await?
-                .ok_or_else(|| ApiError::not_found("limit_not_found", "no such limit for this tenant"))?;
-            let (user_id, limit_type, amount, currency) = (row.user_id.clone(), row.limit_type.clone(), row.amount_cents, row.currency.clone());
-            let user = self.require_user(ctx, &user_id).await?;
-            let limit = StoredLimit {
-                window: LimitWindow::parse(&limit_type).ok_or_else(ApiError::internal)?,
-                amount_cents: amount,
-                same_currency: true,
-                status: row.status,
-                effective_from: row.effective_from,
-            };
-            let facts = LimitCancelFacts { now: ctx.now, limit };
-            let (decision, log) = self.decide(&Scope::of(ctx, &user_id), Operation::LimitCancel, &facts, |r, f| r.decide_limit_cancel(f))?;
-            let reply = |cancelled_at: i64| {
-                with_decision(
-                    Reply::ok(
-                        json!({ "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "status": LimitStatus::Cancelled.as_str(), "cancelled_at": time::format(cancelled_at) }),
+            LimitCancelDecision::Cancel => {
+                let statements = vec![
+                    log.statement(),
+                    gw.claim_user(ctx, &user),
+                    store::cancel_pending(limit_id, ctx.now),
+                    gw.event(
+                        ctx.caller.environment,
+                        Some(&ctx.caller.tenant_id),
+                        EventKind::LimitCancelled,
+                        ctx.now,
+                        json!({ "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "amount_cents": amount, "currency": currency }),
                     ),
-                    &log,
-                )
-            };
-            match decision {
-                LimitCancelDecision::AlreadyCancelled => {
-                    let at = row.cancelled_at.unwrap_or(ctx.now);
-                    self.defer(log.clone());
-                    Ok(Some(reply(at)))
-                }
-                LimitCancelDecision::NotPending => {
-                    let error = error_with_decision(
-                        ApiError::conflict("not_pending", "only a pending increase can be cancelled; lower the limit instead"),
-                        &log,
-                    );
-                    self.defer(log);
-                    Err(error)
-                }
-                LimitCancelDecision::Cancel => {
-                    let statements = vec![
-                        log.statement(),
-                        self.claim_user(ctx, &user),
-                        store::cancel_pending(limit_id, ctx.now),
-                        self.event(
-                            ctx.caller.environment,
-                            Some(&ctx.caller.tenant_id),
-                            EventKind::LimitCancelled,
-                            ctx.now,
-                            json!({ "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "amount_cents": amount, "currency": currency }),
-                        ),
-                    ];
-                    Ok(self.commit(statements).await?.then(|| reply(ctx.now)))
-                }
+                ];
+                Ok(gw.commit(statements).await?.then(|| reply(ctx.now)))
             }
-        })
-    }
+        }
+    })
 }
 
 fn needs_deposits_twice() -> ApiError {

@@ -442,73 +442,6 @@ impl Gateway {
         Ok(candidates)
     }
 
-    /// `GET /v1/admin/sanctions/search?name=…[&date_of_birth=…][&nationality=…][&limit=…]`:
-    /// the environment's list entries scored against a name, best first.
-    pub(crate) async fn search_lists(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-        let name = ctx.query.required("name")?.trim().to_string();
-        if name.is_empty() || name.chars().count() > 200 {
-            return Err(ApiError::bad_request("invalid_field", "name must be 1 to 200 characters"));
-        }
-        let date_of_birth = ctx.query.get("date_of_birth").unwrap_or("").to_string();
-        if !date_of_birth.is_empty() && time::parse_date(&date_of_birth).is_none() {
-            return Err(ApiError::bad_request("invalid_field", "date_of_birth must be YYYY-MM-DD"));
-        }
-        let nationality = ctx.query.get("nationality").unwrap_or("").to_ascii_uppercase();
-        if !nationality.is_empty() && (nationality.len() != 2 || !nationality.bytes().all(|b| b.is_ascii_alphabetic())) {
-            return Err(ApiError::bad_request("invalid_field", "nationality must be a two-letter country code"));
-        }
-        let limit = ctx.query.page_limit(20, 100)?;
-        let candidates = self.list_candidates(ctx.caller.environment, &name, Entries::All).await?;
-        let query = NameQuery { name, date_of_birth, nationality };
-        let scored = self.rules.score_names(&query, &candidates)?;
-        let results: Vec<Json> = scored
-            .iter()
-            .take(limit as usize)
-            .filter_map(|s| {
-                let c = candidates.get(s.index as usize)?;
-                Some(json!({
-                    "entity_id": c.entity_id,
-                    "source": c.source,
-                    "name": s.name,
-                    "score": s.score,
-                    "primary_name": c.names.first(),
-                    "aliases": c.names.iter().skip(1).collect::<Vec<_>>(),
-                    "dates_of_birth": c.dates_of_birth,
-                    "nationalities": c.nationalities,
-                    "score_breakdown": {
-                        "name": s.name_score,
-                        "date_of_birth": s.date_of_birth_adjustment,
-                        "nationality": s.nationality_adjustment,
-                    },
-                }))
-            })
-            .collect();
-        Ok(Reply::ok(json!({ "results": results })))
-    }
-
-    /// `GET /v1/admin/sanctions/lists`: the environment's lists, active first.
-    pub(crate) async fn list_lists(&self, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-        let lists: Vec<Json> = store::active_versions(self.store.as_ref(), ctx.caller.environment)
-            .await?
-            .into_iter()
-            .map(|l| {
-                json!({
-                    "list_id": l.list_id,
-                    "source": l.source,
-                    "format": l.format,
-                    "version": l.version,
-                    "entry_count": l.entry_count,
-                    "changed_entries": l.changed_count,
-                    "status": l.status,
-                    "imported_at": time::format(l.imported_at),
-                    "activated_at": time::json_opt(l.activated_at),
-                    "rescreen_pending": l.rescreen_pending,
-                })
-            })
-            .collect();
-        Ok(Reply::ok(json!({ "lists": lists })))
-    }
-
     /// Users of environments whose lists changed, screened against the changed
     /// entries only, `batch` at a time; answers how many were screened.
     pub(crate) async fn rescreen_after_list_changes(&self, batch: i64) -> ApiResult<usize> {
@@ -552,6 +485,73 @@ impl Gateway {
         self.store.batch(vec![store::advance_rescreen(&job.list_id, last_tenant, last_user, !done)]).await?;
         Ok((screened, users.len() as i64))
     }
+}
+
+/// `GET /v1/admin/sanctions/search?name=…[&date_of_birth=…][&nationality=…][&limit=…]`:
+/// the environment's list entries scored against a name, best first.
+pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let name = ctx.query.required("name")?.trim().to_string();
+    if name.is_empty() || name.chars().count() > 200 {
+        return Err(ApiError::bad_request("invalid_field", "name must be 1 to 200 characters"));
+    }
+    let date_of_birth = ctx.query.get("date_of_birth").unwrap_or("").to_string();
+    if !date_of_birth.is_empty() && time::parse_date(&date_of_birth).is_none() {
+        return Err(ApiError::bad_request("invalid_field", "date_of_birth must be YYYY-MM-DD"));
+    }
+    let nationality = ctx.query.get("nationality").unwrap_or("").to_ascii_uppercase();
+    if !nationality.is_empty() && (nationality.len() != 2 || !nationality.bytes().all(|b| b.is_ascii_alphabetic())) {
+        return Err(ApiError::bad_request("invalid_field", "nationality must be a two-letter country code"));
+    }
+    let limit = ctx.query.page_limit(20, 100)?;
+    let candidates = gw.list_candidates(ctx.caller.environment, &name, Entries::All).await?;
+    let query = NameQuery { name, date_of_birth, nationality };
+    let scored = gw.rules.score_names(&query, &candidates)?;
+    let results: Vec<Json> = scored
+        .iter()
+        .take(limit as usize)
+        .filter_map(|s| {
+            let c = candidates.get(s.index as usize)?;
+            Some(json!({
+                "entity_id": c.entity_id,
+                "source": c.source,
+                "name": s.name,
+                "score": s.score,
+                "primary_name": c.names.first(),
+                "aliases": c.names.iter().skip(1).collect::<Vec<_>>(),
+                "dates_of_birth": c.dates_of_birth,
+                "nationalities": c.nationalities,
+                "score_breakdown": {
+                    "name": s.name_score,
+                    "date_of_birth": s.date_of_birth_adjustment,
+                    "nationality": s.nationality_adjustment,
+                },
+            }))
+        })
+        .collect();
+    Ok(Reply::ok(json!({ "results": results })))
+}
+
+/// `GET /v1/admin/sanctions/lists`: the environment's lists, active first.
+pub(crate) async fn list_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let lists: Vec<Json> = store::active_versions(gw.store.as_ref(), ctx.caller.environment)
+        .await?
+        .into_iter()
+        .map(|l| {
+            json!({
+                "list_id": l.list_id,
+                "source": l.source,
+                "format": l.format,
+                "version": l.version,
+                "entry_count": l.entry_count,
+                "changed_entries": l.changed_count,
+                "status": l.status,
+                "imported_at": time::format(l.imported_at),
+                "activated_at": time::json_opt(l.activated_at),
+                "rescreen_pending": l.rescreen_pending,
+            })
+        })
+        .collect();
+    Ok(Reply::ok(json!({ "lists": lists })))
 }
 
 fn entry_fingerprint(entry: &ListEntry) -> String {
