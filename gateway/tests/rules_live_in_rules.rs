@@ -51,6 +51,8 @@ const FORBIDDEN_NAMES: &[&str] = &[
     "\"is_permanent\": true",
     "KYC_ABANDON",
     "RESCREEN_AFTER",
+    // who a re-screen leaves as they are is the screening decision's to say
+    "holds_transactions()",
 ];
 
 /// The integer products on a line of code, such as `7 * 86_400` or `604800`.

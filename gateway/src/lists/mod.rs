@@ -466,10 +466,7 @@ impl Gateway {
         let users = store::users_after(self.store.as_ref(), job.environment, &job.after_tenant, &job.after_user, batch).await?;
         let mut screened = 0;
         for user in &users {
-            // Users under review or confirmed stay as they are.
-            if user.status.holds_transactions() {
-                continue;
-            }
+            // Every user is screened; the rules keep one under review or confirmed as they are.
             let now = match job.environment {
                 Environment::Sandbox => self.clock.now().saturating_add(user.clock_offset_seconds),
                 Environment::Production => self.clock.now(),

@@ -2,7 +2,7 @@
 //! chunks, entries and their index keys, the re-screen cursor and the
 //! refresh schedule. Every SQL statement of the area is here.
 
-use rules::{EntryKind, ListCandidate, SanctionsStatus};
+use rules::{EntryKind, ListCandidate};
 use serde_json::{json, Value as Json};
 
 use super::{ListEntry, ListFormat};
@@ -450,7 +450,6 @@ pub(crate) struct ScreenedUser {
     pub tenant_id: String,
     pub user_id: String,
     pub clock_offset_seconds: i64,
-    pub status: SanctionsStatus,
 }
 
 /// Up to `limit` users of the environment after (`after_tenant`, `after_user`), in that order.
@@ -463,7 +462,7 @@ pub(crate) async fn users_after(
 ) -> ApiResult<Vec<ScreenedUser>> {
     let rows = store
         .query(
-            "SELECT u.tenant_id, u.external_user_id, t.clock_offset_seconds, u.sanctions_status FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
+            "SELECT u.tenant_id, u.external_user_id, t.clock_offset_seconds FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
              WHERE t.environment = ?1 AND (u.tenant_id > ?2 OR (u.tenant_id = ?2 AND u.external_user_id > ?3))
              ORDER BY u.tenant_id, u.external_user_id LIMIT ?4",
             vec![environment.as_str().into(), after_tenant.into(), after_user.into(), limit.into()],
@@ -475,7 +474,6 @@ pub(crate) async fn users_after(
                 tenant_id: r.text(0)?,
                 user_id: r.text(1)?,
                 clock_offset_seconds: r.int(2)?,
-                status: SanctionsStatus::parse(&r.text(3)?).ok_or_else(ApiError::internal)?,
             })
         })
         .collect()
