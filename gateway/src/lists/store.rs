@@ -468,15 +468,7 @@ pub(crate) async fn users_after(
             vec![environment.as_str().into(), after_tenant.into(), after_user.into(), limit.into()],
         )
         .await?;
-    rows.iter()
-        .map(|r| {
-            Ok(ScreenedUser {
-                tenant_id: r.text(0)?,
-                user_id: r.text(1)?,
-                clock_offset_seconds: r.int(2)?,
-            })
-        })
-        .collect()
+    rows.iter().map(|r| Ok(ScreenedUser { tenant_id: r.text(0)?, user_id: r.text(1)?, clock_offset_seconds: r.int(2)? })).collect()
 }
 
 /// Moves a list's re-screen cursor; `pending` false once every user was looked at.
