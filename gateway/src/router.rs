@@ -1,13 +1,14 @@
 //! The route table: each route's method, path, `operationId`, access, audit
 //! action and handler, declared once. The router, the keyed and public
-//! dispatch, the admin check, the audit of admin actions and the tests that
-//! hold `openapi.json` to the code are all derived from it.
+//! dispatch, the admin check, the audit of admin actions and the OpenAPI
+//! document are all derived from it.
 
 use std::sync::OnceLock;
 
 use http::Method;
 
 use crate::error::{ApiError, ApiResult};
+use crate::openapi::OperationDoc;
 use crate::{api, Ctx, Gateway, Reply};
 
 /// Who may call a route.
@@ -45,11 +46,13 @@ macro_rules! wildcard {
 }
 
 /// Declares the routes. Each line: `Variant(param)?: METHOD "path" => "operationId",
-/// Access [audit "action"]?, handler;` where a handler is
+/// Access [audit "action"]?, handler [, doc function]?;` where the doc function
+/// returns the operation's typed [`OperationDoc`] (without one, its bodies are
+/// still kept in `openapi/untyped.json`), and a handler is
 /// `async fn(&Gateway, &Ctx, &str param?) -> ApiResult<Reply>`, or for
 /// `Public` routes `async fn(&Gateway, &http::Request<Vec<u8>>) -> ApiResult<Reply>`.
 macro_rules! route_table {
-    ($( $variant:ident $(($param:ident))? : $method:literal $path:literal => $op:literal, $access:ident $(audit $audit:literal)?, $handler:path; )*) => {
+    ($( $variant:ident $(($param:ident))? : $method:literal $path:literal => $op:literal, $access:ident $(audit $audit:literal)?, $handler:path $(, doc $doc:path)?; )*) => {
         /// A resolved route, with the id its path carries.
         #[derive(Debug, Clone, PartialEq, Eq)]
         pub enum Route {
@@ -86,6 +89,14 @@ macro_rules! route_table {
             }
         }
 
+        /// The typed documentation of an operation; `None` while it is kept in `untyped.json`.
+        pub fn operation_doc(operation_id: &str) -> Option<OperationDoc> {
+            match operation_id {
+                $( $op => route_table!(@doc $($doc)?), )*
+                _ => None,
+            }
+        }
+
         /// Answers a route that needs no key; `None` for the others.
         pub(crate) async fn dispatch_public(gw: &Gateway, route: &Route, request: &http::Request<Vec<u8>>) -> Option<ApiResult<Reply>> {
             match route {
@@ -102,6 +113,8 @@ macro_rules! route_table {
     };
     (@audit) => { None };
     (@audit $audit:literal) => { Some($audit) };
+    (@doc) => { None };
+    (@doc $doc:path) => { Some($doc()) };
     (@param) => { None };
     (@param $param:ident) => { Some($param.as_str()) };
     (@public Public, $handler:path, $gw:ident, $request:ident) => { Some($handler($gw, $request).await) };

@@ -1,0 +1,451 @@
+//! The OpenAPI 3.1 document of the API, served at `GET /v1/openapi.json`.
+//!
+//! The document is generated: each operation's method, path, `operationId`,
+//! security, path parameters and shared responses come from the route table
+//! (`router.rs`), and its bodies from the area's typed requests and responses
+//! (an [`OperationDoc`] named in the table). Operations whose bodies are not
+//! typed yet take them from `untyped.json`. `gateway/openapi.json` is the
+//! committed output, and a test fails when it drifts; rewrite it with
+//! `CGW_WRITE_OPENAPI=1 cargo test -p gateway --lib openapi`.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde_json::{json, Map, Value as Json};
+use utoipa::openapi::path::ParameterIn;
+use utoipa::openapi::{RefOr, Schema};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::error::{ApiError, ApiResult};
+use crate::router::{self, Access, RouteSpec, ROUTES};
+use crate::Reply;
+
+/// The document's text, as committed.
+pub const DOCUMENT: &str = include_str!("../../openapi.json");
+
+/// The bodies of operations not typed yet, and the shared schemas they name.
+const UNTYPED: &str = include_str!("untyped.json");
+
+/// The route's handler.
+pub(crate) async fn handler(_gw: &crate::Gateway, _request: &http::Request<Vec<u8>>) -> ApiResult<Reply> {
+    reply()
+}
+
+pub(crate) fn reply() -> ApiResult<Reply> {
+    static PARSED: OnceLock<Option<Json>> = OnceLock::new();
+    let document = PARSED.get_or_init(|| serde_json::from_str(DOCUMENT).ok());
+    document.clone().map(Reply::ok).ok_or_else(|| ApiError::internal().with_detail("the embedded OpenAPI document is not JSON".into()))
+}
+
+/// What an area says about one operation: everything the route table does not.
+#[derive(Debug, Clone, Default)]
+pub struct OperationDoc {
+    pub tag: String,
+    pub summary: String,
+    pub description: Option<String>,
+    /// query parameters, in order
+    pub query: Vec<Json>,
+    /// takes an `Idempotency-Key`
+    pub idempotent: bool,
+    /// the `requestBody` object
+    pub request: Option<Json>,
+    /// the success responses by status, without their headers
+    pub responses: Vec<(u16, Json)>,
+    /// error statuses beyond those every route of its access answers
+    pub errors: Vec<u16>,
+    /// the named schemas its types refer to
+    pub schemas: Vec<(String, Json)>,
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Json {
+    serde_json::to_value(value).unwrap_or(Json::Null)
+}
+
+impl OperationDoc {
+    pub fn new(tag: &str, summary: &str) -> Self {
+        OperationDoc { tag: tag.into(), summary: summary.into(), ..OperationDoc::default() }
+    }
+
+    pub fn describe(mut self, description: &str) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    pub fn idempotent(mut self) -> Self {
+        self.idempotent = true;
+        self
+    }
+
+    pub fn query<P: IntoParams>(mut self) -> Self {
+        self.query.extend(P::into_params(|| Some(ParameterIn::Query)).iter().map(to_json));
+        self
+    }
+
+    /// A required JSON body of type `T`.
+    pub fn body<T: ToSchema>(mut self) -> Self {
+        let schema = self.schema_of::<T>();
+        self.request = Some(json!({ "required": true, "content": { "application/json": { "schema": schema } } }));
+        self
+    }
+
+    /// A response of type `T`.
+    pub fn responds<T: ToSchema>(mut self, status: u16, description: &'static str) -> Self {
+        let schema = self.schema_of::<T>();
+        self.responses.push((status, json!({ "description": description, "content": { "application/json": { "schema": schema } } })));
+        self
+    }
+
+    pub fn errors(mut self, statuses: &[u16]) -> Self {
+        self.errors.extend_from_slice(statuses);
+        self
+    }
+
+    fn schema_of<T: ToSchema>(&mut self) -> Json {
+        let mut named: Vec<(String, RefOr<Schema>)> = Vec::new();
+        T::schemas(&mut named);
+        self.schemas.extend(named.iter().map(|(name, schema)| (name.clone(), to_json(schema))));
+        to_json(&T::schema())
+    }
+
+    /// An operation's entry in `untyped.json`.
+    fn untyped(entry: &Json) -> Result<Self, String> {
+        let text = |key: &str| -> Result<String, String> { entry[key].as_str().map(str::to_owned).ok_or_else(|| format!("untyped.json: no {key}")) };
+        let mut responses = Vec::new();
+        for (status, response) in entry["responses"].as_object().into_iter().flatten() {
+            responses.push((status.parse().map_err(|_| format!("untyped.json: status {status}"))?, response.clone()));
+        }
+        Ok(OperationDoc {
+            tag: text("tag")?,
+            summary: text("summary")?,
+            description: entry.get("description").map(|_| text("description")).transpose()?,
+            query: entry["query"].as_array().cloned().unwrap_or_default(),
+            idempotent: entry["idempotent"].as_bool().unwrap_or(false),
+            request: entry.get("requestBody").cloned(),
+            responses,
+            errors: entry["errors"].as_array().into_iter().flatten().filter_map(|s| s.as_u64()).filter_map(|s| u16::try_from(s).ok()).collect(),
+            schemas: Vec::new(),
+        })
+    }
+}
+
+/// The operations' tags, in the order readers see them.
+const TAGS: [&str; 10] = ["service", "sanctions", "kyc", "exclusions", "limits", "aml", "webhooks", "audit", "sandbox", "admin"];
+
+/// The shared error responses: component name, status, what it means, and
+/// whether it carries `Retry-After`.
+const ERROR_RESPONSES: &[(&str, u16, &str, bool)] = &[
+    ("BadRequest", 400, "the body or query is not valid: `invalid_json`, `missing_fields`, `invalid_field`, `invalid_amount`, `invalid_limit`, `invalid_query` and the operation's own codes", false),
+    ("Unauthorized", 401, "`missing_credentials` (no Authorization header) or `invalid_credentials` (malformed, unknown or revoked key, or suspended tenant)", false),
+    ("Forbidden", 403, "`forbidden`: the operation needs an admin key; `sandbox_only`: the operation needs a sandbox key", false),
+    ("NotFound", 404, "the referenced resource does not exist or is not visible to the caller", false),
+    ("Conflict", 409, "`idempotency_key_reused`, `idempotency_key_in_use`, `concurrent_update` and the operation's own conflicts", false),
+    ("PayloadTooLarge", 413, "`payload_too_large`: the body is larger than 64 KiB", false),
+    ("UnsupportedMediaType", 415, "`unsupported_media_type`: a body must be sent as application/json", false),
+    ("Unprocessable", 422, "syntactically valid but semantically rejected", false),
+    ("TooManyRequests", 429, "`rate_limited` (over the key's quota) or `too_many_failures` (too many failed authentications from this address)", true),
+    ("Unavailable", 503, "`rules_unavailable` (the rules engine could not decide) or `vendor_unavailable` (no screening source); retry after Retry-After", true),
+];
+
+/// The error statuses every route of an access answers.
+fn errors_of(access: Access) -> &'static [u16] {
+    match access {
+        Access::Public => &[],
+        Access::Tenant => &[400, 401, 413, 415, 429, 503],
+        Access::Admin => &[400, 401, 403, 413, 415, 429, 503],
+    }
+}
+
+fn operation(spec: &RouteSpec, doc: OperationDoc) -> Result<Json, String> {
+    let mut parameters: Vec<Json> = spec
+        .path
+        .split('/')
+        .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
+        .map(|name| json!({ "name": name, "in": "path", "required": true, "schema": { "type": "string", "minLength": 1 } }))
+        .collect();
+    parameters.extend(doc.query);
+    if doc.idempotent {
+        parameters.push(json!({ "$ref": "#/components/parameters/IdempotencyKey" }));
+    }
+    let mut headers = json!({ "X-Request-Id": { "$ref": "#/components/headers/X-Request-Id" } });
+    if spec.access != Access::Public {
+        headers["RateLimit"] = json!({ "$ref": "#/components/headers/RateLimit" });
+        headers["RateLimit-Policy"] = json!({ "$ref": "#/components/headers/RateLimit-Policy" });
+    }
+    let mut responses = Map::new();
+    for (status, mut response) in doc.responses {
+        response["headers"] = headers.clone();
+        responses.insert(status.to_string(), response);
+    }
+    for status in errors_of(spec.access).iter().chain(&doc.errors) {
+        let (name, ..) =
+            ERROR_RESPONSES.iter().find(|(_, s, ..)| s == status).ok_or_else(|| format!("{}: no shared response for {status}", spec.operation_id))?;
+        responses.insert(status.to_string(), json!({ "$ref": format!("#/components/responses/{name}") }));
+    }
+    let mut operation = json!({
+        "operationId": spec.operation_id,
+        "summary": doc.summary,
+        "tags": [doc.tag],
+        "responses": responses,
+        "security": match spec.access {
+            Access::Public => json!([]),
+            Access::Tenant => json!([{ "tenantKey": [] }]),
+            Access::Admin => json!([{ "adminKey": [] }]),
+        },
+    });
+    if let Some(description) = doc.description {
+        operation["description"] = description.into();
+    }
+    if !parameters.is_empty() {
+        operation["parameters"] = parameters.into();
+    }
+    if let Some(request) = doc.request {
+        operation["requestBody"] = request;
+    }
+    Ok(operation)
+}
+
+/// The document, from the route table and the areas' types.
+pub fn generate() -> Result<Json, String> {
+    let untyped: Json = serde_json::from_str(UNTYPED).map_err(|e| format!("untyped.json: {e}"))?;
+    let mut schemas: BTreeMap<String, Json> = untyped["schemas"].as_object().cloned().unwrap_or_default().into_iter().collect();
+    let mut paths = Map::new();
+    for spec in ROUTES {
+        let doc = match router::operation_doc(spec.operation_id) {
+            Some(doc) => doc,
+            None => OperationDoc::untyped(&untyped["operations"][spec.operation_id]).map_err(|e| format!("{}: {e}", spec.operation_id))?,
+        };
+        for (name, schema) in &doc.schemas {
+            if schemas.get(name).is_some_and(|known| known != schema) {
+                return Err(format!("two schemas are named {name}"));
+            }
+            schemas.insert(name.clone(), schema.clone());
+        }
+        let item = paths.entry(spec.path).or_insert_with(|| json!({}));
+        item[spec.method.to_lowercase()] = operation(spec, doc)?;
+    }
+    let error_body = json!({ "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } });
+    let mut responses = Map::new();
+    for (name, _, description, retry_after) in ERROR_RESPONSES {
+        let mut headers = json!({ "X-Request-Id": { "$ref": "#/components/headers/X-Request-Id" } });
+        if *retry_after {
+            headers["Retry-After"] = json!({ "$ref": "#/components/headers/Retry-After" });
+        }
+        responses.insert((*name).into(), json!({ "description": description, "headers": headers, "content": error_body }));
+    }
+    Ok(json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Compliance Gateway",
+            "version": "1.0.0",
+            "description": "Sanctions screening, KYC-gated withdrawals, shared self-exclusion and deposit limits for gaming operators. Every error is `{error, message, request_id}` with a stable `error` code. Authenticated responses carry the IETF `RateLimit` and `RateLimit-Policy` headers; a 429 carries `Retry-After`. This document is served at `GET /v1/openapi.json`, generated from the gateway's route table and typed bodies, and checked against the running service by schemathesis in CI.",
+            "license": { "name": "Apache-2.0", "identifier": "Apache-2.0" },
+        },
+        "servers": [{ "url": "http://127.0.0.1:8080", "description": "the native host's default address" }],
+        "tags": TAGS.map(|name| json!({ "name": name })),
+        "paths": paths,
+        "components": {
+            "schemas": schemas,
+            "responses": responses,
+            "headers": {
+                "RateLimit": { "description": "where the key stands: remaining requests (r) and seconds to reset (t)", "required": true, "schema": { "type": "string", "pattern": "^\"per-key\";r=[0-9]+;t=[0-9]+$" } },
+                "RateLimit-Policy": { "description": "the key's quota (q) per window of w seconds", "required": true, "schema": { "type": "string", "pattern": "^\"per-key\";q=[0-9]+;w=[0-9]+$" } },
+                "Retry-After": { "description": "seconds to wait before retrying", "required": true, "schema": { "type": "string", "pattern": "^[0-9]+$" } },
+                "X-Request-Id": { "description": "the request id, as in error bodies", "required": true, "schema": { "type": "string" } },
+            },
+            "parameters": {
+                "IdempotencyKey": { "name": "Idempotency-Key", "in": "header", "required": false, "description": "repeat a POST safely: the same key and request answer the original success", "schema": { "type": "string", "pattern": "^[!-~]{1,255}$" } },
+            },
+            "securitySchemes": {
+                "tenantKey": { "type": "http", "scheme": "bearer", "description": "an operator's key: `<prefix>_sk_test_…` (sandbox) or `<prefix>_sk_live_…` (production)" },
+                "adminKey": { "type": "http", "scheme": "bearer", "description": "a key of the compliance team, made with `compliance-gateway admin-key`" },
+            },
+        },
+    }))
+}
+
+/// The first place (a JSON pointer) where the committed text differs from the generated document.
+pub fn drift(committed: &str, generated: &Json) -> Option<String> {
+    let committed: Json = match serde_json::from_str(committed) {
+        Ok(json) => json,
+        Err(e) => return Some(format!("the committed document is not JSON: {e}")),
+    };
+    fn first_difference(path: String, a: &Json, b: &Json) -> Option<String> {
+        match (a, b) {
+            (Json::Object(x), Json::Object(y)) => {
+                let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+                keys.into_iter().find_map(|k| {
+                    let at = format!("{path}/{}", k.replace('~', "~0").replace('/', "~1"));
+                    match (x.get(k), y.get(k)) {
+                        (Some(a), Some(b)) => first_difference(at, a, b),
+                        (Some(_), None) => Some(format!("{at} is committed but not generated")),
+                        _ => Some(format!("{at} is generated but not committed")),
+                    }
+                })
+            }
+            (Json::Array(x), Json::Array(y)) if x.len() == y.len() => {
+                x.iter().zip(y).enumerate().find_map(|(i, (a, b))| first_difference(format!("{path}/{i}"), a, b))
+            }
+            _ if a == b => None,
+            _ => Some(format!("{path} differs")),
+        }
+    }
+    first_difference(String::new(), &committed, generated)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use http::Method;
+
+    use super::*;
+    use crate::router::{resolve, Access, ROUTES};
+
+    const METHODS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
+
+    fn document() -> Json {
+        serde_json::from_str(DOCUMENT).expect("openapi.json is JSON")
+    }
+
+    /// The drift check: `gateway/openapi.json` is what the route table and
+    /// the types generate. `CGW_WRITE_OPENAPI=1` rewrites it.
+    #[test]
+    fn the_committed_document_is_the_generated_one() {
+        let generated = generate().expect("generates");
+        if std::env::var_os("CGW_WRITE_OPENAPI").is_some() {
+            let text = serde_json::to_string_pretty(&generated).expect("serialises") + "\n";
+            std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.json"), text).expect("writes");
+            return;
+        }
+        if let Some(at) = drift(DOCUMENT, &generated) {
+            panic!("gateway/openapi.json drifted from the route table and types at {at}; run `CGW_WRITE_OPENAPI=1 cargo test -p gateway --lib openapi` and commit it");
+        }
+    }
+
+    /// The drift check's twin: a planted change to a body, a route or a
+    /// shared response is found, with where.
+    #[test]
+    fn a_planted_drift_is_found() {
+        let generated = generate().expect("generates");
+        let committed = serde_json::to_string_pretty(&generated).expect("serialises");
+        assert_eq!(drift(&committed, &generated), None);
+        let mut changed = generated.clone();
+        changed["paths"]["/v1/health"]["get"]["summary"] = "something else".into();
+        assert_eq!(drift(&committed, &changed).as_deref(), Some("/paths/~1v1~1health/get/summary differs"));
+        let mut removed = generated.clone();
+        removed["paths"].as_object_mut().expect("paths").remove("/v1/rules");
+        assert_eq!(drift(&committed, &removed).as_deref(), Some("/paths/~1v1~1rules is committed but not generated"));
+        let mut added = generated;
+        added["components"]["responses"]["Gone"] = json!({});
+        assert_eq!(drift(&committed, &added).as_deref(), Some("/components/responses/Gone is generated but not committed"));
+        assert!(drift("{", &added).is_some_and(|e| e.contains("not JSON")));
+    }
+
+    /// An operation typed in its area does not fall back to `untyped.json`,
+    /// and every other one has an entry there.
+    #[test]
+    fn every_operation_is_typed_or_kept_in_untyped() {
+        let untyped: Json = serde_json::from_str(UNTYPED).expect("untyped.json is JSON");
+        let kept = untyped["operations"].as_object().expect("operations");
+        for spec in ROUTES {
+            let typed = router::operation_doc(spec.operation_id).is_some();
+            assert!(typed != kept.contains_key(spec.operation_id), "{}: typed {typed}, and in untyped.json {}", spec.operation_id, !typed);
+        }
+        assert!(kept.keys().all(|id| ROUTES.iter().any(|r| r.operation_id == id)), "untyped.json keeps an operation the table does not have");
+    }
+
+    /// Every (path, method, operation) of the document.
+    fn operations(doc: &Json) -> Vec<(String, Method, &Json)> {
+        let mut found = Vec::new();
+        for (path, item) in doc["paths"].as_object().expect("paths") {
+            for (method, operation) in item.as_object().expect("path item") {
+                assert!(METHODS.contains(&method.as_str()), "{path}: unexpected key {method}");
+                found.push((path.clone(), Method::from_bytes(method.to_uppercase().as_bytes()).expect("method"), operation));
+            }
+        }
+        found
+    }
+
+    /// A concrete path for a template: each `{param}` becomes an id.
+    fn concrete(template: &str) -> String {
+        template.split('/').map(|s| if s.starts_with('{') { "id_1" } else { s }).collect::<Vec<_>>().join("/")
+    }
+
+    #[test]
+    fn the_document_is_openapi_3_1() {
+        let doc = document();
+        assert!(doc["openapi"].as_str().is_some_and(|v| v.starts_with("3.1.")));
+        assert!(doc["info"]["version"].is_string());
+    }
+
+    #[test]
+    fn every_documented_operation_is_the_route_of_its_operation_id() {
+        let doc = document();
+        for (path, method, operation) in operations(&doc) {
+            let route = resolve(&method, &concrete(&path)).unwrap_or_else(|e| panic!("{method} {path} is documented but answers {}", e.code));
+            assert_eq!(operation["operationId"].as_str(), Some(route.operation_id()), "{method} {path}");
+        }
+    }
+
+    #[test]
+    fn every_route_is_documented_once() {
+        let doc = document();
+        let documented: Vec<&str> = operations(&doc).iter().filter_map(|(_, _, o)| o["operationId"].as_str()).collect();
+        let unique: BTreeSet<&str> = documented.iter().copied().collect();
+        assert_eq!(unique.len(), documented.len(), "an operationId is used twice");
+        let routes: BTreeSet<&str> = ROUTES.iter().map(|r| r.operation_id).collect();
+        assert_eq!(routes.len(), ROUTES.len(), "two routes share an operationId");
+        assert_eq!(unique, routes, "documented operations differ from the router's");
+    }
+
+    #[test]
+    fn security_follows_the_route() {
+        let doc = document();
+        for (path, method, operation) in operations(&doc) {
+            let route = resolve(&method, &concrete(&path)).expect("resolves");
+            let scheme = operation["security"].as_array().and_then(|s| s.first()).and_then(|s| s.as_object()).and_then(|s| s.keys().next());
+            let expected = match route.spec().access {
+                Access::Public => None,
+                Access::Admin => Some("adminKey"),
+                Access::Tenant => Some("tenantKey"),
+            };
+            assert_eq!(scheme.map(String::as_str), expected, "{method} {path}");
+        }
+    }
+
+    #[test]
+    fn every_reference_resolves() {
+        fn walk(doc: &Json, node: &Json, missing: &mut Vec<String>) {
+            match node {
+                Json::Object(map) => {
+                    if let Some(Json::String(target)) = map.get("$ref") {
+                        let pointer = target.strip_prefix('#').unwrap_or("not local");
+                        if doc.pointer(pointer).is_none() {
+                            missing.push(target.clone());
+                        }
+                    }
+                    map.values().for_each(|v| walk(doc, v, missing));
+                }
+                Json::Array(items) => items.iter().for_each(|v| walk(doc, v, missing)),
+                _ => {}
+            }
+        }
+        let doc = document();
+        let mut missing = Vec::new();
+        walk(&doc, &doc, &mut missing);
+        assert!(missing.is_empty(), "unresolved references: {missing:?}");
+    }
+
+    #[test]
+    fn served_document_is_the_committed_one() {
+        let reply = reply().expect("served");
+        assert_eq!(reply.status, 200);
+        assert_eq!(reply.body, document());
+    }
+
+    #[test]
+    fn an_undocumented_path_is_not_a_route() {
+        assert!(resolve(&Method::GET, "/v1/openapi.yaml").is_err());
+        assert!(resolve(&Method::POST, "/v1/openapi.json").is_err());
+    }
+}
