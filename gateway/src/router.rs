@@ -176,13 +176,13 @@ route_table! {
     SandboxClockAdvance: "POST" "/v1/sandbox/clock" => "advanceSandboxClock", Tenant, api::sandbox::advance_clock;
     SandboxClockGet: "GET" "/v1/sandbox/clock" => "getSandboxClock", Tenant, api::sandbox::get_clock;
     // webhooks
-    WebhookCreate: "POST" "/v1/webhooks" => "createWebhook", Tenant, crate::webhooks::create;
-    WebhookList: "GET" "/v1/webhooks" => "listWebhooks", Tenant, crate::webhooks::list;
-    WebhookDelete(webhook_id): "DELETE" "/v1/webhooks/{webhook_id}" => "deleteWebhook", Tenant, crate::webhooks::delete;
-    WebhookRotate(webhook_id): "POST" "/v1/webhooks/{webhook_id}/rotate-secret" => "rotateWebhookSecret", Tenant, crate::webhooks::rotate_secret;
-    WebhookEnable(webhook_id): "POST" "/v1/webhooks/{webhook_id}/enable" => "enableWebhook", Tenant, crate::webhooks::enable;
-    WebhookDeliveries(webhook_id): "GET" "/v1/webhooks/{webhook_id}/deliveries" => "listDeliveries", Tenant, crate::webhooks::deliveries;
-    WebhookRedeliver(delivery_id): "POST" "/v1/webhooks/deliveries/{delivery_id}/redeliver" => "redeliver", Tenant, crate::webhooks::redeliver;
+    WebhookCreate: "POST" "/v1/webhooks" => "createWebhook", Tenant, crate::webhooks::create, doc crate::webhooks::create_doc;
+    WebhookList: "GET" "/v1/webhooks" => "listWebhooks", Tenant, crate::webhooks::list, doc crate::webhooks::list_doc;
+    WebhookDelete(webhook_id): "DELETE" "/v1/webhooks/{webhook_id}" => "deleteWebhook", Tenant, crate::webhooks::delete, doc crate::webhooks::delete_doc;
+    WebhookRotate(webhook_id): "POST" "/v1/webhooks/{webhook_id}/rotate-secret" => "rotateWebhookSecret", Tenant, crate::webhooks::rotate_secret, doc crate::webhooks::rotate_secret_doc;
+    WebhookEnable(webhook_id): "POST" "/v1/webhooks/{webhook_id}/enable" => "enableWebhook", Tenant, crate::webhooks::enable, doc crate::webhooks::enable_doc;
+    WebhookDeliveries(webhook_id): "GET" "/v1/webhooks/{webhook_id}/deliveries" => "listDeliveries", Tenant, crate::webhooks::deliveries, doc crate::webhooks::deliveries_doc;
+    WebhookRedeliver(delivery_id): "POST" "/v1/webhooks/deliveries/{delivery_id}/redeliver" => "redeliver", Tenant, crate::webhooks::redeliver, doc crate::webhooks::redeliver_doc;
     // scheduler and decisions
     AdminRunScheduled: "POST" "/v1/admin/scheduler/run" => "runScheduled", Admin audit "scheduler.run", crate::scheduler::run_scheduled_now;
     AdminDecisionList: "GET" "/v1/admin/decisions" => "listDecisions", Admin, crate::decisions::list_decisions;

@@ -20,6 +20,8 @@ use crate::error::{ApiError, ApiResult};
 use crate::router::{self, Access, RouteSpec, ROUTES};
 use crate::Reply;
 
+pub mod shared;
+
 /// The document's text, as committed.
 pub const DOCUMENT: &str = include_str!("../../openapi.json");
 

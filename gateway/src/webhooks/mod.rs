@@ -7,10 +7,13 @@ pub mod delivery;
 pub mod store;
 
 use serde::Serialize;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Fields;
+use crate::openapi::shared::{EventName, Timestamp};
+use crate::openapi::OperationDoc;
 use crate::{signing, time, Ctx, Gateway, Reply};
 use store::DeliveryStatus;
 
@@ -45,88 +48,173 @@ fn check_url(raw: &str, environment: Environment) -> Result<String, String> {
     }
 }
 
-#[derive(Serialize)]
+/// The body of `POST /v1/webhooks`.
+#[derive(ToSchema)]
+struct NewEndpoint {
+    #[schema(format = "uri", max_length = 256)]
+    url: String,
+}
+
+impl NewEndpoint {
+    fn parse(body: &[u8]) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let url = f.text("url");
+        f.finish()?;
+        Ok(NewEndpoint { url })
+    }
+}
+
+#[derive(Serialize, ToSchema)]
 struct Registered {
     webhook_id: String,
     url: String,
     /// shown here and on rotation only
     secret: String,
     enabled: bool,
+    #[schema(value_type = Timestamp)]
     created_at: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct EndpointView {
     webhook_id: String,
     url: String,
     enabled: bool,
+    /// why the endpoint was disabled, while it is
+    #[schema(required)]
     disabled_reason: Option<String>,
+    #[schema(value_type = Timestamp)]
     created_at: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct EndpointList {
     webhooks: Vec<EndpointView>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct Deleted<'a> {
     webhook_id: &'a str,
     deleted: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct Rotated<'a> {
     webhook_id: &'a str,
     secret: String,
+    #[schema(value_type = Timestamp)]
     previous_secret_expires_at: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct Enabled<'a> {
     webhook_id: &'a str,
     enabled: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct AttemptView {
+    #[schema(value_type = Timestamp)]
     attempted_at: String,
+    /// the receiver's HTTP status, if it answered
+    #[schema(required)]
     status_code: Option<i64>,
+    #[schema(required)]
     error: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct DeliveryView {
     delivery_id: String,
     event_id: String,
+    #[schema(value_type = EventName)]
     event: String,
-    status: &'static str,
+    status: DeliveryStatus,
     attempt_count: i64,
+    /// while pending
+    #[schema(value_type = Option<Timestamp>, required)]
     next_attempt_at: Option<String>,
+    #[schema(required)]
     last_status_code: Option<i64>,
+    #[schema(required)]
     last_error: Option<String>,
+    #[schema(value_type = Timestamp)]
     created_at: String,
     attempts: Vec<AttemptView>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct DeliveryLog<'a> {
     webhook_id: &'a str,
     deliveries: Vec<DeliveryView>,
 }
 
-#[derive(Serialize)]
+/// The query of `GET /v1/webhooks/{webhook_id}/deliveries`.
+#[derive(IntoParams)]
+#[allow(dead_code)]
+struct DeliveryFilter {
+    /// only deliveries of this event
+    #[param(value_type = EventName, required = false)]
+    event: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
 struct Redelivery<'a> {
     delivery_id: &'a str,
-    status: &'static str,
+    status: DeliveryStatus,
+}
+
+pub(crate) fn create_doc() -> OperationDoc {
+    OperationDoc::new("webhooks", "register a webhook endpoint")
+        .describe("`400 invalid_url` for a non-https URL or, in production, one that resolves to a non-public address. The secret is shown once.")
+        .idempotent()
+        .body::<NewEndpoint>()
+        .responds::<Registered>(201, "success")
+        .responds::<Registered>(200, "a repeat with the same Idempotency-Key: the original result")
+        .errors(&[409, 422])
+}
+
+pub(crate) fn list_doc() -> OperationDoc {
+    OperationDoc::new("webhooks", "the tenant's webhook endpoints").responds::<EndpointList>(200, "success")
+}
+
+pub(crate) fn delete_doc() -> OperationDoc {
+    OperationDoc::new("webhooks", "delete an endpoint").responds::<Deleted>(200, "success").errors(&[404])
+}
+
+pub(crate) fn rotate_secret_doc() -> OperationDoc {
+    OperationDoc::new("webhooks", "a new signing secret; the old one signs too for a day")
+        .idempotent()
+        .responds::<Rotated>(200, "success")
+        .errors(&[404, 409])
+}
+
+pub(crate) fn enable_doc() -> OperationDoc {
+    OperationDoc::new("webhooks", "re-enable an endpoint disabled after failures")
+        .idempotent()
+        .responds::<Enabled>(200, "success")
+        .errors(&[404, 409])
+}
+
+pub(crate) fn deliveries_doc() -> OperationDoc {
+    OperationDoc::new("webhooks", "the delivery log of an endpoint, newest first")
+        .query::<DeliveryFilter>()
+        .responds::<DeliveryLog>(200, "success")
+        .errors(&[404])
+}
+
+pub(crate) fn redeliver_doc() -> OperationDoc {
+    OperationDoc::new("webhooks", "send a delivery again")
+        .idempotent()
+        .responds::<Redelivery>(202, "success")
+        .responds::<Redelivery>(200, "a repeat with the same Idempotency-Key: the original result")
+        .errors(&[404, 409])
 }
 
 /// `POST /v1/webhooks`: registers an endpoint and shows its signing secret once.
 pub(crate) async fn create(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let raw = f.text("url");
-    f.finish()?;
-    let url = check_url(&raw, ctx.caller.environment).map_err(|m| ApiError::bad_request("invalid_url", m))?;
+    let request = NewEndpoint::parse(ctx.body)?;
+    let url = check_url(&request.url, ctx.caller.environment).map_err(|m| ApiError::bad_request("invalid_url", m))?;
     if ctx.caller.environment == Environment::Production {
         gw.check_destination(&url).await.map_err(|m| ApiError::bad_request("invalid_url", m))?;
     }
@@ -209,7 +297,7 @@ pub(crate) async fn deliveries(gw: &Gateway, ctx: &Ctx<'_>, webhook_id: &str) ->
             delivery_id: d.delivery_id,
             event_id: d.event_id,
             event: d.event,
-            status: d.status.as_str(),
+            status: d.status,
             attempt_count: d.attempts,
             last_status_code: d.last_status,
             last_error: d.last_error,
@@ -227,7 +315,7 @@ pub(crate) async fn redeliver(gw: &Gateway, ctx: &Ctx<'_>, delivery_id: &str) ->
     }
     gw.store.batch(vec![store::redeliver(delivery_id, gw.clock.now())]).await?;
     gw.wake_delivery();
-    Reply::typed(202, &Redelivery { delivery_id, status: DeliveryStatus::Pending.as_str() })
+    Reply::typed(202, &Redelivery { delivery_id, status: DeliveryStatus::Pending })
 }
 
 #[cfg(test)]

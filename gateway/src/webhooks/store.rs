@@ -6,7 +6,8 @@ use crate::auth::Environment;
 use crate::ports::{Row, Stmt, Store, StoreError, Value};
 
 /// Where a delivery stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum DeliveryStatus {
     Pending,
     Succeeded,

@@ -1,0 +1,56 @@
+//! Schemas the areas share by name (`#/components/schemas/...`). A field
+//! names one with `#[schema(value_type = Timestamp)]`.
+
+use serde_json::{json, Value as Json};
+use utoipa::openapi::{ObjectBuilder, RefOr, Schema};
+
+/// A schema from its JSON text; an empty object if it does not read as one
+/// (a test reads every shared schema).
+pub(crate) fn from_json(value: Json) -> RefOr<Schema> {
+    serde_json::from_value(value).unwrap_or_else(|_| RefOr::T(Schema::Object(ObjectBuilder::new().build())))
+}
+
+/// A string schema of the names of an enum.
+fn names(description: &str, names: impl Iterator<Item = &'static str>) -> RefOr<Schema> {
+    from_json(json!({ "type": "string", "enum": names.collect::<Vec<_>>(), "description": description }))
+}
+
+macro_rules! shared_schema {
+    ($(#[$doc:meta])* $name:ident => $schema:expr) => {
+        $(#[$doc])*
+        pub struct $name;
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> RefOr<Schema> {
+                $schema
+            }
+        }
+        impl utoipa::ToSchema for $name {}
+    };
+}
+
+shared_schema!(
+    /// An instant, as the API writes it.
+    Timestamp => from_json(json!({ "type": "string", "format": "date-time", "description": "ISO 8601 UTC, such as 2026-01-31T12:00:00Z" }))
+);
+
+shared_schema!(
+    /// The name of an event a webhook delivers.
+    EventName => names("the name of an event", rules::EventKind::ALL.iter().map(|e| e.as_str()))
+);
+
+#[cfg(test)]
+mod tests {
+    use utoipa::PartialSchema;
+
+    use super::*;
+
+    /// Every shared schema reads as the JSON it was written as (none fell back to an empty object).
+    #[test]
+    fn every_shared_schema_reads() {
+        for schema in [Timestamp::schema(), EventName::schema()] {
+            let json = serde_json::to_value(&schema).expect("serialises");
+            assert!(json.get("type").is_some(), "{json}");
+        }
+        assert_eq!(serde_json::to_value(from_json(json!({ "type": 7 }))).expect("serialises"), json!({ "type": "object" }));
+    }
+}
