@@ -303,7 +303,7 @@ fn whole_number(n: &serde_json::Number) -> Option<i64> {
 }
 
 /// The largest amount accepted: the rules' bound, within what every store keeps.
-fn max_cents() -> i64 {
+pub fn max_cents() -> i64 {
     rules::MAX_AMOUNT_CENTS.min(MAX_STORED_INTEGER)
 }
 

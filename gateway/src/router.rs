@@ -161,8 +161,8 @@ route_table! {
     LimitCommit: "POST" "/v1/limits/commit" => "commitDeposit", Tenant, crate::limits::commit_deposit;
     LimitCancel(limit_id): "DELETE" "/v1/limits/{limit_id}" => "cancelLimit", Tenant, crate::limits::cancel_limit;
     // aml
-    AmlEvent: "POST" "/v1/aml/event" => "reportAmlEvent", Tenant, crate::aml::report;
-    AdminAmlList: "GET" "/v1/admin/aml/events" => "listAmlEvents", Admin, crate::aml::list;
+    AmlEvent: "POST" "/v1/aml/event" => "reportAmlEvent", Tenant, crate::aml::report, doc crate::aml::report_doc;
+    AdminAmlList: "GET" "/v1/admin/aml/events" => "listAmlEvents", Admin, crate::aml::list, doc crate::aml::list_doc;
     // tenants and keys
     AdminTenantCreate: "POST" "/v1/admin/tenants" => "createTenant", Admin audit "tenant.create", crate::tenants::create;
     AdminKeyCreate(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/keys" => "createKey", Admin audit "key.create", crate::tenants::create_key;

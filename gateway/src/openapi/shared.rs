@@ -34,6 +34,16 @@ shared_schema!(
 );
 
 shared_schema!(
+    /// An amount in minor units, as every amount field takes it.
+    Cents => from_json(json!({ "type": "integer", "minimum": 1, "maximum": crate::input::max_cents(), "description": "a positive amount in minor currency units" }))
+);
+
+shared_schema!(
+    /// A currency code.
+    Currency => from_json(json!({ "type": "string", "pattern": "^[A-Z]{3}$", "description": "ISO 4217 code such as USD" }))
+);
+
+shared_schema!(
     /// The name of an event a webhook delivers.
     EventName => names("the name of an event", rules::EventKind::ALL.iter().map(|e| e.as_str()))
 );
@@ -47,7 +57,7 @@ mod tests {
     /// Every shared schema reads as the JSON it was written as (none fell back to an empty object).
     #[test]
     fn every_shared_schema_reads() {
-        for schema in [Timestamp::schema(), EventName::schema()] {
+        for schema in [Timestamp::schema(), Cents::schema(), Currency::schema(), EventName::schema()] {
             let json = serde_json::to_value(&schema).expect("serialises");
             assert!(json.get("type").is_some(), "{json}");
         }

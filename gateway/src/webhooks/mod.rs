@@ -76,6 +76,7 @@ struct Registered {
 }
 
 #[derive(Serialize, ToSchema)]
+#[schema(as = WebhookEndpoint)]
 struct EndpointView {
     webhook_id: String,
     url: String,
@@ -113,6 +114,7 @@ struct Enabled<'a> {
 }
 
 #[derive(Serialize, ToSchema)]
+#[schema(as = DeliveryAttempt)]
 struct AttemptView {
     #[schema(value_type = Timestamp)]
     attempted_at: String,
@@ -124,6 +126,7 @@ struct AttemptView {
 }
 
 #[derive(Serialize, ToSchema)]
+#[schema(as = WebhookDelivery)]
 struct DeliveryView {
     delivery_id: String,
     event_id: String,
