@@ -149,11 +149,11 @@ route_table! {
     AdminKycChecks: "GET" "/v1/admin/kyc/checks" => "listKycChecks", Admin, crate::kyc::list_kyc_checks;
     SandboxKycSubmit(kyc_check_id): "POST" "/v1/sandbox/kyc/{kyc_check_id}/submit" => "submitSandboxKyc", Tenant, crate::kyc::sandbox_kyc_submit;
     // exclusions
-    ExclusionRegister: "POST" "/v1/exclusions" => "registerExclusion", Tenant, crate::exclusions::register;
-    ExclusionCheck: "GET" "/v1/exclusions/check" => "checkExclusion", Tenant, crate::exclusions::check;
-    ExclusionSnapshot: "GET" "/v1/exclusions/snapshot" => "getExclusionSnapshot", Tenant, crate::exclusions::snapshot;
-    AdminRegulatorImport: "POST" "/v1/admin/exclusions/regulator-import" => "importRegulatorExclusions", Admin audit "exclusions.regulator_import", crate::exclusions::import_from_regulator;
-    AdminRegulatorExport: "POST" "/v1/admin/exclusions/regulator-export" => "exportToRegulator", Admin audit "exclusions.regulator_export", crate::exclusions::export_to_regulator;
+    ExclusionRegister: "POST" "/v1/exclusions" => "registerExclusion", Tenant, crate::exclusions::register, doc crate::exclusions::register_doc;
+    ExclusionCheck: "GET" "/v1/exclusions/check" => "checkExclusion", Tenant, crate::exclusions::check, doc crate::exclusions::check_doc;
+    ExclusionSnapshot: "GET" "/v1/exclusions/snapshot" => "getExclusionSnapshot", Tenant, crate::exclusions::snapshot, doc crate::exclusions::snapshot_doc;
+    AdminRegulatorImport: "POST" "/v1/admin/exclusions/regulator-import" => "importRegulatorExclusions", Admin audit "exclusions.regulator_import", crate::exclusions::import_from_regulator, doc crate::exclusions::import_from_regulator_doc;
+    AdminRegulatorExport: "POST" "/v1/admin/exclusions/regulator-export" => "exportToRegulator", Admin audit "exclusions.regulator_export", crate::exclusions::export_to_regulator, doc crate::exclusions::export_to_regulator_doc;
     // limits
     LimitSet: "POST" "/v1/limits" => "setLimit", Tenant, crate::limits::set_limit;
     LimitList: "GET" "/v1/limits" => "listLimits", Tenant, crate::limits::list_limits;

@@ -414,7 +414,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             let body = std::fs::read(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
             let gateway = admin_gateway(&store).await?;
             let report = gateway.import_regulator_file(environment.into(), &body).await.map_err(|e| format!("{}: {}", e.code, e.message))?;
-            println!("{report}");
+            println!("{}", serde_json::to_string(&report).map_err(|e| e.to_string())?);
             Ok(ExitCode::SUCCESS)
         }
         Command::Lists { action: ListsAction::Import { environment, format, path, source, rules, store } } => {

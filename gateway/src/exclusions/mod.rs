@@ -9,19 +9,330 @@ use rules::{
     DueExclusion, ExclusionDecision, ExclusionDuration, ExclusionFacts, ExclusionStatusFacts, ExclusionTerm, Operation, RegulatorEntry,
     RegulatorImportFacts, UserExclusion,
 };
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as Json};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::api::stored_json;
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::{normalize_email, normalize_phone, Fields};
+use crate::openapi::shared::{shared_schema, Duration, Email, Phone, Timestamp};
+use crate::openapi::OperationDoc;
 use crate::{time, Ctx, Gateway, Reply, MAX_CLOCK_SKEW_SECONDS};
 use store::{NewExclusion, Source};
 
-const REASONS: [&str; 2] = ["self_initiated", "operator_initiated"];
 const DEFAULT_PAGE: i64 = 100;
 const MAX_PAGE: i64 = 1000;
+
+/// Who asked for an exclusion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = ExclusionReason)]
+enum Reason {
+    SelfInitiated,
+    OperatorInitiated,
+}
+
+impl Reason {
+    fn as_str(self) -> &'static str {
+        match self {
+            Reason::SelfInitiated => "self_initiated",
+            Reason::OperatorInitiated => "operator_initiated",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Reason> {
+        [Reason::SelfInitiated, Reason::OperatorInitiated].into_iter().find(|r| r.as_str() == text)
+    }
+}
+
+/// The body of `POST /v1/exclusions`; at least one of email and phone
+/// (the user's own e-mail address stands in for a missing one).
+#[derive(ToSchema)]
+#[schema(description = "at least one of email and phone")]
+struct Registration {
+    #[schema(min_length = 1, max_length = 256)]
+    user_id: String,
+    #[schema(value_type = Option<Email>)]
+    email: Option<String>,
+    #[schema(value_type = Option<Phone>)]
+    phone: Option<String>,
+    #[schema(value_type = Duration)]
+    duration: ExclusionDuration,
+    reason: Reason,
+    /// checked against the service's clock, which decides the exclusion's start
+    #[schema(value_type = Timestamp)]
+    #[allow(dead_code)]
+    initiated_at: i64,
+}
+
+impl Registration {
+    fn parse(body: &[u8], now: i64) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let user_id = f.text("user_id");
+        let raw_email = f.opt_text("email");
+        let raw_phone = f.opt_text("phone");
+        let duration_text = f.code("duration");
+        let reason_text = f.code("reason");
+        let initiated_at = f.timestamp("initiated_at");
+        let email = raw_email.as_deref().and_then(normalize_email);
+        let phone = raw_phone.as_deref().and_then(normalize_phone);
+        if raw_email.is_some() && email.is_none() {
+            f.reject("invalid_field", "email must be an e-mail address");
+        }
+        if raw_phone.is_some() && phone.is_none() {
+            f.reject("invalid_field", "phone must be a phone number of 7 to 15 digits");
+        }
+        let duration = ExclusionDuration::parse(&duration_text);
+        if !duration_text.is_empty() && duration.is_none() {
+            f.reject(
+                "unsupported_duration",
+                "duration must be one of duration_24h, duration_7d, duration_30d, duration_6m, duration_1y, duration_permanent",
+            );
+        }
+        let reason = Reason::parse(&reason_text);
+        if !reason_text.is_empty() && reason.is_none() {
+            f.reject("unsupported_reason", "reason must be self_initiated or operator_initiated");
+        }
+        check_skew(&mut f, "initiated_at", initiated_at, now);
+        f.finish()?;
+        match (duration, reason) {
+            (Some(duration), Some(reason)) => Ok(Registration { user_id, email, phone, duration, reason, initiated_at }),
+            _ => Err(ApiError::internal()),
+        }
+    }
+}
+
+/// The answer to a registration, stored and answered again on a repeat.
+#[derive(Serialize, ToSchema)]
+struct Registered<'a> {
+    exclusion_id: &'a str,
+    user_id: &'a str,
+    #[schema(value_type = Duration)]
+    duration: &'static str,
+    #[schema(value_type = Timestamp)]
+    effective_from: String,
+    /// `null` for a permanent exclusion
+    #[schema(value_type = Option<Timestamp>, required)]
+    expires_at: Option<String>,
+    is_permanent: bool,
+    /// whether the exclusion reached the regulator's register
+    regulator_propagated: bool,
+    /// whether it goes to the regulator's register at the next export
+    #[schema(required = false)]
+    regulator_eligible: bool,
+}
+
+/// An exclusion as its webhooks carry it.
+#[derive(Serialize)]
+struct ExclusionData<'a> {
+    exclusion_id: &'a str,
+    user_email: Option<&'a str>,
+    user_phone: Option<&'a str>,
+    duration: &'a str,
+    is_permanent: bool,
+    expires_at: Option<String>,
+    source: &'a str,
+}
+
+/// The query of `GET /v1/exclusions/check`: at least one of email and phone.
+#[derive(IntoParams)]
+#[allow(dead_code)]
+struct CheckQuery {
+    /// at least one of email and phone
+    #[param(value_type = Email, required = false, inline)]
+    email: Option<String>,
+    #[param(value_type = Phone, required = false, inline)]
+    phone: Option<String>,
+}
+
+/// Whether an address is excluded; with the most restrictive exclusion when it is.
+#[derive(Serialize, ToSchema)]
+struct CheckResult {
+    is_excluded: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(required = false)]
+    exclusion_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Duration, required = false)]
+    duration: Option<String>,
+    /// present when excluded: `null` for a permanent exclusion
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Timestamp>, required = false)]
+    expires_at: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(required = false)]
+    is_permanent: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(required = false)]
+    source: Option<String>,
+}
+
+/// The query of `GET /v1/exclusions/snapshot`.
+#[derive(IntoParams)]
+#[allow(dead_code)]
+struct SnapshotQuery {
+    /// opaque, from next_cursor
+    cursor: Option<String>,
+    /// page size, default 100
+    #[param(minimum = 1, maximum = 1000)]
+    limit: Option<u32>,
+    /// `daily` for the 03:00 UTC snapshot instead of the live list
+    #[param(inline)]
+    snapshot: Option<SnapshotKind>,
+}
+
+/// Which list a snapshot page reads.
+#[derive(ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum SnapshotKind {
+    Live,
+    Daily,
+}
+
+/// An active exclusion on the shared list.
+#[derive(Serialize, Deserialize, ToSchema)]
+#[schema(as = ExclusionRow)]
+struct ListedExclusion {
+    exclusion_id: String,
+    #[schema(required)]
+    user_email: Option<String>,
+    #[schema(required)]
+    user_phone: Option<String>,
+    #[schema(value_type = Duration)]
+    duration: String,
+    #[schema(value_type = Timestamp)]
+    effective_from: String,
+    #[schema(value_type = Option<Timestamp>, required)]
+    expires_at: Option<String>,
+    is_permanent: bool,
+    source: String,
+}
+
+/// What the daily snapshot held when it was taken.
+#[derive(Serialize, Deserialize, ToSchema)]
+struct DailySnapshot {
+    snapshot_date: String,
+    #[schema(value_type = Timestamp)]
+    taken_at: String,
+    active_count: i64,
+}
+
+/// A page of a daily snapshot as the page cache keeps it.
+#[derive(Deserialize)]
+struct CachedPage {
+    page: SnapshotPage,
+    decision_id: String,
+}
+
+/// A page of the shared list.
+#[derive(Serialize, Deserialize, ToSchema)]
+struct SnapshotPage {
+    exclusions: Vec<ListedExclusion>,
+    #[schema(required)]
+    next_cursor: Option<String>,
+    has_more: bool,
+    /// with `snapshot=daily`, the snapshot read
+    #[schema(required = false)]
+    daily_snapshot: Option<DailySnapshot>,
+    #[serde(default)]
+    #[schema(value_type = Timestamp, required = false)]
+    generated_at: String,
+}
+
+shared_schema!(
+    /// One entry of a regulator import.
+    RegulatorImportEntry => crate::openapi::shared::from_json(json!({
+        "type": "object",
+        "properties": {
+            "email": { "oneOf": [{ "$ref": "#/components/schemas/Email" }, { "type": "null" }] },
+            "phone": { "oneOf": [{ "$ref": "#/components/schemas/Phone" }, { "type": "null" }] },
+            "reference": { "type": ["string", "null"], "minLength": 1, "maxLength": 256 },
+        },
+        "anyOf": [{ "required": ["email"] }, { "required": ["phone"] }],
+    }))
+);
+
+/// The body of a regulator import.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+struct RegulatorImport {
+    #[schema(min_items = 1, max_items = 1000)]
+    entries: Vec<RegulatorImportEntry>,
+}
+
+/// What a regulator import did.
+#[derive(Serialize, ToSchema)]
+pub struct RegulatorImported {
+    imported: usize,
+    /// entries the regulator had already excluded
+    skipped: usize,
+    exclusion_ids: Vec<String>,
+    /// the logged rules decision
+    decision_id: String,
+}
+
+/// An exclusion as the regulator's register takes it.
+#[derive(Serialize, ToSchema)]
+#[schema(as = ExportedExclusion)]
+struct Exported {
+    exclusion_id: String,
+    #[schema(required)]
+    user_email: Option<String>,
+    #[schema(required)]
+    user_phone: Option<String>,
+    #[schema(value_type = Duration)]
+    duration: String,
+    #[schema(value_type = Timestamp)]
+    effective_from: String,
+    #[schema(value_type = Option<Timestamp>, required)]
+    expires_at: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+struct Export {
+    exported: usize,
+    #[schema(value_type = Timestamp)]
+    exported_at: String,
+    exclusions: Vec<Exported>,
+}
+
+pub(crate) fn register_doc() -> OperationDoc {
+    OperationDoc::new("exclusions", "register a self-exclusion")
+        .describe("At least one of `email` and `phone` is required. Every operator of the environment is told by webhook.")
+        .idempotent()
+        .body::<Registration>()
+        .responds::<Registered>(201, "success")
+        .responds::<Registered>(200, "a repeat of the same registration: the original result")
+        .errors(&[404, 409])
+}
+
+pub(crate) fn check_doc() -> OperationDoc {
+    OperationDoc::new("exclusions", "whether an e-mail address or phone is excluded, across operators")
+        .query::<CheckQuery>()
+        .responds::<CheckResult>(200, "success")
+}
+
+pub(crate) fn snapshot_doc() -> OperationDoc {
+    OperationDoc::new("exclusions", "active exclusions, paginated, for reconciliation")
+        .query::<SnapshotQuery>()
+        .responds::<SnapshotPage>(200, "success")
+}
+
+pub(crate) fn import_from_regulator_doc() -> OperationDoc {
+    OperationDoc::new("admin", "import exclusions made through the regulator's form")
+        .idempotent()
+        .body::<RegulatorImport>()
+        .responds::<RegulatorImported>(200, "success")
+        .errors(&[409])
+}
+
+pub(crate) fn export_to_regulator_doc() -> OperationDoc {
+    OperationDoc::new("admin", "propagate eligible exclusions to the regulator's list").idempotent().responds::<Export>(200, "success").errors(&[409])
+}
 
 pub(crate) fn check_skew(f: &mut Fields, name: &'static str, sent: i64, now: i64) {
     if sent != 0 && (sent - now).abs() > MAX_CLOCK_SKEW_SECONDS {
@@ -35,12 +346,18 @@ pub(crate) fn check_skew(f: &mut Fields, name: &'static str, sent: i64, now: i64
 impl Gateway {
     /// Imports a regulator list given as `{"entries": [{email?, phone?, reference?}]}`,
     /// for the admin endpoint and the `regulator-import` command alike.
-    pub async fn import_regulator_file(&self, environment: crate::auth::Environment, body: &[u8]) -> ApiResult<Json> {
+    pub async fn import_regulator_file(&self, environment: crate::auth::Environment, body: &[u8]) -> ApiResult<RegulatorImported> {
         let service_tenant = format!("svc_{}", environment.as_str());
         self.import_regulator_list(environment, &service_tenant, self.clock.now(), body).await
     }
 
-    async fn import_regulator_list(&self, environment: crate::auth::Environment, importer: &str, now: i64, body: &[u8]) -> ApiResult<Json> {
+    async fn import_regulator_list(
+        &self,
+        environment: crate::auth::Environment,
+        importer: &str,
+        now: i64,
+        body: &[u8],
+    ) -> ApiResult<RegulatorImported> {
         let object = crate::input::parse_json_object(body)?;
         let most = self.config.work.regulator_import_entries;
         let entries = object.get("entries").and_then(Json::as_array).filter(|a| !a.is_empty() && a.len() <= most).ok_or_else(|| {
@@ -76,15 +393,15 @@ impl Gateway {
                 continue;
             }
             let exclusion_id = self.new_id("exc");
-            let data = json!({
-                "exclusion_id": exclusion_id,
-                "user_email": email,
-                "user_phone": phone,
-                "duration": outcome.duration.as_str(),
-                "is_permanent": outcome.is_permanent,
-                "expires_at": time::json_opt(outcome.expires_at),
-                "source": Source::Regulator.as_str(),
-            });
+            let data = to_json(&ExclusionData {
+                exclusion_id: &exclusion_id,
+                user_email: email.as_deref(),
+                user_phone: phone.as_deref(),
+                duration: outcome.duration.as_str(),
+                is_permanent: outcome.is_permanent,
+                expires_at: outcome.expires_at.map(time::format),
+                source: Source::Regulator.as_str(),
+            })?;
             statements.push(store::next_seq());
             statements.push(store::insert(NewExclusion {
                 exclusion_id: &exclusion_id,
@@ -110,7 +427,7 @@ impl Gateway {
         if !self.commit(statements).await? {
             return Err(crate::api::busy());
         }
-        Ok(json!({ "imported": imported.len(), "skipped": skipped, "exclusion_ids": imported, "decision_id": log.decision_id() }))
+        Ok(RegulatorImported { imported: imported.len(), skipped, exclusion_ids: imported, decision_id: log.decision_id().to_string() })
     }
 
     /// Every exclusion of the user at this tenant, oldest first; the rules decide which are active.
@@ -127,23 +444,31 @@ impl Gateway {
         let scope = Scope::of(ctx, "");
         let (status, log) = self.decide(&scope, Operation::ExclusionStatus, &facts, |r, f| r.describe_exclusions(f))?;
         let body = match status.most_restrictive.map(|i| rows.get(i as usize).ok_or_else(ApiError::internal)).transpose()? {
-            None => json!({ "is_excluded": false }),
-            Some(row) => json!({
-                "is_excluded": true,
-                "exclusion_id": row.exclusion_id,
-                "duration": row.duration,
-                "expires_at": time::json_opt(row.expires_at),
-                "is_permanent": row.expires_at.is_none(),
-                "source": row.source,
-            }),
+            None => CheckResult { is_excluded: false, exclusion_id: None, duration: None, expires_at: None, is_permanent: None, source: None },
+            Some(row) => CheckResult {
+                is_excluded: true,
+                exclusion_id: Some(row.exclusion_id.clone()),
+                duration: Some(row.duration.clone()),
+                expires_at: Some(row.expires_at.map(time::format)),
+                is_permanent: Some(row.expires_at.is_none()),
+                source: Some(row.source.clone()),
+            },
         };
-        let reply = with_decision(Reply::ok(body), &log);
+        let reply = with_decision(Reply::typed(200, &body)?, &log);
         self.defer(log);
         Ok(reply)
     }
 
     /// One page of active exclusions with `seq` in `(after, through_seq]`, as active at `active_at`.
-    async fn snapshot_page(&self, ctx: &Ctx<'_>, after: i64, limit: i64, through_seq: i64, active_at: i64, daily: Json) -> ApiResult<(Json, String)> {
+    async fn snapshot_page(
+        &self,
+        ctx: &Ctx<'_>,
+        after: i64,
+        limit: i64,
+        through_seq: i64,
+        active_at: i64,
+        daily: Option<DailySnapshot>,
+    ) -> ApiResult<(SnapshotPage, String)> {
         let rows = store::page(self.store.as_ref(), ctx.caller.environment, after, through_seq, active_at, limit + 1).await?;
         let has_more = rows.len() as i64 > limit;
         let page = &rows[..rows.len().min(limit as usize)];
@@ -156,25 +481,30 @@ impl Gateway {
         let mut last = page.last().map_or(after, |r| r.seq);
         for row in status.active.iter().filter_map(|i| page.get(*i as usize)) {
             last = last.max(row.seq);
-            items.push(json!({
-                "exclusion_id": row.exclusion_id,
-                "user_email": row.email,
-                "user_phone": row.phone,
-                "duration": row.duration,
-                "effective_from": time::format(row.effective_from),
-                "expires_at": time::json_opt(row.expires_at),
-                "is_permanent": row.expires_at.is_none(),
-                "source": row.source,
-            }));
+            items.push(ListedExclusion {
+                exclusion_id: row.exclusion_id.clone(),
+                user_email: row.email.clone(),
+                user_phone: row.phone.clone(),
+                duration: row.duration.clone(),
+                effective_from: time::format(row.effective_from),
+                expires_at: row.expires_at.map(time::format),
+                is_permanent: row.expires_at.is_none(),
+                source: row.source.clone(),
+            });
         }
-        let page = json!({
-            "exclusions": items,
-            "next_cursor": if has_more { Json::String(encode_cursor(last)) } else { Json::Null },
-            "has_more": has_more,
-            "daily_snapshot": daily,
-        });
+        let page = SnapshotPage {
+            exclusions: items,
+            next_cursor: has_more.then(|| encode_cursor(last)),
+            has_more,
+            daily_snapshot: daily,
+            generated_at: String::new(),
+        };
         Ok((page, decision_id))
     }
+}
+
+fn to_json<T: Serialize>(value: &T) -> ApiResult<Json> {
+    serde_json::to_value(value).map_err(|e| ApiError::internal().with_detail(format!("a body did not serialise: {e}")))
 }
 
 fn encode_cursor(after_seq: i64) -> String {
@@ -189,34 +519,7 @@ fn decode_cursor(cursor: &str) -> Option<i64> {
 }
 
 pub(crate) async fn register(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let user_id = f.text("user_id");
-    let raw_email = f.opt_text("email");
-    let raw_phone = f.opt_text("phone");
-    let duration_text = f.code("duration");
-    let reason = f.code("reason");
-    let initiated_at = f.timestamp("initiated_at");
-    let email = raw_email.as_deref().and_then(normalize_email);
-    let phone = raw_phone.as_deref().and_then(normalize_phone);
-    if raw_email.is_some() && email.is_none() {
-        f.reject("invalid_field", "email must be an e-mail address");
-    }
-    if raw_phone.is_some() && phone.is_none() {
-        f.reject("invalid_field", "phone must be a phone number of 7 to 15 digits");
-    }
-    let duration = ExclusionDuration::parse(&duration_text);
-    if !duration_text.is_empty() && duration.is_none() {
-        f.reject(
-            "unsupported_duration",
-            "duration must be one of duration_24h, duration_7d, duration_30d, duration_6m, duration_1y, duration_permanent",
-        );
-    }
-    if !reason.is_empty() && !REASONS.contains(&reason.as_str()) {
-        f.reject("unsupported_reason", "reason must be self_initiated or operator_initiated");
-    }
-    check_skew(&mut f, "initiated_at", initiated_at, ctx.now);
-    f.finish()?;
-    let duration = duration.ok_or_else(ApiError::internal)?;
+    let Registration { user_id, email, phone, duration, reason, .. } = Registration::parse(ctx.body, ctx.now)?;
     until_committed!({
         let user = gw.require_user(ctx, &user_id).await?;
         let existing = gw.user_exclusions(ctx, &user_id).await?;
@@ -250,25 +553,25 @@ pub(crate) async fn register(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         let email = email.clone().or_else(|| normalize_email(&user.email));
         let exclusion_id = gw.new_id("exc");
         let expires_at = registration.expires_at;
-        let response = json!({
-            "exclusion_id": exclusion_id,
-            "user_id": user_id,
-            "duration": duration.as_str(),
-            "effective_from": time::format(ctx.now),
-            "expires_at": time::json_opt(expires_at),
-            "is_permanent": registration.is_permanent,
-            "regulator_propagated": false,
-            "regulator_eligible": registration.regulator_eligible,
-        });
-        let data = json!({
-            "exclusion_id": exclusion_id,
-            "user_email": email,
-            "user_phone": phone,
-            "duration": duration.as_str(),
-            "is_permanent": registration.is_permanent,
-            "expires_at": time::json_opt(expires_at),
-            "source": Source::Operator.as_str(),
-        });
+        let response = to_json(&Registered {
+            exclusion_id: &exclusion_id,
+            user_id: &user_id,
+            duration: duration.as_str(),
+            effective_from: time::format(ctx.now),
+            expires_at: expires_at.map(time::format),
+            is_permanent: registration.is_permanent,
+            regulator_propagated: false,
+            regulator_eligible: registration.regulator_eligible,
+        })?;
+        let data = to_json(&ExclusionData {
+            exclusion_id: &exclusion_id,
+            user_email: email.as_deref(),
+            user_phone: phone.as_deref(),
+            duration: duration.as_str(),
+            is_permanent: registration.is_permanent,
+            expires_at: expires_at.map(time::format),
+            source: Source::Operator.as_str(),
+        })?;
         let environment = ctx.caller.environment;
         let mut statements = vec![
             log.statement(),
@@ -282,7 +585,7 @@ pub(crate) async fn register(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                 email: email.clone(),
                 phone: phone.clone(),
                 duration,
-                reason: reason.clone(),
+                reason: reason.as_str().to_string(),
                 source: Source::Operator,
                 effective_from: ctx.now,
                 expires_at,
@@ -331,7 +634,7 @@ pub(crate) async fn snapshot(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             let row = store::latest_snapshot(gw.store.as_ref(), ctx.caller.environment)
                 .await?
                 .ok_or_else(|| ApiError::not_found("snapshot_not_found", "no daily snapshot has been taken yet"))?;
-            let info = json!({ "snapshot_date": row.snapshot_date, "taken_at": time::format(row.taken_at), "active_count": row.active_count });
+            let info = DailySnapshot { snapshot_date: row.snapshot_date, taken_at: time::format(row.taken_at), active_count: row.active_count };
             (row.through_seq, row.taken_at, Some(info))
         }
         Some(_) => return Err(ApiError::bad_request("invalid_field", "snapshot must be live or daily")),
@@ -339,28 +642,27 @@ pub(crate) async fn snapshot(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     // A page of a daily snapshot never changes once built: the rows up to
     // the snapshot's sequence number, as active at the time it was taken.
     let cache = match (&daily, &gw.page_cache) {
-        (Some(info), Some(cache)) => Some((
-            cache,
-            format!("snapshot-page/v1/{}/{}/{after}/{limit}", ctx.caller.environment.as_str(), info["snapshot_date"].as_str().unwrap_or_default()),
-        )),
+        (Some(info), Some(cache)) => {
+            Some((cache, format!("snapshot-page/v1/{}/{}/{after}/{limit}", ctx.caller.environment.as_str(), info.snapshot_date)))
+        }
         _ => None,
     };
     if let Some((cache, key)) = &cache {
-        if let Some(cached) = cache.get(key).await.and_then(|text| serde_json::from_str::<Json>(&text).ok()) {
-            let mut body = cached["page"].clone();
-            body["generated_at"] = json!(time::format(ctx.now));
-            let mut reply = Reply::ok(body);
-            reply.decision_id = cached["decision_id"].as_str().map(str::to_string);
+        if let Some(CachedPage { mut page, decision_id }) = cache.get(key).await.and_then(|text| serde_json::from_str(&text).ok()) {
+            page.generated_at = time::format(ctx.now);
+            let mut reply = Reply::typed(200, &page)?;
+            reply.decision_id = Some(decision_id);
             return Ok(reply);
         }
     }
-    let (page, decision_id) = gw.snapshot_page(ctx, after, limit, through_seq, active_at, daily.unwrap_or(Json::Null)).await?;
+    let (mut page, decision_id) = gw.snapshot_page(ctx, after, limit, through_seq, active_at, daily).await?;
     if let Some((cache, key)) = &cache {
-        cache.put(key, &json!({ "page": page, "decision_id": decision_id }).to_string()).await;
+        if let Ok(text) = serde_json::to_string(&json!({ "page": &page, "decision_id": &decision_id })) {
+            cache.put(key, &text).await;
+        }
     }
-    let mut body = page;
-    body["generated_at"] = json!(time::format(ctx.now));
-    let mut reply = Reply::ok(body);
+    page.generated_at = time::format(ctx.now);
+    let mut reply = Reply::typed(200, &page)?;
     reply.decision_id = Some(decision_id);
     Ok(reply)
 }
@@ -369,7 +671,8 @@ pub(crate) async fn snapshot(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
 /// permanent, irrevocable, shared with every tenant of the environment.
 /// An address already permanently excluded by the regulator is skipped.
 pub(crate) async fn import_from_regulator(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    gw.import_regulator_list(ctx.caller.environment, &ctx.caller.tenant_id, ctx.now, ctx.body).await.map(Reply::ok)
+    let imported = gw.import_regulator_list(ctx.caller.environment, &ctx.caller.tenant_id, ctx.now, ctx.body).await?;
+    Reply::typed(200, &imported)
 }
 
 /// The feed to the licensing regulator's register: exclusions eligible
@@ -382,20 +685,20 @@ pub(crate) async fn export_to_regulator(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResul
     let mut items = Vec::new();
     let mut statements = Vec::new();
     for row in rows {
-        items.push(json!({
-            "exclusion_id": row.exclusion_id,
-            "user_email": row.email,
-            "user_phone": row.phone,
-            "duration": row.duration,
-            "effective_from": time::format(row.effective_from),
-            "expires_at": time::json_opt(row.expires_at),
-        }));
         statements.push(store::mark_exported(&row.exclusion_id, ctx.now));
+        items.push(Exported {
+            exclusion_id: row.exclusion_id,
+            user_email: row.email,
+            user_phone: row.phone,
+            duration: row.duration,
+            effective_from: time::format(row.effective_from),
+            expires_at: row.expires_at.map(time::format),
+        });
     }
     if !statements.is_empty() && !gw.commit(statements).await? {
         return Err(ApiError::conflict("export_in_progress", "another export took some of these exclusions; run the export again"));
     }
-    Ok(Reply::ok(json!({ "exported": items.len(), "exported_at": time::format(ctx.now), "exclusions": items })))
+    Reply::typed(200, &Export { exported: items.len(), exported_at: time::format(ctx.now), exclusions: items })
 }
 
 /// A run-out exclusion, for the scheduled work.

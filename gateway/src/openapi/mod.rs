@@ -78,8 +78,16 @@ impl OperationDoc {
         self
     }
 
+    /// Query parameters from `P`'s fields; an absent parameter is not a
+    /// null one, so an `Option` field's schema is its inner type's.
     pub fn query<P: IntoParams>(mut self) -> Self {
-        self.query.extend(P::into_params(|| Some(ParameterIn::Query)).iter().map(to_json));
+        for parameter in P::into_params(|| Some(ParameterIn::Query)) {
+            let mut parameter = to_json(&parameter);
+            if let Some(schema) = parameter.get_mut("schema") {
+                *schema = without_null(schema.take());
+            }
+            self.query.push(parameter);
+        }
         self
     }
 
@@ -128,6 +136,23 @@ impl OperationDoc {
             schemas: Vec::new(),
         })
     }
+}
+
+/// A schema that does not admit `null`: `["string", "null"]` becomes
+/// `"string"`, and `oneOf: [X, {"type": "null"}]` becomes `X`.
+fn without_null(mut schema: Json) -> Json {
+    if let Some(Json::Array(types)) = schema.get("type") {
+        let kept: Vec<Json> = types.iter().filter(|t| t.as_str() != Some("null")).cloned().collect();
+        schema["type"] = if kept.len() == 1 { kept[0].clone() } else { Json::Array(kept) };
+    }
+    if let Some(Json::Array(choices)) = schema.get("oneOf") {
+        let kept: Vec<Json> = choices.iter().filter(|c| c.get("type").and_then(Json::as_str) != Some("null")).cloned().collect();
+        if kept.len() == 1 {
+            return kept[0].clone();
+        }
+        schema["oneOf"] = Json::Array(kept);
+    }
+    schema
 }
 
 /// The operations' tags, in the order readers see them.
@@ -341,6 +366,19 @@ mod tests {
         added["components"]["responses"]["Gone"] = json!({});
         assert_eq!(drift(&committed, &added).as_deref(), Some("/components/responses/Gone is generated but not committed"));
         assert!(drift("{", &added).is_some_and(|e| e.contains("not JSON")));
+    }
+
+    #[test]
+    fn a_query_parameter_is_never_null() {
+        assert_eq!(without_null(json!({ "type": ["string", "null"] })), json!({ "type": "string" }));
+        assert_eq!(without_null(json!({ "oneOf": [{ "$ref": "#/x" }, { "type": "null" }] })), json!({ "$ref": "#/x" }));
+        assert_eq!(without_null(json!({ "type": "integer" })), json!({ "type": "integer" }));
+        let doc = document();
+        for (path, _, operation) in operations(&doc) {
+            for parameter in operation["parameters"].as_array().into_iter().flatten().filter(|p| p["in"] == "query") {
+                assert!(!parameter["schema"].to_string().contains("\"null\""), "{path}: {parameter}");
+            }
+        }
     }
 
     /// An operation typed in its area does not fall back to `untyped.json`,

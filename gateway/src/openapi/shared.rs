@@ -15,18 +15,20 @@ fn names(description: &str, names: impl Iterator<Item = &'static str>) -> RefOr<
     from_json(json!({ "type": "string", "enum": names.collect::<Vec<_>>(), "description": description }))
 }
 
+/// Declares a named schema from an expression that builds it (see [`from_json`]).
 macro_rules! shared_schema {
     ($(#[$doc:meta])* $name:ident => $schema:expr) => {
         $(#[$doc])*
         pub struct $name;
         impl utoipa::PartialSchema for $name {
-            fn schema() -> RefOr<Schema> {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
                 $schema
             }
         }
         impl utoipa::ToSchema for $name {}
     };
 }
+pub(crate) use shared_schema;
 
 shared_schema!(
     /// An instant, as the API writes it.
@@ -44,6 +46,21 @@ shared_schema!(
 );
 
 shared_schema!(
+    /// An exclusion's length.
+    Duration => names("how long an exclusion lasts", rules::ExclusionDuration::ALL.iter().map(|d| d.as_str()))
+);
+
+shared_schema!(
+    /// An e-mail address as the API takes it (see `input::normalize_email`).
+    Email => from_json(json!({ "type": "string", "maxLength": 254, "pattern": "^\\s*[^@\\s]+@[^@\\s]+\\.[^@\\s]+\\s*$", "description": "an e-mail address; compared without case" }))
+);
+
+shared_schema!(
+    /// A phone number as the API takes it (see `input::normalize_phone`).
+    Phone => from_json(json!({ "type": "string", "maxLength": 256, "pattern": "^\\s*[ +().-]*[0-9][0-9 +().-]*\\s*$", "description": "a phone number of 7 to 15 digits (an international 00 prefix is dropped), with or without + and the separators space ( ) . -" }))
+);
+
+shared_schema!(
     /// The name of an event a webhook delivers.
     EventName => names("the name of an event", rules::EventKind::ALL.iter().map(|e| e.as_str()))
 );
@@ -57,7 +74,9 @@ mod tests {
     /// Every shared schema reads as the JSON it was written as (none fell back to an empty object).
     #[test]
     fn every_shared_schema_reads() {
-        for schema in [Timestamp::schema(), Cents::schema(), Currency::schema(), EventName::schema()] {
+        for schema in
+            [Timestamp::schema(), Cents::schema(), Currency::schema(), Duration::schema(), Email::schema(), Phone::schema(), EventName::schema()]
+        {
             let json = serde_json::to_value(&schema).expect("serialises");
             assert!(json.get("type").is_some(), "{json}");
         }
