@@ -155,11 +155,11 @@ route_table! {
     AdminRegulatorImport: "POST" "/v1/admin/exclusions/regulator-import" => "importRegulatorExclusions", Admin audit "exclusions.regulator_import", crate::exclusions::import_from_regulator, doc crate::exclusions::import_from_regulator_doc;
     AdminRegulatorExport: "POST" "/v1/admin/exclusions/regulator-export" => "exportToRegulator", Admin audit "exclusions.regulator_export", crate::exclusions::export_to_regulator, doc crate::exclusions::export_to_regulator_doc;
     // limits
-    LimitSet: "POST" "/v1/limits" => "setLimit", Tenant, crate::limits::set_limit;
-    LimitList: "GET" "/v1/limits" => "listLimits", Tenant, crate::limits::list_limits;
-    LimitCheck: "POST" "/v1/limits/check" => "checkDeposit", Tenant, crate::limits::check_limits;
-    LimitCommit: "POST" "/v1/limits/commit" => "commitDeposit", Tenant, crate::limits::commit_deposit;
-    LimitCancel(limit_id): "DELETE" "/v1/limits/{limit_id}" => "cancelLimit", Tenant, crate::limits::cancel_limit;
+    LimitSet: "POST" "/v1/limits" => "setLimit", Tenant, crate::limits::set_limit, doc crate::limits::set_limit_doc;
+    LimitList: "GET" "/v1/limits" => "listLimits", Tenant, crate::limits::list_limits, doc crate::limits::list_limits_doc;
+    LimitCheck: "POST" "/v1/limits/check" => "checkDeposit", Tenant, crate::limits::check_limits, doc crate::limits::check_limits_doc;
+    LimitCommit: "POST" "/v1/limits/commit" => "commitDeposit", Tenant, crate::limits::commit_deposit, doc crate::limits::commit_deposit_doc;
+    LimitCancel(limit_id): "DELETE" "/v1/limits/{limit_id}" => "cancelLimit", Tenant, crate::limits::cancel_limit, doc crate::limits::cancel_limit_doc;
     // aml
     AmlEvent: "POST" "/v1/aml/event" => "reportAmlEvent", Tenant, crate::aml::report, doc crate::aml::report_doc;
     AdminAmlList: "GET" "/v1/admin/aml/events" => "listAmlEvents", Admin, crate::aml::list, doc crate::aml::list_doc;

@@ -7,7 +7,9 @@ use rules::{
     DepositBreach, DepositDecision, DepositFacts, Deposits, DueLimit, EventKind, LimitCancelDecision, LimitCancelFacts, LimitChange,
     LimitChangeDecision, LimitChangeFacts, LimitStatus, LimitWindow, LimitsFacts, Operation, StoredLimit, WindowTotal,
 };
+use serde::Serialize;
 use serde_json::{json, Value as Json};
+use utoipa::ToSchema;
 
 use crate::api::{money, stored_json};
 use crate::auth::Environment;
@@ -15,6 +17,8 @@ use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::exclusions::{check_skew, store as exclusions};
 use crate::input::Fields;
+use crate::openapi::shared::{shared_schema, Cents, Currency, LimitType, Timestamp, UserQuery};
+use crate::openapi::OperationDoc;
 use crate::ports::{Read, Row, Stmt, MAX_STORED_INTEGER};
 use crate::users::store::{self as users, User};
 use crate::{time, Ctx, Gateway, Reply};
@@ -23,7 +27,288 @@ use store::LimitRow;
 const HELD_MESSAGE: &str = "Deposits are temporarily unavailable on this account. Please contact support.";
 const EXCLUDED_MESSAGE: &str = "Deposits are unavailable while a self-exclusion is active.";
 
-/// A limit row: what the rules see of it, and what the API answers with.
+/// The body of `POST /v1/limits`.
+#[derive(ToSchema)]
+struct LimitRequest {
+    #[schema(min_length = 1, max_length = 256)]
+    user_id: String,
+    #[schema(value_type = LimitType)]
+    limit_type: LimitWindow,
+    #[schema(value_type = Cents)]
+    amount_cents: i64,
+    #[schema(value_type = Currency)]
+    currency: String,
+    #[schema(value_type = Timestamp)]
+    requested_at: i64,
+}
+
+impl LimitRequest {
+    fn parse(body: &[u8], now: i64) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let user_id = f.text("user_id");
+        let type_text = f.code("limit_type");
+        let amount_cents = f.cents("amount_cents");
+        let currency = f.currency("currency");
+        let requested_at = f.timestamp("requested_at");
+        let window = LimitWindow::parse(&type_text);
+        if !type_text.is_empty() && window.is_none() {
+            f.reject("unsupported_type", "limit_type must be limit_daily, limit_weekly or limit_monthly");
+        }
+        check_skew(&mut f, "requested_at", requested_at, now);
+        f.finish()?;
+        let limit_type = window.ok_or_else(ApiError::internal)?;
+        Ok(LimitRequest { user_id, limit_type, amount_cents, currency, requested_at })
+    }
+}
+
+shared_schema!(
+    /// Where a new limit stands: in force, or an increase waiting out its cool-off.
+    NewLimitStatus => crate::openapi::shared::from_json(json!({ "type": "string", "enum": [LimitStatus::Active.as_str(), LimitStatus::Pending.as_str()] }))
+);
+
+/// A limit as set; stored and answered again on a repeat.
+#[derive(Serialize, ToSchema)]
+#[schema(as = LimitSet)]
+struct LimitAnswer<'a> {
+    limit_id: &'a str,
+    user_id: &'a str,
+    #[schema(value_type = LimitType)]
+    limit_type: &'static str,
+    amount_cents: i64,
+    #[schema(value_type = Currency)]
+    currency: &'a str,
+    /// the limit in force before, if any
+    #[schema(required)]
+    current_limit_cents: Option<i64>,
+    is_increase: bool,
+    cooloff_seconds: i64,
+    #[schema(value_type = Timestamp)]
+    effective_from: String,
+    #[schema(value_type = NewLimitStatus)]
+    status: &'static str,
+}
+
+/// A pending increase of a limit in force.
+#[derive(Serialize, ToSchema)]
+struct PendingChange {
+    limit_id: String,
+    amount_cents: i64,
+    #[schema(value_type = Timestamp)]
+    effective_from: String,
+    status: &'static str,
+}
+
+/// A limit in force with where the user stands against it.
+#[derive(Serialize, ToSchema)]
+#[schema(as = LimitInForce)]
+struct LimitView {
+    limit_id: String,
+    #[schema(value_type = LimitType)]
+    limit_type: &'static str,
+    amount_cents: i64,
+    #[schema(value_type = Currency)]
+    currency: String,
+    status: &'static str,
+    #[schema(value_type = Timestamp)]
+    effective_from: String,
+    spent_cents: i64,
+    remaining_cents: i64,
+    #[schema(value_type = Option<Timestamp>, required)]
+    next_reset_at: Option<String>,
+    #[schema(required)]
+    pending_change: Option<PendingChange>,
+}
+
+#[derive(Serialize, ToSchema)]
+struct LimitList<'a> {
+    user_id: &'a str,
+    limits: Vec<LimitView>,
+}
+
+/// The body of `POST /v1/limits/check`.
+#[derive(ToSchema)]
+struct DepositQuestion {
+    #[schema(min_length = 1, max_length = 256)]
+    user_id: String,
+    #[schema(value_type = Cents)]
+    amount_cents: i64,
+    #[schema(value_type = Currency)]
+    currency: String,
+}
+
+impl DepositQuestion {
+    fn parse(body: &[u8]) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let user_id = f.text("user_id");
+        let amount_cents = f.cents("amount_cents");
+        let currency = f.currency("currency");
+        f.finish()?;
+        Ok(DepositQuestion { user_id, amount_cents, currency })
+    }
+}
+
+/// Why a deposit is refused.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+enum DepositRefusal {
+    ExceedsLimit,
+    AccountUnderReview,
+    SelfExcluded,
+}
+
+/// The pre-deposit gate's answer. When `allowed` is false, `user_message`
+/// is for the player and `reason` says why; a breach names the limit.
+#[derive(Serialize, ToSchema, Default)]
+#[schema(as = DepositCheck)]
+struct DepositAnswer {
+    allowed: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(required = false)]
+    amount_cents: Option<i64>,
+    /// with `allowed`: what the tightest limit leaves after this deposit (`null` with no limit)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<i64>, required = false)]
+    would_remain_cents: Option<Option<i64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Vec<LimitType>, required = false)]
+    active_limits: Option<Vec<&'static str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(required = false)]
+    reason: Option<DepositRefusal>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = LimitType, required = false)]
+    breached_limit_type: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(required = false)]
+    limit_amount_cents: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(required = false)]
+    already_spent_cents: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(required = false)]
+    max_allowed_now_cents: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Timestamp, required = false)]
+    next_reset_at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(required = false)]
+    user_message: Option<String>,
+}
+
+impl DepositAnswer {
+    fn refused(reason: DepositRefusal, user_message: &str) -> Self {
+        DepositAnswer { allowed: false, reason: Some(reason), user_message: Some(user_message.to_string()), ..DepositAnswer::default() }
+    }
+}
+
+/// The body of `POST /v1/limits/commit`.
+#[derive(ToSchema)]
+struct DepositMade {
+    #[schema(min_length = 1, max_length = 256)]
+    transaction_id: String,
+    #[schema(min_length = 1, max_length = 256)]
+    user_id: String,
+    #[schema(value_type = Cents)]
+    amount_cents: i64,
+    #[schema(value_type = Currency)]
+    currency: String,
+}
+
+impl DepositMade {
+    fn parse(body: &[u8]) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let transaction_id = f.text("transaction_id");
+        let user_id = f.text("user_id");
+        let amount_cents = f.cents("amount_cents");
+        let currency = f.currency("currency");
+        f.finish()?;
+        Ok(DepositMade { transaction_id, user_id, amount_cents, currency })
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+enum DepositStatus {
+    Committed,
+}
+
+/// A recorded deposit; stored and answered again on a repeat.
+#[derive(Serialize, ToSchema)]
+#[schema(as = DepositCommitted)]
+struct Committed<'a> {
+    transaction_id: &'a str,
+    user_id: &'a str,
+    amount_cents: i64,
+    #[schema(value_type = Currency)]
+    currency: &'a str,
+    #[schema(inline)]
+    status: DepositStatus,
+    #[schema(value_type = Timestamp)]
+    committed_at: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+enum CancelledStatus {
+    Cancelled,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = LimitCancelled)]
+struct Cancelled<'a> {
+    limit_id: &'a str,
+    user_id: &'a str,
+    #[schema(value_type = LimitType)]
+    limit_type: &'a str,
+    #[schema(inline)]
+    status: CancelledStatus,
+    #[schema(value_type = Timestamp)]
+    cancelled_at: String,
+}
+
+pub(crate) fn set_limit_doc() -> OperationDoc {
+    OperationDoc::new("limits", "set a deposit limit")
+        .describe("Decreases and first limits apply at once; increases after a cool-off.")
+        .idempotent()
+        .body::<LimitRequest>()
+        .responds::<LimitAnswer>(201, "success")
+        .responds::<LimitAnswer>(200, "a repeat of a pending change: the original result")
+        .errors(&[404, 409, 422])
+}
+
+pub(crate) fn list_limits_doc() -> OperationDoc {
+    OperationDoc::new("limits", "a user's limits with spend and reset times")
+        .query::<UserQuery>()
+        .responds::<LimitList>(200, "success")
+        .errors(&[404])
+}
+
+pub(crate) fn check_limits_doc() -> OperationDoc {
+    OperationDoc::new("limits", "the pre-deposit gate")
+        .describe("When `allowed` is false, show `user_message` verbatim and reject the deposit.")
+        .idempotent()
+        .body::<DepositQuestion>()
+        .responds::<DepositAnswer>(200, "success")
+        .errors(&[404, 409])
+}
+
+pub(crate) fn commit_deposit_doc() -> OperationDoc {
+    OperationDoc::new("limits", "record a deposit that was made")
+        .idempotent()
+        .body::<DepositMade>()
+        .responds::<Committed>(201, "success")
+        .responds::<Committed>(200, "a repeat of the same transaction: the original result")
+        .errors(&[404, 409, 422])
+}
+
+pub(crate) fn cancel_limit_doc() -> OperationDoc {
+    OperationDoc::new("limits", "cancel a pending increase").responds::<Cancelled>(200, "success").errors(&[404, 409])
+}
+
+fn to_json<T: Serialize>(value: &T) -> ApiResult<Json> {
+    serde_json::to_value(value).map_err(|e| ApiError::internal().with_detail(format!("a body did not serialise: {e}")))
+}
+
 fn breach_message(b: &DepositBreach, amount: i64, currency: &str) -> String {
     let window = match b.window {
         LimitWindow::Daily => "daily",
@@ -106,19 +391,7 @@ async fn decide_deposit_facts(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, facts:
 }
 
 pub(crate) async fn set_limit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let user_id = f.text("user_id");
-    let type_text = f.code("limit_type");
-    let amount = f.cents("amount_cents");
-    let currency = f.currency("currency");
-    let requested_at = f.timestamp("requested_at");
-    let window = LimitWindow::parse(&type_text);
-    if !type_text.is_empty() && window.is_none() {
-        f.reject("unsupported_type", "limit_type must be limit_daily, limit_weekly or limit_monthly");
-    }
-    check_skew(&mut f, "requested_at", requested_at, ctx.now);
-    f.finish()?;
-    let window = window.ok_or_else(ApiError::internal)?;
+    let LimitRequest { user_id, limit_type: window, amount_cents: amount, currency, requested_at } = LimitRequest::parse(ctx.body, ctx.now)?;
     until_committed!({
         let user = gw.require_user(ctx, &user_id).await?;
         let rows = limit_rows(gw, ctx, &user_id, Some(&currency)).await?;
@@ -170,7 +443,7 @@ pub(crate) async fn set_limit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                     0,
                     c.facts.effective_from,
                     LimitStatus::Active,
-                );
+                )?;
                 return respond(Reply::ok(body)).map(Some);
             }
             LimitChangeDecision::Apply(change) => {
@@ -212,7 +485,7 @@ fn limit_change_statements(
         change.cooloff_seconds,
         change.effective_from,
         change.status,
-    );
+    )?;
     let tenant = ctx.caller.tenant_id.as_str();
     statements.push(gw.claim_user(ctx, user));
     if let Some(p) = change.cancel_pending.map(|i| pick(rows, i)).transpose()? {
@@ -264,23 +537,26 @@ pub(crate) async fn list_limits(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply>
     let mut items = Vec::new();
     for view in &views {
         let limit = pick(&rows, view.in_force)?;
-        let pending = view.pending.map(|i| pick(&rows, i)).transpose()?.map(|p| {
-            json!({ "limit_id": p.limit_id, "amount_cents": p.facts.amount_cents, "effective_from": time::format(p.facts.effective_from), "status": LimitStatus::Pending.as_str() })
+        let pending = view.pending.map(|i| pick(&rows, i)).transpose()?.map(|p| PendingChange {
+            limit_id: p.limit_id.clone(),
+            amount_cents: p.facts.amount_cents,
+            effective_from: time::format(p.facts.effective_from),
+            status: LimitStatus::Pending.as_str(),
         });
-        items.push(json!({
-            "limit_id": limit.limit_id,
-            "limit_type": view.window.as_str(),
-            "amount_cents": limit.facts.amount_cents,
-            "currency": limit.currency,
-            "status": LimitStatus::Active.as_str(),
-            "effective_from": time::format(limit.facts.effective_from),
-            "spent_cents": view.spent_cents,
-            "remaining_cents": view.remaining_cents,
-            "next_reset_at": time::json_opt(view.next_reset_at),
-            "pending_change": pending,
-        }));
+        items.push(LimitView {
+            limit_id: limit.limit_id.clone(),
+            limit_type: view.window.as_str(),
+            amount_cents: limit.facts.amount_cents,
+            currency: limit.currency.clone(),
+            status: LimitStatus::Active.as_str(),
+            effective_from: time::format(limit.facts.effective_from),
+            spent_cents: view.spent_cents,
+            remaining_cents: view.remaining_cents,
+            next_reset_at: view.next_reset_at.map(time::format),
+            pending_change: pending,
+        });
     }
-    let reply = with_decision(Reply::ok(json!({ "user_id": user_id, "limits": items })), &log);
+    let reply = with_decision(Reply::typed(200, &LimitList { user_id, limits: items })?, &log);
     gw.defer(log);
     Ok(reply)
 }
@@ -332,22 +608,19 @@ fn breach_event(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, amount: i64, currenc
 }
 
 pub(crate) async fn check_limits(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let user_id = f.text("user_id");
-    let amount = f.cents("amount_cents");
-    let currency = f.currency("currency");
-    f.finish()?;
+    let DepositQuestion { user_id, amount_cents: amount, currency } = DepositQuestion::parse(ctx.body)?;
     let (_, mut facts) = deposit_facts(gw, ctx, &user_id, amount, &currency).await?;
     let (decision, log) = decide_deposit_facts(gw, ctx, &user_id, &mut facts).await?;
     let body = match decision {
-        DepositDecision::Allowed(a) => json!({
-            "allowed": true,
-            "amount_cents": amount,
-            "would_remain_cents": a.would_remain_cents,
-            "active_limits": a.active.windows().map(LimitWindow::as_str).collect::<Vec<_>>(),
-        }),
-        DepositDecision::Held => json!({ "allowed": false, "reason": "account_under_review", "user_message": HELD_MESSAGE }),
-        DepositDecision::Excluded => json!({ "allowed": false, "reason": "self_excluded", "user_message": EXCLUDED_MESSAGE }),
+        DepositDecision::Allowed(a) => DepositAnswer {
+            allowed: true,
+            amount_cents: Some(amount),
+            would_remain_cents: Some(a.would_remain_cents),
+            active_limits: Some(a.active.windows().map(LimitWindow::as_str).collect()),
+            ..DepositAnswer::default()
+        },
+        DepositDecision::Held => DepositAnswer::refused(DepositRefusal::AccountUnderReview, HELD_MESSAGE),
+        DepositDecision::Excluded => DepositAnswer::refused(DepositRefusal::SelfExcluded, EXCLUDED_MESSAGE),
         DepositDecision::CurrencyMismatch(window) => {
             let error = ApiError::bad_request("currency_mismatch", format!("the {} limit is kept in another currency", window.as_str()));
             let error = error_with_decision(error, &log);
@@ -356,11 +629,11 @@ pub(crate) async fn check_limits(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
         }
         DepositDecision::Breach(b) => {
             gw.commit(vec![log.statement(), breach_event(gw, ctx, &user_id, amount, &currency, &b)]).await?;
-            return Ok(with_decision(Reply::ok(breach_body(&b, amount, &currency)), &log));
+            return Ok(with_decision(Reply::typed(200, &breach_body(&b, amount, &currency))?, &log));
         }
         DepositDecision::NeedsDeposits => return Err(needs_deposits_twice()),
     };
-    let reply = with_decision(Reply::ok(body), &log);
+    let reply = with_decision(Reply::typed(200, &body)?, &log);
     gw.defer(log);
     Ok(reply)
 }
@@ -368,12 +641,7 @@ pub(crate) async fn check_limits(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
 /// Records a deposit, atomically against the limits: the write commits
 /// only if nothing else was written for the user since the facts were read.
 pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let transaction_id = f.text("transaction_id");
-    let user_id = f.text("user_id");
-    let amount = f.cents("amount_cents");
-    let currency = f.currency("currency");
-    f.finish()?;
+    let DepositMade { transaction_id, user_id, amount_cents: amount, currency } = DepositMade::parse(ctx.body)?;
     let tenant = ctx.caller.tenant_id.as_str();
     until_committed!({
         if let Some(before) = store::deposit(gw.store.as_ref(), tenant, &transaction_id).await? {
@@ -410,14 +678,14 @@ pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
             gw.defer(log);
             return Err(error);
         }
-        let response = json!({
-            "transaction_id": transaction_id,
-            "user_id": user_id,
-            "amount_cents": amount,
-            "currency": currency,
-            "status": "committed",
-            "committed_at": time::format(ctx.now),
-        });
+        let response = to_json(&Committed {
+            transaction_id: &transaction_id,
+            user_id: &user_id,
+            amount_cents: amount,
+            currency: &currency,
+            status: DepositStatus::Committed,
+            committed_at: time::format(ctx.now),
+        })?;
         let statements = vec![
             log.statement(),
             gw.claim_user(ctx, &user),
@@ -448,19 +716,21 @@ pub(crate) async fn cancel_limit(gw: &Gateway, ctx: &Ctx<'_>, limit_id: &str) ->
         };
         let facts = LimitCancelFacts { now: ctx.now, limit };
         let (decision, log) = gw.decide(&Scope::of(ctx, &user_id), Operation::LimitCancel, &facts, |r, f| r.decide_limit_cancel(f))?;
-        let reply = |cancelled_at: i64| {
-            with_decision(
-                Reply::ok(
-                    json!({ "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "status": LimitStatus::Cancelled.as_str(), "cancelled_at": time::format(cancelled_at) }),
-                ),
-                &log,
-            )
+        let reply = |cancelled_at: i64| -> ApiResult<Reply> {
+            let body = Cancelled {
+                limit_id,
+                user_id: &user_id,
+                limit_type: &limit_type,
+                status: CancelledStatus::Cancelled,
+                cancelled_at: time::format(cancelled_at),
+            };
+            Ok(with_decision(Reply::typed(200, &body)?, &log))
         };
         match decision {
             LimitCancelDecision::AlreadyCancelled => {
                 let at = row.cancelled_at.unwrap_or(ctx.now);
                 gw.defer(log.clone());
-                Ok(Some(reply(at)))
+                reply(at).map(Some)
             }
             LimitCancelDecision::NotPending => {
                 let error =
@@ -481,7 +751,10 @@ pub(crate) async fn cancel_limit(gw: &Gateway, ctx: &Ctx<'_>, limit_id: &str) ->
                         json!({ "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "amount_cents": amount, "currency": currency }),
                     ),
                 ];
-                Ok(gw.commit(statements).await?.then(|| reply(ctx.now)))
+                if gw.commit(statements).await? {
+                    return reply(ctx.now).map(Some);
+                }
+                Ok(None)
             }
         }
     })
@@ -503,32 +776,33 @@ fn limit_response(
     cooloff_seconds: i64,
     effective_from: i64,
     status: LimitStatus,
-) -> Json {
-    json!({
-        "limit_id": limit_id,
-        "user_id": user_id,
-        "limit_type": window.as_str(),
-        "amount_cents": amount,
-        "currency": currency,
-        "current_limit_cents": current,
-        "is_increase": is_increase,
-        "cooloff_seconds": cooloff_seconds,
-        "effective_from": time::format(effective_from),
-        "status": status.as_str(),
+) -> ApiResult<Json> {
+    to_json(&LimitAnswer {
+        limit_id,
+        user_id,
+        limit_type: window.as_str(),
+        amount_cents: amount,
+        currency,
+        current_limit_cents: current,
+        is_increase,
+        cooloff_seconds,
+        effective_from: time::format(effective_from),
+        status: status.as_str(),
     })
 }
 
-fn breach_body(b: &DepositBreach, amount: i64, currency: &str) -> Json {
-    json!({
-        "allowed": false,
-        "reason": "exceeds_limit",
-        "breached_limit_type": b.window.as_str(),
-        "limit_amount_cents": b.limit_cents,
-        "already_spent_cents": b.already_spent_cents,
-        "max_allowed_now_cents": b.max_allowed_now_cents,
-        "next_reset_at": time::format(b.next_reset_at),
-        "user_message": breach_message(b, amount, currency),
-    })
+fn breach_body(b: &DepositBreach, amount: i64, currency: &str) -> DepositAnswer {
+    DepositAnswer {
+        allowed: false,
+        reason: Some(DepositRefusal::ExceedsLimit),
+        breached_limit_type: Some(b.window.as_str()),
+        limit_amount_cents: Some(b.limit_cents),
+        already_spent_cents: Some(b.already_spent_cents),
+        max_allowed_now_cents: Some(b.max_allowed_now_cents),
+        next_reset_at: Some(time::format(b.next_reset_at)),
+        user_message: Some(breach_message(b, amount, currency)),
+        ..DepositAnswer::default()
+    }
 }
 
 /// A pending limit that may go live, for the scheduled work.

@@ -51,6 +51,11 @@ shared_schema!(
 );
 
 shared_schema!(
+    /// A deposit limit's window.
+    LimitType => from_json(json!({ "type": "string", "enum": rules::LimitWindow::ALL.iter().map(|w| w.as_str()).collect::<Vec<_>>() }))
+);
+
+shared_schema!(
     /// An e-mail address as the API takes it (see `input::normalize_email`).
     Email => from_json(json!({ "type": "string", "maxLength": 254, "pattern": "^\\s*[^@\\s]+@[^@\\s]+\\.[^@\\s]+\\s*$", "description": "an e-mail address; compared without case" }))
 );
@@ -65,6 +70,14 @@ shared_schema!(
     EventName => names("the name of an event", rules::EventKind::ALL.iter().map(|e| e.as_str()))
 );
 
+/// The query that names a user.
+#[derive(utoipa::IntoParams)]
+#[allow(dead_code)]
+pub struct UserQuery {
+    #[param(min_length = 1, max_length = 256)]
+    user_id: String,
+}
+
 #[cfg(test)]
 mod tests {
     use utoipa::PartialSchema;
@@ -74,9 +87,16 @@ mod tests {
     /// Every shared schema reads as the JSON it was written as (none fell back to an empty object).
     #[test]
     fn every_shared_schema_reads() {
-        for schema in
-            [Timestamp::schema(), Cents::schema(), Currency::schema(), Duration::schema(), Email::schema(), Phone::schema(), EventName::schema()]
-        {
+        for schema in [
+            Timestamp::schema(),
+            Cents::schema(),
+            Currency::schema(),
+            Duration::schema(),
+            LimitType::schema(),
+            Email::schema(),
+            Phone::schema(),
+            EventName::schema(),
+        ] {
             let json = serde_json::to_value(&schema).expect("serialises");
             assert!(json.get("type").is_some(), "{json}");
         }
