@@ -127,10 +127,10 @@ macro_rules! route_table {
 
 route_table! {
     // public
-    Health: "GET" "/v1/health" => "getHealth", Public, api::health;
+    Health: "GET" "/v1/health" => "getHealth", Public, api::health, doc api::health_doc;
     OpenApi: "GET" "/v1/openapi.json" => "getOpenApi", Public, crate::openapi::handler;
     IdentityVendorWebhook: "POST" "/v1/vendors/sumsub/webhook" => "receiveIdentityVendorWebhook", Public, crate::kyc::identity_vendor_webhook;
-    Rules: "GET" "/v1/rules" => "getRules", Tenant, api::rules_identity;
+    Rules: "GET" "/v1/rules" => "getRules", Tenant, api::rules_identity, doc api::rules_identity_doc;
     // sanctions
     SanctionsScreen: "POST" "/v1/sanctions/screen" => "screenUser", Tenant, crate::sanctions::screen;
     SanctionsStatus: "GET" "/v1/sanctions/status" => "getSanctionsStatus", Tenant, crate::sanctions::sanctions_status;
@@ -173,8 +173,8 @@ route_table! {
     AdminAudit: "GET" "/v1/admin/audit" => "getAdminAudit", Admin, crate::tenants::admin_audit;
     TenantAudit: "GET" "/v1/audit" => "getOwnAudit", Tenant, crate::tenants::own_audit;
     // sandbox
-    SandboxClockAdvance: "POST" "/v1/sandbox/clock" => "advanceSandboxClock", Tenant, api::sandbox::advance_clock;
-    SandboxClockGet: "GET" "/v1/sandbox/clock" => "getSandboxClock", Tenant, api::sandbox::get_clock;
+    SandboxClockAdvance: "POST" "/v1/sandbox/clock" => "advanceSandboxClock", Tenant, api::sandbox::advance_clock, doc api::sandbox::advance_clock_doc;
+    SandboxClockGet: "GET" "/v1/sandbox/clock" => "getSandboxClock", Tenant, api::sandbox::get_clock, doc api::sandbox::get_clock_doc;
     // webhooks
     WebhookCreate: "POST" "/v1/webhooks" => "createWebhook", Tenant, crate::webhooks::create, doc crate::webhooks::create_doc;
     WebhookList: "GET" "/v1/webhooks" => "listWebhooks", Tenant, crate::webhooks::list, doc crate::webhooks::list_doc;
@@ -184,7 +184,7 @@ route_table! {
     WebhookDeliveries(webhook_id): "GET" "/v1/webhooks/{webhook_id}/deliveries" => "listDeliveries", Tenant, crate::webhooks::deliveries, doc crate::webhooks::deliveries_doc;
     WebhookRedeliver(delivery_id): "POST" "/v1/webhooks/deliveries/{delivery_id}/redeliver" => "redeliver", Tenant, crate::webhooks::redeliver, doc crate::webhooks::redeliver_doc;
     // scheduler and decisions
-    AdminRunScheduled: "POST" "/v1/admin/scheduler/run" => "runScheduled", Admin audit "scheduler.run", crate::scheduler::run_scheduled_now;
+    AdminRunScheduled: "POST" "/v1/admin/scheduler/run" => "runScheduled", Admin audit "scheduler.run", crate::scheduler::run_scheduled_now, doc crate::scheduler::run_scheduled_now_doc;
     AdminDecisionList: "GET" "/v1/admin/decisions" => "listDecisions", Admin, crate::decisions::list_decisions;
     AdminDecisionGet(decision_id): "GET" "/v1/admin/decisions/{decision_id}" => "getDecision", Admin, crate::decisions::get_decision;
     AdminDecisionReplay(decision_id): "POST" "/v1/admin/decisions/{decision_id}/replay" => "replayDecision", Admin audit "decision.replay", crate::decisions::replay_decision;

@@ -10,7 +10,6 @@
 //! holds no SQL.
 
 use rules::{DueFacts, EventKind, Operation};
-use serde_json::json;
 
 use std::collections::BTreeMap;
 
@@ -174,17 +173,36 @@ impl Gateway {
 pub(crate) async fn run_scheduled_now(gw: &Gateway, _ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let report = gw.run_scheduled().await?;
     let delivery = gw.deliver_webhooks().await?;
-    Ok(Reply::ok(json!({
-        "limits_activated": report.limits_activated,
-        "exclusions_expired": report.exclusions_expired,
-        "kyc_checks_expired": report.kyc_checks_expired,
-        "snapshots_taken": report.snapshots_taken,
-        "users_rescreened": report.users_rescreened,
-        "list_chunks_loaded": report.list_chunks_loaded,
-        "lists_activated": report.lists_activated,
-        "webhook_events_fanned_out": delivery.fanned_out,
-        "webhook_attempts": delivery.attempted,
-    })))
+    let body = ScheduledRun {
+        limits_activated: report.limits_activated,
+        exclusions_expired: report.exclusions_expired,
+        kyc_checks_expired: report.kyc_checks_expired,
+        snapshots_taken: report.snapshots_taken,
+        users_rescreened: report.users_rescreened,
+        list_chunks_loaded: report.list_chunks_loaded,
+        lists_activated: report.lists_activated,
+        webhook_events_fanned_out: delivery.fanned_out,
+        webhook_attempts: delivery.attempted,
+    };
+    Reply::typed(200, &body)
+}
+
+/// What one run of the scheduled work did.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+struct ScheduledRun {
+    limits_activated: usize,
+    exclusions_expired: usize,
+    kyc_checks_expired: usize,
+    snapshots_taken: usize,
+    users_rescreened: usize,
+    list_chunks_loaded: usize,
+    lists_activated: usize,
+    webhook_events_fanned_out: usize,
+    webhook_attempts: usize,
+}
+
+pub(crate) fn run_scheduled_now_doc() -> crate::openapi::OperationDoc {
+    crate::openapi::OperationDoc::new("admin", "run due scheduled work now").idempotent().responds::<ScheduledRun>(200, "success").errors(&[409])
 }
 
 #[cfg(test)]

@@ -2,27 +2,65 @@
 
 pub(crate) mod sandbox;
 
-use serde_json::json;
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
+use crate::openapi::shared::JurisdictionProfile;
+use crate::openapi::OperationDoc;
 use crate::ports::{Stmt, StoreError};
 use crate::users::User;
 use crate::{Ctx, Gateway, Reply};
 
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+enum HealthStatus {
+    Ok,
+}
+
+#[derive(Serialize, ToSchema)]
+struct Health {
+    #[schema(inline)]
+    status: HealthStatus,
+}
+
 /// The public connectivity check.
 pub(crate) async fn health(_gw: &Gateway, _request: &http::Request<Vec<u8>>) -> ApiResult<Reply> {
-    Ok(Reply::ok(json!({ "status": "ok" })))
+    Reply::typed(200, &Health { status: HealthStatus::Ok })
+}
+
+pub(crate) fn health_doc() -> OperationDoc {
+    OperationDoc::new("service", "connectivity check").responds::<Health>(200, "success")
+}
+
+/// Which rules decide.
+#[derive(Serialize, ToSchema)]
+struct RulesIdentity {
+    version: String,
+    #[schema(pattern = "^[0-9a-f]{64}$")]
+    component_sha256: String,
+    wit_package: &'static str,
+    /// every jurisdiction profile the component holds, with its parameters
+    #[schema(value_type = Vec<JurisdictionProfile>)]
+    jurisdictions: Vec<rules::JurisdictionProfile>,
 }
 
 /// The rules component this host decides with.
 pub(crate) async fn rules_identity(gw: &Gateway, _ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let id = gw.rules.identity();
-    Ok(Reply::ok(json!({
-        "version": id.version,
-        "component_sha256": id.component_sha256,
-        "wit_package": rules::WIT_PACKAGE,
-        "jurisdictions": gw.rules.jurisdictions(),
-    })))
+    let body = RulesIdentity {
+        version: id.version,
+        component_sha256: id.component_sha256,
+        wit_package: rules::WIT_PACKAGE,
+        jurisdictions: gw.rules.jurisdictions(),
+    };
+    Reply::typed(200, &body)
+}
+
+pub(crate) fn rules_identity_doc() -> OperationDoc {
+    OperationDoc::new("service", "the rules component that decides")
+        .describe("Auditors compare `component_sha256` with the SHA-256 of the published rules component.")
+        .responds::<RulesIdentity>(200, "success")
 }
 
 impl Gateway {

@@ -66,6 +66,11 @@ shared_schema!(
 );
 
 shared_schema!(
+    /// A jurisdiction profile of the rules component, as `rules::JurisdictionProfile` serialises.
+    JurisdictionProfile => from_json(json!({"type": "object", "properties": {"name": {"type": "string"}, "regulator": {"type": "string"}, "increase_cooloffs": {"type": "array", "description": "a limit increase up to `up_to_multiple` times the limit in force (every increase when null) waits `cooloff_seconds`; decreases take effect at once", "items": {"type": "object", "properties": {"up_to_multiple": {"type": ["integer", "null"], "minimum": 1}, "cooloff_seconds": {"type": "integer", "minimum": 0}}, "required": ["cooloff_seconds", "up_to_multiple"]}}}, "required": ["increase_cooloffs", "name", "regulator"]}))
+);
+
+shared_schema!(
     /// The name of an event a webhook delivers.
     EventName => names("the name of an event", rules::EventKind::ALL.iter().map(|e| e.as_str()))
 );
@@ -95,6 +100,7 @@ mod tests {
             LimitType::schema(),
             Email::schema(),
             Phone::schema(),
+            JurisdictionProfile::schema(),
             EventName::schema(),
         ] {
             let json = serde_json::to_value(&schema).expect("serialises");
