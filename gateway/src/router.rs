@@ -139,8 +139,8 @@ route_table! {
     AdminCaseReview(case_id): "POST" "/v1/admin/sanctions/cases/{case_id}/review" => "reviewCase", Admin audit "sanctions_case.review", crate::sanctions::review_case;
     AdminRescreen: "POST" "/v1/admin/sanctions/rescreen" => "rescreen", Admin audit "sanctions.rescreen", crate::sanctions::rescreen;
     // lists
-    AdminListSearch: "GET" "/v1/admin/sanctions/search" => "searchLists", Admin, crate::lists::search_lists;
-    AdminLists: "GET" "/v1/admin/sanctions/lists" => "listLists", Admin, crate::lists::list_lists;
+    AdminListSearch: "GET" "/v1/admin/sanctions/search" => "searchLists", Admin, crate::lists::search_lists, doc crate::lists::search_lists_doc;
+    AdminLists: "GET" "/v1/admin/sanctions/lists" => "listLists", Admin, crate::lists::list_lists, doc crate::lists::list_lists_doc;
     // kyc
     KycStart: "POST" "/v1/kyc/start" => "startKyc", Tenant, crate::kyc::kyc_start;
     KycStatus: "GET" "/v1/kyc/status" => "getKycStatus", Tenant, crate::kyc::kyc_status;
@@ -185,9 +185,9 @@ route_table! {
     WebhookRedeliver(delivery_id): "POST" "/v1/webhooks/deliveries/{delivery_id}/redeliver" => "redeliver", Tenant, crate::webhooks::redeliver, doc crate::webhooks::redeliver_doc;
     // scheduler and decisions
     AdminRunScheduled: "POST" "/v1/admin/scheduler/run" => "runScheduled", Admin audit "scheduler.run", crate::scheduler::run_scheduled_now, doc crate::scheduler::run_scheduled_now_doc;
-    AdminDecisionList: "GET" "/v1/admin/decisions" => "listDecisions", Admin, crate::decisions::list_decisions;
-    AdminDecisionGet(decision_id): "GET" "/v1/admin/decisions/{decision_id}" => "getDecision", Admin, crate::decisions::get_decision;
-    AdminDecisionReplay(decision_id): "POST" "/v1/admin/decisions/{decision_id}/replay" => "replayDecision", Admin audit "decision.replay", crate::decisions::replay_decision;
+    AdminDecisionList: "GET" "/v1/admin/decisions" => "listDecisions", Admin, crate::decisions::list_decisions, doc crate::decisions::list_decisions_doc;
+    AdminDecisionGet(decision_id): "GET" "/v1/admin/decisions/{decision_id}" => "getDecision", Admin, crate::decisions::get_decision, doc crate::decisions::get_decision_doc;
+    AdminDecisionReplay(decision_id): "POST" "/v1/admin/decisions/{decision_id}/replay" => "replayDecision", Admin audit "decision.replay", crate::decisions::replay_decision, doc crate::decisions::replay_decision_doc;
 }
 
 impl Route {

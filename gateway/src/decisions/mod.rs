@@ -14,9 +14,12 @@ use rules::{Operation, RuleError};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value as Json};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
+use crate::openapi::shared::{Environment as EnvironmentName, OperationName, Timestamp};
+use crate::openapi::OperationDoc;
 use crate::ports::{Rules, RulesFault, Stmt, StoreError};
 
 pub mod store;
@@ -221,8 +224,89 @@ async fn decision_in_environment(gw: &Gateway, ctx: &Ctx<'_>, decision_id: &str)
     found.ok_or_else(|| ApiError::not_found("decision_not_found", "no such decision in this environment"))
 }
 
+/// A recorded decision as the API shows it.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Decision)]
+pub struct DecisionView {
+    decision_id: String,
+    #[schema(value_type = OperationName)]
+    operation: &'static str,
+    #[schema(value_type = EnvironmentName)]
+    environment: &'static str,
+    tenant_id: String,
+    /// `null` for a decision about no one user
+    #[schema(required)]
+    user_id: Option<String>,
+    #[schema(value_type = Timestamp)]
+    decided_at: String,
+    rules_version: String,
+    /// the SHA-256 of the rules component that decided
+    rules_sha256: String,
+    /// the facts the rules were given
+    #[schema(value_type = serde_json::Value)]
+    input: Json,
+    /// what the rules answered
+    #[schema(value_type = serde_json::Value)]
+    output: Json,
+}
+
+/// What a replay found.
+#[derive(Serialize, ToSchema)]
+#[schema(as = DecisionReplay)]
+struct Replayed {
+    decision_id: String,
+    identical: bool,
+    /// where the outputs differ, as JSON pointers
+    differences: Vec<String>,
+    recorded_rules_sha256: String,
+    replayed_rules_version: String,
+    replayed_rules_sha256: String,
+    #[schema(value_type = serde_json::Value)]
+    replayed_output: Json,
+}
+
+/// The query of `GET /v1/admin/decisions`.
+#[derive(IntoParams)]
+#[allow(dead_code)]
+struct DecisionQuery {
+    tenant_id: Option<String>,
+    user_id: Option<String>,
+    #[param(value_type = Timestamp, required = false)]
+    from: Option<String>,
+    #[param(value_type = Timestamp, required = false)]
+    to: Option<String>,
+    /// opaque, from next_cursor
+    cursor: Option<String>,
+    /// default 100
+    #[param(minimum = 1, maximum = 1000)]
+    limit: Option<u32>,
+}
+
+#[derive(Serialize, ToSchema)]
+struct DecisionPage {
+    decisions: Vec<DecisionView>,
+    #[schema(required)]
+    next_cursor: Option<String>,
+    has_more: bool,
+}
+
+pub(crate) fn get_decision_doc() -> OperationDoc {
+    OperationDoc::new("admin", "one recorded decision").responds::<DecisionView>(200, "success").errors(&[404])
+}
+
+pub(crate) fn replay_decision_doc() -> OperationDoc {
+    OperationDoc::new("admin", "run a recorded decision again on this rules version")
+        .idempotent()
+        .responds::<Replayed>(200, "success")
+        .errors(&[404, 409])
+}
+
+pub(crate) fn list_decisions_doc() -> OperationDoc {
+    OperationDoc::new("admin", "recorded rules decisions, newest first").query::<DecisionQuery>().responds::<DecisionPage>(200, "success")
+}
+
 pub(crate) async fn get_decision(gw: &Gateway, ctx: &Ctx<'_>, decision_id: &str) -> ApiResult<Reply> {
-    Ok(Reply::ok(decision_in_environment(gw, ctx, decision_id).await?.to_json()))
+    Reply::typed(200, &decision_in_environment(gw, ctx, decision_id).await?.view())
 }
 
 /// Replays a recorded decision through the rules this host runs.
@@ -233,15 +317,16 @@ pub(crate) async fn replay_decision(gw: &Gateway, ctx: &Ctx<'_>, decision_id: &s
         ReplayError::Input { .. } | ReplayError::Output(_) => ApiError::unprocessable("unreplayable_decision", e.to_string()),
     })?;
     let identity = gw.rules.identity();
-    Ok(Reply::ok(json!({
-        "decision_id": decision.decision_id,
-        "identical": report.differences.is_empty(),
-        "differences": report.differences,
-        "recorded_rules_sha256": decision.rules_sha256,
-        "replayed_rules_version": identity.version,
-        "replayed_rules_sha256": identity.component_sha256,
-        "replayed_output": report.replayed,
-    })))
+    let body = Replayed {
+        identical: report.differences.is_empty(),
+        decision_id: decision.decision_id,
+        differences: report.differences,
+        recorded_rules_sha256: decision.rules_sha256,
+        replayed_rules_version: identity.version,
+        replayed_rules_sha256: identity.component_sha256,
+        replayed_output: report.replayed,
+    };
+    Reply::typed(200, &body)
 }
 
 pub(crate) async fn list_decisions(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
@@ -303,12 +388,8 @@ pub(crate) async fn list_decisions(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
     found.truncate(limit as usize + 1);
     let has_more = found.len() as i64 > limit;
     found.truncate(limit as usize);
-    let next = found.last().filter(|_| has_more).map(|d| Json::String(encode_cursor(&d.decision_id)));
-    Ok(Reply::ok(json!({
-        "decisions": found.iter().map(RecordedDecision::to_json).collect::<Vec<_>>(),
-        "next_cursor": next.unwrap_or(Json::Null),
-        "has_more": has_more,
-    })))
+    let next_cursor = found.last().filter(|_| has_more).map(|d| encode_cursor(&d.decision_id));
+    Reply::typed(200, &DecisionPage { decisions: found.iter().map(RecordedDecision::view).collect(), next_cursor, has_more })
 }
 
 /// A decision as recorded.
@@ -327,20 +408,20 @@ pub struct RecordedDecision {
 }
 
 impl RecordedDecision {
-    pub fn to_json(&self) -> Json {
+    pub fn view(&self) -> DecisionView {
         let parse = |text: &str| serde_json::from_str::<Json>(text).unwrap_or(Json::Null);
-        json!({
-            "decision_id": self.decision_id,
-            "operation": self.operation.as_str(),
-            "environment": self.environment.as_str(),
-            "tenant_id": self.tenant_id,
-            "user_id": if self.user_id.is_empty() { Json::Null } else { Json::String(self.user_id.clone()) },
-            "decided_at": time::format(self.decided_at),
-            "rules_version": self.rules_version,
-            "rules_sha256": self.rules_sha256,
-            "input": parse(&self.input),
-            "output": parse(&self.output),
-        })
+        DecisionView {
+            decision_id: self.decision_id.clone(),
+            operation: self.operation.as_str(),
+            environment: self.environment.as_str(),
+            tenant_id: self.tenant_id.clone(),
+            user_id: (!self.user_id.is_empty()).then(|| self.user_id.clone()),
+            decided_at: time::format(self.decided_at),
+            rules_version: self.rules_version.clone(),
+            rules_sha256: self.rules_sha256.clone(),
+            input: parse(&self.input),
+            output: parse(&self.output),
+        }
     }
 }
 

@@ -14,11 +14,13 @@ pub(crate) mod store;
 use std::collections::HashMap;
 
 use rules::{ListCandidate, NameQuery};
+use serde::Serialize;
 use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
+use crate::openapi::OperationDoc;
 use crate::ports::{Stmt, StoreError};
 use crate::{time, Ctx, Gateway, Reply};
 pub use parse::{ListEntry, ListFormat};
@@ -484,6 +486,84 @@ impl Gateway {
     }
 }
 
+/// The query of `GET /v1/admin/sanctions/search`.
+#[derive(utoipa::IntoParams)]
+#[allow(dead_code)]
+struct SearchQuery {
+    #[param(min_length = 1, max_length = 200)]
+    name: String,
+    #[param(format = Date)]
+    date_of_birth: Option<String>,
+    #[param(pattern = "^[A-Za-z]{2}$")]
+    nationality: Option<String>,
+    /// default 20
+    #[param(minimum = 1, maximum = 100)]
+    limit: Option<u32>,
+}
+
+/// How a name scored against an entry, part by part.
+#[derive(Serialize, utoipa::ToSchema)]
+struct ScoreBreakdown {
+    name: f64,
+    date_of_birth: f64,
+    nationality: f64,
+}
+
+/// A list entry as a search found it.
+#[derive(Serialize, utoipa::ToSchema)]
+struct SearchHit<'a> {
+    entity_id: &'a str,
+    source: &'a str,
+    /// the entry's name that scored best
+    name: &'a str,
+    #[schema(minimum = 0, maximum = 1)]
+    score: f64,
+    #[schema(required = false)]
+    primary_name: Option<&'a str>,
+    aliases: Vec<&'a str>,
+    dates_of_birth: &'a [String],
+    nationalities: &'a [String],
+    score_breakdown: ScoreBreakdown,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+struct SearchResults<'a> {
+    results: Vec<SearchHit<'a>>,
+}
+
+/// An imported list version.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = ListVersion)]
+struct ListView {
+    list_id: String,
+    source: String,
+    format: String,
+    version: String,
+    entry_count: i64,
+    /// entries added or changed from the version before
+    changed_entries: i64,
+    status: String,
+    #[schema(value_type = crate::openapi::shared::Timestamp)]
+    imported_at: String,
+    #[schema(value_type = Option<crate::openapi::shared::Timestamp>, required)]
+    activated_at: Option<String>,
+    /// users still to be re-screened against the version's changes
+    rescreen_pending: bool,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+struct ListList {
+    lists: Vec<ListView>,
+}
+
+pub(crate) fn search_lists_doc() -> OperationDoc {
+    OperationDoc::new("admin", "search the environment's sanctions lists").query::<SearchQuery>().responds::<SearchResults>(200, "success")
+}
+
+pub(crate) fn list_lists_doc() -> OperationDoc {
+    OperationDoc::new("admin", "imported lists with version, entry count and import time").responds::<ListList>(200, "success")
+}
+
 /// `GET /v1/admin/sanctions/search?name=…[&date_of_birth=…][&nationality=…][&limit=…]`:
 /// the environment's list entries scored against a name, best first.
 pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
@@ -503,52 +583,50 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
     let candidates = gw.list_candidates(ctx.caller.environment, &name, Entries::All).await?;
     let query = NameQuery { name, date_of_birth, nationality };
     let scored = gw.rules.score_names(&query, &candidates)?;
-    let results: Vec<Json> = scored
+    let results = scored
         .iter()
         .take(limit as usize)
         .filter_map(|s| {
             let c = candidates.get(s.index as usize)?;
-            Some(json!({
-                "entity_id": c.entity_id,
-                "source": c.source,
-                "name": s.name,
-                "score": s.score,
-                "primary_name": c.names.first(),
-                "aliases": c.names.iter().skip(1).collect::<Vec<_>>(),
-                "dates_of_birth": c.dates_of_birth,
-                "nationalities": c.nationalities,
-                "score_breakdown": {
-                    "name": s.name_score,
-                    "date_of_birth": s.date_of_birth_adjustment,
-                    "nationality": s.nationality_adjustment,
+            Some(SearchHit {
+                entity_id: &c.entity_id,
+                source: &c.source,
+                name: &s.name,
+                score: s.score,
+                primary_name: c.names.first().map(String::as_str),
+                aliases: c.names.iter().skip(1).map(String::as_str).collect(),
+                dates_of_birth: &c.dates_of_birth,
+                nationalities: &c.nationalities,
+                score_breakdown: ScoreBreakdown {
+                    name: s.name_score,
+                    date_of_birth: s.date_of_birth_adjustment,
+                    nationality: s.nationality_adjustment,
                 },
-            }))
+            })
         })
         .collect();
-    Ok(Reply::ok(json!({ "results": results })))
+    Reply::typed(200, &SearchResults { results })
 }
 
 /// `GET /v1/admin/sanctions/lists`: the environment's lists, active first.
 pub(crate) async fn list_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let lists: Vec<Json> = store::active_versions(gw.store.as_ref(), ctx.caller.environment)
+    let lists = store::active_versions(gw.store.as_ref(), ctx.caller.environment)
         .await?
         .into_iter()
-        .map(|l| {
-            json!({
-                "list_id": l.list_id,
-                "source": l.source,
-                "format": l.format,
-                "version": l.version,
-                "entry_count": l.entry_count,
-                "changed_entries": l.changed_count,
-                "status": l.status,
-                "imported_at": time::format(l.imported_at),
-                "activated_at": time::json_opt(l.activated_at),
-                "rescreen_pending": l.rescreen_pending,
-            })
+        .map(|l| ListView {
+            list_id: l.list_id,
+            source: l.source,
+            format: l.format,
+            version: l.version,
+            entry_count: l.entry_count,
+            changed_entries: l.changed_count,
+            status: l.status,
+            imported_at: time::format(l.imported_at),
+            activated_at: l.activated_at.map(time::format),
+            rescreen_pending: l.rescreen_pending,
         })
         .collect();
-    Ok(Reply::ok(json!({ "lists": lists })))
+    Reply::typed(200, &ListList { lists })
 }
 
 fn entry_fingerprint(entry: &ListEntry) -> String {

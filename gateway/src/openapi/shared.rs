@@ -71,6 +71,16 @@ shared_schema!(
 );
 
 shared_schema!(
+    /// A tenant's environment.
+    Environment => names("a tenant's environment", rules::Environment::ALL.iter().map(|e| e.as_str()))
+);
+
+shared_schema!(
+    /// The name of a rules decision.
+    OperationName => names("the rules decision: one per exported call of the component", rules::Operation::ALL.iter().map(|o| o.as_str()))
+);
+
+shared_schema!(
     /// The name of an event a webhook delivers.
     EventName => names("the name of an event", rules::EventKind::ALL.iter().map(|e| e.as_str()))
 );
@@ -100,6 +110,8 @@ mod tests {
             LimitType::schema(),
             Email::schema(),
             Phone::schema(),
+            Environment::schema(),
+            OperationName::schema(),
             JurisdictionProfile::schema(),
             EventName::schema(),
         ] {
