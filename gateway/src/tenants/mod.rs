@@ -5,11 +5,14 @@
 mod authn;
 pub mod store;
 
-use serde_json::json;
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::auth::{self, Environment};
 use crate::error::{ApiError, ApiResult};
 use crate::input::Fields;
+use crate::openapi::shared::{Environment as EnvironmentName, Timestamp};
+use crate::openapi::OperationDoc;
 use crate::ports::{Stmt, StoreError};
 use crate::{time, Ctx, Gateway, Reply, DEFAULT_RATE_LIMIT_PER_MINUTE};
 use store::AuditRow;
@@ -20,6 +23,157 @@ const SERVICE_RATE_LIMIT_PER_MINUTE: i64 = 100_000;
 const MAX_RATE_LIMIT_PER_MINUTE: i64 = 1_000_000;
 /// How many entries an audit log read shows.
 const AUDIT_LENGTH: i64 = 500;
+
+/// The body of `POST /v1/admin/tenants`.
+#[derive(ToSchema)]
+#[schema(as = NewTenant)]
+struct TenantRequest {
+    #[schema(min_length = 1, max_length = 256)]
+    name: String,
+    #[schema(value_type = EnvironmentName)]
+    environment: Environment,
+    #[schema(minimum = 1, maximum = 1_000_000)]
+    rate_limit_per_minute: Option<i64>,
+    /// the rules profile of the tenant's decisions (`GET /v1/rules` lists them); `default` when absent
+    #[schema(default = "default", required = false)]
+    jurisdiction: String,
+}
+
+impl TenantRequest {
+    fn parse(body: &[u8], profiles: &[rules::JurisdictionProfile]) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let name = f.text("name");
+        let environment_text = f.code("environment");
+        let rate_limit_per_minute = f.opt_integer("rate_limit_per_minute");
+        let jurisdiction = f.opt_text("jurisdiction").unwrap_or_else(|| rules::DEFAULT_JURISDICTION.to_string());
+        if !profiles.iter().any(|p| p.name == jurisdiction) {
+            let names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
+            f.reject("invalid_field", format!("jurisdiction must be one of {}", names.join(", ")));
+        }
+        let environment = Environment::parse(&environment_text);
+        if !environment_text.is_empty() && environment.is_none() {
+            f.reject("invalid_field", "environment must be sandbox or production");
+        }
+        if rate_limit_per_minute.is_some_and(|r| !(1..=MAX_RATE_LIMIT_PER_MINUTE).contains(&r)) {
+            f.reject("invalid_field", format!("rate_limit_per_minute must be from 1 to {MAX_RATE_LIMIT_PER_MINUTE}"));
+        }
+        f.finish()?;
+        let environment = environment.ok_or_else(ApiError::internal)?;
+        Ok(TenantRequest { name, environment, rate_limit_per_minute, jurisdiction })
+    }
+}
+
+/// A new tenant with its first key, shown once.
+#[derive(Serialize, ToSchema)]
+#[schema(as = TenantCreated)]
+struct Created<'a> {
+    tenant_id: &'a str,
+    name: &'a str,
+    #[schema(value_type = EnvironmentName)]
+    environment: &'static str,
+    rate_limit_per_minute: i64,
+    jurisdiction: &'a str,
+    key_id: &'a str,
+    api_key: &'a str,
+}
+
+/// A new key, shown once.
+#[derive(Serialize, ToSchema)]
+#[schema(as = KeyCreated)]
+struct KeyCreated<'a> {
+    key_id: &'a str,
+    tenant_id: &'a str,
+    api_key: &'a str,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = KeyRevoked)]
+struct Revoked<'a> {
+    key_id: &'a str,
+    #[schema(value_type = Timestamp)]
+    revoked_at: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = TenantSuspended)]
+struct Suspended<'a> {
+    tenant_id: &'a str,
+    suspended: bool,
+}
+
+/// One entry of an audit log: a failed authentication or an admin action.
+#[derive(Serialize, ToSchema)]
+struct AuditEntry {
+    audit_id: String,
+    action: String,
+    reason: String,
+    #[schema(required)]
+    key_prefix: Option<String>,
+    request_id: String,
+    #[schema(value_type = Timestamp)]
+    at: String,
+    #[schema(required)]
+    actor_key_id: Option<String>,
+    #[schema(required)]
+    resource: Option<String>,
+    /// in the environment's admin log only: the tenant acted on
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(required = false)]
+    tenant_id: Option<Option<String>>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = TenantAudit)]
+struct TenantAuditLog<'a> {
+    tenant_id: &'a str,
+    entries: Vec<AuditEntry>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = AdminAudit)]
+struct AdminAuditLog {
+    #[schema(value_type = EnvironmentName)]
+    environment: &'static str,
+    entries: Vec<AuditEntry>,
+}
+
+pub(crate) fn create_doc() -> OperationDoc {
+    OperationDoc::new("admin", "create a tenant and its first key")
+        .idempotent()
+        .body::<TenantRequest>()
+        .responds::<Created>(201, "success")
+        .responds::<Created>(200, "a repeat with the same Idempotency-Key: the original result")
+        .errors(&[409])
+}
+
+pub(crate) fn create_key_doc() -> OperationDoc {
+    OperationDoc::new("admin", "a new key for a tenant, shown once")
+        .idempotent()
+        .responds::<KeyCreated>(201, "success")
+        .responds::<KeyCreated>(200, "a repeat with the same Idempotency-Key: the original result")
+        .errors(&[404, 409])
+}
+
+pub(crate) fn suspend_doc() -> OperationDoc {
+    OperationDoc::new("admin", "suspend a tenant: its keys stop working").idempotent().responds::<Suspended>(200, "success").errors(&[404, 409])
+}
+
+pub(crate) fn audit_of_doc() -> OperationDoc {
+    OperationDoc::new("admin", "a tenant's audit log").responds::<TenantAuditLog>(200, "success").errors(&[404])
+}
+
+pub(crate) fn revoke_key_doc() -> OperationDoc {
+    OperationDoc::new("admin", "revoke a key").responds::<Revoked>(200, "success").errors(&[404])
+}
+
+pub(crate) fn admin_audit_doc() -> OperationDoc {
+    OperationDoc::new("admin", "admin actions of the environment, newest first").responds::<AdminAuditLog>(200, "success")
+}
+
+pub(crate) fn own_audit_doc() -> OperationDoc {
+    OperationDoc::new("audit", "the caller's audit log: failed authentications and admin actions on the tenant")
+        .responds::<TenantAuditLog>(200, "success")
+}
 
 fn tenant_not_found() -> ApiError {
     ApiError::not_found("tenant_not_found", "no such tenant in this environment")
@@ -60,9 +214,8 @@ impl Gateway {
     }
 
     async fn audit_of_tenant(&self, tenant_id: &str) -> ApiResult<Reply> {
-        let entries: Vec<serde_json::Value> =
-            store::tenant_audit(self.store.as_ref(), tenant_id, AUDIT_LENGTH).await?.iter().map(audit_entry).collect();
-        Ok(Reply::ok(json!({ "tenant_id": tenant_id, "entries": entries })))
+        let entries = store::tenant_audit(self.store.as_ref(), tenant_id, AUDIT_LENGTH).await?.into_iter().map(audit_entry).collect();
+        Reply::typed(200, &TenantAuditLog { tenant_id, entries })
     }
 
     /// Records an admin action that succeeded: who (the admin key), what, on
@@ -94,25 +247,7 @@ impl Gateway {
 
 /// `POST /v1/admin/tenants`: a tenant of the admin key's environment, with its first key (shown once).
 pub(crate) async fn create(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let name = f.text("name");
-    let environment_text = f.code("environment");
-    let rate = f.opt_integer("rate_limit_per_minute");
-    let jurisdiction = f.opt_text("jurisdiction").unwrap_or_else(|| rules::DEFAULT_JURISDICTION.to_string());
-    let profiles = gw.rules.jurisdictions();
-    if !profiles.iter().any(|p| p.name == jurisdiction) {
-        let names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
-        f.reject("invalid_field", format!("jurisdiction must be one of {}", names.join(", ")));
-    }
-    let environment = Environment::parse(&environment_text);
-    if !environment_text.is_empty() && environment.is_none() {
-        f.reject("invalid_field", "environment must be sandbox or production");
-    }
-    if rate.is_some_and(|r| !(1..=MAX_RATE_LIMIT_PER_MINUTE).contains(&r)) {
-        f.reject("invalid_field", format!("rate_limit_per_minute must be from 1 to {MAX_RATE_LIMIT_PER_MINUTE}"));
-    }
-    f.finish()?;
-    let environment = environment.ok_or_else(ApiError::internal)?;
+    let TenantRequest { name, environment, rate_limit_per_minute: rate, jurisdiction } = TenantRequest::parse(ctx.body, &gw.rules.jurisdictions())?;
     if environment != ctx.caller.environment {
         return Err(ApiError::forbidden("environment_mismatch", "an admin key manages tenants of its own environment only"));
     }
@@ -125,15 +260,16 @@ pub(crate) async fn create(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let tenant =
         store::NewTenant { tenant_id: &tenant_id, name: &name, environment, rate_limit_per_minute: rate, jurisdiction: &jurisdiction, now: ctx.now };
     gw.store.batch(vec![store::insert_tenant(&tenant), insert_key]).await?;
-    Ok(Reply::created(json!({
-        "tenant_id": tenant_id,
-        "name": name,
-        "environment": environment.as_str(),
-        "rate_limit_per_minute": rate,
-        "jurisdiction": jurisdiction,
-        "key_id": key_id,
-        "api_key": key,
-    })))
+    let body = Created {
+        tenant_id: &tenant_id,
+        name: &name,
+        environment: environment.as_str(),
+        rate_limit_per_minute: rate,
+        jurisdiction: &jurisdiction,
+        key_id: &key_id,
+        api_key: &key,
+    };
+    Reply::typed(201, &body)
 }
 
 /// `POST /v1/admin/tenants/{id}/keys`: another key for a tenant (shown once).
@@ -141,7 +277,7 @@ pub(crate) async fn create_key(gw: &Gateway, ctx: &Ctx<'_>, tenant_id: &str) -> 
     gw.require_tenant(ctx, tenant_id).await?;
     let (key_id, key, insert_key) = gw.key_statement(tenant_id, ctx.caller.environment, false, ctx.now);
     gw.store.batch(vec![insert_key]).await?;
-    Ok(Reply::created(json!({ "key_id": key_id, "tenant_id": tenant_id, "api_key": key })))
+    Reply::typed(201, &KeyCreated { key_id: &key_id, tenant_id, api_key: &key })
 }
 
 /// `DELETE /v1/admin/keys/{id}`: the key stops working at once on this host, within a second on the others.
@@ -150,11 +286,11 @@ pub(crate) async fn revoke_key(gw: &Gateway, ctx: &Ctx<'_>, key_id: &str) -> Api
         .await?
         .ok_or_else(|| ApiError::not_found("key_not_found", "no such key in this environment"))?;
     if let Some(revoked_at) = revoked_at {
-        return Ok(Reply::ok(json!({ "key_id": key_id, "revoked_at": time::format(revoked_at) })));
+        return Reply::typed(200, &Revoked { key_id, revoked_at: time::format(revoked_at) });
     }
     gw.store.batch(vec![store::revoke_key(key_id, ctx.now)]).await?;
     gw.key_cache.clear();
-    Ok(Reply::ok(json!({ "key_id": key_id, "revoked_at": time::format(ctx.now) })))
+    Reply::typed(200, &Revoked { key_id, revoked_at: time::format(ctx.now) })
 }
 
 /// `POST /v1/admin/tenants/{id}/suspend`: every key of the tenant stops working.
@@ -162,7 +298,7 @@ pub(crate) async fn suspend(gw: &Gateway, ctx: &Ctx<'_>, tenant_id: &str) -> Api
     gw.require_tenant(ctx, tenant_id).await?;
     gw.store.batch(vec![store::suspend(tenant_id, ctx.now)]).await?;
     gw.key_cache.clear();
-    Ok(Reply::ok(json!({ "tenant_id": tenant_id, "suspended": true })))
+    Reply::typed(200, &Suspended { tenant_id, suspended: true })
 }
 
 /// `GET /v1/admin/tenants/{id}/audit`: a tenant's audit log.
@@ -181,22 +317,36 @@ pub(crate) async fn own_audit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
 pub(crate) async fn admin_audit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let mut entries = Vec::new();
     for row in store::admin_audit(gw.store.as_ref(), ctx.caller.environment, AUDIT_LENGTH).await? {
-        let mut entry = audit_entry(&row);
-        entry["tenant_id"] = json!(row.tenant_id);
-        entries.push(entry);
+        let tenant_id = row.tenant_id.clone();
+        entries.push(AuditEntry { tenant_id: Some(tenant_id), ..audit_entry(row) });
     }
-    Ok(Reply::ok(json!({ "environment": ctx.caller.environment.as_str(), "entries": entries })))
+    Reply::typed(200, &AdminAuditLog { environment: ctx.caller.environment.as_str(), entries })
 }
 
-fn audit_entry(row: &AuditRow) -> serde_json::Value {
-    json!({
-        "audit_id": row.audit_id,
-        "action": row.action,
-        "reason": row.reason,
-        "key_prefix": row.key_prefix,
-        "request_id": row.request_id,
-        "at": time::format(row.at),
-        "actor_key_id": row.actor_key_id,
-        "resource": row.resource,
-    })
+fn audit_entry(row: AuditRow) -> AuditEntry {
+    AuditEntry {
+        audit_id: row.audit_id,
+        action: row.action,
+        reason: row.reason,
+        key_prefix: row.key_prefix,
+        request_id: row.request_id,
+        at: time::format(row.at),
+        actor_key_id: row.actor_key_id,
+        resource: row.resource,
+        tenant_id: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use utoipa::PartialSchema;
+
+    use super::*;
+
+    /// The documented bound is the enforced one (a schema attribute takes only a literal).
+    #[test]
+    fn the_documented_rate_bound_is_the_enforced_one() {
+        let schema = serde_json::to_value(TenantRequest::schema()).expect("serialises");
+        assert_eq!(schema["properties"]["rate_limit_per_minute"]["maximum"].as_f64(), Some(MAX_RATE_LIMIT_PER_MINUTE as f64));
+    }
 }
