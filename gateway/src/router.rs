@@ -132,12 +132,12 @@ route_table! {
     IdentityVendorWebhook: "POST" "/v1/vendors/sumsub/webhook" => "receiveIdentityVendorWebhook", Public, crate::kyc::identity_vendor_webhook;
     Rules: "GET" "/v1/rules" => "getRules", Tenant, api::rules_identity, doc api::rules_identity_doc;
     // sanctions
-    SanctionsScreen: "POST" "/v1/sanctions/screen" => "screenUser", Tenant, crate::sanctions::screen;
-    SanctionsStatus: "GET" "/v1/sanctions/status" => "getSanctionsStatus", Tenant, crate::sanctions::sanctions_status;
-    AdminCaseList: "GET" "/v1/admin/sanctions/cases" => "listCases", Admin, crate::sanctions::list_cases;
-    AdminCaseGet(case_id): "GET" "/v1/admin/sanctions/cases/{case_id}" => "getCase", Admin, crate::sanctions::get_case;
-    AdminCaseReview(case_id): "POST" "/v1/admin/sanctions/cases/{case_id}/review" => "reviewCase", Admin audit "sanctions_case.review", crate::sanctions::review_case;
-    AdminRescreen: "POST" "/v1/admin/sanctions/rescreen" => "rescreen", Admin audit "sanctions.rescreen", crate::sanctions::rescreen;
+    SanctionsScreen: "POST" "/v1/sanctions/screen" => "screenUser", Tenant, crate::sanctions::screen, doc crate::sanctions::screen_doc;
+    SanctionsStatus: "GET" "/v1/sanctions/status" => "getSanctionsStatus", Tenant, crate::sanctions::sanctions_status, doc crate::sanctions::sanctions_status_doc;
+    AdminCaseList: "GET" "/v1/admin/sanctions/cases" => "listCases", Admin, crate::sanctions::list_cases, doc crate::sanctions::list_cases_doc;
+    AdminCaseGet(case_id): "GET" "/v1/admin/sanctions/cases/{case_id}" => "getCase", Admin, crate::sanctions::get_case, doc crate::sanctions::get_case_doc;
+    AdminCaseReview(case_id): "POST" "/v1/admin/sanctions/cases/{case_id}/review" => "reviewCase", Admin audit "sanctions_case.review", crate::sanctions::review_case, doc crate::sanctions::review_case_doc;
+    AdminRescreen: "POST" "/v1/admin/sanctions/rescreen" => "rescreen", Admin audit "sanctions.rescreen", crate::sanctions::rescreen, doc crate::sanctions::rescreen_doc;
     // lists
     AdminListSearch: "GET" "/v1/admin/sanctions/search" => "searchLists", Admin, crate::lists::search_lists, doc crate::lists::search_lists_doc;
     AdminLists: "GET" "/v1/admin/sanctions/lists" => "listLists", Admin, crate::lists::list_lists, doc crate::lists::list_lists_doc;
@@ -169,7 +169,7 @@ route_table! {
     AdminTenantSuspend(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/suspend" => "suspendTenant", Admin audit "tenant.suspend", crate::tenants::suspend, doc crate::tenants::suspend_doc;
     AdminTenantAudit(tenant_id): "GET" "/v1/admin/tenants/{tenant_id}/audit" => "getTenantAudit", Admin, crate::tenants::audit_of, doc crate::tenants::audit_of_doc;
     AdminKeyRevoke(key_id): "DELETE" "/v1/admin/keys/{key_id}" => "revokeKey", Admin audit "key.revoke", crate::tenants::revoke_key, doc crate::tenants::revoke_key_doc;
-    AdminMetrics: "GET" "/v1/admin/metrics" => "getReviewMetrics", Admin, crate::sanctions::review_metrics;
+    AdminMetrics: "GET" "/v1/admin/metrics" => "getReviewMetrics", Admin, crate::sanctions::review_metrics, doc crate::sanctions::review_metrics_doc;
     AdminAudit: "GET" "/v1/admin/audit" => "getAdminAudit", Admin, crate::tenants::admin_audit, doc crate::tenants::admin_audit_doc;
     TenantAudit: "GET" "/v1/audit" => "getOwnAudit", Tenant, crate::tenants::own_audit, doc crate::tenants::own_audit_doc;
     // sandbox

@@ -503,10 +503,10 @@ struct SearchQuery {
 
 /// How a name scored against an entry, part by part.
 #[derive(Serialize, utoipa::ToSchema)]
-struct ScoreBreakdown {
-    name: f64,
-    date_of_birth: f64,
-    nationality: f64,
+pub(crate) struct ScoreBreakdown {
+    pub name: f64,
+    pub date_of_birth: f64,
+    pub nationality: f64,
 }
 
 /// A list entry as a search found it.

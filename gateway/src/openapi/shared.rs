@@ -81,6 +81,21 @@ shared_schema!(
 );
 
 shared_schema!(
+    /// A user's screening status.
+    SanctionsStatus => names("a user's screening status", rules::SanctionsStatus::ALL.iter().map(|s| s.as_str()))
+);
+
+shared_schema!(
+    /// A sanctions case's status.
+    CaseStatus => names("a sanctions case's status", rules::CaseStatus::ALL.iter().map(|s| s.as_str()))
+);
+
+shared_schema!(
+    /// A reviewer's decision on a case.
+    ReviewAction => names("dismiss (a false positive) or confirm", rules::ReviewAction::ALL.iter().map(|s| s.as_str()))
+);
+
+shared_schema!(
     /// The name of an event a webhook delivers.
     EventName => names("the name of an event", rules::EventKind::ALL.iter().map(|e| e.as_str()))
 );
@@ -110,6 +125,9 @@ mod tests {
             LimitType::schema(),
             Email::schema(),
             Phone::schema(),
+            SanctionsStatus::schema(),
+            CaseStatus::schema(),
+            ReviewAction::schema(),
             Environment::schema(),
             OperationName::schema(),
             JurisdictionProfile::schema(),

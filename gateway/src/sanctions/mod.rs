@@ -7,26 +7,264 @@ pub(crate) mod store;
 use rules::{
     CaseReviewDecision, CaseReviewFacts, CaseStatus, DueUser, EventKind, Operation, ReviewAction, SanctionsStatus, ScreeningDecision, ScreeningFacts,
 };
+use serde::Serialize;
 use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::api::stored_json;
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::{is_upper_code, normalize_email, Fields};
-use crate::lists::Entries;
+use crate::lists::{Entries, ScoreBreakdown};
+use crate::openapi::shared::{
+    CaseStatus as CaseStatusName, Email, Environment as EnvironmentName, ReviewAction as ReviewActionName, SanctionsStatus as SanctionsStatusName,
+    Timestamp, UserQuery,
+};
+use crate::openapi::OperationDoc;
 use crate::ports::Stmt;
 use crate::vendors::yente::Person;
 use crate::{time, Ctx, Gateway, Reply};
 
+/// The body of `POST /v1/sanctions/screen`: who signed up.
+#[derive(ToSchema)]
+#[schema(as = Signup)]
 struct Identity {
+    #[schema(min_length = 1, max_length = 256)]
     user_id: String,
+    #[schema(min_length = 1, max_length = 256)]
     first_name: String,
+    #[schema(min_length = 1, max_length = 256)]
     last_name: String,
+    /// YYYY-MM-DD, in the past
+    #[schema(format = Date)]
     date_of_birth: String,
+    #[schema(pattern = "^[A-Za-z]{2}$")]
     nationality: String,
+    #[schema(value_type = Email)]
     email: String,
+}
+
+/// The answer to a screening; stored and answered again on a repeat. A hit
+/// adds the case fields and never names the matched entity.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Screening)]
+struct Screened<'a> {
+    screen_id: &'a str,
+    user_id: &'a str,
+    #[schema(value_type = SanctionsStatusName)]
+    status: &'static str,
+    #[schema(value_type = Timestamp)]
+    checked_at: String,
+    transactions_held: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = u32, required = false)]
+    match_count: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = f64, minimum = 0, maximum = 1, required = false)]
+    highest_match_score: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, required = false)]
+    case_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = bool, required = false)]
+    signup_allowed: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, required = false)]
+    estimated_review_time: Option<&'a str>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = SanctionsView)]
+struct StatusView<'a> {
+    user_id: &'a str,
+    #[schema(value_type = SanctionsStatusName)]
+    status: &'static str,
+    transactions_held: bool,
+    #[schema(value_type = Timestamp)]
+    checked_at: String,
+    #[schema(value_type = Timestamp)]
+    updated_at: String,
+    #[schema(value_type = Timestamp)]
+    last_screened_at: String,
+}
+
+/// The query of `GET /v1/admin/sanctions/cases`.
+#[derive(IntoParams)]
+#[allow(dead_code)]
+struct CaseQuery {
+    /// default open
+    #[param(value_type = CaseStatusName, required = false)]
+    status: Option<String>,
+    /// only those past the review target
+    #[param(inline)]
+    overdue: Option<TrueOrFalse>,
+}
+
+/// A query flag.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+enum TrueOrFalse {
+    #[serde(rename = "true")]
+    True,
+    #[serde(rename = "false")]
+    False,
+}
+
+/// A case in a review list.
+#[derive(Serialize, ToSchema)]
+#[schema(as = CaseSummary)]
+struct CaseRow {
+    case_id: String,
+    tenant_id: String,
+    user_id: String,
+    #[schema(value_type = CaseStatusName)]
+    status: &'static str,
+    match_count: i64,
+    highest_match_score: f64,
+    #[schema(value_type = Timestamp)]
+    created_at: String,
+    age_seconds: i64,
+    #[schema(value_type = Timestamp)]
+    review_due_at: String,
+    overdue: bool,
+}
+
+#[derive(Serialize, ToSchema)]
+struct CaseList {
+    cases: Vec<CaseRow>,
+}
+
+/// A matched list entry, as the compliance team sees it in a case.
+#[derive(Serialize, ToSchema)]
+struct CaseMatch<'a> {
+    list: &'a str,
+    entity_id: &'a str,
+    entity_name: &'a str,
+    score: f64,
+    score_breakdown: ScoreBreakdown,
+}
+
+/// A case with its matched entities: for the compliance team only.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Case)]
+struct CaseView {
+    case_id: String,
+    tenant_id: String,
+    user_id: String,
+    #[schema(value_type = CaseStatusName)]
+    status: &'static str,
+    match_count: i64,
+    highest_match_score: f64,
+    #[schema(value_type = Vec<CaseMatch>)]
+    matches: Json,
+    #[schema(required)]
+    reviewer: Option<String>,
+    #[schema(value_type = Option<Timestamp>, required)]
+    decided_at: Option<String>,
+    #[schema(value_type = Timestamp)]
+    created_at: String,
+}
+
+/// The body of a case review.
+#[derive(ToSchema)]
+#[schema(as = CaseReview)]
+#[allow(dead_code)]
+struct Review {
+    #[schema(value_type = ReviewActionName)]
+    decision: String,
+    #[schema(min_length = 1, max_length = 256)]
+    reviewer: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = CaseReviewed)]
+struct Reviewed<'a> {
+    case_id: &'a str,
+    user_id: &'a str,
+    #[schema(value_type = ReviewActionName)]
+    decision: &'static str,
+    /// the user's screening status after the review
+    #[schema(value_type = SanctionsStatusName)]
+    status: &'static str,
+    reviewer: &'a str,
+}
+
+/// The body of an on-demand re-screen.
+#[derive(ToSchema)]
+#[schema(as = RescreenRequest)]
+#[allow(dead_code)]
+struct RescreenBody {
+    #[schema(min_length = 1, max_length = 256)]
+    tenant_id: String,
+    /// one user; every active user of the tenant when absent
+    #[schema(min_length = 1, max_length = 256)]
+    user_id: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = RescreenDone)]
+struct Rescreened {
+    tenant_id: String,
+    rescreened: usize,
+    new_hits: usize,
+}
+
+/// The review work the compliance team watches.
+#[derive(Serialize, ToSchema)]
+struct ReviewMetrics {
+    #[schema(value_type = EnvironmentName)]
+    environment: &'static str,
+    #[schema(value_type = Timestamp)]
+    measured_at: String,
+    review_target_seconds: i64,
+    sanctions_cases_open: i64,
+    sanctions_cases_overdue: i64,
+    kyc_checks_pending_review: i64,
+    kyc_checks_overdue: i64,
+}
+
+pub(crate) fn screen_doc() -> OperationDoc {
+    OperationDoc::new("sanctions", "screen a signup against the sanctions lists")
+        .describe("A hit does not block signup: the user's transactions are held until review. `409 already_screened` when the user was screened with other details. Production answers `503 vendor_unavailable` with no list loaded.")
+        .idempotent()
+        .body::<Identity>()
+        .responds::<Screened>(201, "the user was screened; a hit adds the hit fields and never names the matched entity")
+        .responds::<Screened>(200, "the user was already screened with this request: the original result")
+        .errors(&[409])
+}
+
+pub(crate) fn sanctions_status_doc() -> OperationDoc {
+    OperationDoc::new("sanctions", "a user's screening status").query::<UserQuery>().responds::<StatusView>(200, "success").errors(&[404])
+}
+
+pub(crate) fn list_cases_doc() -> OperationDoc {
+    OperationDoc::new("admin", "sanctions cases of the environment, oldest first").query::<CaseQuery>().responds::<CaseList>(200, "success")
+}
+
+pub(crate) fn get_case_doc() -> OperationDoc {
+    OperationDoc::new("admin", "a case with its matched entities (compliance team only)").responds::<CaseView>(200, "success").errors(&[404])
+}
+
+pub(crate) fn review_case_doc() -> OperationDoc {
+    OperationDoc::new("admin", "dismiss (false positive) or confirm a case")
+        .idempotent()
+        .body::<Review>()
+        .responds::<Reviewed>(200, "success")
+        .errors(&[404, 409])
+}
+
+pub(crate) fn rescreen_doc() -> OperationDoc {
+    OperationDoc::new("admin", "re-screen a tenant's active users now")
+        .idempotent()
+        .body::<RescreenBody>()
+        .responds::<Rescreened>(200, "success")
+        .errors(&[404, 409])
+}
+
+pub(crate) fn review_metrics_doc() -> OperationDoc {
+    OperationDoc::new("admin", "open and overdue review work").responds::<ReviewMetrics>(200, "success")
 }
 
 impl Identity {
@@ -85,25 +323,26 @@ pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         let screen_id = gw.new_id("scr");
         let tenant = ctx.caller.tenant_id.as_str();
         let mut statements = vec![log.statement()];
-        let mut response = json!({
-            "screen_id": screen_id,
-            "user_id": who.user_id,
-            "status": decision.status.as_str(),
-            "checked_at": time::format(ctx.now),
-            "transactions_held": decision.transactions_held,
-        });
-        let mut case_id = None;
-        let mut case_statements = Vec::new();
-        if decision.opens_case {
-            let (id, stmts) = open_case(gw, ctx.caller.environment, tenant, &who.user_id, &decision, &screen_id, ctx.now);
-            response["match_count"] = json!(decision.match_count);
-            response["highest_match_score"] = json!(decision.highest_score);
-            response["case_id"] = json!(id);
-            response["signup_allowed"] = json!(true);
-            response["estimated_review_time"] = json!(decision.estimated_review_time);
-            case_id = Some(id);
-            case_statements = stmts;
-        }
+        let (case_id, case_statements) = match decision.opens_case {
+            true => {
+                let (id, stmts) = open_case(gw, ctx.caller.environment, tenant, &who.user_id, &decision, &screen_id, ctx.now);
+                (Some(id), stmts)
+            }
+            false => (None, Vec::new()),
+        };
+        let answer = Screened {
+            screen_id: &screen_id,
+            user_id: &who.user_id,
+            status: decision.status.as_str(),
+            checked_at: time::format(ctx.now),
+            transactions_held: decision.transactions_held,
+            match_count: case_id.is_some().then_some(decision.match_count),
+            highest_match_score: case_id.is_some().then_some(decision.highest_score),
+            case_id: case_id.as_deref(),
+            signup_allowed: case_id.is_some().then_some(true),
+            estimated_review_time: case_id.as_ref().and(decision.estimated_review_time.as_deref()),
+        };
+        let response = serde_json::to_value(&answer).map_err(|e| ApiError::internal().with_detail(e.to_string()))?;
         statements.push(store::insert_screened_user(store::NewScreenedUser {
             tenant_id: tenant,
             user_id: &who.user_id,
@@ -149,17 +388,15 @@ pub(crate) fn open_case(
     now: i64,
 ) -> (String, Vec<Stmt>) {
     let case_id = gw.new_id("case");
-    let matches: Vec<Json> = decision
+    let matches: Vec<CaseMatch> = decision
         .matches
         .iter()
-        .map(|m| {
-            json!({
-                "list": m.source,
-                "entity_id": m.entity_id,
-                "entity_name": m.name,
-                "score": m.score,
-                "score_breakdown": { "name": m.name_score, "date_of_birth": m.date_of_birth_adjustment, "nationality": m.nationality_adjustment },
-            })
+        .map(|m| CaseMatch {
+            list: &m.source,
+            entity_id: &m.entity_id,
+            entity_name: &m.name,
+            score: m.score,
+            score_breakdown: ScoreBreakdown { name: m.name_score, date_of_birth: m.date_of_birth_adjustment, nationality: m.nationality_adjustment },
         })
         .collect();
     let mut statements = vec![store::insert_case(store::NewCase {
@@ -169,7 +406,7 @@ pub(crate) fn open_case(
         user_id,
         match_count: decision.match_count,
         highest_score: decision.highest_score,
-        matches: Json::Array(matches).to_string(),
+        matches: serde_json::to_string(&matches).unwrap_or_else(|_| "[]".into()),
         now,
         review_due_at: decision.review_due_at,
     })];
@@ -200,17 +437,15 @@ pub(crate) async fn sanctions_status(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<R
     let screened = store::screening_status(gw.store.as_ref(), &ctx.caller.tenant_id, user_id).await?.ok_or_else(ApiError::user_not_found)?;
     let status = screened.status;
     let (view, log) = gw.decide(&Scope::of(ctx, user_id), Operation::Sanctions, &status, |r, s| r.describe_sanctions(*s))?;
-    let reply = with_decision(
-        Reply::ok(json!({
-            "user_id": user_id,
-            "status": status.as_str(),
-            "transactions_held": view.transactions_held,
-            "checked_at": time::format(screened.created_at),
-            "updated_at": time::format(screened.updated_at),
-            "last_screened_at": time::format(screened.last_screened_at),
-        })),
-        &log,
-    );
+    let body = StatusView {
+        user_id,
+        status: status.as_str(),
+        transactions_held: view.transactions_held,
+        checked_at: time::format(screened.created_at),
+        updated_at: time::format(screened.updated_at),
+        last_screened_at: time::format(screened.last_screened_at),
+    };
+    let reply = with_decision(Reply::typed(200, &body)?, &log);
     gw.defer(log);
     Ok(reply)
 }
@@ -223,26 +458,26 @@ pub(crate) async fn list_cases(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
         CaseStatus::parse(status_text).ok_or_else(|| ApiError::bad_request("invalid_field", "status must be open, dismissed or confirmed"))?;
     let (overdue_only, target, now) = gw.review_filter(ctx)?;
     let rows = store::cases(gw.store.as_ref(), ctx.caller.environment, status, target, overdue_only, now).await?;
-    let cases: Vec<Json> = rows
+    let cases = rows
         .into_iter()
         .map(|case| {
             let due = case.review_due_at.unwrap_or(case.created_at.saturating_add(target));
             let now = now.saturating_add(case.clock_offset_seconds);
-            json!({
-                "case_id": case.case_id,
-                "tenant_id": case.tenant_id,
-                "user_id": case.user_id,
-                "status": case.status.as_str(),
-                "match_count": case.match_count,
-                "highest_match_score": case.highest_score,
-                "created_at": time::format(case.created_at),
-                "age_seconds": now.saturating_sub(case.created_at),
-                "review_due_at": time::format(due),
-                "overdue": case.status == CaseStatus::Open && due <= now,
-            })
+            CaseRow {
+                overdue: case.status == CaseStatus::Open && due <= now,
+                age_seconds: now.saturating_sub(case.created_at),
+                case_id: case.case_id,
+                tenant_id: case.tenant_id,
+                user_id: case.user_id,
+                status: case.status.as_str(),
+                match_count: case.match_count,
+                highest_match_score: case.highest_score,
+                created_at: time::format(case.created_at),
+                review_due_at: time::format(due),
+            }
         })
         .collect();
-    Ok(Reply::ok(json!({ "cases": cases })))
+    Reply::typed(200, &CaseList { cases })
 }
 
 /// Counts the compliance team watches: open work and what is past its review target.
@@ -252,32 +487,34 @@ pub(crate) async fn review_metrics(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
     let environment = ctx.caller.environment;
     let (open_cases, overdue_cases) = store::count_open_and_overdue(gw.store.as_ref(), environment, target, now).await?;
     let (pending_checks, overdue_checks) = crate::kyc::store::count_pending_and_overdue(gw.store.as_ref(), environment, target, now).await?;
-    Ok(Reply::ok(json!({
-        "environment": environment.as_str(),
-        "measured_at": time::format(now),
-        "review_target_seconds": target,
-        "sanctions_cases_open": open_cases,
-        "sanctions_cases_overdue": overdue_cases,
-        "kyc_checks_pending_review": pending_checks,
-        "kyc_checks_overdue": overdue_checks,
-    })))
+    let body = ReviewMetrics {
+        environment: environment.as_str(),
+        measured_at: time::format(now),
+        review_target_seconds: target,
+        sanctions_cases_open: open_cases,
+        sanctions_cases_overdue: overdue_cases,
+        kyc_checks_pending_review: pending_checks,
+        kyc_checks_overdue: overdue_checks,
+    };
+    Reply::typed(200, &body)
 }
 
 /// The full case, matched entities included: for the compliance team only.
 pub(crate) async fn get_case(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
     let case = store::case(gw.store.as_ref(), ctx.caller.environment, case_id).await?.ok_or_else(case_not_found)?;
-    Ok(Reply::ok(json!({
-        "case_id": case.case_id,
-        "tenant_id": case.tenant_id,
-        "user_id": case.user_id,
-        "status": case.status.as_str(),
-        "match_count": case.match_count,
-        "highest_match_score": case.highest_score,
-        "matches": stored_json(&case.matches)?,
-        "reviewer": case.reviewer,
-        "decided_at": time::json_opt(case.decided_at),
-        "created_at": time::format(case.created_at),
-    })))
+    let body = CaseView {
+        matches: stored_json(&case.matches)?,
+        case_id: case.case_id,
+        tenant_id: case.tenant_id,
+        user_id: case.user_id,
+        status: case.status.as_str(),
+        match_count: case.match_count,
+        highest_match_score: case.highest_score,
+        reviewer: case.reviewer,
+        decided_at: case.decided_at.map(time::format),
+        created_at: time::format(case.created_at),
+    };
+    Reply::typed(200, &body)
 }
 
 /// Dismiss (false positive: holds lifted) or confirm (account terminated, funds frozen).
@@ -300,18 +537,14 @@ pub(crate) async fn review_case(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> A
         let scope = Scope { environment: ctx.caller.environment, tenant_id: tenant_id.clone(), user_id: user_id.clone() };
         let facts = CaseReviewFacts { case_status, action };
         let (decision, log) = gw.decide(&scope, Operation::CaseReview, &facts, |r, f| r.decide_case_review(f))?;
-        let reply = |status: SanctionsStatus| {
-            with_decision(
-                Reply::ok(
-                    json!({ "case_id": case_id, "user_id": user_id, "decision": action.as_str(), "status": status.as_str(), "reviewer": reviewer }),
-                ),
-                &log,
-            )
+        let reply = |status: SanctionsStatus| -> ApiResult<Reply> {
+            let body = Reviewed { case_id, user_id: &user_id, decision: action.as_str(), status: status.as_str(), reviewer: &reviewer };
+            Ok(with_decision(Reply::typed(200, &body)?, &log))
         };
         let outcome = match decision {
             CaseReviewDecision::Repeat(outcome) => {
                 gw.defer(log.clone());
-                return Ok(Some(reply(outcome.user_status)));
+                return reply(outcome.user_status).map(Some);
             }
             CaseReviewDecision::AlreadyDecided(status) => {
                 let error = ApiError::conflict("case_already_decided", format!("the case was already {}", status.as_str()));
@@ -337,7 +570,10 @@ pub(crate) async fn review_case(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> A
             };
             statements.push(gw.event(environment, Some(&tenant_id), *event, ctx.now, data));
         }
-        Ok(gw.commit(statements).await?.then(|| reply(outcome.user_status)))
+        if gw.commit(statements).await? {
+            return reply(outcome.user_status).map(Some);
+        }
+        Ok(None)
     })
 }
 
@@ -425,5 +661,5 @@ pub(crate) async fn rescreen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     for user in &users {
         hits += usize::from(rescreen_user(gw, &tenant_id, user, now, Entries::All).await?);
     }
-    Ok(Reply::ok(json!({ "tenant_id": tenant_id, "rescreened": users.len(), "new_hits": hits })))
+    Reply::typed(200, &Rescreened { tenant_id, rescreened: users.len(), new_hits: hits })
 }
