@@ -2,6 +2,17 @@
 
 use crate::ports::{RulesFault, StoreError};
 
+/// Every error's body.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = Error)]
+pub struct ErrorBody<'a> {
+    /// stable machine-readable code; branch on this
+    pub error: &'a str,
+    /// human-readable; wording may change
+    pub message: &'a str,
+    pub request_id: &'a str,
+}
+
 /// An error answered to the caller as `{error, message, request_id}`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiError {
@@ -50,7 +61,7 @@ impl ApiError {
 
     /// The response for this error: the one place errors become HTTP.
     pub fn into_response(self, request_id: &str) -> http::Response<Vec<u8>> {
-        let body = serde_json::json!({ "error": self.code, "message": self.message, "request_id": request_id });
+        let body = ErrorBody { error: self.code, message: &self.message, request_id };
         let mut builder = http::Response::builder().status(self.status).header("content-type", "application/json");
         if let Some(seconds) = self.retry_after_seconds {
             builder = builder.header("retry-after", seconds.to_string());

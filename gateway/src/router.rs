@@ -46,13 +46,13 @@ macro_rules! wildcard {
 }
 
 /// Declares the routes. Each line: `Variant(param)?: METHOD "path" => "operationId",
-/// Access [audit "action"]?, handler [, doc function]?;` where the doc function
-/// returns the operation's typed [`OperationDoc`] (without one, its bodies are
-/// still kept in `openapi/untyped.json`), and a handler is
+/// Access [audit "action"]?, handler, doc function;` where the doc function
+/// returns the operation's [`OperationDoc`], built from its typed request and
+/// response, and a handler is
 /// `async fn(&Gateway, &Ctx, &str param?) -> ApiResult<Reply>`, or for
 /// `Public` routes `async fn(&Gateway, &http::Request<Vec<u8>>) -> ApiResult<Reply>`.
 macro_rules! route_table {
-    ($( $variant:ident $(($param:ident))? : $method:literal $path:literal => $op:literal, $access:ident $(audit $audit:literal)?, $handler:path $(, doc $doc:path)?; )*) => {
+    ($( $variant:ident $(($param:ident))? : $method:literal $path:literal => $op:literal, $access:ident $(audit $audit:literal)?, $handler:path, doc $doc:path; )*) => {
         /// A resolved route, with the id its path carries.
         #[derive(Debug, Clone, PartialEq, Eq)]
         pub enum Route {
@@ -89,10 +89,11 @@ macro_rules! route_table {
             }
         }
 
-        /// The typed documentation of an operation; `None` while it is kept in `untyped.json`.
+        /// What the area documents of an operation (its bodies, query and
+        /// the errors beyond its access's); `None` for an unknown id.
         pub fn operation_doc(operation_id: &str) -> Option<OperationDoc> {
             match operation_id {
-                $( $op => route_table!(@doc $($doc)?), )*
+                $( $op => Some($doc()), )*
                 _ => None,
             }
         }
@@ -113,8 +114,6 @@ macro_rules! route_table {
     };
     (@audit) => { None };
     (@audit $audit:literal) => { Some($audit) };
-    (@doc) => { None };
-    (@doc $doc:path) => { Some($doc()) };
     (@param) => { None };
     (@param $param:ident) => { Some($param.as_str()) };
     (@public Public, $handler:path, $gw:ident, $request:ident) => { Some($handler($gw, $request).await) };
@@ -128,8 +127,8 @@ macro_rules! route_table {
 route_table! {
     // public
     Health: "GET" "/v1/health" => "getHealth", Public, api::health, doc api::health_doc;
-    OpenApi: "GET" "/v1/openapi.json" => "getOpenApi", Public, crate::openapi::handler;
-    IdentityVendorWebhook: "POST" "/v1/vendors/sumsub/webhook" => "receiveIdentityVendorWebhook", Public, crate::kyc::identity_vendor_webhook;
+    OpenApi: "GET" "/v1/openapi.json" => "getOpenApi", Public, crate::openapi::handler, doc crate::openapi::handler_doc;
+    IdentityVendorWebhook: "POST" "/v1/vendors/sumsub/webhook" => "receiveIdentityVendorWebhook", Public, crate::kyc::identity_vendor_webhook, doc crate::kyc::identity_vendor_webhook_doc;
     Rules: "GET" "/v1/rules" => "getRules", Tenant, api::rules_identity, doc api::rules_identity_doc;
     // sanctions
     SanctionsScreen: "POST" "/v1/sanctions/screen" => "screenUser", Tenant, crate::sanctions::screen, doc crate::sanctions::screen_doc;
@@ -142,12 +141,12 @@ route_table! {
     AdminListSearch: "GET" "/v1/admin/sanctions/search" => "searchLists", Admin, crate::lists::search_lists, doc crate::lists::search_lists_doc;
     AdminLists: "GET" "/v1/admin/sanctions/lists" => "listLists", Admin, crate::lists::list_lists, doc crate::lists::list_lists_doc;
     // kyc
-    KycStart: "POST" "/v1/kyc/start" => "startKyc", Tenant, crate::kyc::kyc_start;
-    KycStatus: "GET" "/v1/kyc/status" => "getKycStatus", Tenant, crate::kyc::kyc_status;
-    KycTier: "GET" "/v1/kyc/tier" => "getKycTier", Tenant, crate::kyc::kyc_tier;
-    KycManualReview: "POST" "/v1/kyc/manual-review" => "reviewKycManually", Admin audit "kyc.manual_review", crate::kyc::kyc_manual_review;
-    AdminKycChecks: "GET" "/v1/admin/kyc/checks" => "listKycChecks", Admin, crate::kyc::list_kyc_checks;
-    SandboxKycSubmit(kyc_check_id): "POST" "/v1/sandbox/kyc/{kyc_check_id}/submit" => "submitSandboxKyc", Tenant, crate::kyc::sandbox_kyc_submit;
+    KycStart: "POST" "/v1/kyc/start" => "startKyc", Tenant, crate::kyc::kyc_start, doc crate::kyc::kyc_start_doc;
+    KycStatus: "GET" "/v1/kyc/status" => "getKycStatus", Tenant, crate::kyc::kyc_status, doc crate::kyc::kyc_status_doc;
+    KycTier: "GET" "/v1/kyc/tier" => "getKycTier", Tenant, crate::kyc::kyc_tier, doc crate::kyc::kyc_tier_doc;
+    KycManualReview: "POST" "/v1/kyc/manual-review" => "reviewKycManually", Admin audit "kyc.manual_review", crate::kyc::kyc_manual_review, doc crate::kyc::kyc_manual_review_doc;
+    AdminKycChecks: "GET" "/v1/admin/kyc/checks" => "listKycChecks", Admin, crate::kyc::list_kyc_checks, doc crate::kyc::list_kyc_checks_doc;
+    SandboxKycSubmit(kyc_check_id): "POST" "/v1/sandbox/kyc/{kyc_check_id}/submit" => "submitSandboxKyc", Tenant, crate::kyc::sandbox_kyc_submit, doc crate::kyc::sandbox_kyc_submit_doc;
     // exclusions
     ExclusionRegister: "POST" "/v1/exclusions" => "registerExclusion", Tenant, crate::exclusions::register, doc crate::exclusions::register_doc;
     ExclusionCheck: "GET" "/v1/exclusions/check" => "checkExclusion", Tenant, crate::exclusions::check, doc crate::exclusions::check_doc;

@@ -7,14 +7,21 @@ pub(crate) mod store;
 use rules::{
     EventKind, KycAction, KycDecision, KycFacts, KycStatus, KycTier, OpenCheck, Operation, WithdrawalFacts, WithdrawalOutcome, WithdrawalStatus,
 };
+use serde::Serialize;
 use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::api::stored_json;
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::{normalize_email, normalize_phone, Fields};
+use crate::openapi::shared::{
+    Cents, Currency, Email, KycDocument as KycDocumentName, KycStatus as KycStatusName, Phone, Tier, Timestamp, UserQuery,
+    WithdrawalStatus as WithdrawalStatusName,
+};
+use crate::openapi::OperationDoc;
 use crate::ports::Stmt;
 use crate::users::User;
 use crate::vendors::{self, sumsub};
@@ -34,43 +41,316 @@ fn invalid_state(status: KycStatus) -> ApiError {
     ApiError::conflict("invalid_state", format!("the check is {} and cannot take this action", status.as_str()))
 }
 
-/// A withdrawal request as the operator sent it.
+/// A withdrawal request as the operator sent it (the body of `POST /v1/kyc/start`).
+#[derive(ToSchema)]
+#[schema(as = WithdrawalRequest)]
 struct WithdrawalRequest {
+    #[schema(min_length = 1, max_length = 256)]
     user_id: String,
+    #[schema(value_type = Email)]
     email: Option<String>,
+    #[schema(value_type = Phone)]
     phone: Option<String>,
+    #[schema(rename = "withdrawal_amount_cents", value_type = Cents)]
     amount: i64,
+    #[schema(value_type = Currency)]
     currency: String,
+    /// the operator's id of the withdrawal
+    #[schema(max_length = 200)]
     withdrawal_id: Option<String>,
 }
 
 impl WithdrawalRequest {
+    fn parse(body: &[u8]) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let user_id = f.text("user_id");
+        let email = f.text("email");
+        let phone = f.text("phone");
+        let amount = f.cents("withdrawal_amount_cents");
+        let currency = f.currency("currency");
+        let withdrawal_id = f.opt_text("withdrawal_id");
+        let (norm_email, norm_phone) = (normalize_email(&email), normalize_phone(&phone));
+        if !email.is_empty() && norm_email.is_none() {
+            f.reject("invalid_field", "email must be an e-mail address");
+        }
+        if !phone.is_empty() && norm_phone.is_none() {
+            f.reject("invalid_field", "phone must be a phone number of 7 to 15 digits");
+        }
+        if withdrawal_id.as_ref().is_some_and(|w| w.len() > 200) {
+            f.reject("invalid_field", "withdrawal_id must be at most 200 characters");
+        }
+        f.finish()?;
+        Ok(WithdrawalRequest { user_id, email: norm_email, phone: norm_phone, amount, currency, withdrawal_id })
+    }
+
     /// Tells a retry of the same withdrawal from another one under the same id.
     fn fingerprint(&self) -> String {
         hex::encode(Sha256::digest(json!([self.user_id, self.amount, self.currency]).to_string().as_bytes()))
     }
 }
 
+/// The withdrawal gate's answer; stored and answered again on a repeat.
+#[derive(Serialize, ToSchema, Default)]
+#[schema(as = WithdrawalAnswer)]
+struct WithdrawalAnswer<'a> {
+    /// the verification check, when one is needed
+    #[schema(required)]
+    kyc_check_id: Option<&'a str>,
+    user_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = KycStatusName, required = false)]
+    status: Option<&'static str>,
+    #[schema(value_type = Tier)]
+    required_tier: &'static str,
+    #[schema(value_type = Vec<KycDocumentName>)]
+    required_documents: Vec<&'static str>,
+    /// for the vendor's verification flow on the player's device
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, required = false)]
+    vendor_access_token: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = i64, required = false)]
+    vendor_expires_in: Option<i64>,
+    withdrawal_held: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, required = false)]
+    withdrawal_id: Option<&'a str>,
+    /// the operator's id of the withdrawal, as sent
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, required = false)]
+    client_withdrawal_id: Option<Option<&'a str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, required = false)]
+    estimated_clear_time: Option<&'a str>,
+    /// what stays withdrawable under the covering tier; `null` when unbounded
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<i64>, required = false)]
+    withdrawal_remaining_cents: Option<Option<i64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, required = false)]
+    message: Option<&'static str>,
+}
+
+/// A check's status with the withdrawal behind it.
+#[derive(Serialize, ToSchema)]
+#[schema(as = KycCheck)]
+struct CheckView<'a> {
+    kyc_check_id: &'a str,
+    user_id: &'a str,
+    #[schema(value_type = KycStatusName)]
+    status: &'static str,
+    #[schema(value_type = Tier)]
+    required_tier: &'static str,
+    #[schema(value_type = Vec<KycDocumentName>)]
+    required_documents: Vec<&'static str>,
+    /// the withdrawal the check holds
+    withdrawal_id: &'a str,
+    withdrawal_held: bool,
+    #[schema(value_type = WithdrawalStatusName)]
+    withdrawal_status: &'static str,
+    #[schema(value_type = Timestamp)]
+    created_at: String,
+    #[schema(value_type = Timestamp)]
+    updated_at: String,
+    #[schema(value_type = Option<Timestamp>, required)]
+    expires_at: Option<String>,
+}
+
+/// The query of `GET /v1/kyc/status`.
+#[derive(IntoParams)]
+#[allow(dead_code)]
+struct CheckQuery {
+    #[param(min_length = 1, max_length = 256)]
+    kyc_check_id: String,
+}
+
+/// A user's verified tier and where the next one is needed.
+#[derive(Serialize, ToSchema)]
+#[schema(as = KycTierView)]
+struct TierView<'a> {
+    user_id: &'a str,
+    #[schema(value_type = Tier)]
+    verified_tier: &'static str,
+    #[schema(value_type = Option<Timestamp>, required)]
+    verified_at: Option<String>,
+    /// `null` when unbounded
+    #[schema(required)]
+    max_withdrawal_cents: Option<i64>,
+    cumulative_withdrawn_cents: i64,
+    #[schema(required)]
+    next_tier_required_at_cents: Option<i64>,
+}
+
+/// A check's status after an action on it.
+#[derive(Serialize, ToSchema)]
+#[schema(as = KycCheckStatus)]
+struct CheckStatus<'a> {
+    kyc_check_id: &'a str,
+    #[schema(value_type = KycStatusName)]
+    status: &'static str,
+}
+
+/// The body of a manual review.
+#[derive(ToSchema)]
+#[schema(as = KycManualReview)]
+#[allow(dead_code)]
+struct ManualReview {
+    #[schema(min_length = 1, max_length = 256)]
+    kyc_check_id: String,
+    #[schema(inline)]
+    decision: ManualDecision,
+    #[schema(min_length = 1, max_length = 256)]
+    reviewer: String,
+    #[schema(min_length = 1, max_length = 256)]
+    reason: Option<String>,
+}
+
+/// A reviewer's verdict on a check.
+#[derive(ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum ManualDecision {
+    Approve,
+    Reject,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = KycReviewed)]
+struct ManuallyReviewed<'a> {
+    kyc_check_id: &'a str,
+    #[schema(value_type = KycStatusName)]
+    status: &'static str,
+    reviewer: &'a str,
+    #[schema(required)]
+    reason: Option<&'a str>,
+}
+
+/// The query of `GET /v1/admin/kyc/checks`.
+#[derive(IntoParams)]
+#[allow(dead_code)]
+struct ChecksQuery {
+    /// default pending_review
+    #[param(value_type = KycStatusName, required = false)]
+    status: Option<String>,
+    /// only those past the review target
+    #[param(inline)]
+    overdue: Option<crate::sanctions::TrueOrFalse>,
+}
+
+/// A check in a review list.
+#[derive(Serialize, ToSchema)]
+#[schema(as = KycCheckSummary)]
+struct CheckRow {
+    kyc_check_id: String,
+    tenant_id: String,
+    user_id: String,
+    #[schema(value_type = KycStatusName)]
+    status: &'static str,
+    #[schema(value_type = Tier)]
+    required_tier: &'static str,
+    #[schema(value_type = Timestamp)]
+    in_status_since: String,
+    age_seconds: i64,
+    /// while the check awaits review
+    #[schema(value_type = Option<Timestamp>, required)]
+    review_due_at: Option<String>,
+    overdue: bool,
+}
+
+#[derive(Serialize, ToSchema)]
+struct CheckList {
+    checks: Vec<CheckRow>,
+}
+
+/// The body of the identity vendor's webhook (Sumsub), as far as it is read.
+#[derive(ToSchema)]
+#[schema(as = IdentityVendorWebhook)]
+#[allow(dead_code, non_snake_case)]
+struct VendorWebhookBody {
+    r#type: Option<String>,
+    externalUserId: Option<String>,
+    reviewResult: Option<VendorReviewResult>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code, non_snake_case)]
+struct VendorReviewResult {
+    reviewAnswer: Option<String>,
+    reviewRejectType: Option<String>,
+}
+
+/// What the gateway did with a vendor webhook.
+#[derive(Serialize, ToSchema)]
+#[schema(as = IdentityVendorWebhookReceipt)]
+struct VendorReceipt<'a> {
+    received: bool,
+    applied: bool,
+    /// the webhook's type, when it was ignored
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, required = false)]
+    kind: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, required = false)]
+    kyc_check_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = KycStatusName, required = false)]
+    status: Option<&'static str>,
+}
+
+pub(crate) fn identity_vendor_webhook_doc() -> OperationDoc {
+    OperationDoc::new("service", "a status webhook from the identity-verification vendor (Sumsub)")
+        .describe("Authenticated by the `X-Payload-Digest` header (hex HMAC-SHA256 or, with `X-Payload-Digest-Alg: HMAC_SHA512_HEX`, HMAC-SHA512 of the raw body, keyed with the webhook secret), not by a key. `applicantPending` submits the check named by `externalUserId` (the `kyc_check_id`); `applicantReviewed` GREEN approves it, RED FINAL rejects it; other types are acknowledged and ignored. 404 when no vendor is configured or the check is unknown; 409 `invalid_state` when the check has another verdict.")
+        .body::<VendorWebhookBody>()
+        .responds::<VendorReceipt>(200, "success")
+        .errors(&[400, 401, 404, 409, 413, 503])
+}
+
+pub(crate) fn kyc_start_doc() -> OperationDoc {
+    OperationDoc::new("kyc", "ask for a withdrawal; starts verification when it exceeds the verified tier")
+        .idempotent()
+        .body::<WithdrawalRequest>()
+        .responds::<WithdrawalAnswer>(201, "a check was created and the withdrawal is held")
+        .responds::<WithdrawalAnswer>(
+            200,
+            "no check needed (tier_0 fast path or within the verified tier), a held account, or a repeat of an open check",
+        )
+        .errors(&[404, 409, 422])
+}
+
+pub(crate) fn kyc_status_doc() -> OperationDoc {
+    OperationDoc::new("kyc", "a verification check's status").query::<CheckQuery>().responds::<CheckView>(200, "success").errors(&[404])
+}
+
+pub(crate) fn kyc_tier_doc() -> OperationDoc {
+    OperationDoc::new("kyc", "a user's verified tier").query::<UserQuery>().responds::<TierView>(200, "success").errors(&[404])
+}
+
+pub(crate) fn sandbox_kyc_submit_doc() -> OperationDoc {
+    OperationDoc::new("sandbox", "submit documents to the stub vendor")
+        .idempotent()
+        .responds::<CheckStatus>(202, "success")
+        .responds::<CheckStatus>(200, "a repeat with the same Idempotency-Key: the original result")
+        .errors(&[403, 404, 409])
+}
+
+pub(crate) fn kyc_manual_review_doc() -> OperationDoc {
+    OperationDoc::new("admin", "approve or reject a check by hand")
+        .idempotent()
+        .body::<ManualReview>()
+        .responds::<ManuallyReviewed>(200, "success")
+        .errors(&[404, 409])
+}
+
+pub(crate) fn list_kyc_checks_doc() -> OperationDoc {
+    OperationDoc::new("admin", "verification checks of the environment by status").query::<ChecksQuery>().responds::<CheckList>(200, "success")
+}
+
+fn to_json<T: Serialize>(value: &T) -> ApiResult<Json> {
+    serde_json::to_value(value).map_err(|e| ApiError::internal().with_detail(format!("a body did not serialise: {e}")))
+}
+
 pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let user_id = f.text("user_id");
-    let email = f.text("email");
-    let phone = f.text("phone");
-    let amount = f.cents("withdrawal_amount_cents");
-    let currency = f.currency("currency");
-    let withdrawal_id = f.opt_text("withdrawal_id");
-    let (norm_email, norm_phone) = (normalize_email(&email), normalize_phone(&phone));
-    if !email.is_empty() && norm_email.is_none() {
-        f.reject("invalid_field", "email must be an e-mail address");
-    }
-    if !phone.is_empty() && norm_phone.is_none() {
-        f.reject("invalid_field", "phone must be a phone number of 7 to 15 digits");
-    }
-    if withdrawal_id.as_ref().is_some_and(|w| w.len() > 200) {
-        f.reject("invalid_field", "withdrawal_id must be at most 200 characters");
-    }
-    f.finish()?;
-    let request = WithdrawalRequest { user_id, email: norm_email, phone: norm_phone, amount, currency, withdrawal_id };
+    let request = WithdrawalRequest::parse(ctx.body)?;
     until_committed!({
         if let Some(reply) = existing_withdrawal(gw, ctx, &request).await? {
             return Ok(Some(reply));
@@ -133,27 +413,28 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                 gw.defer(log.clone());
                 return Ok(Some(with_decision(Reply::ok(stored_json(&open.start_response)?), &log)));
             }
-            WithdrawalOutcome::Held(tier) => Reply::ok(json!({
-                "kyc_check_id": null,
-                "user_id": request.user_id,
-                "required_tier": tier.as_str(),
-                "required_documents": [],
-                "withdrawal_held": true,
-                "message": "Withdrawal held: the account is under review.",
-            })),
+            WithdrawalOutcome::Held(tier) => Reply::typed(
+                200,
+                &WithdrawalAnswer {
+                    user_id: &request.user_id,
+                    required_tier: tier.as_str(),
+                    withdrawal_held: true,
+                    message: Some("Withdrawal held: the account is under review."),
+                    ..WithdrawalAnswer::default()
+                },
+            )?,
             WithdrawalOutcome::Approve(fast) => {
                 let withdrawal_id = gw.new_id("wd");
-                let body = json!({
-                    "kyc_check_id": null,
-                    "user_id": request.user_id,
-                    "required_tier": fast.required_tier.as_str(),
-                    "required_documents": [],
-                    "withdrawal_held": false,
-                    "withdrawal_id": withdrawal_id,
-                    "client_withdrawal_id": request.withdrawal_id,
-                    "withdrawal_remaining_cents": fast.remaining_cents,
-                    "message": "Withdrawal approved: no identity verification is needed for this amount.",
-                });
+                let body = to_json(&WithdrawalAnswer {
+                    user_id: &request.user_id,
+                    required_tier: fast.required_tier.as_str(),
+                    withdrawal_held: false,
+                    withdrawal_id: Some(&withdrawal_id),
+                    client_withdrawal_id: Some(request.withdrawal_id.as_deref()),
+                    withdrawal_remaining_cents: Some(fast.remaining_cents),
+                    message: Some("Withdrawal approved: no identity verification is needed for this amount."),
+                    ..WithdrawalAnswer::default()
+                })?;
                 statements.push(user_withdrawal_update(ctx, &user, version, &request, request.amount));
                 statements.push(withdrawal_insert(ctx, &request, &withdrawal_id, WithdrawalStatus::Released, &body));
                 Reply::ok(body)
@@ -165,19 +446,20 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                     Ok(token) => token,
                     Err(error) => return refuse_withdrawal(gw, &log, error, statements).await.map(Some),
                 };
-                let body = json!({
-                    "kyc_check_id": kyc_check_id,
-                    "user_id": request.user_id,
-                    "status": KycStatus::NotStarted.as_str(),
-                    "required_tier": verification.tier.as_str(),
-                    "required_documents": verification.documents.iter().map(|d| d.as_str()).collect::<Vec<_>>(),
-                    "vendor_access_token": token,
-                    "vendor_expires_in": verification.vendor_token_seconds,
-                    "withdrawal_held": true,
-                    "withdrawal_id": withdrawal_id,
-                    "client_withdrawal_id": request.withdrawal_id,
-                    "estimated_clear_time": verification.estimated_clear_time,
-                });
+                let body = to_json(&WithdrawalAnswer {
+                    kyc_check_id: Some(&kyc_check_id),
+                    user_id: &request.user_id,
+                    status: Some(KycStatus::NotStarted.as_str()),
+                    required_tier: verification.tier.as_str(),
+                    required_documents: verification.documents.iter().map(|d| d.as_str()).collect(),
+                    vendor_access_token: Some(token),
+                    vendor_expires_in: Some(verification.vendor_token_seconds),
+                    withdrawal_held: true,
+                    withdrawal_id: Some(&withdrawal_id),
+                    client_withdrawal_id: Some(request.withdrawal_id.as_deref()),
+                    estimated_clear_time: Some(&verification.estimated_clear_time),
+                    ..WithdrawalAnswer::default()
+                })?;
                 let tenant = ctx.caller.tenant_id.as_str();
                 statements.push(user_withdrawal_update(ctx, &user, version, &request, 0));
                 statements.push(withdrawal_insert(ctx, &request, &withdrawal_id, WithdrawalStatus::Held, &body));
@@ -238,7 +520,9 @@ async fn vendor_webhook(gw: &Gateway, headers: &http::HeaderMap, body: &[u8]) ->
         return Err(ApiError::new(401, "invalid_signature", "the webhook's X-Payload-Digest does not match its body"));
     }
     let (kyc_check_id, action) = match sumsub::webhook_outcome(body).map_err(|m| ApiError::bad_request("invalid_webhook", m))? {
-        sumsub::WebhookOutcome::Ignore(kind) => return Ok(Reply::ok(json!({ "received": true, "applied": false, "type": kind }))),
+        sumsub::WebhookOutcome::Ignore(kind) => {
+            return Reply::typed(200, &VendorReceipt { received: true, applied: false, kind: Some(&kind), kyc_check_id: None, status: None });
+        }
         sumsub::WebhookOutcome::Apply { kyc_check_id, action } => (kyc_check_id, action),
     };
     until_committed!({
@@ -255,8 +539,14 @@ async fn vendor_webhook(gw: &Gateway, headers: &http::HeaderMap, body: &[u8]) ->
         if decision.refused {
             return Err(error_with_decision(invalid_state(decision.status), &log));
         }
-        let body = json!({ "received": true, "applied": decision.changed, "kyc_check_id": kyc_check_id, "status": decision.status.as_str() });
-        Ok(Some(with_decision(Reply::ok(body), &log)))
+        let body = VendorReceipt {
+            received: true,
+            applied: decision.changed,
+            kind: None,
+            kyc_check_id: Some(&kyc_check_id),
+            status: Some(decision.status.as_str()),
+        };
+        Ok(Some(with_decision(Reply::typed(200, &body)?, &log)))
     })
 }
 
@@ -423,22 +713,20 @@ pub(crate) async fn kyc_status(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
             return Ok(None);
         }
         let updated_at = if decision.changed { ctx.now } else { check.updated_at };
-        Ok(Some(with_decision(
-            Reply::ok(json!({
-                "kyc_check_id": check.kyc_check_id,
-                "user_id": check.external_user_id,
-                "status": decision.status.as_str(),
-                "required_tier": check.target_tier.as_str(),
-                "required_documents": decision.documents.iter().map(|d| d.as_str()).collect::<Vec<_>>(),
-                "withdrawal_id": check.withdrawal_id,
-                "withdrawal_held": decision.withdrawal == WithdrawalStatus::Held || decision.withdrawal == WithdrawalStatus::Blocked,
-                "withdrawal_status": decision.withdrawal.as_str(),
-                "created_at": time::format(check.created_at),
-                "updated_at": time::format(updated_at),
-                "expires_at": time::json_opt(decision.expires_at),
-            })),
-            &log,
-        )))
+        let body = CheckView {
+            kyc_check_id: &check.kyc_check_id,
+            user_id: &check.external_user_id,
+            status: decision.status.as_str(),
+            required_tier: check.target_tier.as_str(),
+            required_documents: decision.documents.iter().map(|d| d.as_str()).collect(),
+            withdrawal_id: &check.withdrawal_id,
+            withdrawal_held: decision.withdrawal == WithdrawalStatus::Held || decision.withdrawal == WithdrawalStatus::Blocked,
+            withdrawal_status: decision.withdrawal.as_str(),
+            created_at: time::format(check.created_at),
+            updated_at: time::format(updated_at),
+            expires_at: decision.expires_at.map(time::format),
+        };
+        Ok(Some(with_decision(Reply::typed(200, &body)?, &log)))
     })
 }
 
@@ -446,17 +734,15 @@ pub(crate) async fn kyc_tier(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let user_id = ctx.query.required("user_id")?;
     let user = gw.require_user(ctx, user_id).await?;
     let (bounds, log) = gw.decide(&Scope::of(ctx, user_id), Operation::Tier, &user.verified_tier, |r, t| r.describe_tier(*t))?;
-    let reply = with_decision(
-        Reply::ok(json!({
-            "user_id": user.external_user_id,
-            "verified_tier": user.verified_tier.as_str(),
-            "verified_at": time::json_opt(user.verified_at),
-            "max_withdrawal_cents": bounds.ceiling_cents,
-            "cumulative_withdrawn_cents": user.cumulative_withdrawn_cents,
-            "next_tier_required_at_cents": bounds.next_tier_at_cents,
-        })),
-        &log,
-    );
+    let body = TierView {
+        user_id: &user.external_user_id,
+        verified_tier: user.verified_tier.as_str(),
+        verified_at: user.verified_at.map(time::format),
+        max_withdrawal_cents: bounds.ceiling_cents,
+        cumulative_withdrawn_cents: user.cumulative_withdrawn_cents,
+        next_tier_required_at_cents: bounds.next_tier_at_cents,
+    };
+    let reply = with_decision(Reply::typed(200, &body)?, &log);
     gw.defer(log);
     Ok(reply)
 }
@@ -476,7 +762,8 @@ pub(crate) async fn sandbox_kyc_submit(gw: &Gateway, ctx: &Ctx<'_>, kyc_check_id
         if decision.refused {
             return Err(error_with_decision(invalid_state(decision.status), &log));
         }
-        Ok(Some(with_decision(Reply::accepted(json!({ "kyc_check_id": check.kyc_check_id, "status": decision.status.as_str() })), &log)))
+        let body = CheckStatus { kyc_check_id: &check.kyc_check_id, status: decision.status.as_str() };
+        Ok(Some(with_decision(Reply::typed(202, &body)?, &log)))
     })
 }
 
@@ -508,10 +795,9 @@ pub(crate) async fn kyc_manual_review(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<
         if decision.refused {
             return Err(error_with_decision(invalid_state(decision.status), &log));
         }
-        Ok(Some(with_decision(
-            Reply::ok(json!({ "kyc_check_id": check.kyc_check_id, "status": decision.status.as_str(), "reviewer": reviewer, "reason": reason })),
-            &log,
-        )))
+        let body =
+            ManuallyReviewed { kyc_check_id: &check.kyc_check_id, status: decision.status.as_str(), reviewer: &reviewer, reason: reason.as_deref() };
+        Ok(Some(with_decision(Reply::typed(200, &body)?, &log)))
     })
 }
 
@@ -522,23 +808,23 @@ pub(crate) async fn list_kyc_checks(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Re
     let status = KycStatus::parse(status_text).ok_or_else(|| ApiError::bad_request("invalid_field", "status must be a KYC check status"))?;
     let (overdue_only, target, now) = gw.review_filter(ctx)?;
     let rows = store::checks(gw.store.as_ref(), ctx.caller.environment, status, target, overdue_only, now).await?;
-    let checks: Vec<Json> = rows
+    let checks = rows
         .into_iter()
         .map(|(c, clock_offset)| {
             let now = now.saturating_add(clock_offset);
             let due = (c.status == KycStatus::PendingReview).then(|| c.updated_at.saturating_add(target));
-            json!({
-                "kyc_check_id": c.kyc_check_id,
-                "tenant_id": c.tenant_id,
-                "user_id": c.external_user_id,
-                "status": c.status.as_str(),
-                "required_tier": c.target_tier.as_str(),
-                "in_status_since": time::format(c.updated_at),
-                "age_seconds": now.saturating_sub(c.updated_at),
-                "review_due_at": time::json_opt(due),
-                "overdue": due.is_some_and(|d| d <= now),
-            })
+            CheckRow {
+                in_status_since: time::format(c.updated_at),
+                age_seconds: now.saturating_sub(c.updated_at),
+                review_due_at: due.map(time::format),
+                overdue: due.is_some_and(|d| d <= now),
+                kyc_check_id: c.kyc_check_id,
+                tenant_id: c.tenant_id,
+                user_id: c.external_user_id,
+                status: c.status.as_str(),
+                required_tier: c.target_tier.as_str(),
+            }
         })
         .collect();
-    Ok(Reply::ok(json!({ "checks": checks })))
+    Reply::typed(200, &CheckList { checks })
 }

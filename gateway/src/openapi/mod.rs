@@ -3,9 +3,9 @@
 //! The document is generated: each operation's method, path, `operationId`,
 //! security, path parameters and shared responses come from the route table
 //! (`router.rs`), and its bodies from the area's typed requests and responses
-//! (an [`OperationDoc`] named in the table). Operations whose bodies are not
-//! typed yet take them from `untyped.json`. `gateway/openapi.json` is the
-//! committed output, and a test fails when it drifts; rewrite it with
+//! (an [`OperationDoc`] named in the table; schemas shared by name are in
+//! [`shared`]). `gateway/openapi.json` is the committed output, and a test
+//! fails when it drifts; rewrite it with
 //! `CGW_WRITE_OPENAPI=1 cargo test -p gateway --lib openapi`.
 
 use std::collections::BTreeMap;
@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use serde_json::{json, Map, Value as Json};
 use utoipa::openapi::path::ParameterIn;
 use utoipa::openapi::{RefOr, Schema};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::{IntoParams, PartialSchema, ToSchema};
 
 use crate::error::{ApiError, ApiResult};
 use crate::router::{self, Access, RouteSpec, ROUTES};
@@ -25,12 +25,13 @@ pub mod shared;
 /// The document's text, as committed.
 pub const DOCUMENT: &str = include_str!("../../openapi.json");
 
-/// The bodies of operations not typed yet, and the shared schemas they name.
-const UNTYPED: &str = include_str!("untyped.json");
-
 /// The route's handler.
 pub(crate) async fn handler(_gw: &crate::Gateway, _request: &http::Request<Vec<u8>>) -> ApiResult<Reply> {
     reply()
+}
+
+pub(crate) fn handler_doc() -> OperationDoc {
+    OperationDoc::new("service", "this document").responds::<shared::OpenApiDocument>(200, "success")
 }
 
 pub(crate) fn reply() -> ApiResult<Reply> {
@@ -115,26 +116,6 @@ impl OperationDoc {
         T::schemas(&mut named);
         self.schemas.extend(named.iter().map(|(name, schema)| (name.clone(), to_json(schema))));
         to_json(&T::schema())
-    }
-
-    /// An operation's entry in `untyped.json`.
-    fn untyped(entry: &Json) -> Result<Self, String> {
-        let text = |key: &str| -> Result<String, String> { entry[key].as_str().map(str::to_owned).ok_or_else(|| format!("untyped.json: no {key}")) };
-        let mut responses = Vec::new();
-        for (status, response) in entry["responses"].as_object().into_iter().flatten() {
-            responses.push((status.parse().map_err(|_| format!("untyped.json: status {status}"))?, response.clone()));
-        }
-        Ok(OperationDoc {
-            tag: text("tag")?,
-            summary: text("summary")?,
-            description: entry.get("description").map(|_| text("description")).transpose()?,
-            query: entry["query"].as_array().cloned().unwrap_or_default(),
-            idempotent: entry["idempotent"].as_bool().unwrap_or(false),
-            request: entry.get("requestBody").cloned(),
-            responses,
-            errors: entry["errors"].as_array().into_iter().flatten().filter_map(|s| s.as_u64()).filter_map(|s| u16::try_from(s).ok()).collect(),
-            schemas: Vec::new(),
-        })
     }
 }
 
@@ -233,14 +214,12 @@ fn operation(spec: &RouteSpec, doc: OperationDoc) -> Result<Json, String> {
 
 /// The document, from the route table and the areas' types.
 pub fn generate() -> Result<Json, String> {
-    let untyped: Json = serde_json::from_str(UNTYPED).map_err(|e| format!("untyped.json: {e}"))?;
-    let mut schemas: BTreeMap<String, Json> = untyped["schemas"].as_object().cloned().unwrap_or_default().into_iter().collect();
+    let mut schemas: BTreeMap<String, Json> = BTreeMap::new();
+    // every error response refers to the error body by name
+    schemas.insert(crate::error::ErrorBody::name().into_owned(), to_json(&crate::error::ErrorBody::schema()));
     let mut paths = Map::new();
     for spec in ROUTES {
-        let doc = match router::operation_doc(spec.operation_id) {
-            Some(doc) => doc,
-            None => OperationDoc::untyped(&untyped["operations"][spec.operation_id]).map_err(|e| format!("{}: {e}", spec.operation_id))?,
-        };
+        let doc = router::operation_doc(spec.operation_id).ok_or_else(|| format!("{}: not in the route table", spec.operation_id))?;
         for (name, schema) in &doc.schemas {
             if schemas.get(name).is_some_and(|known| known != schema) {
                 return Err(format!("two schemas are named {name}"));
@@ -381,17 +360,15 @@ mod tests {
         }
     }
 
-    /// An operation typed in its area does not fall back to `untyped.json`,
-    /// and every other one has an entry there.
+    /// Every route documents its operation: the table names a doc function for each.
     #[test]
-    fn every_operation_is_typed_or_kept_in_untyped() {
-        let untyped: Json = serde_json::from_str(UNTYPED).expect("untyped.json is JSON");
-        let kept = untyped["operations"].as_object().expect("operations");
+    fn every_route_documents_its_operation() {
         for spec in ROUTES {
-            let typed = router::operation_doc(spec.operation_id).is_some();
-            assert!(typed != kept.contains_key(spec.operation_id), "{}: typed {typed}, and in untyped.json {}", spec.operation_id, !typed);
+            let doc = router::operation_doc(spec.operation_id).expect("documented");
+            assert!(!doc.summary.is_empty() && TAGS.contains(&doc.tag.as_str()), "{}", spec.operation_id);
+            assert!(!doc.responses.is_empty(), "{} documents no success response", spec.operation_id);
         }
-        assert!(kept.keys().all(|id| ROUTES.iter().any(|r| r.operation_id == id)), "untyped.json keeps an operation the table does not have");
+        assert!(router::operation_doc("noSuchOperation").is_none());
     }
 
     /// Every (path, method, operation) of the document.

@@ -96,6 +96,31 @@ shared_schema!(
 );
 
 shared_schema!(
+    /// A KYC tier.
+    Tier => names("a KYC tier, keyed to lifetime withdrawals", rules::KycTier::ALL.iter().map(|t| t.as_str()))
+);
+
+shared_schema!(
+    /// A verification check's status.
+    KycStatus => names("a verification check's status", rules::KycStatus::ALL.iter().map(|s| s.as_str()))
+);
+
+shared_schema!(
+    /// What a verification asks of the user.
+    KycDocument => names("what a verification asks of the user", rules::KycDocument::ALL.iter().map(|d| d.as_str()))
+);
+
+shared_schema!(
+    /// Where a withdrawal stands.
+    WithdrawalStatus => names("where a withdrawal stands", rules::WithdrawalStatus::ALL.iter().map(|s| s.as_str()))
+);
+
+shared_schema!(
+    /// An OpenAPI document.
+    OpenApiDocument => from_json(json!({ "type": "object", "description": "an OpenAPI 3.1 document" }))
+);
+
+shared_schema!(
     /// The name of an event a webhook delivers.
     EventName => names("the name of an event", rules::EventKind::ALL.iter().map(|e| e.as_str()))
 );
@@ -125,6 +150,11 @@ mod tests {
             LimitType::schema(),
             Email::schema(),
             Phone::schema(),
+            OpenApiDocument::schema(),
+            Tier::schema(),
+            KycStatus::schema(),
+            KycDocument::schema(),
+            WithdrawalStatus::schema(),
             SanctionsStatus::schema(),
             CaseStatus::schema(),
             ReviewAction::schema(),

@@ -105,7 +105,7 @@ struct CaseQuery {
 /// A query flag.
 #[derive(ToSchema)]
 #[allow(dead_code)]
-enum TrueOrFalse {
+pub(crate) enum TrueOrFalse {
     #[serde(rename = "true")]
     True,
     #[serde(rename = "false")]
