@@ -9,7 +9,10 @@ use gateway::{Config, Gateway};
 use host_native::rules_engine::ComponentRules;
 use host_native::webhooks::{delivery_loop, HttpSender, NotifyWaker};
 use host_native::{open_store, OsIds, SystemClock};
+use serde_json::{json, Value as Json};
 use tokio::sync::Notify;
+
+use load::Conn;
 
 #[allow(dead_code)]
 pub mod load;
@@ -129,4 +132,37 @@ pub async fn receiver(record: impl Fn(&str, &serde_json::Value, std::time::Insta
         }
     });
     Ok(addr)
+}
+
+/// A tenant of `environment` and a user with three limits and fifty deposits, and an excluded e-mail.
+#[allow(dead_code)]
+pub async fn prepare(addr: SocketAddr, admin: &str, environment: &str) -> Result<(String, Json, String), Error> {
+    let mut c = Conn::open(addr).await?;
+    let (_, tenant) = c
+        .send("POST", "/v1/admin/tenants", admin, Some(&json!({ "name": "bench", "environment": environment, "rate_limit_per_minute": 1_000_000 })))
+        .await?;
+    let key = tenant["api_key"].as_str().ok_or("no api key")?.to_string();
+    c.send("POST", "/v1/sanctions/screen", &key, Some(&json!({ "user_id": "bench-user", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-01-01", "nationality": "GB", "email": "bench@example.com" }))).await?;
+    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    for kind in ["limit_daily", "limit_weekly", "limit_monthly"] {
+        c.send(
+            "POST",
+            "/v1/limits",
+            &key,
+            Some(&json!({ "user_id": "bench-user", "limit_type": kind, "amount_cents": 100_000_000, "currency": "USD", "requested_at": now })),
+        )
+        .await?;
+    }
+    for i in 0..50 {
+        c.send(
+            "POST",
+            "/v1/limits/commit",
+            &key,
+            Some(&json!({ "transaction_id": format!("bench-{i}"), "user_id": "bench-user", "amount_cents": 1_000, "currency": "USD" })),
+        )
+        .await?;
+    }
+    c.send("POST", "/v1/exclusions", &key, Some(&json!({ "user_id": "bench-user", "duration": "duration_30d", "reason": "self_initiated", "initiated_at": now, "email": "excluded-bench@example.com" }))).await?;
+    let check = json!({ "user_id": "bench-user", "amount_cents": 500, "currency": "USD" });
+    Ok((key, check, "/v1/exclusions/check?email=excluded-bench@example.com".to_string()))
 }

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Check-path throughput of two commits' native hosts, measured in one run:
+# builds each commit's server from a worktree, starts both on loopback with
+# fresh SQLite files, and runs the `versions` bench against both in
+# alternating rounds (the first commit is the ratio's baseline).
+#   scripts/bench-versions.sh BEFORE [AFTER]   (AFTER defaults to the work tree)
+# CGW_BENCH_SECONDS, CGW_BENCH_CONNECTIONS and CGW_BENCH_ROUNDS as the bench takes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+before=${1:?usage: scripts/bench-versions.sh BEFORE [AFTER]}
+after=${2:-}
+work=$(mktemp -d)
+repo=$PWD
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for w in "$work"/src-*; do [ -d "$w" ] && git worktree remove --force "$w" >/dev/null 2>&1 || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# A commit's release server, built in a worktree into this checkout's target
+# directory (the dependencies are built once; the "before" build comes first).
+build() {
+  local label=$1 commit=$2
+  if [ -z "$commit" ]; then
+    cargo build --locked --release -q -p host-native
+    cp target/release/compliance-gateway "$work/$label"
+  else
+    git worktree add --detach -q "$work/src-$label" "$commit"
+    (cd "$work/src-$label" && CARGO_TARGET_DIR="$repo/target" cargo build --locked --release -q -p host-native)
+    cp "$repo/target/release/compliance-gateway" "$work/$label"
+  fi
+}
+
+start() {
+  local label=$1 port
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  local db="sqlite://$work/$label.db"
+  local admin
+  admin=$("$work/$label" admin-key create --environment sandbox --database "$db")
+  "$work/$label" serve --listen "127.0.0.1:$port" --database "$db" >"$work/$label.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/v1/health" >/dev/null && break; sleep 0.1; done
+  targets="${targets:-}${targets:+;}$label|http://127.0.0.1:$port|$admin"
+}
+
+short() { if [ -n "$1" ]; then git rev-parse --short "$1"; else echo "worktree"; fi; }
+label_before="before-$(short "$before")"
+label_after="after-$(short "$after")"
+build "$label_before" "$before"
+build "$label_after" "$after"
+targets=""
+start "$label_before"
+start "$label_after"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB"
+CGW_BENCH_TARGETS="$targets" cargo bench --locked -q -p host-native --bench versions
