@@ -3,12 +3,12 @@
 # builds each commit's server from a worktree, starts both on loopback with
 # fresh SQLite files, and runs the `versions` bench against both in
 # alternating rounds (the first commit is the ratio's baseline).
-#   scripts/bench-versions.sh BEFORE [AFTER]   (AFTER defaults to the work tree)
+#   scripts/bench-versions.sh BEFORE [AFTER]   (AFTER defaults to HEAD)
 # CGW_BENCH_SECONDS, CGW_BENCH_CONNECTIONS and CGW_BENCH_ROUNDS as the bench takes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 before=${1:?usage: scripts/bench-versions.sh BEFORE [AFTER]}
-after=${2:-}
+after=${2:-HEAD}
 work=$(mktemp -d)
 repo=$PWD
 pids=()
@@ -19,18 +19,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# A commit's release server, built in a worktree into this checkout's target
-# directory (the dependencies are built once; the "before" build comes first).
+# A commit's release server, built in a worktree with a target directory of
+# its own (cargo's artifacts of workspace members do not name their source
+# directory, so two checkouts must not share one).
 build() {
   local label=$1 commit=$2
-  if [ -z "$commit" ]; then
-    cargo build --locked --release -q -p host-native
-    cp target/release/compliance-gateway "$work/$label"
-  else
-    git worktree add --detach -q "$work/src-$label" "$commit"
-    (cd "$work/src-$label" && CARGO_TARGET_DIR="$repo/target" cargo build --locked --release -q -p host-native)
-    cp "$repo/target/release/compliance-gateway" "$work/$label"
-  fi
+  git worktree add --detach -q "$work/src-$label" "$commit"
+  (cd "$work/src-$label" && CARGO_TARGET_DIR="$repo/target/versions/$label" cargo build --locked --release -q -p host-native)
+  cp "$repo/target/versions/$label/release/compliance-gateway" "$work/$label"
 }
 
 start() {
@@ -45,7 +41,7 @@ start() {
   targets="${targets:-}${targets:+;}$label|http://127.0.0.1:$port|$admin"
 }
 
-short() { if [ -n "$1" ]; then git rev-parse --short "$1"; else echo "worktree"; fi; }
+short() { git rev-parse --short "$1"; }
 label_before="before-$(short "$before")"
 label_after="after-$(short "$after")"
 build "$label_before" "$before"
