@@ -4,8 +4,8 @@
 use rules::{
     CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts, ExclusionStatus,
     ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, KycTier, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision,
-    LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, RegulatorImportFacts, RegulatorOutcome, RuleError, SanctionsStatus,
-    SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, WithdrawalDecision, WithdrawalFacts,
+    LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, PlayerNotice, RegulatorImportFacts, RegulatorOutcome, RuleError,
+    SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, WithdrawalDecision, WithdrawalFacts,
 };
 
 /// `Send + Sync` natively; nothing on wasm, where hosts are single-threaded.
@@ -257,7 +257,7 @@ pub struct RulesVersion {
     pub component_sha256: String,
 }
 
-/// The compliance rules, as exported by the `cgw:rules@4.0.0` component:
+/// The compliance rules, as exported by the `cgw:rules@4.1.0` component:
 /// one call per decision. A `RuleError` is the rules refusing the facts.
 pub trait Rules: MaybeSend {
     fn identity(&self) -> RulesVersion;
@@ -271,6 +271,8 @@ pub trait Rules: MaybeSend {
     fn describe_limits(&self, facts: &LimitsFacts) -> RulesResult<Vec<LimitView>>;
     fn decide_withdrawal(&self, facts: &WithdrawalFacts) -> RulesResult<Result<WithdrawalDecision, RuleError>>;
     fn describe_tier(&self, tier: KycTier) -> RulesResult<TierBounds>;
+    /// What the player is told, word for word.
+    fn player_message(&self, notice: &PlayerNotice) -> RulesResult<String>;
     fn decide_kyc(&self, facts: &KycFacts) -> RulesResult<KycDecision>;
     fn decide_exclusion(&self, facts: &ExclusionFacts) -> RulesResult<Result<ExclusionDecision, RuleError>>;
     fn describe_exclusions(&self, facts: &ExclusionStatusFacts) -> RulesResult<ExclusionStatus>;
@@ -316,6 +318,9 @@ impl Rules for LibraryRules {
     }
     fn describe_tier(&self, tier: KycTier) -> RulesResult<TierBounds> {
         Ok(rules::describe_tier(tier))
+    }
+    fn player_message(&self, notice: &PlayerNotice) -> RulesResult<String> {
+        Ok(rules::player_message(notice))
     }
     fn decide_kyc(&self, facts: &KycFacts) -> RulesResult<KycDecision> {
         Ok(rules::decide_kyc(facts))

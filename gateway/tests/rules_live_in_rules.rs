@@ -110,8 +110,32 @@ fn sources(dir: &Path, out: &mut Vec<(String, String)>) {
     }
 }
 
+/// The opening words of every message the rules give a player: the wording
+/// is the rules' (`rules::player_message`), so `gateway` never spells it.
+fn player_message_openings() -> Vec<String> {
+    use rules::{BreachNotice, DepositBreach, LimitWindow, PlayerNotice};
+    let breach = |amount_cents, max_allowed_now_cents| {
+        PlayerNotice::DepositBreach(BreachNotice {
+            breach: DepositBreach { window: LimitWindow::Daily, limit_cents: 100, already_spent_cents: 0, max_allowed_now_cents, next_reset_at: 0 },
+            amount_cents,
+            currency: "USD".into(),
+        })
+    };
+    let notices = [
+        PlayerNotice::DepositHeld,
+        PlayerNotice::DepositExcluded,
+        PlayerNotice::WithdrawalHeld,
+        PlayerNotice::WithdrawalApproved,
+        breach(500, 50),
+        breach(50, 0),
+        breach(80, 50),
+    ];
+    notices.iter().map(|n| rules::player_message(n).chars().take(18).collect()).collect()
+}
+
 fn violations(file: &str, text: &str) -> Vec<String> {
     let values = forbidden_values();
+    let openings = player_message_openings();
     let mut found = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if line.trim_start().starts_with("//") {
@@ -125,6 +149,11 @@ fn violations(file: &str, text: &str) -> Vec<String> {
         for name in FORBIDDEN_NAMES {
             if line.contains(name) {
                 found.push(format!("{file}:{}: {name} belongs in rules/: {}", n + 1, line.trim()));
+            }
+        }
+        for opening in &openings {
+            if line.contains(opening.as_str()) {
+                found.push(format!("{file}:{}: a player's message ({opening}…) belongs in rules/: {}", n + 1, line.trim()));
             }
         }
     }
@@ -151,4 +180,7 @@ fn the_scan_catches_planted_rules() {
     assert!(!violations("x.rs", "wait(48 * 3600)").is_empty());
     assert!(violations("x.rs", "const DAY: i64 = 86_400; // 7 * 86_400 in a comment").is_empty());
     assert!(violations("x.rs", "let v2 = tier2_thing;").is_empty());
+    assert!(!violations("x.rs", "const HELD: &str = \"Deposits are temporarily unavailable on this account.\";").is_empty());
+    assert!(!violations("x.rs", "format!(\"You have reached your {window} deposit limit\")").is_empty());
+    assert!(!violations("x.rs", "message: Some(\"Withdrawal held: the account is under review.\"),").is_empty());
 }

@@ -9,8 +9,8 @@ use gateway::ports::{Rules, RulesFault, RulesResult, RulesVersion};
 use rules::{
     CaseReviewDecision, CaseReviewFacts, Convert, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts,
     ExclusionStatus, ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, KycTier, LimitCancelDecision, LimitCancelFacts,
-    LimitChangeDecision, LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, RegulatorImportFacts, RegulatorOutcome, RuleError,
-    SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, WithdrawalDecision, WithdrawalFacts,
+    LimitChangeDecision, LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, PlayerNotice, RegulatorImportFacts, RegulatorOutcome,
+    RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, WithdrawalDecision, WithdrawalFacts,
 };
 use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, Linker};
@@ -174,6 +174,10 @@ impl Rules for ComponentRules {
     fn describe_tier(&self, tier: KycTier) -> RulesResult<TierBounds> {
         let tier: wit::KycTier = tier.convert();
         Ok(self.call(|r, s| r.call_describe_tier(s, tier))?.convert())
+    }
+    fn player_message(&self, notice: &PlayerNotice) -> RulesResult<String> {
+        let notice: wit::PlayerNotice = notice.clone().convert();
+        self.call(|r, s| r.call_player_message(s, &notice))
     }
     fn decide_kyc(&self, facts: &KycFacts) -> RulesResult<KycDecision> {
         let facts: wit::KycFacts = facts.clone().convert();

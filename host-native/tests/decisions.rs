@@ -62,6 +62,9 @@ impl Rules for Counting {
     fn describe_tier(&self, t: KycTier) -> RulesResult<TierBounds> {
         self.tick().describe_tier(t)
     }
+    fn player_message(&self, n: &rules::PlayerNotice) -> RulesResult<String> {
+        self.tick().player_message(n)
+    }
     fn decide_kyc(&self, f: &KycFacts) -> RulesResult<KycDecision> {
         self.tick().decide_kyc(f)
     }

@@ -192,6 +192,30 @@ proptest! {
     }
 
     #[test]
+    fn player_messages_agree(
+        window in pick(LimitWindow::ALL),
+        limit_cents in cents(),
+        spent in cents(),
+        amount_cents in cents(),
+        next_reset_at in moment(),
+        currency in "[A-Z]{3}",
+    ) {
+        let (lib, comp) = (LibraryRules, component());
+        let max_allowed_now_cents = limit_cents.saturating_sub(spent).max(0);
+        let breach = DepositBreach { window, limit_cents, already_spent_cents: spent, max_allowed_now_cents, next_reset_at };
+        let notices = [
+            PlayerNotice::DepositHeld,
+            PlayerNotice::DepositExcluded,
+            PlayerNotice::WithdrawalHeld,
+            PlayerNotice::WithdrawalApproved,
+            PlayerNotice::DepositBreach(BreachNotice { breach, amount_cents, currency }),
+        ];
+        for notice in &notices {
+            prop_assert_eq!(lib.player_message(notice), comp.player_message(notice));
+        }
+    }
+
+    #[test]
     fn exclusion_decisions_agree(
         now in moment(),
         duration in pick(ExclusionDuration::ALL),

@@ -1,4 +1,4 @@
-//! Exports the `rules` library as the `cgw:rules@4.0.0` component. No logic
+//! Exports the `rules` library as the `cgw:rules@4.1.0` component. No logic
 //! of its own: each export converts its facts, calls the library once and
 //! converts the decision back, through the conversions of `rules::wit_bridge!`.
 //! It is built for `wasm32-unknown-unknown` only; on other targets it is empty.
@@ -35,6 +35,9 @@ impl wit::Guest for Component {
     }
     fn decide_withdrawal(facts: wit::WithdrawalFacts) -> Result<wit::WithdrawalDecision, wit::RuleError> {
         rules::decide_withdrawal(&facts.convert()).convert()
+    }
+    fn player_message(notice: wit::PlayerNotice) -> String {
+        rules::player_message(&notice.convert())
     }
     fn describe_tier(tier: wit::KycTier) -> wit::TierBounds {
         rules::describe_tier(tier.convert()).convert()

@@ -145,6 +145,8 @@ macro_rules! for_each_wit_type {
         $record!(WindowSet { daily, weekly, monthly });
         $record!(DepositAllowed { would_remain_cents, active });
         $record!(DepositBreach { window, limit_cents, already_spent_cents, max_allowed_now_cents, next_reset_at });
+        $record!(BreachNotice { breach, amount_cents, currency });
+        $variant!(PlayerNotice { unit: [DepositHeld, DepositExcluded, WithdrawalHeld, WithdrawalApproved], with: [DepositBreach] });
         $variant!(DepositDecision { unit: [Held, Excluded, NeedsDeposits], with: [Allowed, CurrencyMismatch, Breach] });
         $record!(LimitChangeFacts { now, requested_at, window, amount_cents, limits, jurisdiction });
         $record!(LimitChange { current, is_increase, cooloff_seconds, effective_from, status, event, cancel_pending });

@@ -112,8 +112,3 @@ pub(crate) fn busy() -> ApiError {
 pub(crate) fn stored_json(text: &str) -> ApiResult<serde_json::Value> {
     serde_json::from_str(text).map_err(|_| ApiError::internal())
 }
-
-/// Minor units as a displayable amount, e.g. `USD 12.50`.
-pub(crate) fn money(cents: i64, currency: &str) -> String {
-    format!("{currency} {}.{:02}", cents / 100, (cents % 100).abs())
-}

@@ -128,7 +128,7 @@ struct WithdrawalAnswer<'a> {
     withdrawal_remaining_cents: Option<Option<i64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = String, required = false)]
-    message: Option<&'static str>,
+    message: Option<String>,
 }
 
 /// A check's status with the withdrawal behind it.
@@ -419,7 +419,7 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                     user_id: &request.user_id,
                     required_tier: tier.as_str(),
                     withdrawal_held: true,
-                    message: Some("Withdrawal held: the account is under review."),
+                    message: Some(gw.rules.player_message(&rules::PlayerNotice::WithdrawalHeld)?),
                     ..WithdrawalAnswer::default()
                 },
             )?,
@@ -432,7 +432,7 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                     withdrawal_id: Some(&withdrawal_id),
                     client_withdrawal_id: Some(request.withdrawal_id.as_deref()),
                     withdrawal_remaining_cents: Some(fast.remaining_cents),
-                    message: Some("Withdrawal approved: no identity verification is needed for this amount."),
+                    message: Some(gw.rules.player_message(&rules::PlayerNotice::WithdrawalApproved)?),
                     ..WithdrawalAnswer::default()
                 })?;
                 statements.push(user_withdrawal_update(ctx, &user, version, &request, request.amount));

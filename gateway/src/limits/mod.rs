@@ -4,14 +4,14 @@
 pub mod store;
 
 use rules::{
-    DepositBreach, DepositDecision, DepositFacts, Deposits, DueLimit, EventKind, LimitCancelDecision, LimitCancelFacts, LimitChange,
-    LimitChangeDecision, LimitChangeFacts, LimitStatus, LimitWindow, LimitsFacts, Operation, StoredLimit, WindowTotal,
+    BreachNotice, DepositBreach, DepositDecision, DepositFacts, Deposits, DueLimit, EventKind, LimitCancelDecision, LimitCancelFacts, LimitChange,
+    LimitChangeDecision, LimitChangeFacts, LimitStatus, LimitWindow, LimitsFacts, Operation, PlayerNotice, StoredLimit, WindowTotal,
 };
 use serde::Serialize;
 use serde_json::{json, Value as Json};
 use utoipa::ToSchema;
 
-use crate::api::{money, stored_json};
+use crate::api::stored_json;
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
@@ -23,9 +23,6 @@ use crate::ports::{Read, Row, Stmt, MAX_STORED_INTEGER};
 use crate::users::store::{self as users, User};
 use crate::{time, Ctx, Gateway, Reply};
 use store::LimitRow;
-
-const HELD_MESSAGE: &str = "Deposits are temporarily unavailable on this account. Please contact support.";
-const EXCLUDED_MESSAGE: &str = "Deposits are unavailable while a self-exclusion is active.";
 
 /// The body of `POST /v1/limits`.
 #[derive(ToSchema)]
@@ -196,8 +193,8 @@ struct DepositAnswer {
 }
 
 impl DepositAnswer {
-    fn refused(reason: DepositRefusal, user_message: &str) -> Self {
-        DepositAnswer { allowed: false, reason: Some(reason), user_message: Some(user_message.to_string()), ..DepositAnswer::default() }
+    fn refused(reason: DepositRefusal, user_message: String) -> Self {
+        DepositAnswer { allowed: false, reason: Some(reason), user_message: Some(user_message), ..DepositAnswer::default() }
     }
 }
 
@@ -309,25 +306,14 @@ fn to_json<T: Serialize>(value: &T) -> ApiResult<Json> {
     serde_json::to_value(value).map_err(|e| ApiError::internal().with_detail(format!("a body did not serialise: {e}")))
 }
 
-fn breach_message(b: &DepositBreach, amount: i64, currency: &str) -> String {
-    let window = match b.window {
-        LimitWindow::Daily => "daily",
-        LimitWindow::Weekly => "weekly",
-        LimitWindow::Monthly => "monthly",
-    };
-    let limit = money(b.limit_cents, currency);
-    if amount > b.limit_cents {
-        format!("This deposit of {} is larger than your {window} deposit limit of {limit}.", money(amount, currency))
-    } else if b.max_allowed_now_cents == 0 {
-        format!("You have reached your {window} deposit limit of {limit}. You can deposit again from {}.", time::format(b.next_reset_at))
-    } else {
-        format!(
-            "This deposit of {} would exceed your {window} deposit limit of {limit}. You can deposit up to {} now, or the full amount from {}.",
-            money(amount, currency),
-            money(b.max_allowed_now_cents, currency),
-            time::format(b.next_reset_at)
-        )
-    }
+/// The player's message for a notice, in the rules' words.
+fn player_message(gw: &Gateway, notice: PlayerNotice) -> ApiResult<String> {
+    Ok(gw.rules.player_message(&notice)?)
+}
+
+/// The message for a breach.
+fn breach_message(gw: &Gateway, breach: &DepositBreach, amount: i64, currency: &str) -> ApiResult<String> {
+    player_message(gw, PlayerNotice::DepositBreach(BreachNotice { breach: *breach, amount_cents: amount, currency: currency.to_string() }))
 }
 
 fn pick(rows: &[LimitRow], index: u32) -> ApiResult<&LimitRow> {
@@ -619,8 +605,8 @@ pub(crate) async fn check_limits(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
             active_limits: Some(a.active.windows().map(LimitWindow::as_str).collect()),
             ..DepositAnswer::default()
         },
-        DepositDecision::Held => DepositAnswer::refused(DepositRefusal::AccountUnderReview, HELD_MESSAGE),
-        DepositDecision::Excluded => DepositAnswer::refused(DepositRefusal::SelfExcluded, EXCLUDED_MESSAGE),
+        DepositDecision::Held => DepositAnswer::refused(DepositRefusal::AccountUnderReview, player_message(gw, PlayerNotice::DepositHeld)?),
+        DepositDecision::Excluded => DepositAnswer::refused(DepositRefusal::SelfExcluded, player_message(gw, PlayerNotice::DepositExcluded)?),
         DepositDecision::CurrencyMismatch(window) => {
             let error = ApiError::bad_request("currency_mismatch", format!("the {} limit is kept in another currency", window.as_str()));
             let error = error_with_decision(error, &log);
@@ -629,7 +615,7 @@ pub(crate) async fn check_limits(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
         }
         DepositDecision::Breach(b) => {
             gw.commit(vec![log.statement(), breach_event(gw, ctx, &user_id, amount, &currency, &b)]).await?;
-            return Ok(with_decision(Reply::typed(200, &breach_body(&b, amount, &currency))?, &log));
+            return Ok(with_decision(Reply::typed(200, &breach_body(&b, breach_message(gw, &b, amount, &currency)?))?, &log));
         }
         DepositDecision::NeedsDeposits => return Err(needs_deposits_twice()),
     };
@@ -654,14 +640,14 @@ pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
         let (decision, log) = decide_deposit_facts(gw, ctx, &user_id, &mut facts).await?;
         let refusal = match decision {
             DepositDecision::Allowed(_) => None,
-            DepositDecision::Held => Some(ApiError::unprocessable("account_under_review", HELD_MESSAGE)),
-            DepositDecision::Excluded => Some(ApiError::unprocessable("self_excluded", EXCLUDED_MESSAGE)),
+            DepositDecision::Held => Some(ApiError::unprocessable("account_under_review", player_message(gw, PlayerNotice::DepositHeld)?)),
+            DepositDecision::Excluded => Some(ApiError::unprocessable("self_excluded", player_message(gw, PlayerNotice::DepositExcluded)?)),
             DepositDecision::CurrencyMismatch(w) => {
                 Some(ApiError::bad_request("currency_mismatch", format!("the {} limit is kept in another currency", w.as_str())))
             }
             DepositDecision::Breach(b) => {
                 gw.commit(vec![log.statement(), breach_event(gw, ctx, &user_id, amount, &currency, &b)]).await?;
-                return Err(error_with_decision(ApiError::unprocessable("exceeds_limit", breach_message(&b, amount, &currency)), &log));
+                return Err(error_with_decision(ApiError::unprocessable("exceeds_limit", breach_message(gw, &b, amount, &currency)?), &log));
             }
             DepositDecision::NeedsDeposits => return Err(needs_deposits_twice()),
         };
@@ -791,7 +777,7 @@ fn limit_response(
     })
 }
 
-fn breach_body(b: &DepositBreach, amount: i64, currency: &str) -> DepositAnswer {
+fn breach_body(b: &DepositBreach, user_message: String) -> DepositAnswer {
     DepositAnswer {
         allowed: false,
         reason: Some(DepositRefusal::ExceedsLimit),
@@ -800,7 +786,7 @@ fn breach_body(b: &DepositBreach, amount: i64, currency: &str) -> DepositAnswer 
         already_spent_cents: Some(b.already_spent_cents),
         max_allowed_now_cents: Some(b.max_allowed_now_cents),
         next_reset_at: Some(time::format(b.next_reset_at)),
-        user_message: Some(breach_message(b, amount, currency)),
+        user_message: Some(user_message),
         ..DepositAnswer::default()
     }
 }
