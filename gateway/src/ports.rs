@@ -4,8 +4,9 @@
 use rules::{
     CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts, ExclusionStatus,
     ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, KycTier, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision,
-    LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, PlayerNotice, RegulatorImportFacts, RegulatorOutcome, RuleError,
-    SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, WithdrawalDecision, WithdrawalFacts,
+    LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, PlayerNotice, RegulatorImportFacts, RegulatorOutcome, ReviewItem,
+    ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, WithdrawalDecision,
+    WithdrawalFacts,
 };
 
 /// `Send + Sync` natively; nothing on wasm, where hosts are single-threaded.
@@ -273,6 +274,8 @@ pub trait Rules: MaybeSend {
     fn describe_tier(&self, tier: KycTier) -> RulesResult<TierBounds>;
     /// What the player is told, word for word.
     fn player_message(&self, notice: &PlayerNotice) -> RulesResult<String>;
+    /// When each item of a review list is due, and whether it is overdue.
+    fn describe_reviews(&self, items: &[ReviewItem]) -> RulesResult<Vec<ReviewState>>;
     fn decide_kyc(&self, facts: &KycFacts) -> RulesResult<KycDecision>;
     fn decide_exclusion(&self, facts: &ExclusionFacts) -> RulesResult<Result<ExclusionDecision, RuleError>>;
     fn describe_exclusions(&self, facts: &ExclusionStatusFacts) -> RulesResult<ExclusionStatus>;
@@ -321,6 +324,9 @@ impl Rules for LibraryRules {
     }
     fn player_message(&self, notice: &PlayerNotice) -> RulesResult<String> {
         Ok(rules::player_message(notice))
+    }
+    fn describe_reviews(&self, items: &[ReviewItem]) -> RulesResult<Vec<ReviewState>> {
+        Ok(rules::describe_reviews(items))
     }
     fn decide_kyc(&self, facts: &KycFacts) -> RulesResult<KycDecision> {
         Ok(rules::decide_kyc(facts))

@@ -53,6 +53,8 @@ const FORBIDDEN_NAMES: &[&str] = &[
     "RESCREEN_AFTER",
     // who a re-screen leaves as they are is the screening decision's to say
     "holds_transactions()",
+    // when a case or check is due for review is the rules' to say (`describe_reviews`)
+    "saturating_add(target)",
 ];
 
 /// The integer products on a line of code, such as `7 * 86_400` or `604800`.
@@ -183,4 +185,5 @@ fn the_scan_catches_planted_rules() {
     assert!(!violations("x.rs", "const HELD: &str = \"Deposits are temporarily unavailable on this account.\";").is_empty());
     assert!(!violations("x.rs", "format!(\"You have reached your {window} deposit limit\")").is_empty());
     assert!(!violations("x.rs", "message: Some(\"Withdrawal held: the account is under review.\"),").is_empty());
+    assert!(!violations("x.rs", "let due = c.updated_at.saturating_add(target);").is_empty());
 }

@@ -12,8 +12,9 @@ use gateway::ports::{Rules, RulesFault, RulesResult, RulesVersion};
 use rules::{
     CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts, ExclusionStatus,
     ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, KycTier, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision,
-    LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, PlayerNotice, RegulatorImportFacts, RegulatorOutcome, RuleError,
-    SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, WithdrawalDecision, WithdrawalFacts,
+    LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, PlayerNotice, RegulatorImportFacts, RegulatorOutcome, ReviewItem,
+    ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, WithdrawalDecision,
+    WithdrawalFacts,
 };
 use serde_json::{json, Map, Value as Json};
 use wasm_bindgen::prelude::*;
@@ -296,6 +297,9 @@ impl Rules for JsRules {
     }
     fn player_message(&self, notice: &PlayerNotice) -> RulesResult<String> {
         ask("playerMessage", json!([notice.to_jco()]))
+    }
+    fn describe_reviews(&self, items: &[ReviewItem]) -> RulesResult<Vec<ReviewState>> {
+        ask("describeReviews", json!([items.to_vec().to_jco()]))
     }
     fn decide_kyc(&self, facts: &KycFacts) -> RulesResult<KycDecision> {
         ask("decideKyc", json!([facts.to_jco()]))

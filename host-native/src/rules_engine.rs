@@ -10,7 +10,8 @@ use rules::{
     CaseReviewDecision, CaseReviewFacts, Convert, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts,
     ExclusionStatus, ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, KycTier, LimitCancelDecision, LimitCancelFacts,
     LimitChangeDecision, LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, PlayerNotice, RegulatorImportFacts, RegulatorOutcome,
-    RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, WithdrawalDecision, WithdrawalFacts,
+    ReviewItem, ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds,
+    WithdrawalDecision, WithdrawalFacts,
 };
 use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, Linker};
@@ -178,6 +179,10 @@ impl Rules for ComponentRules {
     fn player_message(&self, notice: &PlayerNotice) -> RulesResult<String> {
         let notice: wit::PlayerNotice = notice.clone().convert();
         self.call(|r, s| r.call_player_message(s, &notice))
+    }
+    fn describe_reviews(&self, items: &[ReviewItem]) -> RulesResult<Vec<ReviewState>> {
+        let items: Vec<wit::ReviewItem> = items.to_vec().convert();
+        Ok(self.call(|r, s| r.call_describe_reviews(s, &items))?.convert())
     }
     fn decide_kyc(&self, facts: &KycFacts) -> RulesResult<KycDecision> {
         let facts: wit::KycFacts = facts.clone().convert();

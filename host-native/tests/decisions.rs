@@ -65,6 +65,9 @@ impl Rules for Counting {
     fn player_message(&self, n: &rules::PlayerNotice) -> RulesResult<String> {
         self.tick().player_message(n)
     }
+    fn describe_reviews(&self, i: &[rules::ReviewItem]) -> RulesResult<Vec<rules::ReviewState>> {
+        self.tick().describe_reviews(i)
+    }
     fn decide_kyc(&self, f: &KycFacts) -> RulesResult<KycDecision> {
         self.tick().decide_kyc(f)
     }

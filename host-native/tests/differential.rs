@@ -192,6 +192,15 @@ proptest! {
     }
 
     #[test]
+    fn review_states_agree(
+        items in prop::collection::vec((moment(), moment(), prop::option::of(moment()), any::<bool>()), 0..8),
+    ) {
+        let (lib, comp) = (LibraryRules, component());
+        let items: Vec<ReviewItem> = items.into_iter().map(|(now, waiting_since, due_at, awaiting)| ReviewItem { now, waiting_since, due_at, awaiting }).collect();
+        prop_assert_eq!(lib.describe_reviews(&items), comp.describe_reviews(&items));
+    }
+
+    #[test]
     fn player_messages_agree(
         window in pick(LimitWindow::ALL),
         limit_cents in cents(),

@@ -36,6 +36,10 @@ impl wit::Guest for Component {
     fn decide_withdrawal(facts: wit::WithdrawalFacts) -> Result<wit::WithdrawalDecision, wit::RuleError> {
         rules::decide_withdrawal(&facts.convert()).convert()
     }
+    fn describe_reviews(items: Vec<wit::ReviewItem>) -> Vec<wit::ReviewState> {
+        let items: Vec<rules::ReviewItem> = items.convert();
+        rules::describe_reviews(&items).convert()
+    }
     fn player_message(notice: wit::PlayerNotice) -> String {
         rules::player_message(&notice.convert())
     }

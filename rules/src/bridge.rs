@@ -146,6 +146,8 @@ macro_rules! for_each_wit_type {
         $record!(DepositAllowed { would_remain_cents, active });
         $record!(DepositBreach { window, limit_cents, already_spent_cents, max_allowed_now_cents, next_reset_at });
         $record!(BreachNotice { breach, amount_cents, currency });
+        $record!(ReviewItem { now, waiting_since, due_at, awaiting });
+        $record!(ReviewState { due_at, overdue });
         $variant!(PlayerNotice { unit: [DepositHeld, DepositExcluded, WithdrawalHeld, WithdrawalApproved], with: [DepositBreach] });
         $variant!(DepositDecision { unit: [Held, Excluded, NeedsDeposits], with: [Allowed, CurrencyMismatch, Breach] });
         $record!(LimitChangeFacts { now, requested_at, window, amount_cents, limits, jurisdiction });

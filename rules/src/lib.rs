@@ -15,6 +15,7 @@ pub mod kyc;
 pub mod limits;
 pub mod matching;
 pub mod messages;
+pub mod review;
 pub mod sanctions;
 pub mod schedule;
 pub mod stubs;
@@ -37,6 +38,7 @@ pub use limits::{
 };
 pub use matching::{index_keys, score_candidates, EntryKind, ListCandidate, NameQuery, ScoredCandidate};
 pub use messages::{money, player_message, BreachNotice, PlayerNotice};
+pub use review::{describe_reviews, ReviewItem, ReviewState};
 pub use sanctions::{
     decide_case_review, decide_screening, describe_sanctions, CaseReviewDecision, CaseReviewFacts, CaseReviewOutcome, CaseStatus, ReviewAction,
     SanctionsView, ScreeningDecision, ScreeningFacts, ScreeningMatch,

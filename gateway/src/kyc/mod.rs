@@ -808,22 +808,31 @@ pub(crate) async fn list_kyc_checks(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Re
     let status = KycStatus::parse(status_text).ok_or_else(|| ApiError::bad_request("invalid_field", "status must be a KYC check status"))?;
     let (overdue_only, target, now) = gw.review_filter(ctx)?;
     let rows = store::checks(gw.store.as_ref(), ctx.caller.environment, status, target, overdue_only, now).await?;
+    // The store pre-selects by the review target; the rules say when each check is due and whether it is overdue.
+    let items: Vec<rules::ReviewItem> = rows
+        .iter()
+        .map(|(c, clock_offset)| rules::ReviewItem {
+            now: now.saturating_add(*clock_offset),
+            waiting_since: c.updated_at,
+            due_at: None,
+            awaiting: c.status == KycStatus::PendingReview,
+        })
+        .collect();
+    let states = gw.rules.describe_reviews(&items)?;
     let checks = rows
         .into_iter()
-        .map(|(c, clock_offset)| {
-            let now = now.saturating_add(clock_offset);
-            let due = (c.status == KycStatus::PendingReview).then(|| c.updated_at.saturating_add(target));
-            CheckRow {
-                in_status_since: time::format(c.updated_at),
-                age_seconds: now.saturating_sub(c.updated_at),
-                review_due_at: due.map(time::format),
-                overdue: due.is_some_and(|d| d <= now),
-                kyc_check_id: c.kyc_check_id,
-                tenant_id: c.tenant_id,
-                user_id: c.external_user_id,
-                status: c.status.as_str(),
-                required_tier: c.target_tier.as_str(),
-            }
+        .zip(items.iter().zip(states))
+        .filter(|(_, (_, state))| !overdue_only || state.overdue)
+        .map(|((c, _), (item, state))| CheckRow {
+            in_status_since: time::format(c.updated_at),
+            age_seconds: item.now.saturating_sub(c.updated_at),
+            review_due_at: state.due_at.map(time::format),
+            overdue: state.overdue,
+            kyc_check_id: c.kyc_check_id,
+            tenant_id: c.tenant_id,
+            user_id: c.external_user_id,
+            status: c.status.as_str(),
+            required_tier: c.target_tier.as_str(),
         })
         .collect();
     Reply::typed(200, &CheckList { checks })

@@ -5,7 +5,8 @@
 pub(crate) mod store;
 
 use rules::{
-    CaseReviewDecision, CaseReviewFacts, CaseStatus, DueUser, EventKind, Operation, ReviewAction, SanctionsStatus, ScreeningDecision, ScreeningFacts,
+    CaseReviewDecision, CaseReviewFacts, CaseStatus, DueUser, EventKind, Operation, ReviewAction, ReviewItem, SanctionsStatus, ScreeningDecision,
+    ScreeningFacts,
 };
 use serde::Serialize;
 use serde_json::{json, Value as Json};
@@ -126,8 +127,9 @@ struct CaseRow {
     #[schema(value_type = Timestamp)]
     created_at: String,
     age_seconds: i64,
-    #[schema(value_type = Timestamp)]
-    review_due_at: String,
+    /// while the case is open, or when it was given one
+    #[schema(value_type = Option<Timestamp>, required)]
+    review_due_at: Option<String>,
     overdue: bool,
 }
 
@@ -458,23 +460,32 @@ pub(crate) async fn list_cases(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
         CaseStatus::parse(status_text).ok_or_else(|| ApiError::bad_request("invalid_field", "status must be open, dismissed or confirmed"))?;
     let (overdue_only, target, now) = gw.review_filter(ctx)?;
     let rows = store::cases(gw.store.as_ref(), ctx.caller.environment, status, target, overdue_only, now).await?;
+    // The store pre-selects by the review target; the rules say when each case is due and whether it is overdue.
+    let items: Vec<ReviewItem> = rows
+        .iter()
+        .map(|case| ReviewItem {
+            now: now.saturating_add(case.clock_offset_seconds),
+            waiting_since: case.created_at,
+            due_at: case.review_due_at,
+            awaiting: case.status == CaseStatus::Open,
+        })
+        .collect();
+    let states = gw.rules.describe_reviews(&items)?;
     let cases = rows
         .into_iter()
-        .map(|case| {
-            let due = case.review_due_at.unwrap_or(case.created_at.saturating_add(target));
-            let now = now.saturating_add(case.clock_offset_seconds);
-            CaseRow {
-                overdue: case.status == CaseStatus::Open && due <= now,
-                age_seconds: now.saturating_sub(case.created_at),
-                case_id: case.case_id,
-                tenant_id: case.tenant_id,
-                user_id: case.user_id,
-                status: case.status.as_str(),
-                match_count: case.match_count,
-                highest_match_score: case.highest_score,
-                created_at: time::format(case.created_at),
-                review_due_at: time::format(due),
-            }
+        .zip(items.iter().zip(states))
+        .filter(|(_, (_, state))| !overdue_only || state.overdue)
+        .map(|(case, (item, state))| CaseRow {
+            overdue: state.overdue,
+            age_seconds: item.now.saturating_sub(case.created_at),
+            case_id: case.case_id,
+            tenant_id: case.tenant_id,
+            user_id: case.user_id,
+            status: case.status.as_str(),
+            match_count: case.match_count,
+            highest_match_score: case.highest_score,
+            created_at: time::format(case.created_at),
+            review_due_at: state.due_at.map(time::format),
         })
         .collect();
     Reply::typed(200, &CaseList { cases })
