@@ -257,7 +257,7 @@ proptest! {
         let (lib, comp) = (LibraryRules, component());
         let screening = ScreeningFacts {
             now, environment, first_name: first.clone(), last_name: last.clone(), date_of_birth: "1990-01-01".into(), nationality: "GB".into(), current,
-            candidates: candidates.clone(), hit_threshold,
+            candidates: candidates.clone(), hit_threshold, sources: vec![ScreenedSource { source: "ofac-sdn".into(), version: "2026-11-01".into() }],
         };
         prop_assert_eq!(lib.decide_screening(&screening), comp.decide_screening(&screening));
         let query = NameQuery { name: format!("{first} {last}"), date_of_birth: "1990-01-01".into(), nationality: "GB".into() };

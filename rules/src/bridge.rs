@@ -181,7 +181,8 @@ macro_rules! for_each_wit_type {
         $record!(ListCandidate { source, entity_id, kind, names, dates_of_birth, nationalities });
         $record!(NameQuery { name, date_of_birth, nationality });
         $record!(ScoredCandidate { index, name, score, name_score, date_of_birth_adjustment, nationality_adjustment });
-        $record!(ScreeningFacts { now, environment, first_name, last_name, date_of_birth, nationality, current, candidates, hit_threshold });
+        $record!(ScreenedSource { source, version });
+        $record!(ScreeningFacts { now, environment, first_name, last_name, date_of_birth, nationality, current, candidates, hit_threshold, sources });
         $record!(ScreeningMatch { source, entity_id, name, score, name_score, date_of_birth_adjustment, nationality_adjustment });
         $record!(ScreeningDecision {
             status,

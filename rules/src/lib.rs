@@ -41,7 +41,7 @@ pub use messages::{money, player_message, BreachNotice, PlayerNotice};
 pub use review::{describe_reviews, ReviewItem, ReviewState};
 pub use sanctions::{
     decide_case_review, decide_screening, describe_sanctions, CaseReviewDecision, CaseReviewFacts, CaseReviewOutcome, CaseStatus, ReviewAction,
-    SanctionsView, ScreeningDecision, ScreeningFacts, ScreeningMatch,
+    SanctionsView, ScreenedSource, ScreeningDecision, ScreeningFacts, ScreeningMatch,
 };
 pub use schedule::{due_now, time_horizons, CheckExpiry, DueExclusion, DueFacts, DueLimit, DueUser, DueWork, ExclusionExpiry, Horizons};
 pub use types::{Environment, EventKind, Operation, SanctionsStatus};

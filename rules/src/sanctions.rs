@@ -45,6 +45,17 @@ pub struct ScreeningFacts {
     /// the environment's hit threshold (0 to 1); none for the rules' default
     #[serde(default)]
     pub hit_threshold: Option<f64>,
+    /// every source the candidates were sought in, with its version: what
+    /// the decision was screened against (an auditor sees a source missing)
+    #[serde(default)]
+    pub sources: Vec<ScreenedSource>,
+}
+
+/// A source a screening sought candidates in: an imported list version, or a screening vendor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScreenedSource {
+    pub source: String,
+    pub version: String,
 }
 
 /// A matched list entity: for the compliance team's case only, never for operators.
@@ -222,6 +233,7 @@ mod tests {
             current,
             candidates: Vec::new(),
             hit_threshold: None,
+            sources: Vec::new(),
         }
     }
 

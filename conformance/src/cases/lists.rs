@@ -39,6 +39,15 @@ pub fn production_screens_against_an_imported_list(env: &Env) -> CaseResult {
     for detail in MATCH_DETAILS {
         ensure!(!hit.raw.contains(detail), "the operator saw {detail:?}: {}", hit.raw);
     }
+    // The decision names what it was screened against: the imported list's version.
+    let lists = env.admin_production("GET", "/v1/admin/sanctions/lists", None);
+    lists.expect(200)?;
+    let version = lists.body["lists"].as_array().and_then(|l| l.iter().find(|l| l["source"] == "ofac-sdn")).map(|l| l["version"].clone());
+    ensure!(version.as_ref().is_some_and(|v| v.is_string()), "no OFAC version in {}", lists.raw);
+    let decision_id = hit.header("x-decision-id").ok_or("the screening names no decision")?.to_string();
+    let decision = env.admin_production("GET", &format!("/v1/admin/decisions/{decision_id}"), None);
+    decision.expect(200)?;
+    ensure_eq!(decision.body["input"]["sources"], json!([{ "source": "ofac-sdn", "version": version }]));
     let ordinary = p.post("/v1/sanctions/screen", person(&unique("u"), "Ann", "Lee", "1990-04-01", "GB"));
     ordinary.expect(201)?;
     ensure_eq!(ordinary.str("status"), "clear");

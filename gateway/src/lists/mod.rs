@@ -13,7 +13,7 @@ pub(crate) mod store;
 
 use std::collections::HashMap;
 
-use rules::{ListCandidate, NameQuery};
+use rules::{ListCandidate, NameQuery, ScreenedSource};
 use serde::Serialize;
 use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
@@ -403,14 +403,22 @@ impl Gateway {
 
     /// The entries of the environment's active lists that share the most
     /// index keys with `name`, among `entries`.
-    pub(crate) async fn list_candidates(&self, environment: Environment, name: &str, entries: Entries<'_>) -> ApiResult<Vec<ListCandidate>> {
+    /// The entries of the environment's active lists proposed for a name, and
+    /// the list versions they were sought in.
+    pub(crate) async fn list_candidates(
+        &self,
+        environment: Environment,
+        name: &str,
+        entries: Entries<'_>,
+    ) -> ApiResult<(Vec<ListCandidate>, Vec<ScreenedSource>)> {
         let mut lists = store::active_lists(self.store.as_ref(), environment).await?;
         if let Entries::ChangedIn(list_id) = entries {
             lists.retain(|l| l.list_id == list_id);
         }
+        let sources = lists.iter().map(|l| ScreenedSource { source: l.source.clone(), version: l.version.clone() }).collect();
         let changed_only = matches!(entries, Entries::ChangedIn(_));
         if lists.is_empty() {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), sources));
         }
         let keys = self.rules.index_keys(&[name.to_string()])?.into_iter().next().unwrap_or_default();
         // The store ranks the entries by shared keys, KEYS_PER_READ keys a statement.
@@ -423,7 +431,7 @@ impl Gateway {
             }
         }
         if reads.is_empty() {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), sources));
         }
         let mut hits: HashMap<(usize, i64), i64> = HashMap::new();
         for (rows, list) in self.store.query_many(reads).await?.iter().zip(&read_list) {
@@ -441,7 +449,7 @@ impl Gateway {
             let (Some(row), Some(list)) = (rows.first(), lists.get(*list)) else { continue };
             candidates.push(store::candidate_from(&list.source, row)?);
         }
-        Ok(candidates)
+        Ok((candidates, sources))
     }
 
     /// Users of environments whose lists changed, screened against the changed
@@ -580,7 +588,7 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
         return Err(ApiError::bad_request("invalid_field", "nationality must be a two-letter country code"));
     }
     let limit = ctx.query.page_limit(20, 100)?;
-    let candidates = gw.list_candidates(ctx.caller.environment, &name, Entries::All).await?;
+    let (candidates, _) = gw.list_candidates(ctx.caller.environment, &name, Entries::All).await?;
     let query = NameQuery { name, date_of_birth, nationality };
     let scored = gw.rules.score_names(&query, &candidates)?;
     let results = scored

@@ -327,16 +327,17 @@ pub(crate) fn insert_entries(list_id: &str, rows: &[LoadRow], key_rows: &[(i64, 
 pub(crate) struct ActiveList {
     pub list_id: String,
     pub source: String,
+    pub version: String,
 }
 
 pub(crate) async fn active_lists(store: &dyn Store, environment: Environment) -> ApiResult<Vec<ActiveList>> {
     let rows = store
         .query(
-            "SELECT list_id, source FROM sanctions_lists WHERE environment = ?1 AND status = ?2 ORDER BY source",
+            "SELECT list_id, source, version FROM sanctions_lists WHERE environment = ?1 AND status = ?2 ORDER BY source",
             vec![environment.as_str().into(), ListStatus::Active.as_str().into()],
         )
         .await?;
-    rows.iter().map(|r| Ok(ActiveList { list_id: r.text(0)?, source: r.text(1)? })).collect()
+    rows.iter().map(|r| Ok(ActiveList { list_id: r.text(0)?, source: r.text(1)?, version: r.text(2)? })).collect()
 }
 
 /// Entries of a list ranked by how many of `keys` (at most [`KEYS_PER_READ`])

@@ -309,7 +309,7 @@ pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         ensure_screening_available(gw, ctx.caller.environment).await?;
         let name = format!("{} {}", who.first_name, who.last_name);
         let person = Person { name: &name, date_of_birth: &who.date_of_birth, nationality: &who.nationality };
-        let candidates = gw.screening_candidates(ctx.caller.environment, &person, crate::lists::Entries::All).await?;
+        let (candidates, sources) = gw.screening_candidates(ctx.caller.environment, &person, crate::lists::Entries::All).await?;
         let facts = ScreeningFacts {
             now: ctx.now,
             environment: ctx.caller.environment,
@@ -320,6 +320,7 @@ pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             current: None,
             candidates,
             hit_threshold: gw.config.hit_threshold(ctx.caller.environment),
+            sources,
         };
         let (decision, log) = gw.decide(&Scope::of(ctx, &who.user_id), Operation::Screening, &facts, |r, f| r.decide_screening(f))?;
         let screen_id = gw.new_id("scr");
@@ -627,7 +628,7 @@ pub(crate) async fn rescreen_user(gw: &Gateway, tenant_id: &str, user_id: &str, 
         let environment = who.environment;
         let name = format!("{} {}", who.first_name, who.last_name);
         let person = Person { name: &name, date_of_birth: &who.date_of_birth, nationality: &who.nationality };
-        let candidates = gw.screening_candidates(environment, &person, entries).await?;
+        let (candidates, sources) = gw.screening_candidates(environment, &person, entries).await?;
         let facts = ScreeningFacts {
             now,
             environment,
@@ -638,6 +639,7 @@ pub(crate) async fn rescreen_user(gw: &Gateway, tenant_id: &str, user_id: &str, 
             current: Some(who.status),
             candidates,
             hit_threshold: gw.config.hit_threshold(environment),
+            sources,
         };
         let scope = Scope { environment, tenant_id: tenant_id.to_string(), user_id: user_id.to_string() };
         let (decision, log) = gw.decide(&scope, Operation::Screening, &facts, |r, f| r.decide_screening(f))?;
