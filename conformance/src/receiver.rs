@@ -41,10 +41,15 @@ impl Received {
     }
 }
 
+/// A receiver for one case. Dropped, it retires rather than stops: it
+/// answers every later delivery 410 Gone, so the gateway disables the
+/// endpoint. A stopped server would leave the gateway's kept-alive
+/// connections open and unanswered, and each later delivery to it would
+/// hang until its time limit, holding up the sends queued behind it.
 pub struct Receiver {
     pub url: String,
     received: Arc<Mutex<Vec<Received>>>,
-    stop: Arc<AtomicBool>,
+    retired: Arc<AtomicBool>,
 }
 
 impl Receiver {
@@ -52,56 +57,61 @@ impl Receiver {
         let server = tiny_http::Server::http("127.0.0.1:0").map_err(|e| e.to_string())?;
         let port = server.server_addr().to_ip().map(|a| a.port()).ok_or("no port")?;
         let received = Arc::new(Mutex::new(Vec::new()));
-        let stop = Arc::new(AtomicBool::new(false));
+        let retired = Arc::new(AtomicBool::new(false));
         let mut failures: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
-        let (log, stopping) = (received.clone(), stop.clone());
-        std::thread::spawn(move || {
-            while !stopping.load(Ordering::Relaxed) {
-                let Ok(Some(mut request)) = server.recv_timeout(Duration::from_millis(50)) else { continue };
-                let mut body = Vec::new();
-                let _ = std::io::Read::read_to_end(request.as_reader(), &mut body);
-                let mut headers = http::HeaderMap::new();
-                for h in request.headers() {
-                    if let (Ok(name), Ok(value)) =
-                        (http::HeaderName::from_bytes(h.field.as_str().as_bytes()), http::HeaderValue::from_str(h.value.as_str()))
-                    {
-                        headers.append(name, value);
-                    }
+        let (log, retiring) = (received.clone(), retired.clone());
+        std::thread::spawn(move || loop {
+            let retired = retiring.load(Ordering::Relaxed);
+            let next = if retired { server.recv().map(Some) } else { server.recv_timeout(Duration::from_millis(50)) };
+            let mut request = match next {
+                Ok(Some(request)) => request,
+                Ok(None) => continue,
+                Err(_) => break,
+            };
+            let mut body = Vec::new();
+            let _ = std::io::Read::read_to_end(request.as_reader(), &mut body);
+            let mut headers = http::HeaderMap::new();
+            for h in request.headers() {
+                if let (Ok(name), Ok(value)) =
+                    (http::HeaderName::from_bytes(h.field.as_str().as_bytes()), http::HeaderValue::from_str(h.value.as_str()))
+                {
+                    headers.append(name, value);
                 }
-                let answered = match behaviour {
-                    Behaviour::Accept => 200,
-                    Behaviour::Gone => 410,
-                    Behaviour::Redirect => 302,
-                    Behaviour::FailFirst(n) => {
-                        let id = headers.get("webhook-id").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
-                        let seen = failures.entry(id).or_insert(0);
-                        *seen += 1;
-                        if *seen <= n {
-                            503
-                        } else {
-                            200
-                        }
-                    }
-                };
-                let json = serde_json::from_slice(&body).unwrap_or(Json::Null);
-                if let Ok(mut log) = log.lock() {
-                    log.push(Received { headers, body, json, answered });
-                }
-                let mut response = tiny_http::Response::from_string("{}").with_status_code(answered);
-                if answered == 302 {
-                    if let Ok(h) = tiny_http::Header::from_bytes("Location", "/elsewhere") {
-                        response = response.with_header(h);
-                    }
-                }
-                if answered == 503 {
-                    if let Ok(h) = tiny_http::Header::from_bytes("Retry-After", "1") {
-                        response = response.with_header(h);
-                    }
-                }
-                let _ = request.respond(response);
             }
+            let answered = match behaviour {
+                _ if retired => 410,
+                Behaviour::Accept => 200,
+                Behaviour::Gone => 410,
+                Behaviour::Redirect => 302,
+                Behaviour::FailFirst(n) => {
+                    let id = headers.get("webhook-id").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+                    let seen = failures.entry(id).or_insert(0);
+                    *seen += 1;
+                    if *seen <= n {
+                        503
+                    } else {
+                        200
+                    }
+                }
+            };
+            let json = serde_json::from_slice(&body).unwrap_or(Json::Null);
+            if let (false, Ok(mut log)) = (retired, log.lock()) {
+                log.push(Received { headers, body, json, answered });
+            }
+            let mut response = tiny_http::Response::from_string("{}").with_status_code(answered);
+            if answered == 302 {
+                if let Ok(h) = tiny_http::Header::from_bytes("Location", "/elsewhere") {
+                    response = response.with_header(h);
+                }
+            }
+            if answered == 503 {
+                if let Ok(h) = tiny_http::Header::from_bytes("Retry-After", "1") {
+                    response = response.with_header(h);
+                }
+            }
+            let _ = request.respond(response);
         });
-        Ok(Receiver { url: format!("http://127.0.0.1:{port}/hooks"), received, stop })
+        Ok(Receiver { url: format!("http://127.0.0.1:{port}/hooks"), received, retired })
     }
 
     pub fn all(&self) -> Vec<Received> {
@@ -127,6 +137,6 @@ impl Receiver {
 
 impl Drop for Receiver {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
+        self.retired.store(true, Ordering::Relaxed);
     }
 }

@@ -121,6 +121,10 @@ pub struct WorkLimits {
     pub scheduled_batch: i64,
     /// deliveries one delivery round claims
     pub delivery_batch: i64,
+    /// deliveries a round sends at once: no more than the platform opens
+    /// connections at once, so that a send's time limit measures the
+    /// endpoint and not a queue behind slower ones
+    pub delivery_concurrency: usize,
     /// entries one regulator import takes (one read each, up to three writes)
     pub regulator_import_entries: usize,
     /// exclusions one regulator export marks
@@ -134,6 +138,7 @@ impl Default for WorkLimits {
         WorkLimits {
             scheduled_batch: 500,
             delivery_batch: 64,
+            delivery_concurrency: 64,
             regulator_import_entries: 1000,
             regulator_export_batch: 1000,
             list_chunks_per_round: 64,

@@ -53,6 +53,8 @@ impl Settings {
                 scheduled_batch: number("CGW_SCHEDULED_BATCH", 40),
                 // a claim, its guard and about three writes per delivery
                 delivery_batch: number("CGW_DELIVERY_BATCH", 32),
+                // Workers open six connections at once and queue the rest
+                delivery_concurrency: usize::try_from(number("CGW_DELIVERY_CONCURRENCY", 6)).unwrap_or(6),
                 // a read and up to four writes per entry
                 regulator_import_entries: usize::try_from(number("CGW_IMPORT_MAX_ENTRIES", 150)).unwrap_or(150),
                 regulator_export_batch: number("CGW_EXPORT_BATCH", 500),

@@ -399,3 +399,66 @@ async fn due_work_is_logged_under_its_tenant() {
     let orphans = all["decisions"].as_array().unwrap().iter().filter(|d| d["operation"] == "due_now" && d["tenant_id"] == "").count();
     assert_eq!(orphans, 0);
 }
+
+/// A sender that takes a while to answer and counts the sends in flight.
+#[derive(Clone, Default)]
+struct Slow {
+    in_flight: Arc<std::sync::atomic::AtomicUsize>,
+    most: Arc<std::sync::atomic::AtomicUsize>,
+    sent: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+#[async_trait::async_trait]
+impl gateway::ports::WebhookSender for Slow {
+    async fn post(&self, _url: &str, _headers: &[(String, String)], _body: &[u8]) -> gateway::ports::SendOutcome {
+        use std::sync::atomic::Ordering::SeqCst;
+        let now = self.in_flight.fetch_add(1, SeqCst) + 1;
+        self.most.fetch_max(now, SeqCst);
+        tokio::time::sleep(std::time::Duration::from_millis(40)).await;
+        self.in_flight.fetch_sub(1, SeqCst);
+        self.sent.fetch_add(1, SeqCst);
+        gateway::ports::SendOutcome::Answered { status: 200, retry_after: None }
+    }
+}
+
+/// Sends an event to `endpoints` endpoints in one round with `concurrency`;
+/// answers the most sends in flight at once, and the deliveries sent.
+async fn most_in_flight(concurrency: usize, endpoints: usize) -> (usize, usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("g.db").display());
+    let sender = Slow::default();
+    let work = gateway::WorkLimits { delivery_concurrency: concurrency, ..gateway::WorkLimits::default() };
+    let config = Config { secret_keys: Some(gateway::sealing::SecretKeys::new([3u8; 32], vec![])), work, ..Config::default() };
+    let gateway = Gateway::new(
+        host_native::open_store(&url).await.unwrap(),
+        Box::new(ComponentRules::embedded().unwrap()),
+        Box::new(TestClock(Arc::new(AtomicI64::new(START)))),
+        Box::new(OsIds),
+        config,
+    )
+    .with_webhooks(Box::new(sender.clone()), Box::new(NoWake));
+    gateway.migrate().await.unwrap();
+    let admin = gateway.create_admin_key(Environment::Sandbox).await.unwrap();
+    let (_, tenant) = call(&gateway, &admin, "POST", "/v1/admin/tenants", json!({ "name": "t", "environment": "sandbox" })).await;
+    let key = tenant["api_key"].as_str().unwrap().to_string();
+    for i in 0..endpoints {
+        call(&gateway, &key, "POST", "/v1/webhooks", json!({ "url": format!("http://127.0.0.1:9/hooks/{i}") })).await;
+    }
+    call(&gateway, &admin, "POST", "/v1/admin/exclusions/regulator-import", json!({ "entries": [{ "email": "one@example.com" }] })).await;
+    let report = gateway.deliver_webhooks().await.unwrap();
+    // each endpoint hears each event of the import
+    assert!(report.attempted >= endpoints, "{} attempted", report.attempted);
+    assert_eq!(sender.sent.load(std::sync::atomic::Ordering::SeqCst), report.attempted, "every claimed delivery is sent");
+    (sender.most.load(std::sync::atomic::Ordering::SeqCst), report.attempted)
+}
+
+/// A delivery round never has more sends in flight than its concurrency
+/// (the edge's six connections), so each send's time limit measures its
+/// endpoint, not a queue behind slower ones; the twin shows the count sees
+/// every send in flight when the bound allows it.
+#[tokio::test]
+async fn a_delivery_round_sends_at_most_its_concurrency_at_once() {
+    assert_eq!(most_in_flight(2, 6).await.0, 2);
+    let (most, sent) = most_in_flight(64, 6).await;
+    assert_eq!(most, sent, "unbounded, every delivery of the round is in flight at once");
+}

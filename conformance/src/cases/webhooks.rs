@@ -180,7 +180,7 @@ pub fn a_failing_receiver_gets_the_event_once_it_recovers(env: &Env) -> CaseResu
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
     };
-    ensure_eq!(delivery["status"], json!("succeeded"));
+    ensure!(delivery["status"] == json!("succeeded"), "the delivery log after the successful attempt: {delivery}");
     let codes: Vec<i64> = delivery["attempts"].as_array().map(|a| a.iter().filter_map(|x| x["status_code"].as_i64()).collect()).unwrap_or_default();
     ensure_eq!(codes, vec![503, 503, 200]);
     Ok(())

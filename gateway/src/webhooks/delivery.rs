@@ -4,7 +4,7 @@
 //! that stops mid-delivery loses nothing: a claimed attempt whose host died
 //! is retried when its lease runs out.
 
-use futures_util::future::join_all;
+use futures_util::StreamExt;
 
 use super::store::{self, DeliveryStatus, DueRow};
 use crate::auth::Environment;
@@ -100,9 +100,14 @@ impl Gateway {
     pub async fn deliver_webhooks(&self) -> Result<DeliveryReport, StoreError> {
         let (fanned_out, claimed) = self.claim_due_deliveries().await?;
         let attempted = claimed.len();
-        for result in join_all(claimed.into_iter().map(|c| self.attempt_delivery(c))).await {
-            result?;
-        }
+        // At most `delivery_concurrency` sends in flight: a platform that
+        // queues further connections (Workers open six) would otherwise
+        // spend a queued send's time limit before it is sent.
+        let results: Vec<Result<(), StoreError>> = futures_util::stream::iter(claimed.into_iter().map(|c| self.attempt_delivery(c)))
+            .buffer_unordered(self.config.work.delivery_concurrency.max(1))
+            .collect()
+            .await;
+        results.into_iter().collect::<Result<Vec<()>, StoreError>>()?;
         Ok(DeliveryReport { fanned_out, attempted })
     }
 
