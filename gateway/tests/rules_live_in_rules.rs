@@ -135,10 +135,25 @@ fn player_message_openings() -> Vec<String> {
     notices.iter().map(|n| rules::player_message(n).chars().take(18).collect()).collect()
 }
 
+/// Columns whose comparison with a time is a rule's boundary: when an
+/// exclusion ends, when a case or check is due.
+const RULE_BOUNDARY_COLUMNS: &[&str] = &["expires_at", "review_due_at", "created_at +", "updated_at +"];
+
+/// SQL that counts by a rule's boundary decides in the store what the rules
+/// must decide (a store may pre-select rows for the rules, but not count them).
+fn counts_by_a_rule(file: &str, text: &str) -> Vec<String> {
+    text.split('"')
+        .skip(1)
+        .step_by(2)
+        .filter(|sql| sql.contains("COUNT(") && RULE_BOUNDARY_COLUMNS.iter().any(|c| sql.contains(c)))
+        .map(|sql| format!("{file}: a count by a rule's boundary belongs to the rules: {}", sql.split_whitespace().collect::<Vec<_>>().join(" ")))
+        .collect()
+}
+
 fn violations(file: &str, text: &str) -> Vec<String> {
     let values = forbidden_values();
     let openings = player_message_openings();
-    let mut found = Vec::new();
+    let mut found = counts_by_a_rule(file, text);
     for (n, line) in text.lines().enumerate() {
         if line.trim_start().starts_with("//") {
             continue;
@@ -186,4 +201,14 @@ fn the_scan_catches_planted_rules() {
     assert!(!violations("x.rs", "format!(\"You have reached your {window} deposit limit\")").is_empty());
     assert!(!violations("x.rs", "message: Some(\"Withdrawal held: the account is under review.\"),").is_empty());
     assert!(!violations("x.rs", "let due = c.updated_at.saturating_add(target);").is_empty());
+    // the daily snapshot's count and the overdue figures as they were counted before
+    assert!(
+        !violations("x.rs", "\"(SELECT COUNT(*) FROM exclusions WHERE environment = ?1 AND (expires_at IS NULL OR expires_at > ?3))\"").is_empty()
+    );
+    assert!(!violations(
+        "x.rs",
+        "\"SELECT COUNT(*) FROM kyc_checks k JOIN tenants t ON t.tenant_id = k.tenant_id\n WHERE k.status = ?2 AND k.updated_at + ?3 <= ?4\""
+    )
+    .is_empty());
+    assert!(violations("x.rs", "\"SELECT COUNT(*) FROM kyc_checks WHERE environment = ?1 AND status = ?2\"").is_empty());
 }

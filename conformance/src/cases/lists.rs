@@ -152,6 +152,40 @@ pub fn a_list_update_screens_existing_users(env: &Env) -> CaseResult {
     status.expect(200)?;
     ensure_eq!(status.str("status"), "hit_review_pending", "the list update did not screen the existing user");
     ensure!(!status.raw.contains("NK-test") && !status.raw.contains("test-update"), "the operator saw the match: {}", status.raw);
+
+    // A screening on a list version that is later replaced still replays:
+    // its candidates are facts of the decision, not rows of the old version.
+    let screened = p.post("/v1/sanctions/screen", person(&unique("u"), "Bartholomew", "Quillingsworth", "1971-03-09", "GB"));
+    screened.expect(201)?;
+    ensure_eq!(screened.str("status"), "hit_review_pending");
+    let decision_id = screened.header("x-decision-id").ok_or("the screening names no decision")?.to_string();
+    let version_of = |env: &Env| -> Result<Json, String> {
+        let lists = env.admin_production("GET", "/v1/admin/sanctions/lists", None);
+        lists.expect(200)?;
+        Ok(lists.body["lists"].as_array().and_then(|l| l.iter().find(|l| l["source"] == "test-update")).map_or(Json::Null, |l| l["version"].clone()))
+    };
+    let first_version = version_of(env)?;
+    std::fs::write(
+        &file,
+        "id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n\
+         NK-test-1,Person,Bartholomew Quillingsworth,B. Quillingsworth,1971-03-10,gb,,,Test sanctions,,,,test,2026-01-01,2026-02-01,2026-02-01\n\
+         NK-test-2,Company,Quillingsworth Holdings,,,gb,,,Test sanctions,,,,test,2026-01-01,2026-02-01,2026-02-01\n",
+    )
+    .map_err(|e| e.to_string())?;
+    env.import_list(&["--environment", "production", "--format", "opensanctions-csv", "--source", "test-update", &file.display().to_string()])?;
+    let second_version = version_of(env)?;
+    ensure!(second_version.is_string() && second_version != first_version, "the list was not replaced: {first_version} then {second_version}");
+    let decision = env.admin_production("GET", &format!("/v1/admin/decisions/{decision_id}"), None);
+    decision.expect(200)?;
+    let sources = decision.body["input"]["sources"].as_array().cloned().unwrap_or_default();
+    ensure!(
+        sources.contains(&json!({ "source": "test-update", "version": first_version })),
+        "the decision does not name the replaced version: {}",
+        decision.raw
+    );
+    let replay = env.admin_production("POST", &format!("/v1/admin/decisions/{decision_id}/replay"), None);
+    replay.expect(200)?;
+    ensure_eq!(replay.body["identical"], json!(true), replay.raw);
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }

@@ -735,6 +735,26 @@ pub(crate) async fn due_expiries(gw: &Gateway, now: i64) -> ApiResult<Vec<(DueEx
     Ok(due)
 }
 
+/// How many of the environment's exclusions up to `through_seq` the rules
+/// find active at `now`, asked a page at a time (each page a logged decision).
+async fn count_active(gw: &Gateway, environment: Environment, through_seq: i64, now: i64) -> ApiResult<i64> {
+    const PAGE: i64 = 1000;
+    let scope = Scope { environment, tenant_id: String::new(), user_id: String::new() };
+    let (mut after, mut count) = (0, 0);
+    loop {
+        let rows = store::page(gw.store.as_ref(), environment, after, through_seq, now, PAGE).await?;
+        let Some(last) = rows.last() else { return Ok(count) };
+        after = last.seq;
+        let facts = ExclusionStatusFacts { now, exclusions: rows.iter().map(|r| ExclusionTerm { expires_at: r.expires_at }).collect() };
+        let (status, log) = gw.decide(&scope, Operation::ExclusionStatus, &facts, |r, f| r.describe_exclusions(f))?;
+        gw.defer(log);
+        count += status.active.len() as i64;
+        if (rows.len() as i64) < PAGE {
+            return Ok(count);
+        }
+    }
+}
+
 /// Records, once per environment and day, what the daily snapshot holds;
 /// answers how many this host took.
 pub(crate) async fn take_daily_snapshots(gw: &Gateway, now: i64) -> ApiResult<usize> {
@@ -745,9 +765,11 @@ pub(crate) async fn take_daily_snapshots(gw: &Gateway, now: i64) -> ApiResult<us
         if store::snapshot_taken(gw.store.as_ref(), environment, &date).await? {
             continue;
         }
+        let through_seq = store::last_seq(gw.store.as_ref()).await?;
+        let active_count = count_active(gw, environment, through_seq, now).await?;
         // Another host may take the same snapshot at the same moment: the
         // first insert wins, and only the winner counts it as taken.
-        match gw.store.batch(vec![store::take_snapshot(environment, &date, now)]).await {
+        match gw.store.batch(vec![store::take_snapshot(environment, &date, now, through_seq, active_count)]).await {
             Ok(()) => taken += 1,
             Err(crate::ports::StoreError::Conflict { .. }) => {}
             Err(e) => return Err(e.into()),

@@ -311,16 +311,18 @@ pub async fn snapshot_taken(store: &dyn Store, environment: Environment, date: &
     Ok(count > 0)
 }
 
+/// The newest exclusion's sequence number: what a snapshot taken now runs through.
+pub async fn last_seq(store: &dyn Store) -> ApiResult<i64> {
+    Ok(store.scalar("SELECT COALESCE(MAX(seq), 0) FROM exclusions", vec![]).await?)
+}
+
 /// Records the day's snapshot: the sequence it runs through and how many
-/// exclusions are active at `now`. It loses to a snapshot of the same day
-/// another host took first.
-pub fn take_snapshot(environment: Environment, date: &str, now: i64) -> Stmt {
+/// exclusions the rules found active at `taken_at`. It loses to a snapshot
+/// of the same day another host took first.
+pub fn take_snapshot(environment: Environment, date: &str, taken_at: i64, through_seq: i64, active_count: i64) -> Stmt {
     Stmt::expect_one(
         "INSERT INTO exclusion_snapshots (environment, snapshot_date, taken_at, through_seq, active_count)
-         SELECT CAST(?1 AS TEXT), CAST(?2 AS TEXT), CAST(?3 AS BIGINT),
-                COALESCE((SELECT MAX(seq) FROM exclusions), 0),
-                (SELECT COUNT(*) FROM exclusions WHERE environment = ?1 AND (expires_at IS NULL OR expires_at > ?3))
-         WHERE 1 = 1 ON CONFLICT (environment, snapshot_date) DO NOTHING",
-        vec![environment.as_str().into(), date.into(), now.into()],
+         VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (environment, snapshot_date) DO NOTHING",
+        vec![environment.as_str().into(), date.into(), taken_at.into(), through_seq.into(), active_count.into()],
     )
 }

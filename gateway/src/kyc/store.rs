@@ -2,7 +2,7 @@
 //! user's verified tier and lifetime withdrawals. Every SQL statement of the
 //! area is here, behind typed operations.
 
-use rules::{KycDecision, KycStatus, KycTier, WithdrawalStatus};
+use rules::{KycDecision, KycStatus, KycTier, ReviewItem, WithdrawalStatus};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
@@ -279,19 +279,26 @@ pub(crate) async fn checks(
 }
 
 /// Checks of an environment pending review, and those past their review by `now` on their tenant's clock.
-pub(crate) async fn count_pending_and_overdue(store: &dyn Store, environment: Environment, review_target: i64, now: i64) -> ApiResult<(i64, i64)> {
-    let pending = KycStatus::PendingReview.as_str();
-    let all = store
-        .scalar("SELECT COUNT(*) FROM kyc_checks WHERE environment = ?1 AND status = ?2", vec![environment.as_str().into(), pending.into()])
-        .await?;
-    let overdue = store
+pub(crate) async fn count_pending_review(store: &dyn Store, environment: Environment) -> ApiResult<i64> {
+    Ok(store
         .scalar(
-            "SELECT COUNT(*) FROM kyc_checks k JOIN tenants t ON t.tenant_id = k.tenant_id
+            "SELECT COUNT(*) FROM kyc_checks WHERE environment = ?1 AND status = ?2",
+            vec![environment.as_str().into(), KycStatus::PendingReview.as_str().into()],
+        )
+        .await?)
+}
+
+/// Checks waiting for review that the review target pre-selects as due by
+/// `now` on their tenant's clock, as review items for the rules to judge.
+pub(crate) async fn overdue_candidates(store: &dyn Store, environment: Environment, review_target: i64, now: i64) -> ApiResult<Vec<ReviewItem>> {
+    let rows = store
+        .query(
+            "SELECT k.updated_at, t.clock_offset_seconds FROM kyc_checks k JOIN tenants t ON t.tenant_id = k.tenant_id
              WHERE k.environment = ?1 AND k.status = ?2 AND k.updated_at + ?3 <= ?4 + t.clock_offset_seconds",
-            vec![environment.as_str().into(), pending.into(), review_target.into(), now.into()],
+            vec![environment.as_str().into(), KycStatus::PendingReview.as_str().into(), review_target.into(), now.into()],
         )
         .await?;
-    Ok((all, overdue))
+    rows.iter().map(|r| Ok(ReviewItem { now: now.saturating_add(r.int(1)?), waiting_since: r.int(0)?, due_at: None, awaiting: true })).collect()
 }
 
 fn tier(row: &Row, i: usize) -> ApiResult<KycTier> {

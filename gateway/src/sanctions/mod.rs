@@ -497,8 +497,12 @@ pub(crate) async fn review_metrics(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
     let target = gw.rules.horizons().review_target_seconds;
     let now = gw.clock.now();
     let environment = ctx.caller.environment;
-    let (open_cases, overdue_cases) = store::count_open_and_overdue(gw.store.as_ref(), environment, target, now).await?;
-    let (pending_checks, overdue_checks) = crate::kyc::store::count_pending_and_overdue(gw.store.as_ref(), environment, target, now).await?;
+    let open_cases = store::count_open(gw.store.as_ref(), environment).await?;
+    let pending_checks = crate::kyc::store::count_pending_review(gw.store.as_ref(), environment).await?;
+    // The store pre-selects by the review target; the rules say which are overdue.
+    let overdue = |items: Vec<ReviewItem>| -> ApiResult<i64> { Ok(gw.rules.describe_reviews(&items)?.iter().filter(|s| s.overdue).count() as i64) };
+    let overdue_cases = overdue(store::overdue_candidates(gw.store.as_ref(), environment, target, now).await?)?;
+    let overdue_checks = overdue(crate::kyc::store::overdue_candidates(gw.store.as_ref(), environment, target, now).await?)?;
     let body = ReviewMetrics {
         environment: environment.as_str(),
         measured_at: time::format(now),

@@ -1,7 +1,7 @@
 //! The sanctions area's persistence: a user's screening on the users row
 //! and the compliance team's cases. Every SQL statement of the area is here.
 
-use rules::{CaseStatus, SanctionsStatus};
+use rules::{CaseStatus, ReviewItem, SanctionsStatus};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
@@ -178,22 +178,29 @@ pub(crate) async fn cases(
         .collect()
 }
 
-/// Open cases of an environment, and those past their review by `now` on their tenant's clock.
-pub(crate) async fn count_open_and_overdue(store: &dyn Store, environment: Environment, review_target: i64, now: i64) -> ApiResult<(i64, i64)> {
-    let open = store
+/// Open cases of an environment.
+pub(crate) async fn count_open(store: &dyn Store, environment: Environment) -> ApiResult<i64> {
+    Ok(store
         .scalar(
             "SELECT COUNT(*) FROM sanctions_cases WHERE environment = ?1 AND status = ?2",
             vec![environment.as_str().into(), CaseStatus::Open.as_str().into()],
         )
-        .await?;
-    let overdue = store
-        .scalar(
-            "SELECT COUNT(*) FROM sanctions_cases c JOIN tenants t ON t.tenant_id = c.tenant_id
+        .await?)
+}
+
+/// Open cases the review target pre-selects as due by `now` on their
+/// tenant's clock, as review items for the rules to judge.
+pub(crate) async fn overdue_candidates(store: &dyn Store, environment: Environment, review_target: i64, now: i64) -> ApiResult<Vec<ReviewItem>> {
+    let rows = store
+        .query(
+            "SELECT c.created_at, c.review_due_at, t.clock_offset_seconds FROM sanctions_cases c JOIN tenants t ON t.tenant_id = c.tenant_id
              WHERE c.environment = ?1 AND c.status = ?2 AND COALESCE(c.review_due_at, c.created_at + ?3) <= ?4 + t.clock_offset_seconds",
             vec![environment.as_str().into(), CaseStatus::Open.as_str().into(), review_target.into(), now.into()],
         )
         .await?;
-    Ok((open, overdue))
+    rows.iter()
+        .map(|r| Ok(ReviewItem { now: now.saturating_add(r.int(2)?), waiting_since: r.int(0)?, due_at: r.opt_int(1)?, awaiting: true }))
+        .collect()
 }
 
 /// The whole case, for the compliance team.
