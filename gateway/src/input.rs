@@ -186,6 +186,45 @@ impl Fields {
         text
     }
 
+    /// `true` or `false`; `None` when absent.
+    pub fn opt_bool(&mut self, name: &'static str) -> Option<bool> {
+        match self.raw(name, false)? {
+            Json::Bool(b) => Some(b),
+            _ => {
+                self.invalid("invalid_field", format!("{name} must be true or false"));
+                None
+            }
+        }
+    }
+
+    /// An object of true/false switches named in `switches`, each false
+    /// when left out; `None` when the object itself is absent.
+    pub fn opt_switches<const N: usize>(&mut self, name: &'static str, switches: [&'static str; N]) -> Option<[bool; N]> {
+        let object = match self.raw(name, false)? {
+            Json::Object(object) => object,
+            _ => {
+                self.invalid("invalid_field", format!("{name} must be an object of true/false switches"));
+                return None;
+            }
+        };
+        if let Some(unknown) = object.keys().find(|k| !switches.contains(&k.as_str())) {
+            self.invalid("invalid_field", format!("{name} has no switch {unknown:?}; its switches are {}", switches.join(", ")));
+            return None;
+        }
+        let mut values = [false; N];
+        for (value, switch) in values.iter_mut().zip(switches) {
+            match object.get(switch) {
+                None | Some(Json::Null) => {}
+                Some(Json::Bool(b)) => *value = *b,
+                Some(_) => {
+                    self.invalid("invalid_field", format!("{name}.{switch} must be true or false"));
+                    return None;
+                }
+            }
+        }
+        Some(values)
+    }
+
     /// Adds a problem found by the caller's own validation.
     pub fn reject(&mut self, code: &'static str, message: impl Into<String>) {
         self.invalid(code, message.into());

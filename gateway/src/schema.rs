@@ -350,7 +350,17 @@ const V7: &[&str] = &[
 /// Version 8: each tenant's jurisdiction, the rules profile its decisions take.
 const V8: &[&str] = &["ALTER TABLE tenants ADD COLUMN jurisdiction TEXT NOT NULL DEFAULT 'default'"];
 
-pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8];
+/// Version 9: screening beyond sanctions, off until a tenant switches it on:
+/// why each list entry is listed, what each case asks of the team, and each
+/// tenant's switches.
+const V9: &[&str] = &[
+    "ALTER TABLE sanctions_entries ADD COLUMN topic TEXT NOT NULL DEFAULT 'sanction'",
+    "ALTER TABLE sanctions_cases ADD COLUMN kind TEXT NOT NULL DEFAULT 'sanctions_hit'",
+    "ALTER TABLE tenants ADD COLUMN screen_pep BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE tenants ADD COLUMN screen_adverse_media BIGINT NOT NULL DEFAULT 0",
+];
+
+pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

@@ -65,13 +65,17 @@ impl Settings {
     }
 }
 
-/// A yente API for production screening: the vars `CGW_YENTE_URL` and
-/// `CGW_YENTE_DATASET` (default `default`), the secret `CGW_YENTE_API_KEY`.
+/// A yente API for production screening: the vars `CGW_YENTE_URL`,
+/// `CGW_YENTE_DATASET` (default `sanctions`) and `CGW_YENTE_DATASET_ALL_TOPICS`
+/// (default `default`, for tenants that screen for PEPs or adverse media),
+/// the secret `CGW_YENTE_API_KEY`.
 fn yente(env: &Env) -> Option<gateway::vendors::yente::YenteConfig> {
+    use gateway::vendors::yente::{ALL_TOPICS_DATASET, SANCTIONS_DATASET};
     let var = |name: &str| env.var(name).ok().map(|v| v.to_string()).filter(|v| !v.is_empty());
     Some(gateway::vendors::yente::YenteConfig {
         base_url: var("CGW_YENTE_URL")?,
-        dataset: var("CGW_YENTE_DATASET").unwrap_or_else(|| "default".to_string()),
+        dataset: var("CGW_YENTE_DATASET").unwrap_or_else(|| SANCTIONS_DATASET.to_string()),
+        extended_dataset: var("CGW_YENTE_DATASET_ALL_TOPICS").unwrap_or_else(|| ALL_TOPICS_DATASET.to_string()),
         api_key: env.secret("CGW_YENTE_API_KEY").ok().map(|s| s.to_string()).filter(|k| !k.is_empty()),
     })
 }

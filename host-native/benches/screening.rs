@@ -60,6 +60,7 @@ fn generated(count: usize) -> Vec<ListEntry> {
             dates_of_birth: vec![],
             nationalities: vec![],
             programs: String::new(),
+            topic: rules::EntryTopic::Sanction,
         })
         .collect()
 }

@@ -58,9 +58,14 @@ enum Command {
         /// any, is read from GATEWAY_YENTE_API_KEY.
         #[arg(long, env = "GATEWAY_YENTE_URL")]
         yente_url: Option<String>,
-        /// The yente dataset to match against.
-        #[arg(long, env = "GATEWAY_YENTE_DATASET", default_value = "default")]
+        /// The yente dataset of sanctions-only screening (every tenant, unless
+        /// it switches on PEP or adverse-media screening).
+        #[arg(long, env = "GATEWAY_YENTE_DATASET", default_value = gateway::vendors::yente::SANCTIONS_DATASET)]
         yente_dataset: String,
+        /// The yente dataset of tenants that screen for PEPs or adverse media
+        /// too; its results are sorted by their topics.
+        #[arg(long, env = "GATEWAY_YENTE_DATASET_ALL_TOPICS", default_value = gateway::vendors::yente::ALL_TOPICS_DATASET)]
+        yente_dataset_all_topics: String,
         /// The Sumsub API that verifies production identities; enabled when
         /// GATEWAY_SUMSUB_APP_TOKEN, GATEWAY_SUMSUB_SECRET_KEY and
         /// GATEWAY_SUMSUB_WEBHOOK_SECRET are set. Its webhooks go to
@@ -344,6 +349,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             secrets,
             yente_url,
             yente_dataset,
+            yente_dataset_all_topics,
             sumsub_url,
             sumsub_level,
         } => {
@@ -375,6 +381,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 production_screening_vendor: yente_url.map(|base_url| gateway::vendors::yente::YenteConfig {
                     base_url,
                     dataset: yente_dataset,
+                    extended_dataset: yente_dataset_all_topics,
                     api_key: std::env::var("GATEWAY_YENTE_API_KEY").ok().filter(|k| !k.is_empty()),
                 }),
                 production_identity_vendor: sumsub_config(sumsub_url, sumsub_level)?,

@@ -92,18 +92,19 @@ fn kyc_facts() -> impl Strategy<Value = KycFacts> {
 /// A list entry with names drawn near the screened ones, so that scores above and below thresholds both occur.
 fn candidate() -> impl Strategy<Value = ListCandidate> {
     (
-        pick(EntryKind::ALL),
+        (pick(EntryKind::ALL), pick(rules::EntryTopic::ALL)),
         prop::collection::vec(prop_oneof![Just("SAM, Sanctioned".to_string()), Just("Sanctioned Sam".to_string()), "[A-Za-zéü ,-]{0,16}"], 1..4),
         prop::collection::vec(prop_oneof![Just("1990-01-01".to_string()), Just("1952".to_string()), "[0-9]{4}-[0-9]{2}"], 0..3),
         prop::collection::vec(prop_oneof![Just("GB".to_string()), Just("RU".to_string())], 0..2),
     )
-        .prop_map(|(kind, names, dates_of_birth, nationalities)| ListCandidate {
+        .prop_map(|((kind, topic), names, dates_of_birth, nationalities)| ListCandidate {
             source: "test".into(),
             entity_id: "e-1".into(),
             kind,
             names,
             dates_of_birth,
             nationalities,
+            topic,
         })
 }
 
@@ -253,11 +254,14 @@ proptest! {
         action in pick(ReviewAction::ALL),
         candidates in prop::collection::vec(candidate(), 0..6),
         hit_threshold in prop::option::of(0.5f64..1.0),
+        (pep, adverse_media, due_diligence_open) in (any::<bool>(), any::<bool>(), any::<bool>()),
+        case_kind in pick(rules::CaseKind::ALL),
     ) {
         let (lib, comp) = (LibraryRules, component());
         let screening = ScreeningFacts {
             now, environment, first_name: first.clone(), last_name: last.clone(), date_of_birth: "1990-01-01".into(), nationality: "GB".into(), current,
             candidates: candidates.clone(), hit_threshold, sources: vec![ScreenedSource { source: "ofac-sdn".into(), version: "2026-11-01".into() }],
+            scope: rules::ScreeningScope { pep, adverse_media }, due_diligence_open,
         };
         prop_assert_eq!(lib.decide_screening(&screening), comp.decide_screening(&screening));
         let query = NameQuery { name: format!("{first} {last}"), date_of_birth: "1990-01-01".into(), nationality: "GB".into() };
@@ -266,7 +270,7 @@ proptest! {
         prop_assert_eq!(lib.index_keys(&names), comp.index_keys(&names));
         let status = current.unwrap_or(SanctionsStatus::Clear);
         prop_assert_eq!(lib.describe_sanctions(status), comp.describe_sanctions(status));
-        let review = CaseReviewFacts { case_status, action };
+        let review = CaseReviewFacts { case_status, action, case_kind };
         prop_assert_eq!(lib.decide_case_review(&review), comp.decide_case_review(&review));
     }
 

@@ -82,7 +82,12 @@ async fn standin(mode: Arc<Mutex<Mode>>, seen: Seen) -> std::net::SocketAddr {
 async fn gateway(dir: &tempfile::TempDir, base_url: String) -> Gateway {
     let store = host_native::open_store(&format!("sqlite://{}", dir.path().join("g.db").display())).await.unwrap();
     let config = Config {
-        production_screening_vendor: Some(YenteConfig { base_url, dataset: "sanctions".into(), api_key: Some("yk-1".into()) }),
+        production_screening_vendor: Some(YenteConfig {
+            base_url,
+            dataset: "sanctions".into(),
+            extended_dataset: "default".into(),
+            api_key: Some("yk-1".into()),
+        }),
         ..Config::default()
     };
     let gateway = Gateway::new(store, Box::new(ComponentRules::embedded().unwrap()), Box::new(SystemClock), Box::new(OsIds), config)

@@ -109,6 +109,8 @@ macro_rules! for_each_wit_type {
             SanctionsCleared,
             SanctionsConfirmed,
             SanctionsAccountFrozen,
+            ScreeningPepMatch,
+            ScreeningAdverseMediaMatch,
             KycStarted,
             KycSubmitted,
             KycApproved,
@@ -178,15 +180,32 @@ macro_rules! for_each_wit_type {
         $record!(KycDecision { status, changed, refused, events, verified, withdrawal, expires_at, documents });
 
         $enum!(EntryKind { Individual, Entity, Vessel, Aircraft, Unknown });
-        $record!(ListCandidate { source, entity_id, kind, names, dates_of_birth, nationalities });
+        $enum!(EntryTopic { Sanction, Pep, AdverseMedia });
+        $record!(ListCandidate { source, entity_id, kind, names, dates_of_birth, nationalities, topic });
         $record!(NameQuery { name, date_of_birth, nationality });
         $record!(ScoredCandidate { index, name, score, name_score, date_of_birth_adjustment, nationality_adjustment });
         $record!(ScreenedSource { source, version });
-        $record!(ScreeningFacts { now, environment, first_name, last_name, date_of_birth, nationality, current, candidates, hit_threshold, sources });
-        $record!(ScreeningMatch { source, entity_id, name, score, name_score, date_of_birth_adjustment, nationality_adjustment });
+        $record!(ScreeningScope { pep, adverse_media });
+        $enum!(CaseKind { SanctionsHit, EnhancedDueDiligence });
+        $record!(ScreeningFacts {
+            now,
+            environment,
+            first_name,
+            last_name,
+            date_of_birth,
+            nationality,
+            current,
+            candidates,
+            hit_threshold,
+            sources,
+            scope,
+            due_diligence_open
+        });
+        $record!(ScreeningMatch { source, entity_id, name, score, name_score, date_of_birth_adjustment, nationality_adjustment, topic });
         $record!(ScreeningDecision {
             status,
             opens_case,
+            case_kind,
             transactions_held,
             match_count,
             highest_score,
@@ -196,7 +215,7 @@ macro_rules! for_each_wit_type {
             events
         });
         $record!(SanctionsView { transactions_held });
-        $record!(CaseReviewFacts { case_status, action });
+        $record!(CaseReviewFacts { case_status, action, case_kind });
         $record!(CaseReviewOutcome { case_status, user_status, transactions_held, events });
         $variant!(CaseReviewDecision { unit: [], with: [Apply, Repeat, AlreadyDecided] });
 

@@ -2,7 +2,7 @@
 //!
 //! This crate is the single source of every regulatory decision. Each API
 //! decision is one coarse call — facts in, decision out — exported unchanged
-//! by the `rules-component` crate as the `cgw:rules@5.0.0` component whose
+//! by the `rules-component` crate as the `cgw:rules@6.0.0` component whose
 //! SHA-256 is the rules version auditors verify. Every fact and decision type
 //! derives serde, whose JSON is the canonical encoding of the decision log.
 #![no_std]
@@ -36,20 +36,20 @@ pub use limits::{
     Deposits, LimitCancelDecision, LimitCancelFacts, LimitChange, LimitChangeDecision, LimitChangeFacts, LimitStatus, LimitView, LimitWindow,
     LimitsFacts, StoredLimit, WindowSet, WindowTotal,
 };
-pub use matching::{index_keys, score_candidates, EntryKind, ListCandidate, NameQuery, ScoredCandidate};
+pub use matching::{index_keys, score_candidates, EntryKind, EntryTopic, ListCandidate, NameQuery, ScoredCandidate};
 pub use messages::{money, player_message, BreachNotice, PlayerNotice};
 pub use review::{describe_reviews, ReviewItem, ReviewState};
 pub use sanctions::{
-    decide_case_review, decide_screening, describe_sanctions, CaseReviewDecision, CaseReviewFacts, CaseReviewOutcome, CaseStatus, ReviewAction,
-    SanctionsView, ScreenedSource, ScreeningDecision, ScreeningFacts, ScreeningMatch,
+    decide_case_review, decide_screening, describe_sanctions, CaseKind, CaseReviewDecision, CaseReviewFacts, CaseReviewOutcome, CaseStatus,
+    ReviewAction, SanctionsView, ScreenedSource, ScreeningDecision, ScreeningFacts, ScreeningMatch, ScreeningScope,
 };
 pub use schedule::{due_now, time_horizons, CheckExpiry, DueExclusion, DueFacts, DueLimit, DueUser, DueWork, ExclusionExpiry, Horizons};
 pub use types::{Environment, EventKind, Operation, SanctionsStatus};
 
 /// Semantic version of the rules; the component's SHA-256 identifies the exact build.
-pub const VERSION: &str = "5.0.0";
+pub const VERSION: &str = "6.0.0";
 /// The WIT package the component exports (`wit/rules.wit`).
-pub const WIT_PACKAGE: &str = "cgw:rules@5.0.0";
+pub const WIT_PACKAGE: &str = "cgw:rules@6.0.0";
 
 /// The largest amount in cents any rule accepts: ten trillion major units.
 /// Sums of many such amounts still fit in an `i64`.

@@ -26,6 +26,21 @@ named_enum!(
     EntryKind { Individual = "individual", Entity = "entity", Vessel = "vessel", Aircraft = "aircraft", Unknown = "unknown" }
 );
 
+named_enum!(
+    /// Why an entry is listed: a sanction, a politically exposed person (or
+    /// a close associate), or adverse media (crime, regulatory warnings).
+    /// Only sanctions are screened unless a tenant switches the others on.
+    EntryTopic { Sanction = "sanction", Pep = "pep", AdverseMedia = "adverse_media" }
+);
+
+// `named_enum!` cannot mark a default variant for `derive(Default)`.
+#[allow(clippy::derivable_impls)]
+impl Default for EntryTopic {
+    fn default() -> Self {
+        EntryTopic::Sanction
+    }
+}
+
 /// A list entry proposed by the store's index for scoring.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ListCandidate {
@@ -38,6 +53,9 @@ pub struct ListCandidate {
     pub dates_of_birth: Vec<String>,
     /// two-letter country codes
     pub nationalities: Vec<String>,
+    /// why the entry is listed
+    #[serde(default)]
+    pub topic: EntryTopic,
 }
 
 /// Who is looked for.
@@ -395,6 +413,7 @@ mod tests {
             names: names.iter().map(|n| n.to_string()).collect(),
             dates_of_birth: Vec::new(),
             nationalities: Vec::new(),
+            topic: EntryTopic::Sanction,
         }
     }
 

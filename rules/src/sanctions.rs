@@ -5,7 +5,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::matching::{score_candidates, ListCandidate, NameQuery, DEFAULT_HIT_THRESHOLD, MAX_MATCHES};
+use crate::matching::{score_candidates, EntryTopic, ListCandidate, NameQuery, DEFAULT_HIT_THRESHOLD, MAX_MATCHES};
 use crate::stubs::stub_screen;
 use crate::types::{named_enum, Environment, EventKind, SanctionsStatus};
 use crate::HOUR;
@@ -21,6 +21,39 @@ named_enum!(
     /// A sanctions case's status.
     CaseStatus { Open = "open", Dismissed = "dismissed", Confirmed = "confirmed" }
 );
+
+named_enum!(
+    /// What a case asks of the compliance team: a sanctions hit (the user's
+    /// transactions held until it is decided), or enhanced due diligence
+    /// on a PEP or adverse-media match (nothing held).
+    CaseKind { SanctionsHit = "sanctions_hit", EnhancedDueDiligence = "enhanced_due_diligence" }
+);
+
+// `named_enum!` cannot mark a default variant for `derive(Default)`.
+#[allow(clippy::derivable_impls)]
+impl Default for CaseKind {
+    fn default() -> Self {
+        CaseKind::SanctionsHit
+    }
+}
+
+/// Which topics beyond sanctions a tenant screens for: both off at launch.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScreeningScope {
+    pub pep: bool,
+    pub adverse_media: bool,
+}
+
+impl ScreeningScope {
+    /// Whether an entry of this topic is screened for.
+    pub fn covers(self, topic: EntryTopic) -> bool {
+        match topic {
+            EntryTopic::Sanction => true,
+            EntryTopic::Pep => self.pep,
+            EntryTopic::AdverseMedia => self.adverse_media,
+        }
+    }
+}
 
 named_enum!(
     /// The reviewer's decision on a case.
@@ -49,6 +82,12 @@ pub struct ScreeningFacts {
     /// the decision was screened against (an auditor sees a source missing)
     #[serde(default)]
     pub sources: Vec<ScreenedSource>,
+    /// the topics beyond sanctions the tenant screens for
+    #[serde(default)]
+    pub scope: ScreeningScope,
+    /// whether the user already has an open due-diligence case
+    #[serde(default)]
+    pub due_diligence_open: bool,
 }
 
 /// A source a screening sought candidates in: an imported list version, or a screening vendor.
@@ -72,13 +111,19 @@ pub struct ScreeningMatch {
     pub date_of_birth_adjustment: f64,
     #[serde(default)]
     pub nationality_adjustment: f64,
+    /// why the entry is listed
+    #[serde(default)]
+    pub topic: EntryTopic,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScreeningDecision {
     pub status: SanctionsStatus,
-    /// whether a new hit opens a case and changes the status
+    /// whether the screening opens a case
     pub opens_case: bool,
+    /// what the case asks of the compliance team
+    #[serde(default)]
+    pub case_kind: CaseKind,
     pub transactions_held: bool,
     pub match_count: u32,
     pub highest_score: f64,
@@ -97,6 +142,7 @@ pub fn decide_screening(facts: &ScreeningFacts) -> ScreeningDecision {
     let unchanged = |status: SanctionsStatus| ScreeningDecision {
         status,
         opens_case: false,
+        case_kind: CaseKind::SanctionsHit,
         transactions_held: status.holds_transactions(),
         match_count: 0,
         highest_score: 0.0,
@@ -119,7 +165,10 @@ pub fn decide_screening(facts: &ScreeningFacts) -> ScreeningDecision {
         .filter(|s| s.score >= threshold)
         .filter_map(|s| {
             let candidate = facts.candidates.get(s.index as usize)?;
+            // an entry of a topic the tenant does not screen for is never a match
+            facts.scope.covers(candidate.topic).then_some(())?;
             Some(ScreeningMatch {
+                topic: candidate.topic,
                 source: candidate.source.clone(),
                 entity_id: candidate.entity_id.clone(),
                 name: s.name,
@@ -142,6 +191,7 @@ pub fn decide_screening(facts: &ScreeningFacts) -> ScreeningDecision {
                 name_score: score,
                 date_of_birth_adjustment: 0.0,
                 nationality_adjustment: 0.0,
+                topic: EntryTopic::Sanction,
             }
         }));
     }
@@ -152,9 +202,34 @@ pub fn decide_screening(facts: &ScreeningFacts) -> ScreeningDecision {
     let match_count = matches.len() as u32;
     let highest_score = matches.first().map_or(0.0, |m| m.score);
     matches.truncate(MAX_MATCHES);
+    if !matches.iter().any(|m| m.topic == EntryTopic::Sanction) {
+        // A PEP or adverse-media match is not a sanctions hit: it asks for
+        // enhanced due diligence, holds nothing and changes no status.
+        if facts.due_diligence_open {
+            return unchanged(current);
+        }
+        let mut events = Vec::new();
+        if matches.iter().any(|m| m.topic == EntryTopic::Pep) {
+            events.push(EventKind::ScreeningPepMatch);
+        }
+        if matches.iter().any(|m| m.topic == EntryTopic::AdverseMedia) {
+            events.push(EventKind::ScreeningAdverseMediaMatch);
+        }
+        return ScreeningDecision {
+            opens_case: true,
+            case_kind: CaseKind::EnhancedDueDiligence,
+            match_count,
+            highest_score,
+            matches,
+            review_due_at: Some(facts.now.saturating_add(REVIEW_TARGET_SECONDS)),
+            events,
+            ..unchanged(current)
+        };
+    }
     ScreeningDecision {
         status: SanctionsStatus::HitReviewPending,
         opens_case: true,
+        case_kind: CaseKind::SanctionsHit,
         transactions_held: true,
         match_count,
         highest_score,
@@ -179,12 +254,15 @@ pub fn describe_sanctions(status: SanctionsStatus) -> SanctionsView {
 pub struct CaseReviewFacts {
     pub case_status: CaseStatus,
     pub action: ReviewAction,
+    #[serde(default)]
+    pub case_kind: CaseKind,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CaseReviewOutcome {
     pub case_status: CaseStatus,
-    pub user_status: SanctionsStatus,
+    /// the user's new screening status; none to leave it as it is
+    pub user_status: Option<SanctionsStatus>,
     pub transactions_held: bool,
     pub events: Vec<EventKind>,
 }
@@ -202,13 +280,29 @@ pub enum CaseReviewDecision {
 /// A dismissal clears the user and lifts the holds; a confirmation
 /// terminates the account and freezes funds. A decision is final.
 pub fn decide_case_review(facts: &CaseReviewFacts) -> CaseReviewDecision {
-    let (case_status, user_status, events) = match facts.action {
-        ReviewAction::Dismiss => (CaseStatus::Dismissed, SanctionsStatus::Cleared, alloc::vec![EventKind::SanctionsCleared]),
-        ReviewAction::Confirm => {
-            (CaseStatus::Confirmed, SanctionsStatus::Confirmed, alloc::vec![EventKind::SanctionsConfirmed, EventKind::SanctionsAccountFrozen])
-        }
+    let outcome = match (facts.case_kind, facts.action) {
+        (CaseKind::SanctionsHit, ReviewAction::Dismiss) => CaseReviewOutcome {
+            case_status: CaseStatus::Dismissed,
+            user_status: Some(SanctionsStatus::Cleared),
+            transactions_held: false,
+            events: alloc::vec![EventKind::SanctionsCleared],
+        },
+        (CaseKind::SanctionsHit, ReviewAction::Confirm) => CaseReviewOutcome {
+            case_status: CaseStatus::Confirmed,
+            user_status: Some(SanctionsStatus::Confirmed),
+            transactions_held: true,
+            events: alloc::vec![EventKind::SanctionsConfirmed, EventKind::SanctionsAccountFrozen],
+        },
+        // Due diligence records the team's finding; the user's status and
+        // transactions are not the screening's to change.
+        (CaseKind::EnhancedDueDiligence, action) => CaseReviewOutcome {
+            case_status: if action == ReviewAction::Dismiss { CaseStatus::Dismissed } else { CaseStatus::Confirmed },
+            user_status: None,
+            transactions_held: false,
+            events: Vec::new(),
+        },
     };
-    let outcome = CaseReviewOutcome { case_status, user_status, transactions_held: user_status.holds_transactions(), events };
+    let case_status = outcome.case_status;
     if facts.case_status == CaseStatus::Open {
         CaseReviewDecision::Apply(outcome)
     } else if facts.case_status == case_status {
@@ -234,6 +328,8 @@ mod tests {
             candidates: Vec::new(),
             hit_threshold: None,
             sources: Vec::new(),
+            scope: ScreeningScope::default(),
+            due_diligence_open: false,
         }
     }
 
@@ -245,6 +341,7 @@ mod tests {
             names: alloc::vec![name.to_string()],
             dates_of_birth: alloc::vec!["1962-11-23".into()],
             nationalities: alloc::vec!["VE".into()],
+            topic: EntryTopic::Sanction,
         }
     }
 
@@ -297,21 +394,95 @@ mod tests {
         assert!(cleared.opens_case);
     }
 
+    fn pep(name: &str) -> ListCandidate {
+        ListCandidate { topic: EntryTopic::Pep, entity_id: "Q1".into(), source: "opensanctions".into(), ..listed(crate::EntryKind::Individual, name) }
+    }
+
+    fn production_maduro(candidates: Vec<ListCandidate>, scope: ScreeningScope) -> ScreeningFacts {
+        let mut f = facts("Nicolas", None);
+        f.environment = Environment::Production;
+        f.last_name = "Maduro Moros".into();
+        f.date_of_birth = "1962-11-23".into();
+        f.nationality = "VE".into();
+        f.candidates = candidates;
+        f.scope = scope;
+        f
+    }
+
+    #[test]
+    fn a_pep_entry_is_no_match_until_the_tenant_screens_for_peps() {
+        let off = decide_screening(&production_maduro(alloc::vec![pep("MADURO MOROS, Nicolas")], ScreeningScope::default()));
+        assert!(!off.opens_case && off.matches.is_empty() && off.events.is_empty(), "{off:?}");
+        assert_eq!(off.status, SanctionsStatus::Clear);
+        // the twin: switched on, the same entry asks for due diligence, and holds nothing
+        let on = decide_screening(&production_maduro(alloc::vec![pep("MADURO MOROS, Nicolas")], ScreeningScope { pep: true, adverse_media: false }));
+        assert!(on.opens_case && on.case_kind == CaseKind::EnhancedDueDiligence, "{on:?}");
+        assert_eq!(on.status, SanctionsStatus::Clear);
+        assert!(!on.transactions_held && on.estimated_review_time.is_none());
+        assert_eq!(on.events, alloc::vec![EventKind::ScreeningPepMatch]);
+        assert_eq!(on.matches[0].topic, EntryTopic::Pep);
+        // adverse media is its own switch
+        let media = ListCandidate { topic: EntryTopic::AdverseMedia, ..pep("MADURO MOROS, Nicolas") };
+        assert!(!decide_screening(&production_maduro(alloc::vec![media.clone()], ScreeningScope { pep: true, adverse_media: false })).opens_case);
+        let seen = decide_screening(&production_maduro(alloc::vec![media], ScreeningScope { pep: false, adverse_media: true }));
+        assert_eq!(seen.events, alloc::vec![EventKind::ScreeningAdverseMediaMatch]);
+    }
+
+    #[test]
+    fn a_sanction_beside_a_pep_entry_is_a_hit_and_an_open_due_diligence_case_is_not_repeated() {
+        let scope = ScreeningScope { pep: true, adverse_media: true };
+        let both = decide_screening(&production_maduro(
+            alloc::vec![pep("MADURO MOROS, Nicolas"), listed(crate::EntryKind::Individual, "MADURO MOROS, Nicolas")],
+            scope,
+        ));
+        assert_eq!(both.case_kind, CaseKind::SanctionsHit);
+        assert_eq!(both.status, SanctionsStatus::HitReviewPending);
+        assert!(both.transactions_held && both.match_count == 2);
+        let mut again = production_maduro(alloc::vec![pep("MADURO MOROS, Nicolas")], scope);
+        again.due_diligence_open = true;
+        assert!(!decide_screening(&again).opens_case);
+        // an open due-diligence case never hides a sanctions hit
+        again.candidates.push(listed(crate::EntryKind::Individual, "MADURO MOROS, Nicolas"));
+        assert!(decide_screening(&again).opens_case);
+    }
+
+    #[test]
+    fn a_due_diligence_review_changes_no_status() {
+        for action in ReviewAction::ALL {
+            let d =
+                decide_case_review(&CaseReviewFacts { case_status: CaseStatus::Open, action: *action, case_kind: CaseKind::EnhancedDueDiligence });
+            match d {
+                CaseReviewDecision::Apply(o) => assert!(o.user_status.is_none() && !o.transactions_held && o.events.is_empty(), "{o:?}"),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
     #[test]
     fn review_is_final() {
-        let dismiss = decide_case_review(&CaseReviewFacts { case_status: CaseStatus::Open, action: ReviewAction::Dismiss });
+        let dismiss =
+            decide_case_review(&CaseReviewFacts { case_status: CaseStatus::Open, action: ReviewAction::Dismiss, case_kind: CaseKind::SanctionsHit });
         match dismiss {
             CaseReviewDecision::Apply(o) => {
-                assert_eq!(o.user_status, SanctionsStatus::Cleared);
+                assert_eq!(o.user_status, Some(SanctionsStatus::Cleared));
                 assert!(!o.transactions_held);
             }
             other => panic!("{other:?}"),
         }
-        let confirm = decide_case_review(&CaseReviewFacts { case_status: CaseStatus::Open, action: ReviewAction::Confirm });
+        let confirm =
+            decide_case_review(&CaseReviewFacts { case_status: CaseStatus::Open, action: ReviewAction::Confirm, case_kind: CaseKind::SanctionsHit });
         assert!(matches!(confirm, CaseReviewDecision::Apply(ref o) if o.events.len() == 2 && o.transactions_held));
-        let repeat = decide_case_review(&CaseReviewFacts { case_status: CaseStatus::Confirmed, action: ReviewAction::Confirm });
+        let repeat = decide_case_review(&CaseReviewFacts {
+            case_status: CaseStatus::Confirmed,
+            action: ReviewAction::Confirm,
+            case_kind: CaseKind::SanctionsHit,
+        });
         assert!(matches!(repeat, CaseReviewDecision::Repeat(ref o) if o.events.is_empty()));
-        let other = decide_case_review(&CaseReviewFacts { case_status: CaseStatus::Dismissed, action: ReviewAction::Confirm });
+        let other = decide_case_review(&CaseReviewFacts {
+            case_status: CaseStatus::Dismissed,
+            action: ReviewAction::Confirm,
+            case_kind: CaseKind::SanctionsHit,
+        });
         assert_eq!(other, CaseReviewDecision::AlreadyDecided(CaseStatus::Dismissed));
     }
 }

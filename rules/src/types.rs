@@ -50,6 +50,8 @@ named_enum!(
         SanctionsCleared = "sanctions.cleared",
         SanctionsConfirmed = "sanctions.confirmed",
         SanctionsAccountFrozen = "sanctions.account_frozen",
+        ScreeningPepMatch = "screening.pep_match",
+        ScreeningAdverseMediaMatch = "screening.adverse_media_match",
         KycStarted = "kyc.started",
         KycSubmitted = "kyc.submitted",
         KycApproved = "kyc.approved",

@@ -5,7 +5,7 @@
 //! method gives it; pairs OFAC does not list at 80 must stay below 0.80. An
 //! independent set is used for acceptance; this one keeps us honest meanwhile.
 
-use rules::{score_candidates, EntryKind, ListCandidate, NameQuery};
+use rules::{score_candidates, EntryKind, EntryTopic, ListCandidate, NameQuery};
 
 /// (query, listed name, OFAC-style score 0–100)
 const LISTED: &[(&str, &str, f64)] = &[
@@ -59,6 +59,7 @@ fn score(query: &str, listed: &str) -> f64 {
         names: vec![listed.into()],
         dates_of_birth: vec![],
         nationalities: vec![],
+        topic: EntryTopic::Sanction,
     };
     let query = NameQuery { name: query.into(), date_of_birth: String::new(), nationality: String::new() };
     score_candidates(&query, &[candidate]).first().map_or(0.0, |s| s.score)

@@ -208,3 +208,86 @@ pub fn un_and_opensanctions_lists_import(env: &Env) -> CaseResult {
     );
     Ok(())
 }
+
+/// The spec launches with sanctions screening only: a PEP on an imported
+/// list is no match for a tenant until it switches PEP screening on; then a
+/// PEP match asks for due diligence, holds nothing and tells no detail.
+pub fn peps_are_screened_only_where_switched_on(env: &Env) -> CaseResult {
+    let dir = std::env::temp_dir().join(unique("pep-list"));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let file = dir.join("targets.simple.csv");
+    std::fs::write(
+        &file,
+        "id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n\
+         Q-pep-1,Person,Wilhelmina Oosterhuizen-Vandersteen,,1958-06-14,nl,,,,,,,peps,2026-01-01,2026-01-01,2026-01-01\n\
+         Q-sanc-1,Person,Thaddeus Brackenridge-Holloway,,1966-02-02,gb,,,Test sanctions,,,,test,2026-01-01,2026-01-01,2026-01-01\n",
+    )
+    .map_err(|e| e.to_string())?;
+    env.import_list(&["--environment", "production", "--format", "opensanctions-csv", "--source", "test-peps", &file.display().to_string()])?;
+    let pep = |user: &str| person(user, "Wilhelmina", "Oosterhuizen-Vandersteen", "1958-06-14", "NL");
+
+    // Off by default: the PEP is no match, the sanctioned name on the same list is.
+    let off = env.tenant_with("production", 1000)?;
+    let clear = off.post("/v1/sanctions/screen", pep(&unique("u")));
+    clear.expect(201)?;
+    ensure_eq!(clear.str("status"), "clear");
+    ensure!(clear.body.get("due_diligence_required").is_none() && clear.body.get("case_id").is_none(), "a PEP matched while off: {}", clear.raw);
+    let sanctioned = off.post("/v1/sanctions/screen", person(&unique("u"), "Thaddeus", "Brackenridge-Holloway", "1966-02-02", "GB"));
+    ensure_eq!(sanctioned.str("status"), "hit_review_pending", sanctioned.raw);
+
+    // Switched on at creation: due diligence, nothing held, no detail told.
+    let created = env.admin_production(
+        "POST",
+        "/v1/admin/tenants",
+        Some(&json!({ "name": "conformance", "environment": "production", "screening": { "pep": true } })),
+    );
+    created.expect(201)?;
+    ensure_eq!(created.body["screening"], json!({ "pep": true, "adverse_media": false }));
+    let on = crate::client::Tenant {
+        env,
+        key: created.str("api_key").to_string(),
+        tenant_id: created.str("tenant_id").to_string(),
+        key_id: created.str("key_id").to_string(),
+    };
+    let user = unique("u");
+    let edd = on.post("/v1/sanctions/screen", pep(&user));
+    edd.expect(201)?;
+    ensure_eq!(edd.str("status"), "clear");
+    ensure_eq!(edd.body["transactions_held"], json!(false));
+    ensure_eq!(edd.body["due_diligence_required"], json!(true));
+    for detail in ["Q-pep-1", "test-peps", "Oosterhuizen-Vandersteen\",\"score", "case_id"] {
+        ensure!(!edd.raw.contains(detail), "the operator saw {detail:?}: {}", edd.raw);
+    }
+    let deposit = on.post("/v1/limits/check", json!({ "user_id": user, "amount_cents": 1_000, "currency": "USD" }));
+    ensure_eq!(deposit.body["allowed"], json!(true), deposit.raw);
+    let cases = env.admin_production("GET", "/v1/admin/sanctions/cases?status=open", None);
+    cases.expect(200)?;
+    let case = cases.body["cases"].as_array().and_then(|c| c.iter().find(|c| c["user_id"] == json!(user))).cloned().ok_or("no case for the PEP")?;
+    ensure_eq!(case["case_type"], json!("enhanced_due_diligence"));
+    let case_id = case["case_id"].as_str().unwrap_or_default().to_string();
+    let detail = env.admin_production("GET", &format!("/v1/admin/sanctions/cases/{case_id}"), None);
+    ensure_eq!(detail.body["matches"][0]["topic"], json!("pep"), detail.raw);
+    // Its review changes no status.
+    let reviewed = env.admin_production(
+        "POST",
+        &format!("/v1/admin/sanctions/cases/{case_id}/review"),
+        Some(&json!({ "decision": "confirm", "reviewer": "analyst-7" })),
+    );
+    reviewed.expect(200)?;
+    ensure_eq!(reviewed.str("status"), "clear", reviewed.raw);
+    ensure_eq!(on.get(&format!("/v1/sanctions/status?user_id={user}")).body["transactions_held"], json!(false));
+
+    // Switched on later for the first tenant; bad switches are refused.
+    let path = format!("/v1/admin/tenants/{}/screening", off.tenant_id);
+    env.admin_production("PUT", &path, Some(&json!({ "pep": "yes" }))).expect_error(400, "invalid_field")?;
+    env.admin_production("PUT", "/v1/admin/tenants/ten_unknown/screening", Some(&json!({ "pep": true }))).expect_error(404, "tenant_not_found")?;
+    let set = env.admin_production("PUT", &path, Some(&json!({ "pep": true })));
+    set.expect(200)?;
+    ensure_eq!(set.body["screening"], json!({ "pep": true, "adverse_media": false }));
+    let later = off.post("/v1/sanctions/screen", pep(&unique("u")));
+    ensure_eq!(later.body["due_diligence_required"], json!(true), later.raw);
+    env.admin_production("POST", "/v1/admin/tenants", Some(&json!({ "name": "x", "environment": "production", "screening": { "crypto": true } })))
+        .expect_error(400, "invalid_field")?;
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}

@@ -13,7 +13,7 @@ pub(crate) mod store;
 
 use std::collections::HashMap;
 
-use rules::{ListCandidate, NameQuery, ScreenedSource};
+use rules::{ListCandidate, NameQuery, ScreenedSource, ScreeningScope};
 use serde::Serialize;
 use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
@@ -410,6 +410,7 @@ impl Gateway {
         environment: Environment,
         name: &str,
         entries: Entries<'_>,
+        scope: ScreeningScope,
     ) -> ApiResult<(Vec<ListCandidate>, Vec<ScreenedSource>)> {
         let mut lists = store::active_lists(self.store.as_ref(), environment).await?;
         if let Entries::ChangedIn(list_id) = entries {
@@ -426,7 +427,7 @@ impl Gateway {
         let mut read_list = Vec::new();
         for (i, list) in lists.iter().enumerate() {
             for chunk in keys.chunks(KEYS_PER_READ) {
-                reads.push(store::read_ranked_entries(&list.list_id, changed_only, MAX_CANDIDATES, chunk));
+                reads.push(store::read_ranked_entries(&list.list_id, changed_only, MAX_CANDIDATES, chunk, scope));
                 read_list.push(i);
             }
         }
@@ -532,6 +533,9 @@ struct SearchHit<'a> {
     dates_of_birth: &'a [String],
     nationalities: &'a [String],
     score_breakdown: ScoreBreakdown,
+    /// why the entry is listed
+    #[schema(value_type = crate::openapi::shared::EntryTopic)]
+    topic: &'static str,
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -588,7 +592,9 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
         return Err(ApiError::bad_request("invalid_field", "nationality must be a two-letter country code"));
     }
     let limit = ctx.query.page_limit(20, 100)?;
-    let (candidates, _) = gw.list_candidates(ctx.caller.environment, &name, Entries::All).await?;
+    // An analyst searches every topic; each result says why it is listed.
+    let every_topic = ScreeningScope { pep: true, adverse_media: true };
+    let (candidates, _) = gw.list_candidates(ctx.caller.environment, &name, Entries::All, every_topic).await?;
     let query = NameQuery { name, date_of_birth, nationality };
     let scored = gw.rules.score_names(&query, &candidates)?;
     let results = scored
@@ -610,6 +616,7 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
                     date_of_birth: s.date_of_birth_adjustment,
                     nationality: s.nationality_adjustment,
                 },
+                topic: c.topic.as_str(),
             })
         })
         .collect();
@@ -638,6 +645,13 @@ pub(crate) async fn list_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
 }
 
 fn entry_fingerprint(entry: &ListEntry) -> String {
-    let canonical = json!([entry.entity_id, entry.kind.as_str(), entry.names, entry.dates_of_birth, entry.nationalities, entry.programs]);
+    let mut canonical = json!([entry.entity_id, entry.kind.as_str(), entry.names, entry.dates_of_birth, entry.nationalities, entry.programs]);
+    // A sanction's fingerprint is what it was before entries had topics, so
+    // that the upgrade re-screens nobody.
+    if entry.topic != rules::EntryTopic::Sanction {
+        if let Some(fields) = canonical.as_array_mut() {
+            fields.push(json!(entry.topic.as_str()));
+        }
+    }
     hex::encode(Sha256::digest(canonical.to_string().as_bytes()))
 }

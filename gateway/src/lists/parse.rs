@@ -4,7 +4,7 @@
 //! format, or reads as nothing, is an error: nothing is replaced.
 
 use quick_xml::events::Event;
-use rules::EntryKind;
+use rules::{EntryKind, EntryTopic};
 
 use super::countries::country_code;
 
@@ -20,6 +20,8 @@ pub struct ListEntry {
     /// two-letter codes
     pub nationalities: Vec<String>,
     pub programs: String,
+    /// why the entry is listed: every entry of an official sanctions list is a sanction
+    pub topic: EntryTopic,
 }
 
 /// The formats `lists import` reads.
@@ -108,6 +110,7 @@ pub fn ofac(sdn: &[u8], alt: Option<&[u8]>) -> Result<Vec<ListEntry>, String> {
             dates_of_birth: ofac_dates_of_birth(remarks),
             nationalities: ofac_nationalities(remarks),
             programs: ofac_field(&record, 3).to_string(),
+            topic: EntryTopic::Sanction,
         });
     }
     if let Some(alt) = alt {
@@ -184,6 +187,8 @@ pub fn opensanctions(bytes: &[u8]) -> Result<Vec<ListEntry>, String> {
     let (id, schema, name, aliases, birth, countries) =
         (column("id")?, column("schema")?, column("name")?, column("aliases")?, column("birth_date")?, column("countries")?);
     let sanctions = column("sanctions").ok();
+    let topics = column("topics").ok();
+    let dataset = column("dataset").ok();
     let split = |text: &str| -> Vec<String> { text.split(';').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect() };
     let mut entries = Vec::new();
     for (line, record) in reader.records().enumerate() {
@@ -212,9 +217,47 @@ pub fn opensanctions(bytes: &[u8]) -> Result<Vec<ListEntry>, String> {
             dates_of_birth: split(field(birth)).into_iter().filter(|d| d.len() >= 4).collect(),
             nationalities: split(field(countries)).into_iter().map(|c| c.to_ascii_uppercase()).filter(|c| c.len() == 2).collect(),
             programs: sanctions.map(|i| field(i).to_string()).unwrap_or_default(),
+            topic: opensanctions_topic(
+                topics.map(&field),
+                sanctions.map(&field).unwrap_or_default(),
+                dataset.map(field).unwrap_or_default(),
+            ),
         });
     }
     Ok(entries)
+}
+
+/// Why an entity with these FollowTheMoney topics is listed: any
+/// `sanction*` topic makes it a sanction, else `role.pep` or `role.rca` a
+/// PEP, else adverse media. No topics at all reads as a sanction (the strict
+/// reading, for an entity found in a sanctions collection).
+pub(crate) fn topic_of(topics: &[&str]) -> EntryTopic {
+    if topics.is_empty() || topics.iter().any(|t| t.starts_with("sanction")) {
+        EntryTopic::Sanction
+    } else if topics.iter().any(|t| *t == "role.pep" || *t == "role.rca") {
+        EntryTopic::Pep
+    } else {
+        EntryTopic::AdverseMedia
+    }
+}
+
+/// Why an OpenSanctions row is listed. With a `topics` column (the
+/// FollowTheMoney topics, `;`-separated): any `sanction*` topic is a
+/// sanction, else `role.pep`/`role.rca` a PEP, else adverse media. The
+/// `targets.simple` export has no topics: a row that names a sanction
+/// program is a sanction, a row of a PEP dataset a PEP, anything else
+/// (crime, debarment, warnings) adverse media.
+fn opensanctions_topic(topics: Option<&str>, sanctions: &str, dataset: &str) -> EntryTopic {
+    if let Some(topics) = topics.filter(|t| !t.trim().is_empty()) {
+        return topic_of(&topics.split(';').map(str::trim).collect::<Vec<_>>());
+    }
+    if !sanctions.trim().is_empty() {
+        EntryTopic::Sanction
+    } else if dataset.split(';').any(|d| d.contains("pep")) {
+        EntryTopic::Pep
+    } else {
+        EntryTopic::AdverseMedia
+    }
 }
 
 /// The UN Security Council consolidated list (XML): individuals with their
@@ -246,6 +289,7 @@ pub fn un(bytes: &[u8]) -> Result<Vec<ListEntry>, String> {
                             dates_of_birth: Vec::new(),
                             nationalities: Vec::new(),
                             programs: String::new(),
+                            topic: EntryTopic::Sanction,
                         },
                         Vec::new(),
                     ));
@@ -334,6 +378,23 @@ mod tests {
         assert_eq!(entries[0].names, vec!["Vladimir Putin", "Putin", "Vladimir Vladimirovich Putin"]);
         assert_eq!(entries[0].nationalities, vec!["RU"]);
         assert_eq!(entries[0].dates_of_birth, vec!["1952-10-07"]);
+    }
+
+    #[test]
+    fn opensanctions_rows_are_sorted_by_why_they_are_listed() {
+        let csv = b"id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n\
+            A,Person,Sanctioned One,,,ru,,,EU FSF,,,,eu_fsf,2022,2024,2024\n\
+            B,Person,Politician Two,,,de,,,,,,,peps;everypolitician,2022,2024,2024\n\
+            C,Person,Fugitive Three,,,us,,,,,,,interpol_red_notices,2022,2024,2024\n";
+        let topics: Vec<EntryTopic> = opensanctions(csv).unwrap().iter().map(|e| e.topic).collect();
+        assert_eq!(topics, vec![EntryTopic::Sanction, EntryTopic::Pep, EntryTopic::AdverseMedia]);
+        assert_eq!(opensanctions_topic(Some("role.pep;sanction.linked"), "", ""), EntryTopic::Sanction);
+        assert_eq!(opensanctions_topic(Some("role.rca"), "", ""), EntryTopic::Pep);
+        assert_eq!(opensanctions_topic(Some("crime.fin"), "Some program", ""), EntryTopic::AdverseMedia);
+        assert!(
+            ofac(b"7,\"PUTIN, Vladimir\",individual,RUSSIA-EO14024,-0-,-0-,-0-,-0-,-0-,-0-,-0-,-0-\n", None).unwrap()[0].topic
+                == EntryTopic::Sanction
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! chunks, entries and their index keys, the re-screen cursor and the
 //! refresh schedule. Every SQL statement of the area is here.
 
-use rules::{EntryKind, ListCandidate};
+use rules::{EntryKind, EntryTopic, ListCandidate, ScreeningScope};
 use serde_json::{json, Value as Json};
 
 use super::{ListEntry, ListFormat};
@@ -229,10 +229,22 @@ pub(crate) struct LoadRow {
 }
 
 impl LoadRow {
-    /// The staged form: `[entry_no, entity_id, kind, names, dates_of_birth, nationalities, programs, fingerprint, changed]`.
+    /// The staged form: `[entry_no, entity_id, kind, names, dates_of_birth, nationalities, programs, fingerprint, changed, topic]`
+    /// (chunks staged before topics read as sanctions).
     pub(crate) fn to_json(&self) -> Json {
         let e = &self.entry;
-        json!([self.entry_no, e.entity_id, e.kind.as_str(), e.names, e.dates_of_birth, e.nationalities, e.programs, self.fingerprint, self.changed])
+        json!([
+            self.entry_no,
+            e.entity_id,
+            e.kind.as_str(),
+            e.names,
+            e.dates_of_birth,
+            e.nationalities,
+            e.programs,
+            self.fingerprint,
+            self.changed,
+            e.topic.as_str()
+        ])
     }
 
     /// A staged chunk; `None` when it does not read.
@@ -250,6 +262,10 @@ impl LoadRow {
                         dates_of_birth: strings(r.get(4)?)?,
                         nationalities: strings(r.get(5)?)?,
                         programs: r.get(6)?.as_str()?.to_string(),
+                        topic: match r.get(9) {
+                            None => EntryTopic::Sanction,
+                            Some(topic) => EntryTopic::parse(topic.as_str()?)?,
+                        },
                     },
                     fingerprint: r.get(7)?.as_str()?.to_string(),
                     changed: r.get(8)?.as_bool()?,
@@ -275,8 +291,8 @@ fn entry_insert_sql() -> &'static str {
     static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     SQL.get_or_init(|| {
         multi_row_insert(
-            "INSERT INTO sanctions_entries (list_id, entry_no, entity_id, kind, names, dates_of_birth, nationalities, programs, fingerprint, changed)",
-            9,
+            "INSERT INTO sanctions_entries (list_id, entry_no, entity_id, kind, names, dates_of_birth, nationalities, programs, fingerprint, changed, topic)",
+            10,
             ENTRY_ROWS_PER_INSERT,
         )
     })
@@ -308,6 +324,7 @@ pub(crate) fn insert_entries(list_id: &str, rows: &[LoadRow], key_rows: &[(i64, 
                 e.programs.as_str().into(),
                 row.fingerprint.as_str().into(),
                 row.changed.into(),
+                e.topic.as_str().into(),
             ]);
         }
         statements.push(Stmt::new(entry_insert_sql(), params));
@@ -342,13 +359,22 @@ pub(crate) async fn active_lists(store: &dyn Store, environment: Environment) ->
 
 /// Entries of a list ranked by how many of `keys` (at most [`KEYS_PER_READ`])
 /// they share, at most `limit`; rows are `(entry_no, shared)`.
-pub(crate) fn read_ranked_entries(list_id: &str, changed_only: bool, limit: usize, keys: &[String]) -> Read {
+// `read_ranked_entries` has one slot per topic.
+const _: () = assert!(EntryTopic::ALL.len() == 3);
+
+/// Entries of a list that share index keys with a name, most shared first,
+/// among the entries of the topics the screening covers (so that entries it
+/// does not cover never crowd out those it does).
+pub(crate) fn read_ranked_entries(list_id: &str, changed_only: bool, limit: usize, keys: &[String], scope: ScreeningScope) -> Read {
     let mut params = vec![list_id.into(), changed_only.into(), (limit as i64).into()];
     // unused slots hold a key no name has
     params.extend((0..KEYS_PER_READ).map(|k| keys.get(k).map_or("", String::as_str).into()));
+    // topics not covered hold a topic no entry has
+    params.extend(EntryTopic::ALL.iter().map(|t| if scope.covers(*t) { t.as_str() } else { "" }.into()));
     Read::new(
         "SELECT k.entry_no, COUNT(*) AS shared FROM sanctions_keys k JOIN sanctions_entries e ON e.list_id = k.list_id AND e.entry_no = k.entry_no
          WHERE k.list_id = ?1 AND k.index_key IN (?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) AND (?2 = 0 OR e.changed = 1)
+           AND e.topic IN (?12, ?13, ?14)
          GROUP BY k.entry_no ORDER BY shared DESC, k.entry_no LIMIT ?3",
         params,
     )
@@ -360,7 +386,7 @@ pub(crate) fn ranked_from(rows: &[Row]) -> ApiResult<Vec<(i64, i64)>> {
 
 pub(crate) fn read_entry(list_id: &str, entry_no: i64) -> Read {
     Read::new(
-        "SELECT entity_id, kind, names, dates_of_birth, nationalities FROM sanctions_entries WHERE list_id = ?1 AND entry_no = ?2",
+        "SELECT entity_id, kind, names, dates_of_birth, nationalities, topic FROM sanctions_entries WHERE list_id = ?1 AND entry_no = ?2",
         vec![list_id.into(), entry_no.into()],
     )
 }
@@ -374,6 +400,7 @@ pub(crate) fn candidate_from(source: &str, row: &Row) -> ApiResult<ListCandidate
         names: list(2)?,
         dates_of_birth: list(3)?,
         nationalities: list(4)?,
+        topic: EntryTopic::parse(&row.text(5)?).ok_or_else(ApiError::internal)?,
     })
 }
 

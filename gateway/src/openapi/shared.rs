@@ -91,6 +91,19 @@ shared_schema!(
 );
 
 shared_schema!(
+    /// What a case asks of the compliance team.
+    CaseKind => names(
+        "a sanctions hit (transactions held until decided) or enhanced due diligence on a PEP or adverse-media match (nothing held)",
+        rules::CaseKind::ALL.iter().map(|s| s.as_str())
+    )
+);
+
+shared_schema!(
+    /// Why a list entry is listed.
+    EntryTopic => names("why a list entry is listed: a sanction, a PEP, or adverse media", rules::EntryTopic::ALL.iter().map(|s| s.as_str()))
+);
+
+shared_schema!(
     /// A reviewer's decision on a case.
     ReviewAction => names("dismiss (a false positive) or confirm", rules::ReviewAction::ALL.iter().map(|s| s.as_str()))
 );
@@ -157,6 +170,8 @@ mod tests {
             WithdrawalStatus::schema(),
             SanctionsStatus::schema(),
             CaseStatus::schema(),
+            CaseKind::schema(),
+            EntryTopic::schema(),
             ReviewAction::schema(),
             Environment::schema(),
             OperationName::schema(),

@@ -5,8 +5,8 @@
 pub(crate) mod store;
 
 use rules::{
-    CaseReviewDecision, CaseReviewFacts, CaseStatus, DueUser, EventKind, Operation, ReviewAction, ReviewItem, SanctionsStatus, ScreeningDecision,
-    ScreeningFacts,
+    CaseKind, CaseReviewDecision, CaseReviewFacts, CaseStatus, DueUser, EventKind, Operation, ReviewAction, ReviewItem, SanctionsStatus,
+    ScreeningDecision, ScreeningFacts,
 };
 use serde::Serialize;
 use serde_json::{json, Value as Json};
@@ -20,8 +20,8 @@ use crate::error::{ApiError, ApiResult};
 use crate::input::{is_upper_code, normalize_email, Fields};
 use crate::lists::{Entries, ScoreBreakdown};
 use crate::openapi::shared::{
-    CaseStatus as CaseStatusName, Email, Environment as EnvironmentName, ReviewAction as ReviewActionName, SanctionsStatus as SanctionsStatusName,
-    Timestamp, UserQuery,
+    CaseKind as CaseKindName, CaseStatus as CaseStatusName, Email, EntryTopic as EntryTopicName, Environment as EnvironmentName,
+    ReviewAction as ReviewActionName, SanctionsStatus as SanctionsStatusName, Timestamp, UserQuery,
 };
 use crate::openapi::OperationDoc;
 use crate::ports::Stmt;
@@ -74,6 +74,11 @@ struct Screened<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = String, required = false)]
     estimated_review_time: Option<&'a str>,
+    /// present (true) when the tenant screens for PEPs or adverse media and
+    /// the user needs enhanced due diligence; nothing is held for it
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = bool, required = false)]
+    due_diligence_required: Option<bool>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -118,6 +123,8 @@ pub(crate) enum TrueOrFalse {
 #[schema(as = CaseSummary)]
 struct CaseRow {
     case_id: String,
+    #[schema(value_type = CaseKindName)]
+    case_type: &'static str,
     tenant_id: String,
     user_id: String,
     #[schema(value_type = CaseStatusName)]
@@ -146,6 +153,9 @@ struct CaseMatch<'a> {
     entity_name: &'a str,
     score: f64,
     score_breakdown: ScoreBreakdown,
+    /// why the entry is listed
+    #[schema(value_type = EntryTopicName)]
+    topic: &'static str,
 }
 
 /// A case with its matched entities: for the compliance team only.
@@ -153,6 +163,8 @@ struct CaseMatch<'a> {
 #[schema(as = Case)]
 struct CaseView {
     case_id: String,
+    #[schema(value_type = CaseKindName)]
+    case_type: &'static str,
     tenant_id: String,
     user_id: String,
     #[schema(value_type = CaseStatusName)]
@@ -309,7 +321,8 @@ pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         ensure_screening_available(gw, ctx.caller.environment).await?;
         let name = format!("{} {}", who.first_name, who.last_name);
         let person = Person { name: &name, date_of_birth: &who.date_of_birth, nationality: &who.nationality };
-        let (candidates, sources) = gw.screening_candidates(ctx.caller.environment, &person, crate::lists::Entries::All).await?;
+        let scope = ctx.caller.screening;
+        let (candidates, sources) = gw.screening_candidates(ctx.caller.environment, &person, crate::lists::Entries::All, scope).await?;
         let facts = ScreeningFacts {
             now: ctx.now,
             environment: ctx.caller.environment,
@@ -321,18 +334,23 @@ pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             candidates,
             hit_threshold: gw.config.hit_threshold(ctx.caller.environment),
             sources,
+            scope,
+            due_diligence_open: false,
         };
         let (decision, log) = gw.decide(&Scope::of(ctx, &who.user_id), Operation::Screening, &facts, |r, f| r.decide_screening(f))?;
         let screen_id = gw.new_id("scr");
         let tenant = ctx.caller.tenant_id.as_str();
         let mut statements = vec![log.statement()];
-        let (case_id, case_statements) = match decision.opens_case {
+        let (opened, case_statements) = match decision.opens_case {
             true => {
                 let (id, stmts) = open_case(gw, ctx.caller.environment, tenant, &who.user_id, &decision, &screen_id, ctx.now);
                 (Some(id), stmts)
             }
             false => (None, Vec::new()),
         };
+        // Only a sanctions hit is the user's case; due diligence holds nothing.
+        let hit = decision.case_kind == CaseKind::SanctionsHit;
+        let case_id = opened.clone().filter(|_| hit);
         let answer = Screened {
             screen_id: &screen_id,
             user_id: &who.user_id,
@@ -344,6 +362,7 @@ pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             case_id: case_id.as_deref(),
             signup_allowed: case_id.is_some().then_some(true),
             estimated_review_time: case_id.as_ref().and(decision.estimated_review_time.as_deref()),
+            due_diligence_required: (opened.is_some() && !hit).then_some(true),
         };
         let response = serde_json::to_value(&answer).map_err(|e| ApiError::internal().with_detail(e.to_string()))?;
         statements.push(store::insert_screened_user(store::NewScreenedUser {
@@ -400,6 +419,7 @@ pub(crate) fn open_case(
             entity_name: &m.name,
             score: m.score,
             score_breakdown: ScoreBreakdown { name: m.name_score, date_of_birth: m.date_of_birth_adjustment, nationality: m.nationality_adjustment },
+            topic: m.topic.as_str(),
         })
         .collect();
     let mut statements = vec![store::insert_case(store::NewCase {
@@ -412,15 +432,20 @@ pub(crate) fn open_case(
         matches: serde_json::to_string(&matches).unwrap_or_else(|_| "[]".into()),
         now,
         review_due_at: decision.review_due_at,
+        kind: decision.case_kind,
     })];
     for event in &decision.events {
-        statements.push(gw.event(
-            environment,
-            Some(tenant),
-            *event,
-            now,
-            json!({ "screen_id": screen_id, "case_id": case_id, "user_id": user_id, "status": decision.status.as_str(), "transactions_held": decision.transactions_held }),
-        ));
+        let data = match decision.case_kind {
+            CaseKind::SanctionsHit => json!({
+                "screen_id": screen_id, "case_id": case_id, "user_id": user_id, "status": decision.status.as_str(),
+                "transactions_held": decision.transactions_held,
+            }),
+            // what the operator must do, and nothing of the entry matched
+            CaseKind::EnhancedDueDiligence => json!({
+                "screen_id": screen_id, "user_id": user_id, "due_diligence_required": true, "transactions_held": decision.transactions_held,
+            }),
+        };
+        statements.push(gw.event(environment, Some(tenant), *event, now, data));
     }
     (case_id, statements)
 }
@@ -477,6 +502,7 @@ pub(crate) async fn list_cases(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
         .zip(items.iter().zip(states))
         .filter(|(_, (_, state))| !overdue_only || state.overdue)
         .map(|(case, (item, state))| CaseRow {
+            case_type: case.kind.as_str(),
             overdue: state.overdue,
             age_seconds: item.now.saturating_sub(case.created_at),
             case_id: case.case_id,
@@ -519,6 +545,7 @@ pub(crate) async fn review_metrics(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
 pub(crate) async fn get_case(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
     let case = store::case(gw.store.as_ref(), ctx.caller.environment, case_id).await?.ok_or_else(case_not_found)?;
     let body = CaseView {
+        case_type: case.kind.as_str(),
         matches: stored_json(&case.matches)?,
         case_id: case.case_id,
         tenant_id: case.tenant_id,
@@ -551,9 +578,10 @@ pub(crate) async fn review_case(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> A
         let (tenant_id, user_id, case_status) = (case.tenant_id, case.user_id, case.status);
         let user = gw.find_user(&tenant_id, &user_id).await?.ok_or_else(ApiError::internal)?;
         let scope = Scope { environment: ctx.caller.environment, tenant_id: tenant_id.clone(), user_id: user_id.clone() };
-        let facts = CaseReviewFacts { case_status, action };
+        let facts = CaseReviewFacts { case_status, action, case_kind: case.kind };
         let (decision, log) = gw.decide(&scope, Operation::CaseReview, &facts, |r, f| r.decide_case_review(f))?;
-        let reply = |status: SanctionsStatus| -> ApiResult<Reply> {
+        let reply = |status: Option<SanctionsStatus>| -> ApiResult<Reply> {
+            let status = status.unwrap_or(user.sanctions_status);
             let body = Reviewed { case_id, user_id: &user_id, decision: action.as_str(), status: status.as_str(), reviewer: &reviewer };
             Ok(with_decision(Reply::typed(200, &body)?, &log))
         };
@@ -571,11 +599,10 @@ pub(crate) async fn review_case(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> A
             CaseReviewDecision::Apply(outcome) => outcome,
         };
         let environment = ctx.caller.environment;
-        let mut statements = vec![
-            log.statement(),
-            store::decide_case(case_id, outcome.case_status, &reviewer, ctx.now),
-            store::set_status(&tenant_id, &user_id, outcome.user_status, user.version, ctx.now),
-        ];
+        let mut statements = vec![log.statement(), store::decide_case(case_id, outcome.case_status, &reviewer, ctx.now)];
+        if let Some(status) = outcome.user_status {
+            statements.push(store::set_status(&tenant_id, &user_id, status, user.version, ctx.now));
+        }
         for event in &outcome.events {
             let data = match event {
                 EventKind::SanctionsAccountFrozen => json!({ "case_id": case_id, "user_id": user_id, "funds_frozen": true }),
@@ -632,7 +659,8 @@ pub(crate) async fn rescreen_user(gw: &Gateway, tenant_id: &str, user_id: &str, 
         let environment = who.environment;
         let name = format!("{} {}", who.first_name, who.last_name);
         let person = Person { name: &name, date_of_birth: &who.date_of_birth, nationality: &who.nationality };
-        let (candidates, sources) = gw.screening_candidates(environment, &person, entries).await?;
+        let scope = crate::tenants::store::screening_scope(gw.store.as_ref(), tenant_id).await?;
+        let (candidates, sources) = gw.screening_candidates(environment, &person, entries, scope).await?;
         let facts = ScreeningFacts {
             now,
             environment,
@@ -644,18 +672,26 @@ pub(crate) async fn rescreen_user(gw: &Gateway, tenant_id: &str, user_id: &str, 
             candidates,
             hit_threshold: gw.config.hit_threshold(environment),
             sources,
+            scope,
+            due_diligence_open: store::due_diligence_open(gw.store.as_ref(), tenant_id, user_id).await?,
         };
         let scope = Scope { environment, tenant_id: tenant_id.to_string(), user_id: user_id.to_string() };
         let (decision, log) = gw.decide(&scope, Operation::Screening, &facts, |r, f| r.decide_screening(f))?;
         let mut statements = vec![log.statement()];
-        if decision.opens_case {
+        let hit = decision.opens_case && decision.case_kind == CaseKind::SanctionsHit;
+        let case_statements = if decision.opens_case {
             let (case_id, case_statements) = open_case(gw, environment, tenant_id, user_id, &decision, &who.screen_id, now);
-            statements.push(store::record_rescreen_hit(tenant_id, user_id, who.version, decision.status, &case_id, now));
-            statements.extend(case_statements);
+            statements.push(match hit {
+                true => store::record_rescreen_hit(tenant_id, user_id, who.version, decision.status, &case_id, now),
+                false => store::record_rescreen(tenant_id, user_id, who.version, now),
+            });
+            case_statements
         } else {
             statements.push(store::record_rescreen(tenant_id, user_id, who.version, now));
-        }
-        Ok(gw.commit(statements).await?.then_some(decision.opens_case))
+            Vec::new()
+        };
+        statements.extend(case_statements);
+        Ok(gw.commit(statements).await?.then_some(hit))
     })
 }
 

@@ -1,7 +1,7 @@
 //! The sanctions area's persistence: a user's screening on the users row
 //! and the compliance team's cases. Every SQL statement of the area is here.
 
-use rules::{CaseStatus, ReviewItem, SanctionsStatus};
+use rules::{CaseKind, CaseStatus, ReviewItem, SanctionsStatus};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
@@ -106,12 +106,14 @@ pub(crate) struct NewCase<'a> {
     pub matches: String,
     pub now: i64,
     pub review_due_at: Option<i64>,
+    pub kind: CaseKind,
 }
 
 pub(crate) fn insert_case(c: NewCase<'_>) -> Stmt {
     Stmt::new(
-        "INSERT INTO sanctions_cases (case_id, tenant_id, environment, external_user_id, status, match_count, highest_score, matches, created_at, review_due_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        "INSERT INTO sanctions_cases (case_id, tenant_id, environment, external_user_id, status, match_count, highest_score, matches, created_at,
+                                      review_due_at, kind)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         vec![
             c.case_id.into(),
             c.tenant_id.into(),
@@ -123,6 +125,7 @@ pub(crate) fn insert_case(c: NewCase<'_>) -> Stmt {
             c.matches.into(),
             c.now.into(),
             Value::from(c.review_due_at),
+            c.kind.as_str().into(),
         ],
     )
 }
@@ -139,6 +142,7 @@ pub(crate) struct CaseSummary {
     pub review_due_at: Option<i64>,
     /// the tenant's test-clock offset, added to the service's now
     pub clock_offset_seconds: i64,
+    pub kind: CaseKind,
 }
 
 /// Cases of an environment by status, oldest first, at most 500; with
@@ -154,7 +158,7 @@ pub(crate) async fn cases(
     let rows = store
         .query(
             "SELECT c.case_id, c.tenant_id, c.external_user_id, c.status, c.match_count, c.highest_score, c.created_at, c.review_due_at,
-                    t.clock_offset_seconds
+                    t.clock_offset_seconds, c.kind
              FROM sanctions_cases c JOIN tenants t ON t.tenant_id = c.tenant_id
              WHERE c.environment = ?1 AND c.status = ?2 AND (?4 = 0 OR COALESCE(c.review_due_at, c.created_at + ?3) <= ?5 + t.clock_offset_seconds)
              ORDER BY c.created_at, c.case_id LIMIT 500",
@@ -173,6 +177,7 @@ pub(crate) async fn cases(
                 created_at: row.int(6)?,
                 review_due_at: row.opt_int(7)?,
                 clock_offset_seconds: row.int(8)?,
+                kind: case_kind(row, 9)?,
             })
         })
         .collect()
@@ -216,12 +221,13 @@ pub(crate) struct Case {
     pub reviewer: Option<String>,
     pub decided_at: Option<i64>,
     pub created_at: i64,
+    pub kind: CaseKind,
 }
 
 pub(crate) async fn case(store: &dyn Store, environment: Environment, case_id: &str) -> ApiResult<Option<Case>> {
     let rows = store
         .query(
-            "SELECT case_id, tenant_id, external_user_id, status, match_count, highest_score, matches, reviewer, decided_at, created_at
+            "SELECT case_id, tenant_id, external_user_id, status, match_count, highest_score, matches, reviewer, decided_at, created_at, kind
              FROM sanctions_cases WHERE case_id = ?1 AND environment = ?2",
             vec![case_id.into(), environment.as_str().into()],
         )
@@ -239,6 +245,7 @@ pub(crate) async fn case(store: &dyn Store, environment: Environment, case_id: &
                 reviewer: row.opt_text(7)?,
                 decided_at: row.opt_int(8)?,
                 created_at: row.int(9)?,
+                kind: case_kind(row, 10)?,
             })
         })
         .transpose()
@@ -380,4 +387,19 @@ pub(crate) async fn unheld_users(store: &dyn Store, tenant_id: &str) -> ApiResul
         )
         .await?;
     rows.iter().map(|r| Ok(r.text(0)?)).collect()
+}
+
+fn case_kind(row: &Row, i: usize) -> ApiResult<CaseKind> {
+    CaseKind::parse(&row.text(i)?).ok_or_else(ApiError::internal)
+}
+
+/// Whether the user has a due-diligence case still open.
+pub(crate) async fn due_diligence_open(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<bool> {
+    let count = store
+        .scalar(
+            "SELECT COUNT(*) FROM sanctions_cases WHERE tenant_id = ?1 AND external_user_id = ?2 AND kind = ?3 AND status = ?4",
+            vec![tenant_id.into(), user_id.into(), CaseKind::EnhancedDueDiligence.as_str().into(), CaseStatus::Open.as_str().into()],
+        )
+        .await?;
+    Ok(count > 0)
 }

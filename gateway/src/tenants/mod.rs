@@ -37,6 +37,55 @@ struct TenantRequest {
     /// the rules profile of the tenant's decisions (`GET /v1/rules` lists them); `default` when absent
     #[schema(default = "default", required = false)]
     jurisdiction: String,
+    /// screening beyond sanctions; both off when absent (the spec's launch)
+    #[schema(required = false)]
+    screening: ScreeningSwitches,
+}
+
+/// Which topics beyond sanctions a tenant screens for. A PEP or an
+/// adverse-media match opens a due-diligence case and holds nothing.
+#[derive(Debug, Clone, Copy, Default, Serialize, ToSchema)]
+pub(crate) struct ScreeningSwitches {
+    #[schema(default = false)]
+    pep: bool,
+    #[schema(default = false)]
+    adverse_media: bool,
+}
+
+impl ScreeningSwitches {
+    fn parse(f: &mut Fields) -> Option<Self> {
+        f.opt_switches("screening", ["pep", "adverse_media"]).map(|[pep, adverse_media]| ScreeningSwitches { pep, adverse_media })
+    }
+}
+
+impl From<ScreeningSwitches> for rules::ScreeningScope {
+    fn from(s: ScreeningSwitches) -> Self {
+        rules::ScreeningScope { pep: s.pep, adverse_media: s.adverse_media }
+    }
+}
+
+impl From<rules::ScreeningScope> for ScreeningSwitches {
+    fn from(s: rules::ScreeningScope) -> Self {
+        ScreeningSwitches { pep: s.pep, adverse_media: s.adverse_media }
+    }
+}
+
+/// The body of `PUT /v1/admin/tenants/{tenant_id}/screening`: both switches, each false when left out.
+#[derive(ToSchema)]
+#[schema(as = TenantScreeningRequest)]
+struct ScreeningRequest {
+    #[schema(default = false)]
+    pep: bool,
+    #[schema(default = false)]
+    adverse_media: bool,
+}
+
+/// A tenant's screening switches as set.
+#[derive(Serialize, ToSchema)]
+#[schema(as = TenantScreening)]
+struct ScreeningSet<'a> {
+    tenant_id: &'a str,
+    screening: ScreeningSwitches,
 }
 
 impl TenantRequest {
@@ -46,6 +95,7 @@ impl TenantRequest {
         let environment_text = f.code("environment");
         let rate_limit_per_minute = f.opt_integer("rate_limit_per_minute");
         let jurisdiction = f.opt_text("jurisdiction").unwrap_or_else(|| rules::DEFAULT_JURISDICTION.to_string());
+        let screening = ScreeningSwitches::parse(&mut f).unwrap_or_default();
         if !profiles.iter().any(|p| p.name == jurisdiction) {
             let names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
             f.reject("invalid_field", format!("jurisdiction must be one of {}", names.join(", ")));
@@ -59,7 +109,7 @@ impl TenantRequest {
         }
         f.finish()?;
         let environment = environment.ok_or_else(ApiError::internal)?;
-        Ok(TenantRequest { name, environment, rate_limit_per_minute, jurisdiction })
+        Ok(TenantRequest { name, environment, rate_limit_per_minute, jurisdiction, screening })
     }
 }
 
@@ -73,6 +123,7 @@ struct Created<'a> {
     environment: &'static str,
     rate_limit_per_minute: i64,
     jurisdiction: &'a str,
+    screening: ScreeningSwitches,
     key_id: &'a str,
     api_key: &'a str,
 }
@@ -156,6 +207,14 @@ pub(crate) fn create_key_doc() -> OperationDoc {
 
 pub(crate) fn suspend_doc() -> OperationDoc {
     OperationDoc::new("admin", "suspend a tenant: its keys stop working").idempotent().responds::<Suspended>(200, "success").errors(&[404, 409])
+}
+
+pub(crate) fn set_screening_doc() -> OperationDoc {
+    OperationDoc::new("admin", "switch screening for PEPs and adverse media on or off for a tenant")
+        .idempotent()
+        .body::<ScreeningRequest>()
+        .responds::<ScreeningSet>(200, "success")
+        .errors(&[400, 404])
 }
 
 pub(crate) fn audit_of_doc() -> OperationDoc {
@@ -247,7 +306,8 @@ impl Gateway {
 
 /// `POST /v1/admin/tenants`: a tenant of the admin key's environment, with its first key (shown once).
 pub(crate) async fn create(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let TenantRequest { name, environment, rate_limit_per_minute: rate, jurisdiction } = TenantRequest::parse(ctx.body, &gw.rules.jurisdictions())?;
+    let TenantRequest { name, environment, rate_limit_per_minute: rate, jurisdiction, screening } =
+        TenantRequest::parse(ctx.body, &gw.rules.jurisdictions())?;
     if environment != ctx.caller.environment {
         return Err(ApiError::forbidden("environment_mismatch", "an admin key manages tenants of its own environment only"));
     }
@@ -257,8 +317,15 @@ pub(crate) async fn create(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     });
     let tenant_id = gw.new_id("ten");
     let (key_id, key, insert_key) = gw.key_statement(&tenant_id, environment, false, ctx.now);
-    let tenant =
-        store::NewTenant { tenant_id: &tenant_id, name: &name, environment, rate_limit_per_minute: rate, jurisdiction: &jurisdiction, now: ctx.now };
+    let tenant = store::NewTenant {
+        tenant_id: &tenant_id,
+        name: &name,
+        environment,
+        rate_limit_per_minute: rate,
+        jurisdiction: &jurisdiction,
+        screening: screening.into(),
+        now: ctx.now,
+    };
     gw.store.batch(vec![store::insert_tenant(&tenant), insert_key]).await?;
     let body = Created {
         tenant_id: &tenant_id,
@@ -266,6 +333,7 @@ pub(crate) async fn create(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         environment: environment.as_str(),
         rate_limit_per_minute: rate,
         jurisdiction: &jurisdiction,
+        screening,
         key_id: &key_id,
         api_key: &key,
     };
@@ -299,6 +367,20 @@ pub(crate) async fn suspend(gw: &Gateway, ctx: &Ctx<'_>, tenant_id: &str) -> Api
     gw.store.batch(vec![store::suspend(tenant_id, ctx.now)]).await?;
     gw.key_cache.clear();
     Reply::typed(200, &Suspended { tenant_id, suspended: true })
+}
+
+/// `PUT /v1/admin/tenants/{id}/screening`: which topics beyond sanctions the
+/// tenant screens for from its next screening on.
+pub(crate) async fn set_screening(gw: &Gateway, ctx: &Ctx<'_>, tenant_id: &str) -> ApiResult<Reply> {
+    let mut f = Fields::from_body(ctx.body)?;
+    let request = ScreeningRequest { pep: f.opt_bool("pep").unwrap_or(false), adverse_media: f.opt_bool("adverse_media").unwrap_or(false) };
+    f.finish()?;
+    gw.require_tenant(ctx, tenant_id).await?;
+    let screening = ScreeningSwitches { pep: request.pep, adverse_media: request.adverse_media };
+    gw.store.batch(vec![store::set_screening(tenant_id, ctx.caller.environment, screening.into())]).await?;
+    // Callers are cached with their tenant's settings.
+    gw.key_cache.clear();
+    Reply::typed(200, &ScreeningSet { tenant_id, screening })
 }
 
 /// `GET /v1/admin/tenants/{id}/audit`: a tenant's audit log.

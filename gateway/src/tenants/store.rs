@@ -1,7 +1,10 @@
 //! The tenants-and-keys area's persistence: tenants, their keys, the test
 //! clock, and the audit log of authentication failures and admin actions.
 
+use rules::ScreeningScope;
+
 use crate::auth::Environment;
+use crate::error::ApiResult;
 use crate::ports::{Row, Stmt, Store, StoreError, Value};
 
 /// A new tenant.
@@ -11,13 +14,24 @@ pub struct NewTenant<'a> {
     pub environment: Environment,
     pub rate_limit_per_minute: i64,
     pub jurisdiction: &'a str,
+    pub screening: ScreeningScope,
     pub now: i64,
 }
 
 pub fn insert_tenant(t: &NewTenant<'_>) -> Stmt {
     Stmt::new(
-        "INSERT INTO tenants (tenant_id, name, environment, rate_limit_per_minute, created_at, jurisdiction) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        vec![t.tenant_id.into(), t.name.into(), t.environment.as_str().into(), t.rate_limit_per_minute.into(), t.now.into(), t.jurisdiction.into()],
+        "INSERT INTO tenants (tenant_id, name, environment, rate_limit_per_minute, created_at, jurisdiction, screen_pep, screen_adverse_media)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        vec![
+            t.tenant_id.into(),
+            t.name.into(),
+            t.environment.as_str().into(),
+            t.rate_limit_per_minute.into(),
+            t.now.into(),
+            t.jurisdiction.into(),
+            t.screening.pep.into(),
+            t.screening.adverse_media.into(),
+        ],
     )
 }
 
@@ -85,13 +99,14 @@ pub struct KeyRow {
     pub suspended_at: Option<i64>,
     pub clock_offset_seconds: i64,
     pub jurisdiction: String,
+    pub screening: ScreeningScope,
 }
 
 pub async fn key_by_hash(store: &dyn Store, key_hash: &str) -> Result<Option<KeyRow>, StoreError> {
     let rows = store
         .query(
             "SELECT k.key_id, k.key_hash, k.is_admin, k.revoked_at, t.tenant_id, t.environment, t.rate_limit_per_minute,
-                    t.suspended_at, t.clock_offset_seconds, t.jurisdiction
+                    t.suspended_at, t.clock_offset_seconds, t.jurisdiction, t.screen_pep, t.screen_adverse_media
              FROM api_keys k JOIN tenants t ON t.tenant_id = k.tenant_id WHERE k.key_hash = ?1",
             vec![key_hash.into()],
         )
@@ -109,6 +124,7 @@ pub async fn key_by_hash(store: &dyn Store, key_hash: &str) -> Result<Option<Key
                 suspended_at: r.opt_int(7)?,
                 clock_offset_seconds: r.int(8)?,
                 jurisdiction: r.text(9)?,
+                screening: ScreeningScope { pep: r.bool(10)?, adverse_media: r.bool(11)? },
             })
         })
         .transpose()
@@ -229,4 +245,18 @@ pub async fn operator_clock_offset(store: &dyn Store, tenant_id: &str, environme
         )
         .await?;
     rows.first().map(|r| r.int(0)).transpose()
+}
+
+/// Sets which topics beyond sanctions a tenant screens for.
+pub fn set_screening(tenant_id: &str, environment: Environment, scope: ScreeningScope) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE tenants SET screen_pep = ?3, screen_adverse_media = ?4 WHERE tenant_id = ?1 AND environment = ?2",
+        vec![tenant_id.into(), environment.as_str().into(), scope.pep.into(), scope.adverse_media.into()],
+    )
+}
+
+/// The topics beyond sanctions a tenant screens for.
+pub async fn screening_scope(store: &dyn Store, tenant_id: &str) -> ApiResult<ScreeningScope> {
+    let rows = store.query("SELECT screen_pep, screen_adverse_media FROM tenants WHERE tenant_id = ?1", vec![tenant_id.into()]).await?;
+    rows.first().map_or(Ok(ScreeningScope::default()), |r| Ok(ScreeningScope { pep: r.bool(0)?, adverse_media: r.bool(1)? }))
 }

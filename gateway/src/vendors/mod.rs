@@ -5,7 +5,7 @@
 pub mod sumsub;
 pub mod yente;
 
-use rules::{ListCandidate, ScreenedSource};
+use rules::{ListCandidate, ScreenedSource, ScreeningScope};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
@@ -33,15 +33,16 @@ impl Gateway {
         environment: Environment,
         person: &yente::Person<'_>,
         entries: Entries<'_>,
+        scope: ScreeningScope,
     ) -> ApiResult<(Vec<ListCandidate>, Vec<ScreenedSource>)> {
         let whole_lists = matches!(entries, Entries::All);
-        let (mut candidates, mut sources) = self.list_candidates(environment, person.name, entries).await?;
+        let (mut candidates, mut sources) = self.list_candidates(environment, person.name, entries, scope).await?;
         if let (Environment::Production, true, Some(yente)) = (environment, whole_lists, &self.config.production_screening_vendor) {
             let http = self.vendor_http.as_ref().ok_or_else(|| unavailable("screening", "this host has no vendor client".into()))?;
-            let response = http.send(yente.match_request(person)).await.map_err(|e| unavailable("screening", format!("yente: {e}")))?;
-            candidates.extend(yente.candidates(&response).map_err(|e| unavailable("screening", e))?);
+            let response = http.send(yente.match_request(person, scope)).await.map_err(|e| unavailable("screening", format!("yente: {e}")))?;
+            candidates.extend(yente.candidates(&response, scope).map_err(|e| unavailable("screening", e))?);
             // yente answers from its index as it is at the call
-            sources.push(ScreenedSource { source: yente.source(), version: "live".into() });
+            sources.push(ScreenedSource { source: yente.source(scope), version: "live".into() });
         }
         Ok((candidates, sources))
     }
