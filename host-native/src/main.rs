@@ -154,6 +154,8 @@ enum FormatArg {
     OfacCsv,
     OpensanctionsCsv,
     UnXml,
+    EuFsfXml,
+    UkSanctionsXml,
 }
 
 impl From<FormatArg> for ListFormat {
@@ -162,6 +164,8 @@ impl From<FormatArg> for ListFormat {
             FormatArg::OfacCsv => ListFormat::OfacCsv,
             FormatArg::OpensanctionsCsv => ListFormat::OpenSanctionsCsv,
             FormatArg::UnXml => ListFormat::UnXml,
+            FormatArg::EuFsfXml => ListFormat::EuFsfXml,
+            FormatArg::UkSanctionsXml => ListFormat::UkSanctionsXml,
         }
     }
 }
@@ -176,8 +180,7 @@ fn read_list(format: ListFormat, path: &std::path::Path) -> Result<Vec<ListEntry
             let alt = if alt_path.exists() { Some(read(&alt_path)?) } else { None };
             lists::parse::ofac(&sdn, alt.as_deref())
         }
-        ListFormat::OpenSanctionsCsv => lists::parse::opensanctions(&read(path)?),
-        ListFormat::UnXml => lists::parse::un(&read(path)?),
+        single_file => single_file.read(&read(path)?),
     };
     entries.map_err(|e| format!("{} is not a valid {} list: {e}", path.display(), format.as_str()))
 }

@@ -291,3 +291,43 @@ pub fn peps_are_screened_only_where_switched_on(env: &Env) -> CaseResult {
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }
+
+/// The EU Financial Sanctions Files and the UK Sanctions List import as
+/// their own sources and screen; a file cut short replaces nothing.
+pub fn eu_and_uk_lists_import(env: &Env) -> CaseResult {
+    let eu = env.import_list(&["--environment", "production", "--format", "eu-fsf-xml", &data("eu-fsf-sample/eu-fsf.xml")])?;
+    ensure!(eu.contains("3 entries") && eu.contains("eu-fsf"), "unexpected summary: {eu}");
+    let uk = env.import_list(&["--environment", "production", "--format", "uk-sanctions-xml", &data("uk-sanctions-sample/UK_Sanctions_List.xml")])?;
+    ensure!(uk.contains("3 entries") && uk.contains("uk-sanctions"), "unexpected summary: {uk}");
+    let p = env.tenant_with("production", 1000)?;
+    for (first, last, dob, nationality) in
+        [("Kazimir", "Vrublevsky-Tarnov", "1961-07-04", "RU"), ("Lavrentiy", "Prokhodtsev-Lunin", "1958-12-09", "RU")]
+    {
+        let hit = p.post("/v1/sanctions/screen", person(&unique("u"), first, last, dob, nationality));
+        hit.expect(201)?;
+        ensure_eq!(hit.str("status"), "hit_review_pending", format!("{first} {last}: {}", hit.raw));
+        let decision_id = hit.header("x-decision-id").ok_or("the screening names no decision")?.to_string();
+        let decision = env.admin_production("GET", &format!("/v1/admin/decisions/{decision_id}"), None);
+        let sources: Vec<&str> =
+            decision.body["input"]["sources"].as_array().map(|s| s.iter().filter_map(|s| s["source"].as_str()).collect()).unwrap_or_default();
+        for source in ["ofac-sdn", "un-consolidated", "eu-fsf", "uk-sanctions"] {
+            ensure!(sources.contains(&source), "the screening was not run against {source}: {sources:?}");
+        }
+    }
+    // Cut short, a file replaces nothing.
+    let dir = std::env::temp_dir().join(unique("eu-cut"));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let full = std::fs::read(data("eu-fsf-sample/eu-fsf.xml")).map_err(|e| e.to_string())?;
+    let cut = dir.join("eu-fsf.xml");
+    std::fs::write(&cut, &full[..full.len() * 2 / 3]).map_err(|e| e.to_string())?;
+    let before = env.admin_production("GET", "/v1/admin/sanctions/lists", None);
+    let version = |lists: &crate::client::Resp| {
+        lists.body["lists"].as_array().and_then(|l| l.iter().find(|l| l["source"] == "eu-fsf")).map(|l| l["version"].clone())
+    };
+    let refused = env.import_list(&["--environment", "production", "--format", "eu-fsf-xml", &cut.display().to_string()]);
+    ensure!(refused.is_err(), "a truncated EU file was imported: {refused:?}");
+    let after = env.admin_production("GET", "/v1/admin/sanctions/lists", None);
+    ensure_eq!(version(&after), version(&before), "the EU list changed");
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}

@@ -126,5 +126,6 @@ pub const LISTS: &[Case] = &[
     Case { name: "lists::a_bad_file_replaces_nothing", run: lists::a_bad_file_replaces_nothing },
     Case { name: "lists::a_list_update_screens_existing_users", run: lists::a_list_update_screens_existing_users },
     Case { name: "lists::un_and_opensanctions_lists_import", run: lists::un_and_opensanctions_lists_import },
+    Case { name: "lists::eu_and_uk_lists_import", run: lists::eu_and_uk_lists_import },
     Case { name: "lists::peps_are_screened_only_where_switched_on", run: lists::peps_are_screened_only_where_switched_on },
 ];

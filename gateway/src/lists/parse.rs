@@ -1,6 +1,7 @@
 //! Readers of the official sanctions lists into [`ListEntry`] rows: OFAC's
-//! SDN list in its CSV form, the OpenSanctions `targets.simple` CSV and the
-//! UN Security Council consolidated XML. A file that does not read as its
+//! SDN list in its CSV form, the OpenSanctions `targets.simple` CSV, the
+//! UN Security Council consolidated XML, the EU Financial Sanctions Files
+//! XML and the UK Sanctions List XML (FCDO). A file that does not read as its
 //! format, or reads as nothing, is an error: nothing is replaced.
 
 use quick_xml::events::Event;
@@ -30,6 +31,8 @@ pub enum ListFormat {
     OfacCsv,
     OpenSanctionsCsv,
     UnXml,
+    EuFsfXml,
+    UkSanctionsXml,
 }
 
 impl ListFormat {
@@ -38,6 +41,8 @@ impl ListFormat {
             "ofac-csv" => Some(ListFormat::OfacCsv),
             "opensanctions-csv" => Some(ListFormat::OpenSanctionsCsv),
             "un-xml" => Some(ListFormat::UnXml),
+            "eu-fsf-xml" => Some(ListFormat::EuFsfXml),
+            "uk-sanctions-xml" => Some(ListFormat::UkSanctionsXml),
             _ => None,
         }
     }
@@ -46,6 +51,8 @@ impl ListFormat {
             ListFormat::OfacCsv => "ofac-csv",
             ListFormat::OpenSanctionsCsv => "opensanctions-csv",
             ListFormat::UnXml => "un-xml",
+            ListFormat::EuFsfXml => "eu-fsf-xml",
+            ListFormat::UkSanctionsXml => "uk-sanctions-xml",
         }
     }
     /// The source name a list of this format has unless one is given.
@@ -54,6 +61,23 @@ impl ListFormat {
             ListFormat::OfacCsv => "ofac-sdn",
             ListFormat::OpenSanctionsCsv => "opensanctions",
             ListFormat::UnXml => "un-consolidated",
+            ListFormat::EuFsfXml => "eu-fsf",
+            ListFormat::UkSanctionsXml => "uk-sanctions",
+        }
+    }
+
+    /// Every format, for messages that name them.
+    pub const ALL: [ListFormat; 5] =
+        [ListFormat::OfacCsv, ListFormat::OpenSanctionsCsv, ListFormat::UnXml, ListFormat::EuFsfXml, ListFormat::UkSanctionsXml];
+
+    /// Reads a list held in one file; for OFAC's CSV, `sdn.csv` without aliases.
+    pub fn read(self, bytes: &[u8]) -> Result<Vec<ListEntry>, String> {
+        match self {
+            ListFormat::OfacCsv => ofac(bytes, None),
+            ListFormat::OpenSanctionsCsv => opensanctions(bytes),
+            ListFormat::UnXml => un(bytes),
+            ListFormat::EuFsfXml => eu_fsf(bytes),
+            ListFormat::UkSanctionsXml => uk_sanctions(bytes),
         }
     }
 }
@@ -217,11 +241,7 @@ pub fn opensanctions(bytes: &[u8]) -> Result<Vec<ListEntry>, String> {
             dates_of_birth: split(field(birth)).into_iter().filter(|d| d.len() >= 4).collect(),
             nationalities: split(field(countries)).into_iter().map(|c| c.to_ascii_uppercase()).filter(|c| c.len() == 2).collect(),
             programs: sanctions.map(|i| field(i).to_string()).unwrap_or_default(),
-            topic: opensanctions_topic(
-                topics.map(&field),
-                sanctions.map(&field).unwrap_or_default(),
-                dataset.map(field).unwrap_or_default(),
-            ),
+            topic: opensanctions_topic(topics.map(&field), sanctions.map(&field).unwrap_or_default(), dataset.map(field).unwrap_or_default()),
         });
     }
     Ok(entries)
@@ -346,6 +366,272 @@ pub fn un(bytes: &[u8]) -> Result<Vec<ListEntry>, String> {
     Ok(entries)
 }
 
+/// An XML reader over a whole file, with text trimmed.
+fn xml_reader(bytes: &[u8]) -> quick_xml::Reader<&[u8]> {
+    let mut reader = quick_xml::Reader::from_reader(bytes);
+    reader.config_mut().trim_text(true);
+    reader
+}
+
+/// An element's attribute, unescaped and trimmed; empty when absent.
+fn attribute(element: &quick_xml::events::BytesStart<'_>, name: &str) -> String {
+    element.try_get_attribute(name).ok().flatten().and_then(|a| a.unescape_value().ok().map(|v| v.trim().to_string())).unwrap_or_default()
+}
+
+fn local_name(element: &quick_xml::events::BytesStart<'_>) -> String {
+    String::from_utf8_lossy(element.local_name().as_ref()).into_owned()
+}
+
+fn push_unique(values: &mut Vec<String>, value: String) {
+    if !value.is_empty() && !values.contains(&value) {
+        values.push(value);
+    }
+}
+
+/// The EU Financial Sanctions Files (the FSF XML, namespace
+/// `http://eu.europa.ec/fpi/fsd/export`): each `sanctionEntity` with its
+/// `subjectType`, strong `nameAlias` names, `birthdate` and `citizenship`
+/// attributes, and the `programme` of its `regulation`s. The mapping
+/// follows the published schema and OpenSanctions' reader (`zavod/shed/fsf.py`).
+pub fn eu_fsf(bytes: &[u8]) -> Result<Vec<ListEntry>, String> {
+    let mut reader = xml_reader(bytes);
+    let mut entries = Vec::new();
+    let mut current: Option<ListEntry> = None;
+    let (mut saw_root, mut depth) = (false, 0usize);
+    let mut buffer = Vec::new();
+    loop {
+        let event = reader.read_event_into(&mut buffer).map_err(|e| format!("XML at byte {}: {e}", reader.buffer_position()))?;
+        let (element, opens) = match &event {
+            Event::Start(e) => (Some(e.clone()), true),
+            Event::Empty(e) => (Some(e.clone()), false),
+            Event::End(end) => {
+                depth = depth.saturating_sub(1);
+                if end.local_name().as_ref() == b"sanctionEntity" {
+                    let entry = current.take().ok_or("a sanctionEntity closes that never opened")?;
+                    if entry.names.is_empty() {
+                        return Err(format!("sanctionEntity {} has no name", entry.entity_id));
+                    }
+                    entries.push(entry);
+                }
+                (None, false)
+            }
+            Event::Eof => break,
+            _ => (None, false),
+        };
+        if let Some(element) = element {
+            if opens {
+                depth += 1;
+            }
+            match local_name(&element).as_str() {
+                "export" => saw_root = true,
+                "sanctionEntity" => {
+                    let reference = attribute(&element, "euReferenceNumber");
+                    let logical = attribute(&element, "logicalId");
+                    let entity_id = if !reference.is_empty() { reference } else { format!("logical-{logical}") };
+                    if entity_id == "logical-" {
+                        return Err("a sanctionEntity without a euReferenceNumber or logicalId".to_string());
+                    }
+                    current = Some(ListEntry {
+                        entity_id,
+                        kind: EntryKind::Unknown,
+                        names: Vec::new(),
+                        dates_of_birth: Vec::new(),
+                        nationalities: Vec::new(),
+                        programs: String::new(),
+                        topic: EntryTopic::Sanction,
+                    });
+                }
+                name => {
+                    let Some(entry) = current.as_mut() else { continue };
+                    match name {
+                        "subjectType" => {
+                            entry.kind = match attribute(&element, "code").as_str() {
+                                "person" => EntryKind::Individual,
+                                "enterprise" => EntryKind::Entity,
+                                _ => EntryKind::Unknown,
+                            }
+                        }
+                        // a weak alias (`strong="false"`) is a low-quality name, not matched on
+                        "nameAlias" if attribute(&element, "strong") != "false" => {
+                            let whole = attribute(&element, "wholeName");
+                            let parts = ["firstName", "middleName", "lastName"].map(|a| attribute(&element, a));
+                            let name =
+                                if whole.is_empty() { parts.iter().filter(|p| !p.is_empty()).cloned().collect::<Vec<_>>().join(" ") } else { whole };
+                            push_unique(&mut entry.names, name);
+                        }
+                        "birthdate" => {
+                            let full = attribute(&element, "birthdate");
+                            let (year, month, day) =
+                                (attribute(&element, "year"), attribute(&element, "monthOfYear"), attribute(&element, "dayOfMonth"));
+                            let date = if full.len() == 10 {
+                                full
+                            } else {
+                                let number = |t: &str| t.parse::<u32>().ok().filter(|n| *n > 0);
+                                match (year.len() == 4, number(&month), number(&day)) {
+                                    (true, Some(m), Some(d)) => format!("{year}-{m:02}-{d:02}"),
+                                    (true, Some(m), None) => format!("{year}-{m:02}"),
+                                    (true, None, _) => year,
+                                    _ => String::new(),
+                                }
+                            };
+                            push_unique(&mut entry.dates_of_birth, date);
+                        }
+                        "citizenship" => {
+                            let code = attribute(&element, "countryIso2Code").to_ascii_uppercase();
+                            let code = if code.len() == 2 && code != "00" {
+                                Some(code)
+                            } else {
+                                country_code(&attribute(&element, "countryDescription")).map(str::to_string)
+                            };
+                            push_unique(&mut entry.nationalities, code.unwrap_or_default());
+                        }
+                        "regulation" => {
+                            let programme = attribute(&element, "programme");
+                            if !programme.is_empty() && !entry.programs.split(';').any(|p| p == programme) {
+                                if !entry.programs.is_empty() {
+                                    entry.programs.push(';');
+                                }
+                                entry.programs.push_str(&programme);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        buffer.clear();
+    }
+    if !saw_root {
+        return Err("not an EU Financial Sanctions File: no export element".to_string());
+    }
+    if depth != 0 || current.is_some() {
+        return Err("the XML ends inside an element: the file is truncated".to_string());
+    }
+    Ok(entries)
+}
+
+/// The UK Sanctions List (FCDO's `UK_Sanctions_List.xml`): each
+/// `Designation` with its `UniqueID`, `IndividualEntityShip`, `RegimeName`,
+/// its `Names` (`Name1`…`Name5` given names, `Name6` the surname; the
+/// `Primary Name` first), non-Latin names, and an individual's `DOB`s
+/// (`dd/mm/yyyy`, with `dd` or `mm` for a part not known) and
+/// `Nationality` names. The mapping follows the FCDO's published list and
+/// OpenSanctions' reader (`datasets/gb/fcdo_sanctions`).
+pub fn uk_sanctions(bytes: &[u8]) -> Result<Vec<ListEntry>, String> {
+    let mut reader = xml_reader(bytes);
+    let mut entries = Vec::new();
+    let mut path: Vec<String> = Vec::new();
+    let mut current: Option<ListEntry> = None;
+    // the name being read: its parts by number, and whether it is the primary name
+    let mut name_parts: [String; 6] = Default::default();
+    let mut name_type = String::new();
+    let mut saw_root = false;
+    let mut buffer = Vec::new();
+    loop {
+        let event = reader.read_event_into(&mut buffer).map_err(|e| format!("XML at byte {}: {e}", reader.buffer_position()))?;
+        match event {
+            Event::Start(start) => {
+                let name = local_name(&start);
+                match name.as_str() {
+                    "Designations" => saw_root = true,
+                    "Designation" => {
+                        current = Some(ListEntry {
+                            entity_id: String::new(),
+                            kind: EntryKind::Unknown,
+                            names: Vec::new(),
+                            dates_of_birth: Vec::new(),
+                            nationalities: Vec::new(),
+                            programs: String::new(),
+                            topic: EntryTopic::Sanction,
+                        })
+                    }
+                    "Name" if path.last().is_some_and(|p| p == "Names") => {
+                        name_parts = Default::default();
+                        name_type.clear();
+                    }
+                    _ => {}
+                }
+                path.push(name);
+            }
+            Event::End(_) => {
+                let closed = path.pop().unwrap_or_default();
+                let Some(entry) = current.as_mut() else { continue };
+                match closed.as_str() {
+                    "Name" if path.last().is_some_and(|p| p == "Names") => {
+                        let full = name_parts.iter().filter(|p| !p.is_empty()).cloned().collect::<Vec<_>>().join(" ");
+                        if !full.is_empty() && !entry.names.contains(&full) {
+                            if name_type.eq_ignore_ascii_case("primary name") {
+                                entry.names.insert(0, full);
+                            } else {
+                                entry.names.push(full);
+                            }
+                        }
+                    }
+                    "Designation" => {
+                        let entry = current.take().ok_or("a Designation closes that never opened")?;
+                        if entry.entity_id.is_empty() || entry.names.is_empty() {
+                            return Err(format!("a Designation without a UniqueID or a name ({:?})", entry.entity_id));
+                        }
+                        entries.push(entry);
+                    }
+                    _ => {}
+                }
+            }
+            Event::Text(text) => {
+                let value = text.unescape().map_err(|e| e.to_string())?.trim().to_string();
+                let (Some(entry), Some(tag)) = (current.as_mut(), path.last()) else { continue };
+                match tag.as_str() {
+                    "UniqueID" => entry.entity_id = value,
+                    "IndividualEntityShip" => {
+                        entry.kind = match value.to_ascii_lowercase().as_str() {
+                            "individual" => EntryKind::Individual,
+                            "entity" => EntryKind::Entity,
+                            "ship" => EntryKind::Vessel,
+                            _ => EntryKind::Unknown,
+                        }
+                    }
+                    "RegimeName" => entry.programs = value,
+                    "NameType" => name_type = value,
+                    "NameNonLatinScript" => push_unique(&mut entry.names, value),
+                    "DOB" => push_unique(&mut entry.dates_of_birth, uk_date(&value).unwrap_or_default()),
+                    "Nationality" => push_unique(&mut entry.nationalities, country_code(&value).map(str::to_string).unwrap_or_default()),
+                    part => {
+                        let number = part.strip_prefix("Name").and_then(|n| n.parse::<usize>().ok()).filter(|n| (1..=6).contains(n));
+                        if let (Some(n), true) = (number, path.len() >= 2 && path[path.len() - 2] == "Name") {
+                            if let Some(slot) = name_parts.get_mut(n - 1) {
+                                *slot = value;
+                            }
+                        }
+                    }
+                }
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+        buffer.clear();
+    }
+    if !saw_root {
+        return Err("not a UK Sanctions List: no Designations element".to_string());
+    }
+    if !path.is_empty() {
+        return Err(format!("the XML ends inside {}: the file is truncated", path.join("/")));
+    }
+    Ok(entries)
+}
+
+/// `23/11/1962` → `1962-11-23`; `dd/11/1962` → `1962-11`; `dd/mm/1962` → `1962`.
+fn uk_date(text: &str) -> Option<String> {
+    let parts: Vec<&str> = text.split('/').map(str::trim).collect();
+    let [day, month, year] = parts.as_slice() else { return None };
+    let year = (year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit())).then_some(*year)?;
+    let number = |t: &str, max: u32| t.parse::<u32>().ok().filter(|n| (1..=max).contains(n));
+    Some(match (number(month, 12), number(day, 31)) {
+        (Some(m), Some(d)) => format!("{year}-{m:02}-{d:02}"),
+        (Some(m), None) => format!("{year}-{m:02}"),
+        (None, _) => year.to_string(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -395,6 +681,57 @@ mod tests {
             ofac(b"7,\"PUTIN, Vladimir\",individual,RUSSIA-EO14024,-0-,-0-,-0-,-0-,-0-,-0-,-0-,-0-\n", None).unwrap()[0].topic
                 == EntryTopic::Sanction
         );
+    }
+
+    fn fixture(path: &str) -> Vec<u8> {
+        std::fs::read(format!("{}/../conformance/data/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    }
+
+    #[test]
+    fn the_eu_files_are_read_with_strong_names_dates_and_citizenship() {
+        let entries = eu_fsf(&fixture("eu-fsf-sample/eu-fsf.xml")).unwrap();
+        assert_eq!(entries.len(), 3);
+        let person = &entries[0];
+        assert_eq!((person.entity_id.as_str(), person.kind), ("EU.9901.11", EntryKind::Individual));
+        // the weak alias "Kaz" is left out
+        assert_eq!(person.names, vec!["Kazimir Ostapovich Vrublevsky-Tarnov", "Казимир Остапович Врублевский-Тарнов"]);
+        assert_eq!(person.dates_of_birth, vec!["1961-07-04"]);
+        assert_eq!(person.nationalities, vec!["RU"]);
+        assert_eq!(person.programs, "UKR");
+        assert_eq!(entries[1].kind, EntryKind::Entity);
+        // parts of a name, a partial date, a country by its description
+        assert_eq!(entries[2].names, vec!["Oyelaran Adebisi-Whitcombe"]);
+        assert_eq!(entries[2].dates_of_birth, vec!["1979-03"]);
+        assert_eq!(entries[2].nationalities, vec!["NG"]);
+        assert!(entries.iter().all(|e| e.topic == EntryTopic::Sanction));
+    }
+
+    #[test]
+    fn the_uk_list_is_read_with_its_primary_name_first() {
+        let entries = uk_sanctions(&fixture("uk-sanctions-sample/UK_Sanctions_List.xml")).unwrap();
+        assert_eq!(entries.len(), 3);
+        let person = &entries[0];
+        assert_eq!((person.entity_id.as_str(), person.kind), ("RUS9901", EntryKind::Individual));
+        assert_eq!(person.names, vec!["Lavrentiy Genrikhovich PROKHODTSEV-LUNIN", "Lavrenty PROKHODTSEV", "Лаврентий Генрихович ПРОХОДЦЕВ-ЛУНИН"]);
+        assert_eq!(person.dates_of_birth, vec!["1958-12-09", "1957"]);
+        assert_eq!(person.nationalities, vec!["RU"]);
+        assert_eq!(person.programs, "The Russia (Sanctions) (EU Exit) Regulations 2019");
+        assert_eq!((entries[1].kind, entries[1].names.clone()), (EntryKind::Vessel, vec!["NORTHERN PEARL STAR".to_string()]));
+        assert_eq!(entries[2].names, vec!["Mireille ABERNATHY-KOUASSI", "Mireille Ama ABERNATHY-KOUASSI"]);
+        assert_eq!((entries[2].dates_of_birth.clone(), entries[2].nationalities.clone()), (vec!["1971-04".to_string()], vec!["CI".to_string()]));
+    }
+
+    #[test]
+    fn an_eu_or_uk_file_cut_short_or_of_another_format_is_refused() {
+        let eu = fixture("eu-fsf-sample/eu-fsf.xml");
+        let uk = fixture("uk-sanctions-sample/UK_Sanctions_List.xml");
+        assert!(eu_fsf(&eu[..eu.len() / 2]).is_err());
+        assert!(uk_sanctions(&uk[..uk.len() / 2]).is_err());
+        assert!(eu_fsf(&uk).is_err() && uk_sanctions(&eu).is_err());
+        assert!(eu_fsf(b"<html><body>Service Unavailable</body></html>").is_err());
+        assert!(uk_sanctions(b"<Designations><Designation><Names><Name><Name6>X</Name6></Name></Names></Designation></Designations>").is_err());
+        assert_eq!(uk_date("31/02/1960").as_deref(), Some("1960-02-31"));
+        assert_eq!(uk_date("dd/mm/19"), None);
     }
 
     #[test]

@@ -37,7 +37,10 @@ impl ListSource {
             _ => return Err(format!("{text:?} is not ENVIRONMENT,FORMAT,URL[,SOURCE]")),
         };
         let environment = Environment::parse(environment).ok_or_else(|| format!("{environment:?} is not sandbox or production"))?;
-        let format = ListFormat::parse(format).ok_or_else(|| format!("{format:?} is not ofac-csv, opensanctions-csv or un-xml"))?;
+        let format = ListFormat::parse(format).ok_or_else(|| {
+            let names: Vec<&str> = ListFormat::ALL.iter().map(|f| f.as_str()).collect();
+            format!("{format:?} is not one of {}", names.join(", "))
+        })?;
         if !(url.starts_with("https://") || url.starts_with("http://")) {
             return Err("the list URL is not an http(s) URL".to_string());
         }
@@ -64,8 +67,7 @@ impl Gateway {
                 let alt = get("alt.csv", format!("{base}alt.csv")).await?;
                 parse::ofac(&sdn, Some(&alt))
             }
-            ListFormat::OpenSanctionsCsv => parse::opensanctions(&get("the list", list.url.clone()).await?),
-            ListFormat::UnXml => parse::un(&get("the list", list.url.clone()).await?),
+            single_file => single_file.read(&get("the list", list.url.clone()).await?),
         }
     }
 
