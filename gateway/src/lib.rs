@@ -33,6 +33,7 @@ pub mod auth;
 pub mod decisions;
 pub mod error;
 pub mod exclusions;
+pub mod health;
 mod idempotency;
 pub mod input;
 mod kyc;
@@ -110,6 +111,12 @@ pub struct Config {
     pub list_sources: Vec<lists::ListSource>,
     /// Seconds between list refreshes; `None` keeps [`lists::refresh::DEFAULT_REFRESH_SECONDS`].
     pub list_refresh_seconds: Option<i64>,
+    /// The list sources production must screen against; `None` keeps
+    /// [`lists::REQUIRED_SOURCES`] (the spec's US, EU, UN and UK lists).
+    pub required_lists: Option<Vec<String>>,
+    /// How recently a required list must have been refreshed; `None` keeps
+    /// [`lists::DEFAULT_FRESHNESS_SECONDS`].
+    pub list_freshness_seconds: Option<i64>,
 }
 
 /// How much one scheduled round, delivery round or import takes on. Workers

@@ -127,6 +127,7 @@ macro_rules! route_table {
 route_table! {
     // public
     Health: "GET" "/v1/health" => "getHealth", Public, api::health, doc api::health_doc;
+    Readiness: "GET" "/v1/health/ready" => "getReadiness", Public, crate::health::ready, doc crate::health::ready_doc;
     OpenApi: "GET" "/v1/openapi.json" => "getOpenApi", Public, crate::openapi::handler, doc crate::openapi::handler_doc;
     IdentityVendorWebhook: "POST" "/v1/vendors/sumsub/webhook" => "receiveIdentityVendorWebhook", Public, crate::kyc::identity_vendor_webhook, doc crate::kyc::identity_vendor_webhook_doc;
     Rules: "GET" "/v1/rules" => "getRules", Tenant, api::rules_identity, doc api::rules_identity_doc;

@@ -119,6 +119,25 @@ fn list_refresh(env: &Env) -> Result<(Vec<gateway::lists::ListSource>, Option<i6
     Ok((sources, hours.map(|h| h * 3_600)))
 }
 
+/// What production must screen against: `CGW_REQUIRED_LISTS` (comma-separated
+/// sources; the four official lists unless set) and `CGW_LIST_FRESHNESS_HOURS` (36 unless set).
+fn list_coverage(env: &Env) -> Result<(Option<Vec<String>>, Option<i64>), ApiError> {
+    let var = |name: &str| env.var(name).ok().map(|v| v.to_string());
+    let misconfigured = |detail: String| ApiError::new(503, "store_unavailable", "the gateway is misconfigured; retry later").with_detail(detail);
+    let required = var("CGW_REQUIRED_LISTS").map(|text| gateway::lists::parse_required_sources(&text));
+    let hours = match var("CGW_LIST_FRESHNESS_HOURS").filter(|v| !v.trim().is_empty()) {
+        Some(text) => Some(
+            text.trim()
+                .parse::<i64>()
+                .ok()
+                .filter(|h| (1..=24 * 366).contains(h))
+                .ok_or_else(|| misconfigured(format!("CGW_LIST_FRESHNESS_HOURS {text:?} is not 1 to 8784")))?,
+        ),
+        None => None,
+    };
+    Ok((required, hours.map(|h| h * 3_600)))
+}
+
 /// The keys that seal webhook secrets: the Worker secret `CGW_SECRET_KEY`
 /// (base64, `wrangler secret put`; `scripts/edge.sh dev` makes one per state
 /// directory) and `CGW_PREVIOUS_SECRET_KEYS` (comma-separated) after a rotation.
@@ -146,6 +165,7 @@ pub(crate) async fn build_gateway(env: &Env) -> Result<(Gateway, Rc<Cell<bool>>)
     let db = env.d1("DB").map_err(|e| unavailable("D1 binding", e.to_string()))?;
     let store = D1Store::new(db);
     let (list_sources, list_refresh_seconds) = list_refresh(env)?;
+    let (required_lists, list_freshness_seconds) = list_coverage(env)?;
     let config = Config {
         work: Settings::from_env(env).work,
         secret_keys: secret_keys(env),
@@ -153,6 +173,8 @@ pub(crate) async fn build_gateway(env: &Env) -> Result<(Gateway, Rc<Cell<bool>>)
         production_identity_vendor: sumsub(env),
         list_sources,
         list_refresh_seconds,
+        required_lists,
+        list_freshness_seconds,
         ..Config::default()
     };
     let woken = Rc::new(Cell::new(false));

@@ -49,6 +49,14 @@ enum Command {
         /// Hours between list refreshes.
         #[arg(long, env = "GATEWAY_LIST_REFRESH_HOURS", default_value_t = 24)]
         list_refresh_hours: u64,
+        /// The list sources production must screen against, comma-separated
+        /// (default: ofac-sdn,eu-fsf,un-consolidated,uk-sanctions); one missing
+        /// or stale shows in readiness and the admin list view, and screening goes on.
+        #[arg(long, env = "GATEWAY_REQUIRED_LISTS")]
+        required_lists: Option<String>,
+        /// Hours within which a required list must have been refreshed.
+        #[arg(long, env = "GATEWAY_LIST_FRESHNESS_HOURS", default_value_t = 36)]
+        list_freshness_hours: u64,
         /// A header holding the client address, set by a trusted proxy in front
         /// (e.g. X-Forwarded-For); its last address is the request's source.
         #[arg(long, env = "GATEWAY_TRUSTED_PROXY_HEADER")]
@@ -348,6 +356,8 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             hit_threshold_production,
             list_urls,
             list_refresh_hours,
+            required_lists,
+            list_freshness_hours,
             trusted_proxy_header,
             secrets,
             yente_url,
@@ -390,6 +400,8 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 production_identity_vendor: sumsub_config(sumsub_url, sumsub_level)?,
                 list_sources,
                 list_refresh_seconds: Some(i64::try_from(list_refresh_hours).unwrap_or(i64::MAX / 7_200).saturating_mul(3_600)),
+                required_lists: required_lists.as_deref().map(lists::parse_required_sources),
+                list_freshness_seconds: Some(i64::try_from(list_freshness_hours).unwrap_or(i64::MAX / 7_200).saturating_mul(3_600)),
                 ..Config::default()
             };
             let gateway = Arc::new(build_gateway(&store, rules, notify.clone(), config).await?);

@@ -48,6 +48,15 @@ pub fn production_screens_against_an_imported_list(env: &Env) -> CaseResult {
     let decision = env.admin_production("GET", &format!("/v1/admin/decisions/{decision_id}"), None);
     decision.expect(200)?;
     ensure_eq!(decision.body["input"]["sources"], json!([{ "source": "ofac-sdn", "version": version }]));
+    // One of the four required lists: production screens, and is not ready.
+    let ready = env.call("GET", "/v1/health/ready", None, None);
+    ready.expect(503)?;
+    let missing = &ready.body["checks"]["lists"]["missing"];
+    ensure!(
+        missing.as_array().is_some_and(|m| m.contains(&json!("uk-sanctions")) && !m.contains(&json!("ofac-sdn"))),
+        "readiness does not name the missing lists: {}",
+        ready.raw
+    );
     let ordinary = p.post("/v1/sanctions/screen", person(&unique("u"), "Ann", "Lee", "1990-04-01", "GB"));
     ordinary.expect(201)?;
     ensure_eq!(ordinary.str("status"), "clear");
@@ -297,6 +306,10 @@ pub fn peps_are_screened_only_where_switched_on(env: &Env) -> CaseResult {
 pub fn eu_and_uk_lists_import(env: &Env) -> CaseResult {
     let eu = env.import_list(&["--environment", "production", "--format", "eu-fsf-xml", &data("eu-fsf-sample/eu-fsf.xml")])?;
     ensure!(eu.contains("3 entries") && eu.contains("eu-fsf"), "unexpected summary: {eu}");
+    // Three of the four: not ready, naming the fourth.
+    let three = env.call("GET", "/v1/health/ready", None, None);
+    three.expect(503)?;
+    ensure_eq!(three.body["checks"]["lists"]["missing"], json!(["uk-sanctions"]), three.raw);
     let uk = env.import_list(&["--environment", "production", "--format", "uk-sanctions-xml", &data("uk-sanctions-sample/UK_Sanctions_List.xml")])?;
     ensure!(uk.contains("3 entries") && uk.contains("uk-sanctions"), "unexpected summary: {uk}");
     let p = env.tenant_with("production", 1000)?;
@@ -314,6 +327,14 @@ pub fn eu_and_uk_lists_import(env: &Env) -> CaseResult {
             ensure!(sources.contains(&source), "the screening was not run against {source}: {sources:?}");
         }
     }
+    // All four: ready, and the admin view shows each with its version.
+    let four = env.call("GET", "/v1/health/ready", None, None);
+    four.expect(200)?;
+    ensure_eq!(four.str("status"), "ready");
+    let lists = env.admin_production("GET", "/v1/admin/sanctions/lists", None);
+    let coverage = lists.body["coverage"].as_array().cloned().unwrap_or_default();
+    ensure_eq!(coverage.len(), 4, lists.raw);
+    ensure!(coverage.iter().all(|c| c["version"].is_string() && c["stale"] == json!(false)), "coverage: {}", lists.raw);
     // Cut short, a file replaces nothing.
     let dir = std::env::temp_dir().join(unique("eu-cut"));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;

@@ -566,6 +566,10 @@ struct ListView {
 #[derive(Serialize, utoipa::ToSchema)]
 struct ListList {
     lists: Vec<ListView>,
+    /// production's required sources, each with its version and freshness (empty in the sandbox)
+    coverage: Vec<SourceCoverage>,
+    /// the freshness window, in hours
+    freshness_hours: i64,
 }
 
 pub(crate) fn search_lists_doc() -> OperationDoc {
@@ -623,6 +627,63 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
     Reply::typed(200, &SearchResults { results })
 }
 
+/// The list sources production screens against unless configured: the
+/// spec's US, EU, UN and UK lists.
+pub const REQUIRED_SOURCES: [&str; 4] = ["ofac-sdn", "eu-fsf", "un-consolidated", "uk-sanctions"];
+/// How recently a required list must have been refreshed: a day and a half,
+/// so that one missed daily refresh is tolerated and two are not.
+pub const DEFAULT_FRESHNESS_SECONDS: i64 = 36 * 3_600;
+
+/// The required sources of a setting: comma-separated source names; an
+/// empty setting requires none (a deployment that screens through yente alone).
+pub fn parse_required_sources(text: &str) -> Vec<String> {
+    text.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()
+}
+
+/// A required source as production has it.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub(crate) struct SourceCoverage {
+    pub source: String,
+    /// the active version; none when the source was never imported
+    #[schema(required)]
+    pub version: Option<String>,
+    #[schema(required)]
+    pub entry_count: Option<i64>,
+    /// when the active version was switched in: its last successful refresh
+    #[schema(value_type = Option<crate::openapi::shared::Timestamp>, required)]
+    pub last_refreshed_at: Option<String>,
+    /// not refreshed within the freshness window (a missing source is not stale but missing)
+    pub stale: bool,
+}
+
+impl Gateway {
+    /// Each required source of the environment (production only; the sandbox
+    /// screens against its stubs) with its active version and freshness.
+    pub(crate) async fn list_coverage(&self, environment: Environment) -> ApiResult<Vec<SourceCoverage>> {
+        if environment == Environment::Sandbox {
+            return Ok(Vec::new());
+        }
+        let active = store::active_versions(self.store.as_ref(), environment).await?;
+        let window = self.config.list_freshness_seconds.unwrap_or(DEFAULT_FRESHNESS_SECONDS);
+        let now = self.clock.now();
+        let required: Vec<String> = self.config.required_lists.clone().unwrap_or_else(|| REQUIRED_SOURCES.iter().map(|s| s.to_string()).collect());
+        Ok(required
+            .into_iter()
+            .map(|source| {
+                let version = active.iter().find(|l| l.source == source);
+                let refreshed = version.and_then(|v| v.activated_at);
+                SourceCoverage {
+                    version: version.map(|v| v.version.clone()),
+                    entry_count: version.map(|v| v.entry_count),
+                    last_refreshed_at: refreshed.map(time::format),
+                    stale: version.is_some() && refreshed.is_none_or(|at| now.saturating_sub(at) > window),
+                    source,
+                }
+            })
+            .collect())
+    }
+}
+
 /// `GET /v1/admin/sanctions/lists`: the environment's lists, active first.
 pub(crate) async fn list_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let lists = store::active_versions(gw.store.as_ref(), ctx.caller.environment)
@@ -641,7 +702,9 @@ pub(crate) async fn list_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
             rescreen_pending: l.rescreen_pending,
         })
         .collect();
-    Reply::typed(200, &ListList { lists })
+    let coverage = gw.list_coverage(ctx.caller.environment).await?;
+    let freshness_hours = gw.config.list_freshness_seconds.unwrap_or(DEFAULT_FRESHNESS_SECONDS) / 3_600;
+    Reply::typed(200, &ListList { lists, coverage, freshness_hours })
 }
 
 fn entry_fingerprint(entry: &ListEntry) -> String {

@@ -381,3 +381,13 @@ mod tests {
         assert_eq!(DeliveryStatus::parse("delivered"), None);
     }
 }
+
+/// How many pending deliveries are due at `now`: the delivery backlog.
+pub async fn backlog(store: &dyn Store, now: i64) -> Result<i64, StoreError> {
+    store
+        .scalar(
+            "SELECT COUNT(*) FROM webhook_deliveries WHERE status = ?1 AND next_attempt_at <= ?2",
+            vec![DeliveryStatus::Pending.as_str().into(), now.into()],
+        )
+        .await
+}
