@@ -369,6 +369,16 @@ pub fn reseal(webhook_id: &str, previous: bool, stored: String, sealed: String) 
     Stmt::expect_one(sql, vec![webhook_id.into(), stored.into(), sealed.into()])
 }
 
+/// How many pending deliveries are due at `now`: the delivery backlog.
+pub async fn backlog(store: &dyn Store, now: i64) -> Result<i64, StoreError> {
+    store
+        .scalar(
+            "SELECT COUNT(*) FROM webhook_deliveries WHERE status = ?1 AND next_attempt_at <= ?2",
+            vec![DeliveryStatus::Pending.as_str().into(), now.into()],
+        )
+        .await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -380,14 +390,4 @@ mod tests {
         }
         assert_eq!(DeliveryStatus::parse("delivered"), None);
     }
-}
-
-/// How many pending deliveries are due at `now`: the delivery backlog.
-pub async fn backlog(store: &dyn Store, now: i64) -> Result<i64, StoreError> {
-    store
-        .scalar(
-            "SELECT COUNT(*) FROM webhook_deliveries WHERE status = ?1 AND next_attempt_at <= ?2",
-            vec![DeliveryStatus::Pending.as_str().into(), now.into()],
-        )
-        .await
 }
