@@ -37,6 +37,7 @@ pub mod health;
 mod idempotency;
 pub mod input;
 mod kyc;
+pub use kyc::AdvancedCheck;
 pub mod limits;
 pub mod lists;
 pub mod netcheck;

@@ -150,7 +150,15 @@ impl Gateway {
                     let Some((check, version)) = due.checks.get(expiry.index as usize) else { continue };
                     let Some(facts) = due.facts.checks.get(expiry.index as usize) else { continue };
                     claims.insert(&check.external_user_id, *version);
-                    statements.extend(crate::kyc::kyc_transition(self, check, facts.verified, None, &expiry.decision, "abandoned", facts.now));
+                    statements.extend(crate::kyc::kyc_transition(
+                        self,
+                        check,
+                        facts.verified,
+                        None,
+                        &expiry.decision,
+                        crate::kyc::store::Reviewer::named("abandoned"),
+                        facts.now,
+                    ));
                 }
                 let scope_tenant = &scope.tenant_id;
                 statements.extend(claims.iter().map(|(user, version)| claim_user_row(scope_tenant, user, *version, now)));

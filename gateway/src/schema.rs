@@ -360,7 +360,10 @@ const V9: &[&str] = &[
     "ALTER TABLE tenants ADD COLUMN screen_adverse_media BIGINT NOT NULL DEFAULT 0",
 ];
 
-pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9];
+/// Version 10: the reason a person gave for a check's manual decision.
+const V10: &[&str] = &["ALTER TABLE kyc_checks ADD COLUMN review_reason TEXT"];
+
+pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

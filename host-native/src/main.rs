@@ -122,6 +122,34 @@ enum Command {
         #[command(subcommand)]
         action: ListsAction,
     },
+    /// The sandbox's stub identity vendor.
+    Kyc {
+        #[command(subcommand)]
+        action: KycCliAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum KycCliAction {
+    /// Give the stub vendor's verdict on a sandbox check awaiting review:
+    /// it moves through the rules (logged) and the change is audited as `cli`.
+    /// Prints {"kyc_check_id", "status", "reason", "decision_id"}.
+    Advance {
+        kyc_check_id: String,
+        #[arg(long = "to", value_enum)]
+        to: Verdict,
+        /// why, stored with the check and shown to the compliance team
+        #[arg(long)]
+        reason: Option<String>,
+        #[command(flatten)]
+        store: StoreArgs,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Verdict {
+    Approved,
+    Rejected,
 }
 
 #[derive(Subcommand)]
@@ -466,6 +494,16 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 started.elapsed().as_secs_f64(),
                 summary.replaced.map(|r| format!(", replacing {r}")).unwrap_or_default()
             );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Kyc { action: KycCliAction::Advance { kyc_check_id, to, reason, store } } => {
+            let gateway = admin_gateway(&store).await?;
+            let reason = reason.map(|r| r.trim().to_string()).filter(|r| !r.is_empty());
+            let outcome = gateway.advance_sandbox_check(&kyc_check_id, matches!(to, Verdict::Approved), reason.as_deref()).await;
+            // a refusal is a decision too: its log is written before the answer
+            gateway.flush_decisions().await.map_err(|e| format!("the decision log could not be written: {e}"))?;
+            let advanced = outcome.map_err(|e| format!("{}: {}", e.code, e.message))?;
+            println!("{}", serde_json::to_string(&advanced).map_err(|e| e.to_string())?);
             Ok(ExitCode::SUCCESS)
         }
         Command::Secrets { action: SecretsAction::Reseal { secrets, store } } => {

@@ -26,7 +26,7 @@ use crate::ports::Stmt;
 use crate::users::User;
 use crate::vendors::{self, sumsub};
 use crate::{time, Ctx, Gateway, Reply};
-pub(crate) use store::Check;
+pub(crate) use store::{Check, Reviewer};
 
 /// The route's handler: the identity vendor's status webhook.
 pub(crate) async fn identity_vendor_webhook(gw: &Gateway, request: &http::Request<Vec<u8>>) -> ApiResult<Reply> {
@@ -255,6 +255,12 @@ struct CheckRow {
     #[schema(value_type = Option<Timestamp>, required)]
     review_due_at: Option<String>,
     overdue: bool,
+    /// who last moved the check: a person, `sumsub`, `sandbox_vendor`, `cli` or `abandoned`
+    #[schema(required)]
+    reviewer: Option<String>,
+    /// the reason given with a manual decision
+    #[schema(required)]
+    review_reason: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -373,7 +379,7 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         // update in the same batch claims it again, one version on.
         let mut version = user.version;
         if let (Some(expiry), Some(open)) = (&decision.expire_open_check, &open) {
-            statements.extend(kyc_transition(gw, open, user.verified_tier, Some(version), expiry, "abandoned", ctx.now));
+            statements.extend(kyc_transition(gw, open, user.verified_tier, Some(version), expiry, Reviewer::named("abandoned"), ctx.now));
             version += 1;
         }
         let reply = match decision.outcome {
@@ -533,7 +539,7 @@ async fn vendor_webhook(gw: &Gateway, headers: &http::HeaderMap, body: &[u8]) ->
         let user = gw.find_user(&check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)?;
         let now = gw.clock.now();
         let (decision, log) = decide_check(gw, &check, &user, action, now)?;
-        if !apply_check_decision(gw, &check, &user, &decision, &log, "sumsub", now).await? {
+        if !apply_check_decision(gw, &check, &user, &decision, &log, Reviewer::named("sumsub"), now).await? {
             return Ok(None);
         }
         if decision.refused {
@@ -626,7 +632,7 @@ async fn apply_check_decision(
     user: &User,
     decision: &KycDecision,
     log: &DecisionLog,
-    reviewer: &str,
+    reviewer: Reviewer<'_>,
     now: i64,
 ) -> ApiResult<bool> {
     if !decision.changed {
@@ -646,7 +652,7 @@ pub(crate) fn kyc_transition(
     verified_before: KycTier,
     claim_version: Option<i64>,
     decision: &KycDecision,
-    reviewer: &str,
+    reviewer: Reviewer<'_>,
     now: i64,
 ) -> Vec<Stmt> {
     let mut statements = store::transition(check, decision, reviewer, now);
@@ -709,7 +715,7 @@ pub(crate) async fn kyc_status(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
     until_committed!({
         let (check, user) = tenant_check(gw, ctx, id).await?;
         let (decision, log) = decide_check(gw, &check, &user, KycAction::View, ctx.now)?;
-        if !apply_check_decision(gw, &check, &user, &decision, &log, "abandoned", ctx.now).await? {
+        if !apply_check_decision(gw, &check, &user, &decision, &log, Reviewer::named("abandoned"), ctx.now).await? {
             return Ok(None);
         }
         let updated_at = if decision.changed { ctx.now } else { check.updated_at };
@@ -756,7 +762,7 @@ pub(crate) async fn sandbox_kyc_submit(gw: &Gateway, ctx: &Ctx<'_>, kyc_check_id
     until_committed!({
         let (check, user) = tenant_check(gw, ctx, kyc_check_id).await?;
         let (decision, log) = decide_check(gw, &check, &user, KycAction::SandboxSubmit, ctx.now)?;
-        if !apply_check_decision(gw, &check, &user, &decision, &log, "sandbox_vendor", ctx.now).await? {
+        if !apply_check_decision(gw, &check, &user, &decision, &log, Reviewer::named("sandbox_vendor"), ctx.now).await? {
             return Ok(None);
         }
         if decision.refused {
@@ -789,7 +795,7 @@ pub(crate) async fn kyc_manual_review(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<
             store::check(gw.store.as_ref(), &kyc_check_id).await?.filter(|c| c.environment == ctx.caller.environment).ok_or_else(check_not_found)?;
         let user = gw.find_user(&check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)?;
         let (decision, log) = decide_check(gw, &check, &user, action, ctx.now)?;
-        if !apply_check_decision(gw, &check, &user, &decision, &log, &reviewer, ctx.now).await? {
+        if !apply_check_decision(gw, &check, &user, &decision, &log, Reviewer { name: &reviewer, reason: reason.as_deref() }, ctx.now).await? {
             return Ok(None);
         }
         if decision.refused {
@@ -799,6 +805,61 @@ pub(crate) async fn kyc_manual_review(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<
             ManuallyReviewed { kyc_check_id: &check.kyc_check_id, status: decision.status.as_str(), reviewer: &reviewer, reason: reason.as_deref() };
         Ok(Some(with_decision(Reply::typed(200, &body)?, &log)))
     })
+}
+
+/// What `compliance-gateway kyc advance` did to a sandbox check.
+#[derive(Debug, Serialize)]
+pub struct AdvancedCheck {
+    pub kyc_check_id: String,
+    pub status: &'static str,
+    pub reason: Option<String>,
+    pub decision_id: String,
+}
+
+impl Gateway {
+    /// The stub vendor's verdict, given by the admin command-line tool: moves
+    /// a sandbox check awaiting review to approved or rejected through the
+    /// rules, as a manual review by `cli` with its reason; logged, and audited
+    /// as `kyc.advance`. A production check is refused (403 `sandbox_only`),
+    /// and so is a check not awaiting review (409 `invalid_state`).
+    pub async fn advance_sandbox_check(&self, kyc_check_id: &str, approve: bool, reason: Option<&str>) -> ApiResult<AdvancedCheck> {
+        let advanced = until_committed!({
+            let check = store::check(self.store.as_ref(), kyc_check_id).await?.ok_or_else(check_not_found)?;
+            if check.environment != Environment::Sandbox {
+                return Err(ApiError::forbidden("sandbox_only", "only a sandbox check is advanced by the command-line tool"));
+            }
+            let offset = crate::tenants::store::operator_clock_offset(self.store.as_ref(), &check.tenant_id, check.environment).await?.unwrap_or(0);
+            let now = self.clock.now().saturating_add(offset);
+            let user = self.find_user(&check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)?;
+            let action = if approve { KycAction::Approve } else { KycAction::Reject };
+            let (decision, log) = decide_check(self, &check, &user, action, now)?;
+            if decision.refused || !decision.changed {
+                self.defer(log.clone());
+                return Err(error_with_decision(invalid_state(check.status), &log));
+            }
+            if !apply_check_decision(self, &check, &user, &decision, &log, Reviewer { name: "cli", reason }, now).await? {
+                return Ok(None);
+            }
+            Ok(Some((check, decision.status, log.decision_id().to_string())))
+        })?;
+        let (check, status, decision_id) = advanced;
+        let audit_id = self.new_id("aud");
+        let request_id = self.new_id("req");
+        let audit = crate::tenants::store::audit_admin_action(&crate::tenants::store::AdminAction {
+            audit_id: &audit_id,
+            tenant_id: Some(&check.tenant_id),
+            action: "kyc.advance",
+            request_id: &request_id,
+            now: self.clock.now(),
+            environment: check.environment,
+            actor_key_id: "cli",
+            resource: Some(&check.kyc_check_id),
+        });
+        if let Err(e) = self.store.batch(vec![audit]).await {
+            eprintln!("audit of kyc.advance ({kyc_check_id}) failed: {e}");
+        }
+        Ok(AdvancedCheck { kyc_check_id: check.kyc_check_id, status: status.as_str(), reason: reason.map(str::to_string), decision_id })
+    }
 }
 
 /// Checks of the environment for the compliance team, by status, with
@@ -811,11 +872,11 @@ pub(crate) async fn list_kyc_checks(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Re
     // The store pre-selects by the review target; the rules say when each check is due and whether it is overdue.
     let items: Vec<rules::ReviewItem> = rows
         .iter()
-        .map(|(c, clock_offset)| rules::ReviewItem {
-            now: now.saturating_add(*clock_offset),
-            waiting_since: c.updated_at,
+        .map(|l| rules::ReviewItem {
+            now: now.saturating_add(l.clock_offset_seconds),
+            waiting_since: l.check.updated_at,
             due_at: None,
-            awaiting: c.status == KycStatus::PendingReview,
+            awaiting: l.check.status == KycStatus::PendingReview,
         })
         .collect();
     let states = gw.rules.describe_reviews(&items)?;
@@ -823,7 +884,10 @@ pub(crate) async fn list_kyc_checks(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Re
         .into_iter()
         .zip(items.iter().zip(states))
         .filter(|(_, (_, state))| !overdue_only || state.overdue)
-        .map(|((c, _), (item, state))| CheckRow {
+        .map(|(listed, (item, state))| (listed.check, listed.reviewer, listed.review_reason, item, state))
+        .map(|(c, reviewer, review_reason, item, state)| CheckRow {
+            reviewer,
+            review_reason,
             in_status_since: time::format(c.updated_at),
             age_seconds: item.now.saturating_sub(c.updated_at),
             review_due_at: state.due_at.map(time::format),

@@ -185,18 +185,34 @@ pub(crate) fn insert_withdrawal(w: NewWithdrawal<'_>) -> Stmt {
 /// Moves a check to the decided status (it loses if the check moved
 /// meanwhile) and its withdrawal with it; an approval raises the user's
 /// verified tier and counts the released withdrawal.
-pub(crate) fn transition(check: &Check, decision: &KycDecision, reviewer: &str, now: i64) -> Vec<Stmt> {
+/// Who moved a check, and the reason a person gave.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Reviewer<'a> {
+    pub name: &'a str,
+    pub reason: Option<&'a str>,
+}
+
+impl<'a> Reviewer<'a> {
+    /// A vendor or the scheduler: no reason of its own.
+    pub(crate) fn named(name: &'a str) -> Self {
+        Reviewer { name, reason: None }
+    }
+}
+
+pub(crate) fn transition(check: &Check, decision: &KycDecision, reviewer: Reviewer<'_>, now: i64) -> Vec<Stmt> {
     let mut statements = vec![
         Stmt::expect_one(
-            "UPDATE kyc_checks SET status = ?2, open_key = CASE WHEN ?5 = 1 THEN open_key ELSE NULL END, reviewer = ?4, updated_at = ?6
+            "UPDATE kyc_checks SET status = ?2, open_key = CASE WHEN ?5 = 1 THEN open_key ELSE NULL END, reviewer = ?4, updated_at = ?6,
+                    review_reason = ?7
              WHERE kyc_check_id = ?1 AND status = ?3",
             vec![
                 check.kyc_check_id.as_str().into(),
                 decision.status.as_str().into(),
                 check.status.as_str().into(),
-                reviewer.into(),
+                reviewer.name.into(),
                 decision.status.is_open().into(),
                 now.into(),
+                Value::from(reviewer.reason),
             ],
         ),
         Stmt::new(
@@ -264,18 +280,38 @@ pub(crate) async fn checks(
     review_target: i64,
     overdue_only: bool,
     now: i64,
-) -> ApiResult<Vec<(Check, i64)>> {
+) -> ApiResult<Vec<ListedCheck>> {
     let rows = store
         .query(
             "SELECT k.kyc_check_id, k.tenant_id, k.environment, k.external_user_id, k.target_tier, k.status, k.withdrawal_id, k.start_response,
-                    k.created_at, k.updated_at, t.clock_offset_seconds
+                    k.created_at, k.updated_at, t.clock_offset_seconds, k.reviewer, k.review_reason
              FROM kyc_checks k JOIN tenants t ON t.tenant_id = k.tenant_id
              WHERE k.environment = ?1 AND k.status = ?2 AND (?3 = 0 OR k.updated_at + ?4 <= ?5 + t.clock_offset_seconds)
              ORDER BY k.updated_at, k.kyc_check_id LIMIT 500",
             vec![environment.as_str().into(), status.as_str().into(), overdue_only.into(), review_target.into(), now.into()],
         )
         .await?;
-    rows.iter().map(|row| Ok((check_from_row(row)?, row.int(10)?))).collect()
+    rows.iter()
+        .map(|row| {
+            Ok(ListedCheck {
+                check: check_from_row(row)?,
+                clock_offset_seconds: row.int(10)?,
+                reviewer: row.opt_text(11)?,
+                review_reason: row.opt_text(12)?,
+            })
+        })
+        .collect()
+}
+
+/// A check as the review list shows it.
+pub(crate) struct ListedCheck {
+    pub check: Check,
+    /// the tenant's test-clock offset, added to the service's now
+    pub clock_offset_seconds: i64,
+    /// who last moved it (a person, a vendor, the scheduler)
+    pub reviewer: Option<String>,
+    /// the reason a person gave, if any
+    pub review_reason: Option<String>,
 }
 
 /// Checks of an environment pending review, and those past their review by `now` on their tenant's clock.
