@@ -82,7 +82,8 @@ fn yente(env: &Env) -> Option<gateway::vendors::yente::YenteConfig> {
 
 /// Sumsub for production identity verification: the secrets
 /// `CGW_SUMSUB_APP_TOKEN`, `CGW_SUMSUB_SECRET_KEY`, `CGW_SUMSUB_WEBHOOK_SECRET`
-/// (all three, or Sumsub is off) and the vars `CGW_SUMSUB_URL`, `CGW_SUMSUB_LEVEL`.
+/// (all three, or Sumsub is off) and the vars `CGW_SUMSUB_URL`, `CGW_SUMSUB_LEVEL`
+/// and `CGW_SUMSUB_LEVEL_TIER1` … `TIER4` (each tier's level, else `CGW_SUMSUB_LEVEL`).
 fn sumsub(env: &Env) -> Option<gateway::vendors::sumsub::SumsubConfig> {
     let secret = |name: &str| env.secret(name).ok().map(|s| s.to_string()).filter(|v| !v.is_empty());
     let var = |name: &str, default: &str| env.var(name).ok().map(|v| v.to_string()).filter(|v| !v.is_empty()).unwrap_or_else(|| default.to_string());
@@ -91,7 +92,11 @@ fn sumsub(env: &Env) -> Option<gateway::vendors::sumsub::SumsubConfig> {
         app_token: secret("CGW_SUMSUB_APP_TOKEN")?,
         secret_key: secret("CGW_SUMSUB_SECRET_KEY")?,
         webhook_secret: secret("CGW_SUMSUB_WEBHOOK_SECRET")?,
-        level_name: var("CGW_SUMSUB_LEVEL", "basic-kyc-level"),
+        levels: gateway::vendors::sumsub::TierLevels::configured(
+            &var("CGW_SUMSUB_LEVEL", "basic-kyc-level"),
+            ["CGW_SUMSUB_LEVEL_TIER1", "CGW_SUMSUB_LEVEL_TIER2", "CGW_SUMSUB_LEVEL_TIER3", "CGW_SUMSUB_LEVEL_TIER4"]
+                .map(|name| env.var(name).ok().map(|v| v.to_string())),
+        ),
     })
 }
 

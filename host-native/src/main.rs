@@ -80,9 +80,19 @@ enum Command {
         /// POST /v1/vendors/sumsub/webhook.
         #[arg(long, env = "GATEWAY_SUMSUB_URL", default_value = "https://api.sumsub.com")]
         sumsub_url: String,
-        /// The Sumsub verification level applicants are created at.
+        /// The Sumsub verification level of every tier without its own.
         #[arg(long, env = "GATEWAY_SUMSUB_LEVEL", default_value = "basic-kyc-level")]
         sumsub_level: String,
+        /// The Sumsub level of tier_1 checks (and so on for tiers 2 to 4): a GREEN
+        /// approves no tier above its level's.
+        #[arg(long, env = "GATEWAY_SUMSUB_LEVEL_TIER1")]
+        sumsub_level_tier1: Option<String>,
+        #[arg(long, env = "GATEWAY_SUMSUB_LEVEL_TIER2")]
+        sumsub_level_tier2: Option<String>,
+        #[arg(long, env = "GATEWAY_SUMSUB_LEVEL_TIER3")]
+        sumsub_level_tier3: Option<String>,
+        #[arg(long, env = "GATEWAY_SUMSUB_LEVEL_TIER4")]
+        sumsub_level_tier4: Option<String>,
         /// Days the decision log is kept (default: the rules' retention, 400 days; a regulator's usual look-back is a year).
         #[arg(long, env = "GATEWAY_DECISION_RETENTION_DAYS")]
         decision_retention_days: Option<i64>,
@@ -284,11 +294,11 @@ enum EnvArg {
 }
 
 /// Sumsub, when its three secrets are in the environment (all or none).
-fn sumsub_config(base_url: String, level_name: String) -> Result<Option<gateway::vendors::sumsub::SumsubConfig>, String> {
+fn sumsub_config(base_url: String, levels: gateway::vendors::sumsub::TierLevels) -> Result<Option<gateway::vendors::sumsub::SumsubConfig>, String> {
     let secret = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     match (secret("GATEWAY_SUMSUB_APP_TOKEN"), secret("GATEWAY_SUMSUB_SECRET_KEY"), secret("GATEWAY_SUMSUB_WEBHOOK_SECRET")) {
         (Some(app_token), Some(secret_key), Some(webhook_secret)) => {
-            Ok(Some(gateway::vendors::sumsub::SumsubConfig { base_url, app_token, secret_key, webhook_secret, level_name }))
+            Ok(Some(gateway::vendors::sumsub::SumsubConfig { base_url, app_token, secret_key, webhook_secret, levels }))
         }
         (None, None, None) => Ok(None),
         _ => Err("Sumsub needs GATEWAY_SUMSUB_APP_TOKEN, GATEWAY_SUMSUB_SECRET_KEY and GATEWAY_SUMSUB_WEBHOOK_SECRET together".into()),
@@ -393,6 +403,10 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             yente_dataset_all_topics,
             sumsub_url,
             sumsub_level,
+            sumsub_level_tier1,
+            sumsub_level_tier2,
+            sumsub_level_tier3,
+            sumsub_level_tier4,
         } => {
             let secret_keys = secrets.keys(&store.database)?;
             let trusted_proxy_header = trusted_proxy_header
@@ -425,7 +439,13 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                     extended_dataset: yente_dataset_all_topics,
                     api_key: std::env::var("GATEWAY_YENTE_API_KEY").ok().filter(|k| !k.is_empty()),
                 }),
-                production_identity_vendor: sumsub_config(sumsub_url, sumsub_level)?,
+                production_identity_vendor: sumsub_config(
+                    sumsub_url,
+                    gateway::vendors::sumsub::TierLevels::configured(
+                        &sumsub_level,
+                        [sumsub_level_tier1, sumsub_level_tier2, sumsub_level_tier3, sumsub_level_tier4],
+                    ),
+                )?,
                 list_sources,
                 list_refresh_seconds: Some(i64::try_from(list_refresh_hours).unwrap_or(i64::MAX / 7_200).saturating_mul(3_600)),
                 required_lists: required_lists.as_deref().map(lists::parse_required_sources),

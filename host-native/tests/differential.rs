@@ -76,9 +76,9 @@ fn kyc_facts() -> impl Strategy<Value = KycFacts> {
         pick(KycTier::ALL),
         pick(KycTier::ALL),
         "[a-z]{0,4}(autoapprove|autoreject)?[a-z]{0,4}",
-        pick(KycAction::ALL),
+        (pick(KycAction::ALL), prop::option::of(pick(KycTier::ALL))),
     )
-        .prop_map(|(now, status, updated_at, target_tier, verified, external_user_id, action)| KycFacts {
+        .prop_map(|(now, status, updated_at, target_tier, verified, external_user_id, (action, vendor_tier))| KycFacts {
             now,
             status,
             updated_at,
@@ -86,6 +86,7 @@ fn kyc_facts() -> impl Strategy<Value = KycFacts> {
             verified,
             external_user_id,
             action,
+            vendor_tier,
         })
 }
 

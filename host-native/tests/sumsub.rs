@@ -24,7 +24,8 @@ use support::{call, loopback_server, Received};
 const APP_TOKEN: &str = "sbx:app-token";
 const SECRET_KEY: &str = "api-secret";
 const WEBHOOK_SECRET: &str = "webhook-secret";
-const LEVEL: &str = "basic-kyc-level";
+/// Each tier's level, tier_1 to tier_4, as an operator configures them in Sumsub.
+const LEVELS: [&str; 4] = ["basic-kyc-level", "id-and-liveness", "proof-of-address", "source-of-funds"];
 
 fn hmac_hex(key: &str, parts: &[&[u8]]) -> String {
     let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key.as_bytes()).unwrap();
@@ -39,6 +40,8 @@ fn hmac_hex(key: &str, parts: &[&[u8]]) -> String {
 struct Standin {
     failing: bool,
     applicants: HashSet<String>,
+    /// the level each applicant was created at
+    levels: std::collections::HashMap<String, String>,
     bad_signatures: usize,
 }
 
@@ -55,14 +58,16 @@ fn answer(state: &mut Standin, method: &str, path_and_query: &str, headers: &htt
     }
     let request: Json = serde_json::from_slice(body).unwrap_or(Json::Null);
     match (method, path_and_query) {
-        ("POST", p) if p == format!("/resources/applicants?levelName={LEVEL}") => {
+        ("POST", p) if LEVELS.iter().any(|l| p == format!("/resources/applicants?levelName={l}")) => {
             let external = request["externalUserId"].as_str().unwrap_or("").to_string();
             if !state.applicants.insert(external.clone()) {
                 return (409, json!({ "description": "Applicant with external user id already exists", "code": 409 }));
             }
+            let level = p.rsplit('=').next().unwrap_or("").to_string();
+            state.levels.insert(external.clone(), level);
             (201, json!({ "id": format!("app-{}", state.applicants.len()), "externalUserId": external, "review": { "reviewStatus": "init" } }))
         }
-        ("POST", "/resources/accessTokens/sdk") if request["levelName"] == LEVEL => {
+        ("POST", "/resources/accessTokens/sdk") if LEVELS.iter().any(|l| request["levelName"] == *l) => {
             (200, json!({ "token": format!("_act-sbx-{}", request["userId"].as_str().unwrap_or("")), "userId": request["userId"] }))
         }
         _ => (404, json!({ "description": "Not found", "code": 404 })),
@@ -86,7 +91,7 @@ async fn gateway(dir: &tempfile::TempDir, addr: std::net::SocketAddr) -> (Gatewa
         app_token: APP_TOKEN.into(),
         secret_key: SECRET_KEY.into(),
         webhook_secret: WEBHOOK_SECRET.into(),
-        level_name: LEVEL.into(),
+        levels: gateway::vendors::sumsub::TierLevels(LEVELS.map(str::to_string)),
     };
     let config = Config { production_identity_vendor: Some(sumsub), ..Config::default() };
     let gateway = Gateway::new(store, Box::new(ComponentRules::embedded().unwrap()), Box::new(SystemClock), Box::new(OsIds), config)
@@ -105,11 +110,15 @@ async fn gateway(dir: &tempfile::TempDir, addr: std::net::SocketAddr) -> (Gatewa
 }
 
 async fn signup_and_withdraw(gateway: &Gateway, key: &str, user: &str) -> (u16, Json) {
+    signup_and_withdraw_cents(gateway, key, user, 50_000).await
+}
+
+async fn signup_and_withdraw_cents(gateway: &Gateway, key: &str, user: &str, cents: i64) -> (u16, Json) {
     let person = json!({ "user_id": user, "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": "ann@example.com" });
     let (status, screened) = call(gateway, key, "POST", "/v1/sanctions/screen", person).await;
     assert_eq!((status, screened["status"].as_str()), (201, Some("clear")), "{screened}");
     let withdrawal =
-        json!({ "user_id": user, "email": "ann@example.com", "phone": "+44 7700 900123", "withdrawal_amount_cents": 50_000, "currency": "USD" });
+        json!({ "user_id": user, "email": "ann@example.com", "phone": "+44 7700 900123", "withdrawal_amount_cents": cents, "currency": "USD" });
     call(gateway, key, "POST", "/v1/kyc/start", withdrawal).await
 }
 
@@ -161,8 +170,8 @@ async fn a_production_check_goes_through_sumsub_and_its_signed_webhooks() {
     let (status, body) = webhook(&gateway, WEBHOOK_SECRET, pending).await;
     assert_eq!((status, body["status"].as_str()), (200, Some("pending_review")), "{body}");
 
-    let green =
-        json!({ "type": "applicantReviewed", "externalUserId": check, "reviewResult": { "reviewAnswer": "GREEN" }, "reviewStatus": "completed" });
+    let green = json!({ "type": "applicantReviewed", "externalUserId": check, "levelName": LEVELS[0], "reviewResult": { "reviewAnswer": "GREEN" },
+                        "reviewStatus": "completed" });
     let (status, body) = webhook(&gateway, WEBHOOK_SECRET, green.clone()).await;
     assert_eq!((status, body["status"].as_str(), body["applied"].as_bool()), (200, Some("approved"), Some(true)), "{body}");
     let view = check_status(&gateway, &key, &check).await;
@@ -181,6 +190,49 @@ async fn a_production_check_goes_through_sumsub_and_its_signed_webhooks() {
     assert_eq!((status, body["applied"].as_bool()), (200, Some(false)), "{body}");
     let unknown = json!({ "type": "applicantPending", "externalUserId": "kyc_nobody" });
     assert_eq!(webhook(&gateway, WEBHOOK_SECRET, unknown).await.0, 404);
+}
+
+#[tokio::test]
+async fn a_green_of_a_lower_tiers_level_approves_no_higher_tier() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = Arc::new(Mutex::new(Standin::default()));
+    let addr = standin(state.clone()).await;
+    let (gateway, admin, key) = gateway(&dir, addr).await;
+    // $25,000: above tier_2's ceiling, so tier_3 (proof of address) is required.
+    let (status, started) = signup_and_withdraw_cents(&gateway, &key, "u-3", 2_500_000).await;
+    assert_eq!((status, started["required_tier"].as_str()), (201, Some("tier_3")), "{started}");
+    let check = started["kyc_check_id"].as_str().unwrap().to_string();
+    assert_eq!(state.lock().unwrap().levels.get(&check).map(String::as_str), Some(LEVELS[2]), "the applicant is not at tier_3's level");
+    let pending = json!({ "type": "applicantPending", "externalUserId": check, "levelName": LEVELS[2] });
+    assert_eq!(webhook(&gateway, WEBHOOK_SECRET, pending).await.0, 200);
+
+    // A GREEN from tier_2's level, or naming no level, is refused by the rules, and logged.
+    for level in [json!(LEVELS[1]), Json::Null] {
+        let green = json!({ "type": "applicantReviewed", "externalUserId": check, "levelName": level, "reviewResult": { "reviewAnswer": "GREEN" } });
+        let request_body = green.to_string().into_bytes();
+        let request = http::Request::builder()
+            .method("POST")
+            .uri("/v1/vendors/sumsub/webhook")
+            .header("x-payload-digest", hmac_hex(WEBHOOK_SECRET, &[&request_body]))
+            .body(request_body)
+            .unwrap();
+        let response = gateway.handle(request).await;
+        assert_eq!(response.status().as_u16(), 409, "{level}");
+        let decision = response.headers().get("x-decision-id").and_then(|v| v.to_str().ok()).unwrap().to_string();
+        gateway.flush_decisions().await.unwrap();
+        let (status, logged) = call(&gateway, &admin, "GET", &format!("/v1/admin/decisions/{decision}"), Json::Null).await;
+        assert_eq!((status, logged["output"]["refused"].clone()), (200, json!(true)), "{logged}");
+    }
+    assert_eq!(check_status(&gateway, &key, &check).await["status"], "pending_review");
+    let (_, tier) = call(&gateway, &key, "GET", "/v1/kyc/tier?user_id=u-3", Json::Null).await;
+    assert_eq!(tier["verified_tier"], "tier_0", "{tier}");
+
+    // Its twin: a GREEN from tier_3's level approves tier_3.
+    let green = json!({ "type": "applicantReviewed", "externalUserId": check, "levelName": LEVELS[2], "reviewResult": { "reviewAnswer": "GREEN" } });
+    let (status, body) = webhook(&gateway, WEBHOOK_SECRET, green).await;
+    assert_eq!((status, body["status"].as_str()), (200, Some("approved")), "{body}");
+    let (_, tier) = call(&gateway, &key, "GET", "/v1/kyc/tier?user_id=u-3", Json::Null).await;
+    assert_eq!(tier["verified_tier"], "tier_3", "{tier}");
 }
 
 #[tokio::test]

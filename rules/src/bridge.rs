@@ -176,7 +176,7 @@ macro_rules! for_each_wit_type {
         $record!(Verification { tier, documents, estimated_clear_time, vendor_token_seconds });
         $variant!(WithdrawalOutcome { unit: [CurrencyMismatch, CeilingExceeded, ReplayOpenCheck, AlreadyInProgress], with: [Held, Approve, Verify] });
         $record!(WithdrawalDecision { expire_open_check, outcome });
-        $record!(KycFacts { now, status, updated_at, target_tier, verified, external_user_id, action });
+        $record!(KycFacts { now, status, updated_at, target_tier, verified, external_user_id, action, vendor_tier });
         $record!(KycDecision { status, changed, refused, events, verified, withdrawal, expires_at, documents });
 
         $enum!(EntryKind { Individual, Entity, Vessel, Aircraft, Unknown });

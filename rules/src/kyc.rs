@@ -262,6 +262,10 @@ pub struct KycFacts {
     /// the operator's user id, which the sandbox vendor keys on
     pub external_user_id: String,
     pub action: KycAction,
+    /// the tier of the vendor's verification level a verdict came from;
+    /// none when the vendor did not name a level this service maps
+    #[serde(default)]
+    pub vendor_tier: Option<KycTier>,
 }
 
 /// A check after an action: its status, what to write and what to answer.
@@ -365,6 +369,9 @@ pub fn decide_kyc(facts: &KycFacts) -> KycDecision {
         },
         // A rejection the user may correct is no verdict: the check stays as it is.
         KycAction::VendorRetry => current,
+        // A GREEN verifies what its level checks: it approves no tier above
+        // its level's (a tier_2 level's GREEN cannot approve tier_3).
+        KycAction::VendorApprove if facts.vendor_tier.is_none_or(|tier| tier < facts.target_tier) => KycDecision { refused: true, ..current },
         KycAction::VendorApprove | KycAction::VendorReject => {
             let approve = facts.action == KycAction::VendorApprove;
             let current = if current.status.can_be_abandoned() { submit(current, facts) } else { current };
@@ -475,7 +482,33 @@ mod tests {
             verified: KycTier::Tier0,
             external_user_id: alloc::string::String::from("user-autoapprove"),
             action,
+            vendor_tier: Some(KycTier::Tier2),
         })
+    }
+
+    #[test]
+    fn a_green_approves_no_tier_above_its_levels() {
+        let green = |vendor_tier| {
+            decide_kyc(&KycFacts {
+                now: 1_000,
+                status: KycStatus::PendingReview,
+                updated_at: 900,
+                target_tier: KycTier::Tier3,
+                verified: KycTier::Tier1,
+                external_user_id: alloc::string::String::from("u"),
+                action: KycAction::VendorApprove,
+                vendor_tier,
+            })
+        };
+        for below in [None, Some(KycTier::Tier2)] {
+            let refused = green(below);
+            assert!(refused.refused && !refused.changed && refused.status == KycStatus::PendingReview, "{below:?}: {refused:?}");
+            assert_eq!(refused.verified, KycTier::Tier1);
+        }
+        for enough in [Some(KycTier::Tier3), Some(KycTier::Tier4)] {
+            let approved = green(enough);
+            assert_eq!((approved.status, approved.verified), (KycStatus::Approved, KycTier::Tier3), "{enough:?}");
+        }
     }
 
     #[test]

@@ -156,6 +156,7 @@ mod tests {
             verified: KycTier::Tier0,
             external_user_id: alloc::string::String::new(),
             action: KycAction::View,
+            vendor_tier: None,
         };
         let facts = DueFacts {
             limits: alloc::vec![

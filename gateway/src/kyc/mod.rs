@@ -448,7 +448,9 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             WithdrawalOutcome::Verify(verification) => {
                 let kyc_check_id = gw.new_id("kyc");
                 let withdrawal_id = gw.new_id("wd");
-                let token = match vendor_access_token(gw, ctx.caller.environment, &kyc_check_id, verification.vendor_token_seconds).await {
+                let token = match vendor_access_token(gw, ctx.caller.environment, &kyc_check_id, verification.tier, verification.vendor_token_seconds)
+                    .await
+                {
                     Ok(token) => token,
                     Err(error) => return refuse_withdrawal(gw, &log, error, statements).await.map(Some),
                 };
@@ -496,7 +498,7 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
 /// The token of the end user's verification flow: the sandbox stub's, or
 /// in production the configured vendor's (an applicant for the check,
 /// then its SDK token). No vendor, or one that fails, is 503.
-async fn vendor_access_token(gw: &Gateway, environment: Environment, kyc_check_id: &str, ttl_seconds: i64) -> ApiResult<String> {
+async fn vendor_access_token(gw: &Gateway, environment: Environment, kyc_check_id: &str, tier: KycTier, ttl_seconds: i64) -> ApiResult<String> {
     let stub = || format!("vat_{}", hex::encode(gw.ids.random_bytes(24)));
     let sumsub = match (environment, &gw.config.production_identity_vendor) {
         (Environment::Sandbox, _) => return Ok(stub()),
@@ -507,9 +509,9 @@ async fn vendor_access_token(gw: &Gateway, environment: Environment, kyc_check_i
     let http = gw.vendor_http.as_ref().ok_or_else(|| vendors::unavailable("identity verification", "this host has no vendor client".into()))?;
     let fail = |e: String| vendors::unavailable("identity verification", format!("sumsub: {e}"));
     let now = gw.clock.now();
-    let created = http.send(sumsub.create_applicant(kyc_check_id, now)).await.map_err(fail)?;
+    let created = http.send(sumsub.create_applicant(kyc_check_id, tier, now)).await.map_err(fail)?;
     sumsub::applicant_id(&created).map_err(fail)?;
-    let issued = http.send(sumsub.access_token(kyc_check_id, ttl_seconds, now)).await.map_err(fail)?;
+    let issued = http.send(sumsub.access_token(kyc_check_id, tier, ttl_seconds, now)).await.map_err(fail)?;
     sumsub::token(&issued).map_err(fail)
 }
 
@@ -525,12 +527,14 @@ async fn vendor_webhook(gw: &Gateway, headers: &http::HeaderMap, body: &[u8]) ->
     if !sumsub.verify_webhook(body, header("x-payload-digest"), header("x-payload-digest-alg")) {
         return Err(ApiError::new(401, "invalid_signature", "the webhook's X-Payload-Digest does not match its body"));
     }
-    let (kyc_check_id, action) = match sumsub::webhook_outcome(body).map_err(|m| ApiError::bad_request("invalid_webhook", m))? {
+    let (kyc_check_id, action, level) = match sumsub::webhook_outcome(body).map_err(|m| ApiError::bad_request("invalid_webhook", m))? {
         sumsub::WebhookOutcome::Ignore(kind) => {
             return Reply::typed(200, &VendorReceipt { received: true, applied: false, kind: Some(&kind), kyc_check_id: None, status: None });
         }
-        sumsub::WebhookOutcome::Apply { kyc_check_id, action } => (kyc_check_id, action),
+        sumsub::WebhookOutcome::Apply { kyc_check_id, action, level } => (kyc_check_id, action, level),
     };
+    // the tier the verdict's level verifies: the rules approve no tier above it
+    let vendor_tier = level.as_deref().and_then(|l| sumsub.levels.tier_of(l));
     until_committed!({
         let check = store::check(gw.store.as_ref(), &kyc_check_id)
             .await?
@@ -538,7 +542,7 @@ async fn vendor_webhook(gw: &Gateway, headers: &http::HeaderMap, body: &[u8]) ->
             .ok_or_else(|| ApiError::not_found("kyc_check_not_found", "no such KYC check"))?;
         let user = gw.find_user(&check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)?;
         let now = gw.clock.now();
-        let (decision, log) = decide_check(gw, &check, &user, action, now)?;
+        let (decision, log) = decide_vendor_check(gw, &check, &user, action, vendor_tier, now)?;
         if !apply_check_decision(gw, &check, &user, &decision, &log, Reviewer::named("sumsub"), now).await? {
             return Ok(None);
         }
@@ -611,7 +615,20 @@ fn withdrawal_insert(ctx: &Ctx<'_>, request: &WithdrawalRequest, withdrawal_id: 
 
 /// Asks the rules what an action does to a check; the decision's log is returned unwritten.
 fn decide_check(gw: &Gateway, check: &Check, user: &User, action: KycAction, now: i64) -> ApiResult<(KycDecision, DecisionLog)> {
+    decide_vendor_check(gw, check, user, action, None, now)
+}
+
+/// [`decide_check`] for a vendor's word, with the tier of the level it came from.
+fn decide_vendor_check(
+    gw: &Gateway,
+    check: &Check,
+    user: &User,
+    action: KycAction,
+    vendor_tier: Option<KycTier>,
+    now: i64,
+) -> ApiResult<(KycDecision, DecisionLog)> {
     let facts = KycFacts {
+        vendor_tier,
         now,
         status: check.status,
         updated_at: check.updated_at,
@@ -697,6 +714,7 @@ pub(crate) async fn abandoned_check_candidates(gw: &Gateway, now: i64, abandon_s
                 verified: a.verified,
                 external_user_id: a.check.external_user_id.clone(),
                 action: KycAction::Expire,
+                vendor_tier: None,
             };
             (a.check, facts, a.user_version)
         })

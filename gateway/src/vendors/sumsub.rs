@@ -6,7 +6,7 @@
 //! secret (`X-Payload-Digest`, hex HMAC of the raw body).
 
 use hmac::{Hmac, Mac};
-use rules::KycAction;
+use rules::{KycAction, KycTier};
 use serde_json::{json, Value as Json};
 use sha2::{Sha256, Sha512};
 
@@ -21,21 +21,50 @@ pub struct SumsubConfig {
     pub secret_key: String,
     /// the secret Sumsub signs webhooks with
     pub webhook_secret: String,
-    /// the verification level applicants are created at
-    pub level_name: String,
+    /// the verification level of each tier a check can ask for
+    pub levels: TierLevels,
+}
+
+/// The Sumsub verification level of each tier a check can ask for
+/// (`tier_1` … `tier_4`): each tier's level collects what that tier requires.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TierLevels(pub [String; 4]);
+
+impl TierLevels {
+    /// One level for every tier: a GREEN of it approves any tier.
+    pub fn same(level: &str) -> Self {
+        TierLevels([level, level, level, level].map(str::to_string))
+    }
+
+    /// Each tier's level as configured, else the one level given for all.
+    pub fn configured(all: &str, per_tier: [Option<String>; 4]) -> Self {
+        TierLevels(per_tier.map(|level| level.filter(|l| !l.trim().is_empty()).unwrap_or_else(|| all.to_string())))
+    }
+
+    /// The level a check for `tier` is verified at.
+    pub fn level(&self, tier: KycTier) -> &str {
+        let index = KycTier::ALL.iter().position(|t| *t == tier).unwrap_or(1).clamp(1, 4) - 1;
+        self.0.get(index).map_or("", String::as_str)
+    }
+
+    /// The highest tier verified at `level`; none for a level not configured.
+    pub fn tier_of(&self, level: &str) -> Option<KycTier> {
+        self.0.iter().rposition(|l| l == level).and_then(|i| KycTier::ALL.get(i + 1).copied())
+    }
 }
 
 impl std::fmt::Debug for SumsubConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SumsubConfig").field("base_url", &self.base_url).field("level_name", &self.level_name).finish_non_exhaustive()
+        f.debug_struct("SumsubConfig").field("base_url", &self.base_url).field("levels", &self.levels).finish_non_exhaustive()
     }
 }
 
 /// What a webhook asks of a check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WebhookOutcome {
-    /// the check (our `kyc_check_id`, Sumsub's `externalUserId`) and the action
-    Apply { kyc_check_id: String, action: KycAction },
+    /// the check (our `kyc_check_id`, Sumsub's `externalUserId`), the
+    /// action, and the verification level the webhook names (`levelName`)
+    Apply { kyc_check_id: String, action: KycAction, level: Option<String> },
     /// a notification this service does not act on, with its type
     Ignore(String),
 }
@@ -69,14 +98,14 @@ impl SumsubConfig {
     }
 
     /// `POST /resources/applicants?levelName=…` for the applicant of one check.
-    pub fn create_applicant(&self, kyc_check_id: &str, now: i64) -> VendorRequest {
-        let path = format!("/resources/applicants?levelName={}", encode(&self.level_name));
+    pub fn create_applicant(&self, kyc_check_id: &str, tier: KycTier, now: i64) -> VendorRequest {
+        let path = format!("/resources/applicants?levelName={}", encode(self.levels.level(tier)));
         self.signed("POST", path, json!({ "externalUserId": kyc_check_id }).to_string().into_bytes(), now)
     }
 
     /// `POST /resources/accessTokens/sdk`: the token the end user's SDK flow starts with.
-    pub fn access_token(&self, kyc_check_id: &str, ttl_seconds: i64, now: i64) -> VendorRequest {
-        let body = json!({ "userId": kyc_check_id, "levelName": self.level_name, "ttlInSecs": ttl_seconds });
+    pub fn access_token(&self, kyc_check_id: &str, tier: KycTier, ttl_seconds: i64, now: i64) -> VendorRequest {
+        let body = json!({ "userId": kyc_check_id, "levelName": self.levels.level(tier), "ttlInSecs": ttl_seconds });
         self.signed("POST", "/resources/accessTokens/sdk".into(), body.to_string().into_bytes(), now)
     }
 
@@ -142,7 +171,8 @@ pub fn webhook_outcome(body: &[u8]) -> Result<WebhookOutcome, String> {
         None => Ok(WebhookOutcome::Ignore(kind)),
         Some(action) => {
             let kyc_check_id = event["externalUserId"].as_str().ok_or("the webhook has no externalUserId")?.to_string();
-            Ok(WebhookOutcome::Apply { kyc_check_id, action })
+            let level = event["levelName"].as_str().map(str::to_string);
+            Ok(WebhookOutcome::Apply { kyc_check_id, action, level })
         }
     }
 }
@@ -157,7 +187,7 @@ mod tests {
             app_token: "sbx:app".into(),
             secret_key: "s3cret".into(),
             webhook_secret: "whk".into(),
-            level_name: "basic kyc".into(),
+            levels: TierLevels(["basic kyc", "id-level", "address-level", "funds-level"].map(str::to_string)),
         }
     }
 
@@ -167,7 +197,7 @@ mod tests {
 
     #[test]
     fn requests_are_signed_over_timestamp_method_path_and_body() {
-        let r = config().create_applicant("kyc_1", 1_700_000_000);
+        let r = config().create_applicant("kyc_1", KycTier::Tier1, 1_700_000_000);
         assert_eq!(r.url, "https://api.sumsub.com/resources/applicants?levelName=basic%20kyc");
         assert_eq!(header(&r, "x-app-access-ts"), "1700000000");
         let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(b"s3cret").unwrap();
@@ -175,7 +205,7 @@ mod tests {
         mac.update(&r.body);
         assert_eq!(header(&r, "x-app-access-sig"), hex::encode(mac.finalize().into_bytes()));
         assert_eq!(serde_json::from_slice::<Json>(&r.body).unwrap()["externalUserId"], "kyc_1");
-        let t = config().access_token("kyc_1", 600, 1_700_000_000);
+        let t = config().access_token("kyc_1", KycTier::Tier1, 600, 1_700_000_000);
         assert_eq!(serde_json::from_slice::<Json>(&t.body).unwrap(), json!({ "userId": "kyc_1", "levelName": "basic kyc", "ttlInSecs": 600 }));
     }
 
@@ -196,7 +226,7 @@ mod tests {
     #[test]
     fn webhook_types_map_to_actions() {
         let outcome = |v: Json| webhook_outcome(v.to_string().as_bytes());
-        let apply = |action| Ok(WebhookOutcome::Apply { kyc_check_id: "kyc_1".into(), action });
+        let apply = |action| Ok(WebhookOutcome::Apply { kyc_check_id: "kyc_1".into(), action, level: None });
         assert_eq!(outcome(json!({ "type": "applicantPending", "externalUserId": "kyc_1" })), apply(KycAction::VendorSubmit));
         let reviewed = |answer: &str, kind: &str| {
             outcome(
@@ -209,6 +239,30 @@ mod tests {
         assert_eq!(outcome(json!({ "type": "applicantCreated" })), Ok(WebhookOutcome::Ignore("applicantCreated".into())));
         assert!(outcome(json!({ "type": "applicantPending" })).is_err());
         assert!(webhook_outcome(b"nope").is_err());
+    }
+
+    #[test]
+    fn each_tier_has_its_level_and_a_webhook_names_its_own() {
+        let c = config();
+        assert_eq!(
+            [KycTier::Tier0, KycTier::Tier1, KycTier::Tier2, KycTier::Tier3, KycTier::Tier4].map(|t| c.levels.level(t)),
+            ["basic kyc", "basic kyc", "id-level", "address-level", "funds-level"]
+        );
+        let t = c.access_token("kyc_3", KycTier::Tier3, 600, 1_700_000_000);
+        assert_eq!(serde_json::from_slice::<Json>(&t.body).unwrap()["levelName"], "address-level");
+        assert!(c.create_applicant("kyc_4", KycTier::Tier4, 1_700_000_000).url.ends_with("levelName=funds-level"));
+        assert_eq!(
+            (c.levels.tier_of("id-level"), c.levels.tier_of("funds-level"), c.levels.tier_of("other")),
+            (Some(KycTier::Tier2), Some(KycTier::Tier4), None)
+        );
+        // one level for all: its GREEN is the highest tier's
+        assert_eq!(TierLevels::same("kyc").tier_of("kyc"), Some(KycTier::Tier4));
+        let body =
+            json!({ "type": "applicantReviewed", "externalUserId": "kyc_3", "levelName": "id-level", "reviewResult": { "reviewAnswer": "GREEN" } });
+        assert_eq!(
+            webhook_outcome(body.to_string().as_bytes()),
+            Ok(WebhookOutcome::Apply { kyc_check_id: "kyc_3".into(), action: KycAction::VendorApprove, level: Some("id-level".into()) })
+        );
     }
 
     #[test]
