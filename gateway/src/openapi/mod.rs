@@ -367,6 +367,8 @@ mod tests {
             let doc = router::operation_doc(spec.operation_id).expect("documented");
             assert!(!doc.summary.is_empty() && TAGS.contains(&doc.tag.as_str()), "{}", spec.operation_id);
             assert!(!doc.responses.is_empty(), "{} documents no success response", spec.operation_id);
+            // the core honours Idempotency-Key on POST only (`Gateway::dispatch`)
+            assert!(!doc.idempotent || spec.method == "POST", "{} is a {} and takes no Idempotency-Key", spec.operation_id, spec.method);
         }
         assert!(router::operation_doc("noSuchOperation").is_none());
     }

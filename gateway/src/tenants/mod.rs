@@ -211,7 +211,6 @@ pub(crate) fn suspend_doc() -> OperationDoc {
 
 pub(crate) fn set_screening_doc() -> OperationDoc {
     OperationDoc::new("admin", "switch screening for PEPs and adverse media on or off for a tenant")
-        .idempotent()
         .body::<ScreeningRequest>()
         .responds::<ScreeningSet>(200, "success")
         .errors(&[400, 404])
