@@ -14,7 +14,8 @@
 //! drawn from any list); every draw is seeded, so two runs screen the same.
 //!
 //! `cargo bench -p host-native --bench match_quality` (`CGW_BENCH_INDIVIDUALS`,
-//! default 300; `CGW_BENCH_FP_NAMES`, default 1000 per set).
+//! default 300; `CGW_BENCH_FP_NAMES`, default 1000 per set; `CGW_BENCH_SHOW_HITS`
+//! prints each false positive with the entries it hit, and each miss).
 
 use std::time::Instant;
 
@@ -307,7 +308,11 @@ async fn run() -> Result<(), Error> {
     let started = Instant::now();
     for (entity, given, last, dob, nationality) in &people {
         for (class, first, surname) in variants(given, last) {
-            let found = api.screen(&first, &surname, dob, nationality).await?.contains(entity);
+            let matched = api.screen(&first, &surname, dob, nationality).await?;
+            let found = matched.contains(entity);
+            if !found && std::env::var_os("CGW_BENCH_SHOW_HITS").is_some() {
+                println!("missed ({class}): {first} {surname} {dob} {nationality}, entry {entity} -> {matched:?}");
+            }
             match recall.iter_mut().find(|(c, ..)| *c == class) {
                 Some(row) => {
                     row.1 += 1;
@@ -327,7 +332,11 @@ async fn run() -> Result<(), Error> {
         let mut hits = 0;
         for _ in 0..fp_names {
             let (first, last, dob, nationality) = (draw.pick(given), draw.pick(surnames), draw.date_of_birth(), draw.pick(nationalities));
-            hits += usize::from(!api.screen(first, last, &dob, nationality).await?.is_empty());
+            let matched = api.screen(first, last, &dob, nationality).await?;
+            if !matched.is_empty() && std::env::var_os("CGW_BENCH_SHOW_HITS").is_some() {
+                println!("false positive: {first} {last} {dob} {nationality} -> {matched:?}");
+            }
+            hits += usize::from(!matched.is_empty());
         }
         fp.push((set, fp_names, hits));
     }

@@ -402,16 +402,17 @@ impl Gateway {
     }
 
     /// The entries of the environment's active lists that share the most
-    /// index keys with `name`, among `entries`.
-    /// The entries of the environment's active lists proposed for a name, and
-    /// the list versions they were sought in.
+    /// index keys with `name` (among equals, those born in the person's year
+    /// first), among `entries`, and the list versions they were sought in.
     pub(crate) async fn list_candidates(
         &self,
         environment: Environment,
         name: &str,
+        date_of_birth: &str,
         entries: Entries<'_>,
         scope: ScreeningScope,
     ) -> ApiResult<(Vec<ListCandidate>, Vec<ScreenedSource>)> {
+        let birth_year = date_of_birth.get(..4).filter(|y| y.bytes().all(|b| b.is_ascii_digit()));
         let mut lists = store::active_lists(self.store.as_ref(), environment).await?;
         if let Entries::ChangedIn(list_id) = entries {
             lists.retain(|l| l.list_id == list_id);
@@ -427,21 +428,23 @@ impl Gateway {
         let mut read_list = Vec::new();
         for (i, list) in lists.iter().enumerate() {
             for chunk in keys.chunks(KEYS_PER_READ) {
-                reads.push(store::read_ranked_entries(&list.list_id, changed_only, MAX_CANDIDATES, chunk, scope));
+                reads.push(store::read_ranked_entries(&list.list_id, changed_only, MAX_CANDIDATES, chunk, scope, birth_year));
                 read_list.push(i);
             }
         }
         if reads.is_empty() {
             return Ok((Vec::new(), sources));
         }
-        let mut hits: HashMap<(usize, i64), i64> = HashMap::new();
+        let mut hits: HashMap<(usize, i64), (i64, bool)> = HashMap::new();
         for (rows, list) in self.store.query_many(reads).await?.iter().zip(&read_list) {
-            for (entry_no, shared) in store::ranked_from(rows)? {
-                *hits.entry((*list, entry_no)).or_default() += shared;
+            for (entry_no, shared, born) in store::ranked_from(rows)? {
+                let hit = hits.entry((*list, entry_no)).or_default();
+                hit.0 += shared;
+                hit.1 |= born;
             }
         }
-        let mut ranked: Vec<((usize, i64), i64)> = hits.into_iter().collect();
-        ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut ranked: Vec<((usize, i64), (i64, bool))> = hits.into_iter().collect();
+        ranked.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(b.1 .1.cmp(&a.1 .1)).then(a.0.cmp(&b.0)));
         ranked.truncate(MAX_CANDIDATES);
         let picks: Vec<(usize, i64)> = ranked.into_iter().map(|(k, _)| k).collect();
         let reads = picks.iter().filter_map(|(list, entry_no)| lists.get(*list).map(|l| store::read_entry(&l.list_id, *entry_no))).collect();
@@ -598,7 +601,7 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
     let limit = ctx.query.page_limit(20, 100)?;
     // An analyst searches every topic; each result says why it is listed.
     let every_topic = ScreeningScope { pep: true, adverse_media: true };
-    let (candidates, _) = gw.list_candidates(ctx.caller.environment, &name, Entries::All, every_topic).await?;
+    let (candidates, _) = gw.list_candidates(ctx.caller.environment, &name, &date_of_birth, Entries::All, every_topic).await?;
     let query = NameQuery { name, date_of_birth, nationality };
     let scored = gw.rules.score_names(&query, &candidates)?;
     let results = scored

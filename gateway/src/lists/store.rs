@@ -363,25 +363,38 @@ pub(crate) async fn active_lists(store: &dyn Store, environment: Environment) ->
 const _: () = assert!(EntryTopic::ALL.len() == 3);
 
 /// Entries of a list that share index keys with a name, most shared first,
-/// among the entries of the topics the screening covers (so that entries it
-/// does not cover never crowd out those it does).
-pub(crate) fn read_ranked_entries(list_id: &str, changed_only: bool, limit: usize, keys: &[String], scope: ScreeningScope) -> Read {
+/// then those born in `birth_year` (when known) among equals, among the
+/// entries of the topics the screening covers (so that entries it does not
+/// cover never crowd out those it does). Each row: entry, shared keys, born
+/// that year (0 or 1).
+pub(crate) fn read_ranked_entries(
+    list_id: &str,
+    changed_only: bool,
+    limit: usize,
+    keys: &[String],
+    scope: ScreeningScope,
+    birth_year: Option<&str>,
+) -> Read {
     let mut params = vec![list_id.into(), changed_only.into(), (limit as i64).into()];
     // unused slots hold a key no name has
     params.extend((0..KEYS_PER_READ).map(|k| keys.get(k).map_or("", String::as_str).into()));
     // topics not covered hold a topic no entry has
     params.extend(EntryTopic::ALL.iter().map(|t| if scope.covers(*t) { t.as_str() } else { "" }.into()));
+    // dates of birth are stored as a JSON array of strings: a year begins one
+    params.push(birth_year.map_or_else(String::new, |y| format!("%\"{y}%")).into());
     Read::new(
-        "SELECT k.entry_no, COUNT(*) AS shared FROM sanctions_keys k JOIN sanctions_entries e ON e.list_id = k.list_id AND e.entry_no = k.entry_no
+        "SELECT k.entry_no, COUNT(*) AS shared, MAX(CASE WHEN e.dates_of_birth LIKE ?15 THEN 1 ELSE 0 END) AS born
+         FROM sanctions_keys k JOIN sanctions_entries e ON e.list_id = k.list_id AND e.entry_no = k.entry_no
          WHERE k.list_id = ?1 AND k.index_key IN (?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) AND (?2 = 0 OR e.changed = 1)
            AND e.topic IN (?12, ?13, ?14)
-         GROUP BY k.entry_no ORDER BY shared DESC, k.entry_no LIMIT ?3",
+         GROUP BY k.entry_no ORDER BY shared DESC, born DESC, k.entry_no LIMIT ?3",
         params,
     )
 }
 
-pub(crate) fn ranked_from(rows: &[Row]) -> ApiResult<Vec<(i64, i64)>> {
-    rows.iter().map(|r| Ok((r.int(0)?, r.int(1)?))).collect()
+/// `(entry_no, shared keys, born in the year asked)` of a ranked read.
+pub(crate) fn ranked_from(rows: &[Row]) -> ApiResult<Vec<(i64, i64, bool)>> {
+    rows.iter().map(|r| Ok((r.int(0)?, r.int(1)?, r.int(2)? > 0))).collect()
 }
 
 pub(crate) fn read_entry(list_id: &str, entry_no: i64) -> Read {
