@@ -202,8 +202,6 @@ pub struct Caller {
     pub clock_offset_seconds: i64,
     /// the tenant's jurisdiction: the rules profile its decisions take
     pub jurisdiction: String,
-    /// the topics beyond sanctions the tenant screens for
-    pub screening: rules::ScreeningScope,
 }
 
 /// What a handler sees of a request.

@@ -321,7 +321,9 @@ pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         ensure_screening_available(gw, ctx.caller.environment).await?;
         let name = format!("{} {}", who.first_name, who.last_name);
         let person = Person { name: &name, date_of_birth: &who.date_of_birth, nationality: &who.nationality };
-        let scope = ctx.caller.screening;
+        // Read with the screening, not from the cached caller: a switch set on
+        // one host applies at once on every host.
+        let scope = crate::tenants::store::screening_scope(gw.store.as_ref(), &ctx.caller.tenant_id).await?;
         let (candidates, sources) = gw.screening_candidates(ctx.caller.environment, &person, crate::lists::Entries::All, scope).await?;
         let facts = ScreeningFacts {
             now: ctx.now,

@@ -61,7 +61,6 @@ impl Gateway {
             rate_limit_per_minute: row.rate_limit_per_minute,
             clock_offset_seconds: row.clock_offset_seconds,
             jurisdiction: row.jurisdiction,
-            screening: row.screening,
         };
         self.key_cache.put(hash, &caller, now);
         Ok(caller)

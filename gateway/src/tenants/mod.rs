@@ -377,8 +377,6 @@ pub(crate) async fn set_screening(gw: &Gateway, ctx: &Ctx<'_>, tenant_id: &str) 
     gw.require_tenant(ctx, tenant_id).await?;
     let screening = ScreeningSwitches { pep: request.pep, adverse_media: request.adverse_media };
     gw.store.batch(vec![store::set_screening(tenant_id, ctx.caller.environment, screening.into())]).await?;
-    // Callers are cached with their tenant's settings.
-    gw.key_cache.clear();
     Reply::typed(200, &ScreeningSet { tenant_id, screening })
 }
 

@@ -99,14 +99,13 @@ pub struct KeyRow {
     pub suspended_at: Option<i64>,
     pub clock_offset_seconds: i64,
     pub jurisdiction: String,
-    pub screening: ScreeningScope,
 }
 
 pub async fn key_by_hash(store: &dyn Store, key_hash: &str) -> Result<Option<KeyRow>, StoreError> {
     let rows = store
         .query(
             "SELECT k.key_id, k.key_hash, k.is_admin, k.revoked_at, t.tenant_id, t.environment, t.rate_limit_per_minute,
-                    t.suspended_at, t.clock_offset_seconds, t.jurisdiction, t.screen_pep, t.screen_adverse_media
+                    t.suspended_at, t.clock_offset_seconds, t.jurisdiction
              FROM api_keys k JOIN tenants t ON t.tenant_id = k.tenant_id WHERE k.key_hash = ?1",
             vec![key_hash.into()],
         )
@@ -124,7 +123,6 @@ pub async fn key_by_hash(store: &dyn Store, key_hash: &str) -> Result<Option<Key
                 suspended_at: r.opt_int(7)?,
                 clock_offset_seconds: r.int(8)?,
                 jurisdiction: r.text(9)?,
-                screening: ScreeningScope { pep: r.bool(10)?, adverse_media: r.bool(11)? },
             })
         })
         .transpose()
