@@ -188,6 +188,10 @@ impl Fields {
 
     /// `true` or `false`; `None` when absent.
     pub fn opt_bool(&mut self, name: &'static str) -> Option<bool> {
+        if self.object.get(name).is_some_and(Json::is_null) {
+            self.invalid("invalid_field", format!("{name} must be true or false"));
+            return None;
+        }
         match self.raw(name, false)? {
             Json::Bool(b) => Some(b),
             _ => {
@@ -200,6 +204,10 @@ impl Fields {
     /// An object of true/false switches named in `switches`, each false
     /// when left out; `None` when the object itself is absent.
     pub fn opt_switches<const N: usize>(&mut self, name: &'static str, switches: [&'static str; N]) -> Option<[bool; N]> {
+        if self.object.get(name).is_some_and(Json::is_null) {
+            self.invalid("invalid_field", format!("{name} must be an object of true/false switches"));
+            return None;
+        }
         let object = match self.raw(name, false)? {
             Json::Object(object) => object,
             _ => {
@@ -214,7 +222,7 @@ impl Fields {
         let mut values = [false; N];
         for (value, switch) in values.iter_mut().zip(switches) {
             match object.get(switch) {
-                None | Some(Json::Null) => {}
+                None => {}
                 Some(Json::Bool(b)) => *value = *b,
                 Some(_) => {
                     self.invalid("invalid_field", format!("{name}.{switch} must be true or false"));

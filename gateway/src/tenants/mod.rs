@@ -38,7 +38,7 @@ struct TenantRequest {
     #[schema(default = "default", required = false)]
     jurisdiction: String,
     /// screening beyond sanctions; both off when absent (the spec's launch)
-    #[schema(required = false)]
+    #[schema(required = false, value_type = ScreeningSwitchesRequest)]
     screening: ScreeningSwitches,
 }
 
@@ -74,9 +74,20 @@ impl From<rules::ScreeningScope> for ScreeningSwitches {
 #[derive(ToSchema)]
 #[schema(as = TenantScreeningRequest)]
 struct ScreeningRequest {
-    #[schema(default = false)]
+    #[schema(default = false, required = false)]
     pep: bool,
-    #[schema(default = false)]
+    #[schema(default = false, required = false)]
+    adverse_media: bool,
+}
+
+/// The `screening` object of a new tenant: each switch false when left out.
+#[derive(ToSchema)]
+#[schema(as = NewTenantScreening)]
+#[allow(dead_code)]
+struct ScreeningSwitchesRequest {
+    #[schema(default = false, required = false)]
+    pep: bool,
+    #[schema(default = false, required = false)]
     adverse_media: bool,
 }
 
