@@ -71,7 +71,7 @@ impl Settings {
 /// the secret `CGW_YENTE_API_KEY`.
 fn yente(env: &Env) -> Option<gateway::vendors::yente::YenteConfig> {
     use gateway::vendors::yente::{ALL_TOPICS_DATASET, SANCTIONS_DATASET};
-    let var = |name: &str| env.var(name).ok().map(|v| v.to_string()).filter(|v| !v.is_empty());
+    let var = |name: &str| setting(env, name);
     Some(gateway::vendors::yente::YenteConfig {
         base_url: var("CGW_YENTE_URL")?,
         dataset: var("CGW_YENTE_DATASET").unwrap_or_else(|| SANCTIONS_DATASET.to_string()),
@@ -105,42 +105,36 @@ fn sumsub(env: &Env) -> Option<gateway::vendors::sumsub::SumsubConfig> {
 /// `--list-url`) every `CGW_LIST_REFRESH_HOURS` (default 24). A setting that
 /// does not read is an error on every request rather than a list never refreshed.
 fn list_refresh(env: &Env) -> Result<(Vec<gateway::lists::ListSource>, Option<i64>), ApiError> {
-    let var = |name: &str| env.var(name).ok().map(|v| v.to_string()).filter(|v| !v.trim().is_empty());
-    let misconfigured = |detail: String| ApiError::new(503, "store_unavailable", "the gateway is misconfigured; retry later").with_detail(detail);
-    let sources = match var("CGW_LIST_URLS") {
+    let sources = match setting(env, "CGW_LIST_URLS") {
         Some(text) => gateway::lists::ListSource::parse_all(&text).map_err(|e| misconfigured(format!("CGW_LIST_URLS: {e}")))?,
         None => Vec::new(),
     };
-    let hours = match var("CGW_LIST_REFRESH_HOURS") {
-        Some(text) => Some(
-            text.trim()
-                .parse::<i64>()
-                .ok()
-                .filter(|h| (1..=24 * 366).contains(h))
-                .ok_or_else(|| misconfigured(format!("CGW_LIST_REFRESH_HOURS {text:?} is not 1 to 8784")))?,
-        ),
-        None => None,
-    };
-    Ok((sources, hours.map(|h| h * 3_600)))
+    Ok((sources, hours_setting(env, "CGW_LIST_REFRESH_HOURS")?))
+}
+
+/// A var that is set and not blank.
+fn setting(env: &Env, name: &str) -> Option<String> {
+    env.var(name).ok().map(|v| v.to_string()).filter(|v| !v.trim().is_empty())
+}
+
+/// A setting that does not read is an error on every request, never a silent default.
+fn misconfigured(detail: String) -> ApiError {
+    ApiError::new(503, "store_unavailable", "the gateway is misconfigured; retry later").with_detail(detail)
+}
+
+/// A number of hours from 1 to 8,784 (a leap year), as seconds; `None` when unset.
+fn hours_setting(env: &Env, name: &str) -> Result<Option<i64>, ApiError> {
+    let Some(text) = setting(env, name) else { return Ok(None) };
+    let hours = text.trim().parse::<i64>().ok().filter(|h| (1..=24 * 366).contains(h));
+    hours.map(|h| Some(h * 3_600)).ok_or_else(|| misconfigured(format!("{name} {text:?} is not 1 to 8784")))
 }
 
 /// What production must screen against: `CGW_REQUIRED_LISTS` (comma-separated
 /// sources; the four official lists unless set) and `CGW_LIST_FRESHNESS_HOURS` (36 unless set).
 fn list_coverage(env: &Env) -> Result<(Option<Vec<String>>, Option<i64>), ApiError> {
-    let var = |name: &str| env.var(name).ok().map(|v| v.to_string());
-    let misconfigured = |detail: String| ApiError::new(503, "store_unavailable", "the gateway is misconfigured; retry later").with_detail(detail);
-    let required = var("CGW_REQUIRED_LISTS").map(|text| gateway::lists::parse_required_sources(&text));
-    let hours = match var("CGW_LIST_FRESHNESS_HOURS").filter(|v| !v.trim().is_empty()) {
-        Some(text) => Some(
-            text.trim()
-                .parse::<i64>()
-                .ok()
-                .filter(|h| (1..=24 * 366).contains(h))
-                .ok_or_else(|| misconfigured(format!("CGW_LIST_FRESHNESS_HOURS {text:?} is not 1 to 8784")))?,
-        ),
-        None => None,
-    };
-    Ok((required, hours.map(|h| h * 3_600)))
+    // set but empty requires no list (a deployment screening through yente alone)
+    let required = env.var("CGW_REQUIRED_LISTS").ok().map(|text| gateway::lists::parse_required_sources(&text.to_string()));
+    Ok((required, hours_setting(env, "CGW_LIST_FRESHNESS_HOURS")?))
 }
 
 /// The keys that seal webhook secrets: the Worker secret `CGW_SECRET_KEY`

@@ -357,13 +357,18 @@ pub fn un(bytes: &[u8]) -> Result<Vec<ListEntry>, String> {
         }
         buffer.clear();
     }
-    if !saw_root {
-        return Err("not a UN consolidated list: no CONSOLIDATED_LIST element".to_string());
-    }
-    if !path.is_empty() {
-        return Err(format!("the XML ends inside {}: the file is truncated", path.join("/")));
-    }
+    xml_ended(saw_root.then_some(()).ok_or("not a UN consolidated list: no CONSOLIDATED_LIST element"), &path)?;
     Ok(entries)
+}
+
+/// The end of an XML list: its root element was seen (else `not_the_format`),
+/// and no element is left open (a file cut short).
+fn xml_ended(root: Result<(), &str>, open: &[String]) -> Result<(), String> {
+    root.map_err(str::to_string)?;
+    match open.is_empty() {
+        true => Ok(()),
+        false => Err(format!("the XML ends inside {}: the file is truncated", open.join("/"))),
+    }
 }
 
 /// An XML reader over a whole file, with text trimmed.
@@ -610,12 +615,7 @@ pub fn uk_sanctions(bytes: &[u8]) -> Result<Vec<ListEntry>, String> {
         }
         buffer.clear();
     }
-    if !saw_root {
-        return Err("not a UK Sanctions List: no Designations element".to_string());
-    }
-    if !path.is_empty() {
-        return Err(format!("the XML ends inside {}: the file is truncated", path.join("/")));
-    }
+    xml_ended(saw_root.then_some(()).ok_or("not a UK Sanctions List: no Designations element"), &path)?;
     Ok(entries)
 }
 
