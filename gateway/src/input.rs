@@ -177,13 +177,24 @@ impl Fields {
         }
     }
 
-    /// An ISO 4217-style currency code: three upper-case letters.
+    /// An ISO 4217 currency code of money (one with a minor unit: not the
+    /// metals, fund or testing codes such as XAU or XXX).
     pub fn currency(&mut self, name: &'static str) -> String {
+        self.currency_with_exponent(name).0
+    }
+
+    /// [`Fields::currency`] with the currency's minor-unit exponent (JPY 0, USD 2, BHD 3).
+    pub fn currency_with_exponent(&mut self, name: &'static str) -> (String, u8) {
         let text = self.code(name);
-        if !text.is_empty() && !is_upper_code(&text, 3) {
-            self.invalid("invalid_field", format!("{name} must be a three-letter upper-case currency code"));
+        match currency_exponent(&text) {
+            Some(exponent) => (text, exponent),
+            None => {
+                if !text.is_empty() {
+                    self.invalid("invalid_field", format!("{name} must be an ISO 4217 currency code such as USD, EUR or JPY"));
+                }
+                (text, rules::kyc::CENTS_EXPONENT)
+            }
         }
-        text
     }
 
     /// `true` or `false`; `None` when absent.
@@ -359,6 +370,21 @@ fn within_store_range(n: i64) -> bool {
     (-MAX_STORED_INTEGER..=MAX_STORED_INTEGER).contains(&n)
 }
 
+/// Every ISO 4217 code [`currency_exponent`] accepts, in order.
+pub fn currency_codes() -> Vec<&'static str> {
+    use iso_currency::IntoEnumIterator;
+    let mut codes: Vec<&'static str> = iso_currency::Currency::iter().filter(|c| c.exponent().is_some()).map(|c| c.code()).collect();
+    codes.sort_unstable();
+    codes
+}
+
+/// The ISO 4217 minor-unit exponent of a currency code; `None` for a code
+/// that is not ISO 4217 money (unknown, lower-case, or without a minor unit).
+pub fn currency_exponent(code: &str) -> Option<u8> {
+    let exponent = iso_currency::Currency::from_code(code)?.exponent()?;
+    u8::try_from(exponent).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -457,5 +483,15 @@ mod tests {
             assert_eq!(Query::parse(Some(raw)).err().map(|e| e.code), Some("invalid_query"), "{raw}");
         }
         assert!(Query::parse(Some("status=open&&")).is_ok());
+    }
+
+    #[test]
+    fn currencies_are_iso_4217_money_with_their_exponents() {
+        assert_eq!(currency_exponent("USD"), Some(2));
+        assert_eq!(currency_exponent("JPY"), Some(0));
+        assert_eq!(currency_exponent("BHD"), Some(3));
+        for refused in ["ABC", "usd", "XAU", "XXX", "US", ""] {
+            assert_eq!(currency_exponent(refused), None, "{refused}");
+        }
     }
 }

@@ -3,10 +3,10 @@
 
 use rules::{
     CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts, ExclusionStatus,
-    ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, KycTier, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision,
+    ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision,
     LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, PlayerNotice, RegulatorImportFacts, RegulatorOutcome, ReviewItem,
-    ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, WithdrawalDecision,
-    WithdrawalFacts,
+    ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, TierFacts,
+    WithdrawalDecision, WithdrawalFacts,
 };
 
 /// `Send + Sync` natively; nothing on wasm, where hosts are single-threaded.
@@ -258,7 +258,7 @@ pub struct RulesVersion {
     pub component_sha256: String,
 }
 
-/// The compliance rules, as exported by the `cgw:rules@6.0.0` component:
+/// The compliance rules, as exported by the `cgw:rules@7.0.0` component:
 /// one call per decision. A `RuleError` is the rules refusing the facts.
 pub trait Rules: MaybeSend {
     fn identity(&self) -> RulesVersion;
@@ -271,7 +271,7 @@ pub trait Rules: MaybeSend {
     fn decide_limit_cancel(&self, facts: &LimitCancelFacts) -> RulesResult<LimitCancelDecision>;
     fn describe_limits(&self, facts: &LimitsFacts) -> RulesResult<Vec<LimitView>>;
     fn decide_withdrawal(&self, facts: &WithdrawalFacts) -> RulesResult<Result<WithdrawalDecision, RuleError>>;
-    fn describe_tier(&self, tier: KycTier) -> RulesResult<TierBounds>;
+    fn describe_tier(&self, facts: TierFacts) -> RulesResult<TierBounds>;
     /// What the player is told, word for word.
     fn player_message(&self, notice: &PlayerNotice) -> RulesResult<String>;
     /// When each item of a review list is due, and whether it is overdue.
@@ -319,8 +319,8 @@ impl Rules for LibraryRules {
     fn decide_withdrawal(&self, facts: &WithdrawalFacts) -> RulesResult<Result<WithdrawalDecision, RuleError>> {
         Ok(rules::decide_withdrawal(facts))
     }
-    fn describe_tier(&self, tier: KycTier) -> RulesResult<TierBounds> {
-        Ok(rules::describe_tier(tier))
+    fn describe_tier(&self, facts: TierFacts) -> RulesResult<TierBounds> {
+        Ok(rules::describe_tier(facts))
     }
     fn player_message(&self, notice: &PlayerNotice) -> RulesResult<String> {
         Ok(rules::player_message(notice))

@@ -145,6 +145,7 @@ route_table! {
     KycStart: "POST" "/v1/kyc/start" => "startKyc", Tenant, crate::kyc::kyc_start, doc crate::kyc::kyc_start_doc;
     KycStatus: "GET" "/v1/kyc/status" => "getKycStatus", Tenant, crate::kyc::kyc_status, doc crate::kyc::kyc_status_doc;
     KycTier: "GET" "/v1/kyc/tier" => "getKycTier", Tenant, crate::kyc::kyc_tier, doc crate::kyc::kyc_tier_doc;
+    KycToken(kyc_check_id): "POST" "/v1/kyc/{kyc_check_id}/token" => "issueKycToken", Tenant, crate::kyc::kyc_token, doc crate::kyc::kyc_token_doc;
     KycManualReview: "POST" "/v1/kyc/manual-review" => "reviewKycManually", Admin audit "kyc.manual_review", crate::kyc::kyc_manual_review, doc crate::kyc::kyc_manual_review_doc;
     AdminKycChecks: "GET" "/v1/admin/kyc/checks" => "listKycChecks", Admin, crate::kyc::list_kyc_checks, doc crate::kyc::list_kyc_checks_doc;
     SandboxKycSubmit(kyc_check_id): "POST" "/v1/sandbox/kyc/{kyc_check_id}/submit" => "submitSandboxKyc", Tenant, crate::kyc::sandbox_kyc_submit, doc crate::kyc::sandbox_kyc_submit_doc;

@@ -363,7 +363,14 @@ const V9: &[&str] = &[
 /// Version 10: the reason a person gave for a check's manual decision.
 const V10: &[&str] = &["ALTER TABLE kyc_checks ADD COLUMN review_reason TEXT"];
 
-pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10];
+/// V11: the expiry of a check's vendor token (to re-issue an expired one) and its escalation to a person.
+const V11: &[&str] = &[
+    "ALTER TABLE kyc_checks ADD COLUMN vendor_token_expires_at BIGINT",
+    "ALTER TABLE kyc_checks ADD COLUMN escalation TEXT",
+    "ALTER TABLE kyc_checks ADD COLUMN escalated_at BIGINT",
+];
+
+pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

@@ -121,6 +121,7 @@ fn player_message_openings() -> Vec<String> {
             breach: DepositBreach { window: LimitWindow::Daily, limit_cents: 100, already_spent_cents: 0, max_allowed_now_cents, next_reset_at: 0 },
             amount_cents,
             currency: "USD".into(),
+            currency_exponent: 2,
         })
     };
     let notices = [

@@ -11,10 +11,10 @@ use std::cell::OnceCell;
 use gateway::ports::{Rules, RulesFault, RulesResult, RulesVersion};
 use rules::{
     CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts, ExclusionStatus,
-    ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, KycTier, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision,
+    ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision,
     LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, PlayerNotice, RegulatorImportFacts, RegulatorOutcome, ReviewItem,
-    ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, WithdrawalDecision,
-    WithdrawalFacts,
+    ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, TierFacts,
+    WithdrawalDecision, WithdrawalFacts,
 };
 use serde_json::{json, Map, Value as Json};
 use wasm_bindgen::prelude::*;
@@ -92,6 +92,17 @@ impl ToJco for u32 {
 impl FromJco for u32 {
     fn from_jco(value: &Json) -> Result<Self, String> {
         i64::from_jco(value).and_then(|v| u32::try_from(v).map_err(|_| format!("not a u32: {value}")))
+    }
+}
+// A u8 is a JS number too: marked as `entry.mjs` reads a u32.
+impl ToJco for u8 {
+    fn to_jco(&self) -> Json {
+        json!({ "$u32": self })
+    }
+}
+impl FromJco for u8 {
+    fn from_jco(value: &Json) -> Result<Self, String> {
+        i64::from_jco(value).and_then(|v| u8::try_from(v).map_err(|_| format!("not a u8: {value}")))
     }
 }
 impl ToJco for f64 {
@@ -292,8 +303,8 @@ impl Rules for JsRules {
     fn decide_withdrawal(&self, facts: &WithdrawalFacts) -> RulesResult<Result<WithdrawalDecision, RuleError>> {
         ask_or_refuse("decideWithdrawal", json!([facts.to_jco()]))
     }
-    fn describe_tier(&self, tier: KycTier) -> RulesResult<TierBounds> {
-        ask("describeTier", json!([tier.to_jco()]))
+    fn describe_tier(&self, facts: TierFacts) -> RulesResult<TierBounds> {
+        ask("describeTier", json!([facts.to_jco()]))
     }
     fn player_message(&self, notice: &PlayerNotice) -> RulesResult<String> {
         ask("playerMessage", json!([notice.to_jco()]))

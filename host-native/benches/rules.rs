@@ -49,8 +49,12 @@ fn bench(c: &mut Criterion) {
     }
     group.finish();
     let mut fixed = c.benchmark_group("fixed_cost");
-    fixed.bench_function("native/describe_tier", |b| b.iter(|| LibraryRules.describe_tier(rules::KycTier::Tier2)));
-    fixed.bench_function("component/describe_tier", |b| b.iter(|| component.describe_tier(rules::KycTier::Tier2)));
+    fixed.bench_function("native/describe_tier", |b| {
+        b.iter(|| LibraryRules.describe_tier(rules::TierFacts { tier: rules::KycTier::Tier2, currency_exponent: 2 }))
+    });
+    fixed.bench_function("component/describe_tier", |b| {
+        b.iter(|| component.describe_tier(rules::TierFacts { tier: rules::KycTier::Tier2, currency_exponent: 2 }))
+    });
     fixed.finish();
 }
 

@@ -8,9 +8,9 @@ use std::time::Duration;
 use gateway::ports::{Rules, RulesFault, RulesResult, RulesVersion};
 use rules::{
     CaseReviewDecision, CaseReviewFacts, Convert, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts,
-    ExclusionStatus, ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, KycTier, LimitCancelDecision, LimitCancelFacts,
+    ExclusionStatus, ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, LimitCancelDecision, LimitCancelFacts,
     LimitChangeDecision, LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, PlayerNotice, RegulatorImportFacts, RegulatorOutcome,
-    ReviewItem, ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds,
+    ReviewItem, ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, TierFacts,
     WithdrawalDecision, WithdrawalFacts,
 };
 use sha2::{Digest, Sha256};
@@ -172,9 +172,9 @@ impl Rules for ComponentRules {
         let facts: wit::WithdrawalFacts = facts.clone().convert();
         Ok(self.call(|r, s| r.call_decide_withdrawal(s, facts))?.convert())
     }
-    fn describe_tier(&self, tier: KycTier) -> RulesResult<TierBounds> {
-        let tier: wit::KycTier = tier.convert();
-        Ok(self.call(|r, s| r.call_describe_tier(s, tier))?.convert())
+    fn describe_tier(&self, facts: TierFacts) -> RulesResult<TierBounds> {
+        let facts: wit::TierFacts = facts.convert();
+        Ok(self.call(|r, s| r.call_describe_tier(s, facts))?.convert())
     }
     fn player_message(&self, notice: &PlayerNotice) -> RulesResult<String> {
         let notice: wit::PlayerNotice = notice.clone().convert();

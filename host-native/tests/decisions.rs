@@ -59,7 +59,7 @@ impl Rules for Counting {
     fn decide_withdrawal(&self, f: &WithdrawalFacts) -> RulesResult<Result<WithdrawalDecision, RuleError>> {
         self.tick().decide_withdrawal(f)
     }
-    fn describe_tier(&self, t: KycTier) -> RulesResult<TierBounds> {
+    fn describe_tier(&self, t: TierFacts) -> RulesResult<TierBounds> {
         self.tick().describe_tier(t)
     }
     fn player_message(&self, n: &rules::PlayerNotice) -> RulesResult<String> {

@@ -182,14 +182,16 @@ proptest! {
         cumulative_cents in cents(),
         amount_cents in cents(),
         same_currency in any::<bool>(),
-        open in prop::option::of((pick(KycTier::ALL), pick(KycStatus::ALL), moment())),
+        open in prop::option::of((pick(KycTier::ALL), pick(KycStatus::ALL), moment(), prop::option::of(moment()))),
+        currency_exponent in 0u8..6,
         check in kyc_facts(),
     ) {
         let (lib, comp) = (LibraryRules, component());
-        let open_check = open.map(|(target_tier, status, updated_at)| OpenCheck { target_tier, status, updated_at });
-        let withdrawal = WithdrawalFacts { now, sanctions, verified, cumulative_cents, amount_cents, same_currency, open_check };
+        let open_check = open.map(|(target_tier, status, updated_at, token_expires_at)| OpenCheck { target_tier, status, updated_at, token_expires_at });
+        let withdrawal = WithdrawalFacts { now, sanctions, verified, cumulative_cents, amount_cents, same_currency, open_check, currency_exponent };
         prop_assert_eq!(lib.decide_withdrawal(&withdrawal), comp.decide_withdrawal(&withdrawal));
-        prop_assert_eq!(lib.describe_tier(verified), comp.describe_tier(verified));
+        let tier = TierFacts { tier: verified, currency_exponent };
+        prop_assert_eq!(lib.describe_tier(tier), comp.describe_tier(tier));
         prop_assert_eq!(lib.decide_kyc(&check), comp.decide_kyc(&check));
     }
 
@@ -210,6 +212,7 @@ proptest! {
         amount_cents in cents(),
         next_reset_at in moment(),
         currency in "[A-Z]{3}",
+        currency_exponent in 0u8..6,
     ) {
         let (lib, comp) = (LibraryRules, component());
         let max_allowed_now_cents = limit_cents.saturating_sub(spent).max(0);
@@ -219,7 +222,7 @@ proptest! {
             PlayerNotice::DepositExcluded,
             PlayerNotice::WithdrawalHeld,
             PlayerNotice::WithdrawalApproved,
-            PlayerNotice::DepositBreach(BreachNotice { breach, amount_cents, currency }),
+            PlayerNotice::DepositBreach(BreachNotice { breach, amount_cents, currency, currency_exponent }),
         ];
         for notice in &notices {
             prop_assert_eq!(lib.player_message(notice), comp.player_message(notice));

@@ -88,7 +88,7 @@ async fn advance_moves_a_check_through_the_rules(db: &str) {
     let (ok, _, err) = advance(db, &[&unsubmitted, "--to", "maybe"]);
     assert!(!ok && err.contains("maybe"), "{err}");
     let (_, status) = call(&gateway, &key, "GET", &format!("/v1/kyc/status?kyc_check_id={unsubmitted}"), Json::Null).await;
-    assert_eq!(status["status"], "not_started", "unchanged: {status}");
+    assert_eq!(status["status"], "in_progress", "unchanged: {status}");
 }
 
 #[tokio::test]

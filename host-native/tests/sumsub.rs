@@ -7,6 +7,7 @@
 mod support;
 
 use std::collections::HashSet;
+use std::sync::atomic::AtomicI64;
 use std::sync::{Arc, Mutex};
 
 use gateway::auth::Environment;
@@ -16,10 +17,10 @@ use gateway::{Config, Gateway};
 use hmac::{Hmac, Mac};
 use host_native::rules_engine::ComponentRules;
 use host_native::webhooks::VendorClient;
-use host_native::{OsIds, SystemClock};
+use host_native::OsIds;
 use serde_json::{json, Value as Json};
 use sha2::Sha256;
-use support::{call, loopback_server, Received};
+use support::{call, loopback_server, Received, TestClock};
 
 const APP_TOKEN: &str = "sbx:app-token";
 const SECRET_KEY: &str = "api-secret";
@@ -43,6 +44,8 @@ struct Standin {
     /// the level each applicant was created at
     levels: std::collections::HashMap<String, String>,
     bad_signatures: usize,
+    /// SDK tokens issued so far: each token names its number
+    tokens_issued: usize,
 }
 
 /// Sumsub's answer to one request, from its documentation.
@@ -68,7 +71,9 @@ fn answer(state: &mut Standin, method: &str, path_and_query: &str, headers: &htt
             (201, json!({ "id": format!("app-{}", state.applicants.len()), "externalUserId": external, "review": { "reviewStatus": "init" } }))
         }
         ("POST", "/resources/accessTokens/sdk") if LEVELS.iter().any(|l| request["levelName"] == *l) => {
-            (200, json!({ "token": format!("_act-sbx-{}", request["userId"].as_str().unwrap_or("")), "userId": request["userId"] }))
+            state.tokens_issued += 1;
+            let token = format!("_act-sbx-{}-{}", request["userId"].as_str().unwrap_or(""), state.tokens_issued);
+            (200, json!({ "token": token, "userId": request["userId"] }))
         }
         _ => (404, json!({ "description": "Not found", "code": 404 })),
     }
@@ -85,6 +90,11 @@ async fn standin(state: Arc<Mutex<Standin>>) -> std::net::SocketAddr {
 
 /// A production gateway with Sumsub at `addr` and a one-entry list, so that production screens.
 async fn gateway(dir: &tempfile::TempDir, addr: std::net::SocketAddr) -> (Gateway, String, String) {
+    gateway_at(dir, addr, TestClock(Arc::new(AtomicI64::new(chrono::Utc::now().timestamp())))).await
+}
+
+/// [`gateway`] on a clock the test moves.
+async fn gateway_at(dir: &tempfile::TempDir, addr: std::net::SocketAddr, clock: TestClock) -> (Gateway, String, String) {
     let store = host_native::open_store(&format!("sqlite://{}", dir.path().join("g.db").display())).await.unwrap();
     let sumsub = SumsubConfig {
         base_url: format!("http://{addr}"),
@@ -94,7 +104,7 @@ async fn gateway(dir: &tempfile::TempDir, addr: std::net::SocketAddr) -> (Gatewa
         levels: gateway::vendors::sumsub::TierLevels(LEVELS.map(str::to_string)),
     };
     let config = Config { production_identity_vendor: Some(sumsub), ..Config::default() };
-    let gateway = Gateway::new(store, Box::new(ComponentRules::embedded().unwrap()), Box::new(SystemClock), Box::new(OsIds), config)
+    let gateway = Gateway::new(store, Box::new(ComponentRules::embedded().unwrap()), Box::new(clock), Box::new(OsIds), config)
         .with_vendor_http(Box::new(VendorClient::new().unwrap()));
     gateway.migrate().await.unwrap();
     let list = "id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n\
@@ -153,8 +163,10 @@ async fn a_production_check_goes_through_sumsub_and_its_signed_webhooks() {
     let (status, started) = signup_and_withdraw(&gateway, &key, "u-1").await;
     assert_eq!(status, 201, "{started}");
     let check = started["kyc_check_id"].as_str().unwrap().to_string();
-    assert_eq!(started["vendor_access_token"], json!(format!("_act-sbx-{check}")), "{started}");
+    assert_eq!(started["vendor_access_token"], json!(format!("_act-sbx-{check}-1")), "{started}");
     assert_eq!(started["withdrawal_held"], json!(true));
+    // the flow starts with the check's token
+    assert_eq!(started["status"], "in_progress", "{started}");
     {
         let state = state.lock().unwrap();
         assert!(state.applicants.contains(&check), "no applicant for the check");
@@ -165,7 +177,7 @@ async fn a_production_check_goes_through_sumsub_and_its_signed_webhooks() {
     let pending = json!({ "type": "applicantPending", "externalUserId": check, "applicantId": "app-1", "reviewStatus": "pending" });
     let (status, refused) = webhook(&gateway, "not-the-secret", pending.clone()).await;
     assert_eq!((status, refused["error"].as_str()), (401, Some("invalid_signature")), "{refused}");
-    assert_eq!(check_status(&gateway, &key, &check).await["status"], "not_started");
+    assert_eq!(check_status(&gateway, &key, &check).await["status"], "in_progress");
 
     let (status, body) = webhook(&gateway, WEBHOOK_SECRET, pending).await;
     assert_eq!((status, body["status"].as_str()), (200, Some("pending_review")), "{body}");
@@ -244,7 +256,7 @@ async fn a_failing_vendor_is_503_and_creates_no_check() {
 
     let (status, error) = signup_and_withdraw(&gateway, &key, "u-1").await;
     assert_eq!((status, error["error"].as_str()), (503, Some("vendor_unavailable")), "{error}");
-    let (_, checks) = call(&gateway, &admin, "GET", "/v1/admin/kyc/checks?status=not_started", Json::Null).await;
+    let (_, checks) = call(&gateway, &admin, "GET", "/v1/admin/kyc/checks?status=in_progress", Json::Null).await;
     assert_eq!(checks["checks"], json!([]), "a check was written: {checks}");
 
     // Back up, the same withdrawal starts a check.
@@ -253,4 +265,92 @@ async fn a_failing_vendor_is_503_and_creates_no_check() {
         json!({ "user_id": "u-1", "email": "ann@example.com", "phone": "+44 7700 900123", "withdrawal_amount_cents": 50_000, "currency": "USD" });
     let (status, started) = call(&gateway, &key, "POST", "/v1/kyc/start", withdrawal).await;
     assert_eq!(status, 201, "{started}");
+}
+
+/// `kyc.started` is queued with the check; a fresh token is issued for the
+/// same applicant on resume and, once the token expired, on a repeat of the
+/// withdrawal; a valid one is answered as it is.
+#[tokio::test]
+async fn the_flow_starts_with_the_check_and_expired_tokens_are_reissued() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = Arc::new(Mutex::new(Standin::default()));
+    let addr = standin(state.clone()).await;
+    let clock = TestClock(Arc::new(AtomicI64::new(1_800_000_000)));
+    let (gateway, admin, key) = gateway_at(&dir, addr, clock.clone()).await;
+
+    let (status, started) = signup_and_withdraw(&gateway, &key, "u-5").await;
+    assert_eq!((status, started["status"].as_str()), (201, Some("in_progress")), "{started}");
+    let check = started["kyc_check_id"].as_str().unwrap().to_string();
+    gateway.flush_decisions().await.unwrap();
+    let (_, events) = call(&gateway, &admin, "GET", "/v1/admin/decisions?user_id=u-5", Json::Null).await;
+    let withdrawal = events["decisions"].as_array().unwrap().iter().find(|d| d["operation"] == "withdrawal").cloned().unwrap_or(Json::Null);
+    assert_eq!(withdrawal["output"]["Ok"]["outcome"]["verify"]["events"], json!(["kyc.started"]), "{withdrawal}");
+
+    // Resuming issues a new token for the same applicant: no second applicant.
+    let (status, resumed) = call(&gateway, &key, "POST", &format!("/v1/kyc/{check}/token"), json!({})).await;
+    assert_eq!(status, 200, "{resumed}");
+    assert_eq!(resumed["vendor_access_token"], json!(format!("_act-sbx-{check}-2")), "{resumed}");
+    assert_eq!(state.lock().unwrap().applicants.len(), 1, "a second applicant was created");
+
+    // A repeat within the token's lifetime answers it; after, a new one.
+    let withdrawal =
+        json!({ "user_id": "u-5", "email": "ann@example.com", "phone": "+44 7700 900123", "withdrawal_amount_cents": 50_000, "currency": "USD" });
+    clock.0.fetch_add(600, std::sync::atomic::Ordering::SeqCst);
+    let (status, repeat) = call(&gateway, &key, "POST", "/v1/kyc/start", withdrawal.clone()).await;
+    assert_eq!(status, 200, "{repeat}");
+    assert_eq!(repeat["vendor_access_token"], json!(format!("_act-sbx-{check}-2")), "{repeat}");
+    assert_eq!(repeat["vendor_expires_in"], json!(300), "{repeat}");
+    clock.0.fetch_add(300, std::sync::atomic::Ordering::SeqCst);
+    let (status, late) = call(&gateway, &key, "POST", "/v1/kyc/start", withdrawal).await;
+    assert_eq!(status, 200, "{late}");
+    assert_eq!(late["vendor_access_token"], json!(format!("_act-sbx-{check}-3")), "{late}");
+    assert_eq!(late["vendor_expires_in"], json!(900), "{late}");
+    let state = state.lock().unwrap();
+    assert_eq!((state.applicants.len(), state.tokens_issued, state.bad_signatures), (1, 3, 0));
+}
+
+async fn escalated(gateway: &Gateway, admin: &str) -> Json {
+    call(gateway, admin, "GET", "/v1/admin/kyc/checks?status=pending_review&escalated=true", Json::Null).await.1
+}
+
+/// A RED with RETRY is no verdict: the check stays awaiting review and is
+/// escalated to a person, who decides it; a RED FINAL rejects without one.
+#[tokio::test]
+async fn a_retry_request_escalates_the_check_to_a_person() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = Arc::new(Mutex::new(Standin::default()));
+    let addr = standin(state.clone()).await;
+    let (gateway, admin, key) = gateway(&dir, addr).await;
+
+    let (_, started) = signup_and_withdraw(&gateway, &key, "u-6").await;
+    let check = started["kyc_check_id"].as_str().unwrap().to_string();
+    webhook(&gateway, WEBHOOK_SECRET, json!({ "type": "applicantPending", "externalUserId": check })).await;
+    assert_eq!(escalated(&gateway, &admin).await["checks"], json!([]), "escalated before any retry");
+    let retry = json!({ "type": "applicantReviewed", "externalUserId": check, "levelName": LEVELS[0],
+                        "reviewResult": { "reviewAnswer": "RED", "reviewRejectType": "RETRY" } });
+    let (status, body) = webhook(&gateway, WEBHOOK_SECRET, retry.clone()).await;
+    assert_eq!((status, body["status"].as_str(), body["applied"].as_bool()), (200, Some("pending_review"), Some(true)), "{body}");
+    let listed = escalated(&gateway, &admin).await;
+    assert_eq!(listed["checks"][0]["kyc_check_id"], json!(check), "{listed}");
+    assert_eq!(listed["checks"][0]["escalation"], "vendor_retry", "{listed}");
+    // a repeat of the retry changes nothing more
+    let (_, again) = webhook(&gateway, WEBHOOK_SECRET, retry).await;
+    assert_eq!(again["applied"], json!(false), "{again}");
+    // the user may still resume the flow to resubmit
+    let (status, _) = call(&gateway, &key, "POST", &format!("/v1/kyc/{check}/token"), json!({})).await;
+    assert_eq!(status, 200);
+    // a person decides
+    let review = json!({ "kyc_check_id": check, "decision": "approve", "reviewer": "analyst-1", "reason": "resubmitted ID checked by hand" });
+    let (status, decided) = call(&gateway, &admin, "POST", "/v1/kyc/manual-review", review).await;
+    assert_eq!((status, decided["status"].as_str()), (200, Some("approved")), "{decided}");
+    assert_eq!(escalated(&gateway, &admin).await["checks"], json!([]));
+
+    // the twin: a final RED rejects, and nothing is escalated
+    let (_, other) = signup_and_withdraw(&gateway, &key, "u-7").await;
+    let other = other["kyc_check_id"].as_str().unwrap().to_string();
+    let red = json!({ "type": "applicantReviewed", "externalUserId": other, "levelName": LEVELS[0],
+                      "reviewResult": { "reviewAnswer": "RED", "reviewRejectType": "FINAL" } });
+    let (status, body) = webhook(&gateway, WEBHOOK_SECRET, red).await;
+    assert_eq!((status, body["status"].as_str()), (200, Some("rejected")), "{body}");
+    assert_eq!(escalated(&gateway, &admin).await["checks"], json!([]));
 }

@@ -1,4 +1,4 @@
-//! Exports the `rules` library as the `cgw:rules@6.0.0` component. No logic
+//! Exports the `rules` library as the `cgw:rules@7.0.0` component. No logic
 //! of its own: each export converts its facts, calls the library once and
 //! converts the decision back, through the conversions of `rules::wit_bridge!`.
 //! It is built for `wasm32-unknown-unknown` only; on other targets it is empty.
@@ -43,8 +43,8 @@ impl wit::Guest for Component {
     fn player_message(notice: wit::PlayerNotice) -> String {
         rules::player_message(&notice.convert())
     }
-    fn describe_tier(tier: wit::KycTier) -> wit::TierBounds {
-        rules::describe_tier(tier.convert()).convert()
+    fn describe_tier(facts: wit::TierFacts) -> wit::TierBounds {
+        rules::describe_tier(facts.convert()).convert()
     }
     fn decide_kyc(facts: wit::KycFacts) -> wit::KycDecision {
         rules::decide_kyc(&facts.convert()).convert()

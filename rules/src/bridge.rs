@@ -15,7 +15,7 @@ pub trait Convert<T> {
 macro_rules! identity {
     ($($t:ty),*) => { $(impl Convert<$t> for $t { fn convert(self) -> $t { self } })* };
 }
-identity!(i64, u32, bool, f64, String);
+identity!(i64, u32, u8, bool, f64, String);
 
 impl<A: Convert<B>, B> Convert<Vec<B>> for Vec<A> {
     fn convert(self) -> Vec<B> {
@@ -134,7 +134,8 @@ macro_rules! for_each_wit_type {
         $enum!(KycStatus { NotStarted, InProgress, PendingReview, Approved, Rejected, Expired });
         $enum!(KycDocument { EmailOtp, PhoneOtp, GovernmentId, Selfie, ProofOfAddress, SourceOfFunds });
         $enum!(WithdrawalStatus { Held, Released, Blocked, Cancelled });
-        $enum!(KycAction { View, SandboxSubmit, Approve, Reject, Expire, VendorSubmit, VendorApprove, VendorReject, VendorRetry });
+        $enum!(KycAction { View, SandboxSubmit, Approve, Reject, Expire, VendorSubmit, VendorApprove, VendorReject, VendorRetry, IssueToken });
+        $enum!(KycEscalation { VendorRetry, ReviewOverdue });
         $enum!(CaseStatus { Open, Dismissed, Confirmed });
         $enum!(ReviewAction { Dismiss, Confirm });
         $enum!(LimitCancelDecision { Cancel, AlreadyCancelled, NotPending });
@@ -147,7 +148,7 @@ macro_rules! for_each_wit_type {
         $record!(WindowSet { daily, weekly, monthly });
         $record!(DepositAllowed { would_remain_cents, active });
         $record!(DepositBreach { window, limit_cents, already_spent_cents, max_allowed_now_cents, next_reset_at });
-        $record!(BreachNotice { breach, amount_cents, currency });
+        $record!(BreachNotice { breach, amount_cents, currency, currency_exponent });
         $record!(ReviewItem { now, waiting_since, due_at, awaiting });
         $record!(ReviewState { due_at, overdue });
         $variant!(PlayerNotice { unit: [DepositHeld, DepositExcluded, WithdrawalHeld, WithdrawalApproved], with: [DepositBreach] });
@@ -169,15 +170,17 @@ macro_rules! for_each_wit_type {
         $record!(RegulatorImportFacts { now, entries });
         $record!(RegulatorOutcome { is_new, duration, is_permanent, expires_at, events });
 
+        $record!(TierFacts { tier, currency_exponent });
         $record!(TierBounds { tier, ceiling_cents, next_tier_at_cents });
-        $record!(OpenCheck { target_tier, status, updated_at });
-        $record!(WithdrawalFacts { now, sanctions, verified, cumulative_cents, amount_cents, same_currency, open_check });
+        $record!(OpenCheck { target_tier, status, updated_at, token_expires_at });
+        $record!(WithdrawalFacts { now, sanctions, verified, cumulative_cents, amount_cents, same_currency, open_check, currency_exponent });
         $record!(FastPath { required_tier, remaining_cents });
-        $record!(Verification { tier, documents, estimated_clear_time, vendor_token_seconds });
-        $variant!(WithdrawalOutcome { unit: [CurrencyMismatch, CeilingExceeded, ReplayOpenCheck, AlreadyInProgress], with: [Held, Approve, Verify] });
+        $record!(Verification { tier, documents, estimated_clear_time, vendor_token_seconds, status, events });
+        $record!(OpenCheckReplay { reissue_token, vendor_expires_in });
+        $variant!(WithdrawalOutcome { unit: [CurrencyMismatch, CeilingExceeded, AlreadyInProgress], with: [Held, Approve, Verify, ReplayOpenCheck] });
         $record!(WithdrawalDecision { expire_open_check, outcome });
         $record!(KycFacts { now, status, updated_at, target_tier, verified, external_user_id, action, vendor_tier });
-        $record!(KycDecision { status, changed, refused, events, verified, withdrawal, expires_at, documents });
+        $record!(KycDecision { status, changed, refused, events, verified, withdrawal, expires_at, documents, vendor_token_seconds, escalation });
 
         $enum!(EntryKind { Individual, Entity, Vessel, Aircraft, Unknown });
         $enum!(EntryTopic { Sanction, Pep, AdverseMedia });

@@ -47,17 +47,40 @@ named_enum!(
 pub const KYC_ABANDON_SECONDS: i64 = 7 * DAY;
 /// Lifetime of the token for the vendor's verification flow.
 pub const VENDOR_TOKEN_SECONDS: i64 = 900;
+/// The minor-unit exponent of the spec's own currency (USD): amounts in cents.
+pub const CENTS_EXPONENT: u8 = 2;
+/// The largest minor-unit exponent ISO 4217 gives a currency (CLF, UYW).
+pub const MAX_CURRENCY_EXPONENT: u8 = 4;
+
+named_enum!(
+    /// Why a check awaiting review needs a person: the vendor asked the user
+    /// to resubmit (Sumsub's RED with RETRY), or the review is past its target.
+    KycEscalation { VendorRetry = "vendor_retry", ReviewOverdue = "review_overdue" }
+);
 
 impl KycTier {
-    /// Largest lifetime cumulative withdrawal (cents) the tier covers; `None` when unbounded.
-    pub fn ceiling_cents(self) -> Option<i64> {
+    /// Largest lifetime cumulative withdrawal the tier covers, in whole major
+    /// units of the withdrawal's currency (the spec's table); `None` when unbounded.
+    pub fn ceiling_major(self) -> Option<i64> {
         match self {
-            KycTier::Tier0 => Some(20_000),
-            KycTier::Tier1 => Some(200_000),
-            KycTier::Tier2 => Some(2_000_000),
-            KycTier::Tier3 => Some(10_000_000),
+            KycTier::Tier0 => Some(200),
+            KycTier::Tier1 => Some(2_000),
+            KycTier::Tier2 => Some(20_000),
+            KycTier::Tier3 => Some(100_000),
             KycTier::Tier4 => None,
         }
+    }
+
+    /// The ceiling in minor units of a currency with this ISO 4217 exponent
+    /// (JPY 0, USD 2, BHD 3); an exponent above 4 counts as 4.
+    pub fn ceiling_in(self, exponent: u8) -> Option<i64> {
+        let unit = 10_i64.pow(u32::from(exponent.min(MAX_CURRENCY_EXPONENT)));
+        self.ceiling_major().map(|major| major * unit)
+    }
+
+    /// The ceiling in cents (a two-decimal currency such as USD).
+    pub fn ceiling_cents(self) -> Option<i64> {
+        self.ceiling_in(CENTS_EXPONENT)
     }
 
     pub fn documents(self) -> Vec<KycDocument> {
@@ -107,27 +130,63 @@ pub struct WithdrawalAssessment {
     pub remaining_cents: Option<i64>,
 }
 
-/// The lowest tier whose ceiling covers a lifetime cumulative withdrawal.
-pub fn tier_for_cumulative(cumulative_cents: i64) -> Result<KycTier, RuleError> {
-    let cumulative = non_negative_amount(cumulative_cents)?;
-    Ok(KycTier::ALL.iter().copied().find(|t| t.ceiling_cents().is_none_or(|c| cumulative <= c)).unwrap_or(KycTier::Tier4))
+/// The lowest tier whose ceiling covers a lifetime cumulative withdrawal,
+/// in minor units of a currency with this exponent.
+pub fn tier_for_cumulative(cumulative_minor: i64, exponent: u8) -> Result<KycTier, RuleError> {
+    let cumulative = non_negative_amount(cumulative_minor)?;
+    Ok(KycTier::ALL.iter().copied().find(|t| t.ceiling_in(exponent).is_none_or(|c| cumulative <= c)).unwrap_or(KycTier::Tier4))
 }
 
-/// The ceiling and next-tier threshold of a verified tier.
-pub fn describe_tier(tier: KycTier) -> TierBounds {
-    TierBounds { tier, ceiling_cents: tier.ceiling_cents(), next_tier_at_cents: tier.ceiling_cents().map(|c| c + 1) }
+pub(crate) fn cents_exponent() -> u8 {
+    CENTS_EXPONENT
+}
+
+/// A verified tier, and the exponent of the currency its bounds are told in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "TierFactsWire")]
+pub struct TierFacts {
+    pub tier: KycTier,
+    pub currency_exponent: u8,
+}
+
+/// Decisions logged before bounds had a currency recorded the bare tier.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum TierFactsWire {
+    Bare(KycTier),
+    Full {
+        tier: KycTier,
+        #[serde(default = "cents_exponent")]
+        currency_exponent: u8,
+    },
+}
+
+impl From<TierFactsWire> for TierFacts {
+    fn from(wire: TierFactsWire) -> Self {
+        match wire {
+            TierFactsWire::Bare(tier) => TierFacts { tier, currency_exponent: CENTS_EXPONENT },
+            TierFactsWire::Full { tier, currency_exponent } => TierFacts { tier, currency_exponent },
+        }
+    }
+}
+
+/// The ceiling and next-tier threshold of a verified tier, in minor units.
+pub fn describe_tier(facts: TierFacts) -> TierBounds {
+    let ceiling = facts.tier.ceiling_in(facts.currency_exponent);
+    TierBounds { tier: facts.tier, ceiling_cents: ceiling, next_tier_at_cents: ceiling.map(|c| c + 1) }
 }
 
 /// The tier a withdrawal needs. A verified tier never goes down, so the
 /// withdrawal is covered when the verified tier is at least the tier of the
 /// lifetime total after it; once past the tier_0 ceiling that is tier_1 or more.
-pub fn assess_withdrawal(verified: KycTier, cumulative_cents: i64, amount_cents: i64) -> Result<WithdrawalAssessment, RuleError> {
-    let cumulative = non_negative_amount(cumulative_cents)?;
-    let amount = positive_amount(amount_cents)?;
+/// Amounts are in minor units of a currency with this ISO 4217 exponent.
+pub fn assess_withdrawal(verified: KycTier, cumulative_minor: i64, amount_minor: i64, exponent: u8) -> Result<WithdrawalAssessment, RuleError> {
+    let cumulative = non_negative_amount(cumulative_minor)?;
+    let amount = positive_amount(amount_minor)?;
     let after = non_negative_amount(cumulative + amount)?;
-    let needed = tier_for_cumulative(after)?;
+    let needed = tier_for_cumulative(after, exponent)?;
     let covering = needed.max(verified);
-    let ceiling = covering.ceiling_cents();
+    let ceiling = covering.ceiling_in(exponent);
     Ok(WithdrawalAssessment {
         required_tier: needed,
         verification_required: needed > verified,
@@ -142,6 +201,9 @@ pub struct OpenCheck {
     pub target_tier: KycTier,
     pub status: KycStatus,
     pub updated_at: i64,
+    /// when the last vendor token issued for the check expires; none when unknown
+    #[serde(default)]
+    pub token_expires_at: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -154,6 +216,9 @@ pub struct WithdrawalFacts {
     /// false when the user's earlier withdrawals were in another currency
     pub same_currency: bool,
     pub open_check: Option<OpenCheck>,
+    /// the ISO 4217 minor-unit exponent of the withdrawal's currency
+    #[serde(default = "cents_exponent")]
+    pub currency_exponent: u8,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -169,6 +234,18 @@ pub struct Verification {
     pub documents: Vec<KycDocument>,
     pub estimated_clear_time: String,
     pub vendor_token_seconds: i64,
+    /// the new check's status: the vendor flow starts with the token issued for it
+    pub status: KycStatus,
+    pub events: Vec<EventKind>,
+}
+
+/// A repeat of the open check's request: its vendor token, re-issued when it has expired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenCheckReplay {
+    /// the token has expired (or its expiry is unknown): issue a fresh one
+    pub reissue_token: bool,
+    /// seconds the answered token stays valid
+    pub vendor_expires_in: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -184,7 +261,7 @@ pub enum WithdrawalOutcome {
     /// start a check for this tier and hold the withdrawal
     Verify(Verification),
     /// the open check is for this tier: answer with it
-    ReplayOpenCheck,
+    ReplayOpenCheck(OpenCheckReplay),
     AlreadyInProgress,
 }
 
@@ -199,7 +276,7 @@ pub struct WithdrawalDecision {
 /// tier covers the lifetime total after it, otherwise a check for the tier
 /// that does. An abandoned open check is expired first.
 pub fn decide_withdrawal(facts: &WithdrawalFacts) -> Result<WithdrawalDecision, RuleError> {
-    let assessment = match assess_withdrawal(facts.verified, facts.cumulative_cents, facts.amount_cents) {
+    let assessment = match assess_withdrawal(facts.verified, facts.cumulative_cents, facts.amount_cents, facts.currency_exponent) {
         Err(RuleError::AmountTooLarge) => {
             return Ok(WithdrawalDecision { expire_open_check: None, outcome: WithdrawalOutcome::CeilingExceeded });
         }
@@ -218,7 +295,13 @@ pub fn decide_withdrawal(facts: &WithdrawalFacts) -> Result<WithdrawalDecision, 
         if expiry.changed {
             expire_open_check = Some(expiry);
         } else if open.target_tier == assessment.required_tier {
-            return decide(WithdrawalOutcome::ReplayOpenCheck);
+            let valid_for = open.token_expires_at.map_or(0, |at| at.saturating_sub(facts.now));
+            let replay = if valid_for > 0 {
+                OpenCheckReplay { reissue_token: false, vendor_expires_in: valid_for }
+            } else {
+                OpenCheckReplay { reissue_token: true, vendor_expires_in: VENDOR_TOKEN_SECONDS }
+            };
+            return decide(WithdrawalOutcome::ReplayOpenCheck(replay));
         } else {
             return decide(WithdrawalOutcome::AlreadyInProgress);
         }
@@ -229,6 +312,8 @@ pub fn decide_withdrawal(facts: &WithdrawalFacts) -> Result<WithdrawalDecision, 
             documents: assessment.required_tier.documents(),
             estimated_clear_time: assessment.required_tier.estimated_clear_time().to_string(),
             vendor_token_seconds: VENDOR_TOKEN_SECONDS,
+            status: KycStatus::InProgress,
+            events: alloc::vec![EventKind::KycStarted],
         })
     } else {
         WithdrawalOutcome::Approve(FastPath { required_tier: assessment.required_tier, remaining_cents: assessment.remaining_cents })
@@ -248,6 +333,7 @@ named_enum!(
         VendorApprove = "vendor_approve",
         VendorReject = "vendor_reject",
         VendorRetry = "vendor_retry",
+        IssueToken = "issue_token",
     }
 );
 
@@ -283,6 +369,12 @@ pub struct KycDecision {
     /// when an abandonable check expires
     pub expires_at: Option<i64>,
     pub documents: Vec<KycDocument>,
+    /// issue a vendor token valid this many seconds
+    #[serde(default)]
+    pub vendor_token_seconds: Option<i64>,
+    /// the check now needs a person: record why
+    #[serde(default)]
+    pub escalation: Option<KycEscalation>,
 }
 
 fn withdrawal_of(status: KycStatus) -> WithdrawalStatus {
@@ -304,6 +396,8 @@ fn settle(status: KycStatus, updated_at: i64, target: KycTier, verified: KycTier
         withdrawal: withdrawal_of(status),
         expires_at: status.can_be_abandoned().then(|| updated_at.saturating_add(KYC_ABANDON_SECONDS)),
         documents: target.documents(),
+        vendor_token_seconds: None,
+        escalation: None,
     }
 }
 
@@ -367,8 +461,28 @@ pub fn decide_kyc(facts: &KycFacts) -> KycDecision {
             s if s.can_be_abandoned() => submit(current, facts),
             _ => KycDecision { refused: true, ..current },
         },
-        // A rejection the user may correct is no verdict: the check stays as it is.
+        // A rejection the user may correct is no verdict: the check stays
+        // awaiting review, and is escalated so that a person looks at it
+        // rather than leave the withdrawal held on the user's resubmission.
+        KycAction::VendorRetry if current.status == KycStatus::PendingReview => {
+            KycDecision { escalation: Some(KycEscalation::VendorRetry), ..current }
+        }
         KycAction::VendorRetry => current,
+        // The user opens (or reopens) the vendor flow: a fresh token for an
+        // open check. A check not yet started starts; an unfinished flow's
+        // 7-day abandonment counts from now. A final check takes none.
+        KycAction::IssueToken => match current.status {
+            KycStatus::NotStarted | KycStatus::InProgress => {
+                let mut events = current.events;
+                if current.status == KycStatus::NotStarted {
+                    events.push(EventKind::KycStarted);
+                }
+                let started = settle(KycStatus::InProgress, facts.now, facts.target_tier, facts.verified, true, events);
+                KycDecision { vendor_token_seconds: Some(VENDOR_TOKEN_SECONDS), ..started }
+            }
+            KycStatus::PendingReview => KycDecision { vendor_token_seconds: Some(VENDOR_TOKEN_SECONDS), ..current },
+            _ => KycDecision { refused: true, ..current },
+        },
         // A GREEN verifies what its level checks: it approves no tier above
         // its level's (a tier_2 level's GREEN cannot approve tier_3).
         KycAction::VendorApprove if facts.vendor_tier.is_none_or(|tier| tier < facts.target_tier) => KycDecision { refused: true, ..current },
@@ -409,59 +523,59 @@ mod tests {
             (crate::MAX_AMOUNT_CENTS, KycTier::Tier4),
         ];
         for (cents, tier) in cases {
-            assert_eq!(tier_for_cumulative(cents), Ok(tier), "{cents}");
+            assert_eq!(tier_for_cumulative(cents, 2), Ok(tier), "{cents}");
         }
     }
 
     #[test]
     fn negative_and_huge_cumulatives_are_rejected() {
-        assert_eq!(tier_for_cumulative(-1), Err(RuleError::NonPositiveAmount));
-        assert_eq!(tier_for_cumulative(crate::MAX_AMOUNT_CENTS + 1), Err(RuleError::AmountTooLarge));
-        assert_eq!(tier_for_cumulative(i64::MAX), Err(RuleError::AmountTooLarge));
+        assert_eq!(tier_for_cumulative(-1, 2), Err(RuleError::NonPositiveAmount));
+        assert_eq!(tier_for_cumulative(crate::MAX_AMOUNT_CENTS + 1, 2), Err(RuleError::AmountTooLarge));
+        assert_eq!(tier_for_cumulative(i64::MAX, 2), Err(RuleError::AmountTooLarge));
     }
 
     #[test]
     fn exactly_200_is_the_fast_path_and_one_cent_more_is_not() {
-        let at = assess_withdrawal(KycTier::Tier0, 0, 20_000).unwrap();
+        let at = assess_withdrawal(KycTier::Tier0, 0, 20_000, 2).unwrap();
         assert_eq!(at.required_tier, KycTier::Tier0);
         assert!(!at.verification_required);
         assert_eq!(at.remaining_cents, Some(0));
-        let over = assess_withdrawal(KycTier::Tier0, 0, 20_001).unwrap();
+        let over = assess_withdrawal(KycTier::Tier0, 0, 20_001, 2).unwrap();
         assert_eq!(over.required_tier, KycTier::Tier1);
         assert!(over.verification_required);
     }
 
     #[test]
     fn past_the_ceiling_every_withdrawal_needs_tier_1() {
-        let a = assess_withdrawal(KycTier::Tier0, 20_000, 1).unwrap();
+        let a = assess_withdrawal(KycTier::Tier0, 20_000, 1, 2).unwrap();
         assert_eq!(a.required_tier, KycTier::Tier1);
         assert!(a.verification_required);
-        let b = assess_withdrawal(KycTier::Tier1, 20_000, 1).unwrap();
+        let b = assess_withdrawal(KycTier::Tier1, 20_000, 1, 2).unwrap();
         assert!(!b.verification_required);
         assert_eq!(b.remaining_cents, Some(200_000 - 20_001));
     }
 
     #[test]
     fn a_higher_verified_tier_covers_and_reports_its_own_ceiling() {
-        let a = assess_withdrawal(KycTier::Tier3, 0, 100).unwrap();
+        let a = assess_withdrawal(KycTier::Tier3, 0, 100, 2).unwrap();
         assert_eq!(a.required_tier, KycTier::Tier0);
         assert!(!a.verification_required);
         assert_eq!(a.ceiling_cents, Some(10_000_000));
-        let b = assess_withdrawal(KycTier::Tier4, 0, crate::MAX_AMOUNT_CENTS).unwrap();
+        let b = assess_withdrawal(KycTier::Tier4, 0, crate::MAX_AMOUNT_CENTS, 2).unwrap();
         assert_eq!(b.remaining_cents, None);
     }
 
     #[test]
     fn withdrawal_amount_must_be_positive_and_bounded() {
-        assert_eq!(assess_withdrawal(KycTier::Tier0, 0, 0), Err(RuleError::NonPositiveAmount));
-        assert_eq!(assess_withdrawal(KycTier::Tier0, 0, -5), Err(RuleError::NonPositiveAmount));
-        assert_eq!(assess_withdrawal(KycTier::Tier0, crate::MAX_AMOUNT_CENTS, 1), Err(RuleError::AmountTooLarge));
+        assert_eq!(assess_withdrawal(KycTier::Tier0, 0, 0, 2), Err(RuleError::NonPositiveAmount));
+        assert_eq!(assess_withdrawal(KycTier::Tier0, 0, -5, 2), Err(RuleError::NonPositiveAmount));
+        assert_eq!(assess_withdrawal(KycTier::Tier0, crate::MAX_AMOUNT_CENTS, 1, 2), Err(RuleError::AmountTooLarge));
     }
 
     #[test]
     fn bounds_give_next_threshold() {
-        assert_eq!(describe_tier(KycTier::Tier0).next_tier_at_cents, Some(20_001));
-        assert_eq!(describe_tier(KycTier::Tier4).next_tier_at_cents, None);
+        assert_eq!(describe_tier(TierFacts { tier: KycTier::Tier0, currency_exponent: 2 }).next_tier_at_cents, Some(20_001));
+        assert_eq!(describe_tier(TierFacts { tier: KycTier::Tier4, currency_exponent: 2 }).next_tier_at_cents, None);
     }
 
     #[test]
@@ -533,5 +647,101 @@ mod tests {
         assert!(!vendor(KycStatus::Approved, KycAction::VendorApprove).changed);
         assert!(vendor(KycStatus::Approved, KycAction::VendorReject).refused);
         assert!(vendor(KycStatus::Expired, KycAction::VendorApprove).refused);
+    }
+
+    #[test]
+    fn ceilings_follow_the_currency_exponent() {
+        // 200 major units: JPY has no minor unit, BHD has three
+        assert_eq!(assess_withdrawal(KycTier::Tier0, 0, 200, 0).unwrap().required_tier, KycTier::Tier0);
+        assert_eq!(assess_withdrawal(KycTier::Tier0, 0, 201, 0).unwrap().required_tier, KycTier::Tier1);
+        assert_eq!(assess_withdrawal(KycTier::Tier0, 0, 200_000, 3).unwrap().required_tier, KycTier::Tier0);
+        assert_eq!(assess_withdrawal(KycTier::Tier0, 0, 200_001, 3).unwrap().required_tier, KycTier::Tier1);
+        let yen = describe_tier(TierFacts { tier: KycTier::Tier1, currency_exponent: 0 });
+        assert_eq!((yen.ceiling_cents, yen.next_tier_at_cents), (Some(2_000), Some(2_001)));
+        // an exponent past ISO 4217's largest counts as the largest
+        assert_eq!(KycTier::Tier0.ceiling_in(9), KycTier::Tier0.ceiling_in(MAX_CURRENCY_EXPONENT));
+    }
+
+    #[test]
+    fn tier_facts_logged_as_a_bare_tier_still_replay() {
+        let bare: TierFacts = serde_json::from_str("\"tier_2\"").unwrap();
+        assert_eq!(bare, TierFacts { tier: KycTier::Tier2, currency_exponent: 2 });
+        let full: TierFacts = serde_json::from_str(r#"{"tier":"tier_2","currency_exponent":0}"#).unwrap();
+        assert_eq!(full.currency_exponent, 0);
+    }
+
+    fn withdrawal(open_check: Option<OpenCheck>, now: i64) -> WithdrawalOutcome {
+        let facts = WithdrawalFacts {
+            now,
+            sanctions: crate::SanctionsStatus::Clear,
+            verified: KycTier::Tier0,
+            cumulative_cents: 0,
+            amount_cents: 50_000,
+            same_currency: true,
+            open_check,
+            currency_exponent: 2,
+        };
+        decide_withdrawal(&facts).unwrap().outcome
+    }
+
+    #[test]
+    fn a_new_check_starts_with_its_token_and_a_repeat_reissues_an_expired_one() {
+        match withdrawal(None, 1_000) {
+            WithdrawalOutcome::Verify(v) => {
+                assert_eq!((v.status, v.events), (KycStatus::InProgress, alloc::vec![EventKind::KycStarted]));
+            }
+            other => panic!("{other:?}"),
+        }
+        let open = |token_expires_at| OpenCheck { target_tier: KycTier::Tier1, status: KycStatus::InProgress, updated_at: 1_000, token_expires_at };
+        assert_eq!(
+            withdrawal(Some(open(Some(1_900))), 1_300),
+            WithdrawalOutcome::ReplayOpenCheck(OpenCheckReplay { reissue_token: false, vendor_expires_in: 600 })
+        );
+        for stale in [Some(1_900), Some(1_000), None] {
+            assert_eq!(
+                withdrawal(Some(open(stale)), 1_900),
+                WithdrawalOutcome::ReplayOpenCheck(OpenCheckReplay { reissue_token: true, vendor_expires_in: VENDOR_TOKEN_SECONDS }),
+                "{stale:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_token_is_issued_for_an_open_check_and_refused_for_a_final_one() {
+        let started = vendor(KycStatus::NotStarted, KycAction::IssueToken);
+        assert_eq!((started.status, started.changed, started.events.clone()), (KycStatus::InProgress, true, alloc::vec![EventKind::KycStarted]));
+        assert_eq!(started.vendor_token_seconds, Some(VENDOR_TOKEN_SECONDS));
+        // resuming restarts the abandonment clock from now
+        let resumed = vendor(KycStatus::InProgress, KycAction::IssueToken);
+        assert!(resumed.changed && resumed.events.is_empty());
+        assert_eq!(resumed.expires_at, Some(1_000 + KYC_ABANDON_SECONDS));
+        let reviewing = vendor(KycStatus::PendingReview, KycAction::IssueToken);
+        assert_eq!((reviewing.changed, reviewing.refused, reviewing.vendor_token_seconds), (false, false, Some(VENDOR_TOKEN_SECONDS)));
+        for fin in [KycStatus::Approved, KycStatus::Rejected, KycStatus::Expired] {
+            let refused = vendor(fin, KycAction::IssueToken);
+            assert!(refused.refused && refused.vendor_token_seconds.is_none(), "{fin:?}");
+        }
+        // an abandoned check expires rather than take a token
+        let late = decide_kyc(&KycFacts {
+            now: 900 + KYC_ABANDON_SECONDS,
+            status: KycStatus::InProgress,
+            updated_at: 900,
+            target_tier: KycTier::Tier2,
+            verified: KycTier::Tier0,
+            external_user_id: alloc::string::String::from("u"),
+            action: KycAction::IssueToken,
+            vendor_tier: None,
+        });
+        assert_eq!((late.status, late.changed, late.refused), (KycStatus::Expired, true, true));
+        assert_eq!(late.vendor_token_seconds, None);
+    }
+
+    #[test]
+    fn a_retry_request_escalates_a_check_awaiting_review() {
+        let retry = vendor(KycStatus::PendingReview, KycAction::VendorRetry);
+        assert_eq!((retry.status, retry.escalation, retry.refused), (KycStatus::PendingReview, Some(KycEscalation::VendorRetry), false));
+        assert!(retry.events.is_empty());
+        assert_eq!(vendor(KycStatus::InProgress, KycAction::VendorRetry).escalation, None);
+        assert_eq!(vendor(KycStatus::Approved, KycAction::VendorRetry).escalation, None);
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! This crate is the single source of every regulatory decision. Each API
 //! decision is one coarse call — facts in, decision out — exported unchanged
-//! by the `rules-component` crate as the `cgw:rules@6.0.0` component whose
+//! by the `rules-component` crate as the `cgw:rules@7.0.0` component whose
 //! SHA-256 is the rules version auditors verify. Every fact and decision type
 //! derives serde, whose JSON is the canonical encoding of the decision log.
 #![no_std]
@@ -28,8 +28,8 @@ pub use exclusions::{
 };
 pub use jurisdictions::{is_jurisdiction, jurisdictions, CooloffBracket, JurisdictionProfile, DEFAULT_JURISDICTION};
 pub use kyc::{
-    decide_kyc, decide_withdrawal, describe_tier, FastPath, KycAction, KycDecision, KycDocument, KycFacts, KycStatus, KycTier, OpenCheck, TierBounds,
-    Verification, WithdrawalDecision, WithdrawalFacts, WithdrawalOutcome, WithdrawalStatus,
+    decide_kyc, decide_withdrawal, describe_tier, FastPath, KycAction, KycDecision, KycDocument, KycEscalation, KycFacts, KycStatus, KycTier,
+    OpenCheck, OpenCheckReplay, TierBounds, TierFacts, Verification, WithdrawalDecision, WithdrawalFacts, WithdrawalOutcome, WithdrawalStatus,
 };
 pub use limits::{
     decide_deposit, decide_limit_cancel, decide_limit_change, describe_limits, DepositAllowed, DepositBreach, DepositDecision, DepositFacts,
@@ -47,9 +47,9 @@ pub use schedule::{due_now, time_horizons, CheckExpiry, DueExclusion, DueFacts, 
 pub use types::{Environment, EventKind, Operation, SanctionsStatus};
 
 /// Semantic version of the rules; the component's SHA-256 identifies the exact build.
-pub const VERSION: &str = "6.0.0";
+pub const VERSION: &str = "7.0.0";
 /// The WIT package the component exports (`wit/rules.wit`).
-pub const WIT_PACKAGE: &str = "cgw:rules@6.0.0";
+pub const WIT_PACKAGE: &str = "cgw:rules@7.0.0";
 
 /// The largest amount in cents any rule accepts: ten trillion major units.
 /// Sums of many such amounts still fit in an `i64`.

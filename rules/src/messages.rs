@@ -17,6 +17,9 @@ pub struct BreachNotice {
     pub amount_cents: i64,
     /// the limit's currency, an ISO 4217 code
     pub currency: String,
+    /// the currency's ISO 4217 minor-unit exponent
+    #[serde(default = "crate::kyc::cents_exponent")]
+    pub currency_exponent: u8,
 }
 
 /// What the player is to be told.
@@ -34,9 +37,17 @@ pub enum PlayerNotice {
     WithdrawalApproved,
 }
 
-/// An amount as a player reads it: `USD 12.50`.
-pub fn money(cents: i64, currency: &str) -> String {
-    format!("{currency} {}.{:02}", cents / 100, (cents % 100).abs())
+/// An amount in minor units as a player reads it, with as many decimals as
+/// the currency has: `USD 12.50`, `JPY 1250`, `BHD 1.250`.
+pub fn money(minor: i64, currency: &str, exponent: u8) -> String {
+    let exponent = exponent.min(crate::kyc::MAX_CURRENCY_EXPONENT);
+    if exponent == 0 {
+        return format!("{currency} {minor}");
+    }
+    let unit = 10_i64.pow(u32::from(exponent));
+    let sign = if minor < 0 { "-" } else { "" };
+    let (major, fraction) = ((minor / unit).abs(), (minor % unit).abs());
+    format!("{currency} {sign}{major}.{fraction:0width$}", width = usize::from(exponent))
 }
 
 fn instant(unix_seconds: i64) -> String {
@@ -59,16 +70,19 @@ pub fn player_message(notice: &PlayerNotice) -> String {
                 LimitWindow::Weekly => "weekly",
                 LimitWindow::Monthly => "monthly",
             };
-            let limit = money(b.limit_cents, &n.currency);
+            let limit = money(b.limit_cents, &n.currency, n.currency_exponent);
             if n.amount_cents > b.limit_cents {
-                format!("This deposit of {} is larger than your {window} deposit limit of {limit}.", money(n.amount_cents, &n.currency))
+                format!(
+                    "This deposit of {} is larger than your {window} deposit limit of {limit}.",
+                    money(n.amount_cents, &n.currency, n.currency_exponent)
+                )
             } else if b.max_allowed_now_cents == 0 {
                 format!("You have reached your {window} deposit limit of {limit}. You can deposit again from {}.", instant(b.next_reset_at))
             } else {
                 format!(
                     "This deposit of {} would exceed your {window} deposit limit of {limit}. You can deposit up to {} now, or the full amount from {}.",
-                    money(n.amount_cents, &n.currency),
-                    money(b.max_allowed_now_cents, &n.currency),
+                    money(n.amount_cents, &n.currency, n.currency_exponent),
+                    money(b.max_allowed_now_cents, &n.currency, n.currency_exponent),
                     instant(b.next_reset_at)
                 )
             }
@@ -91,6 +105,7 @@ mod tests {
             },
             amount_cents,
             currency: String::from("EUR"),
+            currency_exponent: 2,
         })
     }
 
@@ -120,7 +135,11 @@ mod tests {
 
     #[test]
     fn money_reads_as_major_units() {
-        assert_eq!(money(1_250, "USD"), "USD 12.50");
-        assert_eq!(money(5, "GBP"), "GBP 0.05");
+        assert_eq!(money(1_250, "USD", 2), "USD 12.50");
+        assert_eq!(money(5, "GBP", 2), "GBP 0.05");
+        assert_eq!(money(-5, "GBP", 2), "GBP -0.05");
+        assert_eq!(money(1_250, "JPY", 0), "JPY 1250");
+        assert_eq!(money(1_250, "BHD", 3), "BHD 1.250");
+        assert_eq!(money(7, "CLF", 4), "CLF 0.0007");
     }
 }

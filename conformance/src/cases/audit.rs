@@ -248,6 +248,9 @@ pub fn overdue_reviews_are_listed_and_counted(env: &Env) -> CaseResult {
     check.expect(201)?;
     let check_id = check.str("kyc_check_id").to_string();
     t.post(&format!("/v1/sandbox/kyc/{check_id}/submit"), json!({})).expect(202)?;
+    let escalated = env.admin("GET", "/v1/admin/kyc/checks?status=pending_review&escalated=true", None);
+    escalated.expect(200)?;
+    ensure!(listed(&escalated, "checks", "kyc_check_id", &check_id).is_none(), "a fresh check is listed as escalated");
 
     let cases = env.admin("GET", "/v1/admin/sanctions/cases?overdue=true", None);
     cases.expect(200)?;
@@ -265,6 +268,10 @@ pub fn overdue_reviews_are_listed_and_counted(env: &Env) -> CaseResult {
     checks.expect(200)?;
     let waiting = listed(&checks, "checks", "kyc_check_id", &check_id).ok_or("the check is not overdue after 49 hours")?;
     ensure!(waiting["age_seconds"].as_i64().is_some_and(|a| a >= 49 * 3_600), "age {}", waiting["age_seconds"]);
+    ensure_eq!(waiting["escalation"], json!("review_overdue"));
+    let escalated = env.admin("GET", "/v1/admin/kyc/checks?status=pending_review&escalated=true", None);
+    ensure!(listed(&escalated, "checks", "kyc_check_id", &check_id).is_some(), "an overdue check is not escalated");
+    env.admin("GET", "/v1/admin/kyc/checks?escalated=maybe", None).expect_error(400, "invalid_field")?;
     let metrics = env.admin("GET", "/v1/admin/metrics", None);
     metrics.expect(200)?;
     ensure!(metrics.int("sanctions_cases_overdue") >= 1 && metrics.int("kyc_checks_overdue") >= 1, "metrics miss the overdue work: {}", metrics.raw);

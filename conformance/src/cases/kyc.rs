@@ -46,8 +46,10 @@ pub fn one_cent_over_200_creates_a_check(env: &Env) -> CaseResult {
     ensure!(!r.str("vendor_access_token").is_empty(), "no vendor token");
     ensure!(r.int("vendor_expires_in") > 0, "no token lifetime");
     ensure!(!r.str("estimated_clear_time").is_empty(), "no estimated_clear_time");
+    // the vendor flow starts with the token issued for the check
+    ensure_eq!(r.str("status"), "in_progress");
     let s = status(&t, r.str("kyc_check_id"));
-    ensure_eq!(s.str("status"), "not_started");
+    ensure_eq!(s.str("status"), "in_progress");
     let big = unique("u");
     t.signup(&big)?;
     let r2 = start(&t, &big, 250_000);
@@ -65,7 +67,15 @@ pub fn repeat_start_for_the_same_tier_is_idempotent(env: &Env) -> CaseResult {
     first.expect(201)?;
     let again = start(&t, &user, 60_000);
     again.expect(200)?;
-    ensure_eq!(again.body, first.body);
+    // the same check and token; the token's lifetime is what is left of it
+    let without_lifetime = |body: &Json| {
+        let mut body = body.clone();
+        body["vendor_expires_in"] = Json::Null;
+        body
+    };
+    ensure_eq!(without_lifetime(&again.body), without_lifetime(&first.body));
+    let left = again.int("vendor_expires_in");
+    ensure!(left > 0 && left <= first.int("vendor_expires_in"), "vendor_expires_in {left}");
     Ok(())
 }
 
@@ -177,7 +187,7 @@ pub fn abandoned_checks_expire_after_seven_days(env: &Env) -> CaseResult {
     let check = start(&t, &user, 50_000);
     let id = check.str("kyc_check_id").to_string();
     t.advance(7 * 86_400 - 60)?;
-    ensure_eq!(status(&t, &id).str("status"), "not_started", "expired too early");
+    ensure_eq!(status(&t, &id).str("status"), "in_progress", "expired too early");
     t.advance(60)?;
     let st = status(&t, &id);
     ensure_eq!(st.str("status"), "expired");
@@ -213,5 +223,190 @@ pub fn verified_tier_never_goes_down(env: &Env) -> CaseResult {
 pub fn production_has_no_users_without_a_screening_vendor(env: &Env) -> CaseResult {
     let p = env.tenant_with("production", 1000)?;
     start(&p, &unique("u"), 50_000).expect_error(404, "user_not_found")?;
+    Ok(())
+}
+
+fn token(t: &Tenant<'_>, id: &str) -> crate::Resp {
+    t.post(&format!("/v1/kyc/{id}/token"), json!({}))
+}
+
+/// The spec: `kyc.started` "when the user begins the vendor flow". The flow
+/// begins with the token issued for the check: the check is `in_progress`
+/// from its creation, and the event fires then.
+pub fn the_vendor_flow_starts_with_the_check(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let receiver = crate::receiver::Receiver::start(crate::receiver::Behaviour::Accept)?;
+    super::webhooks::register(&t, &receiver.url)?;
+    let user = unique("u");
+    t.signup(&user)?;
+    let check = start(&t, &user, 50_000);
+    check.expect(201)?;
+    ensure_eq!(check.str("status"), "in_progress");
+    let id = check.str("kyc_check_id").to_string();
+    let started = receiver.wait_until(super::webhooks::WAIT, "kyc.started", |all| {
+        all.iter().any(|d| d.event() == "kyc.started" && d.json["data"]["kyc_check_id"] == json!(id))
+    })?;
+    let data = &started.iter().find(|d| d.event() == "kyc.started").ok_or("no kyc.started")?.json["data"];
+    ensure_eq!(data["user_id"], json!(user));
+    ensure_eq!(data["required_tier"], json!("tier_1"));
+    // submission does not start it again
+    submit(&t, &id).expect(202)?;
+    let all = receiver.wait_until(super::webhooks::WAIT, "kyc.submitted", |all| {
+        all.iter().any(|d| d.event() == "kyc.submitted" && d.json["data"]["kyc_check_id"] == json!(id))
+    })?;
+    let starts = all.iter().filter(|d| d.event() == "kyc.started" && d.json["data"]["kyc_check_id"] == json!(id)).count();
+    ensure_eq!(starts, 1, "kyc.started fired more than once");
+    Ok(())
+}
+
+/// `POST /v1/kyc/{id}/token` resumes the flow with a fresh token; a repeat
+/// of `kyc/start` answers a token that is still valid, re-issued once the
+/// old one expired; a final check takes no token.
+pub fn tokens_are_reissued_for_a_check_that_is_not_final(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = unique("u");
+    t.signup(&user)?;
+    let first = start(&t, &user, 50_000);
+    first.expect(201)?;
+    let id = first.str("kyc_check_id").to_string();
+    let first_token = first.str("vendor_access_token").to_string();
+
+    let resumed = token(&t, &id);
+    resumed.expect(200)?;
+    ensure_eq!(resumed.str("kyc_check_id"), id.as_str());
+    ensure_eq!(resumed.str("status"), "in_progress");
+    let second_token = resumed.str("vendor_access_token").to_string();
+    ensure!(!second_token.is_empty() && second_token != first_token, "the token was not renewed");
+    ensure_eq!(resumed.int("vendor_expires_in"), first.int("vendor_expires_in"));
+    // a repeat of the withdrawal answers the token now valid, not the first one
+    let repeat = start(&t, &user, 50_000);
+    repeat.expect(200)?;
+    ensure_eq!(repeat.str("vendor_access_token"), second_token.as_str());
+    ensure_eq!(repeat.str("kyc_check_id"), id.as_str());
+
+    // once the token expired, a repeat re-issues it with a full lifetime
+    let lifetime = resumed.int("vendor_expires_in");
+    t.advance(lifetime + 1)?;
+    let late = start(&t, &user, 50_000);
+    late.expect(200)?;
+    let third_token = late.str("vendor_access_token").to_string();
+    ensure!(third_token != second_token && third_token != first_token, "an expired token was answered again");
+    ensure_eq!(late.int("vendor_expires_in"), lifetime);
+    let again = start(&t, &user, 50_000);
+    ensure_eq!(again.str("vendor_access_token"), third_token.as_str(), "a valid token was replaced");
+
+    // resuming restarts the 7-day abandonment clock
+    t.advance(6 * 86_400)?;
+    token(&t, &id).expect(200)?;
+    t.advance(6 * 86_400)?;
+    ensure_eq!(status(&t, &id).str("status"), "in_progress", "a resumed check expired from its first start");
+
+    // a check awaiting review still takes a token; a final one does not
+    ensure_eq!(submit(&t, &id).str("status"), "pending_review");
+    let reviewing = token(&t, &id);
+    reviewing.expect(200)?;
+    ensure_eq!(reviewing.str("status"), "pending_review");
+    env.call(
+        "POST",
+        "/v1/kyc/manual-review",
+        Some(&env.admin_sandbox),
+        Some(&json!({ "kyc_check_id": id, "decision": "reject", "reviewer": "analyst-1", "reason": "document unreadable" })),
+    )
+    .expect(200)?;
+    token(&t, &id).expect_error(409, "invalid_state")?;
+    token(&t, "kyc_missing").expect_error(404, "kyc_check_not_found")?;
+    let other = env.sandbox()?;
+    token(&other, &id).expect_error(404, "kyc_check_not_found")?;
+    Ok(())
+}
+
+pub fn an_abandoned_check_takes_no_token(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = unique("u");
+    t.signup(&user)?;
+    let check = start(&t, &user, 50_000);
+    let id = check.str("kyc_check_id").to_string();
+    t.advance(7 * 86_400)?;
+    token(&t, &id).expect_error(409, "invalid_state")?;
+    ensure_eq!(status(&t, &id).str("status"), "expired");
+    Ok(())
+}
+
+/// A rejected or expired check does not keep the user from verifying for another tier.
+pub fn a_check_for_another_tier_follows_a_rejected_or_expired_one(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let rejected = unique("autoreject");
+    t.signup(&rejected)?;
+    let first = start(&t, &rejected, 50_000);
+    ensure_eq!(submit(&t, first.str("kyc_check_id")).str("status"), "rejected");
+    let next = start(&t, &rejected, 250_000);
+    next.expect(201)?;
+    ensure_eq!(next.str("required_tier"), "tier_2");
+    ensure!(next.str("kyc_check_id") != first.str("kyc_check_id"), "the rejected check was answered");
+
+    let abandoned = unique("u");
+    t.signup(&abandoned)?;
+    let old = start(&t, &abandoned, 50_000);
+    old.expect(201)?;
+    // while it is open, another tier is refused
+    start(&t, &abandoned, 250_000).expect_error(409, "already_in_progress")?;
+    t.advance(7 * 86_400)?;
+    let fresh = start(&t, &abandoned, 250_000);
+    fresh.expect(201)?;
+    ensure_eq!(fresh.str("required_tier"), "tier_2");
+    ensure_eq!(status(&t, old.str("kyc_check_id")).str("status"), "expired");
+    Ok(())
+}
+
+fn withdraw_in(t: &Tenant<'_>, user: &str, amount: i64, currency: &str) -> crate::Resp {
+    t.post(
+        "/v1/kyc/start",
+        json!({ "user_id": user, "email": "p@example.com", "phone": "+44 7700 900123", "withdrawal_amount_cents": amount, "currency": currency }),
+    )
+}
+
+/// ISO 4217 codes only; the tier ceilings (200, 2,000, ... major units)
+/// count in each currency's minor units: JPY has none, BHD has three.
+pub fn currencies_are_iso_4217_with_their_minor_units(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = unique("u");
+    t.signup(&user)?;
+    for code in ["ABC", "XAU", "XXX", "usd", "US"] {
+        withdraw_in(&t, &user, 100, code).expect_error(400, "invalid_field")?;
+        let limit = t.post(
+            "/v1/limits",
+            json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": 10_000, "currency": code, "requested_at": t.now_iso()? }),
+        );
+        limit.expect_error(400, "invalid_field")?;
+        t.post("/v1/limits/check", json!({ "user_id": user, "amount_cents": 100, "currency": code })).expect_error(400, "invalid_field")?;
+    }
+    for (code, ceiling) in [("JPY", 200), ("BHD", 200_000), ("USD", 20_000)] {
+        let at = unique("u");
+        t.signup(&at)?;
+        let fast = withdraw_in(&t, &at, ceiling, code);
+        fast.expect(200)?;
+        ensure_eq!(fast.body["withdrawal_held"], json!(false), format!("{code} {ceiling}"));
+        let record = tier(&t, &at);
+        ensure_eq!(record.str("currency"), code);
+        ensure_eq!(record.int("max_withdrawal_cents"), ceiling, code);
+        ensure_eq!(record.int("next_tier_required_at_cents"), ceiling + 1, code);
+        let over = unique("u");
+        t.signup(&over)?;
+        let held = withdraw_in(&t, &over, ceiling + 1, code);
+        held.expect(201)?;
+        ensure_eq!(held.str("required_tier"), "tier_1", format!("{code} {}", ceiling + 1));
+    }
+    // a limit's message counts in the currency's own units
+    let yen = unique("u");
+    t.signup(&yen)?;
+    t.post(
+        "/v1/limits",
+        json!({ "user_id": yen, "limit_type": "limit_daily", "amount_cents": 5_000, "currency": "JPY", "requested_at": t.now_iso()? }),
+    )
+    .expect(201)?;
+    let breach = t.post("/v1/limits/check", json!({ "user_id": yen, "amount_cents": 6_000, "currency": "JPY" }));
+    breach.expect(200)?;
+    let message = breach.str("user_message");
+    ensure!(message.contains("JPY 6000") && message.contains("JPY 5000"), "user_message: {message}");
     Ok(())
 }

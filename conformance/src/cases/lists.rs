@@ -310,6 +310,8 @@ pub fn eu_and_uk_lists_import(env: &Env) -> CaseResult {
     let three = env.call("GET", "/v1/health/ready", None, None);
     three.expect(503)?;
     ensure_eq!(three.body["checks"]["lists"]["missing"], json!(["uk-sanctions"]), three.raw);
+    let metrics = env.admin_production("GET", "/v1/admin/metrics", None);
+    ensure_eq!((metrics.int("sanctions_lists_required"), metrics.int("sanctions_lists_missing")), (4, 1), metrics.raw);
     let uk = env.import_list(&["--environment", "production", "--format", "uk-sanctions-xml", &data("uk-sanctions-sample/UK_Sanctions_List.xml")])?;
     ensure!(uk.contains("3 entries") && uk.contains("uk-sanctions"), "unexpected summary: {uk}");
     let p = env.tenant_with("production", 1000)?;
@@ -335,6 +337,8 @@ pub fn eu_and_uk_lists_import(env: &Env) -> CaseResult {
     let coverage = lists.body["coverage"].as_array().cloned().unwrap_or_default();
     ensure_eq!(coverage.len(), 4, lists.raw);
     ensure!(coverage.iter().all(|c| c["version"].is_string() && c["stale"] == json!(false)), "coverage: {}", lists.raw);
+    let metrics = env.admin_production("GET", "/v1/admin/metrics", None);
+    ensure_eq!((metrics.int("sanctions_lists_missing"), metrics.int("sanctions_lists_stale")), (0, 0), metrics.raw);
     // Cut short, a file replaces nothing.
     let dir = std::env::temp_dir().join(unique("eu-cut"));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;

@@ -8,7 +8,7 @@ use crate::receiver::{Behaviour, Received, Receiver};
 use crate::runner::TIPPING_OFF_MARKERS;
 use crate::{ensure, ensure_eq, CaseResult, Env};
 
-const WAIT: Duration = Duration::from_secs(30);
+pub(crate) const WAIT: Duration = Duration::from_secs(30);
 
 pub const ALL_EVENTS: [&str; 19] = [
     "sanctions.hit",
@@ -32,7 +32,7 @@ pub const ALL_EVENTS: [&str; 19] = [
     "limit.breach_attempt",
 ];
 
-fn register(t: &Tenant<'_>, url: &str) -> Result<(String, String), String> {
+pub(crate) fn register(t: &Tenant<'_>, url: &str) -> Result<(String, String), String> {
     let r = t.post("/v1/webhooks", json!({ "url": url }));
     r.expect(201)?;
     let secret = r.str("secret").to_string();

@@ -5,7 +5,8 @@
 pub(crate) mod store;
 
 use rules::{
-    EventKind, KycAction, KycDecision, KycFacts, KycStatus, KycTier, OpenCheck, Operation, WithdrawalFacts, WithdrawalOutcome, WithdrawalStatus,
+    EventKind, KycAction, KycDecision, KycEscalation, KycFacts, KycStatus, KycTier, OpenCheck, Operation, TierFacts, WithdrawalFacts,
+    WithdrawalOutcome, WithdrawalStatus,
 };
 use serde::Serialize;
 use serde_json::{json, Value as Json};
@@ -18,8 +19,8 @@ use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::{normalize_email, normalize_phone, Fields};
 use crate::openapi::shared::{
-    Cents, Currency, Email, KycDocument as KycDocumentName, KycStatus as KycStatusName, Phone, Tier, Timestamp, UserQuery,
-    WithdrawalStatus as WithdrawalStatusName,
+    Cents, Currency, Email, KycDocument as KycDocumentName, KycEscalation as KycEscalationName, KycStatus as KycStatusName, Phone, Tier, Timestamp,
+    UserQuery, WithdrawalStatus as WithdrawalStatusName,
 };
 use crate::openapi::OperationDoc;
 use crate::ports::Stmt;
@@ -55,6 +56,8 @@ struct WithdrawalRequest {
     amount: i64,
     #[schema(value_type = Currency)]
     currency: String,
+    #[schema(ignore)]
+    currency_exponent: u8,
     /// the operator's id of the withdrawal
     #[schema(max_length = 200)]
     withdrawal_id: Option<String>,
@@ -67,7 +70,7 @@ impl WithdrawalRequest {
         let email = f.text("email");
         let phone = f.text("phone");
         let amount = f.cents("withdrawal_amount_cents");
-        let currency = f.currency("currency");
+        let (currency, currency_exponent) = f.currency_with_exponent("currency");
         let withdrawal_id = f.opt_text("withdrawal_id");
         let (norm_email, norm_phone) = (normalize_email(&email), normalize_phone(&phone));
         if !email.is_empty() && norm_email.is_none() {
@@ -80,7 +83,7 @@ impl WithdrawalRequest {
             f.reject("invalid_field", "withdrawal_id must be at most 200 characters");
         }
         f.finish()?;
-        Ok(WithdrawalRequest { user_id, email: norm_email, phone: norm_phone, amount, currency, withdrawal_id })
+        Ok(WithdrawalRequest { user_id, email: norm_email, phone: norm_phone, amount, currency, currency_exponent, withdrawal_id })
     }
 
     /// Tells a retry of the same withdrawal from another one under the same id.
@@ -179,6 +182,26 @@ struct TierView<'a> {
     cumulative_withdrawn_cents: i64,
     #[schema(required)]
     next_tier_required_at_cents: Option<i64>,
+    /// the currency the amounts are in (the user's withdrawal currency), in its
+    /// ISO 4217 minor units; `null` before a first withdrawal, when they read as cents
+    #[schema(value_type = Option<Currency>, required)]
+    currency: Option<&'a str>,
+}
+
+/// A fresh token for the vendor's verification flow.
+#[derive(Serialize, ToSchema)]
+#[schema(as = KycToken)]
+struct IssuedToken<'a> {
+    kyc_check_id: &'a str,
+    #[schema(value_type = KycStatusName)]
+    status: &'static str,
+    /// for the vendor's verification flow on the player's device
+    vendor_access_token: &'a str,
+    /// seconds until the token expires
+    vendor_expires_in: i64,
+    /// when the check expires if the user does not finish the flow; `null` once submitted
+    #[schema(value_type = Option<Timestamp>, required)]
+    expires_at: Option<String>,
 }
 
 /// A check's status after an action on it.
@@ -235,6 +258,9 @@ struct ChecksQuery {
     /// only those past the review target
     #[param(inline)]
     overdue: Option<crate::sanctions::TrueOrFalse>,
+    /// only those escalated to a person (a vendor's retry request, or past the review target)
+    #[param(inline)]
+    escalated: Option<crate::sanctions::TrueOrFalse>,
 }
 
 /// A check in a review list.
@@ -255,7 +281,11 @@ struct CheckRow {
     #[schema(value_type = Option<Timestamp>, required)]
     review_due_at: Option<String>,
     overdue: bool,
-    /// who last moved the check: a person, `sumsub`, `sandbox_vendor`, `cli` or `abandoned`
+    /// why a check awaiting review needs a person: the vendor asked the user to
+    /// resubmit (`vendor_retry`) or it is past the review target (`review_overdue`)
+    #[schema(value_type = Option<KycEscalationName>, required)]
+    escalation: Option<&'static str>,
+    /// who last moved the check: a person, `sumsub`, `sandbox_vendor`, `user`, `cli` or `abandoned`
     #[schema(required)]
     reviewer: Option<String>,
     /// the reason given with a manual decision
@@ -327,6 +357,14 @@ pub(crate) fn kyc_status_doc() -> OperationDoc {
     OperationDoc::new("kyc", "a verification check's status").query::<CheckQuery>().responds::<CheckView>(200, "success").errors(&[404])
 }
 
+pub(crate) fn kyc_token_doc() -> OperationDoc {
+    OperationDoc::new("kyc", "a fresh vendor token for a check that is not final (the user opens or resumes the vendor flow)")
+        .describe("A check that has not started starts (`in_progress`, event `kyc.started`); an unfinished flow's 7-day abandonment counts from now. A final check is 409 `invalid_state`; a check abandoned for 7 days expires instead. 503 `vendor_unavailable` when the vendor cannot issue a token.")
+        .idempotent()
+        .responds::<IssuedToken>(200, "success")
+        .errors(&[404, 409, 503])
+}
+
 pub(crate) fn kyc_tier_doc() -> OperationDoc {
     OperationDoc::new("kyc", "a user's verified tier").query::<UserQuery>().responds::<TierView>(200, "success").errors(&[404])
 }
@@ -370,7 +408,13 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             cumulative_cents: user.cumulative_withdrawn_cents,
             amount_cents: request.amount,
             same_currency: user.withdrawal_currency.as_deref().is_none_or(|c| c == request.currency),
-            open_check: open.as_ref().map(|c| OpenCheck { target_tier: c.target_tier, status: c.status, updated_at: c.updated_at }),
+            open_check: open.as_ref().map(|c| OpenCheck {
+                target_tier: c.target_tier,
+                status: c.status,
+                updated_at: c.updated_at,
+                token_expires_at: c.token_expires_at,
+            }),
+            currency_exponent: request.currency_exponent,
         };
         let scope = Scope::of(ctx, &request.user_id);
         let (decision, log) = gw.decide_or_refuse(&scope, Operation::Withdrawal, &facts, |r, f| r.decide_withdrawal(f))?;
@@ -414,10 +458,23 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                 .await
                 .map(Some);
             }
-            WithdrawalOutcome::ReplayOpenCheck => {
+            WithdrawalOutcome::ReplayOpenCheck(replay) => {
                 let open = open.as_ref().ok_or_else(ApiError::internal)?;
-                gw.defer(log.clone());
-                return Ok(Some(with_decision(Reply::ok(stored_json(&open.start_response)?), &log)));
+                let mut body = stored_json(&open.start_response)?;
+                body["status"] = json!(open.status.as_str());
+                body["vendor_expires_in"] = json!(replay.vendor_expires_in);
+                if !replay.reissue_token {
+                    gw.defer(log.clone());
+                    return Ok(Some(with_decision(Reply::ok(body), &log)));
+                }
+                let token = match vendor_token(gw, open, replay.vendor_expires_in).await {
+                    Ok(token) => token,
+                    Err(error) => return refuse_withdrawal(gw, &log, error, statements).await.map(Some),
+                };
+                body["vendor_access_token"] = json!(token);
+                let expires_at = ctx.now.saturating_add(replay.vendor_expires_in);
+                statements.push(store::record_token(&open.kyc_check_id, body.to_string(), expires_at));
+                Reply::ok(body)
             }
             WithdrawalOutcome::Held(tier) => Reply::typed(
                 200,
@@ -448,7 +505,7 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             WithdrawalOutcome::Verify(verification) => {
                 let kyc_check_id = gw.new_id("kyc");
                 let withdrawal_id = gw.new_id("wd");
-                let token = match vendor_access_token(gw, ctx.caller.environment, &kyc_check_id, verification.tier, verification.vendor_token_seconds)
+                let token = match new_applicant_token(gw, ctx.caller.environment, &kyc_check_id, verification.tier, verification.vendor_token_seconds)
                     .await
                 {
                     Ok(token) => token,
@@ -457,7 +514,7 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                 let body = to_json(&WithdrawalAnswer {
                     kyc_check_id: Some(&kyc_check_id),
                     user_id: &request.user_id,
-                    status: Some(KycStatus::NotStarted.as_str()),
+                    status: Some(verification.status.as_str()),
                     required_tier: verification.tier.as_str(),
                     required_documents: verification.documents.iter().map(|d| d.as_str()).collect(),
                     vendor_access_token: Some(token),
@@ -477,10 +534,16 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                     environment: ctx.caller.environment,
                     user_id: &request.user_id,
                     target_tier: verification.tier,
+                    status: verification.status,
                     withdrawal_id: &withdrawal_id,
                     start_response: body.to_string(),
+                    token_expires_at: ctx.now.saturating_add(verification.vendor_token_seconds),
                     now: ctx.now,
                 }));
+                for kind in &verification.events {
+                    let data = check_event_data(&kyc_check_id, &request.user_id, verification.tier);
+                    statements.push(gw.event(ctx.caller.environment, Some(tenant), *kind, ctx.now, data));
+                }
                 Reply::created(body)
             }
         };
@@ -495,10 +558,29 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     })
 }
 
+/// A new check's first token for the end user's verification flow: in
+/// production an applicant is created for the check first.
+async fn new_applicant_token(gw: &Gateway, environment: Environment, kyc_check_id: &str, tier: KycTier, ttl_seconds: i64) -> ApiResult<String> {
+    issue_token(gw, environment, kyc_check_id, tier, ttl_seconds, true).await
+}
+
+/// A fresh token for an existing check's flow (its applicant exists).
+async fn vendor_token(gw: &Gateway, check: &Check, ttl_seconds: i64) -> ApiResult<String> {
+    issue_token(gw, check.environment, &check.kyc_check_id, check.target_tier, ttl_seconds, false).await
+}
+
 /// The token of the end user's verification flow: the sandbox stub's, or
-/// in production the configured vendor's (an applicant for the check,
-/// then its SDK token). No vendor, or one that fails, is 503.
-async fn vendor_access_token(gw: &Gateway, environment: Environment, kyc_check_id: &str, tier: KycTier, ttl_seconds: i64) -> ApiResult<String> {
+/// in production the configured vendor's (with `new_applicant`, an
+/// applicant for the check first, then its SDK token). No vendor, or one
+/// that fails, is 503.
+async fn issue_token(
+    gw: &Gateway,
+    environment: Environment,
+    kyc_check_id: &str,
+    tier: KycTier,
+    ttl_seconds: i64,
+    new_applicant: bool,
+) -> ApiResult<String> {
     let stub = || format!("vat_{}", hex::encode(gw.ids.random_bytes(24)));
     let sumsub = match (environment, &gw.config.production_identity_vendor) {
         (Environment::Sandbox, _) => return Ok(stub()),
@@ -509,8 +591,10 @@ async fn vendor_access_token(gw: &Gateway, environment: Environment, kyc_check_i
     let http = gw.vendor_http.as_ref().ok_or_else(|| vendors::unavailable("identity verification", "this host has no vendor client".into()))?;
     let fail = |e: String| vendors::unavailable("identity verification", format!("sumsub: {e}"));
     let now = gw.clock.now();
-    let created = http.send(sumsub.create_applicant(kyc_check_id, tier, now)).await.map_err(fail)?;
-    sumsub::applicant_id(&created).map_err(fail)?;
+    if new_applicant {
+        let created = http.send(sumsub.create_applicant(kyc_check_id, tier, now)).await.map_err(fail)?;
+        sumsub::applicant_id(&created).map_err(fail)?;
+    }
     let issued = http.send(sumsub.access_token(kyc_check_id, tier, ttl_seconds, now)).await.map_err(fail)?;
     sumsub::token(&issued).map_err(fail)
 }
@@ -551,7 +635,7 @@ async fn vendor_webhook(gw: &Gateway, headers: &http::HeaderMap, body: &[u8]) ->
         }
         let body = VendorReceipt {
             received: true,
-            applied: decision.changed,
+            applied: decision.changed || decision.escalation.is_some_and(|e| check.escalation != Some(e)),
             kind: None,
             kyc_check_id: Some(&kyc_check_id),
             status: Some(decision.status.as_str()),
@@ -580,7 +664,15 @@ async fn existing_withdrawal(gw: &Gateway, ctx: &Ctx<'_>, request: &WithdrawalRe
     if earlier.fingerprint.as_deref() != Some(request.fingerprint().as_str()) {
         return Err(ApiError::conflict("withdrawal_id_reused", "this withdrawal_id was already used for another withdrawal"));
     }
-    Ok(Some(Reply::ok(stored_json(&earlier.response.unwrap_or_default())?)))
+    let answer = stored_json(&earlier.response.unwrap_or_default())?;
+    // A repeat while its check is open answers as a repeat of the open
+    // check does: its current status, with a token that is still valid.
+    if let Some(kyc_check_id) = answer["kyc_check_id"].as_str() {
+        if store::check(gw.store.as_ref(), kyc_check_id).await?.is_some_and(|c| c.status.is_open()) {
+            return Ok(None);
+        }
+    }
+    Ok(Some(Reply::ok(answer)))
 }
 
 /// Claims the user, adds a released amount to the lifetime total, fixes
@@ -652,12 +744,18 @@ async fn apply_check_decision(
     reviewer: Reviewer<'_>,
     now: i64,
 ) -> ApiResult<bool> {
-    if !decision.changed {
+    let escalation = decision.escalation.filter(|e| check.escalation != Some(*e));
+    if !decision.changed && escalation.is_none() {
         gw.defer(log.clone());
         return Ok(true);
     }
     let mut statements = vec![log.statement()];
-    statements.extend(kyc_transition(gw, check, user.verified_tier, Some(user.version), decision, reviewer, now));
+    if decision.changed {
+        statements.extend(kyc_transition(gw, check, user.verified_tier, Some(user.version), decision, reviewer, now));
+    }
+    if let Some(escalation) = escalation {
+        statements.push(store::escalate(&check.kyc_check_id, escalation, now));
+    }
     gw.commit(statements).await
 }
 
@@ -692,11 +790,16 @@ pub(crate) fn kyc_transition(
             EventKind::KycExpired => json!({
                 "kyc_check_id": check.kyc_check_id, "user_id": check.external_user_id, "withdrawal_id": check.withdrawal_id, "withdrawal_cancelled": true,
             }),
-            _ => json!({ "kyc_check_id": check.kyc_check_id, "user_id": check.external_user_id, "required_tier": check.target_tier.as_str() }),
+            _ => check_event_data(&check.kyc_check_id, &check.external_user_id, check.target_tier),
         };
         statements.push(gw.event(check.environment, Some(&check.tenant_id), *kind, now, data));
     }
     statements
+}
+
+/// The data of a check's event that names the check, its user and tier (`kyc.started`, `kyc.submitted`).
+fn check_event_data(kyc_check_id: &str, user_id: &str, tier: KycTier) -> Json {
+    json!({ "kyc_check_id": kyc_check_id, "user_id": user_id, "required_tier": tier.as_str() })
 }
 
 /// Open checks untouched since before `abandoned_before` (per tenant clock),
@@ -754,10 +857,56 @@ pub(crate) async fn kyc_status(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
     })
 }
 
+/// A fresh vendor token for a check that is not final: the user opens (or
+/// reopens) the vendor flow. A check not yet started starts (`kyc.started`).
+pub(crate) async fn kyc_token(gw: &Gateway, ctx: &Ctx<'_>, kyc_check_id: &str) -> ApiResult<Reply> {
+    until_committed!({
+        let (check, user) = tenant_check(gw, ctx, kyc_check_id).await?;
+        let (decision, log) = decide_check(gw, &check, &user, KycAction::IssueToken, ctx.now)?;
+        let Some(seconds) = decision.vendor_token_seconds.filter(|_| !decision.refused) else {
+            if !apply_check_decision(gw, &check, &user, &decision, &log, Reviewer::named("abandoned"), ctx.now).await? {
+                return Ok(None);
+            }
+            return Err(error_with_decision(invalid_state(decision.status), &log));
+        };
+        let token = match vendor_token(gw, &check, seconds).await {
+            Ok(token) => token,
+            Err(error) => {
+                gw.defer(log.clone());
+                return Err(error_with_decision(error, &log));
+            }
+        };
+        let expires_at = ctx.now.saturating_add(seconds);
+        let mut answer = stored_json(&check.start_response)?;
+        answer["status"] = json!(decision.status.as_str());
+        answer["vendor_access_token"] = json!(token);
+        answer["vendor_expires_in"] = json!(seconds);
+        let mut statements = vec![log.statement()];
+        if decision.changed {
+            statements.extend(kyc_transition(gw, &check, user.verified_tier, Some(user.version), &decision, Reviewer::named("user"), ctx.now));
+        }
+        statements.push(store::record_token(&check.kyc_check_id, answer.to_string(), expires_at));
+        if !gw.commit(statements).await? {
+            return Ok(None);
+        }
+        let body = IssuedToken {
+            kyc_check_id: &check.kyc_check_id,
+            status: decision.status.as_str(),
+            vendor_access_token: &token,
+            vendor_expires_in: seconds,
+            expires_at: decision.expires_at.map(time::format),
+        };
+        Ok(Some(with_decision(Reply::typed(200, &body)?, &log)))
+    })
+}
+
 pub(crate) async fn kyc_tier(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let user_id = ctx.query.required("user_id")?;
     let user = gw.require_user(ctx, user_id).await?;
-    let (bounds, log) = gw.decide(&Scope::of(ctx, user_id), Operation::Tier, &user.verified_tier, |r, t| r.describe_tier(*t))?;
+    // Bounds are told in the currency the user's withdrawals are kept in.
+    let currency_exponent = user.withdrawal_currency.as_deref().and_then(crate::input::currency_exponent).unwrap_or(rules::kyc::CENTS_EXPONENT);
+    let facts = TierFacts { tier: user.verified_tier, currency_exponent };
+    let (bounds, log) = gw.decide(&Scope::of(ctx, user_id), Operation::Tier, &facts, |r, f| r.describe_tier(*f))?;
     let body = TierView {
         user_id: &user.external_user_id,
         verified_tier: user.verified_tier.as_str(),
@@ -765,6 +914,7 @@ pub(crate) async fn kyc_tier(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         max_withdrawal_cents: bounds.ceiling_cents,
         cumulative_withdrawn_cents: user.cumulative_withdrawn_cents,
         next_tier_required_at_cents: bounds.next_tier_at_cents,
+        currency: user.withdrawal_currency.as_deref(),
     };
     let reply = with_decision(Reply::typed(200, &body)?, &log);
     gw.defer(log);
@@ -886,6 +1036,11 @@ pub(crate) async fn list_kyc_checks(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Re
     let status_text = ctx.query.get("status").unwrap_or(KycStatus::PendingReview.as_str());
     let status = KycStatus::parse(status_text).ok_or_else(|| ApiError::bad_request("invalid_field", "status must be a KYC check status"))?;
     let (overdue_only, target, now) = gw.review_filter(ctx)?;
+    let escalated_only = match ctx.query.get("escalated") {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(_) => return Err(ApiError::bad_request("invalid_field", "escalated must be true or false")),
+    };
     let rows = store::checks(gw.store.as_ref(), ctx.caller.environment, status, target, overdue_only, now).await?;
     // The store pre-selects by the review target; the rules say when each check is due and whether it is overdue.
     let items: Vec<rules::ReviewItem> = rows
@@ -902,8 +1057,17 @@ pub(crate) async fn list_kyc_checks(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Re
         .into_iter()
         .zip(items.iter().zip(states))
         .filter(|(_, (_, state))| !overdue_only || state.overdue)
-        .map(|(listed, (item, state))| (listed.check, listed.reviewer, listed.review_reason, item, state))
-        .map(|(c, reviewer, review_reason, item, state)| CheckRow {
+        .map(|(listed, (item, state))| {
+            let escalation = match (listed.check.status, listed.check.escalation) {
+                (KycStatus::PendingReview, Some(stored)) => Some(stored),
+                (KycStatus::PendingReview, None) if state.overdue => Some(KycEscalation::ReviewOverdue),
+                _ => None,
+            };
+            (listed.check, listed.reviewer, listed.review_reason, item, state, escalation)
+        })
+        .filter(|(.., escalation)| !escalated_only || escalation.is_some())
+        .map(|(c, reviewer, review_reason, item, state, escalation)| CheckRow {
+            escalation: escalation.map(KycEscalation::as_str),
             reviewer,
             review_reason,
             in_status_since: time::format(c.updated_at),

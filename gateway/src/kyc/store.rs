@@ -2,13 +2,23 @@
 //! user's verified tier and lifetime withdrawals. Every SQL statement of the
 //! area is here, behind typed operations.
 
-use rules::{KycDecision, KycStatus, KycTier, ReviewItem, WithdrawalStatus};
+use rules::{KycDecision, KycEscalation, KycStatus, KycTier, ReviewItem, WithdrawalStatus};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::ports::{Row, Stmt, Store, Value};
 
-/// A KYC check as stored; rows read it from columns 0 to 9 in this order.
+/// The columns a [`Check`] is read from, in its order (`k` is `kyc_checks`).
+macro_rules! check_columns {
+    () => {
+        "k.kyc_check_id, k.tenant_id, k.environment, k.external_user_id, k.target_tier, k.status, k.withdrawal_id, k.start_response,
+         k.created_at, k.updated_at, k.vendor_token_expires_at, k.escalation"
+    };
+}
+/// The number of [`check_columns`]: the index of the first column after them.
+const CHECK_COLUMNS: usize = 12;
+
+/// A KYC check as stored; rows read it from [`check_columns`].
 pub(crate) struct Check {
     pub kyc_check_id: String,
     pub tenant_id: String,
@@ -20,6 +30,10 @@ pub(crate) struct Check {
     pub start_response: String,
     pub created_at: i64,
     pub updated_at: i64,
+    /// when the last vendor token issued for it expires; none for checks from before tokens were recorded
+    pub token_expires_at: Option<i64>,
+    /// why it was escalated to a person, if it was
+    pub escalation: Option<KycEscalation>,
 }
 
 fn check_from_row(row: &Row) -> ApiResult<Check> {
@@ -34,6 +48,8 @@ fn check_from_row(row: &Row) -> ApiResult<Check> {
         start_response: row.text(7)?,
         created_at: row.int(8)?,
         updated_at: row.int(9)?,
+        token_expires_at: row.opt_int(10)?,
+        escalation: row.opt_text(11)?.map(|t| KycEscalation::parse(&t).ok_or_else(ApiError::internal)).transpose()?,
     })
 }
 
@@ -45,25 +61,13 @@ fn open_key(tenant_id: &str, user_id: &str) -> String {
 /// The user's open check, if any.
 pub(crate) async fn open_check(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<Check>> {
     let rows = store
-        .query(
-            "SELECT k.kyc_check_id, k.tenant_id, k.environment, k.external_user_id, k.target_tier, k.status, k.withdrawal_id, k.start_response,
-                    k.created_at, k.updated_at
-             FROM kyc_checks k WHERE k.open_key = ?1",
-            vec![open_key(tenant_id, user_id).into()],
-        )
+        .query(concat!("SELECT ", check_columns!(), " FROM kyc_checks k WHERE k.open_key = ?1"), vec![open_key(tenant_id, user_id).into()])
         .await?;
     rows.first().map(check_from_row).transpose()
 }
 
 pub(crate) async fn check(store: &dyn Store, kyc_check_id: &str) -> ApiResult<Option<Check>> {
-    let rows = store
-        .query(
-            "SELECT k.kyc_check_id, k.tenant_id, k.environment, k.external_user_id, k.target_tier, k.status, k.withdrawal_id, k.start_response,
-                    k.created_at, k.updated_at
-             FROM kyc_checks k WHERE k.kyc_check_id = ?1",
-            vec![kyc_check_id.into()],
-        )
-        .await?;
+    let rows = store.query(concat!("SELECT ", check_columns!(), " FROM kyc_checks k WHERE k.kyc_check_id = ?1"), vec![kyc_check_id.into()]).await?;
     rows.first().map(check_from_row).transpose()
 }
 
@@ -74,8 +78,10 @@ pub(crate) struct NewCheck<'a> {
     pub environment: Environment,
     pub user_id: &'a str,
     pub target_tier: KycTier,
+    pub status: KycStatus,
     pub withdrawal_id: &'a str,
     pub start_response: String,
+    pub token_expires_at: i64,
     pub now: i64,
 }
 
@@ -83,19 +89,20 @@ pub(crate) struct NewCheck<'a> {
 pub(crate) fn insert_check(c: NewCheck<'_>) -> Stmt {
     Stmt::new(
         "INSERT INTO kyc_checks (kyc_check_id, tenant_id, environment, external_user_id, target_tier, status, open_key, withdrawal_id,
-                                 start_response, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
+                                 start_response, created_at, updated_at, vendor_token_expires_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11)",
         vec![
             c.kyc_check_id.into(),
             c.tenant_id.into(),
             c.environment.as_str().into(),
             c.user_id.into(),
             c.target_tier.as_str().into(),
-            KycStatus::NotStarted.as_str().into(),
+            c.status.as_str().into(),
             open_key(c.tenant_id, c.user_id).into(),
             c.withdrawal_id.into(),
             c.start_response.into(),
             c.now.into(),
+            c.token_expires_at.into(),
         ],
     )
 }
@@ -237,6 +244,23 @@ pub(crate) fn transition(check: &Check, decision: &KycDecision, reviewer: Review
     statements
 }
 
+/// Records a vendor token issued for a check: the answer a repeat of its
+/// request gives (carrying the token) and when the token expires.
+pub(crate) fn record_token(kyc_check_id: &str, start_response: String, expires_at: i64) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE kyc_checks SET start_response = ?2, vendor_token_expires_at = ?3 WHERE kyc_check_id = ?1",
+        vec![kyc_check_id.into(), start_response.into(), expires_at.into()],
+    )
+}
+
+/// Marks a check as needing a person; the first reason is kept.
+pub(crate) fn escalate(kyc_check_id: &str, escalation: KycEscalation, now: i64) -> Stmt {
+    Stmt::new(
+        "UPDATE kyc_checks SET escalation = COALESCE(escalation, ?2), escalated_at = COALESCE(escalated_at, ?3) WHERE kyc_check_id = ?1",
+        vec![kyc_check_id.into(), escalation.as_str().into(), now.into()],
+    )
+}
+
 /// An open check untouched too long, with what its expiry is decided from.
 pub(crate) struct AbandonedCheck {
     pub check: Check,
@@ -250,11 +274,14 @@ pub(crate) struct AbandonedCheck {
 pub(crate) async fn abandoned_checks(store: &dyn Store, now: i64, abandon_seconds: i64, limit: i64) -> ApiResult<Vec<AbandonedCheck>> {
     let rows = store
         .query(
-            "SELECT k.kyc_check_id, k.tenant_id, k.environment, k.external_user_id, k.target_tier, k.status, k.withdrawal_id, k.start_response,
-                    k.created_at, k.updated_at, u.verified_tier, u.version, t.clock_offset_seconds
+            concat!(
+                "SELECT ",
+                check_columns!(),
+                ", u.verified_tier, u.version, t.clock_offset_seconds
              FROM kyc_checks k JOIN tenants t ON t.tenant_id = k.tenant_id
                   JOIN users u ON u.tenant_id = k.tenant_id AND u.external_user_id = k.external_user_id
-             WHERE k.open_key IS NOT NULL AND k.updated_at + ?2 <= ?1 + t.clock_offset_seconds ORDER BY k.updated_at LIMIT ?3",
+             WHERE k.open_key IS NOT NULL AND k.updated_at + ?2 <= ?1 + t.clock_offset_seconds ORDER BY k.updated_at LIMIT ?3"
+            ),
             vec![now.into(), abandon_seconds.into(), limit.into()],
         )
         .await?;
@@ -262,9 +289,9 @@ pub(crate) async fn abandoned_checks(store: &dyn Store, now: i64, abandon_second
         .map(|row| {
             Ok(AbandonedCheck {
                 check: check_from_row(row)?,
-                verified: tier(row, 10)?,
-                user_version: row.int(11)?,
-                clock_offset_seconds: row.int(12)?,
+                verified: tier(row, CHECK_COLUMNS)?,
+                user_version: row.int(CHECK_COLUMNS + 1)?,
+                clock_offset_seconds: row.int(CHECK_COLUMNS + 2)?,
             })
         })
         .collect()
@@ -283,11 +310,14 @@ pub(crate) async fn checks(
 ) -> ApiResult<Vec<ListedCheck>> {
     let rows = store
         .query(
-            "SELECT k.kyc_check_id, k.tenant_id, k.environment, k.external_user_id, k.target_tier, k.status, k.withdrawal_id, k.start_response,
-                    k.created_at, k.updated_at, t.clock_offset_seconds, k.reviewer, k.review_reason
+            concat!(
+                "SELECT ",
+                check_columns!(),
+                ", t.clock_offset_seconds, k.reviewer, k.review_reason
              FROM kyc_checks k JOIN tenants t ON t.tenant_id = k.tenant_id
              WHERE k.environment = ?1 AND k.status = ?2 AND (?3 = 0 OR k.updated_at + ?4 <= ?5 + t.clock_offset_seconds)
-             ORDER BY k.updated_at, k.kyc_check_id LIMIT 500",
+             ORDER BY k.updated_at, k.kyc_check_id LIMIT 500"
+            ),
             vec![environment.as_str().into(), status.as_str().into(), overdue_only.into(), review_target.into(), now.into()],
         )
         .await?;
@@ -295,9 +325,9 @@ pub(crate) async fn checks(
         .map(|row| {
             Ok(ListedCheck {
                 check: check_from_row(row)?,
-                clock_offset_seconds: row.int(10)?,
-                reviewer: row.opt_text(11)?,
-                review_reason: row.opt_text(12)?,
+                clock_offset_seconds: row.int(CHECK_COLUMNS)?,
+                reviewer: row.opt_text(CHECK_COLUMNS + 1)?,
+                review_reason: row.opt_text(CHECK_COLUMNS + 2)?,
             })
         })
         .collect()

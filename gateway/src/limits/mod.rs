@@ -313,7 +313,11 @@ fn player_message(gw: &Gateway, notice: PlayerNotice) -> ApiResult<String> {
 
 /// The message for a breach.
 fn breach_message(gw: &Gateway, breach: &DepositBreach, amount: i64, currency: &str) -> ApiResult<String> {
-    player_message(gw, PlayerNotice::DepositBreach(BreachNotice { breach: *breach, amount_cents: amount, currency: currency.to_string() }))
+    let currency_exponent = crate::input::currency_exponent(currency).unwrap_or(rules::kyc::CENTS_EXPONENT);
+    player_message(
+        gw,
+        PlayerNotice::DepositBreach(BreachNotice { breach: *breach, amount_cents: amount, currency: currency.to_string(), currency_exponent }),
+    )
 }
 
 fn pick(rows: &[LimitRow], index: u32) -> ApiResult<&LimitRow> {

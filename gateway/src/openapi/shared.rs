@@ -42,7 +42,11 @@ shared_schema!(
 
 shared_schema!(
     /// A currency code.
-    Currency => from_json(json!({ "type": "string", "pattern": "^[A-Z]{3}$", "description": "ISO 4217 code such as USD" }))
+    Currency => from_json(json!({
+        "type": "string",
+        "enum": crate::input::currency_codes(),
+        "description": "an ISO 4217 currency code such as USD; amounts are in its minor units (JPY has none, BHD three)"
+    }))
 );
 
 shared_schema!(
@@ -119,6 +123,14 @@ shared_schema!(
 );
 
 shared_schema!(
+    /// Why a check awaiting review was escalated to a person.
+    KycEscalation => names(
+        "why a check awaiting review needs a person: the vendor asked the user to resubmit, or it is past the review target",
+        rules::KycEscalation::ALL.iter().map(|s| s.as_str())
+    )
+);
+
+shared_schema!(
     /// What a verification asks of the user.
     KycDocument => names("what a verification asks of the user", rules::KycDocument::ALL.iter().map(|d| d.as_str()))
 );
@@ -166,6 +178,7 @@ mod tests {
             OpenApiDocument::schema(),
             Tier::schema(),
             KycStatus::schema(),
+            KycEscalation::schema(),
             KycDocument::schema(),
             WithdrawalStatus::schema(),
             SanctionsStatus::schema(),

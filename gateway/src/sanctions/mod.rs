@@ -237,6 +237,12 @@ struct ReviewMetrics {
     sanctions_cases_overdue: i64,
     kyc_checks_pending_review: i64,
     kyc_checks_overdue: i64,
+    /// the environment's required list sources (production's; none in the sandbox)
+    sanctions_lists_required: i64,
+    /// required sources with no version loaded
+    sanctions_lists_missing: i64,
+    /// required sources loaded but not refreshed within the freshness window
+    sanctions_lists_stale: i64,
 }
 
 pub(crate) fn screen_doc() -> OperationDoc {
@@ -531,6 +537,8 @@ pub(crate) async fn review_metrics(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
     let overdue = |items: Vec<ReviewItem>| -> ApiResult<i64> { Ok(gw.rules.describe_reviews(&items)?.iter().filter(|s| s.overdue).count() as i64) };
     let overdue_cases = overdue(store::overdue_candidates(gw.store.as_ref(), environment, target, now).await?)?;
     let overdue_checks = overdue(crate::kyc::store::overdue_candidates(gw.store.as_ref(), environment, target, now).await?)?;
+    let coverage = gw.list_coverage(environment).await?;
+    let count = |keep: fn(&crate::lists::SourceCoverage) -> bool| coverage.iter().filter(|c| keep(c)).count() as i64;
     let body = ReviewMetrics {
         environment: environment.as_str(),
         measured_at: time::format(now),
@@ -539,6 +547,9 @@ pub(crate) async fn review_metrics(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
         sanctions_cases_overdue: overdue_cases,
         kyc_checks_pending_review: pending_checks,
         kyc_checks_overdue: overdue_checks,
+        sanctions_lists_required: coverage.len() as i64,
+        sanctions_lists_missing: count(|c| c.version.is_none()),
+        sanctions_lists_stale: count(|c| c.version.is_some() && c.stale),
     };
     Reply::typed(200, &body)
 }
