@@ -289,7 +289,18 @@ async fn every_write_to_a_users_state_claims_the_user() {
     let (_, auto) = call(gw, key, "POST", "/v1/kyc/start", withdrawal("u-auto-autoapprove", 50_000)).await;
     ok(call(gw, key, "POST", &format!("/v1/sandbox/kyc/{}/submit", auto["kyc_check_id"].as_str().unwrap()), json!({})).await, 202);
     ok(call(gw, key, "POST", "/v1/sanctions/screen", person("u-left", "Cy")).await, 201);
-    ok(call(gw, key, "POST", "/v1/kyc/start", withdrawal("u-left", 50_000)).await, 201);
+    let (_, left) = call(gw, key, "POST", "/v1/kyc/start", withdrawal("u-left", 50_000)).await;
+    let left_id = left["kyc_check_id"].as_str().unwrap().to_string();
+    // a fresh token, then (its lifetime past) a repeat that re-issues one
+    ok(call(gw, key, "POST", &format!("/v1/kyc/{left_id}/token"), json!({})).await, 200);
+    ok(call(gw, key, "POST", "/v1/sandbox/clock", json!({ "advance_seconds": 1_000 })).await, 200);
+    ok(call(gw, key, "POST", "/v1/kyc/start", withdrawal("u-left", 50_000)).await, 200);
+    // a token for a check awaiting review changes no status
+    ok(call(gw, key, "POST", "/v1/sanctions/screen", person("u-wait", "Di")).await, 201);
+    let (_, waiting) = call(gw, key, "POST", "/v1/kyc/start", withdrawal("u-wait", 50_000)).await;
+    let waiting_id = waiting["kyc_check_id"].as_str().unwrap().to_string();
+    ok(call(gw, key, "POST", &format!("/v1/sandbox/kyc/{waiting_id}/submit"), json!({})).await, 202);
+    ok(call(gw, key, "POST", &format!("/v1/kyc/{waiting_id}/token"), json!({})).await, 200);
     let (_, hit) = call(gw, key, "POST", "/v1/sanctions/screen", person("u-hit", "SanctionedSam")).await;
     let case = hit["case_id"].as_str().unwrap();
     ok(

@@ -474,6 +474,7 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                 body["vendor_access_token"] = json!(token);
                 let expires_at = ctx.now.saturating_add(replay.vendor_expires_in);
                 statements.push(store::record_token(&open.kyc_check_id, body.to_string(), expires_at));
+                statements.push(crate::users::store::claim(&open.tenant_id, &open.external_user_id, version, ctx.now));
                 Reply::ok(body)
             }
             WithdrawalOutcome::Held(tier) => Reply::typed(
@@ -752,6 +753,8 @@ async fn apply_check_decision(
     let mut statements = vec![log.statement()];
     if decision.changed {
         statements.extend(kyc_transition(gw, check, user.verified_tier, Some(user.version), decision, reviewer, now));
+    } else {
+        statements.push(crate::users::store::claim(&check.tenant_id, &check.external_user_id, user.version, now));
     }
     if let Some(escalation) = escalation {
         statements.push(store::escalate(&check.kyc_check_id, escalation, now));
@@ -884,6 +887,8 @@ pub(crate) async fn kyc_token(gw: &Gateway, ctx: &Ctx<'_>, kyc_check_id: &str) -
         let mut statements = vec![log.statement()];
         if decision.changed {
             statements.extend(kyc_transition(gw, &check, user.verified_tier, Some(user.version), &decision, Reviewer::named("user"), ctx.now));
+        } else {
+            statements.push(crate::users::store::claim(&check.tenant_id, &check.external_user_id, user.version, ctx.now));
         }
         statements.push(store::record_token(&check.kyc_check_id, answer.to_string(), expires_at));
         if !gw.commit(statements).await? {
