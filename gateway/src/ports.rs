@@ -4,7 +4,7 @@
 use rules::{
     CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts, ExclusionStatus,
     ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision,
-    LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, PlayerNotice, RegulatorImportFacts, RegulatorOutcome, ReviewItem,
+    LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, OfacScored, PlayerNotice, RegulatorImportFacts, RegulatorOutcome, ReviewItem,
     ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, TierFacts,
     WithdrawalDecision, WithdrawalFacts,
 };
@@ -283,6 +283,8 @@ pub trait Rules: MaybeSend {
     fn decide_screening(&self, facts: &ScreeningFacts) -> RulesResult<ScreeningDecision>;
     /// The compliance team's search: every candidate scored, best first.
     fn score_names(&self, query: &NameQuery, candidates: &[ListCandidate]) -> RulesResult<Vec<ScoredCandidate>>;
+    /// The compliance team's search as OFAC's own tool scores it, best first.
+    fn score_names_ofac(&self, query: &str, candidates: &[ListCandidate]) -> RulesResult<Vec<OfacScored>>;
     /// The index keys of each name, for list imports and look-ups.
     fn index_keys(&self, names: &[String]) -> RulesResult<Vec<Vec<String>>>;
     fn describe_sanctions(&self, status: SanctionsStatus) -> RulesResult<SanctionsView>;
@@ -345,6 +347,9 @@ impl Rules for LibraryRules {
     }
     fn score_names(&self, query: &NameQuery, candidates: &[ListCandidate]) -> RulesResult<Vec<ScoredCandidate>> {
         Ok(rules::score_candidates(query, candidates))
+    }
+    fn score_names_ofac(&self, query: &str, candidates: &[ListCandidate]) -> RulesResult<Vec<OfacScored>> {
+        Ok(rules::ofac_scores(query, candidates))
     }
     fn index_keys(&self, names: &[String]) -> RulesResult<Vec<Vec<String>>> {
         Ok(names.iter().map(|n| rules::index_keys(n)).collect())

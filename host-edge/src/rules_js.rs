@@ -12,7 +12,7 @@ use gateway::ports::{Rules, RulesFault, RulesResult, RulesVersion};
 use rules::{
     CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts, ExclusionStatus,
     ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision,
-    LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, PlayerNotice, RegulatorImportFacts, RegulatorOutcome, ReviewItem,
+    LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, OfacScored, PlayerNotice, RegulatorImportFacts, RegulatorOutcome, ReviewItem,
     ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, TierFacts,
     WithdrawalDecision, WithdrawalFacts,
 };
@@ -329,6 +329,9 @@ impl Rules for JsRules {
     }
     fn score_names(&self, query: &NameQuery, candidates: &[ListCandidate]) -> RulesResult<Vec<ScoredCandidate>> {
         ask("scoreNames", json!([query.to_jco(), candidates.to_vec().to_jco()]))
+    }
+    fn score_names_ofac(&self, query: &str, candidates: &[ListCandidate]) -> RulesResult<Vec<OfacScored>> {
+        ask("scoreNamesOfac", json!([query, candidates.to_vec().to_jco()]))
     }
     fn index_keys(&self, names: &[String]) -> RulesResult<Vec<Vec<String>>> {
         ask("indexKeys", json!([names.to_vec().to_jco()]))

@@ -9,9 +9,9 @@ use gateway::ports::{Rules, RulesFault, RulesResult, RulesVersion};
 use rules::{
     CaseReviewDecision, CaseReviewFacts, Convert, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts,
     ExclusionStatus, ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, LimitCancelDecision, LimitCancelFacts,
-    LimitChangeDecision, LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, PlayerNotice, RegulatorImportFacts, RegulatorOutcome,
-    ReviewItem, ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, TierFacts,
-    WithdrawalDecision, WithdrawalFacts,
+    LimitChangeDecision, LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, OfacScored, PlayerNotice, RegulatorImportFacts,
+    RegulatorOutcome, ReviewItem, ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts,
+    TierBounds, TierFacts, WithdrawalDecision, WithdrawalFacts,
 };
 use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, Linker};
@@ -208,6 +208,10 @@ impl Rules for ComponentRules {
         let query: wit::NameQuery = query.clone().convert();
         let candidates: Vec<wit::ListCandidate> = candidates.to_vec().convert();
         Ok(self.call(|r, s| r.call_score_names(s, &query, &candidates))?.convert())
+    }
+    fn score_names_ofac(&self, query: &str, candidates: &[ListCandidate]) -> RulesResult<Vec<OfacScored>> {
+        let candidates: Vec<wit::ListCandidate> = candidates.to_vec().convert();
+        Ok(self.call(|r, s| r.call_score_names_ofac(s, query, &candidates))?.convert())
     }
     fn index_keys(&self, names: &[String]) -> RulesResult<Vec<Vec<String>>> {
         self.call(|r, s| r.call_index_keys(s, names))

@@ -86,6 +86,9 @@ impl Rules for Counting {
     fn score_names(&self, q: &rules::NameQuery, c: &[rules::ListCandidate]) -> RulesResult<Vec<rules::ScoredCandidate>> {
         self.tick().score_names(q, c)
     }
+    fn score_names_ofac(&self, q: &str, c: &[rules::ListCandidate]) -> RulesResult<Vec<rules::OfacScored>> {
+        self.tick().score_names_ofac(q, c)
+    }
     fn index_keys(&self, names: &[String]) -> RulesResult<Vec<Vec<String>>> {
         self.tick().index_keys(names)
     }

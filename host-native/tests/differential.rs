@@ -270,6 +270,7 @@ proptest! {
         prop_assert_eq!(lib.decide_screening(&screening), comp.decide_screening(&screening));
         let query = NameQuery { name: format!("{first} {last}"), date_of_birth: "1990-01-01".into(), nationality: "GB".into() };
         prop_assert_eq!(lib.score_names(&query, &candidates), comp.score_names(&query, &candidates));
+        prop_assert_eq!(lib.score_names_ofac(&query.name, &candidates), comp.score_names_ofac(&query.name, &candidates));
         let names: Vec<String> = candidates.iter().flat_map(|c| c.names.clone()).collect();
         prop_assert_eq!(lib.index_keys(&names), comp.index_keys(&names));
         let status = current.unwrap_or(SanctionsStatus::Clear);

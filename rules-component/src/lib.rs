@@ -65,6 +65,10 @@ impl wit::Guest for Component {
         let candidates: Vec<rules::ListCandidate> = candidates.convert();
         rules::score_candidates(&query.convert(), &candidates).convert()
     }
+    fn score_names_ofac(query: String, candidates: Vec<wit::ListCandidate>) -> Vec<wit::OfacScored> {
+        let candidates: Vec<rules::ListCandidate> = candidates.convert();
+        rules::ofac_scores(&query, &candidates).convert()
+    }
     fn index_keys(names: Vec<String>) -> Vec<Vec<String>> {
         names.iter().map(|n| rules::index_keys(n)).collect()
     }

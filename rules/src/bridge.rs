@@ -186,6 +186,7 @@ macro_rules! for_each_wit_type {
         $enum!(EntryTopic { Sanction, Pep, AdverseMedia });
         $record!(ListCandidate { source, entity_id, kind, names, dates_of_birth, nationalities, topic });
         $record!(NameQuery { name, date_of_birth, nationality });
+        $record!(OfacScored { index, name, score, whole_name, word_by_word });
         $record!(ScoredCandidate { index, name, score, name_score, date_of_birth_adjustment, nationality_adjustment });
         $record!(ScreenedSource { source, version });
         $record!(ScreeningScope { pep, adverse_media });

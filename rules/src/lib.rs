@@ -15,6 +15,7 @@ pub mod kyc;
 pub mod limits;
 pub mod matching;
 pub mod messages;
+pub mod ofac;
 pub mod review;
 pub mod sanctions;
 pub mod schedule;
@@ -38,6 +39,7 @@ pub use limits::{
 };
 pub use matching::{index_keys, score_candidates, EntryKind, EntryTopic, ListCandidate, NameQuery, ScoredCandidate};
 pub use messages::{money, player_message, BreachNotice, PlayerNotice};
+pub use ofac::{ofac_scores, OfacScored};
 pub use review::{describe_reviews, ReviewItem, ReviewState};
 pub use sanctions::{
     decide_case_review, decide_screening, describe_sanctions, CaseKind, CaseReviewDecision, CaseReviewFacts, CaseReviewOutcome, CaseStatus,

@@ -88,6 +88,27 @@ pub fn production_screens_against_an_imported_list(env: &Env) -> CaseResult {
     let scores: Vec<f64> = results.iter().filter_map(|r| r["score"].as_f64()).collect();
     ensure!(scores.windows(2).all(|w| w[0] >= w[1]), "results are not best first: {scores:?}");
     ensure!(scores.iter().all(|s| (0.0..=1.0).contains(s)), "scores out of 0..1: {scores:?}");
+    ensure_eq!(search.str("mode"), "screening");
+    ensure!(results[0]["score_breakdown"].is_object() && results[0].get("ofac").is_none(), "screening mode: {}", results[0]);
+
+    // OFAC parity mode: the score OFAC's own search gives, 0 to 100, by name alone.
+    let ofac = env.admin_production("GET", "/v1/admin/sanctions/search?name=NICOLAS%20MADURO&mode=ofac&min_score=80", None);
+    ofac.expect(200)?;
+    ensure_eq!(ofac.str("mode"), "ofac");
+    let hits = ofac.body["results"].as_array().cloned().unwrap_or_default();
+    let first = hits.first().cloned().unwrap_or(Json::Null);
+    ensure_eq!(first["entity_id"], json!("22790"), ofac.raw);
+    ensure_eq!(first["ofac"]["score"], json!(100), ofac.raw);
+    ensure!(first.get("score_breakdown").is_none(), "ofac mode has no screening breakdown: {first}");
+    ensure!(hits.iter().all(|h| h["ofac"]["score"].as_u64().is_some_and(|s| s >= 80)), "min_score not applied: {}", ofac.raw);
+    // the whole-name technique needs the same first letter: reversed, only word by word counts
+    let reversed = env.admin_production("GET", "/v1/admin/sanctions/search?name=MADURO%20NICOLAS&mode=ofac", None);
+    let top = reversed.body["results"][0].clone();
+    ensure_eq!(top["entity_id"], json!("22790"), reversed.raw);
+    ensure!(top["ofac"]["whole_name"].as_f64().is_some_and(|w| w > 0.0), "MADURO... starts as MADURO MOROS does: {top}");
+    for bad in ["mode=fuzzy", "min_score=101", "min_score=-1", "min_score=high"] {
+        env.admin_production("GET", &format!("/v1/admin/sanctions/search?name=Maduro&{bad}"), None).expect_error(400, "invalid_field")?;
+    }
     p.get("/v1/admin/sanctions/search?name=Maduro").expect_error(403, "forbidden")?;
     env.admin_production("GET", "/v1/admin/sanctions/search", None).expect_error(400, "missing_fields")?;
     Ok(())

@@ -511,6 +511,34 @@ struct SearchQuery {
     /// default 20
     #[param(minimum = 1, maximum = 100)]
     limit: Option<u32>,
+    /// `screening` (default): the screening score, with date of birth and
+    /// nationality; `ofac`: the score OFAC's Sanctions List Search gives
+    /// (FAQ 249), by name only, every kind of entry
+    #[param(inline)]
+    mode: Option<SearchMode>,
+    /// only results scoring this much or more, from 0 to 100 (OFAC's slider)
+    #[param(minimum = 0, maximum = 100)]
+    min_score: Option<u32>,
+}
+
+/// How a search scores.
+#[derive(utoipa::ToSchema, Serialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+enum SearchMode {
+    Screening,
+    Ofac,
+}
+
+/// How OFAC's own search would score the entry.
+#[derive(Serialize, utoipa::ToSchema)]
+struct OfacBreakdown {
+    /// 0 to 100, as OFAC's slider reads
+    #[schema(minimum = 0, maximum = 100)]
+    score: u32,
+    /// the whole-name technique (0 to 1; zero when the names begin with different letters)
+    whole_name: f64,
+    /// the word-by-word technique (0 to 1)
+    word_by_word: f64,
 }
 
 /// How a name scored against an entry, part by part.
@@ -535,7 +563,14 @@ struct SearchHit<'a> {
     aliases: Vec<&'a str>,
     dates_of_birth: &'a [String],
     nationalities: &'a [String],
-    score_breakdown: ScoreBreakdown,
+    /// the screening score's parts (mode `screening`)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(required = false)]
+    score_breakdown: Option<ScoreBreakdown>,
+    /// OFAC's score and its two techniques (mode `ofac`)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(required = false)]
+    ofac: Option<OfacBreakdown>,
     /// why the entry is listed
     #[schema(value_type = crate::openapi::shared::EntryTopic)]
     topic: &'static str,
@@ -543,6 +578,7 @@ struct SearchHit<'a> {
 
 #[derive(Serialize, utoipa::ToSchema)]
 struct SearchResults<'a> {
+    mode: SearchMode,
     results: Vec<SearchHit<'a>>,
 }
 
@@ -583,7 +619,7 @@ pub(crate) fn list_lists_doc() -> OperationDoc {
     OperationDoc::new("admin", "imported lists with version, entry count and import time").responds::<ListList>(200, "success")
 }
 
-/// `GET /v1/admin/sanctions/search?name=…[&date_of_birth=…][&nationality=…][&limit=…]`:
+/// `GET /v1/admin/sanctions/search?name=…[&date_of_birth=…][&nationality=…][&limit=…][&mode=screening|ofac][&min_score=…]`:
 /// the environment's list entries scored against a name, best first.
 pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let name = ctx.query.required("name")?.trim().to_string();
@@ -599,13 +635,54 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
         return Err(ApiError::bad_request("invalid_field", "nationality must be a two-letter country code"));
     }
     let limit = ctx.query.page_limit(20, 100)?;
+    let mode = match ctx.query.get("mode") {
+        None | Some("screening") => SearchMode::Screening,
+        Some("ofac") => SearchMode::Ofac,
+        Some(_) => return Err(ApiError::bad_request("invalid_field", "mode must be screening or ofac")),
+    };
+    let min_score = match ctx.query.get("min_score") {
+        None => 0,
+        Some(text) => text
+            .parse::<u32>()
+            .ok()
+            .filter(|s| *s <= 100)
+            .ok_or_else(|| ApiError::bad_request("invalid_field", "min_score must be a whole number from 0 to 100"))?,
+    };
     // An analyst searches every topic; each result says why it is listed.
     let every_topic = ScreeningScope { pep: true, adverse_media: true };
-    let (candidates, _) = gw.list_candidates(ctx.caller.environment, &name, &date_of_birth, Entries::All, every_topic).await?;
+    // OFAC's tool scores by name alone: the birth date does not order its candidates either.
+    let retrieval_birth = if mode == SearchMode::Ofac { "" } else { date_of_birth.as_str() };
+    let (candidates, _) = gw.list_candidates(ctx.caller.environment, &name, retrieval_birth, Entries::All, every_topic).await?;
+    if mode == SearchMode::Ofac {
+        let scored = gw.rules.score_names_ofac(&name, &candidates)?;
+        let results = scored
+            .iter()
+            .filter(|s| s.score >= min_score)
+            .take(limit as usize)
+            .filter_map(|s| {
+                let c = candidates.get(s.index as usize)?;
+                Some(SearchHit {
+                    entity_id: &c.entity_id,
+                    source: &c.source,
+                    name: &s.name,
+                    score: f64::from(s.score) / 100.0,
+                    primary_name: c.names.first().map(String::as_str),
+                    aliases: c.names.iter().skip(1).map(String::as_str).collect(),
+                    dates_of_birth: &c.dates_of_birth,
+                    nationalities: &c.nationalities,
+                    score_breakdown: None,
+                    ofac: Some(OfacBreakdown { score: s.score, whole_name: s.whole_name, word_by_word: s.word_by_word }),
+                    topic: c.topic.as_str(),
+                })
+            })
+            .collect();
+        return Reply::typed(200, &SearchResults { mode, results });
+    }
     let query = NameQuery { name, date_of_birth, nationality };
     let scored = gw.rules.score_names(&query, &candidates)?;
     let results = scored
         .iter()
+        .filter(|s| s.score * 100.0 >= f64::from(min_score))
         .take(limit as usize)
         .filter_map(|s| {
             let c = candidates.get(s.index as usize)?;
@@ -618,16 +695,17 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
                 aliases: c.names.iter().skip(1).map(String::as_str).collect(),
                 dates_of_birth: &c.dates_of_birth,
                 nationalities: &c.nationalities,
-                score_breakdown: ScoreBreakdown {
+                score_breakdown: Some(ScoreBreakdown {
                     name: s.name_score,
                     date_of_birth: s.date_of_birth_adjustment,
                     nationality: s.nationality_adjustment,
-                },
+                }),
+                ofac: None,
                 topic: c.topic.as_str(),
             })
         })
         .collect();
-    Reply::typed(200, &SearchResults { results })
+    Reply::typed(200, &SearchResults { mode, results })
 }
 
 /// The list sources production screens against unless configured: the
