@@ -370,7 +370,19 @@ const V11: &[&str] = &[
     "ALTER TABLE kyc_checks ADD COLUMN escalated_at BIGINT",
 ];
 
-pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11];
+/// V12: matches a reviewer dismissed, per user and entry, with the entry's
+/// fingerprint then: later screenings set them aside until it changes.
+const V12: &[&str] = &["CREATE TABLE IF NOT EXISTS dismissed_matches (
+        tenant_id TEXT NOT NULL,
+        external_user_id TEXT NOT NULL,
+        source TEXT NOT NULL,
+        entity_id TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        case_id TEXT NOT NULL,
+        dismissed_at BIGINT NOT NULL,
+        PRIMARY KEY (tenant_id, external_user_id, source, entity_id))"];
+
+pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

@@ -97,8 +97,9 @@ fn candidate() -> impl Strategy<Value = ListCandidate> {
         prop::collection::vec(prop_oneof![Just("SAM, Sanctioned".to_string()), Just("Sanctioned Sam".to_string()), "[A-Za-zéü ,-]{0,16}"], 1..4),
         prop::collection::vec(prop_oneof![Just("1990-01-01".to_string()), Just("1952".to_string()), "[0-9]{4}-[0-9]{2}"], 0..3),
         prop::collection::vec(prop_oneof![Just("GB".to_string()), Just("RU".to_string())], 0..2),
+        prop_oneof![Just("fp-1".to_string()), Just("fp-2".to_string())],
     )
-        .prop_map(|((kind, topic), names, dates_of_birth, nationalities)| ListCandidate {
+        .prop_map(|((kind, topic), names, dates_of_birth, nationalities, fingerprint)| ListCandidate {
             source: "test".into(),
             entity_id: "e-1".into(),
             kind,
@@ -106,6 +107,7 @@ fn candidate() -> impl Strategy<Value = ListCandidate> {
             dates_of_birth,
             nationalities,
             topic,
+            fingerprint,
         })
 }
 
@@ -260,12 +262,16 @@ proptest! {
         hit_threshold in prop::option::of(0.5f64..1.0),
         (pep, adverse_media, due_diligence_open) in (any::<bool>(), any::<bool>(), any::<bool>()),
         case_kind in pick(rules::CaseKind::ALL),
+        dismissed_fingerprint in prop::option::of(prop_oneof![Just("fp-1".to_string()), Just("fp-2".to_string())]),
     ) {
         let (lib, comp) = (LibraryRules, component());
         let screening = ScreeningFacts {
             now, environment, first_name: first.clone(), last_name: last.clone(), date_of_birth: "1990-01-01".into(), nationality: "GB".into(), current,
             candidates: candidates.clone(), hit_threshold, sources: vec![ScreenedSource { source: "ofac-sdn".into(), version: "2026-11-01".into() }],
             scope: rules::ScreeningScope { pep, adverse_media }, due_diligence_open,
+            dismissed: dismissed_fingerprint
+                .map(|fingerprint| vec![rules::DismissedMatch { source: "test".into(), entity_id: "e-1".into(), fingerprint }])
+                .unwrap_or_default(),
         };
         prop_assert_eq!(lib.decide_screening(&screening), comp.decide_screening(&screening));
         let query = NameQuery { name: format!("{first} {last}"), date_of_birth: "1990-01-01".into(), nationality: "GB".into() };

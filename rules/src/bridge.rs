@@ -184,7 +184,8 @@ macro_rules! for_each_wit_type {
 
         $enum!(EntryKind { Individual, Entity, Vessel, Aircraft, Unknown });
         $enum!(EntryTopic { Sanction, Pep, AdverseMedia });
-        $record!(ListCandidate { source, entity_id, kind, names, dates_of_birth, nationalities, topic });
+        $record!(ListCandidate { source, entity_id, kind, names, dates_of_birth, nationalities, topic, fingerprint });
+        $record!(DismissedMatch { source, entity_id, fingerprint });
         $record!(NameQuery { name, date_of_birth, nationality });
         $record!(OfacScored { index, name, score, whole_name, word_by_word });
         $record!(ScoredCandidate { index, name, score, name_score, date_of_birth_adjustment, nationality_adjustment });
@@ -203,9 +204,10 @@ macro_rules! for_each_wit_type {
             hit_threshold,
             sources,
             scope,
-            due_diligence_open
+            due_diligence_open,
+            dismissed
         });
-        $record!(ScreeningMatch { source, entity_id, name, score, name_score, date_of_birth_adjustment, nationality_adjustment, topic });
+        $record!(ScreeningMatch { source, entity_id, name, score, name_score, date_of_birth_adjustment, nationality_adjustment, topic, fingerprint });
         $record!(ScreeningDecision {
             status,
             opens_case,
@@ -216,11 +218,12 @@ macro_rules! for_each_wit_type {
             matches,
             review_due_at,
             estimated_review_time,
-            events
+            events,
+            set_aside
         });
         $record!(SanctionsView { transactions_held });
         $record!(CaseReviewFacts { case_status, action, case_kind });
-        $record!(CaseReviewOutcome { case_status, user_status, transactions_held, events });
+        $record!(CaseReviewOutcome { case_status, user_status, transactions_held, events, remember_matches });
         $variant!(CaseReviewDecision { unit: [], with: [Apply, Repeat, AlreadyDecided] });
 
         $record!(Horizons {

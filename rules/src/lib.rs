@@ -43,7 +43,7 @@ pub use ofac::{ofac_scores, OfacScored};
 pub use review::{describe_reviews, ReviewItem, ReviewState};
 pub use sanctions::{
     decide_case_review, decide_screening, describe_sanctions, CaseKind, CaseReviewDecision, CaseReviewFacts, CaseReviewOutcome, CaseStatus,
-    ReviewAction, SanctionsView, ScreenedSource, ScreeningDecision, ScreeningFacts, ScreeningMatch, ScreeningScope,
+    DismissedMatch, ReviewAction, SanctionsView, ScreenedSource, ScreeningDecision, ScreeningFacts, ScreeningMatch, ScreeningScope,
 };
 pub use schedule::{due_now, time_horizons, CheckExpiry, DueExclusion, DueFacts, DueLimit, DueUser, DueWork, ExclusionExpiry, Horizons};
 pub use types::{Environment, EventKind, Operation, SanctionsStatus};

@@ -56,6 +56,9 @@ pub struct ListCandidate {
     /// why the entry is listed
     #[serde(default)]
     pub topic: EntryTopic,
+    /// a digest of the entry's record: it changes when the record does
+    #[serde(default)]
+    pub fingerprint: String,
 }
 
 /// Who is looked for.
@@ -599,6 +602,7 @@ mod tests {
             dates_of_birth: Vec::new(),
             nationalities: Vec::new(),
             topic: EntryTopic::Sanction,
+            fingerprint: String::new(),
         }
     }
 

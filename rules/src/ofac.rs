@@ -136,6 +136,7 @@ mod tests {
             dates_of_birth: vec![],
             nationalities: vec![],
             topic: Default::default(),
+            fingerprint: String::new(),
         }
     }
 

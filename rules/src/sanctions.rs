@@ -88,6 +88,20 @@ pub struct ScreeningFacts {
     /// whether the user already has an open due-diligence case
     #[serde(default)]
     pub due_diligence_open: bool,
+    /// the user's matches a reviewer dismissed as false positives, each with
+    /// the entry's record as it was then
+    #[serde(default)]
+    pub dismissed: Vec<DismissedMatch>,
+}
+
+/// A user's match a reviewer dismissed: set aside at later screenings until
+/// the entry's record changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DismissedMatch {
+    pub source: String,
+    pub entity_id: String,
+    /// the entry's fingerprint when it was dismissed
+    pub fingerprint: String,
 }
 
 /// A source a screening sought candidates in: an imported list version, or a screening vendor.
@@ -114,6 +128,9 @@ pub struct ScreeningMatch {
     /// why the entry is listed
     #[serde(default)]
     pub topic: EntryTopic,
+    /// the entry's record digest, remembered if the match is dismissed
+    #[serde(default)]
+    pub fingerprint: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -131,6 +148,9 @@ pub struct ScreeningDecision {
     pub review_due_at: Option<i64>,
     pub estimated_review_time: Option<String>,
     pub events: Vec<EventKind>,
+    /// matches set aside because a reviewer dismissed them and the entry is unchanged
+    #[serde(default)]
+    pub set_aside: u32,
 }
 
 /// Screens an identity against the list entries the store proposes (and,
@@ -150,6 +170,7 @@ pub fn decide_screening(facts: &ScreeningFacts) -> ScreeningDecision {
         review_due_at: None,
         estimated_review_time: None,
         events: Vec::new(),
+        set_aside: 0,
     };
     if current.holds_transactions() {
         return unchanged(current);
@@ -176,6 +197,7 @@ pub fn decide_screening(facts: &ScreeningFacts) -> ScreeningDecision {
                 name_score: s.name_score,
                 date_of_birth_adjustment: s.date_of_birth_adjustment,
                 nationality_adjustment: s.nationality_adjustment,
+                fingerprint: candidate.fingerprint.clone(),
             })
         })
         .collect();
@@ -192,11 +214,17 @@ pub fn decide_screening(facts: &ScreeningFacts) -> ScreeningDecision {
                 date_of_birth_adjustment: 0.0,
                 nationality_adjustment: 0.0,
                 topic: EntryTopic::Sanction,
+                fingerprint: String::new(),
             }
         }));
     }
+    // A dismissed match stays dismissed while the entry's record is the one
+    // the reviewer saw; a changed record is screened afresh.
+    let before = matches.len();
+    matches.retain(|m| !facts.dismissed.iter().any(|d| d.source == m.source && d.entity_id == m.entity_id && d.fingerprint == m.fingerprint));
+    let set_aside = (before - matches.len()) as u32;
     if matches.is_empty() {
-        return unchanged(current);
+        return ScreeningDecision { set_aside, ..unchanged(current) };
     }
     matches.sort_by(|a, b| b.score.total_cmp(&a.score));
     let match_count = matches.len() as u32;
@@ -223,6 +251,7 @@ pub fn decide_screening(facts: &ScreeningFacts) -> ScreeningDecision {
             matches,
             review_due_at: Some(facts.now.saturating_add(REVIEW_TARGET_SECONDS)),
             events,
+            set_aside,
             ..unchanged(current)
         };
     }
@@ -237,6 +266,7 @@ pub fn decide_screening(facts: &ScreeningFacts) -> ScreeningDecision {
         review_due_at: Some(facts.now.saturating_add(REVIEW_TARGET_SECONDS)),
         estimated_review_time: Some(ESTIMATED_REVIEW_TIME.to_string()),
         events: alloc::vec![EventKind::SanctionsHit],
+        set_aside,
     }
 }
 
@@ -265,6 +295,10 @@ pub struct CaseReviewOutcome {
     pub user_status: Option<SanctionsStatus>,
     pub transactions_held: bool,
     pub events: Vec<EventKind>,
+    /// a dismissal: remember the case's matches, so that a later screening
+    /// sets them aside while their entries are unchanged
+    #[serde(default)]
+    pub remember_matches: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -286,12 +320,14 @@ pub fn decide_case_review(facts: &CaseReviewFacts) -> CaseReviewDecision {
             user_status: Some(SanctionsStatus::Cleared),
             transactions_held: false,
             events: alloc::vec![EventKind::SanctionsCleared],
+            remember_matches: true,
         },
         (CaseKind::SanctionsHit, ReviewAction::Confirm) => CaseReviewOutcome {
             case_status: CaseStatus::Confirmed,
             user_status: Some(SanctionsStatus::Confirmed),
             transactions_held: true,
             events: alloc::vec![EventKind::SanctionsConfirmed, EventKind::SanctionsAccountFrozen],
+            remember_matches: false,
         },
         // Due diligence records the team's finding; the user's status and
         // transactions are not the screening's to change.
@@ -300,6 +336,7 @@ pub fn decide_case_review(facts: &CaseReviewFacts) -> CaseReviewDecision {
             user_status: None,
             transactions_held: false,
             events: Vec::new(),
+            remember_matches: action == ReviewAction::Dismiss,
         },
     };
     let case_status = outcome.case_status;
@@ -330,6 +367,7 @@ mod tests {
             sources: Vec::new(),
             scope: ScreeningScope::default(),
             due_diligence_open: false,
+            dismissed: Vec::new(),
         }
     }
 
@@ -342,6 +380,7 @@ mod tests {
             dates_of_birth: alloc::vec!["1962-11-23".into()],
             nationalities: alloc::vec!["VE".into()],
             topic: EntryTopic::Sanction,
+            fingerprint: "fp-1".into(),
         }
     }
 
@@ -407,6 +446,38 @@ mod tests {
         f.candidates = candidates;
         f.scope = scope;
         f
+    }
+
+    #[test]
+    fn a_dismissed_match_is_set_aside_until_its_entry_changes() {
+        let entry = listed(crate::EntryKind::Individual, "MADURO MOROS, Nicolas");
+        let mut f = production_maduro(alloc::vec![entry.clone()], ScreeningScope::default());
+        f.current = Some(SanctionsStatus::Cleared);
+        let first = decide_screening(&f);
+        assert!(first.opens_case && first.matches[0].fingerprint == "fp-1", "{first:?}");
+        // dismissed with this record: set aside, no case
+        f.dismissed = alloc::vec![DismissedMatch { source: "ofac-sdn".into(), entity_id: "22790".into(), fingerprint: "fp-1".into() }];
+        let again = decide_screening(&f);
+        assert_eq!((again.opens_case, again.status, again.set_aside), (false, SanctionsStatus::Cleared, 1));
+        // the entry's record changed: screened afresh
+        f.candidates = alloc::vec![ListCandidate { fingerprint: "fp-2".into(), ..entry.clone() }];
+        let changed = decide_screening(&f);
+        assert_eq!((changed.opens_case, changed.set_aside), (true, 0));
+        // another entry of the same list is no dismissed one
+        f.candidates = alloc::vec![ListCandidate { entity_id: "22791".into(), ..entry }];
+        assert!(decide_screening(&f).opens_case);
+    }
+
+    #[test]
+    fn only_a_dismissal_remembers_the_matches() {
+        let decide = |case_kind, action| match decide_case_review(&CaseReviewFacts { case_status: CaseStatus::Open, action, case_kind }) {
+            CaseReviewDecision::Apply(o) => o.remember_matches,
+            other => panic!("{other:?}"),
+        };
+        assert!(decide(CaseKind::SanctionsHit, ReviewAction::Dismiss));
+        assert!(!decide(CaseKind::SanctionsHit, ReviewAction::Confirm));
+        assert!(decide(CaseKind::EnhancedDueDiligence, ReviewAction::Dismiss));
+        assert!(!decide(CaseKind::EnhancedDueDiligence, ReviewAction::Confirm));
     }
 
     #[test]

@@ -60,6 +60,7 @@ fn score(query: &str, listed: &str) -> f64 {
         dates_of_birth: vec![],
         nationalities: vec![],
         topic: EntryTopic::Sanction,
+        fingerprint: String::new(),
     };
     let query = NameQuery { name: query.into(), date_of_birth: String::new(), nationality: String::new() };
     score_candidates(&query, &[candidate]).first().map_or(0.0, |s| s.score)

@@ -35,6 +35,7 @@ fn entry(name: &str) -> ListCandidate {
         dates_of_birth: vec![],
         nationalities: vec![],
         topic: Default::default(),
+        fingerprint: String::new(),
     }
 }
 

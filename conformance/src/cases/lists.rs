@@ -377,3 +377,55 @@ pub fn eu_and_uk_lists_import(env: &Env) -> CaseResult {
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }
+
+/// A dismissed match is remembered: re-screens do not open a case for the
+/// same user and entry again while the entry's record is unchanged; a
+/// changed record is screened afresh.
+pub fn a_dismissed_match_stays_dismissed_until_the_entry_changes(env: &Env) -> CaseResult {
+    let p = env.tenant_with("production", 1000)?;
+    let dir = std::env::temp_dir().join(unique("dismiss-list"));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let file = dir.join("targets.simple.csv");
+    let header = "id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n";
+    let import = |aliases: &str| -> Result<String, String> {
+        std::fs::write(
+            &file,
+            format!("{header}NK-dismiss-1,Person,Cornelius Vantablack,{aliases},1966-05-05,gb,,,Test sanctions,,,,test,2026-01-01,2026-01-01,2026-01-01\n"),
+        )
+        .map_err(|e| e.to_string())?;
+        env.import_list(&["--environment", "production", "--format", "opensanctions-csv", "--source", "test-dismiss", &file.display().to_string()])
+    };
+    import("")?;
+    let user = unique("u");
+    let hit = p.post("/v1/sanctions/screen", person(&user, "Cornelius", "Vantablack", "1966-05-05", "GB"));
+    hit.expect(201)?;
+    ensure_eq!(hit.str("status"), "hit_review_pending", hit.raw);
+    let first_case = hit.str("case_id").to_string();
+    let case = env.admin_production("GET", &format!("/v1/admin/sanctions/cases/{first_case}"), None);
+    ensure!(case.body["matches"][0]["fingerprint"].as_str().is_some_and(|f| f.len() == 64), "the match has no fingerprint: {}", case.raw);
+    env.admin_production(
+        "POST",
+        &format!("/v1/admin/sanctions/cases/{first_case}/review"),
+        Some(&json!({ "decision": "dismiss", "reviewer": "analyst-3" })),
+    )
+    .expect(200)?;
+    let status = |p: &crate::client::Tenant<'_>| p.get(&format!("/v1/sanctions/status?user_id={user}")).str("status").to_string();
+    ensure_eq!(status(&p), "cleared");
+
+    // Re-screened on demand, and after the same record is imported again: set aside.
+    let again = env.admin_production("POST", "/v1/admin/sanctions/rescreen", Some(&json!({ "tenant_id": p.tenant_id, "user_id": user })));
+    again.expect(200)?;
+    ensure_eq!(again.int("new_hits"), 0, again.raw);
+    import("")?;
+    env.admin_production("POST", "/v1/admin/scheduler/run", Some(&json!({}))).expect(200)?;
+    ensure_eq!(status(&p), "cleared", "a dismissed match opened a case again");
+
+    // The entry's record changes (a new alias): screened afresh, a new case.
+    import("C. Vantablack")?;
+    env.admin_production("POST", "/v1/admin/scheduler/run", Some(&json!({}))).expect(200)?;
+    let reviewed = p.get(&format!("/v1/sanctions/status?user_id={user}"));
+    ensure_eq!(reviewed.str("status"), "hit_review_pending", "a changed entry was not screened afresh");
+    ensure!(!reviewed.raw.contains("NK-dismiss") && !reviewed.raw.contains("test-dismiss"), "the operator saw the match: {}", reviewed.raw);
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}

@@ -133,4 +133,8 @@ pub const LISTS: &[Case] = &[
     Case { name: "lists::un_and_opensanctions_lists_import", run: lists::un_and_opensanctions_lists_import },
     Case { name: "lists::eu_and_uk_lists_import", run: lists::eu_and_uk_lists_import },
     Case { name: "lists::peps_are_screened_only_where_switched_on", run: lists::peps_are_screened_only_where_switched_on },
+    Case {
+        name: "lists::a_dismissed_match_stays_dismissed_until_the_entry_changes",
+        run: lists::a_dismissed_match_stays_dismissed_until_the_entry_changes,
+    },
 ];

@@ -399,7 +399,7 @@ pub(crate) fn ranked_from(rows: &[Row]) -> ApiResult<Vec<(i64, i64, bool)>> {
 
 pub(crate) fn read_entry(list_id: &str, entry_no: i64) -> Read {
     Read::new(
-        "SELECT entity_id, kind, names, dates_of_birth, nationalities, topic FROM sanctions_entries WHERE list_id = ?1 AND entry_no = ?2",
+        "SELECT entity_id, kind, names, dates_of_birth, nationalities, topic, fingerprint FROM sanctions_entries WHERE list_id = ?1 AND entry_no = ?2",
         vec![list_id.into(), entry_no.into()],
     )
 }
@@ -414,6 +414,7 @@ pub(crate) fn candidate_from(source: &str, row: &Row) -> ApiResult<ListCandidate
         dates_of_birth: list(3)?,
         nationalities: list(4)?,
         topic: EntryTopic::parse(&row.text(5)?).ok_or_else(ApiError::internal)?,
+        fingerprint: row.text(6)?,
     })
 }
 

@@ -156,6 +156,8 @@ struct CaseMatch<'a> {
     /// why the entry is listed
     #[schema(value_type = EntryTopicName)]
     topic: &'static str,
+    /// a digest of the entry's record as matched: a dismissal is remembered until it changes
+    fingerprint: &'a str,
 }
 
 /// A case with its matched entities: for the compliance team only.
@@ -344,6 +346,8 @@ pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             sources,
             scope,
             due_diligence_open: false,
+            // a new user has dismissed nothing
+            dismissed: Vec::new(),
         };
         let (decision, log) = gw.decide(&Scope::of(ctx, &who.user_id), Operation::Screening, &facts, |r, f| r.decide_screening(f))?;
         let screen_id = gw.new_id("scr");
@@ -428,6 +432,7 @@ pub(crate) fn open_case(
             score: m.score,
             score_breakdown: ScoreBreakdown { name: m.name_score, date_of_birth: m.date_of_birth_adjustment, nationality: m.nationality_adjustment },
             topic: m.topic.as_str(),
+            fingerprint: &m.fingerprint,
         })
         .collect();
     let mut statements = vec![store::insert_case(store::NewCase {
@@ -613,6 +618,9 @@ pub(crate) async fn review_case(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> A
         };
         let environment = ctx.caller.environment;
         let mut statements = vec![log.statement(), store::decide_case(case_id, outcome.case_status, &reviewer, ctx.now)];
+        if outcome.remember_matches {
+            statements.extend(store::remember_dismissed(&tenant_id, &user_id, case_id, &case.matches, ctx.now)?);
+        }
         if let Some(status) = outcome.user_status {
             statements.push(store::set_status(&tenant_id, &user_id, status, user.version, ctx.now));
         }
@@ -687,6 +695,7 @@ pub(crate) async fn rescreen_user(gw: &Gateway, tenant_id: &str, user_id: &str, 
             sources,
             scope,
             due_diligence_open: store::due_diligence_open(gw.store.as_ref(), tenant_id, user_id).await?,
+            dismissed: store::dismissed_matches(gw.store.as_ref(), tenant_id, user_id).await?,
         };
         let scope = Scope { environment, tenant_id: tenant_id.to_string(), user_id: user_id.to_string() };
         let (decision, log) = gw.decide(&scope, Operation::Screening, &facts, |r, f| r.decide_screening(f))?;

@@ -1,7 +1,7 @@
 //! The sanctions area's persistence: a user's screening on the users row
 //! and the compliance team's cases. Every SQL statement of the area is here.
 
-use rules::{CaseKind, CaseStatus, ReviewItem, SanctionsStatus};
+use rules::{CaseKind, CaseStatus, DismissedMatch, ReviewItem, SanctionsStatus};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
@@ -391,6 +391,47 @@ pub(crate) async fn unheld_users(store: &dyn Store, tenant_id: &str) -> ApiResul
 
 fn case_kind(row: &Row, i: usize) -> ApiResult<CaseKind> {
     CaseKind::parse(&row.text(i)?).ok_or_else(ApiError::internal)
+}
+
+/// The user's dismissed matches, each with the entry's fingerprint then.
+pub(crate) async fn dismissed_matches(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Vec<DismissedMatch>> {
+    let rows = store
+        .query(
+            "SELECT source, entity_id, fingerprint FROM dismissed_matches WHERE tenant_id = ?1 AND external_user_id = ?2",
+            vec![tenant_id.into(), user_id.into()],
+        )
+        .await?;
+    rows.iter().map(|r| Ok(DismissedMatch { source: r.text(0)?, entity_id: r.text(1)?, fingerprint: r.text(2)? })).collect()
+}
+
+/// A case's match as stored, as far as a dismissal remembers it (cases
+/// opened before matches carried a fingerprint remember an empty one, which
+/// no entry has: such a match is screened afresh).
+#[derive(serde::Deserialize)]
+struct StoredMatch {
+    list: String,
+    entity_id: String,
+    #[serde(default)]
+    fingerprint: String,
+}
+
+/// Remembers a dismissed case's matches for the user, each with its
+/// entry's fingerprint; a later dismissal of the same entry replaces it.
+pub(crate) fn remember_dismissed(tenant_id: &str, user_id: &str, case_id: &str, matches_json: &str, now: i64) -> ApiResult<Vec<Stmt>> {
+    let matches: Vec<StoredMatch> =
+        serde_json::from_str(matches_json).map_err(|e| ApiError::internal().with_detail(format!("a case's matches did not read: {e}")))?;
+    Ok(matches
+        .into_iter()
+        .map(|m| {
+            Stmt::new(
+                "INSERT INTO dismissed_matches (tenant_id, external_user_id, source, entity_id, fingerprint, case_id, dismissed_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                 ON CONFLICT (tenant_id, external_user_id, source, entity_id)
+                 DO UPDATE SET fingerprint = excluded.fingerprint, case_id = excluded.case_id, dismissed_at = excluded.dismissed_at",
+                vec![tenant_id.into(), user_id.into(), m.list.into(), m.entity_id.into(), m.fingerprint.into(), case_id.into(), now.into()],
+            )
+        })
+        .collect())
 }
 
 /// Whether the user has a due-diligence case still open.

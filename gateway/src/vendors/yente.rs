@@ -128,15 +128,11 @@ fn candidate(result: &Json, source: &str) -> Option<ListCandidate> {
     };
     let topics = strings(&properties["topics"]);
     let topic = crate::lists::parse::topic_of(&topics.iter().map(String::as_str).collect::<Vec<_>>());
-    Some(ListCandidate {
-        source: source.to_string(),
-        entity_id,
-        kind,
-        names,
-        dates_of_birth: strings(&properties["birthDate"]),
-        nationalities,
-        topic,
-    })
+    let dates_of_birth = strings(&properties["birthDate"]);
+    // the record as the rules see it: a dismissed match returns when it changes
+    let record = json!([entity_id, kind.as_str(), names, dates_of_birth, nationalities, topic.as_str()]);
+    let fingerprint = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(record.to_string().as_bytes()));
+    Some(ListCandidate { source: source.to_string(), entity_id, kind, names, dates_of_birth, nationalities, topic, fingerprint })
 }
 
 #[cfg(test)]
