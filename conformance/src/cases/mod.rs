@@ -117,6 +117,7 @@ cases![
     audit::decisions_are_logged_with_the_rules_hash_and_replay_identically,
     audit::decision_log_is_admin_only_scoped_and_filtered,
     audit::deposit_gate_matches_every_email_and_phone_known_for_the_player,
+    audit::review_lists_page_with_cursors_and_filter,
     audit::a_retried_withdrawal_counts_once,
     audit::withdrawals_stay_in_the_first_currency,
     audit::regulator_propagation_is_true_only_after_an_export,

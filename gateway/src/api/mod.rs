@@ -1,6 +1,19 @@
 //! The endpoints, one file per group, and what they share.
 
+pub(crate) mod cursor;
 pub(crate) mod sandbox;
+
+/// A review list's default page and its largest.
+const REVIEW_PAGE: i64 = 100;
+const MAX_REVIEW_PAGE: i64 = 500;
+
+/// Which page of a review list is asked for; `K` is the list's sort key.
+pub(crate) struct ReviewPage<K> {
+    pub limit: i64,
+    /// the sort key of the last item of the page before
+    pub after: Option<K>,
+    pub min_age_seconds: i64,
+}
 
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -79,6 +92,22 @@ impl Gateway {
     }
 
     /// What a review list needs: `overdue=true|false`, the review target and the service's now.
+    /// The page of a review list (cases, checks): `limit` (default 100, at
+    /// most 500), `cursor`, and `min_age_seconds` (only items waiting at least that long).
+    pub(crate) fn review_page<K: serde::de::DeserializeOwned>(&self, ctx: &Ctx<'_>) -> ApiResult<ReviewPage<K>> {
+        let limit = ctx.query.page_limit(REVIEW_PAGE, MAX_REVIEW_PAGE)?;
+        let after = crate::api::cursor::from_query(ctx.query.get("cursor"))?;
+        let min_age_seconds = match ctx.query.get("min_age_seconds") {
+            None => 0,
+            Some(text) => text
+                .parse::<i64>()
+                .ok()
+                .filter(|n| (0..=crate::ports::MAX_STORED_INTEGER).contains(n))
+                .ok_or_else(|| ApiError::bad_request("invalid_field", "min_age_seconds must be a whole number of seconds, 0 or more"))?,
+        };
+        Ok(ReviewPage { limit, after, min_age_seconds })
+    }
+
     pub(crate) fn review_filter(&self, ctx: &Ctx<'_>) -> ApiResult<(bool, i64, i64)> {
         let overdue_only = match ctx.query.get("overdue") {
             None | Some("false") => false,

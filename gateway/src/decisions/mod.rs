@@ -9,11 +9,10 @@
 
 use std::sync::Mutex;
 
-use base64::Engine as _;
 use rules::{Operation, RuleError};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::Environment;
@@ -432,14 +431,11 @@ fn id_floor(at: i64) -> String {
 }
 
 fn encode_cursor(id: &str) -> String {
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(json!({ "v": 1, "after": id }).to_string())
+    crate::api::cursor::encode(&id)
 }
 
 fn decode_cursor(cursor: &str) -> Option<String> {
-    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(cursor).ok()?;
-    let value: Json = serde_json::from_slice(&bytes).ok()?;
-    (value.get("v")?.as_i64()? == 1).then_some(())?;
-    value.get("after")?.as_str().map(str::to_string)
+    crate::api::cursor::decode(cursor)
 }
 
 /// Why a recorded decision could not be replayed.

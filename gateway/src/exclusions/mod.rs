@@ -4,7 +4,6 @@
 
 pub mod store;
 
-use base64::Engine as _;
 use rules::{
     DueExclusion, ExclusionDecision, ExclusionDuration, ExclusionFacts, ExclusionStatusFacts, ExclusionTerm, Operation, RegulatorEntry,
     RegulatorImportFacts, UserExclusion,
@@ -508,14 +507,11 @@ fn to_json<T: Serialize>(value: &T) -> ApiResult<Json> {
 }
 
 fn encode_cursor(after_seq: i64) -> String {
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(json!({ "v": 1, "after": after_seq }).to_string())
+    crate::api::cursor::encode(&after_seq)
 }
 
 fn decode_cursor(cursor: &str) -> Option<i64> {
-    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(cursor).ok()?;
-    let value: Json = serde_json::from_slice(&bytes).ok()?;
-    (value.get("v")?.as_i64()? == 1).then_some(())?;
-    value.get("after")?.as_i64().filter(|n| (0..=crate::ports::MAX_STORED_INTEGER).contains(n))
+    crate::api::cursor::decode::<i64>(cursor).filter(|n| (0..=crate::ports::MAX_STORED_INTEGER).contains(n))
 }
 
 pub(crate) async fn register(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {

@@ -261,6 +261,14 @@ struct ChecksQuery {
     /// only those escalated to a person (a vendor's retry request, or past the review target)
     #[param(inline)]
     escalated: Option<crate::sanctions::TrueOrFalse>,
+    /// only checks in their status at least this many seconds
+    #[param(minimum = 0)]
+    min_age_seconds: Option<i64>,
+    /// default 100
+    #[param(minimum = 1, maximum = 500)]
+    limit: Option<u32>,
+    /// the `next_cursor` of the page before
+    cursor: Option<String>,
 }
 
 /// A check in a review list.
@@ -296,6 +304,10 @@ struct CheckRow {
 #[derive(Serialize, ToSchema)]
 struct CheckList {
     checks: Vec<CheckRow>,
+    /// for the next page; `null` on the last
+    #[schema(required)]
+    next_cursor: Option<String>,
+    has_more: bool,
 }
 
 /// The body of the identity vendor's webhook (Sumsub), as far as it is read.
@@ -1046,7 +1058,22 @@ pub(crate) async fn list_kyc_checks(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Re
         Some("true") => true,
         Some(_) => return Err(ApiError::bad_request("invalid_field", "escalated must be true or false")),
     };
-    let rows = store::checks(gw.store.as_ref(), ctx.caller.environment, status, target, overdue_only, now).await?;
+    let page = gw.review_page::<(i64, String)>(ctx)?;
+    let filter = store::CheckFilter {
+        environment: ctx.caller.environment,
+        status,
+        review_target: target,
+        overdue_only,
+        min_age_seconds: page.min_age_seconds,
+        now,
+        after: page.after,
+        limit: page.limit + 1,
+    };
+    let mut rows = store::checks(gw.store.as_ref(), filter).await?;
+    // One row past the page says whether there is more; the cursor is the last row read.
+    let has_more = rows.len() as i64 > page.limit;
+    rows.truncate(page.limit as usize);
+    let next_cursor = rows.last().filter(|_| has_more).map(|l| crate::api::cursor::encode(&(l.check.updated_at, &l.check.kyc_check_id)));
     // The store pre-selects by the review target; the rules say when each check is due and whether it is overdue.
     let items: Vec<rules::ReviewItem> = rows
         .iter()
@@ -1086,5 +1113,5 @@ pub(crate) async fn list_kyc_checks(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Re
             required_tier: c.target_tier.as_str(),
         })
         .collect();
-    Reply::typed(200, &CheckList { checks })
+    Reply::typed(200, &CheckList { checks, next_cursor, has_more })
 }

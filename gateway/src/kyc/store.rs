@@ -297,17 +297,26 @@ pub(crate) async fn abandoned_checks(store: &dyn Store, now: i64, abandon_second
         .collect()
 }
 
-/// Checks of an environment by status, longest in it first, at most 500,
-/// each with its tenant's test-clock offset; with `overdue_only`, those in
-/// it for `review_target` by `now` on the tenant's clock.
-pub(crate) async fn checks(
-    store: &dyn Store,
-    environment: Environment,
-    status: KycStatus,
-    review_target: i64,
-    overdue_only: bool,
-    now: i64,
-) -> ApiResult<Vec<ListedCheck>> {
+/// Which checks a review list asks for.
+pub(crate) struct CheckFilter {
+    pub environment: Environment,
+    pub status: KycStatus,
+    pub review_target: i64,
+    /// only those in the status for `review_target` by `now` on the tenant's clock
+    pub overdue_only: bool,
+    /// only those in the status at least this long on the tenant's clock
+    pub min_age_seconds: i64,
+    pub now: i64,
+    /// after this `(updated_at, kyc_check_id)`, the sort key
+    pub after: Option<(i64, String)>,
+    /// at most this many rows
+    pub limit: i64,
+}
+
+/// Checks of an environment by status, longest in it first (then by id),
+/// a page at a time, each with its tenant's test-clock offset.
+pub(crate) async fn checks(store: &dyn Store, f: CheckFilter) -> ApiResult<Vec<ListedCheck>> {
+    let (after_at, after_id) = f.after.unwrap_or((-crate::ports::MAX_STORED_INTEGER, String::new()));
     let rows = store
         .query(
             concat!(
@@ -316,9 +325,21 @@ pub(crate) async fn checks(
                 ", t.clock_offset_seconds, k.reviewer, k.review_reason
              FROM kyc_checks k JOIN tenants t ON t.tenant_id = k.tenant_id
              WHERE k.environment = ?1 AND k.status = ?2 AND (?3 = 0 OR k.updated_at + ?4 <= ?5 + t.clock_offset_seconds)
-             ORDER BY k.updated_at, k.kyc_check_id LIMIT 500"
+               AND k.updated_at + ?6 <= ?5 + t.clock_offset_seconds
+               AND (k.updated_at > ?7 OR (k.updated_at = ?7 AND k.kyc_check_id > ?8))
+             ORDER BY k.updated_at, k.kyc_check_id LIMIT ?9"
             ),
-            vec![environment.as_str().into(), status.as_str().into(), overdue_only.into(), review_target.into(), now.into()],
+            vec![
+                f.environment.as_str().into(),
+                f.status.as_str().into(),
+                f.overdue_only.into(),
+                f.review_target.into(),
+                f.now.into(),
+                f.min_age_seconds.into(),
+                after_at.into(),
+                after_id.into(),
+                f.limit.into(),
+            ],
         )
         .await?;
     rows.iter()

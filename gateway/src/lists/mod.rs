@@ -555,7 +555,7 @@ struct SearchHit<'a> {
     entity_id: &'a str,
     source: &'a str,
     /// the entry's name that scored best
-    name: &'a str,
+    name: String,
     #[schema(minimum = 0, maximum = 1)]
     score: f64,
     #[schema(required = false)]
@@ -653,54 +653,45 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
     // OFAC's tool scores by name alone: the birth date does not order its candidates either.
     let retrieval_birth = if mode == SearchMode::Ofac { "" } else { date_of_birth.as_str() };
     let (candidates, _) = gw.list_candidates(ctx.caller.environment, &name, retrieval_birth, Entries::All, every_topic).await?;
-    if mode == SearchMode::Ofac {
-        let scored = gw.rules.score_names_ofac(&name, &candidates)?;
-        let results = scored
-            .iter()
+    // Each mode scores in the rules; a result is the candidate with its score and that mode's parts.
+    let scored: Vec<(u32, String, f64, Option<ScoreBreakdown>, Option<OfacBreakdown>)> = match mode {
+        SearchMode::Ofac => gw
+            .rules
+            .score_names_ofac(&name, &candidates)?
+            .into_iter()
             .filter(|s| s.score >= min_score)
-            .take(limit as usize)
-            .filter_map(|s| {
-                let c = candidates.get(s.index as usize)?;
-                Some(SearchHit {
-                    entity_id: &c.entity_id,
-                    source: &c.source,
-                    name: &s.name,
-                    score: f64::from(s.score) / 100.0,
-                    primary_name: c.names.first().map(String::as_str),
-                    aliases: c.names.iter().skip(1).map(String::as_str).collect(),
-                    dates_of_birth: &c.dates_of_birth,
-                    nationalities: &c.nationalities,
-                    score_breakdown: None,
-                    ofac: Some(OfacBreakdown { score: s.score, whole_name: s.whole_name, word_by_word: s.word_by_word }),
-                    topic: c.topic.as_str(),
-                })
+            .map(|s| {
+                let ofac = OfacBreakdown { score: s.score, whole_name: s.whole_name, word_by_word: s.word_by_word };
+                (s.index, s.name, f64::from(s.score) / 100.0, None, Some(ofac))
             })
-            .collect();
-        return Reply::typed(200, &SearchResults { mode, results });
-    }
-    let query = NameQuery { name, date_of_birth, nationality };
-    let scored = gw.rules.score_names(&query, &candidates)?;
+            .collect(),
+        SearchMode::Screening => gw
+            .rules
+            .score_names(&NameQuery { name, date_of_birth, nationality }, &candidates)?
+            .into_iter()
+            .filter(|s| s.score * 100.0 >= f64::from(min_score))
+            .map(|s| {
+                let parts = ScoreBreakdown { name: s.name_score, date_of_birth: s.date_of_birth_adjustment, nationality: s.nationality_adjustment };
+                (s.index, s.name, s.score, Some(parts), None)
+            })
+            .collect(),
+    };
     let results = scored
-        .iter()
-        .filter(|s| s.score * 100.0 >= f64::from(min_score))
+        .into_iter()
         .take(limit as usize)
-        .filter_map(|s| {
-            let c = candidates.get(s.index as usize)?;
+        .filter_map(|(index, name, score, score_breakdown, ofac)| {
+            let c = candidates.get(index as usize)?;
             Some(SearchHit {
                 entity_id: &c.entity_id,
                 source: &c.source,
-                name: &s.name,
-                score: s.score,
+                name,
+                score,
                 primary_name: c.names.first().map(String::as_str),
                 aliases: c.names.iter().skip(1).map(String::as_str).collect(),
                 dates_of_birth: &c.dates_of_birth,
                 nationalities: &c.nationalities,
-                score_breakdown: Some(ScoreBreakdown {
-                    name: s.name_score,
-                    date_of_birth: s.date_of_birth_adjustment,
-                    nationality: s.nationality_adjustment,
-                }),
-                ofac: None,
+                score_breakdown,
+                ofac,
                 topic: c.topic.as_str(),
             })
         })

@@ -106,6 +106,17 @@ struct CaseQuery {
     /// only those past the review target
     #[param(inline)]
     overdue: Option<TrueOrFalse>,
+    /// one kind of case; default every kind
+    #[param(value_type = CaseKindName, required = false, rename = "type")]
+    kind: Option<String>,
+    /// only cases opened at least this many seconds ago
+    #[param(minimum = 0)]
+    min_age_seconds: Option<i64>,
+    /// default 100
+    #[param(minimum = 1, maximum = 500)]
+    limit: Option<u32>,
+    /// the `next_cursor` of the page before
+    cursor: Option<String>,
 }
 
 /// A query flag.
@@ -143,6 +154,10 @@ struct CaseRow {
 #[derive(Serialize, ToSchema)]
 struct CaseList {
     cases: Vec<CaseRow>,
+    /// for the next page; `null` on the last
+    #[schema(required)]
+    next_cursor: Option<String>,
+    has_more: bool,
 }
 
 /// A matched list entry, as the compliance team sees it in a case.
@@ -497,8 +512,29 @@ pub(crate) async fn list_cases(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
     let status_text = ctx.query.get("status").unwrap_or(CaseStatus::Open.as_str());
     let status =
         CaseStatus::parse(status_text).ok_or_else(|| ApiError::bad_request("invalid_field", "status must be open, dismissed or confirmed"))?;
+    let kind = match ctx.query.get("type") {
+        None => None,
+        Some(text) => Some(CaseKind::parse(text).ok_or_else(|| ApiError::bad_request("invalid_field", "type must be a case type"))?),
+    };
     let (overdue_only, target, now) = gw.review_filter(ctx)?;
-    let rows = store::cases(gw.store.as_ref(), ctx.caller.environment, status, target, overdue_only, now).await?;
+    let page = gw.review_page::<(i64, String)>(ctx)?;
+    let filter = store::CaseFilter {
+        environment: ctx.caller.environment,
+        status,
+        kind,
+        review_target: target,
+        overdue_only,
+        min_age_seconds: page.min_age_seconds,
+        now,
+        after: page.after,
+        limit: page.limit + 1,
+    };
+    let mut rows = store::cases(gw.store.as_ref(), filter).await?;
+    // One row past the page says whether there is more; the cursor is the
+    // last row read, so that a row the rules leave out is not read again.
+    let has_more = rows.len() as i64 > page.limit;
+    rows.truncate(page.limit as usize);
+    let next_cursor = rows.last().filter(|_| has_more).map(|c| crate::api::cursor::encode(&(c.created_at, &c.case_id)));
     // The store pre-selects by the review target; the rules say when each case is due and whether it is overdue.
     let items: Vec<ReviewItem> = rows
         .iter()
@@ -528,7 +564,7 @@ pub(crate) async fn list_cases(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
             review_due_at: state.due_at.map(time::format),
         })
         .collect();
-    Reply::typed(200, &CaseList { cases })
+    Reply::typed(200, &CaseList { cases, next_cursor, has_more })
 }
 
 /// Counts the compliance team watches: open work and what is past its review target.

@@ -145,24 +145,49 @@ pub(crate) struct CaseSummary {
     pub kind: CaseKind,
 }
 
-/// Cases of an environment by status, oldest first, at most 500; with
-/// `overdue_only`, those whose review is due by `now` on the tenant's clock.
-pub(crate) async fn cases(
-    store: &dyn Store,
-    environment: Environment,
-    status: CaseStatus,
-    review_target: i64,
-    overdue_only: bool,
-    now: i64,
-) -> ApiResult<Vec<CaseSummary>> {
+/// Which cases a review list asks for.
+pub(crate) struct CaseFilter {
+    pub environment: Environment,
+    pub status: CaseStatus,
+    /// one kind, or every kind
+    pub kind: Option<CaseKind>,
+    pub review_target: i64,
+    /// only those whose review is due by `now` on the tenant's clock
+    pub overdue_only: bool,
+    /// only those opened at least this long ago on the tenant's clock
+    pub min_age_seconds: i64,
+    pub now: i64,
+    /// after this `(created_at, case_id)`, the sort key
+    pub after: Option<(i64, String)>,
+    /// at most this many rows
+    pub limit: i64,
+}
+
+/// Cases of an environment by status, oldest first (then by id), a page
+/// at a time.
+pub(crate) async fn cases(store: &dyn Store, f: CaseFilter) -> ApiResult<Vec<CaseSummary>> {
+    let (after_at, after_id) = f.after.unwrap_or((-crate::ports::MAX_STORED_INTEGER, String::new()));
     let rows = store
         .query(
             "SELECT c.case_id, c.tenant_id, c.external_user_id, c.status, c.match_count, c.highest_score, c.created_at, c.review_due_at,
                     t.clock_offset_seconds, c.kind
              FROM sanctions_cases c JOIN tenants t ON t.tenant_id = c.tenant_id
              WHERE c.environment = ?1 AND c.status = ?2 AND (?4 = 0 OR COALESCE(c.review_due_at, c.created_at + ?3) <= ?5 + t.clock_offset_seconds)
-             ORDER BY c.created_at, c.case_id LIMIT 500",
-            vec![environment.as_str().into(), status.as_str().into(), review_target.into(), overdue_only.into(), now.into()],
+               AND (?6 = '' OR c.kind = ?6) AND c.created_at + ?7 <= ?5 + t.clock_offset_seconds
+               AND (c.created_at > ?8 OR (c.created_at = ?8 AND c.case_id > ?9))
+             ORDER BY c.created_at, c.case_id LIMIT ?10",
+            vec![
+                f.environment.as_str().into(),
+                f.status.as_str().into(),
+                f.review_target.into(),
+                f.overdue_only.into(),
+                f.now.into(),
+                f.kind.map_or("", CaseKind::as_str).into(),
+                f.min_age_seconds.into(),
+                after_at.into(),
+                after_id.into(),
+                f.limit.into(),
+            ],
         )
         .await?;
     rows.iter()
