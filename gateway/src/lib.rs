@@ -42,6 +42,7 @@ pub mod limits;
 pub mod lists;
 pub mod netcheck;
 pub mod openapi;
+pub mod people;
 pub mod ports;
 pub mod rate_limit;
 pub mod router;

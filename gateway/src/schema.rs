@@ -382,7 +382,22 @@ const V12: &[&str] = &["CREATE TABLE IF NOT EXISTS dismissed_matches (
         dismissed_at BIGINT NOT NULL,
         PRIMARY KEY (tenant_id, external_user_id, source, entity_id))"];
 
-pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12];
+/// V13: the compliance team's console accounts (one per e-mail address and environment).
+const V13: &[&str] = &["CREATE TABLE IF NOT EXISTS console_accounts (
+        person_id TEXT PRIMARY KEY,
+        environment TEXT NOT NULL,
+        email TEXT NOT NULL,
+        role TEXT NOT NULL,
+        password_hash TEXT NOT NULL,
+        must_change_password BIGINT NOT NULL,
+        totp_secret TEXT NOT NULL,
+        last_totp_step BIGINT NOT NULL,
+        disabled_at BIGINT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        UNIQUE (environment, email))"];
+
+pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

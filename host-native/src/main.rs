@@ -137,6 +137,58 @@ enum Command {
         #[command(subcommand)]
         action: KycCliAction,
     },
+    /// The compliance team's console accounts.
+    ConsoleUser {
+        #[command(subcommand)]
+        action: ConsoleUserAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum ConsoleUserAction {
+    /// Create an account with a one-time password (to be changed at the first
+    /// sign-in) and a TOTP secret (RFC 6238, base32). Prints
+    /// {"user_id", "email", "role", "password", "totp_secret"}; audited.
+    Create {
+        #[arg(long)]
+        email: String,
+        #[arg(long, value_enum)]
+        role: RoleArg,
+        #[arg(long, value_enum)]
+        environment: EnvArg,
+        #[command(flatten)]
+        store: StoreArgs,
+        #[command(flatten)]
+        secrets: SecretArgs,
+    },
+    /// Disable an account at once; audited.
+    Disable {
+        #[arg(long)]
+        email: String,
+        #[arg(long, value_enum)]
+        environment: EnvArg,
+        #[command(flatten)]
+        store: StoreArgs,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum RoleArg {
+    Reviewer,
+    Approver,
+    Supervisor,
+    Admin,
+}
+
+impl RoleArg {
+    fn role(self) -> gateway::people::Role {
+        match self {
+            RoleArg::Reviewer => gateway::people::Role::Reviewer,
+            RoleArg::Approver => gateway::people::Role::Approver,
+            RoleArg::Supervisor => gateway::people::Role::Supervisor,
+            RoleArg::Admin => gateway::people::Role::Admin,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -524,6 +576,21 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             gateway.flush_decisions().await.map_err(|e| format!("the decision log could not be written: {e}"))?;
             let advanced = outcome.map_err(|e| format!("{}: {}", e.code, e.message))?;
             println!("{}", serde_json::to_string(&advanced).map_err(|e| e.to_string())?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::ConsoleUser { action: ConsoleUserAction::Create { email, role, environment, store, secrets } } => {
+            // the TOTP secret is sealed under the host key, as webhook secrets are
+            let keys = secrets.keys(&store.database)?;
+            let gateway = admin_gateway_with(&store, Config { secret_keys: Some(keys), ..Config::default() }).await?;
+            let created =
+                gateway.create_console_account(environment.into(), &email, role.role()).await.map_err(|e| format!("{}: {}", e.code, e.message))?;
+            println!("{}", serde_json::to_string(&created).map_err(|e| e.to_string())?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::ConsoleUser { action: ConsoleUserAction::Disable { email, environment, store } } => {
+            let gateway = admin_gateway(&store).await?;
+            let person = gateway.disable_console_account(environment.into(), &email).await.map_err(|e| format!("{}: {}", e.code, e.message))?;
+            println!("{}", serde_json::json!({ "user_id": person, "email": email.trim().to_lowercase(), "disabled": true }));
             Ok(ExitCode::SUCCESS)
         }
         Command::Secrets { action: SecretsAction::Reseal { secrets, store } } => {

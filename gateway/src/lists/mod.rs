@@ -654,7 +654,7 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
     let retrieval_birth = if mode == SearchMode::Ofac { "" } else { date_of_birth.as_str() };
     let (candidates, _) = gw.list_candidates(ctx.caller.environment, &name, retrieval_birth, Entries::All, every_topic).await?;
     // Each mode scores in the rules; a result is the candidate with its score and that mode's parts.
-    let scored: Vec<(u32, String, f64, Option<ScoreBreakdown>, Option<OfacBreakdown>)> = match mode {
+    let scored: Vec<Scored> = match mode {
         SearchMode::Ofac => gw
             .rules
             .score_names_ofac(&name, &candidates)?
@@ -662,7 +662,7 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
             .filter(|s| s.score >= min_score)
             .map(|s| {
                 let ofac = OfacBreakdown { score: s.score, whole_name: s.whole_name, word_by_word: s.word_by_word };
-                (s.index, s.name, f64::from(s.score) / 100.0, None, Some(ofac))
+                Scored { index: s.index, name: s.name, score: f64::from(s.score) / 100.0, score_breakdown: None, ofac: Some(ofac) }
             })
             .collect(),
         SearchMode::Screening => gw
@@ -672,14 +672,14 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
             .filter(|s| s.score * 100.0 >= f64::from(min_score))
             .map(|s| {
                 let parts = ScoreBreakdown { name: s.name_score, date_of_birth: s.date_of_birth_adjustment, nationality: s.nationality_adjustment };
-                (s.index, s.name, s.score, Some(parts), None)
+                Scored { index: s.index, name: s.name, score: s.score, score_breakdown: Some(parts), ofac: None }
             })
             .collect(),
     };
     let results = scored
         .into_iter()
         .take(limit as usize)
-        .filter_map(|(index, name, score, score_breakdown, ofac)| {
+        .filter_map(|Scored { index, name, score, score_breakdown, ofac }| {
             let c = candidates.get(index as usize)?;
             Some(SearchHit {
                 entity_id: &c.entity_id,
@@ -697,6 +697,15 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
         })
         .collect();
     Reply::typed(200, &SearchResults { mode, results })
+}
+
+/// A candidate as a search mode scored it.
+struct Scored {
+    index: u32,
+    name: String,
+    score: f64,
+    score_breakdown: Option<ScoreBreakdown>,
+    ofac: Option<OfacBreakdown>,
 }
 
 /// The list sources production screens against unless configured: the

@@ -1,0 +1,86 @@
+//! The people area's persistence: console accounts. Every SQL statement of
+//! the area is here.
+
+use crate::auth::Environment;
+use crate::error::{ApiError, ApiResult};
+use crate::ports::{Row, Stmt, Store};
+
+use super::Role;
+
+/// A console account as stored.
+pub(crate) struct Account {
+    pub person_id: String,
+    pub environment: Environment,
+    pub email: String,
+    pub role: Role,
+    /// argon2id, PHC string
+    pub password_hash: String,
+    pub must_change_password: bool,
+    /// sealed under the host key, with the person's id as context
+    pub totp_secret: String,
+    /// the last TOTP time step accepted: a code is good once
+    pub last_totp_step: i64,
+    pub disabled_at: Option<i64>,
+}
+
+fn account_from(row: &Row) -> ApiResult<Account> {
+    Ok(Account {
+        person_id: row.text(0)?,
+        environment: Environment::parse(&row.text(1)?).ok_or_else(ApiError::internal)?,
+        email: row.text(2)?,
+        role: Role::parse(&row.text(3)?).ok_or_else(ApiError::internal)?,
+        password_hash: row.text(4)?,
+        must_change_password: row.int(5)? != 0,
+        totp_secret: row.text(6)?,
+        last_totp_step: row.int(7)?,
+        disabled_at: row.opt_int(8)?,
+    })
+}
+
+/// The account of an e-mail address in an environment.
+pub(crate) async fn account_by_email(store: &dyn Store, environment: Environment, email: &str) -> ApiResult<Option<Account>> {
+    let rows = store
+        .query(
+            "SELECT person_id, environment, email, role, password_hash, must_change_password, totp_secret, last_totp_step, disabled_at
+             FROM console_accounts WHERE environment = ?1 AND email = ?2",
+            vec![environment.as_str().into(), email.into()],
+        )
+        .await?;
+    rows.first().map(account_from).transpose()
+}
+
+/// Inserts an account; an address already taken in the environment makes the batch lose.
+pub(crate) fn insert_account(a: &Account, now: i64) -> Stmt {
+    Stmt::new(
+        "INSERT INTO console_accounts (person_id, environment, email, role, password_hash, must_change_password, totp_secret, last_totp_step,
+                                       disabled_at, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NULL, ?9, ?9)",
+        vec![
+            a.person_id.as_str().into(),
+            a.environment.as_str().into(),
+            a.email.as_str().into(),
+            a.role.as_str().into(),
+            a.password_hash.as_str().into(),
+            a.must_change_password.into(),
+            a.totp_secret.as_str().into(),
+            a.last_totp_step.into(),
+            now.into(),
+        ],
+    )
+}
+
+/// Disables an account that is enabled; a disabled one stays as it is.
+pub(crate) fn disable(person_id: &str, now: i64) -> Stmt {
+    Stmt::new(
+        "UPDATE console_accounts SET disabled_at = COALESCE(disabled_at, ?2), updated_at = ?2 WHERE person_id = ?1",
+        vec![person_id.into(), now.into()],
+    )
+}
+
+/// Records the TOTP step of a sign-in; loses when a code of this or a later step was taken meanwhile.
+pub(crate) fn take_totp_step(person_id: &str, step: i64, now: i64) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE console_accounts SET last_totp_step = ?2, updated_at = ?3 WHERE person_id = ?1 AND last_totp_step < ?2",
+        vec![person_id.into(), step.into(), now.into()],
+    )
+}
