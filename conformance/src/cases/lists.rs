@@ -295,6 +295,9 @@ pub fn peps_are_screened_only_where_switched_on(env: &Env) -> CaseResult {
     let case = cases.body["cases"].as_array().and_then(|c| c.iter().find(|c| c["user_id"] == json!(user))).cloned().ok_or("no case for the PEP")?;
     ensure_eq!(case["case_type"], json!("enhanced_due_diligence"));
     let case_id = case["case_id"].as_str().unwrap_or_default().to_string();
+    // Counted apart from the sanctions hits, which hold transactions.
+    let metrics = env.admin_production("GET", "/v1/admin/metrics", None);
+    ensure!(metrics.int("due_diligence_cases_open") >= 1, "the open due-diligence case is not counted: {}", metrics.raw);
     let detail = env.admin_production("GET", &format!("/v1/admin/sanctions/cases/{case_id}"), None);
     ensure_eq!(detail.body["matches"][0]["topic"], json!("pep"), detail.raw);
     // Its review changes no status.

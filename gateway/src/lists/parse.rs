@@ -625,9 +625,11 @@ fn uk_date(text: &str) -> Option<String> {
     let [day, month, year] = parts.as_slice() else { return None };
     let year = (year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit())).then_some(*year)?;
     let number = |t: &str, max: u32| t.parse::<u32>().ok().filter(|n| (1..=max).contains(n));
+    // A day the month does not have (31/02) leaves the month: what is certain.
+    let real = |m: u32, d: u32| year.parse::<i32>().ok().and_then(|y| chrono::NaiveDate::from_ymd_opt(y, m, d)).is_some();
     Some(match (number(month, 12), number(day, 31)) {
-        (Some(m), Some(d)) => format!("{year}-{m:02}-{d:02}"),
-        (Some(m), None) => format!("{year}-{m:02}"),
+        (Some(m), Some(d)) if real(m, d) => format!("{year}-{m:02}-{d:02}"),
+        (Some(m), _) => format!("{year}-{m:02}"),
         (None, _) => year.to_string(),
     })
 }
@@ -730,7 +732,9 @@ mod tests {
         assert!(eu_fsf(&uk).is_err() && uk_sanctions(&eu).is_err());
         assert!(eu_fsf(b"<html><body>Service Unavailable</body></html>").is_err());
         assert!(uk_sanctions(b"<Designations><Designation><Names><Name><Name6>X</Name6></Name></Names></Designation></Designations>").is_err());
-        assert_eq!(uk_date("31/02/1960").as_deref(), Some("1960-02-31"));
+        assert_eq!(uk_date("31/02/1960").as_deref(), Some("1960-02"));
+        assert_eq!(uk_date("29/02/1960").as_deref(), Some("1960-02-29"));
+        assert_eq!(uk_date("29/02/1961").as_deref(), Some("1961-02"));
         assert_eq!(uk_date("dd/mm/19"), None);
     }
 

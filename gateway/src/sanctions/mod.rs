@@ -250,8 +250,12 @@ struct ReviewMetrics {
     #[schema(value_type = Timestamp)]
     measured_at: String,
     review_target_seconds: i64,
+    /// open sanctions hits (holding the user's transactions)
     sanctions_cases_open: i64,
     sanctions_cases_overdue: i64,
+    /// open due-diligence cases on PEP or adverse-media matches (holding nothing)
+    due_diligence_cases_open: i64,
+    due_diligence_cases_overdue: i64,
     kyc_checks_pending_review: i64,
     kyc_checks_overdue: i64,
     /// the environment's required list sources (production's; none in the sandbox)
@@ -572,11 +576,14 @@ pub(crate) async fn review_metrics(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
     let target = gw.rules.horizons().review_target_seconds;
     let now = gw.clock.now();
     let environment = ctx.caller.environment;
-    let open_cases = store::count_open(gw.store.as_ref(), environment).await?;
+    let open_cases = store::count_open(gw.store.as_ref(), environment, CaseKind::SanctionsHit).await?;
+    let open_due_diligence = store::count_open(gw.store.as_ref(), environment, CaseKind::EnhancedDueDiligence).await?;
     let pending_checks = crate::kyc::store::count_pending_review(gw.store.as_ref(), environment).await?;
     // The store pre-selects by the review target; the rules say which are overdue.
     let overdue = |items: Vec<ReviewItem>| -> ApiResult<i64> { Ok(gw.rules.describe_reviews(&items)?.iter().filter(|s| s.overdue).count() as i64) };
-    let overdue_cases = overdue(store::overdue_candidates(gw.store.as_ref(), environment, target, now).await?)?;
+    let overdue_cases = overdue(store::overdue_candidates(gw.store.as_ref(), environment, CaseKind::SanctionsHit, target, now).await?)?;
+    let overdue_due_diligence =
+        overdue(store::overdue_candidates(gw.store.as_ref(), environment, CaseKind::EnhancedDueDiligence, target, now).await?)?;
     let overdue_checks = overdue(crate::kyc::store::overdue_candidates(gw.store.as_ref(), environment, target, now).await?)?;
     let coverage = gw.list_coverage(environment).await?;
     let count = |keep: fn(&crate::lists::SourceCoverage) -> bool| coverage.iter().filter(|c| keep(c)).count() as i64;
@@ -586,6 +593,8 @@ pub(crate) async fn review_metrics(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
         review_target_seconds: target,
         sanctions_cases_open: open_cases,
         sanctions_cases_overdue: overdue_cases,
+        due_diligence_cases_open: open_due_diligence,
+        due_diligence_cases_overdue: overdue_due_diligence,
         kyc_checks_pending_review: pending_checks,
         kyc_checks_overdue: overdue_checks,
         sanctions_lists_required: coverage.len() as i64,

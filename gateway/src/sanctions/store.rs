@@ -209,23 +209,29 @@ pub(crate) async fn cases(store: &dyn Store, f: CaseFilter) -> ApiResult<Vec<Cas
 }
 
 /// Open cases of an environment.
-pub(crate) async fn count_open(store: &dyn Store, environment: Environment) -> ApiResult<i64> {
+pub(crate) async fn count_open(store: &dyn Store, environment: Environment, kind: CaseKind) -> ApiResult<i64> {
     Ok(store
         .scalar(
-            "SELECT COUNT(*) FROM sanctions_cases WHERE environment = ?1 AND status = ?2",
-            vec![environment.as_str().into(), CaseStatus::Open.as_str().into()],
+            "SELECT COUNT(*) FROM sanctions_cases WHERE environment = ?1 AND status = ?2 AND kind = ?3",
+            vec![environment.as_str().into(), CaseStatus::Open.as_str().into(), kind.as_str().into()],
         )
         .await?)
 }
 
 /// Open cases the review target pre-selects as due by `now` on their
 /// tenant's clock, as review items for the rules to judge.
-pub(crate) async fn overdue_candidates(store: &dyn Store, environment: Environment, review_target: i64, now: i64) -> ApiResult<Vec<ReviewItem>> {
+pub(crate) async fn overdue_candidates(
+    store: &dyn Store,
+    environment: Environment,
+    kind: CaseKind,
+    review_target: i64,
+    now: i64,
+) -> ApiResult<Vec<ReviewItem>> {
     let rows = store
         .query(
             "SELECT c.created_at, c.review_due_at, t.clock_offset_seconds FROM sanctions_cases c JOIN tenants t ON t.tenant_id = c.tenant_id
-             WHERE c.environment = ?1 AND c.status = ?2 AND COALESCE(c.review_due_at, c.created_at + ?3) <= ?4 + t.clock_offset_seconds",
-            vec![environment.as_str().into(), CaseStatus::Open.as_str().into(), review_target.into(), now.into()],
+             WHERE c.environment = ?1 AND c.status = ?2 AND c.kind = ?5 AND COALESCE(c.review_due_at, c.created_at + ?3) <= ?4 + t.clock_offset_seconds",
+            vec![environment.as_str().into(), CaseStatus::Open.as_str().into(), review_target.into(), now.into(), kind.as_str().into()],
         )
         .await?;
     rows.iter()
