@@ -15,6 +15,22 @@ pub(crate) struct ReviewPage<K> {
     pub min_age_seconds: i64,
 }
 
+impl<K> ReviewPage<K> {
+    /// How many rows to read: one past the page says whether there is more.
+    pub(crate) fn read_limit(&self) -> i64 {
+        self.limit + 1
+    }
+
+    /// Cuts rows read with [`ReviewPage::read_limit`] to the page: whether
+    /// there is more, and the cursor after the last row kept (the last row
+    /// read, so that a row a filter after the read leaves out is not read again).
+    pub(crate) fn cut<T, S: serde::Serialize>(&self, rows: &mut Vec<T>, sort_key: impl Fn(&T) -> S) -> (bool, Option<String>) {
+        let has_more = rows.len() as i64 > self.limit;
+        rows.truncate(usize::try_from(self.limit).unwrap_or(0));
+        (has_more, rows.last().filter(|_| has_more).map(|row| cursor::encode(&sort_key(row))))
+    }
+}
+
 use serde::Serialize;
 use utoipa::ToSchema;
 

@@ -1058,7 +1058,7 @@ pub(crate) async fn list_kyc_checks(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Re
         Some("true") => true,
         Some(_) => return Err(ApiError::bad_request("invalid_field", "escalated must be true or false")),
     };
-    let page = gw.review_page::<(i64, String)>(ctx)?;
+    let mut page = gw.review_page::<(i64, String)>(ctx)?;
     let filter = store::CheckFilter {
         environment: ctx.caller.environment,
         status,
@@ -1066,14 +1066,11 @@ pub(crate) async fn list_kyc_checks(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Re
         overdue_only,
         min_age_seconds: page.min_age_seconds,
         now,
-        after: page.after,
-        limit: page.limit + 1,
+        after: page.after.take(),
+        limit: page.read_limit(),
     };
     let mut rows = store::checks(gw.store.as_ref(), filter).await?;
-    // One row past the page says whether there is more; the cursor is the last row read.
-    let has_more = rows.len() as i64 > page.limit;
-    rows.truncate(page.limit as usize);
-    let next_cursor = rows.last().filter(|_| has_more).map(|l| crate::api::cursor::encode(&(l.check.updated_at, &l.check.kyc_check_id)));
+    let (has_more, next_cursor) = page.cut(&mut rows, |l| (l.check.updated_at, l.check.kyc_check_id.clone()));
     // The store pre-selects by the review target; the rules say when each check is due and whether it is overdue.
     let items: Vec<rules::ReviewItem> = rows
         .iter()

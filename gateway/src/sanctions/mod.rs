@@ -521,7 +521,7 @@ pub(crate) async fn list_cases(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
         Some(text) => Some(CaseKind::parse(text).ok_or_else(|| ApiError::bad_request("invalid_field", "type must be a case type"))?),
     };
     let (overdue_only, target, now) = gw.review_filter(ctx)?;
-    let page = gw.review_page::<(i64, String)>(ctx)?;
+    let mut page = gw.review_page::<(i64, String)>(ctx)?;
     let filter = store::CaseFilter {
         environment: ctx.caller.environment,
         status,
@@ -530,15 +530,11 @@ pub(crate) async fn list_cases(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
         overdue_only,
         min_age_seconds: page.min_age_seconds,
         now,
-        after: page.after,
-        limit: page.limit + 1,
+        after: page.after.take(),
+        limit: page.read_limit(),
     };
     let mut rows = store::cases(gw.store.as_ref(), filter).await?;
-    // One row past the page says whether there is more; the cursor is the
-    // last row read, so that a row the rules leave out is not read again.
-    let has_more = rows.len() as i64 > page.limit;
-    rows.truncate(page.limit as usize);
-    let next_cursor = rows.last().filter(|_| has_more).map(|c| crate::api::cursor::encode(&(c.created_at, &c.case_id)));
+    let (has_more, next_cursor) = page.cut(&mut rows, |c| (c.created_at, c.case_id.clone()));
     // The store pre-selects by the review target; the rules say when each case is due and whether it is overdue.
     let items: Vec<ReviewItem> = rows
         .iter()
