@@ -392,6 +392,8 @@ const V13: &[&str] = &["CREATE TABLE IF NOT EXISTS console_accounts (
         must_change_password BIGINT NOT NULL,
         totp_secret TEXT NOT NULL,
         last_totp_step BIGINT NOT NULL,
+        failed_sign_ins BIGINT NOT NULL DEFAULT 0,
+        locked_until BIGINT NOT NULL DEFAULT 0,
         disabled_at BIGINT,
         created_at BIGINT NOT NULL,
         updated_at BIGINT NOT NULL,

@@ -94,6 +94,29 @@ async fn accounts_are_made_signed_in_to_and_disabled(db: &str) {
     now.store(at + 60, std::sync::atomic::Ordering::SeqCst);
     assert!(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, &code(&secret, at + 60)).await.is_ok());
 
+    // Five failures in a row lock the account for 15 minutes: then even the
+    // right password and code are refused, alike; after, they are accepted.
+    for attempt in 0..5 {
+        now.store(at + 90 + attempt * 30, std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(refused(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", "wrong", "123456").await), "invalid_credentials");
+    }
+    let locked_at = at + 90 + 4 * 30;
+    now.store(locked_at + 60, std::sync::atomic::Ordering::SeqCst);
+    let right = || code(&secret, locked_at + 60);
+    assert_eq!(refused(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, &right()).await), "invalid_credentials");
+    now.store(locked_at + 15 * 60 + 30, std::sync::atomic::Ordering::SeqCst);
+    let after = code(&secret, locked_at + 15 * 60 + 30);
+    assert!(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, &after).await.is_ok(), "still locked after 15 minutes");
+    // four failures and a success start the count again
+    for attempt in 1..=4 {
+        now.store(locked_at + 15 * 60 + 30 + attempt * 30, std::sync::atomic::Ordering::SeqCst);
+        assert!(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", "wrong", "123456").await.is_err());
+    }
+    let later = locked_at + 15 * 60 + 30 + 5 * 30;
+    now.store(later, std::sync::atomic::Ordering::SeqCst);
+    assert!(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, &code(&secret, later)).await.is_ok());
+    let at = later;
+
     // Disabled: no sign-in, whatever the code.
     let (ok, out, err) = console_user(db, &["disable", "--email", "ana.reviewer@example.com", "--environment", "production"]);
     assert!(ok && out.contains("\"disabled\":true"), "{err}");

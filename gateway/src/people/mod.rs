@@ -52,6 +52,9 @@ const TOTP_SKEW_STEPS: u8 = 1;
 const TOTP_SECRET_BYTES: usize = 20;
 /// One-time passwords: 128 bits, written in base32.
 const ONE_TIME_PASSWORD_BYTES: usize = 16;
+/// This many failed sign-ins in a row lock an account for [`LOCK_SECONDS`].
+const FAILED_SIGN_IN_LIMIT: i64 = 5;
+const LOCK_SECONDS: i64 = 15 * 60;
 
 /// What `compliance-gateway console-user create` prints: shown once, never stored in clear.
 #[derive(Debug, Serialize)]
@@ -128,6 +131,7 @@ impl Gateway {
             must_change_password: true,
             totp_secret: self.seal_secret(&totp_secret, &person_id),
             last_totp_step: 0,
+            locked_until: 0,
             disabled_at: None,
         };
         let audit = self.cli_audit(environment, "console_user.create", &person_id, now);
@@ -152,24 +156,33 @@ impl Gateway {
 
     /// Checks a sign-in: the password and a TOTP code, each code good once.
     /// Any failure is the same 401 `invalid_credentials`, so that nothing
-    /// says which part was wrong or whether the account exists.
+    /// says which part was wrong or whether the account exists. Five
+    /// failures in a row lock the account for 15 minutes, during which even
+    /// the right password and code are refused the same way.
     pub async fn sign_in(&self, environment: Environment, email: &str, password: &str, code: &str) -> ApiResult<SignedIn> {
         let email = crate::input::normalize_email(email).unwrap_or_default();
         let account = store::account_by_email(self.store.as_ref(), environment, &email).await?;
-        let Some(account) = account.filter(|a| a.disabled_at.is_none()) else {
+        let now = self.clock.now();
+        let Some(account) = account.filter(|a| a.disabled_at.is_none() && a.locked_until <= now) else {
             return Err(invalid_credentials());
+        };
+        let failed = || async {
+            let count = store::count_failure(&account.person_id, FAILED_SIGN_IN_LIMIT, now.saturating_add(LOCK_SECONDS), now);
+            self.store.batch(vec![count]).await?;
+            Err::<SignedIn, ApiError>(invalid_credentials())
         };
         let hash = PasswordHash::new(&account.password_hash).map_err(|_| ApiError::internal())?;
         if Argon2::default().verify_password(password.as_bytes(), &hash).is_err() {
-            return Err(invalid_credentials());
+            return failed().await;
         }
         let secret = self.open_secret(&account.totp_secret, &account.person_id).map_err(|_| ApiError::internal())?;
         let bytes = Secret::Encoded(secret).to_bytes().map_err(|_| ApiError::internal())?;
-        let now = self.clock.now();
-        let step = totp_step(&totp(bytes)?, code.trim(), now).ok_or_else(invalid_credentials)?;
+        let Some(step) = totp_step(&totp(bytes)?, code.trim(), now) else {
+            return failed().await;
+        };
         if step <= account.last_totp_step || !self.commit(vec![store::take_totp_step(&account.person_id, step, now)]).await? {
             // the code was used already
-            return Err(invalid_credentials());
+            return failed().await;
         }
         Ok(SignedIn {
             person_id: account.person_id,

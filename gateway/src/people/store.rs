@@ -20,6 +20,8 @@ pub(crate) struct Account {
     pub totp_secret: String,
     /// the last TOTP time step accepted: a code is good once
     pub last_totp_step: i64,
+    /// no sign-in before this instant
+    pub locked_until: i64,
     pub disabled_at: Option<i64>,
 }
 
@@ -34,6 +36,7 @@ fn account_from(row: &Row) -> ApiResult<Account> {
         totp_secret: row.text(6)?,
         last_totp_step: row.int(7)?,
         disabled_at: row.opt_int(8)?,
+        locked_until: row.int(9)?,
     })
 }
 
@@ -41,7 +44,8 @@ fn account_from(row: &Row) -> ApiResult<Account> {
 pub(crate) async fn account_by_email(store: &dyn Store, environment: Environment, email: &str) -> ApiResult<Option<Account>> {
     let rows = store
         .query(
-            "SELECT person_id, environment, email, role, password_hash, must_change_password, totp_secret, last_totp_step, disabled_at
+            "SELECT person_id, environment, email, role, password_hash, must_change_password, totp_secret, last_totp_step, disabled_at,
+                    locked_until
              FROM console_accounts WHERE environment = ?1 AND email = ?2",
             vec![environment.as_str().into(), email.into()],
         )
@@ -77,10 +81,23 @@ pub(crate) fn disable(person_id: &str, now: i64) -> Stmt {
     )
 }
 
-/// Records the TOTP step of a sign-in; loses when a code of this or a later step was taken meanwhile.
+/// Records the TOTP step of a sign-in and clears the failures; loses when
+/// a code of this or a later step was taken meanwhile.
 pub(crate) fn take_totp_step(person_id: &str, step: i64, now: i64) -> Stmt {
     Stmt::expect_one(
-        "UPDATE console_accounts SET last_totp_step = ?2, updated_at = ?3 WHERE person_id = ?1 AND last_totp_step < ?2",
+        "UPDATE console_accounts SET last_totp_step = ?2, failed_sign_ins = 0, updated_at = ?3 WHERE person_id = ?1 AND last_totp_step < ?2",
         vec![person_id.into(), step.into(), now.into()],
+    )
+}
+
+/// Counts a failed sign-in; the `limit`-th locks the account until `locked_until` and starts the count again.
+pub(crate) fn count_failure(person_id: &str, limit: i64, locked_until: i64, now: i64) -> Stmt {
+    Stmt::new(
+        "UPDATE console_accounts
+         SET locked_until = CASE WHEN failed_sign_ins + 1 >= ?2 THEN ?3 ELSE locked_until END,
+             failed_sign_ins = CASE WHEN failed_sign_ins + 1 >= ?2 THEN 0 ELSE failed_sign_ins + 1 END,
+             updated_at = ?4
+         WHERE person_id = ?1",
+        vec![person_id.into(), limit.into(), locked_until.into(), now.into()],
     )
 }
