@@ -52,9 +52,12 @@ const TOTP_SKEW_STEPS: u8 = 1;
 const TOTP_SECRET_BYTES: usize = 20;
 /// One-time passwords: 128 bits, written in base32.
 const ONE_TIME_PASSWORD_BYTES: usize = 16;
-/// This many failed sign-ins in a row lock an account for [`LOCK_SECONDS`].
+/// This many failed sign-ins in a row lock an account for [`LOCK_SECONDS`]
+/// (OWASP's authentication guidance; a security setting, not a regulatory rule).
 const FAILED_SIGN_IN_LIMIT: i64 = 5;
-const LOCK_SECONDS: i64 = 15 * 60;
+const LOCK_MINUTES: i64 = 15;
+const LOCK_SECONDS: i64 = LOCK_MINUTES * SECONDS_PER_MINUTE;
+const SECONDS_PER_MINUTE: i64 = 60;
 
 /// What `compliance-gateway console-user create` prints: shown once, never stored in clear.
 #[derive(Debug, Serialize)]
