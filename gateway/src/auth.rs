@@ -41,6 +41,33 @@ pub fn parse_key(key: &str) -> Option<Environment> {
     secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_').then_some(environment)
 }
 
+/// A person's session token: its own prefixes, the shape of a key.
+pub const SANDBOX_SESSION_PREFIX: &str = "cgw_ps_test_";
+pub const PRODUCTION_SESSION_PREFIX: &str = "cgw_ps_live_";
+
+/// A new session token from 24 random bytes.
+pub fn new_session_token(environment: Environment, random: &[u8]) -> String {
+    let prefix = match environment {
+        Environment::Sandbox => SANDBOX_SESSION_PREFIX,
+        Environment::Production => PRODUCTION_SESSION_PREFIX,
+    };
+    format!("{prefix}{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(random))
+}
+
+/// The environment of a well-formed session token, or `None`.
+pub fn parse_session_token(token: &str) -> Option<Environment> {
+    if token.len() != PREFIX_LEN + SECRET_LEN || !token.is_ascii() {
+        return None;
+    }
+    let (prefix, secret) = token.split_at(PREFIX_LEN);
+    let environment = match prefix {
+        SANDBOX_SESSION_PREFIX => Environment::Sandbox,
+        PRODUCTION_SESSION_PREFIX => Environment::Production,
+        _ => return None,
+    };
+    secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_').then_some(environment)
+}
+
 pub fn hash_key(key: &str) -> String {
     hex::encode(Sha256::digest(key.as_bytes()))
 }
@@ -117,6 +144,15 @@ mod tests {
         assert_eq!(parse_key(&format!("cgw_sk_prod_{}", "a".repeat(32))), None);
         assert_eq!(parse_key(&format!("cgw_sk_test_{}", "a+".repeat(16))), None);
         assert_eq!(parse_key(&format!("cgw_sk_test_{}", "é".repeat(16))), None);
+    }
+
+    #[test]
+    fn session_tokens_are_not_keys_and_keys_are_not_session_tokens() {
+        let token = new_session_token(Environment::Production, &[9u8; 24]);
+        assert_eq!(parse_session_token(&token), Some(Environment::Production));
+        assert_eq!(parse_key(&token), None);
+        let key = new_key(Environment::Production, &[9u8; 24]);
+        assert_eq!(parse_session_token(&key), None);
     }
 
     #[test]

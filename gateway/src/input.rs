@@ -11,6 +11,8 @@ use crate::time;
 
 /// Longest accepted text field.
 const MAX_TEXT: usize = 256;
+/// The longest comment or reason a person may write.
+pub const MAX_NOTE: usize = 4_000;
 
 /// Reads fields from a JSON object, collecting every problem so that one
 /// response names all missing fields. Getters return a placeholder when a
@@ -86,14 +88,38 @@ impl Fields {
         self.string(name, false)
     }
 
+    /// Required prose written by a person, such as a reason or a comment:
+    /// trimmed, non-empty, at most [`MAX_NOTE`] characters.
+    pub fn note(&mut self, name: &'static str) -> String {
+        let before = self.invalid.len();
+        match self.bounded_string(name, true, MAX_NOTE) {
+            Some(s) => s,
+            None => {
+                if self.invalid.len() == before && !self.missing.contains(&name) {
+                    self.missing.push(name);
+                }
+                String::new()
+            }
+        }
+    }
+
+    /// Optional prose written by a person.
+    pub fn opt_note(&mut self, name: &'static str) -> Option<String> {
+        self.bounded_string(name, true, MAX_NOTE)
+    }
+
     fn opt_string(&mut self, name: &'static str, trim: bool) -> Option<String> {
+        self.bounded_string(name, trim, MAX_TEXT)
+    }
+
+    fn bounded_string(&mut self, name: &'static str, trim: bool, max: usize) -> Option<String> {
         match self.raw(name, false)? {
             Json::String(s) => {
                 let s = if trim { s.trim().to_string() } else { s };
                 if s.trim().is_empty() {
                     None
-                } else if s.chars().count() > MAX_TEXT {
-                    self.invalid("invalid_field", format!("{name} is longer than {MAX_TEXT} characters"));
+                } else if s.chars().count() > max {
+                    self.invalid("invalid_field", format!("{name} is longer than {max} characters"));
                     None
                 } else {
                     Some(s)

@@ -29,6 +29,7 @@ macro_rules! until_committed {
 
 pub mod aml;
 pub mod api;
+mod cases;
 pub mod auth;
 pub mod decisions;
 pub mod error;
@@ -119,6 +120,32 @@ pub struct Config {
     /// How recently a required list must have been refreshed; `None` keeps
     /// [`lists::DEFAULT_FRESHNESS_SECONDS`].
     pub list_freshness_seconds: Option<i64>,
+    /// Environments whose case decisions take a second person's approval.
+    pub four_eyes: FourEyes,
+}
+
+/// Where a case decision takes effect only when a second person approves
+/// it: production by default, the sandbox when asked (tests and the stub
+/// flows keep single-step decisions there).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FourEyes {
+    pub sandbox: bool,
+    pub production: bool,
+}
+
+impl Default for FourEyes {
+    fn default() -> Self {
+        FourEyes { sandbox: false, production: true }
+    }
+}
+
+impl FourEyes {
+    pub fn applies_to(&self, environment: crate::auth::Environment) -> bool {
+        match environment {
+            crate::auth::Environment::Sandbox => self.sandbox,
+            crate::auth::Environment::Production => self.production,
+        }
+    }
 }
 
 /// How much one scheduled round, delivery round or import takes on. Workers
@@ -203,6 +230,19 @@ pub struct Caller {
     pub clock_offset_seconds: i64,
     /// the tenant's jurisdiction: the rules profile its decisions take
     pub jurisdiction: String,
+    /// the member of the compliance team behind a session; `None` for a key
+    pub person: Option<Person>,
+}
+
+/// A member of the compliance team acting through a session (`key_id` is
+/// then their id: audit rows and rate limits name the person).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Person {
+    pub person_id: String,
+    pub role: people::Role,
+    pub must_change_password: bool,
+    /// the SHA-256 of the session's token
+    pub session_hash: String,
 }
 
 /// What a handler sees of a request.
@@ -380,9 +420,7 @@ impl Gateway {
             error.retry_after_seconds = Some(state.reset_seconds);
             return Err(error);
         }
-        if route.is_admin() && !caller.is_admin {
-            return Err(ApiError::forbidden("forbidden", "this operation needs an admin key"));
-        }
+        router::check_access(&route, &caller)?;
         let query = Query::parse(request.uri().query())?;
         let reservation = match request.method() == http::Method::POST {
             true => self.reserve_idempotency(&caller.tenant_id, request).await?,
@@ -486,7 +524,7 @@ fn rate_limit_headers(headers: &mut http::HeaderMap, state: &RateState) {
     }
 }
 
-fn is_json(headers: &http::HeaderMap) -> bool {
+pub(crate) fn is_json(headers: &http::HeaderMap) -> bool {
     headers
         .get(http::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())

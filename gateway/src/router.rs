@@ -20,6 +20,10 @@ pub enum Access {
     Tenant,
     /// an admin key only
     Admin,
+    /// the compliance team's review work: an admin key or a person's session
+    Review,
+    /// a person's session only
+    Person,
 }
 
 /// One row of the route table.
@@ -138,6 +142,20 @@ route_table! {
     AdminCaseGet(case_id): "GET" "/v1/admin/sanctions/cases/{case_id}" => "getCase", Admin, crate::sanctions::get_case, doc crate::sanctions::get_case_doc;
     AdminCaseReview(case_id): "POST" "/v1/admin/sanctions/cases/{case_id}/review" => "reviewCase", Admin audit "sanctions_case.review", crate::sanctions::review_case, doc crate::sanctions::review_case_doc;
     AdminRescreen: "POST" "/v1/admin/sanctions/rescreen" => "rescreen", Admin audit "sanctions.rescreen", crate::sanctions::rescreen, doc crate::sanctions::rescreen_doc;
+    // cases: the team's one queue over every case type, and four-eyes decisions
+    CaseQueue: "GET" "/v1/admin/cases" => "listCaseQueue", Review, crate::cases::list_queue, doc crate::cases::list_queue_doc;
+    CaseFile(case_id): "GET" "/v1/admin/cases/{case_id}" => "getCaseFile", Review, crate::cases::get_case_file, doc crate::cases::get_case_file_doc;
+    CaseAssign(case_id): "POST" "/v1/admin/cases/{case_id}/assign" => "assignCase", Review audit "case.assign", crate::cases::assign, doc crate::cases::assign_doc;
+    CaseUnassign(case_id): "POST" "/v1/admin/cases/{case_id}/unassign" => "unassignCase", Review audit "case.unassign", crate::cases::unassign, doc crate::cases::unassign_doc;
+    CaseTake(case_id): "POST" "/v1/admin/cases/{case_id}/take" => "takeCase", Person audit "case.take", crate::cases::take, doc crate::cases::take_doc;
+    CaseComment(case_id): "POST" "/v1/admin/cases/{case_id}/comments" => "commentOnCase", Review audit "case.comment", crate::cases::comment, doc crate::cases::comment_doc;
+    CasePropose(case_id): "POST" "/v1/admin/cases/{case_id}/proposal" => "proposeDecision", Review audit "case.propose", crate::cases::propose, doc crate::cases::propose_doc;
+    CaseApprove(case_id): "POST" "/v1/admin/cases/{case_id}/proposal/approve" => "approveDecision", Person audit "case.approve", crate::cases::approve, doc crate::cases::approve_doc;
+    CaseReject(case_id): "POST" "/v1/admin/cases/{case_id}/proposal/reject" => "rejectProposal", Person audit "case.reject", crate::cases::reject, doc crate::cases::reject_doc;
+    // people: the compliance team's sessions
+    SignIn: "POST" "/v1/admin/sessions" => "signIn", Public, crate::people::sign_in_handler, doc crate::people::sign_in_doc;
+    SignOut: "DELETE" "/v1/admin/sessions/current" => "signOut", Person, crate::people::sign_out, doc crate::people::sign_out_doc;
+    PasswordChange: "POST" "/v1/admin/people/me/password" => "changeOwnPassword", Person audit "console_user.password_change", crate::people::change_password, doc crate::people::change_password_doc;
     // lists
     AdminListSearch: "GET" "/v1/admin/sanctions/search" => "searchLists", Admin, crate::lists::search_lists, doc crate::lists::search_lists_doc;
     AdminLists: "GET" "/v1/admin/sanctions/lists" => "listLists", Admin, crate::lists::list_lists, doc crate::lists::list_lists_doc;
@@ -192,13 +210,37 @@ route_table! {
     AdminDecisionReplay(decision_id): "POST" "/v1/admin/decisions/{decision_id}/replay" => "replayDecision", Admin audit "decision.replay", crate::decisions::replay_decision, doc crate::decisions::replay_decision_doc;
 }
 
+/// Whether the caller may call the route: 403 otherwise. A person's session
+/// reaches only the review work and their own session; until the one-time
+/// password is changed, only its change and signing out.
+pub(crate) fn check_access(route: &Route, caller: &crate::Caller) -> ApiResult<()> {
+    let access = route.spec().access;
+    let allowed = match (&caller.person, access) {
+        (_, Access::Public) => true,
+        (None, Access::Tenant) => true,
+        (None, Access::Admin | Access::Review) => caller.is_admin,
+        (None, Access::Person) => return Err(ApiError::forbidden("person_required", "only a person's session may do this, not a key")),
+        (Some(_), Access::Review | Access::Person) => true,
+        (Some(_), Access::Tenant | Access::Admin) => false,
+    };
+    if !allowed {
+        let needs = if caller.person.is_some() { "an admin key, not a person's session" } else { "an admin key" };
+        return Err(ApiError::forbidden("forbidden", format!("this operation needs {needs}")));
+    }
+    if caller.person.as_ref().is_some_and(|p| p.must_change_password) && access != Access::Person {
+        return Err(ApiError::forbidden("password_change_required", "change the one-time password first (POST /v1/admin/people/me/password)"));
+    }
+    Ok(())
+}
+
 impl Route {
     pub fn operation_id(&self) -> &'static str {
         self.spec().operation_id
     }
 
+    /// Whether the compliance team's credentials are needed (an admin key, or for review work also a person's session).
     pub fn is_admin(&self) -> bool {
-        self.spec().access == Access::Admin
+        matches!(self.spec().access, Access::Admin | Access::Review | Access::Person)
     }
 
     /// The audit name of an admin action that changes something, and the id
@@ -333,7 +375,8 @@ mod tests {
     #[test]
     fn only_admin_writes_are_audited() {
         for spec in ROUTES.iter().filter(|s| s.audit.is_some()) {
-            assert_eq!((spec.access, spec.method == "GET"), (Access::Admin, false), "{}", spec.operation_id);
+            assert!(matches!(spec.access, Access::Admin | Access::Review | Access::Person), "{}", spec.operation_id);
+            assert!(spec.method != "GET", "{}", spec.operation_id);
         }
     }
 }

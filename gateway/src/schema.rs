@@ -399,7 +399,41 @@ const V13: &[&str] = &["CREATE TABLE IF NOT EXISTS console_accounts (
         updated_at BIGINT NOT NULL,
         UNIQUE (environment, email))"];
 
-pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13];
+/// V14: people's sessions (tokens stored as SHA-256), and the case file the
+/// team keeps on each case: its assignee and pending proposal (`case_work`,
+/// a row from the first action on the case) and its append-only timeline.
+const V14: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS console_sessions (
+        session_hash TEXT PRIMARY KEY,
+        person_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        last_seen_at BIGINT NOT NULL,
+        ended_at BIGINT)",
+    "CREATE TABLE IF NOT EXISTS case_work (
+        case_id TEXT PRIMARY KEY,
+        environment TEXT NOT NULL,
+        assignee TEXT,
+        proposal_id TEXT,
+        proposed_outcome TEXT,
+        proposal_reason TEXT,
+        proposed_by TEXT,
+        proposed_at BIGINT,
+        proposal_evidence TEXT,
+        version BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS case_events (
+        event_id TEXT PRIMARY KEY,
+        case_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        detail TEXT NOT NULL,
+        at BIGINT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS case_events_by_case ON case_events (case_id, at)",
+];
+
+pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

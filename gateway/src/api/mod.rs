@@ -101,6 +101,15 @@ impl Gateway {
         self.find_user(&ctx.caller.tenant_id, external_user_id).await?.ok_or_else(ApiError::user_not_found)
     }
 
+    /// A tenant's now: real time, shifted by a sandbox tenant's test clock.
+    pub(crate) async fn tenant_now_of(&self, tenant_id: &str, environment: crate::auth::Environment) -> ApiResult<i64> {
+        let offset = match environment {
+            crate::auth::Environment::Sandbox => crate::tenants::store::operator_clock_offset(self.store.as_ref(), tenant_id, environment).await?.unwrap_or(0),
+            crate::auth::Environment::Production => 0,
+        };
+        Ok(self.clock.now().saturating_add(offset))
+    }
+
     /// Claims the user's row for this write: the batch commits only if no
     /// other write to the user committed since it was read.
     pub(crate) fn claim_user(&self, ctx: &Ctx<'_>, user: &User) -> Stmt {

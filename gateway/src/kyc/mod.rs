@@ -774,6 +774,41 @@ async fn apply_check_decision(
     gw.commit(statements).await
 }
 
+/// A check as the case file sees it.
+pub(crate) use store::Check as KycCheck;
+
+pub(crate) async fn kyc_check(gw: &Gateway, environment: Environment, kyc_check_id: &str) -> ApiResult<Option<KycCheck>> {
+    Ok(store::check(gw.store.as_ref(), kyc_check_id).await?.filter(|c| c.environment == environment))
+}
+
+/// An approved manual decision on a check awaiting review, through the
+/// rules, with `extra` (the case file's statements) in the same batch: the
+/// decision's log and the check's status after it; `None` when the batch
+/// lost a race. A check the decision cannot move is 409 `invalid_state`.
+pub(crate) async fn apply_case_decision(
+    gw: &Gateway,
+    check: &KycCheck,
+    approve: bool,
+    reviewer: Reviewer<'_>,
+    now: i64,
+    extra: Vec<Stmt>,
+) -> ApiResult<Option<(DecisionLog, KycStatus)>> {
+    let user = gw.find_user(&check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)?;
+    let action = if approve { KycAction::Approve } else { KycAction::Reject };
+    let (decision, log) = decide_check(gw, check, &user, action, now)?;
+    if decision.refused || !decision.changed {
+        gw.defer(log.clone());
+        return Err(error_with_decision(invalid_state(check.status), &log));
+    }
+    let mut statements = vec![log.statement()];
+    statements.extend(kyc_transition(gw, check, user.verified_tier, Some(user.version), &decision, reviewer, now));
+    if let Some(escalation) = decision.escalation.filter(|e| check.escalation != Some(*e)) {
+        statements.push(store::escalate(&check.kyc_check_id, escalation, now));
+    }
+    statements.extend(extra);
+    Ok(gw.commit(statements).await?.then_some((log, decision.status)))
+}
+
 /// The statements of a check's transition. `claim_version` claims the
 /// user at the version read; `None` when the batch claims the user elsewhere.
 pub(crate) fn kyc_transition(
@@ -975,6 +1010,9 @@ pub(crate) async fn kyc_manual_review(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<
     }
     f.finish()?;
     let action = action.ok_or_else(ApiError::internal)?;
+    if gw.config.four_eyes.applies_to(ctx.caller.environment) {
+        return Err(crate::cases::four_eyes_required());
+    }
     until_committed!({
         let check =
             store::check(gw.store.as_ref(), &kyc_check_id).await?.filter(|c| c.environment == ctx.caller.environment).ok_or_else(check_not_found)?;

@@ -137,14 +137,14 @@ fn without_null(mut schema: Json) -> Json {
 }
 
 /// The operations' tags, in the order readers see them.
-const TAGS: [&str; 10] = ["service", "sanctions", "kyc", "exclusions", "limits", "aml", "webhooks", "audit", "sandbox", "admin"];
+const TAGS: [&str; 12] = ["service", "sanctions", "kyc", "exclusions", "limits", "aml", "webhooks", "audit", "sandbox", "admin", "cases", "people"];
 
 /// The shared error responses: component name, status, what it means, and
 /// whether it carries `Retry-After`.
 const ERROR_RESPONSES: &[(&str, u16, &str, bool)] = &[
     ("BadRequest", 400, "the body or query is not valid: `invalid_json`, `missing_fields`, `invalid_field`, `invalid_amount`, `invalid_limit`, `invalid_query` and the operation's own codes", false),
     ("Unauthorized", 401, "`missing_credentials` (no Authorization header) or `invalid_credentials` (malformed, unknown or revoked key, or suspended tenant)", false),
-    ("Forbidden", 403, "`forbidden`: the operation needs an admin key; `sandbox_only`: the operation needs a sandbox key", false),
+    ("Forbidden", 403, "`forbidden`: the operation needs an admin key; `sandbox_only`: the operation needs a sandbox key; `person_required`, `role_forbidden`, `self_approval`, `four_eyes_required`, `password_change_required`: the compliance team's rules of who may decide", false),
     ("NotFound", 404, "the referenced resource does not exist or is not visible to the caller", false),
     ("Conflict", 409, "`idempotency_key_reused`, `idempotency_key_in_use`, `concurrent_update` and the operation's own conflicts", false),
     ("PayloadTooLarge", 413, "`payload_too_large`: the body is larger than 64 KiB", false),
@@ -159,7 +159,7 @@ fn errors_of(access: Access) -> &'static [u16] {
     match access {
         Access::Public => &[],
         Access::Tenant => &[400, 401, 413, 415, 429, 503],
-        Access::Admin => &[400, 401, 403, 413, 415, 429, 503],
+        Access::Admin | Access::Review | Access::Person => &[400, 401, 403, 413, 415, 429, 503],
     }
 }
 
@@ -198,6 +198,8 @@ fn operation(spec: &RouteSpec, doc: OperationDoc) -> Result<Json, String> {
             Access::Public => json!([]),
             Access::Tenant => json!([{ "tenantKey": [] }]),
             Access::Admin => json!([{ "adminKey": [] }]),
+            Access::Review => json!([{ "adminKey": [] }, { "personSession": [] }]),
+            Access::Person => json!([{ "personSession": [] }]),
         },
     });
     if let Some(description) = doc.description {
@@ -264,6 +266,7 @@ pub fn generate() -> Result<Json, String> {
             "securitySchemes": {
                 "tenantKey": { "type": "http", "scheme": "bearer", "description": "an operator's key: `<prefix>_sk_test_…` (sandbox) or `<prefix>_sk_live_…` (production)" },
                 "adminKey": { "type": "http", "scheme": "bearer", "description": "a key of the compliance team, made with `compliance-gateway admin-key`" },
+                "personSession": { "type": "http", "scheme": "bearer", "description": "a member of the compliance team's session token (`cgw_ps_test_…` or `cgw_ps_live_…`), from `POST /v1/admin/sessions`" },
             },
         },
     }))
@@ -425,7 +428,8 @@ mod tests {
             let scheme = operation["security"].as_array().and_then(|s| s.first()).and_then(|s| s.as_object()).and_then(|s| s.keys().next());
             let expected = match route.spec().access {
                 Access::Public => None,
-                Access::Admin => Some("adminKey"),
+                Access::Admin | Access::Review => Some("adminKey"),
+                Access::Person => Some("personSession"),
                 Access::Tenant => Some("tenantKey"),
             };
             assert_eq!(scheme.map(String::as_str), expected, "{method} {path}");

@@ -9,12 +9,15 @@ pub(crate) mod store;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use serde::Serialize;
+use utoipa::ToSchema;
 use subtle::ConstantTimeEq;
 use totp_rs::{Algorithm, Secret, TOTP};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
-use crate::Gateway;
+use crate::input::Fields;
+use crate::openapi::OperationDoc;
+use crate::{Ctx, Gateway, Reply};
 
 /// What a person may do in the console: reviewers work cases and propose
 /// decisions, approvers also approve others' proposals, supervisors also
@@ -58,6 +61,19 @@ const FAILED_SIGN_IN_LIMIT: i64 = 5;
 const LOCK_MINUTES: i64 = 15;
 const LOCK_SECONDS: i64 = LOCK_MINUTES * SECONDS_PER_MINUTE;
 const SECONDS_PER_MINUTE: i64 = 60;
+/// A session ends after this long unused (OWASP: 15 to 30 minutes for
+/// high-value applications), and at the latest this long after sign-in.
+const SESSION_IDLE_MINUTES: i64 = 30;
+const SESSION_IDLE_SECONDS: i64 = SESSION_IDLE_MINUTES * SECONDS_PER_MINUTE;
+const SESSION_MAX_HOURS: i64 = 12;
+const SESSION_MAX_SECONDS: i64 = SESSION_MAX_HOURS * 60 * SECONDS_PER_MINUTE;
+/// A session's last use is written at most this often.
+const SESSION_TOUCH_SECONDS: i64 = SECONDS_PER_MINUTE;
+/// Passwords a person chooses: 12 to 128 characters (NIST SP 800-63B allows 8; we ask more).
+const PASSWORD_MIN_CHARS: usize = 12;
+const PASSWORD_MAX_CHARS: usize = 128;
+/// Session tokens: 192 bits.
+const SESSION_TOKEN_BYTES: usize = 24;
 
 /// What `compliance-gateway console-user create` prints: shown once, never stored in clear.
 #[derive(Debug, Serialize)]
@@ -117,11 +133,7 @@ impl Gateway {
         }
         let person_id = self.new_id("per");
         let password = base32(&self.ids.random_bytes(ONE_TIME_PASSWORD_BYTES)).to_lowercase();
-        let salt = SaltString::encode_b64(&self.ids.random_bytes(16)).map_err(|e| ApiError::internal().with_detail(e.to_string()))?;
-        let password_hash = Argon2::default()
-            .hash_password(password.as_bytes(), &salt)
-            .map_err(|e| ApiError::internal().with_detail(format!("argon2: {e}")))?
-            .to_string();
+        let password_hash = self.hash_password(&password)?;
         let secret = self.ids.random_bytes(TOTP_SECRET_BYTES);
         let totp_secret = base32(&secret);
         let now = self.clock.now();
@@ -153,7 +165,7 @@ impl Gateway {
             .ok_or_else(|| ApiError::not_found("not_found", "no console account with this e-mail address in this environment"))?;
         let now = self.clock.now();
         let audit = self.cli_audit(environment, "console_user.disable", &account.person_id, now);
-        self.store.batch(vec![store::disable(&account.person_id, now), audit]).await?;
+        self.store.batch(vec![store::disable(&account.person_id, now), store::end_sessions_of(&account.person_id, now), audit]).await?;
         Ok(account.person_id)
     }
 
@@ -196,6 +208,39 @@ impl Gateway {
         })
     }
 
+    /// The caller behind a live session token: a person of the environment's
+    /// compliance team, whose session was used within the idle timeout and
+    /// began less than the session lifetime ago, and whose account is enabled.
+    pub(crate) async fn person_of_session(&self, environment: Environment, token: &str) -> ApiResult<Option<crate::Caller>> {
+        let hash = crate::auth::hash_key(token);
+        let now = self.clock.now();
+        let Some(session) = store::session(self.store.as_ref(), environment, &hash).await? else {
+            return Ok(None);
+        };
+        if session.last_seen_at.saturating_add(SESSION_IDLE_SECONDS) <= now || session.created_at.saturating_add(SESSION_MAX_SECONDS) <= now {
+            self.store.batch(vec![store::end_session(&hash, now)]).await?;
+            return Ok(None);
+        }
+        if session.last_seen_at.saturating_add(SESSION_TOUCH_SECONDS) <= now {
+            self.store.batch(vec![store::touch_session(&hash, now)]).await?;
+        }
+        Ok(Some(crate::Caller {
+            tenant_id: format!("svc_{}", environment.as_str()),
+            environment,
+            is_admin: true,
+            key_id: session.person_id.clone(),
+            rate_limit_per_minute: crate::tenants::SERVICE_RATE_LIMIT_PER_MINUTE,
+            clock_offset_seconds: 0,
+            jurisdiction: String::from("default"),
+            person: Some(crate::Person {
+                person_id: session.person_id,
+                role: session.role,
+                must_change_password: session.must_change_password,
+                session_hash: hash,
+            }),
+        }))
+    }
+
     fn cli_audit(&self, environment: Environment, action: &str, resource: &str, now: i64) -> crate::ports::Stmt {
         let (audit_id, request_id) = (self.new_id("aud"), self.new_id("req"));
         crate::tenants::store::audit_admin_action(&crate::tenants::store::AdminAction {
@@ -207,6 +252,168 @@ impl Gateway {
             environment,
             actor_key_id: "cli",
             resource: Some(resource),
+        })
+    }
+}
+
+/// `POST /v1/admin/sessions`: a person signs in with their e-mail address,
+/// password and TOTP code, and receives a session token.
+/// The body's schema; the handler reads it field by field, for field-precise errors.
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub(crate) struct SignInRequest {
+    /// `sandbox` or `production`
+    environment: String,
+    email: String,
+    password: String,
+    /// the six digits of the authenticator app
+    totp: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct SessionStarted {
+    /// sent as `Authorization: Bearer <session_token>`; shown once
+    session_token: String,
+    person_id: String,
+    email: String,
+    role: &'static str,
+    environment: &'static str,
+    /// until the one-time password is changed, only the password change is allowed
+    must_change_password: bool,
+    idle_timeout_seconds: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct SessionEnded {
+    ended: bool,
+}
+
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub(crate) struct PasswordChange {
+    /// 12 to 128 characters, not the current password
+    #[schema(min_length = 12, max_length = 128)]
+    new_password: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct PasswordChanged {
+    person_id: String,
+    must_change_password: bool,
+}
+
+pub(crate) fn sign_in_doc() -> OperationDoc {
+    OperationDoc::new("people", "a member of the compliance team signs in (password and TOTP code)")
+        .body::<SignInRequest>()
+        .responds::<SessionStarted>(201, "signed in")
+        .errors(&[400, 401, 415])
+}
+
+pub(crate) fn sign_out_doc() -> OperationDoc {
+    OperationDoc::new("people", "end this session").responds::<SessionEnded>(200, "ended")
+}
+
+pub(crate) fn change_password_doc() -> OperationDoc {
+    OperationDoc::new("people", "change one's own password (required after the one-time password)")
+        .idempotent()
+        .body::<PasswordChange>()
+        .responds::<PasswordChanged>(200, "changed")
+}
+
+/// Public: the credentials are the authentication.
+pub(crate) async fn sign_in_handler(gw: &Gateway, request: &http::Request<Vec<u8>>) -> ApiResult<Reply> {
+    if !crate::is_json(request.headers()) {
+        return Err(ApiError::new(415, "unsupported_media_type", "request bodies must be sent as application/json"));
+    }
+    let mut f = Fields::from_body(request.body())?;
+    let environment_text = f.code("environment");
+    let email = f.text("email");
+    let password = f.text("password");
+    let code = f.text("totp");
+    let environment = Environment::parse(&environment_text);
+    if !environment_text.is_empty() && environment.is_none() {
+        f.reject("invalid_field", "environment must be sandbox or production");
+    }
+    f.finish()?;
+    let environment = environment.ok_or_else(ApiError::internal)?;
+    let person = gw.sign_in(environment, &email, &password, &code).await?;
+    let token = crate::auth::new_session_token(environment, &gw.ids.random_bytes(SESSION_TOKEN_BYTES));
+    let now = gw.clock.now();
+    let audit = gw.person_audit(environment, "console.sign_in", &person.person_id, now);
+    gw.store.batch(vec![store::insert_session(&crate::auth::hash_key(&token), &person.person_id, environment, now), audit]).await?;
+    Reply::typed(
+        201,
+        &SessionStarted {
+            session_token: token,
+            person_id: person.person_id,
+            email: person.email,
+            role: person.role.as_str(),
+            environment: environment.as_str(),
+            must_change_password: person.must_change_password,
+            idle_timeout_seconds: SESSION_IDLE_SECONDS,
+        },
+    )
+}
+
+/// The person behind the request: 403 `person_required` for a key.
+pub(crate) fn person_of<'a>(ctx: &'a Ctx<'_>) -> ApiResult<&'a crate::Person> {
+    ctx.caller.person.as_ref().ok_or_else(|| ApiError::forbidden("person_required", "only a person's session may do this, not a key"))
+}
+
+pub(crate) async fn sign_out(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let person = person_of(ctx)?;
+    gw.store.batch(vec![store::end_session(&person.session_hash, gw.clock.now())]).await?;
+    Reply::typed(200, &SessionEnded { ended: true })
+}
+
+pub(crate) async fn change_password(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let person = person_of(ctx)?;
+    let mut f = Fields::from_body(ctx.body)?;
+    let new_password = f.text("new_password");
+    let length = new_password.chars().count();
+    if !new_password.is_empty() && !(PASSWORD_MIN_CHARS..=PASSWORD_MAX_CHARS).contains(&length) {
+        f.reject("invalid_field", "new_password must be 12 to 128 characters");
+    }
+    f.finish()?;
+    let current = store::password_hash(gw.store.as_ref(), &person.person_id).await?.ok_or_else(ApiError::internal)?;
+    let current = PasswordHash::new(&current).map_err(|_| ApiError::internal())?;
+    if Argon2::default().verify_password(new_password.as_bytes(), &current).is_ok() {
+        return Err(ApiError::bad_request("invalid_field", "new_password must differ from the current password"));
+    }
+    let hash = gw.hash_password(&new_password)?;
+    let now = gw.clock.now();
+    // Every other session of the person ends: a changed password locks out whoever else held one.
+    let statements = vec![
+        store::set_password(&person.person_id, &hash, now),
+        store::end_sessions_of(&person.person_id, now),
+        store::reopen_session(&person.session_hash),
+    ];
+    if !gw.commit(statements).await? {
+        return Err(ApiError::new(401, "invalid_credentials", "the account is disabled"));
+    }
+    Reply::typed(200, &PasswordChanged { person_id: person.person_id.clone(), must_change_password: false })
+}
+
+impl Gateway {
+    fn hash_password(&self, password: &str) -> ApiResult<String> {
+        let salt = SaltString::encode_b64(&self.ids.random_bytes(16)).map_err(|e| ApiError::internal().with_detail(e.to_string()))?;
+        Ok(Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map_err(|e| ApiError::internal().with_detail(format!("argon2: {e}")))?
+            .to_string())
+    }
+
+    fn person_audit(&self, environment: Environment, action: &str, person_id: &str, now: i64) -> crate::ports::Stmt {
+        let (audit_id, request_id) = (self.new_id("aud"), self.new_id("req"));
+        crate::tenants::store::audit_admin_action(&crate::tenants::store::AdminAction {
+            audit_id: &audit_id,
+            tenant_id: None,
+            action,
+            request_id: &request_id,
+            now,
+            environment,
+            actor_key_id: person_id,
+            resource: Some(person_id),
         })
     }
 }

@@ -101,3 +101,89 @@ pub(crate) fn count_failure(person_id: &str, limit: i64, locked_until: i64, now:
         vec![person_id.into(), limit.into(), locked_until.into(), now.into()],
     )
 }
+
+/// A session as stored, with its person's account.
+pub(crate) struct Session {
+    pub person_id: String,
+    pub role: Role,
+    pub must_change_password: bool,
+    pub last_seen_at: i64,
+    pub created_at: i64,
+}
+
+/// The live session of a token's hash: not ended, and its account enabled.
+pub(crate) async fn session(store: &dyn Store, environment: Environment, session_hash: &str) -> ApiResult<Option<Session>> {
+    let rows = store
+        .query(
+            "SELECT s.person_id, a.role, a.must_change_password, s.last_seen_at, s.created_at
+             FROM console_sessions s JOIN console_accounts a ON a.person_id = s.person_id
+             WHERE s.session_hash = ?1 AND s.environment = ?2 AND a.environment = ?2 AND s.ended_at IS NULL AND a.disabled_at IS NULL",
+            vec![session_hash.into(), environment.as_str().into()],
+        )
+        .await?;
+    rows.first()
+        .map(|row| {
+            Ok(Session {
+                person_id: row.text(0)?,
+                role: Role::parse(&row.text(1)?).ok_or_else(ApiError::internal)?,
+                must_change_password: row.int(2)? != 0,
+                last_seen_at: row.int(3)?,
+                created_at: row.int(4)?,
+            })
+        })
+        .transpose()
+}
+
+pub(crate) fn insert_session(session_hash: &str, person_id: &str, environment: Environment, now: i64) -> Stmt {
+    Stmt::new(
+        "INSERT INTO console_sessions (session_hash, person_id, environment, created_at, last_seen_at, ended_at) VALUES (?1, ?2, ?3, ?4, ?4, NULL)",
+        vec![session_hash.into(), person_id.into(), environment.as_str().into(), now.into()],
+    )
+}
+
+/// Moves a live session's last use on.
+pub(crate) fn touch_session(session_hash: &str, now: i64) -> Stmt {
+    Stmt::new(
+        "UPDATE console_sessions SET last_seen_at = ?2 WHERE session_hash = ?1 AND ended_at IS NULL AND last_seen_at < ?2",
+        vec![session_hash.into(), now.into()],
+    )
+}
+
+pub(crate) fn end_session(session_hash: &str, now: i64) -> Stmt {
+    Stmt::new("UPDATE console_sessions SET ended_at = COALESCE(ended_at, ?2) WHERE session_hash = ?1", vec![session_hash.into(), now.into()])
+}
+
+/// Ends every session of a person (a disabled account, a changed password).
+pub(crate) fn end_sessions_of(person_id: &str, now: i64) -> Stmt {
+    Stmt::new("UPDATE console_sessions SET ended_at = ?2 WHERE person_id = ?1 AND ended_at IS NULL", vec![person_id.into(), now.into()])
+}
+
+/// The account's password hash, by id.
+pub(crate) async fn password_hash(store: &dyn Store, person_id: &str) -> ApiResult<Option<String>> {
+    let rows = store.query("SELECT password_hash FROM console_accounts WHERE person_id = ?1", vec![person_id.into()]).await?;
+    rows.first().map(|row| row.text(0)).transpose().map_err(Into::into)
+}
+
+/// Sets a new password, which the person chose: no change is required any more.
+pub(crate) fn set_password(person_id: &str, password_hash: &str, now: i64) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE console_accounts SET password_hash = ?2, must_change_password = 0, updated_at = ?3 WHERE person_id = ?1 AND disabled_at IS NULL",
+        vec![person_id.into(), password_hash.into(), now.into()],
+    )
+}
+
+/// An enabled account of the environment, by id: its role.
+pub(crate) async fn enabled_role(store: &dyn Store, environment: Environment, person_id: &str) -> ApiResult<Option<Role>> {
+    let rows = store
+        .query(
+            "SELECT role FROM console_accounts WHERE person_id = ?1 AND environment = ?2 AND disabled_at IS NULL",
+            vec![person_id.into(), environment.as_str().into()],
+        )
+        .await?;
+    rows.first().map(|row| Role::parse(&row.text(0)?).ok_or_else(ApiError::internal)).transpose()
+}
+
+/// Keeps the session that changed the password (the batch ended them all).
+pub(crate) fn reopen_session(session_hash: &str) -> Stmt {
+    Stmt::new("UPDATE console_sessions SET ended_at = NULL WHERE session_hash = ?1", vec![session_hash.into()])
+}

@@ -15,7 +15,8 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::api::stored_json;
 use crate::auth::Environment;
-use crate::decisions::{error_with_decision, with_decision, Scope};
+use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
+use crate::users::User;
 use crate::error::{ApiError, ApiResult};
 use crate::input::{is_upper_code, normalize_email, Fields};
 use crate::lists::{Entries, ScoreBreakdown};
@@ -630,11 +631,14 @@ pub(crate) async fn review_case(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> A
     }
     f.finish()?;
     let action = action.ok_or_else(ApiError::internal)?;
+    if four_eyes_required(gw, ctx.caller.environment) {
+        return Err(crate::cases::four_eyes_required());
+    }
     // A lost race (the case decided, or the user written, since they were
     // read) is decided again from fresh reads.
     until_committed!({
         let case = store::case(gw.store.as_ref(), ctx.caller.environment, case_id).await?.ok_or_else(case_not_found)?;
-        let (tenant_id, user_id, case_status) = (case.tenant_id, case.user_id, case.status);
+        let (tenant_id, user_id, case_status) = (case.tenant_id.clone(), case.user_id.clone(), case.status);
         let user = gw.find_user(&tenant_id, &user_id).await?.ok_or_else(ApiError::internal)?;
         let scope = Scope { environment: ctx.caller.environment, tenant_id: tenant_id.clone(), user_id: user_id.clone() };
         let facts = CaseReviewFacts { case_status, action, case_kind: case.kind };
@@ -657,29 +661,84 @@ pub(crate) async fn review_case(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> A
             }
             CaseReviewDecision::Apply(outcome) => outcome,
         };
-        let environment = ctx.caller.environment;
-        let mut statements = vec![log.statement(), store::decide_case(case_id, outcome.case_status, &reviewer, ctx.now)];
-        if outcome.remember_matches {
-            statements.extend(store::remember_dismissed(&tenant_id, &user_id, case_id, &case.matches, ctx.now)?);
-        }
-        if let Some(status) = outcome.user_status {
-            statements.push(store::set_status(&tenant_id, &user_id, status, user.version, ctx.now));
-        }
-        for event in &outcome.events {
-            let data = match event {
-                EventKind::SanctionsAccountFrozen => json!({ "case_id": case_id, "user_id": user_id, "funds_frozen": true }),
-                EventKind::SanctionsConfirmed => json!({
-                    "case_id": case_id, "user_id": user_id, "reviewer": reviewer, "transactions_held": outcome.transactions_held, "account_terminated": true,
-                }),
-                _ => json!({ "case_id": case_id, "user_id": user_id, "reviewer": reviewer, "transactions_held": outcome.transactions_held }),
-            };
-            statements.push(gw.event(environment, Some(&tenant_id), *event, ctx.now, data));
-        }
+        let mut statements = vec![log.statement()];
+        statements.extend(review_statements(gw, ctx.caller.environment, &case, &user, &outcome, &reviewer, ctx.now)?);
         if gw.commit(statements).await? {
             return reply(outcome.user_status).map(Some);
         }
         Ok(None)
     })
+}
+
+fn four_eyes_required(gw: &Gateway, environment: Environment) -> bool {
+    gw.config.four_eyes.applies_to(environment)
+}
+
+/// The statements of a review the rules applied: the case decided, the
+/// dismissed matches remembered, the user's status claimed and set, the events.
+fn review_statements(
+    gw: &Gateway,
+    environment: Environment,
+    case: &store::Case,
+    user: &User,
+    outcome: &rules::CaseReviewOutcome,
+    reviewer: &str,
+    now: i64,
+) -> ApiResult<Vec<Stmt>> {
+    let (case_id, tenant_id, user_id) = (case.case_id.as_str(), case.tenant_id.as_str(), case.user_id.as_str());
+    let mut statements = vec![store::decide_case(case_id, outcome.case_status, reviewer, now)];
+    if outcome.remember_matches {
+        statements.extend(store::remember_dismissed(tenant_id, user_id, case_id, &case.matches, now)?);
+    }
+    if let Some(status) = outcome.user_status {
+        statements.push(store::set_status(tenant_id, user_id, status, user.version, now));
+    }
+    for event in &outcome.events {
+        let data = match event {
+            EventKind::SanctionsAccountFrozen => json!({ "case_id": case_id, "user_id": user_id, "funds_frozen": true }),
+            EventKind::SanctionsConfirmed => json!({
+                "case_id": case_id, "user_id": user_id, "reviewer": reviewer, "transactions_held": outcome.transactions_held, "account_terminated": true,
+            }),
+            _ => json!({ "case_id": case_id, "user_id": user_id, "reviewer": reviewer, "transactions_held": outcome.transactions_held }),
+        };
+        statements.push(gw.event(environment, Some(tenant_id), *event, now, data));
+    }
+    Ok(statements)
+}
+
+/// A sanctions or due-diligence case as the case file sees it.
+pub(crate) use store::Case as SanctionsCase;
+
+pub(crate) async fn sanctions_case(gw: &Gateway, environment: Environment, case_id: &str) -> ApiResult<Option<SanctionsCase>> {
+    store::case(gw.store.as_ref(), environment, case_id).await
+}
+
+/// An approved decision on an open case, through the rules, with `extra`
+/// (the case file's statements) in the same batch: the decision's log and
+/// the user's status after it; `None` when the batch lost a race. A case no
+/// longer open is 409 `invalid_state`.
+pub(crate) async fn apply_case_decision(
+    gw: &Gateway,
+    environment: Environment,
+    case: &SanctionsCase,
+    action: ReviewAction,
+    reviewer: &str,
+    now: i64,
+    extra: Vec<Stmt>,
+) -> ApiResult<Option<(DecisionLog, SanctionsStatus)>> {
+    let user = gw.find_user(&case.tenant_id, &case.user_id).await?.ok_or_else(ApiError::internal)?;
+    let scope = Scope { environment, tenant_id: case.tenant_id.clone(), user_id: case.user_id.clone() };
+    let facts = CaseReviewFacts { case_status: case.status, action, case_kind: case.kind };
+    let (decision, log) = gw.decide(&scope, Operation::CaseReview, &facts, |r, f| r.decide_case_review(f))?;
+    let CaseReviewDecision::Apply(outcome) = decision else {
+        gw.defer(log.clone());
+        return Err(error_with_decision(ApiError::conflict("invalid_state", "the case is no longer open"), &log));
+    };
+    let mut statements = vec![log.statement()];
+    statements.extend(review_statements(gw, environment, case, &user, &outcome, reviewer, now)?);
+    statements.extend(extra);
+    let status = outcome.user_status.unwrap_or(user.sanctions_status);
+    Ok(gw.commit(statements).await?.then_some((log, status)))
 }
 
 fn case_not_found() -> ApiError {

@@ -253,12 +253,15 @@ pub(crate) struct Case {
     pub decided_at: Option<i64>,
     pub created_at: i64,
     pub kind: CaseKind,
+    /// the due time it was given when opened
+    pub review_due_at: Option<i64>,
 }
 
 pub(crate) async fn case(store: &dyn Store, environment: Environment, case_id: &str) -> ApiResult<Option<Case>> {
     let rows = store
         .query(
-            "SELECT case_id, tenant_id, external_user_id, status, match_count, highest_score, matches, reviewer, decided_at, created_at, kind
+            "SELECT case_id, tenant_id, external_user_id, status, match_count, highest_score, matches, reviewer, decided_at, created_at, kind,
+                    review_due_at
              FROM sanctions_cases WHERE case_id = ?1 AND environment = ?2",
             vec![case_id.into(), environment.as_str().into()],
         )
@@ -277,6 +280,7 @@ pub(crate) async fn case(store: &dyn Store, environment: Environment, case_id: &
                 decided_at: row.opt_int(8)?,
                 created_at: row.int(9)?,
                 kind: case_kind(row, 10)?,
+                review_due_at: row.opt_int(11)?,
             })
         })
         .transpose()

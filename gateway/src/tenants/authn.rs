@@ -27,6 +27,15 @@ impl Gateway {
             return Err(invalid());
         };
         let prefix = auth::audit_prefix(key);
+        if let Some(environment) = auth::parse_session_token(key) {
+            return match self.person_of_session(environment, key).await? {
+                Some(caller) => Ok(caller),
+                None => {
+                    self.audit_failure(None, "invalid_session", Some(&prefix), &audit).await;
+                    Err(ApiError::new(401, "invalid_credentials", "the session is unknown, ended or idle too long, or its account is disabled"))
+                }
+            };
+        }
         let Some(environment) = auth::parse_key(key) else {
             self.audit_failure(None, "malformed_key", Some(&prefix), &audit).await;
             return Err(invalid());
@@ -61,6 +70,7 @@ impl Gateway {
             rate_limit_per_minute: row.rate_limit_per_minute,
             clock_offset_seconds: row.clock_offset_seconds,
             jurisdiction: row.jurisdiction,
+            person: None,
         };
         self.key_cache.put(hash, &caller, now);
         Ok(caller)

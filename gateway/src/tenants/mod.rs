@@ -19,7 +19,7 @@ use store::AuditRow;
 
 /// Production tenants start here until their contract sets another rate.
 const DEFAULT_PRODUCTION_RATE_LIMIT_PER_MINUTE: i64 = 1_000;
-const SERVICE_RATE_LIMIT_PER_MINUTE: i64 = 100_000;
+pub(crate) const SERVICE_RATE_LIMIT_PER_MINUTE: i64 = 100_000;
 const MAX_RATE_LIMIT_PER_MINUTE: i64 = 1_000_000;
 /// How many entries an audit log read shows.
 const AUDIT_LENGTH: i64 = 500;

@@ -1,0 +1,897 @@
+//! The cases area: one case model over the compliance team's work (sanctions
+//! hits, due-diligence matches, KYC checks awaiting a person). Each case has
+//! a status, an assignee, a due time, append-only comments and a typed
+//! timeline with each event's actor. A decision is proposed with an outcome
+//! of the case's type and a reason; where four-eyes applies
+//! ([`crate::FourEyes`]) it takes effect only when a different person
+//! approves it, and every effect (holds lifted, events) is written at
+//! approval, in one batch with the case file. The subjects stay in their
+//! areas; the case id is the subject's id. The SQL is in [`store`].
+
+pub(crate) mod store;
+
+use rules::{CaseKind, CaseStatus, KycStatus, ReviewAction, ReviewItem};
+use serde::Serialize;
+use serde_json::json;
+use sha2::{Digest, Sha256};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::auth::Environment;
+use crate::decisions::with_decision;
+use crate::error::{ApiError, ApiResult};
+use crate::input::Fields;
+use crate::kyc::{KycCheck, Reviewer};
+use crate::openapi::OperationDoc;
+use crate::people::Role;
+use crate::sanctions::SanctionsCase;
+use crate::{time, Ctx, Gateway, Reply};
+
+use store::{AssigneeFilter, Proposal, QueueFilter, StateFilter, Work};
+
+/// What a case asks of the team.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum CaseType {
+    SanctionsHit,
+    EnhancedDueDiligence,
+    KycReview,
+}
+
+impl CaseType {
+    const ALL: [CaseType; 3] = [CaseType::SanctionsHit, CaseType::EnhancedDueDiligence, CaseType::KycReview];
+
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            CaseType::SanctionsHit => "sanctions_hit",
+            CaseType::EnhancedDueDiligence => "enhanced_due_diligence",
+            CaseType::KycReview => "kyc_review",
+        }
+    }
+
+    fn parse(text: &str) -> Option<CaseType> {
+        CaseType::ALL.into_iter().find(|t| t.as_str() == text)
+    }
+
+    pub(crate) fn of_kind(kind: CaseKind) -> CaseType {
+        match kind {
+            CaseKind::SanctionsHit => CaseType::SanctionsHit,
+            CaseKind::EnhancedDueDiligence => CaseType::EnhancedDueDiligence,
+        }
+    }
+
+    /// The outcomes a decision on a case of this type may take.
+    fn outcomes(self) -> &'static [Outcome] {
+        match self {
+            CaseType::SanctionsHit | CaseType::EnhancedDueDiligence => &[Outcome::FalsePositive, Outcome::TrueMatch],
+            CaseType::KycReview => &[Outcome::Approve, Outcome::Reject],
+        }
+    }
+}
+
+/// A decision's outcome: a fixed set per case type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Outcome {
+    /// a sanctions or due-diligence match that is not the person (dismiss)
+    FalsePositive,
+    /// a real match (confirm)
+    TrueMatch,
+    /// the identity check passes
+    Approve,
+    /// the identity check fails
+    Reject,
+}
+
+impl Outcome {
+    const ALL: [Outcome; 4] = [Outcome::FalsePositive, Outcome::TrueMatch, Outcome::Approve, Outcome::Reject];
+
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Outcome::FalsePositive => "false_positive",
+            Outcome::TrueMatch => "true_match",
+            Outcome::Approve => "approve",
+            Outcome::Reject => "reject",
+        }
+    }
+
+    pub(crate) fn parse(text: &str) -> Option<Outcome> {
+        Outcome::ALL.into_iter().find(|o| o.as_str() == text)
+    }
+}
+
+/// What happened to a case, in its timeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum EventKind {
+    Opened,
+    Assigned,
+    Unassigned,
+    Commented,
+    Proposed,
+    Approved,
+    ProposalRejected,
+    /// the evidence changed after the proposal (a re-screen, a vendor's word)
+    ProposalDropped,
+}
+
+impl EventKind {
+    const ALL: [EventKind; 8] = [
+        EventKind::Opened,
+        EventKind::Assigned,
+        EventKind::Unassigned,
+        EventKind::Commented,
+        EventKind::Proposed,
+        EventKind::Approved,
+        EventKind::ProposalRejected,
+        EventKind::ProposalDropped,
+    ];
+
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            EventKind::Opened => "opened",
+            EventKind::Assigned => "assigned",
+            EventKind::Unassigned => "unassigned",
+            EventKind::Commented => "commented",
+            EventKind::Proposed => "proposed",
+            EventKind::Approved => "approved",
+            EventKind::ProposalRejected => "proposal_rejected",
+            EventKind::ProposalDropped => "proposal_dropped",
+        }
+    }
+
+    pub(crate) fn parse(text: &str) -> Option<EventKind> {
+        EventKind::ALL.into_iter().find(|k| k.as_str() == text)
+    }
+}
+
+/// Where a case stands in the team's work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum WorkStatus {
+    /// awaiting a decision
+    Open,
+    /// a decision awaits a second person's approval
+    PendingApproval,
+    /// decided
+    Closed,
+}
+
+/// 403 for a direct decision where four-eyes applies.
+pub(crate) fn four_eyes_required() -> ApiError {
+    ApiError::forbidden(
+        "four_eyes_required",
+        "decisions in this environment take two people: propose with POST /v1/admin/cases/{case_id}/proposal, and a second person approves",
+    )
+}
+
+fn case_not_found() -> ApiError {
+    ApiError::not_found("case_not_found", "no such case")
+}
+
+/// The subject of a case, read from its area.
+enum Subject {
+    Sanctions(SanctionsCase),
+    Kyc(KycCheck),
+}
+
+impl Subject {
+    async fn load(gw: &Gateway, environment: Environment, case_id: &str) -> ApiResult<Subject> {
+        if let Some(case) = crate::sanctions::sanctions_case(gw, environment, case_id).await? {
+            return Ok(Subject::Sanctions(case));
+        }
+        match crate::kyc::kyc_check(gw, environment, case_id).await? {
+            // a check is a case once it waits for a person, and stays one after
+            Some(check) if check.status == KycStatus::PendingReview || check.escalation.is_some() => Ok(Subject::Kyc(check)),
+            Some(check) => match store::work(gw.store.as_ref(), environment, case_id).await?.version {
+                0 => Err(case_not_found()),
+                _ => Ok(Subject::Kyc(check)),
+            },
+            None => Err(case_not_found()),
+        }
+    }
+
+    fn case_type(&self) -> CaseType {
+        match self {
+            Subject::Sanctions(case) => CaseType::of_kind(case.kind),
+            Subject::Kyc(_) => CaseType::KycReview,
+        }
+    }
+
+    /// Whether it still waits for a decision.
+    fn awaiting(&self) -> bool {
+        match self {
+            Subject::Sanctions(case) => case.status == CaseStatus::Open,
+            Subject::Kyc(check) => check.status == KycStatus::PendingReview,
+        }
+    }
+
+    fn tenant_and_user(&self) -> (&str, &str) {
+        match self {
+            Subject::Sanctions(case) => (&case.tenant_id, &case.user_id),
+            Subject::Kyc(check) => (&check.tenant_id, &check.external_user_id),
+        }
+    }
+
+    /// When it began to wait for a person, and the due time it was given.
+    fn waiting(&self) -> (i64, Option<i64>) {
+        match self {
+            Subject::Sanctions(case) => (case.created_at, case.review_due_at),
+            Subject::Kyc(check) => (check.updated_at, None),
+        }
+    }
+
+    /// A digest of what a decision is made on: a proposal made on other evidence is dropped.
+    fn evidence(&self) -> String {
+        let text = match self {
+            Subject::Sanctions(case) => format!("sanctions|{}|{}|{}", case.status.as_str(), case.match_count, case.matches),
+            Subject::Kyc(check) => {
+                format!("kyc|{}|{}|{}", check.status.as_str(), check.updated_at, check.escalation.map(|e| e.as_str()).unwrap_or_default())
+            }
+        };
+        hex::encode(Sha256::digest(text.as_bytes()))
+    }
+
+    /// The subject in its own area's admin API.
+    fn link(&self, case_id: &str) -> String {
+        match self {
+            Subject::Sanctions(_) => format!("/v1/admin/sanctions/cases/{case_id}"),
+            Subject::Kyc(_) => format!("/v1/admin/kyc/checks?status={}", KycStatus::PendingReview.as_str()),
+        }
+    }
+}
+
+fn work_status(awaiting: bool, proposal_pending: bool) -> WorkStatus {
+    match (awaiting, proposal_pending) {
+        (false, _) => WorkStatus::Closed,
+        (true, true) => WorkStatus::PendingApproval,
+        (true, false) => WorkStatus::Open,
+    }
+}
+
+/// Who acts: a person's id, or a key's.
+fn actor(ctx: &Ctx<'_>) -> String {
+    ctx.caller.key_id.clone()
+}
+
+fn may_approve(role: Role) -> bool {
+    matches!(role, Role::Approver | Role::Supervisor | Role::Admin)
+}
+
+fn may_assign(ctx: &Ctx<'_>) -> bool {
+    ctx.caller.person.as_ref().is_none_or(|p| matches!(p.role, Role::Supervisor | Role::Admin))
+}
+
+fn role_forbidden(what: &str) -> ApiError {
+    ApiError::forbidden("role_forbidden", format!("your role may not {what}"))
+}
+
+// ---------------------------------------------------------------- bodies
+
+#[derive(Debug, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct QueueQuery {
+    /// `sanctions_hit`, `enhanced_due_diligence` or `kyc_review`; all when absent
+    #[param(rename = "type")]
+    case_type: Option<String>,
+    /// `open` (the default: awaiting a decision), `pending_approval` or `closed`
+    status: Option<String>,
+    /// a person's id, `me` (a person's session) or `none` (unassigned)
+    assignee: Option<String>,
+    /// `true`: only cases past their due time
+    overdue: Option<bool>,
+    /// only cases waiting at least this long
+    min_age_seconds: Option<i64>,
+    /// page size, 1 to 500 (default 100)
+    limit: Option<i64>,
+    /// `next_cursor` of the page before
+    cursor: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct QueueRow {
+    case_id: String,
+    case_type: CaseType,
+    tenant_id: String,
+    user_id: String,
+    status: WorkStatus,
+    assignee: Option<String>,
+    /// the pending proposal's outcome
+    proposed_outcome: Option<Outcome>,
+    waiting_since: String,
+    review_due_at: Option<String>,
+    overdue: bool,
+    age_seconds: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Queue {
+    cases: Vec<QueueRow>,
+    next_cursor: Option<String>,
+    has_more: bool,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ProposalView {
+    proposal_id: String,
+    outcome: Outcome,
+    reason: String,
+    proposed_by: String,
+    proposed_at: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct TimelineEntry {
+    event_id: String,
+    kind: EventKind,
+    /// a person's id (`per_…`), a key's id, or `system`
+    actor: String,
+    at: String,
+    /// the comment, the outcome and reason, or the assignee
+    #[schema(value_type = Object)]
+    detail: serde_json::Value,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct CaseFile {
+    case_id: String,
+    case_type: CaseType,
+    tenant_id: String,
+    user_id: String,
+    status: WorkStatus,
+    assignee: Option<String>,
+    waiting_since: String,
+    review_due_at: Option<String>,
+    overdue: bool,
+    /// the outcomes a decision on this case may take
+    outcomes: Vec<Outcome>,
+    /// whether a decision takes a second person's approval here
+    four_eyes: bool,
+    proposal: Option<ProposalView>,
+    /// every event, oldest first; comments are its `commented` entries
+    timeline: Vec<TimelineEntry>,
+    /// the subject in its own area's admin API (matches, scores, the vendor's status)
+    subject: String,
+}
+
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub(crate) struct AssignBody {
+    /// the id of a console account of the environment
+    #[schema(min_length = 1)]
+    assignee: String,
+}
+
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub(crate) struct CommentBody {
+    #[schema(min_length = 1, max_length = 4000)]
+    comment: String,
+}
+
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub(crate) struct ProposeBody {
+    /// one of the case's `outcomes`
+    #[schema(value_type = Outcome)]
+    outcome: String,
+    /// why: required, 1 to 4,000 characters
+    #[schema(min_length = 1, max_length = 4000)]
+    reason: String,
+}
+
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub(crate) struct RejectBody {
+    #[schema(max_length = 4000)]
+    reason: Option<String>,
+}
+
+/// The case after an action.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct CaseAction {
+    case_id: String,
+    status: WorkStatus,
+    assignee: Option<String>,
+    proposal: Option<ProposalView>,
+    /// the outcome that took effect, when the case was decided
+    decided_outcome: Option<Outcome>,
+    /// who approved it (a single-step decision: who made it)
+    decided_by: Option<String>,
+}
+
+pub(crate) fn list_queue_doc() -> OperationDoc {
+    OperationDoc::new("cases", "the review queue: every case type, by due time").query::<QueueQuery>().responds::<Queue>(200, "success")
+}
+
+pub(crate) fn get_case_file_doc() -> OperationDoc {
+    OperationDoc::new("cases", "a case with its proposal, comments and timeline").responds::<CaseFile>(200, "success").errors(&[404])
+}
+
+pub(crate) fn assign_doc() -> OperationDoc {
+    OperationDoc::new("cases", "assign a case to a person (an admin key, a supervisor or an admin)")
+        .idempotent()
+        .body::<AssignBody>()
+        .responds::<CaseAction>(200, "assigned")
+        .errors(&[404, 409])
+}
+
+pub(crate) fn unassign_doc() -> OperationDoc {
+    OperationDoc::new("cases", "leave a case unassigned").idempotent().responds::<CaseAction>(200, "unassigned").errors(&[404, 409])
+}
+
+pub(crate) fn take_doc() -> OperationDoc {
+    OperationDoc::new("cases", "take a case: assign it to oneself (a person)").idempotent().responds::<CaseAction>(200, "taken").errors(&[404, 409])
+}
+
+pub(crate) fn comment_doc() -> OperationDoc {
+    OperationDoc::new("cases", "add a comment to a case's timeline (append-only)")
+        .idempotent()
+        .body::<CommentBody>()
+        .responds::<CaseAction>(201, "commented")
+        .errors(&[404])
+}
+
+pub(crate) fn propose_doc() -> OperationDoc {
+    OperationDoc::new("cases", "propose a decision with its reason")
+        .describe("Where four-eyes applies (production by default) the proposal waits for a different person's approval; elsewhere it takes effect at once.")
+        .idempotent()
+        .body::<ProposeBody>()
+        .responds::<CaseAction>(201, "proposed (four-eyes)")
+        .responds::<CaseAction>(200, "decided (single step)")
+        .errors(&[404, 409])
+}
+
+pub(crate) fn approve_doc() -> OperationDoc {
+    OperationDoc::new("cases", "approve the pending proposal: a person other than its proposer")
+        .idempotent()
+        .responds::<CaseAction>(200, "decided")
+        .errors(&[404, 409])
+}
+
+pub(crate) fn reject_doc() -> OperationDoc {
+    OperationDoc::new("cases", "reject the pending proposal; the case stays open")
+        .idempotent()
+        .body::<RejectBody>()
+        .responds::<CaseAction>(200, "rejected")
+        .errors(&[404, 409])
+}
+
+// ---------------------------------------------------------------- reads
+
+/// `GET /v1/admin/cases`: every case type in one queue, by when each began
+/// to wait. Every type has the same review target, so this is also the
+/// order of their due times (`the_queue_order_is_the_due_order`).
+pub(crate) async fn list_queue(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let case_type = match ctx.query.get("type") {
+        None => None,
+        Some(text) => Some(CaseType::parse(text).ok_or_else(|| ApiError::bad_request("invalid_field", "type must be a case type"))?),
+    };
+    let state = match ctx.query.get("status") {
+        None | Some("open") => StateFilter::Open,
+        Some("pending_approval") => StateFilter::PendingApproval,
+        Some("closed") => StateFilter::Closed,
+        Some(_) => return Err(ApiError::bad_request("invalid_field", "status must be open, pending_approval or closed")),
+    };
+    let assignee = match ctx.query.get("assignee") {
+        None => AssigneeFilter::Anyone,
+        Some("none") => AssigneeFilter::Nobody,
+        Some("me") => match &ctx.caller.person {
+            Some(person) => AssigneeFilter::Person(person.person_id.clone()),
+            None => return Err(ApiError::bad_request("invalid_field", "assignee=me needs a person's session")),
+        },
+        Some(id) => AssigneeFilter::Person(id.to_string()),
+    };
+    let (overdue_only, review_target, now) = gw.review_filter(ctx)?;
+    let mut page = gw.review_page::<(i64, String)>(ctx)?;
+    let filter = QueueFilter {
+        environment: ctx.caller.environment,
+        state,
+        assignee,
+        min_age_seconds: page.min_age_seconds,
+        overdue_only,
+        review_target,
+        now,
+        after: page.after.take(),
+        limit: page.read_limit(),
+    };
+    let mut rows = Vec::new();
+    match case_type {
+        Some(CaseType::KycReview) => rows.extend(store::kyc_cases(gw.store.as_ref(), &filter).await?),
+        Some(t) => rows.extend(store::sanctions_cases(gw.store.as_ref(), &filter, Some(kind_of(t))).await?),
+        None => {
+            rows.extend(store::sanctions_cases(gw.store.as_ref(), &filter, None).await?);
+            rows.extend(store::kyc_cases(gw.store.as_ref(), &filter).await?);
+        }
+    }
+    // Each source read one past the page in this order: merged, the first
+    // `limit + 1` are the page and whether there is more.
+    rows.sort_by(|a, b| (a.waiting_since, &a.case_id).cmp(&(b.waiting_since, &b.case_id)));
+    rows.truncate(usize::try_from(page.read_limit()).unwrap_or(0));
+    let (has_more, next_cursor) = page.cut(&mut rows, |r| (r.waiting_since, r.case_id.clone()));
+    let items: Vec<ReviewItem> = rows
+        .iter()
+        .map(|r| ReviewItem { now: now.saturating_add(r.clock_offset_seconds), waiting_since: r.waiting_since, due_at: r.due_at, awaiting: r.awaiting })
+        .collect();
+    let states = gw.rules.describe_reviews(&items)?;
+    let cases = rows
+        .into_iter()
+        .zip(items.iter().zip(states))
+        .filter(|(_, (_, state))| !overdue_only || state.overdue)
+        .map(|(r, (item, state))| QueueRow {
+            status: work_status(r.awaiting, r.proposed_outcome.is_some()),
+            overdue: state.overdue,
+            age_seconds: item.now.saturating_sub(r.waiting_since),
+            waiting_since: time::format(r.waiting_since),
+            review_due_at: state.due_at.map(time::format),
+            case_id: r.case_id,
+            case_type: r.case_type,
+            tenant_id: r.tenant_id,
+            user_id: r.user_id,
+            assignee: r.assignee,
+            proposed_outcome: r.proposed_outcome,
+        })
+        .collect();
+    Reply::typed(200, &Queue { cases, next_cursor, has_more })
+}
+
+fn kind_of(case_type: CaseType) -> CaseKind {
+    match case_type {
+        CaseType::EnhancedDueDiligence => CaseKind::EnhancedDueDiligence,
+        CaseType::SanctionsHit | CaseType::KycReview => CaseKind::SanctionsHit,
+    }
+}
+
+fn proposal_view(p: &Proposal) -> ProposalView {
+    ProposalView {
+        proposal_id: p.proposal_id.clone(),
+        outcome: p.outcome,
+        reason: p.reason.clone(),
+        proposed_by: p.proposed_by.clone(),
+        proposed_at: time::format(p.proposed_at),
+    }
+}
+
+pub(crate) async fn get_case_file(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
+    let environment = ctx.caller.environment;
+    let subject = Subject::load(gw, environment, case_id).await?;
+    let work = store::work(gw.store.as_ref(), environment, case_id).await?;
+    let events = store::events(gw.store.as_ref(), environment, case_id).await?;
+    let (tenant_id, user_id) = subject.tenant_and_user();
+    let offset = crate::tenants::store::operator_clock_offset(gw.store.as_ref(), tenant_id, environment).await?.unwrap_or(0);
+    let (waiting_since, due_at) = subject.waiting();
+    let awaiting = subject.awaiting();
+    let state = gw
+        .rules
+        .describe_reviews(&[ReviewItem { now: gw.clock.now().saturating_add(offset), waiting_since, due_at, awaiting }])?
+        .into_iter()
+        .next()
+        .ok_or_else(ApiError::internal)?;
+    let mut timeline = vec![TimelineEntry {
+        event_id: format!("{case_id}:opened"),
+        kind: EventKind::Opened,
+        actor: "system".into(),
+        at: time::format(waiting_since),
+        detail: json!({}),
+    }];
+    for e in events {
+        timeline.push(TimelineEntry {
+            detail: serde_json::from_str(&e.detail).unwrap_or_else(|_| json!({})),
+            event_id: e.event_id,
+            kind: e.kind,
+            actor: e.actor,
+            at: time::format(e.at),
+        });
+    }
+    let body = CaseFile {
+        case_id: case_id.to_string(),
+        case_type: subject.case_type(),
+        tenant_id: tenant_id.to_string(),
+        user_id: user_id.to_string(),
+        status: work_status(awaiting, work.proposal.is_some()),
+        assignee: work.assignee.clone(),
+        waiting_since: time::format(waiting_since),
+        review_due_at: state.due_at.map(time::format),
+        overdue: state.overdue,
+        outcomes: subject.case_type().outcomes().to_vec(),
+        four_eyes: gw.config.four_eyes.applies_to(environment),
+        proposal: work.proposal.as_ref().map(proposal_view),
+        timeline,
+        subject: subject.link(case_id),
+    };
+    Reply::typed(200, &body)
+}
+
+// ---------------------------------------------------------------- actions
+
+fn event(gw: &Gateway, kind: EventKind, actor: &str, detail: serde_json::Value, at: i64) -> store::Event {
+    store::Event { event_id: gw.new_id("cev"), kind, actor: actor.to_string(), detail: detail.to_string(), at }
+}
+
+fn action_reply(status_code: u16, case_id: &str, status: WorkStatus, work: &Work, decided: Option<(Outcome, String)>) -> ApiResult<Reply> {
+    let (decided_outcome, decided_by) = decided.map_or((None, None), |(o, by)| (Some(o), Some(by)));
+    Reply::typed(
+        status_code,
+        &CaseAction {
+            case_id: case_id.to_string(),
+            status,
+            assignee: work.assignee.clone(),
+            proposal: work.proposal.as_ref().map(proposal_view),
+            decided_outcome,
+            decided_by,
+        },
+    )
+}
+
+/// Writes the case file from `read` to `next` with one timeline event; `Ok(false)` when another action won the race.
+async fn save(gw: &Gateway, case_id: &str, environment: Environment, read: &Work, next: &Work, e: store::Event, now: i64) -> ApiResult<bool> {
+    let mut statements = store::save_work(case_id, environment, read.version, next, now);
+    statements.push(store::append_event(case_id, environment, &e));
+    gw.commit(statements).await
+}
+
+/// Changes the assignee of an open case.
+async fn set_assignee(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str, assignee: Option<String>) -> ApiResult<Reply> {
+    let environment = ctx.caller.environment;
+    if let Some(person_id) = &assignee {
+        if crate::people::store::enabled_role(gw.store.as_ref(), environment, person_id).await?.is_none() {
+            return Err(ApiError::not_found("person_not_found", "no enabled console account with this id in this environment"));
+        }
+    }
+    until_committed!({
+        let subject = Subject::load(gw, environment, case_id).await?;
+        if !subject.awaiting() {
+            return Err(ApiError::conflict("case_closed", "the case is decided"));
+        }
+        let read = store::work(gw.store.as_ref(), environment, case_id).await?;
+        let next = Work { assignee: assignee.clone(), ..read.clone() };
+        let kind = if assignee.is_some() { EventKind::Assigned } else { EventKind::Unassigned };
+        let e = event(gw, kind, &actor(ctx), json!({ "assignee": assignee, "previous": read.assignee }), ctx.now);
+        if !save(gw, case_id, environment, &read, &next, e, ctx.now).await? {
+            return Ok(None);
+        }
+        action_reply(200, case_id, work_status(true, next.proposal.is_some()), &next, None).map(Some)
+    })
+}
+
+pub(crate) async fn assign(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
+    let mut f = Fields::from_body(ctx.body)?;
+    let assignee = f.code("assignee");
+    f.finish()?;
+    if !may_assign(ctx) {
+        return Err(role_forbidden("assign cases to others; take a case instead"));
+    }
+    set_assignee(gw, ctx, case_id, Some(assignee)).await
+}
+
+pub(crate) async fn unassign(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
+    if !may_assign(ctx) {
+        let work = store::work(gw.store.as_ref(), ctx.caller.environment, case_id).await?;
+        if work.assignee.as_deref() != ctx.caller.person.as_ref().map(|p| p.person_id.as_str()) {
+            return Err(role_forbidden("unassign another person's case"));
+        }
+    }
+    set_assignee(gw, ctx, case_id, None).await
+}
+
+pub(crate) async fn take(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
+    let person = crate::people::person_of(ctx)?;
+    set_assignee(gw, ctx, case_id, Some(person.person_id.clone())).await
+}
+
+pub(crate) async fn comment(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
+    let mut f = Fields::from_body(ctx.body)?;
+    let text = f.note("comment");
+    f.finish()?;
+    let environment = ctx.caller.environment;
+    Subject::load(gw, environment, case_id).await?;
+    // A comment appends to the timeline only: no race to lose.
+    let e = event(gw, EventKind::Commented, &actor(ctx), json!({ "comment": text }), ctx.now);
+    gw.store.batch(vec![store::append_event(case_id, environment, &e)]).await?;
+    let work = store::work(gw.store.as_ref(), environment, case_id).await?;
+    let subject = Subject::load(gw, environment, case_id).await?;
+    action_reply(201, case_id, work_status(subject.awaiting(), work.proposal.is_some()), &work, None)
+}
+
+/// The decision a proposal's outcome asks for, applied with the case file's statements.
+async fn apply(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    subject: &Subject,
+    outcome: Outcome,
+    decided_by: &str,
+    reason: &str,
+    extra: Vec<crate::ports::Stmt>,
+) -> ApiResult<Option<crate::decisions::DecisionLog>> {
+    let environment = ctx.caller.environment;
+    match subject {
+        Subject::Sanctions(case) => {
+            let action = match outcome {
+                Outcome::FalsePositive => ReviewAction::Dismiss,
+                Outcome::TrueMatch => ReviewAction::Confirm,
+                Outcome::Approve | Outcome::Reject => return Err(ApiError::internal()),
+            };
+            let now = gw.tenant_now_of(&case.tenant_id, environment).await?;
+            Ok(crate::sanctions::apply_case_decision(gw, environment, case, action, decided_by, now, extra).await?.map(|(log, _)| log))
+        }
+        Subject::Kyc(check) => {
+            let approve = match outcome {
+                Outcome::Approve => true,
+                Outcome::Reject => false,
+                Outcome::FalsePositive | Outcome::TrueMatch => return Err(ApiError::internal()),
+            };
+            let now = gw.tenant_now_of(&check.tenant_id, environment).await?;
+            let reviewer = Reviewer { name: decided_by, reason: Some(reason) };
+            Ok(crate::kyc::apply_case_decision(gw, check, approve, reviewer, now, extra).await?.map(|(log, _)| log))
+        }
+    }
+}
+
+pub(crate) async fn propose(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
+    let mut f = Fields::from_body(ctx.body)?;
+    let outcome_text = f.code("outcome");
+    let reason = f.note("reason");
+    let outcome = Outcome::parse(&outcome_text);
+    if !outcome_text.is_empty() && outcome.is_none() {
+        f.reject("invalid_field", "outcome must be false_positive, true_match, approve or reject");
+    }
+    f.finish()?;
+    let outcome = outcome.ok_or_else(ApiError::internal)?;
+    let environment = ctx.caller.environment;
+    let four_eyes = gw.config.four_eyes.applies_to(environment);
+    let by = actor(ctx);
+    until_committed!({
+        let subject = Subject::load(gw, environment, case_id).await?;
+        if !subject.case_type().outcomes().contains(&outcome) {
+            let allowed: Vec<&str> = subject.case_type().outcomes().iter().map(|o| o.as_str()).collect();
+            return Err(ApiError::bad_request("invalid_field", format!("outcome must be one of {} for this case", allowed.join(", "))));
+        }
+        if !subject.awaiting() {
+            return Err(ApiError::conflict("case_closed", "the case is decided"));
+        }
+        let read = store::work(gw.store.as_ref(), environment, case_id).await?;
+        if read.proposal.is_some() {
+            return Err(ApiError::conflict("proposal_pending", "a proposal awaits approval or rejection; one at a time"));
+        }
+        let proposal = Proposal {
+            proposal_id: gw.new_id("prp"),
+            outcome,
+            reason: reason.clone(),
+            proposed_by: by.clone(),
+            proposed_at: ctx.now,
+            evidence: subject.evidence(),
+        };
+        let proposed = event(gw, EventKind::Proposed, &by, json!({ "proposal_id": proposal.proposal_id, "outcome": outcome, "reason": reason }), ctx.now);
+        if four_eyes {
+            let next = Work { proposal: Some(proposal), ..read.clone() };
+            if !save(gw, case_id, environment, &read, &next, proposed, ctx.now).await? {
+                return Ok(None);
+            }
+            return action_reply(201, case_id, WorkStatus::PendingApproval, &next, None).map(Some);
+        }
+        // Single step: the proposer's word takes effect at once.
+        let next = Work { proposal: None, ..read.clone() };
+        let approved =
+            event(gw, EventKind::Approved, &by, json!({ "proposal_id": proposal.proposal_id, "outcome": outcome, "single_step": true }), ctx.now);
+        let mut extra = store::save_work(case_id, environment, read.version, &next, ctx.now);
+        extra.push(store::append_event(case_id, environment, &proposed));
+        extra.push(store::append_event(case_id, environment, &approved));
+        let Some(log) = apply(gw, ctx, &subject, outcome, &by, &reason, extra).await? else {
+            return Ok(None);
+        };
+        Ok(Some(with_decision(action_reply(200, case_id, WorkStatus::Closed, &next, Some((outcome, by.clone())))?, &log)))
+    })
+}
+
+pub(crate) async fn approve(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
+    if !ctx.body.is_empty() {
+        Fields::from_body(ctx.body)?.finish()?;
+    }
+    let person = crate::people::person_of(ctx)?;
+    if !may_approve(person.role) {
+        return Err(role_forbidden("approve decisions"));
+    }
+    let environment = ctx.caller.environment;
+    until_committed!({
+        let subject = Subject::load(gw, environment, case_id).await?;
+        let read = store::work(gw.store.as_ref(), environment, case_id).await?;
+        let Some(proposal) = read.proposal.clone() else {
+            return Err(ApiError::conflict("no_proposal", "the case has no proposal awaiting approval"));
+        };
+        if proposal.proposed_by == person.person_id {
+            return Err(ApiError::forbidden("self_approval", "a proposal is approved by a person other than its proposer"));
+        }
+        let next = Work { proposal: None, ..read.clone() };
+        if !subject.awaiting() || proposal.evidence != subject.evidence() {
+            // The evidence changed since the proposal: it is dropped, and the case is decided afresh.
+            let dropped = event(gw, EventKind::ProposalDropped, "system", json!({ "proposal_id": proposal.proposal_id }), ctx.now);
+            if !save(gw, case_id, environment, &read, &next, dropped, ctx.now).await? {
+                return Ok(None);
+            }
+            return Err(ApiError::conflict("stale_proposal", "the case changed after the proposal; it was dropped, propose again"));
+        }
+        let approved = event(gw, EventKind::Approved, &person.person_id, json!({ "proposal_id": proposal.proposal_id, "outcome": proposal.outcome }), ctx.now);
+        let mut extra = store::save_work(case_id, environment, read.version, &next, ctx.now);
+        extra.push(store::append_event(case_id, environment, &approved));
+        let Some(log) = apply(gw, ctx, &subject, proposal.outcome, &person.person_id, &proposal.reason, extra).await? else {
+            return Ok(None);
+        };
+        let decided = Some((proposal.outcome, person.person_id.clone()));
+        Ok(Some(with_decision(action_reply(200, case_id, WorkStatus::Closed, &next, decided)?, &log)))
+    })
+}
+
+pub(crate) async fn reject(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
+    let reason = match ctx.body.is_empty() {
+        true => None,
+        false => {
+            let mut f = Fields::from_body(ctx.body)?;
+            let reason = f.opt_note("reason");
+            f.finish()?;
+            reason
+        }
+    };
+    let person = crate::people::person_of(ctx)?;
+    let environment = ctx.caller.environment;
+    until_committed!({
+        let subject = Subject::load(gw, environment, case_id).await?;
+        let read = store::work(gw.store.as_ref(), environment, case_id).await?;
+        let Some(proposal) = read.proposal.clone() else {
+            return Err(ApiError::conflict("no_proposal", "the case has no proposal awaiting approval"));
+        };
+        // An approver rejects; the proposer may withdraw their own.
+        if !may_approve(person.role) && proposal.proposed_by != person.person_id {
+            return Err(role_forbidden("reject others' proposals"));
+        }
+        let next = Work { proposal: None, ..read.clone() };
+        let e = event(gw, EventKind::ProposalRejected, &person.person_id, json!({ "proposal_id": proposal.proposal_id, "reason": reason }), ctx.now);
+        if !save(gw, case_id, environment, &read, &next, e, ctx.now).await? {
+            return Ok(None);
+        }
+        action_reply(200, case_id, work_status(subject.awaiting(), false), &next, None).map(Some)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for t in CaseType::ALL {
+            assert_eq!(CaseType::parse(t.as_str()), Some(t));
+            assert_eq!(serde_json::to_value(t).ok(), Some(json!(t.as_str())));
+        }
+        for o in Outcome::ALL {
+            assert_eq!(Outcome::parse(o.as_str()), Some(o));
+            assert_eq!(serde_json::to_value(o).ok(), Some(json!(o.as_str())));
+        }
+        for k in EventKind::ALL {
+            assert_eq!(EventKind::parse(k.as_str()), Some(k));
+            assert_eq!(serde_json::to_value(k).ok(), Some(json!(k.as_str())));
+        }
+        assert_eq!(CaseType::of_kind(CaseKind::EnhancedDueDiligence).as_str(), CaseKind::EnhancedDueDiligence.as_str());
+        assert_eq!(CaseType::of_kind(CaseKind::SanctionsHit).as_str(), CaseKind::SanctionsHit.as_str());
+    }
+
+    /// Every case type waits the same review target, so ordering by when
+    /// each began to wait is ordering by due time.
+    #[test]
+    fn the_queue_order_is_the_due_order() {
+        let states = rules::describe_reviews(&[
+            ReviewItem { now: 0, waiting_since: 100, due_at: None, awaiting: true },
+            ReviewItem { now: 0, waiting_since: 200, due_at: None, awaiting: true },
+        ]);
+        let dues: Vec<Option<i64>> = states.iter().map(|s| s.due_at).collect();
+        assert!(dues[0] < dues[1], "{dues:?}");
+        assert_eq!(dues[1].zip(dues[0]).map(|(b, a)| b - a), Some(100));
+    }
+
+    #[test]
+    fn each_type_has_its_own_outcomes() {
+        assert!(CaseType::SanctionsHit.outcomes().contains(&Outcome::FalsePositive));
+        assert!(!CaseType::SanctionsHit.outcomes().contains(&Outcome::Approve));
+        assert!(CaseType::KycReview.outcomes().contains(&Outcome::Reject));
+        assert!(!CaseType::KycReview.outcomes().contains(&Outcome::TrueMatch));
+    }
+}
