@@ -21,9 +21,26 @@ pub struct Env {
     /// Imports a sanctions list into the server's store: the arguments of
     /// `compliance-gateway lists import`; answers its summary line, or why it failed.
     pub list_import: Option<ListImport>,
+    /// Creates a console account (environment, e-mail, role): the JSON
+    /// `compliance-gateway console-user create` prints.
+    pub console_user: Option<ConsoleUser>,
 }
 
 pub type ListImport = Box<dyn Fn(&[&str]) -> Result<String, String> + Send + Sync>;
+pub type ConsoleUser = Box<dyn Fn(&str, &str, &str) -> Result<Json, String> + Send + Sync>;
+
+/// A member of the compliance team, signed in with their own password.
+pub struct Person {
+    pub person_id: String,
+    pub token: String,
+}
+
+/// The RFC 6238 code of a base32 secret at this moment (SHA-1, six digits, 30 s).
+pub fn totp_now(secret: &str) -> Result<String, String> {
+    let bytes = totp_rs::Secret::Encoded(secret.to_string()).to_bytes().map_err(|e| format!("TOTP secret: {e:?}"))?;
+    let generator = totp_rs::TOTP::new(totp_rs::Algorithm::SHA1, 6, 1, 30, bytes).map_err(|e| format!("TOTP: {e}"))?;
+    generator.generate_current().map_err(|e| format!("TOTP: {e}"))
+}
 
 #[derive(Debug, Clone)]
 pub struct Resp {
@@ -83,7 +100,27 @@ impl Env {
             admin_production: admin_production.into(),
             agent,
             list_import: None,
+            console_user: None,
         }
+    }
+
+    /// A new console account through the runner's hook, signed in, its one-time password changed.
+    pub fn person(&self, environment: &str, role: &str) -> Result<Person, String> {
+        let make = self.console_user.as_ref().ok_or("this runner cannot create console accounts")?;
+        let created = make(environment, &format!("{}@example.com", unique("person")), role)?;
+        let field = |name: &str| created[name].as_str().map(str::to_string).ok_or(format!("console-user create gave no {name}: {created}"));
+        let (email, password, secret) = (field("email")?, field("password")?, field("totp_secret")?);
+        let body = serde_json::json!({ "environment": environment, "email": email, "password": password, "totp": totp_now(&secret)? });
+        let signed_in = self.call("POST", "/v1/admin/sessions", None, Some(&body));
+        if signed_in.status != 201 {
+            return Err(format!("sign-in answered {}: {}", signed_in.status, signed_in.raw));
+        }
+        let token = signed_in.str("session_token").to_string();
+        let changed = self.call("POST", "/v1/admin/people/me/password", Some(&token), Some(&serde_json::json!({ "new_password": unique("pw") })));
+        if changed.status != 200 {
+            return Err(format!("the password change answered {}: {}", changed.status, changed.raw));
+        }
+        Ok(Person { person_id: field("user_id")?, token })
     }
 
     /// The host of the next request: one after the other when there are several.

@@ -70,6 +70,7 @@ fn start() -> Result<(Env, Server), String> {
     let base = format!("http://127.0.0.1:{port}");
     let mut env = Env::new(&base, &sandbox, &production);
     env.list_import = Some(list_import(Env::new(&base, &sandbox, &production), files));
+    env.console_user = Some(console_user(base.clone()));
     wait_healthy(&env, Duration::from_secs(120))?;
     Ok((env, server))
 }
@@ -127,6 +128,20 @@ fn list_import(admin: Env, files: FileServer) -> conformance::client::ListImport
             b["source"].as_str().unwrap_or_default(),
             b["version"].as_str().unwrap_or_default()
         ))
+    })
+}
+
+/// A console account through the local-tools route (the Worker has no command line).
+fn console_user(base: String) -> conformance::client::ConsoleUser {
+    Box::new(move |environment: &str, email: &str, role: &str| {
+        let url = format!("{base}/__local/console-user?environment={environment}&email={}&role={role}", encode(email));
+        match ureq::post(&url).call() {
+            Ok(response) => response.into_json().map_err(|e| format!("console-user answered no JSON: {e}")),
+            Err(ureq::Error::Status(status, response)) => {
+                Err(format!("console-user failed ({status}): {}", response.into_string().unwrap_or_default()))
+            }
+            Err(e) => Err(format!("console-user failed: {e}")),
+        }
     })
 }
 
@@ -214,6 +229,7 @@ fn main() -> ExitCode {
         }
     }
     let ok = runner::run(&env, cases::ALL, &skip, 8) && edge_only_ok;
+    let ok = runner::run(&env, cases::PEOPLE, &skip, 4) && ok;
     // The list cases change what production screening answers: after the rest, one at a time.
     let ok = runner::run(&env, cases::LISTS, &skip, 1) && ok;
     drop(server);

@@ -29,8 +29,8 @@ macro_rules! until_committed {
 
 pub mod aml;
 pub mod api;
-mod cases;
 pub mod auth;
+mod cases;
 pub mod decisions;
 pub mod error;
 pub mod exclusions;
@@ -140,6 +140,20 @@ impl Default for FourEyes {
 }
 
 impl FourEyes {
+    /// The environments named in a host setting, comma-separated (`production`,
+    /// `sandbox,production`, or empty for none); an unknown name is refused.
+    pub fn parse(text: &str) -> Result<FourEyes, String> {
+        let mut four_eyes = FourEyes { sandbox: false, production: false };
+        for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match crate::auth::Environment::parse(name) {
+                Some(crate::auth::Environment::Sandbox) => four_eyes.sandbox = true,
+                Some(crate::auth::Environment::Production) => four_eyes.production = true,
+                None => return Err(format!("four-eyes: {name:?} is not sandbox or production")),
+            }
+        }
+        Ok(four_eyes)
+    }
+
     pub fn applies_to(&self, environment: crate::auth::Environment) -> bool {
         match environment {
             crate::auth::Environment::Sandbox => self.sandbox,

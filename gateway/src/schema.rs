@@ -429,8 +429,9 @@ const V14: &[&str] = &[
         kind TEXT NOT NULL,
         actor TEXT NOT NULL,
         detail TEXT NOT NULL,
-        at BIGINT NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS case_events_by_case ON case_events (case_id, at)",
+        at BIGINT NOT NULL,
+        seq BIGINT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS case_events_by_case ON case_events (case_id, seq)",
 ];
 
 pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14];

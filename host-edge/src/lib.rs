@@ -137,6 +137,14 @@ fn list_coverage(env: &Env) -> Result<(Option<Vec<String>>, Option<i64>), ApiErr
     Ok((required, hours_setting(env, "CGW_LIST_FRESHNESS_HOURS")?))
 }
 
+/// Where case decisions take two people: `CGW_FOUR_EYES` (comma-separated environments; production unless set).
+fn four_eyes(env: &Env) -> Result<gateway::FourEyes, ApiError> {
+    match env.var("CGW_FOUR_EYES") {
+        Ok(text) => gateway::FourEyes::parse(&text.to_string()).map_err(misconfigured),
+        Err(_) => Ok(gateway::FourEyes::default()),
+    }
+}
+
 /// The keys that seal webhook secrets: the Worker secret `CGW_SECRET_KEY`
 /// (base64, `wrangler secret put`; `scripts/edge.sh dev` makes one per state
 /// directory) and `CGW_PREVIOUS_SECRET_KEYS` (comma-separated) after a rotation.
@@ -174,6 +182,7 @@ pub(crate) async fn build_gateway(env: &Env) -> Result<(Gateway, Rc<Cell<bool>>)
         list_refresh_seconds,
         required_lists,
         list_freshness_seconds,
+        four_eyes: four_eyes(env)?,
         ..Config::default()
     };
     let woken = Rc::new(Cell::new(false));

@@ -7,6 +7,8 @@
 //! - `POST /__local/lists-import?environment=…&format=…&url=…[&source=…]`
 //!   downloads a list as a refresh does and stages it (the dispatcher loads
 //!   it): answers the staged `list_id`, or 400 with why nothing was staged;
+//! - `POST /__local/console-user?environment=…&email=…&role=…` answers a new
+//!   console account as `compliance-gateway console-user create` prints it;
 //! - `POST /__local/store-contract` runs the store contract against the D1
 //!   database bound as `CONTRACT_DB`, emptied first (`#[tokio::test]` cannot
 //!   run inside workerd), and answers each case's outcome.
@@ -40,6 +42,23 @@ pub async fn handle(request: Request, env: &Env) -> worker::Result<Response> {
             }
         }
         "/__local/lists-import" => lists_import(&request, env).await,
+        "/__local/console-user" => {
+            let url = request.url()?;
+            let param = |name: &str| url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.to_string());
+            let environment = param("environment").as_deref().and_then(Environment::parse);
+            let role = param("role").as_deref().and_then(gateway::people::Role::parse);
+            let (Some(environment), Some(role), Some(email)) = (environment, role, param("email")) else {
+                return Response::error("environment, email and role are required", 400);
+            };
+            let (gateway, _) = match build_gateway(env).await {
+                Ok(built) => built,
+                Err(e) => return Response::error(format!("{}: {}", e.message, e.detail.as_deref().unwrap_or_default()), 503),
+            };
+            match gateway.create_console_account(environment, &email, role).await {
+                Ok(created) => Response::from_json(&created),
+                Err(e) => Response::error(e.to_string(), e.status),
+            }
+        }
         "/__local/store-contract" => {
             let db = env.d1("CONTRACT_DB")?;
             // A fresh database for each run: drop what an earlier run left.

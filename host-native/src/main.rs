@@ -57,6 +57,10 @@ enum Command {
         /// Hours within which a required list must have been refreshed.
         #[arg(long, env = "GATEWAY_LIST_FRESHNESS_HOURS", default_value_t = 36)]
         list_freshness_hours: u64,
+        /// Environments whose case decisions take a second person's approval,
+        /// comma-separated (`sandbox,production`; empty for none).
+        #[arg(long, env = "GATEWAY_FOUR_EYES", default_value = "production")]
+        four_eyes: String,
         /// A header holding the client address, set by a trusted proxy in front
         /// (e.g. X-Forwarded-For); its last address is the request's source.
         #[arg(long, env = "GATEWAY_TRUSTED_PROXY_HEADER")]
@@ -448,6 +452,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             list_refresh_hours,
             required_lists,
             list_freshness_hours,
+            four_eyes,
             trusted_proxy_header,
             secrets,
             yente_url,
@@ -502,6 +507,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 list_refresh_seconds: Some(i64::try_from(list_refresh_hours).unwrap_or(i64::MAX / 7_200).saturating_mul(3_600)),
                 required_lists: required_lists.as_deref().map(lists::parse_required_sources),
                 list_freshness_seconds: Some(i64::try_from(list_freshness_hours).unwrap_or(i64::MAX / 7_200).saturating_mul(3_600)),
+                four_eyes: gateway::FourEyes::parse(&four_eyes)?,
                 ..Config::default()
             };
             let gateway = Arc::new(build_gateway(&store, rules, notify.clone(), config).await?);

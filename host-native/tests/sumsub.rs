@@ -103,7 +103,8 @@ async fn gateway_at(dir: &tempfile::TempDir, addr: std::net::SocketAddr, clock: 
         webhook_secret: WEBHOOK_SECRET.into(),
         levels: gateway::vendors::sumsub::TierLevels(LEVELS.map(str::to_string)),
     };
-    let config = Config { production_identity_vendor: Some(sumsub), ..Config::default() };
+    // single-step decisions: this test is about the vendor, not four-eyes
+    let config = Config { production_identity_vendor: Some(sumsub), four_eyes: gateway::FourEyes::parse("").unwrap(), ..Config::default() };
     let gateway = Gateway::new(store, Box::new(ComponentRules::embedded().unwrap()), Box::new(clock), Box::new(OsIds), config)
         .with_vendor_http(Box::new(VendorClient::new().unwrap()));
     gateway.migrate().await.unwrap();

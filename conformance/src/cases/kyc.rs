@@ -176,7 +176,9 @@ pub fn manual_review_is_admin_only(env: &Env) -> CaseResult {
     ensure_eq!(done.str("status"), "approved");
     ensure_eq!(tier(&t, &user).str("verified_tier"), "tier_2");
     review(&env.admin_sandbox, "reject").expect_error(409, "invalid_state")?;
-    review(&env.admin_production, "approve").expect_error(404, "kyc_check_not_found")?;
+    // production takes two people: no direct review there; nor does production see a sandbox check
+    review(&env.admin_production, "approve").expect_error(403, "four_eyes_required")?;
+    env.admin_production("GET", &format!("/v1/admin/cases/{id}"), None).expect_error(404, "case_not_found")?;
     Ok(())
 }
 

@@ -6,7 +6,7 @@ use serde_json::{json, Value as Json};
 use crate::client::{unique, Env};
 use crate::{ensure, ensure_eq, CaseResult};
 
-fn data(path: &str) -> String {
+pub(super) fn data(path: &str) -> String {
     format!("{}/data/{path}", env!("CARGO_MANIFEST_DIR"))
 }
 
@@ -69,12 +69,7 @@ pub fn production_screens_against_an_imported_list(env: &Env) -> CaseResult {
     p.get(&format!("/v1/admin/sanctions/cases/{case_id}")).expect_error(403, "forbidden")?;
 
     // Reviewed and dismissed, the user deposits again.
-    env.admin_production(
-        "POST",
-        &format!("/v1/admin/sanctions/cases/{case_id}/review"),
-        Some(&json!({ "decision": "dismiss", "reviewer": "analyst-7" })),
-    )
-    .expect(200)?;
+    super::review::decide_with_four_eyes(env, "production", &case_id, "false_positive")?;
     let deposit = p.post("/v1/limits/check", json!({ "user_id": listed, "amount_cents": 1_000, "currency": "USD" }));
     deposit.expect(200)?;
     ensure_eq!(deposit.body["allowed"], json!(true));
@@ -301,13 +296,8 @@ pub fn peps_are_screened_only_where_switched_on(env: &Env) -> CaseResult {
     let detail = env.admin_production("GET", &format!("/v1/admin/sanctions/cases/{case_id}"), None);
     ensure_eq!(detail.body["matches"][0]["topic"], json!("pep"), detail.raw);
     // Its review changes no status.
-    let reviewed = env.admin_production(
-        "POST",
-        &format!("/v1/admin/sanctions/cases/{case_id}/review"),
-        Some(&json!({ "decision": "confirm", "reviewer": "analyst-7" })),
-    );
-    reviewed.expect(200)?;
-    ensure_eq!(reviewed.str("status"), "clear", reviewed.raw);
+    super::review::decide_with_four_eyes(env, "production", &case_id, "true_match")?;
+    ensure_eq!(on.get(&format!("/v1/sanctions/status?user_id={user}")).str("status"), "clear");
     ensure_eq!(on.get(&format!("/v1/sanctions/status?user_id={user}")).body["transactions_held"], json!(false));
 
     // Switched on later for the first tenant; bad switches are refused.
@@ -406,12 +396,7 @@ pub fn a_dismissed_match_stays_dismissed_until_the_entry_changes(env: &Env) -> C
     let first_case = hit.str("case_id").to_string();
     let case = env.admin_production("GET", &format!("/v1/admin/sanctions/cases/{first_case}"), None);
     ensure!(case.body["matches"][0]["fingerprint"].as_str().is_some_and(|f| f.len() == 64), "the match has no fingerprint: {}", case.raw);
-    env.admin_production(
-        "POST",
-        &format!("/v1/admin/sanctions/cases/{first_case}/review"),
-        Some(&json!({ "decision": "dismiss", "reviewer": "analyst-3" })),
-    )
-    .expect(200)?;
+    super::review::decide_with_four_eyes(env, "production", &first_case, "false_positive")?;
     let status = |p: &crate::client::Tenant<'_>| p.get(&format!("/v1/sanctions/status?user_id={user}")).str("status").to_string();
     ensure_eq!(status(&p), "cleared");
 

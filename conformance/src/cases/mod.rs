@@ -9,6 +9,7 @@ mod exclusions;
 mod kyc;
 mod limits;
 mod lists;
+mod review;
 mod sanctions;
 mod scheduled;
 mod webhooks;
@@ -138,4 +139,13 @@ pub const LISTS: &[Case] = &[
         name: "lists::a_dismissed_match_stays_dismissed_until_the_entry_changes",
         run: lists::a_dismissed_match_stays_dismissed_until_the_entry_changes,
     },
+    Case { name: "review::production_decisions_take_two_people", run: review::production_decisions_take_two_people },
+];
+
+/// Cases that need console accounts (the runner's `console_user` hook); a
+/// runner without one skips them.
+pub const PEOPLE: &[Case] = &[
+    Case { name: "review::a_sandbox_decision_is_single_step_with_a_reason", run: review::a_sandbox_decision_is_single_step_with_a_reason },
+    Case { name: "review::assignment_comments_and_the_timeline", run: review::assignment_comments_and_the_timeline },
+    Case { name: "review::people_sign_in_with_password_and_code", run: review::people_sign_in_with_password_and_code },
 ];

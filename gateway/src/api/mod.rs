@@ -104,7 +104,9 @@ impl Gateway {
     /// A tenant's now: real time, shifted by a sandbox tenant's test clock.
     pub(crate) async fn tenant_now_of(&self, tenant_id: &str, environment: crate::auth::Environment) -> ApiResult<i64> {
         let offset = match environment {
-            crate::auth::Environment::Sandbox => crate::tenants::store::operator_clock_offset(self.store.as_ref(), tenant_id, environment).await?.unwrap_or(0),
+            crate::auth::Environment::Sandbox => {
+                crate::tenants::store::operator_clock_offset(self.store.as_ref(), tenant_id, environment).await?.unwrap_or(0)
+            }
             crate::auth::Environment::Production => 0,
         };
         Ok(self.clock.now().saturating_add(offset))

@@ -170,14 +170,16 @@ fn case_not_found() -> ApiError {
 
 /// The subject of a case, read from its area.
 enum Subject {
-    Sanctions(SanctionsCase),
+    /// the case, and when its user was last screened
+    Sanctions(SanctionsCase, Option<i64>),
     Kyc(KycCheck),
 }
 
 impl Subject {
     async fn load(gw: &Gateway, environment: Environment, case_id: &str) -> ApiResult<Subject> {
         if let Some(case) = crate::sanctions::sanctions_case(gw, environment, case_id).await? {
-            return Ok(Subject::Sanctions(case));
+            let screened = crate::sanctions::last_screened_at(gw, &case).await?;
+            return Ok(Subject::Sanctions(case, screened));
         }
         match crate::kyc::kyc_check(gw, environment, case_id).await? {
             // a check is a case once it waits for a person, and stays one after
@@ -192,7 +194,7 @@ impl Subject {
 
     fn case_type(&self) -> CaseType {
         match self {
-            Subject::Sanctions(case) => CaseType::of_kind(case.kind),
+            Subject::Sanctions(case, _) => CaseType::of_kind(case.kind),
             Subject::Kyc(_) => CaseType::KycReview,
         }
     }
@@ -200,14 +202,14 @@ impl Subject {
     /// Whether it still waits for a decision.
     fn awaiting(&self) -> bool {
         match self {
-            Subject::Sanctions(case) => case.status == CaseStatus::Open,
+            Subject::Sanctions(case, _) => case.status == CaseStatus::Open,
             Subject::Kyc(check) => check.status == KycStatus::PendingReview,
         }
     }
 
     fn tenant_and_user(&self) -> (&str, &str) {
         match self {
-            Subject::Sanctions(case) => (&case.tenant_id, &case.user_id),
+            Subject::Sanctions(case, _) => (&case.tenant_id, &case.user_id),
             Subject::Kyc(check) => (&check.tenant_id, &check.external_user_id),
         }
     }
@@ -215,7 +217,7 @@ impl Subject {
     /// When it began to wait for a person, and the due time it was given.
     fn waiting(&self) -> (i64, Option<i64>) {
         match self {
-            Subject::Sanctions(case) => (case.created_at, case.review_due_at),
+            Subject::Sanctions(case, _) => (case.created_at, case.review_due_at),
             Subject::Kyc(check) => (check.updated_at, None),
         }
     }
@@ -223,7 +225,9 @@ impl Subject {
     /// A digest of what a decision is made on: a proposal made on other evidence is dropped.
     fn evidence(&self) -> String {
         let text = match self {
-            Subject::Sanctions(case) => format!("sanctions|{}|{}|{}", case.status.as_str(), case.match_count, case.matches),
+            Subject::Sanctions(case, screened) => {
+                format!("sanctions|{}|{}|{}|{}", case.status.as_str(), case.match_count, case.matches, screened.unwrap_or_default())
+            }
             Subject::Kyc(check) => {
                 format!("kyc|{}|{}|{}", check.status.as_str(), check.updated_at, check.escalation.map(|e| e.as_str()).unwrap_or_default())
             }
@@ -234,7 +238,7 @@ impl Subject {
     /// The subject in its own area's admin API.
     fn link(&self, case_id: &str) -> String {
         match self {
-            Subject::Sanctions(_) => format!("/v1/admin/sanctions/cases/{case_id}"),
+            Subject::Sanctions(..) => format!("/v1/admin/sanctions/cases/{case_id}"),
             Subject::Kyc(_) => format!("/v1/admin/kyc/checks?status={}", KycStatus::PendingReview.as_str()),
         }
     }
@@ -401,15 +405,15 @@ pub(crate) struct CaseAction {
 }
 
 pub(crate) fn list_queue_doc() -> OperationDoc {
-    OperationDoc::new("cases", "the review queue: every case type, by due time").query::<QueueQuery>().responds::<Queue>(200, "success")
+    OperationDoc::new("admin", "the review queue: every case type, by due time").query::<QueueQuery>().responds::<Queue>(200, "success")
 }
 
 pub(crate) fn get_case_file_doc() -> OperationDoc {
-    OperationDoc::new("cases", "a case with its proposal, comments and timeline").responds::<CaseFile>(200, "success").errors(&[404])
+    OperationDoc::new("admin", "a case with its proposal, comments and timeline").responds::<CaseFile>(200, "success").errors(&[404])
 }
 
 pub(crate) fn assign_doc() -> OperationDoc {
-    OperationDoc::new("cases", "assign a case to a person (an admin key, a supervisor or an admin)")
+    OperationDoc::new("admin", "assign a case to a person (an admin key, a supervisor or an admin)")
         .idempotent()
         .body::<AssignBody>()
         .responds::<CaseAction>(200, "assigned")
@@ -417,15 +421,15 @@ pub(crate) fn assign_doc() -> OperationDoc {
 }
 
 pub(crate) fn unassign_doc() -> OperationDoc {
-    OperationDoc::new("cases", "leave a case unassigned").idempotent().responds::<CaseAction>(200, "unassigned").errors(&[404, 409])
+    OperationDoc::new("admin", "leave a case unassigned").idempotent().responds::<CaseAction>(200, "unassigned").errors(&[404, 409])
 }
 
 pub(crate) fn take_doc() -> OperationDoc {
-    OperationDoc::new("cases", "take a case: assign it to oneself (a person)").idempotent().responds::<CaseAction>(200, "taken").errors(&[404, 409])
+    OperationDoc::new("admin", "take a case: assign it to oneself (a person)").idempotent().responds::<CaseAction>(200, "taken").errors(&[404, 409])
 }
 
 pub(crate) fn comment_doc() -> OperationDoc {
-    OperationDoc::new("cases", "add a comment to a case's timeline (append-only)")
+    OperationDoc::new("admin", "add a comment to a case's timeline (append-only)")
         .idempotent()
         .body::<CommentBody>()
         .responds::<CaseAction>(201, "commented")
@@ -433,7 +437,7 @@ pub(crate) fn comment_doc() -> OperationDoc {
 }
 
 pub(crate) fn propose_doc() -> OperationDoc {
-    OperationDoc::new("cases", "propose a decision with its reason")
+    OperationDoc::new("admin", "propose a decision with its reason")
         .describe("Where four-eyes applies (production by default) the proposal waits for a different person's approval; elsewhere it takes effect at once.")
         .idempotent()
         .body::<ProposeBody>()
@@ -443,14 +447,14 @@ pub(crate) fn propose_doc() -> OperationDoc {
 }
 
 pub(crate) fn approve_doc() -> OperationDoc {
-    OperationDoc::new("cases", "approve the pending proposal: a person other than its proposer")
+    OperationDoc::new("admin", "approve the pending proposal: a person other than its proposer")
         .idempotent()
         .responds::<CaseAction>(200, "decided")
         .errors(&[404, 409])
 }
 
 pub(crate) fn reject_doc() -> OperationDoc {
-    OperationDoc::new("cases", "reject the pending proposal; the case stays open")
+    OperationDoc::new("admin", "reject the pending proposal; the case stays open")
         .idempotent()
         .body::<RejectBody>()
         .responds::<CaseAction>(200, "rejected")
@@ -511,7 +515,12 @@ pub(crate) async fn list_queue(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
     let (has_more, next_cursor) = page.cut(&mut rows, |r| (r.waiting_since, r.case_id.clone()));
     let items: Vec<ReviewItem> = rows
         .iter()
-        .map(|r| ReviewItem { now: now.saturating_add(r.clock_offset_seconds), waiting_since: r.waiting_since, due_at: r.due_at, awaiting: r.awaiting })
+        .map(|r| ReviewItem {
+            now: now.saturating_add(r.clock_offset_seconds),
+            waiting_since: r.waiting_since,
+            due_at: r.due_at,
+            awaiting: r.awaiting,
+        })
         .collect();
     let states = gw.rules.describe_reviews(&items)?;
     let cases = rows
@@ -604,8 +613,10 @@ pub(crate) async fn get_case_file(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) ->
 
 // ---------------------------------------------------------------- actions
 
-fn event(gw: &Gateway, kind: EventKind, actor: &str, detail: serde_json::Value, at: i64) -> store::Event {
-    store::Event { event_id: gw.new_id("cev"), kind, actor: actor.to_string(), detail: detail.to_string(), at }
+/// A timeline event written with the case file moved on from `read` (the `index`-th of its batch).
+fn event(gw: &Gateway, read: &Work, index: i64, kind: EventKind, actor: &str, detail: serde_json::Value, at: i64) -> store::Event {
+    let seq = store::event_seq(read.version.saturating_add(1), index);
+    store::Event { event_id: gw.new_id("cev"), kind, actor: actor.to_string(), detail: detail.to_string(), at, seq }
 }
 
 fn action_reply(status_code: u16, case_id: &str, status: WorkStatus, work: &Work, decided: Option<(Outcome, String)>) -> ApiResult<Reply> {
@@ -646,7 +657,7 @@ async fn set_assignee(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str, assignee: Opti
         let read = store::work(gw.store.as_ref(), environment, case_id).await?;
         let next = Work { assignee: assignee.clone(), ..read.clone() };
         let kind = if assignee.is_some() { EventKind::Assigned } else { EventKind::Unassigned };
-        let e = event(gw, kind, &actor(ctx), json!({ "assignee": assignee, "previous": read.assignee }), ctx.now);
+        let e = event(gw, &read, 0, kind, &actor(ctx), json!({ "assignee": assignee, "previous": read.assignee }), ctx.now);
         if !save(gw, case_id, environment, &read, &next, e, ctx.now).await? {
             return Ok(None);
         }
@@ -684,13 +695,15 @@ pub(crate) async fn comment(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiRe
     let text = f.note("comment");
     f.finish()?;
     let environment = ctx.caller.environment;
-    Subject::load(gw, environment, case_id).await?;
-    // A comment appends to the timeline only: no race to lose.
-    let e = event(gw, EventKind::Commented, &actor(ctx), json!({ "comment": text }), ctx.now);
-    gw.store.batch(vec![store::append_event(case_id, environment, &e)]).await?;
-    let work = store::work(gw.store.as_ref(), environment, case_id).await?;
-    let subject = Subject::load(gw, environment, case_id).await?;
-    action_reply(201, case_id, work_status(subject.awaiting(), work.proposal.is_some()), &work, None)
+    until_committed!({
+        let subject = Subject::load(gw, environment, case_id).await?;
+        let read = store::work(gw.store.as_ref(), environment, case_id).await?;
+        let e = event(gw, &read, 0, EventKind::Commented, &actor(ctx), json!({ "comment": text }), ctx.now);
+        if !save(gw, case_id, environment, &read, &read, e, ctx.now).await? {
+            return Ok(None);
+        }
+        action_reply(201, case_id, work_status(subject.awaiting(), read.proposal.is_some()), &read, None).map(Some)
+    })
 }
 
 /// The decision a proposal's outcome asks for, applied with the case file's statements.
@@ -705,7 +718,7 @@ async fn apply(
 ) -> ApiResult<Option<crate::decisions::DecisionLog>> {
     let environment = ctx.caller.environment;
     match subject {
-        Subject::Sanctions(case) => {
+        Subject::Sanctions(case, _) => {
             let action = match outcome {
                 Outcome::FalsePositive => ReviewAction::Dismiss,
                 Outcome::TrueMatch => ReviewAction::Confirm,
@@ -761,7 +774,15 @@ pub(crate) async fn propose(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiRe
             proposed_at: ctx.now,
             evidence: subject.evidence(),
         };
-        let proposed = event(gw, EventKind::Proposed, &by, json!({ "proposal_id": proposal.proposal_id, "outcome": outcome, "reason": reason }), ctx.now);
+        let proposed = event(
+            gw,
+            &read,
+            0,
+            EventKind::Proposed,
+            &by,
+            json!({ "proposal_id": proposal.proposal_id, "outcome": outcome, "reason": reason }),
+            ctx.now,
+        );
         if four_eyes {
             let next = Work { proposal: Some(proposal), ..read.clone() };
             if !save(gw, case_id, environment, &read, &next, proposed, ctx.now).await? {
@@ -771,8 +792,15 @@ pub(crate) async fn propose(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiRe
         }
         // Single step: the proposer's word takes effect at once.
         let next = Work { proposal: None, ..read.clone() };
-        let approved =
-            event(gw, EventKind::Approved, &by, json!({ "proposal_id": proposal.proposal_id, "outcome": outcome, "single_step": true }), ctx.now);
+        let approved = event(
+            gw,
+            &read,
+            1,
+            EventKind::Approved,
+            &by,
+            json!({ "proposal_id": proposal.proposal_id, "outcome": outcome, "single_step": true }),
+            ctx.now,
+        );
         let mut extra = store::save_work(case_id, environment, read.version, &next, ctx.now);
         extra.push(store::append_event(case_id, environment, &proposed));
         extra.push(store::append_event(case_id, environment, &approved));
@@ -804,13 +832,21 @@ pub(crate) async fn approve(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiRe
         let next = Work { proposal: None, ..read.clone() };
         if !subject.awaiting() || proposal.evidence != subject.evidence() {
             // The evidence changed since the proposal: it is dropped, and the case is decided afresh.
-            let dropped = event(gw, EventKind::ProposalDropped, "system", json!({ "proposal_id": proposal.proposal_id }), ctx.now);
+            let dropped = event(gw, &read, 0, EventKind::ProposalDropped, "system", json!({ "proposal_id": proposal.proposal_id }), ctx.now);
             if !save(gw, case_id, environment, &read, &next, dropped, ctx.now).await? {
                 return Ok(None);
             }
             return Err(ApiError::conflict("stale_proposal", "the case changed after the proposal; it was dropped, propose again"));
         }
-        let approved = event(gw, EventKind::Approved, &person.person_id, json!({ "proposal_id": proposal.proposal_id, "outcome": proposal.outcome }), ctx.now);
+        let approved = event(
+            gw,
+            &read,
+            0,
+            EventKind::Approved,
+            &person.person_id,
+            json!({ "proposal_id": proposal.proposal_id, "outcome": proposal.outcome }),
+            ctx.now,
+        );
         let mut extra = store::save_work(case_id, environment, read.version, &next, ctx.now);
         extra.push(store::append_event(case_id, environment, &approved));
         let Some(log) = apply(gw, ctx, &subject, proposal.outcome, &person.person_id, &proposal.reason, extra).await? else {
@@ -844,7 +880,15 @@ pub(crate) async fn reject(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiRes
             return Err(role_forbidden("reject others' proposals"));
         }
         let next = Work { proposal: None, ..read.clone() };
-        let e = event(gw, EventKind::ProposalRejected, &person.person_id, json!({ "proposal_id": proposal.proposal_id, "reason": reason }), ctx.now);
+        let e = event(
+            gw,
+            &read,
+            0,
+            EventKind::ProposalRejected,
+            &person.person_id,
+            json!({ "proposal_id": proposal.proposal_id, "reason": reason }),
+            ctx.now,
+        );
         if !save(gw, case_id, environment, &read, &next, e, ctx.now).await? {
             return Ok(None);
         }

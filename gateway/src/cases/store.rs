@@ -246,11 +246,21 @@ pub(crate) struct Event {
     /// a JSON object: the comment, the outcome and reason, the assignee
     pub detail: String,
     pub at: i64,
+    /// its place in the timeline: the case file's version it was written with, then its place in the batch
+    pub seq: i64,
+}
+
+/// Events per batch the timeline's order has room for.
+const EVENTS_PER_VERSION: i64 = 16;
+
+/// The timeline place of the `index`-th event written with the case file's version `version`.
+pub(crate) fn event_seq(version: i64, index: i64) -> i64 {
+    version.saturating_mul(EVENTS_PER_VERSION).saturating_add(index)
 }
 
 pub(crate) fn append_event(case_id: &str, environment: Environment, event: &Event) -> Stmt {
     Stmt::new(
-        "INSERT INTO case_events (event_id, case_id, environment, kind, actor, detail, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO case_events (event_id, case_id, environment, kind, actor, detail, at, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         vec![
             event.event_id.as_str().into(),
             case_id.into(),
@@ -259,6 +269,7 @@ pub(crate) fn append_event(case_id: &str, environment: Environment, event: &Even
             event.actor.as_str().into(),
             event.detail.as_str().into(),
             event.at.into(),
+            event.seq.into(),
         ],
     )
 }
@@ -267,7 +278,7 @@ pub(crate) fn append_event(case_id: &str, environment: Environment, event: &Even
 pub(crate) async fn events(store: &dyn Store, environment: Environment, case_id: &str) -> ApiResult<Vec<Event>> {
     let rows = store
         .query(
-            "SELECT event_id, kind, actor, detail, at FROM case_events WHERE case_id = ?1 AND environment = ?2 ORDER BY at, event_id",
+            "SELECT event_id, kind, actor, detail, at, seq FROM case_events WHERE case_id = ?1 AND environment = ?2 ORDER BY seq",
             vec![case_id.into(), environment.as_str().into()],
         )
         .await?;
@@ -279,6 +290,7 @@ pub(crate) async fn events(store: &dyn Store, environment: Environment, case_id:
                 actor: row.text(2)?,
                 detail: row.text(3)?,
                 at: row.int(4)?,
+                seq: row.int(5)?,
             })
         })
         .collect()

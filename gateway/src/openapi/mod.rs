@@ -137,7 +137,7 @@ fn without_null(mut schema: Json) -> Json {
 }
 
 /// The operations' tags, in the order readers see them.
-const TAGS: [&str; 12] = ["service", "sanctions", "kyc", "exclusions", "limits", "aml", "webhooks", "audit", "sandbox", "admin", "cases", "people"];
+const TAGS: [&str; 10] = ["service", "sanctions", "kyc", "exclusions", "limits", "aml", "webhooks", "audit", "sandbox", "admin"];
 
 /// The shared error responses: component name, status, what it means, and
 /// whether it carries `Retry-After`.

@@ -9,9 +9,9 @@ pub(crate) mod store;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use serde::Serialize;
-use utoipa::ToSchema;
 use subtle::ConstantTimeEq;
 use totp_rs::{Algorithm, Secret, TOTP};
+use utoipa::ToSchema;
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
@@ -303,18 +303,18 @@ pub(crate) struct PasswordChanged {
 }
 
 pub(crate) fn sign_in_doc() -> OperationDoc {
-    OperationDoc::new("people", "a member of the compliance team signs in (password and TOTP code)")
+    OperationDoc::new("admin", "a member of the compliance team signs in (password and TOTP code)")
         .body::<SignInRequest>()
         .responds::<SessionStarted>(201, "signed in")
         .errors(&[400, 401, 415])
 }
 
 pub(crate) fn sign_out_doc() -> OperationDoc {
-    OperationDoc::new("people", "end this session").responds::<SessionEnded>(200, "ended")
+    OperationDoc::new("admin", "end this session").responds::<SessionEnded>(200, "ended")
 }
 
 pub(crate) fn change_password_doc() -> OperationDoc {
-    OperationDoc::new("people", "change one's own password (required after the one-time password)")
+    OperationDoc::new("admin", "change one's own password (required after the one-time password)")
         .idempotent()
         .body::<PasswordChange>()
         .responds::<PasswordChanged>(200, "changed")

@@ -16,7 +16,6 @@ use utoipa::{IntoParams, ToSchema};
 use crate::api::stored_json;
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
-use crate::users::User;
 use crate::error::{ApiError, ApiResult};
 use crate::input::{is_upper_code, normalize_email, Fields};
 use crate::lists::{Entries, ScoreBreakdown};
@@ -26,6 +25,7 @@ use crate::openapi::shared::{
 };
 use crate::openapi::OperationDoc;
 use crate::ports::Stmt;
+use crate::users::User;
 use crate::vendors::yente::Person;
 use crate::{time, Ctx, Gateway, Reply};
 
@@ -711,6 +711,11 @@ pub(crate) use store::Case as SanctionsCase;
 
 pub(crate) async fn sanctions_case(gw: &Gateway, environment: Environment, case_id: &str) -> ApiResult<Option<SanctionsCase>> {
     store::case(gw.store.as_ref(), environment, case_id).await
+}
+
+/// When a case's user was last screened (a re-screen is new evidence for a pending proposal).
+pub(crate) async fn last_screened_at(gw: &Gateway, case: &SanctionsCase) -> ApiResult<Option<i64>> {
+    store::last_screened_at(gw.store.as_ref(), &case.tenant_id, &case.user_id).await
 }
 
 /// An approved decision on an open case, through the rules, with `extra`

@@ -479,3 +479,11 @@ pub(crate) async fn due_diligence_open(store: &dyn Store, tenant_id: &str, user_
         .await?;
     Ok(count > 0)
 }
+
+/// When the user was last screened: a re-screen moves it on.
+pub(crate) async fn last_screened_at(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<i64>> {
+    let rows = store
+        .query("SELECT last_screened_at FROM users WHERE tenant_id = ?1 AND external_user_id = ?2", vec![tenant_id.into(), user_id.into()])
+        .await?;
+    Ok(rows.first().map(|row| row.opt_int(0)).transpose()?.flatten())
+}

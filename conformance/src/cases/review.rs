@@ -1,0 +1,245 @@
+//! The case model and the compliance team's people: the one queue,
+//! assignment, comments, the timeline, proposals with a reason, and
+//! four-eyes approval (production), each with its negative twins.
+
+use serde_json::json;
+
+use crate::client::{identity, totp_now, unique, Env, Person};
+use crate::{ensure, ensure_eq, CaseResult};
+
+fn hit(env: &Env) -> Result<(crate::client::Tenant<'_>, String, String), String> {
+    let t = env.sandbox()?;
+    let user = unique("u");
+    let r = t.post("/v1/sanctions/screen", identity(&user, "SanctionedSam", "Queue", &format!("{user}@example.com")));
+    r.expect(201)?;
+    ensure_eq!(r.str("status"), "hit_review_pending");
+    let case_id = r.str("case_id").to_string();
+    Ok((t, user, case_id))
+}
+
+fn as_person(env: &Env, person: &Person, method: &str, path: &str, body: Option<serde_json::Value>) -> crate::Resp {
+    env.call(method, path, Some(&person.token), body.as_ref())
+}
+
+fn timeline_kinds(file: &crate::Resp) -> Vec<String> {
+    file.body["timeline"].as_array().into_iter().flatten().filter_map(|e| e["kind"].as_str().map(str::to_string)).collect()
+}
+
+/// A decision by two people: a reviewer proposes, an approver approves.
+pub fn decide_with_four_eyes(env: &Env, environment: &str, case_id: &str, outcome: &str) -> CaseResult {
+    let proposer = env.person(environment, "reviewer")?;
+    let approver = env.person(environment, "approver")?;
+    let proposal = format!("/v1/admin/cases/{case_id}/proposal");
+    let proposed =
+        as_person(env, &proposer, "POST", &proposal, Some(json!({ "outcome": outcome, "reason": "checked against the list entry's record" })));
+    proposed.expect(201)?;
+    ensure_eq!(proposed.str("status"), "pending_approval", proposed.raw);
+    let approved = as_person(env, &approver, "POST", &format!("{proposal}/approve"), None);
+    approved.expect(200)?;
+    ensure_eq!(approved.str("status"), "closed", approved.raw);
+    ensure_eq!(approved.str("decided_by"), approver.person_id.as_str());
+    ensure!(approved.header("x-decision-id").is_some(), "the approval names no rules decision");
+    Ok(())
+}
+
+/// In the sandbox a decision is single-step: it takes effect at once, with
+/// its reason, and the case leaves the open queue for the closed one.
+pub fn a_sandbox_decision_is_single_step_with_a_reason(env: &Env) -> CaseResult {
+    let (t, user, case_id) = hit(env)?;
+    let queue = env.admin("GET", "/v1/admin/cases?type=sanctions_hit&limit=500", None);
+    queue.expect(200)?;
+    let row = queue.body["cases"].as_array().and_then(|c| c.iter().find(|c| c["case_id"] == json!(case_id))).cloned();
+    let row = row.ok_or(format!("the open queue lacks {case_id}"))?;
+    ensure_eq!(row["status"], json!("open"));
+    ensure_eq!(row["user_id"], json!(user));
+    ensure!(row["review_due_at"].is_string(), "no due time: {row}");
+
+    let proposal = format!("/v1/admin/cases/{case_id}/proposal");
+    env.admin("POST", &proposal, Some(&json!({ "outcome": "false_positive", "reason": "   " }))).expect_error(400, "missing_fields")?;
+    env.admin("POST", &proposal, Some(&json!({ "outcome": "approve", "reason": "wrong type" }))).expect_error(400, "invalid_field")?;
+    env.admin("POST", &proposal, Some(&json!({ "outcome": "maybe", "reason": "x" }))).expect_error(400, "invalid_field")?;
+    // still open after the refusals
+    ensure_eq!(t.get(&format!("/v1/sanctions/status?user_id={user}")).str("status"), "hit_review_pending");
+
+    let decided = env.admin("POST", &proposal, Some(&json!({ "outcome": "false_positive", "reason": "date of birth differs by 30 years" })));
+    decided.expect(200)?;
+    ensure_eq!(decided.str("status"), "closed", decided.raw);
+    ensure_eq!(decided.str("decided_outcome"), "false_positive");
+    ensure!(decided.header("x-decision-id").is_some(), "no rules decision named");
+    ensure_eq!(t.get(&format!("/v1/sanctions/status?user_id={user}")).str("status"), "cleared");
+    env.admin("POST", &proposal, Some(&json!({ "outcome": "true_match", "reason": "again" }))).expect_error(409, "case_closed")?;
+
+    let file = env.admin("GET", &format!("/v1/admin/cases/{case_id}"), None);
+    file.expect(200)?;
+    ensure_eq!(file.str("status"), "closed");
+    ensure_eq!(file.body["four_eyes"], json!(false));
+    ensure_eq!(timeline_kinds(&file), vec!["opened", "proposed", "approved"]);
+    ensure_eq!(file.body["timeline"][1]["detail"]["reason"], json!("date of birth differs by 30 years"));
+    let closed = env.admin("GET", "/v1/admin/cases?status=closed&type=sanctions_hit&limit=500", None);
+    ensure!(closed.raw.contains(&case_id), "the closed queue lacks the case");
+    let open = env.admin("GET", "/v1/admin/cases?limit=500", None);
+    ensure!(!open.raw.contains(&case_id), "a decided case is still in the open queue");
+    env.admin("GET", "/v1/admin/cases/case_nope", None).expect_error(404, "case_not_found")?;
+    env.admin("GET", "/v1/admin/cases?status=whatever", None).expect_error(400, "invalid_field")?;
+    t.get("/v1/admin/cases").expect_error(403, "forbidden")?;
+    Ok(())
+}
+
+/// Assignment by role, `take`, the queue's assignee filter, append-only
+/// comments and the timeline with each event's actor.
+pub fn assignment_comments_and_the_timeline(env: &Env) -> CaseResult {
+    let (t, _, case_id) = hit(env)?;
+    let reviewer = env.person("sandbox", "reviewer")?;
+    let supervisor = env.person("sandbox", "supervisor")?;
+    let path = |action: &str| format!("/v1/admin/cases/{case_id}/{action}");
+
+    // a reviewer takes a case, but does not hand cases to others; a key cannot take one
+    let taken = as_person(env, &reviewer, "POST", &path("take"), None);
+    taken.expect(200)?;
+    ensure_eq!(taken.str("assignee"), reviewer.person_id.as_str());
+    as_person(env, &reviewer, "POST", &path("assign"), Some(json!({ "assignee": supervisor.person_id }))).expect_error(403, "role_forbidden")?;
+    env.admin("POST", &path("take"), None).expect_error(403, "person_required")?;
+    env.admin("POST", &path("assign"), Some(&json!({ "assignee": "per_nobody" }))).expect_error(404, "person_not_found")?;
+
+    // the queue of "me" and of "none"
+    let mine = as_person(env, &reviewer, "GET", "/v1/admin/cases?assignee=me&limit=500", None);
+    mine.expect(200)?;
+    ensure!(mine.raw.contains(&case_id), "the reviewer's queue lacks the taken case");
+    let unassigned = env.admin("GET", "/v1/admin/cases?assignee=none&limit=500", None);
+    ensure!(!unassigned.raw.contains(&case_id), "a taken case is listed as unassigned");
+    env.admin("GET", "/v1/admin/cases?assignee=me", None).expect_error(400, "invalid_field")?;
+
+    // a supervisor assigns to themselves, then leaves it unassigned
+    let assigned = as_person(env, &supervisor, "POST", &path("assign"), Some(json!({ "assignee": supervisor.person_id })));
+    assigned.expect(200)?;
+    ensure_eq!(assigned.str("assignee"), supervisor.person_id.as_str());
+    as_person(env, &reviewer, "POST", &path("unassign"), None).expect_error(403, "role_forbidden")?;
+    let left = as_person(env, &supervisor, "POST", &path("unassign"), None);
+    left.expect(200)?;
+    ensure!(left.body["assignee"].is_null(), "still assigned: {}", left.raw);
+
+    // comments: required text, appended with their author
+    as_person(env, &reviewer, "POST", &path("comments"), Some(json!({ "comment": "" }))).expect_error(400, "missing_fields")?;
+    as_person(env, &reviewer, "POST", &path("comments"), Some(json!({ "comment": "x".repeat(4_001) }))).expect_error(400, "invalid_field")?;
+    as_person(env, &reviewer, "POST", &path("comments"), Some(json!({ "comment": "asked the operator for an ID" }))).expect(201)?;
+    let file = env.admin("GET", &format!("/v1/admin/cases/{case_id}"), None);
+    file.expect(200)?;
+    ensure_eq!(timeline_kinds(&file), vec!["opened", "assigned", "assigned", "unassigned", "commented"]);
+    let comment = &file.body["timeline"][4];
+    ensure_eq!(comment["actor"], json!(reviewer.person_id));
+    ensure_eq!(comment["detail"]["comment"], json!("asked the operator for an ID"));
+    ensure_eq!(file.body["timeline"][1]["actor"], json!(reviewer.person_id));
+
+    // a person's session is for review work, not an operator's or the admin key's routes
+    as_person(env, &reviewer, "GET", "/v1/sanctions/status?user_id=x", None).expect_error(403, "forbidden")?;
+    as_person(env, &supervisor, "POST", "/v1/admin/tenants", Some(json!({ "name": "x", "environment": "sandbox" })))
+        .expect_error(403, "forbidden")?;
+    // nothing of the case file reaches the operator
+    let status = t.get(&format!("/v1/sanctions/status?user_id={}", file.str("user_id")));
+    ensure!(
+        !status.raw.contains("asked the operator") && !status.raw.contains(&reviewer.person_id),
+        "the operator saw the case file: {}",
+        status.raw
+    );
+    Ok(())
+}
+
+/// Sign-in takes the password and a code (each code good once); the
+/// one-time password must be changed before anything else; signing out ends the session.
+pub fn people_sign_in_with_password_and_code(env: &Env) -> CaseResult {
+    let make = env.console_user.as_ref().ok_or("this runner cannot create console accounts")?;
+    let email = format!("{}@example.com", unique("signin"));
+    let created = make("sandbox", &email, "reviewer")?;
+    let password = created["password"].as_str().unwrap_or_default().to_string();
+    let code = totp_now(created["totp_secret"].as_str().unwrap_or_default())?;
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    let body = |password: &str, totp: &str| json!({ "environment": "sandbox", "email": email, "password": password, "totp": totp });
+    env.call("POST", "/v1/admin/sessions", None, Some(&body(&password, wrong))).expect_error(401, "invalid_credentials")?;
+    env.call("POST", "/v1/admin/sessions", None, Some(&body("not-the-password", &code))).expect_error(401, "invalid_credentials")?;
+    env.call("POST", "/v1/admin/sessions", None, Some(&json!({ "environment": "sandbox", "email": email }))).expect_error(400, "missing_fields")?;
+    let signed_in = env.call("POST", "/v1/admin/sessions", None, Some(&body(&password, &code)));
+    signed_in.expect(201)?;
+    ensure_eq!(signed_in.body["must_change_password"], json!(true));
+    let token = signed_in.str("session_token").to_string();
+    ensure!(token.starts_with("cgw_ps_test_"), "unexpected token shape");
+    // the same code is good once
+    env.call("POST", "/v1/admin/sessions", None, Some(&body(&password, &code))).expect_error(401, "invalid_credentials")?;
+
+    env.call("GET", "/v1/admin/cases", Some(&token), None).expect_error(403, "password_change_required")?;
+    let change = |new: &str| env.call("POST", "/v1/admin/people/me/password", Some(&token), Some(&json!({ "new_password": new })));
+    change("short").expect_error(400, "invalid_field")?;
+    change(&password).expect_error(400, "invalid_field")?;
+    change("a long and new passphrase").expect(200)?;
+    env.call("GET", "/v1/admin/cases", Some(&token), None).expect(200)?;
+    // a key has no password of its own
+    env.admin("POST", "/v1/admin/people/me/password", Some(&json!({ "new_password": "a long and new passphrase" })))
+        .expect_error(403, "person_required")?;
+
+    env.call("DELETE", "/v1/admin/sessions/current", Some(&token), None).expect(200)?;
+    env.call("GET", "/v1/admin/cases", Some(&token), None).expect_error(401, "invalid_credentials")?;
+    Ok(())
+}
+
+/// Production takes two people: the proposer's own approval, an approval by
+/// a key or by a reviewer, a second proposal and a direct review are
+/// refused; a re-screen after the proposal drops it; a different approver's
+/// approval decides, with every effect at once. (A list case: production
+/// screens only once a list is loaded.)
+pub fn production_decisions_take_two_people(env: &Env) -> CaseResult {
+    let p = env.tenant_with("production", 1000)?;
+    let summary = env.import_list(&["--environment", "production", "--format", "ofac-csv", &super::lists::data("ofac-sdn-2022-01")])?;
+    ensure!(summary.contains("entries"), "unexpected summary: {summary}");
+    let screen = |user: &str| {
+        p.post(
+            "/v1/sanctions/screen",
+            json!({ "user_id": user, "first_name": "Nicolas", "last_name": "Maduro Moros", "date_of_birth": "1962-11-23", "nationality": "VE", "email": format!("{user}@example.com") }),
+        )
+    };
+    let user = unique("u");
+    let hit = screen(&user);
+    hit.expect(201)?;
+    ensure_eq!(hit.str("status"), "hit_review_pending", hit.raw);
+    let case_id = hit.str("case_id").to_string();
+    let proposal = format!("/v1/admin/cases/{case_id}/proposal");
+
+    let first = env.person("production", "approver")?;
+    let second = env.person("production", "approver")?;
+    let reviewer = env.person("production", "reviewer")?;
+
+    // a direct review is refused where four-eyes applies
+    env.admin_production("POST", &format!("/v1/admin/sanctions/cases/{case_id}/review"), Some(&json!({ "decision": "dismiss", "reviewer": "a" })))
+        .expect_error(403, "four_eyes_required")?;
+    let proposed = as_person(env, &first, "POST", &proposal, Some(json!({ "outcome": "false_positive", "reason": "another person of that name" })));
+    proposed.expect(201)?;
+    ensure_eq!(proposed.str("status"), "pending_approval");
+    ensure_eq!(p.get(&format!("/v1/sanctions/status?user_id={user}")).str("status"), "hit_review_pending");
+    as_person(env, &second, "POST", &proposal, Some(json!({ "outcome": "true_match", "reason": "me too" }))).expect_error(409, "proposal_pending")?;
+    as_person(env, &first, "POST", &format!("{proposal}/approve"), None).expect_error(403, "self_approval")?;
+    env.admin_production("POST", &format!("{proposal}/approve"), None).expect_error(403, "person_required")?;
+    as_person(env, &reviewer, "POST", &format!("{proposal}/approve"), None).expect_error(403, "role_forbidden")?;
+    let queue = as_person(env, &second, "GET", "/v1/admin/cases?status=pending_approval&limit=500", None);
+    ensure!(queue.raw.contains(&case_id), "the pending-approval queue lacks the case: {}", queue.raw);
+
+    // new evidence: a re-screen drops the proposal (screening times are whole seconds: the re-screen's is a later one)
+    std::thread::sleep(std::time::Duration::from_millis(1_100));
+    env.admin_production("POST", "/v1/admin/sanctions/rescreen", Some(&json!({ "tenant_id": p.tenant_id, "user_id": user }))).expect(200)?;
+    as_person(env, &second, "POST", &format!("{proposal}/approve"), None).expect_error(409, "stale_proposal")?;
+    ensure_eq!(p.get(&format!("/v1/sanctions/status?user_id={user}")).str("status"), "hit_review_pending");
+    as_person(env, &second, "POST", &format!("{proposal}/approve"), None).expect_error(409, "no_proposal")?;
+
+    // proposed again, approved by another person: decided, holds lifted
+    as_person(env, &first, "POST", &proposal, Some(json!({ "outcome": "false_positive", "reason": "another person: born elsewhere" })))
+        .expect(201)?;
+    let approved = as_person(env, &second, "POST", &format!("{proposal}/approve"), None);
+    approved.expect(200)?;
+    ensure_eq!(approved.str("decided_by"), second.person_id.as_str());
+    ensure_eq!(p.get(&format!("/v1/sanctions/status?user_id={user}")).str("status"), "cleared");
+    let file = env.admin_production("GET", &format!("/v1/admin/cases/{case_id}"), None);
+    ensure_eq!(file.body["four_eyes"], json!(true));
+    ensure_eq!(timeline_kinds(&file), vec!["opened", "proposed", "proposal_dropped", "proposed", "approved"]);
+    ensure_eq!(file.body["timeline"][4]["actor"], json!(second.person_id));
+    // every step audited with the person's id
+    let audit = env.admin_production("GET", "/v1/admin/audit", None);
+    ensure!(audit.raw.contains(&second.person_id) && audit.raw.contains("case.approve"), "the approval is not audited with its person");
+    Ok(())
+}
