@@ -2,6 +2,7 @@
 # Runs every test from a fresh machine: toolchain targets, the rules
 # component (built twice, in two directories, to prove the hash is
 # reproducible), lints, unit and store-contract tests (SQLite, Postgres, D1),
+# the console in a real browser (Chromium, installed when missing),
 # the fault tests (each on a Postgres cluster of its own), and the
 # conformance suite against the native host on SQLite, against two native
 # hosts on one private Postgres, and against the edge host under the local
@@ -58,6 +59,17 @@ step "formatting and lints"
 cargo fmt --all --check
 cargo clippy --locked --release --workspace --all-targets -- -D warnings
 cargo clippy --locked --release --target wasm32-unknown-unknown -p host-edge -- -D warnings
+
+step "a real browser for the console test: Debian's Chromium and ChromeDriver, and axe-core (tools/browser)"
+if [ ! -x /usr/bin/chromedriver ] || [ ! -x /usr/bin/chromium ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null
+fi
+/usr/bin/chromium --version
+mkdir -p "$work/browser-tools"
+cp tools/browser/package.json tools/browser/package-lock.json "$work/browser-tools/"
+(cd "$work/browser-tools" && npm ci --ignore-scripts --no-audit --no-fund >/dev/null)
+export CGW_BROWSER_TESTS=1 CGW_AXE_JS="$work/browser-tools/node_modules/axe-core/axe.min.js"
 
 step "private Postgres"
 port=$((20000 + RANDOM % 20000))

@@ -31,6 +31,7 @@ pub mod aml;
 pub mod api;
 pub mod auth;
 mod cases;
+mod console;
 pub mod decisions;
 pub mod error;
 pub mod exclusions;
@@ -364,6 +365,19 @@ impl Gateway {
 
     /// Answers one request. Never panics; every failure is an error body.
     pub async fn handle(&self, request: http::Request<Vec<u8>>) -> http::Response<Vec<u8>> {
+        if console::serves(request.uri().path()) {
+            let request_id = self.new_id("req");
+            let mut response = console::serve(self, request).await;
+            if let Ok(value) = http::HeaderValue::from_str(&request_id) {
+                response.headers_mut().insert("x-request-id", value);
+            }
+            return response;
+        }
+        self.handle_api(request).await
+    }
+
+    /// Answers a request of the JSON API (`/v1/…`); the console is one of its clients.
+    pub(crate) async fn handle_api(&self, request: http::Request<Vec<u8>>) -> http::Response<Vec<u8>> {
         let request_id = self.new_id("req");
         let mut rate = None;
         let mut response = match self.dispatch(&request, &request_id, &mut rate).await {

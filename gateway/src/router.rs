@@ -138,8 +138,8 @@ route_table! {
     // sanctions
     SanctionsScreen: "POST" "/v1/sanctions/screen" => "screenUser", Tenant, crate::sanctions::screen, doc crate::sanctions::screen_doc;
     SanctionsStatus: "GET" "/v1/sanctions/status" => "getSanctionsStatus", Tenant, crate::sanctions::sanctions_status, doc crate::sanctions::sanctions_status_doc;
-    AdminCaseList: "GET" "/v1/admin/sanctions/cases" => "listCases", Admin, crate::sanctions::list_cases, doc crate::sanctions::list_cases_doc;
-    AdminCaseGet(case_id): "GET" "/v1/admin/sanctions/cases/{case_id}" => "getCase", Admin, crate::sanctions::get_case, doc crate::sanctions::get_case_doc;
+    AdminCaseList: "GET" "/v1/admin/sanctions/cases" => "listCases", Review, crate::sanctions::list_cases, doc crate::sanctions::list_cases_doc;
+    AdminCaseGet(case_id): "GET" "/v1/admin/sanctions/cases/{case_id}" => "getCase", Review, crate::sanctions::get_case, doc crate::sanctions::get_case_doc;
     AdminCaseReview(case_id): "POST" "/v1/admin/sanctions/cases/{case_id}/review" => "reviewCase", Admin audit "sanctions_case.review", crate::sanctions::review_case, doc crate::sanctions::review_case_doc;
     AdminRescreen: "POST" "/v1/admin/sanctions/rescreen" => "rescreen", Admin audit "sanctions.rescreen", crate::sanctions::rescreen, doc crate::sanctions::rescreen_doc;
     // cases: the team's one queue over every case type, and four-eyes decisions
@@ -156,16 +156,18 @@ route_table! {
     SignIn: "POST" "/v1/admin/sessions" => "signIn", Public, crate::people::sign_in_handler, doc crate::people::sign_in_doc;
     SignOut: "DELETE" "/v1/admin/sessions/current" => "signOut", Person, crate::people::sign_out, doc crate::people::sign_out_doc;
     PasswordChange: "POST" "/v1/admin/people/me/password" => "changeOwnPassword", Person audit "console_user.password_change", crate::people::change_password, doc crate::people::change_password_doc;
+    TotpReset: "POST" "/v1/admin/people/me/totp" => "resetOwnTotp", Person audit "console_user.totp_reset", crate::people::reset_totp, doc crate::people::reset_totp_doc;
+    People: "GET" "/v1/admin/people" => "listPeople", Review, crate::people::list_people, doc crate::people::list_people_doc;
     // lists
-    AdminListSearch: "GET" "/v1/admin/sanctions/search" => "searchLists", Admin, crate::lists::search_lists, doc crate::lists::search_lists_doc;
-    AdminLists: "GET" "/v1/admin/sanctions/lists" => "listLists", Admin, crate::lists::list_lists, doc crate::lists::list_lists_doc;
+    AdminListSearch: "GET" "/v1/admin/sanctions/search" => "searchLists", Review, crate::lists::search_lists, doc crate::lists::search_lists_doc;
+    AdminLists: "GET" "/v1/admin/sanctions/lists" => "listLists", Review, crate::lists::list_lists, doc crate::lists::list_lists_doc;
     // kyc
     KycStart: "POST" "/v1/kyc/start" => "startKyc", Tenant, crate::kyc::kyc_start, doc crate::kyc::kyc_start_doc;
     KycStatus: "GET" "/v1/kyc/status" => "getKycStatus", Tenant, crate::kyc::kyc_status, doc crate::kyc::kyc_status_doc;
     KycTier: "GET" "/v1/kyc/tier" => "getKycTier", Tenant, crate::kyc::kyc_tier, doc crate::kyc::kyc_tier_doc;
     KycToken(kyc_check_id): "POST" "/v1/kyc/{kyc_check_id}/token" => "issueKycToken", Tenant, crate::kyc::kyc_token, doc crate::kyc::kyc_token_doc;
     KycManualReview: "POST" "/v1/kyc/manual-review" => "reviewKycManually", Admin audit "kyc.manual_review", crate::kyc::kyc_manual_review, doc crate::kyc::kyc_manual_review_doc;
-    AdminKycChecks: "GET" "/v1/admin/kyc/checks" => "listKycChecks", Admin, crate::kyc::list_kyc_checks, doc crate::kyc::list_kyc_checks_doc;
+    AdminKycChecks: "GET" "/v1/admin/kyc/checks" => "listKycChecks", Review, crate::kyc::list_kyc_checks, doc crate::kyc::list_kyc_checks_doc;
     SandboxKycSubmit(kyc_check_id): "POST" "/v1/sandbox/kyc/{kyc_check_id}/submit" => "submitSandboxKyc", Tenant, crate::kyc::sandbox_kyc_submit, doc crate::kyc::sandbox_kyc_submit_doc;
     // exclusions
     ExclusionRegister: "POST" "/v1/exclusions" => "registerExclusion", Tenant, crate::exclusions::register, doc crate::exclusions::register_doc;
@@ -189,8 +191,8 @@ route_table! {
     AdminTenantScreening(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/screening" => "setTenantScreening", Admin audit "tenant.screening", crate::tenants::set_screening, doc crate::tenants::set_screening_doc;
     AdminTenantAudit(tenant_id): "GET" "/v1/admin/tenants/{tenant_id}/audit" => "getTenantAudit", Admin, crate::tenants::audit_of, doc crate::tenants::audit_of_doc;
     AdminKeyRevoke(key_id): "DELETE" "/v1/admin/keys/{key_id}" => "revokeKey", Admin audit "key.revoke", crate::tenants::revoke_key, doc crate::tenants::revoke_key_doc;
-    AdminMetrics: "GET" "/v1/admin/metrics" => "getReviewMetrics", Admin, crate::sanctions::review_metrics, doc crate::sanctions::review_metrics_doc;
-    AdminAudit: "GET" "/v1/admin/audit" => "getAdminAudit", Admin, crate::tenants::admin_audit, doc crate::tenants::admin_audit_doc;
+    AdminMetrics: "GET" "/v1/admin/metrics" => "getReviewMetrics", Review, crate::sanctions::review_metrics, doc crate::sanctions::review_metrics_doc;
+    AdminAudit: "GET" "/v1/admin/audit" => "getAdminAudit", Review, crate::tenants::admin_audit, doc crate::tenants::admin_audit_doc;
     TenantAudit: "GET" "/v1/audit" => "getOwnAudit", Tenant, crate::tenants::own_audit, doc crate::tenants::own_audit_doc;
     // sandbox
     SandboxClockAdvance: "POST" "/v1/sandbox/clock" => "advanceSandboxClock", Tenant, api::sandbox::advance_clock, doc api::sandbox::advance_clock_doc;
@@ -205,8 +207,8 @@ route_table! {
     WebhookRedeliver(delivery_id): "POST" "/v1/webhooks/deliveries/{delivery_id}/redeliver" => "redeliver", Tenant, crate::webhooks::redeliver, doc crate::webhooks::redeliver_doc;
     // scheduler and decisions
     AdminRunScheduled: "POST" "/v1/admin/scheduler/run" => "runScheduled", Admin audit "scheduler.run", crate::scheduler::run_scheduled_now, doc crate::scheduler::run_scheduled_now_doc;
-    AdminDecisionList: "GET" "/v1/admin/decisions" => "listDecisions", Admin, crate::decisions::list_decisions, doc crate::decisions::list_decisions_doc;
-    AdminDecisionGet(decision_id): "GET" "/v1/admin/decisions/{decision_id}" => "getDecision", Admin, crate::decisions::get_decision, doc crate::decisions::get_decision_doc;
+    AdminDecisionList: "GET" "/v1/admin/decisions" => "listDecisions", Review, crate::decisions::list_decisions, doc crate::decisions::list_decisions_doc;
+    AdminDecisionGet(decision_id): "GET" "/v1/admin/decisions/{decision_id}" => "getDecision", Review, crate::decisions::get_decision, doc crate::decisions::get_decision_doc;
     AdminDecisionReplay(decision_id): "POST" "/v1/admin/decisions/{decision_id}/replay" => "replayDecision", Admin audit "decision.replay", crate::decisions::replay_decision, doc crate::decisions::replay_decision_doc;
 }
 

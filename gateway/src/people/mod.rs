@@ -394,7 +394,93 @@ pub(crate) async fn change_password(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Re
     Reply::typed(200, &PasswordChanged { person_id: person.person_id.clone(), must_change_password: false })
 }
 
+/// `GET /v1/admin/people`: the environment's enabled console accounts.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct TeamMember {
+    person_id: String,
+    email: String,
+    role: &'static str,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Team {
+    people: Vec<TeamMember>,
+}
+
+pub(crate) fn list_people_doc() -> OperationDoc {
+    OperationDoc::new("admin", "the compliance team of the environment (enabled console accounts)").responds::<Team>(200, "success")
+}
+
+pub(crate) async fn list_people(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let people = store::members(gw.store.as_ref(), ctx.caller.environment)
+        .await?
+        .into_iter()
+        .map(|m| TeamMember { person_id: m.person_id, email: m.email, role: m.role.as_str() })
+        .collect();
+    Reply::typed(200, &Team { people })
+}
+
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub(crate) struct TotpReset {
+    /// the current password, to show it is the person
+    password: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct TotpSecret {
+    /// the new base32 secret for an authenticator app; shown once
+    totp_secret: String,
+}
+
+pub(crate) fn reset_totp_doc() -> OperationDoc {
+    OperationDoc::new("admin", "replace one's own TOTP secret (the current password is asked)")
+        .idempotent()
+        .body::<TotpReset>()
+        .responds::<TotpSecret>(200, "the new secret, shown once")
+}
+
+/// A new TOTP secret for the signed-in person, who proves it with their password.
+pub(crate) async fn reset_totp(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let person = person_of(ctx)?;
+    let mut f = Fields::from_body(ctx.body)?;
+    let password = f.text("password");
+    f.finish()?;
+    let current = store::password_hash(gw.store.as_ref(), &person.person_id).await?.ok_or_else(ApiError::internal)?;
+    let current = PasswordHash::new(&current).map_err(|_| ApiError::internal())?;
+    if Argon2::default().verify_password(password.as_bytes(), &current).is_err() {
+        return Err(invalid_credentials());
+    }
+    let totp_secret = base32(&gw.ids.random_bytes(TOTP_SECRET_BYTES));
+    let sealed = gw.seal_secret(&totp_secret, &person.person_id);
+    if !gw.commit(vec![store::set_totp_secret(&person.person_id, &sealed, gw.clock.now())]).await? {
+        return Err(invalid_credentials());
+    }
+    Reply::typed(200, &TotpSecret { totp_secret })
+}
+
 impl Gateway {
+    /// The one environment with an account for this address; `None` for none or both.
+    pub(crate) async fn environment_of_email(&self, email: &str) -> Option<Environment> {
+        let email = crate::input::normalize_email(email)?;
+        let mut found = None;
+        for environment in [Environment::Sandbox, Environment::Production] {
+            if store::account_by_email(self.store.as_ref(), environment, &email).await.ok()?.is_some() {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(environment);
+            }
+        }
+        found
+    }
+
+    /// Records that a person exported the audit log (before the export is handed over).
+    pub(crate) async fn log_audit_export(&self, environment: Environment, person_id: &str) -> ApiResult<()> {
+        let statement = self.person_audit(environment, "console.audit_export", person_id, self.clock.now());
+        self.store.batch(vec![statement]).await.map_err(Into::into)
+    }
+
     fn hash_password(&self, password: &str) -> ApiResult<String> {
         let salt = SaltString::encode_b64(&self.ids.random_bytes(16)).map_err(|e| ApiError::internal().with_detail(e.to_string()))?;
         Ok(Argon2::default()

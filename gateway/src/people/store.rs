@@ -187,3 +187,31 @@ pub(crate) async fn enabled_role(store: &dyn Store, environment: Environment, pe
 pub(crate) fn reopen_session(session_hash: &str) -> Stmt {
     Stmt::new("UPDATE console_sessions SET ended_at = NULL WHERE session_hash = ?1", vec![session_hash.into()])
 }
+
+/// An enabled account, as the team sees it.
+pub(crate) struct Member {
+    pub person_id: String,
+    pub email: String,
+    pub role: Role,
+}
+
+/// The environment's enabled accounts, by e-mail address.
+pub(crate) async fn members(store: &dyn Store, environment: Environment) -> ApiResult<Vec<Member>> {
+    let rows = store
+        .query(
+            "SELECT person_id, email, role FROM console_accounts WHERE environment = ?1 AND disabled_at IS NULL ORDER BY email",
+            vec![environment.as_str().into()],
+        )
+        .await?;
+    rows.iter()
+        .map(|row| Ok(Member { person_id: row.text(0)?, email: row.text(1)?, role: Role::parse(&row.text(2)?).ok_or_else(ApiError::internal)? }))
+        .collect()
+}
+
+/// Sets a new TOTP secret (sealed) and forgets the last step taken.
+pub(crate) fn set_totp_secret(person_id: &str, sealed_secret: &str, now: i64) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE console_accounts SET totp_secret = ?2, last_totp_step = 0, updated_at = ?3 WHERE person_id = ?1 AND disabled_at IS NULL",
+        vec![person_id.into(), sealed_secret.into(), now.into()],
+    )
+}

@@ -1,0 +1,345 @@
+//! The compliance team's day in a real browser (Debian's Chromium, driven
+//! through chromedriver with fantoccini): sign in with a computed TOTP code,
+//! change the one-time password, filter the queue, see a case go overdue
+//! when the sandbox clock moves, assign it, be refused an empty reason,
+//! propose, be refused one's own approval, approve as a second person, see
+//! the case closed through the API and `sanctions.cleared` delivered, and
+//! find each step in the audit log and its CSV. Every page is scanned with
+//! axe-core (no serious or critical violation) and reports no CSP violation.
+//!
+//! Runs where chromedriver is (`scripts/test.sh` installs it and sets
+//! `CGW_BROWSER_TESTS=1`, which makes a missing browser a failure), with
+//! axe-core's script at `CGW_AXE_JS`.
+
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
+
+mod support;
+
+use std::convert::Infallible;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper_util::rt::TokioIo;
+use serde_json::{json, Value as Json};
+use support::free_port;
+use totp_rs::{Algorithm, Secret, TOTP};
+
+const BIN: &str = env!("CARGO_BIN_EXE_compliance-gateway");
+
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn chromedriver() -> Option<String> {
+    let path = std::env::var("CGW_CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
+    if std::path::Path::new(&path).exists() {
+        return Some(path);
+    }
+    assert!(std::env::var("CGW_BROWSER_TESTS").as_deref() != Ok("1"), "CGW_BROWSER_TESTS=1 but there is no chromedriver at {path}");
+    None
+}
+
+fn cli(args: &[&str]) -> String {
+    let out = Command::new(BIN).args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+fn code_now(secret: &str) -> String {
+    let bytes = Secret::Encoded(secret.to_string()).to_bytes().unwrap();
+    TOTP::new(Algorithm::SHA1, 6, 1, 30, bytes).unwrap().generate_current().unwrap()
+}
+
+/// Records every webhook body delivered to it.
+async fn receiver(seen: Arc<Mutex<Vec<String>>>) -> u16 {
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        loop {
+            let (stream, _) = listener.accept().await.unwrap();
+            let seen = seen.clone();
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+                    let seen = seen.clone();
+                    async move {
+                        let body = request.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
+                        seen.lock().unwrap().push(String::from_utf8_lossy(&body).into_owned());
+                        Ok::<_, Infallible>(hyper::Response::new(Full::new(Bytes::from_static(b"ok"))))
+                    }
+                });
+                let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+            });
+        }
+    });
+    port
+}
+
+async fn api(base: &str, key: &str, method: reqwest::Method, path: &str, body: Option<Json>) -> (u16, Json) {
+    let mut request = reqwest::Client::new().request(method, format!("{base}{path}")).bearer_auth(key);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Json::Null))
+}
+
+/// No CSP violation on the page, and no serious or critical axe-core finding.
+async fn check_page(c: &Client, axe: &str, page: &str) {
+    let violations = c.execute("return sessionStorage.getItem('cgw-csp');", vec![]).await.unwrap();
+    assert!(violations.is_null() || violations == json!("[]"), "{page}: CSP violations {violations}");
+    let script = format!(
+        "{axe}\n;var done = arguments[arguments.length - 1];\
+         axe.run(document).then(function (r) {{ done(r.violations.filter(function (v) {{ return v.impact === 'serious' || v.impact === 'critical'; }})\
+         .map(function (v) {{ return v.id + ' (' + v.impact + '): ' + v.nodes.map(function (n) {{ return n.html; }}).join(' | '); }})); }})\
+         .catch(function (e) {{ done(['axe failed: ' + e]); }});"
+    );
+    let found = c.execute_async(&script, vec![]).await.unwrap();
+    assert_eq!(found, json!([]), "{page}: accessibility violations");
+}
+
+async fn fill(c: &Client, css: &str, text: &str) {
+    let field = c.find(Locator::Css(css)).await.unwrap();
+    field.clear().await.unwrap();
+    if !text.is_empty() {
+        field.send_keys(text).await.unwrap();
+    }
+}
+
+/// Clicks what loads a new page, and waits until the new page has loaded:
+/// the old document's root goes stale, the new one is complete.
+async fn click(c: &Client, css: &str) {
+    let old = c.find(Locator::Css("html")).await.unwrap();
+    c.find(Locator::Css(css)).await.unwrap().click().await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while old.tag_name().await.is_ok() {
+        assert!(Instant::now() < deadline, "clicking {css} loaded no new page");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    while c.execute("return document.readyState;", vec![]).await.ok() != Some(json!("complete")) {
+        assert!(Instant::now() < deadline, "the page after {css} did not finish loading");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn text_of(c: &Client, css: &str) -> String {
+    c.find(Locator::Css(css)).await.unwrap().text().await.unwrap()
+}
+
+async fn body_text(c: &Client) -> String {
+    text_of(c, "body").await
+}
+
+/// The browser is on `path`; otherwise the page says why not.
+async fn assert_at(c: &Client, path: &str) {
+    let url = c.current_url().await.unwrap();
+    assert!(url.path().ends_with(path), "expected {path}, at {url}: {}", c.source().await.unwrap_or_default());
+}
+
+/// Signs in with the one-time password and a fresh code, then chooses a password.
+async fn sign_in_first_time(c: &Client, base: &str, axe: &str, account: &Json) {
+    c.goto(&format!("{base}/console/login")).await.unwrap();
+    check_page(c, axe, "login").await;
+    fill(c, "#email", account["email"].as_str().unwrap()).await;
+    fill(c, "#password", account["password"].as_str().unwrap()).await;
+    fill(c, "#totp", &code_now(account["totp_secret"].as_str().unwrap())).await;
+    click(c, "form button[type=submit]").await;
+    let url = c.current_url().await.unwrap();
+    assert!(url.path().ends_with("/console/account"), "the first sign-in did not ask for a new password: {url}: {}", body_text(c).await);
+    check_page(c, axe, "account").await;
+    fill(c, "#new_password", "correct horse battery staple").await;
+    click(c, "button[name=action][value=password]").await;
+    assert_at(c, "/console/cases").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reviewer_and_an_approver_do_their_day_in_the_browser() {
+    let Some(driver) = chromedriver() else {
+        eprintln!("skipped: no chromedriver (scripts/test.sh installs it)");
+        return;
+    };
+    let axe = std::fs::read_to_string(std::env::var("CGW_AXE_JS").expect("CGW_AXE_JS names axe.min.js")).expect("read axe-core");
+    let dir = tempfile::tempdir().unwrap();
+    let database = format!("sqlite://{}", dir.path().join("g.db").display());
+    let admin = cli(&["admin-key", "create", "--environment", "sandbox", "--database", &database]);
+    let port = free_port();
+    let _server = Killed(
+        Command::new(BIN)
+            .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", &database, "--four-eyes", "sandbox,production"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let base = format!("http://127.0.0.1:{port}");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while reqwest::get(format!("{base}/v1/health")).await.ok().map(|r| r.status().as_u16()) != Some(200) {
+        assert!(Instant::now() < deadline, "the server did not start");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // An operator with a webhook, and a signup that is a hit.
+    let (_, tenant) = api(&base, &admin, reqwest::Method::POST, "/v1/admin/tenants", Some(json!({ "name": "acme", "environment": "sandbox" }))).await;
+    let key = tenant["api_key"].as_str().unwrap().to_string();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let hook = receiver(seen.clone()).await;
+    let (status, webhook) =
+        api(&base, &key, reqwest::Method::POST, "/v1/webhooks", Some(json!({ "url": format!("http://127.0.0.1:{hook}/hook") }))).await;
+    assert_eq!(status, 201, "{webhook}");
+    let identity = json!({ "user_id": "u-browser", "first_name": "SanctionedSam", "last_name": "Lee", "date_of_birth": "1980-01-01", "nationality": "GB", "email": "u@example.com" });
+    let (_, hit) = api(&base, &key, reqwest::Method::POST, "/v1/sanctions/screen", Some(identity)).await;
+    let case_id = hit["case_id"].as_str().unwrap().to_string();
+
+    let person = |email: &str| -> Json {
+        serde_json::from_str(&cli(&[
+            "console-user",
+            "create",
+            "--email",
+            email,
+            "--role",
+            "approver",
+            "--environment",
+            "sandbox",
+            "--database",
+            &database,
+        ]))
+        .unwrap()
+    };
+    let (alice, bob) = (person("alice@example.com"), person("bob@example.com"));
+
+    let driver_port = free_port();
+    let _driver = Killed(Command::new(&driver).arg(format!("--port={driver_port}")).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap());
+    let profile = tempfile::tempdir().unwrap();
+    let mut capabilities = serde_json::Map::new();
+    let args = [
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+    ];
+    let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    args.push(format!("--user-data-dir={}", profile.path().display()));
+    capabilities.insert(
+        "goog:chromeOptions".into(),
+        json!({ "binary": std::env::var("CGW_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()), "args": args }),
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let c = loop {
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        match ClientBuilder::new(connector).capabilities(capabilities.clone()).connect(&format!("http://127.0.0.1:{driver_port}")).await {
+            Ok(client) => break client,
+            Err(e) => {
+                assert!(Instant::now() < deadline, "chromedriver did not start a session: {e}");
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        }
+    };
+
+    // Alice signs in, filters the queue, sees the case go overdue, assigns it and proposes.
+    sign_in_first_time(&c, &base, &axe, &alice).await;
+    c.find(Locator::Css("#f-type")).await.unwrap().select_by_value("sanctions_hit").await.unwrap();
+    click(&c, "form.filters button[type=submit]").await;
+    assert!(c.current_url().await.unwrap().query().unwrap_or_default().contains("type=sanctions_hit"), "the filter is not kept in the URL");
+    check_page(&c, &axe, "queue").await;
+    let row = format!("tr[data-case-id='{case_id}']");
+    assert_eq!(c.find(Locator::Css(&row)).await.unwrap().attr("data-overdue").await.unwrap(), None);
+    let (status, _) = api(&base, &key, reqwest::Method::POST, "/v1/sandbox/clock", Some(json!({ "advance_seconds": 49 * 3_600 }))).await;
+    assert_eq!(status, 200);
+    let here = c.current_url().await.unwrap();
+    c.goto(here.as_str()).await.unwrap();
+    assert_eq!(c.find(Locator::Css(&row)).await.unwrap().attr("data-overdue").await.unwrap().as_deref(), Some("true"), "no overdue badge");
+    assert!(text_of(&c, &row).await.contains("Overdue"));
+
+    click(&c, &format!("a[href='/console/cases/{case_id}']")).await;
+    check_page(&c, &axe, "case").await;
+    let matches = c.find_all(Locator::Css("section[aria-labelledby=subject-heading] tbody tr")).await.unwrap();
+    assert!(!matches.is_empty(), "the case page shows no match beside the subject");
+    assert!(text_of(&c, "section[aria-labelledby=subject-heading] tbody tr").await.contains("0."), "the match shows no score");
+    c.find(Locator::Css("#assignee")).await.unwrap().select_by_value("me").await.unwrap();
+    click(&c, "button[name=action][value=assign]").await;
+    assert!(text_of(&c, "[role=status]").await.contains("Assigned"));
+    // an empty reason is refused, then a proposal with a reason
+    click(&c, "button[name=action][value=propose]").await;
+    assert!(text_of(&c, "[role=alert]").await.contains("reason"), "an empty reason was not refused");
+    assert_eq!(text_of(&c, "#case-status").await, "open");
+    fill(&c, "#reason", "Born 1980 in GB; the listed person is not this customer.").await;
+    click(&c, "button[name=action][value=propose]").await;
+    assert!(text_of(&c, "[role=status]").await.contains("Proposed"));
+    assert_eq!(text_of(&c, "#case-status").await, "pending_approval");
+    // her own approval is refused
+    click(&c, "button[name=action][value=approve]").await;
+    assert!(text_of(&c, "[role=alert]").await.contains("other than its proposer"), "self-approval was not refused");
+    check_page(&c, &axe, "case with a proposal").await;
+
+    // A form without the session's CSRF token, or from another origin, is refused.
+    let cookie = c.get_named_cookie("__Host-cgw_session").await.unwrap().value().to_string();
+    let no_redirects = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let post = |csrf: &str, origin: &str| {
+        no_redirects
+            .post(format!("{base}/console/cases/{case_id}"))
+            .header("cookie", format!("__Host-cgw_session={cookie}"))
+            .header("origin", origin)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(format!("csrf={csrf}&action=comment&comment=forged"))
+    };
+    assert_eq!(post("", &base).send().await.unwrap().status().as_u16(), 403);
+    let csrf = c.find(Locator::Css("input[name=csrf]")).await.unwrap().attr("value").await.unwrap().unwrap();
+    assert_eq!(post(&csrf, "http://evil.example").send().await.unwrap().status().as_u16(), 403);
+    assert_eq!(post(&csrf, &base).send().await.unwrap().status().as_u16(), 303, "the twin: the same form from this console is taken");
+
+    click(&c, "form.signout button").await;
+    assert_at(&c, "/console/login").await;
+
+    // Bob signs in and approves: the decision takes effect.
+    sign_in_first_time(&c, &base, &axe, &bob).await;
+    c.goto(&format!("{base}/console/cases/{case_id}")).await.unwrap();
+    click(&c, "button[name=action][value=approve]").await;
+    assert!(text_of(&c, "[role=status]").await.contains("Approved"));
+    assert_eq!(text_of(&c, "#case-status").await, "closed");
+    check_page(&c, &axe, "closed case").await;
+    let (_, file) = api(&base, &admin, reqwest::Method::GET, &format!("/v1/admin/cases/{case_id}"), None).await;
+    assert_eq!(file["status"], "closed", "{file}");
+    let (_, status) = api(&base, &key, reqwest::Method::GET, "/v1/sanctions/status?user_id=u-browser", None).await;
+    assert_eq!(status["status"], "cleared", "{status}");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let cleared = seen.lock().unwrap().iter().any(|b| b.contains("sanctions.cleared") && b.contains(&case_id));
+        if cleared {
+            break;
+        }
+        assert!(Instant::now() < deadline, "sanctions.cleared was not delivered");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    // The audit log shows each step; its CSV too, and the export is logged.
+    c.goto(&format!("{base}/console/audit")).await.unwrap();
+    check_page(&c, &axe, "audit").await;
+    let log = body_text(&c).await;
+    for action in ["console.sign_in", "console_user.password_change", "case.take", "case.propose", "case.approve"] {
+        assert!(log.contains(action), "the audit log lacks {action}: {log}");
+    }
+    let href = c.find(Locator::Css("#audit-csv")).await.unwrap().attr("href").await.unwrap().unwrap();
+    let cookie = c.get_named_cookie("__Host-cgw_session").await.unwrap().value().to_string();
+    let csv = reqwest::Client::new().get(format!("{base}{href}")).header("cookie", format!("__Host-cgw_session={cookie}")).send().await.unwrap();
+    assert_eq!(csv.status().as_u16(), 200);
+    let csv = csv.text().await.unwrap();
+    assert!(csv.starts_with("at,action,actor,resource,tenant_id,request_id"), "{csv}");
+    assert!(csv.contains("case.approve") && csv.contains(bob["user_id"].as_str().unwrap()), "{csv}");
+    c.refresh().await.unwrap();
+    assert!(body_text(&c).await.contains("console.audit_export"), "the export was not logged");
+    c.close().await.unwrap();
+}
