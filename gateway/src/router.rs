@@ -148,6 +148,7 @@ route_table! {
     CaseAssign(case_id): "POST" "/v1/admin/cases/{case_id}/assign" => "assignCase", Review audit "case.assign", crate::cases::assign, doc crate::cases::assign_doc;
     CaseUnassign(case_id): "POST" "/v1/admin/cases/{case_id}/unassign" => "unassignCase", Review audit "case.unassign", crate::cases::unassign, doc crate::cases::unassign_doc;
     CaseTake(case_id): "POST" "/v1/admin/cases/{case_id}/take" => "takeCase", Person audit "case.take", crate::cases::take, doc crate::cases::take_doc;
+    CaseTags(case_id): "PUT" "/v1/admin/cases/{case_id}/tags" => "setCaseTags", Review audit "case.tags", crate::cases::set_tags, doc crate::cases::set_tags_doc;
     CaseComment(case_id): "POST" "/v1/admin/cases/{case_id}/comments" => "commentOnCase", Review audit "case.comment", crate::cases::comment, doc crate::cases::comment_doc;
     CasePropose(case_id): "POST" "/v1/admin/cases/{case_id}/proposal" => "proposeDecision", Review audit "case.propose", crate::cases::propose, doc crate::cases::propose_doc;
     CaseApprove(case_id): "POST" "/v1/admin/cases/{case_id}/proposal/approve" => "approveDecision", Person audit "case.approve", crate::cases::approve, doc crate::cases::approve_doc;

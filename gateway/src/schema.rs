@@ -414,6 +414,7 @@ const V14: &[&str] = &[
         case_id TEXT PRIMARY KEY,
         environment TEXT NOT NULL,
         assignee TEXT,
+        tags TEXT NOT NULL DEFAULT '[]',
         proposal_id TEXT,
         proposed_outcome TEXT,
         proposal_reason TEXT,

@@ -146,3 +146,76 @@ async fn console_users_on_postgres() {
         accounts_are_made_signed_in_to_and_disabled(&db).await;
     }
 }
+
+/// A session is a person's while their account is enabled and the session
+/// is used: disabling the account stops it at once, 30 minutes unused end
+/// it, and a changed password ends the person's other sessions. Twins: the
+/// session used within the idle time, and the session that changed the password, go on.
+#[tokio::test]
+async fn sessions_end_when_disabled_idle_or_superseded() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("g.db").display());
+    let keys = host_native::load_secret_keys(&db, None, None, &[]).unwrap();
+    let now = Arc::new(AtomicI64::new(1_800_000_000));
+    let gateway = Gateway::new(
+        open_store(&db).await.unwrap(),
+        Box::new(ComponentRules::embedded().unwrap()),
+        Box::new(TestClock(now.clone())),
+        Box::new(OsIds),
+        Config { secret_keys: Some(keys), ..Config::default() },
+    );
+    gateway.migrate().await.unwrap();
+    let set = |t: i64| now.store(t, std::sync::atomic::Ordering::SeqCst);
+    let created = gateway.create_console_account(Environment::Sandbox, "rui@example.com", Role::Reviewer).await.unwrap();
+    let sign_in = |password: String, at: i64| {
+        let gateway = &gateway;
+        let secret = created.totp_secret.clone();
+        async move {
+            let body = serde_json::json!({ "environment": "sandbox", "email": "rui@example.com", "password": password, "totp": code(&secret, at) });
+            support::call(gateway, "", "POST", "/v1/admin/sessions", body).await
+        }
+    };
+    let at = 1_800_000_000;
+    let (status, first) = sign_in(created.password.clone(), at).await;
+    assert_eq!(status, 201, "{first}");
+    let first = first["session_token"].as_str().unwrap().to_string();
+    let queue = |token: String| {
+        let gateway = &gateway;
+        async move { support::call(gateway, &token, "GET", "/v1/admin/cases", Json::Null).await.0 }
+    };
+    assert_eq!(queue(first.clone()).await, 403, "the one-time password must be changed first");
+    let (status, _) =
+        support::call(&gateway, &first, "POST", "/v1/admin/people/me/password", serde_json::json!({ "new_password": "a brand new passphrase" }))
+            .await;
+    assert_eq!(status, 200);
+    assert_eq!(queue(first.clone()).await, 200);
+
+    // A second session, then the password changes through the first: the second ends, the first goes on.
+    set(at + 30);
+    let (status, second) = sign_in("a brand new passphrase".into(), at + 30).await;
+    assert_eq!(status, 201, "{second}");
+    let second = second["session_token"].as_str().unwrap().to_string();
+    assert_eq!(queue(second.clone()).await, 200);
+    let (status, _) =
+        support::call(&gateway, &first, "POST", "/v1/admin/people/me/password", serde_json::json!({ "new_password": "another new passphrase" }))
+            .await;
+    assert_eq!(status, 200);
+    assert_eq!(queue(second).await, 401, "a session outlived the password change");
+    assert_eq!(queue(first.clone()).await, 200);
+
+    // Used 29 minutes later: still on; then 30 minutes unused: ended.
+    set(at + 30 + 29 * 60);
+    assert_eq!(queue(first.clone()).await, 200);
+    set(at + 30 + 29 * 60 + 30 * 60);
+    assert_eq!(queue(first).await, 401, "an idle session went on");
+
+    // A fresh session stops at once when the account is disabled.
+    let t = at + 30 + 59 * 60 + 30;
+    set(t);
+    let (status, third) = sign_in("another new passphrase".into(), t).await;
+    assert_eq!(status, 201, "{third}");
+    let third = third["session_token"].as_str().unwrap().to_string();
+    assert_eq!(queue(third.clone()).await, 200);
+    gateway.disable_console_account(Environment::Sandbox, "rui@example.com").await.unwrap();
+    assert_eq!(queue(third).await, 401, "a disabled person's session went on");
+}

@@ -261,7 +261,8 @@ fn the_claim_checker_catches_an_unclaimed_user_write() {
 /// "Writes that touch a user claim the user's row": every batch committed
 /// through every path that writes a user's state (signup, limits set, raised,
 /// cancelled and activated, deposits, withdrawals and their checks, manual
-/// and vendor reviews, expiries, a case's review, re-screens) claims it.
+/// and vendor reviews, expiries, a case's review directly and through the
+/// case model, re-screens) claims it.
 #[tokio::test]
 async fn every_write_to_a_users_state_claims_the_user() {
     let h = host().await;
@@ -307,6 +308,11 @@ async fn every_write_to_a_users_state_claims_the_user() {
         call(gw, admin, "POST", &format!("/v1/admin/sanctions/cases/{case}/review"), json!({ "decision": "dismiss", "reviewer": "analyst-7" })).await,
         200,
     );
+    // a case decided through the case model: its user claimed with the case file in one batch
+    let (_, hit) = call(gw, key, "POST", "/v1/sanctions/screen", person("u-case", "SanctionedSam")).await;
+    let case = hit["case_id"].as_str().unwrap();
+    let proposal = json!({ "outcome": "true_match", "reason": "the listed person" });
+    ok(call(gw, admin, "POST", &format!("/v1/admin/cases/{case}/proposal"), proposal).await, 200);
     // the due work: the raised limit goes live, the untouched check is abandoned, and a quarter on, everyone is screened again
     ok(call(gw, key, "POST", "/v1/sandbox/clock", json!({ "advance_seconds": 40 * 86_400 })).await, 200);
     ok(call(gw, key, "POST", "/v1/sandbox/clock", json!({ "advance_seconds": 60 * 86_400 })).await, 200);

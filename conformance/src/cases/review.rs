@@ -130,6 +130,22 @@ pub fn assignment_comments_and_the_timeline(env: &Env) -> CaseResult {
     ensure_eq!(comment["detail"]["comment"], json!("asked the operator for an ID"));
     ensure_eq!(file.body["timeline"][1]["actor"], json!(reviewer.person_id));
 
+    // tags: the team's labels, in the case file and as a queue filter
+    let tag = format!("t-{}", unique("x").to_lowercase().replace(['_', '.'], "-"));
+    let tag: String = tag.chars().take(40).collect();
+    as_person(env, &reviewer, "PUT", &path("tags"), Some(json!({ "tags": ["Not Valid"] }))).expect_error(400, "invalid_field")?;
+    as_person(env, &reviewer, "PUT", &path("tags"), Some(json!({ "tags": "pep" }))).expect_error(400, "invalid_field")?;
+    let tagged = as_person(env, &reviewer, "PUT", &path("tags"), Some(json!({ "tags": [tag, "pep-check", tag] })));
+    tagged.expect(200)?;
+    ensure_eq!(tagged.body["tags"].as_array().map(Vec::len), Some(2), tagged.raw);
+    let by_tag = env.admin("GET", &format!("/v1/admin/cases?tag={tag}"), None);
+    by_tag.expect(200)?;
+    ensure_eq!(by_tag.body["cases"].as_array().map(Vec::len), Some(1), by_tag.raw);
+    ensure_eq!(by_tag.body["cases"][0]["case_id"], json!(case_id));
+    let other = env.admin("GET", &format!("/v1/admin/cases?tag={tag}-other"), None);
+    ensure_eq!(other.body["cases"].as_array().map(Vec::len), Some(0), other.raw);
+    env.admin("GET", "/v1/admin/cases?tag=NO", None).expect_error(400, "invalid_field")?;
+
     // a person's session is for review work, not an operator's or the admin key's routes
     as_person(env, &reviewer, "GET", "/v1/sanctions/status?user_id=x", None).expect_error(403, "forbidden")?;
     as_person(env, &supervisor, "POST", "/v1/admin/tenants", Some(json!({ "name": "x", "environment": "sandbox" })))

@@ -107,6 +107,7 @@ pub(crate) enum EventKind {
     Assigned,
     Unassigned,
     Commented,
+    Tagged,
     Proposed,
     Approved,
     ProposalRejected,
@@ -115,11 +116,12 @@ pub(crate) enum EventKind {
 }
 
 impl EventKind {
-    const ALL: [EventKind; 8] = [
+    const ALL: [EventKind; 9] = [
         EventKind::Opened,
         EventKind::Assigned,
         EventKind::Unassigned,
         EventKind::Commented,
+        EventKind::Tagged,
         EventKind::Proposed,
         EventKind::Approved,
         EventKind::ProposalRejected,
@@ -132,6 +134,7 @@ impl EventKind {
             EventKind::Assigned => "assigned",
             EventKind::Unassigned => "unassigned",
             EventKind::Commented => "commented",
+            EventKind::Tagged => "tagged",
             EventKind::Proposed => "proposed",
             EventKind::Approved => "approved",
             EventKind::ProposalRejected => "proposal_rejected",
@@ -282,6 +285,8 @@ pub(crate) struct QueueQuery {
     status: Option<String>,
     /// a person's id, `me` (a person's session) or `none` (unassigned)
     assignee: Option<String>,
+    /// only cases with this tag
+    tag: Option<String>,
     /// `true`: only cases past their due time
     overdue: Option<bool>,
     /// only cases waiting at least this long
@@ -302,6 +307,7 @@ pub(crate) struct QueueRow {
     assignee: Option<String>,
     /// the pending proposal's outcome
     proposed_outcome: Option<Outcome>,
+    tags: Vec<String>,
     waiting_since: String,
     review_due_at: Option<String>,
     overdue: bool,
@@ -344,6 +350,7 @@ pub(crate) struct CaseFile {
     user_id: String,
     status: WorkStatus,
     assignee: Option<String>,
+    tags: Vec<String>,
     waiting_since: String,
     review_due_at: Option<String>,
     overdue: bool,
@@ -364,6 +371,14 @@ pub(crate) struct AssignBody {
     /// the id of a console account of the environment
     #[schema(min_length = 1)]
     assignee: String,
+}
+
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub(crate) struct TagsBody {
+    /// the case's tags, replacing those it had: at most 10, each 1 to 40 of a-z, 0-9 and `-`
+    #[schema(max_items = 10)]
+    tags: Vec<String>,
 }
 
 #[derive(Debug, ToSchema)]
@@ -397,6 +412,7 @@ pub(crate) struct CaseAction {
     case_id: String,
     status: WorkStatus,
     assignee: Option<String>,
+    tags: Vec<String>,
     proposal: Option<ProposalView>,
     /// the outcome that took effect, when the case was decided
     decided_outcome: Option<Outcome>,
@@ -426,6 +442,13 @@ pub(crate) fn unassign_doc() -> OperationDoc {
 
 pub(crate) fn take_doc() -> OperationDoc {
     OperationDoc::new("admin", "take a case: assign it to oneself (a person)").idempotent().responds::<CaseAction>(200, "taken").errors(&[404, 409])
+}
+
+pub(crate) fn set_tags_doc() -> OperationDoc {
+    OperationDoc::new("admin", "set a case's tags (the team's labels, filterable in the queue)")
+        .body::<TagsBody>()
+        .responds::<CaseAction>(200, "tagged")
+        .errors(&[404])
 }
 
 pub(crate) fn comment_doc() -> OperationDoc {
@@ -486,12 +509,17 @@ pub(crate) async fn list_queue(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
         },
         Some(id) => AssigneeFilter::Person(id.to_string()),
     };
+    let tag = match ctx.query.get("tag") {
+        None => None,
+        Some(text) => Some(valid_tag(text).ok_or_else(|| ApiError::bad_request("invalid_field", TAG_RULE))?),
+    };
     let (overdue_only, review_target, now) = gw.review_filter(ctx)?;
     let mut page = gw.review_page::<(i64, String)>(ctx)?;
     let filter = QueueFilter {
         environment: ctx.caller.environment,
         state,
         assignee,
+        tag,
         min_age_seconds: page.min_age_seconds,
         overdue_only,
         review_target,
@@ -539,6 +567,7 @@ pub(crate) async fn list_queue(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
             user_id: r.user_id,
             assignee: r.assignee,
             proposed_outcome: r.proposed_outcome,
+            tags: r.tags,
         })
         .collect();
     Reply::typed(200, &Queue { cases, next_cursor, has_more })
@@ -599,6 +628,7 @@ pub(crate) async fn get_case_file(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) ->
         user_id: user_id.to_string(),
         status: work_status(awaiting, work.proposal.is_some()),
         assignee: work.assignee.clone(),
+        tags: work.tags.clone(),
         waiting_since: time::format(waiting_since),
         review_due_at: state.due_at.map(time::format),
         overdue: state.overdue,
@@ -627,6 +657,7 @@ fn action_reply(status_code: u16, case_id: &str, status: WorkStatus, work: &Work
             case_id: case_id.to_string(),
             status,
             assignee: work.assignee.clone(),
+            tags: work.tags.clone(),
             proposal: work.proposal.as_ref().map(proposal_view),
             decided_outcome,
             decided_by,
@@ -703,6 +734,45 @@ pub(crate) async fn comment(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiRe
             return Ok(None);
         }
         action_reply(201, case_id, work_status(subject.awaiting(), read.proposal.is_some()), &read, None).map(Some)
+    })
+}
+
+const MAX_TAGS: usize = 10;
+const MAX_TAG_CHARS: usize = 40;
+const TAG_RULE: &str = "a tag is 1 to 40 of a-z, 0-9 and -";
+
+fn valid_tag(text: &str) -> Option<String> {
+    let ok = (1..=MAX_TAG_CHARS).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    ok.then(|| text.to_string())
+}
+
+/// `PUT /v1/admin/cases/{case_id}/tags`: replaces the case's tags; open or closed.
+pub(crate) async fn set_tags(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
+    let object = crate::input::parse_json_object(ctx.body)?;
+    let Some(given) = object.get("tags") else {
+        return Err(ApiError::bad_request("missing_fields", "missing required fields: tags"));
+    };
+    let given = given.as_array().ok_or_else(|| ApiError::bad_request("invalid_field", "tags must be an array of strings"))?;
+    if given.len() > MAX_TAGS {
+        return Err(ApiError::bad_request("invalid_field", "at most 10 tags"));
+    }
+    let mut tags = given
+        .iter()
+        .map(|t| t.as_str().and_then(valid_tag))
+        .collect::<Option<Vec<String>>>()
+        .ok_or_else(|| ApiError::bad_request("invalid_field", TAG_RULE))?;
+    tags.sort();
+    tags.dedup();
+    let environment = ctx.caller.environment;
+    until_committed!({
+        let subject = Subject::load(gw, environment, case_id).await?;
+        let read = store::work(gw.store.as_ref(), environment, case_id).await?;
+        let next = Work { tags: tags.clone(), ..read.clone() };
+        let e = event(gw, &read, 0, EventKind::Tagged, &actor(ctx), json!({ "tags": tags, "previous": read.tags }), ctx.now);
+        if !save(gw, case_id, environment, &read, &next, e, ctx.now).await? {
+            return Ok(None);
+        }
+        action_reply(200, case_id, work_status(subject.awaiting(), next.proposal.is_some()), &next, None).map(Some)
     })
 }
 

@@ -36,6 +36,8 @@ pub(crate) struct QueueFilter {
     pub environment: Environment,
     pub state: StateFilter,
     pub assignee: AssigneeFilter,
+    /// only cases with this tag
+    pub tag: Option<String>,
     /// only items waiting at least this long on their tenant's clock
     pub min_age_seconds: i64,
     /// only items the review target pre-selects as possibly overdue
@@ -59,6 +61,7 @@ pub(crate) struct Queued {
     pub clock_offset_seconds: i64,
     pub assignee: Option<String>,
     pub proposed_outcome: Option<Outcome>,
+    pub tags: Vec<String>,
 }
 
 impl AssigneeFilter {
@@ -82,6 +85,7 @@ fn queued_from(row: &Row, case_type: CaseType, awaiting: bool) -> ApiResult<Queu
         clock_offset_seconds: row.int(5)?,
         assignee: row.opt_text(6)?,
         proposed_outcome: row.opt_text(7)?.as_deref().and_then(Outcome::parse),
+        tags: row.opt_text(10)?.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default(),
         awaiting,
     })
 }
@@ -108,6 +112,8 @@ fn queue_params(f: &QueueFilter, status: &str) -> Vec<Value> {
         f.overdue_only.into(),
         f.review_target.into(),
         (f.state == StateFilter::Closed).into(),
+        // the tags are stored as a JSON array: a tag matches as a quoted element
+        f.tag.as_ref().map_or(String::new(), |t| format!("%\"{t}\"%")).into(),
     ]
 }
 
@@ -118,14 +124,15 @@ pub(crate) async fn sanctions_cases(store: &dyn Store, f: &QueueFilter, kind: Op
     let rows = store
         .query(
             "SELECT c.case_id, c.tenant_id, c.external_user_id, c.created_at, c.review_due_at, t.clock_offset_seconds, w.assignee,
-                    w.proposed_outcome, c.kind, c.status
+                    w.proposed_outcome, c.kind, c.status, w.tags
              FROM sanctions_cases c JOIN tenants t ON t.tenant_id = c.tenant_id LEFT JOIN case_work w ON w.case_id = c.case_id
              WHERE c.environment = ?1 AND ((?13 = 0 AND c.status = ?2) OR (?13 = 1 AND c.status <> ?2))
                AND (?3 = 0 OR (?3 = 1 AND w.assignee IS NULL) OR (?3 = 2 AND w.assignee = ?4))
                AND (?5 = 0 OR w.proposal_id IS NOT NULL)
                AND c.created_at + ?6 <= ?7 + t.clock_offset_seconds
                AND (?11 = 0 OR COALESCE(c.review_due_at, c.created_at + ?12) <= ?7 + t.clock_offset_seconds)
-               AND (?14 = '' OR c.kind = ?14)
+               AND (?14 = '' OR w.tags LIKE ?14)
+               AND (?15 = '' OR c.kind = ?15)
                AND (c.created_at > ?8 OR (c.created_at = ?8 AND c.case_id > ?9))
              ORDER BY c.created_at, c.case_id LIMIT ?10",
             params,
@@ -144,14 +151,15 @@ pub(crate) async fn sanctions_cases(store: &dyn Store, f: &QueueFilter, kind: Op
 pub(crate) async fn kyc_cases(store: &dyn Store, f: &QueueFilter) -> ApiResult<Vec<Queued>> {
     let rows = store
         .query(
-            "SELECT k.kyc_check_id, k.tenant_id, k.external_user_id, k.updated_at, NULL, t.clock_offset_seconds, w.assignee,
-                    w.proposed_outcome, k.status
+            "SELECT k.kyc_check_id, k.tenant_id, k.external_user_id, k.updated_at, CAST(NULL AS BIGINT), t.clock_offset_seconds, w.assignee,
+                    w.proposed_outcome, k.status, CAST(NULL AS TEXT), w.tags
              FROM kyc_checks k JOIN tenants t ON t.tenant_id = k.tenant_id LEFT JOIN case_work w ON w.case_id = k.kyc_check_id
              WHERE k.environment = ?1 AND ((?13 = 0 AND k.status = ?2) OR (?13 = 1 AND k.status <> ?2 AND w.case_id IS NOT NULL))
                AND (?3 = 0 OR (?3 = 1 AND w.assignee IS NULL) OR (?3 = 2 AND w.assignee = ?4))
                AND (?5 = 0 OR w.proposal_id IS NOT NULL)
                AND k.updated_at + ?6 <= ?7 + t.clock_offset_seconds
                AND (?11 = 0 OR k.updated_at + ?12 <= ?7 + t.clock_offset_seconds)
+               AND (?14 = '' OR w.tags LIKE ?14)
                AND (k.updated_at > ?8 OR (k.updated_at = ?8 AND k.kyc_check_id > ?9))
              ORDER BY k.updated_at, k.kyc_check_id LIMIT ?10",
             queue_params(f, KycStatus::PendingReview.as_str()),
@@ -181,6 +189,8 @@ pub(crate) struct Proposal {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct Work {
     pub assignee: Option<String>,
+    /// the team's labels, sorted
+    pub tags: Vec<String>,
     pub proposal: Option<Proposal>,
     pub version: i64,
 }
@@ -188,7 +198,7 @@ pub(crate) struct Work {
 pub(crate) async fn work(store: &dyn Store, environment: Environment, case_id: &str) -> ApiResult<Work> {
     let rows = store
         .query(
-            "SELECT assignee, proposal_id, proposed_outcome, proposal_reason, proposed_by, proposed_at, proposal_evidence, version
+            "SELECT assignee, proposal_id, proposed_outcome, proposal_reason, proposed_by, proposed_at, proposal_evidence, version, tags
              FROM case_work WHERE case_id = ?1 AND environment = ?2",
             vec![case_id.into(), environment.as_str().into()],
         )
@@ -205,7 +215,8 @@ pub(crate) async fn work(store: &dyn Store, environment: Environment, case_id: &
             evidence: row.text(6)?,
         }),
     };
-    Ok(Work { assignee: row.opt_text(0)?, proposal, version: row.int(7)? })
+    let tags = serde_json::from_str(&row.text(8)?).map_err(|_| ApiError::internal())?;
+    Ok(Work { assignee: row.opt_text(0)?, tags, proposal, version: row.int(7)? })
 }
 
 /// Writes a case's file as `next`, if it is still at the version read: the
@@ -219,7 +230,7 @@ pub(crate) fn save_work(case_id: &str, environment: Environment, read_version: i
         ),
         Stmt::expect_one(
             "UPDATE case_work SET assignee = ?3, proposal_id = ?4, proposed_outcome = ?5, proposal_reason = ?6, proposed_by = ?7,
-                    proposed_at = ?8, proposal_evidence = ?9, version = version + 1, updated_at = ?10
+                    proposed_at = ?8, proposal_evidence = ?9, version = version + 1, updated_at = ?10, tags = ?12
              WHERE case_id = ?1 AND environment = ?2 AND version = ?11",
             vec![
                 case_id.into(),
@@ -233,6 +244,7 @@ pub(crate) fn save_work(case_id: &str, environment: Environment, read_version: i
                 p.map(|p| p.evidence.as_str()).into(),
                 now.into(),
                 read_version.into(),
+                serde_json::to_string(&next.tags).unwrap_or_else(|_| String::from("[]")).into(),
             ],
         ),
     ]

@@ -202,6 +202,7 @@ fn flash(code: &str) -> Option<String> {
         "assigned" => "Assigned.",
         "unassigned" => "Unassigned.",
         "commented" => "Comment added.",
+        "tagged" => "Tags saved.",
         "proposed" => "Proposed: a second person approves it.",
         "decided" => "Decided.",
         "approved" => "Approved: the decision took effect.",
@@ -376,6 +377,7 @@ struct QueueFilter {
 
 struct QueueRow {
     case_id: String,
+    tags: String,
     case_type: String,
     user_id: String,
     status: String,
@@ -470,6 +472,7 @@ async fn queue(gw: &Gateway, request: &http::Request<Vec<u8>>, signed: &Signed, 
             let now = time::parse(&text(&c["waiting_since"])).unwrap_or(0).saturating_add(c["age_seconds"].as_i64().unwrap_or(0));
             QueueRow {
                 case_id: text(&c["case_id"]),
+                tags: c["tags"].as_array().into_iter().flatten().map(text).collect::<Vec<_>>().join(", "),
                 case_type: text(&c["case_type"]),
                 user_id: text(&c["user_id"]),
                 status: text(&c["status"]),
@@ -556,6 +559,7 @@ struct CasePage {
     user_id: String,
     tenant_id: String,
     assignee: String,
+    tags: String,
     overdue: bool,
     sla: String,
     four_eyes: bool,
@@ -653,6 +657,7 @@ async fn case_page(
         user_id: text(&file["user_id"]),
         tenant_id: text(&file["tenant_id"]),
         assignee: text(&file["assignee"]),
+        tags: file["tags"].as_array().into_iter().flatten().map(text).collect::<Vec<_>>().join(", "),
         overdue: file["overdue"] == json!(true),
         sla: countdown(due, now),
         four_eyes: file["four_eyes"] == json!(true),

@@ -242,6 +242,11 @@ impl Gateway {
     }
 
     fn cli_audit(&self, environment: Environment, action: &str, resource: &str, now: i64) -> crate::ports::Stmt {
+        self.team_audit(environment, action, "cli", resource, now)
+    }
+
+    /// An audit row of an action on the console accounts, outside any tenant.
+    fn team_audit(&self, environment: Environment, action: &str, actor: &str, resource: &str, now: i64) -> crate::ports::Stmt {
         let (audit_id, request_id) = (self.new_id("aud"), self.new_id("req"));
         crate::tenants::store::audit_admin_action(&crate::tenants::store::AdminAction {
             audit_id: &audit_id,
@@ -250,7 +255,7 @@ impl Gateway {
             request_id: &request_id,
             now,
             environment,
-            actor_key_id: "cli",
+            actor_key_id: actor,
             resource: Some(resource),
         })
     }
@@ -489,18 +494,9 @@ impl Gateway {
             .to_string())
     }
 
+    /// An audit row of the team's own actions (sign-in, export), by the person.
     fn person_audit(&self, environment: Environment, action: &str, person_id: &str, now: i64) -> crate::ports::Stmt {
-        let (audit_id, request_id) = (self.new_id("aud"), self.new_id("req"));
-        crate::tenants::store::audit_admin_action(&crate::tenants::store::AdminAction {
-            audit_id: &audit_id,
-            tenant_id: None,
-            action,
-            request_id: &request_id,
-            now,
-            environment,
-            actor_key_id: person_id,
-            resource: Some(person_id),
-        })
+        self.team_audit(environment, action, person_id, person_id, now)
     }
 }
 
