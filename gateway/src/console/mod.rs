@@ -616,13 +616,17 @@ async fn case_page(
             let parts = &m["score_breakdown"];
             matches.push(MatchRow {
                 entity: format!("{} ({})", text(&m["entity_name"]), text(&m["entity_id"])),
-                list: format!("{} ({})", text(&m["list"]), text(&m["topic"])),
+                list: format!("{} version {} ({})", text(&m["list"]), text(&m["list_version"]), text(&m["topic"])),
                 score: score(&m["score"]),
                 name_part: score(&parts["name"]),
                 dob_part: score(&parts["date_of_birth"]),
                 nationality_part: score(&parts["nationality"]),
             });
         }
+        let who = &subject["screened"];
+        subject_facts.push(("Screened as".to_string(), format!("{} {}", text(&who["first_name"]), text(&who["last_name"]))));
+        subject_facts.push(("Date of birth".to_string(), text(&who["date_of_birth"])));
+        subject_facts.push(("Nationality".to_string(), text(&who["nationality"])));
         subject_facts.push(("Highest score".to_string(), score(&subject["highest_match_score"])));
     }
     let (now, due) = (gw.clock.now(), file["review_due_at"].as_str());

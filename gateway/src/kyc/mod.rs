@@ -299,6 +299,8 @@ struct CheckRow {
     /// the reason given with a manual decision
     #[schema(required)]
     review_reason: Option<String>,
+    /// what the required tier asks of the user, as the check was started
+    required_documents: Vec<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -1134,6 +1136,10 @@ pub(crate) async fn list_kyc_checks(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Re
         })
         .filter(|(.., escalation)| !escalated_only || escalation.is_some())
         .map(|(c, reviewer, review_reason, item, state, escalation)| CheckRow {
+            required_documents: stored_json(&c.start_response)
+                .ok()
+                .and_then(|s| s["required_documents"].as_array().map(|d| d.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()))
+                .unwrap_or_default(),
             escalation: escalation.map(KycEscalation::as_str),
             reviewer,
             review_reason,

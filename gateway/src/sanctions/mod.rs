@@ -165,6 +165,10 @@ struct CaseList {
 #[derive(Serialize, ToSchema)]
 struct CaseMatch<'a> {
     list: &'a str,
+    /// the version of the list the match was found in (cases opened before versions were recorded have none)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(required = false)]
+    list_version: Option<&'a str>,
     entity_id: &'a str,
     entity_name: &'a str,
     score: f64,
@@ -197,6 +201,18 @@ struct CaseView {
     decided_at: Option<String>,
     #[schema(value_type = Timestamp)]
     created_at: String,
+    /// the person as screened, to set beside each list entry
+    #[schema(required)]
+    screened: Option<ScreenedIdentity>,
+}
+
+/// Who was screened: the identity the operator sent.
+#[derive(Serialize, ToSchema)]
+struct ScreenedIdentity {
+    first_name: String,
+    last_name: String,
+    date_of_birth: String,
+    nationality: String,
 }
 
 /// The body of a case review.
@@ -375,7 +391,7 @@ pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         let mut statements = vec![log.statement()];
         let (opened, case_statements) = match decision.opens_case {
             true => {
-                let (id, stmts) = open_case(gw, ctx.caller.environment, tenant, &who.user_id, &decision, &screen_id, ctx.now);
+                let (id, stmts) = open_case(gw, ctx.caller.environment, tenant, &who.user_id, &decision, &facts.sources, &screen_id, ctx.now);
                 (Some(id), stmts)
             }
             false => (None, Vec::new()),
@@ -438,15 +454,18 @@ pub(crate) fn open_case(
     tenant: &str,
     user_id: &str,
     decision: &ScreeningDecision,
+    sources: &[rules::ScreenedSource],
     screen_id: &str,
     now: i64,
 ) -> (String, Vec<Stmt>) {
     let case_id = gw.new_id("case");
+    let version_of = |source: &str| sources.iter().find(|s| s.source == source).map(|s| s.version.as_str());
     let matches: Vec<CaseMatch> = decision
         .matches
         .iter()
         .map(|m| CaseMatch {
             list: &m.source,
+            list_version: version_of(&m.source),
             entity_id: &m.entity_id,
             entity_name: &m.name,
             score: m.score,
@@ -604,7 +623,14 @@ pub(crate) async fn review_metrics(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
 /// The full case, matched entities included: for the compliance team only.
 pub(crate) async fn get_case(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
     let case = store::case(gw.store.as_ref(), ctx.caller.environment, case_id).await?.ok_or_else(case_not_found)?;
+    let screened = store::screened_person(gw.store.as_ref(), &case.tenant_id, &case.user_id).await?.map(|p| ScreenedIdentity {
+        first_name: p.first_name,
+        last_name: p.last_name,
+        date_of_birth: p.date_of_birth,
+        nationality: p.nationality,
+    });
     let body = CaseView {
+        screened,
         case_type: case.kind.as_str(),
         matches: stored_json(&case.matches)?,
         case_id: case.case_id,
@@ -807,7 +833,7 @@ pub(crate) async fn rescreen_user(gw: &Gateway, tenant_id: &str, user_id: &str, 
         let mut statements = vec![log.statement()];
         let hit = decision.opens_case && decision.case_kind == CaseKind::SanctionsHit;
         let case_statements = if decision.opens_case {
-            let (case_id, case_statements) = open_case(gw, environment, tenant_id, user_id, &decision, &who.screen_id, now);
+            let (case_id, case_statements) = open_case(gw, environment, tenant_id, user_id, &decision, &facts.sources, &who.screen_id, now);
             statements.push(match hit {
                 true => store::record_rescreen_hit(tenant_id, user_id, who.version, decision.status, &case_id, now),
                 false => store::record_rescreen(tenant_id, user_id, who.version, now),
