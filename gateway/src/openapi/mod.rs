@@ -74,8 +74,12 @@ impl OperationDoc {
         self
     }
 
+    /// Takes an `Idempotency-Key`, and so may answer 409 (`idempotency_key_reused`, `idempotency_key_in_use`).
     pub fn idempotent(mut self) -> Self {
         self.idempotent = true;
+        if !self.errors.contains(&409) {
+            self.errors.push(409);
+        }
         self
     }
 
@@ -372,6 +376,7 @@ mod tests {
             assert!(!doc.responses.is_empty(), "{} documents no success response", spec.operation_id);
             // the core honours Idempotency-Key on POST only (`Gateway::dispatch`)
             assert!(!doc.idempotent || spec.method == "POST", "{} is a {} and takes no Idempotency-Key", spec.operation_id, spec.method);
+            assert!(!doc.idempotent || doc.errors.contains(&409), "{} takes an Idempotency-Key but documents no 409", spec.operation_id);
         }
         assert!(router::operation_doc("noSuchOperation").is_none());
     }
