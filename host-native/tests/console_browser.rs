@@ -15,15 +15,11 @@
 
 mod support;
 
-use std::convert::Infallible;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
-use http_body_util::{BodyExt, Full};
-use hyper::body::Bytes;
-use hyper_util::rt::TokioIo;
 use serde_json::{json, Value as Json};
 use support::free_port;
 use totp_rs::{Algorithm, Secret, TOTP};
@@ -57,30 +53,6 @@ fn cli(args: &[&str]) -> String {
 fn code_now(secret: &str) -> String {
     let bytes = Secret::Encoded(secret.to_string()).to_bytes().unwrap();
     TOTP::new(Algorithm::SHA1, 6, 1, 30, bytes).unwrap().generate_current().unwrap()
-}
-
-/// Records every webhook body delivered to it.
-async fn receiver(seen: Arc<Mutex<Vec<String>>>) -> u16 {
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    tokio::spawn(async move {
-        loop {
-            let (stream, _) = listener.accept().await.unwrap();
-            let seen = seen.clone();
-            tokio::spawn(async move {
-                let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
-                    let seen = seen.clone();
-                    async move {
-                        let body = request.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
-                        seen.lock().unwrap().push(String::from_utf8_lossy(&body).into_owned());
-                        Ok::<_, Infallible>(hyper::Response::new(Full::new(Bytes::from_static(b"ok"))))
-                    }
-                });
-                let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
-            });
-        }
-    });
-    port
 }
 
 async fn api(base: &str, key: &str, method: reqwest::Method, path: &str, body: Option<Json>) -> (u16, Json) {
@@ -190,8 +162,15 @@ async fn a_reviewer_and_an_approver_do_their_day_in_the_browser() {
     // An operator with a webhook, and a signup that is a hit.
     let (_, tenant) = api(&base, &admin, reqwest::Method::POST, "/v1/admin/tenants", Some(json!({ "name": "acme", "environment": "sandbox" }))).await;
     let key = tenant["api_key"].as_str().unwrap().to_string();
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let hook = receiver(seen.clone()).await;
+    let seen = Arc::new(Mutex::new(Vec::<String>::new()));
+    let record = seen.clone();
+    let hook = support::loopback_server(move |r: &support::Received<'_>| {
+        record.lock().unwrap().push(String::from_utf8_lossy(r.body).into_owned());
+        (200, b"ok".to_vec())
+    })
+    .await
+    .unwrap()
+    .port();
     let (status, webhook) =
         api(&base, &key, reqwest::Method::POST, "/v1/webhooks", Some(json!({ "url": format!("http://127.0.0.1:{hook}/hook") }))).await;
     assert_eq!(status, 201, "{webhook}");

@@ -391,7 +391,7 @@ pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         let mut statements = vec![log.statement()];
         let (opened, case_statements) = match decision.opens_case {
             true => {
-                let (id, stmts) = open_case(gw, ctx.caller.environment, tenant, &who.user_id, &decision, &facts.sources, &screen_id, ctx.now);
+                let (id, stmts) = open_case(gw, &Scope::of(ctx, &who.user_id), &decision, &facts.sources, &screen_id, ctx.now);
                 (Some(id), stmts)
             }
             false => (None, Vec::new()),
@@ -450,14 +450,13 @@ pub(crate) async fn ensure_screening_available(gw: &Gateway, environment: Enviro
 /// operators), and the events of the decision, which carry none of them.
 pub(crate) fn open_case(
     gw: &Gateway,
-    environment: Environment,
-    tenant: &str,
-    user_id: &str,
+    scope: &Scope,
     decision: &ScreeningDecision,
     sources: &[rules::ScreenedSource],
     screen_id: &str,
     now: i64,
 ) -> (String, Vec<Stmt>) {
+    let (environment, tenant, user_id) = (scope.environment, scope.tenant_id.as_str(), scope.user_id.as_str());
     let case_id = gw.new_id("case");
     let version_of = |source: &str| sources.iter().find(|s| s.source == source).map(|s| s.version.as_str());
     let matches: Vec<CaseMatch> = decision
@@ -833,7 +832,7 @@ pub(crate) async fn rescreen_user(gw: &Gateway, tenant_id: &str, user_id: &str, 
         let mut statements = vec![log.statement()];
         let hit = decision.opens_case && decision.case_kind == CaseKind::SanctionsHit;
         let case_statements = if decision.opens_case {
-            let (case_id, case_statements) = open_case(gw, environment, tenant_id, user_id, &decision, &facts.sources, &who.screen_id, now);
+            let (case_id, case_statements) = open_case(gw, &scope, &decision, &facts.sources, &who.screen_id, now);
             statements.push(match hit {
                 true => store::record_rescreen_hit(tenant_id, user_id, who.version, decision.status, &case_id, now),
                 false => store::record_rescreen(tenant_id, user_id, who.version, now),
