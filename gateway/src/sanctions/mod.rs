@@ -715,8 +715,10 @@ fn review_statements(
     if outcome.remember_matches {
         statements.extend(store::remember_dismissed(tenant_id, user_id, case_id, &case.matches, now)?);
     }
-    if let Some(status) = outcome.user_status {
-        statements.push(store::set_status(tenant_id, user_id, status, user.version, now));
+    match outcome.user_status {
+        Some(status) => statements.push(store::set_status(tenant_id, user_id, status, user.version, now)),
+        // a review that changes no status (due diligence) still writes the user's case: it claims the user
+        None => statements.push(crate::users::store::claim(tenant_id, user_id, user.version, now)),
     }
     for event in &outcome.events {
         let data = match event {
