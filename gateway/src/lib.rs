@@ -234,6 +234,15 @@ pub struct Gateway {
     pub(crate) key_cache: auth::KeyCache,
 }
 
+/// What a host's request log tells of a request beside its status (in the
+/// response's extensions): the route's template, never the raw path, and the
+/// caller's tenant once the key is known.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RequestFacts {
+    pub route: Option<&'static str>,
+    pub tenant_id: Option<String>,
+}
+
 /// The authenticated caller of a request.
 #[derive(Debug, Clone)]
 pub struct Caller {
@@ -368,6 +377,7 @@ impl Gateway {
         if console::serves(request.uri().path()) {
             let request_id = self.new_id("req");
             let mut response = console::serve(self, request).await;
+            response.extensions_mut().insert(RequestFacts { route: Some("/console"), tenant_id: None });
             if let Ok(value) = http::HeaderValue::from_str(&request_id) {
                 response.headers_mut().insert("x-request-id", value);
             }
@@ -380,7 +390,8 @@ impl Gateway {
     pub(crate) async fn handle_api(&self, request: http::Request<Vec<u8>>) -> http::Response<Vec<u8>> {
         let request_id = self.new_id("req");
         let mut rate = None;
-        let mut response = match self.dispatch(&request, &request_id, &mut rate).await {
+        let mut facts = RequestFacts::default();
+        let mut response = match self.dispatch(&request, &request_id, &mut rate, &mut facts).await {
             Ok(reply) => {
                 let bytes = serde_json::to_vec(&reply.body).unwrap_or_default();
                 let mut builder = http::Response::builder().status(reply.status).header("content-type", "application/json");
@@ -397,12 +408,20 @@ impl Gateway {
         if let Some(state) = rate {
             rate_limit_headers(response.headers_mut(), &state);
         }
+        response.extensions_mut().insert(facts);
         response
     }
 
     /// Answers a request; `rate` receives the caller's quota once the key is known.
-    async fn dispatch(&self, request: &http::Request<Vec<u8>>, request_id: &str, rate: &mut Option<RateState>) -> ApiResult<Reply> {
+    async fn dispatch(
+        &self,
+        request: &http::Request<Vec<u8>>,
+        request_id: &str,
+        rate: &mut Option<RateState>,
+        facts: &mut RequestFacts,
+    ) -> ApiResult<Reply> {
         let route = router::resolve(request.method(), request.uri().path())?;
+        facts.route = Some(route.spec().path);
         if request.body().len() > MAX_BODY_BYTES {
             return Err(ApiError::new(413, "payload_too_large", format!("request body is larger than {MAX_BODY_BYTES} bytes")));
         }
@@ -440,6 +459,7 @@ impl Gateway {
                 return Err(error);
             }
         };
+        facts.tenant_id = Some(caller.tenant_id.clone());
         let limit = u32::try_from(caller.rate_limit_per_minute.max(0)).unwrap_or(u32::MAX);
         let state = self.limiter.check(&caller.key_id, limit, self.clock.now()).await;
         *rate = Some(state);

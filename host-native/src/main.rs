@@ -61,6 +61,10 @@ enum Command {
         /// comma-separated (`sandbox,production`; empty for none).
         #[arg(long, env = "GATEWAY_FOUR_EYES", default_value = "production")]
         four_eyes: String,
+        /// The log's format on standard output: `json` (one object a line) or
+        /// `text`; JSON unless standard output is a terminal.
+        #[arg(long, env = "GATEWAY_LOG_FORMAT", value_enum)]
+        log_format: Option<LogFormat>,
         /// A header holding the client address, set by a trusted proxy in front
         /// (e.g. X-Forwarded-For); its last address is the request's source.
         #[arg(long, env = "GATEWAY_TRUSTED_PROXY_HEADER")]
@@ -343,6 +347,27 @@ struct RulesArgs {
     rules: Option<PathBuf>,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum LogFormat {
+    Json,
+    Text,
+}
+
+/// The server's log on standard output, through `tracing`: JSON lines unless
+/// asked for text or writing to a terminal.
+fn start_log(format: Option<LogFormat>) {
+    use std::io::IsTerminal;
+    let format = format.unwrap_or(if std::io::stdout().is_terminal() { LogFormat::Text } else { LogFormat::Json });
+    let builder = tracing_subscriber::fmt().with_writer(std::io::stdout).with_max_level(tracing::Level::INFO);
+    let installed = match format {
+        LogFormat::Json => builder.json().flatten_event(true).with_current_span(false).try_init(),
+        LogFormat::Text => builder.with_ansi(std::io::stdout().is_terminal()).try_init(),
+    };
+    if let Err(e) = installed {
+        eprintln!("the log could not start: {e}");
+    }
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum EnvArg {
     Sandbox,
@@ -453,6 +478,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             required_lists,
             list_freshness_hours,
             four_eyes,
+            log_format,
             trusted_proxy_header,
             secrets,
             yente_url,
@@ -465,6 +491,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             sumsub_level_tier3,
             sumsub_level_tier4,
         } => {
+            start_log(log_format);
             let secret_keys = secrets.keys(&store.database)?;
             let trusted_proxy_header = trusted_proxy_header
                 .map(|h| http::HeaderName::from_bytes(h.as_bytes()).map_err(|_| format!("{h:?} is not a header name")))

@@ -36,16 +36,36 @@ async fn handle(
     trusted_header: Option<Arc<http::HeaderName>>,
     request: hyper::Request<Incoming>,
 ) -> Result<hyper::Response<Full<Bytes>>, Infallible> {
+    let started = std::time::Instant::now();
     let (mut parts, body) = request.into_parts();
     let source = trusted_header.and_then(|name| forwarded_client(&parts.headers, &name)).unwrap_or(peer);
     parts.extensions.insert(gateway::SourceAddress(source));
+    let method = parts.method.clone();
     let body = read_body(body).await;
     let response = gateway.handle(http::Request::from_parts(parts, body)).await;
-    if let Some(detail) = response.extensions().get::<gateway::error::ErrorDetail>() {
-        let request_id = response.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("-");
-        eprintln!("request {request_id} answered {}: {}", response.status().as_u16(), detail.0);
-    }
+    log_request(&method, &response, started.elapsed());
     Ok(response.map(|b| Full::new(Bytes::from(b))))
+}
+
+/// One line per request: its id, the route's template (never the raw path,
+/// which may carry ids), the status, the time taken, the caller's tenant and
+/// the rules decision; a failure's cause beside it. Nothing of the request's
+/// headers or body: keys, secrets and personal data stay out of the log.
+fn log_request(method: &http::Method, response: &http::Response<Vec<u8>>, took: std::time::Duration) {
+    let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let facts = response.extensions().get::<gateway::RequestFacts>();
+    let route = facts.and_then(|f| f.route).unwrap_or("-");
+    let tenant_id = facts.and_then(|f| f.tenant_id.as_deref()).unwrap_or("");
+    let status = response.status().as_u16();
+    let duration_ms = took.as_secs_f64() * 1_000.0;
+    let cause = response.extensions().get::<gateway::error::ErrorDetail>().map(|d| d.0.as_str());
+    let (request_id, decision_id) = (header("x-request-id"), header("x-decision-id"));
+    match cause {
+        Some(cause) => {
+            tracing::warn!(target: "request", request_id, method = %method, route, status, duration_ms, tenant_id, decision_id, cause, "request failed")
+        }
+        None => tracing::info!(target: "request", request_id, method = %method, route, status, duration_ms, tenant_id, decision_id, "request"),
+    }
 }
 
 /// The client address a trusted proxy put in `name`: the last address of the
