@@ -15,25 +15,14 @@
 
 mod support;
 
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value as Json};
-use support::free_port;
+use support::{cli, free_port, Killed, ServeProcess};
 use totp_rs::{Algorithm, Secret, TOTP};
-
-const BIN: &str = env!("CARGO_BIN_EXE_compliance-gateway");
-
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 fn chromedriver() -> Option<String> {
     let path = std::env::var("CGW_CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
@@ -42,12 +31,6 @@ fn chromedriver() -> Option<String> {
     }
     assert!(std::env::var("CGW_BROWSER_TESTS").as_deref() != Ok("1"), "CGW_BROWSER_TESTS=1 but there is no chromedriver at {path}");
     None
-}
-
-fn cli(args: &[&str]) -> String {
-    let out = Command::new(BIN).args(args).output().unwrap();
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
 
 fn code_now(secret: &str) -> String {
@@ -143,21 +126,8 @@ async fn a_reviewer_and_an_approver_do_their_day_in_the_browser() {
     let dir = tempfile::tempdir().unwrap();
     let database = format!("sqlite://{}", dir.path().join("g.db").display());
     let admin = cli(&["admin-key", "create", "--environment", "sandbox", "--database", &database]);
-    let port = free_port();
-    let _server = Killed(
-        Command::new(BIN)
-            .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", &database, "--four-eyes", "sandbox,production"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let base = format!("http://127.0.0.1:{port}");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while reqwest::get(format!("{base}/v1/health")).await.ok().map(|r| r.status().as_u16()) != Some(200) {
-        assert!(Instant::now() < deadline, "the server did not start");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let server = ServeProcess::start_with(&database, free_port(), None, &["--four-eyes", "sandbox,production"], Stdio::null()).await;
+    let base = server.base.clone();
 
     // An operator with a webhook, and a signup that is a hit.
     let (_, tenant) = api(&base, &admin, reqwest::Method::POST, "/v1/admin/tenants", Some(json!({ "name": "acme", "environment": "sandbox" }))).await;

@@ -6,44 +6,14 @@
 
 mod support;
 
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Stdio;
 
 use serde_json::{json, Value as Json};
-use support::free_port;
+use support::{cli, free_port, ServeProcess};
 
-const BIN: &str = env!("CARGO_BIN_EXE_compliance-gateway");
-
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn cli(args: &[&str]) -> String {
-    let out = Command::new(BIN).args(args).output().unwrap();
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
-}
-
-async fn start(database: &str, log: &std::path::Path, format: &str) -> (Killed, String) {
-    let port = free_port();
-    let child = Command::new(BIN)
-        .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", database, "--log-format", format])
-        .stdout(Stdio::from(std::fs::File::create(log).unwrap()))
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let base = format!("http://127.0.0.1:{port}");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while reqwest::get(format!("{base}/v1/health")).await.ok().map(|r| r.status().as_u16()) != Some(200) {
-        assert!(Instant::now() < deadline, "the server did not start");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    (Killed(child), base)
+async fn start(database: &str, log: &std::path::Path, format: &str) -> ServeProcess {
+    let stdout = Stdio::from(std::fs::File::create(log).unwrap());
+    ServeProcess::start_with(database, free_port(), None, &["--log-format", format], stdout).await
 }
 
 async fn send(base: &str, key: &str, method: reqwest::Method, path: &str, body: Option<Json>) -> (String, Json) {
@@ -80,7 +50,8 @@ async fn each_request_is_one_json_line_and_no_secret_is_logged() {
     ]))
     .unwrap();
     let log = dir.path().join("server.log");
-    let (server, base) = start(&database, &log, "json").await;
+    let server = start(&database, &log, "json").await;
+    let base = server.base.clone();
 
     let (_, tenant) =
         send(&base, &admin, reqwest::Method::POST, "/v1/admin/tenants", Some(json!({ "name": "acme", "environment": "sandbox" }))).await;
@@ -126,7 +97,8 @@ async fn text_format_is_for_people() {
     let dir = tempfile::tempdir().unwrap();
     let database = format!("sqlite://{}", dir.path().join("g.db").display());
     let log = dir.path().join("server.log");
-    let (server, base) = start(&database, &log, "text").await;
+    let server = start(&database, &log, "text").await;
+    let base = server.base.clone();
     reqwest::get(format!("{base}/v1/nowhere")).await.unwrap();
     drop(server);
     let text = std::fs::read_to_string(&log).unwrap();

@@ -124,8 +124,19 @@ impl ServeProcess {
     /// Starts `serve` on `port` and waits for its health check; `key_file`
     /// is its secret key file (by default beside a SQLite database).
     pub async fn start(database: &str, port: u16, key_file: Option<&std::path::Path>) -> ServeProcess {
+        Self::start_with(database, port, key_file, &[], std::process::Stdio::null()).await
+    }
+
+    /// [`ServeProcess::start`] with further `serve` arguments, its standard output (the request log) sent to `stdout`.
+    pub async fn start_with(
+        database: &str,
+        port: u16,
+        key_file: Option<&std::path::Path>,
+        args: &[&str],
+        stdout: std::process::Stdio,
+    ) -> ServeProcess {
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_compliance-gateway"));
-        command.args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", database]);
+        command.args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", database]).args(args);
         if let Some(file) = key_file {
             // Hosts sharing a database share a key, which must exist before they start.
             if !file.exists() {
@@ -133,7 +144,7 @@ impl ServeProcess {
             }
             command.arg("--secret-key-file").arg(file);
         }
-        let child = command.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().expect("start serve");
+        let child = command.stdout(stdout).stderr(std::process::Stdio::null()).spawn().expect("start serve");
         let base = format!("http://127.0.0.1:{port}");
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
         while reqwest::get(format!("{base}/v1/health")).await.ok().map(|r| r.status().as_u16()) != Some(200) {
@@ -153,6 +164,23 @@ impl Drop for ServeProcess {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// A child process killed when dropped (a driver, a browser's helper).
+pub struct Killed(pub std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Runs a `compliance-gateway` command that must succeed; answers its standard output, trimmed.
+pub fn cli(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_compliance-gateway")).args(args).output().expect("run compliance-gateway");
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
 /// A free port on loopback.
