@@ -275,6 +275,11 @@ impl Fields {
         self.invalid(code, message.into());
     }
 
+    /// Whether the body sends the field (not null).
+    pub fn has(&self, name: &str) -> bool {
+        self.object.get(name).is_some_and(|v| !v.is_null())
+    }
+
     pub fn is_missing(&self, name: &str) -> bool {
         self.missing.contains(&name)
     }

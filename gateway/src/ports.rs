@@ -2,11 +2,11 @@
 //! them: a SQL store, a clock, the rules engine and a source of ids.
 
 use rules::{
-    CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts, ExclusionStatus,
-    ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision,
-    LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, OfacScored, PlayerNotice, RegulatorImportFacts, RegulatorOutcome, ReviewItem,
-    ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, TierFacts,
-    WithdrawalDecision, WithdrawalFacts,
+    AmlDecision, AmlFacts, CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts,
+    ExclusionStatus, ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, LimitCancelDecision, LimitCancelFacts,
+    LimitChangeDecision, LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, OfacScored, PlayerNotice, RegulatorImportFacts,
+    RegulatorOutcome, ReviewItem, ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts,
+    TierBounds, TierFacts, WithdrawalDecision, WithdrawalFacts,
 };
 
 /// `Send + Sync` natively; nothing on wasm, where hosts are single-threaded.
@@ -258,7 +258,7 @@ pub struct RulesVersion {
     pub component_sha256: String,
 }
 
-/// The compliance rules, as exported by the `cgw:rules@7.0.0` component:
+/// The compliance rules, as exported by the `cgw:rules@8.0.0` component:
 /// one call per decision. A `RuleError` is the rules refusing the facts.
 pub trait Rules: MaybeSend {
     fn identity(&self) -> RulesVersion;
@@ -281,6 +281,7 @@ pub trait Rules: MaybeSend {
     fn describe_exclusions(&self, facts: &ExclusionStatusFacts) -> RulesResult<ExclusionStatus>;
     fn decide_regulator_import(&self, facts: &RegulatorImportFacts) -> RulesResult<Vec<RegulatorOutcome>>;
     fn decide_screening(&self, facts: &ScreeningFacts) -> RulesResult<ScreeningDecision>;
+    fn decide_aml(&self, facts: &AmlFacts) -> RulesResult<Result<AmlDecision, RuleError>>;
     /// The compliance team's search: every candidate scored, best first.
     fn score_names(&self, query: &NameQuery, candidates: &[ListCandidate]) -> RulesResult<Vec<ScoredCandidate>>;
     /// The compliance team's search as OFAC's own tool scores it, best first.
@@ -341,6 +342,9 @@ impl Rules for LibraryRules {
     }
     fn decide_regulator_import(&self, facts: &RegulatorImportFacts) -> RulesResult<Vec<RegulatorOutcome>> {
         Ok(rules::decide_regulator_import(facts))
+    }
+    fn decide_aml(&self, facts: &AmlFacts) -> RulesResult<Result<AmlDecision, RuleError>> {
+        Ok(rules::decide_aml(facts))
     }
     fn decide_screening(&self, facts: &ScreeningFacts) -> RulesResult<ScreeningDecision> {
         Ok(rules::decide_screening(facts))

@@ -184,7 +184,11 @@ route_table! {
     LimitCancel(limit_id): "DELETE" "/v1/limits/{limit_id}" => "cancelLimit", Tenant, crate::limits::cancel_limit, doc crate::limits::cancel_limit_doc;
     // aml
     AmlEvent: "POST" "/v1/aml/event" => "reportAmlEvent", Tenant, crate::aml::report, doc crate::aml::report_doc;
+    AmlAlerts: "GET" "/v1/aml/alerts" => "listOwnAmlAlerts", Tenant, crate::aml::own_alerts, doc crate::aml::own_alerts_doc;
     AdminAmlList: "GET" "/v1/admin/aml/events" => "listAmlEvents", Admin, crate::aml::list, doc crate::aml::list_doc;
+    AdminAmlAlerts: "GET" "/v1/admin/aml/alerts" => "listAmlAlerts", Review, crate::aml::admin_alerts, doc crate::aml::admin_alerts_doc;
+    AdminAmlCases: "GET" "/v1/admin/aml/cases" => "listAmlCases", Review, crate::aml::admin_cases, doc crate::aml::admin_cases_doc;
+    AdminTenantGamingDay(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/gaming-day" => "setTenantGamingDay", Admin audit "tenant.gaming_day", crate::aml::set_gaming_day, doc crate::aml::set_gaming_day_doc;
     // tenants and keys
     AdminTenantCreate: "POST" "/v1/admin/tenants" => "createTenant", Admin audit "tenant.create", crate::tenants::create, doc crate::tenants::create_doc;
     AdminKeyCreate(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/keys" => "createKey", Admin audit "key.create", crate::tenants::create_key, doc crate::tenants::create_key_doc;

@@ -435,7 +435,103 @@ const V14: &[&str] = &[
     "CREATE INDEX IF NOT EXISTS case_events_by_case ON case_events (case_id, seq)",
 ];
 
-pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14];
+/// V15: AML monitoring. Each event's decision; per-user buckets (hours and
+/// gaming days by currency and payment method), deposit size classes,
+/// instruments and counterparty pairs, written in the event's batch; the
+/// user's standing on `users`; alerts, grouped into one open case per user
+/// (`open_key` is set while the case is open, so a second open case loses on
+/// its key); when each typology last alerted; the tenant's gaming day.
+const V15: &[&str] = &[
+    "ALTER TABLE aml_events ADD COLUMN event_at BIGINT",
+    "ALTER TABLE aml_events ADD COLUMN decision_id TEXT",
+    "ALTER TABLE aml_events ADD COLUMN outcome TEXT",
+    "CREATE INDEX IF NOT EXISTS aml_events_by_time ON aml_events (received_at)",
+    "ALTER TABLE users ADD COLUMN aml_withdrawals_held BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE users ADD COLUMN aml_cdd_tier TEXT",
+    "ALTER TABLE users ADD COLUMN aml_last_seen_at BIGINT",
+    "ALTER TABLE tenants ADD COLUMN gaming_day_cutoff_minutes BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE tenants ADD COLUMN gaming_day_time_zone TEXT NOT NULL DEFAULT 'UTC'",
+    "CREATE TABLE IF NOT EXISTS aml_buckets (
+        tenant_id TEXT NOT NULL,
+        external_user_id TEXT NOT NULL,
+        span TEXT NOT NULL,
+        start BIGINT NOT NULL,
+        currency TEXT NOT NULL,
+        payment_method TEXT NOT NULL,
+        in_cents BIGINT NOT NULL,
+        in_count BIGINT NOT NULL,
+        out_cents BIGINT NOT NULL,
+        out_count BIGINT NOT NULL,
+        wagered_cents BIGINT NOT NULL,
+        won_cents BIGINT NOT NULL,
+        largest_in_cents BIGINT NOT NULL,
+        largest_out_cents BIGINT NOT NULL,
+        near_threshold_count BIGINT NOT NULL,
+        PRIMARY KEY (tenant_id, external_user_id, span, start, currency, payment_method))",
+    "CREATE TABLE IF NOT EXISTS aml_deposit_classes (
+        tenant_id TEXT NOT NULL,
+        external_user_id TEXT NOT NULL,
+        size_class BIGINT NOT NULL,
+        deposits BIGINT NOT NULL,
+        PRIMARY KEY (tenant_id, external_user_id, size_class))",
+    "CREATE TABLE IF NOT EXISTS aml_instruments (
+        tenant_id TEXT NOT NULL,
+        external_user_id TEXT NOT NULL,
+        instrument TEXT NOT NULL,
+        first_seen_at BIGINT NOT NULL,
+        last_seen_at BIGINT NOT NULL,
+        PRIMARY KEY (tenant_id, external_user_id, instrument))",
+    "CREATE TABLE IF NOT EXISTS aml_pairs (
+        tenant_id TEXT NOT NULL,
+        from_user_id TEXT NOT NULL,
+        to_user_id TEXT NOT NULL,
+        transfers BIGINT NOT NULL,
+        cents BIGINT NOT NULL,
+        first_at BIGINT NOT NULL,
+        last_at BIGINT NOT NULL,
+        PRIMARY KEY (tenant_id, from_user_id, to_user_id))",
+    "CREATE TABLE IF NOT EXISTS aml_cases (
+        case_id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        external_user_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        open_key TEXT UNIQUE,
+        typologies TEXT NOT NULL,
+        actions TEXT NOT NULL,
+        alert_count BIGINT NOT NULL,
+        opened_at BIGINT NOT NULL,
+        due_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        closed_at BIGINT,
+        outcome TEXT,
+        reviewer TEXT)",
+    "CREATE INDEX IF NOT EXISTS aml_cases_by_status ON aml_cases (environment, status, due_at)",
+    "CREATE TABLE IF NOT EXISTS aml_alerts (
+        alert_id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        external_user_id TEXT NOT NULL,
+        case_id TEXT NOT NULL,
+        aml_event_id TEXT NOT NULL,
+        typologies TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        actions TEXT NOT NULL,
+        explanation TEXT NOT NULL,
+        decision_id TEXT NOT NULL,
+        created_at BIGINT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS aml_alerts_by_user ON aml_alerts (tenant_id, external_user_id, created_at)",
+    "CREATE INDEX IF NOT EXISTS aml_alerts_by_time ON aml_alerts (environment, created_at)",
+    "CREATE INDEX IF NOT EXISTS aml_alerts_by_case ON aml_alerts (case_id, created_at)",
+    "CREATE TABLE IF NOT EXISTS aml_alerted (
+        tenant_id TEXT NOT NULL,
+        external_user_id TEXT NOT NULL,
+        typology TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        PRIMARY KEY (tenant_id, external_user_id, typology))",
+];
+
+pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

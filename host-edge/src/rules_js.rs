@@ -10,11 +10,11 @@ use std::cell::OnceCell;
 
 use gateway::ports::{Rules, RulesFault, RulesResult, RulesVersion};
 use rules::{
-    CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts, ExclusionStatus,
-    ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, LimitCancelDecision, LimitCancelFacts, LimitChangeDecision,
-    LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, OfacScored, PlayerNotice, RegulatorImportFacts, RegulatorOutcome, ReviewItem,
-    ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts, TierBounds, TierFacts,
-    WithdrawalDecision, WithdrawalFacts,
+    AmlDecision, AmlFacts, CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts,
+    ExclusionStatus, ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, LimitCancelDecision, LimitCancelFacts,
+    LimitChangeDecision, LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, OfacScored, PlayerNotice, RegulatorImportFacts,
+    RegulatorOutcome, ReviewItem, ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts,
+    TierBounds, TierFacts, WithdrawalDecision, WithdrawalFacts,
 };
 use serde_json::{json, Map, Value as Json};
 use wasm_bindgen::prelude::*;
@@ -311,6 +311,9 @@ impl Rules for JsRules {
     }
     fn describe_reviews(&self, items: &[ReviewItem]) -> RulesResult<Vec<ReviewState>> {
         ask("describeReviews", json!([items.to_vec().to_jco()]))
+    }
+    fn decide_aml(&self, facts: &AmlFacts) -> RulesResult<Result<AmlDecision, RuleError>> {
+        ask_or_refuse("decideAml", json!([facts.to_jco()]))
     }
     fn decide_kyc(&self, facts: &KycFacts) -> RulesResult<KycDecision> {
         ask("decideKyc", json!([facts.to_jco()]))

@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use gateway::ports::{Rules, RulesFault, RulesResult, RulesVersion};
 use rules::{
-    CaseReviewDecision, CaseReviewFacts, Convert, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision, ExclusionFacts,
-    ExclusionStatus, ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, LimitCancelDecision, LimitCancelFacts,
-    LimitChangeDecision, LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, OfacScored, PlayerNotice, RegulatorImportFacts,
-    RegulatorOutcome, ReviewItem, ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision, ScreeningFacts,
-    TierBounds, TierFacts, WithdrawalDecision, WithdrawalFacts,
+    AmlDecision, AmlFacts, CaseReviewDecision, CaseReviewFacts, Convert, DepositDecision, DepositFacts, DueFacts, DueWork, ExclusionDecision,
+    ExclusionFacts, ExclusionStatus, ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts, LimitCancelDecision,
+    LimitCancelFacts, LimitChangeDecision, LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, OfacScored, PlayerNotice,
+    RegulatorImportFacts, RegulatorOutcome, ReviewItem, ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate, ScreeningDecision,
+    ScreeningFacts, TierBounds, TierFacts, WithdrawalDecision, WithdrawalFacts,
 };
 use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, Linker};
@@ -183,6 +183,10 @@ impl Rules for ComponentRules {
     fn describe_reviews(&self, items: &[ReviewItem]) -> RulesResult<Vec<ReviewState>> {
         let items: Vec<wit::ReviewItem> = items.to_vec().convert();
         Ok(self.call(|r, s| r.call_describe_reviews(s, &items))?.convert())
+    }
+    fn decide_aml(&self, facts: &AmlFacts) -> RulesResult<Result<AmlDecision, RuleError>> {
+        let facts: wit::AmlFacts = facts.clone().convert();
+        Ok(self.call(|r, s| r.call_decide_aml(s, &facts))?.convert())
     }
     fn decide_kyc(&self, facts: &KycFacts) -> RulesResult<KycDecision> {
         let facts: wit::KycFacts = facts.clone().convert();

@@ -68,6 +68,9 @@ impl Rules for Counting {
     fn describe_reviews(&self, i: &[rules::ReviewItem]) -> RulesResult<Vec<rules::ReviewState>> {
         self.tick().describe_reviews(i)
     }
+    fn decide_aml(&self, f: &rules::AmlFacts) -> RulesResult<Result<rules::AmlDecision, RuleError>> {
+        self.tick().decide_aml(f)
+    }
     fn decide_kyc(&self, f: &KycFacts) -> RulesResult<KycDecision> {
         self.tick().decide_kyc(f)
     }

@@ -112,6 +112,100 @@ fn candidate() -> impl Strategy<Value = ListCandidate> {
 }
 
 /// Each window's total as the store sums it: the deposits after its start, however recent.
+/// One event of a stream: its type, amount, method, seconds after the one before, instrument and counterparty.
+fn aml_step() -> impl Strategy<Value = (AmlEventType, i64, PaymentMethod, i64, Option<u8>)> {
+    (
+        pick(AmlEventType::ALL),
+        prop_oneof![Just(100_000i64), Just(800_000), Just(1_000_000), Just(1_000_001), 1i64..2_000_000, cents()],
+        pick(PaymentMethod::ALL),
+        prop_oneof![Just(0i64), 1i64..7_200, Just(200 * 86_400)],
+        prop::option::of(0u8..5),
+    )
+}
+
+/// Facts for each event of a stream, with the buckets of the events before
+/// it kept as a store would keep them (hours, one gaming day of UTC days).
+fn aml_stream(jurisdiction: &str, verified: KycTier, steps: &[(AmlEventType, i64, PaymentMethod, i64, Option<u8>)]) -> Vec<AmlFacts> {
+    let mut at = 1_800_000_000i64;
+    let mut hours: Vec<AmlBucket> = Vec::new();
+    let mut instruments: Vec<AmlInstrument> = Vec::new();
+    let mut classes = vec![0u32; 64];
+    let mut last_seen = None;
+    let mut pair = AmlPair::default();
+    let mut out = Vec::new();
+    for (event_type, amount, method, gap, instrument) in steps.iter().copied() {
+        at += gap;
+        let day = at.div_euclid(86_400) * 86_400;
+        let currency = if amount % 7 == 0 { "EUR" } else { "USD" };
+        let event = AmlEvent {
+            event_type,
+            amount_cents: amount,
+            currency: currency.to_string(),
+            payment_method: method,
+            at,
+            instrument: instrument.map(|i| format!("instrument-{i}")),
+        };
+        let gaming_day: Vec<AmlBucket> = hours.iter().filter(|b| b.start >= day).cloned().collect();
+        out.push(AmlFacts {
+            now: at,
+            jurisdiction: jurisdiction.to_string(),
+            event,
+            gaming_day_start: day,
+            gaming_day_end: day + 86_400,
+            gaming_day,
+            hours: hours.iter().filter(|b| b.start >= at - 7 * 86_400).cloned().collect(),
+            instruments: instruments.clone(),
+            pair: (event_type == AmlEventType::P2pTransfer).then_some(pair),
+            last_seen_at: last_seen,
+            deposit_classes: classes.clone(),
+            verified,
+            standing: AmlStanding::default(),
+            alerted: vec![],
+        });
+        if amount <= 0 || amount > MAX_AMOUNT_CENTS {
+            continue;
+        }
+        let hour = at.div_euclid(3_600) * 3_600;
+        let mut b = AmlBucket {
+            start: hour,
+            currency: currency.to_string(),
+            payment_method: method,
+            in_cents: 0,
+            in_count: 0,
+            out_cents: 0,
+            out_count: 0,
+            wagered_cents: 0,
+            won_cents: 0,
+            largest_in_cents: 0,
+            largest_out_cents: 0,
+            near_threshold_count: 0,
+        };
+        match event_type {
+            AmlEventType::Deposit => {
+                (b.in_cents, b.in_count, b.largest_in_cents) = (amount, 1, amount);
+                let class = deposit_class(amount) as usize;
+                if class < classes.len() {
+                    classes[class] += 1;
+                }
+            }
+            AmlEventType::Withdrawal => (b.out_cents, b.out_count, b.largest_out_cents) = (amount, 1, amount),
+            AmlEventType::Wager => b.wagered_cents = amount,
+            AmlEventType::P2pTransfer => {
+                pair.sent_count += 1;
+                pair.sent_cents += amount;
+                pair.first_sent_at.get_or_insert(at);
+            }
+            _ => b.won_cents = amount,
+        }
+        hours.push(b);
+        if let Some(i) = instrument {
+            instruments.push(AmlInstrument { instrument: format!("instrument-{i}"), last_seen_at: at });
+        }
+        last_seen = Some(at);
+    }
+    out
+}
+
 fn totals_of(now: i64, deposits: &Deposits) -> Vec<rules::WindowTotal> {
     LimitWindow::ALL
         .iter()
@@ -190,7 +284,8 @@ proptest! {
     ) {
         let (lib, comp) = (LibraryRules, component());
         let open_check = open.map(|(target_tier, status, updated_at, token_expires_at)| OpenCheck { target_tier, status, updated_at, token_expires_at });
-        let withdrawal = WithdrawalFacts { now, sanctions, verified, cumulative_cents, amount_cents, same_currency, open_check, currency_exponent };
+        let aml = AmlStanding { withdrawals_held: now % 5 == 0, cdd_tier: (now % 3 == 0).then_some(KycTier::Tier2) };
+        let withdrawal = WithdrawalFacts { now, sanctions, verified, cumulative_cents, amount_cents, same_currency, open_check, currency_exponent, aml };
         prop_assert_eq!(lib.decide_withdrawal(&withdrawal), comp.decide_withdrawal(&withdrawal));
         let tier = TierFacts { tier: verified, currency_exponent };
         prop_assert_eq!(lib.describe_tier(tier), comp.describe_tier(tier));
@@ -299,6 +394,23 @@ proptest! {
             users: users.into_iter().map(|(now, status, last_screened_at)| DueUser { now, status, last_screened_at }).collect(),
         };
         prop_assert_eq!(LibraryRules.due_now(&facts), component().due_now(&facts));
+    }
+
+    #[test]
+    fn aml_decisions_agree_on_event_streams(
+        jurisdiction in prop::sample::select(vec!["default", "GB", "CA-ON", "DE"]),
+        verified in pick(KycTier::ALL),
+        steps in prop::collection::vec(aml_step(), 1..24),
+    ) {
+        let (lib, comp) = (LibraryRules, component());
+        for facts in aml_stream(jurisdiction, verified, &steps) {
+            let decided = lib.decide_aml(&facts);
+            prop_assert_eq!(&decided, &comp.decide_aml(&facts));
+            if let Ok(Ok(decision)) = decided {
+                let replayed = replay(comp, Operation::Aml, &canonical(&facts)).unwrap();
+                prop_assert_eq!(canonical(&Ok::<_, RuleError>(decision)), replayed);
+            }
+        }
     }
 
     #[test]

@@ -217,7 +217,8 @@ async fn a_host_never_claims_a_delivery_it_cannot_sign() {
 }
 
 /// The tables that hold a user's state.
-const USER_TABLES: [&str; 6] = ["users", "withdrawals", "kyc_checks", "deposits", "deposit_limits", "sanctions_cases"];
+const USER_TABLES: [&str; 10] =
+    ["users", "withdrawals", "kyc_checks", "deposits", "deposit_limits", "sanctions_cases", "aml_events", "aml_buckets", "aml_alerts", "aml_cases"];
 
 /// The user-state table a statement writes, if any.
 fn user_table_written(sql: &str) -> Option<&'static str> {
@@ -314,6 +315,8 @@ async fn every_write_to_a_users_state_claims_the_user() {
     let proposal = json!({ "outcome": "true_match", "reason": "the listed person" });
     ok(call(gw, admin, "POST", &format!("/v1/admin/cases/{case}/proposal"), proposal).await, 200);
     // the due work: the raised limit goes live, the untouched check is abandoned, and a quarter on, everyone is screened again
+    let cash = json!({ "transaction_id": "aml-1", "user_id": "u-1", "event_type": "deposit", "amount_cents": 1_000_001, "currency": "USD", "payment_method": "cash" });
+    ok(call(gw, key, "POST", "/v1/aml/event", cash).await, 202);
     ok(call(gw, key, "POST", "/v1/sandbox/clock", json!({ "advance_seconds": 40 * 86_400 })).await, 200);
     ok(call(gw, key, "POST", "/v1/sandbox/clock", json!({ "advance_seconds": 60 * 86_400 })).await, 200);
 

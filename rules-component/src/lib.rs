@@ -1,4 +1,4 @@
-//! Exports the `rules` library as the `cgw:rules@7.0.0` component. No logic
+//! Exports the `rules` library as the `cgw:rules@8.0.0` component. No logic
 //! of its own: each export converts its facts, calls the library once and
 //! converts the decision back, through the conversions of `rules::wit_bridge!`.
 //! It is built for `wasm32-unknown-unknown` only; on other targets it is empty.
@@ -57,6 +57,9 @@ impl wit::Guest for Component {
     }
     fn decide_regulator_import(facts: wit::RegulatorImportFacts) -> Vec<wit::RegulatorOutcome> {
         rules::decide_regulator_import(&facts.convert()).convert()
+    }
+    fn decide_aml(facts: wit::AmlFacts) -> Result<wit::AmlDecision, wit::RuleError> {
+        rules::decide_aml(&facts.convert()).convert()
     }
     fn decide_screening(facts: wit::ScreeningFacts) -> wit::ScreeningDecision {
         rules::decide_screening(&facts.convert()).convert()

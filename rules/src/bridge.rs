@@ -125,7 +125,8 @@ macro_rules! for_each_wit_type {
             LimitActivated,
             LimitDecreased,
             LimitCancelled,
-            LimitBreachAttempt
+            LimitBreachAttempt,
+            AmlAlertCreated
         });
         $enum!(LimitWindow { Daily, Weekly, Monthly });
         $enum!(LimitStatus { Active, Pending, Cancelled });
@@ -173,7 +174,7 @@ macro_rules! for_each_wit_type {
         $record!(TierFacts { tier, currency_exponent });
         $record!(TierBounds { tier, ceiling_cents, next_tier_at_cents });
         $record!(OpenCheck { target_tier, status, updated_at, token_expires_at });
-        $record!(WithdrawalFacts { now, sanctions, verified, cumulative_cents, amount_cents, same_currency, open_check, currency_exponent });
+        $record!(WithdrawalFacts { now, sanctions, verified, cumulative_cents, amount_cents, same_currency, open_check, currency_exponent, aml });
         $record!(FastPath { required_tier, remaining_cents });
         $record!(Verification { tier, documents, estimated_clear_time, vendor_token_seconds, status, events });
         $record!(OpenCheckReplay { reissue_token, vendor_expires_in });
@@ -238,7 +239,74 @@ macro_rules! for_each_wit_type {
             decision_retention_seconds
         });
         $record!(CooloffBracket { up_to_multiple, cooloff_seconds });
-        $record!(JurisdictionProfile { name, regulator, increase_cooloffs });
+        $record!(JurisdictionProfile { name, regulator, increase_cooloffs, aml });
+
+        $enum!(AmlEventType { Deposit, Withdrawal, Wager, Win, Bonus, P2pTransfer, InstrumentAdded });
+        $enum!(PaymentMethod { Cash, Card, BankTransfer, EWallet, Crypto, Other });
+        $enum!(AmlOutcome { Approve, Review, HoldWithdrawal, Decline });
+        $enum!(AmlAction { RequireKycTier, LockWithdrawalsUntilCdd, CtrCandidate, SarCandidate });
+        $enum!(Typology { CtrThreshold, Structuring, CddThreshold, MinimalPlay, MultipleInstruments, Velocity, DormantReactivation, P2pDumping });
+        $record!(AmlParameters {
+            currency,
+            ctr_threshold_cents,
+            structuring_band_percent,
+            structuring_band_repeats,
+            structuring_window_seconds,
+            cdd_threshold_cents,
+            cdd_tier,
+            minimal_play_window_seconds,
+            minimal_play_wager_percent,
+            instruments_count,
+            instruments_window_seconds,
+            velocity_threshold_cents,
+            velocity_window_seconds,
+            dormant_seconds,
+            dormant_percentile,
+            p2p_transfers,
+            p2p_return_percent,
+            sar_days,
+            ctr_days,
+            consent_working_days
+        });
+        $record!(AmlEvent { event_type, amount_cents, currency, payment_method, at, instrument });
+        $record!(AmlBucket {
+            start,
+            currency,
+            payment_method,
+            in_cents,
+            in_count,
+            out_cents,
+            out_count,
+            wagered_cents,
+            won_cents,
+            largest_in_cents,
+            largest_out_cents,
+            near_threshold_count
+        });
+        $record!(AmlInstrument { instrument, last_seen_at });
+        $record!(AmlPair { sent_count, sent_cents, received_count, received_cents, first_sent_at });
+        $record!(AmlAlerted { typology, at });
+        $record!(AmlStanding { withdrawals_held, cdd_tier });
+        $record!(AmlFacts {
+            now,
+            jurisdiction,
+            event,
+            gaming_day_start,
+            gaming_day_end,
+            gaming_day,
+            hours,
+            instruments,
+            pair,
+            last_seen_at,
+            deposit_classes,
+            verified,
+            standing,
+            alerted
+        });
+        $record!(AmlInput { name, value });
+        $record!(FiredRule { rule_id, version, reason_code, inputs, window_from, window_to, threshold });
+        $record!(AmlCounters { near_threshold, deposit_class });
+        $record!(AmlDecision { outcome, actions, required_tier, fired, alert, due_at, standing, counters });
         $record!(DueLimit { now, status, effective_from });
         $record!(DueExclusion { now, expires_at, others });
         $record!(DueUser { now, status, last_screened_at });

@@ -8,6 +8,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
+use crate::aml::{AmlParameters, StandardAml};
 use crate::limits::{COOLOFF_ABOVE_5X, COOLOFF_UP_TO_2X, COOLOFF_UP_TO_5X};
 use crate::DAY;
 
@@ -29,12 +30,15 @@ pub struct JurisdictionProfile {
     pub regulator: String,
     /// the brackets of a deposit limit increase, smallest first; decreases take effect at once everywhere
     pub increase_cooloffs: Vec<CooloffBracket>,
+    /// the AML monitoring parameters
+    pub aml: AmlParameters,
 }
 
 struct Profile {
     name: &'static str,
     regulator: &'static str,
     increase_cooloffs: &'static [CooloffBracket],
+    aml: StandardAml,
 }
 
 const fn bracket(up_to_multiple: Option<u32>, cooloff_seconds: i64) -> CooloffBracket {
@@ -46,11 +50,35 @@ const PROFILES: &[Profile] = &[
         name: DEFAULT_JURISDICTION,
         regulator: "the Compliance Gateway specification",
         increase_cooloffs: &[bracket(Some(2), COOLOFF_UP_TO_2X), bracket(Some(5), COOLOFF_UP_TO_5X), bracket(None, COOLOFF_ABOVE_5X)],
+        // US casino CTR (31 CFR 1021.311), EU CDD amount (AMLD4 art. 11(d)), KSA velocity, in dollars
+        aml: AmlParameters::standard("USD", Some(1_000_000), 200_000, 1_500_000),
     },
-    Profile { name: "GB", regulator: "UK Gambling Commission (LCCP SR 3.12.2)", increase_cooloffs: &[bracket(None, DAY)] },
-    Profile { name: "SE", regulator: "Spelinspektionen (SIFS 2018:8, 6 kap. 2 §)", increase_cooloffs: &[bracket(None, 3 * DAY)] },
-    Profile { name: "DE", regulator: "GGL, GlüStV 2021 § 6c", increase_cooloffs: &[bracket(None, 7 * DAY)] },
-    Profile { name: "CA-ON", regulator: "AGCO Registrar's Standards for Internet Gaming, 2.24", increase_cooloffs: &[bracket(None, DAY)] },
+    Profile {
+        name: "GB",
+        regulator: "UK Gambling Commission (LCCP SR 3.12.2)",
+        increase_cooloffs: &[bracket(None, DAY)],
+        // MLR 2017 reg 27: EUR 2,000 or its sterling equivalent, taken low; no CTR; DAML 7 working days (POCA s.335)
+        aml: AmlParameters::standard("GBP", None, 170_000, 1_300_000).with_consent(7),
+    },
+    Profile {
+        name: "SE",
+        regulator: "Spelinspektionen (SIFS 2018:8, 6 kap. 2 §)",
+        increase_cooloffs: &[bracket(None, 3 * DAY)],
+        aml: AmlParameters::standard("SEK", None, 2_200_000, 17_000_000),
+    },
+    Profile {
+        name: "DE",
+        regulator: "GGL, GlüStV 2021 § 6c",
+        increase_cooloffs: &[bracket(None, 7 * DAY)],
+        aml: AmlParameters::standard("EUR", None, 200_000, 1_500_000),
+    },
+    Profile {
+        name: "CA-ON",
+        regulator: "AGCO Registrar's Standards for Internet Gaming, 2.24",
+        increase_cooloffs: &[bracket(None, DAY)],
+        // FINTRAC large cash transaction report: CAD 10,000 or more, i.e. more than 9,999.99
+        aml: AmlParameters::standard("CAD", Some(999_999), 300_000, 2_200_000),
+    },
 ];
 
 fn find(name: &str) -> Option<&'static Profile> {
@@ -65,6 +93,7 @@ pub fn jurisdictions() -> Vec<JurisdictionProfile> {
             name: p.name.to_string(),
             regulator: p.regulator.to_string(),
             increase_cooloffs: p.increase_cooloffs.to_vec(),
+            aml: p.aml.parameters(),
         })
         .collect()
 }
@@ -88,6 +117,14 @@ pub(crate) fn increase_cooloff(jurisdiction: &str, current: i64, requested: i64)
         .find(|b| b.up_to_multiple.is_none_or(|m| requested <= i128::from(m) * current))
         .or(profile.increase_cooloffs.last())
         .map_or(COOLOFF_ABOVE_5X, |b| b.cooloff_seconds)
+}
+
+/// A profile's AML parameters; a name no profile has gets the default profile's.
+pub(crate) fn aml_parameters(jurisdiction: &str) -> AmlParameters {
+    find(jurisdiction)
+        .or(PROFILES.first())
+        .map_or_else(|| AmlParameters::standard("USD", Some(1_000_000), 200_000, 1_500_000), |p| p.aml)
+        .parameters()
 }
 
 /// Serde's default for facts logged before profiles existed.

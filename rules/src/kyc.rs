@@ -5,6 +5,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
+use crate::aml::AmlStanding;
 use crate::stubs::{stub_kyc, StubKycOutcome};
 use crate::types::{named_enum, EventKind, SanctionsStatus};
 use crate::{non_negative_amount, positive_amount, RuleError, DAY};
@@ -219,6 +220,9 @@ pub struct WithdrawalFacts {
     /// the ISO 4217 minor-unit exponent of the withdrawal's currency
     #[serde(default = "cents_exponent")]
     pub currency_exponent: u8,
+    /// what AML monitoring decided for the user: a hold, or a lock until due diligence
+    #[serde(default)]
+    pub aml: AmlStanding,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -283,8 +287,15 @@ pub fn decide_withdrawal(facts: &WithdrawalFacts) -> Result<WithdrawalDecision, 
         other => other?,
     };
     let decide = |outcome| Ok(WithdrawalDecision { expire_open_check: None, outcome });
-    if facts.sanctions.holds_transactions() {
+    // an AML hold reads to the player as any other hold
+    if facts.sanctions.holds_transactions() || facts.aml.withdrawals_held {
         return decide(WithdrawalOutcome::Held(assessment.required_tier));
+    }
+    // a due-diligence lock asks for verification at its tier
+    let mut assessment = assessment;
+    if let Some(cdd_tier) = facts.aml.cdd_tier.filter(|t| facts.verified < *t && assessment.required_tier < *t) {
+        assessment.required_tier = cdd_tier;
+        assessment.verification_required = true;
     }
     if !facts.same_currency {
         return decide(WithdrawalOutcome::CurrencyMismatch);
@@ -680,8 +691,38 @@ mod tests {
             same_currency: true,
             open_check,
             currency_exponent: 2,
+            aml: AmlStanding::default(),
         };
         decide_withdrawal(&facts).unwrap().outcome
+    }
+
+    fn small_withdrawal(verified: KycTier, aml: AmlStanding) -> WithdrawalOutcome {
+        let facts = WithdrawalFacts {
+            now: 1_000,
+            sanctions: crate::SanctionsStatus::Clear,
+            verified,
+            cumulative_cents: 0,
+            amount_cents: 1_000,
+            same_currency: true,
+            open_check: None,
+            currency_exponent: 2,
+            aml,
+        };
+        decide_withdrawal(&facts).unwrap().outcome
+    }
+
+    #[test]
+    fn an_aml_hold_holds_and_a_cdd_lock_asks_for_its_tier() {
+        assert!(matches!(small_withdrawal(KycTier::Tier0, AmlStanding::default()), WithdrawalOutcome::Approve(_)));
+        let held = AmlStanding { withdrawals_held: true, cdd_tier: None };
+        assert!(matches!(small_withdrawal(KycTier::Tier4, held), WithdrawalOutcome::Held(_)));
+        let cdd = AmlStanding { withdrawals_held: false, cdd_tier: Some(KycTier::Tier2) };
+        match small_withdrawal(KycTier::Tier1, cdd) {
+            WithdrawalOutcome::Verify(v) => assert_eq!(v.tier, KycTier::Tier2),
+            other => panic!("{other:?}"),
+        }
+        // verified at the tier: the lock is met
+        assert!(matches!(small_withdrawal(KycTier::Tier2, cdd), WithdrawalOutcome::Approve(_)));
     }
 
     #[test]

@@ -67,6 +67,7 @@ named_enum!(
         LimitDecreased = "limit.decreased",
         LimitCancelled = "limit.cancelled",
         LimitBreachAttempt = "limit.breach_attempt",
+        AmlAlertCreated = "aml.alert_created",
     }
 );
 
@@ -88,6 +89,7 @@ named_enum!(
         CaseReview = "case_review",
         Sanctions = "sanctions",
         DueNow = "due_now",
+        Aml = "aml",
     }
 );
 

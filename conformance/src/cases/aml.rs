@@ -1,6 +1,6 @@
-use serde_json::json;
+use serde_json::{json, Value as Json};
 
-use crate::client::unique;
+use crate::client::{format_time, parse_time, unique, Tenant};
 use crate::{ensure, ensure_eq, CaseResult, Env};
 
 pub fn aml_events_are_accepted_once(env: &Env) -> CaseResult {
@@ -39,5 +39,258 @@ pub fn aml_events_are_validated(env: &Env) -> CaseResult {
         json!({ "transaction_id": unique("tx"), "user_id": unique("nobody"), "event_type": "deposit", "amount_cents": 1, "currency": "EUR" }),
     )
     .expect_error(404, "user_not_found")?;
+    Ok(())
+}
+
+/// Reports one event; `at` is its `occurred_at` when given.
+fn report(t: &Tenant<'_>, user: &str, event_type: &str, cents: i64, method: &str, at: Option<i64>) -> crate::Resp {
+    let mut body = json!({ "transaction_id": unique("tx"), "user_id": user, "event_type": event_type, "amount_cents": cents, "currency": "USD",
+        "payment_method": method });
+    if let Some(at) = at {
+        body["occurred_at"] = json!(format_time(at));
+    }
+    t.post("/v1/aml/event", body)
+}
+
+fn alerts_of(env: &Env, t: &Tenant<'_>, user: &str) -> Result<Vec<Json>, String> {
+    let r = env.admin("GET", &format!("/v1/admin/aml/alerts?tenant_id={}&user_id={user}", t.tenant_id), None);
+    r.expect(200)?;
+    Ok(r.body["alerts"].as_array().cloned().unwrap_or_default())
+}
+
+fn names(value: &Json) -> Vec<&str> {
+    value.as_array().map(|a| a.iter().filter_map(Json::as_str).collect()).unwrap_or_default()
+}
+
+fn withdraw(t: &Tenant<'_>, user: &str, cents: i64) -> crate::Resp {
+    t.post(
+        "/v1/kyc/start",
+        json!({ "user_id": user, "email": "p@example.com", "phone": "+44 7700 900123", "withdrawal_amount_cents": cents, "currency": "USD" }),
+    )
+}
+
+/// Every fired rule carries its evidence.
+fn check_explanation(alert: &Json) -> CaseResult {
+    let fired = alert["explanation"]["fired"].as_array().cloned().unwrap_or_default();
+    ensure!(!fired.is_empty(), "an alert without its rules: {alert}");
+    for rule in &fired {
+        for field in ["rule_id", "version", "reason_code", "inputs", "window_from", "window_to", "threshold"] {
+            ensure!(!rule[field].is_null(), "fired rule without {field}: {rule}");
+        }
+        ensure!(rule["rule_id"].as_str().is_some_and(|id| id.starts_with("aml.")), "rule id: {rule}");
+    }
+    Ok(())
+}
+
+/// Three cash deposits of $4,000 in one gaming day pass the $10,000 CTR
+/// threshold with none reaching it; the same three with the first before
+/// the tenant's cut-off (06:00 local, in a +05:30 zone) do not.
+pub fn cash_structuring_across_a_gaming_day_alerts(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let now = t.now()?;
+    // a cut-off 30 minutes ago, on the tenant's local clock (UTC+05:30)
+    let local = now + 19_800 - 1_800;
+    let cutoff = format!("{:02}:{:02}", local.rem_euclid(86_400) / 3_600, local.rem_euclid(3_600) / 60);
+    let set =
+        env.admin("PUT", &format!("/v1/admin/tenants/{}/gaming-day", t.tenant_id), Some(&json!({ "cutoff": cutoff, "time_zone": "Asia/Kolkata" })));
+    set.expect(200)?;
+    ensure_eq!(set.str("cutoff"), cutoff.as_str());
+    env.admin("PUT", &format!("/v1/admin/tenants/{}/gaming-day", t.tenant_id), Some(&json!({ "cutoff": "25:00", "time_zone": "Asia/Kolkata" })))
+        .expect_error(400, "invalid_field")?;
+    env.admin("PUT", &format!("/v1/admin/tenants/{}/gaming-day", t.tenant_id), Some(&json!({ "cutoff": "06:00", "time_zone": "Mars/Olympus" })))
+        .expect_error(400, "invalid_field")?;
+
+    // (these users are unverified: $2,000 a day also asks for due diligence, a typology of its own)
+    let cash_typologies =
+        |alerts: &[Json]| -> bool { alerts.iter().any(|a| names(&a["typologies"]).iter().any(|t| *t == "structuring" || *t == "ctr_threshold")) };
+    let split = unique("u");
+    t.signup(&split)?;
+    let before_cutoff = now - 2_400;
+    report(&t, &split, "deposit", 400_000, "cash", Some(before_cutoff)).expect(202)?;
+    report(&t, &split, "deposit", 400_000, "cash", Some(now - 600)).expect(202)?;
+    report(&t, &split, "deposit", 400_000, "cash", Some(now - 300)).expect(202)?;
+    ensure!(!cash_typologies(&alerts_of(env, &t, &split)?), "deposits across two gaming days were summed as one");
+
+    let user = unique("u");
+    t.signup(&user)?;
+    report(&t, &user, "deposit", 400_000, "cash", Some(now - 900)).expect(202)?;
+    report(&t, &user, "deposit", 400_000, "cash", Some(now - 600)).expect(202)?;
+    let third = report(&t, &user, "deposit", 400_000, "cash", Some(now - 300));
+    third.expect(202)?;
+    ensure!(third.str("alert_id").starts_with("alert_"), "no alert: {}", third.raw);
+    let alerts = alerts_of(env, &t, &user)?;
+    let Some(alert) = alerts.iter().find(|a| a["alert_id"] == json!(third.str("alert_id"))) else {
+        return Err(format!("the alert is not listed: {alerts:?}"));
+    };
+    ensure!(names(&alert["typologies"]).contains(&"structuring"), "typologies: {alert}");
+    ensure!(names(&alert["actions"]).contains(&"ctr_candidate"), "actions: {alert}");
+    check_explanation(alert)?;
+    // the alert is one open case of the user
+    let cases = env.admin("GET", &format!("/v1/admin/aml/cases?status=open&tenant_id={}", t.tenant_id), None);
+    cases.expect(200)?;
+    let case = cases.body["cases"].as_array().and_then(|c| c.iter().find(|c| c["user_id"] == json!(user)).cloned()).unwrap_or_default();
+    ensure_eq!(case["case_id"], alert["case_id"]);
+    ensure_eq!(case["alert_count"], json!(alerts.len()));
+    // a CTR is due within 15 days of detection
+    let due = parse_time(case["due_at"].as_str().unwrap_or_default())?;
+    ensure!(due <= now + 15 * 86_400 && due > now, "due {due}, now {now}");
+    // a fourth deposit the same gaming day does not alert again
+    let fourth = report(&t, &user, "deposit", 100_000, "cash", None);
+    fourth.expect(202)?;
+    ensure!(fourth.body["alert_id"].is_null(), "the same typology alerted twice in its window: {}", fourth.raw);
+    // filtered by typology
+    let by = env.admin("GET", &format!("/v1/admin/aml/alerts?tenant_id={}&typology=velocity", t.tenant_id), None);
+    ensure!(by.body["alerts"].as_array().is_some_and(|a| a.iter().all(|x| x["user_id"] != json!(user))), "typology filter: {}", by.raw);
+    env.admin("GET", "/v1/admin/aml/alerts?typology=smurfing", None).expect_error(400, "invalid_field")?;
+    Ok(())
+}
+
+/// A deposit ($1,500, below due diligence), 2% of it wagered, then a withdrawal: minimal play, and the
+/// next withdrawal is held with the generic message; 12% wagered is play.
+pub fn minimal_play_holds_the_next_withdrawal(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let (player, launderer) = (unique("u"), unique("u"));
+    for u in [&player, &launderer] {
+        t.signup(u)?;
+        report(&t, u, "deposit", 150_000, "card", None).expect(202)?;
+    }
+    report(&t, &launderer, "wager", 3_000, "other", None).expect(202)?;
+    report(&t, &player, "wager", 18_000, "other", None).expect(202)?;
+    let out = report(&t, &launderer, "withdrawal", 145_000, "bank_transfer", None);
+    ensure_eq!(out.str("outcome"), "hold_withdrawal");
+    ensure_eq!(report(&t, &player, "withdrawal", 130_000, "bank_transfer", None).str("outcome"), "approve");
+    let alerts = alerts_of(env, &t, &launderer)?;
+    ensure!(alerts.iter().any(|a| names(&a["typologies"]).contains(&"minimal_play")), "no minimal_play alert: {alerts:?}");
+    ensure!(alerts_of(env, &t, &player)?.is_empty(), "ordinary play alerted");
+
+    let held = withdraw(&t, &launderer, 1_000);
+    held.expect(200)?;
+    ensure_eq!(held.body["withdrawal_held"], json!(true));
+    let free = withdraw(&t, &player, 1_000);
+    free.expect(200)?;
+    ensure_eq!(free.body["withdrawal_held"], json!(false));
+    // tipping-off: the player's message is the one any held account gets
+    let sanctioned = unique("u");
+    t.post("/v1/sanctions/screen", crate::client::identity(&sanctioned, "Ann", "TestHit", "th@example.com")).expect(201)?;
+    let sanctions_hold = withdraw(&t, &sanctioned, 1_000);
+    ensure_eq!(held.body["message"], sanctions_hold.body["message"]);
+    let text = held.raw.to_lowercase();
+    for word in ["aml", "alert", "minimal", "launder", "suspicious", "typolog"] {
+        ensure!(!text.contains(word), "the player's answer tells of the alert ({word}): {}", held.raw);
+    }
+    Ok(())
+}
+
+/// $2,000 in linked deposits by a tier_0 user: customer due diligence is
+/// due, and withdrawals ask for tier_2; one cent less is nothing.
+pub fn linked_deposits_lock_withdrawals_until_due_diligence(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let (user, below) = (unique("u"), unique("u"));
+    for u in [&user, &below] {
+        t.signup(u)?;
+        report(&t, u, "deposit", 100_000, "card", None).expect(202)?;
+    }
+    let second = report(&t, &user, "deposit", 100_000, "e_wallet", None);
+    ensure_eq!(second.str("outcome"), "hold_withdrawal");
+    ensure_eq!(report(&t, &below, "deposit", 99_999, "e_wallet", None).str("outcome"), "approve");
+    let alerts = alerts_of(env, &t, &user)?;
+    let alert = alerts.first().cloned().unwrap_or_default();
+    ensure!(names(&alert["typologies"]).contains(&"cdd_threshold"), "typologies: {alert}");
+    ensure!(names(&alert["actions"]).contains(&"lock_withdrawals_until_cdd"), "actions: {alert}");
+    check_explanation(&alert)?;
+
+    let locked = withdraw(&t, &user, 1_000);
+    locked.expect(201)?;
+    ensure_eq!(locked.str("required_tier"), "tier_2");
+    ensure!(locked.str("kyc_check_id").starts_with("kyc_"), "no verification asked: {}", locked.raw);
+    let free = withdraw(&t, &below, 1_000);
+    free.expect(200)?;
+    ensure_eq!(free.str("required_tier"), "tier_0");
+    Ok(())
+}
+
+/// A week of ordinary play: small deposits, wagers and wins, a withdrawal after play.
+pub fn an_ordinary_week_raises_no_alert(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = unique("u");
+    t.signup(&user)?;
+    for day in 0..7 {
+        for (event, cents, method) in [("deposit", 5_000, "card"), ("wager", 4_000, "other"), ("win", 3_000, "other"), ("wager", 3_000, "other")] {
+            let r = report(&t, &user, event, cents, method, None);
+            r.expect(202)?;
+            ensure_eq!(r.str("outcome"), "approve");
+        }
+        if day == 6 {
+            ensure_eq!(report(&t, &user, "withdrawal", 4_000, "card", None).str("outcome"), "approve");
+        }
+        t.advance(86_400)?;
+    }
+    ensure!(alerts_of(env, &t, &user)?.is_empty(), "an ordinary week alerted");
+    let own = t.get(&format!("/v1/aml/alerts?user_id={user}"));
+    own.expect(200)?;
+    ensure_eq!(own.body["alerts"], json!([]));
+    Ok(())
+}
+
+/// The alerting decision replays identically; the operator sees its own
+/// user's alert without the evidence; other tenants see nothing of it.
+pub fn aml_decisions_replay_and_alerts_stay_with_their_tenant(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let other = env.sandbox()?;
+    let user = unique("u");
+    t.signup(&user)?;
+    let r = report(&t, &user, "deposit", 1_000_001, "cash", None);
+    r.expect(202)?;
+    let decision = r.header("x-decision-id").unwrap_or_default().to_string();
+    let replay = env.admin("POST", &format!("/v1/admin/decisions/{decision}/replay"), None);
+    replay.expect(200)?;
+    ensure_eq!(replay.body["identical"], json!(true));
+    let logged = env.admin("GET", &format!("/v1/admin/decisions/{decision}"), None);
+    ensure_eq!(logged.str("operation"), "aml");
+    let own = t.get(&format!("/v1/aml/alerts?user_id={user}"));
+    own.expect(200)?;
+    let alert = own.body["alerts"].get(0).cloned().unwrap_or_default();
+    ensure!(names(&alert["typologies"]).contains(&"ctr_threshold"), "typologies: {alert}");
+    ensure!(alert["explanation"].is_null() && alert["case_id"].is_null(), "the operator's view carries the evidence: {alert}");
+    ensure_eq!(other.get(&format!("/v1/aml/alerts?user_id={user}")).body["alerts"], json!([]));
+    t.get("/v1/aml/alerts").expect_error(400, "missing_fields")?;
+    Ok(())
+}
+
+pub fn aml_event_fields_are_validated(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let (user, friend) = (unique("u"), unique("u"));
+    t.signup(&user)?;
+    t.signup(&friend)?;
+    let base = json!({ "transaction_id": unique("tx"), "user_id": user, "event_type": "deposit", "amount_cents": 100, "currency": "USD" });
+    let with = |field: &str, value: Json| {
+        let mut b = base.clone();
+        b[field] = value;
+        b["transaction_id"] = json!(unique("tx"));
+        b
+    };
+    t.post("/v1/aml/event", with("event_type", json!("stake"))).expect_error(400, "invalid_field")?;
+    t.post("/v1/aml/event", with("payment_method", json!("gold"))).expect_error(400, "invalid_field")?;
+    t.post("/v1/aml/event", with("event_type", json!("p2p_transfer"))).expect_error(400, "missing_fields")?;
+    let mut to_self = with("event_type", json!("p2p_transfer"));
+    to_self["counterparty_user_id"] = json!(user);
+    t.post("/v1/aml/event", to_self).expect_error(400, "invalid_field")?;
+    let mut to_nobody = with("event_type", json!("p2p_transfer"));
+    to_nobody["counterparty_user_id"] = json!(unique("nobody"));
+    t.post("/v1/aml/event", to_nobody).expect_error(404, "counterparty_not_found")?;
+    let mut transfer = with("event_type", json!("p2p_transfer"));
+    transfer["counterparty_user_id"] = json!(friend);
+    t.post("/v1/aml/event", transfer).expect(202)?;
+    t.post("/v1/aml/event", json!({ "transaction_id": unique("tx"), "user_id": user, "event_type": "instrument_added" }))
+        .expect_error(400, "missing_fields")?;
+    let added = t.post(
+        "/v1/aml/event",
+        json!({ "transaction_id": unique("tx"), "user_id": user, "event_type": "instrument_added", "instrument_id": "card-1" }),
+    );
+    added.expect(202)?;
+    // the instrument is stored only as its hash
+    let listed = env.admin("GET", "/v1/admin/aml/events", None);
+    ensure!(listed.raw.contains(added.str("aml_event_id")), "the event is not listed");
+    ensure!(!listed.raw.contains("card-1"), "the instrument is stored as sent");
     Ok(())
 }

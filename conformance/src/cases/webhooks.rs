@@ -10,7 +10,7 @@ use crate::{ensure, ensure_eq, CaseResult, Env};
 
 pub(crate) const WAIT: Duration = Duration::from_secs(30);
 
-pub const ALL_EVENTS: [&str; 19] = [
+pub const ALL_EVENTS: [&str; 20] = [
     "sanctions.hit",
     "sanctions.cleared",
     "sanctions.confirmed",
@@ -30,6 +30,7 @@ pub const ALL_EVENTS: [&str; 19] = [
     "limit.decreased",
     "limit.cancelled",
     "limit.breach_attempt",
+    "aml.alert_created",
 ];
 
 pub(crate) fn register(t: &Tenant<'_>, url: &str) -> Result<(String, String), String> {
@@ -114,6 +115,11 @@ pub fn every_event_arrives_signed_in_the_envelope(env: &Env) -> CaseResult {
     day.expect(201)?;
     let forever = exclude(&t, &user("u")?, "duration_permanent")?;
     forever.expect(201)?;
+    let watched = user("u")?;
+    let cash = json!({ "transaction_id": unique("tx"), "user_id": watched, "event_type": "deposit", "amount_cents": 1_000_001, "currency": "USD",
+        "payment_method": "cash" });
+    let alerted = t.post("/v1/aml/event", cash);
+    alerted.expect(202)?;
     let regulator_email = format!("{}@example.com", unique("kgc"));
     env.admin("POST", "/v1/admin/exclusions/regulator-import", Some(&json!({ "entries": [{ "email": regulator_email }] }))).expect(200)?;
     t.advance(86_400)?;
@@ -152,6 +158,14 @@ pub fn every_event_arrives_signed_in_the_envelope(env: &Env) -> CaseResult {
     for field in ["exclusion_id", "user_email", "user_phone", "duration", "is_permanent", "expires_at", "source"] {
         ensure!(created.get(field).is_some(), "exclusion.created lacks {field}: {created}");
     }
+    // an AML alert tells the operator what and why in reason codes, never the evidence
+    let aml = find("aml.alert_created");
+    ensure_eq!(aml["alert_id"], json!(alerted.str("alert_id")));
+    ensure_eq!(aml["user_id"], json!(watched));
+    let mut fields: Vec<&str> = aml.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+    fields.sort_unstable();
+    ensure_eq!(fields, vec!["actions", "alert_id", "outcome", "typologies", "user_id"]);
+    ensure!(aml["typologies"].as_array().is_some_and(|t| t.contains(&json!("ctr_threshold"))), "aml.alert_created: {aml}");
     Ok(())
 }
 

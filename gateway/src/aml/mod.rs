@@ -1,23 +1,40 @@
-//! The AML area: transaction events reported by operators, accepted for
-//! review; the compliance team lists them. Handlers are free functions; the
-//! area's SQL is in [`store`].
+//! The AML area: transaction events reported by operators, each decided at
+//! once by the rules (`decide-aml`) over the user's buckets, in the batch
+//! that stores the event and adds it to the buckets. A decision at `review`
+//! or above opens an alert, grouped into the user's one open AML case; the
+//! user's standing (a withdrawal hold, a lock until due diligence) is kept on
+//! the user, where the withdrawal decision reads it. Handlers are free
+//! functions; the area's SQL is in [`store`].
 
+pub mod gaming_day;
 pub mod store;
 
+use rules::{AmlDecision, AmlEvent, AmlEventType, AmlFacts, AmlOutcome, EventKind, Operation, PaymentMethod, Typology};
 use serde::Serialize;
-use serde_json::Value as Json;
+use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::api::stored_json;
+use crate::decisions::{with_decision, Scope};
 use crate::error::{ApiError, ApiResult};
-use crate::input::{is_snake_word, Fields};
+use crate::input::Fields;
 use crate::openapi::shared::{Cents, Currency, Timestamp};
 use crate::openapi::OperationDoc;
-use crate::{time, Ctx, Gateway, Reply};
+use crate::ports::{Read, Row, MAX_STORED_INTEGER};
+use crate::{time, users, Ctx, Gateway, Reply};
+
+use store::{BucketDelta, Span};
 
 /// How many events the admin list shows.
 const LIST_LENGTH: i64 = 500;
+/// The most instruments an evaluation reads: far above any rule's count.
+const INSTRUMENTS_READ: i64 = 64;
+/// A page of alerts or cases.
+const PAGE: i64 = 100;
+/// How long before an event its gaming day can have begun: a gaming day is
+/// at most 25 hours long (a clock change), and one hour is spare.
+const GAMING_DAY_REACH_HOURS: i64 = 26;
 
 /// The body of `POST /v1/aml/event`; stored as the event, with `occurred_at` normalised.
 #[derive(Serialize, ToSchema)]
@@ -26,34 +43,105 @@ struct Report {
     transaction_id: String,
     #[schema(min_length = 1, max_length = 256)]
     user_id: String,
-    #[schema(pattern = "^[a-z_]{1,64}$")]
+    #[schema(value_type = AmlEventTypeName)]
     event_type: String,
-    #[schema(value_type = Cents)]
-    amount_cents: i64,
-    #[schema(value_type = Currency)]
-    currency: String,
+    /// required except for `instrument_added`
+    #[schema(value_type = Option<Cents>)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    amount_cents: Option<i64>,
+    /// required except for `instrument_added`
+    #[schema(value_type = Option<Currency>)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    currency: Option<String>,
     #[schema(value_type = Option<Timestamp>)]
     occurred_at: Option<String>,
+    #[schema(value_type = Option<PaymentMethodName>)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    payment_method: Option<String>,
+    /// an opaque identifier of the payment instrument (a card fingerprint, a wallet id); stored only as its SHA-256
+    #[schema(min_length = 1, max_length = 256)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instrument_id: Option<String>,
+    /// the receiving user of a `p2p_transfer`, required for one
+    #[schema(min_length = 1, max_length = 256)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counterparty_user_id: Option<String>,
+}
+
+crate::openapi::shared::shared_schema!(
+    /// What an operator reports.
+    AmlEventTypeName => crate::openapi::shared::from_json(json!({ "type": "string", "enum": rules::AmlEventType::ALL.iter().map(|t| t.as_str()).collect::<Vec<_>>() }))
+);
+crate::openapi::shared::shared_schema!(
+    /// How money moved.
+    PaymentMethodName => crate::openapi::shared::from_json(json!({ "type": "string", "enum": PaymentMethod::ALL.iter().map(|t| t.as_str()).collect::<Vec<_>>() }))
+);
+
+/// A report as parsed: the stored payload and the typed event.
+struct Parsed {
+    report: Report,
+    event_type: AmlEventType,
+    payment_method: PaymentMethod,
+    occurred_at: Option<i64>,
 }
 
 impl Report {
-    fn parse(body: &[u8]) -> ApiResult<Self> {
+    fn parse(body: &[u8]) -> ApiResult<Parsed> {
         let mut f = Fields::from_body(body)?;
         let transaction_id = f.text("transaction_id");
         let user_id = f.text("user_id");
-        let event_type = f.code("event_type");
-        let amount_cents = f.cents("amount_cents");
-        let currency = f.currency("currency");
+        let event_name = f.code("event_type");
+        let event_type = AmlEventType::parse(&event_name);
+        if !event_name.is_empty() && event_type.is_none() {
+            let names: Vec<&str> = AmlEventType::ALL.iter().map(|t| t.as_str()).collect();
+            f.reject("invalid_field", format!("event_type must be one of {}", names.join(", ")));
+        }
+        let carries_money = event_type != Some(AmlEventType::InstrumentAdded);
+        let (amount_cents, currency) = if carries_money || f.has("amount_cents") || f.has("currency") {
+            (Some(f.cents("amount_cents")), Some(f.currency("currency")))
+        } else {
+            (None, None)
+        };
         let occurred_at = f.opt_code("occurred_at");
-        if !event_type.is_empty() && !is_snake_word(&event_type) {
-            f.reject("invalid_field", "event_type must be lower-case letters and underscores, such as deposit or withdrawal");
+        let method_name = f.opt_code("payment_method");
+        let payment_method = method_name.as_deref().map(PaymentMethod::parse);
+        if payment_method == Some(None) {
+            let names: Vec<&str> = PaymentMethod::ALL.iter().map(|t| t.as_str()).collect();
+            f.reject("invalid_field", format!("payment_method must be one of {}", names.join(", ")));
+        }
+        let instrument_id = f.opt_text("instrument_id");
+        let counterparty_user_id = f.opt_text("counterparty_user_id");
+        match (event_type, &counterparty_user_id) {
+            (Some(AmlEventType::P2pTransfer), None) => f.reject("missing_fields", "a p2p_transfer names its counterparty_user_id"),
+            (Some(AmlEventType::P2pTransfer), Some(c)) if *c == user_id => f.reject("invalid_field", "a transfer goes to another user"),
+            (Some(t), Some(_)) if t != AmlEventType::P2pTransfer => f.reject("invalid_field", "only a p2p_transfer has a counterparty_user_id"),
+            _ => {}
+        }
+        if event_type == Some(AmlEventType::InstrumentAdded) && instrument_id.is_none() {
+            f.reject("missing_fields", "an instrument_added event names its instrument_id");
         }
         let occurred = occurred_at.as_deref().map(time::parse);
         if occurred == Some(None) {
             f.reject("invalid_field", "occurred_at must be an ISO 8601 timestamp");
         }
         f.finish()?;
-        Ok(Report { transaction_id, user_id, event_type, amount_cents, currency, occurred_at: occurred.flatten().map(time::format) })
+        let event_type = event_type.ok_or_else(ApiError::internal)?;
+        Ok(Parsed {
+            report: Report {
+                transaction_id,
+                user_id,
+                event_type: event_name,
+                amount_cents,
+                currency,
+                occurred_at: occurred.flatten().map(time::format),
+                payment_method: method_name,
+                instrument_id,
+                counterparty_user_id,
+            },
+            event_type,
+            payment_method: payment_method.flatten().unwrap_or(PaymentMethod::Other),
+            occurred_at: occurred.flatten(),
+        })
     }
 }
 
@@ -72,7 +160,18 @@ struct Accepted<'a> {
     status: ReportStatus,
     #[schema(value_type = Timestamp)]
     received_at: String,
+    /// what the rules decided: `approve`, `review`, `hold_withdrawal` or `decline` (do not pay a withdrawal out)
+    #[schema(value_type = AmlOutcomeName)]
+    outcome: &'a str,
+    /// the alert this event opened, if any
+    #[serde(skip_serializing_if = "Option::is_none")]
+    alert_id: Option<&'a str>,
 }
+
+crate::openapi::shared::shared_schema!(
+    /// An AML decision's outcome.
+    AmlOutcomeName => crate::openapi::shared::from_json(json!({ "type": "string", "enum": AmlOutcome::ALL.iter().map(|t| t.as_str()).collect::<Vec<_>>() }))
+);
 
 #[derive(Serialize, ToSchema)]
 #[schema(as = AmlEvent)]
@@ -82,7 +181,11 @@ struct EventView {
     /// the event as reported
     #[schema(value_type = Object)]
     event: Json,
+    /// `decided`, or `alerted` when it opened an alert (`queued` for events stored before monitoring)
     review_status: String,
+    #[schema(value_type = Option<AmlOutcomeName>)]
+    outcome: Option<String>,
+    decision_id: Option<String>,
     #[schema(value_type = Timestamp)]
     received_at: String,
 }
@@ -94,9 +197,13 @@ struct EventList {
 
 pub(crate) fn report_doc() -> OperationDoc {
     OperationDoc::new("aml", "report a transaction for AML monitoring")
+        .describe(
+            "Decided at once by the rules component (`decide-aml`) over the user's hourly and gaming-day buckets. The answer names the outcome \
+             and any alert it opened; nothing of it is for the player.",
+        )
         .idempotent()
         .body::<Report>()
-        .responds::<Accepted>(202, "success")
+        .responds::<Accepted>(202, "decided and stored")
         .responds::<Accepted>(200, "a repeat of the same transaction: the original result")
         .errors(&[404, 409])
 }
@@ -105,13 +212,108 @@ pub(crate) fn list_doc() -> OperationDoc {
     OperationDoc::new("admin", "AML events of the environment").responds::<EventList>(200, "success")
 }
 
-/// `POST /v1/aml/event`: stores an event for review, once per transaction.
+/// The instrument as stored: its SHA-256, never the operator's identifier.
+fn instrument_key(tenant_id: &str, instrument_id: &str) -> String {
+    hex::encode(Sha256::digest(format!("{tenant_id}\u{1f}{instrument_id}").as_bytes()))
+}
+
+/// What an event adds to its buckets.
+fn delta(event_type: AmlEventType, amount: i64, near_threshold: bool) -> Option<BucketDelta> {
+    let d = BucketDelta { near_threshold, ..BucketDelta::default() };
+    Some(match event_type {
+        AmlEventType::Deposit => BucketDelta { in_cents: amount, in_count: 1, ..d },
+        AmlEventType::Withdrawal => BucketDelta { out_cents: amount, out_count: 1, ..d },
+        AmlEventType::Wager => BucketDelta { wagered_cents: amount, ..d },
+        AmlEventType::Win | AmlEventType::Bonus => BucketDelta { won_cents: amount, ..d },
+        AmlEventType::P2pTransfer | AmlEventType::InstrumentAdded => return None,
+    })
+}
+
+/// The reads of one evaluation, in one round trip.
+struct Reads {
+    user: Option<users::store::User>,
+    gaming_day: gaming_day::GamingDay,
+    day_buckets: Vec<rules::AmlBucket>,
+    hours: Vec<rules::AmlBucket>,
+    instruments: Vec<rules::AmlInstrument>,
+    deposit_classes: Vec<u32>,
+    alerted: Vec<rules::AmlAlerted>,
+    open_case: Option<store::OpenCase>,
+    pair: Option<rules::AmlPair>,
+    counterparty_exists: bool,
+}
+
+/// The longest window any of the profile's rules reads.
+fn longest_window(p: &rules::AmlParameters) -> i64 {
+    [p.structuring_window_seconds, p.minimal_play_window_seconds, p.instruments_window_seconds, p.velocity_window_seconds]
+        .into_iter()
+        .max()
+        .unwrap_or(0)
+}
+
+pub(crate) fn aml_parameters(gw: &Gateway, jurisdiction: &str) -> ApiResult<rules::AmlParameters> {
+    gw.rules.jurisdictions().into_iter().find(|p| p.name == jurisdiction).map(|p| p.aml).ok_or_else(ApiError::internal)
+}
+
+async fn read_state(gw: &Gateway, tenant: &str, user: &str, counterparty: Option<&str>, at: i64, window: i64) -> ApiResult<Reads> {
+    let since = at.saturating_sub(window);
+    let mut reads: Vec<Read> = vec![
+        users::store::read(tenant, user),
+        store::read_gaming_day(tenant),
+        store::read_buckets(tenant, user, Span::GamingDay, at.saturating_sub(GAMING_DAY_REACH_HOURS * 3_600), at.saturating_add(1)),
+        store::read_buckets(tenant, user, Span::Hour, since.div_euclid(3_600) * 3_600, MAX_STORED_INTEGER),
+        store::read_instruments(tenant, user, since, INSTRUMENTS_READ),
+        store::read_deposit_classes(tenant, user),
+        store::read_alerted(tenant, user),
+        store::read_open_case(tenant, user),
+    ];
+    if let Some(c) = counterparty {
+        reads.push(store::read_pair(tenant, user, c));
+        reads.push(users::store::read(tenant, c));
+    }
+    let results = gw.store.query_many(reads).await?;
+    let rows = |i: usize| -> &[Row] { results.get(i).map(Vec::as_slice).unwrap_or_default() };
+    let gaming_day = store::gaming_day_from(rows(1))?;
+    Ok(Reads {
+        user: rows(0).first().map(users::store::from_row).transpose()?,
+        gaming_day,
+        day_buckets: store::buckets_from(rows(2))?,
+        hours: store::buckets_from(rows(3))?,
+        instruments: store::instruments_from(rows(4))?,
+        deposit_classes: store::deposit_classes_from(rows(5))?,
+        alerted: store::alerted_from(rows(6))?,
+        open_case: store::open_case_from(rows(7))?,
+        pair: counterparty.map(|c| store::pair_from(rows(8), user).map(|p| (p, c))).transpose()?.map(|(p, _)| p),
+        counterparty_exists: counterparty.is_some() && !rows(9).is_empty(),
+    })
+}
+
+/// Joins names, keeping the first order and no repeats.
+fn joined(before: &[String], added: impl Iterator<Item = String>) -> Vec<String> {
+    let mut all = before.to_vec();
+    for name in added {
+        if !all.contains(&name) {
+            all.push(name);
+        }
+    }
+    all
+}
+
+/// `POST /v1/aml/event`: decides an event at once and stores it, once per transaction.
 pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let report = Report::parse(ctx.body)?;
+    let Parsed { mut report, event_type, payment_method, occurred_at } = Report::parse(ctx.body)?;
+    let tenant = ctx.caller.tenant_id.as_str();
+    report.instrument_id = report.instrument_id.map(|i| instrument_key(tenant, &i));
     // a JSON value writes its keys in one order, so the fingerprint is stable
     let payload = serde_json::to_value(&report).map_err(|e| ApiError::internal().with_detail(e.to_string()))?;
     let fingerprint = hex::encode(Sha256::digest(payload.to_string().as_bytes()));
-    let tenant = ctx.caller.tenant_id.as_str();
+    let user_id = report.user_id.as_str();
+    let params = aml_parameters(gw, &ctx.caller.jurisdiction)?;
+    // an event is placed when it happened, never later than it arrived
+    let at = occurred_at.map_or(ctx.now, |t| t.min(ctx.now));
+    let amount = report.amount_cents.unwrap_or(0);
+    let currency = report.currency.clone().unwrap_or_default();
+    let instrument = report.instrument_id.clone();
     until_committed!({
         if let Some(before) = store::reported(gw.store.as_ref(), tenant, &report.transaction_id).await? {
             if before.fingerprint == fingerprint {
@@ -119,27 +321,157 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             }
             return Err(ApiError::conflict("transaction_conflict", "this transaction_id was already reported with different details"));
         }
-        gw.require_user(ctx, &report.user_id).await?;
+        let state = read_state(gw, tenant, user_id, report.counterparty_user_id.as_deref(), at, longest_window(&params)).await?;
+        let user = state.user.ok_or_else(ApiError::user_not_found)?;
+        if report.counterparty_user_id.is_some() && !state.counterparty_exists {
+            return Err(ApiError::not_found("counterparty_not_found", "no such counterparty user for this tenant"));
+        }
+        let (day_start, day_end) = state.gaming_day.bounds(at).ok_or_else(ApiError::internal)?;
+        let facts = AmlFacts {
+            now: ctx.now,
+            jurisdiction: ctx.caller.jurisdiction.clone(),
+            event: AmlEvent { event_type, amount_cents: amount, currency: currency.clone(), payment_method, at, instrument: instrument.clone() },
+            gaming_day_start: day_start,
+            gaming_day_end: day_end,
+            gaming_day: state.day_buckets.into_iter().filter(|b| b.start >= day_start && b.start < day_end).collect(),
+            hours: state.hours,
+            instruments: state.instruments,
+            pair: state.pair,
+            last_seen_at: user.aml_last_seen_at,
+            deposit_classes: state.deposit_classes,
+            verified: user.verified_tier,
+            standing: user.aml,
+            alerted: state.alerted,
+        };
+        let (decision, log) = gw.decide_or_refuse(&Scope::of(ctx, user_id), Operation::Aml, &facts, |r, f| r.decide_aml(f))?;
         let aml_event_id = gw.new_id("aml");
+        let alert_id = (!decision.alert.is_empty()).then(|| gw.new_id("alert"));
         let accepted = Accepted {
             aml_event_id: &aml_event_id,
             transaction_id: &report.transaction_id,
             status: ReportStatus::Accepted,
             received_at: time::format(ctx.now),
+            outcome: decision.outcome.as_str(),
+            alert_id: alert_id.as_deref(),
         };
-        let reply = Reply::typed(202, &accepted)?;
-        let insert = store::insert(store::NewEvent {
-            tenant_id: tenant,
-            transaction_id: &report.transaction_id,
-            aml_event_id: &aml_event_id,
-            user_id: &report.user_id,
-            fingerprint: &fingerprint,
-            payload: payload.to_string(),
-            response: reply.body.to_string(),
-            received_at: ctx.now,
-        });
-        Ok(gw.commit(vec![insert]).await?.then_some(reply))
+        let reply = with_decision(Reply::typed(202, &accepted)?, &log);
+        let mut statements = vec![
+            log.statement(),
+            gw.claim_user(ctx, &user),
+            store::set_standing(tenant, user_id, decision.standing, at),
+            store::insert(store::NewEvent {
+                tenant_id: tenant,
+                transaction_id: &report.transaction_id,
+                aml_event_id: &aml_event_id,
+                user_id,
+                fingerprint: &fingerprint,
+                payload: payload.to_string(),
+                response: reply.body.to_string(),
+                status: if alert_id.is_some() { store::ReviewStatus::Alerted } else { store::ReviewStatus::Decided },
+                event_at: at,
+                decision_id: log.decision_id(),
+                outcome: decision.outcome.as_str(),
+                received_at: ctx.now,
+            }),
+        ];
+        if let Some(d) = delta(event_type, amount, decision.counters.near_threshold) {
+            for (span, start) in [(Span::Hour, at.div_euclid(3_600) * 3_600), (Span::GamingDay, day_start)] {
+                statements.push(store::add_to_bucket(tenant, user_id, span, start, &currency, payment_method, d));
+            }
+        }
+        if let Some(class) = decision.counters.deposit_class {
+            statements.push(store::count_deposit_class(tenant, user_id, class));
+        }
+        if let Some(i) = &instrument {
+            statements.push(store::see_instrument(tenant, user_id, i, at));
+        }
+        if let (AmlEventType::P2pTransfer, Some(to)) = (event_type, &report.counterparty_user_id) {
+            statements.push(store::add_transfer(tenant, user_id, to, amount, at));
+        }
+        if let Some(alert_id) = &alert_id {
+            statements.extend(alert_statements(gw, ctx, user_id, alert_id, &aml_event_id, &decision, state.open_case.as_ref(), log.decision_id())?);
+        }
+        if gw.commit(statements).await? {
+            return Ok(Some(reply));
+        }
+        Ok(None)
     })
+}
+
+/// The reason codes of every rule that fired.
+fn typologies(decision: &AmlDecision) -> Vec<String> {
+    joined(&[], decision.fired.iter().map(|f| f.reason_code.as_str().to_string()))
+}
+
+fn action_names(decision: &AmlDecision) -> Vec<String> {
+    decision.actions.iter().map(|a| a.as_str().to_string()).collect()
+}
+
+/// The alert, its case (opened, or the user's open one extended), the
+/// typologies' alert times and the operator's webhook.
+#[allow(clippy::too_many_arguments)]
+fn alert_statements(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    user_id: &str,
+    alert_id: &str,
+    aml_event_id: &str,
+    decision: &AmlDecision,
+    open_case: Option<&store::OpenCase>,
+    decision_id: &str,
+) -> ApiResult<Vec<crate::ports::Stmt>> {
+    let tenant = ctx.caller.tenant_id.as_str();
+    let (typologies, actions) = (typologies(decision), action_names(decision));
+    let due_at = decision.due_at.ok_or_else(ApiError::internal)?;
+    let mut statements = Vec::new();
+    let case_id = match open_case {
+        Some(open) => {
+            let all_typologies = joined(&open.typologies, typologies.iter().cloned());
+            let all_actions = joined(&open.actions, actions.iter().cloned());
+            statements.push(store::extend_case(&open.case_id, &all_typologies, &all_actions, open.due_at.min(due_at), ctx.now));
+            open.case_id.clone()
+        }
+        None => {
+            let case_id = gw.new_id("amlcase");
+            statements.push(store::open_case(store::NewCase {
+                case_id: &case_id,
+                tenant_id: tenant,
+                environment: ctx.caller.environment,
+                user_id,
+                typologies: &typologies,
+                actions: &actions,
+                opened_at: ctx.now,
+                due_at,
+            }));
+            case_id
+        }
+    };
+    let explanation = json!({ "outcome": decision.outcome, "fired": decision.fired, "required_tier": decision.required_tier });
+    statements.push(store::insert_alert(store::NewAlert {
+        alert_id,
+        tenant_id: tenant,
+        environment: ctx.caller.environment,
+        user_id,
+        case_id: &case_id,
+        aml_event_id,
+        typologies: json!(typologies).to_string(),
+        outcome: decision.outcome.as_str(),
+        actions: json!(actions).to_string(),
+        explanation: explanation.to_string(),
+        decision_id,
+        created_at: ctx.now,
+    }));
+    for typology in &decision.alert {
+        statements.push(store::mark_alerted(tenant, user_id, *typology, ctx.now));
+    }
+    statements.push(gw.event(
+        ctx.caller.environment,
+        Some(tenant),
+        EventKind::AmlAlertCreated,
+        ctx.now,
+        json!({ "alert_id": alert_id, "user_id": user_id, "typologies": typologies, "outcome": decision.outcome, "actions": actions }),
+    ));
+    Ok(statements)
 }
 
 /// `GET /v1/admin/aml/events`: the newest events of the environment.
@@ -151,8 +483,286 @@ pub(crate) async fn list(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             tenant_id: row.tenant_id,
             event: stored_json(&row.payload)?,
             review_status: row.review_status,
+            outcome: row.outcome,
+            decision_id: row.decision_id,
             received_at: time::format(row.received_at),
         });
     }
     Reply::typed(200, &EventList { events })
+}
+
+// ---- alerts and cases ----
+
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct AlertQuery {
+    tenant_id: Option<String>,
+    user_id: Option<String>,
+    /// a reason code, such as `structuring`
+    typology: Option<String>,
+    cursor: Option<String>,
+}
+
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct OwnAlertQuery {
+    user_id: String,
+    cursor: Option<String>,
+}
+
+/// An alert as the compliance team sees it: why it fired, rule by rule.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct AlertView {
+    alert_id: String,
+    tenant_id: String,
+    user_id: String,
+    case_id: String,
+    aml_event_id: String,
+    /// the reason codes of the rules that fired
+    typologies: Vec<String>,
+    #[schema(value_type = AmlOutcomeName)]
+    outcome: String,
+    actions: Vec<String>,
+    /// each fired rule: `{rule_id, version, reason_code, inputs, window_from, window_to, threshold}`
+    #[schema(value_type = Object)]
+    explanation: Json,
+    decision_id: String,
+    #[schema(value_type = Timestamp)]
+    created_at: String,
+}
+
+/// An alert as the operator sees it: its own user's, without the evidence.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct OwnAlertView {
+    alert_id: String,
+    user_id: String,
+    typologies: Vec<String>,
+    #[schema(value_type = AmlOutcomeName)]
+    outcome: String,
+    actions: Vec<String>,
+    #[schema(value_type = Timestamp)]
+    created_at: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub(crate) struct AlertPage {
+    alerts: Vec<AlertView>,
+    /// the next page's cursor, when there is one
+    next_cursor: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub(crate) struct OwnAlertPage {
+    alerts: Vec<OwnAlertView>,
+    /// the next page's cursor, when there is one
+    next_cursor: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub(crate) struct AmlCaseView {
+    case_id: String,
+    tenant_id: String,
+    user_id: String,
+    /// `open` or `closed`
+    status: String,
+    typologies: Vec<String>,
+    actions: Vec<String>,
+    alert_count: i64,
+    #[schema(value_type = Timestamp)]
+    opened_at: String,
+    /// from the earliest regulatory deadline of its alerts (SAR 30 days, CTR 15 days, UK consent 7 working days)
+    #[schema(value_type = Timestamp)]
+    due_at: String,
+    #[schema(value_type = Option<Timestamp>)]
+    closed_at: Option<String>,
+    outcome: Option<String>,
+    reviewer: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub(crate) struct AmlCasePage {
+    cases: Vec<AmlCaseView>,
+    next_cursor: Option<String>,
+}
+
+pub(crate) fn admin_alerts_doc() -> OperationDoc {
+    OperationDoc::new("admin", "AML alerts of the environment, newest first, each with its explanation")
+        .query::<AlertQuery>()
+        .responds::<AlertPage>(200, "success")
+}
+
+pub(crate) fn own_alerts_doc() -> OperationDoc {
+    OperationDoc::new("aml", "AML alerts of one of the tenant's users, newest first")
+        .describe("For the operator's compliance staff only: nothing of an alert may reach the player.")
+        .query::<OwnAlertQuery>()
+        .responds::<OwnAlertPage>(200, "success")
+}
+
+pub(crate) fn admin_cases_doc() -> OperationDoc {
+    OperationDoc::new("admin", "AML cases of the environment by due time: one open case per user groups its alerts")
+        .query::<CaseQuery>()
+        .responds::<AmlCasePage>(200, "success")
+}
+
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct CaseQuery {
+    /// `open` or `closed`; both when absent
+    status: Option<String>,
+    tenant_id: Option<String>,
+    cursor: Option<String>,
+}
+
+fn typology_filter(ctx: &Ctx<'_>) -> ApiResult<Option<Typology>> {
+    ctx.query
+        .get("typology")
+        .map(|t| {
+            Typology::parse(t).ok_or_else(|| {
+                let names: Vec<&str> = Typology::ALL.iter().map(|t| t.as_str()).collect();
+                ApiError::bad_request("invalid_field", format!("typology must be one of {}", names.join(", ")))
+            })
+        })
+        .transpose()
+}
+
+async fn alert_rows(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    tenant_id: Option<&str>,
+    user_id: Option<&str>,
+) -> ApiResult<(Vec<store::AlertRow>, Option<String>)> {
+    let before = crate::api::cursor::from_query::<(i64, String)>(ctx.query.get("cursor"))?;
+    let filter = store::AlertFilter {
+        environment: ctx.caller.environment,
+        tenant_id,
+        user_id,
+        case_id: None,
+        typology: typology_filter(ctx)?,
+        before,
+        limit: PAGE + 1,
+    };
+    let mut rows = store::alerts(gw.store.as_ref(), &filter).await?;
+    let next = (rows.len() > usize::try_from(PAGE).unwrap_or(usize::MAX)).then(|| {
+        rows.truncate(usize::try_from(PAGE).unwrap_or(0));
+        rows.last().map(|r| crate::api::cursor::encode(&(r.created_at, r.alert_id.clone())))
+    });
+    Ok((rows, next.flatten()))
+}
+
+fn alert_view(row: store::AlertRow) -> ApiResult<AlertView> {
+    Ok(AlertView {
+        alert_id: row.alert_id,
+        tenant_id: row.tenant_id,
+        user_id: row.user_id,
+        case_id: row.case_id,
+        aml_event_id: row.aml_event_id,
+        typologies: row.typologies,
+        outcome: row.outcome,
+        actions: row.actions,
+        explanation: stored_json(&row.explanation)?,
+        decision_id: row.decision_id,
+        created_at: time::format(row.created_at),
+    })
+}
+
+/// `GET /v1/admin/aml/alerts`.
+pub(crate) async fn admin_alerts(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let (tenant, user) = (ctx.query.get("tenant_id"), ctx.query.get("user_id"));
+    let (rows, next_cursor) = alert_rows(gw, ctx, tenant, user).await?;
+    let alerts = rows.into_iter().map(alert_view).collect::<ApiResult<Vec<_>>>()?;
+    Reply::typed(200, &AlertPage { alerts, next_cursor })
+}
+
+/// `GET /v1/aml/alerts?user_id=`: the operator's own user's alerts.
+pub(crate) async fn own_alerts(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let user = ctx.query.required("user_id")?.to_string();
+    let (rows, next_cursor) = alert_rows(gw, ctx, Some(&ctx.caller.tenant_id), Some(&user)).await?;
+    let alerts = rows
+        .into_iter()
+        .map(|r| OwnAlertView {
+            alert_id: r.alert_id,
+            user_id: r.user_id,
+            typologies: r.typologies,
+            outcome: r.outcome,
+            actions: r.actions,
+            created_at: time::format(r.created_at),
+        })
+        .collect();
+    Reply::typed(200, &OwnAlertPage { alerts, next_cursor })
+}
+
+fn case_view(r: store::CaseRow) -> AmlCaseView {
+    AmlCaseView {
+        case_id: r.case_id,
+        tenant_id: r.tenant_id,
+        user_id: r.user_id,
+        status: r.status.as_str().to_string(),
+        typologies: r.typologies,
+        actions: r.actions,
+        alert_count: r.alert_count,
+        opened_at: time::format(r.opened_at),
+        due_at: time::format(r.due_at),
+        closed_at: r.closed_at.map(time::format),
+        outcome: r.outcome,
+        reviewer: r.reviewer,
+    }
+}
+
+/// `GET /v1/admin/aml/cases`.
+pub(crate) async fn admin_cases(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let status = ctx
+        .query
+        .get("status")
+        .map(|s| store::AmlCaseStatus::parse(s).ok_or_else(|| ApiError::bad_request("invalid_field", "status must be open or closed")))
+        .transpose()?;
+    let after = crate::api::cursor::from_query::<(i64, String)>(ctx.query.get("cursor"))?;
+    let mut rows = store::cases(gw.store.as_ref(), ctx.caller.environment, status, ctx.query.get("tenant_id"), after, PAGE + 1).await?;
+    let page = usize::try_from(PAGE).unwrap_or(0);
+    let next_cursor = if rows.len() > page {
+        rows.truncate(page);
+        rows.last().map(|r| crate::api::cursor::encode(&(r.due_at, r.case_id.clone())))
+    } else {
+        None
+    };
+    Reply::typed(200, &AmlCasePage { cases: rows.into_iter().map(case_view).collect(), next_cursor })
+}
+
+// ---- the tenant's gaming day ----
+
+#[derive(Serialize, ToSchema)]
+pub(crate) struct GamingDayBody {
+    /// local time the gaming day begins, `HH:MM`
+    #[schema(pattern = "^([01][0-9]|2[0-3]):[0-5][0-9]$")]
+    cutoff: String,
+    /// an IANA time zone such as `America/Los_Angeles`
+    time_zone: String,
+}
+
+pub(crate) fn set_gaming_day_doc() -> OperationDoc {
+    OperationDoc::new("admin", "set a tenant's gaming day: the local time it begins and the time zone (default 00:00 UTC)")
+        .body::<GamingDayBody>()
+        .responds::<GamingDayBody>(200, "success")
+        .errors(&[404])
+}
+
+/// `PUT /v1/admin/tenants/{tenant_id}/gaming-day`.
+pub(crate) async fn set_gaming_day(gw: &Gateway, ctx: &Ctx<'_>, tenant_id: &str) -> ApiResult<Reply> {
+    let mut f = Fields::from_body(ctx.body)?;
+    let cutoff = f.code("cutoff");
+    let zone = f.code("time_zone");
+    let minutes = gaming_day::parse_cutoff(&cutoff);
+    if !cutoff.is_empty() && minutes.is_none() {
+        f.reject("invalid_field", "cutoff must be a local time HH:MM, such as 06:00");
+    }
+    if !zone.is_empty() && gaming_day::parse_zone(&zone).is_none() {
+        f.reject("invalid_field", "time_zone must be an IANA time zone name, such as America/Los_Angeles");
+    }
+    f.finish()?;
+    let minutes = minutes.ok_or_else(ApiError::internal)?;
+    gw.require_tenant(ctx, tenant_id).await?;
+    gw.store.batch(vec![store::set_gaming_day(tenant_id, minutes, &zone)]).await?;
+    Reply::typed(200, &GamingDayBody { cutoff: gaming_day::format_cutoff(minutes), time_zone: zone })
 }

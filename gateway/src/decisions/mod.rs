@@ -487,6 +487,7 @@ pub fn replay(rules: &dyn Rules, operation: Operation, input: &str) -> Result<St
         Operation::CaseReview => canonical(&rules.decide_case_review(&facts(operation, input)?)?),
         Operation::Sanctions => canonical(&rules.describe_sanctions(facts(operation, input)?)?),
         Operation::DueNow => canonical(&rules.due_now(&facts(operation, input)?)?),
+        Operation::Aml => canonical(&rules.decide_aml(&facts(operation, input)?)?),
     })
 }
 

@@ -429,6 +429,7 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                 token_expires_at: c.token_expires_at,
             }),
             currency_exponent: request.currency_exponent,
+            aml: user.aml,
         };
         let scope = Scope::of(ctx, &request.user_id);
         let (decision, log) = gw.decide_or_refuse(&scope, Operation::Withdrawal, &facts, |r, f| r.decide_withdrawal(f))?;

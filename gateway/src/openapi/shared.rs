@@ -71,7 +71,7 @@ shared_schema!(
 
 shared_schema!(
     /// A jurisdiction profile of the rules component, as `rules::JurisdictionProfile` serialises.
-    JurisdictionProfile => from_json(json!({"type": "object", "properties": {"name": {"type": "string"}, "regulator": {"type": "string"}, "increase_cooloffs": {"type": "array", "description": "a limit increase up to `up_to_multiple` times the limit in force (every increase when null) waits `cooloff_seconds`; decreases take effect at once", "items": {"type": "object", "properties": {"up_to_multiple": {"type": ["integer", "null"], "minimum": 1}, "cooloff_seconds": {"type": "integer", "minimum": 0}}, "required": ["cooloff_seconds", "up_to_multiple"]}}}, "required": ["increase_cooloffs", "name", "regulator"]}))
+    JurisdictionProfile => from_json(json!({"type": "object", "properties": {"name": {"type": "string"}, "regulator": {"type": "string"}, "increase_cooloffs": {"type": "array", "description": "a limit increase up to `up_to_multiple` times the limit in force (every increase when null) waits `cooloff_seconds`; decreases take effect at once", "items": {"type": "object", "properties": {"up_to_multiple": {"type": ["integer", "null"], "minimum": 1}, "cooloff_seconds": {"type": "integer", "minimum": 0}}, "required": ["cooloff_seconds", "up_to_multiple"]}}, "aml": {"type": "object", "description": "the AML monitoring parameters: thresholds in minor units of `currency`, windows in seconds, percentages, the CDD tier and the filing deadlines (see `decide-aml`)"}}, "required": ["aml", "increase_cooloffs", "name", "regulator"]}))
 );
 
 shared_schema!(

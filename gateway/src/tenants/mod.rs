@@ -275,7 +275,7 @@ impl Gateway {
         (key, statements)
     }
 
-    async fn require_tenant(&self, ctx: &Ctx<'_>, tenant_id: &str) -> ApiResult<()> {
+    pub(crate) async fn require_tenant(&self, ctx: &Ctx<'_>, tenant_id: &str) -> ApiResult<()> {
         match store::operator_tenant_exists(self.store.as_ref(), tenant_id, ctx.caller.environment).await? {
             true => Ok(()),
             false => Err(tenant_not_found()),

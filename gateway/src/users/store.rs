@@ -17,6 +17,10 @@ pub struct User {
     pub version: i64,
     /// the currency of the user's withdrawals, fixed by the first
     pub withdrawal_currency: Option<String>,
+    /// what AML monitoring decided for the user's withdrawals
+    pub aml: rules::AmlStanding,
+    /// when the user's last AML event happened
+    pub aml_last_seen_at: Option<i64>,
 }
 
 /// Claims a user's row: the batch it is in commits only if no other write
@@ -31,7 +35,7 @@ pub fn claim(tenant_id: &str, user_id: &str, version: i64, now: i64) -> Stmt {
 
 /// The user of a tenant: `?1` tenant, `?2` user.
 const USER_SQL: &str = "SELECT external_user_id, email, sanctions_status, verified_tier, verified_at, cumulative_withdrawn_cents, version,
-        withdrawal_currency
+        withdrawal_currency, aml_withdrawals_held, aml_cdd_tier, aml_last_seen_at
  FROM users WHERE tenant_id = ?1 AND external_user_id = ?2";
 
 /// The read of a user, for a round trip with other reads.
@@ -54,5 +58,10 @@ pub(crate) fn from_row(row: &Row) -> ApiResult<User> {
         cumulative_withdrawn_cents: row.int(5)?,
         version: row.int(6)?,
         withdrawal_currency: row.opt_text(7)?,
+        aml: rules::AmlStanding {
+            withdrawals_held: row.int(8)? != 0,
+            cdd_tier: row.opt_text(9)?.map(|t| rules::KycTier::parse(&t).ok_or_else(ApiError::internal)).transpose()?,
+        },
+        aml_last_seen_at: row.opt_int(10)?,
     })
 }

@@ -1,0 +1,959 @@
+//! Anti-money-laundering monitoring: one decision per reported transaction
+//! event, over the user's buckets (sums per hour and per gaming day, by
+//! currency and payment method), never over raw events. Each typology is a
+//! rule with an id, a version, a reason code and its evidence; the outcome is
+//! the strongest band any rule reached. Parameters come from the tenant's
+//! jurisdiction profile; sources are in `docs/decisions.md` ("AML monitoring").
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use crate::jurisdictions::aml_parameters;
+use crate::kyc::KycTier;
+use crate::types::named_enum;
+use crate::{positive_amount, RuleError, DAY, HOUR};
+
+named_enum!(
+    /// What an operator reports.
+    AmlEventType {
+        Deposit = "deposit",
+        Withdrawal = "withdrawal",
+        Wager = "wager",
+        Win = "win",
+        Bonus = "bonus",
+        P2pTransfer = "p2p_transfer",
+        InstrumentAdded = "instrument_added",
+    }
+);
+
+named_enum!(
+    /// How money moved; an event without one is kept as `other`.
+    PaymentMethod { Cash = "cash", Card = "card", BankTransfer = "bank_transfer", EWallet = "e_wallet", Crypto = "crypto", Other = "other" }
+);
+
+named_enum!(
+    /// What a decision asks of the operator, weakest first.
+    AmlOutcome { Approve = "approve", Review = "review", HoldWithdrawal = "hold_withdrawal", Decline = "decline" }
+);
+
+named_enum!(
+    /// What follows from a decision beside its outcome.
+    AmlAction {
+        RequireKycTier = "require_kyc_tier",
+        LockWithdrawalsUntilCdd = "lock_withdrawals_until_cdd",
+        CtrCandidate = "ctr_candidate",
+        SarCandidate = "sar_candidate",
+    }
+);
+
+named_enum!(
+    /// The typologies, each a rule and its reason code.
+    Typology {
+        CtrThreshold = "ctr_threshold",
+        Structuring = "structuring",
+        CddThreshold = "cdd_threshold",
+        MinimalPlay = "minimal_play",
+        MultipleInstruments = "multiple_instruments",
+        Velocity = "velocity",
+        DormantReactivation = "dormant_reactivation",
+        P2pDumping = "p2p_dumping",
+    }
+);
+
+impl Typology {
+    /// The rule's version: raised whenever its logic or evidence changes.
+    pub fn version(self) -> u32 {
+        1
+    }
+
+    /// The band this rule puts a decision in, and what follows.
+    fn band(self) -> (AmlOutcome, &'static [AmlAction]) {
+        match self {
+            Typology::CtrThreshold => (AmlOutcome::Review, &[AmlAction::CtrCandidate]),
+            Typology::Structuring => (AmlOutcome::Review, &[AmlAction::CtrCandidate, AmlAction::SarCandidate]),
+            Typology::CddThreshold => (AmlOutcome::HoldWithdrawal, &[AmlAction::RequireKycTier, AmlAction::LockWithdrawalsUntilCdd]),
+            Typology::MinimalPlay => (AmlOutcome::HoldWithdrawal, &[AmlAction::SarCandidate]),
+            Typology::MultipleInstruments => (AmlOutcome::Review, &[]),
+            Typology::Velocity => (AmlOutcome::Review, &[]),
+            Typology::DormantReactivation => (AmlOutcome::Review, &[]),
+            Typology::P2pDumping => (AmlOutcome::HoldWithdrawal, &[AmlAction::SarCandidate]),
+        }
+    }
+}
+
+/// A jurisdiction's AML parameters; amounts in minor units of `currency`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AmlParameters {
+    /// the currency the thresholds are in; events in others are kept, not summed
+    pub currency: String,
+    /// cash in, or cash out, above this in a gaming day; `None` where no such report exists
+    pub ctr_threshold_cents: Option<i64>,
+    /// the low end of the near-threshold band, in percent of the CTR threshold
+    pub structuring_band_percent: u32,
+    /// near-threshold cash transactions in the window that make a pattern
+    pub structuring_band_repeats: u32,
+    pub structuring_window_seconds: i64,
+    /// deposits or withdrawals at or above this, single or linked in a gaming day
+    pub cdd_threshold_cents: i64,
+    /// the tier that completes customer due diligence
+    pub cdd_tier: KycTier,
+    pub minimal_play_window_seconds: i64,
+    /// wagering below this share of the deposits, in percent, is minimal play
+    pub minimal_play_wager_percent: u32,
+    /// this many distinct instruments in the window
+    pub instruments_count: u32,
+    pub instruments_window_seconds: i64,
+    pub velocity_threshold_cents: i64,
+    pub velocity_window_seconds: i64,
+    pub dormant_seconds: i64,
+    /// a reactivating deposit above this percentile of the user's own deposits
+    pub dormant_percentile: u32,
+    /// one-way transfers to one counterparty that make a pattern
+    pub p2p_transfers: u32,
+    /// money back from the counterparty up to this share of what was sent, in percent, is one-way
+    pub p2p_return_percent: u32,
+    /// days to file a suspicious activity report from detection
+    pub sar_days: u32,
+    /// days to file a currency transaction report
+    pub ctr_days: u32,
+    /// working days the authority has to reply to a consent request (UK DAML), where one applies
+    pub consent_working_days: Option<u32>,
+}
+
+impl AmlParameters {
+    pub(crate) const fn standard(currency: &'static str, ctr: Option<i64>, cdd: i64, velocity: i64) -> StandardAml {
+        StandardAml { currency, ctr, cdd, velocity, consent_working_days: None }
+    }
+}
+
+/// A profile's AML parameters as `jurisdictions.rs` writes them: the
+/// amounts that differ by regulator; the rest is the common standard.
+#[derive(Clone, Copy)]
+pub(crate) struct StandardAml {
+    pub currency: &'static str,
+    pub ctr: Option<i64>,
+    pub cdd: i64,
+    pub velocity: i64,
+    pub consent_working_days: Option<u32>,
+}
+
+impl StandardAml {
+    pub(crate) const fn with_consent(self, working_days: u32) -> StandardAml {
+        StandardAml { consent_working_days: Some(working_days), ..self }
+    }
+
+    pub(crate) fn parameters(self) -> AmlParameters {
+        AmlParameters {
+            currency: self.currency.to_string(),
+            ctr_threshold_cents: self.ctr,
+            structuring_band_percent: 80,
+            structuring_band_repeats: 3,
+            structuring_window_seconds: 7 * DAY,
+            cdd_threshold_cents: self.cdd,
+            cdd_tier: KycTier::Tier2,
+            minimal_play_window_seconds: 48 * HOUR,
+            minimal_play_wager_percent: 10,
+            instruments_count: 3,
+            instruments_window_seconds: 7 * DAY,
+            velocity_threshold_cents: self.velocity,
+            velocity_window_seconds: DAY,
+            dormant_seconds: 180 * DAY,
+            dormant_percentile: 95,
+            p2p_transfers: 3,
+            p2p_return_percent: 10,
+            sar_days: 30,
+            ctr_days: 15,
+            consent_working_days: self.consent_working_days,
+        }
+    }
+}
+
+/// The event being decided.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AmlEvent {
+    pub event_type: AmlEventType,
+    pub amount_cents: i64,
+    pub currency: String,
+    pub payment_method: PaymentMethod,
+    /// when it happened (the report's `occurred_at`, else its arrival)
+    pub at: i64,
+    /// the instrument used or added, as stored (hashed)
+    pub instrument: Option<String>,
+}
+
+/// One bucket of a user's money: an hour or a gaming day, one currency and method.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AmlBucket {
+    pub start: i64,
+    pub currency: String,
+    pub payment_method: PaymentMethod,
+    pub in_cents: i64,
+    pub in_count: u32,
+    pub out_cents: i64,
+    pub out_count: u32,
+    pub wagered_cents: i64,
+    pub won_cents: i64,
+    /// the largest single deposit and withdrawal
+    pub largest_in_cents: i64,
+    pub largest_out_cents: i64,
+    /// transactions in the near-threshold band
+    pub near_threshold_count: u32,
+}
+
+/// An instrument the user added or used, with when it was last seen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AmlInstrument {
+    pub instrument: String,
+    pub last_seen_at: i64,
+}
+
+/// Transfers between the user and one counterparty, both ways.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct AmlPair {
+    pub sent_count: u32,
+    pub sent_cents: i64,
+    pub received_count: u32,
+    pub received_cents: i64,
+    pub first_sent_at: Option<i64>,
+}
+
+/// When a typology last opened an alert for the user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AmlAlerted {
+    pub typology: Typology,
+    pub at: i64,
+}
+
+/// Where a user stands after earlier decisions; withdrawals read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct AmlStanding {
+    /// withdrawals held until the AML case is closed
+    pub withdrawals_held: bool,
+    /// withdrawals locked until the user is verified at this tier (due diligence)
+    pub cdd_tier: Option<KycTier>,
+}
+
+impl AmlStanding {
+    /// Whether a user verified at `verified` may not be paid out.
+    pub fn locks_withdrawals(self, verified: KycTier) -> bool {
+        self.withdrawals_held || self.cdd_tier.is_some_and(|t| verified < t)
+    }
+}
+
+/// Everything `decide_aml` reads; buckets are as they were before the event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AmlFacts {
+    pub now: i64,
+    pub jurisdiction: String,
+    pub event: AmlEvent,
+    /// the start of the gaming day the event falls in, and of the next
+    pub gaming_day_start: i64,
+    pub gaming_day_end: i64,
+    /// the gaming day's buckets
+    pub gaming_day: Vec<AmlBucket>,
+    /// the hour buckets of the longest window any rule reads
+    pub hours: Vec<AmlBucket>,
+    /// instruments seen in the instrument window
+    pub instruments: Vec<AmlInstrument>,
+    /// transfers with the event's counterparty, for a transfer
+    pub pair: Option<AmlPair>,
+    /// the user's activity before this event
+    pub last_seen_at: Option<i64>,
+    /// the user's deposits by size class (`deposit_class`), counts
+    pub deposit_classes: Vec<u32>,
+    pub verified: KycTier,
+    pub standing: AmlStanding,
+    pub alerted: Vec<AmlAlerted>,
+}
+
+/// One named number a rule read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AmlInput {
+    pub name: String,
+    pub value: i64,
+}
+
+/// A rule that fired, with its evidence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FiredRule {
+    /// `aml.<typology>`
+    pub rule_id: String,
+    pub version: u32,
+    pub reason_code: Typology,
+    pub inputs: Vec<AmlInput>,
+    pub window_from: i64,
+    pub window_to: i64,
+    pub threshold: i64,
+}
+
+/// What the store adds for this event beside its sums.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AmlCounters {
+    /// the event is a cash transaction in the near-threshold band
+    pub near_threshold: bool,
+    /// the deposit's size class, for the user's percentile
+    pub deposit_class: Option<u32>,
+}
+
+/// The decision on one event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AmlDecision {
+    pub outcome: AmlOutcome,
+    pub actions: Vec<AmlAction>,
+    /// the tier required, with `require_kyc_tier`
+    pub required_tier: Option<KycTier>,
+    /// every rule that fired
+    pub fired: Vec<FiredRule>,
+    /// the typologies that open an alert: fired, and not alerted in their window yet
+    pub alert: Vec<Typology>,
+    /// when the alert's case is due, from the earliest regulatory deadline
+    pub due_at: Option<i64>,
+    /// the standing after this event
+    pub standing: AmlStanding,
+    pub counters: AmlCounters,
+}
+
+/// Size classes per doubling of a deposit: four, so a class spans at most 19%.
+const CLASSES_PER_DOUBLING: u32 = 4;
+/// How many size classes there are: every positive `i64`.
+pub const DEPOSIT_CLASSES: u32 = 64 * CLASSES_PER_DOUBLING;
+
+/// A deposit's size class: four per doubling, from the two bits after the highest.
+pub fn deposit_class(amount_cents: i64) -> u32 {
+    let amount = amount_cents.max(1).unsigned_abs();
+    let top = 63 - amount.leading_zeros();
+    let next_two = if top >= 2 { (amount >> (top - 2)) & 0b11 } else { (amount << (2 - top)) & 0b11 };
+    top * CLASSES_PER_DOUBLING + next_two as u32
+}
+
+/// The smallest amount above every amount of `class`.
+fn class_ceiling(class: u32) -> i64 {
+    let (top, two) = (class / CLASSES_PER_DOUBLING, i128::from(class % CLASSES_PER_DOUBLING));
+    if top >= 63 {
+        return i64::MAX;
+    }
+    // the class holds the amounts whose highest bits read 1ww: below (5 + ww) / 4 × 2^top
+    let ceiling = ((5 + two) << top).div_euclid(4) + i128::from(((5 + two) << top).rem_euclid(4) != 0);
+    i64::try_from(ceiling).unwrap_or(i64::MAX)
+}
+
+fn percent_of(amount: i64, percent: u32) -> i64 {
+    i64::try_from(i128::from(amount) * i128::from(percent) / 100).unwrap_or(i64::MAX)
+}
+
+/// Sums of the buckets in `currency` starting at or after `from`.
+#[derive(Default)]
+struct Sums {
+    in_cents: i64,
+    in_count: u32,
+    out_cents: i64,
+    out_count: u32,
+    wagered_cents: i64,
+    largest_in: i64,
+    largest_out: i64,
+    near_threshold: u32,
+    first_in: Option<i64>,
+}
+
+impl Sums {
+    fn of<'a>(buckets: impl Iterator<Item = &'a AmlBucket>) -> Sums {
+        let mut s = Sums::default();
+        for b in buckets {
+            s.in_cents = s.in_cents.saturating_add(b.in_cents);
+            s.in_count = s.in_count.saturating_add(b.in_count);
+            s.out_cents = s.out_cents.saturating_add(b.out_cents);
+            s.out_count = s.out_count.saturating_add(b.out_count);
+            s.wagered_cents = s.wagered_cents.saturating_add(b.wagered_cents);
+            s.largest_in = s.largest_in.max(b.largest_in_cents);
+            s.largest_out = s.largest_out.max(b.largest_out_cents);
+            s.near_threshold = s.near_threshold.saturating_add(b.near_threshold_count);
+            if b.in_count > 0 {
+                s.first_in = Some(s.first_in.map_or(b.start, |f| f.min(b.start)));
+            }
+        }
+        s
+    }
+
+    /// These sums with the event added.
+    fn with(mut self, event: &AmlEvent, at_bucket: i64, near_threshold: bool) -> Sums {
+        let amount = event.amount_cents;
+        match event.event_type {
+            AmlEventType::Deposit => {
+                self.in_cents = self.in_cents.saturating_add(amount);
+                self.in_count = self.in_count.saturating_add(1);
+                self.largest_in = self.largest_in.max(amount);
+                self.first_in = Some(self.first_in.map_or(at_bucket, |f| f.min(at_bucket)));
+            }
+            AmlEventType::Withdrawal => {
+                self.out_cents = self.out_cents.saturating_add(amount);
+                self.out_count = self.out_count.saturating_add(1);
+                self.largest_out = self.largest_out.max(amount);
+            }
+            AmlEventType::Wager => self.wagered_cents = self.wagered_cents.saturating_add(amount),
+            _ => {}
+        }
+        if near_threshold {
+            self.near_threshold = self.near_threshold.saturating_add(1);
+        }
+        self
+    }
+}
+
+struct Rule<'a> {
+    facts: &'a AmlFacts,
+    fired: Vec<FiredRule>,
+}
+
+impl Rule<'_> {
+    fn fire(&mut self, typology: Typology, inputs: &[(&str, i64)], window_from: i64, threshold: i64) {
+        self.fired.push(FiredRule {
+            rule_id: alloc::format!("aml.{}", typology.as_str()),
+            version: typology.version(),
+            reason_code: typology,
+            inputs: inputs.iter().map(|(name, value)| AmlInput { name: name.to_string(), value: *value }).collect(),
+            window_from,
+            window_to: self.facts.now.max(self.facts.event.at),
+            threshold,
+        });
+    }
+}
+
+fn hour_of(at: i64) -> i64 {
+    at.div_euclid(HOUR) * HOUR
+}
+
+/// Adds `working_days` Monday-to-Friday days to `at` (UTC).
+fn add_working_days(at: i64, working_days: u32) -> i64 {
+    let mut day = at.div_euclid(DAY);
+    let mut left = working_days;
+    while left > 0 {
+        day += 1;
+        // 1970-01-01 was a Thursday: (day + 3) % 7 is 0 on Mondays
+        if (day + 3).rem_euclid(7) < 5 {
+            left -= 1;
+        }
+    }
+    at.saturating_add((day - at.div_euclid(DAY)).saturating_mul(DAY))
+}
+
+/// Decides one event. Money in another currency than the profile's is
+/// kept in the buckets and read by no threshold; an amount must be positive
+/// for money events (an added instrument carries none).
+pub fn decide_aml(facts: &AmlFacts) -> Result<AmlDecision, RuleError> {
+    let event = &facts.event;
+    if event.event_type != AmlEventType::InstrumentAdded {
+        positive_amount(event.amount_cents)?;
+    }
+    let p = aml_parameters(&facts.jurisdiction);
+    let monitored = event.currency == p.currency;
+    let is_cash = event.payment_method == PaymentMethod::Cash;
+    let moves_money = matches!(event.event_type, AmlEventType::Deposit | AmlEventType::Withdrawal);
+    let now = facts.now.max(event.at);
+    let mut rule = Rule { facts, fired: Vec::new() };
+
+    let near_threshold = monitored
+        && is_cash
+        && moves_money
+        && p.ctr_threshold_cents.is_some_and(|ctr| event.amount_cents >= percent_of(ctr, p.structuring_band_percent) && event.amount_cents <= ctr);
+    let in_currency = |b: &&AmlBucket| b.currency == p.currency;
+    let cash = |b: &&AmlBucket| b.payment_method == PaymentMethod::Cash;
+    let day_all = Sums::of(facts.gaming_day.iter().filter(in_currency)).with(event, facts.gaming_day_start, false);
+    let day_cash = if is_cash {
+        Sums::of(facts.gaming_day.iter().filter(in_currency).filter(cash)).with(event, facts.gaming_day_start, false)
+    } else {
+        Sums::default()
+    };
+    let hours_since = |from: i64| facts.hours.iter().filter(in_currency).filter(move |b| b.start >= hour_of(from));
+
+    if monitored && moves_money {
+        // ctr_threshold and structuring: cash in or out in the gaming day
+        if let (Some(ctr), true) = (p.ctr_threshold_cents, is_cash) {
+            let deposit = event.event_type == AmlEventType::Deposit;
+            let (total, count, largest, side) = if deposit {
+                (day_cash.in_cents, day_cash.in_count, day_cash.largest_in, "cash_in_cents")
+            } else {
+                (day_cash.out_cents, day_cash.out_count, day_cash.largest_out, "cash_out_cents")
+            };
+            if total > ctr {
+                rule.fire(Typology::CtrThreshold, &[(side, total), ("transactions", i64::from(count))], facts.gaming_day_start, ctr);
+                if count >= 2 && largest <= ctr {
+                    rule.fire(
+                        Typology::Structuring,
+                        &[(side, total), ("transactions", i64::from(count)), ("largest_cents", largest)],
+                        facts.gaming_day_start,
+                        ctr,
+                    );
+                }
+            }
+            if near_threshold {
+                let from = now.saturating_sub(p.structuring_window_seconds);
+                let repeats = Sums::of(hours_since(from).filter(cash)).near_threshold.saturating_add(1);
+                if repeats >= p.structuring_band_repeats && !rule.fired.iter().any(|f| f.reason_code == Typology::Structuring) {
+                    rule.fire(
+                        Typology::Structuring,
+                        &[("near_threshold_transactions", i64::from(repeats)), ("band_from_cents", percent_of(ctr, p.structuring_band_percent))],
+                        from,
+                        ctr,
+                    );
+                }
+            }
+        }
+        // cdd_threshold: single or linked in the gaming day, without due diligence
+        if facts.verified < p.cdd_tier {
+            let deposit = event.event_type == AmlEventType::Deposit;
+            let linked = if deposit { day_all.in_cents } else { day_all.out_cents };
+            if linked >= p.cdd_threshold_cents {
+                let side = if deposit { "linked_deposits_cents" } else { "linked_withdrawals_cents" };
+                rule.fire(
+                    Typology::CddThreshold,
+                    &[(side, linked), ("single_cents", event.amount_cents)],
+                    facts.gaming_day_start,
+                    p.cdd_threshold_cents,
+                );
+            }
+        }
+    }
+
+    if monitored && event.event_type == AmlEventType::Withdrawal {
+        // minimal_play: deposits in the window, then a withdrawal with little play since
+        let from = now.saturating_sub(p.minimal_play_window_seconds);
+        let window = Sums::of(hours_since(from));
+        if let Some(first_in) = window.first_in {
+            let wagered = Sums::of(hours_since(first_in)).wagered_cents;
+            let bar = percent_of(window.in_cents, p.minimal_play_wager_percent);
+            if window.in_cents > 0 && wagered < bar {
+                rule.fire(
+                    Typology::MinimalPlay,
+                    &[("deposits_cents", window.in_cents), ("wagered_cents", wagered), ("withdrawal_cents", event.amount_cents)],
+                    first_in,
+                    bar,
+                );
+            }
+        }
+    }
+
+    if monitored && event.event_type == AmlEventType::Deposit {
+        // velocity: money in over the window
+        let from = now.saturating_sub(p.velocity_window_seconds);
+        let total = Sums::of(hours_since(from)).with(event, hour_of(event.at), false).in_cents;
+        if total >= p.velocity_threshold_cents {
+            rule.fire(Typology::Velocity, &[("deposits_cents", total)], from, p.velocity_threshold_cents);
+        }
+        // dormant_reactivation: a long silence, then a deposit above the user's own percentile
+        if let Some(last) = facts.last_seen_at {
+            let silent = event.at.saturating_sub(last);
+            if silent >= p.dormant_seconds {
+                if let Some(percentile) = percentile_ceiling(&facts.deposit_classes, p.dormant_percentile) {
+                    if event.amount_cents >= percentile {
+                        rule.fire(
+                            Typology::DormantReactivation,
+                            &[("inactive_seconds", silent), ("deposit_cents", event.amount_cents), ("percentile_cents", percentile)],
+                            last,
+                            percentile,
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    // multiple_instruments: distinct instruments in the window, this one included
+    if let Some(instrument) = &event.instrument {
+        let from = now.saturating_sub(p.instruments_window_seconds);
+        let mut distinct: Vec<&str> = facts.instruments.iter().filter(|i| i.last_seen_at >= from).map(|i| i.instrument.as_str()).collect();
+        distinct.push(instrument);
+        distinct.sort_unstable();
+        distinct.dedup();
+        let count = u32::try_from(distinct.len()).unwrap_or(u32::MAX);
+        if count >= p.instruments_count {
+            rule.fire(Typology::MultipleInstruments, &[("instruments", i64::from(count))], from, i64::from(p.instruments_count));
+        }
+    }
+
+    // p2p_dumping: repeated one-way transfers to one counterparty
+    if let (AmlEventType::P2pTransfer, Some(pair)) = (event.event_type, facts.pair) {
+        let sent = pair.sent_cents.saturating_add(event.amount_cents);
+        let count = pair.sent_count.saturating_add(1);
+        if count >= p.p2p_transfers && pair.received_cents <= percent_of(sent, p.p2p_return_percent) {
+            rule.fire(
+                Typology::P2pDumping,
+                &[("transfers", i64::from(count)), ("sent_cents", sent), ("received_cents", pair.received_cents)],
+                pair.first_sent_at.unwrap_or(event.at),
+                i64::from(p.p2p_transfers),
+            );
+        }
+    }
+
+    let fired = rule.fired;
+    let mut outcome = AmlOutcome::Approve;
+    let mut actions: Vec<AmlAction> = Vec::new();
+    let mut standing = facts.standing;
+    for f in &fired {
+        let (band, follows) = f.reason_code.band();
+        outcome = outcome.max(band);
+        for a in follows {
+            if !actions.contains(a) {
+                actions.push(*a);
+            }
+        }
+    }
+    if outcome >= AmlOutcome::HoldWithdrawal && fired.iter().any(|f| f.reason_code != Typology::CddThreshold) {
+        standing.withdrawals_held = true;
+    }
+    if actions.contains(&AmlAction::LockWithdrawalsUntilCdd) {
+        standing.cdd_tier = Some(standing.cdd_tier.map_or(p.cdd_tier, |t| t.max(p.cdd_tier)));
+    }
+    // a withdrawal reported while withdrawals are held or locked is not to be paid
+    if event.event_type == AmlEventType::Withdrawal && facts.standing.locks_withdrawals(facts.verified) {
+        outcome = AmlOutcome::Decline;
+    }
+    actions.sort_unstable();
+    let alert: Vec<Typology> = fired
+        .iter()
+        .filter(|f| !facts.alerted.iter().any(|a| a.typology == f.reason_code && a.at >= f.window_from))
+        .map(|f| f.reason_code)
+        .fold(Vec::new(), |mut v, t| {
+            if !v.contains(&t) {
+                v.push(t);
+            }
+            v
+        });
+    let due_at = (!alert.is_empty()).then(|| {
+        let mut due = now.saturating_add(i64::from(p.sar_days) * DAY);
+        if actions.contains(&AmlAction::CtrCandidate) {
+            due = due.min(now.saturating_add(i64::from(p.ctr_days) * DAY));
+        }
+        if let (Some(days), true) = (p.consent_working_days, actions.contains(&AmlAction::SarCandidate)) {
+            due = due.min(add_working_days(now, days));
+        }
+        due
+    });
+    Ok(AmlDecision {
+        outcome,
+        required_tier: actions.contains(&AmlAction::RequireKycTier).then_some(p.cdd_tier),
+        actions,
+        fired,
+        alert,
+        due_at,
+        standing,
+        counters: AmlCounters {
+            near_threshold,
+            deposit_class: (event.event_type == AmlEventType::Deposit && monitored).then(|| deposit_class(event.amount_cents)),
+        },
+    })
+}
+
+/// The ceiling of the class holding the `percentile`th deposit; `None` without deposits.
+fn percentile_ceiling(classes: &[u32], percentile: u32) -> Option<i64> {
+    let total: u64 = classes.iter().map(|c| u64::from(*c)).sum();
+    if total == 0 {
+        return None;
+    }
+    let rank = (total * u64::from(percentile)).div_ceil(100).max(1);
+    let mut seen = 0u64;
+    for (class, count) in classes.iter().enumerate() {
+        seen += u64::from(*count);
+        if seen >= rank {
+            return Some(class_ceiling(u32::try_from(class).unwrap_or(u32::MAX)));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    const T0: i64 = 1_800_000_000; // a Friday, 2027-01-15 08:00 UTC
+    const DAY_START: i64 = T0 - 8 * HOUR;
+
+    fn event(event_type: AmlEventType, amount: i64, method: PaymentMethod, at: i64) -> AmlEvent {
+        AmlEvent { event_type, amount_cents: amount, currency: "USD".to_string(), payment_method: method, at, instrument: None }
+    }
+
+    fn facts(e: AmlEvent) -> AmlFacts {
+        AmlFacts {
+            now: e.at,
+            jurisdiction: "default".to_string(),
+            event: e,
+            gaming_day_start: DAY_START,
+            gaming_day_end: DAY_START + DAY,
+            gaming_day: vec![],
+            hours: vec![],
+            instruments: vec![],
+            pair: None,
+            last_seen_at: None,
+            deposit_classes: vec![],
+            verified: KycTier::Tier2,
+            standing: AmlStanding::default(),
+            alerted: vec![],
+        }
+    }
+
+    fn bucket(start: i64, method: PaymentMethod) -> AmlBucket {
+        AmlBucket {
+            start,
+            currency: "USD".to_string(),
+            payment_method: method,
+            in_cents: 0,
+            in_count: 0,
+            out_cents: 0,
+            out_count: 0,
+            wagered_cents: 0,
+            won_cents: 0,
+            largest_in_cents: 0,
+            largest_out_cents: 0,
+            near_threshold_count: 0,
+        }
+    }
+
+    fn cash_in(start: i64, cents: i64, count: u32, largest: i64) -> AmlBucket {
+        AmlBucket { in_cents: cents, in_count: count, largest_in_cents: largest, ..bucket(start, PaymentMethod::Cash) }
+    }
+
+    fn reasons(d: &AmlDecision) -> Vec<Typology> {
+        d.fired.iter().map(|f| f.reason_code).collect()
+    }
+
+    fn decide(f: &AmlFacts) -> AmlDecision {
+        decide_aml(f).unwrap()
+    }
+
+    #[test]
+    fn one_cash_deposit_over_the_ctr_threshold_is_a_ctr_not_structuring() {
+        let over = decide(&facts(event(AmlEventType::Deposit, 1_000_001, PaymentMethod::Cash, T0)));
+        assert_eq!(reasons(&over), [Typology::CtrThreshold]);
+        assert_eq!(over.outcome, AmlOutcome::Review);
+        assert_eq!(over.actions, [AmlAction::CtrCandidate]);
+        assert_eq!(over.due_at, Some(T0 + 15 * DAY));
+        assert_eq!(over.fired[0].window_from, DAY_START);
+        assert_eq!(over.fired[0].threshold, 1_000_000);
+        // exactly the threshold is not over it
+        let at = decide(&facts(event(AmlEventType::Deposit, 1_000_000, PaymentMethod::Cash, T0)));
+        assert!(!reasons(&at).contains(&Typology::CtrThreshold));
+        // a card deposit is no cash
+        let card = decide(&facts(event(AmlEventType::Deposit, 2_000_000, PaymentMethod::Card, T0)));
+        assert!(!reasons(&card).contains(&Typology::CtrThreshold));
+    }
+
+    #[test]
+    fn cash_split_below_the_threshold_across_a_gaming_day_is_structuring() {
+        let mut f = facts(event(AmlEventType::Deposit, 400_000, PaymentMethod::Cash, T0));
+        f.gaming_day = vec![cash_in(DAY_START, 700_000, 2, 400_000)];
+        let d = decide(&f);
+        assert_eq!(reasons(&d), [Typology::CtrThreshold, Typology::Structuring]);
+        assert!(d.actions.contains(&AmlAction::CtrCandidate) && d.actions.contains(&AmlAction::SarCandidate));
+        assert_eq!(d.alert, [Typology::CtrThreshold, Typology::Structuring]);
+        // the same split that stays at the threshold: nothing
+        f.event.amount_cents = 300_000;
+        assert!(decide(&f).fired.is_empty());
+        // cash in another gaming day is not in this one's buckets: the caller passes only today's
+        f.gaming_day.clear();
+        f.event.amount_cents = 400_000;
+        assert!(decide(&f).fired.is_empty());
+    }
+
+    #[test]
+    fn repeated_near_threshold_amounts_in_a_week_are_structuring() {
+        let mut f = facts(event(AmlEventType::Deposit, 850_000, PaymentMethod::Cash, T0));
+        let d = decide(&f);
+        assert!(d.counters.near_threshold && d.fired.is_empty());
+        let mut earlier = cash_in(T0 - 3 * DAY, 900_000, 1, 900_000);
+        earlier.near_threshold_count = 1;
+        f.hours = vec![earlier.clone()];
+        assert!(decide(&f).fired.is_empty(), "two in the band are not yet a pattern");
+        let mut another = cash_in(T0 - 5 * DAY, 800_000, 1, 800_000);
+        another.near_threshold_count = 1;
+        f.hours.push(another);
+        let d = decide(&f);
+        assert_eq!(reasons(&d), [Typology::Structuring]);
+        assert_eq!(d.fired[0].window_from, T0 - 7 * DAY);
+        // below the band (79.99%): not counted, no pattern
+        f.event.amount_cents = 799_999;
+        let below = decide(&f);
+        assert!(!below.counters.near_threshold && below.fired.is_empty());
+        // band members older than the window do not count
+        f.event.amount_cents = 850_000;
+        f.hours = vec![earlier.clone(), AmlBucket { start: T0 - 8 * DAY, ..earlier }];
+        assert!(decide(&f).fired.is_empty());
+    }
+
+    #[test]
+    fn cdd_threshold_counts_linked_deposits_of_an_unverified_user() {
+        let mut f = facts(event(AmlEventType::Deposit, 100_000, PaymentMethod::Card, T0));
+        f.verified = KycTier::Tier0;
+        f.gaming_day = vec![AmlBucket { in_cents: 100_000, in_count: 1, largest_in_cents: 100_000, ..bucket(DAY_START, PaymentMethod::EWallet) }];
+        let d = decide(&f);
+        assert_eq!(reasons(&d), [Typology::CddThreshold]);
+        assert_eq!(d.outcome, AmlOutcome::HoldWithdrawal);
+        assert_eq!(d.required_tier, Some(KycTier::Tier2));
+        assert!(d.actions.contains(&AmlAction::LockWithdrawalsUntilCdd));
+        assert_eq!(d.standing, AmlStanding { withdrawals_held: false, cdd_tier: Some(KycTier::Tier2) });
+        // one cent short
+        f.event.amount_cents = 99_999;
+        assert!(decide(&f).fired.is_empty());
+        // due diligence done: nothing
+        f.event.amount_cents = 100_000;
+        f.verified = KycTier::Tier2;
+        assert!(decide(&f).fired.is_empty());
+    }
+
+    #[test]
+    fn minimal_play_is_a_deposit_then_a_withdrawal_with_little_wagering() {
+        let mut f = facts(event(AmlEventType::Withdrawal, 490_000, PaymentMethod::BankTransfer, T0));
+        let deposited = AmlBucket { in_cents: 500_000, in_count: 1, largest_in_cents: 500_000, ..bucket(T0 - 10 * HOUR, PaymentMethod::Card) };
+        let played = |cents| AmlBucket { wagered_cents: cents, ..bucket(T0 - 9 * HOUR, PaymentMethod::Other) };
+        f.hours = vec![deposited.clone(), played(10_000)];
+        let d = decide(&f);
+        assert_eq!(reasons(&d), [Typology::MinimalPlay]);
+        assert_eq!(d.outcome, AmlOutcome::HoldWithdrawal);
+        assert!(d.standing.withdrawals_held);
+        assert_eq!(d.fired[0].threshold, 50_000);
+        // wagering at 10%: ordinary play
+        f.hours = vec![deposited.clone(), played(50_000)];
+        assert!(decide(&f).fired.is_empty());
+        // the deposit older than 48 hours: not linked
+        f.hours = vec![AmlBucket { start: T0 - 49 * HOUR, ..deposited }, played(10_000)];
+        assert!(decide(&f).fired.is_empty());
+    }
+
+    #[test]
+    fn three_instruments_in_a_week_and_not_two() {
+        let mut e = event(AmlEventType::InstrumentAdded, 0, PaymentMethod::Card, T0);
+        e.instrument = Some("c".to_string());
+        let mut f = facts(e);
+        f.instruments = vec![AmlInstrument { instrument: "a".to_string(), last_seen_at: T0 - DAY }];
+        assert!(decide(&f).fired.is_empty());
+        f.instruments.push(AmlInstrument { instrument: "b".to_string(), last_seen_at: T0 - 6 * DAY });
+        assert_eq!(reasons(&decide(&f)), [Typology::MultipleInstruments]);
+        // the same instrument again is not a third
+        f.event.instrument = Some("a".to_string());
+        assert!(decide(&f).fired.is_empty());
+        // one seen eight days ago has left the window
+        f.event.instrument = Some("c".to_string());
+        f.instruments[1].last_seen_at = T0 - 8 * DAY;
+        assert!(decide(&f).fired.is_empty());
+    }
+
+    #[test]
+    fn velocity_counts_a_day_of_money_in() {
+        let mut f = facts(event(AmlEventType::Deposit, 500_000, PaymentMethod::Card, T0));
+        f.hours = vec![AmlBucket { in_cents: 1_000_000, in_count: 2, largest_in_cents: 500_000, ..bucket(T0 - 20 * HOUR, PaymentMethod::Card) }];
+        assert_eq!(reasons(&decide(&f)), [Typology::Velocity]);
+        f.event.amount_cents = 499_999;
+        assert!(decide(&f).fired.is_empty());
+        f.event.amount_cents = 500_000;
+        f.hours[0].start = T0 - 26 * HOUR;
+        assert!(decide(&f).fired.is_empty());
+    }
+
+    #[test]
+    fn a_dormant_user_depositing_above_their_own_habit() {
+        let mut f = facts(event(AmlEventType::Deposit, 200_000, PaymentMethod::Card, T0));
+        f.last_seen_at = Some(T0 - 181 * DAY);
+        let mut classes = vec![0u32; DEPOSIT_CLASSES as usize];
+        classes[deposit_class(5_000) as usize] = 40;
+        f.deposit_classes = classes.clone();
+        let d = decide(&f);
+        assert_eq!(reasons(&d), [Typology::DormantReactivation]);
+        // the user's usual amount: no alert
+        f.event.amount_cents = 5_000;
+        assert!(decide(&f).fired.is_empty());
+        // active recently: no alert
+        f.event.amount_cents = 200_000;
+        f.last_seen_at = Some(T0 - 179 * DAY);
+        assert!(decide(&f).fired.is_empty());
+        // no deposits before: no habit to exceed
+        f.last_seen_at = Some(T0 - 400 * DAY);
+        f.deposit_classes = vec![];
+        assert!(decide(&f).fired.is_empty());
+    }
+
+    #[test]
+    fn one_way_transfers_to_one_counterparty() {
+        let mut f = facts(event(AmlEventType::P2pTransfer, 10_000, PaymentMethod::EWallet, T0));
+        f.pair = Some(AmlPair { sent_count: 2, sent_cents: 20_000, received_count: 0, received_cents: 0, first_sent_at: Some(T0 - DAY) });
+        let d = decide(&f);
+        assert_eq!(reasons(&d), [Typology::P2pDumping]);
+        assert_eq!(d.outcome, AmlOutcome::HoldWithdrawal);
+        // money comes back: not one-way
+        f.pair = Some(AmlPair { received_count: 2, received_cents: 15_000, ..f.pair.unwrap_or_default() });
+        assert!(decide(&f).fired.is_empty());
+        // the second transfer: not yet repeated
+        f.pair = Some(AmlPair { sent_count: 1, sent_cents: 10_000, ..AmlPair::default() });
+        assert!(decide(&f).fired.is_empty());
+    }
+
+    #[test]
+    fn an_alerted_typology_is_not_alerted_again_in_its_window() {
+        let mut f = facts(event(AmlEventType::Deposit, 1_200_000, PaymentMethod::Cash, T0));
+        f.alerted = vec![AmlAlerted { typology: Typology::CtrThreshold, at: DAY_START + HOUR }];
+        let d = decide(&f);
+        assert_eq!(reasons(&d), [Typology::CtrThreshold], "it still fires, as evidence");
+        assert!(d.alert.is_empty() && d.due_at.is_none());
+        // alerted yesterday: a new gaming day alerts again
+        f.alerted[0].at = DAY_START - 1;
+        assert_eq!(decide(&f).alert, [Typology::CtrThreshold]);
+    }
+
+    #[test]
+    fn an_ordinary_player_gets_approve() {
+        let mut f = facts(event(AmlEventType::Deposit, 5_000, PaymentMethod::Card, T0));
+        f.verified = KycTier::Tier0;
+        f.hours =
+            vec![AmlBucket { in_cents: 10_000, in_count: 2, wagered_cents: 40_000, won_cents: 30_000, ..bucket(T0 - 5 * HOUR, PaymentMethod::Card) }];
+        let d = decide(&f);
+        assert_eq!((d.outcome, d.fired.len(), d.alert.len()), (AmlOutcome::Approve, 0, 0));
+        assert_eq!(d.standing, AmlStanding::default());
+    }
+
+    #[test]
+    fn a_withdrawal_reported_while_held_is_declined() {
+        let mut f = facts(event(AmlEventType::Withdrawal, 1_000, PaymentMethod::Card, T0));
+        f.standing.withdrawals_held = true;
+        assert_eq!(decide(&f).outcome, AmlOutcome::Decline);
+        f.standing = AmlStanding { withdrawals_held: false, cdd_tier: Some(KycTier::Tier2) };
+        f.verified = KycTier::Tier1;
+        assert_eq!(decide(&f).outcome, AmlOutcome::Decline);
+        f.verified = KycTier::Tier2;
+        assert_eq!(decide(&f).outcome, AmlOutcome::Approve);
+    }
+
+    #[test]
+    fn other_currencies_are_not_summed_and_amounts_must_be_positive() {
+        let mut e = event(AmlEventType::Deposit, 5_000_000, PaymentMethod::Cash, T0);
+        e.currency = "EUR".to_string();
+        assert!(decide(&facts(e.clone())).fired.is_empty());
+        let mut gb = facts(e);
+        gb.jurisdiction = "DE".to_string();
+        assert!(reasons(&decide(&gb)).contains(&Typology::Velocity));
+        assert!(!reasons(&decide(&gb)).contains(&Typology::CtrThreshold), "Germany has no CTR");
+        assert_eq!(decide_aml(&facts(event(AmlEventType::Deposit, 0, PaymentMethod::Cash, T0))), Err(RuleError::NonPositiveAmount));
+    }
+
+    #[test]
+    fn gb_due_dates_follow_the_consent_deadline_in_working_days() {
+        let mut f = facts(event(AmlEventType::Withdrawal, 100_000, PaymentMethod::Card, T0));
+        f.jurisdiction = "GB".to_string();
+        f.event.currency = "GBP".to_string();
+        f.hours = vec![AmlBucket { currency: "GBP".to_string(), in_cents: 100_000, in_count: 1, ..bucket(T0 - HOUR, PaymentMethod::Card) }];
+        let d = decide(&f);
+        assert_eq!(reasons(&d), [Typology::MinimalPlay]);
+        // Friday + 7 working days = the Tuesday after next
+        assert_eq!(d.due_at, Some(T0 + 11 * DAY));
+    }
+
+    #[test]
+    fn size_classes_are_ordered_and_ceilings_bound_them() {
+        let mut last = 0;
+        for amount in [1i64, 2, 3, 4, 5, 7, 8, 100, 5_000, 5_001, 9_999, 1 << 40, i64::MAX] {
+            let class = deposit_class(amount);
+            assert!(class >= last, "{amount}");
+            assert!(amount < class_ceiling(class) || class_ceiling(class) == i64::MAX, "{amount} below its ceiling");
+            last = class;
+        }
+        assert!(class_ceiling(deposit_class(5_000)) <= 6_000);
+    }
+}
