@@ -290,5 +290,29 @@ async fn a_reviewer_and_an_approver_do_their_day_in_the_browser() {
     assert!(csv.contains("case.approve") && csv.contains(bob["user_id"].as_str().unwrap()), "{csv}");
     c.refresh().await.unwrap();
     assert!(body_text(&c).await.contains("console.audit_export"), "the export was not logged");
+
+    // An AML case: its alerts with each rule's evidence, the report bundle and the CTR candidates to save.
+    let cash_player = json!({ "user_id": "u-cash", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1980-01-01", "nationality": "GB", "email": "c@example.com" });
+    assert_eq!(api(&base, &key, reqwest::Method::POST, "/v1/sanctions/screen", Some(cash_player)).await.0, 201);
+    let cash = json!({ "transaction_id": "tx-cash", "user_id": "u-cash", "event_type": "deposit", "amount_cents": 1_000_001, "currency": "USD", "payment_method": "cash" });
+    let (status, event) = api(&base, &key, reqwest::Method::POST, "/v1/aml/event", Some(cash)).await;
+    assert_eq!(status, 202, "{event}");
+    let (_, alerts) = api(&base, &admin, reqwest::Method::GET, "/v1/admin/aml/alerts?user_id=u-cash", None).await;
+    let aml_case = alerts["alerts"][0]["case_id"].as_str().unwrap().to_string();
+    c.goto(&format!("{base}/console/cases/{aml_case}")).await.unwrap();
+    check_page(&c, &axe, "AML case").await;
+    let page = body_text(&c).await;
+    assert!(page.contains("aml.ctr_threshold") && page.contains("cash_in_cents 1000001"), "the AML case page lacks the rule's evidence: {page}");
+    let saved = |path: String| {
+        let cookie = format!("__Host-cgw_session={cookie}");
+        let url = format!("{base}{path}");
+        async move { reqwest::Client::new().get(url).header("cookie", cookie).send().await.unwrap() }
+    };
+    let bundle = saved(format!("/console/cases/{aml_case}/report.json")).await;
+    assert_eq!(bundle.status().as_u16(), 200);
+    let bundle: Json = bundle.json().await.unwrap();
+    assert_eq!(bundle["rules_sha256"].as_str().map(str::len), Some(64), "{bundle}");
+    let ctr = saved("/console/aml/ctr-candidates.csv".into()).await.text().await.unwrap();
+    assert!(ctr.starts_with("tenant_id,user_id,gaming_day_start,cash_in_cents") && ctr.contains("u-cash,") && ctr.contains(",1000001,"), "{ctr}");
     c.close().await.unwrap();
 }

@@ -71,6 +71,9 @@ impl Rules for Counting {
     fn decide_aml(&self, f: &rules::AmlFacts) -> RulesResult<Result<rules::AmlDecision, RuleError>> {
         self.tick().decide_aml(f)
     }
+    fn decide_aml_review(&self, f: &rules::AmlReviewFacts) -> RulesResult<rules::AmlReviewDecision> {
+        self.tick().decide_aml_review(f)
+    }
     fn decide_kyc(&self, f: &KycFacts) -> RulesResult<KycDecision> {
         self.tick().decide_kyc(f)
     }

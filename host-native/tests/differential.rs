@@ -403,6 +403,10 @@ proptest! {
         steps in prop::collection::vec(aml_step(), 1..24),
     ) {
         let (lib, comp) = (LibraryRules, component());
+        for outcome in AmlReviewOutcome::ALL {
+            let review = AmlReviewFacts { outcome: *outcome, standing: AmlStanding { withdrawals_held: steps.len() % 2 == 0, cdd_tier: Some(verified) } };
+            prop_assert_eq!(lib.decide_aml_review(&review), comp.decide_aml_review(&review));
+        }
         for facts in aml_stream(jurisdiction, verified, &steps) {
             let decided = lib.decide_aml(&facts);
             prop_assert_eq!(&decided, &comp.decide_aml(&facts));

@@ -61,6 +61,9 @@ impl wit::Guest for Component {
     fn decide_aml(facts: wit::AmlFacts) -> Result<wit::AmlDecision, wit::RuleError> {
         rules::decide_aml(&facts.convert()).convert()
     }
+    fn decide_aml_review(facts: wit::AmlReviewFacts) -> wit::AmlReviewDecision {
+        rules::decide_aml_review(&facts.convert()).convert()
+    }
     fn decide_screening(facts: wit::ScreeningFacts) -> wit::ScreeningDecision {
         rules::decide_screening(&facts.convert()).convert()
     }

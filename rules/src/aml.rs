@@ -314,6 +314,38 @@ pub struct AmlDecision {
     pub counters: AmlCounters,
 }
 
+named_enum!(
+    /// How the team closes an AML case: no suspicion, or suspicion confirmed and reported.
+    AmlReviewOutcome { FalsePositive = "false_positive", Confirmed = "confirmed" }
+);
+
+/// The team's decision on a user's open AML case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AmlReviewFacts {
+    pub outcome: AmlReviewOutcome,
+    pub standing: AmlStanding,
+}
+
+/// What closing the case changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AmlReviewDecision {
+    pub standing: AmlStanding,
+    /// whether the case counts as a true alert in the typologies' precision
+    pub true_positive: bool,
+}
+
+/// Closing an AML case releases the withdrawal hold its alerts placed:
+/// with no suspicion, or once the suspicion is reported (a SAR needs no
+/// freeze; a UK consent request is answered or deemed given within its
+/// deadline, which the case's due time already follows). A lock until due
+/// diligence stays until the user is verified at its tier.
+pub fn decide_aml_review(facts: &AmlReviewFacts) -> AmlReviewDecision {
+    AmlReviewDecision {
+        standing: AmlStanding { withdrawals_held: false, cdd_tier: facts.standing.cdd_tier },
+        true_positive: facts.outcome == AmlReviewOutcome::Confirmed,
+    }
+}
+
 /// Size classes per doubling of a deposit: four, so a class spans at most 19%.
 const CLASSES_PER_DOUBLING: u32 = 4;
 /// How many size classes there are: every positive `i64`.
@@ -907,6 +939,16 @@ mod tests {
         let d = decide(&f);
         assert_eq!((d.outcome, d.fired.len(), d.alert.len()), (AmlOutcome::Approve, 0, 0));
         assert_eq!(d.standing, AmlStanding::default());
+    }
+
+    #[test]
+    fn closing_a_case_releases_its_hold_and_keeps_the_cdd_lock() {
+        let standing = AmlStanding { withdrawals_held: true, cdd_tier: Some(KycTier::Tier2) };
+        for outcome in AmlReviewOutcome::ALL {
+            let d = decide_aml_review(&AmlReviewFacts { outcome: *outcome, standing });
+            assert_eq!(d.standing, AmlStanding { withdrawals_held: false, cdd_tier: Some(KycTier::Tier2) });
+            assert_eq!(d.true_positive, *outcome == AmlReviewOutcome::Confirmed);
+        }
     }
 
     #[test]

@@ -307,6 +307,9 @@ macro_rules! for_each_wit_type {
         $record!(FiredRule { rule_id, version, reason_code, inputs, window_from, window_to, threshold });
         $record!(AmlCounters { near_threshold, deposit_class });
         $record!(AmlDecision { outcome, actions, required_tier, fired, alert, due_at, standing, counters });
+        $enum!(AmlReviewOutcome { FalsePositive, Confirmed });
+        $record!(AmlReviewFacts { outcome, standing });
+        $record!(AmlReviewDecision { standing, true_positive });
         $record!(DueLimit { now, status, effective_from });
         $record!(DueExclusion { now, expires_at, others });
         $record!(DueUser { now, status, last_screened_at });

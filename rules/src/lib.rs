@@ -24,8 +24,9 @@ pub mod stubs;
 pub mod types;
 
 pub use aml::{
-    decide_aml, deposit_class, AmlAction, AmlAlerted, AmlBucket, AmlCounters, AmlDecision, AmlEvent, AmlEventType, AmlFacts, AmlInput, AmlInstrument,
-    AmlOutcome, AmlPair, AmlParameters, AmlStanding, FiredRule, PaymentMethod, Typology, DEPOSIT_CLASSES,
+    decide_aml, decide_aml_review, deposit_class, AmlAction, AmlAlerted, AmlBucket, AmlCounters, AmlDecision, AmlEvent, AmlEventType, AmlFacts,
+    AmlInput, AmlInstrument, AmlOutcome, AmlPair, AmlParameters, AmlReviewDecision, AmlReviewFacts, AmlReviewOutcome, AmlStanding, FiredRule,
+    PaymentMethod, Typology, DEPOSIT_CLASSES,
 };
 pub use bridge::Convert;
 pub use exclusions::{

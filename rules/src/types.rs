@@ -90,6 +90,7 @@ named_enum!(
         Sanctions = "sanctions",
         DueNow = "due_now",
         Aml = "aml",
+        AmlReview = "aml_review",
     }
 );
 

@@ -131,9 +131,9 @@ pub fn cash_structuring_across_a_gaming_day_alerts(env: &Env) -> CaseResult {
     let case = cases.body["cases"].as_array().and_then(|c| c.iter().find(|c| c["user_id"] == json!(user)).cloned()).unwrap_or_default();
     ensure_eq!(case["case_id"], alert["case_id"]);
     ensure_eq!(case["alert_count"], json!(alerts.len()));
-    // a CTR is due within 15 days of detection
-    let due = parse_time(case["due_at"].as_str().unwrap_or_default())?;
-    ensure!(due <= now + 15 * 86_400 && due > now, "due {due}, now {now}");
+    // a CTR is due 15 days from detection, which came between the two readings of the clock
+    let (detected_before, due) = (t.now()?, parse_time(case["due_at"].as_str().unwrap_or_default())?);
+    ensure!(due <= detected_before + 15 * 86_400 && due >= now + 15 * 86_400, "due {due}, between {now} and {detected_before} + 15 days");
     // a fourth deposit the same gaming day does not alert again
     let fourth = report(&t, &user, "deposit", 100_000, "cash", None);
     fourth.expect(202)?;
@@ -292,5 +292,106 @@ pub fn aml_event_fields_are_validated(env: &Env) -> CaseResult {
     let listed = env.admin("GET", "/v1/admin/aml/events", None);
     ensure!(listed.raw.contains(added.str("aml_event_id")), "the event is not listed");
     ensure!(!listed.raw.contains("card-1"), "the instrument is stored as sent");
+    Ok(())
+}
+
+/// An AML case in the sandbox: in the one queue, decided in one step with a
+/// reason; its report bundle and the CTR candidates carry the decisions and
+/// the rules' hash; the outcome counts in the typologies' precision.
+pub fn an_aml_case_reports_and_closes(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = unique("u");
+    t.signup(&user)?;
+    let first = report(&t, &user, "deposit", 600_000, "cash", None);
+    let second = report(&t, &user, "deposit", 600_000, "cash", None);
+    ensure!(second.str("alert_id").starts_with("alert_"), "no alert: {}", second.raw);
+    let alert = alerts_of(env, &t, &user)?.into_iter().find(|a| a["alert_id"] == json!(second.str("alert_id"))).unwrap_or_default();
+    let case_id = alert["case_id"].as_str().unwrap_or_default().to_string();
+    let queue = env.admin("GET", "/v1/admin/cases?type=aml_alert&limit=500", None);
+    queue.expect(200)?;
+    ensure!(queue.raw.contains(&case_id), "the AML case is not in the queue: {}", queue.raw);
+    let file = env.admin("GET", &format!("/v1/admin/cases/{case_id}"), None);
+    file.expect(200)?;
+    ensure_eq!(file.str("case_type"), "aml_alert");
+    ensure_eq!(file.body["outcomes"], json!(["false_positive", "confirmed"]));
+
+    let bundle = env.admin("GET", &format!("/v1/admin/aml/cases/{case_id}/report"), None);
+    bundle.expect(200)?;
+    ensure_eq!(bundle.str("rules_sha256"), t.get("/v1/rules").str("component_sha256"));
+    let events: Vec<&str> = bundle.body["transactions"].as_array().into_iter().flatten().filter_map(|e| e["aml_event_id"].as_str()).collect();
+    ensure!(events.contains(&first.str("aml_event_id")) && events.contains(&second.str("aml_event_id")), "transactions: {}", bundle.raw);
+    ensure!(
+        bundle.body["decision_ids"].as_array().is_some_and(|d| d.contains(&json!(second.header("x-decision-id").unwrap_or_default()))),
+        "decision ids"
+    );
+    ensure!(bundle.body["explanations"][0]["explanation"]["fired"].is_array(), "explanations: {}", bundle.raw);
+    ensure!(bundle.body["narrative"]["summary"].as_str().is_some_and(|s| s.contains("ctr_threshold")), "narrative: {}", bundle.raw);
+    env.admin("GET", "/v1/admin/aml/cases/amlcase_unknown/report", None).expect_error(404, "case_not_found")?;
+    let audit = env.admin("GET", "/v1/admin/audit", None);
+    ensure!(audit.raw.contains("aml.report_export") && audit.raw.contains(&case_id), "the export is not audited");
+
+    let ctr = env.admin("GET", &format!("/v1/admin/aml/ctr-candidates?tenant_id={}", t.tenant_id), None);
+    ctr.expect(200)?;
+    let row = ctr.body["candidates"].as_array().and_then(|c| c.iter().find(|c| c["user_id"] == json!(user)).cloned()).unwrap_or_default();
+    ensure_eq!(row["cash_in_cents"], json!(1_200_000));
+    ensure_eq!(row["alert_id"], json!(second.str("alert_id")));
+    env.admin("GET", "/v1/admin/aml/ctr-candidates?from=yesterday", None).expect_error(400, "invalid_field")?;
+
+    let proposal = format!("/v1/admin/cases/{case_id}/proposal");
+    env.admin("POST", &proposal, Some(&json!({ "outcome": "true_match", "reason": "x" }))).expect_error(400, "invalid_field")?;
+    let decided =
+        env.admin("POST", &proposal, Some(&json!({ "outcome": "confirmed", "reason": "cash from an unexplained source; CTR and SAR filed" })));
+    decided.expect(200)?;
+    ensure_eq!(decided.str("status"), "closed");
+    let closed = env.admin("GET", &format!("/v1/admin/aml/cases?status=closed&tenant_id={}", t.tenant_id), None);
+    let case = closed.body["cases"].as_array().and_then(|c| c.iter().find(|c| c["case_id"] == json!(case_id)).cloned()).unwrap_or_default();
+    ensure_eq!(case["outcome"], json!("confirmed"));
+    // the next alert of the user opens a new case
+    let third = report(&t, &user, "withdrawal", 1_100_000, "cash", None);
+    let next = alerts_of(env, &t, &user)?.into_iter().find(|a| a["alert_id"] == json!(third.str("alert_id"))).unwrap_or_default();
+    ensure!(next["case_id"].is_string() && next["case_id"] != json!(case_id), "a closed case took a new alert: {next}");
+    let metrics = env.admin("GET", "/v1/admin/metrics", None);
+    let ctr_feedback = metrics.body["aml"]["typologies"].as_array().and_then(|t| t.iter().find(|t| t["typology"] == json!("ctr_threshold")).cloned());
+    ensure!(ctr_feedback.as_ref().is_some_and(|f| f["cases_confirmed"].as_i64().unwrap_or(0) >= 1), "feedback: {}", metrics.raw);
+    ensure!(metrics.body["aml"]["alerts_per_case"].as_f64().is_some_and(|r| r >= 1.0), "alerts per case: {}", metrics.raw);
+    Ok(())
+}
+
+/// In production an AML case takes two people; a new alert drops a pending
+/// proposal; the approval releases the withdrawal hold.
+pub fn an_aml_case_takes_two_people_and_releases_the_hold(env: &Env) -> CaseResult {
+    let p = env.tenant_with("production", 1000)?;
+    // production screens against a loaded list
+    env.import_list(&["--environment", "production", "--format", "ofac-csv", &super::lists::data("ofac-sdn-2022-01")])?;
+    let user = unique("u");
+    p.post("/v1/sanctions/screen", crate::client::identity(&user, "Ann", "Lee", &format!("{user}@example.com"))).expect(201)?;
+    report(&p, &user, "deposit", 150_000, "card", None).expect(202)?;
+    report(&p, &user, "wager", 3_000, "other", None).expect(202)?;
+    ensure_eq!(report(&p, &user, "withdrawal", 145_000, "card", None).str("outcome"), "hold_withdrawal");
+    ensure_eq!(withdraw(&p, &user, 1_000).body["withdrawal_held"], json!(true));
+    let alerts = env.admin_production("GET", &format!("/v1/admin/aml/alerts?tenant_id={}&user_id={user}", p.tenant_id), None);
+    let case_id = alerts.body["alerts"][0]["case_id"].as_str().unwrap_or_default().to_string();
+    ensure!(case_id.starts_with("amlcase_"), "no case: {}", alerts.raw);
+    let proposal = format!("/v1/admin/cases/{case_id}/proposal");
+    let (first, second) = (env.person("production", "approver")?, env.person("production", "approver")?);
+    let as_person = |who: &crate::client::Person, path: &str, body: Option<Json>| env.call("POST", path, Some(&who.token), body.as_ref());
+    as_person(&first, &proposal, Some(json!({ "outcome": "false_positive", "reason": "a salary paid in; play later" }))).expect(201)?;
+    as_person(&first, &format!("{proposal}/approve"), None).expect_error(403, "self_approval")?;
+    // a new alert is new evidence: the proposal is dropped
+    for card in ["card-a", "card-b", "card-c"] {
+        p.post("/v1/aml/event", json!({ "transaction_id": unique("tx"), "user_id": user, "event_type": "instrument_added", "instrument_id": card }))
+            .expect(202)?;
+    }
+    as_person(&second, &format!("{proposal}/approve"), None).expect_error(409, "stale_proposal")?;
+    ensure_eq!(withdraw(&p, &user, 1_000).body["withdrawal_held"], json!(true));
+    as_person(&first, &proposal, Some(json!({ "outcome": "false_positive", "reason": "cards of one household; play seen" }))).expect(201)?;
+    let approved = as_person(&second, &format!("{proposal}/approve"), None);
+    approved.expect(200)?;
+    ensure!(approved.header("x-decision-id").is_some(), "the release is not a logged decision");
+    ensure_eq!(withdraw(&p, &user, 1_000).body["withdrawal_held"], json!(false));
+    let closed = env.admin_production("GET", &format!("/v1/admin/aml/cases?status=closed&tenant_id={}", p.tenant_id), None);
+    let case = closed.body["cases"].as_array().and_then(|c| c.iter().find(|c| c["case_id"] == json!(case_id)).cloned()).unwrap_or_default();
+    ensure_eq!(case["outcome"], json!("false_positive"));
+    ensure_eq!(case["reviewer"], json!(second.person_id));
     Ok(())
 }

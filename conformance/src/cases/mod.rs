@@ -112,6 +112,7 @@ cases![
     aml::an_ordinary_week_raises_no_alert,
     aml::aml_decisions_replay_and_alerts_stay_with_their_tenant,
     aml::aml_event_fields_are_validated,
+    aml::an_aml_case_reports_and_closes,
     webhooks::every_event_arrives_signed_in_the_envelope,
     webhooks::a_failing_receiver_gets_the_event_once_it_recovers,
     webhooks::gone_disables_the_endpoint,
@@ -154,4 +155,5 @@ pub const PEOPLE: &[Case] = &[
     Case { name: "review::a_sandbox_decision_is_single_step_with_a_reason", run: review::a_sandbox_decision_is_single_step_with_a_reason },
     Case { name: "review::assignment_comments_and_the_timeline", run: review::assignment_comments_and_the_timeline },
     Case { name: "review::people_sign_in_with_password_and_code", run: review::people_sign_in_with_password_and_code },
+    Case { name: "aml::an_aml_case_takes_two_people_and_releases_the_hold", run: aml::an_aml_case_takes_two_people_and_releases_the_hold },
 ];

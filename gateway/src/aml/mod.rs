@@ -766,3 +766,276 @@ pub(crate) async fn set_gaming_day(gw: &Gateway, ctx: &Ctx<'_>, tenant_id: &str)
     gw.store.batch(vec![store::set_gaming_day(tenant_id, minutes, &zone)]).await?;
     Reply::typed(200, &GamingDayBody { cutoff: gaming_day::format_cutoff(minutes), time_zone: zone })
 }
+
+// ---- the case model's side of AML cases ----
+
+/// The AML case with this id, if it is one.
+pub(crate) async fn case(gw: &Gateway, environment: crate::auth::Environment, case_id: &str) -> ApiResult<Option<store::CaseRow>> {
+    if !case_id.starts_with(CASE_PREFIX) {
+        return Ok(None);
+    }
+    store::case(gw.store.as_ref(), environment, case_id).await
+}
+
+/// The prefix of an AML case's id.
+const CASE_PREFIX: &str = "amlcase_";
+
+/// Closes a user's AML case with the team's outcome: the rules say what
+/// becomes of the withdrawal hold; the case, the user's standing and the
+/// case file's statements are one batch. `None` when the batch lost a race.
+pub(crate) async fn apply_case_decision(
+    gw: &Gateway,
+    environment: crate::auth::Environment,
+    case: &store::CaseRow,
+    outcome: rules::AmlReviewOutcome,
+    decided_by: &str,
+    now: i64,
+    extra: Vec<crate::ports::Stmt>,
+) -> ApiResult<Option<crate::decisions::DecisionLog>> {
+    let user = gw.find_user(&case.tenant_id, &case.user_id).await?.ok_or_else(ApiError::internal)?;
+    let scope = Scope { environment, tenant_id: case.tenant_id.clone(), user_id: case.user_id.clone() };
+    let facts = rules::AmlReviewFacts { outcome, standing: user.aml };
+    let (decision, log) = gw.decide(&scope, Operation::AmlReview, &facts, |r, f| r.decide_aml_review(f))?;
+    let mut statements = vec![
+        log.statement(),
+        users::store::claim(&case.tenant_id, &case.user_id, user.version, now),
+        store::set_withdrawal_standing(&case.tenant_id, &case.user_id, decision.standing),
+        store::close_case(&case.case_id, outcome.as_str(), decided_by, now),
+    ];
+    statements.extend(extra);
+    Ok(gw.commit(statements).await?.then_some(log))
+}
+
+// ---- reports ----
+
+/// The events a report reads at most.
+const REPORT_EVENTS: i64 = 1_000;
+
+#[derive(Serialize, ToSchema)]
+pub(crate) struct ReportBundle {
+    case_id: String,
+    tenant_id: String,
+    user_id: String,
+    status: String,
+    /// a draft for the filing: what fired, when, over what; the team edits it
+    narrative: Json,
+    /// the user's events in the alerts' windows, as reported, each with its decision
+    #[schema(value_type = Vec<Object>)]
+    transactions: Vec<Json>,
+    /// every alert's decision with the rules' evidence
+    #[schema(value_type = Vec<Object>)]
+    explanations: Vec<Json>,
+    /// the SHA-256 of the component the host runs; each decision names its own in the decision log
+    rules_sha256: String,
+    decision_ids: Vec<String>,
+    /// formats this bundle would map to; not produced yet (see docs/decisions.md)
+    regulator_formats: Vec<String>,
+}
+
+pub(crate) fn report_bundle_doc() -> OperationDoc {
+    OperationDoc::new("admin", "an AML case's report bundle: narrative draft, transactions, each decision's explanation, the rules' hash")
+        .responds::<ReportBundle>(200, "success")
+        .errors(&[404])
+}
+
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct CtrQuery {
+    /// alerts created at or after this instant
+    from: Option<String>,
+    /// alerts created before this instant
+    to: Option<String>,
+    tenant_id: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub(crate) struct CtrCandidate {
+    tenant_id: String,
+    user_id: String,
+    /// the start of the gaming day whose cash passed the threshold
+    #[schema(value_type = Timestamp)]
+    gaming_day_start: String,
+    cash_in_cents: i64,
+    cash_out_cents: i64,
+    alert_id: String,
+    decision_id: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub(crate) struct CtrCandidates {
+    candidates: Vec<CtrCandidate>,
+}
+
+pub(crate) fn ctr_candidates_doc() -> OperationDoc {
+    OperationDoc::new("admin", "CTR candidates: one per user and gaming day whose cash passed the threshold (the console exports them as CSV)")
+        .query::<CtrQuery>()
+        .responds::<CtrCandidates>(200, "success")
+}
+
+/// `GET /v1/admin/aml/cases/{case_id}/report`.
+pub(crate) async fn report_bundle(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
+    let case = case(gw, ctx.caller.environment, case_id).await?.ok_or_else(|| ApiError::not_found("case_not_found", "no such AML case"))?;
+    let filter = store::AlertFilter {
+        environment: ctx.caller.environment,
+        tenant_id: Some(&case.tenant_id),
+        user_id: Some(&case.user_id),
+        case_id: Some(&case.case_id),
+        typology: None,
+        before: None,
+        limit: REPORT_EVENTS,
+    };
+    let alerts = store::alerts(gw.store.as_ref(), &filter).await?;
+    let mut explanations = Vec::new();
+    let mut window_from = case.opened_at;
+    for a in alerts.iter().rev() {
+        let explanation = stored_json(&a.explanation)?;
+        for fired in explanation["fired"].as_array().into_iter().flatten() {
+            window_from = window_from.min(fired["window_from"].as_i64().unwrap_or(window_from));
+        }
+        explanations.push(json!({
+            "alert_id": a.alert_id,
+            "decision_id": a.decision_id,
+            "aml_event_id": a.aml_event_id,
+            "created_at": time::format(a.created_at),
+            "typologies": a.typologies,
+            "outcome": a.outcome,
+            "actions": a.actions,
+            "explanation": explanation,
+        }));
+    }
+    let window_to = alerts.first().map_or(case.opened_at, |a| a.created_at);
+    let events = store::user_events(gw.store.as_ref(), &case.tenant_id, &case.user_id, window_from, window_to, REPORT_EVENTS).await?;
+    let transactions = events
+        .into_iter()
+        .map(|e| {
+            Ok(json!({
+                "aml_event_id": e.aml_event_id,
+                "event": stored_json(&e.payload)?,
+                "event_at": e.event_at.map(time::format),
+                "outcome": e.outcome,
+                "decision_id": e.decision_id,
+            }))
+        })
+        .collect::<ApiResult<Vec<_>>>()?;
+    let narrative = json!({
+        "subject": { "tenant_id": case.tenant_id, "user_id": case.user_id },
+        "summary": format!(
+            "{} alert(s) between {} and {} on typologies {}; actions {}.",
+            alerts.len(),
+            time::format(window_from),
+            time::format(window_to),
+            case.typologies.join(", "),
+            case.actions.join(", ")
+        ),
+        "activity_window": { "from": time::format(window_from), "to": time::format(window_to) },
+        "typologies": case.typologies,
+        "actions": case.actions,
+        "due_at": time::format(case.due_at),
+    });
+    let body = ReportBundle {
+        decision_ids: alerts.iter().rev().map(|a| a.decision_id.clone()).collect(),
+        case_id: case.case_id,
+        tenant_id: case.tenant_id,
+        user_id: case.user_id,
+        status: case.status.as_str().to_string(),
+        narrative,
+        transactions,
+        explanations,
+        rules_sha256: gw.rules.identity().component_sha256,
+        regulator_formats: vec!["FinCEN BSA XML (SAR, CTR)".into(), "goAML XML (UK NCA SAR, EU FIUs)".into()],
+    };
+    let reply = Reply::typed(200, &body)?;
+    // an export of a case's evidence is audited before it is handed over
+    let exported = gw.team_audit(ctx.caller.environment, "aml.report_export", &ctx.caller.key_id, case_id, ctx.now);
+    gw.store.batch(vec![exported]).await?;
+    Ok(reply)
+}
+
+/// `GET /v1/admin/aml/ctr-candidates`: the CTR candidates of alerts created in [`from`, `to`).
+pub(crate) async fn ctr_candidates(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let instant = |name: &'static str| -> ApiResult<Option<i64>> {
+        ctx.query
+            .get(name)
+            .map(|t| time::parse(t).ok_or_else(|| ApiError::bad_request("invalid_field", format!("{name} must be an ISO 8601 timestamp"))))
+            .transpose()
+    };
+    let (from, to) = (instant("from")?.unwrap_or(0), instant("to")?.unwrap_or(MAX_STORED_INTEGER));
+    let rows = store::ctr_alerts(gw.store.as_ref(), ctx.caller.environment, ctx.query.get("tenant_id"), from, to, REPORT_EVENTS).await?;
+    let mut candidates = Vec::new();
+    for row in rows {
+        let explanation = stored_json(&row.explanation)?;
+        // one per CTR rule that fired: its window is the gaming day
+        for fired in explanation["fired"].as_array().into_iter().flatten().filter(|f| f["reason_code"] == json!(Typology::CtrThreshold.as_str())) {
+            let input = |name: &str| {
+                fired["inputs"].as_array().into_iter().flatten().find(|i| i["name"] == json!(name)).and_then(|i| i["value"].as_i64()).unwrap_or(0)
+            };
+            candidates.push(CtrCandidate {
+                tenant_id: row.tenant_id.clone(),
+                user_id: row.user_id.clone(),
+                gaming_day_start: fired["window_from"].as_i64().map(time::format).unwrap_or_default(),
+                cash_in_cents: input("cash_in_cents"),
+                cash_out_cents: input("cash_out_cents"),
+                alert_id: row.alert_id.clone(),
+                decision_id: row.decision_id.clone(),
+            });
+        }
+    }
+    Reply::typed(200, &CtrCandidates { candidates })
+}
+
+// ---- feedback ----
+
+/// One typology's record: alerts, and how the cases holding it were closed.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct TypologyFeedback {
+    typology: String,
+    alerts: i64,
+    cases_confirmed: i64,
+    cases_false_positive: i64,
+    /// confirmed over closed; none before a case holding it is closed
+    precision: Option<f64>,
+}
+
+/// What the team's outcomes say of the rules.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct AmlFeedback {
+    cases_open: i64,
+    cases_closed: i64,
+    alerts: i64,
+    /// alerts per case: how many alerts a case groups
+    alerts_per_case: Option<f64>,
+    typologies: Vec<TypologyFeedback>,
+}
+
+/// The environment's AML feedback, counted from the cases' outcomes.
+pub(crate) async fn feedback(gw: &Gateway, environment: crate::auth::Environment) -> ApiResult<AmlFeedback> {
+    let counts = store::feedback_counts(gw.store.as_ref(), environment).await?;
+    let mut typologies = Vec::new();
+    for t in Typology::ALL {
+        let name = t.as_str();
+        let holds = |names: &[String]| names.iter().any(|n| n == name);
+        let alerts: i64 = counts.alerts_by_typologies.iter().filter(|(names, _)| holds(names)).map(|(_, n)| n).sum();
+        let closed_with = |outcome: rules::AmlReviewOutcome| -> i64 {
+            counts.closed_by_typologies.iter().filter(|(names, o, _)| holds(names) && o.as_deref() == Some(outcome.as_str())).map(|(_, _, n)| n).sum()
+        };
+        let (confirmed, false_positive) = (closed_with(rules::AmlReviewOutcome::Confirmed), closed_with(rules::AmlReviewOutcome::FalsePositive));
+        let closed = confirmed + false_positive;
+        typologies.push(TypologyFeedback {
+            typology: name.to_string(),
+            alerts,
+            cases_confirmed: confirmed,
+            cases_false_positive: false_positive,
+            precision: (closed > 0).then(|| confirmed as f64 / closed as f64),
+        });
+    }
+    let cases = counts.cases_open + counts.cases_closed;
+    let alerts: i64 = counts.alerts_by_typologies.iter().map(|(_, n)| n).sum();
+    Ok(AmlFeedback {
+        cases_open: counts.cases_open,
+        cases_closed: counts.cases_closed,
+        alerts,
+        alerts_per_case: (cases > 0).then(|| alerts as f64 / cases as f64),
+        typologies,
+    })
+}

@@ -662,3 +662,115 @@ pub async fn case(store: &dyn Store, environment: Environment, case_id: &str) ->
         .await?;
     rows.first().map(case_from).transpose()
 }
+
+/// The user's withdrawal standing after a case closes.
+pub fn set_withdrawal_standing(tenant_id: &str, user_id: &str, standing: AmlStanding) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE users SET aml_withdrawals_held = ?3, aml_cdd_tier = ?4 WHERE tenant_id = ?1 AND external_user_id = ?2",
+        vec![tenant_id.into(), user_id.into(), standing.withdrawals_held.into(), standing.cdd_tier.map(rules::KycTier::as_str).into()],
+    )
+}
+
+/// A user's event, for a report.
+pub struct UserEvent {
+    pub aml_event_id: String,
+    pub payload: String,
+    pub event_at: Option<i64>,
+    pub outcome: Option<String>,
+    pub decision_id: Option<String>,
+}
+
+/// A user's events that happened in [`from`, `to`], oldest first, at most `limit`.
+pub async fn user_events(store: &dyn Store, tenant_id: &str, user_id: &str, from: i64, to: i64, limit: i64) -> ApiResult<Vec<UserEvent>> {
+    let rows = store
+        .query(
+            "SELECT aml_event_id, payload, event_at, outcome, decision_id FROM aml_events
+             WHERE tenant_id = ?1 AND external_user_id = ?2 AND event_at >= ?3 AND event_at <= ?4 ORDER BY event_at, aml_event_id LIMIT ?5",
+            vec![tenant_id.into(), user_id.into(), from.into(), to.into(), limit.into()],
+        )
+        .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(UserEvent {
+                aml_event_id: r.text(0)?,
+                payload: r.text(1)?,
+                event_at: r.opt_int(2)?,
+                outcome: r.opt_text(3)?,
+                decision_id: r.opt_text(4)?,
+            })
+        })
+        .collect()
+}
+
+/// An alert naming a CTR candidate.
+pub struct CtrAlert {
+    pub alert_id: String,
+    pub tenant_id: String,
+    pub user_id: String,
+    pub explanation: String,
+    pub decision_id: String,
+}
+
+/// Alerts created in [`from`, `to`) whose actions name a CTR candidate, oldest first.
+pub async fn ctr_alerts(
+    store: &dyn Store,
+    environment: Environment,
+    tenant_id: Option<&str>,
+    from: i64,
+    to: i64,
+    limit: i64,
+) -> ApiResult<Vec<CtrAlert>> {
+    let rows = store
+        .query(
+            "SELECT alert_id, tenant_id, external_user_id, explanation, decision_id FROM aml_alerts
+             WHERE environment = ?1 AND (?2 = '' OR tenant_id = ?2) AND created_at >= ?3 AND created_at < ?4 AND actions LIKE ?5
+             ORDER BY created_at, alert_id LIMIT ?6",
+            vec![
+                environment.as_str().into(),
+                tenant_id.unwrap_or_default().into(),
+                from.into(),
+                to.into(),
+                format!("%\"{}\"%", rules::AmlAction::CtrCandidate.as_str()).into(),
+                limit.into(),
+            ],
+        )
+        .await?;
+    rows.iter()
+        .map(|r| Ok(CtrAlert { alert_id: r.text(0)?, tenant_id: r.text(1)?, user_id: r.text(2)?, explanation: r.text(3)?, decision_id: r.text(4)? }))
+        .collect()
+}
+
+/// Counts for the feedback figures, grouped by the stored typology lists.
+pub struct FeedbackCounts {
+    pub cases_open: i64,
+    pub cases_closed: i64,
+    pub alerts_by_typologies: Vec<(Vec<String>, i64)>,
+    pub closed_by_typologies: Vec<(Vec<String>, Option<String>, i64)>,
+}
+
+pub async fn feedback_counts(store: &dyn Store, environment: Environment) -> ApiResult<FeedbackCounts> {
+    let env: crate::ports::Value = environment.as_str().into();
+    let closed: crate::ports::Value = AmlCaseStatus::Closed.as_str().into();
+    let results = store
+        .query_many(vec![
+            Read::new(
+                "SELECT CAST(COUNT(*) AS BIGINT), CAST(COALESCE(SUM(CASE WHEN status = ?2 THEN 1 ELSE 0 END), 0) AS BIGINT) FROM aml_cases WHERE environment = ?1",
+                vec![env.clone(), closed.clone()],
+            ),
+            Read::new("SELECT typologies, CAST(COUNT(*) AS BIGINT) FROM aml_alerts WHERE environment = ?1 GROUP BY typologies", vec![env.clone()]),
+            Read::new(
+                "SELECT typologies, outcome, CAST(COUNT(*) AS BIGINT) FROM aml_cases WHERE environment = ?1 AND status = ?2 GROUP BY typologies, outcome",
+                vec![env, closed],
+            ),
+        ])
+        .await?;
+    let rows = |i: usize| -> &[Row] { results.get(i).map(Vec::as_slice).unwrap_or_default() };
+    let totals = rows(0).first().ok_or_else(ApiError::internal)?;
+    let (all, cases_closed) = (totals.int(0)?, totals.int(1)?);
+    Ok(FeedbackCounts {
+        cases_open: all - cases_closed,
+        cases_closed,
+        alerts_by_typologies: rows(1).iter().map(|r| Ok((names(&r.text(0)?)?, r.int(1)?))).collect::<ApiResult<_>>()?,
+        closed_by_typologies: rows(2).iter().map(|r| Ok((names(&r.text(0)?)?, r.opt_text(1)?, r.int(2)?))).collect::<ApiResult<_>>()?,
+    })
+}

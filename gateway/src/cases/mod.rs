@@ -35,16 +35,19 @@ pub(crate) enum CaseType {
     SanctionsHit,
     EnhancedDueDiligence,
     KycReview,
+    /// a user's AML alerts
+    AmlAlert,
 }
 
 impl CaseType {
-    const ALL: [CaseType; 3] = [CaseType::SanctionsHit, CaseType::EnhancedDueDiligence, CaseType::KycReview];
+    const ALL: [CaseType; 4] = [CaseType::SanctionsHit, CaseType::EnhancedDueDiligence, CaseType::KycReview, CaseType::AmlAlert];
 
     pub(crate) fn as_str(self) -> &'static str {
         match self {
             CaseType::SanctionsHit => "sanctions_hit",
             CaseType::EnhancedDueDiligence => "enhanced_due_diligence",
             CaseType::KycReview => "kyc_review",
+            CaseType::AmlAlert => "aml_alert",
         }
     }
 
@@ -64,6 +67,7 @@ impl CaseType {
         match self {
             CaseType::SanctionsHit | CaseType::EnhancedDueDiligence => &[Outcome::FalsePositive, Outcome::TrueMatch],
             CaseType::KycReview => &[Outcome::Approve, Outcome::Reject],
+            CaseType::AmlAlert => &[Outcome::FalsePositive, Outcome::Confirmed],
         }
     }
 }
@@ -80,10 +84,12 @@ pub(crate) enum Outcome {
     Approve,
     /// the identity check fails
     Reject,
+    /// an AML suspicion confirmed, and the report filed
+    Confirmed,
 }
 
 impl Outcome {
-    const ALL: [Outcome; 4] = [Outcome::FalsePositive, Outcome::TrueMatch, Outcome::Approve, Outcome::Reject];
+    const ALL: [Outcome; 5] = [Outcome::FalsePositive, Outcome::TrueMatch, Outcome::Approve, Outcome::Reject, Outcome::Confirmed];
 
     pub(crate) fn as_str(self) -> &'static str {
         match self {
@@ -91,6 +97,7 @@ impl Outcome {
             Outcome::TrueMatch => "true_match",
             Outcome::Approve => "approve",
             Outcome::Reject => "reject",
+            Outcome::Confirmed => "confirmed",
         }
     }
 
@@ -176,10 +183,14 @@ enum Subject {
     /// the case, and when its user was last screened
     Sanctions(SanctionsCase, Option<i64>),
     Kyc(KycCheck),
+    Aml(crate::aml::store::CaseRow),
 }
 
 impl Subject {
     async fn load(gw: &Gateway, environment: Environment, case_id: &str) -> ApiResult<Subject> {
+        if let Some(case) = crate::aml::case(gw, environment, case_id).await? {
+            return Ok(Subject::Aml(case));
+        }
         if let Some(case) = crate::sanctions::sanctions_case(gw, environment, case_id).await? {
             let screened = crate::sanctions::last_screened_at(gw, &case).await?;
             return Ok(Subject::Sanctions(case, screened));
@@ -199,6 +210,7 @@ impl Subject {
         match self {
             Subject::Sanctions(case, _) => CaseType::of_kind(case.kind),
             Subject::Kyc(_) => CaseType::KycReview,
+            Subject::Aml(_) => CaseType::AmlAlert,
         }
     }
 
@@ -207,6 +219,7 @@ impl Subject {
         match self {
             Subject::Sanctions(case, _) => case.status == CaseStatus::Open,
             Subject::Kyc(check) => check.status == KycStatus::PendingReview,
+            Subject::Aml(case) => case.status == crate::aml::store::AmlCaseStatus::Open,
         }
     }
 
@@ -214,6 +227,7 @@ impl Subject {
         match self {
             Subject::Sanctions(case, _) => (&case.tenant_id, &case.user_id),
             Subject::Kyc(check) => (&check.tenant_id, &check.external_user_id),
+            Subject::Aml(case) => (&case.tenant_id, &case.user_id),
         }
     }
 
@@ -222,6 +236,7 @@ impl Subject {
         match self {
             Subject::Sanctions(case, _) => (case.created_at, case.review_due_at),
             Subject::Kyc(check) => (check.updated_at, None),
+            Subject::Aml(case) => (case.opened_at, Some(case.due_at)),
         }
     }
 
@@ -234,6 +249,8 @@ impl Subject {
             Subject::Kyc(check) => {
                 format!("kyc|{}|{}|{}", check.status.as_str(), check.updated_at, check.escalation.map(|e| e.as_str()).unwrap_or_default())
             }
+            // a new alert is new evidence
+            Subject::Aml(case) => format!("aml|{}|{}|{}", case.status.as_str(), case.alert_count, case.typologies.join(",")),
         };
         hex::encode(Sha256::digest(text.as_bytes()))
     }
@@ -243,6 +260,7 @@ impl Subject {
         match self {
             Subject::Sanctions(..) => format!("/v1/admin/sanctions/cases/{case_id}"),
             Subject::Kyc(_) => format!("/v1/admin/kyc/checks?status={}", KycStatus::PendingReview.as_str()),
+            Subject::Aml(_) => format!("/v1/admin/aml/cases/{case_id}/report"),
         }
     }
 }
@@ -530,10 +548,12 @@ pub(crate) async fn list_queue(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
     let mut rows = Vec::new();
     match case_type {
         Some(CaseType::KycReview) => rows.extend(store::kyc_cases(gw.store.as_ref(), &filter).await?),
+        Some(CaseType::AmlAlert) => rows.extend(store::aml_cases(gw.store.as_ref(), &filter).await?),
         Some(t) => rows.extend(store::sanctions_cases(gw.store.as_ref(), &filter, Some(kind_of(t))).await?),
         None => {
             rows.extend(store::sanctions_cases(gw.store.as_ref(), &filter, None).await?);
             rows.extend(store::kyc_cases(gw.store.as_ref(), &filter).await?);
+            rows.extend(store::aml_cases(gw.store.as_ref(), &filter).await?);
         }
     }
     // Each source read one past the page in this order: merged, the first
@@ -576,7 +596,7 @@ pub(crate) async fn list_queue(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
 fn kind_of(case_type: CaseType) -> CaseKind {
     match case_type {
         CaseType::EnhancedDueDiligence => CaseKind::EnhancedDueDiligence,
-        CaseType::SanctionsHit | CaseType::KycReview => CaseKind::SanctionsHit,
+        CaseType::SanctionsHit | CaseType::KycReview | CaseType::AmlAlert => CaseKind::SanctionsHit,
     }
 }
 
@@ -792,7 +812,7 @@ async fn apply(
             let action = match outcome {
                 Outcome::FalsePositive => ReviewAction::Dismiss,
                 Outcome::TrueMatch => ReviewAction::Confirm,
-                Outcome::Approve | Outcome::Reject => return Err(ApiError::internal()),
+                Outcome::Approve | Outcome::Reject | Outcome::Confirmed => return Err(ApiError::internal()),
             };
             let now = gw.tenant_now_of(&case.tenant_id, environment).await?;
             Ok(crate::sanctions::apply_case_decision(gw, environment, case, action, decided_by, now, extra).await?.map(|(log, _)| log))
@@ -801,11 +821,20 @@ async fn apply(
             let approve = match outcome {
                 Outcome::Approve => true,
                 Outcome::Reject => false,
-                Outcome::FalsePositive | Outcome::TrueMatch => return Err(ApiError::internal()),
+                Outcome::FalsePositive | Outcome::TrueMatch | Outcome::Confirmed => return Err(ApiError::internal()),
             };
             let now = gw.tenant_now_of(&check.tenant_id, environment).await?;
             let reviewer = Reviewer { name: decided_by, reason: Some(reason) };
             Ok(crate::kyc::apply_case_decision(gw, check, approve, reviewer, now, extra).await?.map(|(log, _)| log))
+        }
+        Subject::Aml(case) => {
+            let outcome = match outcome {
+                Outcome::FalsePositive => rules::AmlReviewOutcome::FalsePositive,
+                Outcome::Confirmed => rules::AmlReviewOutcome::Confirmed,
+                Outcome::TrueMatch | Outcome::Approve | Outcome::Reject => return Err(ApiError::internal()),
+            };
+            let now = gw.tenant_now_of(&case.tenant_id, environment).await?;
+            crate::aml::apply_case_decision(gw, environment, case, outcome, decided_by, now, extra).await
         }
     }
 }
@@ -816,7 +845,7 @@ pub(crate) async fn propose(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiRe
     let reason = f.note("reason");
     let outcome = Outcome::parse(&outcome_text);
     if !outcome_text.is_empty() && outcome.is_none() {
-        f.reject("invalid_field", "outcome must be false_positive, true_match, approve or reject");
+        f.reject("invalid_field", "outcome must be false_positive, true_match, approve, reject or confirmed");
     }
     f.finish()?;
     let outcome = outcome.ok_or_else(ApiError::internal)?;

@@ -147,6 +147,32 @@ pub(crate) async fn sanctions_cases(store: &dyn Store, f: &QueueFilter, kind: Op
         .collect()
 }
 
+/// AML cases of users, by when they opened.
+pub(crate) async fn aml_cases(store: &dyn Store, f: &QueueFilter) -> ApiResult<Vec<Queued>> {
+    let rows = store
+        .query(
+            "SELECT c.case_id, c.tenant_id, c.external_user_id, c.opened_at, c.due_at, t.clock_offset_seconds, w.assignee,
+                    w.proposed_outcome, c.status, CAST(NULL AS TEXT), w.tags
+             FROM aml_cases c JOIN tenants t ON t.tenant_id = c.tenant_id LEFT JOIN case_work w ON w.case_id = c.case_id
+             WHERE c.environment = ?1 AND ((?13 = 0 AND c.status = ?2) OR (?13 = 1 AND c.status <> ?2))
+               AND (?3 = 0 OR (?3 = 1 AND w.assignee IS NULL) OR (?3 = 2 AND w.assignee = ?4))
+               AND (?5 = 0 OR w.proposal_id IS NOT NULL)
+               AND c.opened_at + ?6 <= ?7 + t.clock_offset_seconds
+               AND (?11 = 0 OR COALESCE(c.due_at, c.opened_at + ?12) <= ?7 + t.clock_offset_seconds)
+               AND (?14 = '' OR w.tags LIKE ?14)
+               AND (c.opened_at > ?8 OR (c.opened_at = ?8 AND c.case_id > ?9))
+             ORDER BY c.opened_at, c.case_id LIMIT ?10",
+            queue_params(f, crate::aml::store::AmlCaseStatus::Open.as_str()),
+        )
+        .await?;
+    rows.iter()
+        .map(|row| {
+            let awaiting = crate::aml::store::AmlCaseStatus::parse(&row.text(8)?) == Some(crate::aml::store::AmlCaseStatus::Open);
+            queued_from(row, CaseType::AmlAlert, awaiting)
+        })
+        .collect()
+}
+
 /// KYC checks awaiting a person (or, closed, decided after a person's work on them), by when they began to wait.
 pub(crate) async fn kyc_cases(store: &dyn Store, f: &QueueFilter) -> ApiResult<Vec<Queued>> {
     let rows = store

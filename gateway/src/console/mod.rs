@@ -28,9 +28,13 @@ pub(crate) fn serves(path: &str) -> bool {
 /// What a console route answers.
 enum Out {
     Html(u16, String),
-    Redirect { to: String, cookie: Option<String> },
+    Redirect {
+        to: String,
+        cookie: Option<String>,
+    },
     Asset(&'static str, &'static [u8]),
-    Csv(String),
+    /// a file to save: its content type, file name and bytes
+    Download(&'static str, String, Vec<u8>),
 }
 
 pub(crate) async fn serve(gw: &Gateway, request: http::Request<Vec<u8>>) -> http::Response<Vec<u8>> {
@@ -52,11 +56,11 @@ pub(crate) async fn serve(gw: &Gateway, request: http::Request<Vec<u8>>) -> http
             builder.body(Vec::new())
         }
         Out::Asset(content_type, bytes) => builder.status(200).header("content-type", content_type).body(bytes.to_vec()),
-        Out::Csv(text) => builder
+        Out::Download(content_type, name, bytes) => builder
             .status(200)
-            .header("content-type", "text/csv; charset=utf-8")
-            .header("content-disposition", "attachment; filename=\"audit.csv\"")
-            .body(text.into_bytes()),
+            .header("content-type", content_type)
+            .header("content-disposition", format!("attachment; filename=\"{name}\""))
+            .body(bytes),
     };
     built.unwrap_or_else(|_| http::Response::new(Vec::new()))
 }
@@ -289,8 +293,12 @@ async fn route(gw: &Gateway, request: &http::Request<Vec<u8>>) -> Out {
         "/console/cases" => queue(gw, request, &signed, &query).await,
         "/console/audit" => audit(gw, request, &signed, &query, false).await,
         "/console/audit.csv" => audit(gw, request, &signed, &query, true).await,
+        "/console/aml/ctr-candidates.csv" => ctr_csv(gw, request, &signed, &query).await,
         _ => match path.strip_prefix("/console/cases/") {
             Some(case_id) if !case_id.contains('/') => case_page(gw, request, &signed, case_id, flash(query.get("msg")), None, 200).await,
+            Some(rest) if rest.ends_with("/report.json") && rest.matches('/').count() == 1 => {
+                aml_report(gw, request, &signed, rest.trim_end_matches("/report.json")).await
+            }
             _ => error_page(404, Some(&signed), "Not found", "There is no such page.".into()),
         },
     }
@@ -491,6 +499,7 @@ async fn queue(gw: &Gateway, request: &http::Request<Vec<u8>>, signed: &Signed, 
             ("sanctions_hit", "sanctions hit"),
             ("enhanced_due_diligence", "due diligence"),
             ("kyc_review", "KYC review"),
+            ("aml_alert", "AML alerts"),
         ],
         status_options: vec![("open", "open"), ("pending_approval", "awaiting approval"), ("closed", "closed")],
         people: people(gw, signed, request).await,
@@ -542,6 +551,15 @@ struct ProposalBox {
     proposed_at: String,
 }
 
+/// An AML alert of a case, with each fired rule's evidence in words.
+struct AlertRow {
+    at: String,
+    outcome: String,
+    typologies: String,
+    rules: Vec<String>,
+    decision_id: String,
+}
+
 struct TimelineRow {
     kind: String,
     actor: String,
@@ -565,6 +583,7 @@ struct CasePage {
     four_eyes: bool,
     awaiting: bool,
     matches: Vec<MatchRow>,
+    alerts: Vec<AlertRow>,
     subject_facts: Vec<(String, String)>,
     proposal: Option<ProposalBox>,
     outcomes: Vec<String>,
@@ -593,7 +612,43 @@ async fn case_page(
     let case_type = text(&file["case_type"]);
     let mut matches = Vec::new();
     let mut subject_facts = Vec::new();
-    if case_type == "kyc_review" {
+    let mut alerts = Vec::new();
+    if case_type == "aml_alert" {
+        let (_, cases) =
+            api(gw, Some(signed), request, "GET", &format!("/v1/admin/aml/cases?tenant_id={}", encode(&text(&file["tenant_id"]))), None).await;
+        if let Some(c) = cases["cases"].as_array().into_iter().flatten().find(|c| c["case_id"] == json!(case_id)) {
+            let list = |v: &Json| v.as_array().into_iter().flatten().map(text).collect::<Vec<_>>().join(", ");
+            subject_facts.push(("Typologies".to_string(), list(&c["typologies"])));
+            subject_facts.push(("Actions".to_string(), list(&c["actions"])));
+            subject_facts.push(("Alerts".to_string(), text(&c["alert_count"])));
+            subject_facts.push(("Opened".to_string(), text(&c["opened_at"])));
+        }
+        let path = format!("/v1/admin/aml/alerts?tenant_id={}&user_id={}", encode(&text(&file["tenant_id"])), encode(&text(&file["user_id"])));
+        let (_, listed) = api(gw, Some(signed), request, "GET", &path, None).await;
+        for a in listed["alerts"].as_array().into_iter().flatten().filter(|a| a["case_id"] == json!(case_id)) {
+            let rules = a["explanation"]["fired"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|f| {
+                    let inputs = f["inputs"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|i| format!("{} {}", text(&i["name"]), text(&i["value"])))
+                        .collect::<Vec<_>>();
+                    format!("{} v{} (threshold {}): {}", text(&f["rule_id"]), text(&f["version"]), text(&f["threshold"]), inputs.join(", "))
+                })
+                .collect();
+            alerts.push(AlertRow {
+                at: text(&a["created_at"]),
+                outcome: text(&a["outcome"]),
+                typologies: a["typologies"].as_array().into_iter().flatten().map(text).collect::<Vec<_>>().join(", "),
+                rules,
+                decision_id: text(&a["decision_id"]),
+            });
+        }
+    } else if case_type == "kyc_review" {
         // waiting for a person, or decided by one
         for status in [rules::KycStatus::PendingReview, rules::KycStatus::Approved, rules::KycStatus::Rejected] {
             let path = format!("/v1/admin/kyc/checks?status={}&limit=500", status.as_str());
@@ -668,6 +723,7 @@ async fn case_page(
         outcomes: file["outcomes"].as_array().into_iter().flatten().map(text).collect(),
         case_type,
         matches,
+        alerts,
         subject_facts,
         proposal,
         people: people(gw, signed, request).await,
@@ -753,10 +809,59 @@ async fn audit(gw: &Gateway, request: &http::Request<Vec<u8>>, signed: &Signed, 
         if !ok || gw.log_audit_export(signed.environment, &signed.person_id).await.is_err() {
             return error_page(503, Some(signed), "Audit log", "The export could not be logged, so it was not made.".into());
         }
-        return Out::Csv(String::from_utf8_lossy(&bytes).into_owned());
+        return Out::Download(CSV, "audit.csv".into(), bytes);
     }
     let csv_link = format!("/console/audit.csv?action={}&actor={}", encode(&action), encode(&actor));
     render(200, &AuditPage { chrome: Chrome::of(Some(signed)), filter_action: action, filter_actor: actor, csv_link, entries })
+}
+
+// ---------------------------------------------------------------- AML exports
+
+const CSV: &str = "text/csv; charset=utf-8";
+
+/// A cell as a spreadsheet shows it, never a formula.
+fn cell(value: &Json) -> String {
+    let t = text(value);
+    if t.starts_with(['=', '+', '-', '@']) {
+        format!("'{t}")
+    } else {
+        t
+    }
+}
+
+/// `/console/aml/ctr-candidates.csv?from=&to=&tenant_id=`: the CTR candidates as CSV, one per user and gaming day.
+async fn ctr_csv(gw: &Gateway, request: &http::Request<Vec<u8>>, signed: &Signed, query: &Form) -> Out {
+    let mut path = String::from("/v1/admin/aml/ctr-candidates?");
+    for name in ["from", "to", "tenant_id"] {
+        if !query.get(name).is_empty() {
+            path.push_str(&format!("{name}={}&", encode(query.get(name))));
+        }
+    }
+    let (status, answer) = api(gw, Some(signed), request, "GET", path.trim_end_matches(['?', '&']), None).await;
+    if status != 200 {
+        return error_page(status, Some(signed), "CTR candidates", api_error(&answer));
+    }
+    let columns = ["tenant_id", "user_id", "gaming_day_start", "cash_in_cents", "cash_out_cents", "alert_id", "decision_id"];
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let mut ok = writer.write_record(columns).is_ok();
+    for c in answer["candidates"].as_array().into_iter().flatten() {
+        ok &= writer.write_record(columns.iter().map(|k| cell(&c[*k]))).is_ok();
+    }
+    match (ok, writer.into_inner()) {
+        (true, Ok(bytes)) => Out::Download(CSV, "ctr-candidates.csv".into(), bytes),
+        _ => error_page(500, Some(signed), "CTR candidates", "The export could not be written.".into()),
+    }
+}
+
+/// `/console/cases/{id}/report.json`: an AML case's report bundle, to save (the API audits the export).
+async fn aml_report(gw: &Gateway, request: &http::Request<Vec<u8>>, signed: &Signed, case_id: &str) -> Out {
+    let (status, answer) = api(gw, Some(signed), request, "GET", &format!("/v1/admin/aml/cases/{}/report", encode(case_id)), None).await;
+    if status != 200 {
+        return error_page(status, Some(signed), "Report bundle", api_error(&answer));
+    }
+    let body = serde_json::to_vec_pretty(&answer).unwrap_or_default();
+    let name: String = case_id.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    Out::Download("application/json", format!("{name}-report.json"), body)
 }
 
 #[cfg(test)]

@@ -488,6 +488,7 @@ pub fn replay(rules: &dyn Rules, operation: Operation, input: &str) -> Result<St
         Operation::Sanctions => canonical(&rules.describe_sanctions(facts(operation, input)?)?),
         Operation::DueNow => canonical(&rules.due_now(&facts(operation, input)?)?),
         Operation::Aml => canonical(&rules.decide_aml(&facts(operation, input)?)?),
+        Operation::AmlReview => canonical(&rules.decide_aml_review(&facts(operation, input)?)?),
     })
 }
 

@@ -246,7 +246,7 @@ impl Gateway {
     }
 
     /// An audit row of an action on the console accounts, outside any tenant.
-    fn team_audit(&self, environment: Environment, action: &str, actor: &str, resource: &str, now: i64) -> crate::ports::Stmt {
+    pub(crate) fn team_audit(&self, environment: Environment, action: &str, actor: &str, resource: &str, now: i64) -> crate::ports::Stmt {
         let (audit_id, request_id) = (self.new_id("aud"), self.new_id("req"));
         crate::tenants::store::audit_admin_action(&crate::tenants::store::AdminAction {
             audit_id: &audit_id,

@@ -281,6 +281,8 @@ struct ReviewMetrics {
     sanctions_lists_missing: i64,
     /// required sources loaded but not refreshed within the freshness window
     sanctions_lists_stale: i64,
+    /// AML monitoring: open cases, alerts, and each typology's precision from closed cases
+    aml: crate::aml::AmlFeedback,
 }
 
 pub(crate) fn screen_doc() -> OperationDoc {
@@ -615,6 +617,7 @@ pub(crate) async fn review_metrics(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
         sanctions_lists_required: coverage.len() as i64,
         sanctions_lists_missing: count(|c| c.version.is_none()),
         sanctions_lists_stale: count(|c| c.version.is_some() && c.stale),
+        aml: crate::aml::feedback(gw, environment).await?,
     };
     Reply::typed(200, &body)
 }
