@@ -31,6 +31,9 @@ echo "rules component sha256 $hash"
 step "the runaway test double (decide-deposit never returns), for the rules time-bound test"
 target/release/build-rules --features runaway-for-tests --out target/rules/runaway.wasm >/dev/null
 
+step "a backtest candidate (the default CTR threshold halved, its CDD amount raised), for the backtest's tests"
+target/release/build-rules --features candidate-for-tests --out target/rules/candidate.wasm >/dev/null
+
 step "the committed component (carried in the binary) is the one this checkout builds"
 if ! cmp -s target/rules/cgw_rules.wasm rules/cgw_rules.wasm; then
   echo "rules/cgw_rules.wasm differs from a rebuild ($hash); run: cargo run -p build-rules && cp target/rules/cgw_rules.wasm rules/" >&2

@@ -445,6 +445,7 @@ const V15: &[&str] = &[
     "ALTER TABLE aml_events ADD COLUMN event_at BIGINT",
     "ALTER TABLE aml_events ADD COLUMN decision_id TEXT",
     "ALTER TABLE aml_events ADD COLUMN outcome TEXT",
+    "ALTER TABLE aml_events ADD COLUMN verified_tier TEXT",
     "CREATE INDEX IF NOT EXISTS aml_events_by_time ON aml_events (received_at)",
     "ALTER TABLE users ADD COLUMN aml_withdrawals_held BIGINT NOT NULL DEFAULT 0",
     "ALTER TABLE users ADD COLUMN aml_cdd_tier TEXT",

@@ -45,13 +45,20 @@ const fn bracket(up_to_multiple: Option<u32>, cooloff_seconds: i64) -> CooloffBr
     CooloffBracket { up_to_multiple, cooloff_seconds }
 }
 
+/// The default profile's CTR threshold and CDD amount, in cents.
+#[cfg(not(feature = "candidate-for-tests"))]
+const DEFAULT_CTR_AND_CDD: (i64, i64) = (1_000_000, 200_000);
+/// A backtest candidate's: the CTR threshold halved, the CDD amount raised.
+#[cfg(feature = "candidate-for-tests")]
+const DEFAULT_CTR_AND_CDD: (i64, i64) = (500_000, 300_000);
+
 const PROFILES: &[Profile] = &[
     Profile {
         name: DEFAULT_JURISDICTION,
         regulator: "the Compliance Gateway specification",
         increase_cooloffs: &[bracket(Some(2), COOLOFF_UP_TO_2X), bracket(Some(5), COOLOFF_UP_TO_5X), bracket(None, COOLOFF_ABOVE_5X)],
         // US casino CTR (31 CFR 1021.311), EU CDD amount (AMLD4 art. 11(d)), KSA velocity, in dollars
-        aml: AmlParameters::standard("USD", Some(1_000_000), 200_000, 1_500_000),
+        aml: AmlParameters::standard("USD", Some(DEFAULT_CTR_AND_CDD.0), DEFAULT_CTR_AND_CDD.1, 1_500_000),
     },
     Profile {
         name: "GB",

@@ -6,6 +6,7 @@
 //! the user, where the withdrawal decision reads it. Handlers are free
 //! functions; the area's SQL is in [`store`].
 
+pub mod backtest;
 pub mod gaming_day;
 pub mod store;
 
@@ -371,6 +372,7 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                 event_at: at,
                 decision_id: log.decision_id(),
                 outcome: decision.outcome.as_str(),
+                verified_tier: user.verified_tier,
                 received_at: ctx.now,
             }),
         ];

@@ -91,6 +91,8 @@ pub struct NewEvent<'a> {
     pub event_at: i64,
     pub decision_id: &'a str,
     pub outcome: &'a str,
+    /// the user's verified tier when it was decided, for backtests
+    pub verified_tier: rules::KycTier,
     pub received_at: i64,
 }
 
@@ -98,8 +100,8 @@ pub struct NewEvent<'a> {
 pub fn insert(event: NewEvent<'_>) -> Stmt {
     Stmt::new(
         "INSERT INTO aml_events (tenant_id, transaction_id, aml_event_id, external_user_id, fingerprint, payload, response, review_status, received_at,
-           event_at, decision_id, outcome)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+           event_at, decision_id, outcome, verified_tier)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
         vec![
             event.tenant_id.into(),
             event.transaction_id.into(),
@@ -113,6 +115,7 @@ pub fn insert(event: NewEvent<'_>) -> Stmt {
             event.event_at.into(),
             event.decision_id.into(),
             event.outcome.into(),
+            event.verified_tier.as_str().into(),
         ],
     )
 }
@@ -152,35 +155,51 @@ pub async fn newest(store: &dyn Store, environment: Environment, limit: i64) -> 
         .collect()
 }
 
-/// A stored event for a backtest: its tenant's jurisdiction and gaming day, and the event.
+/// A stored event, as a backtest reads it.
 pub struct StoredEvent {
+    pub aml_event_id: String,
     pub tenant_id: String,
-    pub external_user_id: String,
+    pub user_id: String,
     pub payload: String,
     pub received_at: i64,
+    pub verified_tier: Option<String>,
+    /// the reason codes of the alert the event opened live, if any
+    pub alerted: Option<String>,
 }
 
-/// Stored events in arrival order after `after` (received_at, event id), a page at a time.
-pub async fn events_page(
-    store: &dyn Store,
-    tenant_id: &str,
-    from: i64,
-    to: i64,
-    after: (i64, &str),
-    limit: i64,
-) -> Result<Vec<(String, StoredEvent)>, StoreError> {
+/// Decided events received in [`from`, `to`) after `after` (received_at, event id), in arrival order, a page at a time.
+pub async fn events_page(store: &dyn Store, tenant_id: &str, from: i64, to: i64, after: (i64, &str), limit: i64) -> ApiResult<Vec<StoredEvent>> {
     let rows = store
         .query(
-            "SELECT aml_event_id, tenant_id, external_user_id, payload, received_at FROM aml_events
-             WHERE (?1 = '' OR tenant_id = ?1) AND received_at >= ?2 AND received_at < ?3
-               AND (received_at > ?4 OR (received_at = ?4 AND aml_event_id > ?5))
-             ORDER BY received_at, aml_event_id LIMIT ?6",
+            "SELECT e.aml_event_id, e.tenant_id, e.external_user_id, e.payload, e.received_at, e.verified_tier, a.typologies FROM aml_events e
+             LEFT JOIN aml_alerts a ON a.aml_event_id = e.aml_event_id
+             WHERE (?1 = '' OR e.tenant_id = ?1) AND e.received_at >= ?2 AND e.received_at < ?3 AND e.decision_id IS NOT NULL
+               AND (e.received_at > ?4 OR (e.received_at = ?4 AND e.aml_event_id > ?5))
+             ORDER BY e.received_at, e.aml_event_id LIMIT ?6",
             vec![tenant_id.into(), from.into(), to.into(), after.0.into(), after.1.into(), limit.into()],
         )
         .await?;
     rows.iter()
-        .map(|r| Ok((r.text(0)?, StoredEvent { tenant_id: r.text(1)?, external_user_id: r.text(2)?, payload: r.text(3)?, received_at: r.int(4)? })))
+        .map(|r| {
+            Ok(StoredEvent {
+                aml_event_id: r.text(0)?,
+                tenant_id: r.text(1)?,
+                user_id: r.text(2)?,
+                payload: r.text(3)?,
+                received_at: r.int(4)?,
+                verified_tier: r.opt_text(5)?,
+                alerted: r.opt_text(6)?,
+            })
+        })
         .collect()
+}
+
+/// A tenant's jurisdiction and gaming day, for a backtest.
+pub async fn tenant_settings(store: &dyn Store, tenant_id: &str) -> ApiResult<Option<(String, i64, String)>> {
+    let rows = store
+        .query("SELECT jurisdiction, gaming_day_cutoff_minutes, gaming_day_time_zone FROM tenants WHERE tenant_id = ?1", vec![tenant_id.into()])
+        .await?;
+    rows.first().map(|r| Ok((r.text(0)?, r.int(1)?, r.text(2)?))).transpose()
 }
 
 /// The tenant's gaming day: cut-off minutes and time zone.
