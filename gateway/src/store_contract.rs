@@ -53,6 +53,32 @@ pub async fn failed_expectation_rolls_back(store: &dyn Store) -> Result<(), Stri
     }
 }
 
+/// Batches sent at once (which a backend may commit in one group) succeed or
+/// fail each on its own: a failing batch leaves no row, its neighbours keep theirs.
+pub async fn concurrent_batches_fail_alone(store: &dyn Store) -> Result<(), String> {
+    setup(store).await.map_err(|e| e.to_string())?;
+    let batches = (0..24i64).map(|i| {
+        let mut statements = vec![Stmt::new("INSERT INTO contract_items (id, n) VALUES (?1, ?2)", vec![format!("g{i}").into(), i.into()])];
+        if i % 2 == 1 {
+            statements.push(Stmt { sql: "UPDATE contract_items SET n = 0 WHERE id = 'nope'", params: vec![], expect: Expect::One });
+        }
+        store.batch(statements)
+    });
+    let results = futures_util::future::join_all(batches).await;
+    for (i, result) in results.iter().enumerate() {
+        let want = if i % 2 == 1 { Err(StoreError::Conflict { statement: 1 }) } else { Ok(()) };
+        if *result != want {
+            return Err(format!("batch {i}: {result:?}, expected {want:?}"));
+        }
+    }
+    let rows = store.query("SELECT n FROM contract_items ORDER BY n", vec![]).await.map_err(|e| e.to_string())?;
+    let kept: Vec<i64> = rows.iter().filter_map(|r| r.int(0).ok()).collect();
+    if kept != (0..24).step_by(2).collect::<Vec<i64>>() {
+        return Err(format!("rows kept: {kept:?}"));
+    }
+    Ok(())
+}
+
 /// A unique violation is reported as such and rolls the batch back.
 pub async fn unique_violation_is_reported(store: &dyn Store) -> Result<(), String> {
     setup(store).await.map_err(|e| e.to_string())?;
@@ -129,6 +155,7 @@ macro_rules! __store_contract_cases {
         $callback! { $($arg,)* [
             values_round_trip,
             failed_expectation_rolls_back,
+            concurrent_batches_fail_alone,
             unique_violation_is_reported,
             met_expectation_commits,
             migrations_apply_twice,

@@ -8,16 +8,26 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, ErrorCode, TransactionBehavior};
 
 /// The writer connection and a pool of read connections, in WAL mode:
-/// SQLite serialises writers anyway, and each batch runs in one IMMEDIATE
-/// transaction on the writer; reads run on their own connections at the same
-/// time, each seeing the last committed state. An in-memory database is
-/// private to its connection, so it has the writer alone.
+/// SQLite serialises writers anyway. Batches are committed in groups: the
+/// batches waiting when the writer is free run in one IMMEDIATE transaction,
+/// each inside its own savepoint (a batch that fails is rolled back to it
+/// alone), and the transaction's one sync acknowledges them all, so no batch
+/// is acknowledged before it is durable. Reads run on their own connections
+/// at the same time, each seeing the last committed state. An in-memory
+/// database is private to its connection, so it has the writer alone.
 #[derive(Clone)]
 pub struct SqliteStore {
     writer: Arc<Mutex<Connection>>,
+    pending: Arc<Mutex<Vec<Pending>>>,
     readers: Arc<Vec<Mutex<Connection>>>,
     next_reader: Arc<AtomicUsize>,
 }
+
+/// A batch waiting for the writer, and where its result goes.
+type Pending = (Vec<Stmt>, tokio::sync::oneshot::Sender<Result<(), StoreError>>);
+
+/// The most batches one transaction commits: a bound on any one's wait.
+const GROUP_LIMIT: usize = 256;
 
 /// When a commit is acknowledged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,7 +83,12 @@ impl SqliteStore {
             reader.execute_batch("PRAGMA busy_timeout = 5000; PRAGMA query_only = 1;").map_err(backend)?;
             pool.push(Mutex::new(reader));
         }
-        Ok(SqliteStore { writer: Arc::new(Mutex::new(writer)), readers: Arc::new(pool), next_reader: Arc::new(AtomicUsize::new(0)) })
+        Ok(SqliteStore {
+            writer: Arc::new(Mutex::new(writer)),
+            pending: Arc::new(Mutex::new(Vec::new())),
+            readers: Arc::new(pool),
+            next_reader: Arc::new(AtomicUsize::new(0)),
+        })
     }
 
     async fn write<T: Send + 'static>(&self, f: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static) -> Result<T, StoreError> {
@@ -179,19 +194,71 @@ impl Store for SqliteStore {
     }
 
     async fn batch(&self, statements: Vec<Stmt>) -> Result<(), StoreError> {
-        self.write(move |connection| {
-            let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate).map_err(backend)?;
-            for (index, statement) in statements.iter().enumerate() {
-                let changed = {
-                    let mut prepared = transaction.prepare_cached(statement.sql).map_err(backend)?;
-                    prepared.execute(rusqlite::params_from_iter(statement.params.iter().map(to_sql))).map_err(backend)?
-                };
-                if statement.expect == Expect::One && changed != 1 {
-                    return Err(StoreError::Conflict { statement: index });
-                }
+        let (sender, receiver) = tokio::sync::oneshot::channel();
+        self.pending.lock().map_err(|_| StoreError::Backend("sqlite queue lock poisoned".into()))?.push((statements, sender));
+        // Whoever holds the writer next commits every batch waiting then, this one included (or it already has).
+        let pending = self.pending.clone();
+        self.write(move |connection| loop {
+            let group: Vec<Pending> = {
+                let mut queue = pending.lock().map_err(|_| StoreError::Backend("sqlite queue lock poisoned".into()))?;
+                let take = queue.len().min(GROUP_LIMIT);
+                queue.drain(..take).collect()
+            };
+            if group.is_empty() {
+                return Ok(());
             }
-            transaction.commit().map_err(backend)
+            commit_group(connection, group);
         })
-        .await
+        .await?;
+        receiver.await.map_err(|_| StoreError::Backend("the sqlite writer dropped a batch".into()))?
+    }
+}
+
+/// Runs one batch inside the open transaction, in its own savepoint.
+fn run_batch(connection: &Connection, statements: &[Stmt]) -> Result<(), StoreError> {
+    for (index, statement) in statements.iter().enumerate() {
+        let changed = {
+            let mut prepared = connection.prepare_cached(statement.sql).map_err(backend)?;
+            prepared.execute(rusqlite::params_from_iter(statement.params.iter().map(to_sql))).map_err(backend)?
+        };
+        if statement.expect == Expect::One && changed != 1 {
+            return Err(StoreError::Conflict { statement: index });
+        }
+    }
+    Ok(())
+}
+
+/// Commits a group of batches in one transaction and answers each: a batch
+/// that fails is rolled back to its savepoint and answered with its error;
+/// the others are answered once the transaction is committed (synced).
+fn commit_group(connection: &mut Connection, group: Vec<Pending>) {
+    let answer_all = |group: Vec<Pending>, error: StoreError| {
+        for (_, sender) in group {
+            let _ = sender.send(Err(error.clone()));
+        }
+    };
+    let transaction = match connection.transaction_with_behavior(TransactionBehavior::Immediate) {
+        Ok(t) => t,
+        Err(e) => return answer_all(group, backend(e)),
+    };
+    let mut results = Vec::with_capacity(group.len());
+    for (statements, _) in &group {
+        if let Err(e) = transaction.execute_batch("SAVEPOINT batch") {
+            drop(transaction);
+            return answer_all(group, backend(e));
+        }
+        let result = run_batch(&transaction, statements);
+        let end = if result.is_ok() { "RELEASE batch" } else { "ROLLBACK TO batch; RELEASE batch" };
+        if let Err(e) = transaction.execute_batch(end) {
+            drop(transaction);
+            return answer_all(group, backend(e));
+        }
+        results.push(result);
+    }
+    if let Err(e) = transaction.commit() {
+        return answer_all(group, backend(e));
+    }
+    for ((_, sender), result) in group.into_iter().zip(results) {
+        let _ = sender.send(result);
     }
 }

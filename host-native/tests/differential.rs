@@ -124,10 +124,13 @@ fn aml_step() -> impl Strategy<Value = (AmlEventType, i64, PaymentMethod, i64, O
 }
 
 /// Facts for each event of a stream, with the buckets of the events before
-/// it kept as a store would keep them (hours, one gaming day of UTC days).
+/// it kept as a store would keep them (hours, one gaming day of UTC days),
+/// in the profile's currency (USD or EUR by the stream's amounts).
 fn aml_stream(jurisdiction: &str, verified: KycTier, steps: &[(AmlEventType, i64, PaymentMethod, i64, Option<u8>)]) -> Vec<AmlFacts> {
+    let profile_currency = if jurisdiction == "DE" { "EUR" } else { "USD" };
     let mut at = 1_800_000_000i64;
-    let mut hours: Vec<AmlBucket> = Vec::new();
+    let mut hours: Vec<AmlHour> = Vec::new();
+    let mut days: Vec<AmlBucket> = Vec::new();
     let mut instruments: Vec<AmlInstrument> = Vec::new();
     let mut classes = vec![0u32; 64];
     let mut last_seen = None;
@@ -145,15 +148,14 @@ fn aml_stream(jurisdiction: &str, verified: KycTier, steps: &[(AmlEventType, i64
             at,
             instrument: instrument.map(|i| format!("instrument-{i}")),
         };
-        let gaming_day: Vec<AmlBucket> = hours.iter().filter(|b| b.start >= day).cloned().collect();
         out.push(AmlFacts {
             now: at,
             jurisdiction: jurisdiction.to_string(),
             event,
             gaming_day_start: day,
             gaming_day_end: day + 86_400,
-            gaming_day,
-            hours: hours.iter().filter(|b| b.start >= at - 7 * 86_400).cloned().collect(),
+            gaming_day: days.iter().filter(|b| b.start == day).cloned().collect(),
+            hours: hours.iter().filter(|h| h.start >= at - 7 * 86_400).copied().collect(),
             instruments: instruments.clone(),
             pair: (event_type == AmlEventType::P2pTransfer).then_some(pair),
             last_seen_at: last_seen,
@@ -166,9 +168,9 @@ fn aml_stream(jurisdiction: &str, verified: KycTier, steps: &[(AmlEventType, i64
             continue;
         }
         let hour = at.div_euclid(3_600) * 3_600;
+        let mut h = AmlHour { start: hour, ..AmlHour::default() };
         let mut b = AmlBucket {
-            start: hour,
-            currency: currency.to_string(),
+            start: day,
             payment_method: method,
             in_cents: 0,
             in_count: 0,
@@ -183,13 +185,17 @@ fn aml_stream(jurisdiction: &str, verified: KycTier, steps: &[(AmlEventType, i64
         match event_type {
             AmlEventType::Deposit => {
                 (b.in_cents, b.in_count, b.largest_in_cents) = (amount, 1, amount);
+                (h.in_cents, h.in_count) = (amount, 1);
                 let class = deposit_class(amount) as usize;
                 if class < classes.len() {
                     classes[class] += 1;
                 }
             }
-            AmlEventType::Withdrawal => (b.out_cents, b.out_count, b.largest_out_cents) = (amount, 1, amount),
-            AmlEventType::Wager => b.wagered_cents = amount,
+            AmlEventType::Withdrawal => {
+                (b.out_cents, b.out_count, b.largest_out_cents) = (amount, 1, amount);
+                h.out_cents = amount;
+            }
+            AmlEventType::Wager => (b.wagered_cents, h.wagered_cents) = (amount, amount),
             AmlEventType::P2pTransfer => {
                 pair.sent_count += 1;
                 pair.sent_cents += amount;
@@ -197,7 +203,10 @@ fn aml_stream(jurisdiction: &str, verified: KycTier, steps: &[(AmlEventType, i64
             }
             _ => b.won_cents = amount,
         }
-        hours.push(b);
+        if currency == profile_currency {
+            hours.push(h);
+            days.push(b);
+        }
         if let Some(i) = instrument {
             instruments.push(AmlInstrument { instrument: format!("instrument-{i}"), last_seen_at: at });
         }

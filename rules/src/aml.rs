@@ -182,11 +182,11 @@ pub struct AmlEvent {
     pub instrument: Option<String>,
 }
 
-/// One bucket of a user's money: an hour or a gaming day, one currency and method.
+/// A gaming day of a user's money in one payment method, in the profile's
+/// currency (the store passes only those).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AmlBucket {
     pub start: i64,
-    pub currency: String,
     pub payment_method: PaymentMethod,
     pub in_cents: i64,
     pub in_count: u32,
@@ -198,6 +198,18 @@ pub struct AmlBucket {
     pub largest_in_cents: i64,
     pub largest_out_cents: i64,
     /// transactions in the near-threshold band
+    pub near_threshold_count: u32,
+}
+
+/// An hour of a user's money in the profile's currency, every payment method
+/// together (near-threshold transactions are cash by definition).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct AmlHour {
+    pub start: i64,
+    pub in_cents: i64,
+    pub in_count: u32,
+    pub out_cents: i64,
+    pub wagered_cents: i64,
     pub near_threshold_count: u32,
 }
 
@@ -250,10 +262,10 @@ pub struct AmlFacts {
     /// the start of the gaming day the event falls in, and of the next
     pub gaming_day_start: i64,
     pub gaming_day_end: i64,
-    /// the gaming day's buckets
+    /// the gaming day's buckets, in the profile's currency
     pub gaming_day: Vec<AmlBucket>,
-    /// the hour buckets of the longest window any rule reads
-    pub hours: Vec<AmlBucket>,
+    /// the hours of the longest window any rule reads, in the profile's currency
+    pub hours: Vec<AmlHour>,
     /// instruments seen in the instrument window
     pub instruments: Vec<AmlInstrument>,
     /// transfers with the event's counterparty, for a transfer
@@ -374,7 +386,7 @@ fn percent_of(amount: i64, percent: u32) -> i64 {
     i64::try_from(i128::from(amount) * i128::from(percent) / 100).unwrap_or(i64::MAX)
 }
 
-/// Sums of the buckets in `currency` starting at or after `from`.
+/// Sums of buckets.
 #[derive(Default)]
 struct Sums {
     in_cents: i64,
@@ -402,6 +414,22 @@ impl Sums {
             s.near_threshold = s.near_threshold.saturating_add(b.near_threshold_count);
             if b.in_count > 0 {
                 s.first_in = Some(s.first_in.map_or(b.start, |f| f.min(b.start)));
+            }
+        }
+        s
+    }
+
+    /// Sums of hours.
+    fn of_hours<'a>(hours: impl Iterator<Item = &'a AmlHour>) -> Sums {
+        let mut s = Sums::default();
+        for h in hours {
+            s.in_cents = s.in_cents.saturating_add(h.in_cents);
+            s.in_count = s.in_count.saturating_add(h.in_count);
+            s.out_cents = s.out_cents.saturating_add(h.out_cents);
+            s.wagered_cents = s.wagered_cents.saturating_add(h.wagered_cents);
+            s.near_threshold = s.near_threshold.saturating_add(h.near_threshold_count);
+            if h.in_count > 0 {
+                s.first_in = Some(s.first_in.map_or(h.start, |f| f.min(h.start)));
             }
         }
         s
@@ -488,15 +516,10 @@ pub fn decide_aml(facts: &AmlFacts) -> Result<AmlDecision, RuleError> {
         && is_cash
         && moves_money
         && p.ctr_threshold_cents.is_some_and(|ctr| event.amount_cents >= percent_of(ctr, p.structuring_band_percent) && event.amount_cents <= ctr);
-    let in_currency = |b: &&AmlBucket| b.currency == p.currency;
     let cash = |b: &&AmlBucket| b.payment_method == PaymentMethod::Cash;
-    let day_all = Sums::of(facts.gaming_day.iter().filter(in_currency)).with(event, facts.gaming_day_start, false);
-    let day_cash = if is_cash {
-        Sums::of(facts.gaming_day.iter().filter(in_currency).filter(cash)).with(event, facts.gaming_day_start, false)
-    } else {
-        Sums::default()
-    };
-    let hours_since = |from: i64| facts.hours.iter().filter(in_currency).filter(move |b| b.start >= hour_of(from));
+    let day_all = Sums::of(facts.gaming_day.iter()).with(event, facts.gaming_day_start, false);
+    let day_cash = if is_cash { Sums::of(facts.gaming_day.iter().filter(cash)).with(event, facts.gaming_day_start, false) } else { Sums::default() };
+    let hours_since = |from: i64| facts.hours.iter().filter(move |h| h.start >= hour_of(from));
 
     if monitored && moves_money {
         // ctr_threshold and structuring: cash in or out in the gaming day
@@ -520,7 +543,7 @@ pub fn decide_aml(facts: &AmlFacts) -> Result<AmlDecision, RuleError> {
             }
             if near_threshold {
                 let from = now.saturating_sub(p.structuring_window_seconds);
-                let repeats = Sums::of(hours_since(from).filter(cash)).near_threshold.saturating_add(1);
+                let repeats = Sums::of_hours(hours_since(from)).near_threshold.saturating_add(1);
                 if repeats >= p.structuring_band_repeats && !rule.fired.iter().any(|f| f.reason_code == Typology::Structuring) {
                     rule.fire(
                         Typology::Structuring,
@@ -550,9 +573,9 @@ pub fn decide_aml(facts: &AmlFacts) -> Result<AmlDecision, RuleError> {
     if monitored && event.event_type == AmlEventType::Withdrawal {
         // minimal_play: deposits in the window, then a withdrawal with little play since
         let from = now.saturating_sub(p.minimal_play_window_seconds);
-        let window = Sums::of(hours_since(from));
+        let window = Sums::of_hours(hours_since(from));
         if let Some(first_in) = window.first_in {
-            let wagered = Sums::of(hours_since(first_in)).wagered_cents;
+            let wagered = Sums::of_hours(hours_since(first_in)).wagered_cents;
             let bar = percent_of(window.in_cents, p.minimal_play_wager_percent);
             if window.in_cents > 0 && wagered < bar {
                 rule.fire(
@@ -568,7 +591,7 @@ pub fn decide_aml(facts: &AmlFacts) -> Result<AmlDecision, RuleError> {
     if monitored && event.event_type == AmlEventType::Deposit {
         // velocity: money in over the window
         let from = now.saturating_sub(p.velocity_window_seconds);
-        let total = Sums::of(hours_since(from)).with(event, hour_of(event.at), false).in_cents;
+        let total = Sums::of_hours(hours_since(from)).with(event, hour_of(event.at), false).in_cents;
         if total >= p.velocity_threshold_cents {
             rule.fire(Typology::Velocity, &[("deposits_cents", total)], from, p.velocity_threshold_cents);
         }
@@ -727,7 +750,6 @@ mod tests {
     fn bucket(start: i64, method: PaymentMethod) -> AmlBucket {
         AmlBucket {
             start,
-            currency: "USD".to_string(),
             payment_method: method,
             in_cents: 0,
             in_count: 0,
@@ -739,6 +761,21 @@ mod tests {
             largest_out_cents: 0,
             near_threshold_count: 0,
         }
+    }
+
+    fn hour(b: &AmlBucket) -> AmlHour {
+        AmlHour {
+            start: b.start,
+            in_cents: b.in_cents,
+            in_count: b.in_count,
+            out_cents: b.out_cents,
+            wagered_cents: b.wagered_cents,
+            near_threshold_count: b.near_threshold_count,
+        }
+    }
+
+    fn hours(buckets: &[AmlBucket]) -> Vec<AmlHour> {
+        buckets.iter().map(hour).collect()
     }
 
     fn cash_in(start: i64, cents: i64, count: u32, largest: i64) -> AmlBucket {
@@ -794,11 +831,11 @@ mod tests {
         assert!(d.counters.near_threshold && d.fired.is_empty());
         let mut earlier = cash_in(T0 - 3 * DAY, 900_000, 1, 900_000);
         earlier.near_threshold_count = 1;
-        f.hours = vec![earlier.clone()];
+        f.hours = hours(&[earlier.clone()]);
         assert!(decide(&f).fired.is_empty(), "two in the band are not yet a pattern");
         let mut another = cash_in(T0 - 5 * DAY, 800_000, 1, 800_000);
         another.near_threshold_count = 1;
-        f.hours.push(another);
+        f.hours.push(hour(&another));
         let d = decide(&f);
         assert_eq!(reasons(&d), [Typology::Structuring]);
         assert_eq!(d.fired[0].window_from, T0 - 7 * DAY);
@@ -808,7 +845,7 @@ mod tests {
         assert!(!below.counters.near_threshold && below.fired.is_empty());
         // band members older than the window do not count
         f.event.amount_cents = 850_000;
-        f.hours = vec![earlier.clone(), AmlBucket { start: T0 - 8 * DAY, ..earlier }];
+        f.hours = hours(&[earlier.clone(), AmlBucket { start: T0 - 8 * DAY, ..earlier }]);
         assert!(decide(&f).fired.is_empty());
     }
 
@@ -837,17 +874,17 @@ mod tests {
         let mut f = facts(event(AmlEventType::Withdrawal, 490_000, PaymentMethod::BankTransfer, T0));
         let deposited = AmlBucket { in_cents: 500_000, in_count: 1, largest_in_cents: 500_000, ..bucket(T0 - 10 * HOUR, PaymentMethod::Card) };
         let played = |cents| AmlBucket { wagered_cents: cents, ..bucket(T0 - 9 * HOUR, PaymentMethod::Other) };
-        f.hours = vec![deposited.clone(), played(10_000)];
+        f.hours = hours(&[deposited.clone(), played(10_000)]);
         let d = decide(&f);
         assert_eq!(reasons(&d), [Typology::MinimalPlay]);
         assert_eq!(d.outcome, AmlOutcome::HoldWithdrawal);
         assert!(d.standing.withdrawals_held);
         assert_eq!(d.fired[0].threshold, 50_000);
         // wagering at 10%: ordinary play
-        f.hours = vec![deposited.clone(), played(50_000)];
+        f.hours = hours(&[deposited.clone(), played(50_000)]);
         assert!(decide(&f).fired.is_empty());
         // the deposit older than 48 hours: not linked
-        f.hours = vec![AmlBucket { start: T0 - 49 * HOUR, ..deposited }, played(10_000)];
+        f.hours = hours(&[AmlBucket { start: T0 - 49 * HOUR, ..deposited }, played(10_000)]);
         assert!(decide(&f).fired.is_empty());
     }
 
@@ -872,7 +909,7 @@ mod tests {
     #[test]
     fn velocity_counts_a_day_of_money_in() {
         let mut f = facts(event(AmlEventType::Deposit, 500_000, PaymentMethod::Card, T0));
-        f.hours = vec![AmlBucket { in_cents: 1_000_000, in_count: 2, largest_in_cents: 500_000, ..bucket(T0 - 20 * HOUR, PaymentMethod::Card) }];
+        f.hours = hours(&[AmlBucket { in_cents: 1_000_000, in_count: 2, largest_in_cents: 500_000, ..bucket(T0 - 20 * HOUR, PaymentMethod::Card) }]);
         assert_eq!(reasons(&decide(&f)), [Typology::Velocity]);
         f.event.amount_cents = 499_999;
         assert!(decide(&f).fired.is_empty());
@@ -934,8 +971,13 @@ mod tests {
     fn an_ordinary_player_gets_approve() {
         let mut f = facts(event(AmlEventType::Deposit, 5_000, PaymentMethod::Card, T0));
         f.verified = KycTier::Tier0;
-        f.hours =
-            vec![AmlBucket { in_cents: 10_000, in_count: 2, wagered_cents: 40_000, won_cents: 30_000, ..bucket(T0 - 5 * HOUR, PaymentMethod::Card) }];
+        f.hours = hours(&[AmlBucket {
+            in_cents: 10_000,
+            in_count: 2,
+            wagered_cents: 40_000,
+            won_cents: 30_000,
+            ..bucket(T0 - 5 * HOUR, PaymentMethod::Card)
+        }]);
         let d = decide(&f);
         assert_eq!((d.outcome, d.fired.len(), d.alert.len()), (AmlOutcome::Approve, 0, 0));
         assert_eq!(d.standing, AmlStanding::default());
@@ -980,7 +1022,7 @@ mod tests {
         let mut f = facts(event(AmlEventType::Withdrawal, 100_000, PaymentMethod::Card, T0));
         f.jurisdiction = "GB".to_string();
         f.event.currency = "GBP".to_string();
-        f.hours = vec![AmlBucket { currency: "GBP".to_string(), in_cents: 100_000, in_count: 1, ..bucket(T0 - HOUR, PaymentMethod::Card) }];
+        f.hours = hours(&[AmlBucket { in_cents: 100_000, in_count: 1, ..bucket(T0 - HOUR, PaymentMethod::Card) }]);
         let d = decide(&f);
         assert_eq!(reasons(&d), [Typology::MinimalPlay]);
         // Friday + 7 working days = the Tuesday after next

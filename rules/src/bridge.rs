@@ -269,9 +269,9 @@ macro_rules! for_each_wit_type {
             consent_working_days
         });
         $record!(AmlEvent { event_type, amount_cents, currency, payment_method, at, instrument });
+        $record!(AmlHour { start, in_cents, in_count, out_cents, wagered_cents, near_threshold_count });
         $record!(AmlBucket {
             start,
-            currency,
             payment_method,
             in_cents,
             in_count,

@@ -25,8 +25,8 @@ pub mod types;
 
 pub use aml::{
     decide_aml, decide_aml_review, deposit_class, AmlAction, AmlAlerted, AmlBucket, AmlCounters, AmlDecision, AmlEvent, AmlEventType, AmlFacts,
-    AmlInput, AmlInstrument, AmlOutcome, AmlPair, AmlParameters, AmlReviewDecision, AmlReviewFacts, AmlReviewOutcome, AmlStanding, FiredRule,
-    PaymentMethod, Typology, DEPOSIT_CLASSES,
+    AmlHour, AmlInput, AmlInstrument, AmlOutcome, AmlPair, AmlParameters, AmlReviewDecision, AmlReviewFacts, AmlReviewOutcome, AmlStanding,
+    FiredRule, PaymentMethod, Typology, DEPOSIT_CLASSES,
 };
 pub use bridge::Convert;
 pub use exclusions::{

@@ -361,7 +361,7 @@ pub fn an_aml_case_reports_and_closes(env: &Env) -> CaseResult {
 /// proposal; the approval releases the withdrawal hold.
 pub fn an_aml_case_takes_two_people_and_releases_the_hold(env: &Env) -> CaseResult {
     let p = env.tenant_with("production", 1000)?;
-    // production screens against a loaded list
+    // production screens against a loaded list (this case runs with the list cases, after the first import)
     env.import_list(&["--environment", "production", "--format", "ofac-csv", &super::lists::data("ofac-sdn-2022-01")])?;
     let user = unique("u");
     p.post("/v1/sanctions/screen", crate::client::identity(&user, "Ann", "Lee", &format!("{user}@example.com"))).expect(201)?;

@@ -147,6 +147,7 @@ pub const LISTS: &[Case] = &[
         run: lists::a_dismissed_match_stays_dismissed_until_the_entry_changes,
     },
     Case { name: "review::production_decisions_take_two_people", run: review::production_decisions_take_two_people },
+    Case { name: "aml::an_aml_case_takes_two_people_and_releases_the_hold", run: aml::an_aml_case_takes_two_people_and_releases_the_hold },
 ];
 
 /// Cases that need console accounts (the runner's `console_user` hook); a
@@ -155,5 +156,4 @@ pub const PEOPLE: &[Case] = &[
     Case { name: "review::a_sandbox_decision_is_single_step_with_a_reason", run: review::a_sandbox_decision_is_single_step_with_a_reason },
     Case { name: "review::assignment_comments_and_the_timeline", run: review::assignment_comments_and_the_timeline },
     Case { name: "review::people_sign_in_with_password_and_code", run: review::people_sign_in_with_password_and_code },
-    Case { name: "aml::an_aml_case_takes_two_people_and_releases_the_hold", run: aml::an_aml_case_takes_two_people_and_releases_the_hold },
 ];

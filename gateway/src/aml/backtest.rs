@@ -7,7 +7,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use rules::{AmlAlerted, AmlBucket, AmlEvent, AmlEventType, AmlFacts, AmlInstrument, AmlPair, AmlParameters, AmlStanding, KycTier, Typology};
+use rules::{
+    AmlAlerted, AmlBucket, AmlEvent, AmlEventType, AmlFacts, AmlHour, AmlInstrument, AmlPair, AmlParameters, AmlStanding, KycTier, Typology,
+};
 use serde::Serialize;
 
 use super::gaming_day::GamingDay;
@@ -49,12 +51,18 @@ pub struct BacktestReport {
     pub live_replay_mismatches: u64,
 }
 
+/// A bucket as the store keeps it: with its currency.
+struct Kept {
+    currency: String,
+    bucket: AmlBucket,
+}
+
 /// A user's state as the store keeps it, in memory.
 #[derive(Default)]
 struct UserState {
-    hours: Vec<AmlBucket>,
+    hours: Vec<Kept>,
     day_start: i64,
-    day: Vec<AmlBucket>,
+    day: Vec<Kept>,
     instruments: Vec<AmlInstrument>,
     classes: Vec<u32>,
     last_seen_at: Option<i64>,
@@ -70,29 +78,31 @@ struct World {
     pairs: HashMap<(String, String, String), (u32, i64, i64)>,
 }
 
-fn add(buckets: &mut Vec<AmlBucket>, start: i64, currency: &str, method: rules::PaymentMethod, d: BucketDelta) {
+fn add(buckets: &mut Vec<Kept>, start: i64, currency: &str, method: rules::PaymentMethod, d: BucketDelta) {
     let count = |n: i64| u32::try_from(n).unwrap_or(u32::MAX);
-    let index = match buckets.iter().position(|b| b.start == start && b.currency == currency && b.payment_method == method) {
+    let index = match buckets.iter().position(|k| k.bucket.start == start && k.currency == currency && k.bucket.payment_method == method) {
         Some(i) => i,
         None => {
-            buckets.push(AmlBucket {
-                start,
+            buckets.push(Kept {
                 currency: currency.to_string(),
-                payment_method: method,
-                in_cents: 0,
-                in_count: 0,
-                out_cents: 0,
-                out_count: 0,
-                wagered_cents: 0,
-                won_cents: 0,
-                largest_in_cents: 0,
-                largest_out_cents: 0,
-                near_threshold_count: 0,
+                bucket: AmlBucket {
+                    start,
+                    payment_method: method,
+                    in_cents: 0,
+                    in_count: 0,
+                    out_cents: 0,
+                    out_count: 0,
+                    wagered_cents: 0,
+                    won_cents: 0,
+                    largest_in_cents: 0,
+                    largest_out_cents: 0,
+                    near_threshold_count: 0,
+                },
             });
             buckets.len() - 1
         }
     };
-    let Some(b) = buckets.get_mut(index) else { return };
+    let Some(b) = buckets.get_mut(index).map(|k| &mut k.bucket) else { return };
     b.in_cents = b.in_cents.saturating_add(d.in_cents);
     b.in_count = b.in_count.saturating_add(count(d.in_count));
     b.out_cents = b.out_cents.saturating_add(d.out_cents);
@@ -168,7 +178,26 @@ impl World {
         let user = self.users.entry((tenant_id.to_string(), user_id.to_string())).or_default();
         let since = at.saturating_sub(window);
         let hour_floor = since.div_euclid(3_600) * 3_600;
-        user.hours.retain(|b| b.start >= hour_floor.saturating_sub(3_600 * 24));
+        user.hours.retain(|k| k.bucket.start >= hour_floor.saturating_sub(3_600 * 24));
+        let currency = tenant.params.currency.as_str();
+        // the hours as the store sums them: the profile's currency, every method of an hour together
+        let mut hours: Vec<AmlHour> = Vec::new();
+        for k in user.hours.iter().filter(|k| k.currency == currency && k.bucket.start >= hour_floor) {
+            let b = &k.bucket;
+            let h = match hours.iter_mut().find(|h| h.start == b.start) {
+                Some(h) => h,
+                None => {
+                    hours.push(AmlHour { start: b.start, ..AmlHour::default() });
+                    let last = hours.len() - 1;
+                    &mut hours[last]
+                }
+            };
+            h.in_cents = h.in_cents.saturating_add(b.in_cents);
+            h.in_count = h.in_count.saturating_add(b.in_count);
+            h.out_cents = h.out_cents.saturating_add(b.out_cents);
+            h.wagered_cents = h.wagered_cents.saturating_add(b.wagered_cents);
+            h.near_threshold_count = h.near_threshold_count.saturating_add(b.near_threshold_count);
+        }
         user.instruments.retain(|i| i.last_seen_at >= since.saturating_sub(3_600 * 24));
         let facts = AmlFacts {
             now: r.now,
@@ -176,8 +205,12 @@ impl World {
             event: r.event.clone(),
             gaming_day_start: day_start,
             gaming_day_end: day_end,
-            gaming_day: if user.day_start == day_start { user.day.clone() } else { Vec::new() },
-            hours: user.hours.iter().filter(|b| b.start >= hour_floor).cloned().collect(),
+            gaming_day: if user.day_start == day_start {
+                user.day.iter().filter(|k| k.currency == currency).map(|k| k.bucket.clone()).collect()
+            } else {
+                Vec::new()
+            },
+            hours,
             instruments: user.instruments.iter().filter(|i| i.last_seen_at >= since).cloned().collect(),
             pair,
             last_seen_at: user.last_seen_at,

@@ -235,7 +235,7 @@ struct Reads {
     user: Option<users::store::User>,
     gaming_day: gaming_day::GamingDay,
     day_buckets: Vec<rules::AmlBucket>,
-    hours: Vec<rules::AmlBucket>,
+    hours: Vec<rules::AmlHour>,
     instruments: Vec<rules::AmlInstrument>,
     deposit_classes: Vec<u32>,
     alerted: Vec<rules::AmlAlerted>,
@@ -256,13 +256,16 @@ pub(crate) fn aml_parameters(gw: &Gateway, jurisdiction: &str) -> ApiResult<rule
     gw.rules.jurisdictions().into_iter().find(|p| p.name == jurisdiction).map(|p| p.aml).ok_or_else(ApiError::internal)
 }
 
-async fn read_state(gw: &Gateway, tenant: &str, user: &str, counterparty: Option<&str>, at: i64, window: i64) -> ApiResult<Reads> {
-    let since = at.saturating_sub(window);
+/// The user's state an evaluation reads, in one round trip: the buckets in
+/// the profile's `currency` only, and the hours of the longest window.
+async fn read_state(gw: &Gateway, tenant: &str, user: &str, counterparty: Option<&str>, at: i64, params: &rules::AmlParameters) -> ApiResult<Reads> {
+    let since = at.saturating_sub(longest_window(params));
+    let currency = params.currency.as_str();
     let mut reads: Vec<Read> = vec![
         users::store::read(tenant, user),
         store::read_gaming_day(tenant),
-        store::read_buckets(tenant, user, Span::GamingDay, at.saturating_sub(GAMING_DAY_REACH_HOURS * 3_600), at.saturating_add(1)),
-        store::read_buckets(tenant, user, Span::Hour, since.div_euclid(3_600) * 3_600, MAX_STORED_INTEGER),
+        store::read_days(tenant, user, currency, at.saturating_sub(GAMING_DAY_REACH_HOURS * 3_600), at.saturating_add(1)),
+        store::read_hours(tenant, user, currency, since.div_euclid(3_600) * 3_600),
         store::read_instruments(tenant, user, since, INSTRUMENTS_READ),
         store::read_deposit_classes(tenant, user),
         store::read_alerted(tenant, user),
@@ -279,7 +282,7 @@ async fn read_state(gw: &Gateway, tenant: &str, user: &str, counterparty: Option
         user: rows(0).first().map(users::store::from_row).transpose()?,
         gaming_day,
         day_buckets: store::buckets_from(rows(2))?,
-        hours: store::buckets_from(rows(3))?,
+        hours: store::hours_from(rows(3))?,
         instruments: store::instruments_from(rows(4))?,
         deposit_classes: store::deposit_classes_from(rows(5))?,
         alerted: store::alerted_from(rows(6))?,
@@ -322,7 +325,7 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             }
             return Err(ApiError::conflict("transaction_conflict", "this transaction_id was already reported with different details"));
         }
-        let state = read_state(gw, tenant, user_id, report.counterparty_user_id.as_deref(), at, longest_window(&params)).await?;
+        let state = read_state(gw, tenant, user_id, report.counterparty_user_id.as_deref(), at, &params).await?;
         let user = state.user.ok_or_else(ApiError::user_not_found)?;
         if report.counterparty_user_id.is_some() && !state.counterparty_exists {
             return Err(ApiError::not_found("counterparty_not_found", "no such counterparty user for this tenant"));

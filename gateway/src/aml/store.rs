@@ -219,13 +219,39 @@ pub fn set_gaming_day(tenant_id: &str, cutoff_minutes: i64, zone: &str) -> Stmt 
     )
 }
 
-const BUCKETS_SQL: &str = "SELECT start, currency, payment_method, in_cents, in_count, out_cents, out_count, wagered_cents, won_cents,
-   largest_in_cents, largest_out_cents, near_threshold_count FROM aml_buckets
- WHERE tenant_id = ?1 AND external_user_id = ?2 AND span = ?3 AND start >= ?4 AND start < ?5";
+/// A user's gaming-day buckets in `currency` starting in [`from`, `to`).
+pub fn read_days(tenant_id: &str, user_id: &str, currency: &str, from: i64, to: i64) -> Read {
+    Read::new(
+        "SELECT start, payment_method, in_cents, in_count, out_cents, out_count, wagered_cents, won_cents, largest_in_cents, largest_out_cents,
+           near_threshold_count FROM aml_buckets
+         WHERE tenant_id = ?1 AND external_user_id = ?2 AND span = ?3 AND currency = ?4 AND start >= ?5 AND start < ?6",
+        vec![tenant_id.into(), user_id.into(), Span::GamingDay.as_str().into(), currency.into(), from.into(), to.into()],
+    )
+}
 
-/// A user's buckets of one span starting in [`from`, `to`).
-pub fn read_buckets(tenant_id: &str, user_id: &str, span: Span, from: i64, to: i64) -> Read {
-    Read::new(BUCKETS_SQL, vec![tenant_id.into(), user_id.into(), span.as_str().into(), from.into(), to.into()])
+/// A user's hours in `currency` from `from`, every payment method summed.
+pub fn read_hours(tenant_id: &str, user_id: &str, currency: &str, from: i64) -> Read {
+    Read::new(
+        "SELECT start, CAST(SUM(in_cents) AS BIGINT), CAST(SUM(in_count) AS BIGINT), CAST(SUM(out_cents) AS BIGINT), CAST(SUM(wagered_cents) AS BIGINT),
+           CAST(SUM(near_threshold_count) AS BIGINT) FROM aml_buckets
+         WHERE tenant_id = ?1 AND external_user_id = ?2 AND span = ?3 AND currency = ?4 AND start >= ?5 GROUP BY start",
+        vec![tenant_id.into(), user_id.into(), Span::Hour.as_str().into(), currency.into(), from.into()],
+    )
+}
+
+pub fn hours_from(rows: &[Row]) -> ApiResult<Vec<rules::AmlHour>> {
+    rows.iter()
+        .map(|r| {
+            Ok(rules::AmlHour {
+                start: r.int(0)?,
+                in_cents: r.int(1)?,
+                in_count: count(r, 2)?,
+                out_cents: r.int(3)?,
+                wagered_cents: r.int(4)?,
+                near_threshold_count: count(r, 5)?,
+            })
+        })
+        .collect()
 }
 
 fn count(row: &Row, i: usize) -> Result<u32, StoreError> {
@@ -237,17 +263,16 @@ pub fn buckets_from(rows: &[Row]) -> ApiResult<Vec<AmlBucket>> {
         .map(|r| {
             Ok(AmlBucket {
                 start: r.int(0)?,
-                currency: r.text(1)?,
-                payment_method: PaymentMethod::parse(&r.text(2)?).ok_or_else(ApiError::internal)?,
-                in_cents: r.int(3)?,
-                in_count: count(r, 4)?,
-                out_cents: r.int(5)?,
-                out_count: count(r, 6)?,
-                wagered_cents: r.int(7)?,
-                won_cents: r.int(8)?,
-                largest_in_cents: r.int(9)?,
-                largest_out_cents: r.int(10)?,
-                near_threshold_count: count(r, 11)?,
+                payment_method: PaymentMethod::parse(&r.text(1)?).ok_or_else(ApiError::internal)?,
+                in_cents: r.int(2)?,
+                in_count: count(r, 3)?,
+                out_cents: r.int(4)?,
+                out_count: count(r, 5)?,
+                wagered_cents: r.int(6)?,
+                won_cents: r.int(7)?,
+                largest_in_cents: r.int(8)?,
+                largest_out_cents: r.int(9)?,
+                near_threshold_count: count(r, 10)?,
             })
         })
         .collect()
