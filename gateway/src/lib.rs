@@ -232,6 +232,8 @@ pub struct Gateway {
     pub(crate) vendor_http: Option<Box<dyn VendorHttp>>,
     /// Production callers by key hash, for one clock second.
     pub(crate) key_cache: auth::KeyCache,
+    /// A candidate rules component run beside the live one on AML events; its disagreements are recorded.
+    pub(crate) shadow_rules: Option<Box<dyn Rules>>,
 }
 
 /// What a host's request log tells of a request beside its status (in the
@@ -320,10 +322,18 @@ impl Gateway {
             page_cache: None,
             resolver: None,
             vendor_http: None,
+            shadow_rules: None,
         }
     }
 
     /// Sends requests to the configured vendors through `http`.
+    /// Runs `shadow` beside the live rules on every AML event: it decides
+    /// the same facts, changes nothing, and each disagreement is recorded.
+    pub fn with_shadow_rules(mut self, shadow: Box<dyn Rules>) -> Self {
+        self.shadow_rules = Some(shadow);
+        self
+    }
+
     pub fn with_vendor_http(mut self, http: Box<dyn VendorHttp>) -> Self {
         self.vendor_http = Some(http);
         self

@@ -189,6 +189,7 @@ route_table! {
     AdminAmlAlerts: "GET" "/v1/admin/aml/alerts" => "listAmlAlerts", Review, crate::aml::admin_alerts, doc crate::aml::admin_alerts_doc;
     AdminAmlCases: "GET" "/v1/admin/aml/cases" => "listAmlCases", Review, crate::aml::admin_cases, doc crate::aml::admin_cases_doc;
     AdminAmlReport(case_id): "GET" "/v1/admin/aml/cases/{case_id}/report" => "getAmlReportBundle", Review, crate::aml::report_bundle, doc crate::aml::report_bundle_doc;
+    AdminAmlShadow: "GET" "/v1/admin/aml/shadow" => "listAmlShadowDisagreements", Review, crate::aml::shadow, doc crate::aml::shadow_doc;
     AdminCtrCandidates: "GET" "/v1/admin/aml/ctr-candidates" => "listCtrCandidates", Review, crate::aml::ctr_candidates, doc crate::aml::ctr_candidates_doc;
     AdminTenantGamingDay(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/gaming-day" => "setTenantGamingDay", Admin audit "tenant.gaming_day", crate::aml::set_gaming_day, doc crate::aml::set_gaming_day_doc;
     // tenants and keys

@@ -116,6 +116,8 @@ fn rules_call() -> Result<(), Error> {
             .collect(),
         deposits: None,
         amount_cents: 500,
+        verified: KycTier::Tier0,
+        aml: AmlStanding::default(),
     };
     for _ in 0..2_000 {
         let _ = component.decide_aml(&facts);

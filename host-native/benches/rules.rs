@@ -5,7 +5,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use gateway::ports::{LibraryRules, Rules};
 use host_native::rules_engine::ComponentRules;
-use rules::{DepositFacts, Deposits, LimitStatus, LimitWindow, SanctionsStatus, StoredLimit};
+use rules::{AmlStanding, DepositFacts, Deposits, KycTier, LimitStatus, LimitWindow, SanctionsStatus, StoredLimit};
 
 fn facts(limits: usize, deposits: usize) -> DepositFacts {
     let limits = (0..limits)
@@ -29,6 +29,8 @@ fn facts(limits: usize, deposits: usize) -> DepositFacts {
         totals: Vec::new(),
         deposits: Some(deposits),
         amount_cents: 500,
+        verified: KycTier::Tier0,
+        aml: AmlStanding::default(),
     }
 }
 

@@ -104,6 +104,11 @@ enum Command {
         /// Days the decision log is kept (default: the rules' retention, 400 days; a regulator's usual look-back is a year).
         #[arg(long, env = "GATEWAY_DECISION_RETENTION_DAYS")]
         decision_retention_days: Option<i64>,
+        /// A candidate rules component run beside the live one on every AML
+        /// event: it changes nothing; where it decides otherwise, the
+        /// disagreement is recorded (`GET /v1/admin/aml/shadow`).
+        #[arg(long = "shadow-rules", env = "GATEWAY_SHADOW_RULES")]
+        shadow_rules: Option<PathBuf>,
     },
     /// Manage admin keys of the compliance team.
     AdminKey {
@@ -506,6 +511,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             store,
             rules,
             decision_retention_days,
+            shadow_rules,
             hit_threshold_sandbox,
             hit_threshold_production,
             list_urls,
@@ -572,7 +578,13 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 four_eyes: gateway::FourEyes::parse(&four_eyes)?,
                 ..Config::default()
             };
-            let gateway = Arc::new(build_gateway(&store, rules, notify.clone(), config).await?);
+            let mut gateway = build_gateway(&store, rules, notify.clone(), config).await?;
+            if let Some(path) = &shadow_rules {
+                let shadow = ComponentRules::load(path).map_err(|e| format!("shadow rules {}: {e}", path.display()))?;
+                eprintln!("shadow rules sha256 {} beside the live ones on AML events", gateway::ports::Rules::identity(&shadow).component_sha256);
+                gateway = gateway.with_shadow_rules(Box::new(shadow));
+            }
+            let gateway = Arc::new(gateway);
             tokio::spawn(webhooks::delivery_loop(gateway.clone(), notify, Duration::from_millis(500)));
             tokio::spawn(webhooks::scheduler_loop(gateway.clone(), Duration::from_secs(1)));
             tokio::spawn(webhooks::decision_log_loop(gateway.clone(), Duration::from_millis(200)));

@@ -106,3 +106,40 @@ async fn a_candidate_adds_and_removes_alerts_and_nothing_is_written() {
         .unwrap();
     assert!(!out.status.success());
 }
+
+/// `serve --shadow-rules`: the candidate decides every AML event beside the
+/// live rules and changes nothing; where it decides otherwise the
+/// disagreement is recorded, where it agrees nothing is.
+#[tokio::test]
+async fn a_shadow_component_records_its_disagreements_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let database = format!("sqlite://{}", dir.path().join("g.db").display());
+    let admin = cli(&["admin-key", "create", "--environment", "sandbox", "--database", &database]);
+    let shadow = candidate();
+    let server = ServeProcess::start_with(&database, free_port(), None, &["--shadow-rules", &shadow], std::process::Stdio::null()).await;
+    let base = server.base.clone();
+    let (_, tenant) =
+        send(&base, &admin, reqwest::Method::POST, "/v1/admin/tenants", Some(json!({ "name": "acme", "environment": "sandbox" }))).await;
+    let key = tenant["api_key"].as_str().unwrap().to_string();
+    let person = json!({ "user_id": "u-1", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1980-01-01", "nationality": "GB", "email": "u1@example.com" });
+    assert_eq!(send(&base, &key, reqwest::Method::POST, "/v1/sanctions/screen", Some(person)).await.0, 201);
+    let event = |tx: &str, cents: i64, method: &str| json!({ "transaction_id": tx, "user_id": "u-1", "event_type": "deposit", "amount_cents": cents, "currency": "USD", "payment_method": method });
+    // the same decision under both: nothing recorded
+    let (status, ordinary) = send(&base, &key, reqwest::Method::POST, "/v1/aml/event", Some(event("tx-1", 5_000, "card"))).await;
+    assert_eq!((status, ordinary["outcome"].as_str()), (202, Some("approve")));
+    let (_, none) = send(&base, &admin, reqwest::Method::GET, "/v1/admin/aml/shadow", None).await;
+    assert_eq!(none["disagreements"], json!([]));
+    // $7,000 cash: a CTR under the candidate's $5,000 threshold, not under the live $10,000
+    let (status, cash) = send(&base, &key, reqwest::Method::POST, "/v1/aml/event", Some(event("tx-2", 700_000, "cash"))).await;
+    assert_eq!(status, 202);
+    let (_, alerts) = send(&base, &admin, reqwest::Method::GET, "/v1/admin/aml/alerts?user_id=u-1", None).await;
+    let live_typologies = alerts["alerts"][0]["typologies"].as_array().cloned().unwrap_or_default();
+    assert!(!live_typologies.contains(&json!("ctr_threshold")), "the shadow changed the live alert: {alerts}");
+    let (_, found) = send(&base, &admin, reqwest::Method::GET, "/v1/admin/aml/shadow", None).await;
+    let list = found["disagreements"].as_array().unwrap();
+    assert_eq!(list.len(), 1, "{found}");
+    assert_eq!(list[0]["aml_event_id"], cash["aml_event_id"]);
+    assert!(list[0]["shadow_alert"].as_array().unwrap().contains(&json!("ctr_threshold")), "{found}");
+    assert!(!list[0]["live_alert"].as_array().unwrap().contains(&json!("ctr_threshold")), "{found}");
+    assert_eq!(list[0]["shadow_rules_sha256"].as_str().map(str::len), Some(64));
+}

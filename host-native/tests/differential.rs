@@ -250,7 +250,9 @@ proptest! {
     ) {
         // From the store's totals, then with every deposit.
         let totals = totals_of(now, &deposits);
-        let mut facts = DepositFacts { now, sanctions, exclusions, limits, totals, deposits: None, amount_cents };
+        // a due-diligence lock on some, met on others
+        let (verified, aml) = (if now % 3 == 0 { KycTier::Tier2 } else { KycTier::Tier0 }, AmlStanding { withdrawals_held: false, cdd_tier: (now % 2 == 0).then_some(KycTier::Tier2) });
+        let mut facts = DepositFacts { now, sanctions, exclusions, limits, totals, deposits: None, amount_cents, verified, aml };
         prop_assert_eq!(LibraryRules.decide_deposit(&facts), component().decide_deposit(&facts));
         facts.deposits = Some(deposits);
         prop_assert_eq!(LibraryRules.decide_deposit(&facts), component().decide_deposit(&facts));
@@ -434,7 +436,7 @@ proptest! {
         deposits in deposits(),
         amount_cents in cents(),
     ) {
-        let facts = DepositFacts { now, sanctions: SanctionsStatus::Clear, exclusions, limits, totals: totals_of(now, &deposits), deposits: Some(deposits), amount_cents };
+        let facts = DepositFacts { now, sanctions: SanctionsStatus::Clear, exclusions, limits, totals: totals_of(now, &deposits), deposits: Some(deposits), amount_cents, verified: KycTier::Tier0, aml: AmlStanding::default() };
         let recorded = canonical(&LibraryRules.decide_deposit(&facts).unwrap());
         let replayed = replay(component(), Operation::Deposit, &canonical(&facts)).unwrap();
         prop_assert_eq!(recorded, replayed);

@@ -64,6 +64,8 @@ fn the_audited_component_is_not_the_runaway_double() {
         totals: vec![],
         deposits: Some(rules::Deposits { amount_cents: vec![], at: vec![] }),
         amount_cents: 100,
+        verified: rules::KycTier::Tier0,
+        aml: rules::AmlStanding::default(),
     };
     assert!(audited.decide_deposit(&facts).is_ok());
     assert_ne!(audited.identity().component_sha256, runaway_component().identity().component_sha256);

@@ -145,15 +145,18 @@ macro_rules! for_each_wit_type {
         $record!(Deposits { amount_cents, at });
         $record!(StoredLimit { window, amount_cents, same_currency, status, effective_from });
         $record!(WindowTotal { window, spent_cents, oldest_at, newest_at });
-        $record!(DepositFacts { now, sanctions, exclusions, limits, totals, deposits, amount_cents });
+        $record!(DepositFacts { now, sanctions, exclusions, limits, totals, deposits, amount_cents, verified, aml });
         $record!(WindowSet { daily, weekly, monthly });
         $record!(DepositAllowed { would_remain_cents, active });
         $record!(DepositBreach { window, limit_cents, already_spent_cents, max_allowed_now_cents, next_reset_at });
         $record!(BreachNotice { breach, amount_cents, currency, currency_exponent });
         $record!(ReviewItem { now, waiting_since, due_at, awaiting });
         $record!(ReviewState { due_at, overdue });
-        $variant!(PlayerNotice { unit: [DepositHeld, DepositExcluded, WithdrawalHeld, WithdrawalApproved], with: [DepositBreach] });
-        $variant!(DepositDecision { unit: [Held, Excluded, NeedsDeposits], with: [Allowed, CurrencyMismatch, Breach] });
+        $variant!(PlayerNotice {
+            unit: [DepositHeld, DepositExcluded, WithdrawalHeld, WithdrawalApproved, DepositVerificationRequired],
+            with: [DepositBreach]
+        });
+        $variant!(DepositDecision { unit: [Held, Excluded, NeedsDeposits], with: [Allowed, CurrencyMismatch, Breach, VerificationRequired] });
         $record!(LimitChangeFacts { now, requested_at, window, amount_cents, limits, jurisdiction });
         $record!(LimitChange { current, is_increase, cooloff_seconds, effective_from, status, event, cancel_pending });
         $variant!(LimitChangeDecision { unit: [CurrencyMismatch, PendingChangeExists], with: [BelowMinimum, ReplayPending, Unchanged, Apply] });

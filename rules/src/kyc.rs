@@ -712,6 +712,30 @@ mod tests {
     }
 
     #[test]
+    fn a_cdd_lock_stops_deposits_until_the_tier_is_verified() {
+        let deposit = |verified: KycTier, aml: AmlStanding| {
+            crate::decide_deposit(&crate::DepositFacts {
+                now: 1_000,
+                sanctions: crate::SanctionsStatus::Clear,
+                exclusions: alloc::vec![],
+                limits: alloc::vec![],
+                totals: alloc::vec![],
+                deposits: None,
+                amount_cents: 1_000,
+                verified,
+                aml,
+            })
+            .unwrap()
+        };
+        let lock = AmlStanding { withdrawals_held: false, cdd_tier: Some(KycTier::Tier2) };
+        assert_eq!(deposit(KycTier::Tier1, lock), crate::DepositDecision::VerificationRequired(KycTier::Tier2));
+        assert!(matches!(deposit(KycTier::Tier2, lock), crate::DepositDecision::Allowed(_)));
+        // a withdrawal hold on suspicion never shows on deposits (tipping-off)
+        let held = AmlStanding { withdrawals_held: true, cdd_tier: None };
+        assert!(matches!(deposit(KycTier::Tier0, held), crate::DepositDecision::Allowed(_)));
+    }
+
+    #[test]
     fn an_aml_hold_holds_and_a_cdd_lock_asks_for_its_tier() {
         assert!(matches!(small_withdrawal(KycTier::Tier0, AmlStanding::default()), WithdrawalOutcome::Approve(_)));
         let held = AmlStanding { withdrawals_held: true, cdd_tier: None };

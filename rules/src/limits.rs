@@ -5,7 +5,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
+use crate::aml::AmlStanding;
 use crate::exclusions::{exclusion_status_of, ExclusionTerm};
+use crate::kyc::KycTier;
 use crate::types::{named_enum, EventKind, SanctionsStatus};
 use crate::{non_negative_amount, positive_amount, saturating_sum, RuleError, DAY};
 
@@ -303,6 +305,16 @@ pub struct DepositFacts {
     /// for them ([`DepositDecision::NeedsDeposits`]); when given, the totals are not used
     pub deposits: Option<Deposits>,
     pub amount_cents: i64,
+    /// the player's verified KYC tier
+    #[serde(default = "crate::limits::no_tier")]
+    pub verified: KycTier,
+    /// what AML monitoring decided for the player: a lock until due diligence stops deposits too
+    #[serde(default)]
+    pub aml: AmlStanding,
+}
+
+pub(crate) fn no_tier() -> KycTier {
+    KycTier::Tier0
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -327,6 +339,8 @@ pub enum DepositDecision {
     /// a limit is breached and the time it frees up needs single deposits:
     /// ask again with [`DepositFacts::deposits`]
     NeedsDeposits,
+    /// customer due diligence is due at this tier: no transaction until it is done
+    VerificationRequired(KycTier),
 }
 
 /// The deposit gate: a sanctions hold first, then an active self-exclusion,
@@ -338,6 +352,10 @@ pub fn decide_deposit(facts: &DepositFacts) -> Result<DepositDecision, RuleError
     }
     if exclusion_status_of(facts.now, &facts.exclusions).most_restrictive.is_some() {
         return Ok(DepositDecision::Excluded);
+    }
+    // MLR 2017 reg 31: without due diligence, no further transaction
+    if let Some(tier) = facts.aml.cdd_tier.filter(|t| facts.verified < *t) {
+        return Ok(DepositDecision::VerificationRequired(tier));
     }
     let mut limits: Vec<DepositLimit> = Vec::with_capacity(3);
     let mut active = WindowSet::default();
@@ -707,6 +725,8 @@ mod tests {
                 totals: totals_of(now, &spends.iter().map(|(a, ago)| Deposit { amount_cents: *a, at: now - ago }).collect()),
                 deposits,
                 amount_cents: amount,
+                verified: KycTier::Tier0,
+                aml: AmlStanding::default(),
             };
             let from_totals = decide_deposit(&facts(None)).unwrap();
             let from_deposits = decide_deposit(&facts(Some(deposits.clone()))).unwrap();

@@ -35,6 +35,8 @@ pub enum PlayerNotice {
     WithdrawalHeld,
     /// a withdrawal within the verified tier
     WithdrawalApproved,
+    /// deposits wait for the player's identity to be verified (due diligence; the reason is not said)
+    DepositVerificationRequired,
 }
 
 /// An amount in minor units as a player reads it, with as many decimals as
@@ -63,6 +65,7 @@ pub fn player_message(notice: &PlayerNotice) -> String {
         PlayerNotice::DepositExcluded => String::from("Deposits are unavailable while a self-exclusion is active."),
         PlayerNotice::WithdrawalHeld => String::from("Withdrawal held: the account is under review."),
         PlayerNotice::WithdrawalApproved => String::from("Withdrawal approved: no identity verification is needed for this amount."),
+        PlayerNotice::DepositVerificationRequired => String::from("Please verify your identity to continue depositing."),
         PlayerNotice::DepositBreach(n) => {
             let b = &n.breach;
             let window = match b.window {

@@ -169,6 +169,9 @@ pub fn minimal_play_holds_the_next_withdrawal(env: &Env) -> CaseResult {
     let free = withdraw(&t, &player, 1_000);
     free.expect(200)?;
     ensure_eq!(free.body["withdrawal_held"], json!(false));
+    // a hold on suspicion never shows on deposits: that would tip the player off
+    let deposit = t.post("/v1/limits/check", json!({ "user_id": launderer, "amount_cents": 1_000, "currency": "USD" }));
+    ensure_eq!(deposit.body["allowed"], json!(true));
     // tipping-off: the player's message is the one any held account gets
     let sanctioned = unique("u");
     t.post("/v1/sanctions/screen", crate::client::identity(&sanctioned, "Ann", "TestHit", "th@example.com")).expect(201)?;
@@ -206,6 +209,16 @@ pub fn linked_deposits_lock_withdrawals_until_due_diligence(env: &Env) -> CaseRe
     let free = withdraw(&t, &below, 1_000);
     free.expect(200)?;
     ensure_eq!(free.str("required_tier"), "tier_0");
+    // no further deposit until due diligence is done (MLR 2017 reg 31); the twin deposits on
+    let check = |user: &str| t.post("/v1/limits/check", json!({ "user_id": user, "amount_cents": 1_000, "currency": "USD" }));
+    let refused = check(&user);
+    refused.expect(200)?;
+    ensure_eq!(refused.body["allowed"], json!(false));
+    ensure_eq!(refused.str("reason"), "verification_required");
+    ensure!(refused.str("user_message").to_lowercase().contains("verify"), "the player is not told what to do: {}", refused.raw);
+    t.post("/v1/limits/commit", json!({ "transaction_id": unique("tx"), "user_id": user, "amount_cents": 1_000, "currency": "USD" }))
+        .expect_error(422, "verification_required")?;
+    ensure_eq!(check(&below).body["allowed"], json!(true));
     Ok(())
 }
 

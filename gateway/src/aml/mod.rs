@@ -393,6 +393,9 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         if let (AmlEventType::P2pTransfer, Some(to)) = (event_type, &report.counterparty_user_id) {
             statements.push(store::add_transfer(tenant, user_id, to, amount, at));
         }
+        if let Some(shadow) = shadow_disagreement(gw, ctx, &facts, &decision, &aml_event_id, log.decision_id())? {
+            statements.push(shadow);
+        }
         if let Some(alert_id) = &alert_id {
             statements.extend(alert_statements(gw, ctx, user_id, alert_id, &aml_event_id, &decision, state.open_case.as_ref(), log.decision_id())?);
         }
@@ -401,6 +404,111 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         }
         Ok(None)
     })
+}
+
+/// What the shadow component, if any, decides differently on the same facts:
+/// the outcome, or the typologies an alert would name. It changes nothing else.
+fn shadow_disagreement(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    facts: &AmlFacts,
+    live: &AmlDecision,
+    aml_event_id: &str,
+    decision_id: &str,
+) -> ApiResult<Option<crate::ports::Stmt>> {
+    let Some(shadow_rules) = &gw.shadow_rules else { return Ok(None) };
+    let alert_of = |d: &AmlDecision| if d.alert.is_empty() { Vec::new() } else { typologies(d) };
+    let (shadow_outcome, shadow_alert) = match shadow_rules.decide_aml(facts)? {
+        Ok(d) => (d.outcome.as_str().to_string(), alert_of(&d)),
+        Err(e) => (format!("refused: {e:?}"), Vec::new()),
+    };
+    let live_alert = alert_of(live);
+    let sorted = |mut v: Vec<String>| {
+        v.sort_unstable();
+        v
+    };
+    if shadow_outcome == live.outcome.as_str() && sorted(shadow_alert.clone()) == sorted(live_alert.clone()) {
+        return Ok(None);
+    }
+    let id = gw.new_id("shd");
+    Ok(Some(store::insert_disagreement(store::Disagreement {
+        disagreement_id: &id,
+        environment: ctx.caller.environment,
+        tenant_id: &ctx.caller.tenant_id,
+        aml_event_id,
+        decision_id,
+        shadow_rules_sha256: &shadow_rules.identity().component_sha256,
+        live_outcome: live.outcome.as_str(),
+        shadow_outcome: &shadow_outcome,
+        live_alert: json!(live_alert).to_string(),
+        shadow_alert: json!(shadow_alert).to_string(),
+        at: ctx.now,
+    })))
+}
+
+#[derive(Serialize, ToSchema)]
+pub(crate) struct DisagreementView {
+    disagreement_id: String,
+    tenant_id: String,
+    aml_event_id: String,
+    /// the live decision, in the decision log
+    decision_id: String,
+    shadow_rules_sha256: String,
+    live_outcome: String,
+    shadow_outcome: String,
+    /// the typologies the live alert named (empty: no alert)
+    live_alert: Vec<String>,
+    shadow_alert: Vec<String>,
+    #[schema(value_type = Timestamp)]
+    at: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub(crate) struct DisagreementPage {
+    disagreements: Vec<DisagreementView>,
+    next_cursor: Option<String>,
+}
+
+pub(crate) fn shadow_doc() -> OperationDoc {
+    OperationDoc::new("admin", "where the shadow rules component decided an AML event differently from the live one, newest first")
+        .query::<CursorQuery>()
+        .responds::<DisagreementPage>(200, "success")
+}
+
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct CursorQuery {
+    cursor: Option<String>,
+}
+
+/// `GET /v1/admin/aml/shadow`.
+pub(crate) async fn shadow(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let before = crate::api::cursor::from_query::<(i64, String)>(ctx.query.get("cursor"))?;
+    let mut rows = store::disagreements(gw.store.as_ref(), ctx.caller.environment, before, PAGE + 1).await?;
+    let page = usize::try_from(PAGE).unwrap_or(0);
+    let next_cursor = if rows.len() > page {
+        rows.truncate(page);
+        rows.last().map(|r| crate::api::cursor::encode(&(r.at, r.disagreement_id.clone())))
+    } else {
+        None
+    };
+    let disagreements = rows
+        .into_iter()
+        .map(|r| DisagreementView {
+            disagreement_id: r.disagreement_id,
+            tenant_id: r.tenant_id,
+            aml_event_id: r.aml_event_id,
+            decision_id: r.decision_id,
+            shadow_rules_sha256: r.shadow_rules_sha256,
+            live_outcome: r.live_outcome,
+            shadow_outcome: r.shadow_outcome,
+            live_alert: r.live_alert,
+            shadow_alert: r.shadow_alert,
+            at: time::format(r.at),
+        })
+        .collect();
+    Reply::typed(200, &DisagreementPage { disagreements, next_cursor })
 }
 
 /// The reason codes of every rule that fired.

@@ -818,3 +818,86 @@ pub async fn feedback_counts(store: &dyn Store, environment: Environment) -> Api
         closed_by_typologies: rows(2).iter().map(|r| Ok((names(&r.text(0)?)?, r.opt_text(1)?, r.int(2)?))).collect::<ApiResult<_>>()?,
     })
 }
+
+/// A shadow component's disagreement with the live one on an event.
+pub struct Disagreement<'a> {
+    pub disagreement_id: &'a str,
+    pub environment: Environment,
+    pub tenant_id: &'a str,
+    pub aml_event_id: &'a str,
+    pub decision_id: &'a str,
+    pub shadow_rules_sha256: &'a str,
+    pub live_outcome: &'a str,
+    pub shadow_outcome: &'a str,
+    pub live_alert: String,
+    pub shadow_alert: String,
+    pub at: i64,
+}
+
+pub fn insert_disagreement(d: Disagreement<'_>) -> Stmt {
+    Stmt::new(
+        "INSERT INTO aml_shadow_disagreements (disagreement_id, environment, tenant_id, aml_event_id, decision_id, shadow_rules_sha256, live_outcome,
+           shadow_outcome, live_alert, shadow_alert, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        vec![
+            d.disagreement_id.into(),
+            d.environment.as_str().into(),
+            d.tenant_id.into(),
+            d.aml_event_id.into(),
+            d.decision_id.into(),
+            d.shadow_rules_sha256.into(),
+            d.live_outcome.into(),
+            d.shadow_outcome.into(),
+            d.live_alert.into(),
+            d.shadow_alert.into(),
+            d.at.into(),
+        ],
+    )
+}
+
+/// A recorded disagreement.
+pub struct DisagreementRow {
+    pub disagreement_id: String,
+    pub tenant_id: String,
+    pub aml_event_id: String,
+    pub decision_id: String,
+    pub shadow_rules_sha256: String,
+    pub live_outcome: String,
+    pub shadow_outcome: String,
+    pub live_alert: Vec<String>,
+    pub shadow_alert: Vec<String>,
+    pub at: i64,
+}
+
+/// The environment's disagreements, newest first, before the cursor's (at, id).
+pub async fn disagreements(
+    store: &dyn Store,
+    environment: Environment,
+    before: Option<(i64, String)>,
+    limit: i64,
+) -> ApiResult<Vec<DisagreementRow>> {
+    let (before_at, before_id) = before.unwrap_or((crate::ports::MAX_STORED_INTEGER, String::new()));
+    let rows = store
+        .query(
+            "SELECT disagreement_id, tenant_id, aml_event_id, decision_id, shadow_rules_sha256, live_outcome, shadow_outcome, live_alert, shadow_alert, at
+             FROM aml_shadow_disagreements WHERE environment = ?1 AND (at < ?2 OR (at = ?2 AND disagreement_id < ?3))
+             ORDER BY at DESC, disagreement_id DESC LIMIT ?4",
+            vec![environment.as_str().into(), before_at.into(), before_id.into(), limit.into()],
+        )
+        .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(DisagreementRow {
+                disagreement_id: r.text(0)?,
+                tenant_id: r.text(1)?,
+                aml_event_id: r.text(2)?,
+                decision_id: r.text(3)?,
+                shadow_rules_sha256: r.text(4)?,
+                live_outcome: r.text(5)?,
+                shadow_outcome: r.text(6)?,
+                live_alert: names(&r.text(7)?)?,
+                shadow_alert: names(&r.text(8)?)?,
+                at: r.int(9)?,
+            })
+        })
+        .collect()
+}

@@ -151,6 +151,8 @@ enum DepositRefusal {
     ExceedsLimit,
     AccountUnderReview,
     SelfExcluded,
+    /// customer due diligence is due: the player verifies their identity first
+    VerificationRequired,
 }
 
 /// The pre-deposit gate's answer. When `allowed` is false, `user_message`
@@ -576,6 +578,8 @@ async fn deposit_facts(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, amount: i64, 
         totals,
         deposits: None,
         amount_cents: amount,
+        verified: user.verified_tier,
+        aml: user.aml,
     };
     Ok((user, facts))
 }
@@ -611,6 +615,9 @@ pub(crate) async fn check_limits(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
         },
         DepositDecision::Held => DepositAnswer::refused(DepositRefusal::AccountUnderReview, player_message(gw, PlayerNotice::DepositHeld)?),
         DepositDecision::Excluded => DepositAnswer::refused(DepositRefusal::SelfExcluded, player_message(gw, PlayerNotice::DepositExcluded)?),
+        DepositDecision::VerificationRequired(_) => {
+            DepositAnswer::refused(DepositRefusal::VerificationRequired, player_message(gw, PlayerNotice::DepositVerificationRequired)?)
+        }
         DepositDecision::CurrencyMismatch(window) => {
             let error = ApiError::bad_request("currency_mismatch", format!("the {} limit is kept in another currency", window.as_str()));
             let error = error_with_decision(error, &log);
@@ -646,6 +653,9 @@ pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
             DepositDecision::Allowed(_) => None,
             DepositDecision::Held => Some(ApiError::unprocessable("account_under_review", player_message(gw, PlayerNotice::DepositHeld)?)),
             DepositDecision::Excluded => Some(ApiError::unprocessable("self_excluded", player_message(gw, PlayerNotice::DepositExcluded)?)),
+            DepositDecision::VerificationRequired(_) => {
+                Some(ApiError::unprocessable("verification_required", player_message(gw, PlayerNotice::DepositVerificationRequired)?))
+            }
             DepositDecision::CurrencyMismatch(w) => {
                 Some(ApiError::bad_request("currency_mismatch", format!("the {} limit is kept in another currency", w.as_str())))
             }
