@@ -184,9 +184,20 @@ fn operation(spec: &RouteSpec, doc: OperationDoc) -> Result<Json, String> {
         headers["RateLimit-Policy"] = json!({ "$ref": "#/components/headers/RateLimit-Policy" });
     }
     let mut responses = Map::new();
+    // A repeat with the same Idempotency-Key answers the original success with 200.
+    let replayed = doc
+        .idempotent
+        .then(|| doc.responses.iter().find(|(s, _)| (201..300).contains(s)).map(|(_, r)| r.clone()))
+        .flatten()
+        .filter(|_| !doc.responses.iter().any(|(s, _)| *s == 200));
     for (status, mut response) in doc.responses {
         response["headers"] = headers.clone();
         responses.insert(status.to_string(), response);
+    }
+    if let Some(mut response) = replayed {
+        response["description"] = json!("a repeat with the same Idempotency-Key: the original answer");
+        response["headers"] = headers.clone();
+        responses.insert("200".to_string(), response);
     }
     for status in errors_of(spec.access).iter().chain(&doc.errors) {
         let (name, ..) =
@@ -377,6 +388,9 @@ mod tests {
             // the core honours Idempotency-Key on POST only (`Gateway::dispatch`)
             assert!(!doc.idempotent || spec.method == "POST", "{} is a {} and takes no Idempotency-Key", spec.operation_id, spec.method);
             assert!(!doc.idempotent || doc.errors.contains(&409), "{} takes an Idempotency-Key but documents no 409", spec.operation_id);
+            // its replay's 200 is documented too
+            let generated = operation(spec, router::operation_doc(spec.operation_id).expect("documented")).unwrap();
+            assert!(!doc.idempotent || generated["responses"].get("200").is_some(), "{} replays with 200 undocumented", spec.operation_id);
         }
         assert!(router::operation_doc("noSuchOperation").is_none());
     }
