@@ -169,19 +169,7 @@ fn aml_stream(jurisdiction: &str, verified: KycTier, steps: &[(AmlEventType, i64
         }
         let hour = at.div_euclid(3_600) * 3_600;
         let mut h = AmlHour { start: hour, ..AmlHour::default() };
-        let mut b = AmlBucket {
-            start: day,
-            payment_method: method,
-            in_cents: 0,
-            in_count: 0,
-            out_cents: 0,
-            out_count: 0,
-            wagered_cents: 0,
-            won_cents: 0,
-            largest_in_cents: 0,
-            largest_out_cents: 0,
-            near_threshold_count: 0,
-        };
+        let mut b = AmlBucket::empty(day, method);
         match event_type {
             AmlEventType::Deposit => {
                 (b.in_cents, b.in_count, b.largest_in_cents) = (amount, 1, amount);

@@ -201,6 +201,25 @@ pub struct AmlBucket {
     pub near_threshold_count: u32,
 }
 
+impl AmlBucket {
+    /// A bucket with nothing in it yet.
+    pub fn empty(start: i64, payment_method: PaymentMethod) -> AmlBucket {
+        AmlBucket {
+            start,
+            payment_method,
+            in_cents: 0,
+            in_count: 0,
+            out_cents: 0,
+            out_count: 0,
+            wagered_cents: 0,
+            won_cents: 0,
+            largest_in_cents: 0,
+            largest_out_cents: 0,
+            near_threshold_count: 0,
+        }
+    }
+}
+
 /// An hour of a user's money in the profile's currency, every payment method
 /// together (near-threshold transactions are cash by definition).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -748,19 +767,7 @@ mod tests {
     }
 
     fn bucket(start: i64, method: PaymentMethod) -> AmlBucket {
-        AmlBucket {
-            start,
-            payment_method: method,
-            in_cents: 0,
-            in_count: 0,
-            out_cents: 0,
-            out_count: 0,
-            wagered_cents: 0,
-            won_cents: 0,
-            largest_in_cents: 0,
-            largest_out_cents: 0,
-            near_threshold_count: 0,
-        }
+        AmlBucket::empty(start, method)
     }
 
     fn hour(b: &AmlBucket) -> AmlHour {

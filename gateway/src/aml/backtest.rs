@@ -83,22 +83,7 @@ fn add(buckets: &mut Vec<Kept>, start: i64, currency: &str, method: rules::Payme
     let index = match buckets.iter().position(|k| k.bucket.start == start && k.currency == currency && k.bucket.payment_method == method) {
         Some(i) => i,
         None => {
-            buckets.push(Kept {
-                currency: currency.to_string(),
-                bucket: AmlBucket {
-                    start,
-                    payment_method: method,
-                    in_cents: 0,
-                    in_count: 0,
-                    out_cents: 0,
-                    out_count: 0,
-                    wagered_cents: 0,
-                    won_cents: 0,
-                    largest_in_cents: 0,
-                    largest_out_cents: 0,
-                    near_threshold_count: 0,
-                },
-            });
+            buckets.push(Kept { currency: currency.to_string(), bucket: AmlBucket::empty(start, method) });
             buckets.len() - 1
         }
     };

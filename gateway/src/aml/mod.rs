@@ -213,6 +213,16 @@ pub(crate) fn list_doc() -> OperationDoc {
     OperationDoc::new("admin", "AML events of the environment").responds::<EventList>(200, "success")
 }
 
+/// Cuts rows read one past [`PAGE`] to the page; the cursor of the next page when there is one.
+fn cut_page<T>(rows: &mut Vec<T>, key: impl Fn(&T) -> (i64, String)) -> Option<String> {
+    let page = usize::try_from(PAGE).unwrap_or(0);
+    if rows.len() <= page {
+        return None;
+    }
+    rows.truncate(page);
+    rows.last().map(|r| crate::api::cursor::encode(&key(r)))
+}
+
 /// The instrument as stored: its SHA-256, never the operator's identifier.
 fn instrument_key(tenant_id: &str, instrument_id: &str) -> String {
     hex::encode(Sha256::digest(format!("{tenant_id}\u{1f}{instrument_id}").as_bytes()))
@@ -486,13 +496,7 @@ pub(crate) struct CursorQuery {
 pub(crate) async fn shadow(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let before = crate::api::cursor::from_query::<(i64, String)>(ctx.query.get("cursor"))?;
     let mut rows = store::disagreements(gw.store.as_ref(), ctx.caller.environment, before, PAGE + 1).await?;
-    let page = usize::try_from(PAGE).unwrap_or(0);
-    let next_cursor = if rows.len() > page {
-        rows.truncate(page);
-        rows.last().map(|r| crate::api::cursor::encode(&(r.at, r.disagreement_id.clone())))
-    } else {
-        None
-    };
+    let next_cursor = cut_page(&mut rows, |r| (r.at, r.disagreement_id.clone()));
     let disagreements = rows
         .into_iter()
         .map(|r| DisagreementView {
@@ -758,11 +762,8 @@ async fn alert_rows(
         limit: PAGE + 1,
     };
     let mut rows = store::alerts(gw.store.as_ref(), &filter).await?;
-    let next = (rows.len() > usize::try_from(PAGE).unwrap_or(usize::MAX)).then(|| {
-        rows.truncate(usize::try_from(PAGE).unwrap_or(0));
-        rows.last().map(|r| crate::api::cursor::encode(&(r.created_at, r.alert_id.clone())))
-    });
-    Ok((rows, next.flatten()))
+    let next = cut_page(&mut rows, |r| (r.created_at, r.alert_id.clone()));
+    Ok((rows, next))
 }
 
 fn alert_view(row: store::AlertRow) -> ApiResult<AlertView> {
@@ -833,13 +834,7 @@ pub(crate) async fn admin_cases(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply>
         .transpose()?;
     let after = crate::api::cursor::from_query::<(i64, String)>(ctx.query.get("cursor"))?;
     let mut rows = store::cases(gw.store.as_ref(), ctx.caller.environment, status, ctx.query.get("tenant_id"), after, PAGE + 1).await?;
-    let page = usize::try_from(PAGE).unwrap_or(0);
-    let next_cursor = if rows.len() > page {
-        rows.truncate(page);
-        rows.last().map(|r| crate::api::cursor::encode(&(r.due_at, r.case_id.clone())))
-    } else {
-        None
-    };
+    let next_cursor = cut_page(&mut rows, |r| (r.due_at, r.case_id.clone()));
     Reply::typed(200, &AmlCasePage { cases: rows.into_iter().map(case_view).collect(), next_cursor })
 }
 
@@ -1151,4 +1146,29 @@ pub(crate) async fn feedback(gw: &Gateway, environment: crate::auth::Environment
         alerts_per_case: (cases > 0).then(|| alerts as f64 / cases as f64),
         typologies,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_is_cut_with_the_cursor_of_its_last_row_and_a_full_last_page_has_none() {
+        let page = usize::try_from(PAGE).unwrap_or(0);
+        let mut over: Vec<(i64, String)> = (0..=page).map(|i| (i as i64, format!("a{i}"))).collect();
+        let cursor = cut_page(&mut over, |r| r.clone());
+        assert_eq!(over.len(), page);
+        assert_eq!(cursor.as_deref().and_then(crate::api::cursor::decode::<(i64, String)>), over.last().cloned());
+        let mut exact: Vec<(i64, String)> = (0..page).map(|i| (i as i64, format!("a{i}"))).collect();
+        assert_eq!(cut_page(&mut exact, |r| r.clone()), None);
+        assert_eq!(exact.len(), page);
+    }
+
+    #[test]
+    fn an_event_adds_to_the_bucket_fields_of_its_type() {
+        assert_eq!(delta(AmlEventType::Deposit, 5, false).map(|d| (d.in_cents, d.in_count)), Some((5, 1)));
+        assert_eq!(delta(AmlEventType::Withdrawal, 5, true).map(|d| (d.out_cents, d.near_threshold)), Some((5, true)));
+        assert_eq!(delta(AmlEventType::Bonus, 5, false).map(|d| d.won_cents), Some(5));
+        assert!(delta(AmlEventType::P2pTransfer, 5, false).is_none() && delta(AmlEventType::InstrumentAdded, 0, false).is_none());
+    }
 }
