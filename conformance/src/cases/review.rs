@@ -25,8 +25,32 @@ fn timeline_kinds(file: &crate::Resp) -> Vec<String> {
     file.body["timeline"].as_array().into_iter().flatten().filter_map(|e| e["kind"].as_str().map(str::to_string)).collect()
 }
 
+/// Waits until no list of the environment has users left to re-screen after
+/// an import, running the scheduled work meanwhile: a re-screen is new
+/// evidence, and a proposal made before it would be dropped at approval.
+pub fn settle_rescreens(env: &Env, environment: &str) -> CaseResult {
+    let admin = |method: &str, path: &str, body: Option<&serde_json::Value>| {
+        if environment == "production" {
+            env.admin_production(method, path, body)
+        } else {
+            env.admin_sandbox(method, path, body)
+        }
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let lists = admin("GET", "/v1/admin/sanctions/lists", None);
+        lists.expect(200)?;
+        if !lists.body["lists"].as_array().into_iter().flatten().any(|l| l["rescreen_pending"] == json!(true)) {
+            return Ok(());
+        }
+        ensure!(std::time::Instant::now() < deadline, "re-screens after a list import did not finish in 60 s: {}", lists.raw);
+        admin("POST", "/v1/admin/scheduler/run", Some(&json!({}))).expect(200)?;
+    }
+}
+
 /// A decision by two people: a reviewer proposes, an approver approves.
 pub fn decide_with_four_eyes(env: &Env, environment: &str, case_id: &str, outcome: &str) -> CaseResult {
+    settle_rescreens(env, environment)?;
     let proposer = env.person(environment, "reviewer")?;
     let approver = env.person(environment, "approver")?;
     let proposal = format!("/v1/admin/cases/{case_id}/proposal");
@@ -244,6 +268,7 @@ pub fn production_decisions_take_two_people(env: &Env) -> CaseResult {
     as_person(env, &second, "POST", &format!("{proposal}/approve"), None).expect_error(409, "no_proposal")?;
 
     // proposed again, approved by another person: decided, holds lifted
+    settle_rescreens(env, "production")?;
     as_person(env, &first, "POST", &proposal, Some(json!({ "outcome": "false_positive", "reason": "another person: born elsewhere" })))
         .expect(201)?;
     let approved = as_person(env, &second, "POST", &format!("{proposal}/approve"), None);
