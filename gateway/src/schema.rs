@@ -524,6 +524,7 @@ const V15: &[&str] = &[
     "CREATE INDEX IF NOT EXISTS aml_alerts_by_user ON aml_alerts (tenant_id, external_user_id, created_at)",
     "CREATE INDEX IF NOT EXISTS aml_alerts_by_time ON aml_alerts (environment, created_at)",
     "CREATE INDEX IF NOT EXISTS aml_alerts_by_case ON aml_alerts (case_id, created_at)",
+    "CREATE INDEX IF NOT EXISTS aml_alerts_by_event ON aml_alerts (aml_event_id)",
     "CREATE TABLE IF NOT EXISTS aml_shadow_disagreements (
         disagreement_id TEXT PRIMARY KEY,
         environment TEXT NOT NULL,

@@ -320,6 +320,13 @@ pub fn an_aml_case_reports_and_closes(env: &Env) -> CaseResult {
     ensure!(second.str("alert_id").starts_with("alert_"), "no alert: {}", second.raw);
     let alert = alerts_of(env, &t, &user)?.into_iter().find(|a| a["alert_id"] == json!(second.str("alert_id"))).unwrap_or_default();
     let case_id = alert["case_id"].as_str().unwrap_or_default().to_string();
+    let of_case = env.admin("GET", &format!("/v1/admin/aml/alerts?case_id={case_id}"), None);
+    ensure!(
+        of_case.body["alerts"].as_array().is_some_and(|a| !a.is_empty() && a.iter().all(|x| x["case_id"] == json!(case_id))),
+        "alerts of the case: {}",
+        of_case.raw
+    );
+    ensure_eq!(env.admin("GET", "/v1/admin/aml/alerts?case_id=amlcase_none", None).body["alerts"], json!([]));
     let queue = env.admin("GET", "/v1/admin/cases?type=aml_alert&limit=500", None);
     queue.expect(200)?;
     ensure!(queue.raw.contains(&case_id), "the AML case is not in the queue: {}", queue.raw);

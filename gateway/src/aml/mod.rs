@@ -618,6 +618,8 @@ pub(crate) struct AlertQuery {
     user_id: Option<String>,
     /// a reason code, such as `structuring`
     typology: Option<String>,
+    /// one AML case's alerts
+    case_id: Option<String>,
     cursor: Option<String>,
 }
 
@@ -750,13 +752,14 @@ async fn alert_rows(
     ctx: &Ctx<'_>,
     tenant_id: Option<&str>,
     user_id: Option<&str>,
+    case_id: Option<&str>,
 ) -> ApiResult<(Vec<store::AlertRow>, Option<String>)> {
     let before = crate::api::cursor::from_query::<(i64, String)>(ctx.query.get("cursor"))?;
     let filter = store::AlertFilter {
         environment: ctx.caller.environment,
         tenant_id,
         user_id,
-        case_id: None,
+        case_id,
         typology: typology_filter(ctx)?,
         before,
         limit: PAGE + 1,
@@ -785,7 +788,7 @@ fn alert_view(row: store::AlertRow) -> ApiResult<AlertView> {
 /// `GET /v1/admin/aml/alerts`.
 pub(crate) async fn admin_alerts(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let (tenant, user) = (ctx.query.get("tenant_id"), ctx.query.get("user_id"));
-    let (rows, next_cursor) = alert_rows(gw, ctx, tenant, user).await?;
+    let (rows, next_cursor) = alert_rows(gw, ctx, tenant, user, ctx.query.get("case_id")).await?;
     let alerts = rows.into_iter().map(alert_view).collect::<ApiResult<Vec<_>>>()?;
     Reply::typed(200, &AlertPage { alerts, next_cursor })
 }
@@ -793,7 +796,7 @@ pub(crate) async fn admin_alerts(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
 /// `GET /v1/aml/alerts?user_id=`: the operator's own user's alerts.
 pub(crate) async fn own_alerts(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let user = ctx.query.required("user_id")?.to_string();
-    let (rows, next_cursor) = alert_rows(gw, ctx, Some(&ctx.caller.tenant_id), Some(&user)).await?;
+    let (rows, next_cursor) = alert_rows(gw, ctx, Some(&ctx.caller.tenant_id), Some(&user), None).await?;
     let alerts = rows
         .into_iter()
         .map(|r| OwnAlertView {

@@ -614,18 +614,18 @@ async fn case_page(
     let mut subject_facts = Vec::new();
     let mut alerts = Vec::new();
     if case_type == "aml_alert" {
-        let (_, cases) =
-            api(gw, Some(signed), request, "GET", &format!("/v1/admin/aml/cases?tenant_id={}", encode(&text(&file["tenant_id"]))), None).await;
-        if let Some(c) = cases["cases"].as_array().into_iter().flatten().find(|c| c["case_id"] == json!(case_id)) {
-            let list = |v: &Json| v.as_array().into_iter().flatten().map(text).collect::<Vec<_>>().join(", ");
-            subject_facts.push(("Typologies".to_string(), list(&c["typologies"])));
-            subject_facts.push(("Actions".to_string(), list(&c["actions"])));
-            subject_facts.push(("Alerts".to_string(), text(&c["alert_count"])));
-            subject_facts.push(("Opened".to_string(), text(&c["opened_at"])));
-        }
-        let path = format!("/v1/admin/aml/alerts?tenant_id={}&user_id={}", encode(&text(&file["tenant_id"])), encode(&text(&file["user_id"])));
-        let (_, listed) = api(gw, Some(signed), request, "GET", &path, None).await;
-        for a in listed["alerts"].as_array().into_iter().flatten().filter(|a| a["case_id"] == json!(case_id)) {
+        let (_, listed) = api(gw, Some(signed), request, "GET", &format!("/v1/admin/aml/alerts?case_id={}", encode(case_id)), None).await;
+        let listed = listed["alerts"].as_array().cloned().unwrap_or_default();
+        let names = |field: &str| {
+            let mut all: Vec<String> = listed.iter().flat_map(|a| a[field].as_array().cloned().unwrap_or_default()).map(|v| text(&v)).collect();
+            all.sort_unstable();
+            all.dedup();
+            all.join(", ")
+        };
+        subject_facts.push(("Typologies".to_string(), names("typologies")));
+        subject_facts.push(("Actions".to_string(), names("actions")));
+        subject_facts.push(("Alerts".to_string(), listed.len().to_string()));
+        for a in &listed {
             let rules = a["explanation"]["fired"]
                 .as_array()
                 .into_iter()
