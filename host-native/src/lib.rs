@@ -1,5 +1,6 @@
 //! The native host: hyper + tokio, wasmtime for the rules, SQLite or Postgres.
 
+pub mod backup;
 pub mod list_refresh;
 pub mod rules_engine;
 pub mod server;
@@ -71,6 +72,11 @@ fn sqlite_url(url: &str) -> Result<Option<(String, store_sqlite::Synchronous)>, 
         };
     }
     Ok(Some((path.to_string(), synchronous)))
+}
+
+/// The file of a SQLite URL; `None` for another store (or an in-memory one).
+pub fn sqlite_file(url: &str) -> Result<Option<std::path::PathBuf>, StoreError> {
+    Ok(sqlite_url(url)?.map(|(path, _)| path).filter(|p| p != ":memory:").map(std::path::PathBuf::from))
 }
 
 /// A second connection for the decision log's off-path writes, when the

@@ -130,6 +130,15 @@ enum Command {
         #[command(flatten)]
         rules: RulesArgs,
     },
+    /// Copy a running SQLite store to a file, consistently and online
+    /// (SQLite's backup API); for Postgres use pg_dump (docs/operations.md).
+    Backup {
+        /// The new file; an existing one is never overwritten.
+        #[arg(long)]
+        out: PathBuf,
+        #[command(flatten)]
+        store: StoreArgs,
+    },
     /// Audit the decision log.
     Decisions {
         #[command(subcommand)]
@@ -495,6 +504,18 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
         Command::Aml { action: AmlAction::Backtest { rules, from, to, tenant, json, store } } => {
             aml_backtest(&rules, from.as_deref(), to.as_deref(), tenant, json, &store).await.map(|()| ExitCode::SUCCESS)
+        }
+        Command::Backup { out, store } => {
+            let source = host_native::sqlite_file(&store.database).map_err(|e| e.to_string())?.ok_or_else(|| {
+                format!("{} is not a SQLite file; back up Postgres with pg_dump or its PITR (docs/operations.md)", redact(&store.database))
+            })?;
+            let report = host_native::backup::sqlite_backup(&source, &out)?;
+            let key = PathBuf::from(format!("{}.key", source.display()));
+            println!("backed up {} to {} ({} pages, {} bytes)", source.display(), out.display(), report.pages, report.bytes);
+            if key.exists() {
+                eprintln!("the webhook secrets in it are sealed with {}: keep that key too, apart from the backup", key.display());
+            }
+            Ok(ExitCode::SUCCESS)
         }
         Command::Decisions { action: DecisionsAction::Replay { decision_id, rules, store } } => {
             Ok(match replay(&decision_id, &rules, &store).await {
