@@ -46,6 +46,7 @@ pub mod netcheck;
 pub mod openapi;
 pub mod people;
 pub mod ports;
+pub mod retention;
 pub mod rate_limit;
 pub mod router;
 mod sanctions;
@@ -123,6 +124,8 @@ pub struct Config {
     pub list_freshness_seconds: Option<i64>,
     /// Environments whose case decisions take a second person's approval.
     pub four_eyes: FourEyes,
+    /// What each table keeps ([`retention::RetentionPolicy`]).
+    pub retention: retention::RetentionPolicy,
 }
 
 /// Where a case decision takes effect only when a second person approves

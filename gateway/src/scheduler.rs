@@ -33,7 +33,9 @@ pub struct ScheduledReport {
     /// staged list chunks loaded, and versions switched in
     pub list_chunks_loaded: usize,
     pub lists_activated: usize,
-    /// more work is due at once (staged chunks wait)
+    /// rows deleted past their retention
+    pub rows_pruned: i64,
+    /// more work is due at once (staged chunks wait, expired rows remain)
     pub more_due: bool,
 }
 
@@ -76,10 +78,8 @@ impl Gateway {
         }
         report.users_rescreened += self.rescreen_after_list_changes(self.config.work.scheduled_batch).await?;
         report.snapshots_taken = crate::exclusions::take_daily_snapshots(self, now).await?;
-        self.prune_decisions(now).await?;
-        self.prune_idempotency_keys(now).await?;
-        // shared request counters of windows that have ended
-        self.store.batch(vec![crate::rate_limit::store::prune(now.saturating_sub(120))]).await?;
+        let swept = self.sweep_expired(now).await?;
+        (report.rows_pruned, report.more_due) = (swept.tables.iter().map(|(_, n)| n).sum(), report.more_due || swept.more);
         if report != ScheduledReport::default() {
             self.wake_delivery();
         }

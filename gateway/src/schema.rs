@@ -546,7 +546,27 @@ const V15: &[&str] = &[
         PRIMARY KEY (tenant_id, external_user_id, typology))",
 ];
 
-pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15];
+/// V16: an index on the time column of each table the retention sweep
+/// prunes, so that finding expired rows is never a scan.
+const V16: &[&str] = &[
+    "CREATE INDEX IF NOT EXISTS deposits_by_time ON deposits (at)",
+    "CREATE INDEX IF NOT EXISTS deposit_hours_by_hour ON deposit_hours (hour)",
+    "CREATE INDEX IF NOT EXISTS audit_log_by_time ON audit_log (at)",
+    "CREATE INDEX IF NOT EXISTS decision_pages_by_time ON decision_pages (decided_to)",
+    "CREATE INDEX IF NOT EXISTS idempotency_keys_by_time ON idempotency_keys (created_at)",
+    "CREATE INDEX IF NOT EXISTS rate_windows_by_time ON rate_windows (window_start)",
+    "CREATE INDEX IF NOT EXISTS webhook_deliveries_by_time ON webhook_deliveries (created_at)",
+    "CREATE INDEX IF NOT EXISTS webhook_attempts_by_time ON webhook_attempts (attempted_at)",
+    "CREATE INDEX IF NOT EXISTS console_sessions_by_time ON console_sessions (last_seen_at)",
+    "CREATE INDEX IF NOT EXISTS aml_events_by_time ON aml_events (received_at)",
+    "CREATE INDEX IF NOT EXISTS aml_pairs_by_time ON aml_pairs (last_at)",
+    "CREATE INDEX IF NOT EXISTS aml_buckets_by_start ON aml_buckets (start)",
+    "CREATE INDEX IF NOT EXISTS aml_instruments_by_time ON aml_instruments (last_seen_at)",
+    "CREATE INDEX IF NOT EXISTS aml_alerted_by_time ON aml_alerted (at)",
+    "CREATE INDEX IF NOT EXISTS aml_shadow_by_at ON aml_shadow_disagreements (at)",
+];
+
+pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

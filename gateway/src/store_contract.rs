@@ -159,7 +159,8 @@ macro_rules! __store_contract_cases {
             unique_violation_is_reported,
             met_expectation_commits,
             migrations_apply_twice,
-            reads_in_one_round_trip
+            reads_in_one_round_trip,
+            retention_deletes_a_bounded_batch
         ] }
     };
 }
@@ -211,4 +212,52 @@ pub async fn migrations_apply_twice(store: &dyn Store) -> Result<(), String> {
         Some(Ok(0)) => Ok(()),
         other => Err(format!("expected an empty tenants table, got {other:?}")),
     }
+}
+
+/// Every retention probe and delete runs on the backend; a delete takes at
+/// most a batch of the expired rows and never a live one.
+pub async fn retention_deletes_a_bounded_batch(store: &dyn Store) -> Result<(), String> {
+    let e = |e: StoreError| e.to_string();
+    crate::schema::migrate(store).await.map_err(e)?;
+    let insert = |start: i64| {
+        Stmt::new("INSERT INTO rate_windows (key_id, window_start, used) VALUES (?1, ?2, 1)", vec!["contract".into(), start.into()])
+    };
+    store.batch(vec![Stmt::new("DELETE FROM rate_windows WHERE key_id = ?1", vec!["contract".into()])]).await.map_err(e)?;
+    store.batch(vec![insert(100), insert(160), insert(220), insert(10_000)]).await.map_err(e)?;
+    let at = 1_000;
+    let cutoffs = crate::retention::Cutoffs {
+        webhooks: at,
+        deposits: at,
+        audit: at,
+        aml_records: at,
+        aml_state: at,
+        idempotency: at,
+        sessions: at,
+        shadow: at,
+        decisions: at,
+        rate_windows: at,
+        staged_chunks: at,
+    };
+    let left = || async {
+        let rows = store.query("SELECT window_start FROM rate_windows WHERE key_id = ?1 ORDER BY window_start", vec!["contract".into()]).await?;
+        rows.iter().map(|r| r.int(0)).collect::<Result<Vec<i64>, StoreError>>()
+    };
+    for (round, want_count, want_left) in [(1, 3, vec![10_000]), (2, 1, vec![10_000])] {
+        let prunes = crate::retention::store::prunes(&cutoffs, 2);
+        let counts = store.query_many(prunes.iter().map(|p| p.probe.clone()).collect()).await.map_err(e)?;
+        let windows = prunes.iter().position(|p| p.table == "rate_windows").ok_or("no rate_windows prune")?;
+        let counted = counts.get(windows).and_then(|rows| rows.first()).map(|r| r.int(0)).transpose().map_err(e)?;
+        if counted != Some(want_count) {
+            return Err(format!("round {round}: counted {counted:?} expired windows, not {want_count} (capped at the batch and one)"));
+        }
+        store.batch(prunes.into_iter().map(|p| p.delete).collect()).await.map_err(e)?;
+        let kept = left().await.map_err(e)?;
+        if round == 1 && kept.len() != 2 {
+            return Err(format!("round 1 deleted more or less than a batch of two: {kept:?} left"));
+        }
+        if round == 2 && kept != want_left {
+            return Err(format!("round 2 left {kept:?}, not the live window alone"));
+        }
+    }
+    Ok(())
 }

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use gateway::retention::RetentionPolicy;
 use gateway::auth::Environment;
 use gateway::lists::{self, ListEntry, ListFormat, ListSource};
 use gateway::{Config, Gateway};
@@ -104,6 +105,21 @@ enum Command {
         /// Days the decision log is kept (default: the rules' retention, 400 days; a regulator's usual look-back is a year).
         #[arg(long, env = "GATEWAY_DECISION_RETENTION_DAYS")]
         decision_retention_days: Option<i64>,
+        /// Days finished webhook deliveries, their attempts and dispatched events are kept.
+        #[arg(long, env = "GATEWAY_RETAIN_WEBHOOKS_DAYS", default_value_t = RetentionPolicy::default().webhook_days)]
+        retain_webhooks_days: i64,
+        /// Days committed deposits are kept (default: the longest window a limit rule reads, and a day).
+        #[arg(long, env = "GATEWAY_RETAIN_DEPOSITS_DAYS")]
+        retain_deposits_days: Option<i64>,
+        /// Days the audit log is kept (default five years: a regulator's record-keeping look-back).
+        #[arg(long, env = "GATEWAY_RETAIN_AUDIT_DAYS", default_value_t = RetentionPolicy::default().audit_days)]
+        retain_audit_days: i64,
+        /// Days AML events and linked-account pairs are kept (default five years).
+        #[arg(long, env = "GATEWAY_RETAIN_AML_DAYS", default_value_t = RetentionPolicy::default().aml_record_days)]
+        retain_aml_days: i64,
+        /// Hours an Idempotency-Key's answer is kept.
+        #[arg(long, env = "GATEWAY_RETAIN_IDEMPOTENCY_HOURS", default_value_t = RetentionPolicy::default().idempotency_hours)]
+        retain_idempotency_hours: i64,
         /// A candidate rules component run beside the live one on every AML
         /// event: it changes nothing; where it decides otherwise, the
         /// disagreement is recorded (`GET /v1/admin/aml/shadow`).
@@ -532,6 +548,11 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             store,
             rules,
             decision_retention_days,
+            retain_webhooks_days,
+            retain_deposits_days,
+            retain_audit_days,
+            retain_aml_days,
+            retain_idempotency_hours,
             shadow_rules,
             hit_threshold_sandbox,
             hit_threshold_production,
@@ -566,6 +587,25 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             if decision_retention_days.is_some_and(|d| d < 1) {
                 return Err("--decision-retention-days must be at least 1".into());
             }
+            for (flag, value) in [
+                ("--retain-webhooks-days", retain_webhooks_days),
+                ("--retain-deposits-days", retain_deposits_days.unwrap_or(1)),
+                ("--retain-audit-days", retain_audit_days),
+                ("--retain-aml-days", retain_aml_days),
+                ("--retain-idempotency-hours", retain_idempotency_hours),
+            ] {
+                if value < 1 {
+                    return Err(format!("{flag} must be at least 1"));
+                }
+            }
+            let retention = RetentionPolicy {
+                webhook_days: retain_webhooks_days,
+                deposit_days: retain_deposits_days,
+                audit_days: retain_audit_days,
+                aml_record_days: retain_aml_days,
+                idempotency_hours: retain_idempotency_hours,
+                ..RetentionPolicy::default()
+            };
             for threshold in [hit_threshold_sandbox, hit_threshold_production].into_iter().flatten() {
                 if !(0.0..=1.0).contains(&threshold) || threshold == 0.0 {
                     return Err(format!("a hit threshold must be above 0 and at most 1, not {threshold}"));
@@ -597,6 +637,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 required_lists: required_lists.as_deref().map(lists::parse_required_sources),
                 list_freshness_seconds: Some(i64::try_from(list_freshness_hours).unwrap_or(i64::MAX / 7_200).saturating_mul(3_600)),
                 four_eyes: gateway::FourEyes::parse(&four_eyes)?,
+                retention,
                 ..Config::default()
             };
             let mut gateway = build_gateway(&store, rules, notify.clone(), config).await?;

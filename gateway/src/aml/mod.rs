@@ -262,6 +262,11 @@ fn longest_window(p: &rules::AmlParameters) -> i64 {
         .unwrap_or(0)
 }
 
+/// How far back an evaluation under the profile reads the user's AML state.
+pub(crate) fn state_reach_seconds(p: &rules::AmlParameters) -> i64 {
+    longest_window(p).max(GAMING_DAY_REACH_HOURS * 3_600)
+}
+
 pub(crate) fn aml_parameters(gw: &Gateway, jurisdiction: &str) -> ApiResult<rules::AmlParameters> {
     gw.rules.jurisdictions().into_iter().find(|p| p.name == jurisdiction).map(|p| p.aml).ok_or_else(ApiError::internal)
 }

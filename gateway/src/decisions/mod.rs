@@ -199,12 +199,6 @@ impl Gateway {
         Ok(written)
     }
 
-    /// Deletes decisions older than the retention; a scheduled job.
-    pub(crate) async fn prune_decisions(&self, now: i64) -> Result<(), StoreError> {
-        let cutoff = now.saturating_sub(self.config.decision_retention_seconds(&self.rules.horizons()));
-        self.store.batch(store::prune(cutoff)).await
-    }
-
     /// A recorded decision, as an admin or the replay command sees it: a row
     /// of its own, or an entry of the page that starts at most a page span before it.
     pub async fn load_decision(&self, decision_id: &str) -> ApiResult<Option<RecordedDecision>> {
@@ -426,7 +420,7 @@ impl RecordedDecision {
 
 /// The smallest decision id of a second: ids are `dec_` and the second in
 /// eleven hex digits, then random; clamped to the range the format holds.
-fn id_floor(at: i64) -> String {
+pub(crate) fn id_floor(at: i64) -> String {
     format!("dec_{:011x}", at.clamp(0, 0xFFF_FFFF_FFFF))
 }
 

@@ -123,14 +123,6 @@ fn recorded_from_row(row: &Row) -> ApiResult<RecordedDecision> {
     })
 }
 
-/// Deletes what is older than `cutoff`.
-pub(crate) fn prune(cutoff: i64) -> Vec<Stmt> {
-    vec![
-        Stmt::new("DELETE FROM decisions WHERE decided_at < ?1", vec![cutoff.into()]),
-        Stmt::new("DELETE FROM decision_pages WHERE decided_to < ?1", vec![cutoff.into()]),
-    ]
-}
-
 /// A decision stored in a row of its own.
 pub(crate) async fn by_id(store: &dyn Store, decision_id: &str) -> ApiResult<Option<RecordedDecision>> {
     let rows = store.query(SELECT_DECISION, vec![decision_id.into()]).await?;

@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 use crate::api::stored_json;
 use crate::error::{ApiError, ApiResult};
 use crate::ports::StoreError;
-use crate::{time, Gateway, Reply};
+use crate::{Gateway, Reply};
 
 /// How long a running first request holds its key before a retry may take it over.
 const LOCK_SECONDS: i64 = 60;
@@ -96,11 +96,5 @@ impl Gateway {
         };
         // A failure here leaves the key locked until LOCK_SECONDS pass; a retry then runs again.
         let _ = self.store.batch(vec![statement]).await;
-    }
-
-    /// Forgets keys older than a day; a scheduled job.
-    pub(crate) async fn prune_idempotency_keys(&self, now: i64) -> Result<(), StoreError> {
-        let cutoff = now.saturating_sub(time::SECONDS_PER_DAY);
-        self.store.batch(vec![store::prune(cutoff)]).await
     }
 }

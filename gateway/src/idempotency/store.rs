@@ -54,7 +54,3 @@ pub fn release(tenant_id: &str, key: &str) -> Stmt {
         vec![tenant_id.into(), key.into()],
     )
 }
-
-pub fn prune(cutoff: i64) -> Stmt {
-    Stmt::new("DELETE FROM idempotency_keys WHERE created_at < ?1", vec![cutoff.into()])
-}

@@ -17,8 +17,3 @@ pub async fn used(store: &dyn Store, key_id: &str, window_start: i64) -> Result<
     let rows = store.query("SELECT used FROM rate_windows WHERE key_id = ?1 AND window_start = ?2", vec![key_id.into(), window_start.into()]).await?;
     rows.first().map(|r| r.int(0)).transpose()
 }
-
-/// Forgets the windows that ended before `before`.
-pub fn prune(before: i64) -> Stmt {
-    Stmt::new("DELETE FROM rate_windows WHERE window_start < ?1", vec![before.into()])
-}
