@@ -55,6 +55,7 @@ pub mod schema;
 pub mod sealing;
 pub mod signing;
 pub mod store_contract;
+pub mod telemetry;
 pub mod tenants;
 pub mod time;
 pub mod users;
@@ -246,6 +247,10 @@ pub struct Gateway {
 pub struct RequestFacts {
     pub route: Option<&'static str>,
     pub tenant_id: Option<String>,
+    /// the route's `operationId`
+    pub operation_id: Option<&'static str>,
+    /// a check-path request's endpoint and outcome
+    pub check: Option<telemetry::CheckFacts>,
 }
 
 /// The authenticated caller of a request.
@@ -390,7 +395,7 @@ impl Gateway {
         if console::serves(request.uri().path()) {
             let request_id = self.new_id("req");
             let mut response = console::serve(self, request).await;
-            response.extensions_mut().insert(RequestFacts { route: Some("/console"), tenant_id: None });
+            response.extensions_mut().insert(RequestFacts { route: Some("/console"), ..RequestFacts::default() });
             if let Ok(value) = http::HeaderValue::from_str(&request_id) {
                 response.headers_mut().insert("x-request-id", value);
             }
@@ -404,7 +409,15 @@ impl Gateway {
         let request_id = self.new_id("req");
         let mut rate = None;
         let mut facts = RequestFacts::default();
-        let mut response = match self.dispatch(&request, &request_id, &mut rate, &mut facts).await {
+        let result = self.dispatch(&request, &request_id, &mut rate, &mut facts).await;
+        if let Some(operation_id) = facts.operation_id {
+            let (status, body) = match &result {
+                Ok(reply) => (reply.status, Some(&reply.body)),
+                Err(error) => (error.status, None),
+            };
+            facts.check = telemetry::check_facts(operation_id, status, body);
+        }
+        let mut response = match result {
             Ok(reply) => {
                 let bytes = serde_json::to_vec(&reply.body).unwrap_or_default();
                 let mut builder = http::Response::builder().status(reply.status).header("content-type", "application/json");
@@ -435,6 +448,7 @@ impl Gateway {
     ) -> ApiResult<Reply> {
         let route = router::resolve(request.method(), request.uri().path())?;
         facts.route = Some(route.spec().path);
+        facts.operation_id = Some(route.spec().operation_id);
         if request.body().len() > MAX_BODY_BYTES {
             return Err(ApiError::new(413, "payload_too_large", format!("request body is larger than {MAX_BODY_BYTES} bytes")));
         }

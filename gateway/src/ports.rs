@@ -190,6 +190,11 @@ pub trait Store: MaybeSend {
         Ok(results)
     }
 
+    /// The pool's connections (idle, in use), for a backend that pools them.
+    fn connections(&self) -> Option<(usize, usize)> {
+        None
+    }
+
     /// The first column of the first row as an integer; 0 when there is no row.
     async fn scalar(&self, sql: &'static str, params: Vec<Value>) -> Result<i64, StoreError> {
         let rows = self.query(sql, params).await?;

@@ -2,6 +2,7 @@
 
 pub mod backup;
 pub mod list_refresh;
+pub mod observability;
 pub mod rules_engine;
 pub mod server;
 pub mod store_postgres;

@@ -66,6 +66,10 @@ enum Command {
         /// `text`; JSON unless standard output is a terminal.
         #[arg(long, env = "GATEWAY_LOG_FORMAT", value_enum)]
         log_format: Option<LogFormat>,
+        /// Also serve `GET /metrics` on this address, without a key (on the
+        /// API's address it needs an admin key).
+        #[arg(long, env = "GATEWAY_METRICS_LISTEN")]
+        metrics_listen: Option<String>,
         /// A header holding the client address, set by a trusted proxy in front
         /// (e.g. X-Forwarded-For); its last address is the request's source.
         #[arg(long, env = "GATEWAY_TRUSTED_PROXY_HEADER")]
@@ -562,6 +566,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             list_freshness_hours,
             four_eyes,
             log_format,
+            metrics_listen,
             trusted_proxy_header,
             secrets,
             yente_url,
@@ -575,6 +580,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             sumsub_level_tier4,
         } => {
             start_log(log_format);
+            host_native::observability::install().map_err(|e| format!("the metrics recorder could not start: {e}"))?;
             let secret_keys = secrets.keys(&store.database)?;
             let trusted_proxy_header = trusted_proxy_header
                 .map(|h| http::HeaderName::from_bytes(h.as_bytes()).map_err(|_| format!("{h:?} is not a header name")))
@@ -652,6 +658,10 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             tokio::spawn(webhooks::decision_log_loop(gateway.clone(), Duration::from_millis(200)));
             if refresh_lists {
                 tokio::spawn(list_refresh::refresh_loop(gateway.clone()));
+            }
+            if let Some(address) = &metrics_listen {
+                let listener = tokio::net::TcpListener::bind(address).await.map_err(|e| format!("cannot listen on {address} for metrics: {e}"))?;
+                tokio::spawn(host_native::server::serve_metrics(listener, gateway.clone()));
             }
             let listener = tokio::net::TcpListener::bind(&listen).await.map_err(|e| format!("cannot listen on {listen}: {e}"))?;
             let address = listener.local_addr().map(|a| a.to_string()).unwrap_or(listen);

@@ -107,9 +107,9 @@ impl ComponentRules {
             jurisdictions: Vec::new(),
         };
         let invalid = |e: RulesFault| LoadError::Invalid(e.to_string());
-        loaded.identity.version = loaded.call(|r, s| r.call_version(s)).map_err(invalid)?;
-        loaded.horizons = loaded.call(|r, s| r.call_time_horizons(s)).map_err(invalid)?.convert();
-        loaded.jurisdictions = loaded.call(|r, s| r.call_jurisdictions(s)).map_err(invalid)?.convert();
+        loaded.identity.version = loaded.call("version", |r, s| r.call_version(s)).map_err(invalid)?;
+        loaded.horizons = loaded.call("time_horizons", |r, s| r.call_time_horizons(s)).map_err(invalid)?.convert();
+        loaded.jurisdictions = loaded.call("jurisdictions", |r, s| r.call_jurisdictions(s)).map_err(invalid)?.convert();
         Ok(loaded)
     }
 
@@ -125,7 +125,14 @@ impl ComponentRules {
         Ok(Warm { store, rules })
     }
 
-    fn call<T>(&self, f: impl FnOnce(&wit::Guest, &mut Store<()>) -> wasmtime::Result<T>) -> RulesResult<T> {
+    fn call<T>(&self, operation: &'static str, f: impl FnOnce(&wit::Guest, &mut Store<()>) -> wasmtime::Result<T>) -> RulesResult<T> {
+        let started = std::time::Instant::now();
+        let result = self.call_warm(f);
+        metrics::histogram!(gateway::telemetry::RULES_DURATION, "operation" => operation).record(started.elapsed().as_secs_f64());
+        result
+    }
+
+    fn call_warm<T>(&self, f: impl FnOnce(&wit::Guest, &mut Store<()>) -> wasmtime::Result<T>) -> RulesResult<T> {
         let mut guard = self.warm.lock().map_err(|_| RulesFault::Engine("rules instance lock poisoned".into()))?;
         if guard.is_none() {
             *guard = Some(self.instantiate().map_err(|e| RulesFault::Engine(format!("{e:#}")))?);
@@ -154,86 +161,86 @@ impl Rules for ComponentRules {
     }
     fn decide_deposit(&self, facts: &DepositFacts) -> RulesResult<Result<DepositDecision, RuleError>> {
         let facts: wit::DepositFacts = facts.clone().convert();
-        Ok(self.call(|r, s| r.call_decide_deposit(s, &facts))?.convert())
+        Ok(self.call("decide_deposit", |r, s| r.call_decide_deposit(s, &facts))?.convert())
     }
     fn decide_limit_change(&self, facts: &LimitChangeFacts) -> RulesResult<Result<LimitChangeDecision, RuleError>> {
         let facts: wit::LimitChangeFacts = facts.clone().convert();
-        Ok(self.call(|r, s| r.call_decide_limit_change(s, &facts))?.convert())
+        Ok(self.call("decide_limit_change", |r, s| r.call_decide_limit_change(s, &facts))?.convert())
     }
     fn decide_limit_cancel(&self, facts: &LimitCancelFacts) -> RulesResult<LimitCancelDecision> {
         let facts: wit::LimitCancelFacts = (*facts).convert();
-        Ok(self.call(|r, s| r.call_decide_limit_cancel(s, facts))?.convert())
+        Ok(self.call("decide_limit_cancel", |r, s| r.call_decide_limit_cancel(s, facts))?.convert())
     }
     fn describe_limits(&self, facts: &LimitsFacts) -> RulesResult<Vec<LimitView>> {
         let facts: wit::LimitsFacts = facts.clone().convert();
-        Ok(self.call(|r, s| r.call_describe_limits(s, &facts))?.convert())
+        Ok(self.call("describe_limits", |r, s| r.call_describe_limits(s, &facts))?.convert())
     }
     fn decide_withdrawal(&self, facts: &WithdrawalFacts) -> RulesResult<Result<WithdrawalDecision, RuleError>> {
         let facts: wit::WithdrawalFacts = facts.clone().convert();
-        Ok(self.call(|r, s| r.call_decide_withdrawal(s, facts))?.convert())
+        Ok(self.call("decide_withdrawal", |r, s| r.call_decide_withdrawal(s, facts))?.convert())
     }
     fn describe_tier(&self, facts: TierFacts) -> RulesResult<TierBounds> {
         let facts: wit::TierFacts = facts.convert();
-        Ok(self.call(|r, s| r.call_describe_tier(s, facts))?.convert())
+        Ok(self.call("describe_tier", |r, s| r.call_describe_tier(s, facts))?.convert())
     }
     fn player_message(&self, notice: &PlayerNotice) -> RulesResult<String> {
         let notice: wit::PlayerNotice = notice.clone().convert();
-        self.call(|r, s| r.call_player_message(s, &notice))
+        self.call("player_message", |r, s| r.call_player_message(s, &notice))
     }
     fn describe_reviews(&self, items: &[ReviewItem]) -> RulesResult<Vec<ReviewState>> {
         let items: Vec<wit::ReviewItem> = items.to_vec().convert();
-        Ok(self.call(|r, s| r.call_describe_reviews(s, &items))?.convert())
+        Ok(self.call("describe_reviews", |r, s| r.call_describe_reviews(s, &items))?.convert())
     }
     fn decide_aml(&self, facts: &AmlFacts) -> RulesResult<Result<AmlDecision, RuleError>> {
         let facts: wit::AmlFacts = facts.clone().convert();
-        Ok(self.call(|r, s| r.call_decide_aml(s, &facts))?.convert())
+        Ok(self.call("decide_aml", |r, s| r.call_decide_aml(s, &facts))?.convert())
     }
     fn decide_aml_review(&self, facts: &AmlReviewFacts) -> RulesResult<AmlReviewDecision> {
         let facts: wit::AmlReviewFacts = (*facts).convert();
-        Ok(self.call(|r, s| r.call_decide_aml_review(s, facts))?.convert())
+        Ok(self.call("decide_aml_review", |r, s| r.call_decide_aml_review(s, facts))?.convert())
     }
     fn decide_kyc(&self, facts: &KycFacts) -> RulesResult<KycDecision> {
         let facts: wit::KycFacts = facts.clone().convert();
-        Ok(self.call(|r, s| r.call_decide_kyc(s, &facts))?.convert())
+        Ok(self.call("decide_kyc", |r, s| r.call_decide_kyc(s, &facts))?.convert())
     }
     fn decide_exclusion(&self, facts: &ExclusionFacts) -> RulesResult<Result<ExclusionDecision, RuleError>> {
         let facts: wit::ExclusionFacts = facts.clone().convert();
-        Ok(self.call(|r, s| r.call_decide_exclusion(s, &facts))?.convert())
+        Ok(self.call("decide_exclusion", |r, s| r.call_decide_exclusion(s, &facts))?.convert())
     }
     fn describe_exclusions(&self, facts: &ExclusionStatusFacts) -> RulesResult<ExclusionStatus> {
         let facts: wit::ExclusionStatusFacts = facts.clone().convert();
-        Ok(self.call(|r, s| r.call_describe_exclusions(s, &facts))?.convert())
+        Ok(self.call("describe_exclusions", |r, s| r.call_describe_exclusions(s, &facts))?.convert())
     }
     fn decide_regulator_import(&self, facts: &RegulatorImportFacts) -> RulesResult<Vec<RegulatorOutcome>> {
         let facts: wit::RegulatorImportFacts = facts.clone().convert();
-        Ok(self.call(|r, s| r.call_decide_regulator_import(s, &facts))?.convert())
+        Ok(self.call("decide_regulator_import", |r, s| r.call_decide_regulator_import(s, &facts))?.convert())
     }
     fn decide_screening(&self, facts: &ScreeningFacts) -> RulesResult<ScreeningDecision> {
         let facts: wit::ScreeningFacts = facts.clone().convert();
-        Ok(self.call(|r, s| r.call_decide_screening(s, &facts))?.convert())
+        Ok(self.call("decide_screening", |r, s| r.call_decide_screening(s, &facts))?.convert())
     }
     fn score_names(&self, query: &NameQuery, candidates: &[ListCandidate]) -> RulesResult<Vec<ScoredCandidate>> {
         let query: wit::NameQuery = query.clone().convert();
         let candidates: Vec<wit::ListCandidate> = candidates.to_vec().convert();
-        Ok(self.call(|r, s| r.call_score_names(s, &query, &candidates))?.convert())
+        Ok(self.call("score_names", |r, s| r.call_score_names(s, &query, &candidates))?.convert())
     }
     fn score_names_ofac(&self, query: &str, candidates: &[ListCandidate]) -> RulesResult<Vec<OfacScored>> {
         let candidates: Vec<wit::ListCandidate> = candidates.to_vec().convert();
-        Ok(self.call(|r, s| r.call_score_names_ofac(s, query, &candidates))?.convert())
+        Ok(self.call("score_names_ofac", |r, s| r.call_score_names_ofac(s, query, &candidates))?.convert())
     }
     fn index_keys(&self, names: &[String]) -> RulesResult<Vec<Vec<String>>> {
-        self.call(|r, s| r.call_index_keys(s, names))
+        self.call("index_keys", |r, s| r.call_index_keys(s, names))
     }
     fn describe_sanctions(&self, status: SanctionsStatus) -> RulesResult<SanctionsView> {
         let status: wit::SanctionsStatus = status.convert();
-        Ok(self.call(|r, s| r.call_describe_sanctions(s, status))?.convert())
+        Ok(self.call("describe_sanctions", |r, s| r.call_describe_sanctions(s, status))?.convert())
     }
     fn decide_case_review(&self, facts: &CaseReviewFacts) -> RulesResult<CaseReviewDecision> {
         let facts: wit::CaseReviewFacts = (*facts).convert();
-        Ok(self.call(|r, s| r.call_decide_case_review(s, facts))?.convert())
+        Ok(self.call("decide_case_review", |r, s| r.call_decide_case_review(s, facts))?.convert())
     }
     fn due_now(&self, facts: &DueFacts) -> RulesResult<DueWork> {
         let facts: wit::DueFacts = facts.clone().convert();
-        Ok(self.call(|r, s| r.call_due_now(s, &facts))?.convert())
+        Ok(self.call("due_now", |r, s| r.call_due_now(s, &facts))?.convert())
     }
 }

@@ -41,9 +41,18 @@ async fn handle(
     let source = trusted_header.and_then(|name| forwarded_client(&parts.headers, &name)).unwrap_or(peer);
     parts.extensions.insert(gateway::SourceAddress(source));
     let method = parts.method.clone();
+    let in_flight = crate::observability::InFlight::start();
     let body = read_body(body).await;
-    let response = gateway.handle(http::Request::from_parts(parts, body)).await;
-    log_request(&method, &response, started.elapsed());
+    let request = http::Request::from_parts(parts, body);
+    let response = match request.uri().path() {
+        "/metrics" => gateway.metrics_page(&request, gateway::telemetry::MetricsAccess::AdminKey, crate::observability::render).await,
+        _ => gateway.handle(request).await,
+    };
+    drop(in_flight);
+    let took = started.elapsed();
+    let facts = response.extensions().get::<gateway::RequestFacts>();
+    crate::observability::record_request(&method, facts.and_then(|f| f.route), response.status().as_u16(), facts.and_then(|f| f.check), took);
+    log_request(&method, &response, took);
     Ok(response.map(|b| Full::new(Bytes::from(b))))
 }
 
@@ -73,6 +82,38 @@ fn log_request(method: &http::Method, response: &http::Response<Vec<u8>>, took: 
 fn forwarded_client(headers: &http::HeaderMap, name: &http::HeaderName) -> Option<std::net::IpAddr> {
     let value = headers.get_all(name).iter().next_back()?.to_str().ok()?;
     value.rsplit(',').next()?.trim().parse().ok()
+}
+
+/// Serves `GET /metrics` alone, without a key, to whoever reaches `listener`
+/// (`--metrics-listen`: an address only the monitoring network reaches).
+pub async fn serve_metrics(listener: TcpListener, gateway: Arc<Gateway>) {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else { continue };
+        let gateway = gateway.clone();
+        tokio::spawn(async move {
+            let service = service_fn(move |request: hyper::Request<Incoming>| {
+                let gateway = gateway.clone();
+                async move {
+                    let (parts, _) = request.into_parts();
+                    let request = http::Request::from_parts(parts, Vec::new());
+                    let response = match request.uri().path() {
+                        "/metrics" => gateway.metrics_page(&request, gateway::telemetry::MetricsAccess::Open, crate::observability::render).await,
+                        _ => {
+                            let mut response = http::Response::new(b"GET /metrics\n".to_vec());
+                            *response.status_mut() = http::StatusCode::NOT_FOUND;
+                            response
+                        }
+                    };
+                    Ok::<_, Infallible>(response.map(|b| Full::new(Bytes::from(b))))
+                }
+            });
+            let _ = http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_READ_TIMEOUT)
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
 }
 
 /// Serves until `shutdown` resolves; each request's source is its peer.

@@ -136,6 +136,11 @@ fn decode(row: &tokio_postgres::Row) -> Result<Row, StoreError> {
 
 #[async_trait::async_trait]
 impl Store for PostgresStore {
+    fn connections(&self) -> Option<(usize, usize)> {
+        let status = self.pool.status();
+        Some((status.available, status.size.saturating_sub(status.available)))
+    }
+
     async fn query(&self, sql: &'static str, params: Vec<Value>) -> Result<Vec<Row>, StoreError> {
         let client = self.pool.get().await.map_err(pool_error)?;
         let statement = client.prepare_cached(&to_postgres_placeholders(sql)).await.map_err(backend)?;

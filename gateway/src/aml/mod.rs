@@ -1105,23 +1105,23 @@ pub(crate) async fn ctr_candidates(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
 /// One typology's record: alerts, and how the cases holding it were closed.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct TypologyFeedback {
-    typology: String,
-    alerts: i64,
-    cases_confirmed: i64,
-    cases_false_positive: i64,
+    pub(crate) typology: String,
+    pub(crate) alerts: i64,
+    pub(crate) cases_confirmed: i64,
+    pub(crate) cases_false_positive: i64,
     /// confirmed over closed; none before a case holding it is closed
-    precision: Option<f64>,
+    pub(crate) precision: Option<f64>,
 }
 
 /// What the team's outcomes say of the rules.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct AmlFeedback {
-    cases_open: i64,
-    cases_closed: i64,
+    pub(crate) cases_open: i64,
+    pub(crate) cases_closed: i64,
     alerts: i64,
     /// alerts per case: how many alerts a case groups
-    alerts_per_case: Option<f64>,
-    typologies: Vec<TypologyFeedback>,
+    pub(crate) alerts_per_case: Option<f64>,
+    pub(crate) typologies: Vec<TypologyFeedback>,
 }
 
 /// The environment's AML feedback, counted from the cases' outcomes.

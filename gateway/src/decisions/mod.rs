@@ -79,6 +79,9 @@ impl DecisionQueue {
             q.push(r);
         }
     }
+    pub(crate) fn len(&self) -> usize {
+        self.0.lock().map(|q| q.len()).unwrap_or(0)
+    }
     fn take(&self) -> Vec<RecordedDecision> {
         self.0.lock().map(|mut q| std::mem::take(&mut *q)).unwrap_or_default()
     }
@@ -190,6 +193,7 @@ impl Gateway {
             let rest = pages.split_off(pages.len().min(PAGES_PER_BATCH));
             let statements: Vec<Stmt> = pages.iter().filter_map(|p| store::insert_page(p)).collect();
             if let Err(e) = store.batch(statements).await {
+                metrics::counter!(crate::telemetry::DECISION_LOG_FLUSH_FAILURES).increment(1);
                 self.decision_queue.requeue(pages.into_iter().chain(rest).flatten().collect());
                 return Err(e);
             }

@@ -183,6 +183,13 @@ impl Gateway {
         };
         let mut statements = vec![store::insert_attempt(&self.new_id("att"), &due.delivery_id, now, status_code, error.clone())];
         let error_text = error.unwrap_or_else(|| format!("endpoint answered {}", status_code.unwrap_or(0)));
+        let result = match status_code {
+            Some(200..=299) => "delivered",
+            Some(410) => "gone",
+            Some(_) => "refused",
+            None => "unreachable",
+        };
+        metrics::counter!(crate::telemetry::WEBHOOK_DELIVERIES, "result" => result).increment(1);
         match status_code {
             Some(200..=299) => statements.push(store::finish(&due.delivery_id, DeliveryStatus::Succeeded, now, status_code, None)),
             Some(410) => {

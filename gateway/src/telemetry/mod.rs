@@ -1,0 +1,234 @@
+//! Operational metrics through the `metrics` facade: the core records, the
+//! host decides where they go (the native host installs a Prometheus
+//! recorder; without one every call does nothing, as at the edge). Labels
+//! never carry a tenant or user id: per-tenant figures stay in
+//! `GET /v1/admin/metrics`.
+
+pub mod store;
+
+use serde_json::Value as Json;
+
+use crate::auth::Environment;
+use crate::error::ApiResult;
+use crate::{time, Gateway};
+
+pub const HTTP_REQUEST_DURATION: &str = "http_server_request_duration_seconds";
+pub const HTTP_ACTIVE_REQUESTS: &str = "http_server_active_requests";
+pub const CHECK_DURATION: &str = "cgw_check_duration_seconds";
+pub const RULES_DURATION: &str = "cgw_rules_evaluation_duration_seconds";
+pub const QUEUE_ITEMS: &str = "cgw_review_queue_items";
+pub const QUEUE_OLDEST_AGE: &str = "cgw_review_queue_oldest_age_seconds";
+pub const QUEUE_PAST_DUE: &str = "cgw_review_queue_past_due_items";
+pub const WEBHOOK_DELIVERIES: &str = "cgw_webhook_deliveries_total";
+pub const WEBHOOK_PENDING: &str = "cgw_webhook_pending_deliveries";
+pub const WEBHOOK_LAG: &str = "cgw_webhook_delivery_lag_seconds";
+pub const DECISION_LOG_QUEUE: &str = "cgw_decision_log_queue_length";
+pub const DECISION_LOG_FLUSH_FAILURES: &str = "cgw_decision_log_flush_failures_total";
+pub const LIST_LAST_REFRESH: &str = "cgw_list_last_refresh_timestamp_seconds";
+pub const LIST_REFRESH_FAILURES: &str = "cgw_list_refresh_failures_total";
+pub const STORE_ERRORS: &str = "cgw_store_errors_total";
+pub const STORE_POOL_CONNECTIONS: &str = "cgw_store_pool_connections";
+pub const STORE_UP: &str = "cgw_store_up";
+pub const AML_PRECISION: &str = "cgw_aml_typology_precision";
+pub const AML_ALERTS_PER_CASE: &str = "cgw_aml_alerts_per_case";
+pub const BUILD_INFO: &str = "cgw_build_info";
+
+/// Seconds: from a cheap check (a few hundred microseconds) to a slow vendor call.
+pub const DURATION_BUCKETS: &[f64] = &[0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
+/// Seconds: a rules call takes microseconds.
+pub const RULES_BUCKETS: &[f64] = &[0.000_002, 0.000_005, 0.000_01, 0.000_025, 0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.005, 0.025];
+
+/// Says what each metric means, for the recorder's `# HELP` lines.
+pub fn describe() {
+    use metrics::{describe_counter, describe_gauge, describe_histogram, Unit};
+    describe_histogram!(HTTP_REQUEST_DURATION, Unit::Seconds, "HTTP requests by method, route template and status");
+    describe_gauge!(HTTP_ACTIVE_REQUESTS, "HTTP requests being answered");
+    describe_histogram!(CHECK_DURATION, Unit::Seconds, "check-path requests by endpoint and outcome");
+    describe_histogram!(RULES_DURATION, Unit::Seconds, "rules component calls by operation");
+    describe_gauge!(QUEUE_ITEMS, "items waiting for a person, by environment and queue");
+    describe_gauge!(QUEUE_OLDEST_AGE, Unit::Seconds, "how long the oldest waiting item of each queue has waited");
+    describe_gauge!(QUEUE_PAST_DUE, "AML cases past their filing deadline, by environment");
+    describe_counter!(WEBHOOK_DELIVERIES, "webhook delivery attempts by result");
+    describe_gauge!(WEBHOOK_PENDING, "webhook deliveries not yet delivered or given up");
+    describe_gauge!(WEBHOOK_LAG, Unit::Seconds, "how long the earliest due delivery has been due");
+    describe_gauge!(DECISION_LOG_QUEUE, "decisions waiting in this host to be written to the log");
+    describe_counter!(DECISION_LOG_FLUSH_FAILURES, "failed writes of the decision log (the decisions are kept for the next try)");
+    describe_gauge!(LIST_LAST_REFRESH, Unit::Seconds, "when each required sanctions list was last switched in (unix seconds)");
+    describe_counter!(LIST_REFRESH_FAILURES, "list refreshes that failed, by environment and source");
+    describe_counter!(STORE_ERRORS, "store errors by kind");
+    describe_gauge!(STORE_POOL_CONNECTIONS, "store connections by state");
+    describe_gauge!(STORE_UP, "1 when the store answered the last scrape's reads");
+    describe_gauge!(AML_PRECISION, "confirmed share of closed AML cases, per typology");
+    describe_gauge!(AML_ALERTS_PER_CASE, "AML alerts per case");
+    describe_gauge!(BUILD_INFO, "the build: version and the rules component's SHA-256");
+}
+
+/// A check-path request's endpoint and outcome, for the host's timer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckFacts {
+    pub endpoint: &'static str,
+    pub outcome: &'static str,
+}
+
+/// The check-path operations and the answer field that names their outcome.
+const CHECKS: &[(&str, &str)] = &[
+    ("screenUser", "status"),
+    ("checkExclusion", "is_excluded"),
+    ("checkDeposit", "allowed"),
+    ("commitDeposit", "status"),
+    ("startKyc", "withdrawal_held"),
+    ("reportAmlEvent", "outcome"),
+];
+
+/// The outcome of a check-path answer, from a closed set of label values.
+pub(crate) fn check_facts(operation_id: &'static str, status: u16, body: Option<&Json>) -> Option<CheckFacts> {
+    let (endpoint, field) = CHECKS.iter().find(|(op, _)| *op == operation_id).copied()?;
+    let outcome = match status {
+        200..=299 => match body.and_then(|b| b.get(field)) {
+            Some(Json::Bool(flag)) => match (field, flag) {
+                ("is_excluded", true) => "excluded",
+                ("is_excluded", false) => "not_excluded",
+                ("allowed", true) => "allowed",
+                ("allowed", false) => "rejected",
+                ("withdrawal_held", true) => "held",
+                _ => "approved",
+            },
+            Some(Json::String(value)) => label_value(value),
+            _ => "answered",
+        },
+        503 => "unavailable",
+        400..=499 => "client_error",
+        _ => "server_error",
+    };
+    Some(CheckFacts { endpoint, outcome })
+}
+
+/// A value fit for a label: the rules' snake_case names; anything else is `other`.
+fn label_value(value: &str) -> &'static str {
+    const KNOWN: &[&str] = &[
+        "clear", "hit", "potential_match", "pending_review", "review", "approved", "approve", "declined", "decline", "rejected", "held",
+        "hold_withdrawal", "committed", "replayed", "allowed", "blocked", "excluded",
+    ];
+    KNOWN.iter().find(|k| **k == value).copied().unwrap_or("other")
+}
+
+impl Gateway {
+    /// Sets the gauges a scrape shows from the store's current state: the
+    /// review queues, the webhook backlog, the lists, AML feedback, the
+    /// decision log's queue and the build. `Err` when the store did not answer.
+    pub async fn record_gauges(&self) -> ApiResult<()> {
+        let now = self.clock.now();
+        let identity = self.rules.identity();
+        metrics::gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION"), "rules_version" => identity.version, "rules_sha256" => identity.component_sha256).set(1.0);
+        metrics::gauge!(DECISION_LOG_QUEUE).set(self.decision_queue.len() as f64);
+        if let Some((idle, in_use)) = self.store.connections() {
+            metrics::gauge!(STORE_POOL_CONNECTIONS, "state" => "idle").set(idle as f64);
+            metrics::gauge!(STORE_POOL_CONNECTIONS, "state" => "in_use").set(in_use as f64);
+        }
+        let figures = match store::figures(self.store.as_ref(), now).await {
+            Ok(f) => f,
+            Err(e) => {
+                metrics::gauge!(STORE_UP).set(0.0);
+                return Err(e);
+            }
+        };
+        metrics::gauge!(STORE_UP).set(1.0);
+        for environment in [Environment::Sandbox, Environment::Production] {
+            for queue in ["sanctions", "due_diligence", "kyc_review", "aml"] {
+                let found = figures.queues.iter().find(|(q, f)| *q == queue && f.environment == environment).map(|(_, f)| f);
+                let labels = [("environment", environment.as_str()), ("queue", queue)];
+                metrics::gauge!(QUEUE_ITEMS, &labels).set(found.map_or(0.0, |f| f.open as f64));
+                let age = found.and_then(|f| f.oldest_since).map_or(0, |since| now.saturating_sub(since).max(0));
+                metrics::gauge!(QUEUE_OLDEST_AGE, &labels).set(age as f64);
+                if queue == "aml" {
+                    let past_due = found.and_then(|f| f.past_due).unwrap_or(0);
+                    metrics::gauge!(QUEUE_PAST_DUE, "environment" => environment.as_str(), "queue" => queue).set(past_due as f64);
+                }
+            }
+            for list in self.list_coverage(environment).await? {
+                let at = list.last_refreshed_at.as_deref().and_then(time::parse).unwrap_or(0);
+                metrics::gauge!(LIST_LAST_REFRESH, "environment" => environment.as_str(), "source" => list.source).set(at as f64);
+            }
+            let feedback = crate::aml::feedback(self, environment).await?;
+            metrics::gauge!(AML_ALERTS_PER_CASE, "environment" => environment.as_str()).set(feedback.alerts_per_case.unwrap_or(0.0));
+            for t in feedback.typologies {
+                if let Some(precision) = t.precision {
+                    metrics::gauge!(AML_PRECISION, "environment" => environment.as_str(), "typology" => t.typology).set(precision);
+                }
+            }
+        }
+        metrics::gauge!(WEBHOOK_PENDING).set(figures.pending_deliveries as f64);
+        let lag = figures.earliest_due_delivery.map_or(0, |due| now.saturating_sub(due).max(0));
+        metrics::gauge!(WEBHOOK_LAG).set(lag as f64);
+        Ok(())
+    }
+}
+
+/// Who may read `GET /metrics`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MetricsAccess {
+    /// an admin key of either environment (the API's listener)
+    AdminKey,
+    /// anyone who reaches it (a listener of its own, such as `--metrics-listen`)
+    Open,
+}
+
+impl Gateway {
+    /// `GET /metrics`: the gauges refreshed, then `render`'s Prometheus text.
+    /// A store that does not answer still gets its text (with `cgw_store_up` 0).
+    pub async fn metrics_page(&self, request: &http::Request<Vec<u8>>, access: MetricsAccess, render: impl FnOnce() -> String) -> http::Response<Vec<u8>> {
+        let request_id = self.new_id("req");
+        let refused = |error: crate::error::ApiError| {
+            let mut response = error.into_response(&request_id);
+            response.extensions_mut().insert(crate::RequestFacts { route: Some("/metrics"), ..crate::RequestFacts::default() });
+            response
+        };
+        if request.method() != http::Method::GET {
+            return refused(crate::error::ApiError::new(405, "method_not_allowed", "GET /metrics only"));
+        }
+        if access == MetricsAccess::AdminKey {
+            match self.authenticate(request.headers(), &request_id, None).await {
+                Ok(caller) if caller.is_admin && caller.person.is_none() => {}
+                Ok(_) => return refused(crate::error::ApiError::new(403, "forbidden", "metrics need an admin key")),
+                Err(error) => return refused(error),
+            }
+        }
+        let _ = self.record_gauges().await;
+        let mut response = http::Response::new(render().into_bytes());
+        response.headers_mut().insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"));
+        if let Ok(value) = http::HeaderValue::from_str(&request_id) {
+            response.headers_mut().insert("x-request-id", value);
+        }
+        response.extensions_mut().insert(crate::RequestFacts { route: Some("/metrics"), ..crate::RequestFacts::default() });
+        response
+    }
+}
+
+/// Counts a store error by kind (never its text, which may name hosts).
+pub(crate) fn store_error(error: &crate::ports::StoreError) {
+    let kind = match error {
+        crate::ports::StoreError::Unavailable(_) => "unavailable",
+        crate::ports::StoreError::Conflict { .. } => "conflict",
+        _ => "backend",
+    };
+    metrics::counter!(STORE_ERRORS, "kind" => kind).increment(1);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn check_outcomes_come_from_a_closed_set() {
+        let facts = |op, status, body: Json| check_facts(op, status, Some(&body)).map(|f| f.outcome);
+        assert_eq!(facts("checkDeposit", 200, json!({ "allowed": false })), Some("rejected"));
+        assert_eq!(facts("checkExclusion", 200, json!({ "is_excluded": true })), Some("excluded"));
+        assert_eq!(facts("screenUser", 201, json!({ "status": "clear" })), Some("clear"));
+        assert_eq!(facts("screenUser", 201, json!({ "status": "u-12345@example.com" })), Some("other"));
+        assert_eq!(facts("reportAmlEvent", 503, json!({})), Some("unavailable"));
+        assert_eq!(facts("commitDeposit", 404, json!({})), Some("client_error"));
+        // not a check: nothing recorded
+        assert_eq!(facts("listWebhooks", 200, json!({})), None);
+    }
+}
