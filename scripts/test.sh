@@ -74,6 +74,16 @@ cp tools/browser/package.json tools/browser/package-lock.json "$work/browser-too
 (cd "$work/browser-tools" && npm ci --ignore-scripts --no-audit --no-fund >/dev/null)
 export CGW_BROWSER_TESTS=1 CGW_AXE_JS="$work/browser-tools/node_modules/axe-core/axe.min.js"
 
+step "operations tools from Debian: Prometheus and promtool (metrics and alert tests), pg_auto_failover (the failover fault test)"
+if ! command -v promtool >/dev/null || ! command -v prometheus >/dev/null || [ ! -x /usr/lib/postgresql/15/bin/pg_autoctl ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus postgresql-15-auto-failover pg-auto-failover-cli >/dev/null
+fi
+promtool --version | head -1
+
+step "alert rules: promtool check and unit tests (deploy/prometheus)"
+(cd deploy/prometheus && promtool check rules alerts.yml && promtool test rules alerts.test.yml)
+
 step "private Postgres"
 port=$((20000 + RANDOM % 20000))
 pg_env=$(scripts/postgres.sh start "$pg_dir" "$port")

@@ -219,9 +219,8 @@ pub async fn migrations_apply_twice(store: &dyn Store) -> Result<(), String> {
 pub async fn retention_deletes_a_bounded_batch(store: &dyn Store) -> Result<(), String> {
     let e = |e: StoreError| e.to_string();
     crate::schema::migrate(store).await.map_err(e)?;
-    let insert = |start: i64| {
-        Stmt::new("INSERT INTO rate_windows (key_id, window_start, used) VALUES (?1, ?2, 1)", vec!["contract".into(), start.into()])
-    };
+    let insert =
+        |start: i64| Stmt::new("INSERT INTO rate_windows (key_id, window_start, used) VALUES (?1, ?2, 1)", vec!["contract".into(), start.into()]);
     store.batch(vec![Stmt::new("DELETE FROM rate_windows WHERE key_id = ?1", vec!["contract".into()])]).await.map_err(e)?;
     store.batch(vec![insert(100), insert(160), insert(220), insert(10_000)]).await.map_err(e)?;
     let at = 1_000;

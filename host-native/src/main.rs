@@ -5,9 +5,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use gateway::retention::RetentionPolicy;
 use gateway::auth::Environment;
 use gateway::lists::{self, ListEntry, ListFormat, ListSource};
+use gateway::retention::RetentionPolicy;
 use gateway::{Config, Gateway};
 use host_native::list_refresh;
 use host_native::rules_engine::ComponentRules;

@@ -99,7 +99,9 @@ async fn every_pruned_table_stays_bounded_over_a_simulated_year() {
     gw.migrate().await.unwrap();
     let probe = host_native::open_store(&url).await.unwrap();
     let admin = gw.create_admin_key(Environment::Sandbox).await.unwrap();
-    let (_, tenant) = send(&gw, &admin, "POST", "/v1/admin/tenants", json!({ "name": "op", "environment": "sandbox", "rate_limit_per_minute": 100_000 }), None).await;
+    let (_, tenant) =
+        send(&gw, &admin, "POST", "/v1/admin/tenants", json!({ "name": "op", "environment": "sandbox", "rate_limit_per_minute": 100_000 }), None)
+            .await;
     let (key, tenant_id) = (tenant["api_key"].as_str().unwrap().to_string(), tenant["tenant_id"].as_str().unwrap().to_string());
     assert_eq!(send(&gw, &key, "POST", "/v1/webhooks", json!({ "url": "http://127.0.0.1:9/hooks" }), None).await.0, 201);
     for user in ["w-0", "w-1", "w-2"] {

@@ -106,8 +106,23 @@ pub(crate) fn check_facts(operation_id: &'static str, status: u16, body: Option<
 /// A value fit for a label: the rules' snake_case names; anything else is `other`.
 fn label_value(value: &str) -> &'static str {
     const KNOWN: &[&str] = &[
-        "clear", "hit", "potential_match", "pending_review", "review", "approved", "approve", "declined", "decline", "rejected", "held",
-        "hold_withdrawal", "committed", "replayed", "allowed", "blocked", "excluded",
+        "clear",
+        "hit",
+        "potential_match",
+        "pending_review",
+        "review",
+        "approved",
+        "approve",
+        "declined",
+        "decline",
+        "rejected",
+        "held",
+        "hold_withdrawal",
+        "committed",
+        "replayed",
+        "allowed",
+        "blocked",
+        "excluded",
     ];
     KNOWN.iter().find(|k| **k == value).copied().unwrap_or("other")
 }
@@ -176,7 +191,12 @@ pub enum MetricsAccess {
 impl Gateway {
     /// `GET /metrics`: the gauges refreshed, then `render`'s Prometheus text.
     /// A store that does not answer still gets its text (with `cgw_store_up` 0).
-    pub async fn metrics_page(&self, request: &http::Request<Vec<u8>>, access: MetricsAccess, render: impl FnOnce() -> String) -> http::Response<Vec<u8>> {
+    pub async fn metrics_page(
+        &self,
+        request: &http::Request<Vec<u8>>,
+        access: MetricsAccess,
+        render: impl FnOnce() -> String,
+    ) -> http::Response<Vec<u8>> {
         let request_id = self.new_id("req");
         let refused = |error: crate::error::ApiError| {
             let mut response = error.into_response(&request_id);
