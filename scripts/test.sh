@@ -75,7 +75,7 @@ cp tools/browser/package.json tools/browser/package-lock.json "$work/browser-too
 export CGW_BROWSER_TESTS=1 CGW_AXE_JS="$work/browser-tools/node_modules/axe-core/axe.min.js"
 
 step "operations tools from Debian: Prometheus and promtool (metrics and alert tests), pg_auto_failover (the failover fault test)"
-if ! command -v promtool >/dev/null || ! command -v prometheus >/dev/null || [ ! -x /usr/lib/postgresql/15/bin/pg_autoctl ]; then
+if ! command -v promtool >/dev/null || ! command -v prometheus >/dev/null || ! command -v pg_autoctl >/dev/null; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus postgresql-15-auto-failover pg-auto-failover-cli >/dev/null
 fi
