@@ -55,7 +55,7 @@ impl Drop for InFlight {
 
 /// One answered request's duration by method, route template and status,
 /// and a check's by endpoint and outcome.
-pub fn record_request(method: &http::Method, route: Option<&'static str>, status: u16, check: Option<CheckFacts>, took: Duration) {
+pub fn record_request(method: &http::Method, route: Option<&'static str>, status: u16, check: Option<&CheckFacts>, took: Duration) {
     let method = match *method {
         http::Method::GET => "GET",
         http::Method::POST => "POST",
@@ -75,7 +75,7 @@ pub fn record_request(method: &http::Method, route: Option<&'static str>, status
     )
     .record(seconds);
     if let Some(check) = check {
-        metrics::histogram!(telemetry::CHECK_DURATION, "endpoint" => check.endpoint, "outcome" => check.outcome).record(seconds);
+        metrics::histogram!(telemetry::CHECK_DURATION, "endpoint" => check.endpoint, "outcome" => check.outcome.clone()).record(seconds);
     }
 }
 

@@ -51,7 +51,13 @@ async fn handle(
     drop(in_flight);
     let took = started.elapsed();
     let facts = response.extensions().get::<gateway::RequestFacts>();
-    crate::observability::record_request(&method, facts.and_then(|f| f.route), response.status().as_u16(), facts.and_then(|f| f.check), took);
+    crate::observability::record_request(
+        &method,
+        facts.and_then(|f| f.route),
+        response.status().as_u16(),
+        facts.and_then(|f| f.check.as_ref()),
+        took,
+    );
     log_request(&method, &response, took);
     Ok(response.map(|b| Full::new(Bytes::from(b))))
 }

@@ -68,16 +68,30 @@ fn backend(e: tokio_postgres::Error) -> StoreError {
     }
 }
 
-/// A lost or refused connection, or a server shutting down or starting up.
+/// A lost or refused connection, a server shutting down or starting up, or
+/// one that is no longer the primary (a read-only transaction, SQLSTATE
+/// 25006, after a failover demoted it).
 fn is_unavailable(e: &tokio_postgres::Error) -> bool {
     e.is_closed()
         || match e.code() {
             Some(code) => {
-                code.code().starts_with("08") || [SqlState::ADMIN_SHUTDOWN, SqlState::CRASH_SHUTDOWN, SqlState::CANNOT_CONNECT_NOW].contains(code)
+                code.code().starts_with("08")
+                    || [SqlState::ADMIN_SHUTDOWN, SqlState::CRASH_SHUTDOWN, SqlState::CANNOT_CONNECT_NOW, SqlState::READ_ONLY_SQL_TRANSACTION]
+                        .contains(code)
             }
             // no server answer at all: an I/O error on the connection
             None => std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>()),
         }
+}
+
+/// A connection that failed as unavailable is dropped, not returned to the
+/// pool: the next request connects anew, and with `target_session_attrs=read-write`
+/// in a multi-host URL it finds the new primary.
+fn settle<T>(client: deadpool_postgres::Object, result: Result<T, StoreError>) -> Result<T, StoreError> {
+    if matches!(result, Err(StoreError::Unavailable(_))) {
+        drop(deadpool_postgres::Object::take(client));
+    }
+    result
 }
 
 /// No connection could be had: the server is down, restarting or full.
@@ -143,41 +157,53 @@ impl Store for PostgresStore {
 
     async fn query(&self, sql: &'static str, params: Vec<Value>) -> Result<Vec<Row>, StoreError> {
         let client = self.pool.get().await.map_err(pool_error)?;
-        let statement = client.prepare_cached(&to_postgres_placeholders(sql)).await.map_err(backend)?;
-        let bound = bind(&params, statement.params())?;
-        let rows = client.query(&statement, &refs(&bound)).await.map_err(backend)?;
-        rows.iter().map(decode).collect()
+        let result = async {
+            let statement = client.prepare_cached(&to_postgres_placeholders(sql)).await.map_err(backend)?;
+            let bound = bind(&params, statement.params())?;
+            let rows = client.query(&statement, &refs(&bound)).await.map_err(backend)?;
+            rows.iter().map(decode).collect()
+        }
+        .await;
+        settle(client, result)
     }
 
     /// The reads pipelined on one connection: sent together, answered in order.
     async fn query_many(&self, reads: Vec<Read>) -> Result<Vec<Vec<Row>>, StoreError> {
         let client = self.pool.get().await.map_err(pool_error)?;
-        let client = &client;
-        let queries = reads.iter().map(|read| async move {
-            let statement = client.prepare_cached(&to_postgres_placeholders(read.sql)).await.map_err(backend)?;
-            let bound = bind(&read.params, statement.params())?;
-            let rows = client.query(&statement, &refs(&bound)).await.map_err(backend)?;
-            rows.iter().map(decode).collect::<Result<Vec<Row>, StoreError>>()
-        });
-        futures_util::future::try_join_all(queries).await
+        let result = {
+            let client = &client;
+            let queries = reads.iter().map(|read| async move {
+                let statement = client.prepare_cached(&to_postgres_placeholders(read.sql)).await.map_err(backend)?;
+                let bound = bind(&read.params, statement.params())?;
+                let rows = client.query(&statement, &refs(&bound)).await.map_err(backend)?;
+                rows.iter().map(decode).collect::<Result<Vec<Row>, StoreError>>()
+            });
+            futures_util::future::try_join_all(queries).await
+        };
+        settle(client, result)
     }
 
     async fn batch(&self, statements: Vec<Stmt>) -> Result<(), StoreError> {
         let mut client = self.pool.get().await.map_err(pool_error)?;
-        let transaction = client.transaction().await.map_err(backend)?;
-        for (index, statement) in statements.iter().enumerate() {
-            let prepared = transaction.prepare_cached(&to_postgres_placeholders(statement.sql)).await.map_err(backend)?;
-            let bound = bind(&statement.params, prepared.params())?;
-            let changed = transaction.execute(&prepared, &refs(&bound)).await.map_err(|e| match backend(e) {
-                StoreError::Conflict { .. } => StoreError::Conflict { statement: index },
-                other => other,
-            })?;
-            if statement.expect == Expect::One && changed != 1 {
-                return Err(StoreError::Conflict { statement: index });
-            }
-        }
-        transaction.commit().await.map_err(backend)
+        let result = run_batch(&mut client, &statements).await;
+        settle(client, result)
     }
+}
+
+async fn run_batch(client: &mut deadpool_postgres::Object, statements: &[Stmt]) -> Result<(), StoreError> {
+    let transaction = client.transaction().await.map_err(backend)?;
+    for (index, statement) in statements.iter().enumerate() {
+        let prepared = transaction.prepare_cached(&to_postgres_placeholders(statement.sql)).await.map_err(backend)?;
+        let bound = bind(&statement.params, prepared.params())?;
+        let changed = transaction.execute(&prepared, &refs(&bound)).await.map_err(|e| match backend(e) {
+            StoreError::Conflict { .. } => StoreError::Conflict { statement: index },
+            other => other,
+        })?;
+        if statement.expect == Expect::One && changed != 1 {
+            return Err(StoreError::Conflict { statement: index });
+        }
+    }
+    transaction.commit().await.map_err(backend)
 }
 
 #[cfg(test)]

@@ -64,10 +64,10 @@ pub fn describe() {
 }
 
 /// A check-path request's endpoint and outcome, for the host's timer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CheckFacts {
     pub endpoint: &'static str,
-    pub outcome: &'static str,
+    pub outcome: std::borrow::Cow<'static, str>,
 }
 
 /// The check-path operations and the answer field that names their outcome.
@@ -86,45 +86,33 @@ pub(crate) fn check_facts(operation_id: &'static str, status: u16, body: Option<
     let outcome = match status {
         200..=299 => match body.and_then(|b| b.get(field)) {
             Some(Json::Bool(flag)) => match (field, flag) {
-                ("is_excluded", true) => "excluded",
-                ("is_excluded", false) => "not_excluded",
-                ("allowed", true) => "allowed",
-                ("allowed", false) => "rejected",
-                ("withdrawal_held", true) => "held",
-                _ => "approved",
+                ("is_excluded", true) => "excluded".into(),
+                ("is_excluded", false) => "not_excluded".into(),
+                ("allowed", true) => "allowed".into(),
+                ("allowed", false) => "rejected".into(),
+                ("withdrawal_held", true) => "held".into(),
+                _ => "approved".into(),
             },
             Some(Json::String(value)) => label_value(value),
-            _ => "answered",
+            _ => "answered".into(),
         },
-        503 => "unavailable",
-        400..=499 => "client_error",
-        _ => "server_error",
+        503 => "unavailable".into(),
+        400..=499 => "client_error".into(),
+        _ => "server_error".into(),
     };
     Some(CheckFacts { endpoint, outcome })
 }
 
-/// A value fit for a label: the rules' snake_case names; anything else is `other`.
-fn label_value(value: &str) -> &'static str {
-    const KNOWN: &[&str] = &[
-        "clear",
-        "hit",
-        "potential_match",
-        "pending_review",
-        "review",
-        "approved",
-        "approve",
-        "declined",
-        "decline",
-        "rejected",
-        "held",
-        "hold_withdrawal",
-        "committed",
-        "replayed",
-        "allowed",
-        "blocked",
-        "excluded",
-    ];
-    KNOWN.iter().find(|k| **k == value).copied().unwrap_or("other")
+/// A value fit for a label. The outcome fields are the API's enums
+/// (snake_case names); anything of another shape is `other`, so a label's
+/// values stay a closed set.
+fn label_value(value: &str) -> std::borrow::Cow<'static, str> {
+    let enum_like = !value.is_empty() && value.len() <= 32 && value.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+    if enum_like {
+        std::borrow::Cow::Owned(value.to_string())
+    } else {
+        std::borrow::Cow::Borrowed("other")
+    }
 }
 
 impl Gateway {
@@ -241,13 +229,14 @@ mod tests {
 
     #[test]
     fn check_outcomes_come_from_a_closed_set() {
-        let facts = |op, status, body: Json| check_facts(op, status, Some(&body)).map(|f| f.outcome);
-        assert_eq!(facts("checkDeposit", 200, json!({ "allowed": false })), Some("rejected"));
-        assert_eq!(facts("checkExclusion", 200, json!({ "is_excluded": true })), Some("excluded"));
-        assert_eq!(facts("screenUser", 201, json!({ "status": "clear" })), Some("clear"));
-        assert_eq!(facts("screenUser", 201, json!({ "status": "u-12345@example.com" })), Some("other"));
-        assert_eq!(facts("reportAmlEvent", 503, json!({})), Some("unavailable"));
-        assert_eq!(facts("commitDeposit", 404, json!({})), Some("client_error"));
+        let facts = |op, status, body: Json| check_facts(op, status, Some(&body)).map(|f| f.outcome.to_string());
+        let some = |s: &str| Some(s.to_string());
+        assert_eq!(facts("checkDeposit", 200, json!({ "allowed": false })), some("rejected"));
+        assert_eq!(facts("checkExclusion", 200, json!({ "is_excluded": true })), some("excluded"));
+        assert_eq!(facts("screenUser", 201, json!({ "status": "clear" })), some("clear"));
+        assert_eq!(facts("screenUser", 201, json!({ "status": "u-12345@example.com" })), some("other"));
+        assert_eq!(facts("reportAmlEvent", 503, json!({})), some("unavailable"));
+        assert_eq!(facts("commitDeposit", 404, json!({})), some("client_error"));
         // not a check: nothing recorded
         assert_eq!(facts("listWebhooks", 200, json!({})), None);
     }
