@@ -11,17 +11,18 @@ action=${1:?start, kill-primary, state or stop}
 dir=${2:?directory}
 
 bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-# pg_autoctl keeps state under XDG_CONFIG_HOME and XDG_DATA_HOME: inside DIR, so nothing outlives it
-export PATH="$bin:$PATH" XDG_CONFIG_HOME="$dir/xdg/config" XDG_DATA_HOME="$dir/xdg/data"
+# pg_autoctl keeps state under the XDG directories: inside DIR, so nothing outlives it
+export PATH="$bin:$PATH" XDG_CONFIG_HOME="$dir/xdg/config" XDG_DATA_HOME="$dir/xdg/data" XDG_RUNTIME_DIR="$dir/xdg/run"
+xdg=(XDG_CONFIG_HOME="$XDG_CONFIG_HOME" XDG_DATA_HOME="$XDG_DATA_HOME" XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR")
 as_owner() {
-  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- env PATH="$PATH" XDG_CONFIG_HOME="$XDG_CONFIG_HOME" XDG_DATA_HOME="$XDG_DATA_HOME" "$@"; else "$@"; fi
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- env PATH="$PATH" "${xdg[@]}" "$@"; else "$@"; fi
 }
 psql_at() { as_owner psql -h 127.0.0.1 -p "$1" -d "$2" -qAt -c "$3"; }
 # Starts a keeper in its own session, so that it outlives this script.
 keeper() {
   local name=$1; shift
   if [ "$(id -u)" = 0 ]; then
-    setsid runuser -u postgres -- env PATH="$PATH" XDG_CONFIG_HOME="$XDG_CONFIG_HOME" XDG_DATA_HOME="$XDG_DATA_HOME" pg_autoctl "$@" >"$dir/$name.log" 2>&1 < /dev/null &
+    setsid runuser -u postgres -- env PATH="$PATH" "${xdg[@]}" pg_autoctl "$@" >"$dir/$name.log" 2>&1 < /dev/null &
   else
     setsid pg_autoctl "$@" >"$dir/$name.log" 2>&1 < /dev/null &
   fi
@@ -48,8 +49,9 @@ node_state() { psql_at "$port" pg_auto_failover "SELECT string_agg(reportedstate
 case "$action" in
   start)
     port=${3:?port}
-    rm -rf "$dir" && mkdir -p "$dir"
-    if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; fi
+    rm -rf "$dir" && mkdir -p "$dir" "$XDG_RUNTIME_DIR"
+    chmod 700 "$XDG_RUNTIME_DIR"
+    if [ "$(id -u)" = 0 ]; then chown -R postgres "$dir"; fi
     as_owner pg_autoctl create monitor --pgdata "$dir/monitor" --pgport "$port" --hostname 127.0.0.1 --auth trust --no-ssl >"$dir/monitor-create.log" 2>&1
     keeper monitor run --pgdata "$dir/monitor"
     wait_for "the monitor" 30 psql_at "$port" pg_auto_failover "SELECT 1"
@@ -69,10 +71,6 @@ case "$action" in
         wait_for "node1 as the primary" 60 bash -c "[ \"\$(psql -h 127.0.0.1 -p $port -U postgres -d pg_auto_failover -qAt -c \"SELECT reportedstate FROM pgautofailover.node WHERE nodename = 'node1'\" 2>/dev/null)\" = single ]"
       fi
     done
-    for n in 1 2; do
-      for _ in $(seq 1 60); do [ -f "$XDG_CONFIG_HOME/pg_autoctl$dir/node$n/pg_autoctl.cfg" ] && break; sleep 0.5; done
-      as_owner pg_autoctl config set --pgdata "$dir/node$n" timeout.network_partition_timeout 3 >/dev/null
-    done
     # The standby's base backup waits for a checkpoint: ask for one until it is a secondary.
     for _ in $(seq 1 120); do
       [ "$(node_state)" = "primary,secondary" ] && break
@@ -82,6 +80,13 @@ case "$action" in
     if [ "$(node_state)" != "primary,secondary" ]; then
       echo "pg-failover: the formation did not settle ($(node_state))" >&2; tail -20 "$dir"/*.log >&2; exit 1
     fi
+    # once settled (a keeper rewrites its file while it creates its node)
+    for n in 1 2; do
+      # `config set` signals the running keeper to reload: only once its pid file exists
+      # (without one it would signal its own process group, this script included)
+      wait_for "node$n's keeper" 60 test -s "$XDG_RUNTIME_DIR/pg_autoctl$dir/node$n/pg_autoctl.pid"
+      as_owner pg_autoctl config set --pgdata "$dir/node$n" timeout.network_partition_timeout 3 >/dev/null
+    done
     echo "postgresql://postgres@127.0.0.1:$((port + 1)),127.0.0.1:$((port + 2))/cgw?target_session_attrs=read-write&connect_timeout=2"
     ;;
   kill-primary)

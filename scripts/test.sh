@@ -91,7 +91,7 @@ eval "$pg_env"
 echo "postgres on 127.0.0.1:$port"
 
 step "unit, differential and store-contract tests"
-CGW_TEST_POSTGRES_URL=$CGW_PG_ADMIN_URL cargo test --locked --release --workspace --exclude conformance
+CGW_TEST_POSTGRES_URL=$CGW_PG_ADMIN_URL CGW_FAILOVER_TESTS=1 cargo test --locked --release --workspace --exclude conformance
 
 export CGW_BINARY="$root/target/release/compliance-gateway"
 export CGW_EXPECTED_RULES_SHA256=$hash

@@ -10,7 +10,12 @@
 //!   another host once the lock lapses (409 with `Retry-After` until then);
 //! - a webhook receiver down for a whole burst of 1,000 exclusions sent
 //!   through two hosts: every event arrives once it is back, and none is
-//!   accepted twice.
+//!   accepted twice;
+//! - the Postgres primary killed (SIGKILL) under concurrent commits and
+//!   exclusions on two hosts, with pg_auto_failover promoting the standby
+//!   (`scripts/pg-failover.sh`; run where `CGW_FAILOVER_TESTS=1`): nothing
+//!   acknowledged lost, no spend over a limit, no duplicate event, every
+//!   answer right or a 503 with `Retry-After`, writes back within 15 s.
 //!
 //! They run where the test command provides Postgres (`CGW_TEST_POSTGRES_URL`
 //! is set); the cluster they start is their own.
@@ -466,4 +471,198 @@ async fn a_receiver_down_for_a_burst_of_1000_exclusions_gets_each_once_it_is_bac
     let twice: Vec<(String, usize)> = accepted.lock().unwrap().iter().filter(|(_, n)| **n > 1).map(|(k, n)| (k.clone(), *n)).collect();
     assert!(twice.is_empty(), "events accepted more than once: {twice:?}");
     assert_eq!(scalar(&database, "SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'succeeded'").await, BURST as i64);
+}
+
+/// A pg_auto_failover formation of its own: a monitor and two data nodes with
+/// synchronous replication (`scripts/pg-failover.sh`), stopped when dropped.
+struct Formation {
+    dir: tempfile::TempDir,
+    url: String,
+}
+
+impl Formation {
+    fn script() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scripts/pg-failover.sh")
+    }
+
+    /// `None` (the test is skipped) unless the test command asks for it with `CGW_FAILOVER_TESTS=1`.
+    fn start() -> Option<Self> {
+        if std::env::var("CGW_FAILOVER_TESTS").ok().as_deref() != Some("1") {
+            eprintln!("skipped: CGW_FAILOVER_TESTS is not 1 (scripts/test.sh sets it and installs pg_auto_failover)");
+            return None;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        // three ports in a row: the monitor and two nodes
+        let base = (0..200)
+            .map(|_| free_port())
+            .find(|p| *p < 65_000 && (1..3).all(|i| std::net::TcpListener::bind(("127.0.0.1", p + i)).is_ok()))
+            .expect("three free ports in a row");
+        let data = dir.path().join("formation").display().to_string();
+        let out = Command::new(Self::script()).args(["start", &data, &base.to_string()]).output().unwrap();
+        assert!(out.status.success(), "pg-failover.sh start: {}", String::from_utf8_lossy(&out.stderr));
+        let url = String::from_utf8(out.stdout).unwrap().trim().to_string();
+        Some(Formation { dir, url })
+    }
+
+    fn data(&self) -> String {
+        self.dir.path().join("formation").display().to_string()
+    }
+
+    fn kill_primary(&self) -> String {
+        let out = Command::new(Self::script()).args(["kill-primary", &self.data()]).output().unwrap();
+        assert!(out.status.success(), "pg-failover.sh kill-primary: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    }
+}
+
+impl Drop for Formation {
+    fn drop(&mut self) {
+        let _ = Command::new(Self::script()).args(["stop", &self.data()]).output();
+    }
+}
+
+/// What one request's first answer was, during the failover.
+#[derive(Debug)]
+enum FirstAnswer {
+    Right,
+    /// 503 with `Retry-After`: the store is unavailable, try again
+    Unavailable,
+    Wrong(#[allow(dead_code)] String),
+}
+
+fn judge(answer: &Option<(u16, Json, Option<String>)>, right: &[u16]) -> FirstAnswer {
+    match answer {
+        Some((status, _, _)) if right.contains(status) => FirstAnswer::Right,
+        Some((422, body, _)) if body["error"] == "exceeds_limit" => FirstAnswer::Right,
+        Some((503, body, Some(_))) if body["error"] == "store_unavailable" => FirstAnswer::Unavailable,
+        Some((status, body, retry_after)) => FirstAnswer::Wrong(format!("{status} {body} retry-after {retry_after:?}")),
+        None => FirstAnswer::Wrong("no answer".into()),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_primary_killed_mid_commits_fails_over_with_nothing_lost() {
+    let Some(formation) = Formation::start() else { return };
+    let database = formation.url.clone();
+    assert!(database.contains(',') && database.contains("target_session_attrs=read-write"), "{database}");
+    let admin = admin_key(&database);
+    let key_file = formation.dir.path().join("secret.key");
+    let a = ServeProcess::start(&database, free_port(), Some(&key_file)).await;
+    let b = ServeProcess::start(&database, free_port(), Some(&key_file)).await;
+    let bases = [a.base.clone(), b.base.clone()];
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
+    let key = tenant(&client, &bases[0], &admin).await;
+
+    const USERS: usize = 6;
+    const DEPOSITS: usize = 400;
+    const CENTS: i64 = 100;
+    const LIMIT: i64 = 30_000;
+    for u in 0..USERS {
+        let user = format!("depositor-{u}");
+        screen(&client, &bases[u % 2], &key, &user).await;
+        let limit = json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": LIMIT, "currency": "USD", "requested_at": now_iso() });
+        let (status, body, _) = send(&client, &bases[0], &key, reqwest::Method::POST, "/v1/limits", Some(limit), None).await.unwrap();
+        assert_eq!(status, 201, "{body}");
+    }
+    let started = Instant::now();
+    let acknowledged = Arc::new(Mutex::new(BTreeSet::new()));
+    let excluded = Arc::new(Mutex::new(BTreeSet::new()));
+    // (seconds since the start, first answer) of every request
+    let answers: Arc<Mutex<Vec<(f64, FirstAnswer)>>> = Arc::default();
+    let mut clients = Vec::new();
+    for u in 0..USERS {
+        let (acknowledged, excluded, answers, client, bases, key) =
+            (acknowledged.clone(), excluded.clone(), answers.clone(), client.clone(), bases.clone(), key.clone());
+        clients.push(tokio::spawn(async move {
+            let user = format!("depositor-{u}");
+            let mut turn = u;
+            for n in 0..DEPOSITS {
+                let tx = format!("{user}-tx-{n}");
+                let body = json!({ "transaction_id": tx, "user_id": user, "amount_cents": CENTS, "currency": "USD" });
+                turn += 1;
+                let first = send(&client, &bases[turn % 2], &key, reqwest::Method::POST, "/v1/limits/commit", Some(body.clone()), Some(&tx)).await;
+                let verdict = judge(&first, &[200, 201]);
+                let answer = match verdict {
+                    // an answer lost to the failover: the same request, the same key, until it is answered
+                    FirstAnswer::Unavailable => until_answered(&client, &bases, &mut turn, &key, "/v1/limits/commit", &body, Some(&tx)).await,
+                    _ => first.clone().map(|(s, b, _)| (s, b)).unwrap_or((0, Json::Null)),
+                };
+                answers.lock().unwrap().push((started.elapsed().as_secs_f64(), verdict));
+                match answer {
+                    (200 | 201, _) => {
+                        acknowledged.lock().unwrap().insert(tx.clone());
+                    }
+                    (422, b) if b["error"] == "exceeds_limit" => {}
+                    (status, b) => panic!("commit {tx} answered {status}: {b}"),
+                }
+                if n % 20 == 19 {
+                    let fresh = format!("{user}-excluded-{n}");
+                    let person = json!({ "user_id": fresh, "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-01-01", "nationality": "GB", "email": format!("{fresh}@example.com") });
+                    let screened = until_answered(&client, &bases, &mut turn, &key, "/v1/sanctions/screen", &person, Some(&format!("screen-{fresh}"))).await;
+                    assert!(matches!(screened.0, 200 | 201), "screening {fresh} answered {}: {}", screened.0, screened.1);
+                    turn += 1;
+                    let exclusion = exclusion_body(&fresh);
+                    let idempotency = format!("exclude-{fresh}");
+                    let first =
+                        send(&client, &bases[turn % 2], &key, reqwest::Method::POST, "/v1/exclusions", Some(exclusion.clone()), Some(&idempotency)).await;
+                    let verdict = judge(&first, &[200, 201]);
+                    if let FirstAnswer::Unavailable = verdict {
+                        let (status, b) = until_answered(&client, &bases, &mut turn, &key, "/v1/exclusions", &exclusion, Some(&format!("exclude-{fresh}"))).await;
+                        assert!(matches!(status, 200 | 201), "exclusion of {fresh} answered {status}: {b}");
+                    }
+                    answers.lock().unwrap().push((started.elapsed().as_secs_f64(), verdict));
+                    excluded.lock().unwrap().insert(fresh.clone());
+                }
+            }
+        }));
+    }
+    // The primary dies once the commits are well under way.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while acknowledged.lock().unwrap().len() < USERS * 30 {
+        assert!(Instant::now() < deadline, "the commits did not get going");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let killed_at = started.elapsed().as_secs_f64();
+    let killed = formation.kill_primary();
+    let acknowledged_at_kill = acknowledged.lock().unwrap().len();
+    for c in clients {
+        c.await.unwrap();
+    }
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    assert!(acknowledged_at_kill < USERS * (LIMIT / CENTS) as usize, "the kill came after the commits were done");
+
+    let answers = std::mem::take(&mut *answers.lock().unwrap());
+    let wrong: Vec<&(f64, FirstAnswer)> = answers.iter().filter(|(_, a)| matches!(a, FirstAnswer::Wrong(_))).collect();
+    assert!(wrong.is_empty(), "answers neither right nor 503 with Retry-After: {wrong:?}");
+    let unavailable = answers.iter().filter(|(_, a)| matches!(a, FirstAnswer::Unavailable)).count();
+    // the write outage: from the kill to the first right answer after the first 503 (a
+    // retry may then wait out an idempotency lock its failed first try could not release)
+    let first_503 = answers.iter().filter(|(_, a)| matches!(a, FirstAnswer::Unavailable)).map(|(t, _)| *t).fold(f64::MAX, f64::min);
+    let resumed = answers.iter().filter(|(t, a)| *t > first_503 && matches!(a, FirstAnswer::Right)).map(|(t, _)| *t).fold(f64::MAX, f64::min);
+    let outage = resumed - killed_at;
+    eprintln!(
+        "failover: {killed} killed at {killed_at:.1} s; writes back after {outage:.1} s; {} answers, {unavailable} 503s, {} wrong; {} commits acknowledged",
+        answers.len(),
+        wrong.len(),
+        acknowledged.len()
+    );
+    assert!(unavailable > 0, "the failover was never seen: no request answered 503");
+    assert!(outage < 15.0, "writes resumed {outage:.1} s after the primary was killed");
+
+    // On the new primary: every acknowledged commit, once; no spend past the limit; one event per exclusion.
+    let store = host_native::open_store(&database).await.unwrap();
+    let rows = store.query("SELECT transaction_id, external_user_id, amount_cents FROM deposits", vec![]).await.unwrap();
+    let stored: BTreeSet<String> = rows.iter().map(|r| r.text(0).unwrap()).collect();
+    let lost: Vec<&String> = acknowledged.difference(&stored).collect();
+    assert!(lost.is_empty(), "acknowledged commits lost in the failover: {lost:?}");
+    assert_eq!(stored.len(), acknowledged.len(), "a commit was stored that no one was told of and no retry found");
+    let mut spent: BTreeMap<String, i64> = BTreeMap::new();
+    for r in &rows {
+        *spent.entry(r.text(1).unwrap()).or_default() += r.int(2).unwrap();
+    }
+    assert_eq!(spent.values().copied().collect::<Vec<_>>(), vec![LIMIT; USERS], "each user reaches the limit exactly, never past it");
+    let excluded = excluded.lock().unwrap().clone();
+    let events = scalar(&database, "SELECT COUNT(*) FROM outbox WHERE event = 'exclusion.created'").await;
+    assert_eq!(events, excluded.len() as i64, "duplicate or missing exclusion events");
 }
