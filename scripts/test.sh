@@ -99,8 +99,14 @@ export CGW_EXPECTED_RULES_SHA256=$hash
 step "store contract on local D1 (Miniflare)"
 scripts/edge.sh store-contract --state "$work/edge-contract"
 
-step "conformance suite: native host on SQLite"
-cargo test --locked --release -p conformance --test native
+step "conformance suite: native host on SQLite, watched by a real Prometheus (scripts/observe.sh)"
+(
+  eval "$(scripts/observe.sh start "$work/observe")"
+  trap 'scripts/observe.sh stop "$work/observe"' EXIT
+  cargo test --locked --release -p conformance --test native
+  step "what the run showed: Prometheus holds the request histogram and the queue ages, promtool checks the scraped metrics, no secret in the log"
+  scripts/observe.sh check "$work/observe"
+)
 
 step "conformance suite: two native hosts on one Postgres, requests alternating between them"
 CGW_HOSTS=2 CGW_DATABASE_URL=$CGW_PG_URL cargo test --locked --release -p conformance --test native

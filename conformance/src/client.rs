@@ -1,7 +1,7 @@
 //! A small blocking HTTP client for the cases, recording every body an
 //! operator sees so the suite can check the tipping-off rule at the end.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -9,6 +9,37 @@ use serde_json::{json, Value as Json};
 
 /// Every (path, status, body, has request id) an operator key received.
 pub static OPERATOR_RESPONSES: Mutex<Vec<(String, u16, String, bool)>> = Mutex::new(Vec::new());
+
+/// Every key, token, secret and password the run sent or was given, for the
+/// check that none of them reaches the server's log.
+pub static SECRETS_SEEN: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
+
+/// The fields whose values are secrets, in bodies sent and received.
+const SECRET_FIELDS: &[&str] = &["api_key", "secret", "session_token", "password", "new_password", "totp_secret", "previous_secret"];
+
+/// Records a secret (anything shorter is too common to grep for).
+pub fn saw_secret(value: &str) {
+    if value.len() >= 8 {
+        if let Ok(mut seen) = SECRETS_SEEN.lock() {
+            seen.insert(value.to_string());
+        }
+    }
+}
+
+fn saw_secrets_in(body: &Json) {
+    match body {
+        Json::Object(fields) => {
+            for (name, value) in fields {
+                match value.as_str() {
+                    Some(text) if SECRET_FIELDS.contains(&name.as_str()) => saw_secret(text),
+                    _ => saw_secrets_in(value),
+                }
+            }
+        }
+        Json::Array(items) => items.iter().for_each(saw_secrets_in),
+        _ => {}
+    }
+}
 
 pub struct Env {
     pub base_url: String,
@@ -108,6 +139,7 @@ impl Env {
     pub fn person(&self, environment: &str, role: &str) -> Result<Person, String> {
         let make = self.console_user.as_ref().ok_or("this runner cannot create console accounts")?;
         let created = make(environment, &format!("{}@example.com", unique("person")), role)?;
+        saw_secrets_in(&created);
         let field = |name: &str| created[name].as_str().map(str::to_string).ok_or(format!("console-user create gave no {name}: {created}"));
         let (email, password, secret) = (field("email")?, field("password")?, field("totp_secret")?);
         let body = serde_json::json!({ "environment": environment, "email": email, "password": password, "totp": totp_now(&secret)? });
@@ -161,7 +193,11 @@ impl Env {
             request = request.set(name, value);
         }
         if let Some(key) = key {
+            saw_secret(key);
             request = request.set("authorization", &format!("Bearer {key}"));
+        }
+        if let Some(sent) = raw_body.as_ref().and_then(|(_, bytes)| serde_json::from_slice::<Json>(bytes).ok()) {
+            saw_secrets_in(&sent);
         }
         let result = match raw_body {
             Some((content_type, bytes)) => request.set("content-type", content_type).send_bytes(&bytes),
@@ -179,6 +215,7 @@ impl Env {
             response.headers_names().into_iter().filter_map(|n| response.header(&n).map(|v| (n.to_ascii_lowercase(), v.to_string()))).collect();
         let raw = response.into_string().unwrap_or_default();
         let body = serde_json::from_str(&raw).unwrap_or(Json::Null);
+        saw_secrets_in(&body);
         let resp = Resp { status, headers, body, raw };
         let is_admin = key.is_some_and(|k| k == self.admin_sandbox || k == self.admin_production);
         if !is_admin {

@@ -67,10 +67,17 @@ fn start() -> Result<(Env, Vec<Server>), String> {
     for _ in 0..hosts {
         let port = free_port()?;
         let mut command = Command::new(&bin);
+        // CGW_SERVE_ARGS: further `serve` arguments; CGW_SERVE_LOG: a file for the hosts' request log
+        let extra = std::env::var("CGW_SERVE_ARGS").unwrap_or_default();
+        let log = match std::env::var("CGW_SERVE_LOG") {
+            Ok(path) => Stdio::from(std::fs::OpenOptions::new().create(true).append(true).open(&path).map_err(|e| format!("{path}: {e}"))?),
+            Err(_) => Stdio::null(),
+        };
         command
-            .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", &database, "--secret-key-file"])
+            .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", &database, "--log-format", "json", "--secret-key-file"])
             .arg(&key_file)
-            .stdout(Stdio::null())
+            .args(extra.split_whitespace())
+            .stdout(log)
             .stderr(Stdio::inherit());
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
@@ -144,6 +151,13 @@ fn main() -> ExitCode {
         println!("skipped the list cases: a server that is already up gives no way to import lists");
     }
     drop(server);
+    if let Ok(path) = std::env::var("CGW_SECRETS_OUT") {
+        let seen = conformance::client::SECRETS_SEEN.lock().map(|s| s.iter().cloned().collect::<Vec<_>>().join("\n")).unwrap_or_default();
+        if let Err(e) = std::fs::write(&path, seen + "\n") {
+            eprintln!("conformance: cannot write {path}: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     if ok {
         ExitCode::SUCCESS
     } else {
