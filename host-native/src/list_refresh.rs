@@ -15,8 +15,8 @@ pub async fn refresh_loop(gateway: Arc<Gateway>) {
     loop {
         for outcome in gateway.refresh_due_lists().await {
             match outcome {
-                Ok(line) => eprintln!("list refresh: {line}"),
-                Err(line) => eprintln!("list refresh failed, the active version stays: {line}"),
+                Ok(line) => tracing::info!(target: "lists", outcome = %line, "list refreshed"),
+                Err(line) => tracing::error!(target: "lists", error = %line, "a list refresh failed; the active version stays"),
             }
         }
         tokio::time::sleep(CHECK_EVERY).await;

@@ -62,14 +62,17 @@ enum Command {
         /// comma-separated (`sandbox,production`; empty for none).
         #[arg(long, env = "GATEWAY_FOUR_EYES", default_value = "production")]
         four_eyes: String,
-        /// The log's format on standard output: `json` (one object a line) or
-        /// `text`; JSON unless standard output is a terminal.
+        /// The log's format on standard output: `json` (one object a line),
+        /// `text`, or `none`; JSON unless standard output is a terminal.
         #[arg(long, env = "GATEWAY_LOG_FORMAT", value_enum)]
         log_format: Option<LogFormat>,
         /// Also serve `GET /metrics` on this address, without a key (on the
         /// API's address it needs an admin key).
         #[arg(long, env = "GATEWAY_METRICS_LISTEN")]
         metrics_listen: Option<String>,
+        /// Record no metrics (`/metrics` then shows none); for measuring what they cost.
+        #[arg(long, env = "GATEWAY_NO_METRICS")]
+        no_metrics: bool,
         /// A header holding the client address, set by a trusted proxy in front
         /// (e.g. X-Forwarded-For); its last address is the request's source.
         #[arg(long, env = "GATEWAY_TRUSTED_PROXY_HEADER")]
@@ -417,21 +420,32 @@ struct RulesArgs {
 enum LogFormat {
     Json,
     Text,
+    /// no log at all (for measuring what the log costs)
+    None,
 }
 
 /// The server's log on standard output, through `tracing`: JSON lines unless
-/// asked for text or writing to a terminal.
-fn start_log(format: Option<LogFormat>) {
+/// asked for text or writing to a terminal. Lines are written by a thread of
+/// their own (never dropped: a full buffer makes the request wait), so a
+/// request pays for formatting its line, not for the write; the guard
+/// flushes what is left when the server stops.
+fn start_log(format: Option<LogFormat>) -> Option<tracing_appender::non_blocking::WorkerGuard> {
     use std::io::IsTerminal;
     let format = format.unwrap_or(if std::io::stdout().is_terminal() { LogFormat::Text } else { LogFormat::Json });
-    let builder = tracing_subscriber::fmt().with_writer(std::io::stdout).with_max_level(tracing::Level::INFO);
+    if format == LogFormat::None {
+        return None;
+    }
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default().lossy(false).finish(std::io::stdout());
+    let builder = tracing_subscriber::fmt().with_writer(writer).with_max_level(tracing::Level::INFO);
     let installed = match format {
+        LogFormat::None => return None,
         LogFormat::Json => builder.json().flatten_event(true).with_current_span(false).try_init(),
         LogFormat::Text => builder.with_ansi(std::io::stdout().is_terminal()).try_init(),
     };
     if let Err(e) = installed {
         eprintln!("the log could not start: {e}");
     }
+    Some(guard)
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -567,6 +581,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             four_eyes,
             log_format,
             metrics_listen,
+            no_metrics,
             trusted_proxy_header,
             secrets,
             yente_url,
@@ -579,8 +594,10 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             sumsub_level_tier3,
             sumsub_level_tier4,
         } => {
-            start_log(log_format);
-            host_native::observability::install().map_err(|e| format!("the metrics recorder could not start: {e}"))?;
+            let _log = start_log(log_format);
+            if !no_metrics {
+                host_native::observability::install().map_err(|e| format!("the metrics recorder could not start: {e}"))?;
+            }
             let secret_keys = secrets.keys(&store.database)?;
             let trusted_proxy_header = trusted_proxy_header
                 .map(|h| http::HeaderName::from_bytes(h.as_bytes()).map_err(|_| format!("{h:?} is not a header name")))

@@ -46,7 +46,7 @@ fn start_epoch_ticker(engine: &Engine) {
         }
     });
     if let Err(e) = spawned {
-        eprintln!("rules time bound unavailable: cannot start its ticker: {e}");
+        tracing::error!(target: "rules", error = %e, "the rules time bound is unavailable: its ticker cannot start");
     }
 }
 

@@ -71,7 +71,7 @@ pub async fn delivery_loop(gateway: Arc<Gateway>, notify: Arc<Notify>, tick: Dur
                     let gateway = gateway.clone();
                     tokio::spawn(async move {
                         if let Err(e) = gateway.attempt_delivery(delivery).await {
-                            eprintln!("recording a webhook attempt failed: {e}");
+                            tracing::error!(target: "webhooks", error = %e, "recording a webhook attempt failed");
                         }
                     });
                 }
@@ -79,7 +79,7 @@ pub async fn delivery_loop(gateway: Arc<Gateway>, notify: Arc<Notify>, tick: Dur
                     continue;
                 }
             }
-            Err(e) => eprintln!("webhook delivery round failed: {e}"),
+            Err(e) => tracing::error!(target: "webhooks", error = %e, "a webhook delivery round failed"),
         }
         tokio::select! {
             () = notify.notified() => {}
@@ -94,7 +94,7 @@ pub async fn scheduler_loop(gateway: Arc<Gateway>, tick: Duration) {
         match gateway.run_scheduled().await {
             Ok(report) if report.more_due => continue,
             Ok(_) => {}
-            Err(e) => eprintln!("scheduled work failed: {e}"),
+            Err(e) => tracing::error!(target: "scheduler", error = %e, "scheduled work failed"),
         }
         tokio::time::sleep(tick).await;
     }
@@ -105,7 +105,7 @@ pub async fn decision_log_loop(gateway: Arc<Gateway>, tick: Duration) {
     loop {
         tokio::time::sleep(tick).await;
         if let Err(e) = gateway.flush_decisions().await {
-            eprintln!("writing the decision log failed (kept for the next try): {e}");
+            tracing::error!(target: "decisions", error = %e, "writing the decision log failed (kept for the next try)");
         }
     }
 }

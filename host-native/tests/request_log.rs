@@ -69,7 +69,8 @@ async fn each_request_is_one_json_line_and_no_secret_is_logged() {
     let (_, session) = send(&base, "", reqwest::Method::POST, "/v1/admin/sessions", Some(sign_in)).await;
     let token = session["session_token"].as_str().unwrap().to_string();
     send(&base, "cgw_sk_test_not-a-real-key-at-all-00000000", reqwest::Method::GET, "/v1/limits?user_id=u-log", None).await;
-    drop(server);
+    let mut server = server;
+    server.terminate();
 
     let lines: Vec<String> = std::fs::read_to_string(&log).unwrap().lines().map(str::to_string).collect();
     let requests: Vec<Json> = lines.iter().map(|l| serde_json::from_str::<Json>(l).unwrap()).filter(|l| l["target"] == "request").collect();
@@ -100,7 +101,8 @@ async fn text_format_is_for_people() {
     let server = start(&database, &log, "text").await;
     let base = server.base.clone();
     reqwest::get(format!("{base}/v1/nowhere")).await.unwrap();
-    drop(server);
+    let mut server = server;
+    server.terminate();
     let text = std::fs::read_to_string(&log).unwrap();
     let line = text.lines().find(|l| l.contains("route=\"-\"")).expect("the unknown path's line");
     assert!(serde_json::from_str::<Json>(line).is_err(), "{line}");

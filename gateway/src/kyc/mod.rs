@@ -1082,7 +1082,7 @@ impl Gateway {
             resource: Some(&check.kyc_check_id),
         });
         if let Err(e) = self.store.batch(vec![audit]).await {
-            eprintln!("audit of kyc.advance ({kyc_check_id}) failed: {e}");
+            tracing::error!(target: "audit", kyc_check_id, error = %e, "the audit of kyc.advance failed");
         }
         Ok(AdvancedCheck { kyc_check_id: check.kyc_check_id, status: status.as_str(), reason: reason.map(str::to_string), decision_id })
     }

@@ -160,7 +160,7 @@ impl Gateway {
     pub async fn audit_refused_list_import(&self, environment: Environment, source: &str, actor: &str, reason: &str) {
         let audit = self.list_import_audit(environment, actor, source, &self.new_id("lst"), reason);
         if let Err(e) = self.store.batch(vec![audit]).await {
-            eprintln!("audit of a refused import of {source} failed: {e}");
+            tracing::error!(target: "audit", source, error = %e, "the audit of a refused list import failed");
         }
     }
 

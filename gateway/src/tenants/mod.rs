@@ -309,7 +309,7 @@ impl Gateway {
         });
         if let Err(e) = self.store.batch(vec![statement]).await {
             // The core has no logger: stderr where the host has one.
-            eprintln!("audit of {action} ({request_id}) failed: {e}");
+            tracing::error!(target: "audit", action, request_id, error = %e, "the audit of an admin action failed");
         }
     }
 }

@@ -154,6 +154,20 @@ impl ServeProcess {
         ServeProcess { child, base }
     }
 
+    /// Stops the server as a service manager does (SIGTERM) and waits for it
+    /// to finish: its last log lines written, its last decisions flushed.
+    pub fn terminate(&mut self) {
+        let _ = std::process::Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while std::time::Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        self.kill();
+    }
+
     pub fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
