@@ -62,6 +62,7 @@ step "formatting and lints"
 cargo fmt --all --check
 cargo clippy --locked --release --workspace --all-targets -- -D warnings
 cargo clippy --locked --release --target wasm32-unknown-unknown -p host-edge -- -D warnings
+cargo clippy --locked --release -p host-native --features otel --all-targets -- -D warnings
 
 step "a real browser for the console test: Debian's Chromium and ChromeDriver, and axe-core (tools/browser)"
 if [ ! -x /usr/bin/chromedriver ] || [ ! -x /usr/bin/chromium ]; then
@@ -92,6 +93,9 @@ echo "postgres on 127.0.0.1:$port"
 
 step "unit, differential and store-contract tests"
 CGW_TEST_POSTGRES_URL=$CGW_PG_ADMIN_URL CGW_FAILOVER_TESTS=1 cargo test --locked --release --workspace --exclude conformance
+
+step "traces (cargo feature otel): spans exported over OTLP/HTTP to a loopback receiver, the trace carried to a webhook"
+cargo test --locked --release -p host-native --features otel --test otel
 
 export CGW_BINARY="$root/target/release/compliance-gateway"
 export CGW_EXPECTED_RULES_SHA256=$hash

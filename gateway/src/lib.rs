@@ -224,6 +224,7 @@ pub struct Gateway {
     pub(crate) config: Config,
     pub(crate) sender: Option<Box<dyn WebhookSender>>,
     pub(crate) waker: Option<Box<dyn Waker>>,
+    pub(crate) trace_context: Option<Box<dyn ports::TraceContext>>,
     pub(crate) decision_queue: decisions::DecisionQueue,
     /// Where queued read-only decisions are flushed; the main store when `None`.
     pub(crate) decision_store: Option<Box<dyn Store>>,
@@ -325,6 +326,7 @@ impl Gateway {
             config,
             sender: None,
             waker: None,
+            trace_context: None,
             decision_queue: Default::default(),
             decision_store: None,
             page_cache: None,
@@ -370,6 +372,12 @@ impl Gateway {
     /// Resolves webhook hosts for the check that production endpoints are public.
     pub fn with_resolver(mut self, resolver: Box<dyn Resolver>) -> Self {
         self.resolver = Some(resolver);
+        self
+    }
+
+    /// Keeps each event's trace context (the host's tracing), for its webhooks.
+    pub fn with_trace_context(mut self, trace_context: Box<dyn ports::TraceContext>) -> Self {
+        self.trace_context = Some(trace_context);
         self
     }
 
@@ -577,7 +585,8 @@ impl Gateway {
     pub(crate) fn event(&self, environment: Environment, tenant_id: Option<&str>, event: EventKind, now: i64, data: Json) -> Stmt {
         let event_id = self.new_id("evt");
         let envelope = json!({ "event": event.as_str(), "event_id": event_id, "timestamp": time::format(now), "data": data });
-        webhooks::store::insert_event(&event_id, environment, tenant_id, event.as_str(), envelope.to_string(), now)
+        let traceparent = self.trace_context.as_ref().and_then(|t| t.traceparent()).filter(|t| webhooks::valid_traceparent(t));
+        webhooks::store::insert_event(&event_id, environment, tenant_id, event.as_str(), envelope.to_string(), now, traceparent.as_deref())
     }
 }
 

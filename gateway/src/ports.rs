@@ -433,6 +433,12 @@ pub trait Resolver: MaybeSend {
     async fn resolve(&self, host: &str, port: u16) -> Vec<std::net::IpAddr>;
 }
 
+/// The W3C `traceparent` of the work under way (a request's span), kept with
+/// each event it fires so that the event's webhooks continue its trace.
+pub trait TraceContext: MaybeSend {
+    fn traceparent(&self) -> Option<String>;
+}
+
 /// Tells the host's delivery loop that new events were committed, so that
 /// they go out at once rather than at the next tick.
 pub trait Waker: MaybeSend {

@@ -564,6 +564,8 @@ const V16: &[&str] = &[
     "CREATE INDEX IF NOT EXISTS aml_instruments_by_time ON aml_instruments (last_seen_at)",
     "CREATE INDEX IF NOT EXISTS aml_alerted_by_time ON aml_alerted (at)",
     "CREATE INDEX IF NOT EXISTS aml_shadow_by_at ON aml_shadow_disagreements (at)",
+    // the W3C trace context of the request that fired each event, passed on to its webhooks
+    "ALTER TABLE outbox ADD COLUMN traceparent TEXT",
 ];
 
 pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16];

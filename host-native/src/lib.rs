@@ -3,6 +3,7 @@
 pub mod backup;
 pub mod list_refresh;
 pub mod observability;
+pub mod otel;
 pub mod rules_engine;
 pub mod server;
 pub mod store_postgres;

@@ -424,28 +424,67 @@ enum LogFormat {
     None,
 }
 
+/// What keeps the log and the traces going until the server stops.
+struct Telemetry {
+    _log: Option<tracing_appender::non_blocking::WorkerGuard>,
+    #[cfg(feature = "otel")]
+    traces: Option<host_native::otel::Tracing>,
+}
+
+impl Telemetry {
+    /// Sends the spans still buffered (the log's guard flushes when dropped).
+    fn shutdown(&self) {
+        #[cfg(feature = "otel")]
+        if let Some(traces) = &self.traces {
+            traces.shutdown();
+        }
+    }
+}
+
 /// The server's log on standard output, through `tracing`: JSON lines unless
 /// asked for text or writing to a terminal. Lines are written by a thread of
 /// their own (never dropped: a full buffer makes the request wait), so a
-/// request pays for formatting its line, not for the write; the guard
-/// flushes what is left when the server stops.
-fn start_log(format: Option<LogFormat>) -> Option<tracing_appender::non_blocking::WorkerGuard> {
+/// request pays for formatting its line, not for the write. With the `otel`
+/// feature and `OTEL_EXPORTER_OTLP_ENDPOINT`, the gateway's spans are exported too.
+fn start_telemetry(format: Option<LogFormat>) -> Result<Telemetry, String> {
     use std::io::IsTerminal;
+    use tracing_subscriber::filter::LevelFilter;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    use tracing_subscriber::{Layer, Registry};
     let format = format.unwrap_or(if std::io::stdout().is_terminal() { LogFormat::Text } else { LogFormat::Json });
-    if format == LogFormat::None {
-        return None;
+    let mut layers: Vec<Box<dyn Layer<Registry> + Send + Sync>> = Vec::new();
+    let mut guard = None;
+    if format != LogFormat::None {
+        let (writer, log_guard) = tracing_appender::non_blocking::NonBlockingBuilder::default().lossy(false).finish(std::io::stdout());
+        guard = Some(log_guard);
+        let layer = tracing_subscriber::fmt::layer().with_writer(writer);
+        layers.push(match format {
+            LogFormat::Text => layer.with_ansi(std::io::stdout().is_terminal()).with_filter(LevelFilter::INFO).boxed(),
+            _ => layer.json().flatten_event(true).with_current_span(false).with_span_list(false).with_filter(LevelFilter::INFO).boxed(),
+        });
     }
-    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default().lossy(false).finish(std::io::stdout());
-    let builder = tracing_subscriber::fmt().with_writer(writer).with_max_level(tracing::Level::INFO);
-    let installed = match format {
-        LogFormat::None => return None,
-        LogFormat::Json => builder.json().flatten_event(true).with_current_span(false).try_init(),
-        LogFormat::Text => builder.with_ansi(std::io::stdout().is_terminal()).try_init(),
+    #[cfg(feature = "otel")]
+    let traces = match host_native::otel::layer::<Registry>()? {
+        Some((layer, traces)) => {
+            let ours = tracing_subscriber::filter::Targets::new()
+                .with_target("host_native", tracing::Level::DEBUG)
+                .with_target("gateway", tracing::Level::DEBUG);
+            layers.push(layer.with_filter(ours).boxed());
+            Some(traces)
+        }
+        None => None,
     };
-    if let Err(e) = installed {
-        eprintln!("the log could not start: {e}");
+    if !layers.is_empty() {
+        if let Err(e) = tracing_subscriber::registry().with(layers).try_init() {
+            eprintln!("the log could not start: {e}");
+        }
     }
-    Some(guard)
+    Ok(Telemetry {
+        _log: guard,
+        #[cfg(feature = "otel")]
+        traces,
+    })
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -479,6 +518,9 @@ async fn build_gateway(store: &StoreArgs, rules: ComponentRules, notify: Arc<Not
         .with_webhooks(Box::new(HttpSender::new()?), Box::new(NotifyWaker(notify)))
         .with_resolver(Box::new(DnsResolver))
         .with_vendor_http(Box::new(webhooks::VendorClient::new()?));
+    if let Some(trace_context) = host_native::otel::trace_context() {
+        gateway = gateway.with_trace_context(trace_context);
+    }
     if let Some(log) = open_decision_store(&store.database).map_err(|e| format!("cannot open {}: {e}", redact(&store.database)))? {
         gateway = gateway.with_decision_store(log);
     }
@@ -594,7 +636,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             sumsub_level_tier3,
             sumsub_level_tier4,
         } => {
-            let _log = start_log(log_format);
+            let telemetry = start_telemetry(log_format)?;
             if !no_metrics {
                 host_native::observability::install().map_err(|e| format!("the metrics recorder could not start: {e}"))?;
             }
@@ -692,6 +734,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             if let Err(e) = gateway.flush_decisions().await {
                 eprintln!("writing the last decisions failed: {e}");
             }
+            telemetry.shutdown();
             eprintln!("compliance-gateway stopped");
             Ok(ExitCode::SUCCESS)
         }

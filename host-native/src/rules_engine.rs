@@ -126,6 +126,7 @@ impl ComponentRules {
     }
 
     fn call<T>(&self, operation: &'static str, f: impl FnOnce(&wit::Guest, &mut Store<()>) -> wasmtime::Result<T>) -> RulesResult<T> {
+        let _span = tracing::debug_span!("rules", operation).entered();
         let started = std::time::Instant::now();
         let result = self.call_warm(f);
         metrics::histogram!(gateway::telemetry::RULES_DURATION, "operation" => operation).record(started.elapsed().as_secs_f64());

@@ -42,13 +42,43 @@ async fn handle(
     parts.extensions.insert(gateway::SourceAddress(source));
     let method = parts.method.clone();
     let in_flight = crate::observability::InFlight::start();
+    let span = tracing::debug_span!(
+        "request",
+        otel.kind = "server",
+        otel.name = tracing::field::Empty,
+        http.request.method = %method,
+        http.route = tracing::field::Empty,
+        http.response.status_code = tracing::field::Empty,
+        request_id = tracing::field::Empty,
+    );
+    if !span.is_disabled() {
+        // the span's name is its route's template, known before the request is answered
+        let route = match parts.uri.path() {
+            "/metrics" => "/metrics",
+            path if path.starts_with("/console") => "/console",
+            path => gateway::router::resolve(&method, path).map(|r| r.spec().path).unwrap_or("unmatched"),
+        };
+        span.record("otel.name", format!("{method} {route}"));
+        span.record("http.route", route);
+        crate::otel::set_parent_from_request(&span, &parts.headers);
+    }
     let body = read_body(body).await;
     let request = http::Request::from_parts(parts, body);
-    let response = match request.uri().path() {
-        "/metrics" => gateway.metrics_page(&request, gateway::telemetry::MetricsAccess::AdminKey, crate::observability::render).await,
-        _ => gateway.handle(request).await,
-    };
+    let response = tracing::Instrument::instrument(
+        async {
+            match request.uri().path() {
+                "/metrics" => gateway.metrics_page(&request, gateway::telemetry::MetricsAccess::AdminKey, crate::observability::render).await,
+                _ => gateway.handle(request).await,
+            }
+        },
+        span.clone(),
+    )
+    .await;
     drop(in_flight);
+    if !span.is_disabled() {
+        span.record("http.response.status_code", response.status().as_u16());
+        span.record("request_id", response.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or(""));
+    }
     let took = started.elapsed();
     let facts = response.extensions().get::<gateway::RequestFacts>();
     crate::observability::record_request(

@@ -184,9 +184,16 @@ impl Store for PostgresStore {
     }
 
     async fn batch(&self, statements: Vec<Stmt>) -> Result<(), StoreError> {
-        let mut client = self.pool.get().await.map_err(pool_error)?;
-        let result = run_batch(&mut client, &statements).await;
-        settle(client, result)
+        let span = tracing::debug_span!("store.batch", db.system = "postgresql", statements = statements.len());
+        tracing::Instrument::instrument(
+            async {
+                let mut client = self.pool.get().await.map_err(pool_error)?;
+                let result = run_batch(&mut client, &statements).await;
+                settle(client, result)
+            },
+            span,
+        )
+        .await
     }
 }
 

@@ -194,6 +194,13 @@ impl Store for SqliteStore {
     }
 
     async fn batch(&self, statements: Vec<Stmt>) -> Result<(), StoreError> {
+        let span = tracing::debug_span!("store.batch", db.system = "sqlite", statements = statements.len());
+        tracing::Instrument::instrument(self.batch_now(statements), span).await
+    }
+}
+
+impl SqliteStore {
+    async fn batch_now(&self, statements: Vec<Stmt>) -> Result<(), StoreError> {
         let (sender, receiver) = tokio::sync::oneshot::channel();
         self.pending.lock().map_err(|_| StoreError::Backend("sqlite queue lock poisoned".into()))?.push((statements, sender));
         // Whoever holds the writer next commits every batch waiting then, this one included (or it already has).

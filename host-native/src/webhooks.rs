@@ -30,11 +30,17 @@ impl HttpSender {
 #[async_trait::async_trait]
 impl WebhookSender for HttpSender {
     async fn post(&self, url: &str, headers: &[(String, String)], body: &[u8]) -> SendOutcome {
+        let span = tracing::debug_span!("webhook.attempt", otel.kind = "client", http.response.status_code = tracing::field::Empty);
+        let headers = crate::otel::continue_outgoing(&span, headers);
         let mut request = self.client.post(url).body(body.to_vec());
-        for (name, value) in headers {
+        for (name, value) in &headers {
             request = request.header(name, value);
         }
-        match request.send().await {
+        let sent = tracing::Instrument::instrument(request.send(), span.clone()).await;
+        if let Ok(response) = &sent {
+            span.record("http.response.status_code", response.status().as_u16());
+        }
+        match sent {
             Ok(response) => SendOutcome::Answered {
                 status: response.status().as_u16(),
                 retry_after: response.headers().get(reqwest::header::RETRY_AFTER).and_then(|v| v.to_str().ok()).map(str::to_string),

@@ -44,6 +44,7 @@ struct Due {
     secrets: Result<Vec<String>, String>,
     envelope: String,
     production: bool,
+    traceparent: Option<String>,
 }
 
 fn due_of(gateway: &Gateway, row: DueRow, now: i64) -> Due {
@@ -68,6 +69,7 @@ fn due_of(gateway: &Gateway, row: DueRow, now: i64) -> Due {
         secrets,
         envelope: row.envelope,
         production: row.environment == Some(Environment::Production),
+        traceparent: row.traceparent,
     }
 }
 
@@ -140,7 +142,10 @@ impl Gateway {
         let Some(sender) = &self.sender else { return Ok(()) };
         let due = claimed.0;
         let secrets: Vec<&str> = due.secrets.as_ref().map(|s| s.iter().map(String::as_str).collect()).unwrap_or_default();
-        let headers = signing::headers(&secrets, &due.event_id, self.clock.now(), due.envelope.as_bytes());
+        let mut headers = signing::headers(&secrets, &due.event_id, self.clock.now(), due.envelope.as_bytes());
+        if let Some(traceparent) = &due.traceparent {
+            headers.push(("traceparent".into(), traceparent.clone()));
+        }
         // DNS can change after registration: production endpoints are checked again, and nothing is sent to a refused one.
         let refused = match due.production {
             true => self.check_destination(&due.url).await.err(),

@@ -339,3 +339,24 @@ mod tests {
         assert!(check_url("not a url", Environment::Sandbox).is_err());
     }
 }
+
+/// Whether `value` is a W3C `traceparent` of version 00: `00-` 32 hex digits
+/// (not all zero) `-` 16 hex digits (not all zero) `-` 2 hex digits.
+pub fn valid_traceparent(value: &str) -> bool {
+    let parts: Vec<&str> = value.split('-').collect();
+    let hex = |s: &str, len: usize| s.len() == len && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    matches!(parts.as_slice(), [version, trace, span, flags]
+        if *version == "00" && hex(trace, 32) && hex(span, 16) && hex(flags, 2) && trace.bytes().any(|b| b != b'0') && span.bytes().any(|b| b != b'0'))
+}
+
+#[cfg(test)]
+mod traceparent_tests {
+    #[test]
+    fn only_w3c_traceparents_pass() {
+        assert!(super::valid_traceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"));
+        assert!(!super::valid_traceparent("00-00000000000000000000000000000000-00f067aa0ba902b7-01"));
+        assert!(!super::valid_traceparent("00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01"));
+        assert!(!super::valid_traceparent("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"));
+        assert!(!super::valid_traceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\r\nx-evil: 1"));
+    }
+}

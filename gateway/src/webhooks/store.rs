@@ -79,6 +79,8 @@ pub struct DueRow {
     pub previous_secret_expires_at: Option<i64>,
     pub envelope: String,
     pub environment: Option<Environment>,
+    /// the trace of the request that fired the event
+    pub traceparent: Option<String>,
 }
 
 /// An event not yet fanned out to its endpoints.
@@ -97,10 +99,26 @@ pub struct StoredSecrets {
 }
 
 /// The outbox row of an event, for the batch of the change that fires it.
-pub fn insert_event(event_id: &str, environment: Environment, tenant_id: Option<&str>, event: &str, envelope: String, now: i64) -> Stmt {
+pub fn insert_event(
+    event_id: &str,
+    environment: Environment,
+    tenant_id: Option<&str>,
+    event: &str,
+    envelope: String,
+    now: i64,
+    traceparent: Option<&str>,
+) -> Stmt {
     Stmt::new(
-        "INSERT INTO outbox (event_id, environment, tenant_id, event, envelope, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        vec![event_id.into(), environment.as_str().into(), Value::from(tenant_id), event.into(), envelope.into(), now.into()],
+        "INSERT INTO outbox (event_id, environment, tenant_id, event, envelope, created_at, traceparent) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        vec![
+            event_id.into(),
+            environment.as_str().into(),
+            Value::from(tenant_id),
+            event.into(),
+            envelope.into(),
+            now.into(),
+            Value::from(traceparent),
+        ],
     )
 }
 
@@ -271,7 +289,7 @@ pub async fn due(store: &dyn Store, now: i64, limit: i64, key_ids: &str) -> Resu
     let rows = store
         .query(
             "SELECT d.delivery_id, d.event_id, d.attempts, d.created_at, w.webhook_id, w.url, w.secret, w.previous_secret,
-                    w.previous_secret_expires_at, o.envelope, t.environment
+                    w.previous_secret_expires_at, o.envelope, t.environment, o.traceparent
              FROM webhook_deliveries d JOIN webhooks w ON w.webhook_id = d.webhook_id JOIN outbox o ON o.event_id = d.event_id
              JOIN tenants t ON t.tenant_id = w.tenant_id
              WHERE d.status = ?4 AND d.next_attempt_at <= ?1 AND w.disabled_at IS NULL AND w.deleted_at IS NULL
@@ -294,6 +312,7 @@ pub async fn due(store: &dyn Store, now: i64, limit: i64, key_ids: &str) -> Resu
                 previous_secret_expires_at: r.opt_int(8)?,
                 envelope: r.text(9)?,
                 environment: Environment::parse(&r.text(10)?),
+                traceparent: r.opt_text(11)?,
             })
         })
         .collect()
