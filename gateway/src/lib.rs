@@ -225,6 +225,7 @@ pub struct Gateway {
     pub(crate) sender: Option<Box<dyn WebhookSender>>,
     pub(crate) waker: Option<Box<dyn Waker>>,
     pub(crate) trace_context: Option<Box<dyn ports::TraceContext>>,
+    pub(crate) timer: Option<Box<dyn ports::Timer>>,
     pub(crate) decision_queue: decisions::DecisionQueue,
     /// Where queued read-only decisions are flushed; the main store when `None`.
     pub(crate) decision_store: Option<Box<dyn Store>>,
@@ -327,6 +328,7 @@ impl Gateway {
             sender: None,
             waker: None,
             trace_context: None,
+            timer: None,
             decision_queue: Default::default(),
             decision_store: None,
             page_cache: None,
@@ -372,6 +374,12 @@ impl Gateway {
     /// Resolves webhook hosts for the check that production endpoints are public.
     pub fn with_resolver(mut self, resolver: Box<dyn Resolver>) -> Self {
         self.resolver = Some(resolver);
+        self
+    }
+
+    /// Bounds the readiness check's store read with the host's timer.
+    pub fn with_timer(mut self, timer: Box<dyn ports::Timer>) -> Self {
+        self.timer = Some(timer);
         self
     }
 

@@ -433,6 +433,13 @@ pub trait Resolver: MaybeSend {
     async fn resolve(&self, host: &str, port: u16) -> Vec<std::net::IpAddr>;
 }
 
+/// The host's timer, for the checks that must answer within a bound (readiness).
+#[cfg_attr(not(target_arch = "wasm32"), async_trait::async_trait)]
+#[cfg_attr(target_arch = "wasm32", async_trait::async_trait(?Send))]
+pub trait Timer: MaybeSend {
+    async fn sleep_ms(&self, milliseconds: u64);
+}
+
 /// The W3C `traceparent` of the work under way (a request's span), kept with
 /// each event it fires so that the event's webhooks continue its trace.
 pub trait TraceContext: MaybeSend {

@@ -37,6 +37,16 @@ impl gateway::ports::Resolver for DnsResolver {
     }
 }
 
+/// Tokio's timer.
+pub struct TokioTimer;
+
+#[async_trait::async_trait]
+impl gateway::ports::Timer for TokioTimer {
+    async fn sleep_ms(&self, milliseconds: u64) {
+        tokio::time::sleep(std::time::Duration::from_millis(milliseconds)).await;
+    }
+}
+
 pub struct OsIds;
 
 impl Ids for OsIds {

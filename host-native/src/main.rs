@@ -517,6 +517,7 @@ async fn build_gateway(store: &StoreArgs, rules: ComponentRules, notify: Arc<Not
     let mut gateway = Gateway::new(backend, Box::new(rules), Box::new(SystemClock), Box::new(OsIds), config)
         .with_webhooks(Box::new(HttpSender::new()?), Box::new(NotifyWaker(notify)))
         .with_resolver(Box::new(DnsResolver))
+        .with_timer(Box::new(host_native::TokioTimer))
         .with_vendor_http(Box::new(webhooks::VendorClient::new()?));
     if let Some(trace_context) = host_native::otel::trace_context() {
         gateway = gateway.with_trace_context(trace_context);

@@ -108,3 +108,50 @@ async fn with_no_required_list_production_is_ready_and_the_sandbox_has_no_covera
     let (_, view) = call(&gateway, &admin, "GET", "/v1/admin/sanctions/lists", Json::Null).await;
     assert_eq!(view["coverage"], json!([]));
 }
+
+/// A store whose reads of the schema version hang for `delay` (a database
+/// that accepts connections and never answers).
+struct SlowPing {
+    inner: Box<dyn gateway::ports::Store>,
+    delay: std::time::Duration,
+}
+
+#[async_trait::async_trait]
+impl gateway::ports::Store for SlowPing {
+    async fn query(&self, sql: &'static str, params: Vec<gateway::ports::Value>) -> Result<Vec<gateway::ports::Row>, gateway::ports::StoreError> {
+        if sql.contains("schema_versions") {
+            tokio::time::sleep(self.delay).await;
+        }
+        self.inner.query(sql, params).await
+    }
+    async fn batch(&self, statements: Vec<gateway::ports::Stmt>) -> Result<(), gateway::ports::StoreError> {
+        self.inner.batch(statements).await
+    }
+}
+
+/// The store check is bounded: a store that takes more than a second is not
+/// ready, and readiness still answers within about that second; one that
+/// answers in time is.
+#[tokio::test]
+async fn a_store_slower_than_a_second_is_not_ready() {
+    for (delay_ms, ready_store) in [(1_500, false), (10, true)] {
+        let dir = tempfile::tempdir().unwrap();
+        let inner = open_store(&format!("sqlite://{}", dir.path().join("g.db").display())).await.unwrap();
+        let store = SlowPing { inner, delay: std::time::Duration::from_millis(delay_ms) };
+        let config = Config { required_lists: Some(Vec::new()), ..Config::default() };
+        let gateway = Gateway::new(
+            Box::new(store),
+            Box::new(ComponentRules::embedded().unwrap()),
+            Box::new(TestClock(Arc::new(AtomicI64::new(START)))),
+            Box::new(OsIds),
+            config,
+        )
+        .with_timer(Box::new(host_native::TokioTimer));
+        gateway.migrate().await.unwrap();
+        let started = std::time::Instant::now();
+        let (status, body) = ready(&gateway).await;
+        assert_eq!(body["checks"]["store"]["ok"], json!(ready_store), "{body}");
+        assert_eq!(status, if ready_store { 200 } else { 503 }, "{body}");
+        assert!(started.elapsed() < std::time::Duration::from_millis(1_400), "readiness waited {:?}", started.elapsed());
+    }
+}

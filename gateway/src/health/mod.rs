@@ -12,6 +12,9 @@ use crate::error::ApiResult;
 use crate::openapi::OperationDoc;
 use crate::{Gateway, Reply};
 
+/// How long the store has to answer the readiness read.
+pub const STORE_ANSWER_MS: u64 = 1_000;
+
 /// Pending deliveries due past which the webhook backlog is not ready.
 pub const WEBHOOK_BACKLOG_BOUND: i64 = 10_000;
 
@@ -64,9 +67,22 @@ pub(crate) fn ready_doc() -> OperationDoc {
 
 /// `GET /v1/health/ready`: 200 when every check passes, else 503; both with the checks.
 pub(crate) async fn ready(gw: &Gateway, _request: &http::Request<Vec<u8>>) -> ApiResult<Reply> {
-    let store = match store::ping(gw.store.as_ref()).await {
-        Ok(()) => Check { ok: true, detail: None },
-        Err(e) => Check { ok: false, detail: Some(format!("the store did not answer ({})", failure(&e))) },
+    let ping = store::ping(gw.store.as_ref());
+    let answered = match &gw.timer {
+        Some(timer) => {
+            let deadline = timer.sleep_ms(STORE_ANSWER_MS);
+            futures_util::pin_mut!(ping, deadline);
+            match futures_util::future::select(ping, deadline).await {
+                futures_util::future::Either::Left((result, _)) => Some(result),
+                futures_util::future::Either::Right(_) => None,
+            }
+        }
+        None => Some(ping.await),
+    };
+    let store = match answered {
+        Some(Ok(())) => Check { ok: true, detail: None },
+        Some(Err(e)) => Check { ok: false, detail: Some(format!("the store did not answer ({})", failure(&e))) },
+        None => Check { ok: false, detail: Some(format!("the store did not answer within {STORE_ANSWER_MS} ms")) },
     };
     let identity = gw.rules.identity();
     let rules = match identity.component_sha256.len() == 64 {
