@@ -11,7 +11,7 @@ mod support;
 use std::path::PathBuf;
 
 use serde_json::{json, Value as Json};
-use support::{cli, free_port, ServeProcess};
+use support::{cli, free_port, send, ServeProcess};
 
 fn candidate() -> String {
     let path = std::env::var("CGW_CANDIDATE_COMPONENT")
@@ -19,15 +19,6 @@ fn candidate() -> String {
         .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/rules/candidate.wasm"));
     assert!(path.exists(), "build it with: target/release/build-rules --features candidate-for-tests --out target/rules/candidate.wasm");
     path.display().to_string()
-}
-
-async fn send(base: &str, key: &str, method: reqwest::Method, path: &str, body: Option<Json>) -> (u16, Json) {
-    let mut request = reqwest::Client::new().request(method, format!("{base}{path}")).bearer_auth(key);
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    let response = request.send().await.unwrap();
-    (response.status().as_u16(), response.json().await.unwrap_or(Json::Null))
 }
 
 fn typology<'a>(report: &'a Json, name: &str) -> &'a Json {

@@ -6,17 +6,8 @@
 
 mod support;
 
-use serde_json::{json, Value as Json};
-use support::{cli, free_port, ServeProcess};
-
-async fn send(base: &str, key: &str, method: reqwest::Method, path: &str, body: Option<Json>) -> (u16, Json) {
-    let mut request = reqwest::Client::new().request(method, format!("{base}{path}")).bearer_auth(key);
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    let response = request.send().await.unwrap();
-    (response.status().as_u16(), response.json().await.unwrap_or(Json::Null))
-}
+use serde_json::json;
+use support::{cli, free_port, send, ServeProcess};
 
 fn run(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_compliance-gateway")).args(args).output().unwrap()

@@ -197,6 +197,17 @@ pub fn cli(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
+/// One request over HTTP with `key`, the body as JSON; the status and the JSON answer.
+#[allow(clippy::expect_used)]
+pub async fn send(base: &str, key: &str, method: reqwest::Method, path: &str, body: Option<Json>) -> (u16, Json) {
+    let mut request = reqwest::Client::new().request(method, format!("{base}{path}")).bearer_auth(key);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.expect("send the request");
+    (response.status().as_u16(), response.json().await.unwrap_or(Json::Null))
+}
+
 /// A free port on loopback.
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback").local_addr().expect("local address").port()
