@@ -189,7 +189,8 @@ pub(crate) async fn build_gateway(env: &Env) -> Result<(Gateway, Rc<Cell<bool>>)
     let mut gateway = Gateway::new(Box::new(store), Box::new(JsRules), Box::new(WorkerClock), Box::new(WorkerIds), config)
         .with_webhooks(Box::new(FetchSender), Box::new(FlagWaker(woken.clone())))
         .with_rate_limiter(Box::new(DurableRateLimit { env: env.clone() }))
-        .with_vendor_http(Box::new(FetchVendor));
+        .with_vendor_http(Box::new(FetchVendor))
+        .with_timer(Box::new(platform::WorkerTimer));
     if let Ok(kv) = env.kv("SNAPSHOTS") {
         gateway = gateway.with_page_cache(Box::new(snapshot_cache::KvPageCache::new(kv)));
     }

@@ -23,6 +23,16 @@ impl Clock for WorkerClock {
     }
 }
 
+/// The Workers runtime's timer (`setTimeout`), for readiness's one-second bound.
+pub struct WorkerTimer;
+
+#[async_trait::async_trait(?Send)]
+impl gateway::ports::Timer for WorkerTimer {
+    async fn sleep_ms(&self, milliseconds: u64) {
+        Delay::from(std::time::Duration::from_millis(milliseconds)).await;
+    }
+}
+
 pub struct WorkerIds;
 
 impl Ids for WorkerIds {
