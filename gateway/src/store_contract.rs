@@ -223,6 +223,31 @@ pub async fn retention_deletes_a_bounded_batch(store: &dyn Store) -> Result<(), 
         |start: i64| Stmt::new("INSERT INTO rate_windows (key_id, window_start, used) VALUES (?1, ?2, 1)", vec!["contract".into(), start.into()]);
     store.batch(vec![Stmt::new("DELETE FROM rate_windows WHERE key_id = ?1", vec!["contract".into()])]).await.map_err(e)?;
     store.batch(vec![insert(100), insert(160), insert(220), insert(10_000)]).await.map_err(e)?;
+    // two old dispatched events: one a delivery still waits for (kept), one delivered (pruned)
+    let event = |id: &str| {
+        Stmt::new(
+            "INSERT INTO outbox (event_id, environment, tenant_id, event, envelope, dispatched, created_at) VALUES (?1, 'sandbox', NULL, 'contract', '{}', 1, 100)",
+            vec![id.into()],
+        )
+    };
+    let delivery = |id: &str, event: &str, status: crate::webhooks::store::DeliveryStatus| {
+        Stmt::new(
+            "INSERT INTO webhook_deliveries (delivery_id, event_id, webhook_id, tenant_id, status, attempts, next_attempt_at, created_at)
+             VALUES (?1, ?2, 'contract', 'contract', ?3, 0, 2000, 5000)",
+            vec![id.into(), event.into(), status.as_str().into()],
+        )
+    };
+    store
+        .batch(vec![
+            Stmt::new("DELETE FROM outbox WHERE event = 'contract'", vec![]),
+            Stmt::new("DELETE FROM webhook_deliveries WHERE webhook_id = 'contract'", vec![]),
+            event("evt_contract_waiting"),
+            event("evt_contract_done"),
+            delivery("del_contract_waiting", "evt_contract_waiting", crate::webhooks::store::DeliveryStatus::Pending),
+            delivery("del_contract_done", "evt_contract_done", crate::webhooks::store::DeliveryStatus::Succeeded),
+        ])
+        .await
+        .map_err(e)?;
     let at = 1_000;
     let cutoffs = crate::retention::Cutoffs {
         webhooks: at,
@@ -257,6 +282,11 @@ pub async fn retention_deletes_a_bounded_batch(store: &dyn Store) -> Result<(), 
         if round == 2 && kept != want_left {
             return Err(format!("round 2 left {kept:?}, not the live window alone"));
         }
+    }
+    let events = store.query("SELECT event_id FROM outbox WHERE event = 'contract'", vec![]).await.map_err(e)?;
+    let events: Vec<String> = events.iter().map(|r| r.text(0)).collect::<Result<_, _>>().map_err(e)?;
+    if events != ["evt_contract_waiting"] {
+        return Err(format!("the outbox kept {events:?}: an event a delivery waits for must stay, a delivered one go"));
     }
     Ok(())
 }

@@ -35,7 +35,17 @@ pub fn prunes(c: &Cutoffs, batch: i64) -> Vec<Prune> {
     let at = |cutoff: i64| move |limit: i64| vec![Value::from(cutoff), Value::from(limit)];
     let decision_floor = crate::decisions::id_floor(c.decisions);
     vec![
-        prune("outbox", expired!("outbox", "event_id", "dispatched = 1 AND created_at < ?1"), at(c.webhooks), batch),
+        // an event a delivery still waits for is kept, however old (an endpoint re-enabled gets it)
+        prune(
+            "outbox",
+            expired!(
+                "outbox",
+                "event_id",
+                "dispatched = 1 AND created_at < ?1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = outbox.event_id AND d.status = ?3)"
+            ),
+            |limit| vec![c.webhooks.into(), limit.into(), DeliveryStatus::Pending.as_str().into()],
+            batch,
+        ),
         prune(
             "webhook_deliveries",
             expired!("webhook_deliveries", "delivery_id", "created_at < ?1 AND status <> ?3"),
