@@ -78,11 +78,12 @@ impl Gateway {
         }
         report.users_rescreened += self.rescreen_after_list_changes(self.config.work.scheduled_batch).await?;
         report.snapshots_taken = crate::exclusions::take_daily_snapshots(self, now).await?;
-        let swept = self.sweep_expired(now).await?;
-        (report.rows_pruned, report.more_due) = (swept.tables.iter().map(|(_, n)| n).sum(), report.more_due || swept.more);
+        // new events may wait; pruning alone gives the delivery loop nothing to do
         if report != ScheduledReport::default() {
             self.wake_delivery();
         }
+        let swept = self.sweep_expired(now).await?;
+        (report.rows_pruned, report.more_due) = (swept.rows, report.more_due || swept.more);
         Ok(report)
     }
 

@@ -86,6 +86,11 @@ fn sqlite_url(url: &str) -> Result<Option<(String, store_sqlite::Synchronous)>, 
     Ok(Some((path.to_string(), synchronous)))
 }
 
+/// The sealing key's file beside a SQLite database file (`PATH.key`).
+pub fn key_file_beside(database_file: impl std::fmt::Display) -> std::path::PathBuf {
+    std::path::PathBuf::from(format!("{database_file}.key"))
+}
+
 /// The file of a SQLite URL; `None` for another store (or an in-memory one).
 pub fn sqlite_file(url: &str) -> Result<Option<std::path::PathBuf>, StoreError> {
     Ok(sqlite_url(url)?.map(|(path, _)| path).filter(|p| p != ":memory:").map(std::path::PathBuf::from))
@@ -159,7 +164,7 @@ pub fn load_secret_keys(
             getrandom::fill(&mut key).map_err(|e| format!("no randomness for a key: {e}"))?;
             return Ok(SecretKeys::new(key, previous));
         }
-        (None, Some(rest)) => std::path::PathBuf::from(format!("{}.key", rest.split('?').next().unwrap_or(rest))),
+        (None, Some(rest)) => key_file_beside(rest.split('?').next().unwrap_or(rest)),
         (None, None) => std::path::PathBuf::from("gateway-secret.key"),
     };
     if let Ok(text) = std::fs::read_to_string(&path) {

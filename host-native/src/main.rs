@@ -587,7 +587,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 format!("{} is not a SQLite file; back up Postgres with pg_dump or its PITR (docs/operations.md)", redact(&store.database))
             })?;
             let report = host_native::backup::sqlite_backup(&source, &out)?;
-            let key = PathBuf::from(format!("{}.key", source.display()));
+            let key = host_native::key_file_beside(source.display());
             println!("backed up {} to {} ({} pages, {} bytes)", source.display(), out.display(), report.pages, report.bytes);
             if key.exists() {
                 eprintln!("the webhook secrets in it are sealed with {}: keep that key too, apart from the backup", key.display());

@@ -40,6 +40,24 @@ const BIN: &str = env!("CARGO_BIN_EXE_compliance-gateway");
 mod support;
 use support::{free_port, ServeProcess};
 
+fn script(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scripts").join(name)
+}
+
+/// Runs one of the project's scripts, which must succeed; answers its standard output, trimmed.
+fn run_script(name: &str, args: &[&str]) -> String {
+    let out = Command::new(script(name)).args(args).output().unwrap();
+    assert!(out.status.success(), "{name} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// A directory the `postgres` user can reach (Postgres runs as its own user when the tests run as root).
+fn postgres_reachable_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    dir
+}
+
 /// A throwaway Postgres cluster that the test may stop and start.
 struct PrivatePostgres {
     dir: tempfile::TempDir,
@@ -47,21 +65,14 @@ struct PrivatePostgres {
 }
 
 impl PrivatePostgres {
-    fn script() -> PathBuf {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scripts/postgres.sh")
-    }
-
     /// `None` (the test is skipped) where the test command provides no Postgres.
     fn start() -> Option<Self> {
         if std::env::var("CGW_TEST_POSTGRES_URL").is_err() {
             eprintln!("skipped: CGW_TEST_POSTGRES_URL is not set, so this machine may have no Postgres");
             return None;
         }
-        let dir = tempfile::tempdir().unwrap();
-        // Postgres runs as its own user when the tests run as root.
-        std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
         let port = free_port();
-        let pg = PrivatePostgres { dir, port };
+        let pg = PrivatePostgres { dir: postgres_reachable_dir(), port };
         pg.run(&["start", &pg.data(), &port.to_string()]);
         Some(pg)
     }
@@ -75,8 +86,7 @@ impl PrivatePostgres {
     }
 
     fn run(&self, args: &[&str]) {
-        let out = Command::new(Self::script()).args(args).output().unwrap();
-        assert!(out.status.success(), "postgres.sh {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        run_script("postgres.sh", args);
     }
 
     fn down(&self) {
@@ -90,7 +100,7 @@ impl PrivatePostgres {
 
 impl Drop for PrivatePostgres {
     fn drop(&mut self) {
-        let _ = Command::new(Self::script()).args(["stop", &self.data()]).output();
+        let _ = Command::new(script("postgres.sh")).args(["stop", &self.data()]).output();
     }
 }
 
@@ -481,27 +491,20 @@ struct Formation {
 }
 
 impl Formation {
-    fn script() -> PathBuf {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scripts/pg-failover.sh")
-    }
-
     /// `None` (the test is skipped) unless the test command asks for it with `CGW_FAILOVER_TESTS=1`.
     fn start() -> Option<Self> {
         if std::env::var("CGW_FAILOVER_TESTS").ok().as_deref() != Some("1") {
             eprintln!("skipped: CGW_FAILOVER_TESTS is not 1 (scripts/test.sh sets it and installs pg_auto_failover)");
             return None;
         }
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        let dir = postgres_reachable_dir();
         // three ports in a row: the monitor and two nodes
         let base = (0..200)
             .map(|_| free_port())
             .find(|p| *p < 65_000 && (1..3).all(|i| std::net::TcpListener::bind(("127.0.0.1", p + i)).is_ok()))
             .expect("three free ports in a row");
         let data = dir.path().join("formation").display().to_string();
-        let out = Command::new(Self::script()).args(["start", &data, &base.to_string()]).output().unwrap();
-        assert!(out.status.success(), "pg-failover.sh start: {}", String::from_utf8_lossy(&out.stderr));
-        let url = String::from_utf8(out.stdout).unwrap().trim().to_string();
+        let url = run_script("pg-failover.sh", &["start", &data, &base.to_string()]);
         Some(Formation { dir, url })
     }
 
@@ -510,15 +513,13 @@ impl Formation {
     }
 
     fn kill_primary(&self) -> String {
-        let out = Command::new(Self::script()).args(["kill-primary", &self.data()]).output().unwrap();
-        assert!(out.status.success(), "pg-failover.sh kill-primary: {}", String::from_utf8_lossy(&out.stderr));
-        String::from_utf8(out.stdout).unwrap().trim().to_string()
+        run_script("pg-failover.sh", &["kill-primary", &self.data()])
     }
 }
 
 impl Drop for Formation {
     fn drop(&mut self) {
-        let _ = Command::new(Self::script()).args(["stop", &self.data()]).output();
+        let _ = Command::new(script("pg-failover.sh")).args(["stop", &self.data()]).output();
     }
 }
 

@@ -65,10 +65,10 @@ pub struct Cutoffs {
     pub staged_chunks: i64,
 }
 
-/// What one sweep deleted, per table, and whether a table had more.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+/// What one sweep deleted, and whether a table had more.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Swept {
-    pub tables: Vec<(&'static str, i64)>,
+    pub rows: i64,
     pub more: bool,
 }
 
@@ -108,7 +108,7 @@ impl Gateway {
         for (prune, rows) in prunes.into_iter().zip(counts) {
             let expired = rows.first().map(|r| r.int(0)).transpose()?.unwrap_or(0);
             if expired > 0 {
-                swept.tables.push((prune.table, expired.min(batch)));
+                swept.rows += expired.min(batch);
                 swept.more |= expired > batch;
                 deletes.push(prune.delete);
             }
