@@ -120,18 +120,75 @@ pub async fn open_shared_rate_limit(url: &str) -> Result<Option<Box<dyn gateway:
     Ok(None)
 }
 
-/// A database URL safe to print: any password is replaced.
+/// A database URL safe to print: any password is replaced, wherever it is
+/// given: in the user information (`USER:PASSWORD@`, multi-host URLs too),
+/// as a query parameter (`?password=…`, `&sslpassword=…`, the key
+/// percent-encoded or not), or as a `password=…` pair of the key=value form.
+/// When the URL is ambiguous (an `@` or `?` inside a password), more is
+/// hidden rather than less.
 pub fn redact(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let credentials = &url[scheme + 3..at];
-            match credentials.split_once(':') {
-                Some((user, _)) => format!("{}{}:***{}", &url[..scheme + 3], user, &url[at..]),
-                None => url.to_string(),
+    let url = redact_parameters(url);
+    let Some(scheme) = url.find("://") else { return url };
+    let rest = &url[scheme + 3..];
+    // The driver takes the credentials up to the first `@`, a reader up to the
+    // last: everything between the user's `:` and the last `@` is hidden.
+    let (Some(first_at), Some(last_at)) = (rest.find('@'), rest.rfind('@')) else { return url };
+    match rest[..first_at].find(':') {
+        Some(colon) => format!("{}{}***{}", &url[..scheme + 3], &rest[..=colon], &rest[last_at..]),
+        None => url.clone(),
+    }
+}
+
+/// Hides the value of every parameter whose key (percent-decoded, any case)
+/// ends in `password`: after `?`, `&`, a space or at the start, up to the
+/// next `&` or space (a quoted value up to its closing quote).
+fn redact_parameters(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    let mut rest = url;
+    loop {
+        // the next parameter starts at the text's start or after a separator
+        let key_end = rest.find('=');
+        let Some(key_end) = key_end else {
+            out.push_str(rest);
+            return out;
+        };
+        let key_start = rest[..key_end].rfind(['?', '&', ' ', '\t', '\n']).map(|i| i + 1).unwrap_or(0);
+        out.push_str(&rest[..=key_end]);
+        let value = &rest[key_end + 1..];
+        let key = percent_decode(&rest[key_start..key_end]).to_ascii_lowercase();
+        let value_end = if value.starts_with('\'') {
+            value[1..].find('\'').map(|i| i + 2).unwrap_or(value.len())
+        } else {
+            value.find(['&', ' ', '\t', '\n']).unwrap_or(value.len())
+        };
+        if key.ends_with("password") {
+            out.push_str("***");
+        } else {
+            out.push_str(&value[..value_end]);
+        }
+        rest = &value[value_end..];
+    }
+}
+
+/// `%XX` escapes decoded (for comparing a parameter's key); invalid ones kept as they are.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                decoded.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                decoded.push(byte);
+                i += 1;
             }
         }
-        _ => url.to_string(),
     }
+    String::from_utf8_lossy(&decoded).into_owned()
 }
 
 /// The keys that seal webhook secrets at rest: `key` (base64, from
@@ -242,5 +299,47 @@ mod tests {
         assert_eq!(redact("postgres://u:secret@h:5/db"), "postgres://u:***@h:5/db");
         assert_eq!(redact("postgres://u@h/db"), "postgres://u@h/db");
         assert_eq!(redact("sqlite://x.db"), "sqlite://x.db");
+    }
+
+    /// A password given any way the driver reads one is hidden; nothing else is.
+    #[test]
+    fn redact_hides_passwords_in_every_form() {
+        let hidden = [
+            ("postgres://u@h/db?password=secret", "postgres://u@h/db?password=***"),
+            (
+                "postgresql://h:5432/db?sslmode=require&password=secret&application_name=gw",
+                "postgresql://h:5432/db?sslmode=require&password=***&application_name=gw",
+            ),
+            ("postgres://h/db?PassWord=secret", "postgres://h/db?PassWord=***"),
+            ("postgres://h/db?pass%77ord=secret", "postgres://h/db?pass%77ord=***"),
+            ("postgres://h/db?user=u&sslpassword=secret", "postgres://h/db?user=u&sslpassword=***"),
+            (
+                "postgres://u:secret@h1:5432,h2:5433/db?target_session_attrs=read-write",
+                "postgres://u:***@h1:5432,h2:5433/db?target_session_attrs=read-write",
+            ),
+            ("postgres://u:se@cret@h/db", "postgres://u:***@h/db"),
+            ("postgres://u:se?cret@h/db", "postgres://u:***@h/db"),
+            ("postgres://u:secret@[::1]:5432/db", "postgres://u:***@[::1]:5432/db"),
+            ("postgres://h/db?password=se@cret", "postgres://h/db?password=***"),
+            ("postgres://u:secret@h/db?password=secret", "postgres://u:***@h/db?password=***"),
+            ("host=h user=u password=secret dbname=db", "host=h user=u password=*** dbname=db"),
+            ("host=h password='se cret' dbname=db", "host=h password=*** dbname=db"),
+        ];
+        for (url, expected) in hidden {
+            let shown = redact(url);
+            assert_eq!(shown, expected, "{url}");
+            assert!(!shown.contains("secret") && !shown.contains("cret"), "{url} shows its password: {shown}");
+        }
+        // the twin: a URL without a password is shown as it is
+        for url in [
+            "postgres://u@h/db",
+            "postgres://h1:5432,h2:5433/db?sslmode=require&application_name=gw",
+            "postgres://u@[::1]:5432/db?user=other",
+            "sqlite://x.db?synchronous=normal",
+            "sqlite::memory:",
+            "host=h user=u dbname=db",
+        ] {
+            assert_eq!(redact(url), url);
+        }
     }
 }
