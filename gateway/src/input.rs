@@ -21,6 +21,8 @@ pub struct Fields {
     object: Map<String, Json>,
     missing: Vec<&'static str>,
     invalid: Vec<(&'static str, String)>,
+    /// text fields made only of invisible characters (422)
+    invisible: Vec<&'static str>,
 }
 
 /// Whether a string anywhere in `value` holds NUL, which no store keeps
@@ -50,7 +52,7 @@ pub fn parse_json_object(body: &[u8]) -> ApiResult<Map<String, Json>> {
 
 impl Fields {
     pub fn from_body(body: &[u8]) -> ApiResult<Fields> {
-        Ok(Fields { object: parse_json_object(body)?, missing: Vec::new(), invalid: Vec::new() })
+        Ok(Fields { object: parse_json_object(body)?, missing: Vec::new(), invalid: Vec::new(), invisible: Vec::new() })
     }
 
     fn raw(&mut self, name: &'static str, required: bool) -> Option<Json> {
@@ -95,7 +97,7 @@ impl Fields {
         match self.bounded_string(name, true, MAX_NOTE) {
             Some(s) => s,
             None => {
-                if self.invalid.len() == before && !self.missing.contains(&name) {
+                if self.invalid.len() == before && !self.missing.contains(&name) && !self.invisible.contains(&name) {
                     self.missing.push(name);
                 }
                 String::new()
@@ -118,6 +120,10 @@ impl Fields {
                 let s = if trim { s.trim().to_string() } else { s };
                 if s.trim().is_empty() {
                     None
+                } else if trim && rules::matching::is_only_invisible(&s) {
+                    // an id or a name no one can read (zero-width, bidi controls) names no one
+                    self.invisible.push(name);
+                    None
                 } else if s.chars().count() > max {
                     self.invalid("invalid_field", format!("{name} is longer than {max} characters"));
                     None
@@ -137,7 +143,7 @@ impl Fields {
         match self.opt_string(name, trim) {
             Some(s) => s,
             None => {
-                if self.invalid.len() == before && !self.missing.contains(&name) {
+                if self.invalid.len() == before && !self.missing.contains(&name) && !self.invisible.contains(&name) {
                     self.missing.push(name);
                 }
                 String::new()
@@ -289,6 +295,9 @@ impl Fields {
         if !self.missing.is_empty() {
             return Err(ApiError::bad_request("missing_fields", format!("missing required fields: {}", self.missing.join(", "))));
         }
+        if let Some(name) = self.invisible.first() {
+            return Err(ApiError::unprocessable("invalid_field", format!("{name} is made only of invisible or bidi control characters")));
+        }
         match self.invalid.into_iter().next() {
             Some((code, message)) => Err(ApiError::bad_request(code, message)),
             None => Ok(()),
@@ -318,6 +327,12 @@ impl Query {
             }
             if name.contains('\0') || value.contains('\0') {
                 return Err(ApiError::bad_request("invalid_query", "query parameters must not contain the NUL character"));
+            }
+            if rules::matching::is_only_invisible(&value) {
+                return Err(ApiError::unprocessable(
+                    "invalid_field",
+                    format!("query parameter {name} is made only of invisible or bidi control characters"),
+                ));
             }
             map.entry(name).or_insert(value);
         }

@@ -1,7 +1,9 @@
 //! Time-driven work, idempotent if run twice: pending limit increases go
 //! live, timed exclusions expire, abandoned KYC checks expire, the daily
 //! exclusion snapshot is taken at 03:00 UTC, and active users are re-screened
-//! every quarter. Sandbox tenants' due times follow their test clocks.
+//! every quarter, after a list changes and once after a new rules version
+//! (a failed re-screen is counted, never stopping the round). Sandbox
+//! tenants' due times follow their test clocks.
 //!
 //! Each area answers its own due work (`limits::due_work`,
 //! `exclusions::due_expiries`, `kyc::abandoned_check_candidates`,
@@ -30,6 +32,8 @@ pub struct ScheduledReport {
     pub kyc_checks_expired: usize,
     pub snapshots_taken: usize,
     pub users_rescreened: usize,
+    /// re-screens that failed (each logged; the round went on without them)
+    pub rescreen_errors: usize,
     /// staged list chunks loaded, and versions switched in
     pub list_chunks_loaded: usize,
     pub lists_activated: usize,
@@ -72,11 +76,22 @@ impl Gateway {
         let (mut report, rescreens) = self.run_due_work(now).await?;
         let staged = self.load_staged_lists(self.config.work.list_chunks_per_round).await?;
         (report.list_chunks_loaded, report.lists_activated, report.more_due) = (staged.chunks_loaded, staged.lists_activated, staged.more);
+        // One user's failed re-screen is counted and logged; it never stops
+        // the others, the snapshot or the pruning.
         for user in &rescreens {
-            crate::sanctions::rescreen_user(self, &user.tenant_id, &user.user_id, user.now, Entries::All).await?;
-            report.users_rescreened += 1;
+            match crate::sanctions::rescreen_user(self, &user.tenant_id, &user.user_id, user.now, Entries::All).await {
+                Ok(_) => report.users_rescreened += 1,
+                Err(error) => {
+                    crate::sanctions::rescreen_failed(&error);
+                    report.rescreen_errors += 1;
+                }
+            }
         }
-        report.users_rescreened += self.rescreen_after_list_changes(self.config.work.scheduled_batch).await?;
+        let (screened, failed) = self.rescreen_after_list_changes(self.config.work.scheduled_batch).await?;
+        (report.users_rescreened, report.rescreen_errors) = (report.users_rescreened + screened, report.rescreen_errors + failed);
+        // after a new rules version, every active user once, a batch a round
+        let (screened, failed) = crate::sanctions::rescreen_after_rules_change(self, self.config.work.scheduled_batch).await?;
+        (report.users_rescreened, report.rescreen_errors) = (report.users_rescreened + screened, report.rescreen_errors + failed);
         report.snapshots_taken = crate::exclusions::take_daily_snapshots(self, now).await?;
         // new events may wait; pruning alone gives the delivery loop nothing to do
         if report != ScheduledReport::default() {
@@ -188,6 +203,7 @@ pub(crate) async fn run_scheduled_now(gw: &Gateway, _ctx: &Ctx<'_>) -> ApiResult
         kyc_checks_expired: report.kyc_checks_expired,
         snapshots_taken: report.snapshots_taken,
         users_rescreened: report.users_rescreened,
+        rescreen_errors: report.rescreen_errors,
         list_chunks_loaded: report.list_chunks_loaded,
         lists_activated: report.lists_activated,
         webhook_events_fanned_out: delivery.fanned_out,
@@ -204,6 +220,8 @@ struct ScheduledRun {
     kyc_checks_expired: usize,
     snapshots_taken: usize,
     users_rescreened: usize,
+    /// re-screens that failed; the round went on without them
+    rescreen_errors: usize,
     list_chunks_loaded: usize,
     lists_activated: usize,
     webhook_events_fanned_out: usize,

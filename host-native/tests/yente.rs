@@ -6,22 +6,26 @@
 
 mod support;
 
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use gateway::auth::Environment;
+use gateway::ports::{Clock, LibraryRules, Rules};
 use gateway::vendors::yente::YenteConfig;
-use gateway::{Config, Gateway};
+use gateway::{Config, Gateway, WorkLimits};
 use host_native::rules_engine::ComponentRules;
 use host_native::webhooks::VendorClient;
 use host_native::{OsIds, SystemClock};
 use serde_json::{json, Value as Json};
-use support::{call, loopback_server, Received};
+use support::{call, loopback_server, Received, TestClock};
 
 /// What the stand-in does with the next requests.
 #[derive(Clone, Copy, PartialEq)]
 enum Mode {
     Up,
     Failing,
+    /// fails a request that asks for this name (lower case), answers the others
+    FailingFor(&'static str),
 }
 
 /// The stand-in's entities, as yente's FollowTheMoney records.
@@ -68,10 +72,12 @@ async fn standin(mode: Arc<Mutex<Mode>>, seen: Seen) -> std::net::SocketAddr {
         let auth = request.headers.get("authorization").and_then(|v| v.to_str().ok()).map(str::to_string);
         let path = request.path.split('?').next().unwrap_or_default();
         seen.lock().unwrap().push((path.to_string(), auth));
+        let asked = String::from_utf8_lossy(request.body).to_lowercase();
         let (status, body) = match (*mode.lock().unwrap(), path.strip_prefix("/match/")) {
             (Mode::Failing, _) => (500, json!({ "detail": "index unavailable" })),
-            (Mode::Up, Some("sanctions")) => answer(&serde_json::from_slice(request.body).unwrap_or(Json::Null)),
-            (Mode::Up, _) => (404, json!({ "detail": "no such dataset" })),
+            (Mode::FailingFor(name), _) if asked.contains(name) => (500, json!({ "detail": "index unavailable" })),
+            (Mode::Up | Mode::FailingFor(_), Some("sanctions")) => answer(&serde_json::from_slice(request.body).unwrap_or(Json::Null)),
+            (Mode::Up | Mode::FailingFor(_), _) => (404, json!({ "detail": "no such dataset" })),
         };
         (status, body.to_string().into_bytes())
     })
@@ -80,8 +86,14 @@ async fn standin(mode: Arc<Mutex<Mode>>, seen: Seen) -> std::net::SocketAddr {
 }
 
 async fn gateway(dir: &tempfile::TempDir, base_url: String) -> Gateway {
+    gateway_with(dir, base_url, Box::new(SystemClock), Box::new(ComponentRules::embedded().unwrap()), WorkLimits::default()).await
+}
+
+/// A yente-only production (no list imported) on `dir`'s database, with this clock, rules and work limits.
+async fn gateway_with(dir: &tempfile::TempDir, base_url: String, clock: Box<dyn Clock>, rules: Box<dyn Rules>, work: WorkLimits) -> Gateway {
     let store = host_native::open_store(&format!("sqlite://{}", dir.path().join("g.db").display())).await.unwrap();
     let config = Config {
+        work,
         production_screening_vendor: Some(YenteConfig {
             base_url,
             dataset: "sanctions".into(),
@@ -90,8 +102,7 @@ async fn gateway(dir: &tempfile::TempDir, base_url: String) -> Gateway {
         }),
         ..Config::default()
     };
-    let gateway = Gateway::new(store, Box::new(ComponentRules::embedded().unwrap()), Box::new(SystemClock), Box::new(OsIds), config)
-        .with_vendor_http(Box::new(VendorClient::new().unwrap()));
+    let gateway = Gateway::new(store, rules, clock, Box::new(OsIds), config).with_vendor_http(Box::new(VendorClient::new().unwrap()));
     gateway.migrate().await.unwrap();
     gateway
 }
@@ -176,4 +187,115 @@ async fn a_failing_or_unreachable_vendor_is_503_and_writes_nothing() {
     let response = gateway.handle(request).await;
     assert_eq!(response.status(), 503);
     assert_eq!(response.headers().get("retry-after").and_then(|v| v.to_str().ok()), Some("30"));
+}
+
+/// A Thursday, 08:00 UTC.
+const START: i64 = 1_800_000_000;
+const QUARTER: i64 = 92 * 86_400;
+
+async fn screen_clear(gateway: &Gateway, key: &str, user: &str, first: &str, last: &str) {
+    let (status, body) = call(gateway, key, "POST", "/v1/sanctions/screen", person(user, first, last, "1990-04-01", "GB")).await;
+    assert_eq!((status, body["status"].as_str()), (201, Some("clear")), "{body}");
+}
+
+async fn last_screened_at(gateway: &Gateway, key: &str, user: &str) -> String {
+    let (status, body) = call(gateway, key, "GET", &format!("/v1/sanctions/status?user_id={user}"), Json::Null).await;
+    assert_eq!(status, 200, "{body}");
+    body["last_screened_at"].as_str().unwrap().to_string()
+}
+
+/// S6: with yente and no list imported, production users are re-screened
+/// each quarter (they were never due: only a list or the stub vendors made
+/// production due).
+#[tokio::test]
+async fn a_yente_only_production_is_rescreened_each_quarter() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mode, seen) = (Arc::new(Mutex::new(Mode::Up)), Arc::new(Mutex::new(Vec::new())));
+    let addr = standin(mode, seen.clone()).await;
+    let clock = TestClock(Arc::new(AtomicI64::new(START)));
+    let rules = Box::new(ComponentRules::embedded().unwrap());
+    let gateway = gateway_with(&dir, format!("http://{addr}"), Box::new(clock.clone()), rules, WorkLimits::default()).await;
+    // a first round sees the rules version live before anyone is screened
+    gateway.run_scheduled().await.unwrap();
+    let admin = gateway.create_admin_key(Environment::Production).await.unwrap();
+    let key = production_tenant(&gateway, &admin).await;
+    screen_clear(&gateway, &key, "u-1", "Ann", "Lee").await;
+    let screened = last_screened_at(&gateway, &key, "u-1").await;
+    let asked = seen.lock().unwrap().len();
+
+    // a day on, nothing is due; a quarter on, the user is screened again through yente
+    clock.0.fetch_add(86_400, Ordering::SeqCst);
+    assert_eq!(gateway.run_scheduled().await.unwrap().users_rescreened, 0);
+    clock.0.fetch_add(QUARTER, Ordering::SeqCst);
+    let report = gateway.run_scheduled().await.unwrap();
+    assert_eq!((report.users_rescreened, report.rescreen_errors), (1, 0), "{report:?}");
+    assert_eq!(seen.lock().unwrap().len(), asked + 1, "the re-screen did not ask yente");
+    assert_ne!(last_screened_at(&gateway, &key, "u-1").await, screened);
+}
+
+/// S6: one user's failed re-screen (yente failing for that name) is counted
+/// and the round goes on: the other user is re-screened, the day's snapshot
+/// is taken; the failed user stays due and is screened once yente is back.
+#[tokio::test]
+async fn a_failed_rescreen_is_counted_and_the_round_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mode, seen) = (Arc::new(Mutex::new(Mode::Up)), Arc::new(Mutex::new(Vec::new())));
+    let addr = standin(mode.clone(), seen).await;
+    let clock = TestClock(Arc::new(AtomicI64::new(START)));
+    let rules = Box::new(ComponentRules::embedded().unwrap());
+    let gateway = gateway_with(&dir, format!("http://{addr}"), Box::new(clock.clone()), rules, WorkLimits::default()).await;
+    gateway.run_scheduled().await.unwrap();
+    let admin = gateway.create_admin_key(Environment::Production).await.unwrap();
+    let key = production_tenant(&gateway, &admin).await;
+    screen_clear(&gateway, &key, "u-1", "Ann", "Lee").await;
+    screen_clear(&gateway, &key, "u-2", "Bob", "Stone").await;
+    let (first, second) = (last_screened_at(&gateway, &key, "u-1").await, last_screened_at(&gateway, &key, "u-2").await);
+
+    clock.0.fetch_add(QUARTER, Ordering::SeqCst);
+    *mode.lock().unwrap() = Mode::FailingFor("lee");
+    let report = gateway.run_scheduled().await.expect("one failed re-screen must not fail the round");
+    assert_eq!((report.users_rescreened, report.rescreen_errors), (1, 1), "{report:?}");
+    assert!(report.snapshots_taken > 0, "the day's snapshot was not taken: {report:?}");
+    assert_eq!(last_screened_at(&gateway, &key, "u-1").await, first, "the failed re-screen wrote something");
+    assert_ne!(last_screened_at(&gateway, &key, "u-2").await, second);
+
+    *mode.lock().unwrap() = Mode::Up;
+    let report = gateway.run_scheduled().await.unwrap();
+    assert_eq!((report.users_rescreened, report.rescreen_errors), (1, 0), "{report:?}");
+    assert_ne!(last_screened_at(&gateway, &key, "u-1").await, first);
+}
+
+/// After a new rules version is live, every active user is re-screened
+/// once, a bounded batch a round; the version before, still running on
+/// another host, does not screen them back.
+#[tokio::test]
+async fn a_new_rules_version_rescreens_every_active_user_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mode, seen) = (Arc::new(Mutex::new(Mode::Up)), Arc::new(Mutex::new(Vec::new())));
+    let addr = standin(mode, seen.clone()).await;
+    let clock = TestClock(Arc::new(AtomicI64::new(START)));
+    let url = format!("http://{addr}");
+    let old = gateway_with(&dir, url.clone(), Box::new(clock.clone()), Box::new(ComponentRules::embedded().unwrap()), WorkLimits::default()).await;
+    old.run_scheduled().await.unwrap();
+    let admin = old.create_admin_key(Environment::Production).await.unwrap();
+    let key = production_tenant(&old, &admin).await;
+    for (user, first, last) in [("u-1", "Ann", "Lee"), ("u-2", "Bob", "Stone"), ("u-3", "Cleo", "Marsh")] {
+        screen_clear(&old, &key, user, first, last).await;
+    }
+    clock.0.fetch_add(3_600, Ordering::SeqCst);
+    assert_eq!(old.run_scheduled().await.unwrap().users_rescreened, 0, "nothing is due under the version that screened them");
+
+    // another rules version goes live (here the library build, another SHA-256), two users a round
+    let work = WorkLimits { scheduled_batch: 2, ..WorkLimits::default() };
+    let new = gateway_with(&dir, url, Box::new(clock.clone()), Box::new(LibraryRules), work).await;
+    assert_ne!(LibraryRules.identity().component_sha256, ComponentRules::embedded().unwrap().identity().component_sha256);
+    let asked = seen.lock().unwrap().len();
+    let mut screened = Vec::new();
+    for _ in 0..3 {
+        clock.0.fetch_add(60, Ordering::SeqCst);
+        screened.push(new.run_scheduled().await.unwrap().users_rescreened);
+    }
+    assert_eq!(screened, [2, 1, 0], "each user once, at most two a round");
+    assert_eq!(seen.lock().unwrap().len(), asked + 3);
+    assert_eq!(old.run_scheduled().await.unwrap().users_rescreened, 0, "the older version screened them back");
 }

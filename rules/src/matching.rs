@@ -6,10 +6,23 @@
 //! matches the word it begins; the best of an entry's names (its aliases)
 //! wins; then the date of birth and the nationality raise or lower the score.
 //! Only individuals (or entries of unknown kind) can match a person.
+//!
+//! Before any of that, a name is read as people read it ([`readings`]):
+//! compatibility forms composed (NFKC: full-width letters, ligatures),
+//! invisible characters removed (format characters, category Cf, and the
+//! other default-ignorable code points: soft hyphens, zero-width joiners,
+//! word joiners, bidi controls, byte-order marks), marks decomposed and
+//! dropped, and punctuation inside a word joining it (`Sanc-tionov` is
+//! `Sanctionov`). A hyphenated name is also read split (`Jean-Pierre` as
+//! `Jean Pierre`), and the closer reading counts. List entries and screened
+//! names, and the index keys of both, go through the same reading.
 
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
+use unicode_normalization::char::{decompose_canonical, is_combining_mark};
+use unicode_normalization::UnicodeNormalization;
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 use crate::types::named_enum;
 
@@ -87,33 +100,34 @@ pub struct ScoredCandidate {
 /// Scores every candidate against the query, best first; entries that
 /// cannot be the person (not an individual) or score zero are left out.
 pub fn score_candidates(query: &NameQuery, candidates: &[ListCandidate]) -> Vec<ScoredCandidate> {
-    let query_words = words(&query.name);
-    let mut scored: Vec<ScoredCandidate> =
-        candidates
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| matches!(c.kind, EntryKind::Individual | EntryKind::Unknown))
-            .filter_map(|(i, c)| {
-                let (name_score, name) = c
-                    .names
-                    .iter()
-                    .map(|n| (name_similarity(&query_words, &words(n)), n))
-                    .fold((0.0f64, None), |best, (s, n)| if s > best.0 { (s, Some(n)) } else { best });
-                let name = name?;
-                let name_score = name_score * common_name_factor(&query_words);
-                let dob = date_of_birth_adjustment(&query.date_of_birth, &c.dates_of_birth);
-                let nationality = nationality_adjustment(&query.nationality, &c.nationalities);
-                let score = round4((name_score + dob + nationality).clamp(0.0, 1.0));
-                (score > 0.0).then(|| ScoredCandidate {
-                    index: i as u32,
-                    name: name.clone(),
-                    score,
-                    name_score: round4(name_score),
-                    date_of_birth_adjustment: dob,
-                    nationality_adjustment: nationality,
-                })
+    let query_readings = readings(&query.name);
+    // A name whose split reading is made of common words is a common name, however it is joined.
+    let common = query_readings.iter().map(|r| common_name_factor(r)).fold(1.0f64, f64::min);
+    let mut scored: Vec<ScoredCandidate> = candidates
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| matches!(c.kind, EntryKind::Individual | EntryKind::Unknown))
+        .filter_map(|(i, c)| {
+            let (name_score, name) = c
+                .names
+                .iter()
+                .map(|n| (closest_reading(&query_readings, &readings(n)), n))
+                .fold((0.0f64, None), |best, (s, n)| if s > best.0 { (s, Some(n)) } else { best });
+            let name = name?;
+            let name_score = name_score * common;
+            let dob = date_of_birth_adjustment(&query.date_of_birth, &c.dates_of_birth);
+            let nationality = nationality_adjustment(&query.nationality, &c.nationalities);
+            let score = round4((name_score + dob + nationality).clamp(0.0, 1.0));
+            (score > 0.0).then(|| ScoredCandidate {
+                index: i as u32,
+                name: name.clone(),
+                score,
+                name_score: round4(name_score),
+                date_of_birth_adjustment: dob,
+                nationality_adjustment: nationality,
             })
-            .collect();
+        })
+        .collect();
     scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.index.cmp(&b.index)));
     scored
 }
@@ -122,10 +136,16 @@ pub fn score_candidates(query: &NameQuery, candidates: &[ListCandidate]) -> Vec<
 /// Soundex code of each word of two letters or more. A query shares at least
 /// one key with every name it could score well against.
 pub fn index_keys(name: &str) -> Vec<String> {
-    let mut keys: Vec<String> = words(name).iter().filter(|w| w.len() >= 2).map(|w| soundex(w)).collect();
+    // Both readings: a query finds an entry whose hyphenated word it joins or splits.
+    let mut keys: Vec<String> = readings(name).iter().flatten().filter(|w| w.len() >= 2).map(|w| soundex(w)).collect();
     keys.sort();
     keys.dedup();
     keys
+}
+
+/// The similarity of the closest pair of readings of two names.
+fn closest_reading(query: &[Vec<String>], candidate: &[Vec<String>]) -> f64 {
+    query.iter().flat_map(|q| candidate.iter().map(move |c| name_similarity(q, c))).fold(0.0, f64::max)
 }
 
 /// How alike two names are, from 0 to 1, whatever the order of their words.
@@ -236,19 +256,142 @@ fn edits(a: &str, b: &str) -> usize {
     d[a.len() * width + b.len()]
 }
 
-/// The words of a name: lower-case ASCII letters and digits, diacritics
-/// folded and Cyrillic and Greek transliterated.
+/// The words of a name: lower-case ASCII letters and digits, read as people
+/// read them (see [`readings`]), punctuation inside a word joining it.
 pub fn words(name: &str) -> Vec<String> {
-    let mut folded = String::with_capacity(name.len());
-    for c in name.chars() {
-        match fold(c) {
-            Some(text) => folded.push_str(text),
-            None if c.is_ascii_alphanumeric() => folded.push(c.to_ascii_lowercase()),
-            None if c == '\'' || c == '\u{2019}' || c == '`' => {}
-            None => folded.push(' '),
+    readings(name).into_iter().next().unwrap_or_default()
+}
+
+/// Whether a character is invisible: a format character (general category
+/// Cf: the soft hyphen, zero-width spaces and joiners, the word joiner, bidi
+/// controls, the byte-order mark) or another default-ignorable code point.
+pub fn is_invisible(c: char) -> bool {
+    c.general_category() == GeneralCategory::Format || is_default_ignorable(c)
+}
+
+/// Whether a text has characters but none that can be seen: only white
+/// space, invisible characters and bidi controls.
+pub fn is_only_invisible(text: &str) -> bool {
+    text.chars().any(|c| !c.is_whitespace()) && text.chars().all(|c| c.is_whitespace() || is_invisible(c))
+}
+
+/// Unicode's `Default_Ignorable_Code_Point` (DerivedCoreProperties.txt,
+/// Unicode 16.0): most are also Cf or marks; the Hangul fillers and the
+/// reserved ranges are neither.
+fn is_default_ignorable(c: char) -> bool {
+    matches!(
+        c,
+        '\u{AD}'
+            | '\u{34F}'
+            | '\u{61C}'
+            | '\u{115F}'..='\u{1160}'
+            | '\u{17B4}'..='\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{FFF0}'..='\u{FFF8}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}'
+    )
+}
+
+/// What a character is to a reader of the name.
+enum Reads {
+    /// letters (folded to lower-case ASCII; empty for a hard or soft sign)
+    Letters(String),
+    /// nothing: an apostrophe or a stray mark, never a break (`O'Neil` is `ONeil`)
+    Nothing,
+    /// punctuation or a symbol: inside a word it joins it, or splits it in the split reading
+    Inner,
+    /// white space, or a letter of a script not folded: a break between words
+    Break,
+}
+
+fn read_char(c: char) -> Reads {
+    if let Some(text) = fold(c) {
+        return Reads::Letters(text.into());
+    }
+    if c.is_ascii_alphanumeric() {
+        return Reads::Letters(c.to_ascii_lowercase().into());
+    }
+    if matches!(c, '\'' | '\u{2018}' | '\u{2019}' | '`' | '\u{2BC}') || is_combining_mark(c) {
+        return Reads::Nothing;
+    }
+    if c.is_whitespace() {
+        return Reads::Break;
+    }
+    // A letter with marks the table does not know (`ǘ`, `ễ`): its base letters.
+    let mut base = String::new();
+    let mut decomposed = false;
+    decompose_canonical(c, |d| {
+        decomposed |= d != c;
+        if !is_combining_mark(d) {
+            match fold(d) {
+                Some(text) => base.push_str(text),
+                None if d.is_ascii_alphanumeric() => base.push(d.to_ascii_lowercase()),
+                None => {}
+            }
+        }
+    });
+    if decomposed && !base.is_empty() {
+        return Reads::Letters(base);
+    }
+    if c.is_alphanumeric() {
+        Reads::Break
+    } else {
+        Reads::Inner
+    }
+}
+
+/// A name's readings as people read it: compatibility forms composed
+/// (NFKC), invisible characters removed, marks dropped, letters folded to
+/// lower-case ASCII. The first reading joins a word that punctuation
+/// interrupts (`Sanc-tionov`, `Jean-Pierre` as `jeanpierre`); the second,
+/// present only when it differs, splits it there (`jean pierre`).
+/// Apostrophes join in both.
+pub fn readings(name: &str) -> Vec<Vec<String>> {
+    let visible: String = name.chars().filter(|c| !is_invisible(*c)).collect();
+    let (mut joined, mut split) = (Vec::new(), Vec::new());
+    let (mut word, mut part) = (String::new(), String::new());
+    let mut interrupted = false;
+    fn end_word(word: &mut String, part: &mut String, joined: &mut Vec<String>, split: &mut Vec<String>) {
+        if !word.is_empty() {
+            joined.push(core::mem::take(word));
+        }
+        if !part.is_empty() {
+            split.push(core::mem::take(part));
         }
     }
-    folded.split_whitespace().map(ToString::to_string).collect()
+    for c in visible.nfkc().filter(|c| !is_invisible(*c)) {
+        match read_char(c) {
+            Reads::Letters(text) => {
+                if interrupted && !part.is_empty() {
+                    split.push(core::mem::take(&mut part));
+                }
+                interrupted = false;
+                word.push_str(&text);
+                part.push_str(&text);
+            }
+            Reads::Nothing => {}
+            Reads::Inner => interrupted = !word.is_empty(),
+            Reads::Break => {
+                end_word(&mut word, &mut part, &mut joined, &mut split);
+                interrupted = false;
+            }
+        }
+    }
+    end_word(&mut word, &mut part, &mut joined, &mut split);
+    if split == joined {
+        alloc::vec![joined]
+    } else {
+        alloc::vec![joined, split]
+    }
 }
 
 /// The ASCII spelling of a letter with a diacritic or from another script.
@@ -592,6 +735,7 @@ fn round4(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::ToString;
 
     fn individual(names: &[&str]) -> ListCandidate {
         ListCandidate {
@@ -699,6 +843,113 @@ mod tests {
         rare.nationalities = alloc::vec!["IQ".into()];
         let q = NameQuery { name: "Hassan Quillingsworth".into(), date_of_birth: "1976-05-05".into(), nationality: "EG".into() };
         assert_eq!(score_candidates(&q, &[rare])[0].name_score, 1.0);
+    }
+
+    fn boris(last: &str, first: &str) -> f64 {
+        let mut listed = individual(&["Boris Sanctionov"]);
+        listed.dates_of_birth = alloc::vec!["1970-01-01".into()];
+        listed.nationalities = alloc::vec!["RU".into()];
+        let q = NameQuery { name: alloc::format!("{first} {last}"), date_of_birth: "1970-01-01".into(), nationality: "RU".into() };
+        score_candidates(&q, &[listed]).first().map_or(0.0, |s| s.score)
+    }
+
+    #[test]
+    fn invisible_characters_are_read_as_nothing() {
+        for (class, last) in [
+            ("soft hyphen", "Sanc\u{ad}tionov"),
+            ("word joiner", "Sanc\u{2060}tionov"),
+            ("zero-width space", "Sanc\u{200b}tionov"),
+            ("zero-width joiner", "Sanc\u{200d}tionov"),
+            ("right-to-left mark", "Sanc\u{200f}tionov"),
+            ("bidi isolate", "\u{2066}Sanctionov\u{2069}"),
+            ("byte-order mark", "\u{feff}Sanctionov"),
+            ("Mongolian vowel separator", "Sanc\u{180e}tionov"),
+            ("variation selector", "Sanc\u{fe0f}tionov"),
+            ("tag character", "Sanc\u{e0041}tionov"),
+            ("Hangul filler", "Sanc\u{3164}tionov"),
+        ] {
+            assert_eq!(boris(last, "Boris"), 1.0, "{class}");
+            assert_eq!(index_keys(&alloc::format!("Boris {last}")), index_keys("Boris Sanctionov"), "{class}");
+        }
+        assert_eq!(boris("Sanctionov", "\u{feff}Boris"), 1.0, "a BOM in the first name");
+    }
+
+    #[test]
+    fn decomposed_and_compatibility_forms_are_read_as_their_letters() {
+        for (class, first, last) in [
+            ("decomposed accent", "Boris", "Sanctio\u{301}nov"),
+            ("composed accent", "Boris", "Sanctiónov"),
+            ("stacked marks", "Bo\u{308}\u{301}ris", "Sanctionov"),
+            (
+                "full-width",
+                "\u{ff22}\u{ff4f}\u{ff52}\u{ff49}\u{ff53}",
+                "\u{ff33}\u{ff41}\u{ff4e}\u{ff43}\u{ff54}\u{ff49}\u{ff4f}\u{ff4e}\u{ff4f}\u{ff56}",
+            ),
+            ("mathematical letters", "\u{1d401}oris", "Sanctionov"),
+            ("Cyrillic", "Борис", "Санкционов"),
+        ] {
+            assert!(boris(last, first) >= DEFAULT_HIT_THRESHOLD, "{class}: {}", boris(last, first));
+        }
+        assert_eq!(words("Nguyễn Thị Ǘ"), ["nguyen", "thi", "u"], "marks the table does not know are dropped too");
+        assert_eq!(words("Андрей"), ["andrey"], "a letter the table folds whole keeps its spelling");
+    }
+
+    #[test]
+    fn punctuation_inside_a_word_joins_it() {
+        for (class, last) in [
+            ("hyphen", "Sanc-tionov"),
+            ("non-breaking hyphen", "Sanc\u{2011}tionov"),
+            ("en dash", "Sanc\u{2013}tionov"),
+            ("period", "Sanc.tionov"),
+            ("apostrophe", "Sanc'tionov"),
+            ("middle dot", "Sanc\u{b7}tionov"),
+            ("underscore", "Sanc_tionov"),
+        ] {
+            assert_eq!(boris(last, "Boris"), 1.0, "{class}");
+            assert!(index_keys(&alloc::format!("Boris {last}")).iter().any(|k| index_keys("Sanctionov").contains(k)), "{class}");
+        }
+        assert_eq!(readings("Sanc-tionov"), alloc::vec![alloc::vec!["sanctionov".to_string()], alloc::vec!["sanc".into(), "tionov".into()]]);
+        assert_eq!(readings("O'Neil, Anne"), alloc::vec![alloc::vec!["oneil".to_string(), "anne".into()]], "apostrophes join in every reading");
+    }
+
+    #[test]
+    fn hyphenated_names_match_joined_split_or_spaced() {
+        for (query, listed) in [
+            ("Jean-Pierre Dupont", "DUPONT, Jean Pierre"),
+            ("Jean Pierre Dupont", "DUPONT, Jean-Pierre"),
+            ("Jeanpierre Dupont", "DUPONT, Jean-Pierre"),
+            ("Mary Smith-Jones", "SMITH JONES, Mary"),
+            ("Mary Smith Jones", "SMITH-JONES, Mary"),
+            ("Abd-al-Rahman Qasim", "QASIM, Abd al Rahman"),
+        ] {
+            assert_eq!(score(query, &[listed]), 1.0, "{query} / {listed}");
+        }
+        // index keys: a joined or split query shares keys with the listed spelling
+        assert!(index_keys("Jeanpierre Dupont").iter().any(|k| index_keys("Jean-Pierre").contains(k)));
+        assert!(index_keys("Jean Pierre").iter().all(|k| index_keys("Jean-Pierre").contains(k)));
+    }
+
+    #[test]
+    fn ordinary_names_with_hyphens_apostrophes_and_accents_stay_clear() {
+        for (first, last) in [("Anne-Marie", "O'Neil"), ("José", "Müller"), ("Jean-Pierre", "Smith-Jones"), ("Zoë", "D'Arcy")] {
+            assert!(boris(last, first) < 0.5, "{first} {last}: {}", boris(last, first));
+        }
+        // the common-name discount holds whether a name is joined or split
+        let mut listed = individual(&["AL-HASSAN, Ali"]);
+        listed.nationalities = alloc::vec!["IQ".into()];
+        let q = NameQuery { name: "Ali Al-Hassan".into(), date_of_birth: "1976-05-05".into(), nationality: "EG".into() };
+        assert!(score_candidates(&q, &[listed])[0].score < DEFAULT_HIT_THRESHOLD);
+    }
+
+    #[test]
+    fn only_invisible_text_is_told_apart() {
+        assert!(is_only_invisible("\u{200b}\u{200e}"));
+        assert!(is_only_invisible(" \u{feff}\u{202e} \u{2066}"));
+        assert!(is_only_invisible("\u{ad}\u{3164}"));
+        assert!(!is_only_invisible("   "), "white space alone is an empty text, not an invisible one");
+        assert!(!is_only_invisible("Anne-Marie"));
+        assert!(!is_only_invisible("\u{200b}A"));
+        assert!(!is_only_invisible("李"));
     }
 
     #[test]

@@ -59,6 +59,7 @@ cases![
     sanctions::confirmation_freezes_and_keeps_holds,
     sanctions::pending_review_holds_deposits_and_withdrawals,
     sanctions::case_review_decisions_are_final,
+    sanctions::invisible_ids_and_names_are_422,
     kyc::fast_path_within_200_is_instant,
     kyc::one_cent_over_200_creates_a_check,
     kyc::repeat_start_for_the_same_tier_is_idempotent,
@@ -109,6 +110,7 @@ cases![
     aml::cash_structuring_across_a_gaming_day_alerts,
     aml::minimal_play_holds_the_next_withdrawal,
     aml::linked_deposits_lock_withdrawals_until_due_diligence,
+    aml::a_cdd_lock_refuses_deposits_only_where_the_profile_says_so,
     aml::an_ordinary_week_raises_no_alert,
     aml::aml_decisions_replay_and_alerts_stay_with_their_tenant,
     aml::aml_event_fields_are_validated,
@@ -143,10 +145,15 @@ pub const LISTS: &[Case] = &[
     Case { name: "lists::eu_and_uk_lists_import", run: lists::eu_and_uk_lists_import },
     Case { name: "lists::peps_are_screened_only_where_switched_on", run: lists::peps_are_screened_only_where_switched_on },
     Case {
+        name: "sanctions::a_listed_name_written_with_invisible_or_compatibility_characters_is_found",
+        run: sanctions::a_listed_name_written_with_invisible_or_compatibility_characters_is_found,
+    },
+    Case {
         name: "lists::a_dismissed_match_stays_dismissed_until_the_entry_changes",
         run: lists::a_dismissed_match_stays_dismissed_until_the_entry_changes,
     },
     Case { name: "review::production_decisions_take_two_people", run: review::production_decisions_take_two_people },
+    Case { name: "review::an_approval_is_bound_to_the_proposal_read", run: review::an_approval_is_bound_to_the_proposal_read },
     Case { name: "aml::an_aml_case_takes_two_people_and_releases_the_hold", run: aml::an_aml_case_takes_two_people_and_releases_the_hold },
 ];
 
@@ -156,4 +163,6 @@ pub const PEOPLE: &[Case] = &[
     Case { name: "review::a_sandbox_decision_is_single_step_with_a_reason", run: review::a_sandbox_decision_is_single_step_with_a_reason },
     Case { name: "review::assignment_comments_and_the_timeline", run: review::assignment_comments_and_the_timeline },
     Case { name: "review::people_sign_in_with_password_and_code", run: review::people_sign_in_with_password_and_code },
+    Case { name: "review::an_idempotency_key_belongs_to_its_sender", run: review::an_idempotency_key_belongs_to_its_sender },
+    Case { name: "review::the_console_saves_a_cases_tags", run: review::the_console_saves_a_cases_tags },
 ];

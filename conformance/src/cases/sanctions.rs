@@ -195,3 +195,102 @@ pub fn case_review_decisions_are_final(env: &Env) -> CaseResult {
     review(env, "case_unknown", "dismiss").expect_error(404, "case_not_found")?;
     Ok(())
 }
+
+/// A user id or a name made only of invisible characters (zero-width, bidi
+/// controls, a byte-order mark) names no one: 422 on every route that takes
+/// one, in the body or the query; the twin, an ordinary name with a hyphen
+/// and an apostrophe, is taken.
+pub fn invisible_ids_and_names_are_422(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    for (field, value) in [
+        ("user_id", "\u{200b}\u{200e}"),
+        ("user_id", " \u{feff} "),
+        ("first_name", "\u{202e}\u{2066}\u{2069}"),
+        ("last_name", "\u{ad}\u{2060}"),
+        ("last_name", "\u{3164}"),
+    ] {
+        let mut body = identity(&unique("u"), "Ann", "Lee", &format!("{}@example.com", unique("u")));
+        body[field] = json!(value);
+        let r = t.post("/v1/sanctions/screen", body);
+        r.expect_error(422, "invalid_field")?;
+        ensure!(r.str("message").contains(field), "the message does not name {field}: {}", r.raw);
+    }
+    let invisible = "\u{200b}\u{200f}";
+    for (path, body) in [
+        ("/v1/limits/check", json!({ "user_id": invisible, "amount_cents": 1_000, "currency": "USD" })),
+        ("/v1/limits/commit", json!({ "transaction_id": unique("tx"), "user_id": invisible, "amount_cents": 1_000, "currency": "USD" })),
+        ("/v1/kyc/start", json!({ "user_id": invisible, "withdrawal_amount_cents": 100, "currency": "USD" })),
+    ] {
+        t.post(path, body).expect_error(422, "invalid_field")?;
+    }
+    t.get("/v1/sanctions/status?user_id=%E2%80%8B%E2%80%8E").expect_error(422, "invalid_field")?;
+    t.get("/v1/limits?user_id=%EF%BB%BF").expect_error(422, "invalid_field")?;
+    // the twin: names people write, with hyphens, apostrophes, accents and spaces
+    let user = unique("u-anne");
+    let r = screen(&t, &user, "Anne-Marie", "O'Neil");
+    r.expect(201)?;
+    ensure_eq!(r.str("status"), "clear");
+    screen(&t, &unique("u"), "José", "Müller").expect(201)?;
+    t.get(&format!("/v1/sanctions/status?user_id={user}")).expect(200)?;
+    Ok(())
+}
+
+/// A listed person is found however the name is written: with invisible
+/// characters (soft hyphen, word joiner, byte-order mark), a decomposed
+/// accent, punctuation inside a word, or full-width letters. Each is a hit
+/// that opens a case and holds the user; ordinary names with hyphens,
+/// apostrophes and accents stay clear. Production, against a list entry
+/// `Boris Sanctionov` (1970-01-01, RU) imported for the case.
+pub fn a_listed_name_written_with_invisible_or_compatibility_characters_is_found(env: &Env) -> CaseResult {
+    let p = env.tenant_with("production", 1000)?;
+    let dir = std::env::temp_dir().join(unique("evasion-list"));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let file = dir.join("targets.simple.csv");
+    std::fs::write(
+        &file,
+        "id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n\
+         NK-evasion-1,Person,Boris Sanctionov,,1970-01-01,ru,,,Test sanctions,,,,test,2026-01-01,2026-01-01,2026-01-01\n",
+    )
+    .map_err(|e| e.to_string())?;
+    env.import_list(&["--environment", "production", "--format", "opensanctions-csv", "--source", "test-evasion", &file.display().to_string()])?;
+    let full_width = |text: &str| -> String {
+        text.chars().map(|c| if c.is_ascii_alphabetic() { char::from_u32(c as u32 - 0x21 + 0xff01).unwrap_or(c) } else { c }).collect()
+    };
+    let person = |user: &str, first: &str, last: &str| {
+        json!({ "user_id": user, "first_name": first, "last_name": last, "date_of_birth": "1970-01-01", "nationality": "RU",
+                "email": format!("{user}@example.com") })
+    };
+    let spellings = [
+        ("as listed", "Boris".to_string(), "Sanctionov".to_string()),
+        ("soft hyphen", "Boris".into(), "Sanc\u{ad}tionov".into()),
+        ("word joiner", "Boris".into(), "Sanc\u{2060}tionov".into()),
+        ("decomposed accent", "Boris".into(), "Sanctio\u{301}nov".into()),
+        ("inner hyphen", "Boris".into(), "Sanc-tionov".into()),
+        ("full-width letters", full_width("Boris"), full_width("Sanctionov")),
+        ("byte-order mark", "\u{feff}Boris".into(), "Sanctionov".into()),
+    ];
+    for (class, first, last) in &spellings {
+        let user = unique("u-ev");
+        let r = p.post("/v1/sanctions/screen", person(&user, first, last));
+        r.expect(201)?;
+        ensure_eq!(r.str("status"), "hit_review_pending", format!("{class}: {}", r.raw));
+        ensure_eq!(r.body["transactions_held"], json!(true), class);
+        let case_id = r.str("case_id").to_string();
+        ensure!(case_id.len() > 4, "{class}: no case");
+        ensure!(!r.raw.contains("NK-evasion") && !r.raw.contains("test-evasion"), "{class}: the operator saw the match: {}", r.raw);
+        let case = env.admin_production("GET", &format!("/v1/admin/sanctions/cases/{case_id}"), None);
+        case.expect(200)?;
+        ensure!(case.raw.contains("NK-evasion-1"), "{class}: the case does not name the entry: {}", case.raw);
+        let deposit = p.post("/v1/limits/check", json!({ "user_id": user, "amount_cents": 1_000, "currency": "USD" }));
+        deposit.expect(200)?;
+        ensure_eq!(deposit.body["allowed"], json!(false), format!("{class}: a held user deposited: {}", deposit.raw));
+    }
+    // the twin: ordinary names with hyphens, apostrophes and accents, on the same birthday and nationality
+    for (first, last) in [("Anne-Marie", "O'Neil"), ("José", "Müller"), ("Jean-Pierre", "Smith-Jones")] {
+        let r = p.post("/v1/sanctions/screen", person(&unique("u-ord"), first, last));
+        r.expect(201)?;
+        ensure_eq!(r.str("status"), "clear", format!("{first} {last}: {}", r.raw));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}

@@ -441,8 +441,7 @@ pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
 /// Production screens against the environment's lists (or a configured
 /// vendor); with neither, it answers 503 `vendor_unavailable`.
 pub(crate) async fn ensure_screening_available(gw: &Gateway, environment: Environment) -> ApiResult<()> {
-    let vendor = gw.config.production_vendors_configured || gw.config.production_screening_vendor.is_some();
-    if environment == Environment::Production && !vendor && !gw.has_lists(environment).await? {
+    if environment == Environment::Production && !production_screens_without_lists(gw) && !gw.has_lists(environment).await? {
         return Err(crate::vendors::unavailable("screening", "no sanctions list or screening vendor is configured".into()));
     }
     Ok(())
@@ -794,7 +793,7 @@ pub(crate) struct DueRescreenWork {
 /// a screening vendor is there to screen them.
 pub(crate) async fn due_rescreens(gw: &Gateway, now: i64) -> ApiResult<Vec<(DueRescreenWork, DueUser)>> {
     let after = gw.rules.horizons().rescreen_after_seconds;
-    let due = store::due_rescreens(gw.store.as_ref(), now, after, gw.config.work.scheduled_batch, gw.config.production_vendors_configured).await?;
+    let due = store::due_rescreens(gw.store.as_ref(), now, after, gw.config.work.scheduled_batch, production_screens_without_lists(gw)).await?;
     Ok(due
         .into_iter()
         .map(|u| {
@@ -803,6 +802,53 @@ pub(crate) async fn due_rescreens(gw: &Gateway, now: i64) -> ApiResult<Vec<(DueR
             (DueRescreenWork { environment: u.environment, tenant_id: u.tenant_id, user_id: u.user_id, now: tenant_now }, facts)
         })
         .collect())
+}
+
+/// Whether production can screen with no list imported: a screening vendor
+/// (yente) proposes candidates, or the stub vendors stand in.
+fn production_screens_without_lists(gw: &Gateway) -> bool {
+    gw.config.production_vendors_configured || gw.config.production_screening_vendor.is_some()
+}
+
+/// A re-screen of one user that failed (a vendor down, a store error): the
+/// scheduled round counts it and goes on with the others; the user stays
+/// due and is tried again in a later round.
+pub(crate) fn rescreen_failed(error: &ApiError) {
+    tracing::warn!(target: "scheduler", status = error.status, code = error.code, "a scheduled re-screen failed; the round goes on");
+}
+
+/// Screens again, once, every clear or cleared user last screened before
+/// the live rules version was first seen live: a new version may read names
+/// differently, and a name it would find must not wait a quarter. At most
+/// `batch` users a round, those screened longest ago first; a re-screen
+/// moves the user's last screening past the version's start, so each user
+/// is screened once a version. Answers how many were screened and how many failed.
+pub(crate) async fn rescreen_after_rules_change(gw: &Gateway, batch: i64) -> ApiResult<(usize, usize)> {
+    let now = gw.clock.now();
+    let sha256 = gw.rules.identity().component_sha256;
+    let live_since = match store::rules_live_since(gw.store.as_ref(), &sha256).await? {
+        Some(at) => at,
+        None => {
+            gw.store.batch(vec![store::note_rules_live(&sha256, now)]).await?;
+            store::rules_live_since(gw.store.as_ref(), &sha256).await?.unwrap_or(now)
+        }
+    };
+    let users = store::screened_before(gw.store.as_ref(), live_since, batch, production_screens_without_lists(gw)).await?;
+    let (mut screened, mut failed) = (0, 0);
+    for user in &users {
+        let tenant_now = match user.environment {
+            Environment::Sandbox => now.saturating_add(user.clock_offset_seconds),
+            Environment::Production => now,
+        };
+        match rescreen_user(gw, &user.tenant_id, &user.user_id, tenant_now, Entries::All).await {
+            Ok(_) => screened += 1,
+            Err(error) => {
+                rescreen_failed(&error);
+                failed += 1;
+            }
+        }
+    }
+    Ok((screened, failed))
 }
 
 /// Screens a user again; a new hit holds their transactions and opens a

@@ -359,6 +359,59 @@ pub(crate) async fn due_rescreens(
         .collect()
 }
 
+/// The `counters` row that holds when a rules version (its component's
+/// SHA-256) was first seen live by a scheduled round.
+fn rules_live_key(sha256: &str) -> String {
+    format!("rules_live_since:{sha256}")
+}
+
+/// Notes that a rules version is live from `now`, unless a host noted it first.
+pub(crate) fn note_rules_live(sha256: &str, now: i64) -> Stmt {
+    Stmt::new("INSERT INTO counters (name, value) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING", vec![rules_live_key(sha256).into(), now.into()])
+}
+
+/// When a rules version was first seen live; `None` before any round saw it.
+pub(crate) async fn rules_live_since(store: &dyn Store, sha256: &str) -> ApiResult<Option<i64>> {
+    let rows = store.query("SELECT value FROM counters WHERE name = ?1", vec![rules_live_key(sha256).into()]).await?;
+    rows.first().map(|row| row.int(0)).transpose().map_err(Into::into)
+}
+
+/// At most `limit` clear or cleared users last screened before `live_since`
+/// (in their tenant's time), longest unscreened first, where screening is
+/// possible (as [`due_rescreens`]): those a new rules version has not screened yet.
+pub(crate) async fn screened_before(store: &dyn Store, live_since: i64, limit: i64, production_screens: bool) -> ApiResult<Vec<DueRescreen>> {
+    let rows = store
+        .query(
+            "SELECT u.tenant_id, u.external_user_id, t.clock_offset_seconds, u.sanctions_status, u.last_screened_at, t.environment
+             FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
+             WHERE (t.environment = ?3 OR ?4 = 1 OR EXISTS (SELECT 1 FROM sanctions_lists l WHERE l.environment = t.environment AND l.status = ?7))
+               AND u.sanctions_status IN (?5, ?6) AND u.last_screened_at < ?1 + t.clock_offset_seconds
+             ORDER BY u.last_screened_at LIMIT ?2",
+            vec![
+                live_since.into(),
+                limit.into(),
+                Environment::Sandbox.as_str().into(),
+                production_screens.into(),
+                SanctionsStatus::Clear.as_str().into(),
+                SanctionsStatus::Cleared.as_str().into(),
+                crate::lists::store::ListStatus::Active.as_str().into(),
+            ],
+        )
+        .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(DueRescreen {
+                tenant_id: row.text(0)?,
+                user_id: row.text(1)?,
+                clock_offset_seconds: row.int(2)?,
+                status: SanctionsStatus::parse(&row.text(3)?).ok_or_else(ApiError::internal)?,
+                last_screened_at: row.int(4)?,
+                environment: Environment::parse(&row.text(5)?).ok_or_else(ApiError::internal)?,
+            })
+        })
+        .collect()
+}
+
 /// Who a user is, as a re-screen reads them.
 pub(crate) struct ScreenedPerson {
     pub environment: Environment,
