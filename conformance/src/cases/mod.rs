@@ -110,7 +110,6 @@ cases![
     aml::cash_structuring_across_a_gaming_day_alerts,
     aml::minimal_play_holds_the_next_withdrawal,
     aml::linked_deposits_lock_withdrawals_until_due_diligence,
-    aml::a_cdd_lock_refuses_deposits_only_where_the_profile_says_so,
     aml::an_ordinary_week_raises_no_alert,
     aml::aml_decisions_replay_and_alerts_stay_with_their_tenant,
     aml::aml_event_fields_are_validated,
@@ -153,7 +152,6 @@ pub const LISTS: &[Case] = &[
         run: lists::a_dismissed_match_stays_dismissed_until_the_entry_changes,
     },
     Case { name: "review::production_decisions_take_two_people", run: review::production_decisions_take_two_people },
-    Case { name: "review::an_approval_is_bound_to_the_proposal_read", run: review::an_approval_is_bound_to_the_proposal_read },
     Case { name: "aml::an_aml_case_takes_two_people_and_releases_the_hold", run: aml::an_aml_case_takes_two_people_and_releases_the_hold },
 ];
 
@@ -163,6 +161,4 @@ pub const PEOPLE: &[Case] = &[
     Case { name: "review::a_sandbox_decision_is_single_step_with_a_reason", run: review::a_sandbox_decision_is_single_step_with_a_reason },
     Case { name: "review::assignment_comments_and_the_timeline", run: review::assignment_comments_and_the_timeline },
     Case { name: "review::people_sign_in_with_password_and_code", run: review::people_sign_in_with_password_and_code },
-    Case { name: "review::an_idempotency_key_belongs_to_its_sender", run: review::an_idempotency_key_belongs_to_its_sender },
-    Case { name: "review::the_console_saves_a_cases_tags", run: review::the_console_saves_a_cases_tags },
 ];
