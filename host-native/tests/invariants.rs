@@ -19,11 +19,13 @@ const START: i64 = 1_800_000_000;
 
 /// A store that keeps every batch it commits, and answers `Unavailable` to
 /// every statement whose SQL contains the planted text, as a store that went
-/// away mid-request would.
+/// away mid-request would; the first batch with a statement holding the
+/// text planted to lose loses its race (`Conflict`), as one a concurrent write beat would.
 #[derive(Clone)]
 struct FaultyStore {
     inner: Arc<dyn Store>,
     fail_on: Arc<Mutex<Option<&'static str>>>,
+    lose_once: Arc<Mutex<Option<&'static str>>>,
     committed: Arc<Mutex<Vec<Vec<Stmt>>>>,
 }
 
@@ -49,6 +51,13 @@ impl Store for FaultyStore {
         for s in &statements {
             self.fails(s.sql)?;
         }
+        {
+            let mut lose = self.lose_once.lock().unwrap();
+            if let Some(at) = lose.and_then(|text| statements.iter().position(|s| s.sql.contains(text))) {
+                *lose = None;
+                return Err(StoreError::Conflict { statement: at });
+            }
+        }
         self.inner.batch(statements.clone()).await?;
         self.committed.lock().unwrap().push(statements);
         Ok(())
@@ -67,7 +76,7 @@ struct Host {
 async fn host() -> Host {
     let dir = tempfile::tempdir().unwrap();
     let inner = host_native::open_store(&format!("sqlite://{}", dir.path().join("db.sqlite").display())).await.unwrap();
-    let store = FaultyStore { inner: Arc::from(inner), fail_on: Arc::default(), committed: Arc::default() };
+    let store = FaultyStore { inner: Arc::from(inner), fail_on: Arc::default(), lose_once: Arc::default(), committed: Arc::default() };
     let clock = TestClock(Arc::new(AtomicI64::new(START)));
     let gateway =
         Gateway::new(Box::new(store.clone()), Box::new(ComponentRules::embedded().unwrap()), Box::new(clock), Box::new(OsIds), Config::default());
@@ -481,4 +490,191 @@ async fn a_delivery_round_sends_at_most_its_concurrency_at_once() {
     assert_eq!(most_in_flight(2, 6).await.0, 2);
     let (most, sent) = most_in_flight(64, 6).await;
     assert_eq!(most, sent, "unbounded, every delivery of the round is in flight at once");
+}
+
+/// Sends a request; answers the status, the body and the `x-decision-id` it names.
+async fn call_naming(gateway: &Gateway, key: &str, method: &str, path: &str, body: Json) -> (u16, Json, Option<String>) {
+    let request = http::Request::builder()
+        .method(method)
+        .uri(path)
+        .header("authorization", format!("Bearer {key}"))
+        .header("content-type", "application/json")
+        .body(body.to_string().into_bytes())
+        .unwrap();
+    let response = gateway.handle(request).await;
+    let decision = response.headers().get("x-decision-id").and_then(|v| v.to_str().ok()).map(str::to_string);
+    (response.status().as_u16(), serde_json::from_slice(response.body()).unwrap_or(Json::Null), decision)
+}
+
+/// "Every decision an answer names is logged": a refused withdrawal whose
+/// write (the abandoned check it expires) lost a race is decided again from
+/// fresh reads; it used to answer naming a decision that was never written.
+#[tokio::test]
+async fn a_refusal_that_loses_a_race_names_a_logged_decision() {
+    for lose in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let inner = host_native::open_store(&format!("sqlite://{}", dir.path().join("db.sqlite").display())).await.unwrap();
+        let store = FaultyStore { inner: Arc::from(inner), fail_on: Arc::default(), lose_once: Arc::default(), committed: Arc::default() };
+        let clock = TestClock(Arc::new(AtomicI64::new(START)));
+        let gateway_with = |config: Config| {
+            Gateway::new(Box::new(store.clone()), Box::new(ComponentRules::embedded().unwrap()), Box::new(clock.clone()), Box::new(OsIds), config)
+        };
+        // production checks start while the vendor answers (stub tokens) ...
+        let open = gateway_with(Config { production_vendors_configured: true, ..Config::default() });
+        open.migrate().await.unwrap();
+        let admin = open.create_admin_key(Environment::Production).await.unwrap();
+        let (_, tenant) = call(&open, &admin, "POST", "/v1/admin/tenants", json!({ "name": "op", "environment": "production" })).await;
+        let key = tenant["api_key"].as_str().unwrap().to_string();
+        let person = json!({ "user_id": "u-1", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": "ann@example.com" });
+        let (status, screened) = call(&open, &key, "POST", "/v1/sanctions/screen", person).await;
+        assert_eq!(status, 201, "{screened}");
+        let withdrawal =
+            json!({ "user_id": "u-1", "email": "ann@example.com", "phone": "+44 7700 900123", "withdrawal_amount_cents": 50_000, "currency": "USD" });
+        let (status, started) = call(&open, &key, "POST", "/v1/kyc/start", withdrawal.clone()).await;
+        assert_eq!(status, 201, "{started}");
+        // ... and after eight days unfinished, the next withdrawal expires the
+        // check and asks for a new one, which a host without a vendor refuses
+        clock.0.fetch_add(8 * 86_400, std::sync::atomic::Ordering::SeqCst);
+        let closed = gateway_with(Config::default());
+        if lose {
+            *store.lose_once.lock().unwrap() = Some("UPDATE kyc_checks");
+        }
+        let (status, body, named) = call_naming(&closed, &key, "POST", "/v1/kyc/start", withdrawal).await;
+        assert_eq!((status, code(&body)), (503, Some("vendor_unavailable")), "{body}");
+        assert!(store.lose_once.lock().unwrap().is_none(), "the planted loss was not met");
+        let named = named.expect("the refusal names its decision");
+        closed.flush_decisions().await.unwrap();
+        let (status, logged) = call(&closed, &admin, "GET", &format!("/v1/admin/decisions/{named}"), Json::Null).await;
+        assert_eq!(status, 200, "lost race {lose}: the decision the refusal names was never logged: {logged}");
+        // what the refusal still changes was written once: the check expired
+        let kyc_check_id = started["kyc_check_id"].as_str().unwrap();
+        let (_, check) = call(&closed, &key, "GET", &format!("/v1/kyc/status?kyc_check_id={kyc_check_id}"), Json::Null).await;
+        assert_eq!(check["status"], "expired", "lost race {lose}: {check}");
+    }
+}
+
+/// A store whose first `meet` reads holding the planted text wait for each
+/// other before answering: that many requests read the same state, as
+/// concurrent requests on a busy host do, before any of them writes.
+#[derive(Clone)]
+struct ReadsMeet {
+    inner: Arc<dyn Store>,
+    text: &'static str,
+    meet: usize,
+    seen: Arc<std::sync::atomic::AtomicUsize>,
+    barrier: Arc<tokio::sync::Barrier>,
+}
+
+#[async_trait::async_trait]
+impl Store for ReadsMeet {
+    async fn query(&self, sql: &'static str, params: Vec<Value>) -> Result<Vec<Row>, StoreError> {
+        self.inner.query(sql, params).await
+    }
+    async fn query_many(&self, reads: Vec<gateway::ports::Read>) -> Result<Vec<Vec<Row>>, StoreError> {
+        let planted = reads.iter().any(|r| r.sql.contains(self.text));
+        let rows = self.inner.query_many(reads).await?;
+        if planted && self.seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst) < self.meet {
+            self.barrier.wait().await;
+        }
+        Ok(rows)
+    }
+    async fn batch(&self, statements: Vec<Stmt>) -> Result<(), StoreError> {
+        self.inner.batch(statements).await
+    }
+}
+
+/// "The regulator's import claims each entry it inserts": imports that read
+/// the register at the same time add each entry once (both inserted it
+/// after both found it new); the one that lost is recomputed and skips it.
+#[tokio::test]
+async fn concurrent_regulator_imports_add_each_entry_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let inner: Arc<dyn Store> = Arc::from(host_native::open_store(&format!("sqlite://{}", dir.path().join("db.sqlite").display())).await.unwrap());
+    let imports = 3;
+    let store = ReadsMeet {
+        inner: inner.clone(),
+        text: "source = ?2 AND email",
+        meet: imports,
+        seen: Arc::default(),
+        barrier: Arc::new(tokio::sync::Barrier::new(imports)),
+    };
+    let clock = TestClock(Arc::new(AtomicI64::new(START)));
+    let gw = Gateway::new(Box::new(store), Box::new(ComponentRules::embedded().unwrap()), Box::new(clock), Box::new(OsIds), Config::default());
+    gw.migrate().await.unwrap();
+    let admin = gw.create_admin_key(Environment::Sandbox).await.unwrap();
+    let file = json!({ "entries": [
+        { "email": "Listed@Example.com", "reference": "KGC-7" },
+        { "phone": "+44 7700 900999" },
+        // the same person twice in one file is one exclusion
+        { "email": "listed@example.com", "phone": "+44 7700 900111" },
+    ] });
+    let import = || call(&gw, &admin, "POST", "/v1/admin/exclusions/regulator-import", file.clone());
+    let answers = futures_util::future::join_all((0..imports).map(|_| import())).await;
+    assert!(answers.iter().all(|(status, _)| *status == 200), "{answers:?}");
+    let imported: Vec<i64> = answers.iter().map(|(_, body)| body["imported"].as_i64().unwrap()).collect();
+    assert_eq!(imported.iter().sum::<i64>(), 2, "each entry is added by one import only: {answers:?}");
+    let count = |sql: &'static str| inner.scalar(sql, vec![]);
+    assert_eq!(count("SELECT COUNT(*) FROM exclusions WHERE email = 'listed@example.com'").await.unwrap(), 1);
+    assert_eq!(count("SELECT COUNT(*) FROM exclusions WHERE phone IS NOT NULL").await.unwrap(), 1);
+    // the twin: a later import with a new address adds it, and only it
+    let (status, later) = call(
+        &gw,
+        &admin,
+        "POST",
+        "/v1/admin/exclusions/regulator-import",
+        json!({ "entries": [
+        { "email": "listed@example.com" }, { "email": "second@example.com" },
+    ] }),
+    )
+    .await;
+    assert_eq!((status, later["imported"].as_i64(), later["skipped"].as_i64()), (200, Some(1), Some(1)), "{later}");
+}
+
+/// The largest value of a stored column, read straight from the store.
+async fn largest(h: &Host, sql: &'static str) -> i64 {
+    let rows = h.store.inner.query(sql, vec![]).await.unwrap();
+    rows.first().map(|r| r.int(0).unwrap()).unwrap_or(0)
+}
+
+/// AML sums stay within ±(2^53 − 1), the largest integer every store keeps
+/// exactly (past it, D1 answered every later event of the user with a 500):
+/// a bucket's and a pair's sums saturate there, and the events are still
+/// decided and kept. The twin: below the bound, sums are exact.
+#[tokio::test]
+async fn aml_bucket_and_pair_sums_never_pass_what_stores_keep_exactly() {
+    let h = host().await;
+    let (gw, key) = (&h.gateway, h.key.as_str());
+    sign_up(&h, "u-1").await;
+    sign_up(&h, "u-2").await;
+    let (max, largest_amount) = (gateway::ports::MAX_STORED_INTEGER, rules::MAX_AMOUNT_CENTS);
+    let event = |tx: String, event_type: &str, cents: i64| {
+        let mut e = json!({ "transaction_id": tx, "user_id": "u-1", "event_type": event_type, "amount_cents": cents, "currency": "USD", "payment_method": "card" });
+        if event_type == "p2p_transfer" {
+            e["counterparty_user_id"] = json!("u-2");
+        }
+        e
+    };
+    // the twin first: two events sum exactly
+    for i in 0..2 {
+        assert_eq!(call(gw, key, "POST", "/v1/aml/event", event(format!("small-{i}"), "deposit", 1_000)).await.0, 202);
+    }
+    assert_eq!(largest(&h, "SELECT MAX(in_cents) FROM aml_buckets").await, 2_000);
+    let rounds = max / largest_amount + 2;
+    for i in 0..rounds {
+        for kind in ["deposit", "withdrawal", "wager", "win", "p2p_transfer"] {
+            let (status, body) = call(gw, key, "POST", "/v1/aml/event", event(format!("{kind}-{i}"), kind, largest_amount)).await;
+            assert_eq!(status, 202, "{kind} {i}: {body}");
+        }
+    }
+    for (column, sql) in [
+        ("in_cents", "SELECT MAX(in_cents) FROM aml_buckets"),
+        ("out_cents", "SELECT MAX(out_cents) FROM aml_buckets"),
+        ("wagered_cents", "SELECT MAX(wagered_cents) FROM aml_buckets"),
+        ("won_cents", "SELECT MAX(won_cents) FROM aml_buckets"),
+        ("pair cents", "SELECT MAX(cents) FROM aml_pairs"),
+    ] {
+        assert_eq!(largest(&h, sql).await, max, "{column} saturates at the bound");
+    }
+    // and the user's next event is decided as ever
+    assert_eq!(call(gw, key, "POST", "/v1/aml/event", event("after".into(), "deposit", 1)).await.0, 202);
 }

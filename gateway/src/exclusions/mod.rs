@@ -374,6 +374,20 @@ impl Gateway {
                 (Ok(email), Ok(phone)) => parsed.push((email, phone, field("reference").map(str::to_string))),
             }
         }
+        // Each new entry claims its e-mail and phone in the batch that inserts
+        // it: an import that lost the claim to a concurrent one is recomputed
+        // from fresh reads, which find that import's exclusions.
+        until_committed!({ self.import_regulator_entries(environment, importer, now, &parsed).await })
+    }
+
+    /// One attempt at an import's entries: `None` when its batch lost a race.
+    async fn import_regulator_entries(
+        &self,
+        environment: crate::auth::Environment,
+        importer: &str,
+        now: i64,
+        parsed: &[(Option<String>, Option<String>, Option<String>)],
+    ) -> ApiResult<Option<RegulatorImported>> {
         // One read per entry, all in one round trip.
         let reads = parsed.iter().map(|(email, phone, _)| store::read_regulator_terms(environment, email.clone(), phone.clone())).collect();
         let mut entries = Vec::with_capacity(parsed.len());
@@ -386,12 +400,19 @@ impl Gateway {
         let (outcomes, log) = self.decide(&scope, Operation::RegulatorImport, &facts, |r, f| r.decide_regulator_import(f))?;
         let (mut imported, mut skipped) = (Vec::new(), 0);
         let mut statements = vec![log.statement()];
-        for ((email, phone, reference), outcome) in parsed.into_iter().zip(&outcomes) {
-            if !outcome.is_new {
+        // an identifier an earlier entry of this file claims is that entry's exclusion
+        let mut claimed = std::collections::HashSet::new();
+        for ((email, phone, reference), outcome) in parsed.iter().zip(&outcomes) {
+            let identifiers = store::RegulatorIdentifier::of(email.as_deref(), phone.as_deref());
+            if !outcome.is_new || identifiers.iter().any(|i| claimed.contains(i)) {
                 skipped += 1;
                 continue;
             }
             let exclusion_id = self.new_id("exc");
+            for identifier in identifiers {
+                statements.push(store::claim_regulator_identifier(environment, &identifier, &exclusion_id));
+                claimed.insert(identifier);
+            }
             let data = to_json(&ExclusionData {
                 exclusion_id: &exclusion_id,
                 user_email: email.as_deref(),
@@ -410,7 +431,7 @@ impl Gateway {
                 email: email.clone(),
                 phone: phone.clone(),
                 duration: outcome.duration,
-                reason: reference.unwrap_or_else(|| "regulator_form".to_string()),
+                reason: reference.clone().unwrap_or_else(|| "regulator_form".to_string()),
                 source: Source::Regulator,
                 effective_from: now,
                 expires_at: outcome.expires_at,
@@ -424,9 +445,9 @@ impl Gateway {
             imported.push(exclusion_id);
         }
         if !self.commit(statements).await? {
-            return Err(crate::api::busy());
+            return Ok(None);
         }
-        Ok(RegulatorImported { imported: imported.len(), skipped, exclusion_ids: imported, decision_id: log.decision_id().to_string() })
+        Ok(Some(RegulatorImported { imported: imported.len(), skipped, exclusion_ids: imported, decision_id: log.decision_id().to_string() }))
     }
 
     /// Every exclusion of the user at this tenant, oldest first; the rules decide which are active.

@@ -84,6 +84,41 @@ pub fn read_regulator_terms(environment: Environment, email: Option<String>, pho
     )
 }
 
+/// Claims an e-mail or a phone for the regulator's exclusion the same batch
+/// inserts: an identifier has one regulator exclusion per environment
+/// (`regulator_claims`' key), so of two imports that both read it as new,
+/// one adds it and the other's batch loses (no row claimed) and is recomputed.
+pub fn claim_regulator_identifier(environment: Environment, identifier: &RegulatorIdentifier, exclusion_id: &str) -> Stmt {
+    Stmt::expect_one(
+        "INSERT INTO regulator_claims (environment, identifier, exclusion_id) VALUES (?1, ?2, ?3) ON CONFLICT (environment, identifier) DO NOTHING",
+        vec![environment.as_str().into(), identifier.key().into(), exclusion_id.into()],
+    )
+}
+
+/// An e-mail or a phone a regulator's exclusion names.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum RegulatorIdentifier {
+    Email(String),
+    Phone(String),
+}
+
+impl RegulatorIdentifier {
+    /// The identifiers of an entry: its e-mail and its phone, as normalised.
+    pub fn of(email: Option<&str>, phone: Option<&str>) -> Vec<RegulatorIdentifier> {
+        let email = email.map(|e| RegulatorIdentifier::Email(e.to_string()));
+        let phone = phone.map(|p| RegulatorIdentifier::Phone(p.to_string()));
+        email.into_iter().chain(phone).collect()
+    }
+
+    /// As `regulator_claims` keeps it (the migration that fills the table from earlier imports writes the same).
+    fn key(&self) -> String {
+        match self {
+            RegulatorIdentifier::Email(e) => format!("email:{e}"),
+            RegulatorIdentifier::Phone(p) => format!("phone:{p}"),
+        }
+    }
+}
+
 /// The terms of rows whose second column is `expires_at`.
 pub fn terms_at(rows: &[Row], column: usize) -> ApiResult<Vec<ExclusionTerm>> {
     rows.iter().map(|r| Ok(ExclusionTerm { expires_at: r.opt_int(column)? })).collect()

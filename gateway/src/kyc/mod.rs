@@ -449,8 +449,7 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                     ApiError::unprocessable("ceiling_exceeded", "the lifetime withdrawal total would exceed the largest amount the service accepts"),
                     statements,
                 )
-                .await
-                .map(Some);
+                .await;
             }
             WithdrawalOutcome::CurrencyMismatch => {
                 let kept = user.withdrawal_currency.clone().unwrap_or_default();
@@ -460,8 +459,7 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                     ApiError::bad_request("currency_mismatch", format!("this user's withdrawals are kept in {kept}")),
                     statements,
                 )
-                .await
-                .map(Some);
+                .await;
             }
             WithdrawalOutcome::AlreadyInProgress => {
                 return refuse_withdrawal(
@@ -470,8 +468,7 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                     ApiError::conflict("already_in_progress", "a verification for this user is already in progress"),
                     statements,
                 )
-                .await
-                .map(Some);
+                .await;
             }
             WithdrawalOutcome::ReplayOpenCheck(replay) => {
                 let open = open.as_ref().ok_or_else(ApiError::internal)?;
@@ -484,7 +481,7 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                 }
                 let token = match vendor_token(gw, open, replay.vendor_expires_in).await {
                     Ok(token) => token,
-                    Err(error) => return refuse_withdrawal(gw, &log, error, statements).await.map(Some),
+                    Err(error) => return refuse_withdrawal(gw, &log, error, statements).await,
                 };
                 body["vendor_access_token"] = json!(token);
                 let expires_at = ctx.now.saturating_add(replay.vendor_expires_in);
@@ -525,7 +522,7 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                     .await
                 {
                     Ok(token) => token,
-                    Err(error) => return refuse_withdrawal(gw, &log, error, statements).await.map(Some),
+                    Err(error) => return refuse_withdrawal(gw, &log, error, statements).await,
                 };
                 let body = to_json(&WithdrawalAnswer {
                     kyc_check_id: Some(&kyc_check_id),
@@ -661,11 +658,15 @@ async fn vendor_webhook(gw: &Gateway, headers: &http::HeaderMap, body: &[u8]) ->
 }
 
 /// Answers a refused withdrawal, writing what the decision still changes
-/// (an abandoned check it expired) or else queueing its log.
-async fn refuse_withdrawal(gw: &Gateway, log: &DecisionLog, error: ApiError, statements: Vec<Stmt>) -> ApiResult<Reply> {
+/// (an abandoned check it expired) with its log, or else queueing the log.
+/// `Ok(None)` when that write lost a race: the refusal is decided again from
+/// fresh reads, so the decision the answer names is always one that was logged.
+async fn refuse_withdrawal(gw: &Gateway, log: &DecisionLog, error: ApiError, statements: Vec<Stmt>) -> ApiResult<Option<Reply>> {
     let error = error_with_decision(error, log);
     if statements.len() > 1 {
-        gw.commit(statements).await?;
+        if !gw.commit(statements).await? {
+            return Ok(None);
+        }
     } else {
         gw.defer(log.clone());
     }
