@@ -263,7 +263,7 @@ pub struct RulesVersion {
     pub component_sha256: String,
 }
 
-/// The compliance rules, as exported by the `cgw:rules@8.0.0` component:
+/// The compliance rules, as exported by the `cgw:rules@9.0.0` component:
 /// one call per decision. A `RuleError` is the rules refusing the facts.
 pub trait Rules: MaybeSend {
     fn identity(&self) -> RulesVersion;

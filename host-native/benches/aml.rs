@@ -79,6 +79,7 @@ fn busy_facts() -> AmlFacts {
         verified: KycTier::Tier1,
         standing: AmlStanding::default(),
         alerted: vec![AmlAlerted { typology: Typology::Velocity, at: now - 7 * 86_400 }],
+        rate: None,
     }
 }
 
@@ -118,6 +119,7 @@ fn rules_call() -> Result<(), Error> {
         amount_cents: 500,
         verified: KycTier::Tier0,
         aml: AmlStanding::default(),
+        jurisdiction: "default".into(),
     };
     for _ in 0..2_000 {
         let _ = component.decide_aml(&facts);

@@ -31,6 +31,7 @@ fn facts(limits: usize, deposits: usize) -> DepositFacts {
         amount_cents: 500,
         verified: KycTier::Tier0,
         aml: AmlStanding::default(),
+        jurisdiction: "default".into(),
     }
 }
 

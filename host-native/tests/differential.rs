@@ -163,6 +163,17 @@ fn aml_stream(jurisdiction: &str, verified: KycTier, steps: &[(AmlEventType, i64
             verified,
             standing: AmlStanding::default(),
             alerted: vec![],
+            // half the euro events come with a reference rate to the profile's dollars
+            rate: (currency == "EUR" && amount % 2 == 0).then(|| rules::AmlRate {
+                version: "v1".to_string(),
+                date: "2027-01-15".to_string(),
+                currency: "EUR".to_string(),
+                currency_exponent: 2,
+                per_unit_of: "USD".to_string(),
+                per_unit_exponent: 2,
+                rate_units: 10_000 + amount % 1_000,
+                rate_scale: 4,
+            }),
         });
         if amount <= 0 || amount > MAX_AMOUNT_CENTS {
             continue;
@@ -240,7 +251,8 @@ proptest! {
         let totals = totals_of(now, &deposits);
         // a due-diligence lock on some, met on others
         let (verified, aml) = (if now % 3 == 0 { KycTier::Tier2 } else { KycTier::Tier0 }, AmlStanding { withdrawals_held: false, cdd_tier: (now % 2 == 0).then_some(KycTier::Tier2) });
-        let mut facts = DepositFacts { now, sanctions, exclusions, limits, totals, deposits: None, amount_cents, verified, aml };
+        let jurisdiction = if amount_cents % 2 == 0 { "GB" } else { "default" }.to_string();
+        let mut facts = DepositFacts { now, sanctions, exclusions, limits, totals, deposits: None, amount_cents, verified, aml, jurisdiction };
         prop_assert_eq!(LibraryRules.decide_deposit(&facts), component().decide_deposit(&facts));
         facts.deposits = Some(deposits);
         prop_assert_eq!(LibraryRules.decide_deposit(&facts), component().decide_deposit(&facts));
@@ -424,7 +436,7 @@ proptest! {
         deposits in deposits(),
         amount_cents in cents(),
     ) {
-        let facts = DepositFacts { now, sanctions: SanctionsStatus::Clear, exclusions, limits, totals: totals_of(now, &deposits), deposits: Some(deposits), amount_cents, verified: KycTier::Tier0, aml: AmlStanding::default() };
+        let facts = DepositFacts { now, sanctions: SanctionsStatus::Clear, exclusions, limits, totals: totals_of(now, &deposits), deposits: Some(deposits), amount_cents, verified: KycTier::Tier0, aml: AmlStanding::default(), jurisdiction: "default".into() };
         let recorded = canonical(&LibraryRules.decide_deposit(&facts).unwrap());
         let replayed = replay(component(), Operation::Deposit, &canonical(&facts)).unwrap();
         prop_assert_eq!(recorded, replayed);

@@ -678,3 +678,52 @@ async fn aml_bucket_and_pair_sums_never_pass_what_stores_keep_exactly() {
     // and the user's next event is decided as ever
     assert_eq!(call(gw, key, "POST", "/v1/aml/event", event("after".into(), "deposit", 1)).await.0, 202);
 }
+
+/// The largest value of a stored column, read straight from the store.
+async fn largest(h: &Host, sql: &'static str) -> i64 {
+    let rows = h.store.inner.query(sql, vec![]).await.unwrap();
+    rows.first().map(|r| r.int(0).unwrap()).unwrap_or(0)
+}
+
+/// AML sums stay within ±(2^53 − 1), the largest integer every store keeps
+/// exactly (past it, D1 answered every later event of the user with a 500):
+/// a bucket's and a pair's sums saturate there, and the events are still
+/// decided and kept. The twin: below the bound, sums are exact.
+#[tokio::test]
+async fn aml_bucket_and_pair_sums_never_pass_what_stores_keep_exactly() {
+    let h = host().await;
+    let (gw, key) = (&h.gateway, h.key.as_str());
+    sign_up(&h, "u-1").await;
+    sign_up(&h, "u-2").await;
+    let (max, largest_amount) = (gateway::ports::MAX_STORED_INTEGER, rules::MAX_AMOUNT_CENTS);
+    let event = |tx: String, event_type: &str, cents: i64| {
+        let mut e = json!({ "transaction_id": tx, "user_id": "u-1", "event_type": event_type, "amount_cents": cents, "currency": "USD", "payment_method": "card" });
+        if event_type == "p2p_transfer" {
+            e["counterparty_user_id"] = json!("u-2");
+        }
+        e
+    };
+    // the twin first: two events sum exactly
+    for i in 0..2 {
+        assert_eq!(call(gw, key, "POST", "/v1/aml/event", event(format!("small-{i}"), "deposit", 1_000)).await.0, 202);
+    }
+    assert_eq!(largest(&h, "SELECT MAX(in_cents) FROM aml_buckets").await, 2_000);
+    let rounds = max / largest_amount + 2;
+    for i in 0..rounds {
+        for kind in ["deposit", "withdrawal", "wager", "win", "p2p_transfer"] {
+            let (status, body) = call(gw, key, "POST", "/v1/aml/event", event(format!("{kind}-{i}"), kind, largest_amount)).await;
+            assert_eq!(status, 202, "{kind} {i}: {body}");
+        }
+    }
+    for (column, sql) in [
+        ("in_cents", "SELECT MAX(in_cents) FROM aml_buckets"),
+        ("out_cents", "SELECT MAX(out_cents) FROM aml_buckets"),
+        ("wagered_cents", "SELECT MAX(wagered_cents) FROM aml_buckets"),
+        ("won_cents", "SELECT MAX(won_cents) FROM aml_buckets"),
+        ("pair cents", "SELECT MAX(cents) FROM aml_pairs"),
+    ] {
+        assert_eq!(largest(&h, sql).await, max, "{column} saturates at the bound");
+    }
+    // and the user's next event is decided as ever
+    assert_eq!(call(gw, key, "POST", "/v1/aml/event", event("after".into(), "deposit", 1)).await.0, 202);
+}

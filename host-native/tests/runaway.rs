@@ -66,6 +66,7 @@ fn the_audited_component_is_not_the_runaway_double() {
         amount_cents: 100,
         verified: rules::KycTier::Tier0,
         aml: rules::AmlStanding::default(),
+        jurisdiction: "default".into(),
     };
     assert!(audited.decide_deposit(&facts).is_ok());
     assert_ne!(audited.identity().component_sha256, runaway_component().identity().component_sha256);

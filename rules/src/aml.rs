@@ -58,6 +58,7 @@ named_enum!(
         Velocity = "velocity",
         DormantReactivation = "dormant_reactivation",
         P2pDumping = "p2p_dumping",
+        UnconvertibleCurrency = "unconvertible_currency",
     }
 );
 
@@ -78,6 +79,8 @@ impl Typology {
             Typology::Velocity => (AmlOutcome::Review, &[]),
             Typology::DormantReactivation => (AmlOutcome::Review, &[]),
             Typology::P2pDumping => (AmlOutcome::HoldWithdrawal, &[AmlAction::SarCandidate]),
+            // money no threshold could read: the team converts it by hand
+            Typology::UnconvertibleCurrency => (AmlOutcome::Review, &[]),
         }
     }
 }
@@ -85,7 +88,8 @@ impl Typology {
 /// A jurisdiction's AML parameters; amounts in minor units of `currency`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AmlParameters {
-    /// the currency the thresholds are in; events in others are kept, not summed
+    /// the currency the thresholds are in; events in others are converted at
+    /// the reference rate the facts name, or flagged `unconvertible_currency`
     pub currency: String,
     /// cash in, or cash out, above this in a gaming day; `None` where no such report exists
     pub ctr_threshold_cents: Option<i64>,
@@ -119,11 +123,16 @@ pub struct AmlParameters {
     pub ctr_days: u32,
     /// working days the authority has to reply to a consent request (UK DAML), where one applies
     pub consent_working_days: Option<u32>,
+    /// where the regulator requires a lock until due diligence to refuse
+    /// deposits too, the text that says so; none: the lock holds withdrawals
+    /// only (the spec: deposits are not gated by KYC)
+    #[serde(default)]
+    pub deposits_locked_until_cdd: Option<String>,
 }
 
 impl AmlParameters {
     pub(crate) const fn standard(currency: &'static str, ctr: Option<i64>, cdd: i64, velocity: i64) -> StandardAml {
-        StandardAml { currency, ctr, cdd, velocity, consent_working_days: None }
+        StandardAml { currency, ctr, cdd, velocity, consent_working_days: None, deposits_locked_until_cdd: None }
     }
 }
 
@@ -136,11 +145,17 @@ pub(crate) struct StandardAml {
     pub cdd: i64,
     pub velocity: i64,
     pub consent_working_days: Option<u32>,
+    pub deposits_locked_until_cdd: Option<&'static str>,
 }
 
 impl StandardAml {
     pub(crate) const fn with_consent(self, working_days: u32) -> StandardAml {
         StandardAml { consent_working_days: Some(working_days), ..self }
+    }
+
+    /// The regulator's text requiring a lock until due diligence to refuse deposits too.
+    pub(crate) const fn locking_deposits_until_cdd(self, source: &'static str) -> StandardAml {
+        StandardAml { deposits_locked_until_cdd: Some(source), ..self }
     }
 
     pub(crate) fn parameters(self) -> AmlParameters {
@@ -165,6 +180,7 @@ impl StandardAml {
             sar_days: 30,
             ctr_days: 15,
             consent_working_days: self.consent_working_days,
+            deposits_locked_until_cdd: self.deposits_locked_until_cdd.map(str::to_string),
         }
     }
 }
@@ -180,6 +196,44 @@ pub struct AmlEvent {
     pub at: i64,
     /// the instrument used or added, as stored (hashed)
     pub instrument: Option<String>,
+}
+
+/// A reference exchange rate, as imported (`POST /v1/admin/aml/rates`): one
+/// major unit of `currency` is worth `rate_units / 10^rate_scale` major units
+/// of `per_unit_of`. The exponents are each currency's minor-unit digits
+/// (ISO 4217). The version and date name it in the decision log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AmlRate {
+    /// the rates version (the SHA-256 of the imported file)
+    pub version: String,
+    /// the day the rate is for, `YYYY-MM-DD`
+    pub date: String,
+    pub currency: String,
+    pub currency_exponent: u8,
+    pub per_unit_of: String,
+    pub per_unit_exponent: u8,
+    pub rate_units: i64,
+    pub rate_scale: u32,
+}
+
+/// The most digits a rate's scale or a currency's exponent may have: the
+/// conversion stays within `i128`.
+pub const MAX_RATE_DIGITS: u32 = 18;
+
+/// `amount_cents` of `rate.currency` in minor units of `rate.per_unit_of`,
+/// rounded half up; `None` when the rate is not usable (not positive, digits
+/// beyond [`MAX_RATE_DIGITS`]) or the result passes [`crate::MAX_AMOUNT_CENTS`].
+pub fn convert(amount_cents: i64, rate: &AmlRate) -> Option<i64> {
+    let digits = [rate.rate_scale, u32::from(rate.currency_exponent), u32::from(rate.per_unit_exponent)];
+    if rate.rate_units <= 0 || amount_cents < 0 || digits.iter().any(|d| *d > MAX_RATE_DIGITS) {
+        return None;
+    }
+    let ten = |d: u32| 10i128.checked_pow(d);
+    // amount / 10^from × units / 10^scale × 10^to
+    let numerator = i128::from(amount_cents).checked_mul(i128::from(rate.rate_units))?.checked_mul(ten(u32::from(rate.per_unit_exponent))?)?;
+    let denominator = ten(rate.rate_scale)?.checked_mul(ten(u32::from(rate.currency_exponent))?)?;
+    let converted = (numerator.checked_add(denominator / 2)?) / denominator;
+    i64::try_from(converted).ok().filter(|c| *c <= crate::MAX_AMOUNT_CENTS)
 }
 
 /// A gaming day of a user's money in one payment method, in the profile's
@@ -296,6 +350,10 @@ pub struct AmlFacts {
     pub verified: KycTier,
     pub standing: AmlStanding,
     pub alerted: Vec<AmlAlerted>,
+    /// the reference rate from the event's currency to the profile's, when
+    /// they differ and a rate is imported for the event's day
+    #[serde(default)]
+    pub rate: Option<AmlRate>,
 }
 
 /// One named number a rule read.
@@ -325,6 +383,11 @@ pub struct AmlCounters {
     pub near_threshold: bool,
     /// the deposit's size class, for the user's percentile
     pub deposit_class: Option<u32>,
+    /// the event's amount in the profile's currency, which the store adds to
+    /// the buckets; none when it could not be converted (then it is flagged
+    /// `unconvertible_currency` and summed by no threshold)
+    #[serde(default)]
+    pub amount_cents: Option<i64>,
 }
 
 /// The decision on one event.
@@ -454,9 +517,8 @@ impl Sums {
         s
     }
 
-    /// These sums with the event added.
-    fn with(mut self, event: &AmlEvent, at_bucket: i64, near_threshold: bool) -> Sums {
-        let amount = event.amount_cents;
+    /// These sums with the event added, at `amount` in the profile's currency.
+    fn with(mut self, event: &AmlEvent, amount: i64, at_bucket: i64, near_threshold: bool) -> Sums {
         match event.event_type {
             AmlEventType::Deposit => {
                 self.in_cents = self.in_cents.saturating_add(amount);
@@ -516,16 +578,32 @@ fn add_working_days(at: i64, working_days: u32) -> i64 {
     at.saturating_add((day - at.div_euclid(DAY)).saturating_mul(DAY))
 }
 
+/// The event's amount in the profile's currency: as it is, or converted at
+/// the facts' rate when that rate is from the event's currency to the
+/// profile's; `None` when no such rate is given.
+fn in_profile_currency(facts: &AmlFacts, p: &AmlParameters) -> Option<i64> {
+    let event = &facts.event;
+    if event.currency == p.currency {
+        return Some(event.amount_cents);
+    }
+    facts.rate.as_ref().filter(|r| r.currency == event.currency && r.per_unit_of == p.currency).and_then(|r| convert(event.amount_cents, r))
+}
+
 /// Decides one event. Money in another currency than the profile's is
-/// kept in the buckets and read by no threshold; an amount must be positive
-/// for money events (an added instrument carries none).
+/// converted at the reference rate the facts name and then summed like any
+/// other; without a usable rate it is flagged `unconvertible_currency` for
+/// the team, never silently left out. An amount must be positive for money
+/// events (an added instrument carries none).
 pub fn decide_aml(facts: &AmlFacts) -> Result<AmlDecision, RuleError> {
     let event = &facts.event;
-    if event.event_type != AmlEventType::InstrumentAdded {
+    let carries_money = event.event_type != AmlEventType::InstrumentAdded;
+    if carries_money {
         positive_amount(event.amount_cents)?;
     }
     let p = aml_parameters(&facts.jurisdiction);
-    let monitored = event.currency == p.currency;
+    let converted = if carries_money { in_profile_currency(facts, &p) } else { None };
+    let monitored = converted.is_some();
+    let amount = converted.unwrap_or(0);
     let is_cash = event.payment_method == PaymentMethod::Cash;
     let moves_money = matches!(event.event_type, AmlEventType::Deposit | AmlEventType::Withdrawal);
     let now = facts.now.max(event.at);
@@ -534,10 +612,11 @@ pub fn decide_aml(facts: &AmlFacts) -> Result<AmlDecision, RuleError> {
     let near_threshold = monitored
         && is_cash
         && moves_money
-        && p.ctr_threshold_cents.is_some_and(|ctr| event.amount_cents >= percent_of(ctr, p.structuring_band_percent) && event.amount_cents <= ctr);
+        && p.ctr_threshold_cents.is_some_and(|ctr| amount >= percent_of(ctr, p.structuring_band_percent) && amount <= ctr);
     let cash = |b: &&AmlBucket| b.payment_method == PaymentMethod::Cash;
-    let day_all = Sums::of(facts.gaming_day.iter()).with(event, facts.gaming_day_start, false);
-    let day_cash = if is_cash { Sums::of(facts.gaming_day.iter().filter(cash)).with(event, facts.gaming_day_start, false) } else { Sums::default() };
+    let day_all = Sums::of(facts.gaming_day.iter()).with(event, amount, facts.gaming_day_start, false);
+    let day_cash =
+        if is_cash { Sums::of(facts.gaming_day.iter().filter(cash)).with(event, amount, facts.gaming_day_start, false) } else { Sums::default() };
     let hours_since = |from: i64| facts.hours.iter().filter(move |h| h.start >= hour_of(from));
 
     if monitored && moves_money {
@@ -579,12 +658,7 @@ pub fn decide_aml(facts: &AmlFacts) -> Result<AmlDecision, RuleError> {
             let linked = if deposit { day_all.in_cents } else { day_all.out_cents };
             if linked >= p.cdd_threshold_cents {
                 let side = if deposit { "linked_deposits_cents" } else { "linked_withdrawals_cents" };
-                rule.fire(
-                    Typology::CddThreshold,
-                    &[(side, linked), ("single_cents", event.amount_cents)],
-                    facts.gaming_day_start,
-                    p.cdd_threshold_cents,
-                );
+                rule.fire(Typology::CddThreshold, &[(side, linked), ("single_cents", amount)], facts.gaming_day_start, p.cdd_threshold_cents);
             }
         }
     }
@@ -599,7 +673,7 @@ pub fn decide_aml(facts: &AmlFacts) -> Result<AmlDecision, RuleError> {
             if window.in_cents > 0 && wagered < bar {
                 rule.fire(
                     Typology::MinimalPlay,
-                    &[("deposits_cents", window.in_cents), ("wagered_cents", wagered), ("withdrawal_cents", event.amount_cents)],
+                    &[("deposits_cents", window.in_cents), ("wagered_cents", wagered), ("withdrawal_cents", amount)],
                     first_in,
                     bar,
                 );
@@ -610,7 +684,7 @@ pub fn decide_aml(facts: &AmlFacts) -> Result<AmlDecision, RuleError> {
     if monitored && event.event_type == AmlEventType::Deposit {
         // velocity: money in over the window
         let from = now.saturating_sub(p.velocity_window_seconds);
-        let total = Sums::of_hours(hours_since(from)).with(event, hour_of(event.at), false).in_cents;
+        let total = Sums::of_hours(hours_since(from)).with(event, amount, hour_of(event.at), false).in_cents;
         if total >= p.velocity_threshold_cents {
             rule.fire(Typology::Velocity, &[("deposits_cents", total)], from, p.velocity_threshold_cents);
         }
@@ -619,10 +693,10 @@ pub fn decide_aml(facts: &AmlFacts) -> Result<AmlDecision, RuleError> {
             let silent = event.at.saturating_sub(last);
             if silent >= p.dormant_seconds {
                 if let Some(percentile) = percentile_ceiling(&facts.deposit_classes, p.dormant_percentile) {
-                    if event.amount_cents >= percentile {
+                    if amount >= percentile {
                         rule.fire(
                             Typology::DormantReactivation,
-                            &[("inactive_seconds", silent), ("deposit_cents", event.amount_cents), ("percentile_cents", percentile)],
+                            &[("inactive_seconds", silent), ("deposit_cents", amount), ("percentile_cents", percentile)],
                             last,
                             percentile,
                         );
@@ -646,8 +720,8 @@ pub fn decide_aml(facts: &AmlFacts) -> Result<AmlDecision, RuleError> {
     }
 
     // p2p_dumping: repeated one-way transfers to one counterparty
-    if let (AmlEventType::P2pTransfer, Some(pair)) = (event.event_type, facts.pair) {
-        let sent = pair.sent_cents.saturating_add(event.amount_cents);
+    if let (AmlEventType::P2pTransfer, Some(pair), true) = (event.event_type, facts.pair, monitored) {
+        let sent = pair.sent_cents.saturating_add(amount);
         let count = pair.sent_count.saturating_add(1);
         if count >= p.p2p_transfers && pair.received_cents <= percent_of(sent, p.p2p_return_percent) {
             rule.fire(
@@ -657,6 +731,11 @@ pub fn decide_aml(facts: &AmlFacts) -> Result<AmlDecision, RuleError> {
                 i64::from(p.p2p_transfers),
             );
         }
+    }
+
+    // unconvertible_currency: money no threshold can read is flagged, never skipped
+    if carries_money && !monitored {
+        rule.fire(Typology::UnconvertibleCurrency, &[("amount_cents", event.amount_cents)], facts.gaming_day_start, 0);
     }
 
     let fired = rule.fired;
@@ -713,7 +792,8 @@ pub fn decide_aml(facts: &AmlFacts) -> Result<AmlDecision, RuleError> {
         standing,
         counters: AmlCounters {
             near_threshold,
-            deposit_class: (event.event_type == AmlEventType::Deposit && monitored).then(|| deposit_class(event.amount_cents)),
+            deposit_class: (event.event_type == AmlEventType::Deposit && monitored).then(|| deposit_class(amount)),
+            amount_cents: converted,
         },
     })
 }
@@ -763,6 +843,21 @@ mod tests {
             verified: KycTier::Tier2,
             standing: AmlStanding::default(),
             alerted: vec![],
+            rate: None,
+        }
+    }
+
+    /// EUR 1 = USD `units / 10^4`.
+    fn eur_usd(units: i64) -> AmlRate {
+        AmlRate {
+            version: "v1".to_string(),
+            date: "2027-01-15".to_string(),
+            currency: "EUR".to_string(),
+            currency_exponent: 2,
+            per_unit_of: "USD".to_string(),
+            per_unit_exponent: 2,
+            rate_units: units,
+            rate_scale: 4,
         }
     }
 
@@ -1013,15 +1108,63 @@ mod tests {
     }
 
     #[test]
-    fn other_currencies_are_not_summed_and_amounts_must_be_positive() {
+    fn another_currency_without_a_rate_is_flagged_never_skipped_and_amounts_must_be_positive() {
         let mut e = event(AmlEventType::Deposit, 5_000_000, PaymentMethod::Cash, T0);
         e.currency = "EUR".to_string();
-        assert!(decide(&facts(e.clone())).fired.is_empty());
+        let d = decide(&facts(e.clone()));
+        assert_eq!(reasons(&d), [Typology::UnconvertibleCurrency]);
+        assert_eq!((d.outcome, d.alert.clone(), d.counters.amount_cents), (AmlOutcome::Review, vec![Typology::UnconvertibleCurrency], None));
+        // a rate for another pair is no rate for this one
+        let mut wrong = facts(e.clone());
+        wrong.rate = Some(AmlRate { currency: "GBP".to_string(), ..eur_usd(10_800) });
+        assert_eq!(reasons(&decide(&wrong)), [Typology::UnconvertibleCurrency]);
+        // an added instrument carries no money: nothing to convert
+        let mut added = event(AmlEventType::InstrumentAdded, 0, PaymentMethod::Card, T0);
+        added.currency = String::new();
+        added.instrument = Some("a".to_string());
+        assert!(decide(&facts(added)).fired.is_empty());
         let mut gb = facts(e);
         gb.jurisdiction = "DE".to_string();
         assert!(reasons(&decide(&gb)).contains(&Typology::Velocity));
         assert!(!reasons(&decide(&gb)).contains(&Typology::CtrThreshold), "Germany has no CTR");
         assert_eq!(decide_aml(&facts(event(AmlEventType::Deposit, 0, PaymentMethod::Cash, T0))), Err(RuleError::NonPositiveAmount));
+    }
+
+    #[test]
+    fn a_rate_converts_in_minor_units_with_each_currencys_exponent() {
+        assert_eq!(convert(210_000, &eur_usd(10_800)), Some(226_800), "EUR 2,100 at 1.08");
+        assert_eq!(convert(1, &eur_usd(10_850)), Some(1), "1.085 cents rounds half up to 1");
+        assert_eq!(convert(2, &eur_usd(12_500)), Some(3), "2.5 cents rounds half up");
+        // JPY has no minor unit, KWD three: 1,000 JPY at 0.0064 USD = 6.40 USD
+        let jpy = AmlRate { currency: "JPY".to_string(), currency_exponent: 0, rate_units: 64, ..eur_usd(0) };
+        assert_eq!(convert(1_000, &jpy), Some(640));
+        let to_kwd = AmlRate { per_unit_of: "KWD".to_string(), per_unit_exponent: 3, ..eur_usd(3_300) };
+        assert_eq!(convert(100, &to_kwd), Some(330), "EUR 1 at 0.33 is 0.330 KWD");
+        // not a rate: zero, negative, too many digits; a result past the largest amount
+        assert_eq!(convert(100, &eur_usd(0)), None);
+        assert_eq!(convert(100, &eur_usd(-1)), None);
+        assert_eq!(convert(100, &AmlRate { rate_scale: 40, ..eur_usd(1) }), None);
+        assert_eq!(convert(crate::MAX_AMOUNT_CENTS, &eur_usd(20_000)), None);
+    }
+
+    #[test]
+    fn euros_linked_in_a_gaming_day_reach_the_cdd_threshold_once_converted() {
+        // the spec's case: EUR 2,100 of linked deposits by an unverified user, default (USD) profile
+        let mut e = event(AmlEventType::Deposit, 110_000, PaymentMethod::Card, T0);
+        e.currency = "EUR".to_string();
+        let mut f = facts(e);
+        f.verified = KycTier::Tier0;
+        f.rate = Some(eur_usd(10_800));
+        // EUR 1,000 earlier the same gaming day, stored converted: USD 1,080
+        f.gaming_day = vec![AmlBucket { in_cents: 108_000, in_count: 1, largest_in_cents: 108_000, ..bucket(DAY_START, PaymentMethod::Card) }];
+        let d = decide(&f);
+        assert_eq!(reasons(&d), [Typology::CddThreshold]);
+        assert_eq!(d.counters.amount_cents, Some(118_800));
+        assert_eq!(d.fired[0].inputs[0].value, 226_800);
+        // EUR 1,500 in all stays below USD 2,000
+        f.event.amount_cents = 50_000;
+        let below = decide(&f);
+        assert!(below.fired.is_empty() && below.counters.amount_cents == Some(54_000));
     }
 
     #[test]

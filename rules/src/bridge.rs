@@ -145,7 +145,7 @@ macro_rules! for_each_wit_type {
         $record!(Deposits { amount_cents, at });
         $record!(StoredLimit { window, amount_cents, same_currency, status, effective_from });
         $record!(WindowTotal { window, spent_cents, oldest_at, newest_at });
-        $record!(DepositFacts { now, sanctions, exclusions, limits, totals, deposits, amount_cents, verified, aml });
+        $record!(DepositFacts { now, sanctions, exclusions, limits, totals, deposits, amount_cents, verified, aml, jurisdiction });
         $record!(WindowSet { daily, weekly, monthly });
         $record!(DepositAllowed { would_remain_cents, active });
         $record!(DepositBreach { window, limit_cents, already_spent_cents, max_allowed_now_cents, next_reset_at });
@@ -242,13 +242,23 @@ macro_rules! for_each_wit_type {
             decision_retention_seconds
         });
         $record!(CooloffBracket { up_to_multiple, cooloff_seconds });
-        $record!(JurisdictionProfile { name, regulator, increase_cooloffs, aml });
+        $record!(JurisdictionProfile { name, regulator, increase_cooloffs, aml, record_keeping_seconds, record_keeping_source });
 
         $enum!(AmlEventType { Deposit, Withdrawal, Wager, Win, Bonus, P2pTransfer, InstrumentAdded });
         $enum!(PaymentMethod { Cash, Card, BankTransfer, EWallet, Crypto, Other });
         $enum!(AmlOutcome { Approve, Review, HoldWithdrawal, Decline });
         $enum!(AmlAction { RequireKycTier, LockWithdrawalsUntilCdd, CtrCandidate, SarCandidate });
-        $enum!(Typology { CtrThreshold, Structuring, CddThreshold, MinimalPlay, MultipleInstruments, Velocity, DormantReactivation, P2pDumping });
+        $enum!(Typology {
+            CtrThreshold,
+            Structuring,
+            CddThreshold,
+            MinimalPlay,
+            MultipleInstruments,
+            Velocity,
+            DormantReactivation,
+            P2pDumping,
+            UnconvertibleCurrency
+        });
         $record!(AmlParameters {
             currency,
             ctr_threshold_cents,
@@ -269,9 +279,11 @@ macro_rules! for_each_wit_type {
             p2p_return_percent,
             sar_days,
             ctr_days,
-            consent_working_days
+            consent_working_days,
+            deposits_locked_until_cdd
         });
         $record!(AmlEvent { event_type, amount_cents, currency, payment_method, at, instrument });
+        $record!(AmlRate { version, date, currency, currency_exponent, per_unit_of, per_unit_exponent, rate_units, rate_scale });
         $record!(AmlHour { start, in_cents, in_count, out_cents, wagered_cents, near_threshold_count });
         $record!(AmlBucket {
             start,
@@ -304,11 +316,12 @@ macro_rules! for_each_wit_type {
             deposit_classes,
             verified,
             standing,
-            alerted
+            alerted,
+            rate
         });
         $record!(AmlInput { name, value });
         $record!(FiredRule { rule_id, version, reason_code, inputs, window_from, window_to, threshold });
-        $record!(AmlCounters { near_threshold, deposit_class });
+        $record!(AmlCounters { near_threshold, deposit_class, amount_cents });
         $record!(AmlDecision { outcome, actions, required_tier, fired, alert, due_at, standing, counters });
         $enum!(AmlReviewOutcome { FalsePositive, Confirmed });
         $record!(AmlReviewFacts { outcome, standing });

@@ -712,8 +712,8 @@ mod tests {
     }
 
     #[test]
-    fn a_cdd_lock_stops_deposits_until_the_tier_is_verified() {
-        let deposit = |verified: KycTier, aml: AmlStanding| {
+    fn a_cdd_lock_stops_deposits_only_where_the_profile_says_so() {
+        let deposit_in = |jurisdiction: &str, verified: KycTier, aml: AmlStanding| {
             crate::decide_deposit(&crate::DepositFacts {
                 now: 1_000,
                 sanctions: crate::SanctionsStatus::Clear,
@@ -724,11 +724,15 @@ mod tests {
                 amount_cents: 1_000,
                 verified,
                 aml,
+                jurisdiction: jurisdiction.into(),
             })
             .unwrap()
         };
+        let deposit = |verified: KycTier, aml: AmlStanding| deposit_in("GB", verified, aml);
         let lock = AmlStanding { withdrawals_held: false, cdd_tier: Some(KycTier::Tier2) };
         assert_eq!(deposit(KycTier::Tier1, lock), crate::DepositDecision::VerificationRequired(KycTier::Tier2));
+        // the spec's default: deposits are not gated by KYC; the lock holds withdrawals only
+        assert!(matches!(deposit_in("default", KycTier::Tier1, lock), crate::DepositDecision::Allowed(_)));
         assert!(matches!(deposit(KycTier::Tier2, lock), crate::DepositDecision::Allowed(_)));
         // a withdrawal hold on suspicion never shows on deposits (tipping-off)
         let held = AmlStanding { withdrawals_held: true, cdd_tier: None };

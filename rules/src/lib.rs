@@ -2,7 +2,7 @@
 //!
 //! This crate is the single source of every regulatory decision. Each API
 //! decision is one coarse call — facts in, decision out — exported unchanged
-//! by the `rules-component` crate as the `cgw:rules@8.0.0` component whose
+//! by the `rules-component` crate as the `cgw:rules@9.0.0` component whose
 //! SHA-256 is the rules version auditors verify. Every fact and decision type
 //! derives serde, whose JSON is the canonical encoding of the decision log.
 #![no_std]
@@ -28,6 +28,7 @@ pub use aml::{
     AmlHour, AmlInput, AmlInstrument, AmlOutcome, AmlPair, AmlParameters, AmlReviewDecision, AmlReviewFacts, AmlReviewOutcome, AmlStanding,
     FiredRule, PaymentMethod, Typology, DEPOSIT_CLASSES,
 };
+pub use aml::{convert as convert_currency, AmlRate, MAX_RATE_DIGITS};
 pub use bridge::Convert;
 pub use exclusions::{
     decide_exclusion, decide_regulator_import, describe_exclusions, ExclusionDecision, ExclusionDuration, ExclusionFacts, ExclusionRegistration,
@@ -55,9 +56,9 @@ pub use schedule::{due_now, time_horizons, CheckExpiry, DueExclusion, DueFacts, 
 pub use types::{Environment, EventKind, Operation, SanctionsStatus};
 
 /// Semantic version of the rules; the component's SHA-256 identifies the exact build.
-pub const VERSION: &str = "8.0.0";
+pub const VERSION: &str = "9.0.0";
 /// The WIT package the component exports (`wit/rules.wit`).
-pub const WIT_PACKAGE: &str = "cgw:rules@8.0.0";
+pub const WIT_PACKAGE: &str = "cgw:rules@9.0.0";
 
 /// The largest amount in cents any rule accepts: ten trillion major units.
 /// Sums of many such amounts still fit in an `i64`.

@@ -308,9 +308,13 @@ pub struct DepositFacts {
     /// the player's verified KYC tier
     #[serde(default = "crate::limits::no_tier")]
     pub verified: KycTier,
-    /// what AML monitoring decided for the player: a lock until due diligence stops deposits too
+    /// what AML monitoring decided for the player: a lock until due
+    /// diligence stops deposits too only where the profile says so
     #[serde(default)]
     pub aml: AmlStanding,
+    /// the tenant's jurisdiction profile (`default` for decisions logged before it was a fact)
+    #[serde(default = "crate::jurisdictions::default_jurisdiction")]
+    pub jurisdiction: String,
 }
 
 pub(crate) fn no_tier() -> KycTier {
@@ -339,7 +343,8 @@ pub enum DepositDecision {
     /// a limit is breached and the time it frees up needs single deposits:
     /// ask again with [`DepositFacts::deposits`]
     NeedsDeposits,
-    /// customer due diligence is due at this tier: no transaction until it is done
+    /// customer due diligence is due at this tier, and the profile's
+    /// regulator allows no deposit until it is done
     VerificationRequired(KycTier),
 }
 
@@ -353,8 +358,9 @@ pub fn decide_deposit(facts: &DepositFacts) -> Result<DepositDecision, RuleError
     if exclusion_status_of(facts.now, &facts.exclusions).most_restrictive.is_some() {
         return Ok(DepositDecision::Excluded);
     }
-    // MLR 2017 reg 31: without due diligence, no further transaction
-    if let Some(tier) = facts.aml.cdd_tier.filter(|t| facts.verified < *t) {
+    // a lock until due diligence holds withdrawals (the spec: deposits are not
+    // gated by KYC); a profile whose regulator requires more refuses deposits too
+    if let Some(tier) = facts.aml.cdd_tier.filter(|t| facts.verified < *t && crate::jurisdictions::cdd_lock_refuses_deposits(&facts.jurisdiction)) {
         return Ok(DepositDecision::VerificationRequired(tier));
     }
     let mut limits: Vec<DepositLimit> = Vec::with_capacity(3);
@@ -727,6 +733,7 @@ mod tests {
                 amount_cents: amount,
                 verified: KycTier::Tier0,
                 aml: AmlStanding::default(),
+                jurisdiction: crate::jurisdictions::DEFAULT_JURISDICTION.into(),
             };
             let from_totals = decide_deposit(&facts(None)).unwrap();
             let from_deposits = decide_deposit(&facts(Some(deposits.clone()))).unwrap();

@@ -209,14 +209,40 @@ pub fn linked_deposits_lock_withdrawals_until_due_diligence(env: &Env) -> CaseRe
     let free = withdraw(&t, &below, 1_000);
     free.expect(200)?;
     ensure_eq!(free.str("required_tier"), "tier_0");
-    // no further deposit until due diligence is done (MLR 2017 reg 31); the twin deposits on
+    // the spec: deposits are not gated by KYC; the lock holds withdrawals only, and says nothing on deposits
     let check = |user: &str| t.post("/v1/limits/check", json!({ "user_id": user, "amount_cents": 1_000, "currency": "USD" }));
+    let allowed = check(&user);
+    allowed.expect(200)?;
+    ensure_eq!(allowed.body["allowed"], json!(true));
+    t.post("/v1/limits/commit", json!({ "transaction_id": unique("tx"), "user_id": user, "amount_cents": 1_000, "currency": "USD" })).expect(201)?;
+    ensure_eq!(withdraw(&t, &user, 1_000).str("required_tier"), "tier_2");
+    ensure_eq!(check(&below).body["allowed"], json!(true));
+    Ok(())
+}
+
+/// A profile whose regulator requires more says so (GB: MLR 2017 reg 31):
+/// there a lock until due diligence refuses deposits too, with the player
+/// told to verify and nothing of why; the twin below the amount deposits on.
+pub fn a_cdd_lock_refuses_deposits_only_where_the_profile_says_so(env: &Env) -> CaseResult {
+    let t = env.sandbox_in("GB")?;
+    let profile = t.get("/v1/rules");
+    profile.expect(200)?;
+    let gb = profile.body["jurisdictions"].as_array().into_iter().flatten().find(|p| p["name"] == "GB").cloned().unwrap_or_default();
+    ensure!(gb["aml"]["deposits_locked_until_cdd"].as_str().is_some_and(|s| s.contains("reg 31")), "GB names no source: {gb}");
+    let (user, below) = (unique("u"), unique("u"));
+    let gbp = |user: &str, cents: i64| json!({ "transaction_id": unique("tx"), "user_id": user, "event_type": "deposit", "amount_cents": cents, "currency": "GBP", "payment_method": "card" });
+    for (u, cents) in [(&user, 170_000), (&below, 169_999)] {
+        t.signup(u)?;
+        t.post("/v1/aml/event", gbp(u, cents)).expect(202)?;
+    }
+    let check = |user: &str| t.post("/v1/limits/check", json!({ "user_id": user, "amount_cents": 1_000, "currency": "GBP" }));
     let refused = check(&user);
     refused.expect(200)?;
     ensure_eq!(refused.body["allowed"], json!(false));
     ensure_eq!(refused.str("reason"), "verification_required");
     ensure!(refused.str("user_message").to_lowercase().contains("verify"), "the player is not told what to do: {}", refused.raw);
-    t.post("/v1/limits/commit", json!({ "transaction_id": unique("tx"), "user_id": user, "amount_cents": 1_000, "currency": "USD" }))
+    ensure!(!refused.raw.contains("cdd") && !refused.raw.contains("aml"), "the refusal tips the player off: {}", refused.raw);
+    t.post("/v1/limits/commit", json!({ "transaction_id": unique("tx"), "user_id": user, "amount_cents": 1_000, "currency": "GBP" }))
         .expect_error(422, "verification_required")?;
     ensure_eq!(check(&below).body["allowed"], json!(true));
     Ok(())
@@ -395,17 +421,21 @@ pub fn an_aml_case_takes_two_people_and_releases_the_hold(env: &Env) -> CaseResu
     let proposal = format!("/v1/admin/cases/{case_id}/proposal");
     let (first, second) = (env.person("production", "approver")?, env.person("production", "approver")?);
     let as_person = |who: &crate::client::Person, path: &str, body: Option<Json>| env.call("POST", path, Some(&who.token), body.as_ref());
-    as_person(&first, &proposal, Some(json!({ "outcome": "false_positive", "reason": "a salary paid in; play later" }))).expect(201)?;
-    as_person(&first, &format!("{proposal}/approve"), None).expect_error(403, "self_approval")?;
+    let proposed = as_person(&first, &proposal, Some(json!({ "outcome": "false_positive", "reason": "a salary paid in; play later" })));
+    proposed.expect(201)?;
+    // an approval names the proposal read
+    let read = json!({ "proposal_id": proposed.body["proposal"]["proposal_id"] });
+    as_person(&first, &format!("{proposal}/approve"), Some(read.clone())).expect_error(403, "self_approval")?;
     // a new alert is new evidence: the proposal is dropped
     for card in ["card-a", "card-b", "card-c"] {
         p.post("/v1/aml/event", json!({ "transaction_id": unique("tx"), "user_id": user, "event_type": "instrument_added", "instrument_id": card }))
             .expect(202)?;
     }
-    as_person(&second, &format!("{proposal}/approve"), None).expect_error(409, "stale_proposal")?;
+    as_person(&second, &format!("{proposal}/approve"), Some(read)).expect_error(409, "stale_proposal")?;
     ensure_eq!(withdraw(&p, &user, 1_000).body["withdrawal_held"], json!(true));
-    as_person(&first, &proposal, Some(json!({ "outcome": "false_positive", "reason": "cards of one household; play seen" }))).expect(201)?;
-    let approved = as_person(&second, &format!("{proposal}/approve"), None);
+    let again = as_person(&first, &proposal, Some(json!({ "outcome": "false_positive", "reason": "cards of one household; play seen" })));
+    again.expect(201)?;
+    let approved = as_person(&second, &format!("{proposal}/approve"), Some(json!({ "proposal_id": again.body["proposal"]["proposal_id"] })));
     approved.expect(200)?;
     ensure!(approved.header("x-decision-id").is_some(), "the release is not a logged decision");
     ensure_eq!(withdraw(&p, &user, 1_000).body["withdrawal_held"], json!(false));

@@ -16,7 +16,7 @@ use super::gaming_day::GamingDay;
 use super::store::{self, BucketDelta};
 use super::{delta, longest_window, Report};
 use crate::error::{ApiError, ApiResult};
-use crate::ports::{Rules, Store};
+use crate::ports::{Rules, Store, MAX_STORED_INTEGER};
 
 /// What to replay.
 #[derive(Debug, Clone, Default)]
@@ -88,12 +88,14 @@ fn add(buckets: &mut Vec<Kept>, start: i64, currency: &str, method: rules::Payme
         }
     };
     let Some(b) = buckets.get_mut(index).map(|k| &mut k.bucket) else { return };
-    b.in_cents = b.in_cents.saturating_add(d.in_cents);
+    // the store's sums saturate at what every store keeps exactly
+    let sum = |a: i64, b: i64| a.saturating_add(b).min(MAX_STORED_INTEGER);
+    b.in_cents = sum(b.in_cents, d.in_cents);
     b.in_count = b.in_count.saturating_add(count(d.in_count));
-    b.out_cents = b.out_cents.saturating_add(d.out_cents);
+    b.out_cents = sum(b.out_cents, d.out_cents);
     b.out_count = b.out_count.saturating_add(count(d.out_count));
-    b.wagered_cents = b.wagered_cents.saturating_add(d.wagered_cents);
-    b.won_cents = b.won_cents.saturating_add(d.won_cents);
+    b.wagered_cents = sum(b.wagered_cents, d.wagered_cents);
+    b.won_cents = sum(b.won_cents, d.won_cents);
     b.largest_in_cents = b.largest_in_cents.max(d.in_cents);
     b.largest_out_cents = b.largest_out_cents.max(d.out_cents);
     b.near_threshold_count = b.near_threshold_count.saturating_add(u32::from(d.near_threshold));
@@ -203,6 +205,7 @@ impl World {
             verified,
             standing: user.standing,
             alerted: user.alerted.clone(),
+            rate: None,
         };
         let decision = match rules.decide_aml(&facts)? {
             Ok(d) => d,
@@ -243,7 +246,7 @@ impl World {
         if let (Some(c), AmlEventType::P2pTransfer) = (&r.counterparty, event.event_type) {
             let entry = self.pairs.entry((tenant_id.to_string(), user_id.to_string(), c.clone())).or_insert((0, 0, at));
             entry.0 = entry.0.saturating_add(1);
-            entry.1 = entry.1.saturating_add(event.amount_cents);
+            entry.1 = entry.1.saturating_add(event.amount_cents).min(MAX_STORED_INTEGER);
         }
         Ok(Some(decision))
     }

@@ -361,6 +361,7 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             verified: user.verified_tier,
             standing: user.aml,
             alerted: state.alerted,
+            rate: None,
         };
         let (decision, log) = gw.decide_or_refuse(&Scope::of(ctx, user_id), Operation::Aml, &facts, |r, f| r.decide_aml(f))?;
         let aml_event_id = gw.new_id("aml");

@@ -6,7 +6,7 @@ use rules::{AmlAlerted, AmlBucket, AmlInstrument, AmlPair, AmlStanding, PaymentM
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
-use crate::ports::{Read, Row, Stmt, Store, StoreError};
+use crate::ports::{Read, Row, Stmt, Store, StoreError, MAX_STORED_INTEGER};
 
 /// Where an event stands with the compliance team.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -292,21 +292,26 @@ pub struct BucketDelta {
 
 /// Adds an event to a bucket, creating it at its first event.
 #[allow(clippy::too_many_arguments)]
+/// Adds an event to its bucket. Every sum saturates at [`MAX_STORED_INTEGER`]
+/// (?14), the largest integer every store keeps exactly: a sum that large is
+/// past every threshold already, and an event is never refused for it.
 pub fn add_to_bucket(tenant_id: &str, user_id: &str, span: Span, start: i64, currency: &str, method: PaymentMethod, d: BucketDelta) -> Stmt {
     Stmt::new(
         "INSERT INTO aml_buckets (tenant_id, external_user_id, span, start, currency, payment_method, in_cents, in_count, out_cents, out_count,
            wagered_cents, won_cents, largest_in_cents, largest_out_cents, near_threshold_count)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?7, ?9, ?13)
          ON CONFLICT (tenant_id, external_user_id, span, start, currency, payment_method) DO UPDATE SET
-           in_cents = aml_buckets.in_cents + excluded.in_cents,
-           in_count = aml_buckets.in_count + excluded.in_count,
-           out_cents = aml_buckets.out_cents + excluded.out_cents,
-           out_count = aml_buckets.out_count + excluded.out_count,
-           wagered_cents = aml_buckets.wagered_cents + excluded.wagered_cents,
-           won_cents = aml_buckets.won_cents + excluded.won_cents,
+           in_cents = CASE WHEN aml_buckets.in_cents > ?14 - excluded.in_cents THEN ?14 ELSE aml_buckets.in_cents + excluded.in_cents END,
+           in_count = CASE WHEN aml_buckets.in_count > ?14 - excluded.in_count THEN ?14 ELSE aml_buckets.in_count + excluded.in_count END,
+           out_cents = CASE WHEN aml_buckets.out_cents > ?14 - excluded.out_cents THEN ?14 ELSE aml_buckets.out_cents + excluded.out_cents END,
+           out_count = CASE WHEN aml_buckets.out_count > ?14 - excluded.out_count THEN ?14 ELSE aml_buckets.out_count + excluded.out_count END,
+           wagered_cents = CASE WHEN aml_buckets.wagered_cents > ?14 - excluded.wagered_cents THEN ?14
+             ELSE aml_buckets.wagered_cents + excluded.wagered_cents END,
+           won_cents = CASE WHEN aml_buckets.won_cents > ?14 - excluded.won_cents THEN ?14 ELSE aml_buckets.won_cents + excluded.won_cents END,
            largest_in_cents = CASE WHEN excluded.largest_in_cents > aml_buckets.largest_in_cents THEN excluded.largest_in_cents ELSE aml_buckets.largest_in_cents END,
            largest_out_cents = CASE WHEN excluded.largest_out_cents > aml_buckets.largest_out_cents THEN excluded.largest_out_cents ELSE aml_buckets.largest_out_cents END,
-           near_threshold_count = aml_buckets.near_threshold_count + excluded.near_threshold_count",
+           near_threshold_count = CASE WHEN aml_buckets.near_threshold_count > ?14 - excluded.near_threshold_count THEN ?14
+             ELSE aml_buckets.near_threshold_count + excluded.near_threshold_count END",
         vec![
             tenant_id.into(),
             user_id.into(),
@@ -321,6 +326,7 @@ pub fn add_to_bucket(tenant_id: &str, user_id: &str, span: Span, start: i64, cur
             d.wagered_cents.into(),
             d.won_cents.into(),
             i64::from(d.near_threshold).into(),
+            MAX_STORED_INTEGER.into(),
         ],
     )
 }
@@ -349,11 +355,13 @@ pub fn deposit_classes_from(rows: &[Row]) -> ApiResult<Vec<u32>> {
     Ok(classes)
 }
 
+/// Counts a deposit in its size class; the count saturates at [`MAX_STORED_INTEGER`] (?4).
 pub fn count_deposit_class(tenant_id: &str, user_id: &str, class: u32) -> Stmt {
     Stmt::new(
         "INSERT INTO aml_deposit_classes (tenant_id, external_user_id, size_class, deposits) VALUES (?1, ?2, ?3, 1)
-         ON CONFLICT (tenant_id, external_user_id, size_class) DO UPDATE SET deposits = aml_deposit_classes.deposits + 1",
-        vec![tenant_id.into(), user_id.into(), i64::from(class).into()],
+         ON CONFLICT (tenant_id, external_user_id, size_class) DO UPDATE SET
+           deposits = CASE WHEN aml_deposit_classes.deposits >= ?4 THEN ?4 ELSE aml_deposit_classes.deposits + 1 END",
+        vec![tenant_id.into(), user_id.into(), i64::from(class).into(), MAX_STORED_INTEGER.into()],
     )
 }
 
@@ -403,12 +411,16 @@ pub fn pair_from(rows: &[Row], user_id: &str) -> ApiResult<AmlPair> {
     Ok(pair)
 }
 
+/// Adds a transfer, in the profile's currency, to its pair; the count and
+/// the sum saturate at [`MAX_STORED_INTEGER`] (?6), as the buckets' do.
 pub fn add_transfer(tenant_id: &str, from: &str, to: &str, cents: i64, at: i64) -> Stmt {
     Stmt::new(
         "INSERT INTO aml_pairs (tenant_id, from_user_id, to_user_id, transfers, cents, first_at, last_at) VALUES (?1, ?2, ?3, 1, ?4, ?5, ?5)
-         ON CONFLICT (tenant_id, from_user_id, to_user_id) DO UPDATE SET transfers = aml_pairs.transfers + 1, cents = aml_pairs.cents + excluded.cents,
+         ON CONFLICT (tenant_id, from_user_id, to_user_id) DO UPDATE SET
+           transfers = CASE WHEN aml_pairs.transfers >= ?6 THEN ?6 ELSE aml_pairs.transfers + 1 END,
+           cents = CASE WHEN aml_pairs.cents > ?6 - excluded.cents THEN ?6 ELSE aml_pairs.cents + excluded.cents END,
            last_at = CASE WHEN excluded.last_at > aml_pairs.last_at THEN excluded.last_at ELSE aml_pairs.last_at END",
-        vec![tenant_id.into(), from.into(), to.into(), cents.into(), at.into()],
+        vec![tenant_id.into(), from.into(), to.into(), cents.into(), at.into(), MAX_STORED_INTEGER.into()],
     )
 }
 

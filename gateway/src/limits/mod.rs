@@ -580,6 +580,7 @@ async fn deposit_facts(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, amount: i64, 
         amount_cents: amount,
         verified: user.verified_tier,
         aml: user.aml,
+        jurisdiction: ctx.caller.jurisdiction.clone(),
     };
     Ok((user, facts))
 }
