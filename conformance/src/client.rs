@@ -148,7 +148,8 @@ impl Env {
             return Err(format!("sign-in answered {}: {}", signed_in.status, signed_in.raw));
         }
         let token = signed_in.str("session_token").to_string();
-        let changed = self.call("POST", "/v1/admin/people/me/password", Some(&token), Some(&serde_json::json!({ "new_password": unique("pw") })));
+        let change = serde_json::json!({ "password": password, "new_password": unique("pw") });
+        let changed = self.call("POST", "/v1/admin/people/me/password", Some(&token), Some(&change));
         if changed.status != 200 {
             return Err(format!("the password change answered {}: {}", changed.status, changed.raw));
         }

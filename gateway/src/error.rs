@@ -33,6 +33,14 @@ pub struct ApiError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ErrorDetail(pub String);
 
+/// The headers of every JSON answer of the API, in one place: no content
+/// sniffing, and no caching anywhere on the way (answers carry session
+/// tokens, keys and one-time secrets; nothing of the API is meant to be reused).
+pub fn json_headers(headers: &mut http::HeaderMap) {
+    headers.insert(http::header::X_CONTENT_TYPE_OPTIONS, http::HeaderValue::from_static("nosniff"));
+    headers.insert(http::header::CACHE_CONTROL, http::HeaderValue::from_static("no-store"));
+}
+
 impl ApiError {
     pub fn new(status: u16, code: &'static str, message: impl Into<String>) -> Self {
         ApiError { status, code, message: message.into(), retry_after_seconds: None, allow: None, detail: None, decision_id: None }
@@ -77,6 +85,7 @@ impl ApiError {
         }
         let bytes = serde_json::to_vec(&body).unwrap_or_default();
         let mut response = builder.body(bytes).unwrap_or_else(|_| http::Response::new(Vec::new()));
+        json_headers(response.headers_mut());
         if let Some(detail) = self.detail {
             response.extensions_mut().insert(ErrorDetail(detail.into()));
         }

@@ -241,6 +241,8 @@ pub struct Gateway {
     /// A candidate rules component run beside the live one on AML events; its disagreements are recorded.
     pub(crate) shadow_rules: Option<Box<dyn Rules>>,
 }
+    /// The argon2 verifications of console passwords run so far.
+    pub(crate) password_checks: people::PasswordChecks,
 
 /// What a host's request log tells of a request beside its status (in the
 /// response's extensions): the route's template, never the raw path, and the
@@ -289,6 +291,8 @@ pub struct Ctx<'a> {
     pub query: Query,
     pub body: &'a [u8],
 }
+    /// the address the request came from, as the host set it ([`SourceAddress`])
+    pub source: Option<std::net::IpAddr>,
 
 /// A successful answer.
 pub struct Reply {
@@ -336,6 +340,7 @@ impl Gateway {
             vendor_http: None,
             shadow_rules: None,
         }
+            password_checks: Default::default(),
     }
 
     /// Sends requests to the configured vendors through `http`.
@@ -451,6 +456,7 @@ impl Gateway {
             rate_limit_headers(response.headers_mut(), &state);
         }
         response.extensions_mut().insert(facts);
+        error::json_headers(response.headers_mut());
         response
     }
 
@@ -478,26 +484,13 @@ impl Gateway {
         // A source that keeps failing to authenticate is refused before its
         // keys are looked up, so a flood of bad keys costs no store reads and
         // no audit rows; sources with good keys are not slowed.
-        // A loopback peer is a proxy on this machine (or a local test), the
-        // source of every request behind it: counting it would let one bad
-        // client lock out everyone. Behind a proxy, the trusted header names the client.
-        let source_ip = request.extensions().get::<SourceAddress>().filter(|s| !s.0.is_loopback()).map(|s| s.0.to_string());
-        let source = source_ip.as_ref().map(|ip| format!("auth-failures:{ip}"));
-        let failure_limit = self.config.auth_failures_per_source.unwrap_or(DEFAULT_AUTH_FAILURES_PER_SOURCE);
-        if let Some(source) = &source {
-            let state = self.limiter.peek(source, failure_limit, self.clock.now()).await;
-            if !state.allowed {
-                let mut error =
-                    ApiError::new(429, "too_many_failures", "too many failed authentications from this address; retry after Retry-After seconds");
-                error.retry_after_seconds = Some(state.reset_seconds);
-                return Err(error);
-            }
-        }
+        let source_ip = failure_source(request);
+        self.refuse_failing_source(source_ip.as_deref()).await?;
         let caller = match self.authenticate(request.headers(), request_id, source_ip.as_deref()).await {
             Ok(caller) => caller,
             Err(error) => {
-                if let (Some(source), 401) = (&source, error.status) {
-                    self.limiter.check(source, failure_limit, self.clock.now()).await;
+                if error.status == 401 {
+                    self.count_source_failure(source_ip.as_deref()).await;
                 }
                 return Err(error);
             }
@@ -518,7 +511,7 @@ impl Gateway {
             false => None,
         };
         let now = self.tenant_now(&caller);
-        let ctx = Ctx { caller, now, query, body: request.body() };
+        let ctx = Ctx { caller, now, query, body: request.body(), source: request.extensions().get::<SourceAddress>().map(|s| s.0) };
         let result = match reservation {
             None => router::dispatch(self, route.clone(), &ctx).await,
             Some(idempotency::Outcome::Replay(reply)) => return Ok(reply),
@@ -535,6 +528,28 @@ impl Gateway {
     }
 
     pub(crate) fn tenant_now(&self, caller: &Caller) -> i64 {
+    /// 429 `too_many_failures` while `source` ([`failure_source`]) is past
+    /// its failed authentications of the minute (bad keys and sign-ins alike).
+    pub(crate) async fn refuse_failing_source(&self, source: Option<&str>) -> ApiResult<()> {
+        let Some(source) = source else { return Ok(()) };
+        let failure_limit = self.config.auth_failures_per_source.unwrap_or(DEFAULT_AUTH_FAILURES_PER_SOURCE);
+        let state = self.limiter.peek(&format!("auth-failures:{source}"), failure_limit, self.clock.now()).await;
+        if state.allowed {
+            return Ok(());
+        }
+        let mut error = ApiError::new(429, "too_many_failures", "too many failed authentications from this address; retry after Retry-After seconds");
+        error.retry_after_seconds = Some(state.reset_seconds);
+        Err(error)
+    }
+
+    /// Counts a failed authentication (a bad key, a refused sign-in) of `source`.
+    pub(crate) async fn count_source_failure(&self, source: Option<&str>) {
+        if let Some(source) = source {
+            let failure_limit = self.config.auth_failures_per_source.unwrap_or(DEFAULT_AUTH_FAILURES_PER_SOURCE);
+            self.limiter.check(&format!("auth-failures:{source}"), failure_limit, self.clock.now()).await;
+        }
+    }
+
         match caller.environment {
             Environment::Sandbox => self.clock.now().saturating_add(caller.clock_offset_seconds),
             Environment::Production => self.clock.now(),
@@ -605,6 +620,15 @@ pub fn new_id(ids: &dyn Ids, prefix: &str) -> String {
 }
 
 /// The IETF rate-limit headers (draft-ietf-httpapi-ratelimit-headers): the
+/// The address whose failed authentications a request counts toward: the
+/// host's [`SourceAddress`], but never a loopback peer, which is a proxy on
+/// this machine (or a local test), the source of every request behind it:
+/// counting it would let one bad client lock out everyone. Behind a proxy,
+/// the trusted header names the client.
+pub(crate) fn failure_source(request: &http::Request<Vec<u8>>) -> Option<String> {
+    request.extensions().get::<SourceAddress>().filter(|s| !s.0.is_loopback()).map(|s| s.0.to_string())
+}
+
 /// policy (quota per window) and where the key stands (remaining, seconds to reset).
 fn rate_limit_headers(headers: &mut http::HeaderMap, state: &RateState) {
     let policy = format!("\"per-key\";q={};w={}", state.limit, state.window_seconds);

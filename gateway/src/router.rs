@@ -237,7 +237,8 @@ pub(crate) fn check_access(route: &Route, caller: &crate::Caller) -> ApiResult<(
         let needs = if caller.person.is_some() { "an admin key, not a person's session" } else { "an admin key" };
         return Err(ApiError::forbidden("forbidden", format!("this operation needs {needs}")));
     }
-    if caller.person.as_ref().is_some_and(|p| p.must_change_password) && access != Access::Person {
+    // whatever the route's access: a Person route (approve, take, a TOTP reset) is no exception
+    if caller.person.as_ref().is_some_and(|p| p.must_change_password) && !matches!(route, Route::PasswordChange | Route::SignOut) {
         return Err(ApiError::forbidden("password_change_required", "change the one-time password first (POST /v1/admin/people/me/password)"));
     }
     Ok(())
@@ -383,6 +384,39 @@ mod tests {
 
     /// An audited action is an admin write: operators' routes and reads are not audited as admin actions.
     #[test]
+    /// Until the one-time password is changed, a session may change it and
+    /// sign out, and nothing else, whatever the route's access (approve,
+    /// take and a TOTP reset are `Person` routes too). Twin: once changed,
+    /// every review and person route is open to the session.
+    #[test]
+    fn a_one_time_password_opens_only_its_change_and_sign_out() {
+        let caller = |must_change_password: bool| crate::Caller {
+            tenant_id: "svc_production".into(),
+            environment: crate::auth::Environment::Production,
+            is_admin: true,
+            key_id: "per_1".into(),
+            rate_limit_per_minute: 1000,
+            clock_offset_seconds: 0,
+            jurisdiction: "default".into(),
+            person: Some(crate::Person {
+                person_id: "per_1".into(),
+                role: crate::people::Role::Admin,
+                must_change_password,
+                session_hash: "h".into(),
+            }),
+        };
+        for spec in ROUTES.iter().filter(|s| matches!(s.access, Access::Review | Access::Person)) {
+            let concrete = spec.path.split('/').map(|s| if s.starts_with('{') { "id_1" } else { s }).collect::<Vec<_>>().join("/");
+            let route = resolve(&Method::from_bytes(spec.method.as_bytes()).unwrap(), &concrete).unwrap();
+            let fresh = check_access(&route, &caller(true));
+            match spec.operation_id {
+                "changeOwnPassword" | "signOut" => assert_eq!(fresh, Ok(()), "{}", spec.operation_id),
+                _ => assert_eq!(fresh.map_err(|e| e.code), Err("password_change_required"), "{}", spec.operation_id),
+            }
+            assert_eq!(check_access(&route, &caller(false)), Ok(()), "{}", spec.operation_id);
+        }
+    }
+
     fn only_admin_writes_are_audited() {
         for spec in ROUTES.iter().filter(|s| s.audit.is_some()) {
             assert!(matches!(spec.access, Access::Admin | Access::Review | Access::Person), "{}", spec.operation_id);

@@ -88,7 +88,7 @@ async fn run() -> Result<(), Error> {
     client
         .post(format!("{base}/v1/admin/people/me/password"))
         .bearer_auth(&token)
-        .json(&json!({ "new_password": "bench passphrase 1" }))
+        .json(&json!({ "password": account.password, "new_password": "amber kettle orbit bench" }))
         .send()
         .await?;
     let cookie = format!("__Host-cgw_session={token}");

@@ -111,6 +111,7 @@ async fn sign_in_first_time(c: &Client, base: &str, axe: &str, account: &Json) {
     let url = c.current_url().await.unwrap();
     assert!(url.path().ends_with("/console/account"), "the first sign-in did not ask for a new password: {url}: {}", body_text(c).await);
     check_page(c, axe, "account").await;
+    fill(c, "#current_password", account["password"].as_str().unwrap()).await;
     fill(c, "#new_password", "correct horse battery staple").await;
     click(c, "button[name=action][value=password]").await;
     assert_at(c, "/console/cases").await;

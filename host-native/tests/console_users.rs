@@ -73,48 +73,54 @@ async fn accounts_are_made_signed_in_to_and_disabled(db: &str) {
         Config { secret_keys: Some(keys), ..Config::default() },
     );
     let at = 1_800_000_000;
-    let signed_in = gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, &code(&secret, at)).await.unwrap();
+    let signed_in = gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, &code(&secret, at), None).await.unwrap();
     assert_eq!((signed_in.role, signed_in.must_change_password), (Role::Reviewer, true));
     // A code is good once; a wrong code, a wrong password, another environment: refused alike.
     let refused = |r: Result<_, gateway::error::ApiError>| r.map(|_: gateway::people::SignedIn| ()).unwrap_err().code;
     assert_eq!(
-        refused(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, &code(&secret, at)).await),
+        refused(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, &code(&secret, at), None).await),
         "invalid_credentials"
     );
     now.store(at + 30, std::sync::atomic::Ordering::SeqCst);
-    assert_eq!(refused(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, "000000").await), "invalid_credentials");
+    assert_eq!(refused(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, "000000", None).await), "invalid_credentials");
     assert_eq!(
-        refused(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", "wrong", &code(&secret, at + 30)).await),
+        refused(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", "wrong", &code(&secret, at + 30), None).await),
         "invalid_credentials"
     );
     assert_eq!(
-        refused(gateway.sign_in(Environment::Production, "nobody@example.com", &password, &code(&secret, at + 30)).await),
+        refused(gateway.sign_in(Environment::Production, "nobody@example.com", &password, &code(&secret, at + 30), None).await),
         "invalid_credentials"
     );
     now.store(at + 60, std::sync::atomic::Ordering::SeqCst);
-    assert!(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, &code(&secret, at + 60)).await.is_ok());
+    assert!(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, &code(&secret, at + 60), None).await.is_ok());
 
     // Five failures in a row lock the account for 15 minutes: then even the
     // right password and code are refused, alike; after, they are accepted.
     for attempt in 0..5 {
         now.store(at + 90 + attempt * 30, std::sync::atomic::Ordering::SeqCst);
-        assert_eq!(refused(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", "wrong", "123456").await), "invalid_credentials");
+        assert_eq!(
+            refused(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", "wrong", "123456", None).await),
+            "invalid_credentials"
+        );
     }
     let locked_at = at + 90 + 4 * 30;
     now.store(locked_at + 60, std::sync::atomic::Ordering::SeqCst);
     let right = || code(&secret, locked_at + 60);
-    assert_eq!(refused(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, &right()).await), "invalid_credentials");
+    assert_eq!(refused(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, &right(), None).await), "invalid_credentials");
     now.store(locked_at + 15 * 60 + 30, std::sync::atomic::Ordering::SeqCst);
     let after = code(&secret, locked_at + 15 * 60 + 30);
-    assert!(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, &after).await.is_ok(), "still locked after 15 minutes");
+    assert!(
+        gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, &after, None).await.is_ok(),
+        "still locked after 15 minutes"
+    );
     // four failures and a success start the count again
     for attempt in 1..=4 {
         now.store(locked_at + 15 * 60 + 30 + attempt * 30, std::sync::atomic::Ordering::SeqCst);
-        assert!(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", "wrong", "123456").await.is_err());
+        assert!(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", "wrong", "123456", None).await.is_err());
     }
     let later = locked_at + 15 * 60 + 30 + 5 * 30;
     now.store(later, std::sync::atomic::Ordering::SeqCst);
-    assert!(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, &code(&secret, later)).await.is_ok());
+    assert!(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, &code(&secret, later), None).await.is_ok());
     let at = later;
 
     // Disabled: no sign-in, whatever the code.
@@ -122,7 +128,7 @@ async fn accounts_are_made_signed_in_to_and_disabled(db: &str) {
     assert!(ok && out.contains("\"disabled\":true"), "{err}");
     now.store(at + 90, std::sync::atomic::Ordering::SeqCst);
     assert_eq!(
-        refused(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, &code(&secret, at + 90)).await),
+        refused(gateway.sign_in(Environment::Production, "ana.reviewer@example.com", &password, &code(&secret, at + 90), None).await),
         "invalid_credentials"
     );
     let (ok, _, err) = console_user(db, &["disable", "--email", "nobody@example.com", "--environment", "production"]);
@@ -184,21 +190,22 @@ async fn sessions_end_when_disabled_idle_or_superseded() {
         async move { support::call(gateway, &token, "GET", "/v1/admin/cases", Json::Null).await.0 }
     };
     assert_eq!(queue(first.clone()).await, 403, "the one-time password must be changed first");
-    let (status, _) =
-        support::call(&gateway, &first, "POST", "/v1/admin/people/me/password", serde_json::json!({ "new_password": "a brand new passphrase" }))
-            .await;
+    let change = |token: &str, password: &str, new_password: &str| {
+        let body = serde_json::json!({ "password": password, "new_password": new_password });
+        let (gateway, token) = (&gateway, token.to_string());
+        async move { support::call(gateway, &token, "POST", "/v1/admin/people/me/password", body).await.0 }
+    };
+    let status = change(&first, &created.password, "amber kettle orbit lantern").await;
     assert_eq!(status, 200);
     assert_eq!(queue(first.clone()).await, 200);
 
     // A second session, then the password changes through the first: the second ends, the first goes on.
     set(at + 30);
-    let (status, second) = sign_in("a brand new passphrase".into(), at + 30).await;
+    let (status, second) = sign_in("amber kettle orbit lantern".into(), at + 30).await;
     assert_eq!(status, 201, "{second}");
     let second = second["session_token"].as_str().unwrap().to_string();
     assert_eq!(queue(second.clone()).await, 200);
-    let (status, _) =
-        support::call(&gateway, &first, "POST", "/v1/admin/people/me/password", serde_json::json!({ "new_password": "another new passphrase" }))
-            .await;
+    let status = change(&first, "amber kettle orbit lantern", "violet harbour quiz meadow").await;
     assert_eq!(status, 200);
     assert_eq!(queue(second).await, 401, "a session outlived the password change");
     assert_eq!(queue(first.clone()).await, 200);
@@ -212,10 +219,243 @@ async fn sessions_end_when_disabled_idle_or_superseded() {
     // A fresh session stops at once when the account is disabled.
     let t = at + 30 + 59 * 60 + 30;
     set(t);
-    let (status, third) = sign_in("another new passphrase".into(), t).await;
+    let (status, third) = sign_in("violet harbour quiz meadow".into(), t).await;
     assert_eq!(status, 201, "{third}");
     let third = third["session_token"].as_str().unwrap().to_string();
     assert_eq!(queue(third.clone()).await, 200);
     gateway.disable_console_account(Environment::Sandbox, "rui@example.com").await.unwrap();
     assert_eq!(queue(third).await, 401, "a disabled person's session went on");
+}
+
+/// A gateway on a fresh SQLite file, its clock at `now`.
+async fn team_gateway(dir: &tempfile::TempDir, now: Arc<AtomicI64>, config: Config) -> Gateway {
+    let db = format!("sqlite://{}", dir.path().join("g.db").display());
+    let keys = host_native::load_secret_keys(&db, None, None, &[]).unwrap();
+    let gateway = Gateway::new(
+        open_store(&db).await.unwrap(),
+        Box::new(ComponentRules::embedded().unwrap()),
+        Box::new(TestClock(now)),
+        Box::new(OsIds),
+        Config { secret_keys: Some(keys), ..config },
+    );
+    gateway.migrate().await.unwrap();
+    gateway
+}
+
+fn ip(text: &str) -> Option<std::net::IpAddr> {
+    Some(text.parse().unwrap())
+}
+
+/// A burst of 100 wrong sign-ins at once, from one address: the attempts
+/// are reserved before argon2 runs, so exactly five passwords are checked;
+/// the other 95 run the dummy verification. Then, in the same lock period,
+/// a second burst carrying the right password and code from that address
+/// is refused and checks nothing more. Twin: the owner, from another
+/// address, signs in at once: a stranger cannot keep the owner out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_burst_of_guesses_checks_five_and_leaves_the_owner_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = 1_800_000_000;
+    let gateway = Arc::new(team_gateway(&dir, Arc::new(AtomicI64::new(at)), Config::default()).await);
+    let created = gateway.create_console_account(Environment::Sandbox, "owner@example.com", Role::Approver).await.unwrap();
+    let burst = |count: usize, right_one: bool| {
+        let tasks: Vec<_> = (0..count + usize::from(right_one))
+            .map(|i| {
+                let gateway = gateway.clone();
+                let (password, totp) = if i == count {
+                    (created.password.clone(), code(&created.totp_secret, at))
+                } else {
+                    (format!("wrong guess {i}"), String::from("123456"))
+                };
+                tokio::spawn(async move { gateway.sign_in(Environment::Sandbox, "owner@example.com", &password, &totp, ip("203.0.113.9")).await })
+            })
+            .collect();
+        async move {
+            let mut codes = Vec::new();
+            for task in tasks {
+                codes.push(task.await.unwrap().map(|_| ()).map_err(|e| (e.status, e.code)));
+            }
+            codes
+        }
+    };
+    let answers = burst(100, false).await;
+    assert!(answers.iter().all(|a| *a == Err((401, "invalid_credentials"))), "{answers:?}");
+    assert_eq!(gateway.password_checks(), (5, 95), "(real, dummy) argon2 verifications of the burst");
+
+    let answers = burst(20, true).await;
+    assert!(answers.iter().all(|a| *a == Err((401, "invalid_credentials"))), "the right code got in while locked: {answers:?}");
+    assert_eq!(gateway.password_checks(), (5, 116), "a locked address had its password checked");
+
+    let owner =
+        gateway.sign_in(Environment::Sandbox, "owner@example.com", &created.password, &code(&created.totp_secret, at), ip("198.51.100.7")).await;
+    assert!(owner.is_ok(), "the owner was locked out by a stranger: {owner:?}");
+    assert_eq!(gateway.password_checks().0, 6);
+}
+
+/// Failures from many addresses add up to an account-wide ceiling (fifty
+/// an hour): past it, the lock holds for every address, the owner's too,
+/// and is audited once. Twins: below it, and after its hour, the owner gets in.
+#[tokio::test]
+async fn failures_from_many_addresses_lock_everyone_past_the_ceiling_audited_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = Arc::new(AtomicI64::new(1_800_000_000));
+    let at = 1_800_000_000;
+    let gateway = team_gateway(&dir, now.clone(), Config::default()).await;
+    let created = gateway.create_console_account(Environment::Production, "lead@example.com", Role::Supervisor).await.unwrap();
+    let sign_in = |password: String, at: i64, source: String| {
+        let gateway = &gateway;
+        let totp = if password == created.password { code(&created.totp_secret, at) } else { String::from("123456") };
+        async move { gateway.sign_in(Environment::Production, "lead@example.com", &password, &totp, ip(&source)).await.map(|_| ()) }
+    };
+    let ceiling = gateway::people::ACCOUNT_FAILURE_CEILING;
+    let per_source = gateway::people::FAILED_SIGN_IN_LIMIT;
+    let sources = ceiling / per_source;
+    for s in 0..sources {
+        for g in 0..per_source {
+            if s == sources - 1 && g == per_source - 1 {
+                // one short of the ceiling, the owner still gets in from elsewhere (and gives back only their own attempt)
+                assert!(sign_in(created.password.clone(), at, "192.0.2.200".into()).await.is_ok(), "locked below the ceiling");
+            }
+            assert!(sign_in(format!("guess {s} {g}"), at, format!("192.0.2.{s}")).await.is_err());
+        }
+    }
+    assert_eq!(gateway.password_checks().0, ceiling as u64 + 1);
+    now.store(at + 30, std::sync::atomic::Ordering::SeqCst);
+    for source in ["198.51.100.7", "198.51.100.8"] {
+        let refused = sign_in(created.password.clone(), at + 30, source.into()).await;
+        assert_eq!(refused.map_err(|e| e.code), Err("invalid_credentials"), "the ceiling did not hold");
+    }
+    assert_eq!(gateway.password_checks().0, ceiling as u64 + 1, "a password was checked past the ceiling");
+    let admin = gateway.create_admin_key(Environment::Production).await.unwrap();
+    let (_, audit) = support::call(&gateway, &admin, "GET", "/v1/admin/audit", Json::Null).await;
+    let locks = audit["entries"].as_array().unwrap().iter().filter(|e| e["action"] == "console_user.locked").count();
+    assert_eq!(locks, 1, "{audit}");
+    // the hour over, the owner gets in
+    let later = (at / 3600 + 1) * 3600 + 30;
+    now.store(later, std::sync::atomic::Ordering::SeqCst);
+    assert!(sign_in(created.password.clone(), later, "198.51.100.7".into()).await.is_ok());
+}
+
+/// Unknown, disabled and locked addresses run the same argon2
+/// verification as a real one, against a dummy hash (a structural check,
+/// not a timing): each refusal counts one verification.
+#[tokio::test]
+async fn unknown_disabled_and_locked_addresses_run_a_dummy_verification() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = 1_800_000_000;
+    let gateway = team_gateway(&dir, Arc::new(AtomicI64::new(at)), Config::default()).await;
+    let created = gateway.create_console_account(Environment::Sandbox, "gone@example.com", Role::Reviewer).await.unwrap();
+    let right = code(&created.totp_secret, at);
+    assert!(gateway.sign_in(Environment::Sandbox, "nobody@example.com", "whatever", "123456", None).await.is_err());
+    assert_eq!(gateway.password_checks(), (0, 1), "an unknown address");
+    assert!(gateway.sign_in(Environment::Sandbox, "gone@example.com", "wrong", "123456", None).await.is_err());
+    assert_eq!(gateway.password_checks(), (1, 1), "a real account's password is checked");
+    gateway.disable_console_account(Environment::Sandbox, "gone@example.com").await.unwrap();
+    assert!(gateway.sign_in(Environment::Sandbox, "gone@example.com", &created.password, &right, None).await.is_err());
+    assert_eq!(gateway.password_checks(), (1, 2), "a disabled account");
+}
+
+/// Sends a sign-in through `Gateway::handle` from `source`: the response.
+async fn sign_in_request(gateway: &Gateway, source: &str, body: Json) -> http::Response<Vec<u8>> {
+    let mut request = http::Request::builder()
+        .method("POST")
+        .uri("/v1/admin/sessions")
+        .header("content-type", "application/json")
+        .body(body.to_string().into_bytes())
+        .unwrap();
+    request.extensions_mut().insert(gateway::SourceAddress(source.parse().unwrap()));
+    gateway.handle(request).await
+}
+
+/// Sign-in failures count per source address, as bad keys do: past the
+/// limit, 429 `too_many_failures` with Retry-After, before anything is
+/// checked. Twin: another address signs in. Every answer is `no-store` and `nosniff`.
+#[tokio::test]
+async fn sign_in_failures_are_limited_per_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = 1_800_000_010;
+    let limit = 8;
+    let gateway = team_gateway(&dir, Arc::new(AtomicI64::new(at)), Config { auth_failures_per_source: Some(limit), ..Config::default() }).await;
+    let created = gateway.create_console_account(Environment::Sandbox, "sam@example.com", Role::Reviewer).await.unwrap();
+    for i in 0..limit {
+        let body = serde_json::json!({ "environment": "sandbox", "email": format!("user{i}@example.com"), "password": "guess", "totp": "123456" });
+        let response = sign_in_request(&gateway, "203.0.113.50", body).await;
+        assert_eq!(response.status(), 401);
+        assert_eq!(response.headers().get("cache-control").map(|v| v.to_str().unwrap()), Some("no-store"));
+        assert_eq!(response.headers().get("x-content-type-options").map(|v| v.to_str().unwrap()), Some("nosniff"));
+    }
+    let checked = gateway.password_checks();
+    let right = serde_json::json!({ "environment": "sandbox", "email": "sam@example.com", "password": created.password, "totp": code(&created.totp_secret, at) });
+    let refused = sign_in_request(&gateway, "203.0.113.50", right.clone()).await;
+    assert_eq!(refused.status(), 429);
+    let body: Json = serde_json::from_slice(refused.body()).unwrap();
+    assert_eq!(body["error"], "too_many_failures");
+    let retry: u64 = refused.headers().get("retry-after").unwrap().to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&retry), "{retry}");
+    assert_eq!(gateway.password_checks(), checked, "a limited source's sign-in was checked");
+
+    let accepted = sign_in_request(&gateway, "198.51.100.7", right).await;
+    assert_eq!(accepted.status(), 201, "{}", String::from_utf8_lossy(accepted.body()));
+    assert_eq!(accepted.headers().get("cache-control").map(|v| v.to_str().unwrap()), Some("no-store"));
+    assert_eq!(accepted.headers().get("x-content-type-options").map(|v| v.to_str().unwrap()), Some("nosniff"));
+}
+
+/// A stolen session cannot take the account over: the password change asks
+/// for the current password, the TOTP reset for the password and a current
+/// code, and their failures count toward the lock from the request's
+/// address. Twin: with the right ones, both work.
+#[tokio::test]
+async fn a_session_alone_cannot_change_the_password_or_the_authenticator() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = Arc::new(AtomicI64::new(1_800_000_000));
+    let at = 1_800_000_000;
+    let gateway = team_gateway(&dir, now.clone(), Config::default()).await;
+    let created = gateway.create_console_account(Environment::Sandbox, "kim@example.com", Role::Approver).await.unwrap();
+    let body = serde_json::json!({ "environment": "sandbox", "email": "kim@example.com", "password": created.password, "totp": code(&created.totp_secret, at) });
+    let (status, session) = support::call_from(&gateway, Some("198.51.100.7"), "", "POST", "/v1/admin/sessions", body).await;
+    assert_eq!(status, 201, "{session}");
+    let token = session["session_token"].as_str().unwrap().to_string();
+    let post = |path: &'static str, body: Json, source: &'static str| {
+        let (gateway, token) = (&gateway, token.clone());
+        async move { support::call_from(gateway, Some(source), &token, "POST", path, body).await }
+    };
+    let thief = "203.0.113.66";
+    let strong = "plum radiator socks vintage";
+    // no current password, a wrong one, a weak new one
+    let (status, answer) = post("/v1/admin/people/me/password", serde_json::json!({ "new_password": strong }), thief).await;
+    assert_eq!((status, answer["error"].as_str()), (400, Some("missing_fields")), "{answer}");
+    let (status, answer) =
+        post("/v1/admin/people/me/password", serde_json::json!({ "password": created.password, "new_password": "password1234" }), thief).await;
+    assert_eq!((status, answer["error"].as_str()), (422, Some("weak_password")), "{answer}");
+    for i in 0..gateway::people::FAILED_SIGN_IN_LIMIT {
+        let (status, answer) =
+            post("/v1/admin/people/me/password", serde_json::json!({ "password": format!("guess {i}"), "new_password": strong }), thief).await;
+        assert_eq!((status, answer["error"].as_str()), (401, Some("invalid_credentials")), "{answer}");
+    }
+    // locked for this address now, even with the right password
+    let (status, _) = post("/v1/admin/people/me/password", serde_json::json!({ "password": created.password, "new_password": strong }), thief).await;
+    assert_eq!(status, 401, "the lock did not hold for the password change");
+    // from the owner's address, the right password changes it
+    let (status, answer) =
+        post("/v1/admin/people/me/password", serde_json::json!({ "password": created.password, "new_password": strong }), "198.51.100.7").await;
+    assert_eq!(status, 200, "{answer}");
+
+    // The TOTP reset: the password alone is not enough, a wrong code is refused (and counted); both are.
+    now.store(at + 60, std::sync::atomic::Ordering::SeqCst);
+    let (status, answer) = post("/v1/admin/people/me/totp", serde_json::json!({ "password": strong }), "198.51.100.7").await;
+    assert_eq!((status, answer["error"].as_str()), (400, Some("missing_fields")), "{answer}");
+    let checks = gateway.password_checks().0;
+    let (status, _) = post("/v1/admin/people/me/totp", serde_json::json!({ "password": strong, "totp": "000000" }), "198.51.100.7").await;
+    assert_eq!(status, 401);
+    assert_eq!(gateway.password_checks().0, checks + 1);
+    let right = code(&created.totp_secret, at + 60);
+    let (status, answer) = post("/v1/admin/people/me/totp", serde_json::json!({ "password": strong, "totp": right }), "198.51.100.7").await;
+    assert_eq!(status, 200, "{answer}");
+    let new_secret = answer["totp_secret"].as_str().unwrap().to_string();
+    // the old authenticator no longer signs in; the new one does
+    now.store(at + 120, std::sync::atomic::Ordering::SeqCst);
+    let old = gateway.sign_in(Environment::Sandbox, "kim@example.com", strong, &code(&created.totp_secret, at + 120), ip("198.51.100.7")).await;
+    assert!(old.is_err());
+    let new = gateway.sign_in(Environment::Sandbox, "kim@example.com", strong, &code(&new_secret, at + 120), ip("198.51.100.7")).await;
+    assert!(new.is_ok(), "{new:?}");
 }

@@ -356,15 +356,15 @@ async fn account_action(gw: &Gateway, request: &http::Request<Vec<u8>>, signed: 
     };
     match form.get("action") {
         "totp" => {
-            let (status, answer) =
-                api(gw, Some(signed), request, "POST", "/v1/admin/people/me/totp", Some(json!({ "password": form.get("password") }))).await;
+            let body = json!({ "password": form.get("password"), "totp": form.get("totp") });
+            let (status, answer) = api(gw, Some(signed), request, "POST", "/v1/admin/people/me/totp", Some(body)).await;
             match status {
                 200 => page(200, None, Some(text(&answer["totp_secret"])), signed.must_change_password),
                 _ => page(status, Some(api_error(&answer)), None, signed.must_change_password),
             }
         }
         _ => {
-            let body = json!({ "new_password": form.get("new_password") });
+            let body = json!({ "password": form.get("password"), "new_password": form.get("new_password") });
             let (status, answer) = api(gw, Some(signed), request, "POST", "/v1/admin/people/me/password", Some(body)).await;
             match status {
                 200 => redirect("/console/cases?msg=password"),

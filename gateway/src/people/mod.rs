@@ -9,6 +9,9 @@ pub(crate) mod store;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use serde::Serialize;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 use subtle::ConstantTimeEq;
 use totp_rs::{Algorithm, Secret, TOTP};
 use utoipa::ToSchema;
@@ -55,12 +58,22 @@ const TOTP_SKEW_STEPS: u8 = 1;
 const TOTP_SECRET_BYTES: usize = 20;
 /// One-time passwords: 128 bits, written in base32.
 const ONE_TIME_PASSWORD_BYTES: usize = 16;
-/// This many failed sign-ins in a row lock an account for [`LOCK_SECONDS`]
-/// (OWASP's authentication guidance; a security setting, not a regulatory rule).
-const FAILED_SIGN_IN_LIMIT: i64 = 5;
+/// At most this many password checks of an account from one source address
+/// in each [`LOCK_SECONDS`] window (OWASP's authentication guidance; a
+/// security setting, not a regulatory rule). A success starts the count again.
+pub const FAILED_SIGN_IN_LIMIT: i64 = 5;
 const LOCK_MINUTES: i64 = 15;
-const LOCK_SECONDS: i64 = LOCK_MINUTES * SECONDS_PER_MINUTE;
+pub const LOCK_SECONDS: i64 = LOCK_MINUTES * SECONDS_PER_MINUTE;
+/// At most this many password checks of an account from all sources
+/// together in each [`CEILING_WINDOW_SECONDS`] window: past it, a
+/// distributed guessing attack locks the account for everyone until the
+/// window ends, and the lock is audited once (`console_user.locked`).
+pub const ACCOUNT_FAILURE_CEILING: i64 = 50;
+pub const CEILING_WINDOW_SECONDS: i64 = 60 * SECONDS_PER_MINUTE;
 const SECONDS_PER_MINUTE: i64 = 60;
+/// A chosen password must score at least this on zxcvbn's 0 to 4 scale
+/// ("3: safely unguessable, moderate protection from an offline slow-hash scenario").
+const PASSWORD_MIN_SCORE: zxcvbn::Score = zxcvbn::Score::Three;
 /// A session ends after this long unused (OWASP: 15 to 30 minutes for
 /// high-value applications), and at the latest this long after sign-in.
 const SESSION_IDLE_MINUTES: i64 = 30;
@@ -122,6 +135,55 @@ fn invalid_credentials() -> ApiError {
     ApiError::new(401, "invalid_credentials", "the e-mail address, password or code is not right")
 }
 
+/// What a good check of a person's credentials answers: the TOTP step its
+/// code was good for (when a code was asked), and the statements that give
+/// its reserved attempt back.
+struct Checked {
+    step: Option<i64>,
+    release: Vec<crate::ports::Stmt>,
+}
+
+/// The argon2 verifications a gateway ran ([`Gateway::password_checks`]).
+#[derive(Debug, Default)]
+pub(crate) struct PasswordChecks {
+    real: AtomicU64,
+    dummy: AtomicU64,
+}
+
+/// The end of the window of `seconds` holding `now`.
+fn window_end(now: i64, seconds: i64) -> i64 {
+    now.div_euclid(seconds).saturating_add(1).saturating_mul(seconds)
+}
+
+/// A hash of a password no one has, with the default parameters: what an
+/// unknown, disabled or locked address is checked against.
+fn dummy_hash() -> Option<&'static str> {
+    static DUMMY: OnceLock<Option<String>> = OnceLock::new();
+    DUMMY
+        .get_or_init(|| {
+            let salt = SaltString::encode_b64(b"cgw-dummy-salt-0").ok()?;
+            Argon2::default().hash_password(b"no one has this password", &salt).ok().map(|h| h.to_string())
+        })
+        .as_deref()
+}
+
+/// 422 `weak_password` for a password zxcvbn guesses too easily, given the
+/// person's address (its parts are the first guesses).
+fn check_strength(password: &str, email: &str) -> ApiResult<()> {
+    let local = email.split('@').next().unwrap_or_default();
+    let inputs: Vec<&str> =
+        std::iter::once(email).chain(email.split(['@', '.', '-', '_', '+'])).chain([local, "compliance", "gateway", "console"]).collect();
+    let estimate = zxcvbn::zxcvbn(password, &inputs);
+    if estimate.score() >= PASSWORD_MIN_SCORE {
+        return Ok(());
+    }
+    let hint = estimate.feedback().and_then(|f| f.warning()).map(|w| format!(" ({w})")).unwrap_or_default();
+    Err(ApiError::unprocessable(
+        "weak_password",
+        format!("new_password is too easy to guess{hint}; a few unrelated words or a longer phrase is stronger"),
+    ))
+}
+
 impl Gateway {
     /// A console account with a one-time password and a TOTP secret; audited
     /// as `console_user.create` by `cli`. An address already in use in the
@@ -146,7 +208,6 @@ impl Gateway {
             must_change_password: true,
             totp_secret: self.seal_secret(&totp_secret, &person_id),
             last_totp_step: 0,
-            locked_until: 0,
             disabled_at: None,
         };
         let audit = self.cli_audit(environment, "console_user.create", &person_id, now);
@@ -171,33 +232,25 @@ impl Gateway {
 
     /// Checks a sign-in: the password and a TOTP code, each code good once.
     /// Any failure is the same 401 `invalid_credentials`, so that nothing
-    /// says which part was wrong or whether the account exists. Five
-    /// failures in a row lock the account for 15 minutes, during which even
-    /// the right password and code are refused the same way.
-    pub async fn sign_in(&self, environment: Environment, email: &str, password: &str, code: &str) -> ApiResult<SignedIn> {
+    /// says which part was wrong or whether the account exists. Each check
+    /// first reserves an attempt ([`Gateway::reserve_attempt`]): five from one
+    /// source address in a 15-minute window, or fifty from all in an hour,
+    /// and the rest are refused the same way, even with the right password
+    /// and code, until the window ends. Unknown, disabled and locked
+    /// addresses run the same argon2 verification, against a dummy hash.
+    pub async fn sign_in(&self, environment: Environment, email: &str, password: &str, code: &str, source: Option<IpAddr>) -> ApiResult<SignedIn> {
         let email = crate::input::normalize_email(email).unwrap_or_default();
-        let account = store::account_by_email(self.store.as_ref(), environment, &email).await?;
+        let account = store::account_by_email(self.store.as_ref(), environment, &email).await?.filter(|a| a.disabled_at.is_none());
         let now = self.clock.now();
-        let Some(account) = account.filter(|a| a.disabled_at.is_none() && a.locked_until <= now) else {
+        let checked = self.check_credentials(environment, &email, account.as_ref(), password, Some(code), source, now).await?;
+        let (Some(account), Some(Checked { step: Some(step), release })) = (account, checked) else {
             return Err(invalid_credentials());
         };
-        let failed = || async {
-            let count = store::count_failure(&account.person_id, FAILED_SIGN_IN_LIMIT, now.saturating_add(LOCK_SECONDS), now);
-            self.store.batch(vec![count]).await?;
-            Err::<SignedIn, ApiError>(invalid_credentials())
-        };
-        let hash = PasswordHash::new(&account.password_hash).map_err(|_| ApiError::internal())?;
-        if Argon2::default().verify_password(password.as_bytes(), &hash).is_err() {
-            return failed().await;
-        }
-        let secret = self.open_secret(&account.totp_secret, &account.person_id).map_err(|_| ApiError::internal())?;
-        let bytes = Secret::Encoded(secret).to_bytes().map_err(|_| ApiError::internal())?;
-        let Some(step) = totp_step(&totp(bytes)?, code.trim(), now) else {
-            return failed().await;
-        };
-        if step <= account.last_totp_step || !self.commit(vec![store::take_totp_step(&account.person_id, step, now)]).await? {
-            // the code was used already
-            return failed().await;
+        let mut statements = vec![store::take_totp_step(&account.person_id, step, now)];
+        statements.extend(release);
+        if !self.commit(statements).await? {
+            // the code was used meanwhile
+            return Err(invalid_credentials());
         }
         Ok(SignedIn {
             person_id: account.person_id,
@@ -206,6 +259,107 @@ impl Gateway {
             role: account.role,
             must_change_password: account.must_change_password,
         })
+    }
+
+    /// Checks a person's password, and a TOTP code when one is asked: `None`
+    /// when either is wrong, the attempt is refused, or there is no account.
+    /// The attempt is reserved before argon2 runs, so the failures it counts
+    /// hold however many checks run at once; a good one gives its reservation
+    /// back through the statements it answers, for the caller's batch.
+    #[allow(clippy::too_many_arguments)]
+    async fn check_credentials(
+        &self,
+        environment: Environment,
+        email: &str,
+        account: Option<&store::Account>,
+        password: &str,
+        code: Option<&str>,
+        source: Option<IpAddr>,
+        now: i64,
+    ) -> ApiResult<Option<Checked>> {
+        let reserved = self.reserve_attempt(environment, email, account.map(|a| a.person_id.as_str()), source, now).await?;
+        let (Some(account), Some(release)) = (account, reserved) else {
+            self.verify_password(None, password);
+            return Ok(None);
+        };
+        if !self.verify_password(Some(&account.password_hash), password) {
+            return Ok(None);
+        }
+        let Some(code) = code else { return Ok(Some(Checked { step: None, release })) };
+        let secret = self.open_secret(&account.totp_secret, &account.person_id).map_err(|_| ApiError::internal())?;
+        let bytes = Secret::Encoded(secret).to_bytes().map_err(|_| ApiError::internal())?;
+        match totp_step(&totp(bytes)?, code.trim(), now) {
+            Some(step) if step > account.last_totp_step => Ok(Some(Checked { step: Some(step), release })),
+            // a wrong code, or one used already
+            _ => Ok(None),
+        }
+    }
+
+    /// Reserves one password check of the address `email` from `source`, in
+    /// one batch of two conditional upserts: of the account (all sources,
+    /// [`ACCOUNT_FAILURE_CEILING`] an hour) and of the pair (address and
+    /// source, [`FAILED_SIGN_IN_LIMIT`] in 15 minutes). Either at its limit
+    /// refuses the attempt (`None`) before any argon2 runs. The first refusal
+    /// by the account-wide ceiling in its window is audited. `Some` carries
+    /// the statements that give the reservation back after a success: the
+    /// pair's count starts again, the account's gives back this one.
+    /// Unknown addresses are counted alike, so that a lock says nothing of
+    /// whether an account exists.
+    async fn reserve_attempt(
+        &self,
+        environment: Environment,
+        email: &str,
+        person_id: Option<&str>,
+        source: Option<IpAddr>,
+        now: i64,
+    ) -> ApiResult<Option<Vec<crate::ports::Stmt>>> {
+        let address = crate::auth::hash_key(&format!("{}|{email}", environment.as_str()));
+        let source = source.map_or_else(|| String::from("unknown"), |ip| ip.to_string());
+        let account_key = format!("sign-in:{address}");
+        let pair_key = format!("sign-in:{address}:{source}");
+        // Counters are kept under their window's end: the retention sweep
+        // drops rate windows two minutes past their key time.
+        let account_end = window_end(now, CEILING_WINDOW_SECONDS);
+        let pair_end = window_end(now, LOCK_SECONDS);
+        let statements = vec![
+            crate::rate_limit::store::reserve(&account_key, account_end, 1, ACCOUNT_FAILURE_CEILING),
+            crate::rate_limit::store::reserve(&pair_key, pair_end, 1, FAILED_SIGN_IN_LIMIT),
+        ];
+        match self.store.batch(statements).await {
+            Ok(()) => {
+                Ok(Some(vec![crate::rate_limit::store::clear(&pair_key, pair_end), crate::rate_limit::store::release(&account_key, account_end, 1)]))
+            }
+            Err(crate::ports::StoreError::Conflict { statement: 0 }) => {
+                if let Some(person_id) = person_id {
+                    // once per window: the first refusal claims the audit
+                    let claim = crate::rate_limit::store::reserve(&format!("sign-in-locked:{address}"), account_end, 1, 1);
+                    let audit = self.team_audit(environment, "console_user.locked", "sign_in_guard", person_id, now);
+                    self.commit(vec![claim, audit]).await?;
+                }
+                Ok(None)
+            }
+            Err(crate::ports::StoreError::Conflict { .. } | crate::ports::StoreError::Unique) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Verifies a password against its argon2 hash, or against a dummy hash
+    /// of the same parameters when there is none (an unknown, disabled or
+    /// locked address), so that every refusal costs what a real check costs.
+    fn verify_password(&self, hash: Option<&str>, password: &str) -> bool {
+        let counter = if hash.is_some() { &self.password_checks.real } else { &self.password_checks.dummy };
+        counter.fetch_add(1, Ordering::Relaxed);
+        let Some(parsed) = hash.or_else(|| dummy_hash()).and_then(|h| PasswordHash::new(h).ok()) else {
+            return false;
+        };
+        let good = Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok();
+        good && hash.is_some()
+    }
+
+    /// How many argon2 verifications this gateway ran: against real hashes,
+    /// and against the dummy one (for tests and benchmarks).
+    pub fn password_checks(&self) -> (u64, u64) {
+        (self.password_checks.real.load(Ordering::Relaxed), self.password_checks.dummy.load(Ordering::Relaxed))
     }
 
     /// The caller behind a live session token: a person of the environment's
@@ -296,7 +450,10 @@ pub(crate) struct SessionEnded {
 #[derive(Debug, ToSchema)]
 #[allow(dead_code)]
 pub(crate) struct PasswordChange {
-    /// 12 to 128 characters, not the current password
+    /// the current password (at the first sign-in, the one-time password)
+    password: String,
+    /// 12 to 128 characters, not the current password, and hard to guess
+    /// (zxcvbn score 3 or more; else 422 `weak_password`)
     #[schema(min_length = 12, max_length = 128)]
     new_password: String,
 }
@@ -311,7 +468,7 @@ pub(crate) fn sign_in_doc() -> OperationDoc {
     OperationDoc::new("admin", "a member of the compliance team signs in (password and TOTP code)")
         .body::<SignInRequest>()
         .responds::<SessionStarted>(201, "signed in")
-        .errors(&[400, 401, 415])
+        .errors(&[400, 401, 415, 429])
 }
 
 pub(crate) fn sign_out_doc() -> OperationDoc {
@@ -319,10 +476,11 @@ pub(crate) fn sign_out_doc() -> OperationDoc {
 }
 
 pub(crate) fn change_password_doc() -> OperationDoc {
-    OperationDoc::new("admin", "change one's own password (required after the one-time password)")
+    OperationDoc::new("admin", "change one's own password (required after the one-time password; the current password is asked)")
         .idempotent()
         .body::<PasswordChange>()
         .responds::<PasswordChanged>(200, "changed")
+        .errors(&[422])
 }
 
 /// Public: the credentials are the authentication.
@@ -341,7 +499,19 @@ pub(crate) async fn sign_in_handler(gw: &Gateway, request: &http::Request<Vec<u8
     }
     f.finish()?;
     let environment = environment.ok_or_else(ApiError::internal)?;
-    let person = gw.sign_in(environment, &email, &password, &code).await?;
+    // A source that keeps failing is refused unread, as with bad keys; its failures count.
+    let failing = crate::failure_source(request);
+    gw.refuse_failing_source(failing.as_deref()).await?;
+    let source = request.extensions().get::<crate::SourceAddress>().map(|s| s.0);
+    let person = match gw.sign_in(environment, &email, &password, &code, source).await {
+        Ok(person) => person,
+        Err(error) => {
+            if error.status == 401 {
+                gw.count_source_failure(failing.as_deref()).await;
+            }
+            return Err(error);
+        }
+    };
     let token = crate::auth::new_session_token(environment, &gw.ids.random_bytes(SESSION_TOKEN_BYTES));
     let now = gw.clock.now();
     let audit = gw.person_audit(environment, "console.sign_in", &person.person_id, now);
@@ -374,25 +544,27 @@ pub(crate) async fn sign_out(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
 pub(crate) async fn change_password(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let person = person_of(ctx)?;
     let mut f = Fields::from_body(ctx.body)?;
+    let password = f.text("password");
     let new_password = f.text("new_password");
     let length = new_password.chars().count();
     if !new_password.is_empty() && !(PASSWORD_MIN_CHARS..=PASSWORD_MAX_CHARS).contains(&length) {
         f.reject("invalid_field", "new_password must be 12 to 128 characters");
+    } else if !new_password.is_empty() && new_password == password {
+        f.reject("invalid_field", "new_password must differ from the current password");
     }
     f.finish()?;
-    let current = store::password_hash(gw.store.as_ref(), &person.person_id).await?.ok_or_else(ApiError::internal)?;
-    let current = PasswordHash::new(&current).map_err(|_| ApiError::internal())?;
-    if Argon2::default().verify_password(new_password.as_bytes(), &current).is_ok() {
-        return Err(ApiError::bad_request("invalid_field", "new_password must differ from the current password"));
-    }
+    let account = store::account_by_id(gw.store.as_ref(), &person.person_id).await?.ok_or_else(invalid_credentials)?;
+    check_strength(&new_password, &account.email)?;
+    let release = gw.check_own_password(ctx, &account, &password, None).await?.release;
     let hash = gw.hash_password(&new_password)?;
     let now = gw.clock.now();
     // Every other session of the person ends: a changed password locks out whoever else held one.
-    let statements = vec![
+    let mut statements = vec![
         store::set_password(&person.person_id, &hash, now),
         store::end_sessions_of(&person.person_id, now),
         store::reopen_session(&person.session_hash),
     ];
+    statements.extend(release);
     if !gw.commit(statements).await? {
         return Err(ApiError::new(401, "invalid_credentials", "the account is disabled"));
     }
@@ -430,6 +602,8 @@ pub(crate) async fn list_people(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply>
 pub(crate) struct TotpReset {
     /// the current password, to show it is the person
     password: String,
+    /// a current code of the authenticator app being replaced
+    totp: String,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -439,29 +613,45 @@ pub(crate) struct TotpSecret {
 }
 
 pub(crate) fn reset_totp_doc() -> OperationDoc {
-    OperationDoc::new("admin", "replace one's own TOTP secret (the current password is asked)")
+    OperationDoc::new("admin", "replace one's own TOTP secret (the current password and a current code are asked)")
         .idempotent()
         .body::<TotpReset>()
         .responds::<TotpSecret>(200, "the new secret, shown once")
 }
 
-/// A new TOTP secret for the signed-in person, who proves it with their password.
+/// A new TOTP secret for the signed-in person, who proves it with their
+/// password and a current code (each wrong one counts toward the lock).
 pub(crate) async fn reset_totp(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let person = person_of(ctx)?;
     let mut f = Fields::from_body(ctx.body)?;
     let password = f.text("password");
+    let code = f.text("totp");
     f.finish()?;
-    let current = store::password_hash(gw.store.as_ref(), &person.person_id).await?.ok_or_else(ApiError::internal)?;
-    let current = PasswordHash::new(&current).map_err(|_| ApiError::internal())?;
-    if Argon2::default().verify_password(password.as_bytes(), &current).is_err() {
-        return Err(invalid_credentials());
-    }
+    let account = store::account_by_id(gw.store.as_ref(), &person.person_id).await?.ok_or_else(invalid_credentials)?;
+    let checked = gw.check_own_password(ctx, &account, &password, Some(&code)).await?;
+    let step = checked.step.ok_or_else(invalid_credentials)?;
     let totp_secret = base32(&gw.ids.random_bytes(TOTP_SECRET_BYTES));
     let sealed = gw.seal_secret(&totp_secret, &person.person_id);
-    if !gw.commit(vec![store::set_totp_secret(&person.person_id, &sealed, gw.clock.now())]).await? {
+    let now = gw.clock.now();
+    // the code is spent before the secret changes: a replay of this request cannot reset it again
+    let mut statements = vec![store::take_totp_step(&person.person_id, step, now), store::set_totp_secret(&person.person_id, &sealed, now)];
+    statements.extend(checked.release);
+    if !gw.commit(statements).await? {
         return Err(invalid_credentials());
     }
     Reply::typed(200, &TotpSecret { totp_secret })
+}
+
+impl Gateway {
+    /// Checks the signed-in person's own password (and code), counted toward
+    /// the lock like a sign-in from the request's address: 401
+    /// `invalid_credentials` when wrong or locked.
+    async fn check_own_password(&self, ctx: &Ctx<'_>, account: &store::Account, password: &str, code: Option<&str>) -> ApiResult<Checked> {
+        let now = self.clock.now();
+        self.check_credentials(account.environment, &account.email, Some(account), password, code, ctx.source, now)
+            .await?
+            .ok_or_else(invalid_credentials)
+    }
 }
 
 impl Gateway {
@@ -515,6 +705,36 @@ mod tests {
         assert_eq!(totp_step(&generator, &code, now - 30), Some(step));
         assert_eq!(totp_step(&generator, &code, now + 60), None);
         assert_eq!(totp_step(&generator, "000000x", now), None);
+    }
+
+    /// Length alone passes none of these; zxcvbn refuses them (422
+    /// `weak_password`). Twin: passphrases and long random strings pass.
+    #[test]
+    fn guessable_passwords_are_weak_and_passphrases_are_not() {
+        for weak in ["password1234", "aaaaaaaaaaaa", "qwertyuiop123", "ana.reviewer2024", "Password123!", "123456789012"] {
+            let error = check_strength(weak, "ana.reviewer@example.com").err().unwrap_or_else(|| panic!("{weak} passed"));
+            assert_eq!((error.status, error.code), (422, "weak_password"), "{weak}");
+        }
+        for strong in
+            ["correct horse battery staple", "a long and new passphrase", "amber kettle orbit bench", "pw-31337-123456789-0", "tX9#mQ2v!Lr8zK"]
+        {
+            assert!(check_strength(strong, "ana.reviewer@example.com").is_ok(), "{strong} was refused");
+        }
+    }
+
+    #[test]
+    fn the_dummy_hash_has_the_default_parameters() {
+        let dummy = PasswordHash::new(dummy_hash().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+        let salt = SaltString::encode_b64(&[1; 16]).unwrap_or_else(|e| panic!("{e}"));
+        let real = Argon2::default().hash_password(b"x", &salt).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((dummy.algorithm, dummy.version, &dummy.params), (real.algorithm, real.version, &real.params));
+    }
+
+    #[test]
+    fn windows_end_on_their_boundary() {
+        assert_eq!(window_end(1_800_000_000, 900), 1_800_000_900);
+        assert_eq!(window_end(1_800_000_899, 900), 1_800_000_900);
+        assert_eq!(window_end(1_799_999_999, 3600), 1_800_000_000);
     }
 
     #[test]

@@ -20,8 +20,6 @@ pub(crate) struct Account {
     pub totp_secret: String,
     /// the last TOTP time step accepted: a code is good once
     pub last_totp_step: i64,
-    /// no sign-in before this instant
-    pub locked_until: i64,
     pub disabled_at: Option<i64>,
 }
 
@@ -36,20 +34,29 @@ fn account_from(row: &Row) -> ApiResult<Account> {
         totp_secret: row.text(6)?,
         last_totp_step: row.int(7)?,
         disabled_at: row.opt_int(8)?,
-        locked_until: row.int(9)?,
     })
+}
+
+/// The account's columns, as [`account_from`] reads them, of the rows `$where` selects.
+macro_rules! accounts_where {
+    ($where:literal) => {
+        concat!(
+            "SELECT person_id, environment, email, role, password_hash, must_change_password, totp_secret, last_totp_step, disabled_at
+             FROM console_accounts WHERE ",
+            $where
+        )
+    };
 }
 
 /// The account of an e-mail address in an environment.
 pub(crate) async fn account_by_email(store: &dyn Store, environment: Environment, email: &str) -> ApiResult<Option<Account>> {
-    let rows = store
-        .query(
-            "SELECT person_id, environment, email, role, password_hash, must_change_password, totp_secret, last_totp_step, disabled_at,
-                    locked_until
-             FROM console_accounts WHERE environment = ?1 AND email = ?2",
-            vec![environment.as_str().into(), email.into()],
-        )
-        .await?;
+    let rows = store.query(accounts_where!("environment = ?1 AND email = ?2"), vec![environment.as_str().into(), email.into()]).await?;
+    rows.first().map(account_from).transpose()
+}
+
+/// An enabled account, by id.
+pub(crate) async fn account_by_id(store: &dyn Store, person_id: &str) -> ApiResult<Option<Account>> {
+    let rows = store.query(accounts_where!("person_id = ?1 AND disabled_at IS NULL"), vec![person_id.into()]).await?;
     rows.first().map(account_from).transpose()
 }
 
@@ -81,24 +88,12 @@ pub(crate) fn disable(person_id: &str, now: i64) -> Stmt {
     )
 }
 
-/// Records the TOTP step of a sign-in and clears the failures; loses when
+/// Records the TOTP step of a sign-in; loses when
 /// a code of this or a later step was taken meanwhile.
 pub(crate) fn take_totp_step(person_id: &str, step: i64, now: i64) -> Stmt {
     Stmt::expect_one(
-        "UPDATE console_accounts SET last_totp_step = ?2, failed_sign_ins = 0, updated_at = ?3 WHERE person_id = ?1 AND last_totp_step < ?2",
+        "UPDATE console_accounts SET last_totp_step = ?2, updated_at = ?3 WHERE person_id = ?1 AND last_totp_step < ?2",
         vec![person_id.into(), step.into(), now.into()],
-    )
-}
-
-/// Counts a failed sign-in; the `limit`-th locks the account until `locked_until` and starts the count again.
-pub(crate) fn count_failure(person_id: &str, limit: i64, locked_until: i64, now: i64) -> Stmt {
-    Stmt::new(
-        "UPDATE console_accounts
-         SET locked_until = CASE WHEN failed_sign_ins + 1 >= ?2 THEN ?3 ELSE locked_until END,
-             failed_sign_ins = CASE WHEN failed_sign_ins + 1 >= ?2 THEN 0 ELSE failed_sign_ins + 1 END,
-             updated_at = ?4
-         WHERE person_id = ?1",
-        vec![person_id.into(), limit.into(), locked_until.into(), now.into()],
     )
 }
 
@@ -156,12 +151,6 @@ pub(crate) fn end_session(session_hash: &str, now: i64) -> Stmt {
 /// Ends every session of a person (a disabled account, a changed password).
 pub(crate) fn end_sessions_of(person_id: &str, now: i64) -> Stmt {
     Stmt::new("UPDATE console_sessions SET ended_at = ?2 WHERE person_id = ?1 AND ended_at IS NULL", vec![person_id.into(), now.into()])
-}
-
-/// The account's password hash, by id.
-pub(crate) async fn password_hash(store: &dyn Store, person_id: &str) -> ApiResult<Option<String>> {
-    let rows = store.query("SELECT password_hash FROM console_accounts WHERE person_id = ?1", vec![person_id.into()]).await?;
-    rows.first().map(|row| row.text(0)).transpose().map_err(Into::into)
 }
 
 /// Sets a new password, which the person chose: no change is required any more.
