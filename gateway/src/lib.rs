@@ -507,7 +507,7 @@ impl Gateway {
         router::check_access(&route, &caller)?;
         let query = Query::parse(request.uri().query())?;
         let reservation = match request.method() == http::Method::POST {
-            true => self.reserve_idempotency(&caller.tenant_id, request).await?,
+            true => self.reserve_idempotency(&caller, request).await?,
             false => None,
         };
         let now = self.tenant_now(&caller);

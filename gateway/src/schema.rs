@@ -568,7 +568,27 @@ const V16: &[&str] = &[
     "ALTER TABLE outbox ADD COLUMN traceparent TEXT",
 ];
 
-pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16];
+/// V17: an `Idempotency-Key` belongs to the credential that sent it (a
+/// key's id, or a person's): `scope` joins the primary key. The table is
+/// made anew (a primary key cannot be altered in SQLite); keys are kept a
+/// day, and the ones of the day of the upgrade are not carried over.
+const V17: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS idempotency_keys_scoped (
+        tenant_id TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        idempotency_key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        status_code BIGINT,
+        response TEXT,
+        locked_until BIGINT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (tenant_id, scope, idempotency_key))",
+    "DROP TABLE IF EXISTS idempotency_keys",
+    "ALTER TABLE idempotency_keys_scoped RENAME TO idempotency_keys",
+    "CREATE INDEX IF NOT EXISTS idempotency_keys_by_time ON idempotency_keys (created_at)",
+];
+
+pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

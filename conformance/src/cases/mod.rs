@@ -153,6 +153,7 @@ pub const LISTS: &[Case] = &[
         run: lists::a_dismissed_match_stays_dismissed_until_the_entry_changes,
     },
     Case { name: "review::production_decisions_take_two_people", run: review::production_decisions_take_two_people },
+    Case { name: "review::an_approval_is_bound_to_the_proposal_read", run: review::an_approval_is_bound_to_the_proposal_read },
     Case { name: "aml::an_aml_case_takes_two_people_and_releases_the_hold", run: aml::an_aml_case_takes_two_people_and_releases_the_hold },
 ];
 
@@ -162,4 +163,6 @@ pub const PEOPLE: &[Case] = &[
     Case { name: "review::a_sandbox_decision_is_single_step_with_a_reason", run: review::a_sandbox_decision_is_single_step_with_a_reason },
     Case { name: "review::assignment_comments_and_the_timeline", run: review::assignment_comments_and_the_timeline },
     Case { name: "review::people_sign_in_with_password_and_code", run: review::people_sign_in_with_password_and_code },
+    Case { name: "review::an_idempotency_key_belongs_to_its_sender", run: review::an_idempotency_key_belongs_to_its_sender },
+    Case { name: "review::the_console_saves_a_cases_tags", run: review::the_console_saves_a_cases_tags },
 ];

@@ -21,6 +21,12 @@ fn as_person(env: &Env, person: &Person, method: &str, path: &str, body: Option<
     env.call(method, path, Some(&person.token), body.as_ref())
 }
 
+/// The body of an approval or a rejection: the proposal an answer showed.
+fn read_proposal(shown: &crate::Resp) -> Result<serde_json::Value, String> {
+    let id = shown.body["proposal"]["proposal_id"].as_str().ok_or(format!("no pending proposal shown: {}", shown.raw))?;
+    Ok(json!({ "proposal_id": id }))
+}
+
 fn timeline_kinds(file: &crate::Resp) -> Vec<String> {
     file.body["timeline"].as_array().into_iter().flatten().filter_map(|e| e["kind"].as_str().map(str::to_string)).collect()
 }
@@ -58,7 +64,7 @@ pub fn decide_with_four_eyes(env: &Env, environment: &str, case_id: &str, outcom
         as_person(env, &proposer, "POST", &proposal, Some(json!({ "outcome": outcome, "reason": "checked against the list entry's record" })));
     proposed.expect(201)?;
     ensure_eq!(proposed.str("status"), "pending_approval", proposed.raw);
-    let approved = as_person(env, &approver, "POST", &format!("{proposal}/approve"), None);
+    let approved = as_person(env, &approver, "POST", &format!("{proposal}/approve"), Some(read_proposal(&proposed)?));
     approved.expect(200)?;
     ensure_eq!(approved.str("status"), "closed", approved.raw);
     ensure_eq!(approved.str("decided_by"), approver.person_id.as_str());
@@ -220,26 +226,30 @@ pub fn people_sign_in_with_password_and_code(env: &Env) -> CaseResult {
     Ok(())
 }
 
+/// A production tenant, and a user of it whose screening opened a case
+/// (production screens only once a list is loaded).
+fn production_hit(env: &Env) -> Result<(crate::client::Tenant<'_>, String, String), String> {
+    let p = env.tenant_with("production", 1000)?;
+    let summary = env.import_list(&["--environment", "production", "--format", "ofac-csv", &super::lists::data("ofac-sdn-2022-01")])?;
+    ensure!(summary.contains("entries"), "unexpected summary: {summary}");
+    let user = unique("u");
+    let hit = p.post(
+        "/v1/sanctions/screen",
+        json!({ "user_id": user, "first_name": "Nicolas", "last_name": "Maduro Moros", "date_of_birth": "1962-11-23", "nationality": "VE", "email": format!("{user}@example.com") }),
+    );
+    hit.expect(201)?;
+    ensure_eq!(hit.str("status"), "hit_review_pending", hit.raw);
+    let case_id = hit.str("case_id").to_string();
+    Ok((p, user, case_id))
+}
+
 /// Production takes two people: the proposer's own approval, an approval by
 /// a key or by a reviewer, a second proposal and a direct review are
 /// refused; a re-screen after the proposal drops it; a different approver's
 /// approval decides, with every effect at once. (A list case: production
 /// screens only once a list is loaded.)
 pub fn production_decisions_take_two_people(env: &Env) -> CaseResult {
-    let p = env.tenant_with("production", 1000)?;
-    let summary = env.import_list(&["--environment", "production", "--format", "ofac-csv", &super::lists::data("ofac-sdn-2022-01")])?;
-    ensure!(summary.contains("entries"), "unexpected summary: {summary}");
-    let screen = |user: &str| {
-        p.post(
-            "/v1/sanctions/screen",
-            json!({ "user_id": user, "first_name": "Nicolas", "last_name": "Maduro Moros", "date_of_birth": "1962-11-23", "nationality": "VE", "email": format!("{user}@example.com") }),
-        )
-    };
-    let user = unique("u");
-    let hit = screen(&user);
-    hit.expect(201)?;
-    ensure_eq!(hit.str("status"), "hit_review_pending", hit.raw);
-    let case_id = hit.str("case_id").to_string();
+    let (p, user, case_id) = production_hit(env)?;
     let proposal = format!("/v1/admin/cases/{case_id}/proposal");
 
     let first = env.person("production", "approver")?;
@@ -252,26 +262,28 @@ pub fn production_decisions_take_two_people(env: &Env) -> CaseResult {
     let proposed = as_person(env, &first, "POST", &proposal, Some(json!({ "outcome": "false_positive", "reason": "another person of that name" })));
     proposed.expect(201)?;
     ensure_eq!(proposed.str("status"), "pending_approval");
+    let read = read_proposal(&proposed)?;
     ensure_eq!(p.get(&format!("/v1/sanctions/status?user_id={user}")).str("status"), "hit_review_pending");
     as_person(env, &second, "POST", &proposal, Some(json!({ "outcome": "true_match", "reason": "me too" }))).expect_error(409, "proposal_pending")?;
-    as_person(env, &first, "POST", &format!("{proposal}/approve"), None).expect_error(403, "self_approval")?;
-    env.admin_production("POST", &format!("{proposal}/approve"), None).expect_error(403, "person_required")?;
-    as_person(env, &reviewer, "POST", &format!("{proposal}/approve"), None).expect_error(403, "role_forbidden")?;
+    as_person(env, &first, "POST", &format!("{proposal}/approve"), Some(read.clone())).expect_error(403, "self_approval")?;
+    env.admin_production("POST", &format!("{proposal}/approve"), Some(&read)).expect_error(403, "person_required")?;
+    as_person(env, &reviewer, "POST", &format!("{proposal}/approve"), Some(read.clone())).expect_error(403, "role_forbidden")?;
     let queue = as_person(env, &second, "GET", "/v1/admin/cases?status=pending_approval&limit=500", None);
     ensure!(queue.raw.contains(&case_id), "the pending-approval queue lacks the case: {}", queue.raw);
 
     // new evidence: a re-screen drops the proposal (screening times are whole seconds: the re-screen's is a later one)
     std::thread::sleep(std::time::Duration::from_millis(1_100));
     env.admin_production("POST", "/v1/admin/sanctions/rescreen", Some(&json!({ "tenant_id": p.tenant_id, "user_id": user }))).expect(200)?;
-    as_person(env, &second, "POST", &format!("{proposal}/approve"), None).expect_error(409, "stale_proposal")?;
+    as_person(env, &second, "POST", &format!("{proposal}/approve"), Some(read.clone())).expect_error(409, "stale_proposal")?;
     ensure_eq!(p.get(&format!("/v1/sanctions/status?user_id={user}")).str("status"), "hit_review_pending");
-    as_person(env, &second, "POST", &format!("{proposal}/approve"), None).expect_error(409, "no_proposal")?;
+    // dropped: no proposal is pending, so the one read is stale
+    as_person(env, &second, "POST", &format!("{proposal}/approve"), Some(read)).expect_error(409, "stale_proposal")?;
 
     // proposed again, approved by another person: decided, holds lifted
     settle_rescreens(env, "production")?;
-    as_person(env, &first, "POST", &proposal, Some(json!({ "outcome": "false_positive", "reason": "another person: born elsewhere" })))
-        .expect(201)?;
-    let approved = as_person(env, &second, "POST", &format!("{proposal}/approve"), None);
+    let again = as_person(env, &first, "POST", &proposal, Some(json!({ "outcome": "false_positive", "reason": "another person: born elsewhere" })));
+    again.expect(201)?;
+    let approved = as_person(env, &second, "POST", &format!("{proposal}/approve"), Some(read_proposal(&again)?));
     approved.expect(200)?;
     ensure_eq!(approved.str("decided_by"), second.person_id.as_str());
     ensure_eq!(p.get(&format!("/v1/sanctions/status?user_id={user}")).str("status"), "cleared");
@@ -282,5 +294,140 @@ pub fn production_decisions_take_two_people(env: &Env) -> CaseResult {
     // every step audited with the person's id
     let audit = env.admin_production("GET", "/v1/admin/audit", None);
     ensure!(audit.raw.contains(&second.person_id) && audit.raw.contains("case.approve"), "the approval is not audited with its person");
+    Ok(())
+}
+
+/// Where four-eyes applies two people stand behind a decision: a key is no
+/// person, so it may not propose (its twin: the sandbox's single-step
+/// decision by a key, above). An approval or a rejection names the
+/// proposal read: when the proposer withdraws it and proposes another
+/// outcome, the approval of the one read is refused and nothing is
+/// applied; the approval of the one now pending decides.
+pub fn an_approval_is_bound_to_the_proposal_read(env: &Env) -> CaseResult {
+    let (p, user, case_id) = production_hit(env)?;
+    settle_rescreens(env, "production")?;
+    let proposal = format!("/v1/admin/cases/{case_id}/proposal");
+    let status = || p.get(&format!("/v1/sanctions/status?user_id={user}")).str("status").to_string();
+
+    env.admin_production("POST", &proposal, Some(&json!({ "outcome": "false_positive", "reason": "decided by a key" })))
+        .expect_error(403, "person_required")?;
+    let file = env.admin_production("GET", &format!("/v1/admin/cases/{case_id}"), None);
+    ensure_eq!(file.str("status"), "open", file.raw);
+
+    let (proposer, approver) = (env.person("production", "approver")?, env.person("production", "approver")?);
+    as_person(env, &proposer, "POST", &proposal, Some(json!({ "outcome": "true_match", "reason": "the listed person" }))).expect(201)?;
+    // the approver reads the case: a true match is proposed
+    let seen = as_person(env, &approver, "GET", &format!("/v1/admin/cases/{case_id}"), None);
+    seen.expect(200)?;
+    ensure_eq!(seen.body["proposal"]["outcome"], json!("true_match"), seen.raw);
+    let read = read_proposal(&seen)?;
+    // meanwhile the proposer withdraws it and proposes the opposite
+    as_person(env, &proposer, "POST", &format!("{proposal}/reject"), Some(read.clone())).expect(200)?;
+    let swapped = as_person(env, &proposer, "POST", &proposal, Some(json!({ "outcome": "false_positive", "reason": "not the listed person" })));
+    swapped.expect(201)?;
+    let pending = read_proposal(&swapped)?;
+    ensure!(pending != read, "the new proposal has the old one's id");
+
+    // the approval of what was read is refused, and nothing is applied
+    as_person(env, &approver, "POST", &format!("{proposal}/approve"), Some(read.clone())).expect_error(409, "stale_proposal")?;
+    as_person(env, &approver, "POST", &format!("{proposal}/reject"), Some(read)).expect_error(409, "stale_proposal")?;
+    ensure_eq!(status(), "hit_review_pending");
+    let file = env.admin_production("GET", &format!("/v1/admin/cases/{case_id}"), None);
+    ensure_eq!(file.str("status"), "pending_approval", file.raw);
+    ensure_eq!(file.body["proposal"]["proposal_id"], pending["proposal_id"], file.raw);
+    // an approval that names no proposal is a bad request
+    as_person(env, &approver, "POST", &format!("{proposal}/approve"), None).expect_error(400, "invalid_json")?;
+    as_person(env, &approver, "POST", &format!("{proposal}/approve"), Some(json!({}))).expect_error(400, "missing_fields")?;
+
+    // the twin: the approval of the pending proposal decides it
+    let approved = as_person(env, &approver, "POST", &format!("{proposal}/approve"), Some(pending));
+    approved.expect(200)?;
+    ensure_eq!(approved.str("decided_outcome"), "false_positive", approved.raw);
+    ensure_eq!(status(), "cleared");
+    Ok(())
+}
+
+/// An `Idempotency-Key` belongs to the person or key that sent it: another
+/// person's request with the same key and body runs under its own role
+/// (refused here), and another key's runs afresh; the sender's own retry
+/// is answered from its first request.
+pub fn an_idempotency_key_belongs_to_its_sender(env: &Env) -> CaseResult {
+    let (_, _, case_id) = hit(env)?;
+    let supervisor = env.person("sandbox", "supervisor")?;
+    let reviewer = env.person("sandbox", "reviewer")?;
+    let path = format!("/v1/admin/cases/{case_id}/assign");
+    let key = unique("idem");
+    let body = json!({ "assignee": supervisor.person_id }).to_string().into_bytes();
+    let send =
+        |credential: &str| env.send_with("POST", &path, Some(credential), Some(("application/json", body.clone())), &[("idempotency-key", &key)]);
+    let assigned_events = || {
+        let file = env.admin("GET", &format!("/v1/admin/cases/{case_id}"), None);
+        let actors: Vec<String> = file.body["timeline"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|e| e["kind"] == json!("assigned"))
+            .map(|e| e["actor"].as_str().unwrap_or_default().to_string())
+            .collect();
+        actors
+    };
+
+    let first = send(&supervisor.token);
+    first.expect(200)?;
+    ensure_eq!(assigned_events(), vec![supervisor.person_id.clone()]);
+    // a reviewer may not assign: the same key does not lend them the supervisor's answer
+    send(&reviewer.token).expect_error(403, "role_forbidden")?;
+    ensure_eq!(assigned_events().len(), 1);
+    // an admin key's request with the same key runs as its own
+    send(&env.admin_sandbox).expect(200)?;
+    let actors = assigned_events();
+    ensure_eq!(actors.len(), 2, format!("{actors:?}"));
+    ensure!(actors[1] != supervisor.person_id, "the key's assignment is the supervisor's: {actors:?}");
+    // the twin: the supervisor's retry is answered from the first request, and runs nothing
+    let again = send(&supervisor.token);
+    again.expect(200)?;
+    ensure_eq!(again.body, first.body);
+    ensure_eq!(assigned_events().len(), 2);
+    Ok(())
+}
+
+/// The case page's "Save tags" form sets the case's tags (a form POST with
+/// the session's cookie, its CSRF token and this host's origin); a bad tag
+/// is refused and changes nothing.
+pub fn the_console_saves_a_cases_tags(env: &Env) -> CaseResult {
+    let (_, _, case_id) = hit(env)?;
+    let reviewer = env.person("sandbox", "reviewer")?;
+    let page_path = format!("/console/cases/{case_id}");
+    let cookie = format!("__Host-cgw_session={}", reviewer.token);
+    // Host and Origin name one host, whichever of several serves the request
+    let host = env.base_url.split_once("://").map_or(env.base_url.as_str(), |(_, h)| h).trim_end_matches('/').to_string();
+    let origin = format!("http://{host}");
+    let page = env.send_with("GET", &page_path, None, None, &[("cookie", &cookie), ("host", &host)]);
+    page.expect(200)?;
+    let csrf = page
+        .raw
+        .split("name=\"csrf\" value=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .ok_or(format!("the case page has no CSRF token: {}", page.raw.chars().take(400).collect::<String>()))?
+        .to_string();
+    let save = |tags: &str| {
+        let form = format!("csrf={csrf}&action=tags&tags={}", tags.replace(',', "%2C").replace(' ', "+"));
+        env.send_with(
+            "POST",
+            &page_path,
+            None,
+            Some(("application/x-www-form-urlencoded", form.into_bytes())),
+            &[("cookie", &cookie), ("host", &host), ("origin", &origin)],
+        )
+    };
+    let tags = || env.admin("GET", &format!("/v1/admin/cases/{case_id}"), None).body["tags"].clone();
+
+    let saved = save("pep-check, source-of-funds");
+    ensure!(saved.status != 400 && saved.status < 500 && saved.status != 0, "the form answered {}: {}", saved.status, saved.raw);
+    ensure_eq!(tags(), json!(["pep-check", "source-of-funds"]));
+    let refused = save("Not Valid");
+    ensure_eq!(refused.status, 400, refused.raw);
+    ensure_eq!(tags(), json!(["pep-check", "source-of-funds"]));
     Ok(())
 }

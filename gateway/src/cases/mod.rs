@@ -419,7 +419,18 @@ pub(crate) struct ProposeBody {
 
 #[derive(Debug, ToSchema)]
 #[allow(dead_code)]
+pub(crate) struct ApproveBody {
+    /// the pending proposal the approver read (its `proposal_id` in the case file)
+    #[schema(min_length = 1)]
+    proposal_id: String,
+}
+
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
 pub(crate) struct RejectBody {
+    /// the pending proposal the person read (its `proposal_id` in the case file)
+    #[schema(min_length = 1)]
+    proposal_id: String,
     #[schema(max_length = 4000)]
     reason: Option<String>,
 }
@@ -479,7 +490,10 @@ pub(crate) fn comment_doc() -> OperationDoc {
 
 pub(crate) fn propose_doc() -> OperationDoc {
     OperationDoc::new("admin", "propose a decision with its reason")
-        .describe("Where four-eyes applies (production by default) the proposal waits for a different person's approval; elsewhere it takes effect at once.")
+        .describe(
+            "Where four-eyes applies (production by default) only a person's session may propose (an admin key gets 403 `person_required`), \
+             and the proposal waits for a different person's approval; elsewhere it takes effect at once.",
+        )
         .idempotent()
         .body::<ProposeBody>()
         .responds::<CaseAction>(201, "proposed (four-eyes)")
@@ -489,13 +503,16 @@ pub(crate) fn propose_doc() -> OperationDoc {
 
 pub(crate) fn approve_doc() -> OperationDoc {
     OperationDoc::new("admin", "approve the pending proposal: a person other than its proposer")
+        .describe("The body names the proposal the approver read: if another one is pending, or none, the answer is 409 `stale_proposal` and nothing is applied.")
         .idempotent()
+        .body::<ApproveBody>()
         .responds::<CaseAction>(200, "decided")
         .errors(&[404, 409])
 }
 
 pub(crate) fn reject_doc() -> OperationDoc {
     OperationDoc::new("admin", "reject the pending proposal; the case stays open")
+        .describe("The body names the proposal the person read: if another one is pending, or none, the answer is 409 `stale_proposal`.")
         .idempotent()
         .body::<RejectBody>()
         .responds::<CaseAction>(200, "rejected")
@@ -851,6 +868,11 @@ pub(crate) async fn propose(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiRe
     let outcome = outcome.ok_or_else(ApiError::internal)?;
     let environment = ctx.caller.environment;
     let four_eyes = gw.config.four_eyes.applies_to(environment);
+    // Two people stand behind a four-eyes decision: a key is no person, and
+    // nothing ties it to one, so its holder could also approve.
+    if four_eyes && ctx.caller.person.is_none() {
+        return Err(ApiError::forbidden("person_required", "where four-eyes applies only a person's session may propose, not a key"));
+    }
     let by = actor(ctx);
     until_committed!({
         let subject = Subject::load(gw, environment, case_id).await?;
@@ -910,10 +932,19 @@ pub(crate) async fn propose(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiRe
     })
 }
 
-pub(crate) async fn approve(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
-    if !ctx.body.is_empty() {
-        Fields::from_body(ctx.body)?.finish()?;
+/// The pending proposal, if it is the one the person read; 409 `stale_proposal` otherwise.
+fn proposal_read(read: &Work, proposal_id: &str) -> ApiResult<Proposal> {
+    match &read.proposal {
+        Some(proposal) if proposal.proposal_id == proposal_id => Ok(proposal.clone()),
+        Some(_) => Err(ApiError::conflict("stale_proposal", "another proposal is pending now: read the case again")),
+        None => Err(ApiError::conflict("stale_proposal", "this proposal is no longer pending: read the case again")),
     }
+}
+
+pub(crate) async fn approve(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
+    let mut f = Fields::from_body(ctx.body)?;
+    let proposal_id = f.code("proposal_id");
+    f.finish()?;
     let person = crate::people::person_of(ctx)?;
     if !may_approve(person.role) {
         return Err(role_forbidden("approve decisions"));
@@ -922,9 +953,7 @@ pub(crate) async fn approve(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiRe
     until_committed!({
         let subject = Subject::load(gw, environment, case_id).await?;
         let read = store::work(gw.store.as_ref(), environment, case_id).await?;
-        let Some(proposal) = read.proposal.clone() else {
-            return Err(ApiError::conflict("no_proposal", "the case has no proposal awaiting approval"));
-        };
+        let proposal = proposal_read(&read, &proposal_id)?;
         if proposal.proposed_by == person.person_id {
             return Err(ApiError::forbidden("self_approval", "a proposal is approved by a person other than its proposer"));
         }
@@ -957,23 +986,16 @@ pub(crate) async fn approve(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiRe
 }
 
 pub(crate) async fn reject(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
-    let reason = match ctx.body.is_empty() {
-        true => None,
-        false => {
-            let mut f = Fields::from_body(ctx.body)?;
-            let reason = f.opt_note("reason");
-            f.finish()?;
-            reason
-        }
-    };
+    let mut f = Fields::from_body(ctx.body)?;
+    let proposal_id = f.code("proposal_id");
+    let reason = f.opt_note("reason");
+    f.finish()?;
     let person = crate::people::person_of(ctx)?;
     let environment = ctx.caller.environment;
     until_committed!({
         let subject = Subject::load(gw, environment, case_id).await?;
         let read = store::work(gw.store.as_ref(), environment, case_id).await?;
-        let Some(proposal) = read.proposal.clone() else {
-            return Err(ApiError::conflict("no_proposal", "the case has no proposal awaiting approval"));
-        };
+        let proposal = proposal_read(&read, &proposal_id)?;
         // An approver rejects; the proposer may withdraw their own.
         if !may_approve(person.role) && proposal.proposed_by != person.person_id {
             return Err(role_forbidden("reject others' proposals"));

@@ -545,6 +545,8 @@ struct MatchRow {
 }
 
 struct ProposalBox {
+    /// the proposal the page shows: its approval or rejection names it
+    proposal_id: String,
     outcome: String,
     reason: String,
     proposed_by: String,
@@ -688,6 +690,7 @@ async fn case_page(
     let proposal = file["proposal"].is_object().then(|| {
         let p = &file["proposal"];
         ProposalBox {
+            proposal_id: text(&p["proposal_id"]),
             outcome: text(&p["outcome"]),
             reason: text(&p["reason"]),
             proposed_by: text(&p["proposed_by"]),
@@ -732,6 +735,11 @@ async fn case_page(
     render(status, &page)
 }
 
+/// The tags field of the case page: comma-separated, blanks ignored; the API checks each.
+fn tag_list(field: &str) -> Vec<String> {
+    field.split(',').map(str::trim).filter(|t| !t.is_empty()).map(str::to_string).collect()
+}
+
 async fn case_action(gw: &Gateway, request: &http::Request<Vec<u8>>, signed: &Signed, case_id: &str, form: &Form) -> Out {
     let case = encode(case_id);
     let base = format!("/v1/admin/cases/{case}");
@@ -747,8 +755,18 @@ async fn case_action(gw: &Gateway, request: &http::Request<Vec<u8>>, signed: &Si
             let done = if status == 201 { "proposed" } else { "decided" };
             ((status, answer), done)
         }
-        "approve" => (api(gw, Some(signed), request, "POST", &format!("{base}/proposal/approve"), None).await, "approved"),
-        "reject" => (api(gw, Some(signed), request, "POST", &format!("{base}/proposal/reject"), None).await, "rejected"),
+        "tags" => {
+            (api(gw, Some(signed), request, "PUT", &format!("{base}/tags"), Some(json!({ "tags": tag_list(form.get("tags")) }))).await, "tagged")
+        }
+        // the proposal the page showed: another one pending by now is refused (409 `stale_proposal`)
+        "approve" => {
+            let body = json!({ "proposal_id": form.get("proposal_id") });
+            (api(gw, Some(signed), request, "POST", &format!("{base}/proposal/approve"), Some(body)).await, "approved")
+        }
+        "reject" => {
+            let body = json!({ "proposal_id": form.get("proposal_id") });
+            (api(gw, Some(signed), request, "POST", &format!("{base}/proposal/reject"), Some(body)).await, "rejected")
+        }
         _ => ((400, json!({ "message": "unknown action" })), ""),
     };
     let (status, body) = answer;
@@ -873,6 +891,12 @@ mod tests {
         assert_eq!(countdown(Some("2026-01-01T12:00:00Z"), time::parse("2026-01-01T09:30:00Z").unwrap_or(0)), "due in 2 h 30 min");
         assert_eq!(countdown(Some("2026-01-01T12:00:00Z"), time::parse("2026-01-01T12:45:00Z").unwrap_or(0)), "overdue by 45 min");
         assert_eq!(countdown(None, 0), "");
+    }
+
+    #[test]
+    fn the_tags_field_is_a_comma_separated_list() {
+        assert_eq!(tag_list("pep-check, t-1,,  "), vec!["pep-check".to_string(), "t-1".to_string()]);
+        assert!(tag_list(" , ").is_empty(), "an emptied field clears the tags");
     }
 
     #[test]

@@ -4,7 +4,10 @@
 //! whose first request is still running is 409 `idempotency_key_in_use`.
 //! The key is reserved before the handler runs, so two concurrent retries
 //! never both execute; an error answer releases it for a corrected retry.
-//! Keys are kept a day.
+//! Keys are kept a day. A key belongs to the credential that sent it (a
+//! key's id, or a person's for their sessions): the same key from another
+//! person or key of the tenant is a key of its own, run under its caller's
+//! rights, never answered from another's request.
 
 mod store;
 
@@ -14,7 +17,7 @@ use sha2::{Digest, Sha256};
 use crate::api::stored_json;
 use crate::error::{ApiError, ApiResult};
 use crate::ports::StoreError;
-use crate::{Gateway, Reply};
+use crate::{Caller, Gateway, Reply};
 
 /// How long a running first request holds its key before a retry may take it over.
 const LOCK_SECONDS: i64 = 60;
@@ -23,6 +26,7 @@ const MAX_KEY_LEN: usize = 255;
 /// A reserved key, to complete or release once the handler has answered.
 pub(crate) struct Reservation {
     tenant_id: String,
+    scope: String,
     key: String,
 }
 
@@ -48,7 +52,8 @@ fn fingerprint(method: &http::Method, uri: &http::Uri, body: &[u8]) -> String {
 
 impl Gateway {
     /// Reserves the request's key, or answers from an earlier request with it.
-    pub(crate) async fn reserve_idempotency(&self, tenant_id: &str, request: &http::Request<Vec<u8>>) -> ApiResult<Option<Outcome>> {
+    pub(crate) async fn reserve_idempotency(&self, caller: &Caller, request: &http::Request<Vec<u8>>) -> ApiResult<Option<Outcome>> {
+        let (tenant_id, scope) = (caller.tenant_id.as_str(), caller.key_id.as_str());
         let Some(raw) = request.headers().get("idempotency-key") else { return Ok(None) };
         let key = raw
             .to_str()
@@ -60,13 +65,14 @@ impl Gateway {
             })?;
         let print = fingerprint(request.method(), request.uri(), request.body());
         let now = self.clock.now();
+        let reservation = || Reservation { tenant_id: tenant_id.to_string(), scope: scope.to_string(), key: key.to_string() };
         until_committed!({
-            match self.store.batch(vec![store::reserve(tenant_id, key, &print, now + LOCK_SECONDS, now)]).await {
-                Ok(()) => return Ok(Some(Some(Outcome::Run(Reservation { tenant_id: tenant_id.to_string(), key: key.to_string() })))),
+            match self.store.batch(vec![store::reserve(tenant_id, scope, key, &print, now + LOCK_SECONDS, now)]).await {
+                Ok(()) => return Ok(Some(Some(Outcome::Run(reservation())))),
                 Err(StoreError::Unique) => {}
                 Err(e) => return Err(e.into()),
             }
-            let Some(row) = store::stored(self.store.as_ref(), tenant_id, key).await? else { return Ok(None) };
+            let Some(row) = store::stored(self.store.as_ref(), tenant_id, scope, key).await? else { return Ok(None) };
             if row.fingerprint != print {
                 return Err(ApiError::conflict("idempotency_key_reused", "this Idempotency-Key was used for another request"));
             }
@@ -80,8 +86,8 @@ impl Gateway {
                 error.retry_after_seconds = Some(u64::try_from(locked_until - now).unwrap_or(1));
                 return Err(error);
             }
-            if self.commit(vec![store::take_over(tenant_id, key, locked_until, now + LOCK_SECONDS)]).await? {
-                return Ok(Some(Some(Outcome::Run(Reservation { tenant_id: tenant_id.to_string(), key: key.to_string() }))));
+            if self.commit(vec![store::take_over(tenant_id, scope, key, locked_until, now + LOCK_SECONDS)]).await? {
+                return Ok(Some(Some(Outcome::Run(reservation()))));
             }
             Ok(None)
         })
@@ -89,10 +95,10 @@ impl Gateway {
 
     /// Stores a success for replay, or releases the key after an error.
     pub(crate) async fn complete_idempotency(&self, reservation: Reservation, result: &ApiResult<Reply>) {
-        let (tenant_id, key) = (reservation.tenant_id.as_str(), reservation.key.as_str());
+        let (tenant_id, scope, key) = (reservation.tenant_id.as_str(), reservation.scope.as_str(), reservation.key.as_str());
         let statement = match result {
-            Ok(reply) => store::complete(tenant_id, key, i64::from(reply.status), reply.body.to_string()),
-            Err(_) => store::release(tenant_id, key),
+            Ok(reply) => store::complete(tenant_id, scope, key, i64::from(reply.status), reply.body.to_string()),
+            Err(_) => store::release(tenant_id, scope, key),
         };
         // A failure here leaves the key locked until LOCK_SECONDS pass; a retry then runs again.
         let _ = self.store.batch(vec![statement]).await;

@@ -1,5 +1,6 @@
 //! The persistence of `Idempotency-Key`s: a reservation, the answer stored
-//! for replay, and the day they are kept.
+//! for replay, and the day they are kept. A key is the tenant's, the scope's
+//! (the credential that sent it) and the key's text together.
 
 use crate::ports::{Stmt, Store, StoreError};
 
@@ -12,18 +13,18 @@ pub struct StoredKey {
 }
 
 /// Reserves a key until `locked_until`; a key already reserved loses on its primary key.
-pub fn reserve(tenant_id: &str, key: &str, fingerprint: &str, locked_until: i64, now: i64) -> Stmt {
+pub fn reserve(tenant_id: &str, scope: &str, key: &str, fingerprint: &str, locked_until: i64, now: i64) -> Stmt {
     Stmt::new(
-        "INSERT INTO idempotency_keys (tenant_id, idempotency_key, fingerprint, locked_until, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-        vec![tenant_id.into(), key.into(), fingerprint.into(), locked_until.into(), now.into()],
+        "INSERT INTO idempotency_keys (tenant_id, scope, idempotency_key, fingerprint, locked_until, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        vec![tenant_id.into(), scope.into(), key.into(), fingerprint.into(), locked_until.into(), now.into()],
     )
 }
 
-pub async fn stored(store: &dyn Store, tenant_id: &str, key: &str) -> Result<Option<StoredKey>, StoreError> {
+pub async fn stored(store: &dyn Store, tenant_id: &str, scope: &str, key: &str) -> Result<Option<StoredKey>, StoreError> {
     let rows = store
         .query(
-            "SELECT fingerprint, status_code, response, locked_until FROM idempotency_keys WHERE tenant_id = ?1 AND idempotency_key = ?2",
-            vec![tenant_id.into(), key.into()],
+            "SELECT fingerprint, status_code, response, locked_until FROM idempotency_keys WHERE tenant_id = ?1 AND scope = ?2 AND idempotency_key = ?3",
+            vec![tenant_id.into(), scope.into(), key.into()],
         )
         .await?;
     rows.first()
@@ -32,25 +33,25 @@ pub async fn stored(store: &dyn Store, tenant_id: &str, key: &str) -> Result<Opt
 }
 
 /// Takes over a key whose lock lapsed (its request died with its host).
-pub fn take_over(tenant_id: &str, key: &str, lapsed_lock: i64, locked_until: i64) -> Stmt {
+pub fn take_over(tenant_id: &str, scope: &str, key: &str, lapsed_lock: i64, locked_until: i64) -> Stmt {
     Stmt::expect_one(
-        "UPDATE idempotency_keys SET locked_until = ?4 WHERE tenant_id = ?1 AND idempotency_key = ?2 AND locked_until = ?3 AND status_code IS NULL",
-        vec![tenant_id.into(), key.into(), lapsed_lock.into(), locked_until.into()],
+        "UPDATE idempotency_keys SET locked_until = ?5 WHERE tenant_id = ?1 AND scope = ?2 AND idempotency_key = ?3 AND locked_until = ?4 AND status_code IS NULL",
+        vec![tenant_id.into(), scope.into(), key.into(), lapsed_lock.into(), locked_until.into()],
     )
 }
 
 /// Keeps a success for replay.
-pub fn complete(tenant_id: &str, key: &str, status_code: i64, response: String) -> Stmt {
+pub fn complete(tenant_id: &str, scope: &str, key: &str, status_code: i64, response: String) -> Stmt {
     Stmt::new(
-        "UPDATE idempotency_keys SET status_code = ?3, response = ?4 WHERE tenant_id = ?1 AND idempotency_key = ?2",
-        vec![tenant_id.into(), key.into(), status_code.into(), response.into()],
+        "UPDATE idempotency_keys SET status_code = ?4, response = ?5 WHERE tenant_id = ?1 AND scope = ?2 AND idempotency_key = ?3",
+        vec![tenant_id.into(), scope.into(), key.into(), status_code.into(), response.into()],
     )
 }
 
 /// Releases a key after an error, so a corrected request can use it.
-pub fn release(tenant_id: &str, key: &str) -> Stmt {
+pub fn release(tenant_id: &str, scope: &str, key: &str) -> Stmt {
     Stmt::new(
-        "DELETE FROM idempotency_keys WHERE tenant_id = ?1 AND idempotency_key = ?2 AND status_code IS NULL",
-        vec![tenant_id.into(), key.into()],
+        "DELETE FROM idempotency_keys WHERE tenant_id = ?1 AND scope = ?2 AND idempotency_key = ?3 AND status_code IS NULL",
+        vec![tenant_id.into(), scope.into(), key.into()],
     )
 }

@@ -64,7 +64,7 @@ pub fn prunes(c: &Cutoffs, batch: i64) -> Vec<Prune> {
             batch,
         ),
         prune("decision_pages", expired!("decision_pages", "page_id", "decided_to < ?1"), at(c.decisions), batch),
-        prune("idempotency_keys", expired!("idempotency_keys", "tenant_id, idempotency_key", "created_at < ?1"), at(c.idempotency), batch),
+        prune("idempotency_keys", expired!("idempotency_keys", "tenant_id, scope, idempotency_key", "created_at < ?1"), at(c.idempotency), batch),
         prune("rate_windows", expired!("rate_windows", "key_id, window_start", "window_start < ?1"), at(c.rate_windows), batch),
         prune("console_sessions", expired!("console_sessions", "session_hash", "last_seen_at < ?1"), at(c.sessions), batch),
         prune(
