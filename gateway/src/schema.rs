@@ -588,7 +588,46 @@ const V17: &[&str] = &[
     "CREATE INDEX IF NOT EXISTS idempotency_keys_by_time ON idempotency_keys (created_at)",
 ];
 
-pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17];
+/// V18: the regulator's import claims each e-mail and phone it excludes
+/// (one regulator exclusion per identifier and environment), so that two
+/// imports at once add an entry once; filled from the imports before it
+/// (the first exclusion of an identifier keeps it).
+const V18: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS regulator_claims (
+        environment TEXT NOT NULL,
+        identifier TEXT NOT NULL,
+        exclusion_id TEXT NOT NULL,
+        PRIMARY KEY (environment, identifier))",
+    "INSERT INTO regulator_claims (environment, identifier, exclusion_id)
+     SELECT environment, 'email:' || email, MIN(exclusion_id) FROM exclusions
+      WHERE source = 'regulator_comprehensive' AND email IS NOT NULL GROUP BY environment, email
+     ON CONFLICT (environment, identifier) DO NOTHING",
+    "INSERT INTO regulator_claims (environment, identifier, exclusion_id)
+     SELECT environment, 'phone:' || phone, MIN(exclusion_id) FROM exclusions
+      WHERE source = 'regulator_comprehensive' AND phone IS NOT NULL GROUP BY environment, phone
+     ON CONFLICT (environment, identifier) DO NOTHING",
+];
+
+/// V19: a committed deposit's natural key, kept for the record-keeping
+/// period after the deposit itself is pruned (31 days), so that a retried
+/// `limits/commit` is answered as before and never counted twice; filled
+/// from the deposits still kept.
+const V19: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS deposit_transactions (
+        tenant_id TEXT NOT NULL,
+        transaction_id TEXT NOT NULL,
+        external_user_id TEXT NOT NULL,
+        amount_cents BIGINT NOT NULL,
+        currency TEXT NOT NULL,
+        committed_at BIGINT NOT NULL,
+        PRIMARY KEY (tenant_id, transaction_id))",
+    "CREATE INDEX IF NOT EXISTS deposit_transactions_by_time ON deposit_transactions (committed_at)",
+    "INSERT INTO deposit_transactions (tenant_id, transaction_id, external_user_id, amount_cents, currency, committed_at)
+     SELECT tenant_id, transaction_id, external_user_id, amount_cents, currency, at FROM deposits WHERE at IS NOT NULL
+     ON CONFLICT (tenant_id, transaction_id) DO NOTHING",
+];
+
+pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

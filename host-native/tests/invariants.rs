@@ -67,6 +67,7 @@ impl Store for FaultyStore {
 struct Host {
     gateway: Gateway,
     store: FaultyStore,
+    clock: TestClock,
     admin: String,
     key: String,
     tenant_id: String,
@@ -78,15 +79,20 @@ async fn host() -> Host {
     let inner = host_native::open_store(&format!("sqlite://{}", dir.path().join("db.sqlite").display())).await.unwrap();
     let store = FaultyStore { inner: Arc::from(inner), fail_on: Arc::default(), lose_once: Arc::default(), committed: Arc::default() };
     let clock = TestClock(Arc::new(AtomicI64::new(START)));
-    let gateway =
-        Gateway::new(Box::new(store.clone()), Box::new(ComponentRules::embedded().unwrap()), Box::new(clock), Box::new(OsIds), Config::default());
+    let gateway = Gateway::new(
+        Box::new(store.clone()),
+        Box::new(ComponentRules::embedded().unwrap()),
+        Box::new(clock.clone()),
+        Box::new(OsIds),
+        Config::default(),
+    );
     gateway.migrate().await.unwrap();
     let admin = gateway.create_admin_key(Environment::Sandbox).await.unwrap();
     let (_, tenant) =
         call(&gateway, &admin, "POST", "/v1/admin/tenants", json!({ "name": "op", "environment": "sandbox", "rate_limit_per_minute": 1000 })).await;
     let key = tenant["api_key"].as_str().unwrap().to_string();
     let tenant_id = tenant["tenant_id"].as_str().unwrap().to_string();
-    Host { gateway, store, admin, key, tenant_id, _dir: dir }
+    Host { gateway, store, clock, admin, key, tenant_id, _dir: dir }
 }
 
 fn code(body: &Json) -> Option<&str> {
@@ -679,51 +685,29 @@ async fn aml_bucket_and_pair_sums_never_pass_what_stores_keep_exactly() {
     assert_eq!(call(gw, key, "POST", "/v1/aml/event", event("after".into(), "deposit", 1)).await.0, 202);
 }
 
-/// The largest value of a stored column, read straight from the store.
-async fn largest(h: &Host, sql: &'static str) -> i64 {
-    let rows = h.store.inner.query(sql, vec![]).await.unwrap();
-    rows.first().map(|r| r.int(0).unwrap()).unwrap_or(0)
-}
-
-/// AML sums stay within ±(2^53 − 1), the largest integer every store keeps
-/// exactly (past it, D1 answered every later event of the user with a 500):
-/// a bucket's and a pair's sums saturate there, and the events are still
-/// decided and kept. The twin: below the bound, sums are exact.
+/// "Commit idempotency outlives deposit pruning": a `limits/commit` retried
+/// after its deposit was pruned (31 days on) answers as the first time and
+/// counts nothing again (it was committed a second time).
 #[tokio::test]
-async fn aml_bucket_and_pair_sums_never_pass_what_stores_keep_exactly() {
+async fn a_retried_commit_counts_once_after_its_deposit_is_pruned() {
     let h = host().await;
     let (gw, key) = (&h.gateway, h.key.as_str());
     sign_up(&h, "u-1").await;
-    sign_up(&h, "u-2").await;
-    let (max, largest_amount) = (gateway::ports::MAX_STORED_INTEGER, rules::MAX_AMOUNT_CENTS);
-    let event = |tx: String, event_type: &str, cents: i64| {
-        let mut e = json!({ "transaction_id": tx, "user_id": "u-1", "event_type": event_type, "amount_cents": cents, "currency": "USD", "payment_method": "card" });
-        if event_type == "p2p_transfer" {
-            e["counterparty_user_id"] = json!("u-2");
-        }
-        e
-    };
-    // the twin first: two events sum exactly
-    for i in 0..2 {
-        assert_eq!(call(gw, key, "POST", "/v1/aml/event", event(format!("small-{i}"), "deposit", 1_000)).await.0, 202);
-    }
-    assert_eq!(largest(&h, "SELECT MAX(in_cents) FROM aml_buckets").await, 2_000);
-    let rounds = max / largest_amount + 2;
-    for i in 0..rounds {
-        for kind in ["deposit", "withdrawal", "wager", "win", "p2p_transfer"] {
-            let (status, body) = call(gw, key, "POST", "/v1/aml/event", event(format!("{kind}-{i}"), kind, largest_amount)).await;
-            assert_eq!(status, 202, "{kind} {i}: {body}");
-        }
-    }
-    for (column, sql) in [
-        ("in_cents", "SELECT MAX(in_cents) FROM aml_buckets"),
-        ("out_cents", "SELECT MAX(out_cents) FROM aml_buckets"),
-        ("wagered_cents", "SELECT MAX(wagered_cents) FROM aml_buckets"),
-        ("won_cents", "SELECT MAX(won_cents) FROM aml_buckets"),
-        ("pair cents", "SELECT MAX(cents) FROM aml_pairs"),
-    ] {
-        assert_eq!(largest(&h, sql).await, max, "{column} saturates at the bound");
-    }
-    // and the user's next event is decided as ever
-    assert_eq!(call(gw, key, "POST", "/v1/aml/event", event("after".into(), "deposit", 1)).await.0, 202);
+    let deposit = |tx: &str, cents: i64| json!({ "transaction_id": tx, "user_id": "u-1", "amount_cents": cents, "currency": "USD" });
+    let (status, first) = call(gw, key, "POST", "/v1/limits/commit", deposit("tx-1", 5_000)).await;
+    assert_eq!(status, 201, "{first}");
+    let deposits = || h.store.inner.scalar("SELECT COUNT(*) FROM deposits", vec![]);
+    assert_eq!(deposits().await.unwrap(), 1);
+    // forty days on, no window reads the deposit and the sweep prunes it
+    h.clock.0.fetch_add(40 * 86_400, std::sync::atomic::Ordering::SeqCst);
+    h.gateway.run_scheduled().await.unwrap();
+    assert_eq!(deposits().await.unwrap(), 0, "the sweep did not prune the deposit");
+    let (status, again) = call(gw, key, "POST", "/v1/limits/commit", deposit("tx-1", 5_000)).await;
+    assert_eq!((status, &again), (200, &first), "a retry is the first answer again");
+    assert_eq!(deposits().await.unwrap(), 0, "the retry was counted again");
+    let (status, body) = call(gw, key, "POST", "/v1/limits/commit", deposit("tx-1", 7_000)).await;
+    assert_eq!((status, code(&body)), (409, Some("transaction_conflict")), "{body}");
+    // the twin: a new transaction is committed and counts
+    assert_eq!(call(gw, key, "POST", "/v1/limits/commit", deposit("tx-2", 5_000)).await.0, 201);
+    assert_eq!(deposits().await.unwrap(), 1);
 }

@@ -293,6 +293,7 @@ pub(crate) fn check_limits_doc() -> OperationDoc {
 
 pub(crate) fn commit_deposit_doc() -> OperationDoc {
     OperationDoc::new("limits", "record a deposit that was made")
+        .describe("Idempotent on (tenant, `transaction_id`) for as long as the service keeps transaction records (the AML record-keeping period, five years unless configured), long after the deposit stops counting in any window: a repeat answers 200 with the original result and counts nothing again; the same id with another user, amount or currency is 409 `transaction_conflict`.")
         .idempotent()
         .body::<DepositMade>()
         .responds::<Committed>(201, "success")
@@ -642,9 +643,11 @@ pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
     let DepositMade { transaction_id, user_id, amount_cents: amount, currency } = DepositMade::parse(ctx.body)?;
     let tenant = ctx.caller.tenant_id.as_str();
     until_committed!({
+        // A repeat answers as the first commit did, however long ago: the
+        // natural key outlives the deposit (pruned once no window reads it).
         if let Some(before) = store::deposit(gw.store.as_ref(), tenant, &transaction_id).await? {
             if before.user_id == user_id && before.amount_cents == amount && before.currency == currency {
-                return Ok(Some(Reply::ok(stored_json(&before.response)?)));
+                return Ok(Some(Reply::ok(committed_answer(&transaction_id, &user_id, amount, &currency, before.committed_at)?)));
             }
             return Err(ApiError::conflict("transaction_conflict", "this transaction_id was already committed with different details"));
         }
@@ -679,17 +682,11 @@ pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
             gw.defer(log);
             return Err(error);
         }
-        let response = to_json(&Committed {
-            transaction_id: &transaction_id,
-            user_id: &user_id,
-            amount_cents: amount,
-            currency: &currency,
-            status: DepositStatus::Committed,
-            committed_at: time::format(ctx.now),
-        })?;
+        let response = committed_answer(&transaction_id, &user_id, amount, &currency, ctx.now)?;
         let statements = vec![
             log.statement(),
             gw.claim_user(ctx, &user),
+            store::record_transaction(tenant, &transaction_id, &user_id, amount, &currency, ctx.now),
             store::insert_deposit(tenant, &transaction_id, &user_id, amount, &currency, ctx.now, response.to_string()),
             store::add_to_hour(tenant, &user_id, amount, ctx.now),
         ];
@@ -697,6 +694,18 @@ pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
             return Ok(Some(with_decision(Reply::created(response), &log)));
         }
         Ok(None)
+    })
+}
+
+/// The answer to a committed deposit, the first time and on every repeat.
+fn committed_answer(transaction_id: &str, user_id: &str, amount: i64, currency: &str, committed_at: i64) -> ApiResult<Json> {
+    to_json(&Committed {
+        transaction_id,
+        user_id,
+        amount_cents: amount,
+        currency,
+        status: DepositStatus::Committed,
+        committed_at: time::format(committed_at),
     })
 }
 

@@ -188,17 +188,29 @@ pub(crate) struct Committed {
     pub user_id: String,
     pub amount_cents: i64,
     pub currency: String,
-    pub response: String,
+    pub committed_at: i64,
 }
 
+/// A committed transaction of the tenant, from `deposit_transactions`,
+/// which keeps each deposit's natural key (and what its answer says) for
+/// the record-keeping period, long after the deposit itself is pruned.
 pub(crate) async fn deposit(store: &dyn Store, tenant_id: &str, transaction_id: &str) -> ApiResult<Option<Committed>> {
     let rows = store
         .query(
-            "SELECT external_user_id, amount_cents, currency, response FROM deposits WHERE tenant_id = ?1 AND transaction_id = ?2",
+            "SELECT external_user_id, amount_cents, currency, committed_at FROM deposit_transactions WHERE tenant_id = ?1 AND transaction_id = ?2",
             vec![tenant_id.into(), transaction_id.into()],
         )
         .await?;
-    rows.first().map(|r| Ok(Committed { user_id: r.text(0)?, amount_cents: r.int(1)?, currency: r.text(2)?, response: r.text(3)? })).transpose()
+    rows.first().map(|r| Ok(Committed { user_id: r.text(0)?, amount_cents: r.int(1)?, currency: r.text(2)?, committed_at: r.int(3)? })).transpose()
+}
+
+/// Keeps a committed deposit's natural key, in the deposit's batch; a
+/// concurrent commit of the same transaction makes the batch lose (the key is unique).
+pub(crate) fn record_transaction(tenant_id: &str, transaction_id: &str, user_id: &str, amount_cents: i64, currency: &str, at: i64) -> Stmt {
+    Stmt::new(
+        "INSERT INTO deposit_transactions (tenant_id, transaction_id, external_user_id, amount_cents, currency, committed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        vec![tenant_id.into(), transaction_id.into(), user_id.into(), amount_cents.into(), currency.into(), at.into()],
+    )
 }
 
 /// The sum of a user's deposits in the hour `at` falls in.

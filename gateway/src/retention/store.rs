@@ -54,6 +54,8 @@ pub fn prunes(c: &Cutoffs, batch: i64) -> Vec<Prune> {
         ),
         prune("webhook_attempts", expired!("webhook_attempts", "attempt_id", "attempted_at < ?1"), at(c.webhooks), batch),
         prune("deposits", expired!("deposits", "tenant_id, transaction_id", "at < ?1"), at(c.deposits), batch),
+        // a deposit's natural key outlives it: kept the record-keeping period, so a retry never counts twice
+        prune("deposit_transactions", expired!("deposit_transactions", "tenant_id, transaction_id", "committed_at < ?1"), at(c.aml_records), batch),
         prune("deposit_hours", expired!("deposit_hours", "tenant_id, external_user_id, hour", "hour < ?1"), at(c.deposits.div_euclid(3_600)), batch),
         prune("audit_log", expired!("audit_log", "audit_id", "at < ?1"), at(c.audit), batch),
         prune("auth_failure_counts", expired!("auth_failure_counts", "minute, source, reason", "minute < ?1"), at(c.audit.div_euclid(60)), batch),
