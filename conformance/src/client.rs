@@ -73,6 +73,15 @@ pub fn totp_now(secret: &str) -> Result<String, String> {
     generator.generate_current().map_err(|e| format!("TOTP: {e}"))
 }
 
+/// The code of the next 30-second step (good within the one step of skew
+/// allowed), for a check right after a sign-in took the current one.
+pub fn totp_next(secret: &str) -> Result<String, String> {
+    let bytes = totp_rs::Secret::Encoded(secret.to_string()).to_bytes().map_err(|e| format!("TOTP secret: {e:?}"))?;
+    let generator = totp_rs::TOTP::new(totp_rs::Algorithm::SHA1, 6, 1, 30, bytes).map_err(|e| format!("TOTP: {e}"))?;
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_err(|e| format!("clock: {e}"))?.as_secs();
+    Ok(generator.generate(now + 30))
+}
+
 #[derive(Debug, Clone)]
 pub struct Resp {
     pub status: u16,

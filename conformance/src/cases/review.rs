@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::client::{identity, totp_now, unique, Env, Person};
+use crate::client::{identity, totp_next, totp_now, unique, Env, Person};
 use crate::{ensure, ensure_eq, CaseResult};
 
 fn hit(env: &Env) -> Result<(crate::client::Tenant<'_>, String, String), String> {
@@ -190,8 +190,10 @@ pub fn assignment_comments_and_the_timeline(env: &Env) -> CaseResult {
     Ok(())
 }
 
-/// Sign-in takes the password and a code (each code good once); the
-/// one-time password must be changed before anything else; signing out ends the session.
+/// Sign-in takes the password and a code (each code good once), and its
+/// answer is never cached; the one-time password must be changed before
+/// anything else, on every route (the person routes too), with the current
+/// password and a new one that is hard to guess; signing out ends the session.
 pub fn people_sign_in_with_password_and_code(env: &Env) -> CaseResult {
     let make = env.console_user.as_ref().ok_or("this runner cannot create console accounts")?;
     let email = format!("{}@example.com", unique("signin"));
@@ -205,24 +207,90 @@ pub fn people_sign_in_with_password_and_code(env: &Env) -> CaseResult {
     env.call("POST", "/v1/admin/sessions", None, Some(&json!({ "environment": "sandbox", "email": email }))).expect_error(400, "missing_fields")?;
     let signed_in = env.call("POST", "/v1/admin/sessions", None, Some(&body(&password, &code)));
     signed_in.expect(201)?;
+    ensure_eq!(signed_in.header("cache-control"), Some("no-store"));
+    ensure_eq!(signed_in.header("x-content-type-options"), Some("nosniff"));
     ensure_eq!(signed_in.body["must_change_password"], json!(true));
     let token = signed_in.str("session_token").to_string();
     ensure!(token.starts_with("cgw_ps_test_"), "unexpected token shape");
     // the same code is good once
     env.call("POST", "/v1/admin/sessions", None, Some(&body(&password, &code))).expect_error(401, "invalid_credentials")?;
 
-    env.call("GET", "/v1/admin/cases", Some(&token), None).expect_error(403, "password_change_required")?;
-    let change = |new: &str| env.call("POST", "/v1/admin/people/me/password", Some(&token), Some(&json!({ "new_password": new })));
-    change("short").expect_error(400, "invalid_field")?;
-    change(&password).expect_error(400, "invalid_field")?;
-    change("a long and new passphrase").expect(200)?;
+    let refused = env.call("GET", "/v1/admin/cases", Some(&token), None);
+    refused.expect_error(403, "password_change_required")?;
+    ensure_eq!(refused.header("x-content-type-options"), Some("nosniff"));
+    // person routes too: a TOTP reset, taking or approving a case
+    let reset = json!({ "password": password, "totp": code });
+    env.call("POST", "/v1/admin/people/me/totp", Some(&token), Some(&reset)).expect_error(403, "password_change_required")?;
+    env.call("POST", "/v1/admin/cases/case_unknown/take", Some(&token), None).expect_error(403, "password_change_required")?;
+    let approve = json!({ "proposal_id": "prp_unknown" });
+    env.call("POST", "/v1/admin/cases/case_unknown/proposal/approve", Some(&token), Some(&approve)).expect_error(403, "password_change_required")?;
+    let change = |current: &str, new: &str| {
+        env.call("POST", "/v1/admin/people/me/password", Some(&token), Some(&json!({ "password": current, "new_password": new })))
+    };
+    change(&password, "short").expect_error(400, "invalid_field")?;
+    change(&password, &password).expect_error(400, "invalid_field")?;
+    change(&password, "password1234").expect_error(422, "weak_password")?;
+    change("not-the-password", "a long and new passphrase").expect_error(401, "invalid_credentials")?;
+    env.call("POST", "/v1/admin/people/me/password", Some(&token), Some(&json!({ "new_password": "a long and new passphrase" })))
+        .expect_error(400, "missing_fields")?;
+    change(&password, "a long and new passphrase").expect(200)?;
     env.call("GET", "/v1/admin/cases", Some(&token), None).expect(200)?;
     // a key has no password of its own
-    env.admin("POST", "/v1/admin/people/me/password", Some(&json!({ "new_password": "a long and new passphrase" })))
+    env.admin("POST", "/v1/admin/people/me/password", Some(&json!({ "password": "x", "new_password": "a long and new passphrase" })))
         .expect_error(403, "person_required")?;
 
     env.call("DELETE", "/v1/admin/sessions/current", Some(&token), None).expect(200)?;
     env.call("GET", "/v1/admin/cases", Some(&token), None).expect_error(401, "invalid_credentials")?;
+    Ok(())
+}
+
+/// A stolen session is not the account: a TOTP reset takes the password
+/// and a current code; wrong current passwords on the password change count
+/// toward the lock, which then refuses even the right password, on both
+/// routes. Twin: the right password and code reset the authenticator, and
+/// the new secret signs in.
+pub fn a_session_alone_cannot_take_the_account_over(env: &Env) -> CaseResult {
+    let make = env.console_user.as_ref().ok_or("this runner cannot create console accounts")?;
+    let email = format!("{}@example.com", unique("takeover"));
+    let created = make("sandbox", &email, "approver")?;
+    let (one_time, secret) = (created["password"].as_str().unwrap_or_default(), created["totp_secret"].as_str().unwrap_or_default());
+    let sign_in = |password: &str, totp: &str| {
+        env.call("POST", "/v1/admin/sessions", None, Some(&json!({ "environment": "sandbox", "email": email, "password": password, "totp": totp })))
+    };
+    let signed_in = sign_in(one_time, &totp_now(secret)?);
+    signed_in.expect(201)?;
+    let token = signed_in.str("session_token").to_string();
+    let post = |path: &str, body: serde_json::Value| env.call("POST", path, Some(&token), Some(&body));
+    let mine = "plum radiator socks vintage";
+    post("/v1/admin/people/me/password", json!({ "password": one_time, "new_password": mine })).expect(200)?;
+
+    // the password alone does not reset the authenticator; nor does a wrong code
+    post("/v1/admin/people/me/totp", json!({ "password": mine })).expect_error(400, "missing_fields")?;
+    // (the sign-in took this step's code: the next step's is the one still good)
+    let next = totp_next(secret)?;
+    let wrong = if next == "000000" { "111111" } else { "000000" };
+    post("/v1/admin/people/me/totp", json!({ "password": mine, "totp": wrong })).expect_error(401, "invalid_credentials")?;
+    let reset = post("/v1/admin/people/me/totp", json!({ "password": mine, "totp": next }));
+    reset.expect(200)?;
+    ensure_eq!(reset.header("cache-control"), Some("no-store"));
+    let new_secret = reset.str("totp_secret").to_string();
+    ensure!(new_secret != secret, "the secret did not change");
+
+    // Five guesses of the current password lock it (the reset's success started the count again)...
+    // The lock counts in fixed 15-minute windows: start well inside one.
+    let into_window = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_err(|e| e.to_string())?.as_secs() % 900;
+    if into_window > 880 {
+        std::thread::sleep(std::time::Duration::from_secs(900 - into_window + 1));
+    }
+    for i in 0..5 {
+        post("/v1/admin/people/me/password", json!({ "password": format!("guess {i}"), "new_password": "quilt ember saffron radio" }))
+            .expect_error(401, "invalid_credentials")?;
+    }
+    // ...then even the right password is refused, on both routes, and at sign-in from here
+    post("/v1/admin/people/me/password", json!({ "password": mine, "new_password": "quilt ember saffron radio" }))
+        .expect_error(401, "invalid_credentials")?;
+    post("/v1/admin/people/me/totp", json!({ "password": mine, "totp": totp_now(&new_secret)? })).expect_error(401, "invalid_credentials")?;
+    sign_in(mine, &totp_now(&new_secret)?).expect_error(401, "invalid_credentials")?;
     Ok(())
 }
 
