@@ -219,7 +219,14 @@ pub fn invisible_ids_and_names_are_422(env: &Env) -> CaseResult {
     for (path, body) in [
         ("/v1/limits/check", json!({ "user_id": invisible, "amount_cents": 1_000, "currency": "USD" })),
         ("/v1/limits/commit", json!({ "transaction_id": unique("tx"), "user_id": invisible, "amount_cents": 1_000, "currency": "USD" })),
-        ("/v1/kyc/start", json!({ "user_id": invisible, "withdrawal_amount_cents": 100, "currency": "USD" })),
+        (
+            "/v1/kyc/start",
+            json!({ "user_id": invisible, "email": "p@example.com", "phone": "+44 7700 900123", "withdrawal_amount_cents": 100, "currency": "USD" }),
+        ),
+        (
+            "/v1/exclusions",
+            json!({ "user_id": invisible, "email": "p@example.com", "duration": "duration_7d", "reason": "self_initiated", "initiated_at": t.now_iso()? }),
+        ),
     ] {
         t.post(path, body).expect_error(422, "invalid_field")?;
     }
