@@ -47,6 +47,7 @@ pub mod openapi;
 pub mod people;
 pub mod ports;
 pub mod rate_limit;
+pub mod rates;
 pub mod retention;
 pub mod router;
 mod sanctions;

@@ -191,6 +191,8 @@ route_table! {
     AdminAmlReport(case_id): "GET" "/v1/admin/aml/cases/{case_id}/report" => "getAmlReportBundle", Review, crate::aml::report_bundle, doc crate::aml::report_bundle_doc;
     AdminAmlShadow: "GET" "/v1/admin/aml/shadow" => "listAmlShadowDisagreements", Review, crate::aml::shadow, doc crate::aml::shadow_doc;
     AdminCtrCandidates: "GET" "/v1/admin/aml/ctr-candidates" => "listCtrCandidates", Review, crate::aml::ctr_candidates, doc crate::aml::ctr_candidates_doc;
+    AdminAmlRatesImport: "POST" "/v1/admin/aml/rates" => "importAmlRates", Admin audit "aml.rates_import", crate::rates::import, doc crate::rates::import_doc;
+    AdminAmlRates: "GET" "/v1/admin/aml/rates" => "listAmlRates", Review, crate::rates::list, doc crate::rates::list_doc;
     AdminTenantGamingDay(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/gaming-day" => "setTenantGamingDay", Admin audit "tenant.gaming_day", crate::aml::set_gaming_day, doc crate::aml::set_gaming_day_doc;
     // tenants and keys
     AdminTenantCreate: "POST" "/v1/admin/tenants" => "createTenant", Admin audit "tenant.create", crate::tenants::create, doc crate::tenants::create_doc;

@@ -627,7 +627,34 @@ const V19: &[&str] = &[
      ON CONFLICT (tenant_id, transaction_id) DO NOTHING",
 ];
 
-pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19];
+/// V20: reference exchange rates for AML monitoring, each import a
+/// version named by its SHA-256 (`gateway/src/rates/`); the rate an AML
+/// event was converted at, kept with the event for backtests; withdrawals
+/// pruned by their last change (retention).
+const V20: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS aml_rate_versions (
+        environment TEXT NOT NULL,
+        version TEXT NOT NULL,
+        rate_count BIGINT NOT NULL,
+        imported_by TEXT NOT NULL,
+        imported_at BIGINT NOT NULL,
+        PRIMARY KEY (environment, version))",
+    "CREATE INDEX IF NOT EXISTS aml_rate_versions_by_time ON aml_rate_versions (environment, imported_at)",
+    "CREATE TABLE IF NOT EXISTS aml_rates (
+        environment TEXT NOT NULL,
+        version TEXT NOT NULL,
+        rate_date TEXT NOT NULL,
+        currency TEXT NOT NULL,
+        per_unit_of TEXT NOT NULL,
+        rate_units BIGINT NOT NULL,
+        rate_scale BIGINT NOT NULL,
+        PRIMARY KEY (environment, version, rate_date, currency, per_unit_of))",
+    "CREATE INDEX IF NOT EXISTS aml_rates_by_pair ON aml_rates (environment, version, currency, per_unit_of, rate_date)",
+    "ALTER TABLE aml_events ADD COLUMN rate TEXT",
+    "CREATE INDEX IF NOT EXISTS withdrawals_by_update ON withdrawals (updated_at)",
+];
+
+pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

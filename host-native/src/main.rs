@@ -211,6 +211,25 @@ enum ConsoleUserAction {
         #[command(flatten)]
         secrets: SecretArgs,
     },
+    /// Reference exchange rates for AML monitoring.
+    Rates {
+        #[command(subcommand)]
+        action: RatesAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum RatesAction {
+    /// Import a rates file (CSV: `date,currency,per_unit_of,rate`) as the
+    /// environment's newest version, named by its SHA-256; audited.
+    Import {
+        #[arg(long, value_enum)]
+        environment: EnvArg,
+        /// the CSV file
+        path: PathBuf,
+        #[command(flatten)]
+        store: StoreArgs,
+    },
     /// Disable an account at once; audited.
     Disable {
         #[arg(long)]
@@ -598,6 +617,13 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(match replay(&decision_id, &rules, &store).await {
                 Ok(true) => ExitCode::SUCCESS,
                 Ok(false) => ExitCode::from(1),
+        Command::Rates { action: RatesAction::Import { environment, path, store } } => {
+            let csv = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let gateway = admin_gateway(&store).await?;
+            let imported = gateway.import_rates_from_cli(environment.into(), &csv).await.map_err(|e| format!("{}: {}", e.code, e.message))?;
+            println!("{}", serde_json::to_string(&imported).map_err(|e| e.to_string())?);
+            Ok(ExitCode::SUCCESS)
+        }
                 Err(e) => {
                     eprintln!("compliance-gateway: {e}");
                     ExitCode::from(2)

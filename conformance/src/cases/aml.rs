@@ -445,3 +445,66 @@ pub fn an_aml_case_takes_two_people_and_releases_the_hold(env: &Env) -> CaseResu
     ensure_eq!(case["reviewer"], json!(second.person_id));
     Ok(())
 }
+
+/// Reference rates are audited facts: imported as a versioned file, named
+/// in each AML decision, replayed identically. With a EUR→USD rate, €2,100
+/// of linked deposits by an unverified user of the default (USD) profile
+/// reach the $2,000 due-diligence amount; €1,500 stays below; money in a
+/// currency with no rate is flagged for the team, never silently skipped,
+/// and nothing of it reaches the player.
+pub fn other_currencies_are_converted_at_imported_rates_or_flagged(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    env.admin("POST", "/v1/admin/aml/rates", Some(&json!({ "csv": "date,currency,per_unit_of,rate\n2020-01-01,EUR,USD,1.08x\n" })))
+        .expect_error(400, "invalid_rates")?;
+    let file = "date,currency,per_unit_of,rate\n2020-01-01,EUR,USD,1.0800\n2020-01-01,GBP,USD,1.2500\n";
+    let imported = env.admin("POST", "/v1/admin/aml/rates", Some(&json!({ "csv": file })));
+    ensure!(imported.status == 201 || imported.status == 200, "import: {}", imported.raw);
+    let version = imported.str("version").to_string();
+    ensure_eq!(version.len(), 64);
+    let again = env.admin("POST", "/v1/admin/aml/rates", Some(&json!({ "csv": file })));
+    again.expect(200)?;
+    ensure_eq!(again.str("version"), version.as_str());
+    let listed = env.admin("GET", "/v1/admin/aml/rates", None);
+    ensure!(listed.raw.contains(&version), "the version is not listed: {}", listed.raw);
+
+    let euros = |user: &str, cents: i64, currency: &str| {
+        t.post(
+            "/v1/aml/event",
+            json!({ "transaction_id": unique("tx"), "user_id": user, "event_type": "deposit", "amount_cents": cents, "currency": currency, "payment_method": "card" }),
+        )
+    };
+    let (user, below, unrated) = (unique("u"), unique("u"), unique("u"));
+    for u in [&user, &below, &unrated] {
+        t.signup(u)?;
+    }
+    // €1,000 + €1,100 = $2,268 at 1.08
+    ensure_eq!(euros(&user, 100_000, "EUR").str("outcome"), "approve");
+    let over = euros(&user, 110_000, "EUR");
+    over.expect(202)?;
+    ensure_eq!(over.str("outcome"), "hold_withdrawal");
+    let alert = alerts_of(env, &t, &user)?.first().cloned().unwrap_or_default();
+    ensure!(names(&alert["typologies"]).contains(&"cdd_threshold"), "typologies: {alert}");
+    ensure_eq!(alert["explanation"]["rate"]["version"], json!(version));
+    let decision = over.header("x-decision-id").unwrap_or_default().to_string();
+    let logged = env.admin("GET", &format!("/v1/admin/decisions/{decision}"), None);
+    ensure_eq!(logged.body["input"]["rate"]["version"], json!(version));
+    ensure_eq!(logged.body["input"]["rate"]["rate_units"], json!(10_800));
+    let replay = env.admin("POST", &format!("/v1/admin/decisions/{decision}/replay"), None);
+    replay.expect(200)?;
+    ensure_eq!(replay.body["identical"], json!(true));
+    // the twin: €700 + €800 = $1,620
+    ensure_eq!(euros(&below, 70_000, "EUR").str("outcome"), "approve");
+    ensure_eq!(euros(&below, 80_000, "EUR").str("outcome"), "approve");
+    ensure!(alerts_of(env, &t, &below)?.is_empty(), "€1,500 alerted");
+
+    // no rate for Swiss francs: flagged for the team, summed by no threshold
+    let flagged = euros(&unrated, 50_000, "CHF");
+    flagged.expect(202)?;
+    ensure_eq!(flagged.str("outcome"), "review");
+    let alert = alerts_of(env, &t, &unrated)?.first().cloned().unwrap_or_default();
+    ensure_eq!(names(&alert["typologies"]), vec!["unconvertible_currency"]);
+    // nothing of it reaches the player: deposits go on
+    let check = t.post("/v1/limits/check", json!({ "user_id": unrated, "amount_cents": 1_000, "currency": "CHF" }));
+    ensure_eq!(check.body["allowed"], json!(true));
+    Ok(())
+}

@@ -111,6 +111,7 @@ cases![
     aml::minimal_play_holds_the_next_withdrawal,
     aml::linked_deposits_lock_withdrawals_until_due_diligence,
     aml::a_cdd_lock_refuses_deposits_only_where_the_profile_says_so,
+    aml::other_currencies_are_converted_at_imported_rates_or_flagged,
     aml::an_ordinary_week_raises_no_alert,
     aml::aml_decisions_replay_and_alerts_stay_with_their_tenant,
     aml::aml_event_fields_are_validated,

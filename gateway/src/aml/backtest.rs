@@ -106,6 +106,8 @@ struct Replayed {
     event: AmlEvent,
     counterparty: Option<String>,
     now: i64,
+    /// the reference rate it was converted at live
+    rate: Option<rules::AmlRate>,
 }
 
 fn replayed(stored: &store::StoredEvent) -> ApiResult<Replayed> {
@@ -124,6 +126,7 @@ fn replayed(stored: &store::StoredEvent) -> ApiResult<Replayed> {
         },
         counterparty: parsed.report.counterparty_user_id,
         now,
+        rate: stored.rate.as_deref().map(serde_json::from_str).transpose().map_err(|e| ApiError::internal().with_detail(e.to_string()))?,
     })
 }
 
@@ -205,7 +208,7 @@ impl World {
             verified,
             standing: user.standing,
             alerted: user.alerted.clone(),
-            rate: None,
+            rate: r.rate.clone(),
         };
         let decision = match rules.decide_aml(&facts)? {
             Ok(d) => d,
@@ -215,13 +218,18 @@ impl World {
         user.standing = decision.standing;
         user.last_seen_at = Some(user.last_seen_at.map_or(at, |l| l.max(at)));
         let event = &r.event;
-        if let Some(d) = delta(event.event_type, event.amount_cents, decision.counters.near_threshold) {
-            add(&mut user.hours, at.div_euclid(3_600) * 3_600, &event.currency, event.payment_method, d);
+        // as live: in the profile's currency once converted, else in its own
+        let (amount, bucket_currency) = match decision.counters.amount_cents {
+            Some(converted) => (converted, tenant.params.currency.as_str()),
+            None => (event.amount_cents, event.currency.as_str()),
+        };
+        if let Some(d) = delta(event.event_type, amount, decision.counters.near_threshold) {
+            add(&mut user.hours, at.div_euclid(3_600) * 3_600, bucket_currency, event.payment_method, d);
             if user.day_start != day_start {
                 user.day_start = day_start;
                 user.day.clear();
             }
-            add(&mut user.day, day_start, &event.currency, event.payment_method, d);
+            add(&mut user.day, day_start, bucket_currency, event.payment_method, d);
         }
         if let Some(class) = decision.counters.deposit_class.and_then(|c| usize::try_from(c).ok()) {
             if user.classes.len() <= class {
@@ -243,10 +251,10 @@ impl World {
                 None => user.alerted.push(AmlAlerted { typology: *typology, at: r.now }),
             }
         }
-        if let (Some(c), AmlEventType::P2pTransfer) = (&r.counterparty, event.event_type) {
+        if let (Some(c), AmlEventType::P2pTransfer, Some(converted)) = (&r.counterparty, event.event_type, decision.counters.amount_cents) {
             let entry = self.pairs.entry((tenant_id.to_string(), user_id.to_string(), c.clone())).or_insert((0, 0, at));
             entry.0 = entry.0.saturating_add(1);
-            entry.1 = entry.1.saturating_add(event.amount_cents).min(MAX_STORED_INTEGER);
+            entry.1 = entry.1.saturating_add(converted).min(MAX_STORED_INTEGER);
         }
         Ok(Some(decision))
     }

@@ -252,6 +252,8 @@ struct Reads {
     open_case: Option<store::OpenCase>,
     pair: Option<rules::AmlPair>,
     counterparty_exists: bool,
+    /// the reference rate from the event's currency to the profile's, when asked for
+    rate: Option<rules::AmlRate>,
 }
 
 /// The longest window any of the profile's rules reads.
@@ -272,8 +274,19 @@ pub(crate) fn aml_parameters(gw: &Gateway, jurisdiction: &str) -> ApiResult<rule
 }
 
 /// The user's state an evaluation reads, in one round trip: the buckets in
-/// the profile's `currency` only, and the hours of the longest window.
-async fn read_state(gw: &Gateway, tenant: &str, user: &str, counterparty: Option<&str>, at: i64, params: &rules::AmlParameters) -> ApiResult<Reads> {
+/// the profile's `currency` only, the hours of the longest window and, for
+/// money in another currency (`foreign`), the reference rate of the event's day.
+#[allow(clippy::too_many_arguments)]
+async fn read_state(
+    gw: &Gateway,
+    environment: crate::auth::Environment,
+    tenant: &str,
+    user: &str,
+    counterparty: Option<&str>,
+    at: i64,
+    params: &rules::AmlParameters,
+    foreign: Option<&str>,
+) -> ApiResult<Reads> {
     let since = at.saturating_sub(longest_window(params));
     let currency = params.currency.as_str();
     let mut reads: Vec<Read> = vec![
@@ -290,6 +303,10 @@ async fn read_state(gw: &Gateway, tenant: &str, user: &str, counterparty: Option
         reads.push(store::read_pair(tenant, user, c));
         reads.push(users::store::read(tenant, c));
     }
+    let rate_at = reads.len();
+    if let Some(from) = foreign {
+        reads.push(crate::rates::store::read_rate(environment, from, currency, &crate::rates::day_of(at)));
+    }
     let results = gw.store.query_many(reads).await?;
     let rows = |i: usize| -> &[Row] { results.get(i).map(Vec::as_slice).unwrap_or_default() };
     let gaming_day = store::gaming_day_from(rows(1))?;
@@ -304,6 +321,10 @@ async fn read_state(gw: &Gateway, tenant: &str, user: &str, counterparty: Option
         open_case: store::open_case_from(rows(7))?,
         pair: counterparty.map(|c| store::pair_from(rows(8), user).map(|p| (p, c))).transpose()?.map(|(p, _)| p),
         counterparty_exists: counterparty.is_some() && !rows(9).is_empty(),
+        rate: match foreign {
+            Some(from) => crate::rates::store::rate_from(rows(rate_at))?.and_then(|r| crate::rates::rate_fact(r, from, currency)),
+            None => None,
+        },
     })
 }
 
@@ -340,7 +361,9 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             }
             return Err(ApiError::conflict("transaction_conflict", "this transaction_id was already reported with different details"));
         }
-        let state = read_state(gw, tenant, user_id, report.counterparty_user_id.as_deref(), at, &params).await?;
+        // money in another currency than the profile's is converted at the reference rate of its day
+        let foreign = (event_type != AmlEventType::InstrumentAdded && currency != params.currency).then_some(currency.as_str());
+        let state = read_state(gw, ctx.caller.environment, tenant, user_id, report.counterparty_user_id.as_deref(), at, &params, foreign).await?;
         let user = state.user.ok_or_else(ApiError::user_not_found)?;
         if report.counterparty_user_id.is_some() && !state.counterparty_exists {
             return Err(ApiError::not_found("counterparty_not_found", "no such counterparty user for this tenant"));
@@ -361,7 +384,7 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             verified: user.verified_tier,
             standing: user.aml,
             alerted: state.alerted,
-            rate: None,
+            rate: state.rate,
         };
         let (decision, log) = gw.decide_or_refuse(&Scope::of(ctx, user_id), Operation::Aml, &facts, |r, f| r.decide_aml(f))?;
         let aml_event_id = gw.new_id("aml");
@@ -393,11 +416,18 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                 outcome: decision.outcome.as_str(),
                 verified_tier: user.verified_tier,
                 received_at: ctx.now,
+                rate: facts.rate.as_ref(),
             }),
         ];
-        if let Some(d) = delta(event_type, amount, decision.counters.near_threshold) {
+        // summed in the profile's currency once converted; an unconvertible
+        // amount is kept in its own currency, read by no threshold, and flagged
+        let (bucket_amount, bucket_currency) = match decision.counters.amount_cents {
+            Some(converted) => (converted, params.currency.as_str()),
+            None => (amount, currency.as_str()),
+        };
+        if let Some(d) = delta(event_type, bucket_amount, decision.counters.near_threshold) {
             for (span, start) in [(Span::Hour, at.div_euclid(3_600) * 3_600), (Span::GamingDay, day_start)] {
-                statements.push(store::add_to_bucket(tenant, user_id, span, start, &currency, payment_method, d));
+                statements.push(store::add_to_bucket(tenant, user_id, span, start, bucket_currency, payment_method, d));
             }
         }
         if let Some(class) = decision.counters.deposit_class {
@@ -406,14 +436,15 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         if let Some(i) = &instrument {
             statements.push(store::see_instrument(tenant, user_id, i, at));
         }
-        if let (AmlEventType::P2pTransfer, Some(to)) = (event_type, &report.counterparty_user_id) {
-            statements.push(store::add_transfer(tenant, user_id, to, amount, at));
+        if let (AmlEventType::P2pTransfer, Some(to), Some(converted)) = (event_type, &report.counterparty_user_id, decision.counters.amount_cents) {
+            statements.push(store::add_transfer(tenant, user_id, to, converted, at));
         }
         if let Some(shadow) = shadow_disagreement(gw, ctx, &facts, &decision, &aml_event_id, log.decision_id())? {
             statements.push(shadow);
         }
         if let Some(alert_id) = &alert_id {
-            statements.extend(alert_statements(gw, ctx, user_id, alert_id, &aml_event_id, &decision, state.open_case.as_ref(), log.decision_id())?);
+            let alert = Alerting { user_id, alert_id, aml_event_id: &aml_event_id, decision_id: log.decision_id(), rate: facts.rate.as_ref() };
+            statements.extend(alert_statements(gw, ctx, &alert, &decision, state.open_case.as_ref())?);
         }
         if gw.commit(statements).await? {
             return Ok(Some(reply));
@@ -530,19 +561,27 @@ fn action_names(decision: &AmlDecision) -> Vec<String> {
     decision.actions.iter().map(|a| a.as_str().to_string()).collect()
 }
 
+/// What an alert names.
+#[derive(Clone, Copy)]
+struct Alerting<'a> {
+    user_id: &'a str,
+    alert_id: &'a str,
+    aml_event_id: &'a str,
+    decision_id: &'a str,
+    /// the reference rate the event was converted at, if any
+    rate: Option<&'a rules::AmlRate>,
+}
+
 /// The alert, its case (opened, or the user's open one extended), the
 /// typologies' alert times and the operator's webhook.
-#[allow(clippy::too_many_arguments)]
 fn alert_statements(
     gw: &Gateway,
     ctx: &Ctx<'_>,
-    user_id: &str,
-    alert_id: &str,
-    aml_event_id: &str,
+    alert: &Alerting<'_>,
     decision: &AmlDecision,
     open_case: Option<&store::OpenCase>,
-    decision_id: &str,
 ) -> ApiResult<Vec<crate::ports::Stmt>> {
+    let Alerting { user_id, alert_id, aml_event_id, decision_id, rate } = *alert;
     let tenant = ctx.caller.tenant_id.as_str();
     let (typologies, actions) = (typologies(decision), action_names(decision));
     let due_at = decision.due_at.ok_or_else(ApiError::internal)?;
@@ -569,7 +608,7 @@ fn alert_statements(
             case_id
         }
     };
-    let explanation = json!({ "outcome": decision.outcome, "fired": decision.fired, "required_tier": decision.required_tier });
+    let explanation = json!({ "outcome": decision.outcome, "fired": decision.fired, "required_tier": decision.required_tier, "rate": rate });
     statements.push(store::insert_alert(store::NewAlert {
         alert_id,
         tenant_id: tenant,

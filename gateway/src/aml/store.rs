@@ -94,14 +94,16 @@ pub struct NewEvent<'a> {
     /// the user's verified tier when it was decided, for backtests
     pub verified_tier: rules::KycTier,
     pub received_at: i64,
+    /// the reference rate it was converted at, for backtests
+    pub rate: Option<&'a rules::AmlRate>,
 }
 
 /// Stores an event; a second report of the transaction loses on its key.
 pub fn insert(event: NewEvent<'_>) -> Stmt {
     Stmt::new(
         "INSERT INTO aml_events (tenant_id, transaction_id, aml_event_id, external_user_id, fingerprint, payload, response, review_status, received_at,
-           event_at, decision_id, outcome, verified_tier)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+           event_at, decision_id, outcome, verified_tier, rate)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
         vec![
             event.tenant_id.into(),
             event.transaction_id.into(),
@@ -116,6 +118,7 @@ pub fn insert(event: NewEvent<'_>) -> Stmt {
             event.decision_id.into(),
             event.outcome.into(),
             event.verified_tier.as_str().into(),
+            event.rate.and_then(|r| serde_json::to_string(r).ok()).into(),
         ],
     )
 }
@@ -165,13 +168,15 @@ pub struct StoredEvent {
     pub verified_tier: Option<String>,
     /// the reason codes of the alert the event opened live, if any
     pub alerted: Option<String>,
+    /// the reference rate it was converted at (JSON), if any
+    pub rate: Option<String>,
 }
 
 /// Decided events received in [`from`, `to`) after `after` (received_at, event id), in arrival order, a page at a time.
 pub async fn events_page(store: &dyn Store, tenant_id: &str, from: i64, to: i64, after: (i64, &str), limit: i64) -> ApiResult<Vec<StoredEvent>> {
     let rows = store
         .query(
-            "SELECT e.aml_event_id, e.tenant_id, e.external_user_id, e.payload, e.received_at, e.verified_tier, a.typologies FROM aml_events e
+            "SELECT e.aml_event_id, e.tenant_id, e.external_user_id, e.payload, e.received_at, e.verified_tier, a.typologies, e.rate FROM aml_events e
              LEFT JOIN aml_alerts a ON a.aml_event_id = e.aml_event_id
              WHERE (?1 = '' OR e.tenant_id = ?1) AND e.received_at >= ?2 AND e.received_at < ?3 AND e.decision_id IS NOT NULL
                AND (e.received_at > ?4 OR (e.received_at = ?4 AND e.aml_event_id > ?5))
@@ -189,6 +194,7 @@ pub async fn events_page(store: &dyn Store, tenant_id: &str, from: i64, to: i64,
                 received_at: r.int(4)?,
                 verified_tier: r.opt_text(5)?,
                 alerted: r.opt_text(6)?,
+                rate: r.opt_text(7)?,
             })
         })
         .collect()
