@@ -331,6 +331,9 @@ async fn login(gw: &Gateway, request: &http::Request<Vec<u8>>) -> Out {
     };
     let body = json!({ "environment": environment.as_str(), "email": form.get("email"), "password": form.get("password"), "totp": form.get("totp") });
     let (status, answer) = api(gw, None, request, "POST", "/v1/admin/sessions", Some(body)).await;
+    if status == 429 {
+        return refuse(429, "Too many failed sign-ins from this address: try again in a minute.");
+    }
     if status != 201 {
         return refuse(if status == 400 { 400 } else { 401 }, "The e-mail address, password or code is not right.");
     }

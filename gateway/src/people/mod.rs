@@ -349,7 +349,11 @@ impl Gateway {
     fn verify_password(&self, hash: Option<&str>, password: &str) -> bool {
         let counter = if hash.is_some() { &self.password_checks.real } else { &self.password_checks.dummy };
         counter.fetch_add(1, Ordering::Relaxed);
-        let Some(parsed) = hash.or_else(|| dummy_hash()).and_then(|h| PasswordHash::new(h).ok()) else {
+        let stored = match hash {
+            Some(hash) => Some(hash),
+            None => dummy_hash(),
+        };
+        let Some(parsed) = stored.and_then(|h| PasswordHash::new(h).ok()) else {
             return false;
         };
         let good = Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok();
