@@ -156,8 +156,8 @@ fn redact_parameters(url: &str) -> String {
         out.push_str(&rest[..=key_end]);
         let value = &rest[key_end + 1..];
         let key = percent_decode(&rest[key_start..key_end]).to_ascii_lowercase();
-        let value_end = if value.starts_with('\'') {
-            value[1..].find('\'').map(|i| i + 2).unwrap_or(value.len())
+        let value_end = if let Some(quoted) = value.strip_prefix('\'') {
+            quoted.find('\'').map(|i| i + 2).unwrap_or(value.len())
         } else {
             value.find(['&', ' ', '\t', '\n']).unwrap_or(value.len())
         };

@@ -132,6 +132,22 @@ enum Command {
         /// disagreement is recorded (`GET /v1/admin/aml/shadow`).
         #[arg(long = "shadow-rules", env = "GATEWAY_SHADOW_RULES")]
         shadow_rules: Option<PathBuf>,
+        /// Seconds a request's line and headers may take from its first byte
+        /// (from the connection's opening, for its first request); 0 for no limit.
+        #[arg(long, env = "GATEWAY_HEADER_TIMEOUT_SECS", default_value_t = host_native::server::DEFAULT_HEADER_TIMEOUT_SECS)]
+        header_timeout_secs: u64,
+        /// Seconds a whole request, body included, may take from its first
+        /// byte: a late body is answered 408 and its connection closed; 0 for no limit.
+        #[arg(long, env = "GATEWAY_BODY_TIMEOUT_SECS", default_value_t = host_native::server::DEFAULT_BODY_TIMEOUT_SECS)]
+        body_timeout_secs: u64,
+        /// Seconds a connection may stay with no request under way and no byte
+        /// written (kept alive between requests, or an answer not read); 0 for no limit.
+        #[arg(long, env = "GATEWAY_IDLE_TIMEOUT_SECS", default_value_t = host_native::server::DEFAULT_IDLE_TIMEOUT_SECS)]
+        idle_timeout_secs: u64,
+        /// Connections served at once; at the cap, new ones wait in the listen
+        /// backlog until one closes (default: the descriptor limit less 128, at most 10,000).
+        #[arg(long, env = "GATEWAY_MAX_CONNECTIONS")]
+        max_connections: Option<usize>,
     },
     /// Manage admin keys of the compliance team.
     AdminKey {
@@ -641,6 +657,10 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             retain_aml_days,
             retain_idempotency_hours,
             shadow_rules,
+            header_timeout_secs,
+            body_timeout_secs,
+            idle_timeout_secs,
+            max_connections,
             hit_threshold_sandbox,
             hit_threshold_production,
             list_urls,
@@ -673,6 +693,12 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 .transpose()?;
             let list_sources = list_urls.iter().map(|u| ListSource::parse(u)).collect::<Result<Vec<_>, _>>()?;
             let refresh_lists = !list_sources.is_empty();
+            if max_connections == Some(0) {
+                return Err("--max-connections must be at least 1".into());
+            }
+            // many connections need many descriptors: the soft limit is raised to the hard one
+            host_native::server::raise_descriptor_limit();
+            let limits = host_native::server::ConnectionLimits::from_secs(header_timeout_secs, body_timeout_secs, idle_timeout_secs, max_connections);
             if list_refresh_hours == 0 {
                 return Err("--list-refresh-hours must be at least 1".into());
             }
@@ -746,10 +772,10 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 tokio::spawn(list_refresh::refresh_loop(gateway.clone()));
             }
             if let Some(address) = &metrics_listen {
-                let listener = tokio::net::TcpListener::bind(address).await.map_err(|e| format!("cannot listen on {address} for metrics: {e}"))?;
+                let listener = host_native::server::bind(address).await.map_err(|e| format!("cannot listen on {address} for metrics: {e}"))?;
                 tokio::spawn(host_native::server::serve_metrics(listener, gateway.clone()));
             }
-            let listener = tokio::net::TcpListener::bind(&listen).await.map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+            let listener = host_native::server::bind(&listen).await.map_err(|e| format!("cannot listen on {listen}: {e}"))?;
             let address = listener.local_addr().map(|a| a.to_string()).unwrap_or(listen);
             eprintln!(
                 "compliance-gateway listening on http://{address} (store {}, rules {} sha256 {})",
@@ -757,7 +783,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 identity.version,
                 identity.component_sha256
             );
-            host_native::server::serve_with(listener, gateway.clone(), trusted_proxy_header, shutdown_signal()).await;
+            host_native::server::serve_limited(listener, gateway.clone(), trusted_proxy_header, limits, shutdown_signal()).await;
             if let Err(e) = gateway.flush_decisions().await {
                 eprintln!("writing the last decisions failed: {e}");
             }
