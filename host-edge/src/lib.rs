@@ -55,8 +55,9 @@ impl Settings {
                 delivery_batch: number("CGW_DELIVERY_BATCH", 32),
                 // Workers open six connections at once and queue the rest
                 delivery_concurrency: usize::try_from(number("CGW_DELIVERY_CONCURRENCY", 6)).unwrap_or(6),
-                // a read and up to four writes per entry
-                regulator_import_entries: usize::try_from(number("CGW_IMPORT_MAX_ENTRIES", 150)).unwrap_or(150),
+                // a read and up to six writes per entry (the exclusion, its
+                // sequence, two events, the claims of its e-mail and phone)
+                regulator_import_entries: usize::try_from(number("CGW_IMPORT_MAX_ENTRIES", 120)).unwrap_or(120),
                 regulator_export_batch: number("CGW_EXPORT_BATCH", 500),
                 // about 30 statements per chunk of 100 entries
                 list_chunks_per_round: usize::try_from(number("CGW_LIST_CHUNKS_PER_ROUND", 24)).unwrap_or(24),
@@ -83,21 +84,30 @@ fn yente(env: &Env) -> Option<gateway::vendors::yente::YenteConfig> {
 /// Sumsub for production identity verification: the secrets
 /// `CGW_SUMSUB_APP_TOKEN`, `CGW_SUMSUB_SECRET_KEY`, `CGW_SUMSUB_WEBHOOK_SECRET`
 /// (all three, or Sumsub is off) and the vars `CGW_SUMSUB_URL`, `CGW_SUMSUB_LEVEL`
-/// and `CGW_SUMSUB_LEVEL_TIER1` … `TIER4` (each tier's level, else `CGW_SUMSUB_LEVEL`).
-fn sumsub(env: &Env) -> Option<gateway::vendors::sumsub::SumsubConfig> {
+/// (comma-separated `tier_N=LEVEL`, or a bare LEVEL for tier_1 and tier_2, as
+/// the native host's `--sumsub-level`) and `CGW_SUMSUB_LEVEL_TIER1` … `TIER4`.
+/// Levels that do not read are an error on every request.
+fn sumsub(env: &Env) -> Result<Option<gateway::vendors::sumsub::SumsubConfig>, ApiError> {
     let secret = |name: &str| env.secret(name).ok().map(|s| s.to_string()).filter(|v| !v.is_empty());
     let var = |name: &str, default: &str| env.var(name).ok().map(|v| v.to_string()).filter(|v| !v.is_empty()).unwrap_or_else(|| default.to_string());
-    Some(gateway::vendors::sumsub::SumsubConfig {
+    let (Some(app_token), Some(secret_key), Some(webhook_secret)) =
+        (secret("CGW_SUMSUB_APP_TOKEN"), secret("CGW_SUMSUB_SECRET_KEY"), secret("CGW_SUMSUB_WEBHOOK_SECRET"))
+    else {
+        return Ok(None);
+    };
+    let levels = gateway::vendors::sumsub::TierLevels::configured(
+        &var("CGW_SUMSUB_LEVEL", "basic-kyc-level"),
+        ["CGW_SUMSUB_LEVEL_TIER1", "CGW_SUMSUB_LEVEL_TIER2", "CGW_SUMSUB_LEVEL_TIER3", "CGW_SUMSUB_LEVEL_TIER4"]
+            .map(|name| env.var(name).ok().map(|v| v.to_string())),
+    )
+    .map_err(misconfigured)?;
+    Ok(Some(gateway::vendors::sumsub::SumsubConfig {
         base_url: var("CGW_SUMSUB_URL", "https://api.sumsub.com"),
-        app_token: secret("CGW_SUMSUB_APP_TOKEN")?,
-        secret_key: secret("CGW_SUMSUB_SECRET_KEY")?,
-        webhook_secret: secret("CGW_SUMSUB_WEBHOOK_SECRET")?,
-        levels: gateway::vendors::sumsub::TierLevels::configured(
-            &var("CGW_SUMSUB_LEVEL", "basic-kyc-level"),
-            ["CGW_SUMSUB_LEVEL_TIER1", "CGW_SUMSUB_LEVEL_TIER2", "CGW_SUMSUB_LEVEL_TIER3", "CGW_SUMSUB_LEVEL_TIER4"]
-                .map(|name| env.var(name).ok().map(|v| v.to_string())),
-        ),
-    })
+        app_token,
+        secret_key,
+        webhook_secret,
+        levels,
+    }))
 }
 
 /// The lists the dispatcher refreshes: the var `CGW_LIST_URLS`
@@ -177,7 +187,7 @@ pub(crate) async fn build_gateway(env: &Env) -> Result<(Gateway, Rc<Cell<bool>>)
         work: Settings::from_env(env).work,
         secret_keys: secret_keys(env),
         production_screening_vendor: yente(env),
-        production_identity_vendor: sumsub(env),
+        production_identity_vendor: sumsub(env)?,
         list_sources,
         list_refresh_seconds,
         required_lists,

@@ -96,11 +96,14 @@ enum Command {
         /// POST /v1/vendors/sumsub/webhook.
         #[arg(long, env = "GATEWAY_SUMSUB_URL", default_value = "https://api.sumsub.com")]
         sumsub_url: String,
-        /// The Sumsub verification level of every tier without its own.
-        #[arg(long, env = "GATEWAY_SUMSUB_LEVEL", default_value = "basic-kyc-level")]
-        sumsub_level: String,
-        /// The Sumsub level of tier_1 checks (and so on for tiers 2 to 4): a GREEN
-        /// approves no tier above its level's.
+        /// The Sumsub verification levels, repeated or comma-separated: `tier_N=LEVEL`
+        /// names a tier's level; a bare LEVEL is the basic level of tier_1 and tier_2
+        /// (an ID and a selfie). tier_3 and tier_4 are verified only at a level named
+        /// for them: without one, their checks are refused (503 tier_not_verifiable).
+        #[arg(long, env = "GATEWAY_SUMSUB_LEVEL", value_delimiter = ',', default_value = "basic-kyc-level")]
+        sumsub_level: Vec<String>,
+        /// The Sumsub level of tier_1 checks (and so on for tiers 2 to 4), as
+        /// `--sumsub-level tier_1=LEVEL`: a GREEN approves no tier above its level's.
         #[arg(long, env = "GATEWAY_SUMSUB_LEVEL_TIER1")]
         sumsub_level_tier1: Option<String>,
         #[arg(long, env = "GATEWAY_SUMSUB_LEVEL_TIER2")]
@@ -746,9 +749,9 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 production_identity_vendor: sumsub_config(
                     sumsub_url,
                     gateway::vendors::sumsub::TierLevels::configured(
-                        &sumsub_level,
+                        &sumsub_level.join(","),
                         [sumsub_level_tier1, sumsub_level_tier2, sumsub_level_tier3, sumsub_level_tier4],
-                    ),
+                    )?,
                 )?,
                 list_sources,
                 list_refresh_seconds: Some(i64::try_from(list_refresh_hours).unwrap_or(i64::MAX / 7_200).saturating_mul(3_600)),

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use gateway::auth::Environment;
 use gateway::lists::{parse, ListFormat};
-use gateway::vendors::sumsub::SumsubConfig;
+use gateway::vendors::sumsub::{SumsubConfig, TierLevels};
 use gateway::{Config, Gateway};
 use hmac::{Hmac, Mac};
 use host_native::rules_engine::ComponentRules;
@@ -95,13 +95,18 @@ async fn gateway(dir: &tempfile::TempDir, addr: std::net::SocketAddr) -> (Gatewa
 
 /// [`gateway`] on a clock the test moves.
 async fn gateway_at(dir: &tempfile::TempDir, addr: std::net::SocketAddr, clock: TestClock) -> (Gateway, String, String) {
+    gateway_with_levels(dir, addr, clock, TierLevels(LEVELS.map(|l| Some(l.to_string())))).await
+}
+
+/// [`gateway_at`] with the Sumsub levels given.
+async fn gateway_with_levels(dir: &tempfile::TempDir, addr: std::net::SocketAddr, clock: TestClock, levels: TierLevels) -> (Gateway, String, String) {
     let store = host_native::open_store(&format!("sqlite://{}", dir.path().join("g.db").display())).await.unwrap();
     let sumsub = SumsubConfig {
         base_url: format!("http://{addr}"),
         app_token: APP_TOKEN.into(),
         secret_key: SECRET_KEY.into(),
         webhook_secret: WEBHOOK_SECRET.into(),
-        levels: gateway::vendors::sumsub::TierLevels(LEVELS.map(str::to_string)),
+        levels,
     };
     // single-step decisions: this test is about the vendor, not four-eyes
     let config = Config { production_identity_vendor: Some(sumsub), four_eyes: gateway::FourEyes::parse("").unwrap(), ..Config::default() };
@@ -246,6 +251,38 @@ async fn a_green_of_a_lower_tiers_level_approves_no_higher_tier() {
     assert_eq!((status, body["status"].as_str()), (200, Some("approved")), "{body}");
     let (_, tier) = call(&gateway, &key, "GET", "/v1/kyc/tier?user_id=u-3", Json::Null).await;
     assert_eq!(tier["verified_tier"], "tier_3", "{tier}");
+}
+
+/// R9: with one basic level, a withdrawal that needs tier_3 is refused at
+/// its start (503 `tier_not_verifiable`) and no applicant is made: it used
+/// to be verified at the basic level, whose GREEN approved tier_3.
+#[tokio::test]
+async fn a_tier_without_its_own_level_is_not_verified_at_the_basic_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = Arc::new(Mutex::new(Standin::default()));
+    let addr = standin(state.clone()).await;
+    let clock = TestClock(Arc::new(AtomicI64::new(chrono::Utc::now().timestamp())));
+    let basic = TierLevels::configured(LEVELS[0], Default::default()).unwrap();
+    let (gateway, admin, key) = gateway_with_levels(&dir, addr, clock, basic).await;
+    // $25,000: tier_3 (proof of address), which no level is named for
+    let (status, refused) = signup_and_withdraw_cents(&gateway, &key, "u-3", 2_500_000).await;
+    assert_eq!((status, refused["error"].as_str()), (503, Some("tier_not_verifiable")), "{refused}");
+    assert!(state.lock().unwrap().applicants.is_empty(), "an applicant was made at another tier's level");
+    let (_, checks) = call(&gateway, &admin, "GET", "/v1/admin/kyc/checks?status=in_progress", Json::Null).await;
+    assert_eq!(checks["checks"].as_array().map(Vec::len), Some(0), "{checks}");
+    let (_, tier) = call(&gateway, &key, "GET", "/v1/kyc/tier?user_id=u-3", Json::Null).await;
+    assert_eq!(tier["verified_tier"], "tier_0", "{tier}");
+
+    // the twin: tier_1 is verified at the basic level, and its GREEN approves tier_1
+    let (status, started) = signup_and_withdraw(&gateway, &key, "u-1").await;
+    assert_eq!((status, started["required_tier"].as_str()), (201, Some("tier_1")), "{started}");
+    let check = started["kyc_check_id"].as_str().unwrap().to_string();
+    assert_eq!(state.lock().unwrap().levels.get(&check).map(String::as_str), Some(LEVELS[0]));
+    let green = json!({ "type": "applicantReviewed", "externalUserId": check, "levelName": LEVELS[0], "reviewResult": { "reviewAnswer": "GREEN" } });
+    let (status, body) = webhook(&gateway, WEBHOOK_SECRET, green).await;
+    assert_eq!((status, body["status"].as_str()), (200, Some("approved")), "{body}");
+    let (_, tier) = call(&gateway, &key, "GET", "/v1/kyc/tier?user_id=u-1", Json::Null).await;
+    assert_eq!(tier["verified_tier"], "tier_1", "{tier}");
 }
 
 #[tokio::test]

@@ -364,7 +364,8 @@ pub(crate) fn kyc_start_doc() -> OperationDoc {
             200,
             "no check needed (tier_0 fast path or within the verified tier), a held account, or a repeat of an open check",
         )
-        .errors(&[404, 409, 422])
+        .describe("In production, 503 `vendor_unavailable` when the identity vendor cannot issue a token (retry after `Retry-After`), and 503 `tier_not_verifiable` when the tier the withdrawal needs has no verification level configured (no lower tier's level verifies it).")
+        .errors(&[404, 409, 422, 503])
 }
 
 pub(crate) fn kyc_status_doc() -> OperationDoc {
@@ -601,14 +602,16 @@ async fn issue_token(
         (Environment::Production, None) if gw.config.production_vendors_configured => return Ok(stub()),
         (Environment::Production, None) => return Err(vendors::unavailable("identity verification", "no vendor is configured".into())),
     };
+    // a tier without its own level is not verified at another's
+    let level = sumsub.levels.level(tier).ok_or_else(|| sumsub::tier_not_verifiable(tier))?;
     let http = gw.vendor_http.as_ref().ok_or_else(|| vendors::unavailable("identity verification", "this host has no vendor client".into()))?;
     let fail = |e: String| vendors::unavailable("identity verification", format!("sumsub: {e}"));
     let now = gw.clock.now();
     if new_applicant {
-        let created = http.send(sumsub.create_applicant(kyc_check_id, tier, now)).await.map_err(fail)?;
+        let created = http.send(sumsub.create_applicant(kyc_check_id, level, now)).await.map_err(fail)?;
         sumsub::applicant_id(&created).map_err(fail)?;
     }
-    let issued = http.send(sumsub.access_token(kyc_check_id, tier, ttl_seconds, now)).await.map_err(fail)?;
+    let issued = http.send(sumsub.access_token(kyc_check_id, level, ttl_seconds, now)).await.map_err(fail)?;
     sumsub::token(&issued).map_err(fail)
 }
 

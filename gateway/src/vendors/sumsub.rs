@@ -27,30 +27,71 @@ pub struct SumsubConfig {
 
 /// The Sumsub verification level of each tier a check can ask for
 /// (`tier_1` … `tier_4`): each tier's level collects what that tier requires.
+/// A tier without a level cannot be verified: its checks are refused at
+/// their start (503 `tier_not_verifiable`), never verified at another tier's level.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TierLevels(pub [String; 4]);
+pub struct TierLevels(pub [Option<String>; 4]);
 
 impl TierLevels {
-    /// One level for every tier: a GREEN of it approves any tier.
-    pub fn same(level: &str) -> Self {
-        TierLevels([level, level, level, level].map(str::to_string))
+    /// The levels a host is given: `spec` is comma-separated entries, each
+    /// `tier_N=LEVEL` (that tier's level) or a bare `LEVEL`, the basic level
+    /// of `tier_1` and `tier_2` (e-mail and phone, an ID and a selfie: what
+    /// Sumsub's basic KYC level collects); `per_tier` (the per-tier settings)
+    /// overrides both. `tier_3` and `tier_4` have a level only when one is named for them.
+    pub fn configured(spec: &str, per_tier: [Option<String>; 4]) -> Result<Self, String> {
+        let mut levels: [Option<String>; 4] = Default::default();
+        let mut basic = None;
+        for entry in spec.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            match entry.split_once('=') {
+                None => basic = Some(entry.to_string()),
+                Some((tier, level)) => {
+                    let index = tier_index(tier.trim()).ok_or_else(|| format!("sumsub level {entry:?}: {tier:?} is not tier_1 to tier_4"))?;
+                    let level = level.trim();
+                    if level.is_empty() {
+                        return Err(format!("sumsub level {entry:?} names no level"));
+                    }
+                    if let Some(slot) = levels.get_mut(index) {
+                        *slot = Some(level.to_string());
+                    }
+                }
+            }
+        }
+        for slot in levels.iter_mut().take(2).filter(|l| l.is_none()) {
+            *slot = basic.clone();
+        }
+        for (slot, level) in levels.iter_mut().zip(per_tier) {
+            if let Some(level) = level.map(|l| l.trim().to_string()).filter(|l| !l.is_empty()) {
+                *slot = Some(level);
+            }
+        }
+        Ok(TierLevels(levels))
     }
 
-    /// Each tier's level as configured, else the one level given for all.
-    pub fn configured(all: &str, per_tier: [Option<String>; 4]) -> Self {
-        TierLevels(per_tier.map(|level| level.filter(|l| !l.trim().is_empty()).unwrap_or_else(|| all.to_string())))
-    }
-
-    /// The level a check for `tier` is verified at.
-    pub fn level(&self, tier: KycTier) -> &str {
+    /// The level a check for `tier` is verified at; none for a tier without one.
+    pub fn level(&self, tier: KycTier) -> Option<&str> {
         let index = KycTier::ALL.iter().position(|t| *t == tier).unwrap_or(1).clamp(1, 4) - 1;
-        self.0.get(index).map_or("", String::as_str)
+        self.0.get(index).and_then(Option::as_deref)
     }
 
     /// The highest tier verified at `level`; none for a level not configured.
     pub fn tier_of(&self, level: &str) -> Option<KycTier> {
-        self.0.iter().rposition(|l| l == level).and_then(|i| KycTier::ALL.get(i + 1).copied())
+        self.0.iter().rposition(|l| l.as_deref() == Some(level)).and_then(|i| KycTier::ALL.get(i + 1).copied())
     }
+}
+
+/// `tier_1` … `tier_4` as an index into [`TierLevels`].
+fn tier_index(name: &str) -> Option<usize> {
+    KycTier::ALL.iter().skip(1).position(|t| t.as_str() == name)
+}
+
+/// A check asks for a tier no level is configured for: it cannot be
+/// verified, and no lower tier's level may stand in for it.
+pub(crate) fn tier_not_verifiable(tier: KycTier) -> crate::error::ApiError {
+    crate::error::ApiError::new(
+        503,
+        "tier_not_verifiable",
+        format!("verification at {} is not configured on this service; the compliance team must name its Sumsub level", tier.as_str()),
+    )
 }
 
 impl std::fmt::Debug for SumsubConfig {
@@ -97,15 +138,15 @@ impl SumsubConfig {
         }
     }
 
-    /// `POST /resources/applicants?levelName=…` for the applicant of one check.
-    pub fn create_applicant(&self, kyc_check_id: &str, tier: KycTier, now: i64) -> VendorRequest {
-        let path = format!("/resources/applicants?levelName={}", encode(self.levels.level(tier)));
+    /// `POST /resources/applicants?levelName=…` for the applicant of one check, at its tier's level.
+    pub fn create_applicant(&self, kyc_check_id: &str, level: &str, now: i64) -> VendorRequest {
+        let path = format!("/resources/applicants?levelName={}", encode(level));
         self.signed("POST", path, json!({ "externalUserId": kyc_check_id }).to_string().into_bytes(), now)
     }
 
     /// `POST /resources/accessTokens/sdk`: the token the end user's SDK flow starts with.
-    pub fn access_token(&self, kyc_check_id: &str, tier: KycTier, ttl_seconds: i64, now: i64) -> VendorRequest {
-        let body = json!({ "userId": kyc_check_id, "levelName": self.levels.level(tier), "ttlInSecs": ttl_seconds });
+    pub fn access_token(&self, kyc_check_id: &str, level: &str, ttl_seconds: i64, now: i64) -> VendorRequest {
+        let body = json!({ "userId": kyc_check_id, "levelName": level, "ttlInSecs": ttl_seconds });
         self.signed("POST", "/resources/accessTokens/sdk".into(), body.to_string().into_bytes(), now)
     }
 
@@ -187,7 +228,7 @@ mod tests {
             app_token: "sbx:app".into(),
             secret_key: "s3cret".into(),
             webhook_secret: "whk".into(),
-            levels: TierLevels(["basic kyc", "id-level", "address-level", "funds-level"].map(str::to_string)),
+            levels: TierLevels(["basic kyc", "id-level", "address-level", "funds-level"].map(|l| Some(l.to_string()))),
         }
     }
 
@@ -197,7 +238,7 @@ mod tests {
 
     #[test]
     fn requests_are_signed_over_timestamp_method_path_and_body() {
-        let r = config().create_applicant("kyc_1", KycTier::Tier1, 1_700_000_000);
+        let r = config().create_applicant("kyc_1", "basic kyc", 1_700_000_000);
         assert_eq!(r.url, "https://api.sumsub.com/resources/applicants?levelName=basic%20kyc");
         assert_eq!(header(&r, "x-app-access-ts"), "1700000000");
         let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(b"s3cret").unwrap();
@@ -205,7 +246,7 @@ mod tests {
         mac.update(&r.body);
         assert_eq!(header(&r, "x-app-access-sig"), hex::encode(mac.finalize().into_bytes()));
         assert_eq!(serde_json::from_slice::<Json>(&r.body).unwrap()["externalUserId"], "kyc_1");
-        let t = config().access_token("kyc_1", KycTier::Tier1, 600, 1_700_000_000);
+        let t = config().access_token("kyc_1", "basic kyc", 600, 1_700_000_000);
         assert_eq!(serde_json::from_slice::<Json>(&t.body).unwrap(), json!({ "userId": "kyc_1", "levelName": "basic kyc", "ttlInSecs": 600 }));
     }
 
@@ -246,23 +287,44 @@ mod tests {
         let c = config();
         assert_eq!(
             [KycTier::Tier0, KycTier::Tier1, KycTier::Tier2, KycTier::Tier3, KycTier::Tier4].map(|t| c.levels.level(t)),
-            ["basic kyc", "basic kyc", "id-level", "address-level", "funds-level"]
+            [Some("basic kyc"), Some("basic kyc"), Some("id-level"), Some("address-level"), Some("funds-level")]
         );
-        let t = c.access_token("kyc_3", KycTier::Tier3, 600, 1_700_000_000);
+        let t = c.access_token("kyc_3", c.levels.level(KycTier::Tier3).unwrap(), 600, 1_700_000_000);
         assert_eq!(serde_json::from_slice::<Json>(&t.body).unwrap()["levelName"], "address-level");
-        assert!(c.create_applicant("kyc_4", KycTier::Tier4, 1_700_000_000).url.ends_with("levelName=funds-level"));
+        assert!(c.create_applicant("kyc_4", c.levels.level(KycTier::Tier4).unwrap(), 1_700_000_000).url.ends_with("levelName=funds-level"));
         assert_eq!(
             (c.levels.tier_of("id-level"), c.levels.tier_of("funds-level"), c.levels.tier_of("other")),
             (Some(KycTier::Tier2), Some(KycTier::Tier4), None)
         );
-        // one level for all: its GREEN is the highest tier's
-        assert_eq!(TierLevels::same("kyc").tier_of("kyc"), Some(KycTier::Tier4));
         let body =
             json!({ "type": "applicantReviewed", "externalUserId": "kyc_3", "levelName": "id-level", "reviewResult": { "reviewAnswer": "GREEN" } });
         assert_eq!(
             webhook_outcome(body.to_string().as_bytes()),
             Ok(WebhookOutcome::Apply { kyc_check_id: "kyc_3".into(), action: KycAction::VendorApprove, level: Some("id-level".into()) })
         );
+    }
+
+    /// One basic level verifies tier_1 and tier_2 only: its GREEN used to be
+    /// the highest tier's (every tier took the one level), approving tier_3
+    /// and tier_4 without their proof of address or source of funds.
+    #[test]
+    fn a_basic_level_is_no_higher_tiers_level() {
+        let basic = TierLevels::configured("basic-kyc-level", Default::default()).unwrap();
+        assert_eq!(basic.tier_of("basic-kyc-level"), Some(KycTier::Tier2));
+        assert_eq!((basic.level(KycTier::Tier2), basic.level(KycTier::Tier3), basic.level(KycTier::Tier4)), (Some("basic-kyc-level"), None, None));
+        // the twin: each tier named, in one setting or through the per-tier settings
+        let named = TierLevels::configured("basic, tier_3=poa, tier_4 = sof", Default::default()).unwrap();
+        assert_eq!(named.0, [Some("basic"), Some("basic"), Some("poa"), Some("sof")].map(|l| l.map(str::to_string)));
+        assert_eq!(
+            (named.tier_of("basic"), named.tier_of("poa"), named.tier_of("sof")),
+            (Some(KycTier::Tier2), Some(KycTier::Tier3), Some(KycTier::Tier4))
+        );
+        let per_tier = TierLevels::configured("basic", [None, Some("id".into()), Some("poa".into()), None]).unwrap();
+        assert_eq!(per_tier.0, [Some("basic"), Some("id"), Some("poa"), None].map(|l| l.map(str::to_string)));
+        assert_eq!(TierLevels::configured("tier_2=id", Default::default()).unwrap().0, [None, Some("id".into()), None, None]);
+        for bad in ["tier_5=x", "tier_0=x", "tier_3=", "gold=x"] {
+            assert!(TierLevels::configured(bad, Default::default()).is_err(), "{bad}");
+        }
     }
 
     #[test]
