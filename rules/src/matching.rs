@@ -136,8 +136,13 @@ pub fn score_candidates(query: &NameQuery, candidates: &[ListCandidate]) -> Vec<
 /// Soundex code of each word of two letters or more. A query shares at least
 /// one key with every name it could score well against.
 pub fn index_keys(name: &str) -> Vec<String> {
-    // Both readings: a query finds an entry whose hyphenated word it joins or splits.
-    let mut keys: Vec<String> = readings(name).iter().flatten().filter(|w| w.len() >= 2).map(|w| soundex(w)).collect();
+    // Both readings: a query finds an entry whose hyphenated word it joins or
+    // splits. A joined word is keyed from three letters: two joined initials
+    // (`N.S.`) are no more a word than they were apart.
+    let all = readings(name);
+    let split = all.last().cloned().unwrap_or_default();
+    let joined = all.first().filter(|_| all.len() > 1).into_iter().flatten().filter(|w| w.len() >= 3 && !split.contains(w));
+    let mut keys: Vec<String> = split.iter().filter(|w| w.len() >= 2).chain(joined).map(|w| soundex(w)).collect();
     keys.sort();
     keys.dedup();
     keys
@@ -908,6 +913,10 @@ mod tests {
             assert_eq!(boris(last, "Boris"), 1.0, "{class}");
             assert!(index_keys(&alloc::format!("Boris {last}")).iter().any(|k| index_keys("Sanctionov").contains(k)), "{class}");
         }
+        // letters a dot apart are still one word; two initials are not keyed as one
+        assert_eq!(boris("S.a.n.c.t.i.o.n.o.v", "Boris"), 1.0);
+        assert!(index_keys("Boris S.a.n.c.t.i.o.n.o.v").contains(&soundex("sanctionov")));
+        assert_eq!(index_keys("Leila N.S."), index_keys("Leila N S"));
         assert_eq!(readings("Sanc-tionov"), alloc::vec![alloc::vec!["sanctionov".to_string()], alloc::vec!["sanc".into(), "tionov".into()]]);
         assert_eq!(readings("O'Neil, Anne"), alloc::vec![alloc::vec!["oneil".to_string(), "anne".into()]], "apostrophes join in every reading");
     }
