@@ -121,12 +121,13 @@ enum Command {
         /// Days committed deposits are kept (default: the longest window a limit rule reads, and a day).
         #[arg(long, env = "GATEWAY_RETAIN_DEPOSITS_DAYS")]
         retain_deposits_days: Option<i64>,
-        /// Days the audit log is kept (default five years: a regulator's record-keeping look-back).
-        #[arg(long, env = "GATEWAY_RETAIN_AUDIT_DAYS", default_value_t = RetentionPolicy::default().audit_days)]
-        retain_audit_days: i64,
-        /// Days AML events and linked-account pairs are kept (default five years).
-        #[arg(long, env = "GATEWAY_RETAIN_AML_DAYS", default_value_t = RetentionPolicy::default().aml_record_days)]
-        retain_aml_days: i64,
+        /// Days the audit log is kept (default: the longest record-keeping period of the jurisdiction profiles, five years).
+        #[arg(long, env = "GATEWAY_RETAIN_AUDIT_DAYS")]
+        retain_audit_days: Option<i64>,
+        /// Days a user's records (AML events and pairs, deposits' keys, withdrawals) are kept, for every tenant
+        /// (default: each tenant's jurisdiction profile's record-keeping period, five years).
+        #[arg(long, env = "GATEWAY_RETAIN_AML_DAYS")]
+        retain_aml_days: Option<i64>,
         /// Hours an Idempotency-Key's answer is kept.
         #[arg(long, env = "GATEWAY_RETAIN_IDEMPOTENCY_HOURS", default_value_t = RetentionPolicy::default().idempotency_hours)]
         retain_idempotency_hours: i64,
@@ -211,25 +212,6 @@ enum Command {
         #[command(subcommand)]
         action: ConsoleUserAction,
     },
-}
-
-#[derive(Subcommand)]
-enum ConsoleUserAction {
-    /// Create an account with a one-time password (to be changed at the first
-    /// sign-in) and a TOTP secret (RFC 6238, base32). Prints
-    /// {"user_id", "email", "role", "password", "totp_secret"}; audited.
-    Create {
-        #[arg(long)]
-        email: String,
-        #[arg(long, value_enum)]
-        role: RoleArg,
-        #[arg(long, value_enum)]
-        environment: EnvArg,
-        #[command(flatten)]
-        store: StoreArgs,
-        #[command(flatten)]
-        secrets: SecretArgs,
-    },
     /// Reference exchange rates for AML monitoring.
     Rates {
         #[command(subcommand)]
@@ -248,6 +230,25 @@ enum RatesAction {
         path: PathBuf,
         #[command(flatten)]
         store: StoreArgs,
+    },
+}
+
+#[derive(Subcommand)]
+enum ConsoleUserAction {
+    /// Create an account with a one-time password (to be changed at the first
+    /// sign-in) and a TOTP secret (RFC 6238, base32). Prints
+    /// {"user_id", "email", "role", "password", "totp_secret"}; audited.
+    Create {
+        #[arg(long)]
+        email: String,
+        #[arg(long, value_enum)]
+        role: RoleArg,
+        #[arg(long, value_enum)]
+        environment: EnvArg,
+        #[command(flatten)]
+        store: StoreArgs,
+        #[command(flatten)]
+        secrets: SecretArgs,
     },
     /// Disable an account at once; audited.
     Disable {
@@ -617,6 +618,13 @@ async fn shutdown_signal() {
 
 async fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
+        Command::Rates { action: RatesAction::Import { environment, path, store } } => {
+            let csv = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let gateway = admin_gateway(&store).await?;
+            let imported = gateway.import_rates_from_cli(environment.into(), &csv).await.map_err(|e| format!("{}: {}", e.code, e.message))?;
+            println!("{}", serde_json::to_string(&imported).map_err(|e| e.to_string())?);
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Aml { action: AmlAction::Backtest { rules, from, to, tenant, json, store } } => {
             aml_backtest(&rules, from.as_deref(), to.as_deref(), tenant, json, &store).await.map(|()| ExitCode::SUCCESS)
         }
@@ -636,13 +644,6 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(match replay(&decision_id, &rules, &store).await {
                 Ok(true) => ExitCode::SUCCESS,
                 Ok(false) => ExitCode::from(1),
-        Command::Rates { action: RatesAction::Import { environment, path, store } } => {
-            let csv = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let gateway = admin_gateway(&store).await?;
-            let imported = gateway.import_rates_from_cli(environment.into(), &csv).await.map_err(|e| format!("{}: {}", e.code, e.message))?;
-            println!("{}", serde_json::to_string(&imported).map_err(|e| e.to_string())?);
-            Ok(ExitCode::SUCCESS)
-        }
                 Err(e) => {
                     eprintln!("compliance-gateway: {e}");
                     ExitCode::from(2)
@@ -711,8 +712,8 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             for (flag, value) in [
                 ("--retain-webhooks-days", retain_webhooks_days),
                 ("--retain-deposits-days", retain_deposits_days.unwrap_or(1)),
-                ("--retain-audit-days", retain_audit_days),
-                ("--retain-aml-days", retain_aml_days),
+                ("--retain-audit-days", retain_audit_days.unwrap_or(1)),
+                ("--retain-aml-days", retain_aml_days.unwrap_or(1)),
                 ("--retain-idempotency-hours", retain_idempotency_hours),
             ] {
                 if value < 1 {

@@ -86,7 +86,7 @@ async fn every_pruned_table_stays_bounded_over_a_simulated_year() {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}?synchronous=normal", dir.path().join("g.db").display());
     let now = Arc::new(AtomicI64::new(START));
-    let policy = RetentionPolicy { audit_days: 60, aml_record_days: 60, batch_rows: 200, ..RetentionPolicy::default() };
+    let policy = RetentionPolicy { audit_days: Some(60), aml_record_days: Some(60), batch_rows: 200, ..RetentionPolicy::default() };
     let config = Config { decision_retention_days: Some(60), retention: policy, ..Config::default() };
     let gw = Gateway::new(
         host_native::open_store(&url).await.unwrap(),
@@ -172,4 +172,68 @@ async fn every_pruned_table_stays_bounded_over_a_simulated_year() {
     assert_eq!((status, body["error"].as_str()), (409, Some("idempotency_key_reused")), "{body}");
     let stored_keys = probe.scalar("SELECT COUNT(*) FROM idempotency_keys WHERE idempotency_key = 'idem-0-0'", vec![]).await.unwrap();
     assert_eq!(stored_keys, 0);
+}
+
+/// Withdrawals are a user's records: kept for the record-keeping period of
+/// the tenant's jurisdiction profile, as the rules state it, then pruned; a
+/// withdrawal still held for its check is kept however old. The twin: a
+/// day before the period ends, nothing goes.
+#[tokio::test]
+async fn withdrawals_are_pruned_after_the_profiles_record_keeping_period() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("g.db").display());
+    let now = Arc::new(AtomicI64::new(START));
+    let gw = Gateway::new(
+        host_native::open_store(&url).await.unwrap(),
+        Box::new(ComponentRules::embedded().unwrap()),
+        Box::new(TestClock(now.clone())),
+        Box::new(OsIds),
+        Config::default(),
+    );
+    gw.migrate().await.unwrap();
+    let probe = host_native::open_store(&url).await.unwrap();
+    let admin = gw.create_admin_key(Environment::Sandbox).await.unwrap();
+    let mut kept_for = BTreeMap::new();
+    for jurisdiction in ["default", "GB"] {
+        let body =
+            json!({ "name": format!("op-{jurisdiction}"), "environment": "sandbox", "rate_limit_per_minute": 100_000, "jurisdiction": jurisdiction });
+        let (status, tenant) = send(&gw, &admin, "POST", "/v1/admin/tenants", body, None).await;
+        assert_eq!(status, 201, "{tenant}");
+        let key = tenant["api_key"].as_str().unwrap().to_string();
+        for user in ["paid", "held"] {
+            let person = json!({ "user_id": user, "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": format!("{user}@example.com") });
+            let (status, body) = send(&gw, &key, "POST", "/v1/sanctions/screen", person, None).await;
+            assert_eq!(status, 201, "{body}");
+        }
+        // within tier_0's ceiling: released at once; above it: held for a check
+        let paid =
+            json!({ "user_id": "paid", "withdrawal_amount_cents": 1_000, "currency": "USD", "email": "p@example.com", "phone": "+44 7700 900124" });
+        let (status, body) = send(&gw, &key, "POST", "/v1/kyc/start", paid, None).await;
+        assert_eq!(status, 200, "{body}");
+        let held =
+            json!({ "user_id": "held", "withdrawal_amount_cents": 50_000, "currency": "USD", "email": "h@example.com", "phone": "+44 7700 900123" });
+        let (status, body) = send(&gw, &key, "POST", "/v1/kyc/start", held, None).await;
+        assert_eq!(status, 201, "{body}");
+        let period = rules::jurisdictions().into_iter().find(|p| p.name == jurisdiction).unwrap().record_keeping_seconds;
+        kept_for.insert(tenant["tenant_id"].as_str().unwrap().to_string(), period);
+    }
+    let count = |status: &'static str| {
+        let probe = &probe;
+        async move {
+            let sql: &'static str = Box::leak(format!("SELECT COUNT(*) FROM withdrawals WHERE status = '{status}'").into_boxed_str());
+            probe.scalar(sql, vec![]).await.unwrap()
+        }
+    };
+    assert_eq!((count("released").await, count("held").await), (2, 2));
+    let sweep = |at: i64| {
+        let gw = &gw;
+        async move { while gw.sweep_expired(at).await.unwrap().more {} }
+    };
+    let shortest = kept_for.values().copied().min().unwrap();
+    let longest = kept_for.values().copied().max().unwrap();
+    sweep(START + shortest - DAY).await;
+    assert_eq!(count("released").await, 2, "a withdrawal went before its profile's record-keeping period ended");
+    sweep(START + longest + DAY).await;
+    assert_eq!(count("released").await, 0, "withdrawals outlived every profile's record-keeping period");
+    assert_eq!(count("held").await, 2, "a withdrawal still held for its check was pruned");
 }

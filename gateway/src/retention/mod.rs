@@ -16,10 +16,13 @@ pub struct RetentionPolicy {
     /// committed deposits and their hourly sums; `None`: the longest window
     /// any limit rule reads, and a day
     pub deposit_days: Option<i64>,
-    /// the audit log: a regulator's look-back
-    pub audit_days: i64,
-    /// AML events (the input of reports and backtests) and linked-account pairs
-    pub aml_record_days: i64,
+    /// the audit log: a regulator's look-back; `None`: the longest
+    /// record-keeping period of any jurisdiction profile (the rules')
+    pub audit_days: Option<i64>,
+    /// a user's records: AML events (the input of reports and backtests),
+    /// linked-account pairs, deposits' natural keys and withdrawals; `None`:
+    /// each tenant's jurisdiction profile's record-keeping period (the rules')
+    pub aml_record_days: Option<i64>,
     /// `Idempotency-Key` answers
     pub idempotency_hours: i64,
     /// console sessions and failed-authentication counts
@@ -35,8 +38,8 @@ impl Default for RetentionPolicy {
         RetentionPolicy {
             webhook_days: 30,
             deposit_days: None,
-            audit_days: 5 * 365 + 2,
-            aml_record_days: 5 * 365 + 2,
+            audit_days: None,
+            aml_record_days: None,
             idempotency_hours: 24,
             session_days: 30,
             shadow_days: 90,
@@ -51,6 +54,8 @@ pub struct Cutoffs {
     pub webhooks: i64,
     pub deposits: i64,
     pub audit: i64,
+    /// a user's records, for tenants of every profile: the longest
+    /// record-keeping period (each profile's own is in [`RecordCutoff`])
     pub aml_records: i64,
     /// AML buckets, instruments and repeat-alert marks: past every AML window
     pub aml_state: i64,
@@ -63,6 +68,13 @@ pub struct Cutoffs {
     pub rate_windows: i64,
     /// staged list chunks whose version is neither staging nor recent
     pub staged_chunks: i64,
+}
+
+/// The instant before which the records of one profile's tenants go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordCutoff {
+    pub jurisdiction: String,
+    pub cutoff: i64,
 }
 
 /// What one sweep deleted, and whether a table had more.
@@ -81,12 +93,14 @@ impl Gateway {
         let deposit_seconds = policy
             .deposit_days
             .map_or(horizons.longest_deposit_window_seconds.saturating_add(time::SECONDS_PER_DAY), |d| d.saturating_mul(time::SECONDS_PER_DAY));
-        let aml_window = self.rules.jurisdictions().iter().map(|p| crate::aml::state_reach_seconds(&p.aml)).max().unwrap_or(0);
+        let profiles = self.rules.jurisdictions();
+        let aml_window = profiles.iter().map(|p| crate::aml::state_reach_seconds(&p.aml)).max().unwrap_or(0);
+        let longest_record = now.saturating_sub(profiles.iter().map(|p| p.record_keeping_seconds).max().unwrap_or(i64::MAX));
         Cutoffs {
             webhooks: days(policy.webhook_days),
             deposits: now.saturating_sub(deposit_seconds),
-            audit: days(policy.audit_days),
-            aml_records: days(policy.aml_record_days),
+            audit: policy.audit_days.map_or(longest_record, days),
+            aml_records: policy.aml_record_days.map_or(longest_record, days),
             aml_state: now.saturating_sub(aml_window.saturating_add(time::SECONDS_PER_DAY)),
             idempotency: now.saturating_sub(policy.idempotency_hours.saturating_mul(3_600)),
             sessions: days(policy.session_days),
@@ -97,11 +111,25 @@ impl Gateway {
         }
     }
 
+    /// Each profile's cutoff for the records of its tenants: its
+    /// record-keeping period (none when the policy sets one for all).
+    pub fn record_cutoffs(&self, now: i64) -> Vec<RecordCutoff> {
+        if self.config.retention.aml_record_days.is_some() {
+            return Vec::new();
+        }
+        self.rules
+            .jurisdictions()
+            .into_iter()
+            .map(|p| RecordCutoff { jurisdiction: p.name, cutoff: now.saturating_sub(p.record_keeping_seconds) })
+            .collect()
+    }
+
     /// One bounded round: counts each table's expired rows (up to a batch and
     /// one), then deletes at most a batch of each, in one write.
     pub async fn sweep_expired(&self, now: i64) -> Result<Swept, StoreError> {
         let batch = self.config.retention.batch_rows.max(1);
-        let prunes = store::prunes(&self.retention_cutoffs(now), batch);
+        let mut prunes = store::prunes(&self.retention_cutoffs(now), batch);
+        prunes.extend(store::record_prunes(&self.record_cutoffs(now), batch));
         let counts = self.store.query_many(prunes.iter().map(|p| p.probe.clone()).collect()).await?;
         let mut swept = Swept::default();
         let mut deletes = Vec::new();

@@ -19,13 +19,13 @@ fn prune(table: &'static str, (probe, delete): (&'static str, &'static str), par
     Prune { table, probe: Read::new(probe, params(batch.saturating_add(1))), delete: Stmt::new(delete, params(batch)) }
 }
 
-/// A table's probe and delete: `$cond` selects its expired rows, `$key` is
-/// its key's columns; ?2 is the limit.
+/// A table's probe and delete: `$cond` (in parts) selects its expired rows,
+/// `$key` is its key's columns; ?2 is the limit.
 macro_rules! expired {
-    ($table:literal, $key:literal, $cond:literal) => {
+    ($table:literal, $key:literal, $($cond:literal),+) => {
         (
-            concat!("SELECT COUNT(*) FROM (SELECT 1 FROM ", $table, " WHERE ", $cond, " LIMIT ?2) AS expired"),
-            concat!("DELETE FROM ", $table, " WHERE (", $key, ") IN (SELECT ", $key, " FROM ", $table, " WHERE ", $cond, " LIMIT ?2)"),
+            concat!("SELECT COUNT(*) FROM (SELECT 1 FROM ", $table, " WHERE ", $($cond),+, " LIMIT ?2) AS expired"),
+            concat!("DELETE FROM ", $table, " WHERE (", $key, ") IN (SELECT ", $key, " FROM ", $table, " WHERE ", $($cond),+, " LIMIT ?2)"),
         )
     };
 }
@@ -81,6 +81,13 @@ pub fn prunes(c: &Cutoffs, batch: i64) -> Vec<Prune> {
         ),
         prune("aml_events", expired!("aml_events", "tenant_id, transaction_id", "received_at < ?1"), at(c.aml_records), batch),
         prune("aml_pairs", expired!("aml_pairs", "tenant_id, from_user_id, to_user_id", "last_at < ?1"), at(c.aml_records), batch),
+        // a held withdrawal waits for its check, however old
+        prune(
+            "withdrawals",
+            expired!("withdrawals", "withdrawal_id", "updated_at < ?1 AND status <> ?3"),
+            |limit| vec![c.aml_records.into(), limit.into(), rules::WithdrawalStatus::Held.as_str().into()],
+            batch,
+        ),
         prune(
             "aml_buckets",
             expired!("aml_buckets", "tenant_id, external_user_id, span, start, currency, payment_method", "start < ?1"),
@@ -91,4 +98,39 @@ pub fn prunes(c: &Cutoffs, batch: i64) -> Vec<Prune> {
         prune("aml_alerted", expired!("aml_alerted", "tenant_id, external_user_id, typology", "at < ?1"), at(c.aml_state), batch),
         prune("aml_shadow_disagreements", expired!("aml_shadow_disagreements", "disagreement_id", "at < ?1"), at(c.shadow), batch),
     ]
+}
+
+/// The records of one profile's tenants, at its record-keeping cutoff; ?3
+/// is the jurisdiction (the prunes at [`Cutoffs::aml_records`], the longest
+/// period, catch every tenant besides).
+macro_rules! record {
+    ($table:literal, $key:literal, $cond:literal) => {
+        expired!($table, $key, $cond, " AND tenant_id IN (SELECT t.tenant_id FROM tenants t WHERE t.jurisdiction = ?3)")
+    };
+}
+
+/// Each profile's prunes of its tenants' records: AML events and pairs,
+/// deposits' natural keys and withdrawals (a held one is kept).
+pub fn record_prunes(cutoffs: &[super::RecordCutoff], batch: i64) -> Vec<Prune> {
+    let mut all = Vec::new();
+    for c in cutoffs {
+        let of = |extra: Option<&'static str>| {
+            let (cutoff, jurisdiction) = (c.cutoff, c.jurisdiction.clone());
+            move |limit: i64| {
+                let mut params = vec![Value::from(cutoff), Value::from(limit), Value::from(jurisdiction.as_str())];
+                params.extend(extra.map(Value::from));
+                params
+            }
+        };
+        all.push(prune("aml_events", record!("aml_events", "tenant_id, transaction_id", "received_at < ?1"), of(None), batch));
+        all.push(prune("aml_pairs", record!("aml_pairs", "tenant_id, from_user_id, to_user_id", "last_at < ?1"), of(None), batch));
+        all.push(prune("deposit_transactions", record!("deposit_transactions", "tenant_id, transaction_id", "committed_at < ?1"), of(None), batch));
+        all.push(prune(
+            "withdrawals",
+            record!("withdrawals", "withdrawal_id", "updated_at < ?1 AND status <> ?4"),
+            of(Some(rules::WithdrawalStatus::Held.as_str())),
+            batch,
+        ));
+    }
+    all
 }
