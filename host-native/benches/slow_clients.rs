@@ -184,7 +184,7 @@ fn main() {
         let tenant: serde_json::Value = reqwest::Client::new()
             .post(format!("{base}/v1/admin/tenants"))
             .bearer_auth(&admin)
-            .json(&json!({ "name": "bench", "environment": "sandbox" }))
+            .json(&json!({ "name": "bench", "environment": "sandbox", "rate_limit_per_minute": 1_000_000 }))
             .send()
             .await
             .unwrap()

@@ -98,7 +98,7 @@ async fn tenant_key(base: &str, admin: &str) -> String {
         admin,
         reqwest::Method::POST,
         "/v1/admin/tenants",
-        Some(json!({ "name": format!("acme-{}", support::unique_suffix()), "environment": "sandbox" })),
+        Some(json!({ "name": format!("acme-{}", support::unique_suffix()), "environment": "sandbox", "rate_limit_per_minute": 100_000 })),
     )
     .await;
     assert_eq!(status, 201, "{tenant}");
