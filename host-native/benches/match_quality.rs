@@ -13,9 +13,19 @@
 //! The name lists are this project's own (common names of each locale, not
 //! drawn from any list); every draw is seeded, so two runs screen the same.
 //!
+//! - evasion: the same individuals with the name written as no reader would
+//!   tell apart from the listed one (issue #29): invisible characters (soft
+//!   hyphen, zero-width characters, bidi controls, byte-order marks, variation
+//!   selectors), decomposed accents, compatibility forms (full-width,
+//!   mathematical letters), punctuation inside a word; recall by class.
+//!
 //! `cargo bench -p host-native --bench match_quality` (`CGW_BENCH_INDIVIDUALS`,
 //! default 300; `CGW_BENCH_FP_NAMES`, default 1000 per set; `CGW_BENCH_SHOW_HITS`
 //! prints each false positive with the entries it hit, and each miss).
+//! `CGW_BENCH_BASELINE_RULES=path/to/cgw_rules.wasm` screens everything a
+//! second time, in the same run, through another component (e.g. the one
+//! before a change: `git show REV:rules/cgw_rules.wasm > before.wasm`), each
+//! on a server of its own, and prints both columns.
 
 use std::time::Instant;
 
@@ -28,7 +38,7 @@ use rules::EntryKind;
 use serde_json::{json, Value as Json};
 
 mod common;
-use common::{start_gateway_with, Error};
+use common::Error;
 
 const OFAC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../conformance/data/ofac-sdn-2022-01");
 
@@ -251,6 +261,60 @@ fn variants(given: &str, last: &str) -> Vec<(&'static str, String, String)> {
     out
 }
 
+/// Writes `word` with `insert` after its first half.
+fn split_by(word: &str, insert: &str) -> String {
+    let chars: Vec<char> = word.chars().collect();
+    let mid = chars.len() / 2;
+    chars[..mid].iter().collect::<String>() + insert + &chars[mid..].iter().collect::<String>()
+}
+
+/// Each ASCII letter moved to another block by a fixed offset (full-width, mathematical bold).
+fn shifted(text: &str, upper: u32, lower: u32) -> String {
+    text.chars()
+        .map(|c| match c {
+            'A'..='Z' => char::from_u32(upper + (c as u32 - 'A' as u32)).unwrap_or(c),
+            'a'..='z' => char::from_u32(lower + (c as u32 - 'a' as u32)).unwrap_or(c),
+            _ => c,
+        })
+        .collect()
+}
+
+/// The evasion classes of issue #29: (class, first name, surname) as written.
+fn evasions(given: &str, last: &str) -> Vec<(&'static str, String, String)> {
+    // the longest word of the surname carries the insertion
+    let longest = last.split(' ').max_by_key(|w| w.chars().count()).unwrap_or(last).to_string();
+    let inside = |insert: &str| last.replacen(&longest, &split_by(&longest, insert), 1);
+    let around = |open: &str, close: &str| format!("{open}{last}{close}");
+    let mut out: Vec<(&'static str, String, String)> = vec![
+        ("soft hyphen (U+00AD)", given.into(), inside("\u{ad}")),
+        ("word joiner (U+2060)", given.into(), inside("\u{2060}")),
+        ("zero-width space (U+200B)", given.into(), inside("\u{200b}")),
+        ("zero-width non-joiner (U+200C)", given.into(), inside("\u{200c}")),
+        ("zero-width joiner (U+200D)", given.into(), inside("\u{200d}")),
+        ("left-to-right mark (U+200E)", given.into(), inside("\u{200e}")),
+        ("right-to-left mark (U+200F)", given.into(), inside("\u{200f}")),
+        ("bidi override (U+202E…U+202C)", given.into(), around("\u{202e}", "\u{202c}")),
+        ("bidi isolate (U+2066…U+2069)", given.into(), around("\u{2066}", "\u{2069}")),
+        ("byte-order mark in the first name", format!("\u{feff}{given}"), last.into()),
+        ("byte-order mark in the surname", given.into(), inside("\u{feff}")),
+        ("Mongolian vowel separator (U+180E)", given.into(), inside("\u{180e}")),
+        ("variation selector (U+FE0F)", given.into(), inside("\u{fe0f}")),
+        ("combining grapheme joiner (U+034F)", given.into(), inside("\u{34f}")),
+        ("tag character (U+E0041)", given.into(), inside("\u{e0041}")),
+        ("full-width, both names", shifted(given, 0xff21, 0xff41), shifted(last, 0xff21, 0xff41)),
+        ("mathematical bold surname", given.into(), shifted(last, 0x1d400, 0x1d41a)),
+        ("inner hyphen", given.into(), inside("-")),
+        ("inner period", given.into(), inside(".")),
+        ("inner underscore", given.into(), inside("_")),
+    ];
+    // a decomposed accent on the surname's first vowel after its first letter
+    if let Some((i, c)) = last.char_indices().skip(1).find(|(_, c)| "aeiou".contains(*c)) {
+        let at = i + c.len_utf8();
+        out.push(("decomposed accent (U+0301)", given.into(), format!("{}\u{301}{}", &last[..at], &last[at..])));
+    }
+    out
+}
+
 struct Api {
     client: reqwest::Client,
     base: String,
@@ -274,24 +338,23 @@ impl Api {
     }
 }
 
-async fn run() -> Result<(), Error> {
-    let individuals: usize = std::env::var("CGW_BENCH_INDIVIDUALS").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
-    let fp_names: usize = std::env::var("CGW_BENCH_FP_NAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(1000);
-    let dir = tempfile::tempdir()?;
-    let database = format!("sqlite://{}", dir.path().join("quality.db").display());
-    let (addr, _) = start_gateway_with(&database, false, Config::default()).await?;
-    let importer =
-        Gateway::new(open_store(&database).await?, Box::new(ComponentRules::embedded()?), Box::new(SystemClock), Box::new(OsIds), Config::default());
-    importer.migrate().await?;
-    let entries = parse::ofac(&std::fs::read(format!("{OFAC}/sdn.csv"))?, Some(&std::fs::read(format!("{OFAC}/alt.csv"))?))?;
-    let people = listed_individuals(&entries, individuals);
-    importer
+/// A server on loopback screening through `rules`, its production with
+/// OFAC's list; a tenant's key, and the admin key that reads its cases.
+async fn start(dir: &std::path::Path, label: &str, rules: ComponentRules, entries: Vec<ListEntry>) -> Result<Api, Error> {
+    let database = format!("sqlite://{}", dir.join(format!("{label}.db")).display());
+    let gateway = Gateway::new(open_store(&database).await?, Box::new(rules), Box::new(SystemClock), Box::new(OsIds), Config::default());
+    gateway.migrate().await?;
+    gateway
         .import_list(Environment::Production, "ofac-sdn", ListFormat::OfacCsv, entries, "bench")
         .await
         .map_err(|e| format!("{}: {}", e.code, e.message))?;
-    let admin = importer.create_admin_key(Environment::Production).await?;
+    let admin = gateway.create_admin_key(Environment::Production).await?;
+    let gateway = std::sync::Arc::new(gateway);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let base = format!("http://{}", listener.local_addr()?);
+    tokio::spawn(host_native::server::serve(listener, gateway.clone(), std::future::pending()));
+    tokio::spawn(host_native::webhooks::decision_log_loop(gateway, std::time::Duration::from_millis(200)));
     let client = reqwest::Client::new();
-    let base = format!("http://{addr}");
     let tenant: Json = client
         .post(format!("{base}/v1/admin/tenants"))
         .bearer_auth(&admin)
@@ -301,61 +364,111 @@ async fn run() -> Result<(), Error> {
         .json()
         .await?;
     let key = tenant["api_key"].as_str().ok_or("no api key")?.to_string();
-    let mut api = Api { client, base, key, admin, screened: 0 };
+    Ok(Api { client, base, key, admin, screened: 0 })
+}
 
-    // Recall by class: (class, screened, found the right entry).
-    let mut recall: Vec<(&str, usize, usize)> = Vec::new();
-    let started = Instant::now();
-    for (entity, given, last, dob, nationality) in &people {
-        for (class, first, surname) in variants(given, last) {
-            let matched = api.screen(&first, &surname, dob, nationality).await?;
-            let found = matched.contains(entity);
-            if !found && std::env::var_os("CGW_BENCH_SHOW_HITS").is_some() {
-                println!("missed ({class}): {first} {surname} {dob} {nationality}, entry {entity} -> {matched:?}");
-            }
-            match recall.iter_mut().find(|(c, ..)| *c == class) {
-                Some(row) => {
-                    row.1 += 1;
-                    row.2 += usize::from(found);
+/// Per row, the screened count and the hits of each component.
+type Rows = Vec<(String, usize, Vec<usize>)>;
+
+fn count(rows: &mut Rows, row: &str, versions: usize, at: usize, found: bool) {
+    let i = match rows.iter().position(|(r, ..)| r == row) {
+        Some(i) => i,
+        None => {
+            rows.push((row.to_string(), 0, vec![0; versions]));
+            rows.len() - 1
+        }
+    };
+    if at == 0 {
+        rows[i].1 += 1;
+    }
+    rows[i].2[at] += usize::from(found);
+}
+
+fn print(title: &str, labels: &[String], rows: &Rows, percent_of_hits: bool) {
+    let heads: Vec<String> = labels.iter().map(|l| format!("{l} | {l} %")).collect();
+    println!("| {title} | screened | {} |", heads.join(" | "));
+    println!("|---|---|{}", "---|---|".repeat(labels.len()));
+    for (row, screened, hits) in rows {
+        let cells: Vec<String> = hits
+            .iter()
+            .map(|h| {
+                let share = 100.0 * *h as f64 / (*screened).max(1) as f64;
+                if percent_of_hits {
+                    format!("{h} | {share:.2}%")
+                } else {
+                    format!("{h} | {share:.1}%")
                 }
-                None => recall.push((class, 1, usize::from(found))),
-            }
-        }
+            })
+            .collect();
+        println!("| {row} | {screened} | {} |", cells.join(" | "));
     }
-    // False positives: any hit on a name on no list.
-    let mut draw = Draw(0x9e37_79b9_7f4a_7c15);
-    let mut fp = Vec::new();
-    for (set, given, surnames, nationalities) in [
-        ("ordinary names of many locales", ORDINARY_GIVEN, ORDINARY_SURNAMES, ORDINARY_NATIONALITIES),
-        ("common romanized Arabic, Persian and Russian names", ROMANIZED_GIVEN, ROMANIZED_SURNAMES, ROMANIZED_NATIONALITIES),
-    ] {
-        let mut hits = 0;
-        for _ in 0..fp_names {
-            let (first, last, dob, nationality) = (draw.pick(given), draw.pick(surnames), draw.date_of_birth(), draw.pick(nationalities));
-            let matched = api.screen(first, last, &dob, nationality).await?;
-            if !matched.is_empty() && std::env::var_os("CGW_BENCH_SHOW_HITS").is_some() {
-                println!("false positive: {first} {last} {dob} {nationality} -> {matched:?}");
-            }
-            hits += usize::from(!matched.is_empty());
-        }
-        fp.push((set, fp_names, hits));
-    }
-    let per_screening_ms = started.elapsed().as_secs_f64() * 1e3 / api.screened.max(1) as f64;
+    println!();
+}
 
-    println!("| recall: SDN individuals, true DOB and nationality | screened | right entry found | recall |");
-    println!("|---|---|---|---|");
-    for (class, screened, found) in &recall {
-        println!("| {class} | {screened} | {found} | {:.1}% |", 100.0 * *found as f64 / (*screened).max(1) as f64);
+async fn run() -> Result<(), Error> {
+    let individuals: usize = std::env::var("CGW_BENCH_INDIVIDUALS").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
+    let fp_names: usize = std::env::var("CGW_BENCH_FP_NAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let show = std::env::var_os("CGW_BENCH_SHOW_HITS").is_some();
+    let dir = tempfile::tempdir()?;
+    let entries = parse::ofac(&std::fs::read(format!("{OFAC}/sdn.csv"))?, Some(&std::fs::read(format!("{OFAC}/alt.csv"))?))?;
+    let people = listed_individuals(&entries, individuals);
+    // the baseline first (when given), then the embedded component
+    let mut components = Vec::new();
+    if let Ok(path) = std::env::var("CGW_BENCH_BASELINE_RULES") {
+        components.push(("before".to_string(), ComponentRules::load(std::path::Path::new(&path))?));
     }
-    println!("\n| false positives: names on no list, random DOB 1950–2005 | screened | hits | rate |");
-    println!("|---|---|---|---|");
-    for (set, screened, hits) in &fp {
-        println!("| {set} | {screened} | {hits} | {:.2}% |", 100.0 * *hits as f64 / (*screened).max(1) as f64);
+    components.push(((if components.is_empty() { "this build" } else { "after" }).to_string(), ComponentRules::embedded()?));
+    let mut labels = Vec::new();
+    let mut apis = Vec::new();
+    for (label, rules) in components {
+        println!("{label}: rules {}", gateway::ports::Rules::identity(&rules).component_sha256);
+        apis.push(start(dir.path(), &label.replace(' ', "-"), rules, entries.clone()).await?);
+        labels.push(label);
     }
-    println!(
-        "\n{} screenings through the API at the production threshold, {per_screening_ms:.2} ms each on average (a hit adds the case read)",
-        api.screened
-    );
+    let versions = apis.len();
+
+    let (mut recall, mut evasion, mut fp): (Rows, Rows, Rows) = (Vec::new(), Vec::new(), Vec::new());
+    let started = Instant::now();
+    for (at, api) in apis.iter_mut().enumerate() {
+        for (entity, given, last, dob, nationality) in &people {
+            for (rows, cases) in [(&mut recall, variants(given, last)), (&mut evasion, evasions(given, last))] {
+                for (class, first, surname) in cases {
+                    let matched = api.screen(&first, &surname, dob, nationality).await?;
+                    let found = matched.contains(entity);
+                    if !found && show {
+                        println!("{}: missed ({class}): {first:?} {surname:?} {dob} {nationality}, entry {entity} -> {matched:?}", labels[at]);
+                    }
+                    count(rows, class, versions, at, found);
+                }
+            }
+        }
+        // False positives: any hit on a name on no list.
+        let mut draw = Draw(0x9e37_79b9_7f4a_7c15);
+        for (set, given, surnames, nationalities) in [
+            ("ordinary names of many locales", ORDINARY_GIVEN, ORDINARY_SURNAMES, ORDINARY_NATIONALITIES),
+            ("common romanized Arabic, Persian and Russian names", ROMANIZED_GIVEN, ROMANIZED_SURNAMES, ROMANIZED_NATIONALITIES),
+        ] {
+            for _ in 0..fp_names {
+                let (first, last, dob, nationality) = (draw.pick(given), draw.pick(surnames), draw.date_of_birth(), draw.pick(nationalities));
+                let matched = api.screen(first, last, &dob, nationality).await?;
+                if !matched.is_empty() && show {
+                    println!("{}: false positive: {first} {last} {dob} {nationality} -> {matched:?}", labels[at]);
+                }
+                count(&mut fp, set, versions, at, !matched.is_empty());
+            }
+        }
+    }
+    let screened: usize = apis.iter().map(|a| a.screened).sum();
+    let per_screening_ms = started.elapsed().as_secs_f64() * 1e3 / screened.max(1) as f64;
+
+    print("recall: SDN individuals, true DOB and nationality", &labels, &recall, false);
+    print("evasion recall: the same individuals, the name written with", &labels, &evasion, false);
+    print("false positives: names on no list, random DOB 1950–2005", &labels, &fp, true);
+    let at_goal = |at: usize| evasion.iter().filter(|(_, n, hits)| hits[at] as f64 >= 0.98 * *n as f64).count();
+    for (at, label) in labels.iter().enumerate() {
+        println!("{label}: {} of {} evasion classes at ≥ 98% recall", at_goal(at), evasion.len());
+    }
+    println!("\n{screened} screenings through the API at the production threshold, {per_screening_ms:.2} ms each on average (a hit adds the case read)");
     Ok(())
 }
 
