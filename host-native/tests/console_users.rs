@@ -229,10 +229,15 @@ async fn sessions_end_when_disabled_idle_or_superseded() {
 
 /// A gateway on a fresh SQLite file, its clock at `now`.
 async fn team_gateway(dir: &tempfile::TempDir, now: Arc<AtomicI64>, config: Config) -> Gateway {
-    let db = format!("sqlite://{}", dir.path().join("g.db").display());
-    let keys = host_native::load_secret_keys(&db, None, None, &[]).unwrap();
+    team_gateway_on(&format!("sqlite://{}", dir.path().join("g.db").display()), now, config).await
+}
+
+/// A gateway on the database `db`, its clock at `now`.
+async fn team_gateway_on(db: &str, now: Arc<AtomicI64>, config: Config) -> Gateway {
+    let key = if db.starts_with("sqlite:") { None } else { Some(PG_KEY) };
+    let keys = host_native::load_secret_keys(db, key, None, &[]).unwrap();
     let gateway = Gateway::new(
-        open_store(&db).await.unwrap(),
+        open_store(db).await.unwrap(),
         Box::new(ComponentRules::embedded().unwrap()),
         Box::new(TestClock(now)),
         Box::new(OsIds),
@@ -255,8 +260,19 @@ fn ip(text: &str) -> Option<std::net::IpAddr> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_burst_of_guesses_checks_five_and_leaves_the_owner_in() {
     let dir = tempfile::tempdir().unwrap();
+    a_burst_of_guesses_on(&format!("sqlite://{}", dir.path().join("g.db").display())).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_burst_of_guesses_checks_five_on_postgres() {
+    if let Some(db) = support::postgres_database("burst").await {
+        a_burst_of_guesses_on(&db).await;
+    }
+}
+
+async fn a_burst_of_guesses_on(db: &str) {
     let at = 1_800_000_000;
-    let gateway = Arc::new(team_gateway(&dir, Arc::new(AtomicI64::new(at)), Config::default()).await);
+    let gateway = Arc::new(team_gateway_on(db, Arc::new(AtomicI64::new(at)), Config::default()).await);
     let created = gateway.create_console_account(Environment::Sandbox, "owner@example.com", Role::Approver).await.unwrap();
     let burst = |count: usize, right_one: bool| {
         let tasks: Vec<_> = (0..count + usize::from(right_one))

@@ -171,8 +171,11 @@ fn dummy_hash() -> Option<&'static str> {
 /// person's address (its parts are the first guesses).
 fn check_strength(password: &str, email: &str) -> ApiResult<()> {
     let local = email.split('@').next().unwrap_or_default();
-    let inputs: Vec<&str> =
-        std::iter::once(email).chain(email.split(['@', '.', '-', '_', '+'])).chain([local, "compliance", "gateway", "console"]).collect();
+    let inputs: Vec<&str> = std::iter::once(email)
+        .chain(email.split(['@', '.', '-', '_', '+']))
+        .chain([local, "compliance", "gateway", "console"])
+        .filter(|word| !word.is_empty())
+        .collect();
     let estimate = zxcvbn::zxcvbn(password, &inputs);
     if estimate.score() >= PASSWORD_MIN_SCORE {
         return Ok(());
@@ -724,6 +727,27 @@ mod tests {
         {
             assert!(check_strength(strong, "ana.reviewer@example.com").is_ok(), "{strong} was refused");
         }
+    }
+
+    /// Any text a person may send is estimated, quickly: unicode, emoji,
+    /// combining marks, invisible characters, and the longest password allowed.
+    #[test]
+    fn every_allowed_password_is_estimated_quickly() {
+        let long = "ab1!".repeat(PASSWORD_MAX_CHARS / 4);
+        let samples = [
+            "пароль-пароль-пароль",
+            "🔐🔐🔐🔐🔐🔐🔐🔐🔐🔐🔐🔐",
+            "Ünïcödé pässwörd ñ",
+            "e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}",
+            "\u{200b}\u{200b}\u{200b}\u{200b}\u{200b}\u{200b}\u{200b}\u{200b}\u{200b}\u{200b}\u{200b}\u{200b}",
+            &long,
+        ];
+        for sample in samples {
+            let started = std::time::Instant::now();
+            let _ = check_strength(sample, "a@example.com");
+            assert!(started.elapsed() < std::time::Duration::from_secs(1), "{sample}: {:?}", started.elapsed());
+        }
+        assert!(check_strength(&long, "a@example.com").is_err(), "a repeated pattern is weak");
     }
 
     #[test]
