@@ -468,7 +468,9 @@ async fn run() -> Result<(), Error> {
     for (at, label) in labels.iter().enumerate() {
         println!("{label}: {} of {} evasion classes at ≥ 98% recall", at_goal(at), evasion.len());
     }
-    println!("\n{screened} screenings through the API at the production threshold, {per_screening_ms:.2} ms each on average (a hit adds the case read)");
+    println!(
+        "\n{screened} screenings through the API at the production threshold, {per_screening_ms:.2} ms each on average (a hit adds the case read)"
+    );
     Ok(())
 }
 
