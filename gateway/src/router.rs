@@ -199,6 +199,7 @@ route_table! {
     AdminKeyCreate(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/keys" => "createKey", Admin audit "key.create", crate::tenants::create_key, doc crate::tenants::create_key_doc;
     AdminTenantSuspend(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/suspend" => "suspendTenant", Admin audit "tenant.suspend", crate::tenants::suspend, doc crate::tenants::suspend_doc;
     AdminTenantScreening(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/screening" => "setTenantScreening", Admin audit "tenant.screening", crate::tenants::set_screening, doc crate::tenants::set_screening_doc;
+    AdminTenantRateLimit(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/rate-limit" => "setTenantRateLimit", Admin audit "tenant.rate_limit", crate::tenants::set_rate_limit, doc crate::tenants::set_rate_limit_doc;
     AdminTenantAudit(tenant_id): "GET" "/v1/admin/tenants/{tenant_id}/audit" => "getTenantAudit", Admin, crate::tenants::audit_of, doc crate::tenants::audit_of_doc;
     AdminKeyRevoke(key_id): "DELETE" "/v1/admin/keys/{key_id}" => "revokeKey", Admin audit "key.revoke", crate::tenants::revoke_key, doc crate::tenants::revoke_key_doc;
     AdminMetrics: "GET" "/v1/admin/metrics" => "getReviewMetrics", Review, crate::sanctions::review_metrics, doc crate::sanctions::review_metrics_doc;

@@ -1,6 +1,6 @@
-use serde_json::json;
+use serde_json::{json, Value as Json};
 
-use crate::{ensure, ensure_eq, CaseResult, Env};
+use crate::{ensure, ensure_eq, CaseResult, Env, Resp};
 
 pub fn missing_header_is_missing_credentials(env: &Env) -> CaseResult {
     env.call("GET", "/v1/sanctions/status?user_id=x", None, None).expect_error(401, "missing_credentials")?;
@@ -211,5 +211,108 @@ pub fn sandbox_and_production_never_mix(env: &Env) -> CaseResult {
     .expect(201)?;
     ensure_eq!(s.get(&format!("/v1/exclusions/check?email={email}")).body["is_excluded"], json!(true));
     ensure_eq!(p.get(&format!("/v1/exclusions/check?email={email}")).body["is_excluded"], json!(false), "a sandbox exclusion leaked into production");
+    Ok(())
+}
+
+/// Walks an audit log `limit` entries a page, following `next_cursor`;
+/// answers every entry's id in the order served.
+fn walk_audit(read: impl Fn(&str) -> Resp, limit: usize) -> Result<Vec<String>, String> {
+    let mut ids = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..100 {
+        let query = match &cursor {
+            Some(c) => format!("?limit={limit}&cursor={c}"),
+            None => format!("?limit={limit}"),
+        };
+        let page = read(&query);
+        page.expect(200)?;
+        let entries = page.body["entries"].as_array().cloned().unwrap_or_default();
+        ensure!(entries.len() <= limit, "a page of {limit} held {}: {}", entries.len(), page.raw);
+        ids.extend(entries.iter().filter_map(|e| e["audit_id"].as_str().map(str::to_string)));
+        match (page.body["has_more"].as_bool(), page.body["next_cursor"].as_str()) {
+            (Some(true), Some(next)) => {
+                ensure!(entries.len() == limit, "a page before the last is short: {}", page.raw);
+                cursor = Some(next.to_string());
+            }
+            (Some(false), None) => return Ok(ids),
+            _ => return Err(format!("has_more and next_cursor disagree: {}", page.raw)),
+        }
+    }
+    Err("the audit log never ended".into())
+}
+
+/// Audit logs are read a page at a time (they stopped at 500 with no
+/// cursor): walking the pages serves every entry once, newest first, as
+/// one long page does; a cursor this service did not issue and a limit out
+/// of range are refused.
+pub fn audit_logs_are_read_a_page_at_a_time(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    for _ in 0..4 {
+        env.admin("POST", &format!("/v1/admin/tenants/{}/keys", t.tenant_id), Some(&json!({}))).expect(201)?;
+    }
+    // tenant.create and four key.create, each on the tenant's log
+    let of_tenant = |query: &str| env.admin("GET", &format!("/v1/admin/tenants/{}/audit{query}", t.tenant_id), None);
+    let whole = of_tenant("");
+    whole.expect(200)?;
+    ensure_eq!(whole.body["has_more"], json!(false));
+    ensure_eq!(whole.body["next_cursor"], Json::Null);
+    let all: Vec<String> =
+        whole.body["entries"].as_array().cloned().unwrap_or_default().iter().filter_map(|e| e["audit_id"].as_str().map(str::to_string)).collect();
+    ensure!(all.len() >= 5, "five admin actions on the tenant, {} entries: {}", all.len(), whole.raw);
+    ensure_eq!(walk_audit(of_tenant, 2)?, all, "the pages of two");
+    ensure_eq!(walk_audit(|q: &str| t.get(&format!("/v1/audit{q}")), 1)?, all, "the tenant's own log, a page of one");
+    // the environment's admin log pages too: the next page goes on from the
+    // last entry served (other cases may write newer ones meanwhile)
+    let first = env.admin("GET", "/v1/admin/audit?limit=2", None);
+    first.expect(200)?;
+    ensure_eq!(first.body["has_more"], json!(true));
+    let second = env.admin("GET", &format!("/v1/admin/audit?limit=2&cursor={}", first.str("next_cursor")), None);
+    second.expect(200)?;
+    let entries = |r: &Resp| r.body["entries"].as_array().cloned().unwrap_or_default();
+    let served: Vec<Json> = entries(&first).into_iter().chain(entries(&second)).collect();
+    ensure!(served.len() == 4, "two pages of two: {served:?}");
+    let ids: std::collections::BTreeSet<&str> = served.iter().filter_map(|e| e["audit_id"].as_str()).collect();
+    ensure!(ids.len() == 4, "an entry was served twice: {served:?}");
+    let times: Vec<&str> = served.iter().filter_map(|e| e["at"].as_str()).collect();
+    ensure!(times.windows(2).all(|w| w[0] >= w[1]), "not newest first across pages: {times:?}");
+    // the twins: what is not a page is refused
+    of_tenant("?cursor=not-a-cursor").expect_error(400, "invalid_cursor")?;
+    of_tenant("?limit=0").expect_error(400, "invalid_limit")?;
+    of_tenant("?limit=501").expect_error(400, "invalid_limit")?;
+    Ok(())
+}
+
+/// Per-tenant rate limits (L2) change after creation: every key of the
+/// tenant runs under the new rate from its next request, and another
+/// tenant's is untouched. The twins: what is not a rate, or not a tenant, is refused.
+pub fn a_tenants_rate_limit_changes_after_creation(env: &Env) -> CaseResult {
+    let t = env.tenant_with("sandbox", 3)?;
+    let first = t.get("/v1/rules");
+    first.expect(200)?;
+    ensure_eq!(first.header("ratelimit-policy"), Some("\"per-key\";q=3;w=60"));
+    let path = format!("/v1/admin/tenants/{}/rate-limit", t.tenant_id);
+    let set = env.admin("PUT", &path, Some(&json!({ "rate_limit_per_minute": 1000 })));
+    set.expect(200)?;
+    ensure_eq!(set.body, json!({ "tenant_id": t.tenant_id, "rate_limit_per_minute": 1000 }));
+    // eight requests cannot fit at 3 a minute, they do at 1000
+    for _ in 0..8 {
+        let r = t.get("/v1/rules");
+        r.expect(200)?;
+        ensure_eq!(r.header("ratelimit-policy"), Some("\"per-key\";q=1000;w=60"));
+    }
+    // lowered, a tenant is held to the new rate
+    let lowered = env.tenant_with("sandbox", 1000)?;
+    env.admin("PUT", &format!("/v1/admin/tenants/{}/rate-limit", lowered.tenant_id), Some(&json!({ "rate_limit_per_minute": 2 }))).expect(200)?;
+    let statuses: Vec<u16> = (0..8).map(|_| lowered.get("/v1/rules").status).collect();
+    ensure!(statuses.contains(&429), "no 429 at 2 a minute: {statuses:?}");
+    ensure!(statuses.iter().filter(|s| **s == 200).count() <= 4, "more than 2 a minute were served: {statuses:?}");
+    // the change is an audited admin action, on the tenant's log
+    let audit = env.admin("GET", &format!("/v1/admin/tenants/{}/audit", t.tenant_id), None);
+    ensure!(audit.raw.contains("tenant.rate_limit"), "the change is not audited: {}", audit.raw);
+    env.admin("PUT", &path, Some(&json!({ "rate_limit_per_minute": 0 }))).expect_error(400, "invalid_field")?;
+    env.admin("PUT", &path, Some(&json!({}))).expect_error(400, "missing_fields")?;
+    env.admin("PUT", "/v1/admin/tenants/ten_missing/rate-limit", Some(&json!({ "rate_limit_per_minute": 10 })))
+        .expect_error(404, "tenant_not_found")?;
+    env.call("PUT", &path, Some(&t.key), Some(&json!({ "rate_limit_per_minute": 10_000 }))).expect_error(403, "forbidden")?;
     Ok(())
 }

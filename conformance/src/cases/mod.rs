@@ -45,6 +45,8 @@ cases![
     auth::rate_limit_headers_show_the_quota_before_it_bites,
     auth::admin_actions_are_audited_and_tenants_read_their_own,
     auth::tenants_cannot_see_each_other,
+    auth::audit_logs_are_read_a_page_at_a_time,
+    auth::a_tenants_rate_limit_changes_after_creation,
     auth::sandbox_and_production_never_mix,
     sanctions::clear_screening_is_201_without_hit_fields,
     sanctions::sanctioned_sam_is_a_strong_single_match,

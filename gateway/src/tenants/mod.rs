@@ -6,8 +6,9 @@ mod authn;
 pub mod store;
 
 use serde::Serialize;
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
+use crate::api::ReviewPage;
 use crate::auth::{self, Environment};
 use crate::error::{ApiError, ApiResult};
 use crate::input::Fields;
@@ -21,8 +22,8 @@ use store::AuditRow;
 const DEFAULT_PRODUCTION_RATE_LIMIT_PER_MINUTE: i64 = 1_000;
 pub(crate) const SERVICE_RATE_LIMIT_PER_MINUTE: i64 = 100_000;
 const MAX_RATE_LIMIT_PER_MINUTE: i64 = 1_000_000;
-/// How many entries an audit log read shows.
-const AUDIT_LENGTH: i64 = 500;
+/// How many entries a page of an audit log shows unless `limit` says, and at most.
+const AUDIT_PAGE: i64 = 500;
 
 /// The body of `POST /v1/admin/tenants`.
 #[derive(ToSchema)]
@@ -124,6 +125,23 @@ impl TenantRequest {
     }
 }
 
+/// The body of `PUT /v1/admin/tenants/{tenant_id}/rate-limit`.
+#[derive(ToSchema)]
+#[schema(as = TenantRateLimitRequest)]
+#[allow(dead_code)]
+struct RateLimitRequest {
+    #[schema(minimum = 1, maximum = 1_000_000)]
+    rate_limit_per_minute: i64,
+}
+
+/// A tenant's request rate per key, as set.
+#[derive(Serialize, ToSchema)]
+#[schema(as = TenantRateLimit)]
+struct RateLimitSet<'a> {
+    tenant_id: &'a str,
+    rate_limit_per_minute: i64,
+}
+
 /// A new tenant with its first key, shown once.
 #[derive(Serialize, ToSchema)]
 #[schema(as = TenantCreated)]
@@ -184,19 +202,47 @@ struct AuditEntry {
     tenant_id: Option<Option<String>>,
 }
 
+/// A page of a tenant's audit log, newest first.
 #[derive(Serialize, ToSchema)]
 #[schema(as = TenantAudit)]
 struct TenantAuditLog<'a> {
     tenant_id: &'a str,
     entries: Vec<AuditEntry>,
+    /// for the next page; `null` on the last
+    #[schema(required)]
+    next_cursor: Option<String>,
+    has_more: bool,
 }
 
+/// A page of the environment's admin actions, newest first.
 #[derive(Serialize, ToSchema)]
 #[schema(as = AdminAudit)]
 struct AdminAuditLog {
     #[schema(value_type = EnvironmentName)]
     environment: &'static str,
     entries: Vec<AuditEntry>,
+    /// for the next page; `null` on the last
+    #[schema(required)]
+    next_cursor: Option<String>,
+    has_more: bool,
+}
+
+/// The page of an audit log asked for.
+#[derive(IntoParams)]
+#[allow(dead_code)]
+struct AuditQuery {
+    /// default and most 500
+    #[param(minimum = 1, maximum = 500)]
+    limit: Option<u32>,
+    /// the `next_cursor` of the page before
+    cursor: Option<String>,
+}
+
+/// The page a request asks for: its size and where it starts.
+fn audit_page(ctx: &Ctx<'_>) -> ApiResult<ReviewPage<(i64, String)>> {
+    let limit = ctx.query.page_limit(AUDIT_PAGE, AUDIT_PAGE)?;
+    let after = crate::api::cursor::from_query(ctx.query.get("cursor"))?;
+    Ok(ReviewPage { limit, after, min_age_seconds: 0 })
 }
 
 pub(crate) fn create_doc() -> OperationDoc {
@@ -227,8 +273,19 @@ pub(crate) fn set_screening_doc() -> OperationDoc {
         .errors(&[400, 404])
 }
 
+pub(crate) fn set_rate_limit_doc() -> OperationDoc {
+    OperationDoc::new("admin", "change a tenant's request rate per key and minute")
+        .describe("Every key of the tenant runs under the new rate from its next request. A key already refused in the current minute may stay refused until the minute ends (where hosts share their counts, each holds what it reserved of the minute).")
+        .body::<RateLimitRequest>()
+        .responds::<RateLimitSet>(200, "success")
+        .errors(&[400, 404])
+}
+
 pub(crate) fn audit_of_doc() -> OperationDoc {
-    OperationDoc::new("admin", "a tenant's audit log").responds::<TenantAuditLog>(200, "success").errors(&[404])
+    OperationDoc::new("admin", "a tenant's audit log, newest first, a page at a time")
+        .query::<AuditQuery>()
+        .responds::<TenantAuditLog>(200, "success")
+        .errors(&[400, 404])
 }
 
 pub(crate) fn revoke_key_doc() -> OperationDoc {
@@ -236,12 +293,17 @@ pub(crate) fn revoke_key_doc() -> OperationDoc {
 }
 
 pub(crate) fn admin_audit_doc() -> OperationDoc {
-    OperationDoc::new("admin", "admin actions of the environment, newest first").responds::<AdminAuditLog>(200, "success")
+    OperationDoc::new("admin", "admin actions of the environment, newest first, a page at a time")
+        .query::<AuditQuery>()
+        .responds::<AdminAuditLog>(200, "success")
+        .errors(&[400])
 }
 
 pub(crate) fn own_audit_doc() -> OperationDoc {
-    OperationDoc::new("audit", "the caller's audit log: failed authentications and admin actions on the tenant")
+    OperationDoc::new("audit", "the caller's audit log: failed authentications and admin actions on the tenant, newest first, a page at a time")
+        .query::<AuditQuery>()
         .responds::<TenantAuditLog>(200, "success")
+        .errors(&[400])
 }
 
 fn tenant_not_found() -> ApiError {
@@ -282,9 +344,13 @@ impl Gateway {
         }
     }
 
-    async fn audit_of_tenant(&self, tenant_id: &str) -> ApiResult<Reply> {
-        let entries = store::tenant_audit(self.store.as_ref(), tenant_id, AUDIT_LENGTH).await?.into_iter().map(audit_entry).collect();
-        Reply::typed(200, &TenantAuditLog { tenant_id, entries })
+    async fn audit_of_tenant(&self, ctx: &Ctx<'_>, tenant_id: &str) -> ApiResult<Reply> {
+        let mut page = audit_page(ctx)?;
+        let after = store::AuditAfter(page.after.take());
+        let mut rows = store::tenant_audit(self.store.as_ref(), tenant_id, &after, page.read_limit()).await?;
+        let (has_more, next_cursor) = page.cut(&mut rows, |r| (r.at, r.audit_id.clone()));
+        let entries = rows.into_iter().map(audit_entry).collect();
+        Reply::typed(200, &TenantAuditLog { tenant_id, entries, next_cursor, has_more })
     }
 
     /// Records an admin action that succeeded: who (the admin key), what, on
@@ -391,26 +457,47 @@ pub(crate) async fn set_screening(gw: &Gateway, ctx: &Ctx<'_>, tenant_id: &str) 
     Reply::typed(200, &ScreeningSet { tenant_id, screening })
 }
 
+/// `PUT /v1/admin/tenants/{id}/rate-limit`: the tenant's request rate per
+/// key and minute (spec L2: production rates are set per tenant), from each
+/// key's next request on.
+pub(crate) async fn set_rate_limit(gw: &Gateway, ctx: &Ctx<'_>, tenant_id: &str) -> ApiResult<Reply> {
+    let mut f = Fields::from_body(ctx.body)?;
+    let rate = f.integer("rate_limit_per_minute");
+    if !f.is_missing("rate_limit_per_minute") && !(1..=MAX_RATE_LIMIT_PER_MINUTE).contains(&rate) {
+        f.reject("invalid_field", format!("rate_limit_per_minute must be from 1 to {MAX_RATE_LIMIT_PER_MINUTE}"));
+    }
+    f.finish()?;
+    gw.require_tenant(ctx, tenant_id).await?;
+    gw.store.batch(vec![store::set_rate_limit(tenant_id, ctx.caller.environment, rate)]).await?;
+    // the cached callers carry the rate they were read with
+    gw.key_cache.clear();
+    Reply::typed(200, &RateLimitSet { tenant_id, rate_limit_per_minute: rate })
+}
+
 /// `GET /v1/admin/tenants/{id}/audit`: a tenant's audit log.
 pub(crate) async fn audit_of(gw: &Gateway, ctx: &Ctx<'_>, tenant_id: &str) -> ApiResult<Reply> {
     gw.require_tenant(ctx, tenant_id).await?;
-    gw.audit_of_tenant(tenant_id).await
+    gw.audit_of_tenant(ctx, tenant_id).await
 }
 
 /// A tenant's own audit log: failed authentications with its keys and
 /// what the compliance team did to the tenant.
 pub(crate) async fn own_audit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    gw.audit_of_tenant(&ctx.caller.tenant_id).await
+    gw.audit_of_tenant(ctx, &ctx.caller.tenant_id).await
 }
 
-/// The admin actions of the environment, newest first.
+/// The admin actions of the environment, newest first, a page at a time.
 pub(crate) async fn admin_audit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let mut page = audit_page(ctx)?;
+    let after = store::AuditAfter(page.after.take());
+    let mut rows = store::admin_audit(gw.store.as_ref(), ctx.caller.environment, &after, page.read_limit()).await?;
+    let (has_more, next_cursor) = page.cut(&mut rows, |r| (r.at, r.audit_id.clone()));
     let mut entries = Vec::new();
-    for row in store::admin_audit(gw.store.as_ref(), ctx.caller.environment, AUDIT_LENGTH).await? {
+    for row in rows {
         let tenant_id = row.tenant_id.clone();
         entries.push(AuditEntry { tenant_id: Some(tenant_id), ..audit_entry(row) });
     }
-    Reply::typed(200, &AdminAuditLog { environment: ctx.caller.environment.as_str(), entries })
+    Reply::typed(200, &AdminAuditLog { environment: ctx.caller.environment.as_str(), entries, next_cursor, has_more })
 }
 
 fn audit_entry(row: AuditRow) -> AuditEntry {
@@ -436,7 +523,17 @@ mod tests {
     /// The documented bound is the enforced one (a schema attribute takes only a literal).
     #[test]
     fn the_documented_rate_bound_is_the_enforced_one() {
-        let schema = serde_json::to_value(TenantRequest::schema()).expect("serialises");
-        assert_eq!(schema["properties"]["rate_limit_per_minute"]["maximum"].as_f64(), Some(MAX_RATE_LIMIT_PER_MINUTE as f64));
+        for schema in [TenantRequest::schema(), RateLimitRequest::schema()] {
+            let schema = serde_json::to_value(schema).expect("serialises");
+            assert_eq!(schema["properties"]["rate_limit_per_minute"]["maximum"].as_f64(), Some(MAX_RATE_LIMIT_PER_MINUTE as f64));
+        }
+    }
+
+    /// The documented page is the served one.
+    #[test]
+    fn the_documented_audit_page_is_the_served_one() {
+        let params = serde_json::to_value(AuditQuery::into_params(|| None)).expect("serialises");
+        let limit = params.as_array().and_then(|p| p.iter().find(|p| p["name"] == "limit")).expect("a limit parameter");
+        assert_eq!(limit["schema"]["maximum"].as_f64(), Some(AUDIT_PAGE as f64));
     }
 }

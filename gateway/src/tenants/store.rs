@@ -210,25 +210,42 @@ fn audit_row(r: &Row) -> Result<AuditRow, StoreError> {
     })
 }
 
-/// A tenant's audit log, newest first.
-pub async fn tenant_audit(store: &dyn Store, tenant_id: &str, limit: i64) -> Result<Vec<AuditRow>, StoreError> {
+/// Where a page of an audit log starts: after the entry with this time and
+/// id (newest first; entries of one second by id), or at the newest.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AuditAfter(pub Option<(i64, String)>);
+
+impl AuditAfter {
+    /// `?3` and `?4`: with no cursor, past every entry (no stored time reaches the bound).
+    fn params(&self) -> [Value; 2] {
+        match &self.0 {
+            Some((at, audit_id)) => [(*at).into(), audit_id.into()],
+            None => [crate::ports::MAX_STORED_INTEGER.into(), "".into()],
+        }
+    }
+}
+
+/// A page of a tenant's audit log, newest first: at most `limit` entries after `after`.
+pub async fn tenant_audit(store: &dyn Store, tenant_id: &str, after: &AuditAfter, limit: i64) -> Result<Vec<AuditRow>, StoreError> {
+    let [at, audit_id] = after.params();
     let rows = store
         .query(
             "SELECT audit_id, action, reason, key_prefix, request_id, at, actor_key_id, resource, tenant_id FROM audit_log
-             WHERE tenant_id = ?1 ORDER BY at DESC, audit_id LIMIT ?2",
-            vec![tenant_id.into(), limit.into()],
+             WHERE tenant_id = ?1 AND (at < ?3 OR (at = ?3 AND audit_id > ?4)) ORDER BY at DESC, audit_id LIMIT ?2",
+            vec![tenant_id.into(), limit.into(), at, audit_id],
         )
         .await?;
     rows.iter().map(audit_row).collect()
 }
 
-/// The admin actions of an environment, newest first.
-pub async fn admin_audit(store: &dyn Store, environment: Environment, limit: i64) -> Result<Vec<AuditRow>, StoreError> {
+/// A page of the admin actions of an environment, newest first: at most `limit` entries after `after`.
+pub async fn admin_audit(store: &dyn Store, environment: Environment, after: &AuditAfter, limit: i64) -> Result<Vec<AuditRow>, StoreError> {
+    let [at, audit_id] = after.params();
     let rows = store
         .query(
             "SELECT audit_id, action, reason, key_prefix, request_id, at, actor_key_id, resource, tenant_id FROM audit_log
-             WHERE environment = ?1 AND actor_key_id IS NOT NULL ORDER BY at DESC, audit_id LIMIT ?2",
-            vec![environment.as_str().into(), limit.into()],
+             WHERE environment = ?1 AND actor_key_id IS NOT NULL AND (at < ?3 OR (at = ?3 AND audit_id > ?4)) ORDER BY at DESC, audit_id LIMIT ?2",
+            vec![environment.as_str().into(), limit.into(), at, audit_id],
         )
         .await?;
     rows.iter().map(audit_row).collect()
@@ -243,6 +260,14 @@ pub async fn operator_clock_offset(store: &dyn Store, tenant_id: &str, environme
         )
         .await?;
     rows.first().map(|r| r.int(0)).transpose()
+}
+
+/// Sets an operator tenant's request rate per key and minute.
+pub fn set_rate_limit(tenant_id: &str, environment: Environment, rate_limit_per_minute: i64) -> Stmt {
+    Stmt::new(
+        "UPDATE tenants SET rate_limit_per_minute = ?3 WHERE tenant_id = ?1 AND environment = ?2 AND is_service = 0",
+        vec![tenant_id.into(), environment.as_str().into(), rate_limit_per_minute.into()],
+    )
 }
 
 /// Sets which topics beyond sanctions a tenant screens for.
