@@ -47,6 +47,40 @@ pub fn parse_key(text: &str) -> Option<[u8; 32]> {
     bytes.try_into().ok()
 }
 
+/// Why a host's settings give it no key to seal with.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeySettingError {
+    #[error("{0} is not set: webhook signing and TOTP secrets are never stored unsealed (make a key with `head -c 32 /dev/urandom | base64`)")]
+    Missing(&'static str),
+    #[error("{0} is not 32 bytes of base64")]
+    Malformed(&'static str),
+}
+
+impl KeySettingError {
+    /// What every request of a host without a key answers: 503 `secret_key_missing`.
+    pub fn into_api_error(self) -> crate::error::ApiError {
+        crate::error::ApiError::new(503, "secret_key_missing", "the gateway has no key to seal secrets with; retry later")
+            .with_detail(self.to_string())
+    }
+}
+
+/// The keys a host seals with, from its settings: the current key, which
+/// is required (a host never stores a secret unsealed, in production or in
+/// the sandbox), and the previous keys, comma-separated, that still open
+/// what they sealed. `names` are the settings' names, for the error.
+pub fn keys_from_settings(current: Option<&str>, previous: Option<&str>, names: (&'static str, &'static str)) -> Result<SecretKeys, KeySettingError> {
+    let current = current.map(str::trim).filter(|k| !k.is_empty()).ok_or(KeySettingError::Missing(names.0))?;
+    let current = parse_key(current).ok_or(KeySettingError::Malformed(names.0))?;
+    let previous = previous
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+        .map(|k| parse_key(k).ok_or(KeySettingError::Malformed(names.1)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(SecretKeys::new(current, previous))
+}
+
 impl SecretKeys {
     pub fn new(current: [u8; 32], previous: Vec<[u8; 32]>) -> Self {
         SecretKeys { current: (current, key_id(&current)), previous: previous.into_iter().map(|k| (k, key_id(&k))).collect() }
@@ -125,6 +159,32 @@ mod tests {
         tampered.pop();
         tampered.push(if sealed.ends_with('A') { 'B' } else { 'A' });
         assert_eq!(keys.open(&tampered, "wh_1"), Err(SealError::Damaged));
+    }
+
+    /// A host without a key refuses to run rather than store secrets
+    /// unsealed (the edge stored them in clear without `CGW_SECRET_KEY`); a
+    /// key that does not read is refused too, never taken as none.
+    #[test]
+    fn a_host_seals_with_a_key_from_its_settings_or_does_not_run() {
+        use base64::Engine as _;
+        let names = ("CGW_SECRET_KEY", "CGW_PREVIOUS_SECRET_KEYS");
+        let key = |b: u8| base64::engine::general_purpose::STANDARD.encode([b; 32]);
+        for missing in [None, Some(""), Some("  ")] {
+            assert_eq!(keys_from_settings(missing, None, names).unwrap_err(), KeySettingError::Missing("CGW_SECRET_KEY"));
+        }
+        assert_eq!(keys_from_settings(Some("short"), None, names).unwrap_err(), KeySettingError::Malformed("CGW_SECRET_KEY"));
+        let bad_previous = format!("{},nope", key(2));
+        assert_eq!(
+            keys_from_settings(Some(&key(1)), Some(&bad_previous), names).unwrap_err(),
+            KeySettingError::Malformed("CGW_PREVIOUS_SECRET_KEYS")
+        );
+        let refused = KeySettingError::Missing("CGW_SECRET_KEY").into_api_error();
+        assert_eq!((refused.status, refused.code), (503, "secret_key_missing"));
+        // the twin: a key seals, and the previous keys still open
+        let keys = keys_from_settings(Some(&key(1)), Some(&format!(" {} ,", key(2))), names).unwrap();
+        assert_eq!(keys.ids(), format!("{} {}", key_id(&[1; 32]), key_id(&[2; 32])));
+        let sealed = SecretKeys::new([2; 32], vec![]).seal("whsec_x", "wh_1", &[5; 12]);
+        assert_eq!(keys.open(&sealed, "wh_1").unwrap(), "whsec_x");
     }
 
     #[test]

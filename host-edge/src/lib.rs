@@ -155,18 +155,19 @@ fn four_eyes(env: &Env) -> Result<gateway::FourEyes, ApiError> {
     }
 }
 
-/// The keys that seal webhook secrets: the Worker secret `CGW_SECRET_KEY`
-/// (base64, `wrangler secret put`; `scripts/edge.sh dev` makes one per state
-/// directory) and `CGW_PREVIOUS_SECRET_KEYS` (comma-separated) after a rotation.
-fn secret_keys(env: &Env) -> Option<gateway::sealing::SecretKeys> {
+/// The keys that seal webhook and TOTP secrets: the Worker secret
+/// `CGW_SECRET_KEY` (base64, `wrangler secret put`; `scripts/edge.sh` makes
+/// one per state directory for local runs) and `CGW_PREVIOUS_SECRET_KEYS`
+/// (comma-separated) after a rotation. Without a key that reads, every
+/// request is 503 `secret_key_missing`: secrets are never stored unsealed.
+fn secret_keys(env: &Env) -> Result<gateway::sealing::SecretKeys, ApiError> {
     let read = |name: &str| env.secret(name).map(|s| s.to_string()).or_else(|_| env.var(name).map(|v| v.to_string())).ok();
-    let current = read("CGW_SECRET_KEY").and_then(|k| gateway::sealing::parse_key(&k));
-    let Some(current) = current else {
-        worker::console_error!("CGW_SECRET_KEY is not set: webhook secrets are stored unsealed");
-        return None;
-    };
-    let previous = read("CGW_PREVIOUS_SECRET_KEYS").map(|p| p.split(',').filter_map(gateway::sealing::parse_key).collect()).unwrap_or_default();
-    Some(gateway::sealing::SecretKeys::new(current, previous))
+    gateway::sealing::keys_from_settings(
+        read("CGW_SECRET_KEY").as_deref(),
+        read("CGW_PREVIOUS_SECRET_KEYS").as_deref(),
+        ("CGW_SECRET_KEY", "CGW_PREVIOUS_SECRET_KEYS"),
+    )
+    .map_err(gateway::sealing::KeySettingError::into_api_error)
 }
 
 thread_local! {
@@ -185,7 +186,7 @@ pub(crate) async fn build_gateway(env: &Env) -> Result<(Gateway, Rc<Cell<bool>>)
     let (required_lists, list_freshness_seconds) = list_coverage(env)?;
     let config = Config {
         work: Settings::from_env(env).work,
-        secret_keys: secret_keys(env),
+        secret_keys: Some(secret_keys(env)?),
         production_screening_vendor: yente(env),
         production_identity_vendor: sumsub(env)?,
         list_sources,
