@@ -140,7 +140,8 @@ pub(crate) struct UserWithdrawal<'a> {
 /// the withdrawal currency and records the e-mail and phone given.
 pub(crate) fn update_user_for_withdrawal(u: UserWithdrawal<'_>) -> Stmt {
     Stmt::expect_one(
-        "UPDATE users SET cumulative_withdrawn_cents = cumulative_withdrawn_cents + ?4, version = version + 1, updated_at = ?5,
+        "UPDATE users SET cumulative_withdrawn_cents = CASE WHEN cumulative_withdrawn_cents + ?4 > ?9 THEN ?9 ELSE cumulative_withdrawn_cents + ?4 END,
+                version = version + 1, updated_at = ?5,
                 withdrawal_currency = COALESCE(withdrawal_currency, ?6), kyc_email = COALESCE(?7, kyc_email), kyc_phone = COALESCE(?8, kyc_phone)
          WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?3",
         vec![
@@ -152,6 +153,7 @@ pub(crate) fn update_user_for_withdrawal(u: UserWithdrawal<'_>) -> Stmt {
             u.currency.into(),
             Value::from(u.email),
             Value::from(u.phone),
+            crate::ports::MAX_STORED_INTEGER.into(),
         ],
     )
 }
@@ -230,7 +232,8 @@ pub(crate) fn transition(check: &Check, decision: &KycDecision, reviewer: Review
     if decision.status == KycStatus::Approved {
         statements.push(Stmt::new(
             "UPDATE users SET verified_tier = ?3, verified_at = ?4, updated_at = ?4,
-                    cumulative_withdrawn_cents = cumulative_withdrawn_cents + (SELECT amount_cents FROM withdrawals WHERE withdrawal_id = ?5)
+                    cumulative_withdrawn_cents = CASE WHEN cumulative_withdrawn_cents > ?6 - (SELECT amount_cents FROM withdrawals WHERE withdrawal_id = ?5) THEN ?6
+                      ELSE cumulative_withdrawn_cents + (SELECT amount_cents FROM withdrawals WHERE withdrawal_id = ?5) END
              WHERE tenant_id = ?1 AND external_user_id = ?2",
             vec![
                 check.tenant_id.as_str().into(),
@@ -238,6 +241,7 @@ pub(crate) fn transition(check: &Check, decision: &KycDecision, reviewer: Review
                 decision.verified.as_str().into(),
                 now.into(),
                 check.withdrawal_id.as_str().into(),
+                crate::ports::MAX_STORED_INTEGER.into(),
             ],
         ));
     }

@@ -32,7 +32,7 @@ use crate::openapi::OperationDoc;
 use crate::{time, Ctx, Gateway, Reply};
 
 /// The rows one import may hold.
-pub const MAX_ROWS: usize = 200_000;
+pub const MAX_ROWS: usize = 250_000;
 /// Rows written in one batch.
 const ROWS_PER_BATCH: usize = 200;
 /// Versions the admin list shows.

@@ -70,6 +70,57 @@ pub struct Cutoffs {
     pub staged_chunks: i64,
 }
 
+/// Tables no sweep prunes, each with why it cannot grow without bound: by
+/// people and their requests, never by traffic alone. A table in the schema
+/// that is neither here nor pruned fails `every_table_is_pruned_or_declared_bounded`.
+pub const BOUNDED_BY_CONSTRUCTION: &[(&str, &str)] = &[
+    ("schema_versions", "one row per schema version"),
+    ("counters", "a fixed set of named sequences"),
+    ("tenants", "one per operator, created by an admin"),
+    ("api_keys", "the keys admins create for tenants and themselves"),
+    ("users", "one per player of a tenant"),
+    ("sanctions_cases", "a player's screening cases: one open at a time, each closed by a person"),
+    ("dismissed_matches", "matches a person dismissed for a player"),
+    ("kyc_checks", "a player's checks: one open at a time"),
+    ("exclusions", "a player's exclusions, lengthened never duplicated; a self-exclusion's record outlives it"),
+    ("regulator_claims", "one per identifier the regulator's list excludes"),
+    ("exclusion_snapshots", "one per environment and day"),
+    ("deposit_limits", "three windows a player, each with at most one pending change"),
+    ("webhooks", "capped per tenant"),
+    ("sanctions_lists", "one per imported list version; superseded versions are deleted with their entries"),
+    ("sanctions_entries", "the entries of the list versions kept (an import replaces its source's)"),
+    ("sanctions_keys", "the index keys of the entries kept"),
+    ("list_refreshes", "one per configured list source"),
+    ("console_accounts", "one per member of the compliance team"),
+    ("case_work", "one per case"),
+    ("case_events", "a case's file: assignments, comments and proposals by people"),
+    ("aml_cases", "one open per player; each closed by people"),
+    ("aml_alerts", "at most one per typology, player and the typology's window"),
+    ("aml_deposit_classes", "a player's deposits by size class: at most 256 rows a player"),
+    ("aml_rate_versions", "one per rates file an admin imports"),
+    ("aml_rates", "the rows of the rates files admins import"),
+];
+
+/// Stored running sums (`col = col + …`) that do not saturate in their SQL,
+/// each with its bound: (the store file, the column, why it stays within
+/// what every store keeps exactly). A saturating sum (`CASE WHEN col > ?n -
+/// … THEN ?n`) needs no entry. A running sum neither saturating nor declared
+/// fails `every_running_sum_has_a_bound`.
+pub const BOUNDED_SUMS: &[(&str, &str, &str)] = &[
+    ("limits/store.rs", "amount_cents", "a deposit that would carry its hour past MAX_STORED_INTEGER is refused (limits::commit)"),
+    ("rate_limit/store.rs", "used", "only while used + n <= the window's limit (its WHERE)"),
+    ("tenants/store.rs", "failures", "+1 per failed authentication from a source in one minute; pruned"),
+    ("tenants/store.rs", "clock_offset_seconds", "a sandbox clock's advances, each bounded by the request's validation"),
+    ("webhooks/store.rs", "attempts", "+1 per attempt; a delivery ends after its retry schedule"),
+    ("aml/store.rs", "alert_count", "+1 per alert of an open case; an alert per typology and window"),
+    ("exclusions/store.rs", "value", "a sequence: +1 per exclusion registered"),
+    ("cases/store.rs", "version", "an optimistic lock: +1 per write of its row"),
+    ("kyc/store.rs", "version", "an optimistic lock: +1 per write of its row"),
+    ("sanctions/store.rs", "version", "an optimistic lock: +1 per write of its row"),
+    ("users/store.rs", "version", "an optimistic lock: +1 per write of its row"),
+    ("store_contract.rs", "n", "the store contract's own test row"),
+];
+
 /// The instant before which the records of one profile's tenants go.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecordCutoff {
@@ -145,5 +196,143 @@ impl Gateway {
             self.store.batch(deletes).await?;
         }
         Ok(swept)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// The tables the schema leaves, from its statements in order.
+    fn schema_tables(statements: &[&str]) -> BTreeSet<String> {
+        let word_after = |text: &str, key: &str| {
+            text.split(key).nth(1).and_then(|r| r.split_whitespace().next()).map(|w| w.trim_matches(|c| c == '(' || c == ';').to_string())
+        };
+        let mut tables = BTreeSet::new();
+        for sql in statements {
+            let flat = sql.split_whitespace().collect::<Vec<_>>().join(" ");
+            if let Some(t) = word_after(&flat, concat!("CREATE", " TABLE IF NOT EXISTS ")) {
+                tables.insert(t);
+            } else if let Some(t) = word_after(&flat, "DROP TABLE IF EXISTS ") {
+                tables.remove(&t);
+            } else if let (Some(from), Some(to)) = (word_after(&flat, concat!("ALTER", " TABLE ")), word_after(&flat, " RENAME TO ")) {
+                tables.remove(&from);
+                tables.insert(to);
+            }
+        }
+        tables
+    }
+
+    /// Tables neither pruned nor declared bounded.
+    fn unaccounted(tables: &BTreeSet<String>, pruned: &BTreeSet<&str>, bounded: &[(&str, &str)]) -> Vec<String> {
+        tables.iter().filter(|t| !pruned.contains(t.as_str()) && !bounded.iter().any(|(b, why)| b == t && !why.is_empty())).cloned().collect()
+    }
+
+    fn pruned_tables() -> BTreeSet<&'static str> {
+        let cutoffs = Cutoffs {
+            webhooks: 0,
+            deposits: 0,
+            audit: 0,
+            aml_records: 0,
+            aml_state: 0,
+            idempotency: 0,
+            sessions: 0,
+            shadow: 0,
+            decisions: 0,
+            rate_windows: 0,
+            staged_chunks: 0,
+        };
+        let records = [RecordCutoff { jurisdiction: "default".into(), cutoff: 0 }];
+        store::prunes(&cutoffs, 1).iter().chain(store::record_prunes(&records, 1).iter()).map(|p| p.table).collect()
+    }
+
+    #[test]
+    fn every_table_is_pruned_or_declared_bounded() {
+        let statements: Vec<&str> = crate::schema::VERSIONS.iter().flat_map(|v| v.iter().copied()).collect();
+        let mut tables = schema_tables(&statements);
+        // made by `schema::migrate` itself, before any version
+        tables.insert("schema_versions".to_string());
+        assert!(tables.contains("withdrawals") && tables.contains("idempotency_keys") && !tables.contains("idempotency_keys_scoped"));
+        let pruned = pruned_tables();
+        assert_eq!(unaccounted(&tables, &pruned, BOUNDED_BY_CONSTRUCTION), Vec::<String>::new(), "neither pruned nor declared bounded");
+        // nothing declared bounded is pruned too, or named and gone
+        for (table, _) in BOUNDED_BY_CONSTRUCTION {
+            assert!(tables.contains(*table) && !pruned.contains(table), "{table}: declared bounded, but pruned or not in the schema");
+        }
+        // the planted twin: a new table that grows with traffic is caught
+        let mut planted = statements.clone();
+        // (spelled in parts: SQL lives in the stores)
+        let planted_table = concat!("CREATE", " TABLE IF NOT EXISTS planted_event_log (id TEXT PRIMARY KEY, at BIGINT NOT NULL)");
+        planted.push(planted_table);
+        assert_eq!(unaccounted(&schema_tables(&planted), &pruned, BOUNDED_BY_CONSTRUCTION), ["planted_event_log"]);
+    }
+
+    /// The running sums of a source file: columns assigned an expression
+    /// that adds to the column itself; `true` when the assignment saturates.
+    fn running_sums(source: &str) -> Vec<(String, bool)> {
+        let mut found = Vec::new();
+        let flat = source.split_whitespace().collect::<Vec<_>>().join(" ");
+        for (i, _) in flat.match_indices(" = ") {
+            let before = &flat[..i];
+            let column: String =
+                before.chars().rev().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>().chars().rev().collect();
+            if column.is_empty() {
+                continue;
+            }
+            let rest = &flat[i + 3..];
+            let expression = rest.split([',', '"']).next().unwrap_or("");
+            let adds_itself =
+                |e: &str| e.contains(&format!(".{column} + ")) || e.starts_with(&format!("{column} + ")) || e.contains(&format!(" {column} + "));
+            if rest.starts_with("CASE WHEN ") {
+                let case = rest.split(" END").next().unwrap_or("");
+                if adds_itself(case) {
+                    let saturates = [" > ?", " >= ?", " + ?"].iter().any(|op| case.contains(&format!("{column}{op}")) && case.contains("THEN ?"));
+                    found.push((column, saturates));
+                }
+            } else if adds_itself(expression) {
+                found.push((column, false));
+            }
+        }
+        found
+    }
+
+    fn sources(dir: &std::path::Path, root: &std::path::Path, out: &mut Vec<(String, String)>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                sources(&path, root, out);
+            } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("retention/mod.rs") {
+                let name = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+                out.push((name, std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
+
+    #[test]
+    fn every_running_sum_has_a_bound() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        sources(&root, &root, &mut files);
+        let mut unbounded = Vec::new();
+        let mut seen = 0;
+        for (file, text) in &files {
+            for (column, saturates) in running_sums(text) {
+                seen += 1;
+                if !saturates && !BOUNDED_SUMS.iter().any(|(f, c, why)| f == file && *c == column && !why.is_empty()) {
+                    unbounded.push(format!("{file}: {column}"));
+                }
+            }
+        }
+        assert!(seen >= 10, "the scan found only {seen} running sums: it no longer reads the stores");
+        assert_eq!(unbounded, Vec::<String>::new(), "running sums without a bound: saturate them at MAX_STORED_INTEGER or declare their bound");
+        // the planted twins: a plain sum is caught; its saturating form is not
+        let planted = concat!("UPD", "ATE totals SET spent_cents = totals.spent_cents + ?2 WHERE id = ?1");
+        assert_eq!(running_sums(planted), [("spent_cents".to_string(), false)]);
+        let saturating = concat!(
+            "UPD",
+            "ATE totals SET spent_cents = CASE WHEN totals.spent_cents > ?3 - ?2 THEN ?3 ELSE totals.spent_cents + ?2 END WHERE id = ?1"
+        );
+        assert_eq!(running_sums(saturating), [("spent_cents".to_string(), true)]);
     }
 }
