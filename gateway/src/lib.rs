@@ -5,6 +5,10 @@
 //! network, no clock of its own. The native host and the edge host link
 //! this same crate.
 
+// A commit's outcome (`api::Commit`) must be used: a batch that lost a race
+// wrote nothing, and ignoring that is a compile error, not a lint.
+#![deny(unused_must_use)]
+
 /// Runs its block until it commits: `Ok(Some(_))` is done; `Ok(None)` lost a
 /// race (see `Gateway::commit`) and is run again from fresh reads, up to
 /// [`WRITE_ATTEMPTS`] times, after which the caller gets 409

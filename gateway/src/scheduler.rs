@@ -178,7 +178,7 @@ impl Gateway {
                 }
                 let scope_tenant = &scope.tenant_id;
                 statements.extend(claims.iter().map(|(user, version)| claim_user_row(scope_tenant, user, *version, now)));
-                if self.commit(statements).await? {
+                if self.commit(statements).await?.done() {
                     report.limits_activated += work.activate_limits.len();
                     report.exclusions_expired += work.expire_exclusions.len();
                     report.kyc_checks_expired += work.expire_checks.len();

@@ -446,7 +446,7 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             let alert = Alerting { user_id, alert_id, aml_event_id: &aml_event_id, decision_id: log.decision_id(), rate: facts.rate.as_ref() };
             statements.extend(alert_statements(gw, ctx, &alert, &decision, state.open_case.as_ref())?);
         }
-        if gw.commit(statements).await? {
+        if gw.commit(statements).await?.done() {
             return Ok(Some(reply));
         }
         Ok(None)

@@ -144,19 +144,42 @@ impl Gateway {
         Ok((overdue_only, self.rules.horizons().review_target_seconds, self.clock.now()))
     }
 
-    /// Commits a batch; `Ok(false)` when it lost a race and should be recomputed.
-    pub(crate) async fn commit(&self, statements: Vec<Stmt>) -> ApiResult<bool> {
+    /// Commits a batch; [`Commit::Lost`] when it lost a race and should be recomputed.
+    pub(crate) async fn commit(&self, statements: Vec<Stmt>) -> ApiResult<Commit> {
         let has_events = statements.iter().any(crate::webhooks::store::writes_event);
         match self.store.batch(statements).await {
             Ok(()) => {
                 if has_events {
                     self.wake_delivery();
                 }
-                Ok(true)
+                Ok(Commit::Done)
             }
-            Err(StoreError::Conflict { .. } | StoreError::Unique) => Ok(false),
+            Err(StoreError::Conflict { .. } | StoreError::Unique) => Ok(Commit::Lost),
             Err(e @ (StoreError::Backend(_) | StoreError::Unavailable(_))) => Err(e.into()),
         }
+    }
+}
+
+/// What a commit came to: done, or lost to a concurrent write (nothing of
+/// the batch was written). It must be used: a lost batch is recomputed
+/// (`until_committed!`) or answered for; ignoring it is a warning, and an
+/// error under `-D warnings` (a refusal once named a decision whose batch had lost).
+#[must_use = "a batch that lost a race wrote nothing: recompute it, or say why nothing is lost"]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Commit {
+    Done,
+    Lost,
+}
+
+impl Commit {
+    /// Whether the batch was written.
+    pub(crate) fn done(self) -> bool {
+        self == Commit::Done
+    }
+
+    /// `Some(value)` when the batch was written, `None` when it lost: one attempt's answer in `until_committed!`.
+    pub(crate) fn then_some<T>(self, value: T) -> Option<T> {
+        self.done().then_some(value)
     }
 }
 

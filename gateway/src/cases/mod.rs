@@ -706,7 +706,7 @@ fn action_reply(status_code: u16, case_id: &str, status: WorkStatus, work: &Work
 async fn save(gw: &Gateway, case_id: &str, environment: Environment, read: &Work, next: &Work, e: store::Event, now: i64) -> ApiResult<bool> {
     let mut statements = store::save_work(case_id, environment, read.version, next, now);
     statements.push(store::append_event(case_id, environment, &e));
-    gw.commit(statements).await
+    Ok(gw.commit(statements).await?.done())
 }
 
 /// Changes the assignee of an open case.

@@ -444,7 +444,7 @@ impl Gateway {
             }
             imported.push(exclusion_id);
         }
-        if !self.commit(statements).await? {
+        if !self.commit(statements).await?.done() {
             return Ok(None);
         }
         Ok(Some(RegulatorImported { imported: imported.len(), skipped, exclusion_ids: imported, decision_id: log.decision_id().to_string() }))
@@ -614,7 +614,7 @@ pub(crate) async fn register(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         for event in &registration.events {
             statements.push(gw.event(environment, None, *event, ctx.now, data.clone()));
         }
-        if gw.commit(statements).await? {
+        if gw.commit(statements).await?.done() {
             return Ok(Some(with_decision(Reply::created(response), &log)));
         }
         Ok(None)
@@ -712,7 +712,7 @@ pub(crate) async fn export_to_regulator(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResul
             expires_at: row.expires_at.map(time::format),
         });
     }
-    if !statements.is_empty() && !gw.commit(statements).await? {
+    if !statements.is_empty() && !gw.commit(statements).await?.done() {
         return Err(ApiError::conflict("export_in_progress", "another export took some of these exclusions; run the export again"));
     }
     Reply::typed(200, &Export { exported: items.len(), exported_at: time::format(ctx.now), exclusions: items })

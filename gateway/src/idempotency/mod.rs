@@ -86,7 +86,7 @@ impl Gateway {
                 error.retry_after_seconds = Some(u64::try_from(locked_until - now).unwrap_or(1));
                 return Err(error);
             }
-            if self.commit(vec![store::take_over(tenant_id, scope, key, locked_until, now + LOCK_SECONDS)]).await? {
+            if self.commit(vec![store::take_over(tenant_id, scope, key, locked_until, now + LOCK_SECONDS)]).await?.done() {
                 return Ok(Some(Some(Outcome::Run(reservation()))));
             }
             Ok(None)

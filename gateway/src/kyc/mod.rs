@@ -565,7 +565,7 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             gw.defer(log.clone());
             return Ok(Some(with_decision(reply, &log)));
         }
-        if gw.commit(statements).await? {
+        if gw.commit(statements).await?.done() {
             return Ok(Some(with_decision(reply, &log)));
         }
         Ok(None)
@@ -667,7 +667,7 @@ async fn vendor_webhook(gw: &Gateway, headers: &http::HeaderMap, body: &[u8]) ->
 async fn refuse_withdrawal(gw: &Gateway, log: &DecisionLog, error: ApiError, statements: Vec<Stmt>) -> ApiResult<Option<Reply>> {
     let error = error_with_decision(error, log);
     if statements.len() > 1 {
-        if !gw.commit(statements).await? {
+        if !gw.commit(statements).await?.done() {
             return Ok(None);
         }
     } else {
@@ -778,7 +778,7 @@ async fn apply_check_decision(
     if let Some(escalation) = escalation {
         statements.push(store::escalate(&check.kyc_check_id, escalation, now));
     }
-    gw.commit(statements).await
+    Ok(gw.commit(statements).await?.done())
 }
 
 /// A check as the case file sees it.
@@ -945,7 +945,7 @@ pub(crate) async fn kyc_token(gw: &Gateway, ctx: &Ctx<'_>, kyc_check_id: &str) -
             statements.push(crate::users::store::claim(&check.tenant_id, &check.external_user_id, user.version, ctx.now));
         }
         statements.push(store::record_token(&check.kyc_check_id, answer.to_string(), expires_at));
-        if !gw.commit(statements).await? {
+        if !gw.commit(statements).await?.done() {
             return Ok(None);
         }
         let body = IssuedToken {

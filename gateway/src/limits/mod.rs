@@ -442,7 +442,7 @@ pub(crate) async fn set_limit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             LimitChangeDecision::Apply(change) => {
                 let mut statements = vec![log.statement()];
                 let body = limit_change_statements(gw, ctx, &user, &rows, window, amount, &currency, &change, &mut statements)?;
-                if gw.commit(statements).await? {
+                if gw.commit(statements).await?.done() {
                     return Ok(Some(with_decision(Reply::created(body), &log)));
                 }
             }
@@ -627,7 +627,10 @@ pub(crate) async fn check_limits(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
             return Err(error);
         }
         DepositDecision::Breach(b) => {
-            gw.commit(vec![log.statement(), breach_event(gw, ctx, &user_id, amount, &currency, &b)]).await?;
+            if !gw.commit(vec![log.statement(), breach_event(gw, ctx, &user_id, amount, &currency, &b)]).await?.done() {
+                // the log and the event are inserts of new ids: nothing else writes them
+                return Err(crate::api::busy());
+            }
             return Ok(with_decision(Reply::typed(200, &breach_body(&b, breach_message(gw, &b, amount, &currency)?))?, &log));
         }
         DepositDecision::NeedsDeposits => return Err(needs_deposits_twice()),
@@ -664,7 +667,9 @@ pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
                 Some(ApiError::bad_request("currency_mismatch", format!("the {} limit is kept in another currency", w.as_str())))
             }
             DepositDecision::Breach(b) => {
-                gw.commit(vec![log.statement(), breach_event(gw, ctx, &user_id, amount, &currency, &b)]).await?;
+                if !gw.commit(vec![log.statement(), breach_event(gw, ctx, &user_id, amount, &currency, &b)]).await?.done() {
+                    return Ok(None);
+                }
                 return Err(error_with_decision(ApiError::unprocessable("exceeds_limit", breach_message(gw, &b, amount, &currency)?), &log));
             }
             DepositDecision::NeedsDeposits => return Err(needs_deposits_twice()),
@@ -690,7 +695,7 @@ pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
             store::insert_deposit(tenant, &transaction_id, &user_id, amount, &currency, ctx.now, response.to_string()),
             store::add_to_hour(tenant, &user_id, amount, ctx.now),
         ];
-        if gw.commit(statements).await? {
+        if gw.commit(statements).await?.done() {
             return Ok(Some(with_decision(Reply::created(response), &log)));
         }
         Ok(None)
@@ -761,7 +766,7 @@ pub(crate) async fn cancel_limit(gw: &Gateway, ctx: &Ctx<'_>, limit_id: &str) ->
                         json!({ "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "amount_cents": amount, "currency": currency }),
                     ),
                 ];
-                if gw.commit(statements).await? {
+                if gw.commit(statements).await?.done() {
                     return reply(ctx.now).map(Some);
                 }
                 Ok(None)

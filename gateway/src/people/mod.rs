@@ -214,7 +214,7 @@ impl Gateway {
             disabled_at: None,
         };
         let audit = self.cli_audit(environment, "console_user.create", &person_id, now);
-        if !self.commit(vec![store::insert_account(&account, now), audit]).await? {
+        if !self.commit(vec![store::insert_account(&account, now), audit]).await?.done() {
             return Err(ApiError::conflict("email_taken", "a console account with this e-mail address exists in this environment"));
         }
         Ok(CreatedAccount { user_id: person_id, email, role: role.as_str(), password, totp_secret })
@@ -251,7 +251,7 @@ impl Gateway {
         };
         let mut statements = vec![store::take_totp_step(&account.person_id, step, now)];
         statements.extend(release);
-        if !self.commit(statements).await? {
+        if !self.commit(statements).await?.done() {
             // the code was used meanwhile
             return Err(invalid_credentials());
         }
@@ -337,7 +337,8 @@ impl Gateway {
                     // once per window: the first refusal claims the audit
                     let claim = crate::rate_limit::store::reserve(&format!("sign-in-locked:{address}"), account_end, 1, 1);
                     let audit = self.team_audit(environment, "console_user.locked", "sign_in_guard", person_id, now);
-                    self.commit(vec![claim, audit]).await?;
+                    // a lost claim: another refusal of this window audited the lock
+                    let _ = self.commit(vec![claim, audit]).await?;
                 }
                 Ok(None)
             }
@@ -572,7 +573,7 @@ pub(crate) async fn change_password(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Re
         store::reopen_session(&person.session_hash),
     ];
     statements.extend(release);
-    if !gw.commit(statements).await? {
+    if !gw.commit(statements).await?.done() {
         return Err(ApiError::new(401, "invalid_credentials", "the account is disabled"));
     }
     Reply::typed(200, &PasswordChanged { person_id: person.person_id.clone(), must_change_password: false })
@@ -643,7 +644,7 @@ pub(crate) async fn reset_totp(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
     // the code is spent before the secret changes: a replay of this request cannot reset it again
     let mut statements = vec![store::take_totp_step(&person.person_id, step, now), store::set_totp_secret(&person.person_id, &sealed, now)];
     statements.extend(checked.release);
-    if !gw.commit(statements).await? {
+    if !gw.commit(statements).await?.done() {
         return Err(invalid_credentials());
     }
     Reply::typed(200, &TotpSecret { totp_secret })

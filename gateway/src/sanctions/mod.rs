@@ -431,7 +431,7 @@ pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             now: ctx.now,
         }));
         statements.extend(case_statements);
-        if gw.commit(statements).await? {
+        if gw.commit(statements).await?.done() {
             return Ok(Some(with_decision(Reply::created(response), &log)));
         }
         Ok(None)
@@ -690,7 +690,7 @@ pub(crate) async fn review_case(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> A
         };
         let mut statements = vec![log.statement()];
         statements.extend(review_statements(gw, ctx.caller.environment, &case, &user, &outcome, &reviewer, ctx.now)?);
-        if gw.commit(statements).await? {
+        if gw.commit(statements).await?.done() {
             return reply(outcome.user_status).map(Some);
         }
         Ok(None)

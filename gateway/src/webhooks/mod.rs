@@ -225,7 +225,7 @@ pub(crate) async fn create(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let secret = signing::new_secret(&gw.ids.random_bytes(32));
     let real_now = gw.clock.now();
     let sealed = gw.seal_secret(&secret, &webhook_id);
-    if !gw.commit(store::register(&webhook_id, &ctx.caller.tenant_id, &url, sealed, real_now, MAX_ENDPOINTS_PER_TENANT)).await? {
+    if !gw.commit(store::register(&webhook_id, &ctx.caller.tenant_id, &url, sealed, real_now, MAX_ENDPOINTS_PER_TENANT)).await?.done() {
         return Err(ApiError::unprocessable("too_many_webhooks", format!("a tenant can register at most {MAX_ENDPOINTS_PER_TENANT} endpoints")));
     }
     Reply::typed(201, &Registered { webhook_id, url, secret, enabled: true, created_at: time::format(real_now) })
