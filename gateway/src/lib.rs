@@ -245,9 +245,9 @@ pub struct Gateway {
     pub(crate) key_cache: auth::KeyCache,
     /// A candidate rules component run beside the live one on AML events; its disagreements are recorded.
     pub(crate) shadow_rules: Option<Box<dyn Rules>>,
-}
     /// The argon2 verifications of console passwords run so far.
     pub(crate) password_checks: people::PasswordChecks,
+}
 
 /// What a host's request log tells of a request beside its status (in the
 /// response's extensions): the route's template, never the raw path, and the
@@ -295,9 +295,9 @@ pub struct Ctx<'a> {
     pub now: i64,
     pub query: Query,
     pub body: &'a [u8],
-}
     /// the address the request came from, as the host set it ([`SourceAddress`])
     pub source: Option<std::net::IpAddr>,
+}
 
 /// A successful answer.
 pub struct Reply {
@@ -344,8 +344,8 @@ impl Gateway {
             resolver: None,
             vendor_http: None,
             shadow_rules: None,
-        }
             password_checks: Default::default(),
+        }
     }
 
     /// Sends requests to the configured vendors through `http`.
@@ -460,8 +460,8 @@ impl Gateway {
         if let Some(state) = rate {
             rate_limit_headers(response.headers_mut(), &state);
         }
-        response.extensions_mut().insert(facts);
         error::json_headers(response.headers_mut());
+        response.extensions_mut().insert(facts);
         response
     }
 
@@ -532,7 +532,6 @@ impl Gateway {
         result
     }
 
-    pub(crate) fn tenant_now(&self, caller: &Caller) -> i64 {
     /// 429 `too_many_failures` while `source` ([`failure_source`]) is past
     /// its failed authentications of the minute (bad keys and sign-ins alike).
     pub(crate) async fn refuse_failing_source(&self, source: Option<&str>) -> ApiResult<()> {
@@ -555,6 +554,7 @@ impl Gateway {
         }
     }
 
+    pub(crate) fn tenant_now(&self, caller: &Caller) -> i64 {
         match caller.environment {
             Environment::Sandbox => self.clock.now().saturating_add(caller.clock_offset_seconds),
             Environment::Production => self.clock.now(),
@@ -624,7 +624,6 @@ pub fn new_id(ids: &dyn Ids, prefix: &str) -> String {
     format!("{prefix}_{}", hex::encode(ids.random_bytes(12)))
 }
 
-/// The IETF rate-limit headers (draft-ietf-httpapi-ratelimit-headers): the
 /// The address whose failed authentications a request counts toward: the
 /// host's [`SourceAddress`], but never a loopback peer, which is a proxy on
 /// this machine (or a local test), the source of every request behind it:
@@ -634,6 +633,7 @@ pub(crate) fn failure_source(request: &http::Request<Vec<u8>>) -> Option<String>
     request.extensions().get::<SourceAddress>().filter(|s| !s.0.is_loopback()).map(|s| s.0.to_string())
 }
 
+/// The IETF rate-limit headers (draft-ietf-httpapi-ratelimit-headers): the
 /// policy (quota per window) and where the key stands (remaining, seconds to reset).
 fn rate_limit_headers(headers: &mut http::HeaderMap, state: &RateState) {
     let policy = format!("\"per-key\";q={};w={}", state.limit, state.window_seconds);

@@ -385,8 +385,6 @@ mod tests {
         }
     }
 
-    /// An audited action is an admin write: operators' routes and reads are not audited as admin actions.
-    #[test]
     /// Until the one-time password is changed, a session may change it and
     /// sign out, and nothing else, whatever the route's access (approve,
     /// take and a TOTP reset are `Person` routes too). Twin: once changed,
@@ -420,6 +418,8 @@ mod tests {
         }
     }
 
+    /// An audited action is an admin write: operators' routes and reads are not audited as admin actions.
+    #[test]
     fn only_admin_writes_are_audited() {
         for spec in ROUTES.iter().filter(|s| s.audit.is_some()) {
             assert!(matches!(spec.access, Access::Admin | Access::Review | Access::Person), "{}", spec.operation_id);

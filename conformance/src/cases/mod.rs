@@ -166,7 +166,7 @@ pub const PEOPLE: &[Case] = &[
     Case { name: "review::a_sandbox_decision_is_single_step_with_a_reason", run: review::a_sandbox_decision_is_single_step_with_a_reason },
     Case { name: "review::assignment_comments_and_the_timeline", run: review::assignment_comments_and_the_timeline },
     Case { name: "review::people_sign_in_with_password_and_code", run: review::people_sign_in_with_password_and_code },
-    Case { name: "review::an_idempotency_key_belongs_to_its_sender", run: review::an_idempotency_key_belongs_to_its_sender },
     Case { name: "review::a_session_alone_cannot_take_the_account_over", run: review::a_session_alone_cannot_take_the_account_over },
+    Case { name: "review::an_idempotency_key_belongs_to_its_sender", run: review::an_idempotency_key_belongs_to_its_sender },
     Case { name: "review::the_console_saves_a_cases_tags", run: review::the_console_saves_a_cases_tags },
 ];
