@@ -23,12 +23,12 @@ pub mod schedule;
 pub mod stubs;
 pub mod types;
 
+pub use aml::{convert as convert_currency, AmlRate, MAX_RATE_DIGITS};
 pub use aml::{
     decide_aml, decide_aml_review, deposit_class, AmlAction, AmlAlerted, AmlBucket, AmlCounters, AmlDecision, AmlEvent, AmlEventType, AmlFacts,
     AmlHour, AmlInput, AmlInstrument, AmlOutcome, AmlPair, AmlParameters, AmlReviewDecision, AmlReviewFacts, AmlReviewOutcome, AmlStanding,
     FiredRule, PaymentMethod, Typology, DEPOSIT_CLASSES,
 };
-pub use aml::{convert as convert_currency, AmlRate, MAX_RATE_DIGITS};
 pub use bridge::Convert;
 pub use exclusions::{
     decide_exclusion, decide_regulator_import, describe_exclusions, ExclusionDecision, ExclusionDuration, ExclusionFacts, ExclusionRegistration,
