@@ -654,7 +654,12 @@ const V20: &[&str] = &[
     "CREATE INDEX IF NOT EXISTS withdrawals_by_update ON withdrawals (updated_at)",
 ];
 
-pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20];
+/// V21: the rules version (component SHA-256) each user was last screened
+/// under, so a new version re-screens every active user once, whatever the
+/// sandbox clocks did since; users of before are screened under none.
+const V21: &[&str] = &["ALTER TABLE users ADD COLUMN screened_under TEXT"];
+
+pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20, V21];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

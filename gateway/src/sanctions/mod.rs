@@ -429,6 +429,7 @@ pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             response: response.to_string(),
             case_id,
             now: ctx.now,
+            rules: &gw.rules.identity().component_sha256,
         }));
         statements.extend(case_statements);
         if gw.commit(statements).await?.done() {
@@ -833,7 +834,7 @@ pub(crate) async fn rescreen_after_rules_change(gw: &Gateway, batch: i64) -> Api
             store::rules_live_since(gw.store.as_ref(), &sha256).await?.unwrap_or(now)
         }
     };
-    let users = store::screened_before(gw.store.as_ref(), live_since, batch, production_screens_without_lists(gw)).await?;
+    let users = store::screened_before(gw.store.as_ref(), &sha256, live_since, batch, production_screens_without_lists(gw)).await?;
     let (mut screened, mut failed) = (0, 0);
     for user in &users {
         let tenant_now = match user.environment {
@@ -882,15 +883,16 @@ pub(crate) async fn rescreen_user(gw: &Gateway, tenant_id: &str, user_id: &str, 
         let (decision, log) = gw.decide(&scope, Operation::Screening, &facts, |r, f| r.decide_screening(f))?;
         let mut statements = vec![log.statement()];
         let hit = decision.opens_case && decision.case_kind == CaseKind::SanctionsHit;
+        let rules = gw.rules.identity().component_sha256;
         let case_statements = if decision.opens_case {
             let (case_id, case_statements) = open_case(gw, &scope, &decision, &facts.sources, &who.screen_id, now);
             statements.push(match hit {
-                true => store::record_rescreen_hit(tenant_id, user_id, who.version, decision.status, &case_id, now),
-                false => store::record_rescreen(tenant_id, user_id, who.version, now),
+                true => store::record_rescreen_hit(tenant_id, user_id, who.version, decision.status, &case_id, now, &rules),
+                false => store::record_rescreen(tenant_id, user_id, who.version, now, &rules),
             });
             case_statements
         } else {
-            statements.push(store::record_rescreen(tenant_id, user_id, who.version, now));
+            statements.push(store::record_rescreen(tenant_id, user_id, who.version, now, &rules));
             Vec::new()
         };
         statements.extend(case_statements);

@@ -22,6 +22,8 @@ pub(crate) struct NewScreenedUser<'a> {
     pub response: String,
     pub case_id: Option<String>,
     pub now: i64,
+    /// the rules version (component SHA-256) that screened
+    pub rules: &'a str,
 }
 
 /// Creates the user with its first screening; a concurrent first screening
@@ -30,8 +32,8 @@ pub(crate) fn insert_screened_user(u: NewScreenedUser<'_>) -> Stmt {
     Stmt::new(
         "INSERT INTO users (tenant_id, external_user_id, email, first_name, last_name, sanctions_status, last_screened_at, screen_id,
                             screen_fingerprint, screen_response, case_id, verified_tier, verified_at, cumulative_withdrawn_cents, version,
-                            created_at, updated_at, date_of_birth, nationality)
-         VALUES (?1, ?2, ?3, ?10, ?11, ?4, ?9, ?5, ?6, ?7, ?8, ?12, NULL, 0, 0, ?9, ?9, ?13, ?14)",
+                            created_at, updated_at, date_of_birth, nationality, screened_under)
+         VALUES (?1, ?2, ?3, ?10, ?11, ?4, ?9, ?5, ?6, ?7, ?8, ?12, NULL, 0, 0, ?9, ?9, ?13, ?14, ?15)",
         vec![
             u.tenant_id.into(),
             u.user_id.into(),
@@ -47,6 +49,7 @@ pub(crate) fn insert_screened_user(u: NewScreenedUser<'_>) -> Stmt {
             rules::KycTier::Tier0.as_str().into(),
             u.date_of_birth.into(),
             u.nationality.into(),
+            u.rules.into(),
         ],
     )
 }
@@ -362,8 +365,10 @@ pub(crate) async fn due_rescreens(
 /// The `counters` row that holds when a rules version (its component's
 /// SHA-256) was first seen live by a scheduled round.
 fn rules_live_key(sha256: &str) -> String {
-    format!("rules_live_since:{sha256}")
+    format!("{RULES_LIVE_PREFIX}{sha256}")
 }
+
+const RULES_LIVE_PREFIX: &str = "rules_live_since:";
 
 /// Notes that a rules version is live from `now`, unless a host noted it first.
 pub(crate) fn note_rules_live(sha256: &str, now: i64) -> Stmt {
@@ -376,16 +381,26 @@ pub(crate) async fn rules_live_since(store: &dyn Store, sha256: &str) -> ApiResu
     rows.first().map(|row| row.int(0)).transpose().map_err(Into::into)
 }
 
-/// At most `limit` clear or cleared users last screened before `live_since`
-/// (in their tenant's time), longest unscreened first, where screening is
-/// possible (as [`due_rescreens`]): those a new rules version has not screened yet.
-pub(crate) async fn screened_before(store: &dyn Store, live_since: i64, limit: i64, production_screens: bool) -> ApiResult<Vec<DueRescreen>> {
+/// At most `limit` clear or cleared users a new rules version (`sha256`,
+/// live since `live_since`) has not screened yet: screened under no known
+/// version, or under one that went live before it (so an older host beside
+/// a newer one screens no one back); longest unscreened first, where
+/// screening is possible (as [`due_rescreens`]).
+pub(crate) async fn screened_before(
+    store: &dyn Store,
+    sha256: &str,
+    live_since: i64,
+    limit: i64,
+    production_screens: bool,
+) -> ApiResult<Vec<DueRescreen>> {
     let rows = store
         .query(
             "SELECT u.tenant_id, u.external_user_id, t.clock_offset_seconds, u.sanctions_status, u.last_screened_at, t.environment
              FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
              WHERE (t.environment = ?3 OR ?4 = 1 OR EXISTS (SELECT 1 FROM sanctions_lists l WHERE l.environment = t.environment AND l.status = ?7))
-               AND u.sanctions_status IN (?5, ?6) AND u.last_screened_at < ?1 + t.clock_offset_seconds
+               AND u.sanctions_status IN (?5, ?6)
+               AND (u.screened_under IS NULL OR (u.screened_under <> ?8
+                    AND COALESCE((SELECT c.value FROM counters c WHERE c.name = ?9 || u.screened_under), 0) < ?1))
              ORDER BY u.last_screened_at LIMIT ?2",
             vec![
                 live_since.into(),
@@ -395,6 +410,8 @@ pub(crate) async fn screened_before(store: &dyn Store, live_since: i64, limit: i
                 SanctionsStatus::Clear.as_str().into(),
                 SanctionsStatus::Cleared.as_str().into(),
                 crate::lists::store::ListStatus::Active.as_str().into(),
+                sha256.into(),
+                RULES_LIVE_PREFIX.into(),
             ],
         )
         .await?;
@@ -450,19 +467,27 @@ pub(crate) async fn screened_person(store: &dyn Store, tenant_id: &str, user_id:
 }
 
 /// A re-screen's new hit: the status it sets and the case it opened, claiming the row at `version`.
-pub(crate) fn record_rescreen_hit(tenant_id: &str, user_id: &str, version: i64, status: SanctionsStatus, case_id: &str, now: i64) -> Stmt {
+pub(crate) fn record_rescreen_hit(
+    tenant_id: &str,
+    user_id: &str,
+    version: i64,
+    status: SanctionsStatus,
+    case_id: &str,
+    now: i64,
+    rules: &str,
+) -> Stmt {
     Stmt::expect_one(
-        "UPDATE users SET sanctions_status = ?6, case_id = ?4, last_screened_at = ?5, version = version + 1, updated_at = ?5
+        "UPDATE users SET sanctions_status = ?6, case_id = ?4, last_screened_at = ?5, screened_under = ?7, version = version + 1, updated_at = ?5
          WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?3",
-        vec![tenant_id.into(), user_id.into(), version.into(), case_id.into(), now.into(), status.as_str().into()],
+        vec![tenant_id.into(), user_id.into(), version.into(), case_id.into(), now.into(), status.as_str().into(), rules.into()],
     )
 }
 
 /// A re-screen without a new hit: only the time, claiming the row at `version`.
-pub(crate) fn record_rescreen(tenant_id: &str, user_id: &str, version: i64, now: i64) -> Stmt {
+pub(crate) fn record_rescreen(tenant_id: &str, user_id: &str, version: i64, now: i64, rules: &str) -> Stmt {
     Stmt::expect_one(
-        "UPDATE users SET last_screened_at = ?3, version = version + 1 WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?4",
-        vec![tenant_id.into(), user_id.into(), now.into(), version.into()],
+        "UPDATE users SET last_screened_at = ?3, screened_under = ?5, version = version + 1 WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?4",
+        vec![tenant_id.into(), user_id.into(), now.into(), version.into(), rules.into()],
     )
 }
 
