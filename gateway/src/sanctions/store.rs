@@ -319,6 +319,19 @@ pub(crate) struct DueRescreen {
     pub last_screened_at: i64,
 }
 
+/// A due re-screen from a row of `tenant_id, external_user_id,
+/// clock_offset_seconds, sanctions_status, last_screened_at, environment`.
+fn due_rescreen(row: &Row) -> ApiResult<DueRescreen> {
+    Ok(DueRescreen {
+        tenant_id: row.text(0)?,
+        user_id: row.text(1)?,
+        clock_offset_seconds: row.int(2)?,
+        status: SanctionsStatus::parse(&row.text(3)?).ok_or_else(ApiError::internal)?,
+        last_screened_at: row.int(4)?,
+        environment: Environment::parse(&row.text(5)?).ok_or_else(ApiError::internal)?,
+    })
+}
+
 /// At most `limit` users due a periodic re-screen, longest unscreened
 /// first: sandbox users, and production users where a list is active or
 /// `production_screens` says a vendor screens them.
@@ -348,18 +361,7 @@ pub(crate) async fn due_rescreens(
             ],
         )
         .await?;
-    rows.iter()
-        .map(|row| {
-            Ok(DueRescreen {
-                tenant_id: row.text(0)?,
-                user_id: row.text(1)?,
-                clock_offset_seconds: row.int(2)?,
-                status: SanctionsStatus::parse(&row.text(3)?).ok_or_else(ApiError::internal)?,
-                last_screened_at: row.int(4)?,
-                environment: Environment::parse(&row.text(5)?).ok_or_else(ApiError::internal)?,
-            })
-        })
-        .collect()
+    rows.iter().map(due_rescreen).collect()
 }
 
 /// The `counters` row that holds when a rules version (its component's
@@ -415,18 +417,7 @@ pub(crate) async fn screened_before(
             ],
         )
         .await?;
-    rows.iter()
-        .map(|row| {
-            Ok(DueRescreen {
-                tenant_id: row.text(0)?,
-                user_id: row.text(1)?,
-                clock_offset_seconds: row.int(2)?,
-                status: SanctionsStatus::parse(&row.text(3)?).ok_or_else(ApiError::internal)?,
-                last_screened_at: row.int(4)?,
-                environment: Environment::parse(&row.text(5)?).ok_or_else(ApiError::internal)?,
-            })
-        })
-        .collect()
+    rows.iter().map(due_rescreen).collect()
 }
 
 /// Who a user is, as a re-screen reads them.
