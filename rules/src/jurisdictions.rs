@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::aml::{AmlParameters, StandardAml};
 use crate::limits::{COOLOFF_ABOVE_5X, COOLOFF_UP_TO_2X, COOLOFF_UP_TO_5X};
+use crate::types::named_enum;
 use crate::DAY;
 
 /// The profile of tenants that name none: the spec's own tables.
@@ -45,6 +46,7 @@ struct Profile {
     increase_cooloffs: &'static [CooloffBracket],
     aml: StandardAml,
     record_keeping: RecordKeeping,
+    retention: Retention,
 }
 
 /// A record-keeping period and the law that sets it.
@@ -72,6 +74,259 @@ const DEFAULT_CTR_AND_CDD: (i64, i64) = (1_000_000, 200_000);
 #[cfg(feature = "candidate-for-tests")]
 const DEFAULT_CTR_AND_CDD: (i64, i64) = (500_000, 300_000);
 
+named_enum!(
+    /// The classes of a player's records a profile's retention table covers;
+    /// `aml_records` are AML events, alerts, cases and filings with the
+    /// transaction records they rest on; `exclusions` are those that ended.
+    RecordClass {
+        IdentityScreening = "identity_screening",
+        KycChecks = "kyc_checks",
+        AmlRecords = "aml_records",
+        Exclusions = "exclusions",
+        LimitChanges = "limit_changes",
+        DecisionLog = "decision_log",
+        AuditLog = "audit_log",
+        WebhookPayloads = "webhook_payloads",
+    }
+);
+
+named_enum!(
+    /// What a class's period runs from: the end of the business relationship
+    /// (its close, or the profile's inactivity fallback), or the end of the
+    /// record itself (an exclusion's end).
+    RetentionStart {
+        RelationshipEnd = "relationship_end",
+        RecordEnd = "record_end",
+    }
+);
+
+/// One row of a profile's retention table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RetentionRule {
+    pub class: RecordClass,
+    /// whether a law requires the records kept: `false` means they go at
+    /// once when the subject asks for erasure
+    pub required: bool,
+    /// how long they are kept after `from`
+    pub keep_seconds: i64,
+    pub from: RetentionStart,
+    /// a record need not be kept longer than this after its own time, even
+    /// when the relationship lasted longer (UK MLR 2017 reg 40(3)(b): ten years)
+    pub record_cap_seconds: Option<i64>,
+    /// a member state may extend the period by up to this much (AMLD4 art. 40(1))
+    pub extendable_seconds: Option<i64>,
+    /// whether the law then requires deletion (the sweep deletes unasked);
+    /// `false`: deleted only on the subject's request
+    pub then_delete: bool,
+    /// the stable code of the legal basis (answered in an erasure's `held`)
+    pub basis: String,
+    /// the law, by article
+    pub source: String,
+}
+
+/// A profile's retention table: a row per class, and when a relationship
+/// without a close is taken to have ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RetentionTable {
+    pub jurisdiction: String,
+    /// a relationship with no activity for this long has ended
+    pub inactivity_seconds: i64,
+    /// the source of the fallback (or that it is the project's choice)
+    pub inactivity_source: String,
+    pub rules: Vec<RetentionRule>,
+}
+
+impl RetentionTable {
+    /// The row of a class (every table has one per class).
+    pub fn rule(&self, class: RecordClass) -> Option<&RetentionRule> {
+        self.rules.iter().find(|r| r.class == class)
+    }
+}
+
+/// A retention row as the profiles declare it.
+#[derive(Clone, Copy)]
+struct Keep {
+    class: RecordClass,
+    required: bool,
+    keep_seconds: i64,
+    from: RetentionStart,
+    record_cap_seconds: Option<i64>,
+    extendable_seconds: Option<i64>,
+    then_delete: bool,
+    basis: &'static str,
+    source: &'static str,
+}
+
+/// A profile's table as declared.
+#[derive(Clone, Copy)]
+struct Retention {
+    inactivity_seconds: i64,
+    inactivity_source: &'static str,
+    rules: &'static [Keep],
+}
+
+/// Ten years, with the leap days they can hold.
+const TEN_YEARS: i64 = (10 * 365 + 3) * DAY;
+/// Six years, with the leap days they can hold.
+const SIX_YEARS: i64 = (6 * 365 + 2) * DAY;
+/// Two years, with the leap day they can hold: the inactivity fallback.
+const TWO_YEARS: i64 = (2 * 365 + 1) * DAY;
+const INACTIVITY_CHOICE: &str = "no law sets it: the project's choice (docs/decisions-erasure.md), two years without activity";
+
+/// Kept `keep_seconds` after the relationship ends because a law says so.
+const fn required(class: RecordClass, keep_seconds: i64, then_delete: bool, basis: &'static str, source: &'static str) -> Keep {
+    Keep {
+        class,
+        required: true,
+        keep_seconds,
+        from: RetentionStart::RelationshipEnd,
+        record_cap_seconds: None,
+        extendable_seconds: None,
+        then_delete,
+        basis,
+        source,
+    }
+}
+
+/// No law requires it: erased at once on request, and kept no longer than
+/// the relationship otherwise (GDPR Art. 5(1)(e), 17(1)(a)).
+const fn not_required(class: RecordClass) -> Keep {
+    Keep {
+        class,
+        required: false,
+        keep_seconds: 0,
+        from: RetentionStart::RelationshipEnd,
+        record_cap_seconds: None,
+        extendable_seconds: None,
+        then_delete: true,
+        basis: "gdpr_17_1",
+        source: "GDPR Art. 17(1)(a) and 5(1)(e): no longer needed, no law requires it",
+    }
+}
+
+const fn capped(mut keep: Keep, cap: i64) -> Keep {
+    keep.record_cap_seconds = Some(cap);
+    keep
+}
+
+const fn extendable(mut keep: Keep, by: i64) -> Keep {
+    keep.extendable_seconds = Some(by);
+    keep
+}
+
+/// An exclusion kept `keep_seconds` after it ends.
+const fn exclusions_after_end(keep_seconds: i64, basis: &'static str, source: &'static str) -> Keep {
+    Keep {
+        class: RecordClass::Exclusions,
+        required: true,
+        keep_seconds,
+        from: RetentionStart::RecordEnd,
+        record_cap_seconds: None,
+        extendable_seconds: None,
+        then_delete: true,
+        basis,
+        source,
+    }
+}
+
+use RecordClass::{AmlRecords, AuditLog, DecisionLog, IdentityScreening, KycChecks, LimitChanges, WebhookPayloads};
+
+const GB_MLR: &str = "MLR 2017 reg 40(3)(a) and (4): five years from the end of the business relationship; reg 40(5): then deleted";
+const GB_MLR_TRANSACTIONS: &str =
+    "MLR 2017 reg 40(3)(b) and (4): transaction records five years from the end of the relationship, never beyond ten years from the transaction; reg 40(5): then deleted";
+const GB_RETENTION: Retention = Retention {
+    inactivity_seconds: TWO_YEARS,
+    inactivity_source: INACTIVITY_CHOICE,
+    rules: &[
+        required(IdentityScreening, FIVE_YEARS, true, "uk_mlr_2017_r40", GB_MLR),
+        required(KycChecks, FIVE_YEARS, true, "uk_mlr_2017_r40", GB_MLR),
+        capped(required(AmlRecords, FIVE_YEARS, true, "uk_mlr_2017_r40", GB_MLR_TRANSACTIONS), TEN_YEARS),
+        exclusions_after_end(
+            FIVE_YEARS,
+            "ukgc_lccp_3_5_3",
+            "UKGC LCCP SR code 3.5.3 (a self-excluder is refused while excluded; an erasure request cannot remove them); after the end, the relationship's five years (MLR 2017 reg 40)",
+        ),
+        not_required(LimitChanges),
+        required(DecisionLog, FIVE_YEARS, true, "uk_mlr_2017_r40", GB_MLR),
+        required(AuditLog, FIVE_YEARS, true, "uk_mlr_2017_r40", GB_MLR),
+        not_required(WebhookPayloads),
+    ],
+};
+
+const EU_AMLD4: &str =
+    "AMLD4 (EU) 2015/849 art. 40(1): five years after the end of the business relationship, extendable by up to five more; then deleted";
+const SE_AML: &str = "lag (2017:630) 5 kap. 3 § (AMLD4 art. 40): five years from the end of the relationship, then deleted";
+const SE_RETENTION: Retention = Retention {
+    inactivity_seconds: TWO_YEARS,
+    inactivity_source: INACTIVITY_CHOICE,
+    rules: &[
+        extendable(required(IdentityScreening, FIVE_YEARS, true, "eu_amld4_a40", SE_AML), FIVE_YEARS),
+        extendable(required(KycChecks, FIVE_YEARS, true, "eu_amld4_a40", SE_AML), FIVE_YEARS),
+        extendable(required(AmlRecords, FIVE_YEARS, true, "eu_amld4_a40", SE_AML), FIVE_YEARS),
+        exclusions_after_end(FIVE_YEARS, "eu_amld4_a40", EU_AMLD4),
+        not_required(LimitChanges),
+        extendable(required(DecisionLog, FIVE_YEARS, true, "eu_amld4_a40", SE_AML), FIVE_YEARS),
+        extendable(required(AuditLog, FIVE_YEARS, true, "eu_amld4_a40", SE_AML), FIVE_YEARS),
+        not_required(WebhookPayloads),
+    ],
+};
+
+const DE_GWG: &str = "GwG § 8 Abs. 4 (AMLD4 art. 40): five years from the end of the business relationship, then deleted";
+const DE_RETENTION: Retention = Retention {
+    inactivity_seconds: TWO_YEARS,
+    inactivity_source: INACTIVITY_CHOICE,
+    rules: &[
+        extendable(required(IdentityScreening, FIVE_YEARS, true, "de_gwg_8_4", DE_GWG), FIVE_YEARS),
+        extendable(required(KycChecks, FIVE_YEARS, true, "de_gwg_8_4", DE_GWG), FIVE_YEARS),
+        extendable(required(AmlRecords, FIVE_YEARS, true, "de_gwg_8_4", DE_GWG), FIVE_YEARS),
+        exclusions_after_end(SIX_YEARS, "de_gluestv_23", "GlüStV 2021 § 23: the data of an exclusion are deleted six years after it ends"),
+        not_required(LimitChanges),
+        extendable(required(DecisionLog, FIVE_YEARS, true, "de_gwg_8_4", DE_GWG), FIVE_YEARS),
+        extendable(required(AuditLog, FIVE_YEARS, true, "de_gwg_8_4", DE_GWG), FIVE_YEARS),
+        not_required(WebhookPayloads),
+    ],
+};
+
+const US_BSA: &str = "31 CFR 1010.430(d) and 1021.410: five years (SARs five years from filing, 1021.320(d)); no deletion mandate";
+const DEFAULT_RETENTION: Retention = Retention {
+    inactivity_seconds: TWO_YEARS,
+    inactivity_source: INACTIVITY_CHOICE,
+    rules: &[
+        required(IdentityScreening, FIVE_YEARS, false, "us_31_cfr_1010_430", US_BSA),
+        required(KycChecks, FIVE_YEARS, false, "us_31_cfr_1010_430", US_BSA),
+        required(AmlRecords, FIVE_YEARS, false, "us_31_cfr_1010_430", US_BSA),
+        exclusions_after_end(
+            FIVE_YEARS,
+            "us_31_cfr_1010_430",
+            "no law sets it: an ended exclusion kept as the relationship's records (31 CFR 1010.430(d))",
+        ),
+        not_required(LimitChanges),
+        required(DecisionLog, FIVE_YEARS, false, "us_31_cfr_1010_430", US_BSA),
+        required(AuditLog, FIVE_YEARS, false, "us_31_cfr_1010_430", US_BSA),
+        not_required(WebhookPayloads),
+    ],
+};
+
+const CA_PCMLTFR: &str = "PCMLTFR s. 148(1): at least five years (from the record's creation or the account's closing)";
+const CA_ON_RETENTION: Retention = Retention {
+    inactivity_seconds: TWO_YEARS,
+    inactivity_source: INACTIVITY_CHOICE,
+    rules: &[
+        required(IdentityScreening, FIVE_YEARS, false, "ca_pcmltfr_148", CA_PCMLTFR),
+        required(KycChecks, FIVE_YEARS, false, "ca_pcmltfr_148", CA_PCMLTFR),
+        required(AmlRecords, FIVE_YEARS, false, "ca_pcmltfr_148", CA_PCMLTFR),
+        exclusions_after_end(
+            FIVE_YEARS,
+            "ca_pcmltfr_148",
+            "AGCO Standards 2.24 (self-exclusion) with the relationship's five years (PCMLTFR s. 148(1))",
+        ),
+        not_required(LimitChanges),
+        required(DecisionLog, FIVE_YEARS, false, "ca_pcmltfr_148", CA_PCMLTFR),
+        required(AuditLog, FIVE_YEARS, false, "ca_pcmltfr_148", CA_PCMLTFR),
+        not_required(WebhookPayloads),
+    ],
+};
+
 const PROFILES: &[Profile] = &[
     Profile {
         name: DEFAULT_JURISDICTION,
@@ -80,6 +335,7 @@ const PROFILES: &[Profile] = &[
         // US casino CTR (31 CFR 1021.311), EU CDD amount (AMLD4 art. 11(d)), KSA velocity, in dollars
         aml: AmlParameters::standard("USD", Some(DEFAULT_CTR_AND_CDD.0), DEFAULT_CTR_AND_CDD.1, 1_500_000),
         record_keeping: five_years("31 CFR 1010.430(d): records kept five years"),
+        retention: DEFAULT_RETENTION,
     },
     Profile {
         name: "GB",
@@ -93,6 +349,7 @@ const PROFILES: &[Profile] = &[
             .with_consent(7)
             .locking_deposits_until_cdd("MLR 2017 reg 31(1) (no transaction until CDD); UKGC AML guidance for casinos"),
         record_keeping: five_years("MLR 2017 reg 40(3): five years from the end of the business relationship or the transaction"),
+        retention: GB_RETENTION,
     },
     Profile {
         name: "SE",
@@ -100,6 +357,7 @@ const PROFILES: &[Profile] = &[
         increase_cooloffs: &[bracket(None, 3 * DAY)],
         aml: AmlParameters::standard("SEK", None, 2_200_000, 17_000_000),
         record_keeping: five_years("lag (2017:630) om åtgärder mot penningtvätt 5 kap. 3 § (AMLD4 art. 40): five years"),
+        retention: SE_RETENTION,
     },
     Profile {
         name: "DE",
@@ -107,6 +365,7 @@ const PROFILES: &[Profile] = &[
         increase_cooloffs: &[bracket(None, 7 * DAY)],
         aml: AmlParameters::standard("EUR", None, 200_000, 1_500_000),
         record_keeping: five_years("GwG § 8 Abs. 4: five years"),
+        retention: DE_RETENTION,
     },
     Profile {
         name: "CA-ON",
@@ -115,6 +374,7 @@ const PROFILES: &[Profile] = &[
         // FINTRAC large cash transaction report: CAD 10,000 or more, i.e. more than 9,999.99
         aml: AmlParameters::standard("CAD", Some(999_999), 300_000, 2_200_000),
         record_keeping: five_years("PCMLTFR s. 148(1): at least five years"),
+        retention: CA_ON_RETENTION,
     },
 ];
 
@@ -135,6 +395,33 @@ pub fn jurisdictions() -> Vec<JurisdictionProfile> {
             record_keeping_source: p.record_keeping.source.to_string(),
         })
         .collect()
+}
+
+/// A profile's retention table; a name no profile has gets the default
+/// profile's.
+pub fn retention_table(jurisdiction: &str) -> RetentionTable {
+    let profile = find(jurisdiction).or(PROFILES.first());
+    let (name, retention) = profile.map_or((DEFAULT_JURISDICTION, DEFAULT_RETENTION), |p| (p.name, p.retention));
+    RetentionTable {
+        jurisdiction: name.to_string(),
+        inactivity_seconds: retention.inactivity_seconds,
+        inactivity_source: retention.inactivity_source.to_string(),
+        rules: retention
+            .rules
+            .iter()
+            .map(|k| RetentionRule {
+                class: k.class,
+                required: k.required,
+                keep_seconds: k.keep_seconds,
+                from: k.from,
+                record_cap_seconds: k.record_cap_seconds,
+                extendable_seconds: k.extendable_seconds,
+                then_delete: k.then_delete,
+                basis: k.basis.to_string(),
+                source: k.source.to_string(),
+            })
+            .collect(),
+    }
 }
 
 /// Whether a profile of this name exists.
@@ -210,6 +497,46 @@ mod tests {
         for p in jurisdictions() {
             assert!(p.record_keeping_seconds >= FIVE_YEARS, "{}: at least five years", p.name);
             assert!(!p.record_keeping_source.is_empty(), "{}: a source", p.name);
+        }
+    }
+
+    #[test]
+    fn each_profile_has_a_retention_row_per_class_with_its_basis() {
+        for p in jurisdictions() {
+            let table = retention_table(&p.name);
+            assert_eq!(table.jurisdiction, p.name);
+            assert!(table.inactivity_seconds > 0 && !table.inactivity_source.is_empty());
+            for class in RecordClass::ALL {
+                let rows: Vec<_> = table.rules.iter().filter(|r| r.class == *class).collect();
+                assert_eq!(rows.len(), 1, "{}: one row for {}", p.name, class.as_str());
+                let row = rows[0];
+                assert!(!row.basis.is_empty() && !row.source.is_empty(), "{} {}", p.name, class.as_str());
+                assert_eq!(row.required, row.keep_seconds > 0, "{} {}: a required class is kept, another is not", p.name, class.as_str());
+            }
+        }
+        assert_eq!(retention_table("XX"), retention_table("default"), "an unknown name reads as the default profile");
+    }
+
+    #[test]
+    fn retention_tables_carry_the_researched_values() {
+        let gb = retention_table("GB");
+        let aml = gb.rule(RecordClass::AmlRecords).unwrap();
+        assert_eq!((aml.keep_seconds, aml.record_cap_seconds, aml.then_delete), (FIVE_YEARS, Some(TEN_YEARS), true));
+        assert_eq!(aml.from, RetentionStart::RelationshipEnd);
+        let de = retention_table("DE");
+        let exclusions = de.rule(RecordClass::Exclusions).unwrap();
+        assert_eq!((exclusions.keep_seconds, exclusions.from, exclusions.then_delete), (SIX_YEARS, RetentionStart::RecordEnd, true));
+        assert!(exclusions.source.contains("§ 23"));
+        assert_eq!(de.rule(RecordClass::IdentityScreening).unwrap().extendable_seconds, Some(FIVE_YEARS));
+        let us = retention_table("default");
+        assert!(!us.rule(RecordClass::AmlRecords).unwrap().then_delete, "the BSA keeps five years and mandates no deletion");
+        // the twin: what no law requires goes at once, everywhere
+        for p in jurisdictions() {
+            let table = retention_table(&p.name);
+            for class in [RecordClass::LimitChanges, RecordClass::WebhookPayloads] {
+                assert!(!table.rule(class).unwrap().required, "{} {}", p.name, class.as_str());
+            }
+            assert!(table.rule(RecordClass::AmlRecords).unwrap().required, "{}", p.name);
         }
     }
 
