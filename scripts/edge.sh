@@ -6,8 +6,11 @@
 #                                                    local Workers runtime on 127.0.0.1:PORT, state in DIR, until killed;
 #                                                    --local-tools adds the /__local/ routes (the conformance runner's list import);
 #                                                    CGW_LIST_URLS in the environment sets the lists it refreshes
-#   scripts/edge.sh serve --port PORT --state DIR [--local-tools]
-#                                                    the same Worker straight from Miniflare (no dev proxy, no reload), for the test runners
+#   scripts/edge.sh serve --port PORT --state DIR [--local-tools] [--measure] [--simulate SPEC]
+#                                                    the same Worker straight from Miniflare (no dev proxy, no reload), for the test runners;
+#                                                    --measure serves the local-only measuring entry (host-edge/js/measure.mjs): every
+#                                                    binding call counted as a trip (GET /__local/trips with --local-tools) and delayed
+#                                                    by SPEC = d1_primary=MS,d1_replica=MS,durable_object=MS,kv=MS,replica_lag=MS|never
 #   scripts/edge.sh admin-key --environment sandbox|production --state DIR
 #   scripts/edge.sh admin-key --environment sandbox|production --remote   for the deployed Worker's D1
 #   scripts/edge.sh store-contract --state DIR       the store contract against local D1
@@ -93,11 +96,13 @@ build() {
 
 command=${1:-}
 [ $# -gt 0 ] && shift
-port="" state="" environment="" remote="" local_tools=disabled passthrough=()
+port="" state="" environment="" remote="" local_tools=disabled measure="" simulate="" passthrough=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --remote) remote=yes; shift ;;
     --local-tools) local_tools=enabled; shift ;;
+    --measure) measure=yes; shift ;;
+    --simulate) [ $# -ge 2 ] || die "--simulate SPEC"; simulate=$2; shift 2 ;;
     --port) port=${2:-}; shift 2 ;;
     --state) state=${2:-}; shift 2 ;;
     --environment) environment=${2:-}; shift 2 ;;
@@ -134,6 +139,11 @@ case "$command" in
     build
     extra=()
     [ "$local_tools" = enabled ] && extra+=(--local-tools)
+    [ -n "$measure" ] && extra+=(--measure)
+    if [ -n "$simulate" ]; then
+      [ -n "$measure" ] || die "--simulate needs --measure"
+      extra+=(--simulate "$simulate")
+    fi
     exec node "$edge/js/local.mjs" serve --port "$port" --state "$state" ${extra[@]+"${extra[@]}"}
     ;;
   admin-key)
