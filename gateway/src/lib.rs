@@ -63,6 +63,7 @@ pub mod store_contract;
 pub mod telemetry;
 pub mod tenants;
 pub mod time;
+pub mod trips;
 pub mod users;
 pub mod vendors;
 pub mod webhooks;
