@@ -37,6 +37,7 @@ pub mod auth;
 mod cases;
 mod console;
 pub mod decisions;
+pub mod erasure;
 pub mod error;
 pub mod exclusions;
 pub mod health;

@@ -176,6 +176,11 @@ route_table! {
     ExclusionSnapshot: "GET" "/v1/exclusions/snapshot" => "getExclusionSnapshot", Tenant, crate::exclusions::snapshot, doc crate::exclusions::snapshot_doc;
     AdminRegulatorImport: "POST" "/v1/admin/exclusions/regulator-import" => "importRegulatorExclusions", Admin audit "exclusions.regulator_import", crate::exclusions::import_from_regulator, doc crate::exclusions::import_from_regulator_doc;
     AdminRegulatorExport: "POST" "/v1/admin/exclusions/regulator-export" => "exportToRegulator", Admin audit "exclusions.regulator_export", crate::exclusions::export_to_regulator, doc crate::exclusions::export_to_regulator_doc;
+    // users: the relationship's end and erasure (issue #31)
+    UserClose(user_id): "POST" "/v1/users/{user_id}/close" => "closeUser", Tenant, crate::erasure::close, doc crate::erasure::close_doc;
+    UserErasure(user_id): "POST" "/v1/users/{user_id}/erasure" => "requestErasure", Tenant, crate::erasure::request_erasure, doc crate::erasure::request_erasure_doc;
+    AdminUserErasure(user_id): "POST" "/v1/admin/users/{user_id}/erasure" => "requestErasureAsAdmin", Admin audit "user.erasure", crate::erasure::admin_request_erasure, doc crate::erasure::admin_request_erasure_doc;
+    ErasureGet(erasure_id): "GET" "/v1/erasures/{erasure_id}" => "getErasure", Tenant, crate::erasure::get_erasure, doc crate::erasure::get_erasure_doc;
     // limits
     LimitSet: "POST" "/v1/limits" => "setLimit", Tenant, crate::limits::set_limit, doc crate::limits::set_limit_doc;
     LimitList: "GET" "/v1/limits" => "listLimits", Tenant, crate::limits::list_limits, doc crate::limits::list_limits_doc;

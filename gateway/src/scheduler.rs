@@ -39,6 +39,8 @@ pub struct ScheduledReport {
     pub lists_activated: usize,
     /// rows deleted past their retention
     pub rows_pruned: i64,
+    /// erasure jobs moved on or made by the retention sweep
+    pub erasure_jobs: i64,
     /// more work is due at once (staged chunks wait, expired rows remain)
     pub more_due: bool,
 }
@@ -99,6 +101,9 @@ impl Gateway {
         }
         let swept = self.sweep_expired(now).await?;
         (report.rows_pruned, report.more_due) = (swept.rows, report.more_due || swept.more);
+        // each profile's retention table: held erasures whose date came, and ended relationships erased unasked
+        let erased = crate::erasure::sweep(self, now, self.config.retention.batch_rows.max(1)).await?;
+        (report.erasure_jobs, report.more_due) = (erased.jobs, report.more_due || erased.more);
         Ok(report)
     }
 

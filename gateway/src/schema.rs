@@ -659,7 +659,42 @@ const V20: &[&str] = &[
 /// sandbox clocks did since; users of before are screened under none.
 const V21: &[&str] = &["ALTER TABLE users ADD COLUMN screened_under TEXT"];
 
-pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20, V21];
+/// Erasure (issue #31): the end of a player's business relationship, the
+/// restriction and redaction marks of their records, and the erasure jobs
+/// (one per player; `classes` is each class's date and state as JSON), with
+/// the indexes that find a player's rows without a scan.
+const V_ERASURE: &[&str] = &[
+    "ALTER TABLE users ADD COLUMN closed_at BIGINT",
+    "ALTER TABLE users ADD COLUMN restricted_at BIGINT",
+    "ALTER TABLE users ADD COLUMN redacted_at BIGINT",
+    "ALTER TABLE kyc_checks ADD COLUMN redacted_at BIGINT",
+    "ALTER TABLE exclusions ADD COLUMN redacted_at BIGINT",
+    "ALTER TABLE deposit_limits ADD COLUMN redacted_at BIGINT",
+    "CREATE TABLE IF NOT EXISTS erasures (
+        erasure_id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        external_user_id TEXT NOT NULL,
+        state TEXT NOT NULL,
+        requested_by TEXT NOT NULL,
+        relationship_end BIGINT NOT NULL,
+        classes TEXT NOT NULL,
+        next_due_at BIGINT,
+        hash_key TEXT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        completed_at BIGINT,
+        UNIQUE (tenant_id, external_user_id))",
+    "CREATE INDEX IF NOT EXISTS erasures_due ON erasures (state, next_due_at)",
+    "CREATE INDEX IF NOT EXISTS users_closed ON users (closed_at)",
+    "CREATE INDEX IF NOT EXISTS aml_events_by_user ON aml_events (tenant_id, external_user_id)",
+    "CREATE INDEX IF NOT EXISTS withdrawals_by_user ON withdrawals (tenant_id, external_user_id)",
+    "CREATE INDEX IF NOT EXISTS deposit_transactions_by_user ON deposit_transactions (tenant_id, external_user_id)",
+    "CREATE INDEX IF NOT EXISTS aml_cases_by_user ON aml_cases (tenant_id, external_user_id)",
+    "CREATE INDEX IF NOT EXISTS kyc_checks_by_user ON kyc_checks (tenant_id, external_user_id)",
+    "CREATE INDEX IF NOT EXISTS sanctions_cases_by_user ON sanctions_cases (tenant_id, external_user_id)",
+];
+
+pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20, V21, V_ERASURE];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

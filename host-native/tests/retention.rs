@@ -174,8 +174,9 @@ async fn every_pruned_table_stays_bounded_over_a_simulated_year() {
     assert_eq!(stored_keys, 0);
 }
 
-/// Withdrawals are a user's records: kept for the record-keeping period of
-/// the tenant's jurisdiction profile, as the rules state it, then pruned; a
+/// Withdrawals are a user's records: kept from their own time for the period
+/// of the tenant's jurisdiction profile's retention table (US: five years;
+/// GB: never beyond ten), as the rules state it, then pruned; a
 /// withdrawal still held for its check is kept however old. The twin: a
 /// day before the period ends, nothing goes.
 #[tokio::test]
@@ -214,7 +215,13 @@ async fn withdrawals_are_pruned_after_the_profiles_record_keeping_period() {
             json!({ "user_id": "held", "withdrawal_amount_cents": 50_000, "currency": "USD", "email": "h@example.com", "phone": "+44 7700 900123" });
         let (status, body) = send(&gw, &key, "POST", "/v1/kyc/start", held, None).await;
         assert_eq!(status, 201, "{body}");
-        let period = rules::jurisdictions().into_iter().find(|p| p.name == jurisdiction).unwrap().record_keeping_seconds;
+        // the period a transaction record is kept from its own time: the profile's retention table
+        let table = rules::jurisdictions::retention_table(jurisdiction);
+        let aml = table.rule(rules::jurisdictions::RecordClass::AmlRecords).unwrap();
+        let period = match aml.from {
+            rules::jurisdictions::RetentionStart::Record => aml.keep_seconds,
+            _ => aml.record_cap_seconds.unwrap(),
+        };
         kept_for.insert(tenant["tenant_id"].as_str().unwrap().to_string(), period);
     }
     let count = |status: &'static str| {
@@ -236,4 +243,207 @@ async fn withdrawals_are_pruned_after_the_profiles_record_keeping_period() {
     sweep(START + longest + DAY).await;
     assert_eq!(count("released").await, 0, "withdrawals outlived every profile's record-keeping period");
     assert_eq!(count("held").await, 2, "a withdrawal still held for its check was pruned");
+}
+
+/// A tenant of a profile, in the sandbox.
+async fn tenant_of(gw: &Gateway, admin: &str, jurisdiction: &str) -> (String, String) {
+    let body =
+        json!({ "name": format!("op-{jurisdiction}"), "environment": "sandbox", "rate_limit_per_minute": 100_000, "jurisdiction": jurisdiction });
+    let (status, tenant) = send(gw, admin, "POST", "/v1/admin/tenants", body, None).await;
+    assert_eq!(status, 201, "{tenant}");
+    (tenant["api_key"].as_str().unwrap().to_string(), tenant["tenant_id"].as_str().unwrap().to_string())
+}
+
+/// The operator-visible answer without its id, for comparing two players'.
+fn without_id(mut body: Json) -> Json {
+    body.as_object_mut().unwrap().remove("erasure_id");
+    body
+}
+
+fn held_until(body: &Json, class: &str) -> Option<i64> {
+    let held = body["held"].as_array().unwrap().iter().find(|h| h["class"] == class)?;
+    held["until"].as_str().map(|t| chrono::DateTime::parse_from_rfc3339(t).unwrap().timestamp())
+}
+
+fn erased(body: &Json, class: &str) -> bool {
+    body["erased"].as_array().unwrap().iter().any(|c| c == class)
+}
+
+/// Issue #31's Goal, under an injected clock: a player signs up, deposits,
+/// has an AML case, excludes themselves, ends the relationship and asks for
+/// erasure; then twelve years pass. Under the GB, DE and default profiles,
+/// each class of the player's records is erased on its date and not a day
+/// earlier; the exclusion in force is refused (GDPR Art. 17(3)(b)); and no
+/// operator-visible answer names AML material: a twin with no AML case gets
+/// the same answer. A third player, closed and never asking, is erased
+/// unasked under the profiles whose law requires deletion.
+#[tokio::test]
+async fn each_class_is_erased_on_its_date_under_each_profile_and_not_a_day_earlier() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?synchronous=normal", dir.path().join("g.db").display());
+    let now = Arc::new(AtomicI64::new(START));
+    let gw = Gateway::new(
+        host_native::open_store(&url).await.unwrap(),
+        Box::new(ComponentRules::embedded().unwrap()),
+        Box::new(TestClock(now.clone())),
+        Box::new(OsIds),
+        Config::default(),
+    );
+    gw.migrate().await.unwrap();
+    let probe = host_native::open_store(&url).await.unwrap();
+    let admin = gw.create_admin_key(Environment::Sandbox).await.unwrap();
+    let count = |sql: &'static str, tenant: String, user: &'static str| {
+        let probe = &probe;
+        async move { probe.scalar(sql, vec![tenant.as_str().into(), user.into()]).await.unwrap() }
+    };
+    for (jurisdiction, currency) in [("GB", "GBP"), ("DE", "EUR"), ("default", "USD")] {
+        now.store(START, Ordering::SeqCst);
+        let (key, tenant_id) = tenant_of(&gw, &admin, jurisdiction).await;
+        // signup and deposits: the subject (who also has an AML case), its twin (who has none), and a player who never asks
+        for user in ["subject", "twin", "silent"] {
+            let person = json!({ "user_id": user, "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": format!("{user}@example.com") });
+            assert_eq!(send(&gw, &key, "POST", "/v1/sanctions/screen", person, None).await.0, 201);
+            for n in 0..3 {
+                let deposit = json!({ "transaction_id": format!("tx-{user}-{n}"), "user_id": user, "amount_cents": 2_000, "currency": currency });
+                let (status, body) = send(&gw, &key, "POST", "/v1/limits/commit", deposit, None).await;
+                assert!(status == 200 || status == 201, "{status} {body}");
+                let event = json!({ "transaction_id": format!("aml-{user}-{n}"), "user_id": user, "event_type": "deposit", "amount_cents": 2_000, "currency": currency, "payment_method": "card" });
+                assert_eq!(send(&gw, &key, "POST", "/v1/aml/event", event, None).await.0, 202);
+            }
+        }
+        // the subject's deposit past the due-diligence amount of every profile: an alert and a case
+        let big = json!({ "transaction_id": "aml-subject-big", "user_id": "subject", "event_type": "deposit", "amount_cents": 250_000, "currency": currency, "payment_method": "card" });
+        assert_eq!(send(&gw, &key, "POST", "/v1/aml/event", big, None).await.0, 202);
+        let twin_big = json!({ "transaction_id": "aml-twin-small", "user_id": "twin", "event_type": "deposit", "amount_cents": 2_000, "currency": currency, "payment_method": "card" });
+        assert_eq!(send(&gw, &key, "POST", "/v1/aml/event", twin_big, None).await.0, 202);
+        let cases = "SELECT COUNT(*) FROM aml_cases WHERE tenant_id = ?1 AND external_user_id = ?2";
+        assert!(count(cases, tenant_id.clone(), "subject").await > 0, "{jurisdiction}: the subject has an AML case");
+        assert_eq!(count(cases, tenant_id.clone(), "twin").await, 0, "{jurisdiction}: the twin has none");
+        // a year's exclusion for both, and a limit change
+        for user in ["subject", "twin"] {
+            let exclusion = json!({ "user_id": user, "duration": "duration_1y", "reason": "self_initiated", "initiated_at": iso(START), "email": format!("{user}@example.com") });
+            assert_eq!(send(&gw, &key, "POST", "/v1/exclusions", exclusion, None).await.0, 201);
+            let limit =
+                json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": 5_000, "currency": currency, "requested_at": iso(START) });
+            assert_eq!(send(&gw, &key, "POST", "/v1/limits", limit, None).await.0, 201);
+        }
+        gw.flush_decisions().await.unwrap();
+
+        // the relationship ends on day 30; a second close answers the first's time
+        let ended = START + 30 * DAY;
+        now.store(ended, Ordering::SeqCst);
+        for user in ["subject", "twin", "silent"] {
+            let (status, body) = send(&gw, &key, "POST", &format!("/v1/users/{user}/close"), Json::Null, None).await;
+            assert_eq!((status, body["closed_at"].as_str()), (200, Some(iso(ended).as_str())), "{body}");
+        }
+        now.store(ended + DAY, Ordering::SeqCst);
+        let (status, again) = send(&gw, &key, "POST", "/v1/users/subject/close", Json::Null, None).await;
+        assert_eq!((status, again["closed_at"].as_str()), (200, Some(iso(ended).as_str())));
+
+        // the erasure request
+        let (status, subject) = send(&gw, &key, "POST", "/v1/users/subject/erasure", Json::Null, None).await;
+        assert_eq!(status, 202, "{subject}");
+        let (status, twin) = send(&gw, &key, "POST", "/v1/users/twin/erasure", Json::Null, None).await;
+        assert_eq!(status, 202, "{twin}");
+        assert_eq!(subject["state"], "held");
+        // no operator-visible answer names AML material: the subject's is the twin's
+        assert_eq!(without_id(subject.clone()), without_id(twin.clone()), "{jurisdiction}: the answer reveals the AML case");
+        let text = subject.to_string().to_lowercase();
+        for word in ["aml", "alert", "case", "filing", "suspicious"] {
+            assert!(!text.contains(word), "{jurisdiction}: {word} in {subject}");
+        }
+        // what no law requires went at once; the exclusion in force is refused, with why
+        assert!(erased(&subject, "limit_changes") && erased(&subject, "webhook_payloads"), "{subject}");
+        let exclusion = subject["held"].as_array().unwrap().iter().find(|h| h["class"] == "exclusions").unwrap();
+        assert_eq!(exclusion["basis"], "gdpr_17_3_b_exclusion_in_force", "{subject}");
+        let limits = "SELECT COUNT(*) FROM deposit_limits WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NOT NULL";
+        assert!(count(limits, tenant_id.clone(), "subject").await > 0, "{jurisdiction}: the limit change was not redacted");
+        let payloads = "SELECT COUNT(*) FROM outbox WHERE tenant_id = ?1 AND envelope LIKE '%' || ?2 || '%'";
+        assert_eq!(count(payloads, tenant_id.clone(), "\"user_id\":\"subject\"").await, 0, "{jurisdiction}: the subject's webhook payloads remain");
+        // idempotent: a repeat answers the same job; GET shows it
+        let (status, repeat) = send(&gw, &key, "POST", "/v1/users/subject/erasure", Json::Null, None).await;
+        assert_eq!((status, &repeat), (202, &subject));
+        let erasure_id = subject["erasure_id"].as_str().unwrap().to_string();
+        let (status, shown) = send(&gw, &key, "GET", &format!("/v1/erasures/{erasure_id}"), Json::Null, None).await;
+        assert_eq!((status, &shown), (200, &subject));
+        // restricted: hidden from operator reads
+        let (status, _) = send(&gw, &key, "GET", "/v1/kyc/tier?user_id=subject", Json::Null, None).await;
+        assert_eq!(status, 404, "{jurisdiction}: a restricted player is still read");
+        let (status, _) = send(&gw, &key, "GET", "/v1/kyc/tier?user_id=silent", Json::Null, None).await;
+        assert_eq!(status, 200, "{jurisdiction}: the twin: a player with no erasure is read");
+
+        // twelve years: each held class goes on its date, not a day earlier
+        let mut dates: Vec<(String, i64)> = subject["held"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| (h["class"].as_str().unwrap().to_string(), held_until(&subject, h["class"].as_str().unwrap()).unwrap()))
+            .collect();
+        dates.sort_by_key(|(_, at)| *at);
+        let table = rules::jurisdictions::retention_table(jurisdiction);
+        let five = table.rule(rules::jurisdictions::RecordClass::IdentityScreening).unwrap().keep_seconds;
+        assert_eq!(held_until(&subject, "identity_screening"), Some(ended + five), "{jurisdiction}: from the relationship's end");
+        let excl_keep = table.rule(rules::jurisdictions::RecordClass::Exclusions).unwrap().keep_seconds;
+        assert_eq!(held_until(&subject, "exclusions"), Some(START + 365 * DAY + excl_keep), "{jurisdiction}: the profile's time after its end");
+        let mut days: Vec<i64> = dates.iter().map(|(_, at)| *at).collect();
+        days.dedup();
+        for date in &days {
+            let classes: Vec<&String> = dates.iter().filter(|(_, at)| at == date).map(|(c, _)| c).collect();
+            assert!(*date < START + 12 * 365 * DAY, "{jurisdiction}: {classes:?} held beyond the twelve years");
+            now.store(date - DAY, Ordering::SeqCst);
+            while gw.run_scheduled().await.unwrap().more_due {}
+            let (_, before) = send(&gw, &key, "GET", &format!("/v1/erasures/{erasure_id}"), Json::Null, None).await;
+            for class in &classes {
+                assert!(!erased(&before, class), "{jurisdiction}: {class} erased a day before {}", iso(*date));
+                if class.as_str() == "records_under_legal_obligation" {
+                    let events = "SELECT COUNT(*) FROM aml_events WHERE tenant_id = ?1 AND external_user_id = ?2";
+                    assert!(count(events, tenant_id.clone(), "subject").await > 0, "{jurisdiction}: AML records went early");
+                    assert!(count(cases, tenant_id.clone(), "subject").await > 0, "{jurisdiction}: the AML case went early");
+                }
+            }
+            now.store(*date, Ordering::SeqCst);
+            while gw.run_scheduled().await.unwrap().more_due {}
+            let (_, after) = send(&gw, &key, "GET", &format!("/v1/erasures/{erasure_id}"), Json::Null, None).await;
+            assert!(!after.to_string().to_lowercase().contains("aml"), "{after}");
+            for class in &classes {
+                assert!(erased(&after, class), "{jurisdiction}: {class} not erased on {}: {after}", iso(*date));
+                match class.as_str() {
+                    "records_under_legal_obligation" => {
+                        let events = "SELECT COUNT(*) FROM aml_events WHERE tenant_id = ?1 AND external_user_id = ?2";
+                        assert_eq!(count(events, tenant_id.clone(), "subject").await, 0, "{jurisdiction}: AML events kept");
+                        assert_eq!(count(cases, tenant_id.clone(), "subject").await, 0, "{jurisdiction}: the AML case kept");
+                    }
+                    "identity_screening" => {
+                        let redacted = "SELECT COUNT(*) FROM users WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NOT NULL AND first_name = '' AND email LIKE 'erased:%'";
+                        assert_eq!(count(redacted, tenant_id.clone(), "subject").await, 1, "{jurisdiction}: identity not redacted in place");
+                    }
+                    "exclusions" => {
+                        let redacted = "SELECT COUNT(*) FROM exclusions WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NOT NULL AND email IS NULL";
+                        assert_eq!(count(redacted, tenant_id.clone(), "subject").await, 1, "{jurisdiction}: the ended exclusion kept its e-mail");
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let (_, done) = send(&gw, &key, "GET", &format!("/v1/erasures/{erasure_id}"), Json::Null, None).await;
+        assert_eq!(done["state"], "erased", "{jurisdiction}: {done}");
+        let completed = "SELECT COUNT(*) FROM outbox WHERE tenant_id = ?1 AND event = 'user.erasure_completed' AND envelope LIKE '%' || ?2 || '%'";
+        assert_eq!(
+            count(completed, tenant_id.clone(), Box::leak(erasure_id.clone().into_boxed_str())).await,
+            1,
+            "{jurisdiction}: no user.erasure_completed"
+        );
+        let audited = "SELECT COUNT(*) FROM audit_log WHERE tenant_id = ?1 AND resource = ?2 AND action LIKE 'erasure.%'";
+        assert!(count(audited, tenant_id.clone(), Box::leak(erasure_id.clone().into_boxed_str())).await >= 4, "{jurisdiction}: steps not audited");
+
+        // unasked: the silent player, closed on day 30, erased when the first period passes where the law requires deletion
+        let unasked = "SELECT COUNT(*) FROM erasures WHERE tenant_id = ?1 AND external_user_id = ?2";
+        let deletes = table.rules.iter().filter(|r| r.required).all(|r| r.then_delete);
+        assert_eq!(
+            count(unasked, tenant_id.clone(), "silent").await,
+            i64::from(deletes),
+            "{jurisdiction}: unasked erasure where the law requires deletion only"
+        );
+        now.store(START + 12 * 365 * DAY, Ordering::SeqCst);
+    }
 }

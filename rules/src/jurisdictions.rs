@@ -92,11 +92,13 @@ named_enum!(
 
 named_enum!(
     /// What a class's period runs from: the end of the business relationship
-    /// (its close, or the profile's inactivity fallback), or the end of the
-    /// record itself (an exclusion's end).
+    /// (its close, or the profile's inactivity fallback), the end of the
+    /// record itself (an exclusion's end), or the record's own time (each
+    /// transaction's, each filing's).
     RetentionStart {
         RelationshipEnd = "relationship_end",
         RecordEnd = "record_end",
+        Record = "record",
     }
 );
 
@@ -204,6 +206,12 @@ const fn not_required(class: RecordClass) -> Keep {
     }
 }
 
+/// Kept `keep_seconds` from each record's own time.
+const fn from_each_record(mut keep: Keep) -> Keep {
+    keep.from = RetentionStart::Record;
+    keep
+}
+
 const fn capped(mut keep: Keep, cap: i64) -> Keep {
     keep.record_cap_seconds = Some(cap);
     keep
@@ -294,7 +302,7 @@ const DEFAULT_RETENTION: Retention = Retention {
     rules: &[
         required(IdentityScreening, FIVE_YEARS, false, "us_31_cfr_1010_430", US_BSA),
         required(KycChecks, FIVE_YEARS, false, "us_31_cfr_1010_430", US_BSA),
-        required(AmlRecords, FIVE_YEARS, false, "us_31_cfr_1010_430", US_BSA),
+        from_each_record(required(AmlRecords, FIVE_YEARS, false, "us_31_cfr_1010_430", US_BSA)),
         exclusions_after_end(
             FIVE_YEARS,
             "us_31_cfr_1010_430",
@@ -307,14 +315,15 @@ const DEFAULT_RETENTION: Retention = Retention {
     ],
 };
 
-const CA_PCMLTFR: &str = "PCMLTFR s. 148(1): at least five years (from the record's creation or the account's closing)";
+const CA_PCMLTFR: &str =
+    "PCMLTFR s. 148(1): at least five years (client identification from the account's closing, other records from their creation)";
 const CA_ON_RETENTION: Retention = Retention {
     inactivity_seconds: TWO_YEARS,
     inactivity_source: INACTIVITY_CHOICE,
     rules: &[
         required(IdentityScreening, FIVE_YEARS, false, "ca_pcmltfr_148", CA_PCMLTFR),
         required(KycChecks, FIVE_YEARS, false, "ca_pcmltfr_148", CA_PCMLTFR),
-        required(AmlRecords, FIVE_YEARS, false, "ca_pcmltfr_148", CA_PCMLTFR),
+        from_each_record(required(AmlRecords, FIVE_YEARS, false, "ca_pcmltfr_148", CA_PCMLTFR)),
         exclusions_after_end(
             FIVE_YEARS,
             "ca_pcmltfr_148",
@@ -529,7 +538,9 @@ mod tests {
         assert!(exclusions.source.contains("§ 23"));
         assert_eq!(de.rule(RecordClass::IdentityScreening).unwrap().extendable_seconds, Some(FIVE_YEARS));
         let us = retention_table("default");
-        assert!(!us.rule(RecordClass::AmlRecords).unwrap().then_delete, "the BSA keeps five years and mandates no deletion");
+        let us_aml = us.rule(RecordClass::AmlRecords).unwrap();
+        assert!(!us_aml.then_delete, "the BSA keeps five years and mandates no deletion");
+        assert_eq!(us_aml.from, RetentionStart::Record, "five years from each record or filing");
         // the twin: what no law requires goes at once, everywhere
         for p in jurisdictions() {
             let table = retention_table(&p.name);

@@ -21,7 +21,7 @@ pub struct RetentionPolicy {
     pub audit_days: Option<i64>,
     /// a user's records: AML events (the input of reports and backtests),
     /// linked-account pairs, deposits' natural keys and withdrawals; `None`:
-    /// each tenant's jurisdiction profile's record-keeping period (the rules')
+    /// each tenant's jurisdiction profile's retention table (the rules')
     pub aml_record_days: Option<i64>,
     /// `Idempotency-Key` answers
     pub idempotency_hours: i64,
@@ -54,8 +54,8 @@ pub struct Cutoffs {
     pub webhooks: i64,
     pub deposits: i64,
     pub audit: i64,
-    /// a user's records, for tenants of every profile: the longest
-    /// record-keeping period (each profile's own is in [`RecordCutoff`])
+    /// a user's records, for tenants of every profile: only when the policy
+    /// sets a period for all (each profile's own is in [`RecordCutoff`])
     pub aml_records: i64,
     /// AML buckets, instruments and repeat-alert marks: past every AML window
     pub aml_state: i64,
@@ -99,6 +99,7 @@ pub const BOUNDED_BY_CONSTRUCTION: &[(&str, &str)] = &[
     ("aml_deposit_classes", "a player's deposits by size class: at most 256 rows a player"),
     ("aml_rate_versions", "one per rates file an admin imports"),
     ("aml_rates", "the rows of the rates files admins import"),
+    ("erasures", "one per player: a second request answers the first job"),
 ];
 
 /// Stored running sums (`col = col + …`) that do not saturate in their SQL,
@@ -151,7 +152,8 @@ impl Gateway {
             webhooks: days(policy.webhook_days),
             deposits: now.saturating_sub(deposit_seconds),
             audit: policy.audit_days.map_or(longest_record, days),
-            aml_records: policy.aml_record_days.map_or(longest_record, days),
+            // each profile's own cutoffs are in `record_cutoffs`; none for all unless the policy sets one
+            aml_records: policy.aml_record_days.map_or(i64::MIN, days),
             aml_state: now.saturating_sub(aml_window.saturating_add(time::SECONDS_PER_DAY)),
             idempotency: now.saturating_sub(policy.idempotency_hours.saturating_mul(3_600)),
             sessions: days(policy.session_days),
@@ -162,8 +164,13 @@ impl Gateway {
         }
     }
 
-    /// Each profile's cutoff for the records of its tenants: its
-    /// record-keeping period (none when the policy sets one for all).
+    /// Each profile's cutoff for the transaction records of its tenants,
+    /// from its retention table (none when the policy sets one for all):
+    /// where the period runs from each record (US, CA-ON), the period; where
+    /// it runs from the end of the relationship, the cap a record is never
+    /// kept beyond (GB: ten years), or none at all (EU profiles: kept while
+    /// the relationship lasts, then erased with the player by the erasure
+    /// machinery, `crate::erasure::sweep`).
     pub fn record_cutoffs(&self, now: i64) -> Vec<RecordCutoff> {
         if self.config.retention.aml_record_days.is_some() {
             return Vec::new();
@@ -171,7 +178,15 @@ impl Gateway {
         self.rules
             .jurisdictions()
             .into_iter()
-            .map(|p| RecordCutoff { jurisdiction: p.name, cutoff: now.saturating_sub(p.record_keeping_seconds) })
+            .filter_map(|p| {
+                let table = rules::jurisdictions::retention_table(&p.name);
+                let rule = table.rule(rules::jurisdictions::RecordClass::AmlRecords)?;
+                let period = match rule.from {
+                    rules::jurisdictions::RetentionStart::Record => Some(rule.keep_seconds),
+                    _ => rule.record_cap_seconds,
+                }?;
+                Some(RecordCutoff { jurisdiction: p.name, cutoff: now.saturating_sub(period) })
+            })
             .collect()
     }
 

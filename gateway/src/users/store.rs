@@ -33,10 +33,11 @@ pub fn claim(tenant_id: &str, user_id: &str, version: i64, now: i64) -> Stmt {
     )
 }
 
-/// The user of a tenant: `?1` tenant, `?2` user.
+/// The user of a tenant: `?1` tenant, `?2` user. A user whose records an
+/// erasure restricted (GDPR Art. 18) is hidden from every area's reads.
 const USER_SQL: &str = "SELECT external_user_id, email, sanctions_status, verified_tier, verified_at, cumulative_withdrawn_cents, version,
         withdrawal_currency, aml_withdrawals_held, aml_cdd_tier, aml_last_seen_at
- FROM users WHERE tenant_id = ?1 AND external_user_id = ?2";
+ FROM users WHERE tenant_id = ?1 AND external_user_id = ?2 AND restricted_at IS NULL";
 
 /// The read of a user, for a round trip with other reads.
 pub(crate) fn read(tenant_id: &str, external_user_id: &str) -> Read {

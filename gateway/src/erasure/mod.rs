@@ -1,0 +1,581 @@
+//! A player's records kept exactly as long as the law says (issue #31,
+//! items 3 and 4): the end of the business relationship, and erasure as a
+//! job with legal holds.
+//!
+//! A job dates each class of the player's records from its profile's
+//! retention table (`rules::jurisdictions::retention_table`). What no law
+//! requires is erased at once; what a law requires is restricted at once
+//! (the player is hidden from operator reads) and held until its date, when
+//! the scheduler's sweep erases it. An exclusion in force is never erased
+//! (GDPR Art. 17(3)(b)); it goes once its profile's time after its end has
+//! passed. AML material is never named: every job of every player lists the
+//! same class with the same basis, dated from the relationship alone, so an
+//! answer reveals no alert, case or filing (tipping-off). The same machinery
+//! runs unasked for profiles whose law requires deletion, once a player's
+//! relationship has ended and its first period passed.
+
+pub mod store;
+
+use hmac::{Hmac, Mac};
+use rules::jurisdictions::{retention_table, RecordClass, RetentionStart, RetentionTable};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use sha2::Sha256;
+use utoipa::ToSchema;
+
+use crate::auth::Environment;
+use crate::error::{ApiError, ApiResult};
+use crate::input::Fields;
+use crate::openapi::OperationDoc;
+use crate::ports::Stmt;
+use crate::{time, Ctx, Gateway, Reply};
+
+/// The webhook event a finished job fires, with `{erasure_id, user_id}`.
+pub const ERASURE_COMPLETED: &str = "user.erasure_completed";
+/// How AML material is shown: never named (tipping-off).
+pub const LEGAL_OBLIGATION_CLASS: &str = "records_under_legal_obligation";
+pub const LEGAL_OBLIGATION_BASIS: &str = "retained under a legal obligation";
+/// The basis of an exclusion in force, which no request erases.
+pub const EXCLUSION_IN_FORCE_BASIS: &str = "gdpr_17_3_b_exclusion_in_force";
+
+/// A job's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErasureState {
+    /// being dated (never stored: a job is dated in the request that makes it)
+    Validating,
+    /// some classes wait for their date
+    Held,
+    /// every class is erased
+    Erased,
+}
+
+impl ErasureState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErasureState::Validating => "validating",
+            ErasureState::Held => "held",
+            ErasureState::Erased => "erased",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Self> {
+        [ErasureState::Validating, ErasureState::Held, ErasureState::Erased].into_iter().find(|s| s.as_str() == text)
+    }
+}
+
+/// Who asked for a job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestedBy {
+    Operator,
+    Admin,
+    /// the sweep, when a class's retention date passed
+    Retention,
+}
+
+impl RequestedBy {
+    fn as_str(self) -> &'static str {
+        match self {
+            RequestedBy::Operator => "operator",
+            RequestedBy::Admin => "admin",
+            RequestedBy::Retention => "retention",
+        }
+    }
+}
+
+/// One class of a job: its date (`None`: an exclusion in force with no end),
+/// its basis, and when it was erased.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassPlan {
+    pub class: RecordClass,
+    pub until: Option<i64>,
+    pub basis: String,
+    pub erased_at: Option<i64>,
+}
+
+/// What dates a player's classes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Subject {
+    pub relationship_end: i64,
+    /// the latest transaction record the operator reported (deposits, AML events, withdrawals)
+    pub last_record_at: Option<i64>,
+    /// each exclusion's start and end (`None`: never ends)
+    pub exclusions: Vec<(i64, Option<i64>)>,
+}
+
+/// Dates each class of the table for a subject at `now`; a class whose date
+/// has come is erased now.
+pub fn plan(table: &RetentionTable, s: &Subject, now: i64) -> Vec<ClassPlan> {
+    table
+        .rules
+        .iter()
+        .map(|rule| {
+            let (until, basis) = if !rule.required {
+                (Some(now), rule.basis.clone())
+            } else if rule.class == RecordClass::Exclusions {
+                if s.exclusions.is_empty() {
+                    (Some(now), rule.basis.clone())
+                } else {
+                    let in_force = s.exclusions.iter().any(|(_, end)| end.is_none_or(|e| e > now));
+                    let end = s.exclusions.iter().try_fold(i64::MIN, |latest, (_, end)| end.map(|e| latest.max(e)));
+                    let basis = if in_force { EXCLUSION_IN_FORCE_BASIS.to_string() } else { rule.basis.clone() };
+                    (end.map(|e| e.saturating_add(rule.keep_seconds)), basis)
+                }
+            } else {
+                let start = match rule.from {
+                    RetentionStart::Record => s.last_record_at.unwrap_or(s.relationship_end),
+                    RetentionStart::RelationshipEnd | RetentionStart::RecordEnd => s.relationship_end,
+                };
+                let mut until = start.saturating_add(rule.keep_seconds);
+                if let (Some(cap), Some(last)) = (rule.record_cap_seconds, s.last_record_at) {
+                    until = until.min(last.saturating_add(cap));
+                }
+                (Some(until), rule.basis.clone())
+            };
+            let erased_at = until.filter(|u| *u <= now).map(|_| now);
+            ClassPlan { class: rule.class, until, basis, erased_at }
+        })
+        .collect()
+}
+
+/// The class as an operator sees it.
+fn shown_class(class: RecordClass) -> &'static str {
+    match class {
+        RecordClass::AmlRecords => LEGAL_OBLIGATION_CLASS,
+        other => other.as_str(),
+    }
+}
+
+/// A class kept until its date.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HeldClass {
+    /// the class of records (AML material is `records_under_legal_obligation`, never named further)
+    pub class: String,
+    /// when it will be erased; `null` while an exclusion with no end is in force
+    pub until: Option<String>,
+    /// the legal basis's code (`gdpr_17_3_b_exclusion_in_force`: an exclusion in force is never erased)
+    pub basis: String,
+}
+
+/// An erasure job.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErasureView {
+    pub erasure_id: String,
+    pub state: ErasureState,
+    /// the classes erased
+    pub erased: Vec<String>,
+    /// the classes a law keeps, each with its date and basis
+    pub held: Vec<HeldClass>,
+}
+
+fn state_of(plans: &[ClassPlan]) -> ErasureState {
+    if plans.iter().all(|p| p.erased_at.is_some()) {
+        ErasureState::Erased
+    } else {
+        ErasureState::Held
+    }
+}
+
+fn view(erasure_id: &str, state: ErasureState, plans: &[ClassPlan]) -> ErasureView {
+    ErasureView {
+        erasure_id: erasure_id.to_string(),
+        state,
+        erased: plans.iter().filter(|p| p.erased_at.is_some()).map(|p| shown_class(p.class).to_string()).collect(),
+        held: plans
+            .iter()
+            .filter(|p| p.erased_at.is_none())
+            .map(|p| HeldClass {
+                class: shown_class(p.class).to_string(),
+                until: p.until.map(time::format),
+                basis: if p.class == RecordClass::AmlRecords { LEGAL_OBLIGATION_BASIS.to_string() } else { p.basis.clone() },
+            })
+            .collect(),
+    }
+}
+
+fn view_of(job: &store::Job) -> ApiResult<ErasureView> {
+    let plans: Vec<ClassPlan> = serde_json::from_str(&job.classes).map_err(|_| ApiError::internal())?;
+    let state = ErasureState::parse(&job.state).ok_or_else(ApiError::internal)?;
+    Ok(view(&job.erasure_id, state, &plans))
+}
+
+fn encode(plans: &[ClassPlan]) -> ApiResult<String> {
+    serde_json::to_string(plans).map_err(|_| ApiError::internal())
+}
+
+fn next_due(plans: &[ClassPlan]) -> Option<i64> {
+    plans.iter().filter(|p| p.erased_at.is_none()).filter_map(|p| p.until).min()
+}
+
+/// The keyed hash that replaces an e-mail address: the job's own key, dropped
+/// when the job ends, so the hash links nothing afterwards.
+fn keyed_hash(hash_key: Option<&str>, text: &str) -> String {
+    let key = hash_key.unwrap_or("");
+    let digest = match Hmac::<Sha256>::new_from_slice(key.as_bytes()) {
+        Ok(mut mac) => {
+            mac.update(text.as_bytes());
+            hex::encode(mac.finalize().into_bytes())
+        }
+        Err(_) => String::new(),
+    };
+    format!("erased:{}", digest.get(..32).unwrap_or(&digest))
+}
+
+/// Where a job belongs.
+struct Owner<'a> {
+    tenant_id: &'a str,
+    environment: Environment,
+    jurisdiction: &'a str,
+}
+
+/// The statements that end a job: the event, and its audit.
+fn completion(gw: &Gateway, owner: &Owner<'_>, erasure_id: &str, user_id: &str, now: i64) -> Vec<Stmt> {
+    let event_id = gw.new_id("evt");
+    let envelope = json!({
+        "event": ERASURE_COMPLETED,
+        "event_id": event_id,
+        "timestamp": time::format(now),
+        "data": { "erasure_id": erasure_id, "user_id": user_id },
+    });
+    vec![
+        crate::webhooks::store::insert_event(&event_id, owner.environment, Some(owner.tenant_id), ERASURE_COMPLETED, envelope.to_string(), now, None),
+        audit(gw, owner, "erasure.completed", "every class erased", erasure_id, now),
+    ]
+}
+
+fn audit(gw: &Gateway, owner: &Owner<'_>, action: &str, step: &str, erasure_id: &str, now: i64) -> Stmt {
+    store::audit_step(&gw.new_id("aud"), owner.tenant_id, owner.environment.as_str(), action, step, erasure_id, now)
+}
+
+/// The erasure of the classes whose date has come, each audited.
+fn erase_due(
+    gw: &Gateway,
+    owner: &Owner<'_>,
+    job: (&str, &str),
+    plans: &mut [ClassPlan],
+    email: &str,
+    hash_key: Option<&str>,
+    now: i64,
+) -> Vec<Stmt> {
+    let (erasure_id, user_id) = job;
+    let mut statements = Vec::new();
+    for p in plans.iter_mut().filter(|p| p.erased_at.is_none() && p.until.is_some_and(|u| u <= now)) {
+        p.erased_at = Some(now);
+    }
+    for p in plans.iter().filter(|p| p.erased_at == Some(now)) {
+        statements.extend(store::erase_class(p.class, owner.tenant_id, user_id, &keyed_hash(hash_key, email), now));
+        statements.push(audit(gw, owner, "erasure.class_erased", shown_class(p.class), erasure_id, now));
+    }
+    statements
+}
+
+/// A new job for a subject: dated, what is due erased, the rest restricted.
+fn new_job(
+    gw: &Gateway,
+    owner: &Owner<'_>,
+    user_id: &str,
+    subject: &store::SubjectRow,
+    exclusions: &[store::ExclusionRow],
+    by: RequestedBy,
+    now: i64,
+) -> ApiResult<(String, Vec<Stmt>, ErasureView)> {
+    let table = retention_table(owner.jurisdiction);
+    let relationship_end = match (subject.closed_at, by) {
+        (Some(closed), _) => closed,
+        // a request ends the relationship
+        (None, RequestedBy::Operator | RequestedBy::Admin) => now,
+        (None, RequestedBy::Retention) => subject.last_active_at.saturating_add(table.inactivity_seconds),
+    };
+    let facts = Subject {
+        relationship_end,
+        last_record_at: subject.last_record_at,
+        exclusions: exclusions.iter().map(|e| (e.effective_from, e.expires_at)).collect(),
+    };
+    let erasure_id = gw.new_id("era");
+    let hash_key = hex::encode(gw.ids.random_bytes(32));
+    let mut plans = plan(&table, &facts, now);
+    for p in &mut plans {
+        p.erased_at = None;
+    }
+    let mut statements = Vec::new();
+    if subject.closed_at.is_none() && by != RequestedBy::Retention {
+        statements.push(store::close(owner.tenant_id, user_id, now));
+    }
+    statements.push(audit(gw, owner, "erasure.requested", by.as_str(), &erasure_id, now));
+    statements.extend(erase_due(gw, owner, (&erasure_id, user_id), &mut plans, &subject.email, Some(&hash_key), now));
+    let state = state_of(&plans);
+    if state == ErasureState::Held {
+        statements.push(store::restrict(owner.tenant_id, user_id, now));
+        statements.push(audit(gw, owner, "erasure.restricted", "what a law keeps is hidden from operator reads until its date", &erasure_id, now));
+    } else {
+        statements.extend(completion(gw, owner, &erasure_id, user_id, now));
+    }
+    statements.push(store::insert_job(store::NewJob {
+        erasure_id: &erasure_id,
+        tenant_id: owner.tenant_id,
+        user_id,
+        state: state.as_str(),
+        requested_by: by.as_str(),
+        relationship_end,
+        classes: encode(&plans)?,
+        next_due_at: next_due(&plans),
+        hash_key: (state == ErasureState::Held).then_some(hash_key),
+        now,
+    }));
+    let body = view(&erasure_id, state, &plans);
+    Ok((erasure_id, statements, body))
+}
+
+fn erasure_not_found() -> ApiError {
+    ApiError::not_found("erasure_not_found", "no such erasure for this tenant")
+}
+
+/// Creates the job of a player, or answers the one made before.
+async fn request(gw: &Gateway, owner: &Owner<'_>, user_id: &str, by: RequestedBy, now: i64) -> ApiResult<Reply> {
+    until_committed!({
+        if let Some(job) = store::job_of_user(gw.store.as_ref(), owner.tenant_id, user_id).await? {
+            return Ok(Some(Reply::typed(202, &view_of(&job)?)?));
+        }
+        let rows = gw.store.query_many(store::subject_reads(owner.tenant_id, user_id).to_vec()).await?;
+        let (subject, exclusions) = store::subject_from(&rows)?.ok_or_else(ApiError::user_not_found)?;
+        let (_, statements, body) = new_job(gw, owner, user_id, &subject, &exclusions, by, now)?;
+        if !gw.commit(statements).await?.done() {
+            return Ok(None);
+        }
+        Ok(Some(Reply::typed(202, &body)?))
+    })
+}
+
+/// `POST /v1/users/{user_id}/erasure` (operator).
+pub(crate) async fn request_erasure(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Reply> {
+    let owner = Owner { tenant_id: &ctx.caller.tenant_id, environment: ctx.caller.environment, jurisdiction: &ctx.caller.jurisdiction };
+    request(gw, &owner, user_id, RequestedBy::Operator, ctx.now).await
+}
+
+/// `POST /v1/admin/users/{user_id}/erasure` (admin): `{"tenant_id"}` names the player's tenant.
+pub(crate) async fn admin_request_erasure(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Reply> {
+    let mut f = Fields::from_body(ctx.body)?;
+    let tenant_id = f.text("tenant_id");
+    f.finish()?;
+    let tenant_not_found = || ApiError::not_found("tenant_not_found", "no such tenant in this environment");
+    let (jurisdiction, environment) = store::tenant(gw.store.as_ref(), &tenant_id).await?.ok_or_else(tenant_not_found)?;
+    if environment != ctx.caller.environment.as_str() {
+        return Err(tenant_not_found());
+    }
+    let now = gw.tenant_now_of(&tenant_id, ctx.caller.environment).await?;
+    let owner = Owner { tenant_id: &tenant_id, environment: ctx.caller.environment, jurisdiction: &jurisdiction };
+    request(gw, &owner, user_id, RequestedBy::Admin, now).await
+}
+
+/// `GET /v1/erasures/{erasure_id}`: a tenant's own job; an admin's, any of its environment.
+pub(crate) async fn get_erasure(gw: &Gateway, ctx: &Ctx<'_>, erasure_id: &str) -> ApiResult<Reply> {
+    let (job, environment) = store::job_by_id(gw.store.as_ref(), erasure_id).await?.ok_or_else(erasure_not_found)?;
+    let visible = if ctx.caller.is_admin { environment == ctx.caller.environment.as_str() } else { job.tenant_id == ctx.caller.tenant_id };
+    if !visible {
+        return Err(erasure_not_found());
+    }
+    Reply::typed(200, &view_of(&job)?)
+}
+
+/// The end of a relationship.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Closed {
+    pub user_id: String,
+    /// when the relationship ended (a second close answers the first's time)
+    pub closed_at: String,
+}
+
+/// `POST /v1/users/{user_id}/close` (operator): records the end of the business relationship, once.
+pub(crate) async fn close(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Reply> {
+    let tenant_id = &ctx.caller.tenant_id;
+    let closed = store::closed_at(gw.store.as_ref(), tenant_id, user_id).await?.ok_or_else(ApiError::user_not_found)?;
+    let closed_at = match closed {
+        Some(at) => at,
+        None => {
+            let owner = Owner { tenant_id, environment: ctx.caller.environment, jurisdiction: &ctx.caller.jurisdiction };
+            gw.store
+                .batch(vec![store::close(tenant_id, user_id, ctx.now), audit(gw, &owner, "user.closed", "relationship ended", user_id, ctx.now)])
+                .await?;
+            store::closed_at(gw.store.as_ref(), tenant_id, user_id).await?.flatten().unwrap_or(ctx.now)
+        }
+    };
+    Reply::typed(200, &Closed { user_id: user_id.to_string(), closed_at: time::format(closed_at) })
+}
+
+/// The admin's request body.
+#[derive(Debug, Deserialize, ToSchema)]
+#[allow(dead_code)]
+struct AdminErasureRequest {
+    /// the player's tenant
+    tenant_id: String,
+}
+
+pub(crate) fn close_doc() -> OperationDoc {
+    OperationDoc::new("service", "end a player's business relationship")
+        .describe("Records the end of the business relationship: each class of the player's records is kept its jurisdiction profile's period from it (without a close, the profile's inactivity fallback ends it). A second close answers the first's time.")
+        .idempotent()
+        .responds::<Closed>(200, "success")
+        .errors(&[404])
+}
+
+pub(crate) fn request_erasure_doc() -> OperationDoc {
+    OperationDoc::new("service", "erase a player's records")
+        .describe("Creates the player's erasure job (or answers the one made before): what no law requires is erased at once, what a law requires is hidden from operator reads and held until its date (`held`, with its basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)). Completion fires `user.erasure_completed`.")
+        .idempotent()
+        .responds::<ErasureView>(202, "the job")
+        .errors(&[404])
+}
+
+pub(crate) fn admin_request_erasure_doc() -> OperationDoc {
+    OperationDoc::new("admin", "erase a player's records (admin)")
+        .describe("As `POST /v1/users/{user_id}/erasure`, for the player of `tenant_id` in the admin's environment.")
+        .idempotent()
+        .body::<AdminErasureRequest>()
+        .responds::<ErasureView>(202, "the job")
+        .errors(&[400, 404])
+}
+
+pub(crate) fn get_erasure_doc() -> OperationDoc {
+    OperationDoc::new("service", "an erasure job").responds::<ErasureView>(200, "the job").errors(&[404])
+}
+
+/// What one round of the erasure sweep did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct ErasureRound {
+    /// jobs moved on or made
+    pub jobs: i64,
+    /// more were due than one round takes
+    pub more: bool,
+}
+
+type Tenants = std::collections::BTreeMap<String, (String, Environment)>;
+
+/// A tenant's jurisdiction and environment, read once a round.
+async fn owner_of(gw: &Gateway, tenants: &mut Tenants, tenant_id: &str) -> ApiResult<Option<(String, Environment)>> {
+    if let Some(found) = tenants.get(tenant_id) {
+        return Ok(Some(found.clone()));
+    }
+    let Some((jurisdiction, environment)) = store::tenant(gw.store.as_ref(), tenant_id).await? else { return Ok(None) };
+    let environment = Environment::parse(&environment).ok_or_else(ApiError::internal)?;
+    tenants.insert(tenant_id.to_string(), (jurisdiction.clone(), environment));
+    Ok(Some((jurisdiction, environment)))
+}
+
+/// One bounded round: at most `batch` due jobs moved on, and at most
+/// `batch` players whose relationship ended long enough ago given a job
+/// unasked, under each profile whose law requires deletion; one write.
+pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound> {
+    let mut round = ErasureRound::default();
+    let mut statements = Vec::new();
+    let mut tenants = Tenants::new();
+    // held jobs whose next class is due
+    let due = store::due_jobs(gw.store.as_ref(), ErasureState::Held.as_str(), now, batch.saturating_add(1)).await?;
+    round.more |= due.len() as i64 > batch;
+    let due: Vec<_> = due.into_iter().take(usize::try_from(batch).unwrap_or(usize::MAX)).collect();
+    let reads = due.iter().flat_map(|j| store::subject_reads(&j.tenant_id, &j.external_user_id)).collect();
+    let subjects = gw.store.query_many(reads).await?;
+    for (job, rows) in due.iter().zip(subjects.chunks(3)) {
+        let Some((jurisdiction, environment)) = owner_of(gw, &mut tenants, &job.tenant_id).await? else { continue };
+        let owner = Owner { tenant_id: &job.tenant_id, environment, jurisdiction: &jurisdiction };
+        let email = store::subject_from(rows)?.map(|(s, _)| s.email).unwrap_or_default();
+        let mut plans: Vec<ClassPlan> = serde_json::from_str(&job.classes).map_err(|_| ApiError::internal())?;
+        statements.extend(erase_due(gw, &owner, (&job.erasure_id, &job.external_user_id), &mut plans, &email, job.hash_key.as_deref(), now));
+        let state = state_of(&plans);
+        if state == ErasureState::Erased {
+            statements.extend(completion(gw, &owner, &job.erasure_id, &job.external_user_id, now));
+        }
+        statements.push(store::advance_job(&job.erasure_id, state.as_str(), encode(&plans)?, next_due(&plans), job.updated_at, now));
+        round.jobs += 1;
+    }
+    // unasked: players whose relationship ended and whose first period passed
+    for profile in gw.rules.jurisdictions() {
+        let table = retention_table(&profile.name);
+        let required: Vec<_> = table.rules.iter().filter(|r| r.required && r.from == RetentionStart::RelationshipEnd).collect();
+        if required.is_empty() || !table.rules.iter().filter(|r| r.required).all(|r| r.then_delete) {
+            continue;
+        }
+        let first = required.iter().map(|r| r.keep_seconds).min().unwrap_or(i64::MAX);
+        let ended_before = now.saturating_sub(first);
+        let idle_before = ended_before.saturating_sub(table.inactivity_seconds);
+        let candidates = store::unasked_candidates(gw.store.as_ref(), &profile.name, ended_before, idle_before, batch.saturating_add(1)).await?;
+        round.more |= candidates.len() as i64 > batch;
+        let candidates: Vec<_> = candidates.into_iter().take(usize::try_from(batch).unwrap_or(usize::MAX)).collect();
+        let reads = candidates.iter().flat_map(|(t, u)| store::subject_reads(t, u)).collect();
+        let subjects = gw.store.query_many(reads).await?;
+        for ((tenant_id, user_id), rows) in candidates.iter().zip(subjects.chunks(3)) {
+            let Some((jurisdiction, environment)) = owner_of(gw, &mut tenants, tenant_id).await? else { continue };
+            let Some((subject, exclusions)) = store::subject_from(rows)? else { continue };
+            let owner = Owner { tenant_id, environment, jurisdiction: &jurisdiction };
+            let (_, made, _) = new_job(gw, &owner, user_id, &subject, &exclusions, RequestedBy::Retention, now)?;
+            statements.extend(made);
+            round.jobs += 1;
+        }
+    }
+    if !statements.is_empty() && !gw.commit(statements).await?.done() {
+        // another writer moved a job on first: the next round reads afresh
+        round = ErasureRound { jobs: 0, more: true };
+    }
+    Ok(round)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DAY: i64 = 86_400;
+
+    fn at(plans: &[ClassPlan], class: RecordClass) -> Option<i64> {
+        plans.iter().find(|p| p.class == class).and_then(|p| p.until)
+    }
+
+    #[test]
+    fn classes_are_dated_from_the_relationship_end_under_each_profile() {
+        let end = 10_000 * DAY;
+        let subject = Subject { relationship_end: end, last_record_at: Some(end - 30 * DAY), exclusions: vec![] };
+        let gb = plan(&retention_table("GB"), &subject, end);
+        let five = (5 * 365 + 2) * DAY;
+        assert_eq!(at(&gb, RecordClass::IdentityScreening), Some(end + five));
+        assert_eq!(at(&gb, RecordClass::AmlRecords), Some(end + five), "the ten-year cap is further away");
+        // the cap: a player whose last transaction is eight years before the end
+        let old = Subject { last_record_at: Some(end - 8 * 365 * DAY), ..subject.clone() };
+        let capped = plan(&retention_table("GB"), &old, end);
+        assert!(at(&capped, RecordClass::AmlRecords).unwrap() < end + five, "never beyond ten years from the transaction");
+        // what no law requires goes at once; the twin: what a law requires waits
+        for p in &gb {
+            let required = retention_table("GB").rule(p.class).unwrap().required;
+            // (a player with no exclusion has none to keep)
+            assert_eq!(p.erased_at.is_some(), !required || p.class == RecordClass::Exclusions, "{:?}", p.class);
+        }
+        // US: AML records from the record, not the relationship
+        let us = plan(&retention_table("default"), &subject, end);
+        assert_eq!(at(&us, RecordClass::AmlRecords), Some(end - 30 * DAY + five));
+    }
+
+    #[test]
+    fn an_exclusion_in_force_is_held_with_its_basis_and_an_ended_one_by_the_profile() {
+        let now = 10_000 * DAY;
+        let in_force = Subject { relationship_end: now, last_record_at: None, exclusions: vec![(now - DAY, Some(now + 100 * DAY))] };
+        let de = plan(&retention_table("DE"), &in_force, now);
+        let row = de.iter().find(|p| p.class == RecordClass::Exclusions).unwrap();
+        assert_eq!(row.basis, EXCLUSION_IN_FORCE_BASIS);
+        assert_eq!(row.until, Some(now + 100 * DAY + (6 * 365 + 2) * DAY), "six years after it ends (GlüStV § 23)");
+        let permanent = Subject { exclusions: vec![(now - DAY, None)], ..in_force.clone() };
+        let row = plan(&retention_table("GB"), &permanent, now).into_iter().find(|p| p.class == RecordClass::Exclusions).unwrap();
+        assert_eq!((row.until, row.erased_at, row.basis.as_str()), (None, None, EXCLUSION_IN_FORCE_BASIS));
+        // the twin: an exclusion that ended long ago is erased at once
+        let ended = Subject { exclusions: vec![(0, Some(DAY))], ..in_force };
+        let row = plan(&retention_table("DE"), &ended, now).into_iter().find(|p| p.class == RecordClass::Exclusions).unwrap();
+        assert!(row.erased_at.is_some() && row.basis == "de_gluestv_23");
+    }
+
+    #[test]
+    fn aml_material_is_shown_only_as_a_legal_obligation() {
+        let now = 10_000 * DAY;
+        let plans = plan(&retention_table("GB"), &Subject { relationship_end: now, last_record_at: None, exclusions: vec![] }, now);
+        let shown = serde_json::to_string(&view("era_1", state_of(&plans), &plans)).unwrap();
+        assert!(shown.contains(LEGAL_OBLIGATION_CLASS) && shown.contains(LEGAL_OBLIGATION_BASIS));
+        for word in ["aml", "alert", "case", "filing", "sar"] {
+            assert!(!shown.to_lowercase().contains(word), "{word} in {shown}");
+        }
+    }
+}

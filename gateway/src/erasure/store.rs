@@ -1,0 +1,308 @@
+//! Erasure's persistence: the jobs, a player's facts that date their
+//! classes, and the statements that restrict, redact or delete each class
+//! of a player's records.
+
+use rules::jurisdictions::RecordClass;
+
+use crate::error::ApiResult;
+use crate::ports::{Read, Row, Stmt, Store, Value};
+
+/// An erasure job as stored.
+pub struct Job {
+    pub erasure_id: String,
+    pub tenant_id: String,
+    pub external_user_id: String,
+    pub state: String,
+    pub classes: String,
+    pub hash_key: Option<String>,
+    pub updated_at: i64,
+}
+
+fn job(row: &Row) -> ApiResult<Job> {
+    Ok(Job {
+        erasure_id: row.text(0)?,
+        tenant_id: row.text(1)?,
+        external_user_id: row.text(2)?,
+        state: row.text(3)?,
+        classes: row.text(4)?,
+        hash_key: row.opt_text(5)?,
+        updated_at: row.int(6)?,
+    })
+}
+
+/// The job of a player, if one was made.
+pub async fn job_of_user(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<Job>> {
+    let rows = store
+        .query(
+            "SELECT erasure_id, tenant_id, external_user_id, state, classes, hash_key, updated_at FROM erasures WHERE tenant_id = ?1 AND external_user_id = ?2",
+            vec![tenant_id.into(), user_id.into()],
+        )
+        .await?;
+    rows.first().map(job).transpose()
+}
+
+/// A job by its id, with its tenant's environment.
+pub async fn job_by_id(store: &dyn Store, erasure_id: &str) -> ApiResult<Option<(Job, String)>> {
+    let rows = store
+        .query(
+            "SELECT e.erasure_id, e.tenant_id, e.external_user_id, e.state, e.classes, e.hash_key, e.updated_at, t.environment
+             FROM erasures e JOIN tenants t ON t.tenant_id = e.tenant_id WHERE e.erasure_id = ?1",
+            vec![erasure_id.into()],
+        )
+        .await?;
+    rows.first().map(|r| Ok((job(r)?, r.text(7)?))).transpose()
+}
+
+/// Jobs with a class due at `now`, oldest due first, at most `limit`.
+pub async fn due_jobs(store: &dyn Store, held: &str, now: i64, limit: i64) -> ApiResult<Vec<Job>> {
+    let rows = store
+        .query(
+            "SELECT erasure_id, tenant_id, external_user_id, state, classes, hash_key, updated_at FROM erasures
+             WHERE state = ?1 AND next_due_at IS NOT NULL AND next_due_at <= ?2 ORDER BY next_due_at LIMIT ?3",
+            vec![held.into(), now.into(), limit.into()],
+        )
+        .await?;
+    rows.iter().map(job).collect()
+}
+
+/// A new job.
+pub struct NewJob<'a> {
+    pub erasure_id: &'a str,
+    pub tenant_id: &'a str,
+    pub user_id: &'a str,
+    pub state: &'a str,
+    pub requested_by: &'a str,
+    pub relationship_end: i64,
+    pub classes: String,
+    pub next_due_at: Option<i64>,
+    pub hash_key: Option<String>,
+    pub now: i64,
+}
+
+/// Inserts a job; the unique (tenant, user) makes a second one lose.
+pub fn insert_job(j: NewJob<'_>) -> Stmt {
+    Stmt::new(
+        "INSERT INTO erasures (erasure_id, tenant_id, external_user_id, state, requested_by, relationship_end, classes, next_due_at, hash_key,
+            created_at, updated_at, completed_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, CASE WHEN ?4 = 'erased' THEN ?10 END)",
+        vec![
+            j.erasure_id.into(),
+            j.tenant_id.into(),
+            j.user_id.into(),
+            j.state.into(),
+            j.requested_by.into(),
+            j.relationship_end.into(),
+            j.classes.into(),
+            Value::from(j.next_due_at),
+            Value::from(j.hash_key),
+            j.now.into(),
+        ],
+    )
+}
+
+/// Moves a job on, only if nothing else did since `read_at` (its `updated_at`).
+pub fn advance_job(erasure_id: &str, state: &str, classes: String, next_due_at: Option<i64>, read_at: i64, now: i64) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE erasures SET state = ?2, classes = ?3, next_due_at = ?4, updated_at = ?6,
+            completed_at = CASE WHEN ?2 = 'erased' THEN ?6 ELSE completed_at END,
+            hash_key = CASE WHEN ?2 = 'erased' THEN NULL ELSE hash_key END
+         WHERE erasure_id = ?1 AND updated_at = ?5",
+        vec![erasure_id.into(), state.into(), classes.into(), Value::from(next_due_at), read_at.into(), now.into()],
+    )
+}
+
+/// What dates a player's classes: the relationship's end or last activity,
+/// and the latest transaction record the operator reported.
+pub struct SubjectRow {
+    pub closed_at: Option<i64>,
+    pub last_active_at: i64,
+    pub last_record_at: Option<i64>,
+    pub email: String,
+}
+
+/// A player's exclusions: when each took effect and ends (`None`: never).
+pub struct ExclusionRow {
+    pub effective_from: i64,
+    pub expires_at: Option<i64>,
+}
+
+/// The reads of a subject's facts, for one round trip per batch of players.
+pub fn subject_reads(tenant_id: &str, user_id: &str) -> [Read; 3] {
+    let key = || vec![Value::from(tenant_id), Value::from(user_id)];
+    [
+        Read::new("SELECT closed_at, updated_at, aml_last_seen_at, email FROM users WHERE tenant_id = ?1 AND external_user_id = ?2", key()),
+        Read::new(
+            "SELECT (SELECT MAX(committed_at) FROM deposit_transactions WHERE tenant_id = ?1 AND external_user_id = ?2),
+                    (SELECT MAX(received_at) FROM aml_events WHERE tenant_id = ?1 AND external_user_id = ?2),
+                    (SELECT MAX(updated_at) FROM withdrawals WHERE tenant_id = ?1 AND external_user_id = ?2)",
+            key(),
+        ),
+        Read::new("SELECT effective_from, expires_at FROM exclusions WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NULL", key()),
+    ]
+}
+
+/// The subject and its exclusions from the rows of [`subject_reads`]; `None`: no such player.
+pub fn subject_from(rows: &[Vec<Row>]) -> ApiResult<Option<(SubjectRow, Vec<ExclusionRow>)>> {
+    let (Some(user), Some(records), Some(exclusions)) = (rows.first(), rows.get(1), rows.get(2)) else { return Ok(None) };
+    let Some(u) = user.first() else { return Ok(None) };
+    let mut last_record_at: Option<i64> = None;
+    if let Some(r) = records.first() {
+        for i in 0..3 {
+            if let Some(at) = r.opt_int(i)? {
+                last_record_at = Some(last_record_at.map_or(at, |l| l.max(at)));
+            }
+        }
+    }
+    let last_active_at = u.int(1)?.max(u.opt_int(2)?.unwrap_or(i64::MIN));
+    let subject = SubjectRow { closed_at: u.opt_int(0)?, last_active_at, last_record_at, email: u.text(3)? };
+    let exclusions =
+        exclusions.iter().map(|r| Ok(ExclusionRow { effective_from: r.int(0)?, expires_at: r.opt_int(1)? })).collect::<ApiResult<_>>()?;
+    Ok(Some((subject, exclusions)))
+}
+
+/// Records the end of the relationship, once: a second close keeps the first.
+pub fn close(tenant_id: &str, user_id: &str, now: i64) -> Stmt {
+    Stmt::new(
+        "UPDATE users SET closed_at = ?3 WHERE tenant_id = ?1 AND external_user_id = ?2 AND closed_at IS NULL",
+        vec![tenant_id.into(), user_id.into(), now.into()],
+    )
+}
+
+/// When the relationship was closed, if the player exists.
+pub async fn closed_at(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<Option<i64>>> {
+    let rows =
+        store.query("SELECT closed_at FROM users WHERE tenant_id = ?1 AND external_user_id = ?2", vec![tenant_id.into(), user_id.into()]).await?;
+    rows.first().map(|r| r.opt_int(0)).transpose().map_err(Into::into)
+}
+
+/// Hides the player from operator reads (GDPR Art. 18): what a law keeps is restricted.
+pub fn restrict(tenant_id: &str, user_id: &str, now: i64) -> Stmt {
+    Stmt::new(
+        "UPDATE users SET restricted_at = ?3 WHERE tenant_id = ?1 AND external_user_id = ?2 AND restricted_at IS NULL",
+        vec![tenant_id.into(), user_id.into(), now.into()],
+    )
+}
+
+/// A step of a job in the tenant's audit log (the resource is the job).
+pub fn audit_step(audit_id: &str, tenant_id: &str, environment: &str, action: &str, step: &str, erasure_id: &str, now: i64) -> Stmt {
+    Stmt::new(
+        "INSERT INTO audit_log (audit_id, tenant_id, action, reason, key_prefix, request_id, at, environment, actor_key_id, resource)
+         VALUES (?1, ?2, ?3, ?4, NULL, ?1, ?5, ?6, 'erasure', ?7)",
+        vec![audit_id.into(), tenant_id.into(), action.into(), step.into(), now.into(), environment.into(), erasure_id.into()],
+    )
+}
+
+/// The `LIKE` pattern of an envelope naming the user, with `\` escaping.
+fn envelope_pattern(user_id: &str) -> String {
+    let mut escaped = String::with_capacity(user_id.len());
+    for c in serde_json::Value::from(user_id).to_string().chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    format!("%\"user\\_id\":{escaped}%")
+}
+
+/// The statements that erase one class of a player's records: personal
+/// fields nulled or replaced by `keyed` (a keyed hash), ids, statuses and
+/// times kept, `redacted_at` set; AML material and webhook payloads deleted.
+pub fn erase_class(class: RecordClass, tenant_id: &str, user_id: &str, keyed_email: &str, now: i64) -> Vec<Stmt> {
+    let key = || vec![Value::from(tenant_id), Value::from(user_id)];
+    let at = || vec![Value::from(tenant_id), Value::from(user_id), Value::from(now)];
+    match class {
+        RecordClass::IdentityScreening => vec![
+            Stmt::new(
+                "UPDATE users SET email = ?4, first_name = '', last_name = '', date_of_birth = NULL, nationality = NULL, kyc_email = NULL,
+                    kyc_phone = NULL, screen_response = '{}', screen_fingerprint = '', redacted_at = ?3
+                 WHERE tenant_id = ?1 AND external_user_id = ?2",
+                vec![tenant_id.into(), user_id.into(), now.into(), keyed_email.into()],
+            ),
+            Stmt::new("UPDATE sanctions_cases SET matches = '[]' WHERE tenant_id = ?1 AND external_user_id = ?2", key()),
+            Stmt::new("DELETE FROM dismissed_matches WHERE tenant_id = ?1 AND external_user_id = ?2", key()),
+        ],
+        RecordClass::KycChecks => vec![Stmt::new(
+            "UPDATE kyc_checks SET start_response = '{}', reviewer = NULL, redacted_at = ?3
+             WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NULL",
+            at(),
+        )],
+        RecordClass::AmlRecords => {
+            let all: Vec<Stmt> = [
+                "DELETE FROM aml_events WHERE tenant_id = ?1 AND external_user_id = ?2",
+                "DELETE FROM aml_alerts WHERE tenant_id = ?1 AND external_user_id = ?2",
+                "DELETE FROM aml_cases WHERE tenant_id = ?1 AND external_user_id = ?2",
+                "DELETE FROM aml_buckets WHERE tenant_id = ?1 AND external_user_id = ?2",
+                "DELETE FROM aml_deposit_classes WHERE tenant_id = ?1 AND external_user_id = ?2",
+                "DELETE FROM aml_instruments WHERE tenant_id = ?1 AND external_user_id = ?2",
+                "DELETE FROM aml_alerted WHERE tenant_id = ?1 AND external_user_id = ?2",
+                "DELETE FROM aml_pairs WHERE tenant_id = ?1 AND (from_user_id = ?2 OR to_user_id = ?2)",
+                "DELETE FROM withdrawals WHERE tenant_id = ?1 AND external_user_id = ?2",
+                "DELETE FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2",
+                "DELETE FROM deposit_hours WHERE tenant_id = ?1 AND external_user_id = ?2",
+                "DELETE FROM deposit_transactions WHERE tenant_id = ?1 AND external_user_id = ?2",
+            ]
+            .into_iter()
+            .map(|sql| Stmt::new(sql, key()))
+            .collect();
+            all
+        }
+        RecordClass::Exclusions => vec![Stmt::new(
+            "UPDATE exclusions SET email = NULL, phone = NULL, response = '{}', redacted_at = ?3
+             WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NULL AND expires_at IS NOT NULL AND expires_at <= ?3",
+            at(),
+        )],
+        RecordClass::LimitChanges => vec![Stmt::new(
+            "UPDATE deposit_limits SET response = '{}', redacted_at = ?3 WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NULL",
+            at(),
+        )],
+        RecordClass::DecisionLog => vec![Stmt::new("DELETE FROM decisions WHERE tenant_id = ?1 AND user_id = ?2", key())],
+        RecordClass::AuditLog => vec![Stmt::new(
+            "DELETE FROM audit_log WHERE tenant_id = ?1 AND resource = ?2 AND (actor_key_id IS NULL OR actor_key_id <> 'erasure')",
+            key(),
+        )],
+        RecordClass::WebhookPayloads => {
+            let matching = || vec![Value::from(tenant_id), Value::from(envelope_pattern(user_id))];
+            vec![
+                Stmt::new(
+                    "DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT d.delivery_id FROM webhook_deliveries d JOIN outbox o ON o.event_id = d.event_id
+                        WHERE o.tenant_id = ?1 AND o.envelope LIKE ?2 ESCAPE '\\')",
+                    matching(),
+                ),
+                Stmt::new(
+                    "DELETE FROM webhook_deliveries WHERE event_id IN (SELECT event_id FROM outbox WHERE tenant_id = ?1 AND envelope LIKE ?2 ESCAPE '\\')",
+                    matching(),
+                ),
+                Stmt::new("DELETE FROM outbox WHERE tenant_id = ?1 AND envelope LIKE ?2 ESCAPE '\\'", matching()),
+            ]
+        }
+    }
+}
+
+/// Players whose relationship ended before `ended_before` (closed, or idle
+/// since `idle_before`) under a profile, with no job yet: at most `limit`.
+pub async fn unasked_candidates(
+    store: &dyn Store,
+    jurisdiction: &str,
+    ended_before: i64,
+    idle_before: i64,
+    limit: i64,
+) -> ApiResult<Vec<(String, String)>> {
+    let rows = store
+        .query(
+            "SELECT u.tenant_id, u.external_user_id FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
+             WHERE t.jurisdiction = ?1
+               AND ((u.closed_at IS NOT NULL AND u.closed_at <= ?2)
+                    OR (u.closed_at IS NULL AND u.updated_at <= ?3 AND (u.aml_last_seen_at IS NULL OR u.aml_last_seen_at <= ?3)))
+               AND NOT EXISTS (SELECT 1 FROM erasures e WHERE e.tenant_id = u.tenant_id AND e.external_user_id = u.external_user_id)
+             LIMIT ?4",
+            vec![jurisdiction.into(), ended_before.into(), idle_before.into(), limit.into()],
+        )
+        .await?;
+    rows.iter().map(|r| Ok((r.text(0)?, r.text(1)?))).collect()
+}
+
+/// A tenant's jurisdiction and environment, if it exists.
+pub async fn tenant(store: &dyn Store, tenant_id: &str) -> ApiResult<Option<(String, String)>> {
+    let rows = store.query("SELECT jurisdiction, environment FROM tenants WHERE tenant_id = ?1", vec![tenant_id.into()]).await?;
+    rows.first().map(|r| Ok((r.text(0)?, r.text(1)?))).transpose()
+}
