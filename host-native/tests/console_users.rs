@@ -475,3 +475,64 @@ async fn a_session_alone_cannot_change_the_password_or_the_authenticator() {
     let new = gateway.sign_in(Environment::Sandbox, "kim@example.com", strong, &code(&new_secret, at + 120), ip("198.51.100.7")).await;
     assert!(new.is_ok(), "{new:?}");
 }
+
+/// `POST /v1/admin/people` through `Gateway::handle`, with `credential`.
+async fn make_person(gateway: &Gateway, credential: &str, email: &str, role: &str) -> (u16, Json) {
+    let request = http::Request::builder()
+        .method("POST")
+        .uri("/v1/admin/people")
+        .header("content-type", "application/json")
+        .header("authorization", format!("Bearer {credential}"))
+        .header("idempotency-key", format!("make-{email}"))
+        .body(serde_json::json!({ "email": email, "role": role }).to_string().into_bytes())
+        .unwrap();
+    let response = gateway.handle(request).await;
+    (response.status().as_u16(), serde_json::from_slice(response.body()).unwrap_or(Json::Null))
+}
+
+/// Where four-eyes applies, a key starts the team: it makes the first
+/// approving person of the environment, and after that reviewers only (403
+/// `person_required`), so that a key holder cannot make the two people a
+/// decision needs. A team whose approvers are all disabled can be started
+/// again. Twins: where four-eyes does not apply a key makes approvers
+/// whatever the team; the command line makes anyone (the host's operator).
+/// A retry with the same `Idempotency-Key` runs afresh (409 `email_taken`):
+/// the answer's secrets are never kept for a replay.
+#[tokio::test]
+async fn a_key_starts_a_four_eyes_team_with_one_approver() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = Arc::new(AtomicI64::new(1_800_000_000));
+    let four_eyes = gateway::FourEyes::parse("production").unwrap();
+    let gateway = team_gateway(&dir, now, Config { four_eyes, ..Config::default() }).await;
+    let production = gateway.create_admin_key(Environment::Production).await.unwrap();
+    let sandbox = gateway.create_admin_key(Environment::Sandbox).await.unwrap();
+
+    let (status, first) = make_person(&gateway, &production, "first@example.com", "approver").await;
+    assert_eq!(status, 201, "{first}");
+    assert_eq!(first["role"], "approver");
+    let (status, body) = make_person(&gateway, &production, "second@example.com", "approver").await;
+    assert_eq!((status, body["error"].as_str()), (403, Some("person_required")), "{body}");
+    let (status, body) = make_person(&gateway, &production, "admin@example.com", "admin").await;
+    assert_eq!((status, body["error"].as_str()), (403, Some("person_required")), "{body}");
+    let (status, body) = make_person(&gateway, &production, "rev@example.com", "reviewer").await;
+    assert_eq!(status, 201, "{body}");
+    // the same request again (same Idempotency-Key): not replayed from a stored answer
+    let (status, body) = make_person(&gateway, &production, "rev@example.com", "reviewer").await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("email_taken")), "{body}");
+    let db = rusqlite::Connection::open(dir.path().join("g.db")).unwrap();
+    let stored: i64 = db.query_row("SELECT COUNT(*) FROM idempotency_keys", [], |r| r.get(0)).unwrap();
+    assert_eq!(stored, 0, "an answer with a one-time password was kept for a replay");
+
+    // the approver disabled, a key may start the team again
+    gateway.disable_console_account(Environment::Production, "first@example.com").await.unwrap();
+    let (status, body) = make_person(&gateway, &production, "again@example.com", "supervisor").await;
+    assert_eq!(status, 201, "{body}");
+
+    // twins: no four-eyes in the sandbox; the command line
+    for email in ["s1@example.com", "s2@example.com"] {
+        let (status, body) = make_person(&gateway, &sandbox, email, "approver").await;
+        assert_eq!(status, 201, "{body}");
+    }
+    let made = gateway.create_console_account(Environment::Production, "cli@example.com", Role::Approver).await.unwrap();
+    assert_eq!(made.role, "approver");
+}

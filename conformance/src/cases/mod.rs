@@ -5,10 +5,12 @@ mod aml;
 mod audit;
 mod auth;
 mod basics;
+mod erasure;
 mod exclusions;
 mod kyc;
 mod limits;
 mod lists;
+mod people;
 mod review;
 mod sanctions;
 mod scheduled;
@@ -23,6 +25,7 @@ macro_rules! cases {
 }
 
 cases![
+    erasure::unknown_users_are_404_and_a_repeat_answers_the_same_job, erasure::close_records_the_relationship_end_once, erasure::another_tenant_or_environment_never_reaches_a_job, erasure::an_exclusion_in_force_is_refused_and_aml_material_is_never_named, erasure::a_restricted_player_is_hidden_from_operator_reads,
     basics::health_is_public_and_unauthenticated,
     basics::unknown_path_is_404_with_error_body,
     basics::wrong_method_is_405_with_allow,
@@ -135,6 +138,8 @@ cases![
     audit::withdrawals_stay_in_the_first_currency,
     audit::regulator_propagation_is_true_only_after_an_export,
     audit::overdue_reviews_are_listed_and_counted,
+    people::an_admin_key_makes_a_person_who_must_change_the_password,
+    people::metrics_show_the_store_gauges_to_an_admin_key_only,
 ];
 
 /// Cases that import sanctions lists into the server's store; they run after
@@ -169,4 +174,5 @@ pub const PEOPLE: &[Case] = &[
     Case { name: "review::a_session_alone_cannot_take_the_account_over", run: review::a_session_alone_cannot_take_the_account_over },
     Case { name: "review::an_idempotency_key_belongs_to_its_sender", run: review::an_idempotency_key_belongs_to_its_sender },
     Case { name: "review::the_console_saves_a_cases_tags", run: review::the_console_saves_a_cases_tags },
+    Case { name: "people::a_key_makes_no_approver_where_four_eyes_applies", run: people::a_key_makes_no_approver_where_four_eyes_applies },
 ];

@@ -88,11 +88,14 @@ const PASSWORD_MAX_CHARS: usize = 128;
 /// Session tokens: 192 bits.
 const SESSION_TOKEN_BYTES: usize = 24;
 
-/// What `compliance-gateway console-user create` prints: shown once, never stored in clear.
-#[derive(Debug, Serialize)]
+/// What `compliance-gateway console-user create` prints and
+/// `POST /v1/admin/people` answers: shown once, never stored in clear.
+#[derive(Debug, Serialize, ToSchema)]
 pub struct CreatedAccount {
+    /// the person's id (`per_…`)
     pub user_id: String,
     pub email: String,
+    /// `reviewer`, `approver`, `supervisor` or `admin`
     pub role: &'static str,
     /// to be changed at the first sign-in
     pub password: String,
@@ -129,6 +132,10 @@ fn totp_step(generator: &TOTP, code: &str, now: i64) -> Option<i64> {
     (current.saturating_sub(u64::from(TOTP_SKEW_STEPS))..=current + u64::from(TOTP_SKEW_STEPS))
         .find(|step| bool::from(generator.generate(step * TOTP_STEP_SECONDS).as_bytes().ct_eq(code.as_bytes())))
         .and_then(|step| i64::try_from(step).ok())
+}
+
+fn invalid_email() -> ApiError {
+    ApiError::unprocessable("invalid_field", "email must be an e-mail address")
 }
 
 fn invalid_credentials() -> ApiError {
@@ -192,7 +199,13 @@ impl Gateway {
     /// as `console_user.create` by `cli`. An address already in use in the
     /// environment is 409 `email_taken`; an invalid one 400 `invalid_field`.
     pub async fn create_console_account(&self, environment: Environment, email: &str, role: Role) -> ApiResult<CreatedAccount> {
-        let email = crate::input::normalize_email(email).ok_or_else(|| ApiError::bad_request("invalid_field", "email must be an e-mail address"))?;
+        self.create_account_by(environment, email, role, "cli").await
+    }
+
+    /// A console account made by `actor` (`cli`, an admin key's id or an
+    /// admin person's), audited as `console_user.create` in the same batch.
+    async fn create_account_by(&self, environment: Environment, email: &str, role: Role, actor: &str) -> ApiResult<CreatedAccount> {
+        let email = crate::input::normalize_email(email).ok_or_else(invalid_email)?;
         if store::account_by_email(self.store.as_ref(), environment, &email).await?.is_some() {
             return Err(ApiError::conflict("email_taken", "a console account with this e-mail address exists in this environment"));
         }
@@ -213,7 +226,7 @@ impl Gateway {
             last_totp_step: 0,
             disabled_at: None,
         };
-        let audit = self.cli_audit(environment, "console_user.create", &person_id, now);
+        let audit = self.team_audit(environment, "console_user.create", actor, &person_id, now);
         if !self.commit(vec![store::insert_account(&account, now), audit]).await?.done() {
             return Err(ApiError::conflict("email_taken", "a console account with this e-mail address exists in this environment"));
         }
@@ -603,6 +616,70 @@ pub(crate) async fn list_people(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply>
         .map(|m| TeamMember { person_id: m.person_id, email: m.email, role: m.role.as_str() })
         .collect();
     Reply::typed(200, &Team { people })
+}
+
+/// `POST /v1/admin/people`: a console account made through the API, as
+/// `console-user create` makes one on the command line (the edge has none).
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub(crate) struct NewPerson {
+    /// the person's e-mail address: the sign-in name, unique in the environment
+    email: String,
+    /// `reviewer`, `approver`, `supervisor` or `admin`
+    role: String,
+}
+
+pub(crate) fn create_person_doc() -> OperationDoc {
+    OperationDoc::new(
+        "admin",
+        "make a console account in the caller's environment: a one-time password (to be changed at the first sign-in) and a TOTP secret, \
+         shown once. An admin key, or an admin's session. Where four-eyes applies a key makes an approving role (approver, supervisor, \
+         admin) only while the environment has none (403 `person_required`); an `Idempotency-Key` is not kept (the answer holds secrets): \
+         a retry is 409 `email_taken`",
+    )
+    .body::<NewPerson>()
+    .responds::<CreatedAccount>(201, "created")
+    .errors(&[409, 422])
+}
+
+/// Whether a role may approve others' proposals (where four-eyes applies).
+fn approves(role: Role) -> bool {
+    matches!(role, Role::Approver | Role::Supervisor | Role::Admin)
+}
+
+/// Makes a console account of the caller's environment (never another's:
+/// the environment is the credential's). An admin key may; a person's
+/// session only with the role admin (403 `role_forbidden`). Where four-eyes
+/// applies, a key may make an approving role only while the environment has
+/// no enabled approving person (the first, to start the team); after that
+/// 403 `person_required`: a key holder who could make both a reviewer and an
+/// approver would decide alone, which four-eyes forbids a key.
+pub(crate) async fn create_person(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+    let mut f = Fields::from_body(ctx.body)?;
+    let email = f.text("email");
+    let role_text = f.code("role");
+    f.finish()?;
+    let role =
+        Role::parse(&role_text).ok_or_else(|| ApiError::unprocessable("invalid_field", "role must be reviewer, approver, supervisor or admin"))?;
+    if crate::input::normalize_email(&email).is_none() {
+        return Err(invalid_email());
+    }
+    let environment = ctx.caller.environment;
+    match &ctx.caller.person {
+        Some(person) if person.role != Role::Admin => {
+            return Err(ApiError::forbidden("role_forbidden", "your role may not make console accounts"));
+        }
+        Some(_) => {}
+        None if approves(role) && gw.config.four_eyes.applies_to(environment) && store::has_approver(gw.store.as_ref(), environment).await? => {
+            return Err(ApiError::forbidden(
+                "person_required",
+                "where four-eyes applies a key makes only reviewers once the team has an approver; an admin's session makes approving roles",
+            ));
+        }
+        None => {}
+    }
+    let created = gw.create_account_by(environment, &email, role, &ctx.caller.key_id).await?;
+    Reply::typed(201, &created)
 }
 
 #[derive(Debug, ToSchema)]

@@ -204,3 +204,15 @@ pub(crate) fn set_totp_secret(person_id: &str, sealed_secret: &str, now: i64) ->
         vec![person_id.into(), sealed_secret.into(), now.into()],
     )
 }
+
+/// Whether the environment has an enabled account of a role that approves
+/// (approver, supervisor or admin).
+pub(crate) async fn has_approver(store: &dyn Store, environment: Environment) -> ApiResult<bool> {
+    let rows = store
+        .query(
+            "SELECT 1 FROM console_accounts WHERE environment = ?1 AND disabled_at IS NULL AND role IN (?2, ?3, ?4) LIMIT 1",
+            vec![environment.as_str().into(), Role::Approver.as_str().into(), Role::Supervisor.as_str().into(), Role::Admin.as_str().into()],
+        )
+        .await?;
+    Ok(!rows.is_empty())
+}

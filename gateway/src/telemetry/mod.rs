@@ -45,22 +45,13 @@ pub fn describe() {
     describe_gauge!(HTTP_ACTIVE_REQUESTS, "HTTP requests being answered");
     describe_histogram!(CHECK_DURATION, Unit::Seconds, "check-path requests by endpoint and outcome");
     describe_histogram!(RULES_DURATION, Unit::Seconds, "rules component calls by operation");
-    describe_gauge!(QUEUE_ITEMS, "items waiting for a person, by environment and queue");
-    describe_gauge!(QUEUE_OLDEST_AGE, Unit::Seconds, "how long the oldest waiting item of each queue has waited");
-    describe_gauge!(QUEUE_PAST_DUE, "AML cases past their filing deadline, by environment");
     describe_counter!(WEBHOOK_DELIVERIES, "webhook delivery attempts by result");
-    describe_gauge!(WEBHOOK_PENDING, "webhook deliveries not yet delivered or given up");
-    describe_gauge!(WEBHOOK_LAG, Unit::Seconds, "how long the earliest due delivery has been due");
-    describe_gauge!(DECISION_LOG_QUEUE, "decisions waiting in this host to be written to the log");
     describe_counter!(DECISION_LOG_FLUSH_FAILURES, "failed writes of the decision log (the decisions are kept for the next try)");
-    describe_gauge!(LIST_LAST_REFRESH, Unit::Seconds, "when each required sanctions list was last switched in (unix seconds)");
     describe_counter!(LIST_REFRESH_FAILURES, "list refreshes that failed, by environment and source");
     describe_counter!(STORE_ERRORS, "store errors by kind");
-    describe_gauge!(STORE_POOL_CONNECTIONS, "store connections by state");
-    describe_gauge!(STORE_UP, "1 when the store answered the last scrape's reads");
-    describe_gauge!(AML_PRECISION, "confirmed share of closed AML cases, per typology");
-    describe_gauge!(AML_ALERTS_PER_CASE, "AML alerts per case");
-    describe_gauge!(BUILD_INFO, "the build: version and the rules component's SHA-256");
+    for (name, help) in GAUGES {
+        describe_gauge!(*name, *help);
+    }
 }
 
 /// A check-path request's endpoint and outcome, for the host's timer.
@@ -115,55 +106,148 @@ fn label_value(value: &str) -> std::borrow::Cow<'static, str> {
     }
 }
 
+/// One gauge's value with its labels, as a scrape shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GaugeValue {
+    pub name: &'static str,
+    pub labels: Vec<(&'static str, String)>,
+    pub value: f64,
+}
+
+/// The store-derived gauges read at each scrape and their `# HELP` text:
+/// the one list the recorder's descriptions and the edge's text both use.
+const GAUGES: &[(&str, &str)] = &[
+    (BUILD_INFO, "the build: version and the rules component's SHA-256"),
+    (DECISION_LOG_QUEUE, "decisions waiting in this host to be written to the log"),
+    (STORE_POOL_CONNECTIONS, "store connections by state"),
+    (STORE_UP, "1 when the store answered the last scrape's reads"),
+    (QUEUE_ITEMS, "items waiting for a person, by environment and queue"),
+    (QUEUE_OLDEST_AGE, "how long the oldest waiting item of each queue has waited (seconds)"),
+    (QUEUE_PAST_DUE, "AML cases past their filing deadline, by environment"),
+    (LIST_LAST_REFRESH, "when each required sanctions list was last switched in (unix seconds)"),
+    (AML_ALERTS_PER_CASE, "AML alerts per case"),
+    (AML_PRECISION, "confirmed share of closed AML cases, per typology"),
+    (WEBHOOK_PENDING, "webhook deliveries not yet delivered or given up"),
+    (WEBHOOK_LAG, "how long the earliest due delivery has been due (seconds)"),
+];
+
+struct Gauges(Vec<GaugeValue>);
+
+impl Gauges {
+    fn set(&mut self, name: &'static str, labels: &[(&'static str, &str)], value: f64) {
+        self.0.push(GaugeValue { name, labels: labels.iter().map(|(k, v)| (*k, (*v).to_string())).collect(), value });
+    }
+}
+
 impl Gateway {
-    /// Sets the gauges a scrape shows from the store's current state: the
+    /// The gauges a scrape shows, read from the store's current state: the
     /// review queues, the webhook backlog, the lists, AML feedback, the
-    /// decision log's queue and the build. `Err` when the store did not answer.
-    pub async fn record_gauges(&self) -> ApiResult<()> {
+    /// decision log's queue and the build. `Err` (with the gauges read so
+    /// far, `cgw_store_up` 0 among them) when the store did not answer.
+    pub async fn gauges(&self) -> (Vec<GaugeValue>, ApiResult<()>) {
+        let mut gauges = Gauges(Vec::new());
+        let outcome = self.read_gauges(&mut gauges).await;
+        (gauges.0, outcome)
+    }
+
+    async fn read_gauges(&self, g: &mut Gauges) -> ApiResult<()> {
         let now = self.clock.now();
         let identity = self.rules.identity();
-        metrics::gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION"), "rules_version" => identity.version, "rules_sha256" => identity.component_sha256).set(1.0);
-        metrics::gauge!(DECISION_LOG_QUEUE).set(self.decision_queue.len() as f64);
+        g.set(
+            BUILD_INFO,
+            &[("version", env!("CARGO_PKG_VERSION")), ("rules_version", &identity.version), ("rules_sha256", &identity.component_sha256)],
+            1.0,
+        );
+        g.set(DECISION_LOG_QUEUE, &[], self.decision_queue.len() as f64);
         if let Some((idle, in_use)) = self.store.connections() {
-            metrics::gauge!(STORE_POOL_CONNECTIONS, "state" => "idle").set(idle as f64);
-            metrics::gauge!(STORE_POOL_CONNECTIONS, "state" => "in_use").set(in_use as f64);
+            g.set(STORE_POOL_CONNECTIONS, &[("state", "idle")], idle as f64);
+            g.set(STORE_POOL_CONNECTIONS, &[("state", "in_use")], in_use as f64);
         }
         let figures = match store::figures(self.store.as_ref(), now).await {
             Ok(f) => f,
             Err(e) => {
-                metrics::gauge!(STORE_UP).set(0.0);
+                g.set(STORE_UP, &[], 0.0);
                 return Err(e);
             }
         };
-        metrics::gauge!(STORE_UP).set(1.0);
+        g.set(STORE_UP, &[], 1.0);
         for environment in [Environment::Sandbox, Environment::Production] {
             for queue in ["sanctions", "due_diligence", "kyc_review", "aml"] {
                 let found = figures.queues.iter().find(|(q, f)| *q == queue && f.environment == environment).map(|(_, f)| f);
                 let labels = [("environment", environment.as_str()), ("queue", queue)];
-                metrics::gauge!(QUEUE_ITEMS, &labels).set(found.map_or(0.0, |f| f.open as f64));
+                g.set(QUEUE_ITEMS, &labels, found.map_or(0.0, |f| f.open as f64));
                 let age = found.and_then(|f| f.oldest_since).map_or(0, |since| now.saturating_sub(since).max(0));
-                metrics::gauge!(QUEUE_OLDEST_AGE, &labels).set(age as f64);
+                g.set(QUEUE_OLDEST_AGE, &labels, age as f64);
                 if queue == "aml" {
                     let past_due = found.and_then(|f| f.past_due).unwrap_or(0);
-                    metrics::gauge!(QUEUE_PAST_DUE, "environment" => environment.as_str(), "queue" => queue).set(past_due as f64);
+                    g.set(QUEUE_PAST_DUE, &labels, past_due as f64);
                 }
             }
             for list in self.list_coverage(environment).await? {
                 let at = list.last_refreshed_at.as_deref().and_then(time::parse).unwrap_or(0);
-                metrics::gauge!(LIST_LAST_REFRESH, "environment" => environment.as_str(), "source" => list.source).set(at as f64);
+                g.set(LIST_LAST_REFRESH, &[("environment", environment.as_str()), ("source", &list.source)], at as f64);
             }
             let feedback = crate::aml::feedback(self, environment).await?;
-            metrics::gauge!(AML_ALERTS_PER_CASE, "environment" => environment.as_str()).set(feedback.alerts_per_case.unwrap_or(0.0));
+            g.set(AML_ALERTS_PER_CASE, &[("environment", environment.as_str())], feedback.alerts_per_case.unwrap_or(0.0));
             for t in feedback.typologies {
                 if let Some(precision) = t.precision {
-                    metrics::gauge!(AML_PRECISION, "environment" => environment.as_str(), "typology" => t.typology).set(precision);
+                    g.set(AML_PRECISION, &[("environment", environment.as_str()), ("typology", &t.typology)], precision);
                 }
             }
         }
-        metrics::gauge!(WEBHOOK_PENDING).set(figures.pending_deliveries as f64);
+        g.set(WEBHOOK_PENDING, &[], figures.pending_deliveries as f64);
         let lag = figures.earliest_due_delivery.map_or(0, |due| now.saturating_sub(due).max(0));
-        metrics::gauge!(WEBHOOK_LAG).set(lag as f64);
+        g.set(WEBHOOK_LAG, &[], lag as f64);
         Ok(())
+    }
+
+    /// Sets the gauges ([`Gateway::gauges`]) in the host's recorder (the
+    /// native host's Prometheus recorder). `Err` when the store did not answer.
+    pub async fn record_gauges(&self) -> ApiResult<()> {
+        let (gauges, outcome) = self.gauges().await;
+        for gauge in gauges {
+            let labels: Vec<metrics::Label> = gauge.labels.into_iter().map(|(k, v)| metrics::Label::new(k, v)).collect();
+            metrics::gauge!(gauge.name, labels).set(gauge.value);
+        }
+        outcome
+    }
+}
+
+/// The Prometheus text exposition (version 0.0.4) of `gauges`: what a host
+/// without a recorder (the edge: no memory shared between requests) serves.
+pub fn render_gauges(gauges: &[GaugeValue]) -> String {
+    use std::fmt::Write;
+    let mut text = String::new();
+    for (name, help) in GAUGES {
+        let mut of_name = gauges.iter().filter(|g| g.name == *name).peekable();
+        if of_name.peek().is_none() {
+            continue;
+        }
+        let _ = writeln!(text, "# HELP {name} {help}\n# TYPE {name} gauge");
+        for gauge in of_name {
+            text.push_str(name);
+            if !gauge.labels.is_empty() {
+                let labels: Vec<String> = gauge.labels.iter().map(|(k, v)| format!("{k}=\"{}\"", escape_label(v))).collect();
+                let _ = write!(text, "{{{}}}", labels.join(","));
+            }
+            let _ = writeln!(text, " {}", sample(gauge.value));
+        }
+    }
+    text
+}
+
+/// A label value as the text format writes it: backslash, quote and newline escaped.
+fn escape_label(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
+}
+
+fn sample(value: f64) -> String {
+    if value.is_nan() {
+        "NaN".into()
+    } else if value.is_infinite() {
+        if value > 0.0 { "+Inf" } else { "-Inf" }.into()
+    } else {
+        value.to_string()
     }
 }
 
@@ -176,6 +260,14 @@ pub enum MetricsAccess {
     Open,
 }
 
+/// What a metrics page shows.
+enum Exposition<R> {
+    /// the host's recorder, its gauges refreshed first
+    Recorder(R),
+    /// the store-derived gauges alone, rendered here
+    Gauges,
+}
+
 impl Gateway {
     /// `GET /metrics`: the gauges refreshed, then `render`'s Prometheus text.
     /// A store that does not answer still gets its text (with `cgw_store_up` 0).
@@ -185,6 +277,23 @@ impl Gateway {
         access: MetricsAccess,
         render: impl FnOnce() -> String,
     ) -> http::Response<Vec<u8>> {
+        self.metrics_answer(request, access, Exposition::Recorder(render)).await
+    }
+
+    /// `GET /metrics` of a host without a recorder (the edge): the same
+    /// access as the native host's API listener (an admin key of either
+    /// environment) and the store-derived gauges, so one Prometheus watches
+    /// both hosts. Request histograms stay the native host's.
+    pub async fn gauges_page(&self, request: &http::Request<Vec<u8>>) -> http::Response<Vec<u8>> {
+        self.metrics_answer(request, MetricsAccess::AdminKey, Exposition::<fn() -> String>::Gauges).await
+    }
+
+    async fn metrics_answer<R: FnOnce() -> String>(
+        &self,
+        request: &http::Request<Vec<u8>>,
+        access: MetricsAccess,
+        exposition: Exposition<R>,
+    ) -> http::Response<Vec<u8>> {
         let request_id = self.new_id("req");
         let refused = |error: crate::error::ApiError| {
             let mut response = error.into_response(&request_id);
@@ -192,7 +301,9 @@ impl Gateway {
             response
         };
         if request.method() != http::Method::GET {
-            return refused(crate::error::ApiError::new(405, "method_not_allowed", "GET /metrics only"));
+            let mut error = crate::error::ApiError::new(405, "method_not_allowed", "GET /metrics only");
+            error.allow = Some("GET".into());
+            return refused(error);
         }
         if access == MetricsAccess::AdminKey {
             match self.authenticate(request.headers(), &request_id, None).await {
@@ -201,8 +312,14 @@ impl Gateway {
                 Err(error) => return refused(error),
             }
         }
-        let _ = self.record_gauges().await;
-        let mut response = http::Response::new(render().into_bytes());
+        let text = match exposition {
+            Exposition::Recorder(render) => {
+                let _ = self.record_gauges().await;
+                render()
+            }
+            Exposition::Gauges => render_gauges(&self.gauges().await.0),
+        };
+        let mut response = http::Response::new(text.into_bytes());
         response.headers_mut().insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"));
         if let Ok(value) = http::HeaderValue::from_str(&request_id) {
             response.headers_mut().insert("x-request-id", value);
@@ -226,6 +343,24 @@ pub(crate) fn store_error(error: &crate::ports::StoreError) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The edge's `/metrics` text: each gauge with its HELP and TYPE lines,
+    /// label values escaped (a quote, a backslash and a newline cannot end
+    /// the value or the line). Twin: a gauge with no sample is left out.
+    #[test]
+    fn gauges_render_in_the_text_format_with_escaped_labels() {
+        let gauges = vec![
+            GaugeValue { name: QUEUE_ITEMS, labels: vec![("environment", "sandbox".into()), ("queue", "aml".into())], value: 3.0 },
+            GaugeValue { name: LIST_LAST_REFRESH, labels: vec![("source", "a\"b\\c\nd".into())], value: 1.5 },
+            GaugeValue { name: STORE_UP, labels: Vec::new(), value: 1.0 },
+        ];
+        let text = render_gauges(&gauges);
+        assert!(text.contains("# TYPE cgw_review_queue_items gauge\ncgw_review_queue_items{environment=\"sandbox\",queue=\"aml\"} 3\n"), "{text}");
+        assert!(text.contains(r#"cgw_list_last_refresh_timestamp_seconds{source="a\"b\\c\nd"} 1.5"#), "{text}");
+        assert!(text.contains("\ncgw_store_up 1\n"), "{text}");
+        assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 3, "{text}");
+        assert!(!text.contains(WEBHOOK_PENDING), "{text}");
+    }
 
     #[test]
     fn check_outcomes_come_from_a_closed_set() {

@@ -1,0 +1,160 @@
+//! The whole product on every host (issue #30): console people made through
+//! the API (`POST /v1/admin/people`), and `GET /metrics` with the
+//! store-derived gauges under the admin-key rule, each with its twins.
+
+use serde_json::json;
+
+use crate::client::{identity, saw_secret, totp_now, unique, Env};
+use crate::{ensure, ensure_eq, CaseResult};
+
+fn new_email() -> String {
+    format!("{}@example.com", unique("made"))
+}
+
+/// An admin key makes a person of its own environment: 201 with the one-time
+/// password and TOTP secret (shown once), audited; the password must be
+/// changed before anything else. Twins: the same address again is 409
+/// `email_taken`; a bad role or address is 422; a missing field 400; a
+/// tenant's key 403; no key 401; the person cannot sign in to the other
+/// environment.
+pub fn an_admin_key_makes_a_person_who_must_change_the_password(env: &Env) -> CaseResult {
+    let email = new_email();
+    let made = env.admin_sandbox("POST", "/v1/admin/people", Some(&json!({ "email": email.to_uppercase(), "role": "reviewer" })));
+    made.expect(201)?;
+    let (password, secret) = (made.str("password").to_string(), made.str("totp_secret").to_string());
+    saw_secret(&password);
+    saw_secret(&secret);
+    ensure_eq!(made.str("email"), email.as_str(), made.raw);
+    ensure_eq!(made.str("role"), "reviewer", made.raw);
+    ensure!(made.str("user_id").starts_with("per_"), "no person id: {}", made.raw);
+    ensure!(password.len() >= 16 && secret.len() >= 32, "a short password or secret: {}", made.raw);
+    let person_id = made.str("user_id").to_string();
+
+    // audited, naming the key that made the person
+    let audit = env.admin_sandbox("GET", "/v1/admin/audit?limit=200", None);
+    audit.expect(200)?;
+    let entries = audit.body["entries"].as_array().cloned().unwrap_or_default();
+    ensure!(
+        entries.iter().any(|e| e["action"] == json!("console_user.create") && e["resource"] == json!(person_id) && e["actor_key_id"] != json!("cli")),
+        "console_user.create of {person_id} is not in the audit log: {}",
+        audit.raw
+    );
+
+    // the one-time password opens only its change
+    let sign_in = |environment: &str| {
+        let code = totp_now(&secret).unwrap_or_default();
+        env.call("POST", "/v1/admin/sessions", None, Some(&json!({ "environment": environment, "email": email, "password": password, "totp": code })))
+    };
+    let session = sign_in("sandbox");
+    session.expect(201)?;
+    ensure_eq!(session.body["must_change_password"], json!(true), session.raw);
+    let token = session.str("session_token").to_string();
+    env.call("GET", "/v1/admin/cases", Some(&token), None).expect_error(403, "password_change_required")?;
+    // the other environment does not know the person (the code was taken: any answer is a refusal)
+    sign_in("production").expect_error(401, "invalid_credentials")?;
+
+    // twins
+    let again = env.admin_sandbox("POST", "/v1/admin/people", Some(&json!({ "email": email, "role": "approver" })));
+    again.expect_error(409, "email_taken")?;
+    let bad_role = env.admin_sandbox("POST", "/v1/admin/people", Some(&json!({ "email": new_email(), "role": "root" })));
+    bad_role.expect_error(422, "invalid_field")?;
+    for bad in ["not-an-address", "a@b", "two words@example.com"] {
+        env.admin_sandbox("POST", "/v1/admin/people", Some(&json!({ "email": bad, "role": "reviewer" }))).expect_error(422, "invalid_field")?;
+    }
+    env.admin_sandbox("POST", "/v1/admin/people", Some(&json!({ "role": "reviewer" }))).expect_error(400, "missing_fields")?;
+    let t = env.sandbox()?;
+    t.post("/v1/admin/people", json!({ "email": new_email(), "role": "reviewer" })).expect_error(403, "forbidden")?;
+    env.call("POST", "/v1/admin/people", None, Some(&json!({ "email": new_email(), "role": "reviewer" })))
+        .expect_error(401, "missing_credentials")?;
+    Ok(())
+}
+
+/// Where four-eyes applies (production), a key may not make an approving
+/// role once the team has an approver: a key holder who made both a
+/// reviewer and an approver would decide alone (403 `person_required`).
+/// Twins: the key still makes reviewers there; an admin's session makes an
+/// approver; a reviewer's session makes no one (403 `role_forbidden`); in the
+/// sandbox (no four-eyes) a key makes approvers.
+pub fn a_key_makes_no_approver_where_four_eyes_applies(env: &Env) -> CaseResult {
+    // the team has an approver (the runner's hook, as the command line makes one)
+    let admin = env.person("production", "admin")?;
+    for role in ["approver", "supervisor", "admin"] {
+        let refused = env.admin_production("POST", "/v1/admin/people", Some(&json!({ "email": new_email(), "role": role })));
+        refused.expect_error(403, "person_required")?;
+    }
+    let reviewer = env.admin_production("POST", "/v1/admin/people", Some(&json!({ "email": new_email(), "role": "reviewer" })));
+    reviewer.expect(201)?;
+    saw_secret(reviewer.str("password"));
+    saw_secret(reviewer.str("totp_secret"));
+    let by_admin = env.call("POST", "/v1/admin/people", Some(&admin.token), Some(&json!({ "email": new_email(), "role": "approver" })));
+    by_admin.expect(201)?;
+    saw_secret(by_admin.str("password"));
+    saw_secret(by_admin.str("totp_secret"));
+    ensure_eq!(by_admin.str("role"), "approver", by_admin.raw);
+    let member = env.person("production", "reviewer")?;
+    let by_reviewer = env.call("POST", "/v1/admin/people", Some(&member.token), Some(&json!({ "email": new_email(), "role": "reviewer" })));
+    by_reviewer.expect_error(403, "role_forbidden")?;
+    let sandbox = env.admin_sandbox("POST", "/v1/admin/people", Some(&json!({ "email": new_email(), "role": "approver" })));
+    sandbox.expect(201)?;
+    saw_secret(sandbox.str("password"));
+    saw_secret(sandbox.str("totp_secret"));
+    Ok(())
+}
+
+/// The value of a sample of the Prometheus text whose name and labels
+/// (`name{a="b",…}`) start with `prefix`.
+fn sample(text: &str, prefix: &str) -> Option<f64> {
+    text.lines().filter(|l| !l.starts_with('#')).find(|l| l.starts_with(prefix)).and_then(|l| l.rsplit(' ').next()).and_then(|v| v.parse().ok())
+}
+
+/// `GET /metrics` with an admin key shows the store-derived gauges on every
+/// host (the build with the rules hash, the review queues, the webhook
+/// backlog, the store up), and a new sanctions hit moves the sandbox queue.
+/// Twins: no key is 401, a tenant's key and a person's session are 403.
+pub fn metrics_show_the_store_gauges_to_an_admin_key_only(env: &Env) -> CaseResult {
+    let scrape = || env.call("GET", "/metrics", Some(&env.admin_production), None);
+    let before = scrape();
+    before.expect(200)?;
+    ensure!(before.header("content-type").is_some_and(|c| c.starts_with("text/plain")), "not the text format: {:?}", before.headers);
+    let text = before.raw.clone();
+    let rules = env.admin_sandbox("GET", "/v1/rules", None);
+    rules.expect(200)?;
+    let hash = rules.str("component_sha256").to_string();
+    ensure!(
+        text.lines().any(|l| l.starts_with("cgw_build_info{") && l.contains(&format!("rules_sha256=\"{hash}\""))),
+        "no cgw_build_info naming the rules hash {hash}: {text}"
+    );
+    ensure_eq!(sample(&text, "cgw_store_up"), Some(1.0), text);
+    for gauge in ["cgw_webhook_pending_deliveries", "cgw_webhook_delivery_lag_seconds", "cgw_decision_log_queue_length"] {
+        ensure!(sample(&text, gauge).is_some(), "no {gauge}: {text}");
+    }
+    for queue in ["sanctions", "due_diligence", "kyc_review", "aml"] {
+        for environment in ["sandbox", "production"] {
+            let labels = format!("{{environment=\"{environment}\",queue=\"{queue}\"}}");
+            ensure!(sample(&text, &format!("cgw_review_queue_items{labels}")).is_some(), "no queue gauge {labels}: {text}");
+            ensure!(sample(&text, &format!("cgw_review_queue_oldest_age_seconds{labels}")).is_some(), "no age gauge {labels}: {text}");
+        }
+    }
+    ensure!(text.contains("cgw_aml_alerts_per_case{environment=\"sandbox\"}"), "no AML feedback gauge: {text}");
+    ensure!(text.contains("# TYPE cgw_review_queue_items gauge"), "no TYPE line: {text}");
+
+    // a new hit is one more item in the sandbox's sanctions queue
+    let queued = |text: &str| sample(text, "cgw_review_queue_items{environment=\"sandbox\",queue=\"sanctions\"}").unwrap_or(-1.0);
+    let t = env.sandbox()?;
+    let user = unique("u");
+    t.post("/v1/sanctions/screen", identity(&user, "SanctionedSam", "Metrics", &format!("{user}@example.com"))).expect(201)?;
+    let after = scrape();
+    after.expect(200)?;
+    ensure!(queued(&after.raw) >= queued(&text) + 1.0, "the queue gauge did not move: {} then {}", queued(&text), queued(&after.raw));
+    // the sandbox's admin key reads them too (either environment's)
+    env.call("GET", "/metrics", Some(&env.admin_sandbox), None).expect(200)?;
+
+    // twins: no key, a tenant's key, a person's session
+    env.call("GET", "/metrics", None, None).expect_error(401, "missing_credentials")?;
+    env.call("GET", "/metrics", Some(&t.key), None).expect_error(403, "forbidden")?;
+    if env.console_user.is_some() {
+        let person = env.person("sandbox", "admin")?;
+        env.call("GET", "/metrics", Some(&person.token), None).expect_error(403, "forbidden")?;
+    }
+    Ok(())
+}
