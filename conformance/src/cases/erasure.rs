@@ -1,0 +1,145 @@
+//! Issue #31 items 3 and 4: the end of a relationship and erasure as a job
+//! with legal holds, through the routes, on every host and store.
+
+use serde_json::{json, Value as Json};
+
+use crate::client::{unique, Tenant};
+use crate::{ensure, ensure_eq, CaseResult, Env};
+
+fn erase(t: &Tenant<'_>, user: &str) -> crate::Resp {
+    t.post(&format!("/v1/users/{user}/erasure"), json!({}))
+}
+
+fn without_id(body: &Json) -> Json {
+    let mut body = body.clone();
+    if let Some(o) = body.as_object_mut() {
+        o.remove("erasure_id");
+    }
+    body
+}
+
+fn lists(body: &Json, field: &str, class: &str) -> bool {
+    body[field].as_array().is_some_and(|a| a.iter().any(|c| c == class || c["class"] == class))
+}
+
+pub fn unknown_users_are_404_and_a_repeat_answers_the_same_job(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let nobody = unique("nobody");
+    erase(&t, &nobody).expect_error(404, "user_not_found")?;
+    t.post(&format!("/v1/users/{nobody}/close"), json!({})).expect_error(404, "user_not_found")?;
+    t.get("/v1/erasures/era_unknown").expect_error(404, "erasure_not_found")?;
+    let user = unique("u");
+    t.signup(&user)?;
+    let first = erase(&t, &user);
+    first.expect(202)?;
+    ensure!(first.str("erasure_id").starts_with("era_"), "no erasure id: {}", first.raw);
+    ensure_eq!(first.str("state"), "held");
+    // what no law requires goes at once; identity and screening are held with a date and a basis
+    ensure!(lists(&first.body, "erased", "limit_changes") && lists(&first.body, "erased", "webhook_payloads"), "{}", first.raw);
+    let identity = first.body["held"].as_array().and_then(|h| h.iter().find(|c| c["class"] == "identity_screening")).cloned().unwrap_or_default();
+    ensure!(identity["until"].is_string() && identity["basis"].is_string(), "identity held without a date or basis: {}", first.raw);
+    // the twin: a repeat is the same job, and GET shows it
+    let again = erase(&t, &user);
+    again.expect(202)?;
+    ensure_eq!(again.body, first.body);
+    let shown = t.get(&format!("/v1/erasures/{}", first.str("erasure_id")));
+    shown.expect(200)?;
+    ensure_eq!(shown.body, first.body);
+    Ok(())
+}
+
+pub fn close_records_the_relationship_end_once(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = unique("u");
+    t.signup(&user)?;
+    let closed = t.post(&format!("/v1/users/{user}/close"), json!({}));
+    closed.expect(200)?;
+    ensure_eq!(closed.str("user_id"), user.as_str());
+    ensure!(closed.str("closed_at").ends_with('Z'), "no closed_at: {}", closed.raw);
+    t.advance(86_400)?;
+    let again = t.post(&format!("/v1/users/{user}/close"), json!({}));
+    again.expect(200)?;
+    ensure_eq!(again.str("closed_at"), closed.str("closed_at"), "a second close moved the relationship's end");
+    // the classes are dated from the close, not from the later request: the twin, closed by its request, a day later
+    let other = unique("u");
+    t.signup(&other)?;
+    let of_closed = erase(&t, &user);
+    let of_open = erase(&t, &other);
+    let until = |r: &crate::Resp| {
+        r.body["held"].as_array().and_then(|h| h.iter().find(|c| c["class"] == "identity_screening")).map(|c| c["until"].clone()).unwrap_or_default()
+    };
+    ensure!(until(&of_closed) != until(&of_open), "the close did not date the classes: {} vs {}", of_closed.raw, of_open.raw);
+    Ok(())
+}
+
+pub fn another_tenant_or_environment_never_reaches_a_job(env: &Env) -> CaseResult {
+    let a = env.sandbox()?;
+    let b = env.sandbox()?;
+    let p = env.tenant_with("production", 1000)?;
+    let user = unique("u");
+    a.signup(&user)?;
+    let job = erase(&a, &user);
+    job.expect(202)?;
+    let path = format!("/v1/erasures/{}", job.str("erasure_id"));
+    b.get(&path).expect_error(404, "erasure_not_found")?;
+    p.get(&path).expect_error(404, "erasure_not_found")?;
+    erase(&b, &user).expect_error(404, "user_not_found")?;
+    b.post(&format!("/v1/users/{user}/close"), json!({})).expect_error(404, "user_not_found")?;
+    // the admin: the same job for the tenant it names in its environment; not another environment's
+    let admin_path = format!("/v1/admin/users/{user}/erasure");
+    let by_admin = env.admin("POST", &admin_path, Some(&json!({ "tenant_id": a.tenant_id })));
+    by_admin.expect(202)?;
+    ensure_eq!(by_admin.body, job.body);
+    env.admin_production("POST", &admin_path, Some(&json!({ "tenant_id": a.tenant_id }))).expect_error(404, "tenant_not_found")?;
+    env.admin("POST", &admin_path, Some(&json!({}))).expect(400)?;
+    // an operator key cannot use the admin route
+    a.post(&admin_path, json!({ "tenant_id": a.tenant_id })).expect(403)?;
+    Ok(())
+}
+
+pub fn an_exclusion_in_force_is_refused_and_aml_material_is_never_named(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let (subject, twin) = (unique("u"), unique("u"));
+    for user in [&subject, &twin] {
+        t.signup(user)?;
+        let exclusion = json!({ "user_id": user, "email": format!("{user}@example.com"), "duration": "duration_6m", "reason": "self_initiated", "initiated_at": t.now_iso()? });
+        t.post("/v1/exclusions", exclusion).expect(201)?;
+    }
+    // the subject's deposit past the due-diligence amount: an AML alert and case; the twin's is small
+    let event = |user: &str, id: String, cents: i64| {
+        json!({ "transaction_id": id, "user_id": user, "event_type": "deposit", "amount_cents": cents, "currency": "USD", "payment_method": "card" })
+    };
+    t.post("/v1/aml/event", event(&subject, unique("tx"), 250_000)).expect(202)?;
+    t.post("/v1/aml/event", event(&twin, unique("tx"), 2_000)).expect(202)?;
+    let alerts = env.admin("GET", &format!("/v1/admin/aml/alerts?user_id={subject}"), None);
+    alerts.expect(200)?;
+    ensure!(alerts.raw.contains(&subject), "the subject has no AML alert: {}", alerts.raw);
+    let of_subject = erase(&t, &subject);
+    of_subject.expect(202)?;
+    let of_twin = erase(&t, &twin);
+    of_twin.expect(202)?;
+    ensure_eq!(without_id(&of_subject.body), without_id(&of_twin.body), "the answer reveals the AML case");
+    let text = of_subject.raw.to_lowercase();
+    for word in ["aml", "alert", "case", "filing", "suspicious"] {
+        ensure!(!text.contains(word), "{word} in {}", of_subject.raw);
+    }
+    ensure!(lists(&of_subject.body, "held", "records_under_legal_obligation"), "{}", of_subject.raw);
+    let exclusion = of_subject.body["held"].as_array().and_then(|h| h.iter().find(|c| c["class"] == "exclusions")).cloned().unwrap_or_default();
+    ensure_eq!(exclusion["basis"], json!("gdpr_17_3_b_exclusion_in_force"));
+    // the exclusion still bites
+    ensure_eq!(t.get(&format!("/v1/exclusions/check?email={subject}@example.com")).body["is_excluded"], json!(true));
+    Ok(())
+}
+
+pub fn a_restricted_player_is_hidden_from_operator_reads(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let (erased, kept) = (unique("u"), unique("u"));
+    t.signup(&erased)?;
+    t.signup(&kept)?;
+    t.get(&format!("/v1/kyc/tier?user_id={erased}")).expect(200)?;
+    erase(&t, &erased).expect(202)?;
+    t.get(&format!("/v1/kyc/tier?user_id={erased}")).expect_error(404, "user_not_found")?;
+    // the twin: a player nobody erased is read as before
+    t.get(&format!("/v1/kyc/tier?user_id={kept}")).expect(200)?;
+    Ok(())
+}
