@@ -1,11 +1,63 @@
 //! A webhook receiver on loopback for the cases, verifying signatures with
 //! the Standard Webhooks reference library rather than the project's signer.
+//! Every event it receives is checked against the schema the OpenAPI
+//! document's `webhooks` section gives its kind: a case that waits on a
+//! receiver fails on an event that does not match, and the run's
+//! [`schema_report`] fails if any event of the run did not.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde_json::Value as Json;
+use serde_json::{json, Value as Json};
+
+/// The committed OpenAPI document, whose `webhooks` section documents every event.
+const DOCUMENT: &str = include_str!("../../gateway/openapi.json");
+
+/// Every event received in this run: its name, and whether it matched its documented schema.
+static CHECKED: Mutex<Vec<(String, Result<(), String>)>> = Mutex::new(Vec::new());
+
+/// Checks one delivery's body against the documented schema of its kind:
+/// the `webhooks` entry's request body, its `$ref`s resolved in the document.
+pub fn check_event(event: &Json) -> Result<(), String> {
+    static VALIDATORS: std::sync::OnceLock<Result<std::collections::HashMap<String, jsonschema::Validator>, String>> = std::sync::OnceLock::new();
+    let validators = VALIDATORS.get_or_init(|| {
+        let document: Json = serde_json::from_str(DOCUMENT).map_err(|e| format!("the OpenAPI document is not JSON: {e}"))?;
+        let webhooks = document["webhooks"].as_object().ok_or("the OpenAPI document has no webhooks section")?;
+        let mut validators = std::collections::HashMap::new();
+        for name in webhooks.keys() {
+            // the document itself is the schema, so that `#/components/...` resolves; its `$ref` picks the kind's body
+            let mut schema = document.clone();
+            let pointer = format!("#/webhooks/{}/post/requestBody/content/application~1json/schema", name.replace('~', "~0").replace('/', "~1"));
+            schema["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+            schema["$ref"] = json!(pointer);
+            let validator = jsonschema::validator_for(&schema).map_err(|e| format!("the schema of {name} does not compile: {e}"))?;
+            validators.insert(name.clone(), validator);
+        }
+        Ok(validators)
+    });
+    let validators = validators.as_ref().map_err(Clone::clone)?;
+    let name = event["event"].as_str().ok_or("the delivery has no event name")?;
+    let validator = validators.get(name).ok_or_else(|| format!("{name} is not documented in the webhooks section"))?;
+    let errors: Vec<String> = validator.iter_errors(event).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    match errors.is_empty() {
+        true => Ok(()),
+        false => Err(format!("{name} does not match its documented schema: {}; body {event}", errors.join("; "))),
+    }
+}
+
+/// Whether every event the run received matched its documented schema, and which kinds it saw.
+pub fn schema_report() -> Result<String, String> {
+    let checked = CHECKED.lock().map(|c| c.clone()).unwrap_or_default();
+    if let Some((_, Err(why))) = checked.iter().find(|(_, r)| r.is_err()) {
+        return Err(why.clone());
+    }
+    if checked.is_empty() {
+        return Err("the run received no event".into());
+    }
+    let kinds: std::collections::BTreeSet<&str> = checked.iter().map(|(n, _)| n.as_str()).collect();
+    Ok(format!("{} events of {} kinds matched: {}", checked.len(), kinds.len(), kinds.into_iter().collect::<Vec<_>>().join(", ")))
+}
 
 /// How the receiver answers.
 #[derive(Debug, Clone, Copy)]
@@ -25,6 +77,8 @@ pub struct Received {
     pub body: Vec<u8>,
     pub json: Json,
     pub answered: u16,
+    /// whether the body matched its kind's documented schema
+    pub schema: Result<(), String>,
 }
 
 impl Received {
@@ -95,8 +149,12 @@ impl Receiver {
                 }
             };
             let json = serde_json::from_slice(&body).unwrap_or(Json::Null);
+            let schema = check_event(&json);
+            if let Ok(mut checked) = CHECKED.lock() {
+                checked.push((json["event"].as_str().unwrap_or("").to_string(), schema.clone()));
+            }
             if let (false, Ok(mut log)) = (retired, log.lock()) {
-                log.push(Received { headers, body, json, answered });
+                log.push(Received { headers, body, json, answered, schema });
             }
             let mut response = tiny_http::Response::from_string("{}").with_status_code(answered);
             if answered == 302 {
@@ -123,6 +181,9 @@ impl Receiver {
         let deadline = Instant::now() + timeout;
         loop {
             let all = self.all();
+            if let Some(Err(why)) = all.iter().map(|r| &r.schema).find(|s| s.is_err()) {
+                return Err(why.clone());
+            }
             if done(&all) {
                 return Ok(all);
             }
@@ -138,5 +199,46 @@ impl Receiver {
 impl Drop for Receiver {
     fn drop(&mut self) {
         self.retired.store(true, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limit_cancelled() -> Json {
+        json!({
+            "event": "limit.cancelled",
+            "event_id": "evt_1",
+            "timestamp": "2026-01-01T00:00:00Z",
+            "data": { "limit_id": "lim_1", "user_id": "u1", "limit_type": "limit_daily", "amount_cents": 100, "currency": "USD" },
+        })
+    }
+
+    #[test]
+    fn a_documented_event_matches() {
+        assert_eq!(check_event(&limit_cancelled()), Ok(()));
+    }
+
+    #[test]
+    fn a_missing_field_an_extra_field_a_wrong_type_or_an_unknown_kind_does_not() {
+        let mut missing = limit_cancelled();
+        missing["data"].as_object_mut().map(|d| d.remove("currency"));
+        assert!(check_event(&missing).is_err());
+        let mut extra = limit_cancelled();
+        extra["data"]["entity_name"] = json!("someone");
+        assert!(check_event(&extra).is_err());
+        let mut wrong = limit_cancelled();
+        wrong["data"]["amount_cents"] = json!("100");
+        assert!(check_event(&wrong).is_err());
+        let mut bad_window = limit_cancelled();
+        bad_window["data"]["limit_type"] = json!("hourly");
+        assert!(check_event(&bad_window).is_err());
+        let mut unknown = limit_cancelled();
+        unknown["event"] = json!("limit.vanished");
+        assert!(check_event(&unknown).is_err());
+        let mut other_kind = limit_cancelled();
+        other_kind["event"] = json!("limit.breach_attempt");
+        assert!(check_event(&other_kind).is_err(), "a limit.cancelled body is not a breach");
     }
 }

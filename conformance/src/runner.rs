@@ -30,6 +30,7 @@ fn whole_run_checks() -> Vec<(&'static str, CaseResult)> {
         ("no_response_of_the_run_was_a_server_error", server_errors.map_or(Ok(()), Err)),
         ("every_response_carries_a_request_id", missing_id.map_or(Ok(()), Err)),
         ("the_run_saw_operator_responses", if log.len() > 100 { Ok(()) } else { Err(format!("only {} responses were recorded", log.len())) }),
+        ("every_webhook_event_matched_its_documented_schema", crate::receiver::schema_report().map(|seen| println!("{seen}"))),
     ]
 }
 

@@ -40,6 +40,7 @@ pub mod decisions;
 pub mod erasure;
 pub mod error;
 pub mod exclusions;
+pub mod filings;
 pub mod health;
 mod idempotency;
 pub mod input;
@@ -69,14 +70,14 @@ pub mod users;
 pub mod vendors;
 pub mod webhooks;
 
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Query;
-use crate::ports::{Clock, Ids, PageCache, RateLimit, RateState, Resolver, Rules, Stmt, Store, VendorHttp, Waker, WebhookSender};
+use crate::ports::{Clock, Ids, PageCache, RateLimit, RateState, Resolver, Rules, Store, VendorHttp, Waker, WebhookSender};
 use crate::rate_limit::RateLimiter;
-use rules::{EventKind, Horizons};
+use rules::Horizons;
 
 /// Largest accepted request body. Hosts read at most one byte more.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -613,15 +614,6 @@ impl Gateway {
     /// A new opaque identifier such as `scr_1f0c…`.
     pub(crate) fn new_id(&self, prefix: &str) -> String {
         new_id(self.ids.as_ref(), prefix)
-    }
-
-    /// An outbox row for an event, written in the same batch as the change
-    /// that fires it. `tenant_id` `None` fans out to every tenant of the environment.
-    pub(crate) fn event(&self, environment: Environment, tenant_id: Option<&str>, event: EventKind, now: i64, data: Json) -> Stmt {
-        let event_id = self.new_id("evt");
-        let envelope = json!({ "event": event.as_str(), "event_id": event_id, "timestamp": time::format(now), "data": data });
-        let traceparent = self.trace_context.as_ref().and_then(|t| t.traceparent()).filter(|t| webhooks::valid_traceparent(t));
-        webhooks::store::insert_event(&event_id, environment, tenant_id, event.as_str(), envelope.to_string(), now, traceparent.as_deref())
     }
 }
 

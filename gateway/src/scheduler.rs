@@ -152,19 +152,13 @@ impl Gateway {
                 for limit in work.activate_limits.iter().filter_map(|i| due.limits.get(*i as usize)) {
                     claims.insert(&limit.user_id, limit.user_version);
                     statements.push(crate::limits::store::activate(&limit.limit_id));
-                    statements.push(self.event(
-                        environment,
-                        Some(&limit.tenant_id),
-                        EventKind::LimitActivated,
-                        limit.effective_from,
-                        limit.data.clone(),
-                    ));
+                    statements.push(self.event(environment, Some(&limit.tenant_id), EventKind::LimitActivated, limit.effective_from, &limit.data));
                 }
                 for expiry in &work.expire_exclusions {
                     let Some(e) = due.exclusions.get(expiry.index as usize) else { continue };
                     statements.push(crate::exclusions::store::announce_expiry(&e.exclusion_id));
                     if expiry.announce {
-                        statements.push(self.event(environment, None, EventKind::ExclusionExpired, e.expires_at, e.data.clone()));
+                        statements.push(self.event(environment, None, EventKind::ExclusionExpired, e.expires_at, &e.data));
                     }
                 }
                 for expiry in &work.expire_checks {

@@ -26,6 +26,7 @@ use crate::openapi::OperationDoc;
 use crate::ports::Stmt;
 use crate::users::User;
 use crate::vendors::{self, sumsub};
+use crate::webhooks::events::{KycApprovedData, KycCheckData, KycExpiredData, KycRejectedData, KycTierUpgradedData};
 use crate::{time, Ctx, Gateway, Reply};
 pub(crate) use store::{Check, Reviewer};
 
@@ -556,7 +557,7 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                 }));
                 for kind in &verification.events {
                     let data = check_event_data(&kyc_check_id, &request.user_id, verification.tier);
-                    statements.push(gw.event(ctx.caller.environment, Some(tenant), *kind, ctx.now, data));
+                    statements.push(gw.event(ctx.caller.environment, Some(tenant), *kind, ctx.now, &data));
                 }
                 Reply::created(body)
             }
@@ -831,32 +832,55 @@ pub(crate) fn kyc_transition(
     if let Some(version) = claim_version {
         statements.push(crate::users::store::claim(&check.tenant_id, &check.external_user_id, version, now));
     }
+    let (check_id, user_id, withdrawal_id) = (&check.kyc_check_id, &check.external_user_id, &check.withdrawal_id);
     for kind in &decision.events {
-        let data = match kind {
-            EventKind::KycApproved => json!({
-                "kyc_check_id": check.kyc_check_id, "user_id": check.external_user_id,
-                "verified_tier": decision.verified.as_str(), "release_withdrawal_id": check.withdrawal_id,
-            }),
-            EventKind::KycTierUpgraded => json!({
-                "user_id": check.external_user_id, "previous_tier": verified_before.as_str(), "verified_tier": decision.verified.as_str(),
-            }),
-            EventKind::KycRejected => json!({
-                "kyc_check_id": check.kyc_check_id, "user_id": check.external_user_id, "required_tier": check.target_tier.as_str(),
-                "withdrawal_id": check.withdrawal_id, "withdrawal_held": true,
-            }),
-            EventKind::KycExpired => json!({
-                "kyc_check_id": check.kyc_check_id, "user_id": check.external_user_id, "withdrawal_id": check.withdrawal_id, "withdrawal_cancelled": true,
-            }),
-            _ => check_event_data(&check.kyc_check_id, &check.external_user_id, check.target_tier),
-        };
-        statements.push(gw.event(check.environment, Some(&check.tenant_id), *kind, now, data));
+        let (environment, tenant) = (check.environment, Some(check.tenant_id.as_str()));
+        statements.push(match kind {
+            EventKind::KycApproved => {
+                let data = KycApprovedData {
+                    kyc_check_id: check_id.clone(),
+                    user_id: user_id.clone(),
+                    verified_tier: decision.verified.as_str().to_string(),
+                    release_withdrawal_id: withdrawal_id.clone(),
+                };
+                gw.event(environment, tenant, *kind, now, &data)
+            }
+            EventKind::KycTierUpgraded => {
+                let data = KycTierUpgradedData {
+                    user_id: user_id.clone(),
+                    previous_tier: verified_before.as_str().to_string(),
+                    verified_tier: decision.verified.as_str().to_string(),
+                };
+                gw.event(environment, tenant, *kind, now, &data)
+            }
+            EventKind::KycRejected => {
+                let data = KycRejectedData {
+                    kyc_check_id: check_id.clone(),
+                    user_id: user_id.clone(),
+                    required_tier: check.target_tier.as_str().to_string(),
+                    withdrawal_id: withdrawal_id.clone(),
+                    withdrawal_held: true,
+                };
+                gw.event(environment, tenant, *kind, now, &data)
+            }
+            EventKind::KycExpired => {
+                let data = KycExpiredData {
+                    kyc_check_id: check_id.clone(),
+                    user_id: user_id.clone(),
+                    withdrawal_id: withdrawal_id.clone(),
+                    withdrawal_cancelled: true,
+                };
+                gw.event(environment, tenant, *kind, now, &data)
+            }
+            _ => gw.event(environment, tenant, *kind, now, &check_event_data(check_id, user_id, check.target_tier)),
+        });
     }
     statements
 }
 
 /// The data of a check's event that names the check, its user and tier (`kyc.started`, `kyc.submitted`).
-fn check_event_data(kyc_check_id: &str, user_id: &str, tier: KycTier) -> Json {
-    json!({ "kyc_check_id": kyc_check_id, "user_id": user_id, "required_tier": tier.as_str() })
+fn check_event_data(kyc_check_id: &str, user_id: &str, tier: KycTier) -> KycCheckData {
+    KycCheckData { kyc_check_id: kyc_check_id.to_string(), user_id: user_id.to_string(), required_tier: tier.as_str().to_string() }
 }
 
 /// Open checks untouched since before `abandoned_before` (per tenant clock),

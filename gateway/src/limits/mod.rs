@@ -21,6 +21,7 @@ use crate::openapi::shared::{shared_schema, Cents, Currency, LimitType, Timestam
 use crate::openapi::OperationDoc;
 use crate::ports::{Read, Row, Stmt, MAX_STORED_INTEGER};
 use crate::users::store::{self as users, User};
+use crate::webhooks::events::{LimitActivatedData, LimitBreachData, LimitCancelledData, LimitChangedData};
 use crate::{time, Ctx, Gateway, Reply};
 use store::LimitRow;
 
@@ -483,9 +484,14 @@ fn limit_change_statements(
     statements.push(gw.claim_user(ctx, user));
     if let Some(p) = change.cancel_pending.map(|i| pick(rows, i)).transpose()? {
         statements.push(store::cancel_pending(&p.limit_id, ctx.now));
-        statements.push(gw.event(ctx.caller.environment, Some(tenant), EventKind::LimitCancelled, ctx.now, json!({
-            "limit_id": p.limit_id, "user_id": user.external_user_id, "limit_type": window.as_str(), "amount_cents": p.facts.amount_cents, "currency": p.currency,
-        })));
+        let cancelled = LimitCancelledData {
+            limit_id: p.limit_id.clone(),
+            user_id: user.external_user_id.clone(),
+            limit_type: window.as_str().to_string(),
+            amount_cents: p.facts.amount_cents,
+            currency: p.currency.clone(),
+        };
+        statements.push(gw.event(ctx.caller.environment, Some(tenant), EventKind::LimitCancelled, ctx.now, &cancelled));
     }
     statements.push(store::insert_limit(store::NewLimit {
         limit_id: &limit_id,
@@ -506,15 +512,15 @@ fn limit_change_statements(
             Some(tenant),
             event,
             ctx.now,
-            json!({
-                "limit_id": limit_id,
-                "user_id": user.external_user_id,
-                "limit_type": window.as_str(),
-                "amount_cents": amount,
-                "currency": currency,
-                "previous_limit_cents": current.map(|c| c.facts.amount_cents),
-                "effective_from": time::format(change.effective_from),
-            }),
+            &LimitChangedData {
+                limit_id: limit_id.clone(),
+                user_id: user.external_user_id.clone(),
+                limit_type: window.as_str().to_string(),
+                amount_cents: amount,
+                currency: currency.to_string(),
+                previous_limit_cents: current.map(|c| c.facts.amount_cents),
+                effective_from: time::format(change.effective_from),
+            },
         ));
     }
     Ok(body)
@@ -592,14 +598,14 @@ fn breach_event(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, amount: i64, currenc
         Some(&ctx.caller.tenant_id),
         EventKind::LimitBreachAttempt,
         ctx.now,
-        json!({
-            "user_id": user_id,
-            "limit_type": b.window.as_str(),
-            "amount_cents": amount,
-            "currency": currency,
-            "limit_amount_cents": b.limit_cents,
-            "already_spent_cents": b.already_spent_cents,
-        }),
+        &LimitBreachData {
+            user_id: user_id.to_string(),
+            limit_type: b.window.as_str().to_string(),
+            amount_cents: amount,
+            currency: currency.to_string(),
+            limit_amount_cents: b.limit_cents,
+            already_spent_cents: b.already_spent_cents,
+        },
     )
 }
 
@@ -763,7 +769,13 @@ pub(crate) async fn cancel_limit(gw: &Gateway, ctx: &Ctx<'_>, limit_id: &str) ->
                         Some(&ctx.caller.tenant_id),
                         EventKind::LimitCancelled,
                         ctx.now,
-                        json!({ "limit_id": limit_id, "user_id": user_id, "limit_type": limit_type, "amount_cents": amount, "currency": currency }),
+                        &LimitCancelledData {
+                            limit_id: limit_id.to_string(),
+                            user_id: user_id.to_string(),
+                            limit_type: limit_type.to_string(),
+                            amount_cents: amount,
+                            currency: currency.to_string(),
+                        },
                     ),
                 ];
                 if gw.commit(statements).await?.done() {
@@ -828,7 +840,7 @@ pub(crate) struct DueLimitWork {
     pub user_version: i64,
     pub environment: Environment,
     /// the `limit.activated` event's data
-    pub data: Json,
+    pub data: LimitActivatedData,
     pub effective_from: i64,
 }
 
@@ -839,14 +851,14 @@ pub(crate) async fn due_work(gw: &Gateway, now: i64) -> ApiResult<Vec<(DueLimitW
         .into_iter()
         .map(|l| {
             let facts = DueLimit { now: now.saturating_add(l.clock_offset_seconds), status: l.status, effective_from: l.effective_from };
-            let data = json!({
-                "limit_id": l.limit_id,
-                "user_id": l.user_id,
-                "limit_type": l.limit_type,
-                "amount_cents": l.amount_cents,
-                "currency": l.currency,
-                "effective_from": time::format(l.effective_from),
-            });
+            let data = LimitActivatedData {
+                limit_id: l.limit_id.clone(),
+                user_id: l.user_id.clone(),
+                limit_type: l.limit_type.to_string(),
+                amount_cents: l.amount_cents,
+                currency: l.currency.clone(),
+                effective_from: time::format(l.effective_from),
+            };
             let work = DueLimitWork {
                 limit_id: l.limit_id,
                 tenant_id: l.tenant_id,

@@ -246,6 +246,14 @@ pub fn generate() -> Result<Json, String> {
         let item = paths.entry(spec.path).or_insert_with(|| json!({}));
         item[spec.method.to_lowercase()] = operation(spec, doc)?;
     }
+    // the webhook events: each kind's envelope and its payload (`webhooks/events.rs`)
+    let (webhooks, event_schemas) = crate::webhooks::events::document()?;
+    for (name, schema) in event_schemas {
+        if schemas.get(&name).is_some_and(|known| *known != schema) {
+            return Err(format!("two schemas are named {name}"));
+        }
+        schemas.insert(name, schema);
+    }
     let error_body = json!({ "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } });
     let mut responses = Map::new();
     for (name, _, description, retry_after) in ERROR_RESPONSES {
@@ -266,6 +274,7 @@ pub fn generate() -> Result<Json, String> {
         "servers": [{ "url": "http://127.0.0.1:8080", "description": "the native host's default address" }],
         "tags": TAGS.map(|name| json!({ "name": name })),
         "paths": paths,
+        "webhooks": webhooks,
         "components": {
             "schemas": schemas,
             "responses": responses,

@@ -27,6 +27,7 @@ use crate::openapi::OperationDoc;
 use crate::ports::Stmt;
 use crate::users::User;
 use crate::vendors::yente::Person;
+use crate::webhooks::events::{AccountFrozenData, DueDiligenceData, SanctionsClearedData, SanctionsConfirmedData, SanctionsHitData};
 use crate::{time, Ctx, Gateway, Reply};
 
 /// The body of `POST /v1/sanctions/screen`: who signed up.
@@ -488,17 +489,28 @@ pub(crate) fn open_case(
         kind: decision.case_kind,
     })];
     for event in &decision.events {
-        let data = match decision.case_kind {
-            CaseKind::SanctionsHit => json!({
-                "screen_id": screen_id, "case_id": case_id, "user_id": user_id, "status": decision.status.as_str(),
-                "transactions_held": decision.transactions_held,
-            }),
+        statements.push(match decision.case_kind {
+            CaseKind::SanctionsHit => {
+                let data = SanctionsHitData {
+                    screen_id: screen_id.to_string(),
+                    case_id: case_id.clone(),
+                    user_id: user_id.to_string(),
+                    status: decision.status.as_str().to_string(),
+                    transactions_held: decision.transactions_held,
+                };
+                gw.event(environment, Some(tenant), *event, now, &data)
+            }
             // what the operator must do, and nothing of the entry matched
-            CaseKind::EnhancedDueDiligence => json!({
-                "screen_id": screen_id, "user_id": user_id, "due_diligence_required": true, "transactions_held": decision.transactions_held,
-            }),
-        };
-        statements.push(gw.event(environment, Some(tenant), *event, now, data));
+            CaseKind::EnhancedDueDiligence => {
+                let data = DueDiligenceData {
+                    screen_id: screen_id.to_string(),
+                    user_id: user_id.to_string(),
+                    due_diligence_required: true,
+                    transactions_held: decision.transactions_held,
+                };
+                gw.event(environment, Some(tenant), *event, now, &data)
+            }
+        });
     }
     (case_id, statements)
 }
@@ -723,15 +735,30 @@ fn review_statements(
         // a review that changes no status (due diligence) still writes the user's case: it claims the user
         None => statements.push(crate::users::store::claim(tenant_id, user_id, user.version, now)),
     }
+    let (case_id, user_id, reviewer) = (case_id.to_string(), user_id.to_string(), reviewer.to_string());
     for event in &outcome.events {
-        let data = match event {
-            EventKind::SanctionsAccountFrozen => json!({ "case_id": case_id, "user_id": user_id, "funds_frozen": true }),
-            EventKind::SanctionsConfirmed => json!({
-                "case_id": case_id, "user_id": user_id, "reviewer": reviewer, "transactions_held": outcome.transactions_held, "account_terminated": true,
-            }),
-            _ => json!({ "case_id": case_id, "user_id": user_id, "reviewer": reviewer, "transactions_held": outcome.transactions_held }),
-        };
-        statements.push(gw.event(environment, Some(tenant_id), *event, now, data));
+        let (tenant, held) = (Some(tenant_id), outcome.transactions_held);
+        statements.push(match event {
+            EventKind::SanctionsAccountFrozen => {
+                let data = AccountFrozenData { case_id: case_id.clone(), user_id: user_id.clone(), funds_frozen: true };
+                gw.event(environment, tenant, *event, now, &data)
+            }
+            EventKind::SanctionsConfirmed => {
+                let data = SanctionsConfirmedData {
+                    case_id: case_id.clone(),
+                    user_id: user_id.clone(),
+                    reviewer: reviewer.clone(),
+                    transactions_held: held,
+                    account_terminated: true,
+                };
+                gw.event(environment, tenant, *event, now, &data)
+            }
+            _ => {
+                let data =
+                    SanctionsClearedData { case_id: case_id.clone(), user_id: user_id.clone(), reviewer: reviewer.clone(), transactions_held: held };
+                gw.event(environment, tenant, *event, now, &data)
+            }
+        });
     }
     Ok(statements)
 }

@@ -4,6 +4,7 @@
 //! the core and the request; the area's SQL is in [`store`].
 
 pub mod delivery;
+pub(crate) mod events;
 pub mod store;
 
 use serde::Serialize;
