@@ -974,14 +974,6 @@ pub(crate) async fn apply_case_decision(
 /// The events a report reads at most.
 const REPORT_EVENTS: i64 = 1_000;
 
-/// Where a case can be reported, and how (`docs/decisions-filings.md`).
-const REGULATOR_FORMATS: &[&str] = &[
-    "FinCEN BSA XML (SAR, CTR): drafted by POST /v1/admin/aml/cases/{case_id}/filings and /v1/admin/aml/ctr-candidates/{alert_id}/filings",
-    "goAML XML (Malta FIAU, Curaçao, Sweden, Germany, the Netherlands, Ireland, Switzerland, Luxembourg and other FIUs): drafted by POST /v1/admin/aml/cases/{case_id}/filings",
-    "UK NCA SAR Portal, Gibraltar GFIU and Isle of Man FIU (THEMIS): manual narrative submissions, entered from this bundle",
-    "FINTRAC (Canada): its own reporting API, entered from this bundle",
-];
-
 #[derive(Serialize, ToSchema)]
 pub(crate) struct ReportBundle {
     case_id: String,
@@ -999,8 +991,7 @@ pub(crate) struct ReportBundle {
     /// the SHA-256 of the component the host runs; each decision names its own in the decision log
     rules_sha256: String,
     decision_ids: Vec<String>,
-    /// where this case can be reported, and how: drafted by the gateway
-    /// (`POST /v1/admin/aml/cases/{case_id}/filings`) or entered by hand from this bundle
+    /// formats this bundle would map to; not produced yet (see docs/decisions.md)
     regulator_formats: Vec<String>,
 }
 
@@ -1045,21 +1036,11 @@ pub(crate) fn ctr_candidates_doc() -> OperationDoc {
         .responds::<CtrCandidates>(200, "success")
 }
 
-/// What a case's report and filings are drafted from: its alerts (newest
-/// first), the activity window they cover, the user's events in it, and the
-/// summary of the narrative draft.
-pub(crate) struct CaseEvidence {
-    pub(crate) alerts: Vec<store::AlertRow>,
-    pub(crate) window_from: i64,
-    pub(crate) window_to: i64,
-    pub(crate) events: Vec<store::UserEvent>,
-    pub(crate) summary: String,
-}
-
-/// The evidence of an AML case.
-pub(crate) async fn case_evidence(gw: &Gateway, environment: crate::auth::Environment, case: &store::CaseRow) -> ApiResult<CaseEvidence> {
+/// `GET /v1/admin/aml/cases/{case_id}/report`.
+pub(crate) async fn report_bundle(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
+    let case = case(gw, ctx.caller.environment, case_id).await?.ok_or_else(|| ApiError::not_found("case_not_found", "no such AML case"))?;
     let filter = store::AlertFilter {
-        environment,
+        environment: ctx.caller.environment,
         tenant_id: Some(&case.tenant_id),
         user_id: Some(&case.user_id),
         case_id: Some(&case.case_id),
@@ -1068,32 +1049,13 @@ pub(crate) async fn case_evidence(gw: &Gateway, environment: crate::auth::Enviro
         limit: REPORT_EVENTS,
     };
     let alerts = store::alerts(gw.store.as_ref(), &filter).await?;
+    let mut explanations = Vec::new();
     let mut window_from = case.opened_at;
-    for a in &alerts {
+    for a in alerts.iter().rev() {
         let explanation = stored_json(&a.explanation)?;
         for fired in explanation["fired"].as_array().into_iter().flatten() {
             window_from = window_from.min(fired["window_from"].as_i64().unwrap_or(window_from));
         }
-    }
-    let window_to = alerts.first().map_or(case.opened_at, |a| a.created_at);
-    let events = store::user_events(gw.store.as_ref(), &case.tenant_id, &case.user_id, window_from, window_to, REPORT_EVENTS).await?;
-    let summary = format!(
-        "{} alert(s) between {} and {} on typologies {}; actions {}.",
-        alerts.len(),
-        time::format(window_from),
-        time::format(window_to),
-        case.typologies.join(", "),
-        case.actions.join(", ")
-    );
-    Ok(CaseEvidence { alerts, window_from, window_to, events, summary })
-}
-
-/// `GET /v1/admin/aml/cases/{case_id}/report`.
-pub(crate) async fn report_bundle(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
-    let case = case(gw, ctx.caller.environment, case_id).await?.ok_or_else(|| ApiError::not_found("case_not_found", "no such AML case"))?;
-    let CaseEvidence { alerts, window_from, window_to, events, summary } = case_evidence(gw, ctx.caller.environment, &case).await?;
-    let mut explanations = Vec::new();
-    for a in alerts.iter().rev() {
         explanations.push(json!({
             "alert_id": a.alert_id,
             "decision_id": a.decision_id,
@@ -1102,9 +1064,11 @@ pub(crate) async fn report_bundle(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) ->
             "typologies": a.typologies,
             "outcome": a.outcome,
             "actions": a.actions,
-            "explanation": stored_json(&a.explanation)?,
+            "explanation": explanation,
         }));
     }
+    let window_to = alerts.first().map_or(case.opened_at, |a| a.created_at);
+    let events = store::user_events(gw.store.as_ref(), &case.tenant_id, &case.user_id, window_from, window_to, REPORT_EVENTS).await?;
     let transactions = events
         .into_iter()
         .map(|e| {
@@ -1119,7 +1083,14 @@ pub(crate) async fn report_bundle(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) ->
         .collect::<ApiResult<Vec<_>>>()?;
     let narrative = json!({
         "subject": { "tenant_id": case.tenant_id, "user_id": case.user_id },
-        "summary": summary,
+        "summary": format!(
+            "{} alert(s) between {} and {} on typologies {}; actions {}.",
+            alerts.len(),
+            time::format(window_from),
+            time::format(window_to),
+            case.typologies.join(", "),
+            case.actions.join(", ")
+        ),
         "activity_window": { "from": time::format(window_from), "to": time::format(window_to) },
         "typologies": case.typologies,
         "actions": case.actions,
@@ -1135,7 +1106,7 @@ pub(crate) async fn report_bundle(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) ->
         transactions,
         explanations,
         rules_sha256: gw.rules.identity().component_sha256,
-        regulator_formats: REGULATOR_FORMATS.iter().map(|f| f.to_string()).collect(),
+        regulator_formats: vec!["FinCEN BSA XML (SAR, CTR)".into(), "goAML XML (UK NCA SAR, EU FIUs)".into()],
     };
     let reply = Reply::typed(200, &body)?;
     // an export of a case's evidence is audited before it is handed over
