@@ -1,0 +1,200 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.get_aml_report_bundle_response_200 import GetAmlReportBundleResponse200
+from ...types import Response
+
+
+def _get_kwargs(
+    case_id: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/admin/aml/cases/{case_id}/report".format(
+            case_id=quote(str(case_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | GetAmlReportBundleResponse200 | None:
+    if response.status_code == 200:
+        response_200 = GetAmlReportBundleResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | GetAmlReportBundleResponse200]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    case_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Error | GetAmlReportBundleResponse200]:
+    """an AML case's report bundle: narrative draft, transactions, each decision's explanation, the rules'
+    hash
+
+    Args:
+        case_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | GetAmlReportBundleResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        case_id=case_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    case_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Error | GetAmlReportBundleResponse200 | None:
+    """an AML case's report bundle: narrative draft, transactions, each decision's explanation, the rules'
+    hash
+
+    Args:
+        case_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | GetAmlReportBundleResponse200
+    """
+
+    return sync_detailed(
+        case_id=case_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    case_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Error | GetAmlReportBundleResponse200]:
+    """an AML case's report bundle: narrative draft, transactions, each decision's explanation, the rules'
+    hash
+
+    Args:
+        case_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | GetAmlReportBundleResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        case_id=case_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    case_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Error | GetAmlReportBundleResponse200 | None:
+    """an AML case's report bundle: narrative draft, transactions, each decision's explanation, the rules'
+    hash
+
+    Args:
+        case_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | GetAmlReportBundleResponse200
+    """
+
+    return (
+        await asyncio_detailed(
+            case_id=case_id,
+            client=client,
+        )
+    ).parsed

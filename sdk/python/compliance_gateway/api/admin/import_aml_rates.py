@@ -1,0 +1,222 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.import_aml_rates_body import ImportAmlRatesBody
+from ...models.import_aml_rates_response_200 import ImportAmlRatesResponse200
+from ...models.import_aml_rates_response_201 import ImportAmlRatesResponse201
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: ImportAmlRatesBody,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/admin/aml/rates",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201 | None:
+    if response.status_code == 200:
+        response_200 = ImportAmlRatesResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 201:
+        response_201 = ImportAmlRatesResponse201.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: ImportAmlRatesBody,
+) -> Response[Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201]:
+    """import reference exchange rates for AML monitoring: a new version, named by the file's SHA-256
+
+     The body carries the CSV (`date,currency,per_unit_of,rate`; one unit of `currency` is worth `rate`
+    units of `per_unit_of` on `date`). The newest version converts every AML event in another currency
+    than the profile's; an event with no rate is flagged `unconvertible_currency` for the team. Larger
+    files: `compliance-gateway rates import`.
+
+    Args:
+        body (ImportAmlRatesBody): The body of `POST /v1/admin/aml/rates`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: ImportAmlRatesBody,
+) -> Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201 | None:
+    """import reference exchange rates for AML monitoring: a new version, named by the file's SHA-256
+
+     The body carries the CSV (`date,currency,per_unit_of,rate`; one unit of `currency` is worth `rate`
+    units of `per_unit_of` on `date`). The newest version converts every AML event in another currency
+    than the profile's; an event with no rate is flagged `unconvertible_currency` for the team. Larger
+    files: `compliance-gateway rates import`.
+
+    Args:
+        body (ImportAmlRatesBody): The body of `POST /v1/admin/aml/rates`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: ImportAmlRatesBody,
+) -> Response[Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201]:
+    """import reference exchange rates for AML monitoring: a new version, named by the file's SHA-256
+
+     The body carries the CSV (`date,currency,per_unit_of,rate`; one unit of `currency` is worth `rate`
+    units of `per_unit_of` on `date`). The newest version converts every AML event in another currency
+    than the profile's; an event with no rate is flagged `unconvertible_currency` for the team. Larger
+    files: `compliance-gateway rates import`.
+
+    Args:
+        body (ImportAmlRatesBody): The body of `POST /v1/admin/aml/rates`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: ImportAmlRatesBody,
+) -> Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201 | None:
+    """import reference exchange rates for AML monitoring: a new version, named by the file's SHA-256
+
+     The body carries the CSV (`date,currency,per_unit_of,rate`; one unit of `currency` is worth `rate`
+    units of `per_unit_of` on `date`). The newest version converts every AML event in another currency
+    than the profile's; an event with no rate is flagged `unconvertible_currency` for the team. Larger
+    files: `compliance-gateway rates import`.
+
+    Args:
+        body (ImportAmlRatesBody): The body of `POST /v1/admin/aml/rates`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

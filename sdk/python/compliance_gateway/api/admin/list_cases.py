@@ -1,0 +1,290 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.case_kind import CaseKind
+from ...models.case_status import CaseStatus
+from ...models.error import Error
+from ...models.list_cases_overdue import ListCasesOverdue
+from ...models.list_cases_response_200 import ListCasesResponse200
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    status: CaseStatus | Unset = UNSET,
+    overdue: ListCasesOverdue | Unset = UNSET,
+    type_: CaseKind | Unset = UNSET,
+    min_age_seconds: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    json_status: str | Unset = UNSET
+    if not isinstance(status, Unset):
+        json_status = status.value
+
+    params["status"] = json_status
+
+    json_overdue: str | Unset = UNSET
+    if not isinstance(overdue, Unset):
+        json_overdue = overdue.value
+
+    params["overdue"] = json_overdue
+
+    json_type_: str | Unset = UNSET
+    if not isinstance(type_, Unset):
+        json_type_ = type_.value
+
+    params["type"] = json_type_
+
+    params["min_age_seconds"] = min_age_seconds
+
+    params["limit"] = limit
+
+    params["cursor"] = cursor
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/admin/sanctions/cases",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | ListCasesResponse200 | None:
+    if response.status_code == 200:
+        response_200 = ListCasesResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | ListCasesResponse200]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    status: CaseStatus | Unset = UNSET,
+    overdue: ListCasesOverdue | Unset = UNSET,
+    type_: CaseKind | Unset = UNSET,
+    min_age_seconds: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> Response[Error | ListCasesResponse200]:
+    """sanctions cases of the environment, oldest first
+
+    Args:
+        status (CaseStatus | Unset): a sanctions case's status
+        overdue (ListCasesOverdue | Unset): A query flag.
+        type_ (CaseKind | Unset): a sanctions hit (transactions held until decided) or enhanced
+            due diligence on a PEP or adverse-media match (nothing held)
+        min_age_seconds (int | Unset):
+        limit (int | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ListCasesResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        status=status,
+        overdue=overdue,
+        type_=type_,
+        min_age_seconds=min_age_seconds,
+        limit=limit,
+        cursor=cursor,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    status: CaseStatus | Unset = UNSET,
+    overdue: ListCasesOverdue | Unset = UNSET,
+    type_: CaseKind | Unset = UNSET,
+    min_age_seconds: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> Error | ListCasesResponse200 | None:
+    """sanctions cases of the environment, oldest first
+
+    Args:
+        status (CaseStatus | Unset): a sanctions case's status
+        overdue (ListCasesOverdue | Unset): A query flag.
+        type_ (CaseKind | Unset): a sanctions hit (transactions held until decided) or enhanced
+            due diligence on a PEP or adverse-media match (nothing held)
+        min_age_seconds (int | Unset):
+        limit (int | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ListCasesResponse200
+    """
+
+    return sync_detailed(
+        client=client,
+        status=status,
+        overdue=overdue,
+        type_=type_,
+        min_age_seconds=min_age_seconds,
+        limit=limit,
+        cursor=cursor,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    status: CaseStatus | Unset = UNSET,
+    overdue: ListCasesOverdue | Unset = UNSET,
+    type_: CaseKind | Unset = UNSET,
+    min_age_seconds: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> Response[Error | ListCasesResponse200]:
+    """sanctions cases of the environment, oldest first
+
+    Args:
+        status (CaseStatus | Unset): a sanctions case's status
+        overdue (ListCasesOverdue | Unset): A query flag.
+        type_ (CaseKind | Unset): a sanctions hit (transactions held until decided) or enhanced
+            due diligence on a PEP or adverse-media match (nothing held)
+        min_age_seconds (int | Unset):
+        limit (int | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ListCasesResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        status=status,
+        overdue=overdue,
+        type_=type_,
+        min_age_seconds=min_age_seconds,
+        limit=limit,
+        cursor=cursor,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    status: CaseStatus | Unset = UNSET,
+    overdue: ListCasesOverdue | Unset = UNSET,
+    type_: CaseKind | Unset = UNSET,
+    min_age_seconds: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> Error | ListCasesResponse200 | None:
+    """sanctions cases of the environment, oldest first
+
+    Args:
+        status (CaseStatus | Unset): a sanctions case's status
+        overdue (ListCasesOverdue | Unset): A query flag.
+        type_ (CaseKind | Unset): a sanctions hit (transactions held until decided) or enhanced
+            due diligence on a PEP or adverse-media match (nothing held)
+        min_age_seconds (int | Unset):
+        limit (int | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ListCasesResponse200
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            status=status,
+            overdue=overdue,
+            type_=type_,
+            min_age_seconds=min_age_seconds,
+            limit=limit,
+            cursor=cursor,
+        )
+    ).parsed

@@ -1,0 +1,238 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.report_aml_event_body import ReportAmlEventBody
+from ...models.report_aml_event_response_200 import ReportAmlEventResponse200
+from ...models.report_aml_event_response_202 import ReportAmlEventResponse202
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: ReportAmlEventBody,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/aml/event",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | ReportAmlEventResponse200 | ReportAmlEventResponse202 | None:
+    if response.status_code == 200:
+        response_200 = ReportAmlEventResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 202:
+        response_202 = ReportAmlEventResponse202.from_dict(response.json())
+
+        return response_202
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | ReportAmlEventResponse200 | ReportAmlEventResponse202]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: ReportAmlEventBody,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | ReportAmlEventResponse200 | ReportAmlEventResponse202]:
+    """report a transaction for AML monitoring
+
+     Decided at once by the rules component (`decide-aml`) over the user's hourly and gaming-day buckets.
+    The answer names the outcome and any alert it opened; nothing of it is for the player.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (ReportAmlEventBody): The body of `POST /v1/aml/event`; stored as the event, with
+            `occurred_at` normalised.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ReportAmlEventResponse200 | ReportAmlEventResponse202]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: ReportAmlEventBody,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | ReportAmlEventResponse200 | ReportAmlEventResponse202 | None:
+    """report a transaction for AML monitoring
+
+     Decided at once by the rules component (`decide-aml`) over the user's hourly and gaming-day buckets.
+    The answer names the outcome and any alert it opened; nothing of it is for the player.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (ReportAmlEventBody): The body of `POST /v1/aml/event`; stored as the event, with
+            `occurred_at` normalised.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ReportAmlEventResponse200 | ReportAmlEventResponse202
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: ReportAmlEventBody,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | ReportAmlEventResponse200 | ReportAmlEventResponse202]:
+    """report a transaction for AML monitoring
+
+     Decided at once by the rules component (`decide-aml`) over the user's hourly and gaming-day buckets.
+    The answer names the outcome and any alert it opened; nothing of it is for the player.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (ReportAmlEventBody): The body of `POST /v1/aml/event`; stored as the event, with
+            `occurred_at` normalised.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ReportAmlEventResponse200 | ReportAmlEventResponse202]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: ReportAmlEventBody,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | ReportAmlEventResponse200 | ReportAmlEventResponse202 | None:
+    """report a transaction for AML monitoring
+
+     Decided at once by the rules component (`decide-aml`) over the user's hourly and gaming-day buckets.
+    The answer names the outcome and any alert it opened; nothing of it is for the player.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (ReportAmlEventBody): The body of `POST /v1/aml/event`; stored as the event, with
+            `occurred_at` normalised.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ReportAmlEventResponse200 | ReportAmlEventResponse202
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,225 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.check_exclusion_response_200 import CheckExclusionResponse200
+from ...models.error import Error
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    email: str | Unset = UNSET,
+    phone: str | Unset = UNSET,
+    bookmark: str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["email"] = email
+
+    params["phone"] = phone
+
+    params["bookmark"] = bookmark
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/exclusions/check",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> CheckExclusionResponse200 | Error | None:
+    if response.status_code == 200:
+        response_200 = CheckExclusionResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[CheckExclusionResponse200 | Error]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    email: str | Unset = UNSET,
+    phone: str | Unset = UNSET,
+    bookmark: str | Unset = UNSET,
+) -> Response[CheckExclusionResponse200 | Error]:
+    """whether an e-mail address or phone is excluded, across operators
+
+    Args:
+        email (str | Unset): an e-mail address; compared without case
+        phone (str | Unset): a phone number of 7 to 15 digits (an international 00 prefix is
+            dropped), with or without + and the separators space ( ) . -
+        bookmark (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CheckExclusionResponse200 | Error]
+    """
+
+    kwargs = _get_kwargs(
+        email=email,
+        phone=phone,
+        bookmark=bookmark,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    email: str | Unset = UNSET,
+    phone: str | Unset = UNSET,
+    bookmark: str | Unset = UNSET,
+) -> CheckExclusionResponse200 | Error | None:
+    """whether an e-mail address or phone is excluded, across operators
+
+    Args:
+        email (str | Unset): an e-mail address; compared without case
+        phone (str | Unset): a phone number of 7 to 15 digits (an international 00 prefix is
+            dropped), with or without + and the separators space ( ) . -
+        bookmark (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CheckExclusionResponse200 | Error
+    """
+
+    return sync_detailed(
+        client=client,
+        email=email,
+        phone=phone,
+        bookmark=bookmark,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    email: str | Unset = UNSET,
+    phone: str | Unset = UNSET,
+    bookmark: str | Unset = UNSET,
+) -> Response[CheckExclusionResponse200 | Error]:
+    """whether an e-mail address or phone is excluded, across operators
+
+    Args:
+        email (str | Unset): an e-mail address; compared without case
+        phone (str | Unset): a phone number of 7 to 15 digits (an international 00 prefix is
+            dropped), with or without + and the separators space ( ) . -
+        bookmark (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CheckExclusionResponse200 | Error]
+    """
+
+    kwargs = _get_kwargs(
+        email=email,
+        phone=phone,
+        bookmark=bookmark,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    email: str | Unset = UNSET,
+    phone: str | Unset = UNSET,
+    bookmark: str | Unset = UNSET,
+) -> CheckExclusionResponse200 | Error | None:
+    """whether an e-mail address or phone is excluded, across operators
+
+    Args:
+        email (str | Unset): an e-mail address; compared without case
+        phone (str | Unset): a phone number of 7 to 15 digits (an international 00 prefix is
+            dropped), with or without + and the separators space ( ) . -
+        bookmark (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CheckExclusionResponse200 | Error
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            email=email,
+            phone=phone,
+            bookmark=bookmark,
+        )
+    ).parsed

@@ -1,0 +1,196 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.cancel_limit_response_200 import CancelLimitResponse200
+from ...models.error import Error
+from ...types import Response
+
+
+def _get_kwargs(
+    limit_id: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "delete",
+        "url": "/v1/limits/{limit_id}".format(
+            limit_id=quote(str(limit_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> CancelLimitResponse200 | Error | None:
+    if response.status_code == 200:
+        response_200 = CancelLimitResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[CancelLimitResponse200 | Error]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    limit_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[CancelLimitResponse200 | Error]:
+    """cancel a pending increase
+
+    Args:
+        limit_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CancelLimitResponse200 | Error]
+    """
+
+    kwargs = _get_kwargs(
+        limit_id=limit_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    limit_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> CancelLimitResponse200 | Error | None:
+    """cancel a pending increase
+
+    Args:
+        limit_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CancelLimitResponse200 | Error
+    """
+
+    return sync_detailed(
+        limit_id=limit_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    limit_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[CancelLimitResponse200 | Error]:
+    """cancel a pending increase
+
+    Args:
+        limit_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CancelLimitResponse200 | Error]
+    """
+
+    kwargs = _get_kwargs(
+        limit_id=limit_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    limit_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> CancelLimitResponse200 | Error | None:
+    """cancel a pending increase
+
+    Args:
+        limit_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CancelLimitResponse200 | Error
+    """
+
+    return (
+        await asyncio_detailed(
+            limit_id=limit_id,
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,247 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.commit_deposit_body import CommitDepositBody
+from ...models.commit_deposit_response_200 import CommitDepositResponse200
+from ...models.commit_deposit_response_201 import CommitDepositResponse201
+from ...models.error import Error
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: CommitDepositBody,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/limits/commit",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> CommitDepositResponse200 | CommitDepositResponse201 | Error | None:
+    if response.status_code == 200:
+        response_200 = CommitDepositResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 201:
+        response_201 = CommitDepositResponse201.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[CommitDepositResponse200 | CommitDepositResponse201 | Error]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: CommitDepositBody,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[CommitDepositResponse200 | CommitDepositResponse201 | Error]:
+    """record a deposit that was made
+
+     Idempotent on (tenant, `transaction_id`) for as long as the service keeps transaction records (the
+    AML record-keeping period, five years unless configured), long after the deposit stops counting in
+    any window: a repeat answers 200 with the original result and counts nothing again; the same id with
+    another user, amount or currency is 409 `transaction_conflict`.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CommitDepositBody): The body of `POST /v1/limits/commit`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CommitDepositResponse200 | CommitDepositResponse201 | Error]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: CommitDepositBody,
+    idempotency_key: str | Unset = UNSET,
+) -> CommitDepositResponse200 | CommitDepositResponse201 | Error | None:
+    """record a deposit that was made
+
+     Idempotent on (tenant, `transaction_id`) for as long as the service keeps transaction records (the
+    AML record-keeping period, five years unless configured), long after the deposit stops counting in
+    any window: a repeat answers 200 with the original result and counts nothing again; the same id with
+    another user, amount or currency is 409 `transaction_conflict`.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CommitDepositBody): The body of `POST /v1/limits/commit`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CommitDepositResponse200 | CommitDepositResponse201 | Error
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: CommitDepositBody,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[CommitDepositResponse200 | CommitDepositResponse201 | Error]:
+    """record a deposit that was made
+
+     Idempotent on (tenant, `transaction_id`) for as long as the service keeps transaction records (the
+    AML record-keeping period, five years unless configured), long after the deposit stops counting in
+    any window: a repeat answers 200 with the original result and counts nothing again; the same id with
+    another user, amount or currency is 409 `transaction_conflict`.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CommitDepositBody): The body of `POST /v1/limits/commit`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CommitDepositResponse200 | CommitDepositResponse201 | Error]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: CommitDepositBody,
+    idempotency_key: str | Unset = UNSET,
+) -> CommitDepositResponse200 | CommitDepositResponse201 | Error | None:
+    """record a deposit that was made
+
+     Idempotent on (tenant, `transaction_id`) for as long as the service keeps transaction records (the
+    AML record-keeping period, five years unless configured), long after the deposit stops counting in
+    any window: a repeat answers 200 with the original result and counts nothing again; the same id with
+    another user, amount or currency is 409 `transaction_conflict`.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CommitDepositBody): The body of `POST /v1/limits/commit`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CommitDepositResponse200 | CommitDepositResponse201 | Error
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,235 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.set_limit_body import SetLimitBody
+from ...models.set_limit_response_200 import SetLimitResponse200
+from ...models.set_limit_response_201 import SetLimitResponse201
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: SetLimitBody,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/limits",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | SetLimitResponse200 | SetLimitResponse201 | None:
+    if response.status_code == 200:
+        response_200 = SetLimitResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 201:
+        response_201 = SetLimitResponse201.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | SetLimitResponse200 | SetLimitResponse201]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: SetLimitBody,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | SetLimitResponse200 | SetLimitResponse201]:
+    """set a deposit limit
+
+     Decreases and first limits apply at once; increases after a cool-off.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (SetLimitBody): The body of `POST /v1/limits`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | SetLimitResponse200 | SetLimitResponse201]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: SetLimitBody,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | SetLimitResponse200 | SetLimitResponse201 | None:
+    """set a deposit limit
+
+     Decreases and first limits apply at once; increases after a cool-off.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (SetLimitBody): The body of `POST /v1/limits`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | SetLimitResponse200 | SetLimitResponse201
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: SetLimitBody,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | SetLimitResponse200 | SetLimitResponse201]:
+    """set a deposit limit
+
+     Decreases and first limits apply at once; increases after a cool-off.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (SetLimitBody): The body of `POST /v1/limits`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | SetLimitResponse200 | SetLimitResponse201]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: SetLimitBody,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | SetLimitResponse200 | SetLimitResponse201 | None:
+    """set a deposit limit
+
+     Decreases and first limits apply at once; increases after a cool-off.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (SetLimitBody): The body of `POST /v1/limits`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | SetLimitResponse200 | SetLimitResponse201
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

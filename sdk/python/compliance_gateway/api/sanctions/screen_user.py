@@ -1,0 +1,233 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.screen_user_body import ScreenUserBody
+from ...models.screen_user_response_200 import ScreenUserResponse200
+from ...models.screen_user_response_201 import ScreenUserResponse201
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: ScreenUserBody,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/sanctions/screen",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | ScreenUserResponse200 | ScreenUserResponse201 | None:
+    if response.status_code == 200:
+        response_200 = ScreenUserResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 201:
+        response_201 = ScreenUserResponse201.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | ScreenUserResponse200 | ScreenUserResponse201]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: ScreenUserBody,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | ScreenUserResponse200 | ScreenUserResponse201]:
+    """screen a signup against the sanctions lists
+
+     A hit does not block signup: the user's transactions are held until review. `409 already_screened`
+    when the user was screened with other details. Production answers `503 vendor_unavailable` with no
+    list loaded.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (ScreenUserBody): The body of `POST /v1/sanctions/screen`: who signed up.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ScreenUserResponse200 | ScreenUserResponse201]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: ScreenUserBody,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | ScreenUserResponse200 | ScreenUserResponse201 | None:
+    """screen a signup against the sanctions lists
+
+     A hit does not block signup: the user's transactions are held until review. `409 already_screened`
+    when the user was screened with other details. Production answers `503 vendor_unavailable` with no
+    list loaded.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (ScreenUserBody): The body of `POST /v1/sanctions/screen`: who signed up.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ScreenUserResponse200 | ScreenUserResponse201
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: ScreenUserBody,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | ScreenUserResponse200 | ScreenUserResponse201]:
+    """screen a signup against the sanctions lists
+
+     A hit does not block signup: the user's transactions are held until review. `409 already_screened`
+    when the user was screened with other details. Production answers `503 vendor_unavailable` with no
+    list loaded.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (ScreenUserBody): The body of `POST /v1/sanctions/screen`: who signed up.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ScreenUserResponse200 | ScreenUserResponse201]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: ScreenUserBody,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | ScreenUserResponse200 | ScreenUserResponse201 | None:
+    """screen a signup against the sanctions lists
+
+     A hit does not block signup: the user's transactions are held until review. `409 already_screened`
+    when the user was screened with other details. Production answers `503 vendor_unavailable` with no
+    list loaded.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (ScreenUserBody): The body of `POST /v1/sanctions/screen`: who signed up.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ScreenUserResponse200 | ScreenUserResponse201
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,240 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.request_erasure_response_200 import RequestErasureResponse200
+from ...models.request_erasure_response_202 import RequestErasureResponse202
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    user_id: str,
+    *,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/users/{user_id}/erasure".format(
+            user_id=quote(str(user_id), safe=""),
+        ),
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | RequestErasureResponse200 | RequestErasureResponse202 | None:
+    if response.status_code == 200:
+        response_200 = RequestErasureResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 202:
+        response_202 = RequestErasureResponse202.from_dict(response.json())
+
+        return response_202
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | RequestErasureResponse200 | RequestErasureResponse202]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    user_id: str,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | RequestErasureResponse200 | RequestErasureResponse202]:
+    """erase a player's records
+
+     Creates the player's erasure job (or answers the one made before): what no law requires is erased at
+    once, what a law requires is hidden from operator reads and held until its date (`held`, with its
+    basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)). Completion fires
+    `user.erasure_completed`.
+
+    Args:
+        user_id (str):
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | RequestErasureResponse200 | RequestErasureResponse202]
+    """
+
+    kwargs = _get_kwargs(
+        user_id=user_id,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    user_id: str,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | RequestErasureResponse200 | RequestErasureResponse202 | None:
+    """erase a player's records
+
+     Creates the player's erasure job (or answers the one made before): what no law requires is erased at
+    once, what a law requires is hidden from operator reads and held until its date (`held`, with its
+    basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)). Completion fires
+    `user.erasure_completed`.
+
+    Args:
+        user_id (str):
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | RequestErasureResponse200 | RequestErasureResponse202
+    """
+
+    return sync_detailed(
+        user_id=user_id,
+        client=client,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    user_id: str,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | RequestErasureResponse200 | RequestErasureResponse202]:
+    """erase a player's records
+
+     Creates the player's erasure job (or answers the one made before): what no law requires is erased at
+    once, what a law requires is hidden from operator reads and held until its date (`held`, with its
+    basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)). Completion fires
+    `user.erasure_completed`.
+
+    Args:
+        user_id (str):
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | RequestErasureResponse200 | RequestErasureResponse202]
+    """
+
+    kwargs = _get_kwargs(
+        user_id=user_id,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    user_id: str,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | RequestErasureResponse200 | RequestErasureResponse202 | None:
+    """erase a player's records
+
+     Creates the player's erasure job (or answers the one made before): what no law requires is erased at
+    once, what a law requires is hidden from operator reads and held until its date (`held`, with its
+    basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)). Completion fires
+    `user.erasure_completed`.
+
+    Args:
+        user_id (str):
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | RequestErasureResponse200 | RequestErasureResponse202
+    """
+
+    return (
+        await asyncio_detailed(
+            user_id=user_id,
+            client=client,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

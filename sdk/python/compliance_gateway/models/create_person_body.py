@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="CreatePersonBody")
+
+
+@_attrs_define
+class CreatePersonBody:
+    """`POST /v1/admin/people`: a console account made through the API, as
+    `console-user create` makes one on the command line (the edge has none).
+
+        Attributes:
+            email (str): the person's e-mail address: the sign-in name, unique in the environment
+            role (str): `reviewer`, `approver`, `supervisor` or `admin`
+    """
+
+    email: str
+    role: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        email = self.email
+
+        role = self.role
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "email": email,
+                "role": role,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        email = d.pop("email")
+
+        role = d.pop("role")
+
+        create_person_body = cls(
+            email=email,
+            role=role,
+        )
+
+        create_person_body.additional_properties = d
+        return create_person_body
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class Environment(StrEnum):
+    PRODUCTION = "production"
+    SANDBOX = "sandbox"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,124 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.duration import Duration
+
+T = TypeVar("T", bound="ExclusionData")
+
+
+@_attrs_define
+class ExclusionData:
+    """`exclusion.created`, `exclusion.permanent`, `exclusion.kgc_synced`: a
+    self-exclusion every operator of the environment must honour.
+
+        Attributes:
+            duration (Duration): how long an exclusion lasts
+            exclusion_id (str):
+            expires_at (datetime.datetime | None):
+            is_permanent (bool):
+            source (str): who registered it: `operator` or `regulator`
+            user_email (None | str):
+            user_phone (None | str):
+    """
+
+    duration: Duration
+    exclusion_id: str
+    expires_at: datetime.datetime | None
+    is_permanent: bool
+    source: str
+    user_email: None | str
+    user_phone: None | str
+
+    def to_dict(self) -> dict[str, Any]:
+        duration = self.duration.value
+
+        exclusion_id = self.exclusion_id
+
+        expires_at: None | str
+        if isinstance(self.expires_at, datetime.datetime):
+            expires_at = self.expires_at.isoformat()
+        else:
+            expires_at = self.expires_at
+
+        is_permanent = self.is_permanent
+
+        source = self.source
+
+        user_email: None | str
+        user_email = self.user_email
+
+        user_phone: None | str
+        user_phone = self.user_phone
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "duration": duration,
+                "exclusion_id": exclusion_id,
+                "expires_at": expires_at,
+                "is_permanent": is_permanent,
+                "source": source,
+                "user_email": user_email,
+                "user_phone": user_phone,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        duration = Duration(d.pop("duration"))
+
+        exclusion_id = d.pop("exclusion_id")
+
+        def _parse_expires_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                expires_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return expires_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        expires_at = _parse_expires_at(d.pop("expires_at"))
+
+        is_permanent = d.pop("is_permanent")
+
+        source = d.pop("source")
+
+        def _parse_user_email(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        user_email = _parse_user_email(d.pop("user_email"))
+
+        def _parse_user_phone(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        user_phone = _parse_user_phone(d.pop("user_phone"))
+
+        exclusion_data = cls(
+            duration=duration,
+            exclusion_id=exclusion_id,
+            expires_at=expires_at,
+            is_permanent=is_permanent,
+            source=source,
+            user_email=user_email,
+            user_phone=user_phone,
+        )
+
+        return exclusion_data

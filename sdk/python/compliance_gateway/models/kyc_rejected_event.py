@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    Self,
+    TypeVar,
+    cast,
+)
+
+from attrs import define as _attrs_define
+
+if TYPE_CHECKING:
+    from ..models.kyc_rejected_data import KycRejectedData
+
+
+T = TypeVar("T", bound="KycRejectedEvent")
+
+
+@_attrs_define
+class KycRejectedEvent:
+    """the body of a `kyc.rejected` delivery
+
+    Attributes:
+        data (KycRejectedData): `kyc.rejected`: the verification failed; the withdrawal stays held.
+        event (Literal['kyc.rejected']):
+        event_id (str): the event's id, also its `webhook-id` header: the same on every retry
+        timestamp (datetime.datetime): ISO 8601 UTC, such as 2026-01-31T12:00:00Z
+    """
+
+    data: KycRejectedData
+    event: Literal["kyc.rejected"]
+    event_id: str
+    timestamp: datetime.datetime
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.data.to_dict()
+
+        event = self.event
+
+        event_id = self.event_id
+
+        timestamp = self.timestamp.isoformat()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "data": data,
+                "event": event,
+                "event_id": event_id,
+                "timestamp": timestamp,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.kyc_rejected_data import KycRejectedData
+
+        d = dict(src_dict)
+        data = KycRejectedData.from_dict(d.pop("data"))
+
+        event = cast(Literal["kyc.rejected"], d.pop("event"))
+        if event != "kyc.rejected":
+            raise ValueError(f"event must match const 'kyc.rejected', got '{event}'")
+
+        event_id = d.pop("event_id")
+
+        timestamp = datetime.datetime.fromisoformat(d.pop("timestamp"))
+
+        kyc_rejected_event = cls(
+            data=data,
+            event=event,
+            event_id=event_id,
+            timestamp=timestamp,
+        )
+
+        return kyc_rejected_event

@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    Self,
+    TypeVar,
+    cast,
+)
+
+from attrs import define as _attrs_define
+
+if TYPE_CHECKING:
+    from ..models.kyc_tier_upgraded_data import KycTierUpgradedData
+
+
+T = TypeVar("T", bound="KycTierUpgradedEvent")
+
+
+@_attrs_define
+class KycTierUpgradedEvent:
+    """the body of a `kyc.tier_upgraded` delivery
+
+    Attributes:
+        data (KycTierUpgradedData): `kyc.tier_upgraded`: the user's verified tier went up.
+        event (Literal['kyc.tier_upgraded']):
+        event_id (str): the event's id, also its `webhook-id` header: the same on every retry
+        timestamp (datetime.datetime): ISO 8601 UTC, such as 2026-01-31T12:00:00Z
+    """
+
+    data: KycTierUpgradedData
+    event: Literal["kyc.tier_upgraded"]
+    event_id: str
+    timestamp: datetime.datetime
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.data.to_dict()
+
+        event = self.event
+
+        event_id = self.event_id
+
+        timestamp = self.timestamp.isoformat()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "data": data,
+                "event": event,
+                "event_id": event_id,
+                "timestamp": timestamp,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.kyc_tier_upgraded_data import KycTierUpgradedData
+
+        d = dict(src_dict)
+        data = KycTierUpgradedData.from_dict(d.pop("data"))
+
+        event = cast(Literal["kyc.tier_upgraded"], d.pop("event"))
+        if event != "kyc.tier_upgraded":
+            raise ValueError(
+                f"event must match const 'kyc.tier_upgraded', got '{event}'"
+            )
+
+        event_id = d.pop("event_id")
+
+        timestamp = datetime.datetime.fromisoformat(d.pop("timestamp"))
+
+        kyc_tier_upgraded_event = cls(
+            data=data,
+            event=event,
+            event_id=event_id,
+            timestamp=timestamp,
+        )
+
+        return kyc_tier_upgraded_event

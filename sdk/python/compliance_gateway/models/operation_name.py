@@ -1,0 +1,23 @@
+from enum import StrEnum
+
+
+class OperationName(StrEnum):
+    AML = "aml"
+    AML_REVIEW = "aml_review"
+    CASE_REVIEW = "case_review"
+    DEPOSIT = "deposit"
+    DUE_NOW = "due_now"
+    EXCLUSION = "exclusion"
+    EXCLUSION_STATUS = "exclusion_status"
+    KYC = "kyc"
+    LIMITS = "limits"
+    LIMIT_CANCEL = "limit_cancel"
+    LIMIT_CHANGE = "limit_change"
+    REGULATOR_IMPORT = "regulator_import"
+    SANCTIONS = "sanctions"
+    SCREENING = "screening"
+    TIER = "tier"
+    WITHDRAWAL = "withdrawal"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,57 @@
+// Types of the hand-written layer (src/index.js); the API's own types are
+// generated into src/schema.d.ts from gateway/openapi.json.
+import type { Client } from "openapi-fetch";
+import type { components, operations, paths, webhooks } from "./schema.js";
+
+export type { components, operations, paths, webhooks };
+
+/** The name of every kind of event, such as "limit.breach_attempt". */
+export type EventName = keyof webhooks;
+
+/** The body of a delivery of one kind of event: {event, event_id, timestamp, data}. */
+export type EventOf<K extends EventName> = NonNullable<webhooks[K]["post"]>["requestBody"] extends infer B
+  ? B extends { content: { "application/json": infer E } }
+    ? E
+    : never
+  : never;
+
+/** Any event: narrow it on `event`. */
+export type WebhookEvent = { [K in EventName]: EventOf<K> }[EventName];
+
+/** The API's error body: {error, message, request_id}. */
+export type ErrorBody = components["schemas"]["Error"];
+
+export interface ClientOptions {
+  /** such as http://127.0.0.1:8080 */
+  baseUrl: string;
+  /** a tenant's or an admin key */
+  apiKey: string;
+  /** retries of a 429 or 503 to an idempotent request; default 3 */
+  retries?: number;
+  /** the longest Retry-After honoured, in seconds; a longer one is not waited for; default 60 */
+  maxRetryWait?: number;
+  fetch?: (input: Request) => Promise<Response>;
+  headers?: Record<string, string>;
+}
+
+/** openapi-fetch over the document's paths, with the key, Idempotency-Keys, retries and ApiError. */
+export declare function createClient(options: ClientOptions): Client<paths>;
+
+export declare class ApiError extends Error {
+  readonly status: number;
+  /** the stable error code, such as "invalid_credentials" */
+  readonly code: string;
+  readonly message: string;
+  readonly requestId?: string;
+  /** seconds, from Retry-After */
+  readonly retryAfter?: number;
+}
+
+export declare class WebhookVerificationError extends Error {}
+
+export declare const TOLERANCE_SECONDS: number;
+
+export type HeadersLike = Headers | Map<string, string> | Record<string, string | string[] | undefined>;
+
+/** Verifies one delivery and returns its event, or throws WebhookVerificationError. */
+export declare function verifyWebhook(secret: string, headers: HeadersLike, body: string | Uint8Array): WebhookEvent;

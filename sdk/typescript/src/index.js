@@ -1,0 +1,136 @@
+// The hand-written layer over openapi-fetch and the generated types
+// (src/schema.d.ts, from gateway/openapi.json by scripts/sdk.sh generate):
+// a client made from a base URL and a key, an Idempotency-Key on every POST,
+// retries of 429 and 503 honouring Retry-After for idempotent requests only,
+// the error body thrown as ApiError, and Standard Webhooks verification.
+import createFetchClient from "openapi-fetch";
+import { Webhook, WebhookVerificationError as LibraryVerificationError } from "standardwebhooks";
+
+/** How far a delivery's webhook-timestamp may be from now (the library's own bound). */
+export const TOLERANCE_SECONDS = 5 * 60;
+
+const RETRIED_STATUSES = new Set([429, 503]);
+// requests that may be sent twice without doing twice what they ask
+const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
+
+/** The API's error body ({error, message, request_id}) as an exception: `code` is the stable `error` code. */
+export class ApiError extends Error {
+  constructor(status, code, message, requestId, retryAfter) {
+    super(`${status} ${code}: ${message}`);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+    this.message = message;
+    this.requestId = requestId;
+    this.retryAfter = retryAfter;
+  }
+}
+
+/** The delivery is not one the gateway signed with this secret. */
+export class WebhookVerificationError extends Error {
+  constructor(message, options) {
+    super(message, options);
+    this.name = "WebhookVerificationError";
+  }
+}
+
+/** Retry-After in seconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+function retryAfterSeconds(response) {
+  const value = response.headers.get("retry-after");
+  if (value === null) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const when = Date.parse(trimmed);
+  return Number.isNaN(when) ? undefined : Math.max(0, (when - Date.now()) / 1000);
+}
+
+async function apiErrorOf(response) {
+  const retryAfter = retryAfterSeconds(response);
+  const text = await response.clone().text();
+  try {
+    const body = JSON.parse(text);
+    if (body && typeof body.error === "string") {
+      return new ApiError(response.status, body.error, String(body.message ?? ""), body.request_id, retryAfter);
+    }
+  } catch {
+    // not the API's error body (a proxy's page, say): still an ApiError, never a bare HTTP error
+  }
+  const requestId = response.headers.get("x-request-id") ?? undefined;
+  return new ApiError(response.status, `http_${response.status}`, text.slice(0, 200) || response.statusText, requestId, retryAfter);
+}
+
+const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
+/**
+ * A client of the Compliance Gateway: openapi-fetch over the document's paths
+ * (`client.GET("/v1/limits", { params: { query: { user_id } } })`).
+ *
+ * Every POST carries an Idempotency-Key (a fresh UUID unless the call gives
+ * one in `headers`). A 429 or 503 answer to an idempotent request (GET, PUT,
+ * DELETE, or a POST with its key) is retried up to `retries` times after the
+ * Retry-After it gives (at most `maxRetryWait` seconds). An answer with the
+ * error body throws ApiError.
+ */
+export function createClient({ baseUrl, apiKey, retries = 3, maxRetryWait = 60, fetch: baseFetch = globalThis.fetch, headers = {} } = {}) {
+  if (!baseUrl) throw new TypeError("baseUrl is required");
+  if (!apiKey) throw new TypeError("apiKey is required");
+  const retryingFetch = async (request) => {
+    if (request.method === "POST" && !request.headers.has("idempotency-key")) {
+      request.headers.set("Idempotency-Key", crypto.randomUUID());
+    }
+    // A POST with an Idempotency-Key is idempotent: a repeat answers the first answer.
+    const retryable = IDEMPOTENT_METHODS.has(request.method) || (request.method === "POST" && request.headers.has("idempotency-key"));
+    for (let attempt = 0; ; attempt++) {
+      const response = await baseFetch(request.clone());
+      if (!retryable || !RETRIED_STATUSES.has(response.status) || attempt >= retries) return response;
+      const wait = retryAfterSeconds(response) ?? Math.min(0.5 * 2 ** attempt, maxRetryWait);
+      if (wait > maxRetryWait) return response;
+      await response.body?.cancel();
+      await sleep(wait);
+    }
+  };
+  const client = createFetchClient({
+    baseUrl: baseUrl.replace(/\/+$/, ""),
+    fetch: retryingFetch,
+    headers: { ...headers, Authorization: `Bearer ${apiKey}` },
+  });
+  client.use({
+    async onResponse({ response }) {
+      if (response.status >= 400) throw await apiErrorOf(response);
+      return undefined;
+    },
+  });
+  return client;
+}
+
+/** Header names in lower case, from a Headers, a Map, or an object such as Node's IncomingHttpHeaders. */
+function plainHeaders(headers) {
+  const entries = typeof headers?.entries === "function" && !Array.isArray(headers) ? [...headers.entries()] : Object.entries(headers ?? {});
+  const plain = {};
+  for (const [name, value] of entries) {
+    if (value === undefined) continue;
+    plain[String(name).toLowerCase()] = Array.isArray(value) ? value.join(", ") : String(value);
+  }
+  return plain;
+}
+
+/**
+ * Verifies one delivery (Standard Webhooks: webhook-id, webhook-timestamp,
+ * webhook-signature under the endpoint's whsec_ secret, 5 minutes' tolerance)
+ * and returns its event ({event, event_id, timestamp, data}); throws
+ * WebhookVerificationError otherwise. Pass the body exactly as received.
+ */
+export function verifyWebhook(secret, headers, body) {
+  let event;
+  try {
+    const payload = typeof body === "string" ? body : Buffer.from(body);
+    event = new Webhook(secret).verify(payload, plainHeaders(headers));
+  } catch (e) {
+    if (e instanceof LibraryVerificationError) throw new WebhookVerificationError(e.message, { cause: e });
+    throw new WebhookVerificationError(`the delivery cannot be verified: ${e?.message ?? e}`, { cause: e });
+  }
+  if (!event || typeof event !== "object" || typeof event.event !== "string" || !("data" in event)) {
+    throw new WebhookVerificationError("the body is not an event");
+  }
+  return event;
+}
