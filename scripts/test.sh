@@ -119,6 +119,10 @@ step "OpenAPI contract (gateway/openapi.json): schemathesis against the native h
 scripts/fuzz-api.sh
 scripts/fuzz-api.sh --database "$CGW_PG_URL"
 
+step "SDKs (sdk/typescript, sdk/python): the committed code is what gateway/openapi.json generates; each SDK's tests against the native host"
+scripts/sdk.sh check
+scripts/sdk.sh test
+
 step "conformance suite: edge host under wrangler dev (local D1, Durable Objects, KV)"
 CGW_EDGE_CONFORMANCE=1 cargo test --locked --release -p conformance --test edge
 
