@@ -40,6 +40,7 @@ pub mod decisions;
 pub mod erasure;
 pub mod error;
 pub mod exclusions;
+pub mod filings;
 pub mod health;
 mod idempotency;
 pub mod input;

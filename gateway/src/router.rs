@@ -197,8 +197,12 @@ route_table! {
     AdminAmlReport(case_id): "GET" "/v1/admin/aml/cases/{case_id}/report" => "getAmlReportBundle", Review, crate::aml::report_bundle, doc crate::aml::report_bundle_doc;
     AdminAmlShadow: "GET" "/v1/admin/aml/shadow" => "listAmlShadowDisagreements", Review, crate::aml::shadow, doc crate::aml::shadow_doc;
     AdminCtrCandidates: "GET" "/v1/admin/aml/ctr-candidates" => "listCtrCandidates", Review, crate::aml::ctr_candidates, doc crate::aml::ctr_candidates_doc;
+    AdminCaseFilingDraft(case_id): "POST" "/v1/admin/aml/cases/{case_id}/filings" => "draftCaseFiling", Review audit "aml.filing_draft", crate::filings::draft, doc crate::filings::draft_doc;
+    AdminCaseFilings(case_id): "GET" "/v1/admin/aml/cases/{case_id}/filings" => "listCaseFilings", Review, crate::filings::list, doc crate::filings::list_doc;
+    AdminCtrFilingDraft(alert_id): "POST" "/v1/admin/aml/ctr-candidates/{alert_id}/filings" => "draftCtrFiling", Review audit "aml.filing_draft", crate::filings::draft_ctr, doc crate::filings::draft_ctr_doc;
     AdminAmlRatesImport: "POST" "/v1/admin/aml/rates" => "importAmlRates", Admin audit "aml.rates_import", crate::rates::import, doc crate::rates::import_doc;
     AdminAmlRates: "GET" "/v1/admin/aml/rates" => "listAmlRates", Review, crate::rates::list, doc crate::rates::list_doc;
+    AdminTenantFilingSettings(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/filing-settings" => "setTenantFilingSettings", Admin audit "tenant.filing_settings", crate::filings::set_settings, doc crate::filings::set_settings_doc;
     AdminTenantGamingDay(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/gaming-day" => "setTenantGamingDay", Admin audit "tenant.gaming_day", crate::aml::set_gaming_day, doc crate::aml::set_gaming_day_doc;
     // tenants and keys
     AdminTenantCreate: "POST" "/v1/admin/tenants" => "createTenant", Admin audit "tenant.create", crate::tenants::create, doc crate::tenants::create_doc;

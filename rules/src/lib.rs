@@ -11,6 +11,7 @@ extern crate alloc;
 pub mod aml;
 pub mod bridge;
 pub mod exclusions;
+pub mod filings;
 pub mod jurisdictions;
 pub mod kyc;
 pub mod limits;

@@ -974,6 +974,14 @@ pub(crate) async fn apply_case_decision(
 /// The events a report reads at most.
 const REPORT_EVENTS: i64 = 1_000;
 
+/// Where a case can be reported, and how (`docs/decisions-filings.md`).
+const REGULATOR_FORMATS: &[&str] = &[
+    "FinCEN BSA XML (SAR, CTR): drafted by POST /v1/admin/aml/cases/{case_id}/filings and /v1/admin/aml/ctr-candidates/{alert_id}/filings",
+    "goAML XML (Malta FIAU, Curaçao, Sweden, Germany, the Netherlands, Ireland, Switzerland, Luxembourg and other FIUs): drafted by POST /v1/admin/aml/cases/{case_id}/filings",
+    "UK NCA SAR Portal, Gibraltar GFIU and Isle of Man FIU (THEMIS): manual narrative submissions, entered from this bundle",
+    "FINTRAC (Canada): its own reporting API, entered from this bundle",
+];
+
 #[derive(Serialize, ToSchema)]
 pub(crate) struct ReportBundle {
     case_id: String,
@@ -991,7 +999,8 @@ pub(crate) struct ReportBundle {
     /// the SHA-256 of the component the host runs; each decision names its own in the decision log
     rules_sha256: String,
     decision_ids: Vec<String>,
-    /// formats this bundle would map to; not produced yet (see docs/decisions.md)
+    /// where this case can be reported, and how: drafted by the gateway
+    /// (`POST /v1/admin/aml/cases/{case_id}/filings`) or entered by hand from this bundle
     regulator_formats: Vec<String>,
 }
 
@@ -1036,11 +1045,21 @@ pub(crate) fn ctr_candidates_doc() -> OperationDoc {
         .responds::<CtrCandidates>(200, "success")
 }
 
-/// `GET /v1/admin/aml/cases/{case_id}/report`.
-pub(crate) async fn report_bundle(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
-    let case = case(gw, ctx.caller.environment, case_id).await?.ok_or_else(|| ApiError::not_found("case_not_found", "no such AML case"))?;
+/// What a case's report and filings are drafted from: its alerts (newest
+/// first), the activity window they cover, the user's events in it, and the
+/// summary of the narrative draft.
+pub(crate) struct CaseEvidence {
+    pub(crate) alerts: Vec<store::AlertRow>,
+    pub(crate) window_from: i64,
+    pub(crate) window_to: i64,
+    pub(crate) events: Vec<store::UserEvent>,
+    pub(crate) summary: String,
+}
+
+/// The evidence of an AML case.
+pub(crate) async fn case_evidence(gw: &Gateway, environment: crate::auth::Environment, case: &store::CaseRow) -> ApiResult<CaseEvidence> {
     let filter = store::AlertFilter {
-        environment: ctx.caller.environment,
+        environment,
         tenant_id: Some(&case.tenant_id),
         user_id: Some(&case.user_id),
         case_id: Some(&case.case_id),
@@ -1049,13 +1068,32 @@ pub(crate) async fn report_bundle(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) ->
         limit: REPORT_EVENTS,
     };
     let alerts = store::alerts(gw.store.as_ref(), &filter).await?;
-    let mut explanations = Vec::new();
     let mut window_from = case.opened_at;
-    for a in alerts.iter().rev() {
+    for a in &alerts {
         let explanation = stored_json(&a.explanation)?;
         for fired in explanation["fired"].as_array().into_iter().flatten() {
             window_from = window_from.min(fired["window_from"].as_i64().unwrap_or(window_from));
         }
+    }
+    let window_to = alerts.first().map_or(case.opened_at, |a| a.created_at);
+    let events = store::user_events(gw.store.as_ref(), &case.tenant_id, &case.user_id, window_from, window_to, REPORT_EVENTS).await?;
+    let summary = format!(
+        "{} alert(s) between {} and {} on typologies {}; actions {}.",
+        alerts.len(),
+        time::format(window_from),
+        time::format(window_to),
+        case.typologies.join(", "),
+        case.actions.join(", ")
+    );
+    Ok(CaseEvidence { alerts, window_from, window_to, events, summary })
+}
+
+/// `GET /v1/admin/aml/cases/{case_id}/report`.
+pub(crate) async fn report_bundle(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
+    let case = case(gw, ctx.caller.environment, case_id).await?.ok_or_else(|| ApiError::not_found("case_not_found", "no such AML case"))?;
+    let CaseEvidence { alerts, window_from, window_to, events, summary } = case_evidence(gw, ctx.caller.environment, &case).await?;
+    let mut explanations = Vec::new();
+    for a in alerts.iter().rev() {
         explanations.push(json!({
             "alert_id": a.alert_id,
             "decision_id": a.decision_id,
@@ -1064,11 +1102,9 @@ pub(crate) async fn report_bundle(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) ->
             "typologies": a.typologies,
             "outcome": a.outcome,
             "actions": a.actions,
-            "explanation": explanation,
+            "explanation": stored_json(&a.explanation)?,
         }));
     }
-    let window_to = alerts.first().map_or(case.opened_at, |a| a.created_at);
-    let events = store::user_events(gw.store.as_ref(), &case.tenant_id, &case.user_id, window_from, window_to, REPORT_EVENTS).await?;
     let transactions = events
         .into_iter()
         .map(|e| {
@@ -1083,14 +1119,7 @@ pub(crate) async fn report_bundle(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) ->
         .collect::<ApiResult<Vec<_>>>()?;
     let narrative = json!({
         "subject": { "tenant_id": case.tenant_id, "user_id": case.user_id },
-        "summary": format!(
-            "{} alert(s) between {} and {} on typologies {}; actions {}.",
-            alerts.len(),
-            time::format(window_from),
-            time::format(window_to),
-            case.typologies.join(", "),
-            case.actions.join(", ")
-        ),
+        "summary": summary,
         "activity_window": { "from": time::format(window_from), "to": time::format(window_to) },
         "typologies": case.typologies,
         "actions": case.actions,
@@ -1106,7 +1135,7 @@ pub(crate) async fn report_bundle(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) ->
         transactions,
         explanations,
         rules_sha256: gw.rules.identity().component_sha256,
-        regulator_formats: vec!["FinCEN BSA XML (SAR, CTR)".into(), "goAML XML (UK NCA SAR, EU FIUs)".into()],
+        regulator_formats: REGULATOR_FORMATS.iter().map(|f| f.to_string()).collect(),
     };
     let reply = Reply::typed(200, &body)?;
     // an export of a case's evidence is audited before it is handed over

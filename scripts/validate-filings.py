@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Validates the regulator filings the gateway drafted against the authorities' schemas.
+
+Usage: validate-filings.py DIR
+
+Every `*.xml` in DIR must be valid, every `*.invalid.xml` (a corrupted twin)
+must be refused: a validator that accepts everything fails this script.
+`sar*` files are checked against FinCEN's EFL_SARXBatchSchema.xsd, `ctr*`
+against EFL_CTRXBatchSchema.xsd (both v1.2), `goaml*` against the goAML
+fixture (`goaml-4-fiu-lk`). FinCEN's schemas declare `vc:minVersion="1.1"`:
+an XSD 1.0 processor honouring schema versioning skips every component of
+them and would accept anything, so they are loaded as XSD 1.1 and the
+script checks that the root element was loaded.
+"""
+
+import os
+import pathlib
+import sys
+
+import xmlschema
+
+DATA = pathlib.Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+
+
+def load(path, cls, root):
+    schema = cls(str(path))
+    if root not in schema.elements:
+        sys.exit(f"{path}: the schema loaded without its root element {root}")
+    return schema
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    data = pathlib.Path(os.environ.get("CGW_SHARED_DATA", DATA))
+    schemas = {
+        "sar": load(data / "fincen-bsa-xml-1.2" / "EFL_SARXBatchSchema.xsd", xmlschema.XMLSchema11, "EFilingBatchXML"),
+        "ctr": load(data / "fincen-bsa-xml-1.2" / "EFL_CTRXBatchSchema.xsd", xmlschema.XMLSchema11, "EFilingBatchXML"),
+        "goaml": load(data / "goaml-4-fiu-lk" / "goAMLSchema-Version_2.0.xsd", xmlschema.XMLSchema10, "report"),
+    }
+    files = sorted(pathlib.Path(sys.argv[1]).glob("*.xml"))
+    if not files:
+        sys.exit(f"no drafts in {sys.argv[1]}")
+    failures = 0
+    seen = {"valid": 0, "invalid": 0}
+    for path in files:
+        kind = next((k for k in schemas if path.name.startswith(k)), None)
+        if kind is None:
+            print(f"FAIL {path.name}: no schema for this name")
+            failures += 1
+            continue
+        errors = list(schemas[kind].iter_errors(str(path)))
+        expect_invalid = path.name.endswith(".invalid.xml")
+        seen["invalid" if expect_invalid else "valid"] += 1
+        if expect_invalid and not errors:
+            print(f"FAIL {path.name}: a corrupted twin passed the {kind} schema")
+            failures += 1
+        elif not expect_invalid and errors:
+            print(f"FAIL {path.name}: {len(errors)} error(s) against the {kind} schema; first: {errors[0].reason} at {errors[0].path}")
+            failures += 1
+        else:
+            what = f"refused ({errors[0].reason})" if expect_invalid else "valid"
+            print(f"ok   {path.name}: {what}")
+    if not seen["valid"] or not seen["invalid"]:
+        print(f"FAIL: need both drafts and corrupted twins, got {seen}")
+        failures += 1
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
