@@ -195,11 +195,49 @@ pub trait Store: MaybeSend {
         None
     }
 
+    /// Runs independent reads near the caller: on a read replica where the
+    /// backend has them, in one batch with `fence` first (a batch is one
+    /// snapshot, so the heartbeat `fence` reads dates the other reads),
+    /// starting at least at `after` (a [`Store::bookmark`] the caller
+    /// echoes). A store with one database runs `reads` alone on it and says
+    /// so ([`ReadFrom::Primary`]: current). Only the exclusion check reads
+    /// this way, behind the freshness fence of [`crate::exclusions`]; every
+    /// other read stays on the primary.
+    async fn query_near(&self, fence: Read, reads: Vec<Read>, after: Option<&str>) -> Result<NearRows, StoreError> {
+        let _ = (fence, after);
+        Ok(NearRows { rows: self.query_many(reads).await?, from: ReadFrom::Primary })
+    }
+
+    /// The position in the primary's history of the latest batch this store
+    /// committed, which [`Store::query_near`] accepts as `after` to read its
+    /// own writes at once; `None` for a store without replicas.
+    fn bookmark(&self) -> Option<String> {
+        None
+    }
+
     /// The first column of the first row as an integer; 0 when there is no row.
     async fn scalar(&self, sql: &'static str, params: Vec<Value>) -> Result<i64, StoreError> {
         let rows = self.query(sql, params).await?;
         rows.first().map(|r| r.int(0)).transpose().map(Option::unwrap_or_default)
     }
+}
+
+/// Who answered a [`Store::query_near`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReadFrom {
+    /// the database every write goes to: current
+    Primary,
+    /// a read replica, perhaps behind the primary by any time: the rows of
+    /// the fence read in the same snapshot, and the host's clock (unix
+    /// milliseconds) read after the answer arrived
+    Replica { fence: Vec<Row>, answered_at_ms: i64 },
+}
+
+/// The rows of a [`Store::query_near`], in the order of its reads, and who answered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NearRows {
+    pub rows: Vec<Vec<Row>>,
+    pub from: ReadFrom,
 }
 
 /// Per-key request rate limits. The default counts in the process

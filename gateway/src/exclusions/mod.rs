@@ -19,6 +19,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::input::{normalize_email, normalize_phone, Fields};
 use crate::openapi::shared::{shared_schema, Duration, Email, Phone, Timestamp};
 use crate::openapi::OperationDoc;
+use crate::ports::ReadFrom;
 use crate::webhooks::events::{ExclusionData, ExclusionExpiredData};
 use crate::{time, Ctx, Gateway, Reply, MAX_CLOCK_SKEW_SECONDS};
 use store::{NewExclusion, Source};
@@ -123,6 +124,12 @@ struct Registered<'a> {
     /// whether it goes to the regulator's register at the next export
     #[schema(required = false)]
     regulator_eligible: bool,
+    /// where the registration stands in the store's history, on a host that
+    /// reads checks from replicas (the edge); a check that echoes it as its
+    /// `bookmark` parameter sees this exclusion at once. Opaque; never stored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(required = false)]
+    bookmark: Option<String>,
 }
 
 /// The query of `GET /v1/exclusions/check`: at least one of email and phone.
@@ -134,6 +141,11 @@ struct CheckQuery {
     email: Option<String>,
     #[param(value_type = Phone, required = false, inline)]
     phone: Option<String>,
+    /// the `bookmark` of a registration's answer: the check then sees that
+    /// exclusion at once; without it, every exclusion is seen within 1 s of
+    /// its registration, from any host
+    #[param(required = false, max_length = 128, pattern = "^[0-9A-Za-z-]+$")]
+    bookmark: Option<String>,
 }
 
 /// Whether an address is excluded; with the most restrictive exclusion when it is.
@@ -448,8 +460,8 @@ impl Gateway {
     /// The most restrictive active exclusion of an e-mail or phone on the
     /// shared list of the environment: every tenant sees every tenant's
     /// exclusions at once, compared with the caller's own clock.
-    pub(crate) async fn find_exclusion(&self, ctx: &Ctx<'_>, email: Option<&str>, phone: Option<&str>) -> ApiResult<Reply> {
-        let rows = store::matching(self.store.as_ref(), ctx.caller.environment, email, phone).await?;
+    pub(crate) async fn find_exclusion(&self, ctx: &Ctx<'_>, email: Option<&str>, phone: Option<&str>, after: Option<&str>) -> ApiResult<Reply> {
+        let rows = self.fenced_matching(ctx.caller.environment, email, phone, after).await?;
         let facts = ExclusionStatusFacts { now: ctx.now, exclusions: rows.iter().map(|r| ExclusionTerm { expires_at: r.expires_at }).collect() };
         let scope = Scope::of(ctx, "");
         let (status, log) = self.decide(&scope, Operation::ExclusionStatus, &facts, |r, f| r.describe_exclusions(f))?;
@@ -467,6 +479,30 @@ impl Gateway {
         let reply = with_decision(Reply::typed(200, &body)?, &log);
         self.defer(log);
         Ok(reply)
+    }
+
+    /// The exclusions naming the e-mail or phone, read near the caller behind
+    /// the freshness fence: a replica's answer is used only when the
+    /// heartbeat read in the same batch is younger than [`FENCE_MS`];
+    /// otherwise (or when the replica fails) the same batch goes to the primary.
+    async fn fenced_matching(
+        &self,
+        environment: Environment,
+        email: Option<&str>,
+        phone: Option<&str>,
+        after: Option<&str>,
+    ) -> ApiResult<Vec<store::Matching>> {
+        let reads = vec![store::read_matching(environment, email, phone)];
+        let rows = match self.store.query_near(store::read_heartbeat(), reads.clone(), after).await {
+            Ok(near) if fresh(&near.from)? => near.rows,
+            _ => self.store.query_many(reads).await?,
+        };
+        store::matching(rows.first().ok_or_else(ApiError::internal)?)
+    }
+
+    /// Writes a replication heartbeat; see [`beat`].
+    pub async fn beat(&self, now_ms: i64) -> ApiResult<()> {
+        beat(self.store.as_ref(), now_ms).await
     }
 
     /// One page of active exclusions with `seq` in `(after, through_seq]`, as active at `active_at`.
@@ -569,6 +605,7 @@ pub(crate) async fn register(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             is_permanent: registration.is_permanent,
             regulator_propagated: false,
             regulator_eligible: registration.regulator_eligible,
+            bookmark: None,
         })?;
         let data = ExclusionData {
             exclusion_id: exclusion_id.clone(),
@@ -605,7 +642,11 @@ pub(crate) async fn register(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             statements.push(gw.event(environment, None, *event, ctx.now, &data));
         }
         if gw.commit(statements).await?.done() {
-            return Ok(Some(with_decision(Reply::created(response), &log)));
+            let mut body = response;
+            if let Some(bookmark) = gw.store.bookmark() {
+                body["bookmark"] = Json::String(bookmark);
+            }
+            return Ok(Some(with_decision(Reply::created(body), &log)));
         }
         Ok(None)
     })
@@ -622,7 +663,50 @@ pub(crate) async fn check(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let phone = raw_phone
         .map(|p| normalize_phone(p).ok_or_else(|| ApiError::bad_request("invalid_field", "phone must be a phone number of 7 to 15 digits")))
         .transpose()?;
-    gw.find_exclusion(ctx, email.as_deref(), phone.as_deref()).await
+    let bookmark = ctx
+        .query
+        .get("bookmark")
+        .map(|b| valid_bookmark(b).ok_or_else(|| ApiError::bad_request("invalid_field", "bookmark must be the bookmark a registration answered")))
+        .transpose()?;
+    gw.find_exclusion(ctx, email.as_deref(), phone.as_deref(), bookmark).await
+}
+
+/// Writes a replication heartbeat (the time now, unix milliseconds) on the
+/// primary: scheduled work calls it every [`HEARTBEAT_PERIOD_MS`] on a host
+/// whose checks read replicas (the edge's `Heartbeat` Durable Object).
+pub async fn beat(store: &dyn crate::ports::Store, now_ms: i64) -> ApiResult<()> {
+    Ok(store.batch(vec![store::beat(now_ms)]).await?)
+}
+
+/// A bookmark as stores give them: up to 128 letters, digits and dashes.
+fn valid_bookmark(text: &str) -> Option<&str> {
+    let ok = !text.is_empty() && text.len() <= 128 && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    ok.then_some(text)
+}
+
+/// The promise of the live check: an acknowledged exclusion is seen by
+/// every check, from any host and any replica, within this many
+/// milliseconds of its registration (`docs/decisions.md`, "the fenced replica").
+pub const FENCE_BOUND_MS: i64 = 1_000;
+/// How often scheduled work writes the replication heartbeat.
+pub const HEARTBEAT_PERIOD_MS: i64 = 250;
+/// The largest heartbeat age at which a replica's answer is used. Safety
+/// needs only `FENCE_MS <= FENCE_BOUND_MS - clock skew` (an exclusion the
+/// replica lacks was committed after the heartbeat it holds); the period
+/// is kept as the margin for the skew between the writer's clock and the
+/// checker's, so a replica within `FENCE_MS - HEARTBEAT_PERIOD_MS` of the
+/// primary is always used.
+pub const FENCE_MS: i64 = FENCE_BOUND_MS - HEARTBEAT_PERIOD_MS;
+
+/// Whether a near read may be used: the primary's always; a replica's only
+/// while the heartbeat it holds is younger than [`FENCE_MS`] at the time its
+/// answer arrived (a clock read after the I/O, so never early). A replica
+/// without a heartbeat, or with one from the future beyond the margin, is stale.
+fn fresh(from: &ReadFrom) -> ApiResult<bool> {
+    let ReadFrom::Replica { fence, answered_at_ms } = from else { return Ok(true) };
+    let Some(heartbeat) = store::heartbeat_at(fence)? else { return Ok(false) };
+    let age = answered_at_ms.saturating_sub(heartbeat);
+    Ok((-HEARTBEAT_PERIOD_MS..FENCE_MS).contains(&age))
 }
 
 /// Active exclusions of the environment, in registration order, for
@@ -783,4 +867,41 @@ pub(crate) async fn take_daily_snapshots(gw: &Gateway, now: i64) -> ApiResult<us
         }
     }
     Ok(taken)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ports::{Row, Value};
+
+    fn replica(heartbeat: Option<i64>, answered_at_ms: i64) -> ReadFrom {
+        ReadFrom::Replica { fence: heartbeat.map(|h| Row(vec![Value::Int(h)])).into_iter().collect(), answered_at_ms }
+    }
+
+    #[test]
+    fn a_replica_is_used_only_while_its_heartbeat_is_younger_than_the_fence() {
+        let now = 1_790_000_000_000;
+        assert!(fresh(&ReadFrom::Primary).unwrap(), "the primary is always current");
+        assert!(fresh(&replica(Some(now), now)).unwrap());
+        assert!(fresh(&replica(Some(now - FENCE_MS + 1), now)).unwrap());
+        // the twins: at the fence, past it, no heartbeat, a heartbeat far in the future
+        assert!(!fresh(&replica(Some(now - FENCE_MS), now)).unwrap());
+        assert!(!fresh(&replica(Some(now - 10 * FENCE_BOUND_MS), now)).unwrap());
+        assert!(!fresh(&replica(None, now)).unwrap());
+        assert!(fresh(&replica(Some(now + HEARTBEAT_PERIOD_MS), now)).unwrap(), "a writer clock ahead by up to a period");
+        assert!(!fresh(&replica(Some(now + HEARTBEAT_PERIOD_MS + 1), now)).unwrap());
+        // the fence keeps a margin of one period below the promise
+        const { assert!(FENCE_MS + HEARTBEAT_PERIOD_MS <= FENCE_BOUND_MS) };
+    }
+
+    #[test]
+    fn a_bookmark_is_letters_digits_and_dashes() {
+        assert_eq!(
+            valid_bookmark("00000085-0000024c-00004c6d-8e61117bf38d7adb71b934ebbf891683"),
+            Some("00000085-0000024c-00004c6d-8e61117bf38d7adb71b934ebbf891683")
+        );
+        for bad in ["", " ", "a'b", "a b", &"x".repeat(129)] {
+            assert_eq!(valid_bookmark(bad), None, "{bad:?}");
+        }
+    }
 }

@@ -163,16 +163,42 @@ pub struct Matching {
 
 /// Every exclusion of the environment naming the e-mail or the phone, in
 /// registration order; one indexed look-up per identifier (with OR, the
-/// planners walked every exclusion in `seq` order).
-pub async fn matching(store: &dyn Store, environment: Environment, email: Option<&str>, phone: Option<&str>) -> ApiResult<Vec<Matching>> {
-    let rows = store
-        .query(
-            "SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND email = ?2
-             UNION SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND phone = ?3 ORDER BY seq",
-            vec![environment.as_str().into(), Value::from(email), Value::from(phone)],
-        )
-        .await?;
+/// planners walked every exclusion in `seq` order). Its rows go to [`matching`].
+pub fn read_matching(environment: Environment, email: Option<&str>, phone: Option<&str>) -> Read {
+    Read::new(
+        "SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND email = ?2
+         UNION SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND phone = ?3 ORDER BY seq",
+        vec![environment.as_str().into(), Value::from(email), Value::from(phone)],
+    )
+}
+
+/// The rows of [`read_matching`].
+pub fn matching(rows: &[Row]) -> ApiResult<Vec<Matching>> {
     rows.iter().map(|r| Ok(Matching { exclusion_id: r.text(0)?, duration: r.text(1)?, expires_at: r.opt_int(2)?, source: r.text(3)? })).collect()
+}
+
+/// The replication heartbeat's one row.
+const HEARTBEAT_ROW: i64 = 1;
+
+/// The latest heartbeat (unix milliseconds), read in the same batch as the
+/// reads it dates; no row before the first beat.
+pub fn read_heartbeat() -> Read {
+    Read::new("SELECT at_ms FROM replication_heartbeat WHERE id = ?1", vec![HEARTBEAT_ROW.into()])
+}
+
+/// The heartbeat of [`read_heartbeat`]'s rows, if any.
+pub fn heartbeat_at(rows: &[Row]) -> ApiResult<Option<i64>> {
+    Ok(rows.first().map(|r| r.int(0)).transpose()?)
+}
+
+/// Writes a beat: the time now (unix milliseconds) on the primary. A later
+/// beat never moves it back, whichever of two writers lands last.
+pub fn beat(at_ms: i64) -> Stmt {
+    Stmt::new(
+        "INSERT INTO replication_heartbeat (id, at_ms) VALUES (?1, ?2)
+         ON CONFLICT (id) DO UPDATE SET at_ms = excluded.at_ms WHERE replication_heartbeat.at_ms < excluded.at_ms",
+        vec![HEARTBEAT_ROW.into(), at_ms.into()],
+    )
 }
 
 /// The latest daily snapshot of an environment.
