@@ -697,6 +697,8 @@ const V_ERASURE: &[&str] = &[
     "CREATE INDEX IF NOT EXISTS aml_cases_by_user ON aml_cases (tenant_id, external_user_id)",
     "CREATE INDEX IF NOT EXISTS kyc_checks_by_user ON kyc_checks (tenant_id, external_user_id)",
     "CREATE INDEX IF NOT EXISTS sanctions_cases_by_user ON sanctions_cases (tenant_id, external_user_id)",
+    "CREATE INDEX IF NOT EXISTS aml_pairs_to_user ON aml_pairs (tenant_id, to_user_id)",
+    "CREATE INDEX IF NOT EXISTS audit_log_by_resource ON audit_log (tenant_id, resource)",
 ];
 
 pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20, V21, V_ERASURE, V_REPLICA_HEARTBEAT];

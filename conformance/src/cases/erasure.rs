@@ -106,9 +106,7 @@ pub fn an_exclusion_in_force_is_refused_and_aml_material_is_never_named(env: &En
         t.post("/v1/exclusions", exclusion).expect(201)?;
     }
     // the subject's deposit past the due-diligence amount: an AML alert and case; the twin's is small
-    let event = |user: &str, id: String, cents: i64| {
-        json!({ "transaction_id": id, "user_id": user, "event_type": "deposit", "amount_cents": cents, "currency": "USD", "payment_method": "card" })
-    };
+    let event = |user: &str, id: String, cents: i64| json!({ "transaction_id": id, "user_id": user, "event_type": "deposit", "amount_cents": cents, "currency": "USD", "payment_method": "card" });
     t.post("/v1/aml/event", event(&subject, unique("tx"), 250_000)).expect(202)?;
     t.post("/v1/aml/event", event(&twin, unique("tx"), 2_000)).expect(202)?;
     let alerts = env.admin("GET", &format!("/v1/admin/aml/alerts?user_id={subject}"), None);

@@ -251,19 +251,23 @@ fn audit(gw: &Gateway, owner: &Owner<'_>, action: &str, step: &str, erasure_id: 
 fn erase_due(
     gw: &Gateway,
     owner: &Owner<'_>,
-    job: (&str, &str),
+    job: (&str, &str, RequestedBy),
     plans: &mut [ClassPlan],
     email: &str,
     hash_key: Option<&str>,
     now: i64,
 ) -> Vec<Stmt> {
-    let (erasure_id, user_id) = job;
+    let (erasure_id, user_id, by) = job;
     let mut statements = Vec::new();
     for p in plans.iter_mut().filter(|p| p.erased_at.is_none() && p.until.is_some_and(|u| u <= now)) {
         p.erased_at = Some(now);
     }
     for p in plans.iter().filter(|p| p.erased_at == Some(now)) {
-        statements.extend(store::erase_class(p.class, owner.tenant_id, user_id, &keyed_hash(hash_key, email), now));
+        // an unasked job comes years after the relationship ended: the outbox
+        // keeps payloads for days, so there is nothing of the player to scan for
+        if !(p.class == RecordClass::WebhookPayloads && by == RequestedBy::Retention) {
+            statements.extend(store::erase_class(p.class, owner.tenant_id, user_id, &keyed_hash(hash_key, email), now));
+        }
         statements.push(audit(gw, owner, "erasure.class_erased", shown_class(p.class), erasure_id, now));
     }
     statements
@@ -302,7 +306,7 @@ fn new_job(
         statements.push(store::close(owner.tenant_id, user_id, now));
     }
     statements.push(audit(gw, owner, "erasure.requested", by.as_str(), &erasure_id, now));
-    statements.extend(erase_due(gw, owner, (&erasure_id, user_id), &mut plans, &subject.email, Some(&hash_key), now));
+    statements.extend(erase_due(gw, owner, (&erasure_id, user_id, by), &mut plans, &subject.email, Some(&hash_key), now));
     let state = state_of(&plans);
     if state == ErasureState::Held {
         statements.push(store::restrict(owner.tenant_id, user_id, now));
@@ -479,7 +483,15 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
         let owner = Owner { tenant_id: &job.tenant_id, environment, jurisdiction: &jurisdiction };
         let email = store::subject_from(rows)?.map(|(s, _)| s.email).unwrap_or_default();
         let mut plans: Vec<ClassPlan> = serde_json::from_str(&job.classes).map_err(|_| ApiError::internal())?;
-        statements.extend(erase_due(gw, &owner, (&job.erasure_id, &job.external_user_id), &mut plans, &email, job.hash_key.as_deref(), now));
+        statements.extend(erase_due(
+            gw,
+            &owner,
+            (&job.erasure_id, &job.external_user_id, RequestedBy::Operator),
+            &mut plans,
+            &email,
+            job.hash_key.as_deref(),
+            now,
+        ));
         let state = state_of(&plans);
         if state == ErasureState::Erased {
             statements.extend(completion(gw, &owner, &job.erasure_id, &job.external_user_id, now));

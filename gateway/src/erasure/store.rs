@@ -255,7 +255,10 @@ pub fn erase_class(class: RecordClass, tenant_id: &str, user_id: &str, keyed_ema
             "UPDATE deposit_limits SET response = '{}', redacted_at = ?3 WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NULL",
             at(),
         )],
-        RecordClass::DecisionLog => vec![Stmt::new("DELETE FROM decisions WHERE tenant_id = ?1 AND user_id = ?2", key())],
+        // the decision log is pruned by its own horizon (the rules' decision
+        // retention, 400 days), shorter than every profile's period: on the
+        // class's date nothing of the player is left in it to erase
+        RecordClass::DecisionLog => Vec::new(),
         RecordClass::AuditLog => vec![Stmt::new(
             "DELETE FROM audit_log WHERE tenant_id = ?1 AND resource = ?2 AND (actor_key_id IS NULL OR actor_key_id <> 'erasure')",
             key(),

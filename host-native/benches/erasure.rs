@@ -1,0 +1,138 @@
+//! The retention sweep stays bounded (issue #31): 100,000 players whose
+//! relationship ended eleven years ago under the GB profile are erased
+//! unasked by the scheduler's sweep, at most a batch of players a round,
+//! while `limits/check` is measured through the real server (SQLite): once
+//! before the players are loaded (the baseline) and again while the sweep
+//! runs, in the same run.
+//!
+//! `cargo bench -p host-native --bench erasure` (`CGW_BENCH_USERS` default
+//! 100000, `CGW_BENCH_BATCH` default 1000, `CGW_BENCH_SECONDS` default 10,
+//! `CGW_BENCH_CONNECTIONS` default 4).
+
+use std::time::{Duration, Instant};
+
+use gateway::auth::Environment;
+use gateway::ports::Stmt;
+use gateway::retention::RetentionPolicy;
+use serde_json::json;
+
+mod common;
+use common::load::{load, Conn, Figures};
+use common::{main_with, start_gateway_in, Error};
+
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+const ELEVEN_YEARS: i64 = 11 * 365 * 86_400;
+
+/// `count` players of the tenant, closed eleven years ago, each with a deposit and an AML event, written straight into the store.
+async fn expired_players(database: &str, tenant_id: &str, count: u64, now: i64) -> Result<(), Error> {
+    let store = host_native::open_store(database).await?;
+    let closed = now - ELEVEN_YEARS;
+    let (tenant, n, at) = (gateway::ports::Value::from(tenant_id), gateway::ports::Value::from(count as i64), gateway::ports::Value::from(closed));
+    store
+        .batch(vec![
+            Stmt::new(
+                "INSERT INTO users (tenant_id, external_user_id, email, first_name, last_name, sanctions_status, last_screened_at, screen_id,
+                                    screen_fingerprint, screen_response, verified_tier, cumulative_withdrawn_cents, version, created_at, updated_at, closed_at)
+                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?2)
+                 SELECT ?1, 'gone-' || i, 'gone-' || i || '@example.com', 'Ann', 'Lee', 'clear', ?3, 'scr-' || i, 'f', '{}', 'tier_0', 0, 1, ?3, ?3, ?3 FROM n",
+                vec![tenant.clone(), n.clone(), at.clone()],
+            ),
+            Stmt::new(
+                "INSERT INTO deposit_transactions (tenant_id, transaction_id, external_user_id, amount_cents, currency, committed_at)
+                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?2)
+                 SELECT ?1, 'dep-' || i, 'gone-' || i, 2000, 'GBP', ?3 FROM n",
+                vec![tenant.clone(), n.clone(), at.clone()],
+            ),
+            Stmt::new(
+                "INSERT INTO aml_events (tenant_id, transaction_id, aml_event_id, external_user_id, fingerprint, payload, response, review_status, received_at)
+                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?2)
+                 SELECT ?1, 'aml-' || i, 'ev-' || i, 'gone-' || i, 'f', '{}', '{}', 'none', ?3 FROM n",
+                vec![tenant, n, at],
+            ),
+        ])
+        .await?;
+    Ok(())
+}
+
+fn row(what: &str, f: &Figures, baseline: &Figures) {
+    println!("| {what} | {} | {:.0} | {:.0} | {:.0} | {:.2} |", f.requests, f.per_second, f.p50_us, f.p99_us, baseline.per_second / f.per_second);
+}
+
+async fn run() -> Result<(), Error> {
+    let users = env_or("CGW_BENCH_USERS", 100_000);
+    let batch = env_or("CGW_BENCH_BATCH", 1_000) as i64;
+    let seconds = env_or("CGW_BENCH_SECONDS", 10);
+    let connections = env_or("CGW_BENCH_CONNECTIONS", 4) as usize;
+    let dir = tempfile::tempdir()?;
+    let database = format!("sqlite://{}", dir.path().join("erasure.db").display());
+    let config = gateway::Config { retention: RetentionPolicy { batch_rows: batch, ..RetentionPolicy::default() }, ..Default::default() };
+    let (addr, admin) = start_gateway_in(&database, false, config, true, Environment::Sandbox).await?;
+    let mut c = Conn::open(addr).await?;
+    let body = json!({ "name": "erasure", "environment": "sandbox", "rate_limit_per_minute": 1_000_000, "jurisdiction": "GB" });
+    let (_, tenant) = c.send("POST", "/v1/admin/tenants", &admin, Some(&body)).await?;
+    let key = tenant["api_key"].as_str().ok_or_else(|| format!("no api key: {tenant}"))?.to_string();
+    let tenant_id = tenant["tenant_id"].as_str().ok_or("no tenant id")?.to_string();
+    // the player whose deposits are checked: screened, with three limits
+    let person = json!({ "user_id": "live", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-01-01", "nationality": "GB", "email": "live@example.com" });
+    c.send("POST", "/v1/sanctions/screen", &key, Some(&person)).await?;
+    let now = chrono::Utc::now();
+    for kind in ["limit_daily", "limit_weekly", "limit_monthly"] {
+        let limit = json!({ "user_id": "live", "limit_type": kind, "amount_cents": 1_000_000_000, "currency": "GBP", "requested_at": now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true) });
+        c.send("POST", "/v1/limits", &key, Some(&limit)).await?;
+    }
+    let check = Some(json!({ "user_id": "live", "amount_cents": 1_000, "currency": "GBP" }));
+    let baseline = load(addr, "POST", "/v1/limits/check".into(), key.clone(), check.clone(), connections, seconds).await?;
+
+    let loaded = Instant::now();
+    expired_players(&database, &tenant_id, users, now.timestamp()).await?;
+    let load_seconds = loaded.elapsed().as_secs_f64();
+    let probe = host_native::open_store(&database).await?;
+    // the sweep: the scheduler run by its admin route, round after round, until every player is erased
+    let sweeper = tokio::spawn(async move {
+        let mut c = Conn::open(addr).await?;
+        let started = Instant::now();
+        let (mut rounds, mut slowest, mut erased, mut most) = (0u64, Duration::ZERO, 0i64, 0i64);
+        while erased < users as i64 {
+            let t0 = Instant::now();
+            let (status, body) = c.send("POST", "/v1/admin/scheduler/run", &admin, None).await?;
+            if status != 200 {
+                return Err(format!("scheduler run: {status} {body}").into());
+            }
+            slowest = slowest.max(t0.elapsed());
+            rounds += 1;
+            let now_erased = probe.scalar("SELECT COUNT(*) FROM erasures WHERE state = 'erased'", vec![]).await?;
+            most = most.max(now_erased - erased);
+            erased = now_erased;
+            if rounds > 10 * users / batch.max(1) as u64 + 10 {
+                return Err(format!("the sweep stalled at {erased} of {users}").into());
+            }
+        }
+        let left = probe.scalar("SELECT COUNT(*) FROM aml_events WHERE external_user_id LIKE 'gone-%'", vec![]).await?;
+        Ok::<_, Error>((rounds, started.elapsed(), slowest, most, left))
+    });
+    let mut during = Vec::new();
+    while !sweeper.is_finished() {
+        during.push(load(addr, "POST", "/v1/limits/check".into(), key.clone(), check.clone(), connections, seconds).await?);
+    }
+    let (rounds, took, slowest, most, left) = sweeper.await??;
+    let after = load(addr, "POST", "/v1/limits/check".into(), key.clone(), check.clone(), connections, seconds).await?;
+
+    println!("\n## Erasure sweep: {users} players whose relationship ended eleven years ago (GB profile), batch {batch}");
+    println!("loaded in {load_seconds:.1} s; erased in {rounds} rounds, {:.1} s ({:.0} players/s); at most {most} players a round; slowest round {:.0} ms; AML events left {left}", took.as_secs_f64(), users as f64 / took.as_secs_f64(), slowest.as_secs_f64() * 1e3);
+    println!("\n| limits/check | requests | req/s | p50 µs | p99 µs | baseline req/s ÷ this |");
+    println!("|---|---|---|---|---|---|");
+    row("before (baseline)", &baseline, &baseline);
+    for (i, f) in during.iter().enumerate() {
+        row(&format!("during the sweep, round {}", i + 1), f, &baseline);
+    }
+    row("after", &after, &baseline);
+    println!("\n{connections} connections, {seconds} s a round; client and server on the same machine");
+    Ok(())
+}
+
+fn main() {
+    main_with(run());
+}
