@@ -1,10 +1,18 @@
 //! Scheduled work and webhook retries at the edge. Cron triggers fire at
-//! most once a minute (and not at all under `wrangler dev`), so one Durable
-//! Object, the dispatcher, keeps an alarm: every write request kicks it, and
-//! each alarm runs the due work and a delivery round, then sets the next
-//! alarm at the next delivery retry or after the idle interval, whichever
-//! comes first. The cron trigger runs the same round as a safety net and
-//! restarts the alarm should it ever stop.
+//! most once a minute (and not at all under `wrangler dev`), so Durable
+//! Objects, the dispatchers, keep an alarm: a request that committed work
+//! kicks one (debounced per isolate, see `lib.rs`), and each alarm runs the
+//! due work and a delivery round, then sets the next alarm at the next
+//! delivery retry or after the idle interval, whichever comes first. The
+//! cron trigger runs the same round as a safety net and restarts every
+//! alarm should one ever stop.
+//!
+//! There are `CGW_DISPATCH_SHARDS` dispatchers (4 unless set), so that no
+//! one object sees every kick (Cloudflare: "do not create a single global
+//! Durable Object"); each isolate kicks the one it picked at random. Their
+//! rounds may run at once: every job is a conditional update written with
+//! its event, so two rounds that pick the same item commit it once, as two
+//! native hosts on one database do (docs/decisions.md, "Several hosts").
 
 use worker::{durable_object, Env, Request, Response, ScheduledTime, State};
 
@@ -77,8 +85,48 @@ pub async fn run_round(env: &Env) -> Result<Option<i64>, String> {
     gateway.next_delivery_at().await.map_err(|e| e.to_string())
 }
 
-/// Asks the dispatcher to run soon.
-pub async fn kick(env: &Env) -> worker::Result<()> {
-    let stub = env.durable_object("DISPATCHER")?.id_from_name("dispatcher")?.get_stub()?;
+/// How many dispatchers there are (`CGW_DISPATCH_SHARDS`, 1 to 64, 4 unless set).
+fn shards(env: &Env) -> u32 {
+    env.var("CGW_DISPATCH_SHARDS").ok().and_then(|v| v.to_string().trim().parse::<u32>().ok()).filter(|n| (1..=64).contains(n)).unwrap_or(4)
+}
+
+thread_local! {
+    /// The dispatcher this isolate kicks, picked once.
+    static SHARD: std::cell::Cell<Option<u32>> = const { std::cell::Cell::new(None) };
+}
+
+/// The name of dispatcher `shard`; the first keeps the name of the single
+/// dispatcher that came before, so its alarm goes on.
+fn shard_name(shard: u32) -> String {
+    match shard {
+        0 => "dispatcher".to_string(),
+        n => format!("dispatcher-{n}"),
+    }
+}
+
+async fn kick_shard(env: &Env, shard: u32) -> worker::Result<()> {
+    let stub = env.durable_object("DISPATCHER")?.id_from_name(&shard_name(shard))?.get_stub()?;
     stub.fetch_with_str("https://dispatcher/kick").await.map(|_| ())
+}
+
+/// Asks this isolate's dispatcher to run soon.
+pub async fn kick(env: &Env) -> worker::Result<()> {
+    let count = shards(env);
+    let shard = SHARD.with(|s| match s.get() {
+        Some(shard) if shard < count => shard,
+        _ => {
+            let picked = (js_sys::Math::random() * f64::from(count)).floor() as u32 % count;
+            s.set(Some(picked));
+            picked
+        }
+    });
+    kick_shard(env, shard).await
+}
+
+/// Asks every dispatcher to run soon (the cron trigger's safety net).
+pub async fn kick_all(env: &Env) -> worker::Result<()> {
+    for shard in 0..shards(env) {
+        kick_shard(env, shard).await?;
+    }
+    Ok(())
 }

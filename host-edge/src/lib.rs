@@ -10,10 +10,11 @@ mod limiter;
 mod local_tools;
 mod platform;
 pub mod rules_js;
+mod schema_fence;
 mod snapshot_cache;
 mod store_d1;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use gateway::error::{ApiError, ErrorDetail};
@@ -23,6 +24,7 @@ use worker::{event, Context, Env, Request, Response, ScheduleContext, ScheduledE
 use crate::limiter::DurableRateLimit;
 use crate::platform::{FetchSender, FetchVendor, FlagWaker, WorkerClock, WorkerIds};
 use crate::rules_js::JsRules;
+use crate::schema_fence::FencedStore;
 use crate::store_d1::D1Store;
 
 /// Host settings, from the Worker's variables (`wrangler.toml` `[vars]`).
@@ -170,18 +172,23 @@ fn secret_keys(env: &Env) -> Result<gateway::sealing::SecretKeys, ApiError> {
     .map_err(gateway::sealing::KeySettingError::into_api_error)
 }
 
-thread_local! {
-    /// Whether this isolate has applied the schema.
-    static MIGRATED: Cell<bool> = const { Cell::new(false) };
+/// The core over this Worker's bindings; the flag turns true when the
+/// request commits events. A fresh core, for the dispatcher's rounds and
+/// the local tools; requests share their isolate's ([`Isolate`]).
+pub(crate) async fn build_gateway(env: &Env) -> Result<(Gateway, Rc<Cell<bool>>), ApiError> {
+    let woken = Rc::new(Cell::new(false));
+    let gateway = assemble(env, woken.clone(), None)?;
+    Ok((gateway, woken))
 }
 
-/// The core over this Worker's bindings; the flag turns true when the
-/// request commits events.
-pub(crate) async fn build_gateway(env: &Env) -> Result<(Gateway, Rc<Cell<bool>>), ApiError> {
+/// The core: its store asserts the schema in its first read
+/// ([`schema_fence`]) and sets `committed` when a batch commits; the
+/// decision log is flushed through a store without that flag.
+fn assemble(env: &Env, woken: Rc<Cell<bool>>, committed: Option<Rc<Cell<bool>>>) -> Result<Gateway, ApiError> {
     let unavailable =
         |what: &str, e: String| ApiError::new(503, "store_unavailable", "the store is unavailable; retry later").with_detail(format!("{what}: {e}"));
-    let db = env.d1("DB").map_err(|e| unavailable("D1 binding", e.to_string()))?;
-    let store = D1Store::new(db);
+    let d1 = || env.d1("DB").map(D1Store::new).map_err(|e| unavailable("D1 binding", e.to_string()));
+    let store = FencedStore::new(d1()?, committed);
     let (list_sources, list_refresh_seconds) = list_refresh(env)?;
     let (required_lists, list_freshness_seconds) = list_coverage(env)?;
     let config = Config {
@@ -196,22 +203,90 @@ pub(crate) async fn build_gateway(env: &Env) -> Result<(Gateway, Rc<Cell<bool>>)
         four_eyes: four_eyes(env)?,
         ..Config::default()
     };
-    let woken = Rc::new(Cell::new(false));
     let mut gateway = Gateway::new(Box::new(store), Box::new(JsRules), Box::new(WorkerClock), Box::new(WorkerIds), config)
-        .with_webhooks(Box::new(FetchSender), Box::new(FlagWaker(woken.clone())))
-        .with_rate_limiter(Box::new(DurableRateLimit { env: env.clone() }))
+        .with_webhooks(Box::new(FetchSender), Box::new(FlagWaker(woken)))
+        .with_rate_limiter(Box::new(DurableRateLimit::new(env.clone())))
+        .with_decision_store(Box::new(FencedStore::new(d1()?, None)))
         .with_vendor_http(Box::new(FetchVendor))
         .with_timer(Box::new(platform::WorkerTimer));
     if let Ok(kv) = env.kv("SNAPSHOTS") {
         gateway = gateway.with_page_cache(Box::new(snapshot_cache::KvPageCache::new(kv)));
     }
-    if !MIGRATED.with(Cell::get) {
-        let store = D1Store::new(env.d1("DB").map_err(|e| unavailable("D1 binding", e.to_string()))?);
-        store.create_guard_table().await.map_err(|e| unavailable("guard table", e.to_string()))?;
-        gateway.migrate().await.map_err(|e| unavailable("migration", e.to_string()))?;
-        MIGRATED.with(|m| m.set(true));
+    Ok(gateway)
+}
+
+/// What lives as long as the isolate (issue #30): the core with its key
+/// cache (a key read at most once a clock second, so a revocation reaches
+/// every isolate within a second, as on the native host), its decision-log
+/// queue (flushed ~200 ms after its first entry or at a page's 256 entries,
+/// as the native host pages it), its rate-limit leases and the schema
+/// fence. What an eviction loses: the queued read-only decisions of at most
+/// the last 200 ms, the window the native host's pages allow; everything
+/// acknowledged was committed before its answer.
+struct Isolate {
+    gateway: Gateway,
+    /// events committed since the last delivery round
+    woken: Rc<Cell<bool>>,
+    /// a write committed since the last kick
+    committed: Rc<Cell<bool>>,
+    /// a flush of the decision log is waiting for its 200 ms
+    flush_waiting: Cell<bool>,
+    /// when this isolate last kicked its dispatcher (unix ms)
+    last_kick_ms: Cell<f64>,
+}
+
+thread_local! {
+    static ISOLATE: RefCell<Option<Rc<Isolate>>> = const { RefCell::new(None) };
+}
+
+/// How long the decision log waits for more entries before a flush.
+const DECISION_FLUSH_MS: u64 = 200;
+/// A page's worth of entries: flushed at once.
+const DECISION_PAGE: usize = 256;
+
+fn isolate(env: &Env) -> Result<Rc<Isolate>, ApiError> {
+    if let Some(made) = ISOLATE.with(|slot| slot.borrow().clone()) {
+        return Ok(made);
     }
-    Ok((gateway, woken))
+    let (woken, committed) = (Rc::new(Cell::new(false)), Rc::new(Cell::new(false)));
+    let gateway = assemble(env, woken.clone(), Some(committed.clone()))?;
+    let made = Rc::new(Isolate { gateway, woken, committed, flush_waiting: Cell::new(false), last_kick_ms: Cell::new(f64::MIN) });
+    ISOLATE.with(|slot| *slot.borrow_mut() = Some(made.clone()));
+    Ok(made)
+}
+
+impl Isolate {
+    /// After a response: the sub-second exclusion push when events were
+    /// committed, a kick when work was, and the decision log's page.
+    async fn after_response(&self, env: &Env, kick_delay_ms: i64) {
+        if self.woken.replace(false) {
+            if let Err(e) = self.gateway.deliver_webhooks().await {
+                worker::console_error!("delivery round failed: {e}");
+            }
+        }
+        // Debounced: a kick less than half the dispatcher's delay ago set an
+        // alarm that has not run yet, and its round will see this commit.
+        let now = js_sys::Date::now();
+        if self.committed.replace(false) && now - self.last_kick_ms.get() >= (kick_delay_ms as f64) / 2.0 {
+            self.last_kick_ms.set(now);
+            if let Err(e) = dispatcher::kick(env).await {
+                worker::console_error!("dispatcher kick failed: {e}");
+            }
+        }
+        if self.gateway.queued_decisions() >= DECISION_PAGE {
+            self.flush().await;
+        } else if self.gateway.queued_decisions() > 0 && !self.flush_waiting.replace(true) {
+            platform::sleep_ms(DECISION_FLUSH_MS).await;
+            self.flush_waiting.set(false);
+            self.flush().await;
+        }
+    }
+
+    async fn flush(&self) {
+        if let Err(e) = self.gateway.flush_decisions().await {
+            worker::console_error!("decision log flush failed: {e}");
+        }
+    }
 }
 
 #[event(fetch)]
@@ -234,29 +309,14 @@ pub async fn fetch(request: Request, env: Env, ctx: Context) -> worker::Result<R
     if let Some(ip) = request.headers().get("cf-connecting-ip").and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse().ok()) {
         request.extensions_mut().insert(gateway::SourceAddress(ip));
     }
-    let is_write = request.method() != http::Method::GET;
-    let (gateway, woken) = match build_gateway(&env).await {
-        Ok(built) => built,
+    let isolate = match isolate(&env) {
+        Ok(isolate) => isolate,
         Err(error) => return to_worker(log_detail(error.into_response(&request_id))),
     };
-    let response = log_detail(gateway.handle(request).await);
-    // After the response: the queued decision log, the sub-second exclusion
-    // push (one delivery round), and a kick for the dispatcher's retries.
-    ctx.wait_until(async move {
-        if let Err(e) = gateway.flush_decisions().await {
-            worker::console_error!("decision log flush failed: {e}");
-        }
-        if woken.get() {
-            if let Err(e) = gateway.deliver_webhooks().await {
-                worker::console_error!("delivery round failed: {e}");
-            }
-        }
-        if is_write {
-            if let Err(e) = dispatcher::kick(&env).await {
-                worker::console_error!("dispatcher kick failed: {e}");
-            }
-        }
-    });
+    let response = log_detail(isolate.gateway.handle(request).await);
+    // After the response: the sub-second exclusion push (one delivery
+    // round), a kick for the dispatcher's retries, the decision log's page.
+    ctx.wait_until(async move { isolate.after_response(&env, settings.kick_delay_ms).await });
     to_worker(response)
 }
 
@@ -265,7 +325,7 @@ pub async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) 
     if let Err(e) = dispatcher::run_round(&env).await {
         worker::console_error!("scheduled round failed: {e}");
     }
-    if let Err(e) = dispatcher::kick(&env).await {
+    if let Err(e) = dispatcher::kick_all(&env).await {
         worker::console_error!("dispatcher kick failed: {e}");
     }
 }

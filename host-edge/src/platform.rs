@@ -33,6 +33,11 @@ impl gateway::ports::Timer for WorkerTimer {
     }
 }
 
+/// Waits `milliseconds` on the Workers runtime's timer.
+pub async fn sleep_ms(milliseconds: u64) {
+    Delay::from(std::time::Duration::from_millis(milliseconds)).await;
+}
+
 pub struct WorkerIds;
 
 impl Ids for WorkerIds {

@@ -183,6 +183,12 @@ impl Gateway {
         self.decision_queue.push(log.record);
     }
 
+    /// How many read-only decisions wait for the next flush (a host that
+    /// flushes on its own schedule flushes at once past a page's worth).
+    pub fn queued_decisions(&self) -> usize {
+        self.decision_queue.len()
+    }
+
     /// Writes the queued read-only decisions as pages; hosts call it on a
     /// short timer and at shutdown. Pages that fail go back to the queue.
     pub async fn flush_decisions(&self) -> Result<usize, StoreError> {

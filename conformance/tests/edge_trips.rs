@@ -1,0 +1,278 @@
+//! Counted round trips at the edge (issue #30): the Worker under the local
+//! Workers runtime through its measuring entry (`scripts/edge.sh serve
+//! --measure`), which counts every binding call as a trip by kind
+//! (`GET /__local/trips`). Callers come from a public documentation address
+//! (`CF-Connecting-IP: 203.0.113.7`), so the deployed path runs, flood gate
+//! included. Each test has its negative twin: the same measurement of a
+//! request that does make the trip the test rules out.
+//! Runs when `CGW_EDGE_CONFORMANCE=1` (the test command sets it), as the
+//! edge conformance runner does.
+
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use conformance::harness::{free_port, FileServer, Server};
+use serde_json::{json, Value as Json};
+
+const PUBLIC: &str = "203.0.113.7";
+
+fn enabled() -> bool {
+    if std::env::var("CGW_EDGE_CONFORMANCE").as_deref() == Ok("1") {
+        return true;
+    }
+    eprintln!("skipped: set CGW_EDGE_CONFORMANCE=1 (needs the edge build)");
+    false
+}
+
+fn script() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scripts/edge.sh")
+}
+
+fn admin_key(state: &Path, environment: &str) -> String {
+    let out = Command::new(script()).args(["admin-key", "--environment", environment, "--state"]).arg(state).output().unwrap();
+    assert!(out.status.success(), "edge.sh admin-key failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// The Worker's measuring entry on `state`.
+fn serve(state: &Path) -> (Server, String) {
+    let port = free_port().unwrap();
+    let mut command = Command::new(script());
+    command
+        .args(["serve", "--local-tools", "--measure", "--port", &port.to_string(), "--state"])
+        .arg(state)
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let server = Server(command.spawn().unwrap());
+    let base = format!("http://127.0.0.1:{port}");
+    let deadline = Instant::now() + Duration::from_secs(180);
+    while ureq::get(&format!("{base}/__local/trips")).call().is_err() {
+        assert!(Instant::now() < deadline, "the measuring entry did not answer within 180 s");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    (server, base)
+}
+
+fn send(base: &str, key: &str, method: &str, path: &str, body: Option<Json>, headers: &[(&str, &str)]) -> (u16, Json) {
+    let mut request = ureq::request(method, &format!("{base}{path}")).set("authorization", &format!("Bearer {key}")).set("cf-connecting-ip", PUBLIC);
+    for (name, value) in headers {
+        request = request.set(name, value);
+    }
+    let result = match body {
+        Some(body) => request.send_json(body),
+        None => request.call(),
+    };
+    let response = match result {
+        Ok(response) => response,
+        Err(ureq::Error::Status(_, response)) => response,
+        Err(e) => panic!("{method} {path}: {e}"),
+    };
+    let status = response.status();
+    (status, response.into_json().unwrap_or(Json::Null))
+}
+
+/// The trips since the last reset; with `settle`, after the waitUntil work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Trips {
+    d1_primary: u64,
+    d1_replica: u64,
+    durable_object: u64,
+    kv: u64,
+}
+
+fn trips(base: &str, settle: bool) -> Trips {
+    let url = format!("{base}/__local/trips{}", if settle { "?settle=1" } else { "" });
+    let t: Json = ureq::get(&url).call().unwrap().into_json().unwrap();
+    let n = |k: &str| t[k].as_u64().unwrap_or_else(|| panic!("no {k} in {t}"));
+    let _rows = (n("rows_read"), n("rows_written"));
+    Trips { d1_primary: n("d1_primary"), d1_replica: n("d1_replica"), durable_object: n("durable_object"), kv: n("kv") }
+}
+
+fn now_iso() -> String {
+    let unix = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    conformance::client::format_time(i64::try_from(unix).unwrap_or(0))
+}
+
+fn reset(base: &str) {
+    ureq::post(&format!("{base}/__local/trips/reset")).call().unwrap();
+}
+
+/// A production tenant (rate limit 1,000 a minute) with a screened player
+/// `p1` who has a daily limit, on a production list staged by the local tools.
+struct World {
+    _server: Server,
+    _state: tempdir::Dir,
+    base: String,
+    key: String,
+}
+
+mod tempdir {
+    pub struct Dir(pub std::path::PathBuf);
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn world(name: &str) -> World {
+    let state = std::env::temp_dir().join(format!("cgw-edge-trips-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&state);
+    std::fs::create_dir_all(&state).unwrap();
+    let admin = admin_key(&state, "production");
+    let (server, base) = serve(&state);
+    let list = state.join("list.csv");
+    std::fs::write(
+        &list,
+        "id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n\
+         TRIPS-1,Person,Zebulon Quaxworth,,1970-01-01,gb,,,Test sanctions,,,,test,2026-01-01,2026-01-01,2026-01-01\n",
+    )
+    .unwrap();
+    let files = FileServer::start(vec![state.clone()]).unwrap();
+    let staged: Json =
+        ureq::post(&format!("{base}/__local/lists-import?environment=production&format=opensanctions-csv&source=trips&url={}", files.url(&list)))
+            .call()
+            .unwrap()
+            .into_json()
+            .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let (_, lists) = send(&base, &admin, "GET", "/v1/admin/sanctions/lists", None, &[]);
+        if lists["lists"].as_array().is_some_and(|l| l.iter().any(|l| l["list_id"] == staged["list_id"])) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the production list was not switched in: {lists}");
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    let (status, tenant) = send(&base, &admin, "POST", "/v1/admin/tenants", Some(json!({ "name": "t", "environment": "production" })), &[]);
+    assert_eq!(status, 201, "{tenant}");
+    let key = tenant["api_key"].as_str().unwrap().to_string();
+    let identity = json!({ "user_id": "p1", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": "p1@example.com" });
+    let (status, body) = send(&base, &key, "POST", "/v1/sanctions/screen", Some(identity), &[]);
+    assert_eq!(status, 201, "{body}");
+    let now = now_iso();
+    let limit = json!({ "user_id": "p1", "limit_type": "limit_daily", "amount_cents": 1_000_000, "currency": "USD", "requested_at": now });
+    let (status, body) = send(&base, &key, "POST", "/v1/limits", Some(limit), &[]);
+    assert_eq!(status, 201, "{body}");
+    World { _server: server, _state: tempdir::Dir(state), base, key }
+}
+
+fn allowed_check(w: &World, headers: &[(&str, &str)]) {
+    let (status, body) =
+        send(&w.base, &w.key, "POST", "/v1/limits/check", Some(json!({ "user_id": "p1", "amount_cents": 500, "currency": "USD" })), headers);
+    assert_eq!((status, &body["allowed"]), (200, &json!(true)), "{body}");
+}
+
+/// The trips a warm `limits/check` makes before its answer, at best of five
+/// tries (the key is read once a clock second: a try across a second's edge reads it).
+fn warm_check_trips(w: &World, headers: &[&[(&str, &str)]]) -> Vec<Trips> {
+    (0..5)
+        .map(|i| {
+            allowed_check(w, &[]);
+            reset(&w.base);
+            allowed_check(w, headers[i % headers.len()]);
+            // read at once: a read-only check's waitUntil work waits 200 ms
+            trips(&w.base, false)
+        })
+        .collect()
+}
+
+fn one_primary_trip_only(t: &Trips) -> bool {
+    *t == Trips { d1_primary: 1, d1_replica: 0, durable_object: 0, kv: 0 }
+}
+
+#[test]
+fn edge_trips() {
+    if !enabled() {
+        return;
+    }
+    let w = world("main");
+
+    // A warm limits/check: one primary trip before its answer, nothing else
+    // (no flood-gate peek, no count on the key's object: its lease holds).
+    let samples = warm_check_trips(&w, &[&[]]);
+    assert!(samples.iter().any(one_primary_trip_only), "no try made exactly one primary trip: {samples:?}");
+    assert!(samples.iter().all(|t| t.d1_primary <= 2 && t.durable_object == 0), "{samples:?}");
+    // Twin: with an Idempotency-Key the check reserves and completes it on
+    // the primary, and the same measure sees it.
+    let keyed: Vec<Trips> = (0..5)
+        .map(|i| {
+            let key = format!("trips-{i}-{}", std::process::id());
+            allowed_check(&w, &[]);
+            reset(&w.base);
+            allowed_check(&w, &[("idempotency-key", key.as_str())]);
+            trips(&w.base, false)
+        })
+        .collect();
+    assert!(!keyed.iter().any(one_primary_trip_only), "the measure missed the idempotency trips: {keyed:?}");
+
+    // After the answers: 40 read-only checks wake no dispatcher and page
+    // their decisions (~200 ms pages), take key leases (25 of 1,000 a
+    // minute), and read the key once a clock second.
+    reset(&w.base);
+    let started = Instant::now();
+    for _ in 0..40 {
+        allowed_check(&w, &[]);
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    let after = trips(&w.base, true);
+    let seconds = elapsed.ceil() as u64 + 1;
+    let pages = (elapsed / 0.2).ceil() as u64 + 1;
+    assert!(after.durable_object <= 2, "40 read-only checks made {} Durable Object trips (leases only: at most 2): {after:?}", after.durable_object);
+    // one facts read each, the key once a second, a page of decisions per 200 ms
+    assert!(after.d1_primary <= 40 + seconds + pages, "40 read-only checks in {elapsed:.2} s made {after:?}");
+    // Twin: requests that commit work (new exclusions) do kick a dispatcher,
+    // and the same count sees it.
+    reset(&w.base);
+    for i in 0..3 {
+        let now = now_iso();
+        let body = json!({ "user_id": format!("x{i}"), "email": format!("x{i}@example.com"), "duration": "duration_7d", "reason": "self_initiated", "initiated_at": now });
+        let (status, answer) = send(&w.base, &w.key, "POST", "/v1/exclusions", Some(body), &[]);
+        assert_eq!(status, 201, "{answer}");
+        std::thread::sleep(Duration::from_millis(150));
+    }
+    let committing = trips(&w.base, true);
+    assert!(committing.durable_object >= 3, "committed work woke no dispatcher: {committing:?}");
+}
+
+/// A new isolate (the Worker restarted on the same state) answers its first
+/// check with the schema asserted inside its first read: the key and the
+/// facts, no migration trips.
+#[test]
+fn a_new_isolate_makes_no_extra_primary_trip() {
+    if !enabled() {
+        return;
+    }
+    let w = world("restart");
+    let state = w._state.0.clone();
+    let key = w.key.clone();
+    drop(w._server);
+    std::thread::sleep(Duration::from_millis(500));
+    let (server, base) = serve(&state);
+    let world = World { _server: server, _state: tempdir::Dir(PathBuf::from("/nonexistent")), base, key };
+    reset(&world.base);
+    allowed_check(&world, &[]);
+    let first = trips(&world.base, false);
+    // the key (with the schema's version in the same batch) and the facts
+    assert_eq!(first.d1_primary, 2, "{first:?}");
+    drop(world);
+    let _ = std::fs::remove_dir_all(&state);
+    // Twin: a Worker on a state with no schema migrates in its first
+    // request, and the same count sees the extra trips.
+    let fresh = std::env::temp_dir().join(format!("cgw-edge-trips-fresh-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&fresh);
+    std::fs::create_dir_all(&fresh).unwrap();
+    let (server, base) = serve(&fresh);
+    reset(&base);
+    let (status, _) = send(&base, "cgw_sk_live_not-a-key-at-all-000000000000", "GET", "/v1/exclusions/check?email=a@example.com", None, &[]);
+    assert_eq!(status, 401);
+    let migrating = trips(&base, false);
+    assert!(migrating.d1_primary > 2, "a first request on an empty database made no migration trips: {migrating:?}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&fresh);
+}
