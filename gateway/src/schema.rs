@@ -664,6 +664,36 @@ const V21: &[&str] = &["ALTER TABLE users ADD COLUMN screened_under TEXT"];
 /// dates everything else the replica holds (the exclusion check's fence).
 const V_REPLICA_HEARTBEAT: &[&str] = &["CREATE TABLE IF NOT EXISTS replication_heartbeat (id BIGINT PRIMARY KEY, at_ms BIGINT NOT NULL)"];
 
+/// Regulator filings (issue #31): the drafts officers make from AML cases
+/// and CTR candidates, kept with their case (`aml_filings`: record class
+/// "AML events, alerts, cases and filings"; `subject` holds the identity an
+/// officer supplied for this filing only, `redacted_at` marks an erased one),
+/// and each tenant's filing settings (FinCEN filer, goAML FIU profile).
+const V_FILINGS: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS aml_filings (
+        filing_id TEXT PRIMARY KEY,
+        environment TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        external_user_id TEXT NOT NULL,
+        case_id TEXT NOT NULL,
+        alert_id TEXT,
+        format TEXT NOT NULL,
+        valid BIGINT NOT NULL,
+        errors TEXT NOT NULL,
+        xml TEXT,
+        subject TEXT,
+        created_by TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        redacted_at BIGINT)",
+    "CREATE INDEX IF NOT EXISTS aml_filings_by_case ON aml_filings (environment, case_id, created_at)",
+    "CREATE INDEX IF NOT EXISTS aml_filings_by_user ON aml_filings (tenant_id, external_user_id)",
+    "CREATE TABLE IF NOT EXISTS filing_settings (
+        tenant_id TEXT PRIMARY KEY,
+        environment TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        updated_at BIGINT NOT NULL)",
+];
+
 /// Erasure (issue #31): the end of a player's business relationship, the
 /// restriction and redaction marks of their records, and the erasure jobs
 /// (one per player; `classes` is each class's date and state as JSON), with
@@ -701,7 +731,8 @@ const V_ERASURE: &[&str] = &[
     "CREATE INDEX IF NOT EXISTS audit_log_by_resource ON audit_log (tenant_id, resource)",
 ];
 
-pub const VERSIONS: &[&[&str]] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20, V21, V_ERASURE, V_REPLICA_HEARTBEAT];
+pub const VERSIONS: &[&[&str]] =
+    &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20, V21, V_ERASURE, V_REPLICA_HEARTBEAT, V_FILINGS];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

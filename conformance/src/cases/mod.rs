@@ -7,6 +7,7 @@ mod auth;
 mod basics;
 mod erasure;
 mod exclusions;
+mod filings;
 mod kyc;
 mod limits;
 mod lists;
@@ -25,7 +26,15 @@ macro_rules! cases {
 }
 
 cases![
-    erasure::unknown_users_are_404_and_a_repeat_answers_the_same_job, erasure::close_records_the_relationship_end_once, erasure::another_tenant_or_environment_never_reaches_a_job, erasure::an_exclusion_in_force_is_refused_and_aml_material_is_never_named, erasure::a_restricted_player_is_hidden_from_operator_reads,
+    filings::a_case_drafts_a_fincen_sar,
+    filings::a_ctr_candidate_drafts_a_fincen_ctr,
+    filings::goaml_reports_follow_the_fiu_profile,
+    filings::filings_are_the_teams_alone,
+    erasure::unknown_users_are_404_and_a_repeat_answers_the_same_job,
+    erasure::close_records_the_relationship_end_once,
+    erasure::another_tenant_or_environment_never_reaches_a_job,
+    erasure::an_exclusion_in_force_is_refused_and_aml_material_is_never_named,
+    erasure::a_restricted_player_is_hidden_from_operator_reads,
     basics::health_is_public_and_unauthenticated,
     basics::unknown_path_is_404_with_error_body,
     basics::wrong_method_is_405_with_allow,

@@ -299,6 +299,10 @@ async fn route(gw: &Gateway, request: &http::Request<Vec<u8>>) -> Out {
             Some(rest) if rest.ends_with("/report.json") && rest.matches('/').count() == 1 => {
                 aml_report(gw, request, &signed, rest.trim_end_matches("/report.json")).await
             }
+            Some(rest) if rest.ends_with(".xml") && rest.matches('/').count() == 2 && rest.contains("/filings/") => {
+                let (case_id, filing) = rest.trim_end_matches(".xml").split_once("/filings/").unwrap_or_default();
+                filing_xml(gw, request, &signed, case_id, filing).await
+            }
             _ => error_page(404, Some(&signed), "Not found", "There is no such page.".into()),
         },
     }
@@ -565,6 +569,17 @@ struct AlertRow {
     decision_id: String,
 }
 
+/// A regulator filing drafted from an AML case.
+struct FilingRow {
+    filing_id: String,
+    at: String,
+    format: String,
+    by: String,
+    valid: bool,
+    errors: Vec<String>,
+    downloadable: bool,
+}
+
 struct TimelineRow {
     kind: String,
     actor: String,
@@ -589,6 +604,7 @@ struct CasePage {
     awaiting: bool,
     matches: Vec<MatchRow>,
     alerts: Vec<AlertRow>,
+    filings: Vec<FilingRow>,
     subject_facts: Vec<(String, String)>,
     proposal: Option<ProposalBox>,
     outcomes: Vec<String>,
@@ -618,7 +634,20 @@ async fn case_page(
     let mut matches = Vec::new();
     let mut subject_facts = Vec::new();
     let mut alerts = Vec::new();
+    let mut filings = Vec::new();
     if case_type == "aml_alert" {
+        let (_, drafted) = api(gw, Some(signed), request, "GET", &format!("/v1/admin/aml/cases/{case}/filings"), None).await;
+        for f in drafted["filings"].as_array().into_iter().flatten() {
+            filings.push(FilingRow {
+                filing_id: text(&f["filing_id"]),
+                at: text(&f["created_at"]),
+                format: text(&f["format"]),
+                by: text(&f["created_by"]),
+                valid: f["valid"] == json!(true),
+                errors: f["errors"].as_array().into_iter().flatten().map(|e| format!("{}: {}", text(&e["field"]), text(&e["message"]))).collect(),
+                downloadable: f["xml"].is_string(),
+            });
+        }
         let (_, listed) = api(gw, Some(signed), request, "GET", &format!("/v1/admin/aml/alerts?case_id={}", encode(case_id)), None).await;
         let listed = listed["alerts"].as_array().cloned().unwrap_or_default();
         let names = |field: &str| {
@@ -730,6 +759,7 @@ async fn case_page(
         case_type,
         matches,
         alerts,
+        filings,
         subject_facts,
         proposal,
         people: people(gw, signed, request).await,
@@ -871,6 +901,22 @@ async fn ctr_csv(gw: &Gateway, request: &http::Request<Vec<u8>>, signed: &Signed
     match (ok, writer.into_inner()) {
         (true, Ok(bytes)) => Out::Download(CSV, "ctr-candidates.csv".into(), bytes),
         _ => error_page(500, Some(signed), "CTR candidates", "The export could not be written.".into()),
+    }
+}
+
+/// `/console/cases/{id}/filings/{filing_id}.xml`: a regulator filing's draft, to save and upload.
+async fn filing_xml(gw: &Gateway, request: &http::Request<Vec<u8>>, signed: &Signed, case_id: &str, filing_id: &str) -> Out {
+    let (status, answer) = api(gw, Some(signed), request, "GET", &format!("/v1/admin/aml/cases/{}/filings", encode(case_id)), None).await;
+    if status != 200 {
+        return error_page(status, Some(signed), "Filing", api_error(&answer));
+    }
+    let found = answer["filings"].as_array().into_iter().flatten().find(|f| f["filing_id"] == json!(filing_id));
+    match found.and_then(|f| f["xml"].as_str()) {
+        Some(xml) => {
+            let name: String = filing_id.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            Out::Download("application/xml; charset=utf-8", format!("{name}.xml"), xml.as_bytes().to_vec())
+        }
+        None => error_page(404, Some(signed), "Filing", "There is no such filing in this case.".into()),
     }
 }
 

@@ -99,8 +99,10 @@ pub const BOUNDED_BY_CONSTRUCTION: &[(&str, &str)] = &[
     ("aml_deposit_classes", "a player's deposits by size class: at most 256 rows a player"),
     ("aml_rate_versions", "one per rates file an admin imports"),
     ("aml_rates", "the rows of the rates files admins import"),
-    ("replication_heartbeat", "one row: the latest beat"),
+    ("aml_filings", "regulator filings a person drafts from a case or CTR candidate; record class AML events, alerts, cases and filings"),
+    ("filing_settings", "one per tenant, set by an admin"),
     ("erasures", "one per player: a second request answers the first job"),
+    ("replication_heartbeat", "one row: the latest beat"),
 ];
 
 /// Stored running sums (`col = col + …`) that do not saturate in their SQL,
