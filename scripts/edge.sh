@@ -80,15 +80,23 @@ build() {
   fi
   rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
   quietly cargo build --locked --release --target wasm32-unknown-unknown -p host-edge
-  # Bound into a scratch directory and copied only when changed, so that a
-  # build beside a running `dev` does not make wrangler reload the Worker.
-  local fresh=$edge/build/worker.next
+  # Bound into a scratch directory of this process and switched in only when
+  # changed, so that a build beside a running `dev` does not make wrangler
+  # reload the Worker. build/worker is a symbolic link to build/worker-HASH,
+  # replaced by one rename: builds running at once (test runners share
+  # build/) never leave a server without its files.
+  local fresh=$edge/build/worker.next.$$ hash
   rm -rf "$fresh"
   quietly "$bindgen" --target web --out-dir "$fresh" --out-name host_edge \
     "$root/target/wasm32-unknown-unknown/release/host_edge.wasm"
   if ! diff -rq "$fresh" "$edge/build/worker" >/dev/null 2>&1; then
-    rm -rf "$edge/build/worker"
-    mv "$fresh" "$edge/build/worker"
+    hash=$(cat "$fresh"/host_edge.js "$fresh"/host_edge_bg.wasm | sha256sum | cut -c1-16)
+    if [ -d "$edge/build/worker-$hash" ] || ! mv -T "$fresh" "$edge/build/worker-$hash" 2>/dev/null; then
+      rm -rf "$fresh"
+    fi
+    [ -L "$edge/build/worker" ] || rm -rf "$edge/build/worker"
+    ln -sfn "worker-$hash" "$edge/build/worker.link.$$"
+    mv -Tf "$edge/build/worker.link.$$" "$edge/build/worker"
   else
     rm -rf "$fresh"
   fi
