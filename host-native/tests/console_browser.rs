@@ -7,6 +7,13 @@
 //! find each step in the audit log and its CSV. Every page is scanned with
 //! axe-core (no serious or critical violation) and reports no CSP violation.
 //!
+//! The same walk runs against the native host (people made by the command
+//! line, two approvers: the proposer's own approval is refused as
+//! self-approval) and against the edge host under the local Workers runtime
+//! (people made by `POST /v1/admin/people`: an approver, then a reviewer who
+//! proposes and whose approval is refused by role), when
+//! `CGW_EDGE_CONFORMANCE=1` says the edge is built (`scripts/test.sh`).
+//!
 //! Runs where chromedriver is (`scripts/test.sh` installs it and sets
 //! `CGW_BROWSER_TESTS=1`, which makes a missing browser a failure), with
 //! axe-core's script at `CGW_AXE_JS`.
@@ -117,18 +124,125 @@ async fn sign_in_first_time(c: &Client, base: &str, axe: &str, account: &Json) {
     assert_at(c, "/console/cases").await;
 }
 
+/// A host the walk runs against: its address and a sandbox admin key.
+struct Host {
+    base: String,
+    admin: String,
+}
+
+/// The people of the walk: `alice` proposes (and is refused her own
+/// approval with `refusal` in the page's alert), `bob` approves.
+struct Team {
+    alice: Json,
+    bob: Json,
+    refusal: &'static str,
+}
+
+/// The native host on a fresh SQLite file, with four-eyes in the sandbox;
+/// two approvers made by `console-user create`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reviewer_and_an_approver_do_their_day_in_the_browser() {
     let Some(driver) = chromedriver() else {
         eprintln!("skipped: no chromedriver (scripts/test.sh installs it)");
         return;
     };
-    let axe = std::fs::read_to_string(std::env::var("CGW_AXE_JS").expect("CGW_AXE_JS names axe.min.js")).expect("read axe-core");
     let dir = tempfile::tempdir().unwrap();
     let database = format!("sqlite://{}", dir.path().join("g.db").display());
     let admin = cli(&["admin-key", "create", "--environment", "sandbox", "--database", &database]);
     let server = ServeProcess::start_with(&database, free_port(), None, &["--four-eyes", "sandbox,production"], Stdio::null()).await;
-    let base = server.base.clone();
+    let person = |email: &str| -> Json {
+        serde_json::from_str(&cli(&[
+            "console-user",
+            "create",
+            "--email",
+            email,
+            "--role",
+            "approver",
+            "--environment",
+            "sandbox",
+            "--database",
+            &database,
+        ]))
+        .unwrap()
+    };
+    let team = Team { alice: person("alice@example.com"), bob: person("bob@example.com"), refusal: "other than its proposer" };
+    walk(&driver, &Host { base: server.base.clone(), admin }, &team).await;
+}
+
+/// The edge host's process group, ended when dropped (node and its workerd).
+struct EdgeProcess(std::process::Child);
+
+impl Drop for EdgeProcess {
+    fn drop(&mut self) {
+        if let Ok(pid) = i32::try_from(self.0.id()) {
+            // SAFETY: kill(2) on the process group this test created.
+            unsafe {
+                libc::kill(-pid, libc::SIGTERM);
+            }
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The same walk on the edge host (`scripts/edge.sh serve`, four-eyes in the
+/// sandbox): the team is made through `POST /v1/admin/people`, as on a
+/// deployed Worker, which has no command line: first an approver (a key
+/// starts a four-eyes team), then a reviewer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_day_on_the_edge_with_people_made_through_the_api() {
+    if std::env::var("CGW_EDGE_CONFORMANCE").as_deref() != Ok("1") {
+        eprintln!("skipped: set CGW_EDGE_CONFORMANCE=1 once scripts/edge.sh build has run");
+        return;
+    }
+    let Some(driver) = chromedriver() else {
+        eprintln!("skipped: no chromedriver (scripts/test.sh installs it)");
+        return;
+    };
+    let script = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scripts/edge.sh");
+    let state = tempfile::tempdir().unwrap();
+    let out = Command::new(&script).args(["admin-key", "--environment", "sandbox", "--state"]).arg(state.path()).output().unwrap();
+    assert!(out.status.success(), "edge.sh admin-key: {}", String::from_utf8_lossy(&out.stderr));
+    let admin = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let port = free_port();
+    let mut command = Command::new(&script);
+    command
+        .args(["serve", "--local-tools", "--port", &port.to_string(), "--state"])
+        .arg(state.path())
+        .env("CGW_FOUR_EYES", "sandbox,production")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit());
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let _edge = EdgeProcess(command.spawn().unwrap());
+    let base = format!("http://127.0.0.1:{port}");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while reqwest::get(format!("{base}/v1/health")).await.map(|r| r.status().as_u16()).ok() != Some(200) {
+        assert!(Instant::now() < deadline, "the edge host did not answer /v1/health in 120 s");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    let make = |email: &'static str, role: &'static str| {
+        let (base, admin) = (base.clone(), admin.clone());
+        async move {
+            let (status, made) = api(&base, &admin, reqwest::Method::POST, "/v1/admin/people", Some(json!({ "email": email, "role": role }))).await;
+            assert_eq!(status, 201, "POST /v1/admin/people {email} {role}: {made}");
+            made
+        }
+    };
+    let bob = make("bob@example.com", "approver").await;
+    let alice = make("alice@example.com", "reviewer").await;
+    // the team has its approver: the key makes no second one (four-eyes applies here)
+    let (status, refused) =
+        api(&base, &admin, reqwest::Method::POST, "/v1/admin/people", Some(json!({ "email": "eve@example.com", "role": "approver" }))).await;
+    assert_eq!((status, refused["error"].as_str()), (403, Some("person_required")), "{refused}");
+    let team = Team { alice, bob, refusal: "may not approve" };
+    walk(&driver, &Host { base, admin }, &team).await;
+}
+
+/// The compliance team's day, on `host`, driven through chromedriver.
+async fn walk(driver: &str, host: &Host, team: &Team) {
+    let axe = std::fs::read_to_string(std::env::var("CGW_AXE_JS").expect("CGW_AXE_JS names axe.min.js")).expect("read axe-core");
+    let (base, admin) = (host.base.clone(), host.admin.clone());
+    let (alice, bob) = (&team.alice, &team.bob);
 
     // An operator with a webhook, and a signup that is a hit.
     let (_, tenant) = api(&base, &admin, reqwest::Method::POST, "/v1/admin/tenants", Some(json!({ "name": "acme", "environment": "sandbox" }))).await;
@@ -149,25 +263,8 @@ async fn a_reviewer_and_an_approver_do_their_day_in_the_browser() {
     let (_, hit) = api(&base, &key, reqwest::Method::POST, "/v1/sanctions/screen", Some(identity)).await;
     let case_id = hit["case_id"].as_str().unwrap().to_string();
 
-    let person = |email: &str| -> Json {
-        serde_json::from_str(&cli(&[
-            "console-user",
-            "create",
-            "--email",
-            email,
-            "--role",
-            "approver",
-            "--environment",
-            "sandbox",
-            "--database",
-            &database,
-        ]))
-        .unwrap()
-    };
-    let (alice, bob) = (person("alice@example.com"), person("bob@example.com"));
-
     let driver_port = free_port();
-    let _driver = Killed(Command::new(&driver).arg(format!("--port={driver_port}")).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap());
+    let _driver = Killed(Command::new(driver).arg(format!("--port={driver_port}")).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap());
     let profile = tempfile::tempdir().unwrap();
     let mut capabilities = serde_json::Map::new();
     let args = [
@@ -200,7 +297,7 @@ async fn a_reviewer_and_an_approver_do_their_day_in_the_browser() {
     };
 
     // Alice signs in, filters the queue, sees the case go overdue, assigns it and proposes.
-    sign_in_first_time(&c, &base, &axe, &alice).await;
+    sign_in_first_time(&c, &base, &axe, alice).await;
     c.find(Locator::Css("#f-type")).await.unwrap().select_by_value("sanctions_hit").await.unwrap();
     click(&c, "form.filters button[type=submit]").await;
     assert!(c.current_url().await.unwrap().query().unwrap_or_default().contains("type=sanctions_hit"), "the filter is not kept in the URL");
@@ -232,7 +329,8 @@ async fn a_reviewer_and_an_approver_do_their_day_in_the_browser() {
     assert_eq!(text_of(&c, "#case-status").await, "pending_approval");
     // her own approval is refused
     click(&c, "button[name=action][value=approve]").await;
-    assert!(text_of(&c, "[role=alert]").await.contains("other than its proposer"), "self-approval was not refused");
+    let alert = text_of(&c, "[role=alert]").await;
+    assert!(alert.contains(team.refusal), "her own approval was not refused ({}): {alert}", team.refusal);
     check_page(&c, &axe, "case with a proposal").await;
 
     // A form without the session's CSRF token, or from another origin, is refused.
@@ -255,7 +353,7 @@ async fn a_reviewer_and_an_approver_do_their_day_in_the_browser() {
     assert_at(&c, "/console/login").await;
 
     // Bob signs in and approves: the decision takes effect.
-    sign_in_first_time(&c, &base, &axe, &bob).await;
+    sign_in_first_time(&c, &base, &axe, bob).await;
     c.goto(&format!("{base}/console/cases/{case_id}")).await.unwrap();
     click(&c, "button[name=action][value=approve]").await;
     assert!(text_of(&c, "[role=status]").await.contains("Approved"));
