@@ -126,4 +126,7 @@ scripts/sdk.sh test
 step "conformance suite: edge host under wrangler dev (local D1, Durable Objects, KV)"
 CGW_EDGE_CONFORMANCE=1 cargo test --locked --release -p conformance --test edge
 
+step "the exclusion check near the caller at the edge: a simulated lagging replica (0, 0.5 s, 2 s, 10 s, never) keeps the 1 s bound; the fence-off twin is caught; an echoed bookmark reads its own write"
+CGW_EDGE_CONFORMANCE=1 cargo test --locked --release -p conformance --test edge_replica
+
 step "all tests passed"

@@ -43,6 +43,7 @@ globalThis.cgwRulesCall = (name, args) => {
 
 export const KeyRateLimiter = worker.KeyRateLimiter;
 export const Dispatcher = worker.Dispatcher;
+export const Heartbeat = worker.Heartbeat;
 
 export default {
   fetch: (request, env, ctx) => worker.fetch(request, env, ctx),

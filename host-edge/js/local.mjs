@@ -78,6 +78,7 @@ const measureEntry = () => {
     'import { measured } from "../../js/measure.mjs";',
     withReplica ? 'import * as replica from "../../js/replica.mjs";' : "const replica = undefined;",
     'export { KeyRateLimiter, Dispatcher } from "../../js/measure.mjs";',
+    `export { Heartbeat } from "../../js/${withReplica ? "replica" : "entry"}.mjs";`,
     "export default measured({ replica });",
     "",
   ].join("\n");
@@ -105,13 +106,15 @@ const mf = new Miniflare({
   compatibilityDate: "2026-04-01",
   d1Databases: { DB: D1_ID, CONTRACT_DB: "store-contract", ...(measuring ? { DB_REPLICA: "replica" } : {}) },
   kvNamespaces: { SNAPSHOTS: KV_ID },
-  durableObjects: { RATE_LIMITER: "KeyRateLimiter", DISPATCHER: "Dispatcher" },
+  durableObjects: { RATE_LIMITER: "KeyRateLimiter", DISPATCHER: "Dispatcher", HEARTBEAT: "Heartbeat" },
   ...(serving ? { host: "127.0.0.1", port: Number(option("port") ?? fail("--port PORT is required")) } : {}),
   bindings: {
     ...(serving ? wranglerVars() : {}),
     ...(serving ? { CGW_DISPATCH_IDLE_MS: process.env.CGW_DISPATCH_IDLE_MS ?? "5000", CGW_LIST_URLS: process.env.CGW_LIST_URLS ?? "" } : {}),
     CGW_LOCAL_TOOLS: serving && !rest.includes("--local-tools") ? "disabled" : "enabled",
     ...(measuring ? { CGW_SIMULATE: simulate } : {}),
+    // tests only: the replica simulation's answers claim to be current (js/replica.mjs)
+    ...(measuring && process.env.CGW_REPLICA_FENCE ? { CGW_REPLICA_FENCE: process.env.CGW_REPLICA_FENCE } : {}),
     ...(existsSync(path.join(state, "secret.key")) ? { CGW_SECRET_KEY: readFileSync(path.join(state, "secret.key"), "utf8").trim() } : {}),
   },
   d1Persist: path.join(path.resolve(state), "v3/d1"),

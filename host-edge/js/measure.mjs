@@ -33,6 +33,7 @@
 //   replicaRaw,     the same, uncounted and undelayed: for replaying committed batches,
 //   primaryRaw,     the primary, uncounted (for reading what to replay, if needed),
 //   lagMs,          `replica_lag` of --simulate in ms, or null for `never`,
+//   fenceOff,       true when CGW_REPLICA_FENCE=off (tests only: replica answers claim to be current),
 //   track(promise), keeps a promise alive as waitUntil work and makes `?settle=1` wait for it
 // }. Without the module, `DB` is the primary alone and `d1_replica` stays 0.
 import base, { KeyRateLimiter, Dispatcher } from "./entry.mjs";
@@ -135,6 +136,7 @@ function measuredEnv(env, replica) {
       replicaRaw: env.DB_REPLICA.fetcher,
       primaryRaw: env.DB.fetcher,
       lagMs: replicaLagMs,
+      fenceOff: env.CGW_REPLICA_FENCE === "off",
       track,
     });
   }

@@ -9,6 +9,7 @@ mod dispatcher;
 mod limiter;
 mod local_tools;
 mod platform;
+mod replica;
 pub mod rules_js;
 mod schema_fence;
 mod snapshot_cache;
@@ -316,12 +317,18 @@ pub async fn fetch(request: Request, env: Env, ctx: Context) -> worker::Result<R
     let response = log_detail(isolate.gateway.handle(request).await);
     // After the response: the sub-second exclusion push (one delivery
     // round), a kick for the dispatcher's retries, the decision log's page.
-    ctx.wait_until(async move { isolate.after_response(&env, settings.kick_delay_ms).await });
+    ctx.wait_until(async move {
+        replica::ensure_once(&env).await;
+        isolate.after_response(&env, settings.kick_delay_ms).await
+    });
     to_worker(response)
 }
 
 #[event(scheduled)]
 pub async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
+    if let Err(e) = replica::ensure(&env).await {
+        worker::console_error!("replication heartbeat start failed: {e}");
+    }
     if let Err(e) = dispatcher::run_round(&env).await {
         worker::console_error!("scheduled round failed: {e}");
     }

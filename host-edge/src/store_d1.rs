@@ -5,11 +5,13 @@
 //! columns declared `NOT NULL`. The failure rolls back the whole batch, and
 //! its message names the column, so the host knows which statement failed.
 
-use gateway::ports::{Expect, Read, Row, Stmt, Store, StoreError, Value};
+use std::cell::RefCell;
+
+use gateway::ports::{Expect, NearRows, Read, ReadFrom, Row, Stmt, Store, StoreError, Value};
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use worker::worker_sys::{D1Database, D1PreparedStatement};
+use worker::worker_sys::{D1Database, D1DatabaseSession, D1PreparedStatement};
 
 /// Guard columns `s0…s{GUARD_COLUMNS-1}`; statements past the last share it.
 pub const GUARD_COLUMNS: usize = 64;
@@ -18,6 +20,8 @@ const MAX_EXACT_INTEGER: i64 = (1 << 53) - 1;
 
 pub struct D1Store {
     db: D1Database,
+    /// the latest bookmark of a batch this store committed (D1 Sessions API)
+    bookmark: RefCell<Option<String>>,
 }
 
 /// The guard table of [`D1Store`]; created before the schema, outside it,
@@ -39,7 +43,21 @@ fn guard_sql(index: usize) -> &'static str {
 
 impl D1Store {
     pub fn new(db: worker::D1Database) -> Self {
-        D1Store { db: JsValue::from(db.as_ref()).unchecked_into() }
+        D1Store { db: JsValue::from(db.as_ref()).unchecked_into(), bookmark: RefCell::new(None) }
+    }
+
+    /// A statement of a session (D1 Sessions API: `withSession`).
+    fn prepare_in(session: &D1DatabaseSession, sql: &str, params: &[Value]) -> Result<D1PreparedStatement, StoreError> {
+        let values = params.iter().map(to_js).collect::<Result<Array, _>>()?;
+        session.session_prepare(sql).and_then(|s| s.bind(values)).map_err(|e| classify(&e))
+    }
+
+    /// Keeps the later of the bookmark held and `next` (bookmarks sort lexicographically).
+    fn note_bookmark(&self, next: Option<String>) {
+        let mut held = self.bookmark.borrow_mut();
+        if next.as_ref().is_some_and(|n| held.as_ref().is_none_or(|h| n > h)) {
+            *held = next;
+        }
     }
 
     pub async fn create_guard_table(&self) -> Result<(), StoreError> {
@@ -141,7 +159,43 @@ impl Store for D1Store {
         if prepared.length() == 0 {
             return Ok(());
         }
-        settle(self.db.batch(prepared)).await.map(|_| ())
+        // Through a session that starts on the primary (as without one), so
+        // that its bookmark says where this batch stands in the history.
+        let session = self.db.with_session(Some("first-primary")).map_err(|e| classify(&e))?;
+        settle(session.session_batch(prepared)).await?;
+        self.note_bookmark(session.get_bookmark().ok().flatten());
+        Ok(())
+    }
+
+    /// One batch, `fence` first, in a session that may be answered by a
+    /// replica (`first-unconstrained`), or by an instance at least as recent
+    /// as the bookmark `after`. D1 says who answered (`meta.served_by_primary`).
+    async fn query_near(&self, fence: Read, reads: Vec<Read>, after: Option<&str>) -> Result<NearRows, StoreError> {
+        let session = self.db.with_session(Some(after.unwrap_or("first-unconstrained"))).map_err(|e| classify(&e))?;
+        let prepared = Array::new();
+        for read in std::iter::once(&fence).chain(&reads) {
+            prepared.push(&Self::prepare_in(&session, read.sql, &read.params)?.into());
+        }
+        let results = settle(session.session_batch(prepared)).await?;
+        // the clock after the I/O: Workers advance it at I/O, so never early
+        let answered_at_ms = js_sys::Date::now() as i64;
+        let results = results.dyn_into::<Array>().map_err(|_| StoreError::Backend("D1 batch results are not an array".into()))?;
+        let by_primary = Reflect::get(&results.get(0), &JsValue::from_str("meta"))
+            .and_then(|m| Reflect::get(&m, &JsValue::from_str("served_by_primary")))
+            .ok()
+            .and_then(|v| v.as_bool())
+            == Some(true);
+        let mut rows = batch_rows(&results)?;
+        if rows.len() != reads.len() + 1 {
+            return Err(StoreError::Backend("D1 batch answered another number of results".into()));
+        }
+        let fence = rows.remove(0);
+        let from = if by_primary { ReadFrom::Primary } else { ReadFrom::Replica { fence, answered_at_ms } };
+        Ok(NearRows { rows, from })
+    }
+
+    fn bookmark(&self) -> Option<String> {
+        self.bookmark.borrow().clone()
     }
 
     async fn query_many(&self, reads: Vec<Read>) -> Result<Vec<Vec<Row>>, StoreError> {
@@ -158,14 +212,19 @@ impl Store for D1Store {
         }
         let results = settle(self.db.batch(prepared)).await?;
         let results = results.dyn_into::<Array>().map_err(|_| StoreError::Backend("D1 batch results are not an array".into()))?;
-        let mut out = Vec::with_capacity(reads.len());
-        for result in results.iter() {
-            let rows = Reflect::get(&result, &JsValue::from_str("results"))
-                .ok()
-                .and_then(|r| r.dyn_into::<Array>().ok())
-                .ok_or_else(|| StoreError::Backend("D1 batch result has no rows".into()))?;
-            out.push(rows.iter().map(|r| row_from_object(&r)).collect::<Result<Vec<_>, _>>()?);
-        }
-        Ok(out)
+        batch_rows(&results)
     }
+}
+
+/// The rows of each result of a D1 batch, in order.
+fn batch_rows(results: &Array) -> Result<Vec<Vec<Row>>, StoreError> {
+    let mut out = Vec::with_capacity(results.length() as usize);
+    for result in results.iter() {
+        let rows = Reflect::get(&result, &JsValue::from_str("results"))
+            .ok()
+            .and_then(|r| r.dyn_into::<Array>().ok())
+            .ok_or_else(|| StoreError::Backend("D1 batch result has no rows".into()))?;
+        out.push(rows.iter().map(|r| row_from_object(&r)).collect::<Result<Vec<_>, _>>()?);
+    }
+    Ok(out)
 }
