@@ -19,7 +19,6 @@ pub mod store;
 use hmac::{Hmac, Mac};
 use rules::jurisdictions::{retention_table, RecordClass, RetentionStart, RetentionTable};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use sha2::Sha256;
 use utoipa::ToSchema;
 
@@ -230,15 +229,9 @@ struct Owner<'a> {
 
 /// The statements that end a job: the event, and its audit.
 fn completion(gw: &Gateway, owner: &Owner<'_>, erasure_id: &str, user_id: &str, now: i64) -> Vec<Stmt> {
-    let event_id = gw.new_id("evt");
-    let envelope = json!({
-        "event": ERASURE_COMPLETED,
-        "event_id": event_id,
-        "timestamp": time::format(now),
-        "data": { "erasure_id": erasure_id, "user_id": user_id },
-    });
+    let data = crate::webhooks::events::ErasureCompletedData { erasure_id: erasure_id.to_string(), user_id: user_id.to_string() };
     vec![
-        crate::webhooks::store::insert_event(&event_id, owner.environment, Some(owner.tenant_id), ERASURE_COMPLETED, envelope.to_string(), now, None),
+        gw.outbox_event(owner.environment, Some(owner.tenant_id), ERASURE_COMPLETED, now, &data),
         audit(gw, owner, "erasure.completed", "every class erased", erasure_id, now),
     ]
 }

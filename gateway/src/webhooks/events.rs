@@ -22,8 +22,8 @@ use rules::EventKind;
 
 /// The data of one or more kinds of event.
 pub(crate) trait EventData: Serialize + ToSchema {
-    /// The kinds whose `data` this is.
-    const KINDS: &'static [EventKind];
+    /// The names of the kinds whose `data` this is, such as `limit.created`.
+    fn names() -> Vec<&'static str>;
 }
 
 /// What every delivery's body is: the event's name and id, when it
@@ -38,12 +38,17 @@ pub(crate) struct Envelope<'a, P: EventData> {
 
 macro_rules! payload {
     ($(#[$doc:meta])* $name:ident [$($kind:ident),+] { $($body:tt)* }) => {
+        payload!($(#[$doc])* $name names [$(EventKind::$kind.as_str()),+] { $($body)* });
+    };
+    ($(#[$doc:meta])* $name:ident names [$($kind:expr),+] { $($body:tt)* }) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Serialize, ToSchema)]
         #[serde(deny_unknown_fields)]
         pub(crate) struct $name { $($body)* }
         impl EventData for $name {
-            const KINDS: &'static [EventKind] = &[$(EventKind::$kind),+];
+            fn names() -> Vec<&'static str> {
+                vec![$($kind),+]
+            }
         }
     };
 }
@@ -256,27 +261,47 @@ payload!(
     }
 );
 
-// A new kind of event: its payload above, then a line below.
-// (`user.erasure_completed` goes here, with its `{erasure_id, user_id}` payload.)
+payload!(
+    /// `user.erasure_completed`: every class of the user's data that the law let go is erased.
+    ErasureCompletedData names [crate::erasure::ERASURE_COMPLETED] {
+        pub erasure_id: String,
+        pub user_id: String,
+    }
+);
+
+// A new kind of event: its payload above, then a line in `payloads()` below.
 
 impl crate::Gateway {
     /// An outbox row for an event, written in the same batch as the change
     /// that fires it: the envelope of `data`, a payload of `event`'s kind.
     /// `tenant_id` `None` fans out to every tenant of the environment.
     pub(crate) fn event<P: EventData>(&self, environment: Environment, tenant_id: Option<&str>, event: EventKind, now: i64, data: &P) -> Stmt {
-        debug_assert!(P::KINDS.contains(&event), "{} is not the data of {}", P::name(), event.as_str());
+        self.outbox_event(environment, tenant_id, event.as_str(), now, data)
+    }
+
+    /// [`Gateway::event`] for an event the rules do not name (such as
+    /// `user.erasure_completed`): its name is one of its payload's names.
+    pub(crate) fn outbox_event<P: EventData>(
+        &self,
+        environment: Environment,
+        tenant_id: Option<&str>,
+        name: &'static str,
+        now: i64,
+        data: &P,
+    ) -> Stmt {
+        debug_assert!(P::names().contains(&name), "{} is not the data of {name}", P::name());
         let event_id = self.new_id("evt");
-        let envelope = Envelope { event: event.as_str(), event_id: &event_id, timestamp: crate::time::format(now), data };
+        let envelope = Envelope { event: name, event_id: &event_id, timestamp: crate::time::format(now), data };
         // a payload is plain fields: serialising it cannot fail
         let envelope = serde_json::to_string(&envelope).unwrap_or_default();
         let traceparent = self.trace_context.as_ref().and_then(|t| t.traceparent()).filter(|t| super::valid_traceparent(t));
-        super::store::insert_event(&event_id, environment, tenant_id, event.as_str(), envelope, now, traceparent.as_deref())
+        super::store::insert_event(&event_id, environment, tenant_id, name, envelope, now, traceparent.as_deref())
     }
 }
 
 /// One payload type: its kinds, its schema's name and its named schemas.
 struct Payload {
-    kinds: &'static [EventKind],
+    names: Vec<&'static str>,
     name: String,
     schemas: Vec<(String, RefOr<Schema>)>,
 }
@@ -284,7 +309,7 @@ struct Payload {
 fn payload<P: EventData>() -> Payload {
     let mut schemas = vec![(P::name().into_owned(), P::schema())];
     P::schemas(&mut schemas);
-    Payload { kinds: P::KINDS, name: P::name().into_owned(), schemas }
+    Payload { names: P::names(), name: P::name().into_owned(), schemas }
 }
 
 /// Every payload type: the one list the `webhooks` section is made from.
@@ -307,13 +332,13 @@ fn payloads() -> Vec<Payload> {
         payload::<LimitCancelledData>(),
         payload::<LimitBreachData>(),
         payload::<AmlAlertData>(),
+        payload::<ErasureCompletedData>(),
     ]
 }
 
 /// The schema name of a kind's envelope, such as `LimitBreachAttemptEvent`.
-fn envelope_name(kind: EventKind) -> String {
-    kind.as_str()
-        .split(['.', '_'])
+fn envelope_name(kind: &str) -> String {
+    kind.split(['.', '_'])
         .map(|w| {
             let mut c = w.chars();
             c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
@@ -333,21 +358,28 @@ pub(crate) fn document() -> Result<(Json, Vec<(String, Json)>), String> {
             schemas.push((name.clone(), serde_json::to_value(schema).map_err(|e| e.to_string())?));
         }
     }
-    for kind in EventKind::ALL {
-        let owners: Vec<&Payload> = payloads.iter().filter(|p| p.kinds.contains(kind)).collect();
+    // every kind the rules name, then those only a payload names
+    let mut kinds: Vec<&'static str> = EventKind::ALL.iter().map(|k| k.as_str()).collect();
+    for extra in payloads.iter().flat_map(|p| p.names.iter()) {
+        if !kinds.contains(extra) {
+            kinds.push(extra);
+        }
+    }
+    for kind in &kinds {
+        let owners: Vec<&Payload> = payloads.iter().filter(|p| p.names.contains(kind)).collect();
         let [owner] = owners.as_slice() else {
-            return Err(format!("event {} has {} payload types; it needs exactly one", kind.as_str(), owners.len()));
+            return Err(format!("event {kind} has {} payload types; it needs exactly one", owners.len()));
         };
-        let name = envelope_name(*kind);
+        let name = envelope_name(kind);
         schemas.push((
             name.clone(),
             json!({
                 "type": "object",
-                "description": format!("the body of a `{}` delivery", kind.as_str()),
+                "description": format!("the body of a `{}` delivery", kind),
                 "required": ["event", "event_id", "timestamp", "data"],
                 "additionalProperties": false,
                 "properties": {
-                    "event": { "type": "string", "const": kind.as_str() },
+                    "event": { "type": "string", "const": kind },
                     "event_id": { "type": "string", "description": "the event's id, also its `webhook-id` header: the same on every retry" },
                     "timestamp": { "$ref": "#/components/schemas/Timestamp" },
                     "data": { "$ref": format!("#/components/schemas/{}", owner.name) },
@@ -355,10 +387,10 @@ pub(crate) fn document() -> Result<(Json, Vec<(String, Json)>), String> {
             }),
         ));
         webhooks.insert(
-            kind.as_str().to_string(),
+            kind.to_string(),
             json!({ "post": {
                 "operationId": format!("on{}", name.trim_end_matches("Event")),
-                "summary": format!("`{}`", kind.as_str()),
+                "summary": format!("`{}`", kind),
                 "description": "Sent signed in the Standard Webhooks scheme (`webhook-id`, `webhook-timestamp`, `webhook-signature`, `whsec_` secrets) to every endpoint that should hear it, at least once, retried for about three days; answer 2xx to acknowledge.",
                 "tags": ["webhooks"],
                 "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": format!("#/components/schemas/{name}") } } } },
@@ -378,9 +410,12 @@ mod tests {
         let (webhooks, schemas) = document().expect("documents every kind");
         for kind in EventKind::ALL {
             assert!(webhooks.get(kind.as_str()).is_some(), "{} undocumented", kind.as_str());
-            assert!(schemas.iter().any(|(n, _)| *n == envelope_name(*kind)), "{} has no envelope", kind.as_str());
+            assert!(schemas.iter().any(|(n, _)| *n == envelope_name(kind.as_str())), "{} has no envelope", kind.as_str());
         }
-        assert_eq!(envelope_name(EventKind::LimitBreachAttempt), "LimitBreachAttemptEvent");
+        assert_eq!(envelope_name(EventKind::LimitBreachAttempt.as_str()), "LimitBreachAttemptEvent");
+        // an event the rules do not name is documented from its payload
+        assert!(webhooks.get(crate::erasure::ERASURE_COMPLETED).is_some());
+        assert!(schemas.iter().any(|(n, _)| n == "UserErasureCompletedEvent"));
     }
 
     #[test]

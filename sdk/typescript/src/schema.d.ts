@@ -1906,6 +1906,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "user.erasure_completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `user.erasure_completed`
+         * @description Sent signed in the Standard Webhooks scheme (`webhook-id`, `webhook-timestamp`, `webhook-signature`, `whsec_` secrets) to every endpoint that should hear it, at least once, retried for about three days; answer 2xx to acknowledge.
+         */
+        post: operations["onUserErasureCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2174,6 +2194,11 @@ export interface components {
          * @enum {string}
          */
         Environment: "sandbox" | "production";
+        /** @description `user.erasure_completed`: every class of the user's data that the law let go is erased. */
+        ErasureCompletedData: {
+            erasure_id: string;
+            user_id: string;
+        };
         /**
          * @description A job's state.
          * @enum {string}
@@ -2936,6 +2961,15 @@ export interface components {
              */
             precision?: number | null;
             typology: string;
+        };
+        /** @description the body of a `user.erasure_completed` delivery */
+        UserErasureCompletedEvent: {
+            data: components["schemas"]["ErasureCompletedData"];
+            /** @constant */
+            event: "user.erasure_completed";
+            /** @description the event's id, also its `webhook-id` header: the same on every retry */
+            event_id: string;
+            timestamp: components["schemas"]["Timestamp"];
         };
         Value: unknown;
         VendorReviewResult: {
@@ -7879,6 +7913,28 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ScreeningPepMatchEvent"];
+            };
+        };
+        responses: {
+            /** @description any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onUserErasureCompleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserErasureCompletedEvent"];
             };
         };
         responses: {

@@ -70,6 +70,7 @@ from .duration import Duration
 from .enable_webhook_response_200 import EnableWebhookResponse200
 from .entry_topic import EntryTopic
 from .environment import Environment
+from .erasure_completed_data import ErasureCompletedData
 from .erasure_state import ErasureState
 from .error import Error
 from .event_kind import EventKind
@@ -285,6 +286,7 @@ from .timeline_entry import TimelineEntry
 from .timeline_entry_detail import TimelineEntryDetail
 from .typology_feedback import TypologyFeedback
 from .unassign_case_response_200 import UnassignCaseResponse200
+from .user_erasure_completed_event import UserErasureCompletedEvent
 from .vendor_review_result import VendorReviewResult
 from .webhook_delivery import WebhookDelivery
 from .webhook_endpoint import WebhookEndpoint
@@ -362,6 +364,7 @@ __all__ = (
     "EnableWebhookResponse200",
     "EntryTopic",
     "Environment",
+    "ErasureCompletedData",
     "ErasureState",
     "Error",
     "EventKind",
@@ -565,6 +568,7 @@ __all__ = (
     "TimelineEntryDetail",
     "TypologyFeedback",
     "UnassignCaseResponse200",
+    "UserErasureCompletedEvent",
     "VendorReviewResult",
     "WebhookDelivery",
     "WebhookEndpoint",
