@@ -19,9 +19,24 @@
 //!   selectors), decomposed accents, compatibility forms (full-width,
 //!   mathematical letters), punctuation inside a word; recall by class.
 //!
+//! - false positives on an outside set (issue #29): common romanized names of
+//!   Arabia/Persia, Russia, Turkey, Azerbaijan and Uzbekistan, given names
+//!   drawn as often as they are common (Joerg Michael's `nam_dict.txt`, as
+//!   PyPI `gender-guesser` ships it, GFDL) with surnames of the same region
+//!   (Faker's person providers, PyPI `faker`, MIT): `common/romanized-names.tsv`,
+//!   written by `common/romanized_names.py`; not the project's own;
+//! - OFAC mode through the API (issue #29): each pair of OpenSanctions'
+//!   fixture of OFAC's own Sanctions List Search scores
+//!   (`rules/tests/data/ofac-sls-parity.csv`) that OFAC scored at 80 or more,
+//!   searched with `GET /v1/admin/sanctions/search?mode=ofac` on OFAC's list
+//!   (the fixture's names that the January 2022 list lacks added as entries
+//!   of their own); a pair lands when its entry comes back within 5 points of
+//!   OFAC's score, and is "not retrieved" when it does not come back at all.
+//!
 //! `cargo bench -p host-native --bench match_quality` (`CGW_BENCH_INDIVIDUALS`,
 //! default 300; `CGW_BENCH_FP_NAMES`, default 1000 per set; `CGW_BENCH_SHOW_HITS`
-//! prints each false positive with the entries it hit, and each miss).
+//! prints each false positive with the entries it hit, and each miss;
+//! `CGW_BENCH_PARTS`, a comma-separated choice of `recall`, `fp`, `ofac`, default all).
 //! `CGW_BENCH_BASELINE_RULES=path/to/cgw_rules.wasm` screens everything a
 //! second time, in the same run, through another component (e.g. the one
 //! before a change: `git show REV:rules/cgw_rules.wasm > before.wasm`), each
@@ -41,6 +56,10 @@ mod common;
 use common::Error;
 
 const OFAC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../conformance/data/ofac-sdn-2022-01");
+/// OFAC's own scores for pairs of a query and a listed name (see `rules/tests/data/README.md`).
+const SLS_PAIRS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/tests/data/ofac-sls-parity.csv");
+/// The outside set of common romanized names (Faker's, see `common/romanized_names.py`).
+const OUTSIDE_NAMES: &str = include_str!("common/romanized-names.tsv");
 
 /// Ordinary given names and surnames of many locales.
 const ORDINARY_GIVEN: &[&str] = &[
@@ -315,6 +334,115 @@ fn evasions(given: &str, last: &str) -> Vec<(&'static str, String, String)> {
     out
 }
 
+/// One name of the outside set.
+struct OutsideName {
+    region: &'static str,
+    gender: &'static str,
+    part: &'static str,
+    /// how common: given names drawn in proportion to it
+    weight: u64,
+    name: &'static str,
+}
+
+fn outside_names() -> Vec<OutsideName> {
+    OUTSIDE_NAMES
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let mut f = l.split('\t');
+            Some(OutsideName { region: f.next()?, gender: f.next()?, part: f.next()?, weight: f.next()?.parse().ok()?, name: f.next()? })
+        })
+        .collect()
+}
+
+/// One person of the outside set: a region in turn, a gender, a given name
+/// drawn as often as it is common, a surname of that region (of the gender
+/// where it has both), a nationality of the region.
+fn outside_person(names: &[OutsideName], draw: &mut Draw, turn: usize) -> (&'static str, &'static str, &'static str) {
+    const REGIONS: &[(&str, &[&str])] =
+        &[("AR", &["SA", "EG", "IQ", "SY", "IR", "PK", "JO", "YE"]), ("RU", &["RU"]), ("TR", &["TR"]), ("AZ", &["AZ"]), ("UZ", &["UZ", "KZ"])];
+    let (region, countries) = REGIONS[turn % REGIONS.len()];
+    let gender = if draw.next() % 2 == 0 { "m" } else { "f" };
+    let of = |part: &str| -> Vec<&OutsideName> {
+        let fits: Vec<&OutsideName> =
+            names.iter().filter(|n| n.region == region && n.part == part && (n.gender == gender || n.gender == "-")).collect();
+        if fits.is_empty() {
+            names.iter().filter(|n| n.region == region && n.part == part).collect()
+        } else {
+            fits
+        }
+    };
+    let weighted = |from: Vec<&OutsideName>, draw: &mut Draw| -> &'static str {
+        let total: u64 = from.iter().map(|n| n.weight).sum();
+        let mut at = draw.next() % total.max(1);
+        for n in &from {
+            if at < n.weight {
+                return n.name;
+            }
+            at -= n.weight;
+        }
+        from.last().map_or("", |n| n.name)
+    };
+    let given = weighted(of("given"), draw);
+    let surname = weighted(of("surname"), draw);
+    (given, surname, draw.pick(countries))
+}
+
+/// A line of a CSV file with quoted fields (no line breaks inside a field).
+fn csv_fields(line: &str) -> Vec<String> {
+    let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(std::mem::take(&mut field)),
+            c => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
+/// OFAC's pairs scored at 80 or more: (query, listed name, OFAC's score).
+fn sls_pairs() -> Result<Vec<(String, String, i64)>, Error> {
+    let text = std::fs::read_to_string(SLS_PAIRS)?;
+    Ok(text
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f = csv_fields(l);
+            Some((f.first()?.clone(), f.get(1)?.clone(), f.get(2)?.parse::<i64>().ok()?))
+        })
+        .filter(|p| p.2 >= 80)
+        .collect())
+}
+
+/// OFAC's list with the fixture's names that it lacks added, one entry each.
+fn with_pair_names(entries: &[ListEntry], pairs: &[(String, String, i64)]) -> Vec<ListEntry> {
+    let known: std::collections::HashSet<String> = entries.iter().flat_map(|e| e.names.iter().map(|n| n.trim().to_uppercase())).collect();
+    let mut out = entries.to_vec();
+    let mut added = std::collections::HashSet::new();
+    for (_, name, _) in pairs {
+        let upper = name.trim().to_uppercase();
+        if !known.contains(&upper) && added.insert(upper) {
+            out.push(ListEntry {
+                entity_id: format!("SLS-{}", added.len()),
+                kind: EntryKind::Unknown,
+                names: vec![name.clone()],
+                dates_of_birth: vec![],
+                nationalities: vec![],
+                programs: String::new(),
+                topic: rules::EntryTopic::Sanction,
+            });
+        }
+    }
+    out
+}
+
 struct Api {
     client: reqwest::Client,
     base: String,
@@ -335,6 +463,30 @@ impl Api {
         let case: Json =
             self.client.get(format!("{}/v1/admin/sanctions/cases/{case_id}", self.base)).bearer_auth(&self.admin).send().await?.json().await?;
         Ok(case["matches"].as_array().map(|m| m.iter().filter_map(|m| m["entity_id"].as_str().map(str::to_string)).collect()).unwrap_or_default())
+    }
+}
+
+impl Api {
+    /// An analyst's OFAC-mode search: the best score (0 to 100) of an entry
+    /// that has `listed` among its names, none when no such entry comes back.
+    async fn ofac_score(&mut self, query: &str, listed: &str) -> Result<Option<i64>, Error> {
+        self.screened += 1;
+        let answer: Json = self
+            .client
+            .get(format!("{}/v1/admin/sanctions/search", self.base))
+            .query(&[("name", query), ("mode", "ofac"), ("limit", "100")])
+            .bearer_auth(&self.admin)
+            .send()
+            .await?
+            .json()
+            .await?;
+        let results = answer["results"].as_array().ok_or_else(|| format!("no results for {query}: {answer}"))?;
+        let has = |r: &Json| {
+            let primary = r["primary_name"].as_str().into_iter();
+            let aliases = r["aliases"].as_array().into_iter().flatten().filter_map(Json::as_str);
+            primary.chain(aliases).any(|n| n.trim().eq_ignore_ascii_case(listed.trim()))
+        };
+        Ok(results.iter().filter(|r| has(r)).filter_map(|r| r["ofac"]["score"].as_i64()).max())
     }
 }
 
@@ -427,10 +579,13 @@ async fn run() -> Result<(), Error> {
     }
     let versions = apis.len();
 
-    let (mut recall, mut evasion, mut fp): (Rows, Rows, Rows) = (Vec::new(), Vec::new(), Vec::new());
+    let parts = std::env::var("CGW_BENCH_PARTS").unwrap_or_else(|_| "recall,fp,ofac".into());
+    let part = |name: &str| parts.split(',').any(|p| p.trim() == name);
+    let (mut recall, mut evasion, mut fp, mut ofac): (Rows, Rows, Rows, Rows) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let outside = outside_names();
     let started = Instant::now();
     for (at, api) in apis.iter_mut().enumerate() {
-        for (entity, given, last, dob, nationality) in &people {
+        for (entity, given, last, dob, nationality) in people.iter().filter(|_| part("recall")) {
             for (rows, cases) in [(&mut recall, variants(given, last)), (&mut evasion, evasions(given, last))] {
                 for (class, first, surname) in cases {
                     let matched = api.screen(&first, &surname, dob, nationality).await?;
@@ -441,6 +596,9 @@ async fn run() -> Result<(), Error> {
                     count(rows, class, versions, at, found);
                 }
             }
+        }
+        if !part("fp") {
+            continue;
         }
         // False positives: any hit on a name on no list.
         let mut draw = Draw(0x9e37_79b9_7f4a_7c15);
@@ -457,6 +615,52 @@ async fn run() -> Result<(), Error> {
                 count(&mut fp, set, versions, at, !matched.is_empty());
             }
         }
+        // The outside set: Faker's romanized names, not the project's own.
+        let mut draw = Draw(0x51_7cc1_b727_220a);
+        for turn in 0..fp_names {
+            let (first, last, nationality) = outside_person(&outside, &mut draw, turn);
+            let dob = draw.date_of_birth();
+            let matched = api.screen(first, last, &dob, nationality).await?;
+            if !matched.is_empty() && show {
+                println!("{}: false positive (outside set): {first} {last} {dob} {nationality} -> {matched:?}", labels[at]);
+            }
+            count(&mut fp, "outside set: common romanized names (nam_dict given names, Faker surnames)", versions, at, !matched.is_empty());
+        }
+    }
+    // OFAC mode through the API, on a server of each component's own with the fixture's missing names added.
+    if part("ofac") {
+        let pairs = sls_pairs()?;
+        let listed = with_pair_names(&entries, &pairs);
+        println!("OFAC mode: {} pairs OFAC scored at 80 or more; {} of their names added to the list", pairs.len(), listed.len() - entries.len());
+        for row in ["within 5 points", "retrieved, more than 5 points off", "not retrieved"] {
+            ofac.push((row.to_string(), 0, vec![0; versions]));
+        }
+        let mut components = Vec::new();
+        if let Ok(path) = std::env::var("CGW_BENCH_BASELINE_RULES") {
+            components.push(ComponentRules::load(std::path::Path::new(&path))?);
+        }
+        components.push(ComponentRules::embedded()?);
+        for (at, rules) in components.into_iter().enumerate() {
+            let mut api = start(dir.path(), &format!("ofac-{at}"), rules, listed.clone()).await?;
+            for (query, name, expected) in &pairs {
+                let got = api.ofac_score(query, name).await?;
+                let row = match got {
+                    None => "not retrieved",
+                    Some(score) if (score - expected).abs() <= 5 => "within 5 points",
+                    Some(_) => "retrieved, more than 5 points off",
+                };
+                if row != "within 5 points" && show {
+                    println!("{}: OFAC pair {row}: {query:?} / {name:?}: OFAC {expected}, here {got:?}", labels[at]);
+                }
+                count(&mut ofac, row, versions, at, true);
+                for other in ["within 5 points", "retrieved, more than 5 points off", "not retrieved"] {
+                    if other != row {
+                        count(&mut ofac, other, versions, at, false);
+                    }
+                }
+            }
+            apis[at].screened += api.screened;
+        }
     }
     let screened: usize = apis.iter().map(|a| a.screened).sum();
     let per_screening_ms = started.elapsed().as_secs_f64() * 1e3 / screened.max(1) as f64;
@@ -464,6 +668,7 @@ async fn run() -> Result<(), Error> {
     print("recall: SDN individuals, true DOB and nationality", &labels, &recall, false);
     print("evasion recall: the same individuals, the name written with", &labels, &evasion, false);
     print("false positives: names on no list, random DOB 1950–2005", &labels, &fp, true);
+    print("OFAC mode through the API: OFAC's pairs scored 80 or more, by outcome", &labels, &ofac, false);
     let at_goal = |at: usize| evasion.iter().filter(|(_, n, hits)| hits[at] as f64 >= 0.98 * *n as f64).count();
     for (at, label) in labels.iter().enumerate() {
         println!("{label}: {} of {} evasion classes at ≥ 98% recall", at_goal(at), evasion.len());

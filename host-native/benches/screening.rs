@@ -4,7 +4,10 @@
 //! list of 1,000,000 names, beside a bare `GET /v1/health` in the same run.
 //!
 //! `cargo bench -p host-native --bench screening` (`CGW_BENCH_SCREENS`, default 400;
-//! `CGW_BENCH_SCALE_NAMES`, default 1000000).
+//! `CGW_BENCH_SCALE_NAMES`, default 1000000). `CGW_BENCH_BASELINE_RULES=path/to/cgw_rules.wasm`
+//! measures another component first, in the same run (e.g. the one before a
+//! change of the index keys: its imports key the names its way), each on a
+//! server and database of its own.
 
 use std::time::{Duration, Instant};
 
@@ -17,7 +20,7 @@ use rules::EntryKind;
 use serde_json::{json, Value as Json};
 
 mod common;
-use common::{start_gateway_with, Error};
+use common::Error;
 
 const OFAC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../conformance/data/ofac-sdn-2022-01");
 
@@ -25,11 +28,27 @@ fn api(e: gateway::error::ApiError) -> Error {
     format!("{}: {}", e.code, e.message).into()
 }
 
-async fn importer(database: &str) -> Result<Gateway, Error> {
-    let gateway =
-        Gateway::new(open_store(database).await?, Box::new(ComponentRules::embedded()?), Box::new(SystemClock), Box::new(OsIds), Config::default());
+/// The component measured: the baseline's file, or the embedded one.
+fn component(path: Option<&str>) -> Result<ComponentRules, Error> {
+    Ok(match path {
+        Some(path) => ComponentRules::load(std::path::Path::new(path))?,
+        None => ComponentRules::embedded()?,
+    })
+}
+
+async fn importer(database: &str, rules: Option<&str>) -> Result<Gateway, Error> {
+    let gateway = Gateway::new(open_store(database).await?, Box::new(component(rules)?), Box::new(SystemClock), Box::new(OsIds), Config::default());
     gateway.migrate().await?;
     Ok(gateway)
+}
+
+/// A server on loopback over `database`, screening through `rules`.
+async fn serve(database: &str, rules: Option<&str>) -> Result<std::net::SocketAddr, Error> {
+    let gateway = std::sync::Arc::new(importer(database, rules).await?);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
+    tokio::spawn(host_native::server::serve(listener, gateway, std::future::pending()));
+    Ok(addr)
 }
 
 /// Names that look like the lists' (two or three syllable words), seeded.
@@ -101,7 +120,7 @@ async fn health_p99(base: &str, count: usize) -> Result<f64, Error> {
 }
 
 async fn production_key(base: &str, database: &str) -> Result<String, Error> {
-    let admin = importer(database).await?.create_admin_key(Environment::Production).await?;
+    let admin = importer(database, None).await?.create_admin_key(Environment::Production).await?;
     let tenant: Json = reqwest::Client::new()
         .post(format!("{base}/v1/admin/tenants"))
         .bearer_auth(&admin)
@@ -128,34 +147,44 @@ async fn run() -> Result<(), Error> {
         ("John", "Smith"),
         ("Bashar", "Al-Assad"),
     ];
-    println!("| list | names | import s | screenings | hits | p50 ms | p99 ms | max ms | health p99 ms |");
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("| rules | list | names | import s | screenings | hits | p50 ms | p99 ms | max ms | health p99 ms |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     let sdn = std::fs::read(format!("{OFAC}/sdn.csv"))?;
     let alt = std::fs::read(format!("{OFAC}/alt.csv"))?;
-    for (label, extra) in [("OFAC SDN 2022-01", None), ("OFAC SDN + generated", Some(scale))] {
-        let database = format!("sqlite://{}", dir.path().join(format!("{}.db", label.len())).display());
-        let (addr, _) = start_gateway_with(&database, false, Config::default()).await?;
-        let base = format!("http://{addr}");
-        let gateway = importer(&database).await?;
-        let started = Instant::now();
-        let mut imported_names = gateway
-            .import_list(Environment::Production, "ofac-sdn", ListFormat::OfacCsv, parse::ofac(&sdn, Some(&alt))?, "bench")
-            .await
-            .map_err(api)?
-            .names;
-        if let Some(count) = extra {
-            imported_names += gateway
-                .import_list(Environment::Production, "generated", ListFormat::OpenSanctionsCsv, generated(count), "bench")
+    let baseline = std::env::var("CGW_BENCH_BASELINE_RULES").ok();
+    let mut components: Vec<(&str, Option<&str>)> = Vec::new();
+    if let Some(path) = baseline.as_deref() {
+        components.push(("before", Some(path)));
+    }
+    components.push((if baseline.is_some() { "after" } else { "this build" }, None));
+    for (rules, path) in components {
+        for (label, extra) in [("OFAC SDN 2022-01", None), ("OFAC SDN + generated", Some(scale))] {
+            let database = format!("sqlite://{}", dir.path().join(format!("{rules}-{}.db", label.len())).display());
+            let gateway = importer(&database, path).await?;
+            let addr = serve(&database, path).await?;
+            let base = format!("http://{addr}");
+            let started = Instant::now();
+            let mut imported_names = gateway
+                .import_list(Environment::Production, "ofac-sdn", ListFormat::OfacCsv, parse::ofac(&sdn, Some(&alt))?, "bench")
                 .await
                 .map_err(api)?
                 .names;
+            if let Some(count) = extra {
+                imported_names += gateway
+                    .import_list(Environment::Production, "generated", ListFormat::OpenSanctionsCsv, generated(count), "bench")
+                    .await
+                    .map_err(api)?
+                    .names;
+            }
+            let import_seconds = started.elapsed().as_secs_f64();
+            let key = production_key(&base, &database).await?;
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            let (p50, p99, max, hits) = screen_many(&base, &key, screens, &names).await?;
+            let health = health_p99(&base, 400).await?;
+            println!(
+                "| {rules} | {label} | {imported_names} | {import_seconds:.1} | {screens} | {hits} | {p50:.2} | {p99:.2} | {max:.2} | {health:.2} |"
+            );
         }
-        let import_seconds = started.elapsed().as_secs_f64();
-        let key = production_key(&base, &database).await?;
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        let (p50, p99, max, hits) = screen_many(&base, &key, screens, &names).await?;
-        let health = health_p99(&base, 400).await?;
-        println!("| {label} | {imported_names} | {import_seconds:.1} | {screens} | {hits} | {p50:.2} | {p99:.2} | {max:.2} | {health:.2} |");
     }
     println!("\nSQLite (synchronous=FULL), one client on loopback, the server in the same process; each screening is a new user");
     Ok(())

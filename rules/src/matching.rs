@@ -31,6 +31,8 @@ use crate::types::named_enum;
 pub const DEFAULT_HIT_THRESHOLD: f64 = 0.85;
 /// Below this Jaro-Winkler similarity two words are taken as different.
 const UNLIKE_WORD: f64 = 0.8;
+/// A whole word of the query against the initial the list gives for it.
+const LISTED_INITIAL: f64 = 0.7;
 /// At most this many matches are kept on a case, best first.
 pub const MAX_MATCHES: usize = 10;
 
@@ -132,9 +134,23 @@ pub fn score_candidates(query: &NameQuery, candidates: &[ListCandidate]) -> Vec<
     scored
 }
 
-/// The keys under which the store indexes a name, and looks a query up: the
-/// Soundex code of each word of two letters or more. A query shares at least
-/// one key with every name it could score well against.
+/// The keys under which the store indexes a name, and looks a query up.
+/// A query shares at least one key with every name it could score well
+/// against, in OFAC mode as in screening, and the closer a name the more
+/// keys it shares (the store proposes the entries sharing the most). Four
+/// families, each told apart by its form:
+/// - the Soundex code of each word of two letters or more (`P350`): words
+///   that sound alike;
+/// - `p:` and the first three letters of each word of three letters or more
+///   (`p:put`): Jaro-Winkler rewards a shared beginning, so `PUTINA`,
+///   `OBAID` for `OBAMA` and `Jingping` for `Jinping` score high while their
+///   Soundex codes differ;
+/// - `h:` and the first three letters of the name's first word as written
+///   (`h:vla` for `VLADIMIR BILIY`), and `g:` and its first two (`g:pu`):
+///   OFAC's whole-name technique scores names that begin alike, whatever
+///   their other words (`PUTIN` and `PUNTI, Pere` score 90);
+/// - `i:` and each one-letter word (`i:z`): a query of initials alone
+///   (`Z`) still finds the entries that have them.
 pub fn index_keys(name: &str) -> Vec<String> {
     // Both readings: a query finds an entry whose hyphenated word it joins or
     // splits. A joined word is keyed from three letters: two joined initials
@@ -143,6 +159,17 @@ pub fn index_keys(name: &str) -> Vec<String> {
     let split = all.last().cloned().unwrap_or_default();
     let joined = all.first().filter(|_| all.len() > 1).into_iter().flatten().filter(|w| w.len() >= 3 && !split.contains(w));
     let mut keys: Vec<String> = split.iter().filter(|w| w.len() >= 2).chain(joined).map(|w| soundex(w)).collect();
+    for word in all.iter().flatten() {
+        match word.get(..3) {
+            Some(head) => keys.push(alloc::format!("p:{head}")),
+            None if word.len() == 1 => keys.push(alloc::format!("i:{word}")),
+            None => {}
+        }
+    }
+    if let Some(first) = all.first().and_then(|r| r.first()) {
+        keys.push(alloc::format!("h:{}", first.get(..3).unwrap_or(first)));
+        keys.push(alloc::format!("g:{}", first.get(..2).unwrap_or(first)));
+    }
     keys.sort();
     keys.dedup();
     keys
@@ -158,7 +185,9 @@ pub fn name_similarity(query: &[String], candidate: &[String]) -> f64 {
     if query.is_empty() || candidate.is_empty() {
         return 0.0;
     }
-    let covered = |from: &[String], to: &[String]| -> f64 {
+    // `from_query`: whether `from` is the query (the similarity of a word and
+    // an initial depends on which side gave only the initial).
+    let covered = |from: &[String], to: &[String], from_query: bool| -> f64 {
         let mut used = alloc::vec![false; to.len()];
         let mut order: Vec<usize> = (0..from.len()).collect();
         order.sort_by_key(|i| core::cmp::Reverse(from[*i].len()));
@@ -169,7 +198,7 @@ pub fn name_similarity(query: &[String], candidate: &[String]) -> f64 {
                 .iter()
                 .enumerate()
                 .filter(|(j, _)| !used[*j])
-                .map(|(j, w)| (j, word_similarity(word, w)))
+                .map(|(j, w)| (j, if from_query { word_similarity(word, w) } else { word_similarity(w, word) }))
                 .fold((None, 0.0f64), |best, (j, s)| if s > best.1 { (Some(j), s) } else { best });
             if let (Some(j), _) = best {
                 used[j] = true;
@@ -184,8 +213,8 @@ pub fn name_similarity(query: &[String], candidate: &[String]) -> f64 {
             total / weight
         }
     };
-    let query_side = covered(query, candidate);
-    let candidate_side = covered(candidate, query);
+    let query_side = covered(query, candidate, true);
+    let candidate_side = covered(candidate, query, false);
     // Every word asked for weighs most (OFAC's search scores a name whose
     // words are all found at or near 100); words the list has and the query
     // lacks (a patronymic, a middle name) lower the score a little.
@@ -202,13 +231,24 @@ fn word_weight(word: &str) -> f64 {
     }
 }
 
+/// How alike a word of the query (`a`) and a word of the listed name (`b`) are.
 fn word_similarity(a: &str, b: &str) -> f64 {
     if a == b {
         return 1.0;
     }
-    // An initial matches the word it begins.
+    // An initial matches the word it begins. An initial the query gives for a
+    // listed word is close (the person wrote `V. Putin`); a whole word of the
+    // query that the list knows only by its initial is not: the list says
+    // one letter of it, and a common given name beside an entry's `N.S.`
+    // would otherwise carry a stranger's whole name to a hit (issue #29's
+    // outside set: `Leila Sadeed` against `AL-DAJANI, Leila N.S.`).
     if a.len() == 1 || b.len() == 1 {
-        return if a.as_bytes().first() == b.as_bytes().first() { 0.9 } else { 0.0 };
+        let same = a.as_bytes().first() == b.as_bytes().first();
+        return match (same, a.len() == 1) {
+            (false, _) => 0.0,
+            (true, true) => 0.9,
+            (true, false) => LISTED_INITIAL,
+        };
     }
     let jw = jaro_winkler(a, b);
     // Words that sound alike (Soundex) score at least as a close spelling.
@@ -421,6 +461,8 @@ fn fold(c: char) -> Option<&'static str> {
         'Þ' | 'þ' => "th",
         'Ù'..='Ü' | 'ù'..='ü' | 'Ū' | 'ū' | 'Ů' | 'ů' | 'Ű' | 'ű' | 'Ų' | 'ų' => "u",
         'Ý' | 'ý' | 'ÿ' | 'Ÿ' => "y",
+        // Azerbaijani schwa, romanized `a` (`Əliyev`, `Aliyev`)
+        'Ə' | 'ə' => "a",
         'Ź' | 'ź' | 'Ż' | 'ż' | 'Ž' | 'ž' => "z",
         // Cyrillic (a common romanisation)
         'А' | 'а' => "a",
@@ -951,6 +993,23 @@ mod tests {
     }
 
     #[test]
+    fn a_whole_word_against_a_listed_initial_is_weak_evidence() {
+        // issue #29's outside set: a common given name and a surname that begins like the entry's initial
+        assert!(score("Leila Sadeed", &["AL-DAJANI, Leila N.S."]) < DEFAULT_HIT_THRESHOLD, "{}", score("Leila Sadeed", &["AL-DAJANI, Leila N.S."]));
+        assert!(score("Ahmet Sakarya", &["AHMED, Adnan S. Hasan"]) < DEFAULT_HIT_THRESHOLD);
+        // the twins: the person's own initial still matches the listed word, and the listed initials themselves match
+        assert!(score("V. Putin", &["PUTIN, Vladimir"]) >= DEFAULT_HIT_THRESHOLD, "{}", score("V. Putin", &["PUTIN, Vladimir"]));
+        assert!(score("Leila N.S. Al-Dajani", &["AL-DAJANI, Leila N.S."]) >= DEFAULT_HIT_THRESHOLD);
+        assert!(score("Leila Nasser Al-Dajani", &["AL-DAJANI, Leila N.S."]) >= DEFAULT_HIT_THRESHOLD, "the entry's other words carry it");
+    }
+
+    #[test]
+    fn the_azerbaijani_schwa_is_read_as_a_letter() {
+        assert_eq!(words("Lala Nəsibova"), ["lala", "nasibova"]);
+        assert_eq!(words("ƏLİYEV"), ["aliyev"]);
+    }
+
+    #[test]
     fn only_invisible_text_is_told_apart() {
         assert!(is_only_invisible("\u{200b}\u{200e}"));
         assert!(is_only_invisible(" \u{feff}\u{202e} \u{2066}"));
@@ -963,8 +1022,41 @@ mod tests {
 
     #[test]
     fn index_keys_are_shared_by_spellings_that_sound_alike() {
-        assert_eq!(index_keys("Vladimir Putin"), index_keys("PUTIN, Vladimir"));
+        // word order changes only the head (the first word as written)
+        let unheaded = |n: &str| index_keys(n).into_iter().filter(|k| !k.starts_with("h:") && !k.starts_with("g:")).collect::<Vec<_>>();
+        assert_eq!(unheaded("Vladimir Putin"), unheaded("PUTIN, Vladimir"));
         assert!(index_keys("Muammar Qadhafi").iter().any(|k| index_keys("Moammar Qadafi").contains(k)));
-        assert!(index_keys("V Putin").iter().all(|k| k.len() == 4), "initials are not keys");
+        let initials = index_keys("V Putin");
+        assert!(!initials.iter().any(|k| k.starts_with('V') && k.len() == 4), "an initial is no Soundex key: {initials:?}");
+        assert!(initials.contains(&"i:v".to_string()), "an initial is keyed in its own family: {initials:?}");
+    }
+
+    #[test]
+    fn index_keys_are_shared_by_names_that_begin_alike() {
+        let shares = |a: &str, b: &str| index_keys(a).iter().any(|k| index_keys(b).contains(k));
+        // OFAC's search scores these pairs at 83 to 100; their Soundex codes differ
+        for (query, listed) in [
+            ("OBAMA", "OBAID, Maher"),
+            ("PUTINPUTIN", "PUTINA, Yekaterina"),
+            ("XI JINPING", "LIU, Jingping"),
+            ("BASHIRUDDIN", "Bashir"),
+            ("GEORGE BUSH", "GEORGIEVA, Elena Aleksandrovna"),
+            ("Z", "ALBARRAQ Z"),
+            ("PUTIN", "PUNTI, Pere"),
+        ] {
+            assert!(
+                !index_keys(query).iter().any(|k| k.as_bytes()[0].is_ascii_uppercase() && index_keys(listed).contains(k)),
+                "{query}: a Soundex code in common"
+            );
+            assert!(shares(query, listed), "{query} / {listed}");
+        }
+        // the twins: names that begin otherwise share nothing
+        for (query, listed) in [("OBAMA", "SMITH, John"), ("Z", "ALBARRAQ"), ("Hannah Johnson", "PUTIN, Vladimir")] {
+            assert!(!shares(query, listed), "{query} / {listed}: {:?} {:?}", index_keys(query), index_keys(listed));
+        }
+        // the families are told apart by their form: a prefix is never a Soundex code
+        assert_eq!(index_keys("Vladimir Putin"), ["P350", "V435", "g:vl", "h:vla", "p:put", "p:vla"]);
+        assert_eq!(index_keys("PUTIN, Vladimir").last().map(String::as_str), Some("p:vla"));
+        assert!(index_keys("PUTIN, Vladimir").contains(&"h:put".to_string()), "the first word as written heads the name");
     }
 }

@@ -30,6 +30,10 @@ use store::{ListStatus, LoadRow, KEYS_PER_READ};
 /// At most this many entries are scored for one name: those sharing the most
 /// index keys with it.
 const MAX_CANDIDATES: usize = 64;
+/// An analyst's OFAC-mode search scores more: OFAC's tool scores the whole
+/// list, and a common word (`VLADIMIR`, `MOHAMMED`) is shared by hundreds of
+/// entries that its whole-name technique may score at 80 or more.
+const OFAC_CANDIDATES: usize = 256;
 /// Entries written per batch while an import loads inline.
 const IMPORT_BATCH: usize = 400;
 /// Entries a staged chunk holds at most, and its size past which it closes.
@@ -412,6 +416,19 @@ impl Gateway {
         entries: Entries<'_>,
         scope: ScreeningScope,
     ) -> ApiResult<(Vec<ListCandidate>, Vec<ScreenedSource>)> {
+        self.list_candidates_up_to(environment, name, date_of_birth, entries, scope, MAX_CANDIDATES).await
+    }
+
+    /// [`Self::list_candidates`], with at most `cut` entries proposed.
+    async fn list_candidates_up_to(
+        &self,
+        environment: Environment,
+        name: &str,
+        date_of_birth: &str,
+        entries: Entries<'_>,
+        scope: ScreeningScope,
+        cut: usize,
+    ) -> ApiResult<(Vec<ListCandidate>, Vec<ScreenedSource>)> {
         let birth_year = date_of_birth.get(..4).filter(|y| y.bytes().all(|b| b.is_ascii_digit()));
         let mut lists = store::active_lists(self.store.as_ref(), environment).await?;
         if let Entries::ChangedIn(list_id) = entries {
@@ -428,7 +445,7 @@ impl Gateway {
         let mut read_list = Vec::new();
         for (i, list) in lists.iter().enumerate() {
             for chunk in keys.chunks(KEYS_PER_READ) {
-                reads.push(store::read_ranked_entries(&list.list_id, changed_only, MAX_CANDIDATES, chunk, scope, birth_year));
+                reads.push(store::read_ranked_entries(&list.list_id, changed_only, cut, chunk, scope, birth_year));
                 read_list.push(i);
             }
         }
@@ -445,7 +462,7 @@ impl Gateway {
         }
         let mut ranked: Vec<((usize, i64), (i64, bool))> = hits.into_iter().collect();
         ranked.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(b.1 .1.cmp(&a.1 .1)).then(a.0.cmp(&b.0)));
-        ranked.truncate(MAX_CANDIDATES);
+        ranked.truncate(cut);
         let picks: Vec<(usize, i64)> = ranked.into_iter().map(|(k, _)| k).collect();
         let reads = picks.iter().filter_map(|(list, entry_no)| lists.get(*list).map(|l| store::read_entry(&l.list_id, *entry_no))).collect();
         let mut candidates = Vec::with_capacity(picks.len());
@@ -660,7 +677,8 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
     let every_topic = ScreeningScope { pep: true, adverse_media: true };
     // OFAC's tool scores by name alone: the birth date does not order its candidates either.
     let retrieval_birth = if mode == SearchMode::Ofac { "" } else { date_of_birth.as_str() };
-    let (candidates, _) = gw.list_candidates(ctx.caller.environment, &name, retrieval_birth, Entries::All, every_topic).await?;
+    let cut = if mode == SearchMode::Ofac { OFAC_CANDIDATES } else { MAX_CANDIDATES };
+    let (candidates, _) = gw.list_candidates_up_to(ctx.caller.environment, &name, retrieval_birth, Entries::All, every_topic, cut).await?;
     // Each mode scores in the rules; a result is the candidate with its score and that mode's parts.
     let scored: Vec<Scored> = match mode {
         SearchMode::Ofac => gw
