@@ -129,4 +129,7 @@ CGW_EDGE_CONFORMANCE=1 cargo test --locked --release -p conformance --test edge
 step "the exclusion check near the caller at the edge: a simulated lagging replica (0, 0.5 s, 2 s, 10 s, never) keeps the 1 s bound; the fence-off twin is caught; an echoed bookmark reads its own write"
 CGW_EDGE_CONFORMANCE=1 cargo test --locked --release -p conformance --test edge_replica
 
+step "counted round trips at the edge (scripts/edge.sh serve --measure): a warm limits/check makes one primary trip and nothing else, read-only checks wake no dispatcher, a new isolate makes no migration trip; each with its twin"
+CGW_EDGE_CONFORMANCE=1 cargo test --locked --release -p conformance --test edge_trips
+
 step "all tests passed"
