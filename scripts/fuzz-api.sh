@@ -1,24 +1,30 @@
 #!/usr/bin/env bash
-# Holds the native host to its OpenAPI document (gateway/openapi.json) with
+# Holds a host to its OpenAPI document (gateway/openapi.json) with
 # schemathesis, an independent fuzzer from PyPI: no 5xx for any input, every
 # response of its documented status, content type, headers and schema.
 #
 #   scripts/fuzz-api.sh [--database URL] [--max-examples N]
+#   scripts/fuzz-api.sh --edge [--max-examples N]
 #
-# The server is started on loopback with a fresh SQLite file unless --database
-# names another store. Tenant operations run with a sandbox tenant's key, admin
-# operations with an admin key. schemathesis is installed once into
-# ~/.cache/cgw-tools, keyed by its version.
+# The native server is started on loopback with a fresh SQLite file unless
+# --database names another store. --edge fuzzes the edge host instead
+# (`scripts/edge.sh serve` on fresh local state, as deployed: no local tools),
+# with fewer examples by default (5: every request crosses the local Workers
+# runtime) and each of its two runs boxed in CGW_FUZZ_EDGE_SECONDS (600; past it the run fails). Tenant
+# operations run with a sandbox tenant's key, admin operations with an admin
+# key. schemathesis is installed once into ~/.cache/cgw-tools, keyed by its version.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SCHEMATHESIS_VERSION=4.32.5
 database=""
-max_examples=25
+max_examples=""
+edge=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --database) database="$2"; shift 2 ;;
     --max-examples) max_examples="$2"; shift 2 ;;
+    --edge) edge=1; shift ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -33,27 +39,41 @@ if [ ! -f "$venv/.complete" ]; then
   touch "$venv/.complete"
 fi
 
-bin="${CGW_BINARY:-$PWD/target/release/compliance-gateway}"
-[ -x "$bin" ] || cargo build --locked --release -q -p host-native
 work=$(mktemp -d)
 server=""
 cleanup() {
-  [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+  # the edge server is a process group of its own (node and workerd)
+  [ -n "$server" ] && { kill -TERM -- "-$server" 2>/dev/null || kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; }
   rm -rf "$work"
 }
 trap cleanup EXIT
-[ -n "$database" ] || database="sqlite://$work/gateway.db"
-
-admin=$("$bin" admin-key create --environment sandbox --database "$database")
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 base="http://127.0.0.1:$port"
-head -c 32 /dev/urandom | base64 >"$work/secret.key"   # a shared database needs its key given
-"$bin" serve --listen "127.0.0.1:$port" --database "$database" --secret-key-file "$work/secret.key" >"$work/server.log" 2>&1 &
-server=$!
-for _ in $(seq 1 100); do
+
+if [ -n "$edge" ]; then
+  [ -z "$database" ] || { echo "--edge uses its own local D1; --database does not apply" >&2; exit 2; }
+  max_examples=${max_examples:-5}
+  database="edge host (local D1)"
+  admin=$(scripts/edge.sh admin-key --environment sandbox --state "$work/edge")
+  setsid scripts/edge.sh serve --port "$port" --state "$work/edge" >"$work/server.log" 2>&1 &
+  server=$!
+  tries=1800   # the runtime takes some seconds to start (and edge.sh serve first checks the build)
+else
+  max_examples=${max_examples:-25}
+  bin="${CGW_BINARY:-$PWD/target/release/compliance-gateway}"
+  [ -x "$bin" ] || cargo build --locked --release -q -p host-native
+  [ -n "$database" ] || database="sqlite://$work/gateway.db"
+  admin=$("$bin" admin-key create --environment sandbox --database "$database")
+  head -c 32 /dev/urandom | base64 >"$work/secret.key"   # a shared database needs its key given
+  "$bin" serve --listen "127.0.0.1:$port" --database "$database" --secret-key-file "$work/secret.key" >"$work/server.log" 2>&1 &
+  server=$!
+  tries=100
+fi
+for _ in $(seq 1 "$tries"); do
   curl -sf "$base/v1/health" >/dev/null && break
   sleep 0.1
 done
+curl -sf "$base/v1/health" >/dev/null || { echo "the server did not answer /v1/health:" >&2; cat "$work/server.log" >&2; exit 1; }
 curl -sf "$base/v1/openapi.json" -o "$work/openapi.json"
 python3 - "$work/openapi.json" <<'EOF'
 import json, sys
@@ -71,9 +91,11 @@ tenant_key=$(curl -sf -X POST "$base/v1/admin/tenants" -H "authorization: Bearer
 # which also says which statuses count as a refusal).
 # The fuzzer's own requests come from loopback, which the per-source failure
 # limit exempts, so its bad keys cannot lock out its good ones.
+boxed=()
+[ -z "$edge" ] || boxed=(timeout --signal=TERM "${CGW_FUZZ_EDGE_SECONDS:-600}")
 run() {
   local key="$1"; shift
-  "$venv/bin/schemathesis" --config-file scripts/schemathesis.toml run "$base/v1/openapi.json" \
+  ${boxed[@]+"${boxed[@]}"} "$venv/bin/schemathesis" --config-file scripts/schemathesis.toml run "$base/v1/openapi.json" \
     --header "Authorization: Bearer $key" \
     --checks all \
     --exclude-checks positive_data_acceptance \
@@ -90,4 +112,8 @@ echo "==> tenant operations ($base, $database)"
 run "$tenant_key" --exclude-tag admin || status=1
 echo "==> admin operations"
 run "$admin" --include-tag admin || status=1
+if [ "$status" != 0 ] && [ -n "$edge" ]; then
+  echo "==> the edge host's log" >&2
+  tail -n 200 "$work/server.log" >&2
+fi
 exit $status
