@@ -88,9 +88,10 @@ impl World {
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let server = Server(command.spawn().unwrap());
         let base = format!("http://127.0.0.1:{port}");
-        let deadline = Instant::now() + Duration::from_secs(180);
+        // `serve` builds first, and waits for the builds of other runs
+        let deadline = Instant::now() + Duration::from_secs(600);
         while ureq::get(&format!("{base}/__local/trips")).call().is_err() {
-            assert!(Instant::now() < deadline, "the measuring entry did not answer within 180 s");
+            assert!(Instant::now() < deadline, "the measuring entry did not answer within 600 s");
             std::thread::sleep(Duration::from_millis(200));
         }
         let mut keys = Vec::new();
