@@ -227,7 +227,7 @@ pub fn erase_class(class: RecordClass, tenant_id: &str, user_id: &str, keyed_ema
             at(),
         )],
         RecordClass::AmlRecords => {
-            let all: Vec<Stmt> = [
+            let mut all: Vec<Stmt> = [
                 "DELETE FROM aml_events WHERE tenant_id = ?1 AND external_user_id = ?2",
                 "DELETE FROM aml_alerts WHERE tenant_id = ?1 AND external_user_id = ?2",
                 "DELETE FROM aml_cases WHERE tenant_id = ?1 AND external_user_id = ?2",
@@ -244,6 +244,11 @@ pub fn erase_class(class: RecordClass, tenant_id: &str, user_id: &str, keyed_ema
             .into_iter()
             .map(|sql| Stmt::new(sql, key()))
             .collect();
+            // the filings drafted from the player's cases (issue #31 item 1): the officer's subject and the XML go
+            all.push(Stmt::new(
+                "UPDATE aml_filings SET xml = NULL, subject = NULL, redacted_at = ?3 WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NULL",
+                at(),
+            ));
             all
         }
         RecordClass::Exclusions => vec![Stmt::new(
