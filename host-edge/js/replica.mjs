@@ -41,11 +41,39 @@ const sim = {
   // the primary bookmark of the latest write the replica applied
   position: undefined,
   replicaRaw: undefined,
+  primaryRaw: undefined,
+  // the copy of what the primary held before the simulation started
+  baseline: undefined,
 };
 
-function configure({ lagMs, fenceOff, replicaRaw }) {
+function configure({ lagMs, fenceOff, replicaRaw, primaryRaw }) {
   if (sim.configured) return;
-  Object.assign(sim, { configured: true, lagMs, fenceOff, replicaRaw });
+  Object.assign(sim, { configured: true, lagMs, fenceOff, replicaRaw, primaryRaw });
+}
+
+// What the primary held before this isolate's first request (the schema
+// and keys `edge.sh admin-key` wrote) is copied to the replica once, before
+// any request goes through, so that the replay starts from the same state.
+// A frozen replica (`never`) gets nothing, not even the schema.
+function baseline() {
+  if (sim.lagMs === null || sim.primaryRaw === undefined) return Promise.resolve();
+  sim.baseline ??= (async () => {
+    const dump = await sim.primaryRaw.fetch("http://d1/query", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify([{ sql: "PRAGMA miniflare_d1_export(?,?,?);", params: [0, 0] }]),
+    });
+    const statements = (await dump.json())?.results?.[0] ?? [];
+    if (statements.length === 0) return;
+    const copied = await sim.replicaRaw.fetch("http://d1/query?resultsFormat=NONE", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(statements.map((sql) => ({ sql }))),
+    });
+    const answer = await copied.json().catch(() => null);
+    if (!Array.isArray(answer)) console.error(`replica simulation: the baseline copy failed: ${JSON.stringify(answer)}`);
+  })();
+  return sim.baseline;
 }
 
 // A statement that only reads (D1 routes writes to the primary whatever the session).
@@ -114,6 +142,7 @@ async function relabel(response, { primary, token }) {
 function router({ primary, replica }) {
   return {
     async fetch(input, init) {
+      await baseline();
       const request = new Request(input, init);
       const queries = await parse(request);
       const readOnly = queries.length > 0 && queries.every((q) => typeof q?.sql === "string" && reads(q.sql));
@@ -136,8 +165,8 @@ function router({ primary, replica }) {
 }
 
 // The hook of js/measure.mjs: the `DB` binding the Worker gets.
-export function simulate({ D1Database, primary, replica, replicaRaw, lagMs, fenceOff }) {
-  configure({ lagMs, fenceOff: fenceOff === true, replicaRaw });
+export function simulate({ D1Database, primary, replica, replicaRaw, primaryRaw, lagMs, fenceOff }) {
+  configure({ lagMs, fenceOff: fenceOff === true, replicaRaw, primaryRaw });
   return new D1Database(router({ primary, replica }));
 }
 
@@ -150,6 +179,7 @@ export class Heartbeat extends DeployedHeartbeat {
         lagMs: parseSimulate(env.CGW_SIMULATE ?? "").replicaLagMs,
         fenceOff: env.CGW_REPLICA_FENCE === "off",
         replicaRaw: env.DB_REPLICA.fetcher,
+        primaryRaw: env.DB.fetcher,
       });
       const db = new env.DB.constructor(router({ primary: env.DB.fetcher, replica: env.DB_REPLICA.fetcher }));
       env = new Proxy(env, { get: (t, name) => (name === "DB" ? db : Reflect.get(t, name)) });
