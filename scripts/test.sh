@@ -91,8 +91,19 @@ pg_env=$(scripts/postgres.sh start "$pg_dir" "$port")
 eval "$pg_env"
 echo "postgres on 127.0.0.1:$port"
 
+step "an XSD 1.1 processor for the regulator filings: Debian's python3-xmlschema"
+if ! python3 -c 'import xmlschema' 2>/dev/null; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-xmlschema >/dev/null
+fi
+# every filing a test drafts is written here, then validated against the authorities' schemas
+export CGW_FILINGS_OUT="$work/filings"
+
 step "unit, differential and store-contract tests"
 CGW_TEST_POSTGRES_URL=$CGW_PG_ADMIN_URL CGW_FAILOVER_TESTS=1 cargo test --locked --release --workspace --exclude conformance
+
+step "regulator filings drafted by the unit tests: FinCEN SAR/CTR against EFL_SARX/CTRXBatchSchema.xsd v1.2, goAML against the fixture; the corrupted twins refused"
+python3 scripts/validate-filings.py "$CGW_FILINGS_OUT"
 
 step "traces (cargo feature otel): spans exported over OTLP/HTTP to a loopback receiver, the trace carried to a webhook"
 cargo test --locked --release -p host-native --features otel --test otel
@@ -131,5 +142,8 @@ CGW_EDGE_CONFORMANCE=1 cargo test --locked --release -p conformance --test edge_
 
 step "counted round trips at the edge (scripts/edge.sh serve --measure): a warm limits/check makes one primary trip and nothing else, read-only checks wake no dispatcher, a new isolate makes no migration trip; each with its twin"
 CGW_EDGE_CONFORMANCE=1 cargo test --locked --release -p conformance --test edge_trips
+
+step "regulator filings the hosts drafted in the conformance runs, against the same schemas"
+python3 scripts/validate-filings.py "$CGW_FILINGS_OUT"
 
 step "all tests passed"
