@@ -143,6 +143,12 @@ CGW_EDGE_CONFORMANCE=1 cargo test --locked --release -p conformance --test edge_
 step "counted round trips at the edge (scripts/edge.sh serve --measure): a warm limits/check makes one primary trip and nothing else, read-only checks wake no dispatcher, a new isolate makes no migration trip; each with its twin"
 CGW_EDGE_CONFORMANCE=1 cargo test --locked --release -p conformance --test edge_trips
 
+step "the console in a real browser against the edge host: a team made through POST /v1/admin/people clears a case"
+CGW_EDGE_CONFORMANCE=1 cargo test --locked --release -p host-native --test console_browser -- on_the_edge
+
+step "OpenAPI contract at the edge: schemathesis against scripts/edge.sh serve (a short time box)"
+scripts/fuzz-api.sh --edge
+
 step "regulator filings the hosts drafted in the conformance runs, against the same schemas"
 python3 scripts/validate-filings.py "$CGW_FILINGS_OUT"
 
