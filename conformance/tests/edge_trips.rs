@@ -226,13 +226,12 @@ fn edge_trips() {
     assert!(after.durable_object <= 2, "40 read-only checks made {} Durable Object trips (leases only: at most 2): {after:?}", after.durable_object);
     // one facts read each, the key once a second, a page of decisions per 200 ms
     assert!(after.d1_primary <= 40 + seconds + pages, "40 read-only checks in {elapsed:.2} s made {after:?}");
-    // Twin: requests that commit work (new exclusions) do kick a dispatcher,
-    // and the same count sees it.
+    // Twin: requests that commit work (new players screened) do kick a
+    // dispatcher, and the same count sees it.
     reset(&w.base);
     for i in 0..3 {
-        let now = now_iso();
-        let body = json!({ "user_id": format!("x{i}"), "email": format!("x{i}@example.com"), "duration": "duration_7d", "reason": "self_initiated", "initiated_at": now });
-        let (status, answer) = send(&w.base, &w.key, "POST", "/v1/exclusions", Some(body), &[]);
+        let identity = json!({ "user_id": format!("x{i}"), "first_name": "Bo", "last_name": "Park", "date_of_birth": "1985-02-03", "nationality": "GB", "email": format!("x{i}@example.com") });
+        let (status, answer) = send(&w.base, &w.key, "POST", "/v1/sanctions/screen", Some(identity), &[]);
         assert_eq!(status, 201, "{answer}");
         std::thread::sleep(Duration::from_millis(150));
     }
