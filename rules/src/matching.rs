@@ -175,6 +175,13 @@ pub fn index_keys(name: &str) -> Vec<String> {
     keys
 }
 
+/// Whether an index key is of the families of the first word as written
+/// (`h:`, `g:`): OFAC's whole-name technique reads words in order, the
+/// screening score does not, so a screening looks up a name without them.
+pub fn is_whole_name_key(key: &str) -> bool {
+    key.starts_with("h:") || key.starts_with("g:")
+}
+
 /// The similarity of the closest pair of readings of two names.
 fn closest_reading(query: &[Vec<String>], candidate: &[Vec<String>]) -> f64 {
     query.iter().flat_map(|q| candidate.iter().map(move |c| name_similarity(q, c))).fold(0.0, f64::max)

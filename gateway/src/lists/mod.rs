@@ -416,10 +416,15 @@ impl Gateway {
         entries: Entries<'_>,
         scope: ScreeningScope,
     ) -> ApiResult<(Vec<ListCandidate>, Vec<ScreenedSource>)> {
-        self.list_candidates_up_to(environment, name, date_of_birth, entries, scope, MAX_CANDIDATES).await
+        self.list_candidates_up_to(environment, name, date_of_birth, entries, scope, MAX_CANDIDATES, false).await
     }
 
-    /// [`Self::list_candidates`], with at most `cut` entries proposed.
+    /// [`Self::list_candidates`], with at most `cut` entries proposed; by the
+    /// first word as written too when `whole_name` (OFAC mode, whose
+    /// whole-name technique reads words in order; the screening score does
+    /// not, and a query's given name heading it would rank every entry that
+    /// begins with it above the person).
+    #[allow(clippy::too_many_arguments)]
     async fn list_candidates_up_to(
         &self,
         environment: Environment,
@@ -428,6 +433,7 @@ impl Gateway {
         entries: Entries<'_>,
         scope: ScreeningScope,
         cut: usize,
+        whole_name: bool,
     ) -> ApiResult<(Vec<ListCandidate>, Vec<ScreenedSource>)> {
         let birth_year = date_of_birth.get(..4).filter(|y| y.bytes().all(|b| b.is_ascii_digit()));
         let mut lists = store::active_lists(self.store.as_ref(), environment).await?;
@@ -439,7 +445,10 @@ impl Gateway {
         if lists.is_empty() {
             return Ok((Vec::new(), sources));
         }
-        let keys = self.rules.index_keys(&[name.to_string()])?.into_iter().next().unwrap_or_default();
+        let mut keys = self.rules.index_keys(&[name.to_string()])?.into_iter().next().unwrap_or_default();
+        if !whole_name {
+            keys.retain(|k| !rules::matching::is_whole_name_key(k));
+        }
         // The store ranks the entries by shared keys, KEYS_PER_READ keys a statement.
         let mut reads = Vec::new();
         let mut read_list = Vec::new();
@@ -678,7 +687,8 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
     // OFAC's tool scores by name alone: the birth date does not order its candidates either.
     let retrieval_birth = if mode == SearchMode::Ofac { "" } else { date_of_birth.as_str() };
     let cut = if mode == SearchMode::Ofac { OFAC_CANDIDATES } else { MAX_CANDIDATES };
-    let (candidates, _) = gw.list_candidates_up_to(ctx.caller.environment, &name, retrieval_birth, Entries::All, every_topic, cut).await?;
+    let whole_name = mode == SearchMode::Ofac;
+    let (candidates, _) = gw.list_candidates_up_to(ctx.caller.environment, &name, retrieval_birth, Entries::All, every_topic, cut, whole_name).await?;
     // Each mode scores in the rules; a result is the candidate with its score and that mode's parts.
     let scored: Vec<Scored> = match mode {
         SearchMode::Ofac => gw
