@@ -112,7 +112,7 @@ impl DurableRateLimit {
     }
 
     /// One request counted from this isolate's lease, if it holds one for the window.
-    fn from_lease(&self, key_id: &str, limit: u32, now: i64) -> Option<RateState> {
+    fn take_from_lease(&self, key_id: &str, limit: u32, now: i64) -> Option<RateState> {
         let mut leases = self.leases.borrow_mut();
         let lease = leases.get_mut(key_id).filter(|l| l.limit == limit && now < l.window_end)?;
         if lease.refused {
@@ -140,7 +140,7 @@ impl DurableRateLimit {
 #[async_trait::async_trait(?Send)]
 impl RateLimit for DurableRateLimit {
     async fn check(&self, key_id: &str, limit_per_minute: u32, now: i64) -> RateState {
-        if let Some(state) = self.from_lease(key_id, limit_per_minute, now) {
+        if let Some(state) = self.take_from_lease(key_id, limit_per_minute, now) {
             return state;
         }
         let size = (limit_per_minute / LEASE_DIVISOR).max(1);
