@@ -143,6 +143,9 @@ function router({ primary, replica }) {
   return {
     async fetch(input, init) {
       await baseline();
+      // every request applies what is due: the heartbeat's Durable Object
+      // applies its own beats even if it does not share this isolate's log
+      await catchUp();
       const request = new Request(input, init);
       const queries = await parse(request);
       const readOnly = queries.length > 0 && queries.every((q) => typeof q?.sql === "string" && reads(q.sql));
