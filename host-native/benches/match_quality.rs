@@ -362,7 +362,7 @@ fn outside_person(names: &[OutsideName], draw: &mut Draw, turn: usize) -> (&'sta
     const REGIONS: &[(&str, &[&str])] =
         &[("AR", &["SA", "EG", "IQ", "SY", "IR", "PK", "JO", "YE"]), ("RU", &["RU"]), ("TR", &["TR"]), ("AZ", &["AZ"]), ("UZ", &["UZ", "KZ"])];
     let (region, countries) = REGIONS[turn % REGIONS.len()];
-    let gender = if draw.next() % 2 == 0 { "m" } else { "f" };
+    let gender = if draw.next().is_multiple_of(2) { "m" } else { "f" };
     let of = |part: &str| -> Vec<&OutsideName> {
         let fits: Vec<&OutsideName> =
             names.iter().filter(|n| n.region == region && n.part == part && (n.gender == gender || n.gender == "-")).collect();
