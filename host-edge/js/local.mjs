@@ -111,6 +111,8 @@ const mf = new Miniflare({
   bindings: {
     ...(serving ? wranglerVars() : {}),
     ...(serving ? { CGW_DISPATCH_IDLE_MS: process.env.CGW_DISPATCH_IDLE_MS ?? "5000", CGW_LIST_URLS: process.env.CGW_LIST_URLS ?? "" } : {}),
+    // where case decisions take two people, when a run sets it (the browser test: the sandbox too)
+    ...(serving && process.env.CGW_FOUR_EYES !== undefined ? { CGW_FOUR_EYES: process.env.CGW_FOUR_EYES } : {}),
     CGW_LOCAL_TOOLS: serving && !rest.includes("--local-tools") ? "disabled" : "enabled",
     ...(measuring ? { CGW_SIMULATE: simulate } : {}),
     // tests only: the replica simulation's answers claim to be current (js/replica.mjs)

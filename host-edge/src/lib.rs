@@ -351,7 +351,9 @@ async fn to_http(mut request: Request) -> worker::Result<http::Request<Vec<u8>>>
         Some(query) => format!("{}?{query}", url.path()),
         None => url.path().to_string(),
     };
-    let mut builder = http::Request::builder().method(request.method().as_ref()).uri(path_and_query);
+    // the method as sent: `worker::Method` reads an unknown one (QUERY) as GET
+    let method = request.inner().method();
+    let mut builder = http::Request::builder().method(method.as_str()).uri(path_and_query);
     for (name, value) in request.headers().entries() {
         builder = builder.header(name, value);
     }

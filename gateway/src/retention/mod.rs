@@ -156,7 +156,7 @@ impl Gateway {
             deposits: now.saturating_sub(deposit_seconds),
             audit: policy.audit_days.map_or(longest_record, days),
             // each profile's own cutoffs are in `record_cutoffs`; none for all unless the policy sets one
-            aml_records: policy.aml_record_days.map_or(i64::MIN, days),
+            aml_records: policy.aml_record_days.map_or(-crate::ports::MAX_STORED_INTEGER, days),
             aml_state: now.saturating_sub(aml_window.saturating_add(time::SECONDS_PER_DAY)),
             idempotency: now.saturating_sub(policy.idempotency_hours.saturating_mul(3_600)),
             sessions: days(policy.session_days),

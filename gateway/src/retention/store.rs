@@ -32,7 +32,12 @@ macro_rules! expired {
 
 /// Every table's prune at these cutoffs; ?1 is the cutoff and ?2 the limit.
 pub fn prunes(c: &Cutoffs, batch: i64) -> Vec<Prune> {
-    let at = |cutoff: i64| move |limit: i64| vec![Value::from(cutoff), Value::from(limit)];
+    // a cutoff of "never" (i64::MIN) is bound as the earliest time every
+    // store keeps exactly: D1 refuses integers beyond ±2^53
+    let at = |cutoff: i64| {
+        let cutoff = cutoff.clamp(-crate::ports::MAX_STORED_INTEGER, crate::ports::MAX_STORED_INTEGER);
+        move |limit: i64| vec![Value::from(cutoff), Value::from(limit)]
+    };
     let decision_floor = crate::decisions::id_floor(c.decisions);
     vec![
         // an event a delivery still waits for is kept, however old (an endpoint re-enabled gets it)
