@@ -97,7 +97,13 @@ impl World {
         let mut keys = Vec::new();
         // a check every ~200 ms for up to 16 s: above the sandbox's default 100 a minute
         for tenant in ["registrar", "checker"] {
-            let (status, body) = send(&base, &admin, "POST", "/v1/admin/tenants", Some(json!({ "name": tenant, "environment": "sandbox", "rate_limit_per_minute": 2_000 })));
+            let (status, body) = send(
+                &base,
+                &admin,
+                "POST",
+                "/v1/admin/tenants",
+                Some(json!({ "name": tenant, "environment": "sandbox", "rate_limit_per_minute": 2_000 })),
+            );
             assert_eq!(status, 201, "{body}");
             keys.push(body["api_key"].as_str().unwrap().to_string());
         }

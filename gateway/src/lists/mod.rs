@@ -688,7 +688,8 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
     let retrieval_birth = if mode == SearchMode::Ofac { "" } else { date_of_birth.as_str() };
     let cut = if mode == SearchMode::Ofac { OFAC_CANDIDATES } else { MAX_CANDIDATES };
     let whole_name = mode == SearchMode::Ofac;
-    let (candidates, _) = gw.list_candidates_up_to(ctx.caller.environment, &name, retrieval_birth, Entries::All, every_topic, cut, whole_name).await?;
+    let (candidates, _) =
+        gw.list_candidates_up_to(ctx.caller.environment, &name, retrieval_birth, Entries::All, every_topic, cut, whole_name).await?;
     // Each mode scores in the rules; a result is the candidate with its score and that mode's parts.
     let scored: Vec<Scored> = match mode {
         SearchMode::Ofac => gw
