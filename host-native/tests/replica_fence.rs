@@ -42,6 +42,9 @@ impl Counts {
     }
 }
 
+/// Committed batches (commit time, statements) and how many the replica applied.
+type ReplayLog = (Vec<(i64, Vec<Stmt>)>, usize);
+
 /// A primary and a replica that replays the primary's committed batches,
 /// in order, once `lag_ms` has passed on the shared millisecond clock.
 struct LaggingReplica {
@@ -51,7 +54,7 @@ struct LaggingReplica {
     /// `None`: the replica never catches up (frozen, even before the schema)
     lag_ms: Option<i64>,
     /// committed batches (commit time, statements) and how many the replica applied
-    log: Mutex<(Vec<(i64, Vec<Stmt>)>, usize)>,
+    log: Mutex<ReplayLog>,
     /// off: the replica's answers are reported as current (the fence bypassed)
     fence: bool,
     counts: Arc<Counts>,
