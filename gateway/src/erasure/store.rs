@@ -84,7 +84,7 @@ pub fn insert_job(j: NewJob<'_>) -> Stmt {
     Stmt::new(
         "INSERT INTO erasures (erasure_id, tenant_id, external_user_id, state, requested_by, relationship_end, classes, next_due_at, hash_key,
             created_at, updated_at, completed_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, CASE WHEN ?4 = 'erased' THEN ?10 END)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, CASE WHEN ?4 = 'erased' THEN CAST(?10 AS BIGINT) END)",
         vec![
             j.erasure_id.into(),
             j.tenant_id.into(),
