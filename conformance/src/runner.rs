@@ -10,12 +10,27 @@ use crate::{Case, CaseResult, Env};
 pub const TIPPING_OFF_MARKERS: &[&str] =
     &["entity_name", "entity_id", "matches", "OFAC", "SDN", "OFSI", "Security Council", "Consolidated", "STUB-", "SANCTIONEDSAM"];
 
+/// The body without the values of freshly made secrets (session tokens,
+/// keys, one-time passwords): random letters that may spell a marker
+/// ("cgw_ps_live_SDN…") by chance and name no one.
+fn without_random_secrets(body: &str) -> String {
+    const SECRETS: &[&str] = &["session_token", "api_key", "password", "totp_secret", "secret", "key"];
+    match serde_json::from_str::<serde_json::Value>(body) {
+        Ok(serde_json::Value::Object(mut fields)) => {
+            fields.retain(|name, _| !SECRETS.contains(&name.as_str()));
+            serde_json::Value::Object(fields).to_string()
+        }
+        _ => body.to_string(),
+    }
+}
+
 /// Checks made over every operator response of the run, after all cases.
 fn whole_run_checks() -> Vec<(&'static str, CaseResult)> {
     let log = OPERATOR_RESPONSES.lock().map(|l| l.clone()).unwrap_or_default();
     // The OpenAPI document describes the admin API's fields; it carries no one's data.
     let tipping = log.iter().filter(|(path, ..)| path != "GET /v1/openapi.json").find_map(|(path, _, body, _)| {
         let shown: String = body.chars().take(400).collect();
+        let body = without_random_secrets(body);
         TIPPING_OFF_MARKERS.iter().find(|m| body.contains(*m)).map(|m| format!("{path} carried {m:?}: {shown}"))
     });
     let server_errors = log
