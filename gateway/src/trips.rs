@@ -9,7 +9,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use crate::ports::{RateLimit, RateState, Read, Row, Stmt, Store, StoreError, Value};
+use crate::ports::{NearRows, RateLimit, RateState, Read, Row, Stmt, Store, StoreError, Value};
 
 /// What a [`CountingStore`] and a [`CountingRateLimit`] have seen since
 /// they were made or last [`Trips::reset`]. Shared: clone it into both
@@ -122,6 +122,15 @@ impl Store for CountingStore {
         Trips::add(&self.trips.query_manys, 1);
         Trips::add(&self.trips.read_statements, reads.len());
         self.inner.query_many(reads).await
+    }
+    async fn query_near(&self, fence: Read, reads: Vec<Read>, after: Option<&str>) -> Result<NearRows, StoreError> {
+        // one trip; a store with one database runs `reads` alone (the fence is a replica's)
+        Trips::add(&self.trips.query_manys, 1);
+        Trips::add(&self.trips.read_statements, reads.len());
+        self.inner.query_near(fence, reads, after).await
+    }
+    fn bookmark(&self) -> Option<String> {
+        self.inner.bookmark()
     }
     fn connections(&self) -> Option<(usize, usize)> {
         self.inner.connections()
