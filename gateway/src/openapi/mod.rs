@@ -153,7 +153,7 @@ const ERROR_RESPONSES: &[(&str, u16, &str, bool)] = &[
     ("Conflict", 409, "`idempotency_key_reused`, `idempotency_key_in_use`, `concurrent_update` and the operation's own conflicts", false),
     ("PayloadTooLarge", 413, "`payload_too_large`: the body is larger than 64 KiB", false),
     ("UnsupportedMediaType", 415, "`unsupported_media_type`: a body must be sent as application/json", false),
-    ("Unprocessable", 422, "syntactically valid but semantically rejected", false),
+    ("Unprocessable", 422, "syntactically valid but semantically rejected: `invalid_field` for a text made only of invisible or bidi control characters, and the operation's own codes", false),
     ("TooManyRequests", 429, "`rate_limited` (over the key's quota) or `too_many_failures` (too many failed authentications from this address)", true),
     ("Unavailable", 503, "`rules_unavailable` (the rules engine could not decide) or `vendor_unavailable` (no screening source); retry after Retry-After", true),
 ];
@@ -168,6 +168,8 @@ fn errors_of(access: Access) -> &'static [u16] {
 }
 
 fn operation(spec: &RouteSpec, doc: OperationDoc) -> Result<Json, String> {
+    // Every text read from a body or a query is refused 422 when made only of invisible characters.
+    let reads_text: &[u16] = if doc.request.is_some() || !doc.query.is_empty() { &[422] } else { &[] };
     let mut parameters: Vec<Json> = spec
         .path
         .split('/')
@@ -199,7 +201,7 @@ fn operation(spec: &RouteSpec, doc: OperationDoc) -> Result<Json, String> {
         response["headers"] = headers.clone();
         responses.insert("200".to_string(), response);
     }
-    for status in errors_of(spec.access).iter().chain(&doc.errors) {
+    for status in errors_of(spec.access).iter().chain(&doc.errors).chain(reads_text) {
         let (name, ..) =
             ERROR_RESPONSES.iter().find(|(_, s, ..)| s == status).ok_or_else(|| format!("{}: no shared response for {status}", spec.operation_id))?;
         responses.insert(status.to_string(), json!({ "$ref": format!("#/components/responses/{name}") }));
