@@ -102,8 +102,9 @@ impl Gateway {
         let swept = self.sweep_expired(now).await?;
         (report.rows_pruned, report.more_due) = (swept.rows, report.more_due || swept.more);
         // each profile's retention table: held erasures whose date came, and ended relationships erased unasked
-        let erased = crate::erasure::sweep(self, now, self.config.retention.batch_rows.max(1)).await?;
-        (report.erasure_jobs, report.more_due) = (erased.jobs, report.more_due || erased.more);
+        // bounded per tick: what is left waits for the next tick (a retention date is a day, not a second)
+        let erased = crate::erasure::sweep(self, now, self.config.retention.erasure_batch.max(1)).await?;
+        report.erasure_jobs = erased.jobs;
         Ok(report)
     }
 

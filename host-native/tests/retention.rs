@@ -271,7 +271,8 @@ fn erased(body: &Json, class: &str) -> bool {
 
 /// Issue #31's Goal, under an injected clock: a player signs up, deposits,
 /// has an AML case, excludes themselves, ends the relationship and asks for
-/// erasure; then twelve years pass. Under the GB, DE and default profiles,
+/// erasure; then twelve years pass. Under the GB, DE, NL and default profiles
+/// (NL: the exclusion goes the day it ends, Cruks),
 /// each class of the player's records is erased on its date and not a day
 /// earlier; the exclusion in force is refused (GDPR Art. 17(3)(b)); and no
 /// operator-visible answer names AML material: a twin with no AML case gets
@@ -296,7 +297,7 @@ async fn each_class_is_erased_on_its_date_under_each_profile_and_not_a_day_earli
         let probe = &probe;
         async move { probe.scalar(sql, vec![tenant.as_str().into(), user.into()]).await.unwrap() }
     };
-    for (jurisdiction, currency) in [("GB", "GBP"), ("DE", "EUR"), ("default", "USD")] {
+    for (jurisdiction, currency) in [("GB", "GBP"), ("DE", "EUR"), ("NL", "EUR"), ("default", "USD")] {
         now.store(START, Ordering::SeqCst);
         let (key, tenant_id) = tenant_of(&gw, &admin, jurisdiction).await;
         // signup and deposits: the subject (who also has an AML case), its twin (who has none), and a player who never asks
@@ -446,4 +447,224 @@ async fn each_class_is_erased_on_its_date_under_each_profile_and_not_a_day_earli
         );
         now.store(START + 12 * 365 * DAY, Ordering::SeqCst);
     }
+}
+
+/// A gateway over a SQLite file, its clock injected: (gateway, probe, admin key, clock).
+async fn gateway_at(dir: &tempfile::TempDir, store: Option<Box<dyn Store>>) -> (Gateway, Box<dyn Store>, String, Arc<AtomicI64>) {
+    let url = format!("sqlite://{}?synchronous=normal", dir.path().join("g.db").display());
+    let now = Arc::new(AtomicI64::new(START));
+    let store = match store {
+        Some(s) => s,
+        None => host_native::open_store(&url).await.unwrap(),
+    };
+    let gw = Gateway::new(store, Box::new(ComponentRules::embedded().unwrap()), Box::new(TestClock(now.clone())), Box::new(OsIds), Config::default())
+        .with_webhooks(Box::new(Recorder::default()), Box::new(NoWake));
+    gw.migrate().await.unwrap();
+    let probe = host_native::open_store(&url).await.unwrap();
+    let admin = gw.create_admin_key(Environment::Sandbox).await.unwrap();
+    (gw, probe, admin, now)
+}
+
+async fn screened(gw: &Gateway, key: &str, user: &str) {
+    let person = json!({ "user_id": user, "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "US", "email": format!("{user}@example.com") });
+    assert_eq!(send(gw, key, "POST", "/v1/sanctions/screen", person, None).await.0, 201);
+}
+
+/// Two players' jobs, each as GET shows it, read alike but for their ids; the first.
+async fn read_alike(gw: &Gateway, key: &str, a: &str, b: &str) -> Json {
+    let (_, a) = send(gw, key, "GET", &format!("/v1/erasures/{a}"), Json::Null, None).await;
+    let (_, b) = send(gw, key, "GET", &format!("/v1/erasures/{b}"), Json::Null, None).await;
+    assert_eq!(without_id(a.clone()), without_id(b), "the job reveals the filing");
+    a
+}
+
+/// Gap 1 of issue #31: under the US (default) profile, whose period runs
+/// from each record, a SAR filed after the player's last transaction is
+/// kept five years from the filing itself (31 CFR 1021.320(d)), with the
+/// case it rests on, not five years from the last record: on the AML
+/// class's date the transactions go and the filing stays; it goes on its
+/// own date, not a day earlier. No operator answer shows it: the subject's
+/// job reads as its twin's (no case, no filing) at every step.
+#[tokio::test]
+async fn a_sar_filed_after_the_last_transaction_is_kept_five_years_from_its_filing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gw, probe, admin, now) = gateway_at(&dir, None).await;
+    let (key, tenant_id) = tenant_of(&gw, &admin, "default").await;
+    for user in ["subject", "twin"] {
+        screened(&gw, &key, user).await;
+        let event = json!({ "transaction_id": format!("aml-{user}"), "user_id": user, "event_type": "deposit", "amount_cents": if user == "subject" { 250_000 } else { 2_000 }, "currency": "USD", "payment_method": "card" });
+        assert_eq!(send(&gw, &key, "POST", "/v1/aml/event", event, None).await.0, 202);
+    }
+    let (status, alerts) = send(&gw, &admin, "GET", &format!("/v1/admin/aml/alerts?tenant_id={tenant_id}&user_id=subject"), Json::Null, None).await;
+    assert_eq!(status, 200, "{alerts}");
+    let case_id = alerts["alerts"][0]["case_id"].as_str().expect("the subject's case").to_string();
+    // the SAR, filed 400 days after the last transaction
+    let filed_at = START + 400 * DAY;
+    now.store(filed_at, Ordering::SeqCst);
+    let subject = json!({ "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01",
+        "address": {"street": "1 Main Street", "city": "Las Vegas", "state": "NV", "zip": "89101", "country": "US"},
+        "id_type": "passport", "id_number": "X1234567", "id_country": "US", "occupation": "Engineer" });
+    let (status, filing) =
+        send(&gw, &admin, "POST", &format!("/v1/admin/aml/cases/{case_id}/filings"), json!({ "format": "fincen-sar", "subject": subject }), None)
+            .await;
+    assert_eq!(status, 201, "{filing}");
+    let filing_id = filing["filing_id"].as_str().unwrap().to_string();
+    now.store(filed_at + DAY, Ordering::SeqCst);
+    let (_, of_subject) = send(&gw, &key, "POST", "/v1/users/subject/erasure", Json::Null, None).await;
+    let (_, of_twin) = send(&gw, &key, "POST", "/v1/users/twin/erasure", Json::Null, None).await;
+    assert_eq!(without_id(of_subject.clone()), without_id(of_twin.clone()), "the answer reveals the filing");
+    let class_date = held_until(&of_subject, "records_under_legal_obligation").expect("AML material held");
+    let five = rules::jurisdictions::retention_table("default").rule(rules::jurisdictions::RecordClass::AmlRecords).unwrap().keep_seconds;
+    assert_eq!(class_date, START + five, "the class runs from the last record");
+    let kept = |sql: &'static str| {
+        let (probe, filing_id) = (&probe, filing_id.clone());
+        async move { probe.scalar(sql, vec![filing_id.as_str().into()]).await.unwrap() }
+    };
+    let filing_kept = "SELECT COUNT(*) FROM aml_filings WHERE filing_id = ?1 AND xml IS NOT NULL AND subject IS NOT NULL AND redacted_at IS NULL";
+    let case_kept = "SELECT COUNT(*) FROM aml_cases WHERE case_id = (SELECT case_id FROM aml_filings WHERE filing_id = ?1)";
+    let events = "SELECT COUNT(*) FROM aml_events WHERE tenant_id = ?1 AND external_user_id = 'subject'";
+    let (subject_job, twin_job) = (of_subject["erasure_id"].as_str().unwrap().to_string(), of_twin["erasure_id"].as_str().unwrap().to_string());
+    // the AML class's date: the transactions go, the filing and its case stay (the twin of the gap: without the fix they went here)
+    for at in [class_date - DAY, class_date] {
+        now.store(at, Ordering::SeqCst);
+        while gw.run_scheduled().await.unwrap().more_due {}
+        read_alike(&gw, &key, &subject_job, &twin_job).await;
+        assert_eq!(kept(filing_kept).await, 1, "the SAR went at {} (filed {}): before five years from its filing", iso(at), iso(filed_at));
+        assert_eq!(kept(case_kept).await, 1, "the SAR's case went at {}", iso(at));
+    }
+    assert_eq!(probe.scalar(events, vec![tenant_id.as_str().into()]).await.unwrap(), 0, "the transactions outlived their class");
+    // the filing's own date: not a day earlier, then gone with its case
+    let filing_date = filed_at + five;
+    now.store(filing_date - DAY, Ordering::SeqCst);
+    while gw.run_scheduled().await.unwrap().more_due {}
+    assert_eq!(kept(filing_kept).await, 1, "the SAR went a day before five years from its filing");
+    now.store(filing_date, Ordering::SeqCst);
+    while gw.run_scheduled().await.unwrap().more_due {}
+    assert_eq!(kept(filing_kept).await, 0, "the SAR outlived five years from its filing");
+    assert_eq!(kept(case_kept).await, 0, "the SAR's case outlived its filing's period");
+    let redacted = "SELECT COUNT(*) FROM aml_filings WHERE filing_id = ?1 AND redacted_at IS NOT NULL AND xml IS NULL";
+    assert_eq!(kept(redacted).await, 1, "the filing is redacted in place (its id and times kept)");
+    // the job ends on its last class's date, as its twin's
+    now.store(START + 12 * 365 * DAY, Ordering::SeqCst);
+    while gw.run_scheduled().await.unwrap().more_due {}
+    let done = read_alike(&gw, &key, &subject_job, &twin_job).await;
+    assert_eq!(done["state"], "erased", "{done}");
+}
+
+/// Gap 3 of issue #31: a shared exclusion's events go to every tenant of
+/// the environment (`tenant_id` none in the outbox); erasing the subject at
+/// its tenant expunges them, with the deliveries and attempts to the other
+/// tenant's endpoint, as it expunges the tenant's own events naming the
+/// player. The twin: another player's exclusion events stay.
+#[tokio::test]
+async fn shared_exclusion_events_of_the_subject_are_expunged_at_every_tenant() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gw, probe, admin, _now) = gateway_at(&dir, None).await;
+    let (key, _) = tenant_of(&gw, &admin, "default").await;
+    let (other_key, other_tenant) = tenant_of(&gw, &admin, "GB").await;
+    assert_eq!(send(&gw, &other_key, "POST", "/v1/webhooks", json!({ "url": "http://127.0.0.1:9/hooks" }), None).await.0, 201);
+    let mut exclusion_ids = Vec::new();
+    for user in ["subject", "twin"] {
+        screened(&gw, &key, user).await;
+        let exclusion = json!({ "user_id": user, "duration": "duration_6m", "reason": "self_initiated", "initiated_at": iso(START), "email": format!("{user}@example.com") });
+        let (status, body) = send(&gw, &key, "POST", "/v1/exclusions", exclusion, None).await;
+        assert_eq!(status, 201, "{body}");
+        exclusion_ids.push(body["exclusion_id"].as_str().unwrap().to_string());
+    }
+    gw.deliver_webhooks().await.unwrap();
+    let events = |id: String| {
+        let probe = &probe;
+        async move {
+            let pattern = format!("%\"exclusion_id\":\"{id}\"%");
+            let outbox = probe
+                .scalar("SELECT COUNT(*) FROM outbox WHERE tenant_id IS NULL AND envelope LIKE ?1", vec![pattern.as_str().into()])
+                .await
+                .unwrap();
+            let delivered = probe
+                .scalar(
+                    "SELECT COUNT(*) FROM webhook_deliveries d JOIN outbox o ON o.event_id = d.event_id WHERE o.tenant_id IS NULL AND o.envelope LIKE ?1",
+                    vec![pattern.as_str().into()],
+                )
+                .await
+                .unwrap();
+            (outbox, delivered)
+        }
+    };
+    let attempts = "SELECT COUNT(*) FROM webhook_attempts a JOIN webhook_deliveries d ON d.delivery_id = a.delivery_id WHERE d.tenant_id = ?1";
+    for id in &exclusion_ids {
+        let (outbox, delivered) = events(id.clone()).await;
+        assert!(outbox >= 1 && delivered >= 1, "{id}: fanned out {outbox} events, {delivered} deliveries to the other tenant");
+    }
+    let before_attempts = probe.scalar(attempts, vec![other_tenant.as_str().into()]).await.unwrap();
+    assert!(before_attempts >= 2, "the other tenant's endpoint was tried");
+    let (status, job) = send(&gw, &key, "POST", "/v1/users/subject/erasure", Json::Null, None).await;
+    assert_eq!(status, 202, "{job}");
+    assert_eq!(events(exclusion_ids[0].clone()).await, (0, 0), "the subject's shared exclusion events remain at the other tenant");
+    let (outbox, delivered) = events(exclusion_ids[1].clone()).await;
+    assert!(outbox >= 1 && delivered >= 1, "the twin's shared exclusion events were expunged");
+    let after_attempts = probe.scalar(attempts, vec![other_tenant.as_str().into()]).await.unwrap();
+    assert!(after_attempts < before_attempts && after_attempts >= 1, "attempts {before_attempts} -> {after_attempts}");
+    // the exclusion itself is held (in force) and still bites at the other tenant
+    let (_, check) = send(&gw, &other_key, "GET", "/v1/exclusions/check?email=subject@example.com", Json::Null, None).await;
+    assert_eq!(check["is_excluded"], true, "{check}");
+}
+
+/// A store whose batches fail while one of them carries a planted text.
+#[derive(Clone)]
+struct FailingWrites {
+    inner: Arc<dyn Store>,
+    failing: Arc<Mutex<Option<&'static str>>>,
+}
+
+#[async_trait::async_trait]
+impl Store for FailingWrites {
+    async fn query(&self, sql: &'static str, params: Vec<gateway::ports::Value>) -> Result<Vec<gateway::ports::Row>, gateway::ports::StoreError> {
+        self.inner.query(sql, params).await
+    }
+    async fn batch(&self, statements: Vec<gateway::ports::Stmt>) -> Result<(), gateway::ports::StoreError> {
+        let failing = *self.failing.lock().unwrap();
+        if let Some(text) = failing {
+            if statements.iter().any(|s| s.sql.contains(text)) {
+                return Err(gateway::ports::StoreError::Unavailable("planted".into()));
+            }
+        }
+        self.inner.batch(statements).await
+    }
+}
+
+/// Gap 5 of issue #31: a job is stored `validating` by the request's first
+/// write and moved to `held` by its second; GET shows the stored state. A
+/// request that stops between the two (its second write fails) leaves the
+/// job `validating`, as a repeat and GET show, and the scheduler's sweep
+/// dates it. The twin: a request that completes answers `held` at once.
+#[tokio::test]
+async fn a_job_is_stored_validating_until_it_is_dated() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?synchronous=normal", dir.path().join("g.db").display());
+    let inner: Arc<dyn Store> = Arc::from(host_native::open_store(&url).await.unwrap());
+    let store = FailingWrites { inner, failing: Arc::default() };
+    let (gw, _probe, admin, _now) = gateway_at(&dir, Some(Box::new(store.clone()))).await;
+    let (key, _) = tenant_of(&gw, &admin, "GB").await;
+    for user in ["stopped", "twin"] {
+        screened(&gw, &key, user).await;
+    }
+    // the twin: dated in its request
+    let (status, twin) = send(&gw, &key, "POST", "/v1/users/twin/erasure", Json::Null, None).await;
+    assert_eq!((status, twin["state"].as_str()), (202, Some("held")), "{twin}");
+    // the second write fails: the request stops with the job stored `validating`
+    *store.failing.lock().unwrap() = Some("UPDATE erasures SET state = ?3");
+    let (status, failed) = send(&gw, &key, "POST", "/v1/users/stopped/erasure", Json::Null, None).await;
+    assert!(status >= 500, "{status} {failed}");
+    *store.failing.lock().unwrap() = None;
+    let (status, repeat) = send(&gw, &key, "POST", "/v1/users/stopped/erasure", Json::Null, None).await;
+    assert_eq!((status, repeat["state"].as_str()), (202, Some("validating")), "{repeat}");
+    assert_eq!((repeat["erased"].as_array().map(Vec::len), repeat["held"].as_array().map(Vec::len)), (Some(0), Some(0)), "{repeat}");
+    let erasure_id = repeat["erasure_id"].as_str().unwrap().to_string();
+    let (_, shown) = send(&gw, &key, "GET", &format!("/v1/erasures/{erasure_id}"), Json::Null, None).await;
+    assert_eq!(shown, repeat, "GET shows the stored state");
+    // the sweep dates it: the same classes as the twin's
+    gw.run_scheduled().await.unwrap();
+    let (_, dated) = send(&gw, &key, "GET", &format!("/v1/erasures/{erasure_id}"), Json::Null, None).await;
+    assert_eq!(dated["state"], "held", "{dated}");
+    assert_eq!(without_id(dated), without_id(twin), "the sweep dated it as its request would have");
 }

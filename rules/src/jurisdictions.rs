@@ -295,6 +295,27 @@ const DE_RETENTION: Retention = Retention {
     ],
 };
 
+const NL_WWFT: &str = "Wwft art. 33(3) (AMLD4 art. 40): five years after the end of the business relationship, extendable; then deleted";
+const NL_RETENTION: Retention = Retention {
+    inactivity_seconds: TWO_YEARS,
+    inactivity_source: INACTIVITY_CHOICE,
+    rules: &[
+        extendable(required(IdentityScreening, FIVE_YEARS, true, "nl_wwft_33", NL_WWFT), FIVE_YEARS),
+        extendable(required(KycChecks, FIVE_YEARS, true, "nl_wwft_33", NL_WWFT), FIVE_YEARS),
+        extendable(required(AmlRecords, FIVE_YEARS, true, "nl_wwft_33", NL_WWFT), FIVE_YEARS),
+        // kept while in force (GDPR Art. 17(3)(b)), deleted the day it ends
+        exclusions_after_end(
+            0,
+            "nl_wok_cruks",
+            "Wet op de kansspelen, Cruks (the central exclusion register): an exclusion's data are deleted at its end date",
+        ),
+        not_required(LimitChanges),
+        extendable(required(DecisionLog, FIVE_YEARS, true, "nl_wwft_33", NL_WWFT), FIVE_YEARS),
+        extendable(required(AuditLog, FIVE_YEARS, true, "nl_wwft_33", NL_WWFT), FIVE_YEARS),
+        not_required(WebhookPayloads),
+    ],
+};
+
 const US_BSA: &str = "31 CFR 1010.430(d) and 1021.410: five years (SARs five years from filing, 1021.320(d)); no deletion mandate";
 const DEFAULT_RETENTION: Retention = Retention {
     inactivity_seconds: TWO_YEARS,
@@ -375,6 +396,16 @@ const PROFILES: &[Profile] = &[
         aml: AmlParameters::standard("EUR", None, 200_000, 1_500_000),
         record_keeping: five_years("GwG § 8 Abs. 4: five years"),
         retention: DE_RETENTION,
+    },
+    Profile {
+        name: "NL",
+        regulator: "Kansspelautoriteit (Wet Koa)",
+        // no NL-specific cool-off was researched: the spec's brackets (the longest of the profiles' at each size)
+        increase_cooloffs: &[bracket(Some(2), COOLOFF_UP_TO_2X), bracket(Some(5), COOLOFF_UP_TO_5X), bracket(None, COOLOFF_ABOVE_5X)],
+        // EU CDD amount (AMLD4 art. 11(d)); KSA: EUR 15,000 in 24 hours reportable
+        aml: AmlParameters::standard("EUR", None, 200_000, 1_500_000),
+        record_keeping: five_years("Wwft art. 33(3): five years after the end of the business relationship"),
+        retention: NL_RETENTION,
     },
     Profile {
         name: "CA-ON",
@@ -520,7 +551,9 @@ mod tests {
                 assert_eq!(rows.len(), 1, "{}: one row for {}", p.name, class.as_str());
                 let row = rows[0];
                 assert!(!row.basis.is_empty() && !row.source.is_empty(), "{} {}", p.name, class.as_str());
-                assert_eq!(row.required, row.keep_seconds > 0, "{} {}: a required class is kept, another is not", p.name, class.as_str());
+                // an exclusion is required while in force, even where it goes the day it ends (NL)
+                let kept = row.keep_seconds > 0 || row.class == RecordClass::Exclusions;
+                assert_eq!(row.required, kept, "{} {}: a required class is kept, another is not", p.name, class.as_str());
             }
         }
         assert_eq!(retention_table("XX"), retention_table("default"), "an unknown name reads as the default profile");
@@ -537,6 +570,17 @@ mod tests {
         assert_eq!((exclusions.keep_seconds, exclusions.from, exclusions.then_delete), (SIX_YEARS, RetentionStart::RecordEnd, true));
         assert!(exclusions.source.contains("§ 23"));
         assert_eq!(de.rule(RecordClass::IdentityScreening).unwrap().extendable_seconds, Some(FIVE_YEARS));
+        let nl = retention_table("NL");
+        let nl_exclusions = nl.rule(RecordClass::Exclusions).unwrap();
+        assert_eq!(
+            (nl_exclusions.keep_seconds, nl_exclusions.from, nl_exclusions.then_delete),
+            (0, RetentionStart::RecordEnd, true),
+            "Cruks: at its end"
+        );
+        assert!(nl_exclusions.required && nl_exclusions.source.contains("Cruks"));
+        let nl_aml = nl.rule(RecordClass::AmlRecords).unwrap();
+        assert_eq!((nl_aml.keep_seconds, nl_aml.from, nl_aml.then_delete), (FIVE_YEARS, RetentionStart::RelationshipEnd, true));
+        assert!(nl_aml.source.contains("Wwft"));
         let us = retention_table("default");
         let us_aml = us.rule(RecordClass::AmlRecords).unwrap();
         assert!(!us_aml.then_delete, "the BSA keeps five years and mandates no deletion");

@@ -41,7 +41,10 @@ pub const EXCLUSION_IN_FORCE_BASIS: &str = "gdpr_17_3_b_exclusion_in_force";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ErasureState {
-    /// being dated (never stored: a job is dated in the request that makes it)
+    /// stored by the request's first write, before its classes are dated;
+    /// the same request dates it and moves it on (`held` or `erased`); a job
+    /// left `validating` (its request stopped between the two writes) is
+    /// dated by the scheduler's next sweep
     Validating,
     /// some classes wait for their date
     Held,
@@ -79,6 +82,10 @@ impl RequestedBy {
             RequestedBy::Admin => "admin",
             RequestedBy::Retention => "retention",
         }
+    }
+
+    fn parse(text: &str) -> Option<Self> {
+        [RequestedBy::Operator, RequestedBy::Admin, RequestedBy::Retention].into_iter().find(|b| b.as_str() == text)
     }
 }
 
@@ -251,6 +258,10 @@ fn erase_due(
     now: i64,
 ) -> Vec<Stmt> {
     let (erasure_id, user_id, by) = job;
+    // where the period runs from each record, a filing is kept its period from the filing itself (31 CFR 1021.320(d))
+    let table = retention_table(owner.jurisdiction);
+    let filings_from =
+        table.rule(RecordClass::AmlRecords).filter(|r| r.from == RetentionStart::Record).map_or(i64::MAX, |r| now.saturating_sub(r.keep_seconds));
     let mut statements = Vec::new();
     for p in plans.iter_mut().filter(|p| p.erased_at.is_none() && p.until.is_some_and(|u| u <= now)) {
         p.erased_at = Some(now);
@@ -259,23 +270,23 @@ fn erase_due(
         // an unasked job comes years after the relationship ended: the outbox
         // keeps payloads for days, so there is nothing of the player to scan for
         if !(p.class == RecordClass::WebhookPayloads && by == RequestedBy::Retention) {
-            statements.extend(store::erase_class(p.class, owner.tenant_id, user_id, &keyed_hash(hash_key, email), now));
+            statements.extend(store::erase_class(p.class, owner.tenant_id, user_id, &keyed_hash(hash_key, email), filings_from, now));
         }
         statements.push(audit(gw, owner, "erasure.class_erased", shown_class(p.class), erasure_id, now));
     }
     statements
 }
 
-/// A new job for a subject: dated, what is due erased, the rest restricted.
-fn new_job(
-    gw: &Gateway,
-    owner: &Owner<'_>,
-    user_id: &str,
-    subject: &store::SubjectRow,
-    exclusions: &[store::ExclusionRow],
-    by: RequestedBy,
-    now: i64,
-) -> ApiResult<(String, Vec<Stmt>, ErasureView)> {
+/// A job as it is opened.
+struct Opened {
+    erasure_id: String,
+    relationship_end: i64,
+    hash_key: String,
+}
+
+/// The first write of a new job: stored `validating` with the end of the
+/// relationship (a request ends it), audited.
+fn open_job(gw: &Gateway, owner: &Owner<'_>, user_id: &str, subject: &store::SubjectRow, by: RequestedBy, now: i64) -> (Opened, Vec<Stmt>) {
     let table = retention_table(owner.jurisdiction);
     let relationship_end = match (subject.closed_at, by) {
         (Some(closed), _) => closed,
@@ -283,44 +294,60 @@ fn new_job(
         (None, RequestedBy::Operator | RequestedBy::Admin) => now,
         (None, RequestedBy::Retention) => subject.last_active_at.saturating_add(table.inactivity_seconds),
     };
-    let facts = Subject {
-        relationship_end,
-        last_record_at: subject.last_record_at,
-        exclusions: exclusions.iter().map(|e| (e.effective_from, e.expires_at)).collect(),
-    };
-    let erasure_id = gw.new_id("era");
-    let hash_key = hex::encode(gw.ids.random_bytes(32));
-    let mut plans = plan(&table, &facts, now);
-    for p in &mut plans {
-        p.erased_at = None;
-    }
+    let opened = Opened { erasure_id: gw.new_id("era"), relationship_end, hash_key: hex::encode(gw.ids.random_bytes(32)) };
     let mut statements = Vec::new();
     if subject.closed_at.is_none() && by != RequestedBy::Retention {
         statements.push(store::close(owner.tenant_id, user_id, now));
     }
-    statements.push(audit(gw, owner, "erasure.requested", by.as_str(), &erasure_id, now));
-    statements.extend(erase_due(gw, owner, (&erasure_id, user_id, by), &mut plans, &subject.email, Some(&hash_key), now));
+    statements.push(audit(gw, owner, "erasure.requested", by.as_str(), &opened.erasure_id, now));
+    statements.push(store::insert_job(store::NewJob {
+        erasure_id: &opened.erasure_id,
+        tenant_id: owner.tenant_id,
+        user_id,
+        state: ErasureState::Validating.as_str(),
+        requested_by: by.as_str(),
+        relationship_end,
+        classes: "[]".to_string(),
+        next_due_at: None,
+        hash_key: Some(opened.hash_key.clone()),
+        now,
+    }));
+    (opened, statements)
+}
+
+/// The second write: the `validating` job dated, what is due erased, the
+/// rest restricted, the job moved to `held` or `erased` (only if it is
+/// still `validating`).
+fn date_job(
+    gw: &Gateway,
+    owner: &Owner<'_>,
+    (user_id, by): (&str, RequestedBy),
+    opened: &Opened,
+    subject: &store::SubjectRow,
+    exclusions: &[store::ExclusionRow],
+    now: i64,
+) -> ApiResult<(Vec<Stmt>, ErasureView)> {
+    let table = retention_table(owner.jurisdiction);
+    let facts = Subject {
+        relationship_end: opened.relationship_end,
+        last_record_at: subject.last_record_at,
+        exclusions: exclusions.iter().map(|e| (e.effective_from, e.expires_at)).collect(),
+    };
+    let erasure_id = opened.erasure_id.as_str();
+    let mut plans = plan(&table, &facts, now);
+    for p in &mut plans {
+        p.erased_at = None;
+    }
+    let mut statements = erase_due(gw, owner, (erasure_id, user_id, by), &mut plans, &subject.email, Some(&opened.hash_key), now);
     let state = state_of(&plans);
     if state == ErasureState::Held {
         statements.push(store::restrict(owner.tenant_id, user_id, now));
-        statements.push(audit(gw, owner, "erasure.restricted", "what a law keeps is hidden from operator reads until its date", &erasure_id, now));
+        statements.push(audit(gw, owner, "erasure.restricted", "what a law keeps is hidden from operator reads until its date", erasure_id, now));
     } else {
-        statements.extend(completion(gw, owner, &erasure_id, user_id, now));
+        statements.extend(completion(gw, owner, erasure_id, user_id, now));
     }
-    statements.push(store::insert_job(store::NewJob {
-        erasure_id: &erasure_id,
-        tenant_id: owner.tenant_id,
-        user_id,
-        state: state.as_str(),
-        requested_by: by.as_str(),
-        relationship_end,
-        classes: encode(&plans)?,
-        next_due_at: next_due(&plans),
-        hash_key: (state == ErasureState::Held).then_some(hash_key),
-        now,
-    }));
-    let body = view(&erasure_id, state, &plans);
-    Ok((erasure_id, statements, body))
+    statements.push(store::validated_job(erasure_id, ErasureState::Validating.as_str(), state.as_str(), encode(&plans)?, next_due(&plans), now));
+    Ok((statements, view(erasure_id, state, &plans)))
 }
 
 fn erasure_not_found() -> ApiError {
@@ -335,8 +362,15 @@ async fn request(gw: &Gateway, owner: &Owner<'_>, user_id: &str, by: RequestedBy
         }
         let rows = gw.store.query_many(store::subject_reads(owner.tenant_id, user_id).to_vec()).await?;
         let (subject, exclusions) = store::subject_from(&rows)?.ok_or_else(ApiError::user_not_found)?;
-        let (_, statements, body) = new_job(gw, owner, user_id, &subject, &exclusions, by, now)?;
+        // first the job, `validating`: a repeat, or a request at the same time, answers it from here on
+        let (opened, statements) = open_job(gw, owner, user_id, &subject, by, now);
         if !gw.commit(statements).await?.done() {
+            return Ok(None);
+        }
+        // then its dates: a request that stops here leaves it `validating` for the sweep
+        let (statements, body) = date_job(gw, owner, (user_id, by), &opened, &subject, &exclusions, now)?;
+        if !gw.commit(statements).await?.done() {
+            // the sweep dated it first: the next attempt answers the job as stored
             return Ok(None);
         }
         Ok(Some(Reply::typed(202, &body)?))
@@ -458,42 +492,115 @@ async fn owner_of(gw: &Gateway, tenants: &mut Tenants, tenant_id: &str) -> ApiRe
     Ok(Some((jurisdiction, environment)))
 }
 
-/// One bounded round: at most `batch` due jobs moved on, and at most
-/// `batch` players whose relationship ended long enough ago given a job
-/// unasked, under each profile whose law requires deletion; one write.
+/// Jobs one write of the sweep carries: a write this small never holds the
+/// store long, and the sweep yields between writes, so the request paths
+/// keep their speed while it runs (docs/benchmarks-lifecycle.md).
+pub const SWEEP_CHUNK: usize = 10;
+
+/// Gives the executor a turn between two writes of the sweep.
+struct YieldNow(bool);
+
+impl std::future::Future for YieldNow {
+    type Output = ();
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
+        if self.0 {
+            return std::task::Poll::Ready(());
+        }
+        self.0 = true;
+        cx.waker().wake_by_ref();
+        std::task::Poll::Pending
+    }
+}
+
+/// Commits one chunk's statements, counting its jobs when it committed
+/// (another writer moved a job on first: the next round reads afresh), and
+/// yields.
+async fn commit_chunk(gw: &Gateway, statements: Vec<Stmt>, jobs: i64, round: &mut ErasureRound) -> ApiResult<()> {
+    if !statements.is_empty() {
+        if gw.commit(statements).await?.done() {
+            round.jobs += jobs;
+        } else {
+            round.more = true;
+        }
+    }
+    YieldNow(false).await;
+    Ok(())
+}
+
+/// At most `budget` of `found` (one more was asked for: `more` says it was there).
+fn take<T>(found: Vec<T>, budget: i64, round: &mut ErasureRound) -> Vec<T> {
+    let budget = usize::try_from(budget.max(0)).unwrap_or(usize::MAX);
+    round.more |= found.len() > budget;
+    found.into_iter().take(budget).collect()
+}
+
+/// One bounded round: at most `batch` jobs in all (those a stopped request
+/// left `validating`, held jobs whose next class is due, and players whose
+/// relationship ended long enough ago, given a job unasked under each
+/// profile whose law requires deletion), written [`SWEEP_CHUNK`] jobs at a
+/// time with a yield between writes; then the filings of players who asked
+/// whose own period has passed, as many players again. What is left waits
+/// for the next round (`more`).
 pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound> {
     let mut round = ErasureRound::default();
-    let mut statements = Vec::new();
+    let mut budget = batch.max(1);
     let mut tenants = Tenants::new();
-    // held jobs whose next class is due
-    let due = store::due_jobs(gw.store.as_ref(), ErasureState::Held.as_str(), now, batch.saturating_add(1)).await?;
-    round.more |= due.len() as i64 > batch;
-    let due: Vec<_> = due.into_iter().take(usize::try_from(batch).unwrap_or(usize::MAX)).collect();
-    let reads = due.iter().flat_map(|j| store::subject_reads(&j.tenant_id, &j.external_user_id)).collect();
-    let subjects = gw.store.query_many(reads).await?;
-    for (job, rows) in due.iter().zip(subjects.chunks(3)) {
-        let Some((jurisdiction, environment)) = owner_of(gw, &mut tenants, &job.tenant_id).await? else { continue };
-        let owner = Owner { tenant_id: &job.tenant_id, environment, jurisdiction: &jurisdiction };
-        let email = store::subject_from(rows)?.map(|(s, _)| s.email).unwrap_or_default();
-        let mut plans: Vec<ClassPlan> = serde_json::from_str(&job.classes).map_err(|_| ApiError::internal())?;
-        statements.extend(erase_due(
-            gw,
-            &owner,
-            (&job.erasure_id, &job.external_user_id, RequestedBy::Operator),
-            &mut plans,
-            &email,
-            job.hash_key.as_deref(),
-            now,
-        ));
-        let state = state_of(&plans);
-        if state == ErasureState::Erased {
-            statements.extend(completion(gw, &owner, &job.erasure_id, &job.external_user_id, now));
+    // jobs a stopped request left `validating`, and held jobs whose next class is due
+    let mut jobs =
+        take(store::stalled_jobs(gw.store.as_ref(), ErasureState::Validating.as_str(), now, budget.saturating_add(1)).await?, budget, &mut round);
+    budget -= jobs.len() as i64;
+    if budget > 0 {
+        let due = store::due_jobs(gw.store.as_ref(), ErasureState::Held.as_str(), now, budget.saturating_add(1)).await?;
+        jobs.extend(take(due, budget, &mut round));
+        budget = batch.max(1) - jobs.len() as i64;
+    } else {
+        round.more = true;
+    }
+    for chunk in jobs.chunks(SWEEP_CHUNK) {
+        let reads = chunk.iter().flat_map(|j| store::subject_reads(&j.tenant_id, &j.external_user_id)).collect();
+        let subjects = gw.store.query_many(reads).await?;
+        let mut statements = Vec::new();
+        let mut moved = 0;
+        for (job, rows) in chunk.iter().zip(subjects.chunks(3)) {
+            let Some((jurisdiction, environment)) = owner_of(gw, &mut tenants, &job.tenant_id).await? else { continue };
+            let owner = Owner { tenant_id: &job.tenant_id, environment, jurisdiction: &jurisdiction };
+            let Some((subject, exclusions)) = store::subject_from(rows)? else { continue };
+            if job.state == ErasureState::Validating.as_str() {
+                let by = RequestedBy::parse(&job.requested_by).ok_or_else(ApiError::internal)?;
+                let opened = Opened {
+                    erasure_id: job.erasure_id.clone(),
+                    relationship_end: job.relationship_end,
+                    hash_key: job.hash_key.clone().unwrap_or_default(),
+                };
+                let (dated, _) = date_job(gw, &owner, (&job.external_user_id, by), &opened, &subject, &exclusions, now)?;
+                statements.extend(dated);
+                moved += 1;
+                continue;
+            }
+            let mut plans: Vec<ClassPlan> = serde_json::from_str(&job.classes).map_err(|_| ApiError::internal())?;
+            statements.extend(erase_due(
+                gw,
+                &owner,
+                (&job.erasure_id, &job.external_user_id, RequestedBy::Operator),
+                &mut plans,
+                &subject.email,
+                job.hash_key.as_deref(),
+                now,
+            ));
+            let state = state_of(&plans);
+            if state == ErasureState::Erased {
+                statements.extend(completion(gw, &owner, &job.erasure_id, &job.external_user_id, now));
+            }
+            statements.push(store::advance_job(&job.erasure_id, state.as_str(), encode(&plans)?, next_due(&plans), job.updated_at, now));
+            moved += 1;
         }
-        statements.push(store::advance_job(&job.erasure_id, state.as_str(), encode(&plans)?, next_due(&plans), job.updated_at, now));
-        round.jobs += 1;
+        commit_chunk(gw, statements, moved, &mut round).await?;
     }
     // unasked: players whose relationship ended and whose first period passed
     for profile in gw.rules.jurisdictions() {
+        if budget <= 0 {
+            break;
+        }
         let table = retention_table(&profile.name);
         let required: Vec<_> = table.rules.iter().filter(|r| r.required && r.from == RetentionStart::RelationshipEnd).collect();
         if required.is_empty() || !table.rules.iter().filter(|r| r.required).all(|r| r.then_delete) {
@@ -502,23 +609,47 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
         let first = required.iter().map(|r| r.keep_seconds).min().unwrap_or(i64::MAX);
         let ended_before = now.saturating_sub(first);
         let idle_before = ended_before.saturating_sub(table.inactivity_seconds);
-        let candidates = store::unasked_candidates(gw.store.as_ref(), &profile.name, ended_before, idle_before, batch.saturating_add(1)).await?;
-        round.more |= candidates.len() as i64 > batch;
-        let candidates: Vec<_> = candidates.into_iter().take(usize::try_from(batch).unwrap_or(usize::MAX)).collect();
-        let reads = candidates.iter().flat_map(|(t, u)| store::subject_reads(t, u)).collect();
-        let subjects = gw.store.query_many(reads).await?;
-        for ((tenant_id, user_id), rows) in candidates.iter().zip(subjects.chunks(3)) {
-            let Some((jurisdiction, environment)) = owner_of(gw, &mut tenants, tenant_id).await? else { continue };
-            let Some((subject, exclusions)) = store::subject_from(rows)? else { continue };
-            let owner = Owner { tenant_id, environment, jurisdiction: &jurisdiction };
-            let (_, made, _) = new_job(gw, &owner, user_id, &subject, &exclusions, RequestedBy::Retention, now)?;
-            statements.extend(made);
-            round.jobs += 1;
+        let candidates = store::unasked_candidates(gw.store.as_ref(), &profile.name, ended_before, idle_before, budget.saturating_add(1)).await?;
+        let candidates = take(candidates, budget, &mut round);
+        budget -= candidates.len() as i64;
+        for chunk in candidates.chunks(SWEEP_CHUNK) {
+            let reads = chunk.iter().flat_map(|(t, u)| store::subject_reads(t, u)).collect();
+            let subjects = gw.store.query_many(reads).await?;
+            let mut statements = Vec::new();
+            let mut made = 0;
+            for ((tenant_id, user_id), rows) in chunk.iter().zip(subjects.chunks(3)) {
+                let Some((jurisdiction, environment)) = owner_of(gw, &mut tenants, tenant_id).await? else { continue };
+                let Some((subject, exclusions)) = store::subject_from(rows)? else { continue };
+                let owner = Owner { tenant_id, environment, jurisdiction: &jurisdiction };
+                // opened and dated in one write: nobody waits on an unasked job
+                let (opened, open) = open_job(gw, &owner, user_id, &subject, RequestedBy::Retention, now);
+                let (dated, _) = date_job(gw, &owner, (user_id, RequestedBy::Retention), &opened, &subject, &exclusions, now)?;
+                statements.extend(open);
+                statements.extend(dated);
+                made += 1;
+            }
+            commit_chunk(gw, statements, made, &mut round).await?;
         }
     }
-    if !statements.is_empty() && !gw.commit(statements).await?.done() {
-        // another writer moved a job on first: the next round reads afresh
-        round = ErasureRound { jobs: 0, more: true };
+    // filings kept their own period past the class (31 CFR 1021.320(d)), of players who asked
+    let mut filings_budget = batch.max(1);
+    for profile in gw.rules.jurisdictions() {
+        let table = retention_table(&profile.name);
+        let Some(rule) = table.rule(RecordClass::AmlRecords).filter(|r| r.from == RetentionStart::Record) else { continue };
+        if filings_budget <= 0 {
+            break;
+        }
+        let cutoff = now.saturating_sub(rule.keep_seconds);
+        let players = take(
+            store::expired_filings(gw.store.as_ref(), &profile.name, cutoff, filings_budget.saturating_add(1)).await?,
+            filings_budget,
+            &mut round,
+        );
+        filings_budget -= players.len() as i64;
+        for chunk in players.chunks(SWEEP_CHUNK) {
+            let statements: Vec<Stmt> = chunk.iter().flat_map(|(t, u)| store::erase_filed(t, u, cutoff, now, false)).collect();
+            commit_chunk(gw, statements, 0, &mut round).await?;
+        }
     }
     Ok(round)
 }

@@ -16,6 +16,8 @@ pub struct Job {
     pub classes: String,
     pub hash_key: Option<String>,
     pub updated_at: i64,
+    pub requested_by: String,
+    pub relationship_end: i64,
 }
 
 fn job(row: &Row) -> ApiResult<Job> {
@@ -27,6 +29,8 @@ fn job(row: &Row) -> ApiResult<Job> {
         classes: row.text(4)?,
         hash_key: row.opt_text(5)?,
         updated_at: row.int(6)?,
+        requested_by: row.text(7)?,
+        relationship_end: row.int(8)?,
     })
 }
 
@@ -34,7 +38,8 @@ fn job(row: &Row) -> ApiResult<Job> {
 pub async fn job_of_user(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<Job>> {
     let rows = store
         .query(
-            "SELECT erasure_id, tenant_id, external_user_id, state, classes, hash_key, updated_at FROM erasures WHERE tenant_id = ?1 AND external_user_id = ?2",
+            "SELECT erasure_id, tenant_id, external_user_id, state, classes, hash_key, updated_at, requested_by, relationship_end FROM erasures
+             WHERE tenant_id = ?1 AND external_user_id = ?2",
             vec![tenant_id.into(), user_id.into()],
         )
         .await?;
@@ -45,21 +50,34 @@ pub async fn job_of_user(store: &dyn Store, tenant_id: &str, user_id: &str) -> A
 pub async fn job_by_id(store: &dyn Store, erasure_id: &str) -> ApiResult<Option<(Job, String)>> {
     let rows = store
         .query(
-            "SELECT e.erasure_id, e.tenant_id, e.external_user_id, e.state, e.classes, e.hash_key, e.updated_at, t.environment
+            "SELECT e.erasure_id, e.tenant_id, e.external_user_id, e.state, e.classes, e.hash_key, e.updated_at, e.requested_by, e.relationship_end, t.environment
              FROM erasures e JOIN tenants t ON t.tenant_id = e.tenant_id WHERE e.erasure_id = ?1",
             vec![erasure_id.into()],
         )
         .await?;
-    rows.first().map(|r| Ok((job(r)?, r.text(7)?))).transpose()
+    rows.first().map(|r| Ok((job(r)?, r.text(9)?))).transpose()
 }
 
 /// Jobs with a class due at `now`, oldest due first, at most `limit`.
 pub async fn due_jobs(store: &dyn Store, held: &str, now: i64, limit: i64) -> ApiResult<Vec<Job>> {
     let rows = store
         .query(
-            "SELECT erasure_id, tenant_id, external_user_id, state, classes, hash_key, updated_at FROM erasures
+            "SELECT erasure_id, tenant_id, external_user_id, state, classes, hash_key, updated_at, requested_by, relationship_end FROM erasures
              WHERE state = ?1 AND next_due_at IS NOT NULL AND next_due_at <= ?2 ORDER BY next_due_at LIMIT ?3",
             vec![held.into(), now.into(), limit.into()],
+        )
+        .await?;
+    rows.iter().map(job).collect()
+}
+
+/// Jobs still `validating` whose request stopped before dating them (made
+/// before `made_before`), oldest first, at most `limit`.
+pub async fn stalled_jobs(store: &dyn Store, validating: &str, made_before: i64, limit: i64) -> ApiResult<Vec<Job>> {
+    let rows = store
+        .query(
+            "SELECT erasure_id, tenant_id, external_user_id, state, classes, hash_key, updated_at, requested_by, relationship_end FROM erasures
+             WHERE state = ?1 AND created_at <= ?2 ORDER BY created_at LIMIT ?3",
+            vec![validating.into(), made_before.into(), limit.into()],
         )
         .await?;
     rows.iter().map(job).collect()
@@ -97,6 +115,18 @@ pub fn insert_job(j: NewJob<'_>) -> Stmt {
             Value::from(j.hash_key),
             j.now.into(),
         ],
+    )
+}
+
+/// Dates a `validating` job: its state, classes and next date; only if it
+/// is still `validating` (a second finisher loses).
+pub fn validated_job(erasure_id: &str, validating: &str, state: &str, classes: String, next_due_at: Option<i64>, now: i64) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE erasures SET state = ?3, classes = ?4, next_due_at = ?5, updated_at = ?6,
+            completed_at = CASE WHEN ?3 = 'erased' THEN CAST(?6 AS BIGINT) ELSE completed_at END,
+            hash_key = CASE WHEN ?3 = 'erased' THEN NULL ELSE hash_key END
+         WHERE erasure_id = ?1 AND state = ?2",
+        vec![erasure_id.into(), validating.into(), state.into(), classes.into(), Value::from(next_due_at), now.into()],
     )
 }
 
@@ -192,6 +222,18 @@ pub fn audit_step(audit_id: &str, tenant_id: &str, environment: &str, action: &s
     )
 }
 
+/// The outbox rows (`o`) of a player's events: ?1 tenant, ?2 user, ?3 the
+/// envelope pattern naming the user; and the environment-wide events
+/// (`tenant_id` none) whose envelope names one of the player's exclusions.
+macro_rules! subject_events {
+    () => {
+        "((o.tenant_id = ?1 AND o.envelope LIKE ?3 ESCAPE '\\')
+          OR (o.tenant_id IS NULL AND EXISTS (SELECT 1 FROM exclusions x WHERE x.tenant_id = ?1 AND x.external_user_id = ?2
+                AND x.environment = o.environment
+                AND o.envelope LIKE ('%\"exclusion\\_id\":\"' || REPLACE(x.exclusion_id, '_', '\\_') || '\"%') ESCAPE '\\')))"
+    };
+}
+
 /// The `LIKE` pattern of an envelope naming the user, with `\` escaping.
 fn envelope_pattern(user_id: &str) -> String {
     let mut escaped = String::with_capacity(user_id.len());
@@ -207,7 +249,11 @@ fn envelope_pattern(user_id: &str) -> String {
 /// The statements that erase one class of a player's records: personal
 /// fields nulled or replaced by `keyed` (a keyed hash), ids, statuses and
 /// times kept, `redacted_at` set; AML material and webhook payloads deleted.
-pub fn erase_class(class: RecordClass, tenant_id: &str, user_id: &str, keyed_email: &str, now: i64) -> Vec<Stmt> {
+///
+/// `filings_from`: filings made after it are kept, with the case and
+/// alerts they rest on (a profile whose period runs from each record keeps
+/// a filing its period from the filing itself: 31 CFR 1021.320(d)).
+pub fn erase_class(class: RecordClass, tenant_id: &str, user_id: &str, keyed_email: &str, filings_from: i64, now: i64) -> Vec<Stmt> {
     let key = || vec![Value::from(tenant_id), Value::from(user_id)];
     let at = || vec![Value::from(tenant_id), Value::from(user_id), Value::from(now)];
     match class {
@@ -229,8 +275,6 @@ pub fn erase_class(class: RecordClass, tenant_id: &str, user_id: &str, keyed_ema
         RecordClass::AmlRecords => {
             let mut all: Vec<Stmt> = [
                 "DELETE FROM aml_events WHERE tenant_id = ?1 AND external_user_id = ?2",
-                "DELETE FROM aml_alerts WHERE tenant_id = ?1 AND external_user_id = ?2",
-                "DELETE FROM aml_cases WHERE tenant_id = ?1 AND external_user_id = ?2",
                 "DELETE FROM aml_buckets WHERE tenant_id = ?1 AND external_user_id = ?2",
                 "DELETE FROM aml_deposit_classes WHERE tenant_id = ?1 AND external_user_id = ?2",
                 "DELETE FROM aml_instruments WHERE tenant_id = ?1 AND external_user_id = ?2",
@@ -244,11 +288,9 @@ pub fn erase_class(class: RecordClass, tenant_id: &str, user_id: &str, keyed_ema
             .into_iter()
             .map(|sql| Stmt::new(sql, key()))
             .collect();
-            // the filings drafted from the player's cases (issue #31 item 1): the officer's subject and the XML go
-            all.push(Stmt::new(
-                "UPDATE aml_filings SET xml = NULL, subject = NULL, redacted_at = ?3 WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NULL",
-                at(),
-            ));
+            // the filings drafted from the player's cases (issue #31 item 1): the officer's subject and the XML go,
+            // with the cases and alerts, but for the filings still within their own period
+            all.extend(erase_filed(tenant_id, user_id, filings_from, now, true));
             all
         }
         RecordClass::Exclusions => vec![Stmt::new(
@@ -268,22 +310,70 @@ pub fn erase_class(class: RecordClass, tenant_id: &str, user_id: &str, keyed_ema
             "DELETE FROM audit_log WHERE tenant_id = ?1 AND resource = ?2 AND (actor_key_id IS NULL OR actor_key_id <> 'erasure')",
             key(),
         )],
+        // the tenant's events naming the player, and the events of the player's
+        // exclusions fanned out to every tenant of the environment (shared exclusions)
         RecordClass::WebhookPayloads => {
-            let matching = || vec![Value::from(tenant_id), Value::from(envelope_pattern(user_id))];
+            let matching = || vec![Value::from(tenant_id), Value::from(user_id), Value::from(envelope_pattern(user_id))];
             vec![
                 Stmt::new(
-                    "DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT d.delivery_id FROM webhook_deliveries d JOIN outbox o ON o.event_id = d.event_id
-                        WHERE o.tenant_id = ?1 AND o.envelope LIKE ?2 ESCAPE '\\')",
+                    concat!(
+                        "DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT d.delivery_id FROM webhook_deliveries d JOIN outbox o ON o.event_id = d.event_id WHERE ",
+                        subject_events!(),
+                        ")"
+                    ),
                     matching(),
                 ),
                 Stmt::new(
-                    "DELETE FROM webhook_deliveries WHERE event_id IN (SELECT event_id FROM outbox WHERE tenant_id = ?1 AND envelope LIKE ?2 ESCAPE '\\')",
+                    concat!("DELETE FROM webhook_deliveries WHERE event_id IN (SELECT o.event_id FROM outbox o WHERE ", subject_events!(), ")"),
                     matching(),
                 ),
-                Stmt::new("DELETE FROM outbox WHERE tenant_id = ?1 AND envelope LIKE ?2 ESCAPE '\\'", matching()),
+                Stmt::new(concat!("DELETE FROM outbox WHERE event_id IN (SELECT o.event_id FROM outbox o WHERE ", subject_events!(), ")"), matching()),
             ]
         }
     }
+}
+
+/// The statements that erase a player's filings made at or before `cutoff`
+/// (the officer's subject and the XML nulled, `redacted_at` set) and delete
+/// the cases and alerts no filing made after it rests on: every case of
+/// the player when `all_cases`, else only the cases of the erased filings.
+pub fn erase_filed(tenant_id: &str, user_id: &str, cutoff: i64, now: i64, all_cases: bool) -> Vec<Stmt> {
+    let cutoff = cutoff.clamp(-crate::ports::MAX_STORED_INTEGER, crate::ports::MAX_STORED_INTEGER);
+    let cases = || vec![Value::from(tenant_id), Value::from(user_id), Value::from(cutoff), Value::from(i64::from(all_cases))];
+    vec![
+        Stmt::new(
+            "DELETE FROM aml_alerts WHERE tenant_id = ?1 AND external_user_id = ?2
+               AND (CAST(?4 AS BIGINT) = 1 OR case_id IN (SELECT f.case_id FROM aml_filings f WHERE f.tenant_id = ?1 AND f.external_user_id = ?2 AND f.created_at <= ?3))
+               AND (case_id IS NULL OR case_id NOT IN (SELECT f.case_id FROM aml_filings f WHERE f.tenant_id = ?1 AND f.external_user_id = ?2 AND f.created_at > ?3))",
+            cases(),
+        ),
+        Stmt::new(
+            "DELETE FROM aml_cases WHERE tenant_id = ?1 AND external_user_id = ?2
+               AND (CAST(?4 AS BIGINT) = 1 OR case_id IN (SELECT f.case_id FROM aml_filings f WHERE f.tenant_id = ?1 AND f.external_user_id = ?2 AND f.created_at <= ?3))
+               AND case_id NOT IN (SELECT f.case_id FROM aml_filings f WHERE f.tenant_id = ?1 AND f.external_user_id = ?2 AND f.created_at > ?3)",
+            cases(),
+        ),
+        Stmt::new(
+            "UPDATE aml_filings SET xml = NULL, subject = NULL, redacted_at = ?4
+             WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NULL AND created_at <= ?3",
+            vec![Value::from(tenant_id), Value::from(user_id), Value::from(cutoff), Value::from(now)],
+        ),
+    ]
+}
+
+/// Players of a profile with filings made at or before `cutoff` not yet erased,
+/// who asked for erasure: at most `limit`.
+pub async fn expired_filings(store: &dyn Store, jurisdiction: &str, cutoff: i64, limit: i64) -> ApiResult<Vec<(String, String)>> {
+    let rows = store
+        .query(
+            "SELECT DISTINCT f.tenant_id, f.external_user_id FROM aml_filings f JOIN tenants t ON t.tenant_id = f.tenant_id
+             WHERE t.jurisdiction = ?1 AND f.redacted_at IS NULL AND f.created_at <= ?2
+               AND EXISTS (SELECT 1 FROM erasures e WHERE e.tenant_id = f.tenant_id AND e.external_user_id = f.external_user_id)
+             LIMIT ?3",
+            vec![jurisdiction.into(), cutoff.into(), limit.into()],
+        )
+        .await?;
+    rows.iter().map(|r| Ok((r.text(0)?, r.text(1)?))).collect()
 }
 
 /// Players whose relationship ended before `ended_before` (closed, or idle

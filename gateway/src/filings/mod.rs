@@ -424,7 +424,8 @@ impl Problems {
 
     /// The value, or a `missing` problem.
     pub(crate) fn need<'a>(&mut self, field: &str, value: Option<&'a str>) -> Option<&'a str> {
-        if value.is_none() {
+        // a field already named (by the FIU profile's `required_fields`) is named once
+        if value.is_none() && !self.0.iter().any(|p| p.field == field) {
             self.add(field, "missing");
         }
         value

@@ -31,6 +31,9 @@ pub struct RetentionPolicy {
     pub shadow_days: i64,
     /// rows deleted from one table in one round
     pub batch_rows: i64,
+    /// erasure jobs one scheduler tick moves on or makes (written
+    /// `erasure::SWEEP_CHUNK` at a time); what is left waits for the next tick
+    pub erasure_batch: i64,
 }
 
 impl Default for RetentionPolicy {
@@ -44,6 +47,7 @@ impl Default for RetentionPolicy {
             session_days: 30,
             shadow_days: 90,
             batch_rows: 1_000,
+            erasure_batch: 30,
         }
     }
 }

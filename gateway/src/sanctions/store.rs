@@ -81,7 +81,8 @@ pub(crate) struct ScreeningStatus {
 pub(crate) async fn screening_status(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<ScreeningStatus>> {
     let rows = store
         .query(
-            "SELECT sanctions_status, created_at, updated_at, last_screened_at FROM users WHERE tenant_id = ?1 AND external_user_id = ?2",
+            // a player an erasure restricted (GDPR Art. 18) is hidden, as from every operator read: 404, as if unknown
+            "SELECT sanctions_status, created_at, updated_at, last_screened_at FROM users WHERE tenant_id = ?1 AND external_user_id = ?2 AND restricted_at IS NULL",
             vec![tenant_id.into(), user_id.into()],
         )
         .await?;
