@@ -22,6 +22,14 @@
 // work of every request so far (the decision log's flush, a kick). Both
 // answer only with the local tools on (CGW_LOCAL_TOOLS=enabled).
 //
+// `POST /__local/rules-timing?name=EXPORT&n=N` (local tools only) times the
+// rules component as the Worker calls it (`globalThis.cgwRulesCall`, JSON in
+// and out, the jco-transpiled component): the arguments of the latest call
+// of EXPORT made by a request are replayed N times inside the isolate.
+// Workers' clocks move only at I/O, so the calls run between two timer
+// turns, and the same two turns without calls are taken off; answers
+// {"name", "n", "ms_total", "ns_per_call", "calls_seen"}.
+//
 // Replica hook (host-edge/js/replica.mjs, the replica simulation): when that
 // module exists, the launcher's generated entry passes it here as `replica`,
 // and `replica.simulate(hooks)` must answer the binding the Worker gets as
@@ -40,6 +48,17 @@ import base, { KeyRateLimiter, Dispatcher } from "./entry.mjs";
 import { parseSimulate, TRIP_KINDS } from "./simulate.mjs";
 
 export { KeyRateLimiter, Dispatcher };
+
+// The rules calls of requests: the latest arguments and a count per export.
+const rulesSeen = new Map();
+const rulesCall = globalThis.cgwRulesCall;
+globalThis.cgwRulesCall = (name, args) => {
+  const seen = rulesSeen.get(name) ?? { args, calls: 0 };
+  seen.args = args;
+  seen.calls += 1;
+  rulesSeen.set(name, seen);
+  return rulesCall(name, args);
+};
 
 const zero = () => ({ ...Object.fromEntries(TRIP_KINDS.map((k) => [k, 0])), rows_read: 0, rows_written: 0 });
 let trips = zero();
@@ -157,8 +176,33 @@ async function settle() {
 
 const json = (body) => new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
 
+// One timer turn: the clock of a Worker moves only here.
+const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+async function rulesTiming(url) {
+  const name = url.searchParams.get("name") ?? "";
+  const n = Math.min(Math.max(Number(url.searchParams.get("n") ?? "1000") || 1000, 1), 1_000_000);
+  const seen = rulesSeen.get(name);
+  if (seen === undefined) return new Response(`no request has called ${name} yet`, { status: 404 });
+  const span = async (calls) => {
+    await turn();
+    const start = Date.now();
+    for (let i = 0; i < calls; i += 1) rulesCall(name, seen.args);
+    await turn();
+    return Date.now() - start;
+  };
+  await span(Math.min(n, 1000));
+  const empty = await span(0);
+  const total = await span(n);
+  const ms = Math.max(total - empty, 0);
+  return json({ name, n, ms_total: ms, ns_per_call: (ms * 1e6) / n, calls_seen: seen.calls });
+}
+
 async function trips_route(request) {
   const url = new URL(request.url);
+  if (url.pathname === "/__local/rules-timing" && request.method === "POST") {
+    return rulesTiming(url);
+  }
   if (url.pathname === "/__local/trips/reset" && request.method === "POST") {
     await settle();
     trips = zero();
@@ -175,7 +219,7 @@ async function trips_route(request) {
 export function measured({ replica } = {}) {
   return {
     async fetch(request, env, ctx) {
-      if (env.CGW_LOCAL_TOOLS === "enabled" && new URL(request.url).pathname.startsWith("/__local/trips")) {
+      if (env.CGW_LOCAL_TOOLS === "enabled" && /^\/__local\/(trips|rules-timing)/.test(new URL(request.url).pathname)) {
         const answer = await trips_route(request);
         if (answer) return answer;
       }
