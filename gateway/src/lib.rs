@@ -300,6 +300,8 @@ pub struct Ctx<'a> {
     pub body: &'a [u8],
     /// the address the request came from, as the host set it ([`SourceAddress`])
     pub source: Option<std::net::IpAddr>,
+    /// the `Idempotency-Key` of a route that keeps it in its own batch (a read-only check reserves none)
+    pub(crate) idempotency: Option<idempotency::Deferred>,
 }
 
 /// A successful answer.
@@ -518,13 +520,18 @@ impl Gateway {
         }
         router::check_access(&route, &caller)?;
         let query = Query::parse(request.uri().query())?;
-        // a new person's one-time password and TOTP secret are never kept for a replay
-        let reservation = match request.method() == http::Method::POST && route != router::Route::PersonCreate {
+        // a new person's one-time password and TOTP secret are never kept for a
+        // replay; a read-only check reads its key with its facts and keeps it
+        // only in the batch of an answer that commits (a breach)
+        let in_own_batch = route == router::Route::LimitCheck;
+        let reservation = match request.method() == http::Method::POST && route != router::Route::PersonCreate && !in_own_batch {
             true => self.reserve_idempotency(&caller, request).await?,
             false => None,
         };
+        let idempotency = if in_own_batch { self.defer_idempotency(&caller, request)? } else { None };
         let now = self.tenant_now(&caller);
-        let ctx = Ctx { caller, now, query, body: request.body(), source: request.extensions().get::<SourceAddress>().map(|s| s.0) };
+        let source = request.extensions().get::<SourceAddress>().map(|s| s.0);
+        let ctx = Ctx { caller, now, query, body: request.body(), source, idempotency };
         let result = match reservation {
             None => router::dispatch(self, route.clone(), &ctx).await,
             Some(idempotency::Outcome::Replay(reply)) => return Ok(reply),

@@ -48,6 +48,7 @@ struct World {
     gw: Gateway,
     trips: Arc<Trips>,
     key: String,
+    db: String,
     _dir: tempfile::TempDir,
 }
 
@@ -88,7 +89,7 @@ async fn world(planted: bool) -> World {
     let (status, body) = call_from(&gw, PUBLIC, &key, "POST", "/v1/exclusions", exclusion).await;
     assert_eq!(status, 201, "{body}");
     gw.flush_decisions().await.unwrap();
-    World { gw, trips, key, _dir: dir }
+    World { gw, trips, key, db, _dir: dir }
 }
 
 /// One request, counted alone (the decision log's flush after it is not).
@@ -98,6 +99,31 @@ async fn measured(w: &World, method: &str, path: &str, body: Json) -> (u16, Json
     let counts = w.trips.counts();
     w.gw.flush_decisions().await.unwrap();
     (status, answer, counts)
+}
+
+/// [`measured`] for a POST with an `Idempotency-Key`; also answers whether
+/// the answer named a decision (`x-decision-id`: a replay names none).
+async fn measured_keyed(w: &World, path: &str, body: Json, idempotency_key: &str) -> (u16, Json, TripCounts, bool) {
+    let mut request = http::Request::builder()
+        .method("POST")
+        .uri(path)
+        .header("authorization", format!("Bearer {}", w.key))
+        .header("content-type", "application/json")
+        .header("idempotency-key", idempotency_key)
+        .body(body.to_string().into_bytes())
+        .unwrap();
+    request.extensions_mut().insert(gateway::SourceAddress(PUBLIC.unwrap().parse().unwrap()));
+    w.trips.reset();
+    let response = w.gw.handle(request).await;
+    let counts = w.trips.counts();
+    w.gw.flush_decisions().await.unwrap();
+    let decided = response.headers().contains_key("x-decision-id");
+    (response.status().as_u16(), serde_json::from_slice(response.body()).unwrap_or(Json::Null), counts, decided)
+}
+
+/// A count read straight from the database, beside the gateway's store.
+async fn count(w: &World, sql: &'static str) -> i64 {
+    open_store(&w.db).await.unwrap().scalar(sql, vec![]).await.unwrap()
 }
 
 /// A route's pinned round trips: (store trips, statements, limiter trips).
@@ -128,6 +154,10 @@ async fn hot_routes(w: &World) -> Vec<(&'static str, TripCounts, Pin)> {
     let (status, body, allowed) = measured(w, "POST", "/v1/limits/check", check(500, "p1")).await;
     assert_eq!((status, &body["allowed"]), (200, &json!(true)), "{body}");
     out.push(("limits/check allowed", allowed, (1, 6, 2)));
+    // with an Idempotency-Key: the key is read in the same batch, nothing reserved
+    let (status, body, keyed, _) = measured_keyed(w, "/v1/limits/check", check(500, "p1"), "trips-allowed").await;
+    assert_eq!((status, &body["allowed"]), (200, &json!(true)), "{body}");
+    out.push(("limits/check allowed, Idempotency-Key", keyed, (1, 7, 2)));
     let (status, body, refused) = measured(w, "POST", "/v1/limits/check", check(500, "p2")).await;
     assert_eq!((status, &body["allowed"], &body["reason"]), (200, &json!(false), &json!("self_excluded")), "{body}");
     out.push(("limits/check refused", refused, (1, 6, 2)));
@@ -136,13 +166,21 @@ async fn hot_routes(w: &World) -> Vec<(&'static str, TripCounts, Pin)> {
     let (status, body, breach) = measured(w, "POST", "/v1/limits/check", check(9_500, "p1")).await;
     assert_eq!((status, &body["allowed"], &body["reason"]), (200, &json!(false), &json!("exceeds_limit")), "{body}");
     out.push(("limits/check breach", breach, (3, 9, 2)));
-    // the deposit by transaction id, the facts (six reads), the hour's sum,
-    // and the commit batch (the decision, the user's claim, the transaction,
-    // the deposit, the hour's sum)
+    // with an Idempotency-Key: read with the facts, kept in the breach's own batch
+    let (status, body, keyed_breach, _) = measured_keyed(w, "/v1/limits/check", check(9_600, "p1"), "trips-breach").await;
+    assert_eq!((status, &body["reason"]), (200, &json!("exceeds_limit")), "{body}");
+    out.push(("limits/check breach, Idempotency-Key", keyed_breach, (3, 11, 2)));
+    // one read batch (the facts' six reads, the transaction by its id, the
+    // hour's sum), and the commit batch (the decision, the user's claim, the
+    // transaction, the deposit, the hour's sum)
     let deposit = json!({ "transaction_id": "tx1", "user_id": "p1", "amount_cents": 500, "currency": "USD" });
-    let (status, body, commit) = measured(w, "POST", "/v1/limits/commit", deposit).await;
+    let (status, body, commit) = measured(w, "POST", "/v1/limits/commit", deposit.clone()).await;
     assert_eq!(status, 201, "{body}");
-    out.push(("limits/commit", commit, (4, 13, 2)));
+    out.push(("limits/commit", commit, (2, 13, 2)));
+    // a repeat of the transaction: the same read batch, nothing written
+    let (status, body, repeat) = measured(w, "POST", "/v1/limits/commit", deposit).await;
+    assert_eq!(status, 200, "{body}");
+    out.push(("limits/commit repeat", repeat, (1, 8, 2)));
     let identity = json!({ "user_id": "p3", "first_name": "Bo", "last_name": "Park", "date_of_birth": "1985-02-03", "nationality": "GB", "email": "p3@example.com" });
     let (status, body, screen) = measured(w, "POST", "/v1/sanctions/screen", identity).await;
     assert_eq!(status, 201, "{body}");
@@ -168,4 +206,64 @@ async fn a_planted_extra_read_breaks_every_pin() {
     for (route, counts, pin) in hot_routes(&w).await {
         assert!(holds(route, &counts, pin).is_err(), "{route}: the planted read went unseen: {counts:?}");
     }
+}
+
+/// A read-only check reserves no `Idempotency-Key` (issue #30): nothing is
+/// kept, so the key costs no trip and a later check may use it again. The
+/// twin: a breach, which commits, keeps its key in its own batch; a repeat
+/// replays the kept answer (one read, nothing written, no second breach
+/// event) and another request with the key is 409 `idempotency_key_reused`.
+#[tokio::test]
+async fn a_read_only_check_keeps_no_key_and_a_breach_keeps_its_own() {
+    let w = world(false).await;
+    let check = |amount: i64| json!({ "user_id": "p1", "amount_cents": amount, "currency": "USD" });
+    let keys = "SELECT COUNT(*) FROM idempotency_keys";
+    let breaches = "SELECT COUNT(*) FROM outbox WHERE event = 'limit.breach_attempt'";
+    let kept = count(&w, keys).await;
+
+    let (status, body, counts, decided) = measured_keyed(&w, "/v1/limits/check", check(500), "k-read").await;
+    assert_eq!((status, &body["allowed"], decided), (200, &json!(true), true), "{body}");
+    assert_eq!((counts.store_trips(), counts.batches), (1, 0), "{counts:?}");
+    assert_eq!(count(&w, keys).await, kept, "a read-only check kept its key");
+    // nothing was kept: the same key with another body is a check of its own
+    let (status, body, _, decided) = measured_keyed(&w, "/v1/limits/check", check(600), "k-read").await;
+    assert_eq!((status, &body["allowed"], decided), (200, &json!(true), true), "{body}");
+
+    // Twin: a breach keeps the key, in the batch of its decision and event.
+    let (status, first, counts, decided) = measured_keyed(&w, "/v1/limits/check", check(9_500), "k-breach").await;
+    assert_eq!((status, &first["reason"], decided), (200, &json!("exceeds_limit"), true), "{first}");
+    assert_eq!(counts.batches, 1, "{counts:?}");
+    assert_eq!(count(&w, keys).await, kept + 1, "a breach did not keep its key");
+    let events = count(&w, breaches).await;
+    let (status, again, counts, decided) = measured_keyed(&w, "/v1/limits/check", check(9_500), "k-breach").await;
+    assert_eq!((status, &again, decided), (200, &first, false), "a repeat was not the kept answer");
+    assert_eq!((counts.store_trips(), counts.batches), (1, 0), "{counts:?}");
+    assert_eq!(count(&w, breaches).await, events, "a replayed breach fired its event again");
+    let (status, body, _, _) = measured_keyed(&w, "/v1/limits/check", check(9_700), "k-breach").await;
+    assert_eq!((status, &body["error"]), (409, &json!("idempotency_key_reused")), "{body}");
+    let deposit = json!({ "transaction_id": "tx-k", "user_id": "p1", "amount_cents": 100, "currency": "USD" });
+    let (status, body, _, _) = measured_keyed(&w, "/v1/limits/commit", deposit, "k-breach").await;
+    assert_eq!((status, &body["error"]), (409, &json!("idempotency_key_reused")), "{body}");
+}
+
+/// Two identical breaches sent at once with one key: one keeps the key with
+/// its event, the other loses its batch, reads the key again and answers
+/// the kept answer; one breach event in all.
+#[tokio::test]
+async fn concurrent_breaches_with_one_key_fire_one_event() {
+    let w = world(false).await;
+    let breaches = "SELECT COUNT(*) FROM outbox WHERE event = 'limit.breach_attempt'";
+    let events = count(&w, breaches).await;
+    let check = json!({ "user_id": "p1", "amount_cents": 9_500, "currency": "USD" });
+    let (one, two) = tokio::join!(
+        measured_keyed(&w, "/v1/limits/check", check.clone(), "k-race"),
+        measured_keyed(&w, "/v1/limits/check", check.clone(), "k-race")
+    );
+    assert_eq!((one.0, two.0), (200, 200), "{} {}", one.1, two.1);
+    assert_eq!(one.1, two.1);
+    assert_eq!(count(&w, breaches).await, events + 1);
+    // Twin: another key is another breach, with its own event.
+    let (status, _, _, _) = measured_keyed(&w, "/v1/limits/check", check, "k-race-2").await;
+    assert_eq!(status, 200);
+    assert_eq!(count(&w, breaches).await, events + 2);
 }

@@ -8,6 +8,10 @@
 //! key's id, or a person's for their sessions): the same key from another
 //! person or key of the tenant is a key of its own, run under its caller's
 //! rights, never answered from another's request.
+//!
+//! A read-only check (`limits/check`) reserves nothing: its key is read in
+//! the check's own read batch ([`Deferred`]), and only an answer that
+//! commits work (a breach) keeps the key, in the batch that commits it.
 
 mod store;
 
@@ -16,7 +20,7 @@ use sha2::{Digest, Sha256};
 
 use crate::api::stored_json;
 use crate::error::{ApiError, ApiResult};
-use crate::ports::StoreError;
+use crate::ports::{Read, Row, Stmt, StoreError};
 use crate::{Caller, Gateway, Reply};
 
 /// How long a running first request holds its key before a retry may take it over.
@@ -50,19 +54,89 @@ fn fingerprint(method: &http::Method, uri: &http::Uri, body: &[u8]) -> String {
     hex::encode(hash.finalize())
 }
 
+/// The request's `Idempotency-Key`, if sent; 400 `invalid_idempotency_key` when malformed.
+fn header_key(request: &http::Request<Vec<u8>>) -> ApiResult<Option<&str>> {
+    let Some(raw) = request.headers().get("idempotency-key") else { return Ok(None) };
+    raw.to_str()
+        .ok()
+        .map(str::trim)
+        .filter(|k| !k.is_empty() && k.len() <= MAX_KEY_LEN && k.bytes().all(|b| b.is_ascii_graphic()))
+        .map(Some)
+        .ok_or_else(|| {
+            ApiError::bad_request("invalid_idempotency_key", format!("Idempotency-Key must be 1 to {MAX_KEY_LEN} visible ASCII characters"))
+        })
+}
+
+/// The key of a route that reserves it in its own batches: read with the
+/// route's facts, kept only in the batch of an answer that commits work.
+/// A read-only answer writes nothing, so a read-only check costs no trip
+/// for its key; a committed answer is replayed and guarded as any other.
+#[derive(Debug, Clone)]
+pub(crate) struct Deferred {
+    tenant_id: String,
+    scope: String,
+    key: String,
+    fingerprint: String,
+    now: i64,
+}
+
+impl Deferred {
+    /// The read of the key, to go in the route's first read batch.
+    pub(crate) fn read(&self) -> Read {
+        store::read_stored(&self.tenant_id, &self.scope, &self.key)
+    }
+
+    /// What the key's rows say: `None` runs the route; a kept answer of the
+    /// same request is replayed (200); another request's key is 409
+    /// `idempotency_key_reused`; one still running is 409 `idempotency_key_in_use`.
+    pub(crate) fn answer(&self, rows: &[Row]) -> ApiResult<Option<Reply>> {
+        let Some(row) = store::stored_from(rows)? else { return Ok(None) };
+        if row.fingerprint != self.fingerprint {
+            return Err(reused());
+        }
+        if row.status_code.is_some() {
+            return Ok(Some(Reply::ok(stored_json(&row.response.unwrap_or_default())?)));
+        }
+        if row.locked_until > self.now {
+            return Err(in_use(row.locked_until - self.now));
+        }
+        // a lapsed reservation of the same request: run, and take it over in the batch
+        Ok(None)
+    }
+
+    /// Keeps `reply` for the key, in the batch that commits its work.
+    pub(crate) fn keep(&self, reply: &Reply) -> Stmt {
+        store::keep_completed(&self.tenant_id, &self.scope, &self.key, &self.fingerprint, i64::from(reply.status), reply.body.to_string(), self.now)
+    }
+}
+
+fn reused() -> ApiError {
+    ApiError::conflict("idempotency_key_reused", "this Idempotency-Key was used for another request")
+}
+
+fn in_use(retry_after: i64) -> ApiError {
+    let mut error = ApiError::conflict("idempotency_key_in_use", "a request with this Idempotency-Key is still running; retry shortly");
+    error.retry_after_seconds = Some(u64::try_from(retry_after).unwrap_or(1));
+    error
+}
+
 impl Gateway {
+    /// The request's key for a route that reserves it in its own batches ([`Deferred`]).
+    pub(crate) fn defer_idempotency(&self, caller: &Caller, request: &http::Request<Vec<u8>>) -> ApiResult<Option<Deferred>> {
+        let Some(key) = header_key(request)? else { return Ok(None) };
+        Ok(Some(Deferred {
+            tenant_id: caller.tenant_id.clone(),
+            scope: caller.key_id.clone(),
+            key: key.to_string(),
+            fingerprint: fingerprint(request.method(), request.uri(), request.body()),
+            now: self.clock.now(),
+        }))
+    }
+
     /// Reserves the request's key, or answers from an earlier request with it.
     pub(crate) async fn reserve_idempotency(&self, caller: &Caller, request: &http::Request<Vec<u8>>) -> ApiResult<Option<Outcome>> {
         let (tenant_id, scope) = (caller.tenant_id.as_str(), caller.key_id.as_str());
-        let Some(raw) = request.headers().get("idempotency-key") else { return Ok(None) };
-        let key = raw
-            .to_str()
-            .ok()
-            .map(str::trim)
-            .filter(|k| !k.is_empty() && k.len() <= MAX_KEY_LEN && k.bytes().all(|b| b.is_ascii_graphic()))
-            .ok_or_else(|| {
-                ApiError::bad_request("invalid_idempotency_key", format!("Idempotency-Key must be 1 to {MAX_KEY_LEN} visible ASCII characters"))
-            })?;
+        let Some(key) = header_key(request)? else { return Ok(None) };
         let print = fingerprint(request.method(), request.uri(), request.body());
         let now = self.clock.now();
         let reservation = || Reservation { tenant_id: tenant_id.to_string(), scope: scope.to_string(), key: key.to_string() };
@@ -74,7 +148,7 @@ impl Gateway {
             }
             let Some(row) = store::stored(self.store.as_ref(), tenant_id, scope, key).await? else { return Ok(None) };
             if row.fingerprint != print {
-                return Err(ApiError::conflict("idempotency_key_reused", "this Idempotency-Key was used for another request"));
+                return Err(reused());
             }
             if row.status_code.is_some() {
                 let body: Json = stored_json(&row.response.unwrap_or_default())?;
@@ -82,9 +156,7 @@ impl Gateway {
             }
             let locked_until = row.locked_until;
             if locked_until > now {
-                let mut error = ApiError::conflict("idempotency_key_in_use", "a request with this Idempotency-Key is still running; retry shortly");
-                error.retry_after_seconds = Some(u64::try_from(locked_until - now).unwrap_or(1));
-                return Err(error);
+                return Err(in_use(locked_until - now));
             }
             if self.commit(vec![store::take_over(tenant_id, scope, key, locked_until, now + LOCK_SECONDS)]).await?.done() {
                 return Ok(Some(Some(Outcome::Run(reservation()))));

@@ -2,7 +2,7 @@
 //! for replay, and the day they are kept. A key is the tenant's, the scope's
 //! (the credential that sent it) and the key's text together.
 
-use crate::ports::{Stmt, Store, StoreError};
+use crate::ports::{Read, Row, Stmt, Store, StoreError};
 
 /// A key as stored: the request it was first used with, and its answer once there is one.
 pub struct StoredKey {
@@ -20,16 +20,38 @@ pub fn reserve(tenant_id: &str, scope: &str, key: &str, fingerprint: &str, locke
     )
 }
 
+const STORED_SQL: &str =
+    "SELECT fingerprint, status_code, response, locked_until FROM idempotency_keys WHERE tenant_id = ?1 AND scope = ?2 AND idempotency_key = ?3";
+
 pub async fn stored(store: &dyn Store, tenant_id: &str, scope: &str, key: &str) -> Result<Option<StoredKey>, StoreError> {
-    let rows = store
-        .query(
-            "SELECT fingerprint, status_code, response, locked_until FROM idempotency_keys WHERE tenant_id = ?1 AND scope = ?2 AND idempotency_key = ?3",
-            vec![tenant_id.into(), scope.into(), key.into()],
-        )
-        .await?;
+    let rows = store.query(STORED_SQL, vec![tenant_id.into(), scope.into(), key.into()]).await?;
+    stored_from(&rows)
+}
+
+/// The read of a key, for one round trip with a route's other reads.
+pub fn read_stored(tenant_id: &str, scope: &str, key: &str) -> Read {
+    Read::new(STORED_SQL, vec![tenant_id.into(), scope.into(), key.into()])
+}
+
+pub fn stored_from(rows: &[Row]) -> Result<Option<StoredKey>, StoreError> {
     rows.first()
         .map(|r| Ok(StoredKey { fingerprint: r.text(0)?, status_code: r.opt_int(1)?, response: r.opt_text(2)?, locked_until: r.int(3)? }))
         .transpose()
+}
+
+/// Keeps an answer for a key in the batch that commits the answer's work,
+/// reserved and completed at once. A key already kept, or reserved by a
+/// request still running, makes the batch lose (nothing of it is written):
+/// the route reads the key again and answers from it. A reservation whose
+/// lock lapsed (its request died with its host) is taken over.
+pub fn keep_completed(tenant_id: &str, scope: &str, key: &str, fingerprint: &str, status_code: i64, response: String, now: i64) -> Stmt {
+    Stmt::expect_one(
+        "INSERT INTO idempotency_keys (tenant_id, scope, idempotency_key, fingerprint, locked_until, created_at, status_code, response)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7)
+         ON CONFLICT (tenant_id, scope, idempotency_key) DO UPDATE SET status_code = excluded.status_code, response = excluded.response
+         WHERE idempotency_keys.status_code IS NULL AND idempotency_keys.fingerprint = excluded.fingerprint AND idempotency_keys.locked_until <= excluded.locked_until",
+        vec![tenant_id.into(), scope.into(), key.into(), fingerprint.into(), now.into(), status_code.into(), response.into()],
+    )
 }
 
 /// Takes over a key whose lock lapsed (its request died with its host).

@@ -16,6 +16,7 @@ use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::exclusions::{check_skew, store as exclusions};
+use crate::idempotency::Deferred;
 use crate::input::Fields;
 use crate::openapi::shared::{shared_schema, Cents, Currency, LimitType, Timestamp, UserQuery};
 use crate::openapi::OperationDoc;
@@ -560,11 +561,30 @@ pub(crate) async fn list_limits(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply>
     Ok(reply)
 }
 
-/// Everything that stands between a player and a deposit, decided by the
-/// rules in one call: a sanctions hold, an active self-exclusion matching
-/// the player by id, e-mail or phone anywhere in the environment, then the
-/// rolling-window limits in force. The four reads go in one round trip.
-async fn deposit_facts(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, amount: i64, currency: &str) -> ApiResult<(User, DepositFacts)> {
+/// The rows of the deposit gate's reads, and of the reads a route adds to
+/// the same round trip (`extra`, in the order asked).
+struct FactRows {
+    user: Vec<Row>,
+    exclusions: Vec<Row>,
+    limits: Vec<Row>,
+    totals: Vec<WindowTotal>,
+    extra: Vec<Vec<Row>>,
+}
+
+impl FactRows {
+    fn extra(&self, i: usize) -> &[Row] {
+        self.extra.get(i).map(Vec::as_slice).unwrap_or_default()
+    }
+}
+
+/// Everything that stands between a player and a deposit: the user (a
+/// sanctions hold), an active self-exclusion matching the player by id,
+/// e-mail or phone anywhere in the environment, the limits in force and
+/// the windows' totals, with `extra` reads of the route, all in one round
+/// trip to the primary (so a new exclusion or limit is seen at once). The
+/// user's row is read first: a write after it changes its version, so a
+/// claim of that version keeps every later read of the batch current.
+async fn read_deposit_facts(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, extra: Vec<Read>) -> ApiResult<FactRows> {
     let (tenant, user) = (ctx.caller.tenant_id.as_str(), user_id);
     let mut reads = vec![
         users::read(tenant, user),
@@ -572,17 +592,29 @@ async fn deposit_facts(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, amount: i64, 
         store::read_limit_rows(tenant, user),
     ];
     reads.extend(window_total_reads(gw, ctx, user));
+    let windows = reads.len();
+    let extras = extra.len();
+    reads.extend(extra);
     let mut results = gw.store.query_many(reads).await?;
+    if results.len() != windows + extras {
+        return Err(ApiError::internal());
+    }
+    let extra = results.split_off(windows);
     let totals = store::window_totals_from(results.get(3..).unwrap_or_default())?;
     results.truncate(3);
-    let [users, exclusions, limits] = <[Vec<Row>; 3]>::try_from(results).map_err(|_| ApiError::internal())?;
-    let user = users.first().map(users::from_row).transpose()?.ok_or_else(ApiError::user_not_found)?;
+    let [user, exclusions, limits] = <[Vec<Row>; 3]>::try_from(results).map_err(|_| ApiError::internal())?;
+    Ok(FactRows { user, exclusions, limits, totals, extra })
+}
+
+/// The user and the rules' facts of a deposit, from the gate's rows.
+fn deposit_facts(ctx: &Ctx<'_>, rows: FactRows, amount: i64, currency: &str) -> ApiResult<(User, DepositFacts)> {
+    let user = rows.user.first().map(users::from_row).transpose()?.ok_or_else(ApiError::user_not_found)?;
     let facts = DepositFacts {
         now: ctx.now,
         sanctions: user.sanctions_status,
-        exclusions: exclusions::terms_at(&exclusions, 0)?,
-        limits: store::limit_rows_from(&limits, Some(currency))?.into_iter().map(|r| r.facts).collect(),
-        totals,
+        exclusions: exclusions::terms_at(&rows.exclusions, 0)?,
+        limits: store::limit_rows_from(&rows.limits, Some(currency))?.into_iter().map(|r| r.facts).collect(),
+        totals: rows.totals,
         deposits: None,
         amount_cents: amount,
         verified: user.verified_tier,
@@ -611,56 +643,70 @@ fn breach_event(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, amount: i64, currenc
 
 pub(crate) async fn check_limits(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let DepositQuestion { user_id, amount_cents: amount, currency } = DepositQuestion::parse(ctx.body)?;
-    let (_, mut facts) = deposit_facts(gw, ctx, &user_id, amount, &currency).await?;
-    let (decision, log) = decide_deposit_facts(gw, ctx, &user_id, &mut facts).await?;
-    let body = match decision {
-        DepositDecision::Allowed(a) => DepositAnswer {
-            allowed: true,
-            amount_cents: Some(amount),
-            would_remain_cents: Some(a.would_remain_cents),
-            active_limits: Some(a.active.windows().map(LimitWindow::as_str).collect()),
-            ..DepositAnswer::default()
-        },
-        DepositDecision::Held => DepositAnswer::refused(DepositRefusal::AccountUnderReview, player_message(gw, PlayerNotice::DepositHeld)?),
-        DepositDecision::Excluded => DepositAnswer::refused(DepositRefusal::SelfExcluded, player_message(gw, PlayerNotice::DepositExcluded)?),
-        DepositDecision::VerificationRequired(_) => {
-            DepositAnswer::refused(DepositRefusal::VerificationRequired, player_message(gw, PlayerNotice::DepositVerificationRequired)?)
+    // A read-only answer reserves no Idempotency-Key: the key is read with
+    // the facts, and kept only in the batch of a breach, which commits.
+    let key = ctx.idempotency.as_ref();
+    until_committed!({
+        let rows = read_deposit_facts(gw, ctx, &user_id, key.map(Deferred::read).into_iter().collect()).await?;
+        if let Some(replay) = key.map(|k| k.answer(rows.extra(0))).transpose()?.flatten() {
+            return Ok(Some(replay));
         }
-        DepositDecision::CurrencyMismatch(window) => {
-            let error = ApiError::bad_request("currency_mismatch", format!("the {} limit is kept in another currency", window.as_str()));
-            let error = error_with_decision(error, &log);
-            gw.defer(log);
-            return Err(error);
-        }
-        DepositDecision::Breach(b) => {
-            if !gw.commit(vec![log.statement(), breach_event(gw, ctx, &user_id, amount, &currency, &b)]).await?.done() {
-                // the log and the event are inserts of new ids: nothing else writes them
-                return Err(crate::api::busy());
+        let (_, mut facts) = deposit_facts(ctx, rows, amount, &currency)?;
+        let (decision, log) = decide_deposit_facts(gw, ctx, &user_id, &mut facts).await?;
+        let body = match decision {
+            DepositDecision::Allowed(a) => DepositAnswer {
+                allowed: true,
+                amount_cents: Some(amount),
+                would_remain_cents: Some(a.would_remain_cents),
+                active_limits: Some(a.active.windows().map(LimitWindow::as_str).collect()),
+                ..DepositAnswer::default()
+            },
+            DepositDecision::Held => DepositAnswer::refused(DepositRefusal::AccountUnderReview, player_message(gw, PlayerNotice::DepositHeld)?),
+            DepositDecision::Excluded => DepositAnswer::refused(DepositRefusal::SelfExcluded, player_message(gw, PlayerNotice::DepositExcluded)?),
+            DepositDecision::VerificationRequired(_) => {
+                DepositAnswer::refused(DepositRefusal::VerificationRequired, player_message(gw, PlayerNotice::DepositVerificationRequired)?)
             }
-            return Ok(with_decision(Reply::typed(200, &breach_body(&b, breach_message(gw, &b, amount, &currency)?))?, &log));
-        }
-        DepositDecision::NeedsDeposits => return Err(needs_deposits_twice()),
-    };
-    let reply = with_decision(Reply::typed(200, &body)?, &log);
-    gw.defer(log);
-    Ok(reply)
+            DepositDecision::CurrencyMismatch(window) => {
+                let error = ApiError::bad_request("currency_mismatch", format!("the {} limit is kept in another currency", window.as_str()));
+                let error = error_with_decision(error, &log);
+                gw.defer(log);
+                return Err(error);
+            }
+            DepositDecision::Breach(b) => {
+                let reply = with_decision(Reply::typed(200, &breach_body(&b, breach_message(gw, &b, amount, &currency)?))?, &log);
+                let mut statements = vec![log.statement(), breach_event(gw, ctx, &user_id, amount, &currency, &b)];
+                statements.extend(key.map(|k| k.keep(&reply)));
+                // Lost only to the same key kept since it was read: read again, answer from it
+                return Ok(gw.commit(statements).await?.then_some(reply));
+            }
+            DepositDecision::NeedsDeposits => return Err(needs_deposits_twice()),
+        };
+        let reply = with_decision(Reply::typed(200, &body)?, &log);
+        gw.defer(log);
+        Ok(Some(reply))
+    })
 }
 
 /// Records a deposit, atomically against the limits: the write commits
 /// only if nothing else was written for the user since the facts were read.
+/// Every read goes in one round trip (the transaction's natural key, the
+/// facts, the hour's sum) and the write in one batch: two in all.
 pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let DepositMade { transaction_id, user_id, amount_cents: amount, currency } = DepositMade::parse(ctx.body)?;
     let tenant = ctx.caller.tenant_id.as_str();
     until_committed!({
+        let extra = vec![store::read_deposit(tenant, &transaction_id), store::read_hour_sum(tenant, &user_id, ctx.now)];
+        let rows = read_deposit_facts(gw, ctx, &user_id, extra).await?;
         // A repeat answers as the first commit did, however long ago: the
         // natural key outlives the deposit (pruned once no window reads it).
-        if let Some(before) = store::deposit(gw.store.as_ref(), tenant, &transaction_id).await? {
+        if let Some(before) = store::deposit_from(rows.extra(0))? {
             if before.user_id == user_id && before.amount_cents == amount && before.currency == currency {
                 return Ok(Some(Reply::ok(committed_answer(&transaction_id, &user_id, amount, &currency, before.committed_at)?)));
             }
             return Err(ApiError::conflict("transaction_conflict", "this transaction_id was already committed with different details"));
         }
-        let (user, mut facts) = deposit_facts(gw, ctx, &user_id, amount, &currency).await?;
+        let hour_sum = store::hour_sum_from(rows.extra(1))?;
+        let (user, mut facts) = deposit_facts(ctx, rows, amount, &currency)?;
         let (decision, log) = decide_deposit_facts(gw, ctx, &user_id, &mut facts).await?;
         let refusal = match decision {
             DepositDecision::Allowed(_) => None,
@@ -686,8 +732,8 @@ pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
             return Err(error);
         }
         // Stored sums stay within what every store keeps exactly; the
-        // user's claim below keeps this read current until the commit.
-        let hour_sum = store::hour_sum(gw.store.as_ref(), tenant, &user_id, ctx.now).await?;
+        // user's claim below keeps this read (after the user's, in the same
+        // round trip) current until the commit.
         if hour_sum.checked_add(amount).is_none_or(|sum| sum > MAX_STORED_INTEGER) {
             let error = error_with_decision(rules::RuleError::AmountTooLarge.into(), &log);
             gw.defer(log);

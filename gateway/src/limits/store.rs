@@ -194,13 +194,14 @@ pub(crate) struct Committed {
 /// A committed transaction of the tenant, from `deposit_transactions`,
 /// which keeps each deposit's natural key (and what its answer says) for
 /// the record-keeping period, long after the deposit itself is pruned.
-pub(crate) async fn deposit(store: &dyn Store, tenant_id: &str, transaction_id: &str) -> ApiResult<Option<Committed>> {
-    let rows = store
-        .query(
-            "SELECT external_user_id, amount_cents, currency, committed_at FROM deposit_transactions WHERE tenant_id = ?1 AND transaction_id = ?2",
-            vec![tenant_id.into(), transaction_id.into()],
-        )
-        .await?;
+pub(crate) fn read_deposit(tenant_id: &str, transaction_id: &str) -> Read {
+    Read::new(
+        "SELECT external_user_id, amount_cents, currency, committed_at FROM deposit_transactions WHERE tenant_id = ?1 AND transaction_id = ?2",
+        vec![tenant_id.into(), transaction_id.into()],
+    )
+}
+
+pub(crate) fn deposit_from(rows: &[Row]) -> ApiResult<Option<Committed>> {
     rows.first().map(|r| Ok(Committed { user_id: r.text(0)?, amount_cents: r.int(1)?, currency: r.text(2)?, committed_at: r.int(3)? })).transpose()
 }
 
@@ -213,14 +214,16 @@ pub(crate) fn record_transaction(tenant_id: &str, transaction_id: &str, user_id:
     )
 }
 
-/// The sum of a user's deposits in the hour `at` falls in.
-pub(crate) async fn hour_sum(store: &dyn Store, tenant_id: &str, user_id: &str, at: i64) -> ApiResult<i64> {
-    Ok(store
-        .scalar(
-            "SELECT amount_cents FROM deposit_hours WHERE tenant_id = ?1 AND external_user_id = ?2 AND hour = ?3",
-            vec![tenant_id.into(), user_id.into(), at.div_euclid(HOUR_SECONDS).into()],
-        )
-        .await?)
+/// The sum of a user's deposits in the hour `at` falls in (no row: nothing yet).
+pub(crate) fn read_hour_sum(tenant_id: &str, user_id: &str, at: i64) -> Read {
+    Read::new(
+        "SELECT amount_cents FROM deposit_hours WHERE tenant_id = ?1 AND external_user_id = ?2 AND hour = ?3",
+        vec![tenant_id.into(), user_id.into(), at.div_euclid(HOUR_SECONDS).into()],
+    )
+}
+
+pub(crate) fn hour_sum_from(rows: &[Row]) -> ApiResult<i64> {
+    Ok(rows.first().map(|r| r.int(0)).transpose()?.unwrap_or_default())
 }
 
 pub(crate) fn insert_deposit(
