@@ -4,6 +4,7 @@
 use serde_json::{json, Value as Json};
 
 use crate::client::{unique, Tenant};
+use crate::receiver::{Behaviour, Receiver};
 use crate::{ensure, ensure_eq, CaseResult, Env};
 
 fn erase(t: &Tenant<'_>, user: &str) -> crate::Resp {
@@ -135,9 +136,60 @@ pub fn a_restricted_player_is_hidden_from_operator_reads(env: &Env) -> CaseResul
     t.signup(&erased)?;
     t.signup(&kept)?;
     t.get(&format!("/v1/kyc/tier?user_id={erased}")).expect(200)?;
+    t.get(&format!("/v1/sanctions/status?user_id={erased}")).expect(200)?;
     erase(&t, &erased).expect(202)?;
     t.get(&format!("/v1/kyc/tier?user_id={erased}")).expect_error(404, "user_not_found")?;
+    // the sanctions status too, answered as for a player never seen: nothing says why (tipping-off)
+    let hidden = t.get(&format!("/v1/sanctions/status?user_id={erased}"));
+    hidden.expect_error(404, "user_not_found")?;
+    let unknown = t.get(&format!("/v1/sanctions/status?user_id={}", unique("nobody")));
+    unknown.expect_error(404, "user_not_found")?;
+    ensure_eq!(hidden.body["message"], unknown.body["message"], "the hidden player's answer differs from an unknown one's");
     // the twin: a player nobody erased is read as before
     t.get(&format!("/v1/kyc/tier?user_id={kept}")).expect(200)?;
+    t.get(&format!("/v1/sanctions/status?user_id={kept}")).expect(200)?;
+    Ok(())
+}
+
+/// Issue #31: webhook payloads of the subject are expunged everywhere they
+/// were sent. A shared exclusion's event goes to every tenant of the
+/// environment; once the subject's tenant erases the subject, the other
+/// tenant's delivery of it is gone (its redelivery is 404). The twin: the
+/// delivery of another player's exclusion stays (redelivered, 202).
+pub fn shared_exclusion_events_of_an_erased_player_are_expunged_everywhere(env: &Env) -> CaseResult {
+    let a = env.sandbox()?;
+    let b = env.sandbox()?;
+    let receiver = Receiver::start(Behaviour::Accept)?;
+    let (webhook_id, _) = crate::cases::webhooks::register(&b, &receiver.url)?;
+    let (subject, twin) = (unique("u"), unique("u"));
+    let mut exclusions = Vec::new();
+    for user in [&subject, &twin] {
+        a.signup(user)?;
+        let exclusion = json!({ "user_id": user, "email": format!("{user}@example.com"), "duration": "duration_6m", "reason": "self_initiated", "initiated_at": a.now_iso()? });
+        let r = a.post("/v1/exclusions", exclusion);
+        r.expect(201)?;
+        exclusions.push(r.str("exclusion_id").to_string());
+    }
+    let all = receiver.wait_until(crate::cases::webhooks::WAIT, "both exclusions at the other tenant", |all| {
+        exclusions.iter().all(|id| all.iter().any(|d| d.json["data"]["exclusion_id"] == json!(id)))
+    })?;
+    let event_of =
+        |id: &str| all.iter().find(|d| d.json["data"]["exclusion_id"] == json!(id)).map(|d| d.json["event_id"].clone()).unwrap_or_default();
+    let log = b.get(&format!("/v1/webhooks/{webhook_id}/deliveries?event=exclusion.created"));
+    log.expect(200)?;
+    let delivery_of = |event: Json| {
+        log.body["deliveries"]
+            .as_array()
+            .and_then(|d| d.iter().find(|d| d["event_id"] == event))
+            .and_then(|d| d["delivery_id"].as_str())
+            .map(str::to_string)
+            .ok_or_else(|| format!("no delivery of {event} in {}", log.raw))
+    };
+    let (of_subject, of_twin) = (delivery_of(event_of(&exclusions[0]))?, delivery_of(event_of(&exclusions[1]))?);
+    erase(&a, &subject).expect(202)?;
+    b.post(&format!("/v1/webhooks/deliveries/{of_subject}/redeliver"), json!({})).expect(404)?;
+    b.post(&format!("/v1/webhooks/deliveries/{of_twin}/redeliver"), json!({})).expect(202)?;
+    let after = b.get(&format!("/v1/webhooks/{webhook_id}/deliveries?event=exclusion.created"));
+    ensure!(!after.raw.contains(of_subject.as_str()), "the erased player's delivery is still logged: {}", after.raw);
     Ok(())
 }

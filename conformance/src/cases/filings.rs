@@ -183,3 +183,32 @@ pub fn filings_are_the_teams_alone(env: &Env) -> CaseResult {
     env.admin("PUT", &format!("/v1/admin/tenants/{}/filing-settings", t.tenant_id), Some(&bad)).expect_error(422, "invalid_field")?;
     Ok(())
 }
+
+/// goAML: an FIU profile that requires the identity document's number
+/// (`required_fields: ["id_number"]`) gets, when the officer leaves it out,
+/// a draft marked invalid that names `subject.id_number` once (201, not
+/// 422: the draft is kept with the case; docs/decisions-lifecycle.md), with
+/// no `identification` in it. The twin: with the number, the draft is
+/// valid and carries the document.
+pub fn goaml_names_a_missing_id_number_its_profile_requires(env: &Env) -> CaseResult {
+    let (t, case_id, _) = case_with_cash(env, true)?;
+    let mut profile = settings();
+    profile["goaml"]["required_fields"] = json!(["id_number"]);
+    env.admin("PUT", &format!("/v1/admin/tenants/{}/filing-settings", t.tenant_id), Some(&profile)).expect(200)?;
+    let path = format!("/v1/admin/aml/cases/{case_id}/filings");
+    let mut partial = subject();
+    partial.as_object_mut().map(|s| s.remove("id_number"));
+    let missing = env.admin("POST", &path, Some(&json!({ "format": "goaml", "subject": partial })));
+    missing.expect(201)?;
+    ensure_eq!(missing.body["valid"], json!(false));
+    let named = missing.body["errors"].as_array().map_or(0, |e| e.iter().filter(|p| p["field"] == json!("subject.id_number")).count());
+    ensure_eq!(named, 1, format!("subject.id_number named {named} times: {}", missing.raw));
+    ensure!(!missing.str("xml").contains("<identification>"), "{}", missing.raw);
+    let full = env.admin("POST", &path, Some(&json!({ "format": "goaml", "subject": subject() })));
+    full.expect(201)?;
+    ensure_eq!(full.body["errors"], json!([]));
+    ensure_eq!(full.body["valid"], json!(true));
+    ensure!(full.str("xml").contains("<identification>") && full.str("xml").contains("<number>X1234567</number>"), "{}", full.raw);
+    keep("goaml-id", full.str("xml"));
+    Ok(())
+}
