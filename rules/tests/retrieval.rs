@@ -12,7 +12,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use rules::matching::index_keys;
+use rules::matching::{index_keys, score_candidates, ListCandidate, NameQuery};
+use rules::{EntryKind, EntryTopic};
 
 const OFAC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../conformance/data/ofac-sdn-2022-01");
 const KEYS_PER_READ: usize = 8;
@@ -148,4 +149,64 @@ fn a_listed_name_that_begins_alike_is_proposed_and_an_unlike_one_is_not() {
 /// The keys before issue #29's families: the Soundex codes alone.
 fn soundex_keys(name: &str) -> Vec<String> {
     index_keys(name).into_iter().filter(|k| k.len() == 4 && k.as_bytes()[0].is_ascii_uppercase()).collect()
+}
+
+/// The keys a screening looks a name up by: without the first word as written (`gateway::lists`).
+fn screening_keys(name: &str) -> Vec<String> {
+    index_keys(name).into_iter().filter(|k| !rules::matching::is_whole_name_key(k)).collect()
+}
+
+/// The entries the screening's cut proposes for `name`, scored as the rules score them (names only: the
+/// list's dates of birth and nationalities are not read here, so no adjustment lowers a score).
+fn screened(index: &Index, name: &str) -> Vec<(String, f64)> {
+    let proposed = index.proposed(name);
+    let candidates: Vec<ListCandidate> = proposed
+        .iter()
+        .map(|e| ListCandidate {
+            source: "ofac".into(),
+            entity_id: e.to_string(),
+            kind: EntryKind::Unknown,
+            names: index.names[*e].clone(),
+            dates_of_birth: Vec::new(),
+            nationalities: Vec::new(),
+            topic: EntryTopic::Sanction,
+            fingerprint: String::new(),
+        })
+        .collect();
+    let query = NameQuery { name: name.into(), date_of_birth: String::new(), nationality: String::new() };
+    let mut scores: Vec<(String, f64)> = candidates.iter().map(|c| (c.names[0].clone(), 0.0)).collect();
+    for s in score_candidates(&query, &candidates) {
+        scores[s.index as usize].1 = s.score;
+    }
+    scores
+}
+
+#[test]
+fn the_wider_index_proposes_closer_spellings_and_the_score_tells_a_common_name_from_the_entry() {
+    // Issue #29: with the prefix keys, a screening's 64 proposes, for these names on no list, entries that
+    // share a key with every word of the name (their Soundex codes too: not proposed by prefixes alone),
+    // which the Soundex-only ranking had cut by entry order. Retrieval keeps proposing them; the score
+    // clears them (a common name that is part of a longer listed name; a word with letters added at its end).
+    let index = Index::with(sdn(), screening_keys, MAX_CANDIDATES);
+    for (query, listed) in [
+        ("Reza Ali", "ALE ALI, Mohammad Reza"),
+        ("Hussein Ali", "HAZZIMA, Husain Ali"),
+        ("Ali Mohammadi", "ALI NOORINAJAD, Mohammad"),
+        ("Oliver Martin", "MARTINEZ OLIVET, Manuel Victor"),
+    ] {
+        let scores = screened(&index, query);
+        let score = scores.iter().find(|(n, _)| n == listed).map(|s| s.1);
+        assert!(score.is_some_and(|s| s < rules::matching::DEFAULT_HIT_THRESHOLD), "{query} / {listed}: {score:?}");
+        let shared: Vec<String> = screening_keys(query).into_iter().filter(|k| screening_keys(listed).contains(k)).collect();
+        assert!(shared.iter().any(|k| !k.contains(':')), "{query} / {listed} share a Soundex code: {shared:?}");
+    }
+    // the twins: the listed people themselves, by the names they are listed under, are proposed and hit
+    for (query, listed) in [
+        ("Mohammad Reza Ale Ali", "ALE ALI, Mohammad Reza"),
+        ("Husain Ali Hazzima", "HAZZIMA, Husain Ali"),
+        ("Manuel Victor Martinez Olivet", "MARTINEZ OLIVET, Manuel Victor"),
+    ] {
+        let score = screened(&index, query).into_iter().find(|(n, _)| n == listed).map(|s| s.1);
+        assert!(score.is_some_and(|s| s >= rules::matching::DEFAULT_HIT_THRESHOLD), "{query} / {listed}: {score:?}");
+    }
 }
