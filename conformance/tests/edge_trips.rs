@@ -198,8 +198,8 @@ fn edge_trips() {
     let samples = warm_check_trips(&w, &[&[]]);
     assert!(samples.iter().any(one_primary_trip_only), "no try made exactly one primary trip: {samples:?}");
     assert!(samples.iter().all(|t| t.d1_primary <= 2 && t.durable_object == 0), "{samples:?}");
-    // Twin: with an Idempotency-Key the check reserves and completes it on
-    // the primary, and the same measure sees it.
+    // A read-only check with an Idempotency-Key reserves nothing: the key is
+    // read in the same batch as the facts, still exactly one primary trip.
     let keyed: Vec<Trips> = (0..5)
         .map(|i| {
             let key = format!("trips-{i}-{}", std::process::id());
@@ -209,7 +209,57 @@ fn edge_trips() {
             trips(&w.base, false)
         })
         .collect();
-    assert!(!keyed.iter().any(one_primary_trip_only), "the measure missed the idempotency trips: {keyed:?}");
+    assert!(keyed.iter().any(one_primary_trip_only), "no keyed check made exactly one primary trip: {keyed:?}");
+    // Twin: a breach commits, so it keeps its key in its own batch: at most
+    // 3 primary trips (the facts with the key, the window's deposits, the
+    // batch), more than the read-only check, and its repeat replays it.
+    let breach = json!({ "user_id": "p1", "amount_cents": 2_000_000, "currency": "USD" });
+    let key = format!("trips-breach-{}", std::process::id());
+    let breaches: Vec<(Trips, Json)> = (0..5)
+        .map(|i| {
+            let key = format!("{key}-{i}");
+            allowed_check(&w, &[]);
+            reset(&w.base);
+            let (status, body) = send(&w.base, &w.key, "POST", "/v1/limits/check", Some(breach.clone()), &[("idempotency-key", key.as_str())]);
+            assert_eq!((status, &body["reason"]), (200, &json!("exceeds_limit")), "{body}");
+            (trips(&w.base, false), body)
+        })
+        .collect();
+    assert!(breaches.iter().any(|(t, _)| t.d1_primary <= 3 && t.d1_primary > 1 && t.d1_replica == 0), "{breaches:?}");
+    let (status, again) =
+        send(&w.base, &w.key, "POST", "/v1/limits/check", Some(breach.clone()), &[("idempotency-key", format!("{key}-4").as_str())]);
+    assert_eq!((status, &again), (200, &breaches[4].1), "a keyed breach's repeat was not its kept answer");
+    let other = json!({ "user_id": "p1", "amount_cents": 2_000_001, "currency": "USD" });
+    let (status, body) = send(&w.base, &w.key, "POST", "/v1/limits/check", Some(other), &[("idempotency-key", format!("{key}-4").as_str())]);
+    assert_eq!((status, &body["error"]), (409, &json!("idempotency_key_reused")), "{body}");
+
+    // limits/commit: one read batch and one write batch before its answer.
+    let commits: Vec<Trips> = (0..5)
+        .map(|i| {
+            allowed_check(&w, &[]);
+            reset(&w.base);
+            let deposit =
+                json!({ "transaction_id": format!("trips-tx-{i}-{}", std::process::id()), "user_id": "p1", "amount_cents": 100, "currency": "USD" });
+            let (status, body) = send(&w.base, &w.key, "POST", "/v1/limits/commit", Some(deposit), &[]);
+            assert_eq!(status, 201, "{body}");
+            trips(&w.base, false)
+        })
+        .collect();
+    assert!(commits.iter().any(|t| t.d1_primary == 2), "no commit made exactly 2 primary trips: {commits:?}");
+    assert!(commits.iter().all(|t| t.d1_primary <= 3), "{commits:?}");
+    // sanctions/screen of a new player on a production list: the first batch,
+    // the two list reads and the write, at most 4.
+    let screens: Vec<Trips> = (0..5)
+        .map(|i| {
+            allowed_check(&w, &[]);
+            reset(&w.base);
+            let identity = json!({ "user_id": format!("s{i}"), "first_name": "Bo", "last_name": "Park", "date_of_birth": "1985-02-03", "nationality": "GB", "email": format!("s{i}@example.com") });
+            let (status, body) = send(&w.base, &w.key, "POST", "/v1/sanctions/screen", Some(identity), &[]);
+            assert_eq!(status, 201, "{body}");
+            trips(&w.base, false)
+        })
+        .collect();
+    assert!(screens.iter().any(|t| t.d1_primary + t.d1_replica <= 4), "no screening made at most 4 trips: {screens:?}");
 
     // After the answers: 40 read-only checks wake no dispatcher and page
     // their decisions (~200 ms pages), take key leases (25 of 1,000 a

@@ -14,6 +14,7 @@ use std::sync::atomic::AtomicI64;
 use std::sync::Arc;
 
 use gateway::auth::Environment;
+use gateway::lists::{parse, ListFormat};
 use gateway::ports::{Read, Row, Stmt, Store, StoreError, Value};
 use gateway::rate_limit::RateLimiter;
 use gateway::trips::{CountingRateLimit, CountingStore, TripCounts, Trips};
@@ -184,10 +185,22 @@ async fn hot_routes(w: &World) -> Vec<(&'static str, TripCounts, Pin)> {
     let identity = json!({ "user_id": "p3", "first_name": "Bo", "last_name": "Park", "date_of_birth": "1985-02-03", "nationality": "GB", "email": "p3@example.com" });
     let (status, body, screen) = measured(w, "POST", "/v1/sanctions/screen", identity).await;
     assert_eq!(status, 201, "{body}");
-    // a new user, screened by the configured vendor path (no list here): the
-    // earlier screening, the tenant's scope, the lists in force, then the
-    // commit (the decision and the user)
-    out.push(("sanctions/screen", screen, (4, 5, 2)));
+    // a new user, screened by the configured vendor path (no list here):
+    // one batch (the earlier screening, the tenant's scope, the lists in
+    // force), then the commit (the decision and the user)
+    out.push(("sanctions/screen", screen, (2, 5, 2)));
+    // with a list in force: the same batch, the entries ranked by shared
+    // name keys and the picked entries (two reads of an immutable list
+    // version, which a replica may serve), then the commit
+    let list = "id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n\
+                TRIPS-1,Person,Bo Parkes,,1950-01-01,ru,,,Test sanctions,,,,test,2020-01-01,2020-01-01,2020-01-01\n";
+    w.gw.import_list(Environment::Production, "trips", ListFormat::OpenSanctionsCsv, parse::opensanctions(list.as_bytes()).unwrap(), "test")
+        .await
+        .unwrap();
+    let identity = json!({ "user_id": "p4", "first_name": "Bo", "last_name": "Park", "date_of_birth": "1985-02-03", "nationality": "GB", "email": "p4@example.com" });
+    let (status, body, listed) = measured(w, "POST", "/v1/sanctions/screen", identity).await;
+    assert_eq!(status, 201, "{body}");
+    out.push(("sanctions/screen with a list", listed, (4, 7, 2)));
     out
 }
 

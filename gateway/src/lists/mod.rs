@@ -415,8 +415,9 @@ impl Gateway {
         date_of_birth: &str,
         entries: Entries<'_>,
         scope: ScreeningScope,
+        read_lists: Option<Vec<store::ActiveList>>,
     ) -> ApiResult<(Vec<ListCandidate>, Vec<ScreenedSource>)> {
-        self.list_candidates_up_to(environment, name, date_of_birth, entries, scope, MAX_CANDIDATES, false).await
+        self.list_candidates_up_to(environment, name, date_of_birth, entries, scope, MAX_CANDIDATES, false, read_lists).await
     }
 
     /// [`Self::list_candidates`], with at most `cut` entries proposed; by the
@@ -434,9 +435,14 @@ impl Gateway {
         scope: ScreeningScope,
         cut: usize,
         whole_name: bool,
+        // the environment's active lists when the caller read them in its own batch
+        read_lists: Option<Vec<store::ActiveList>>,
     ) -> ApiResult<(Vec<ListCandidate>, Vec<ScreenedSource>)> {
         let birth_year = date_of_birth.get(..4).filter(|y| y.bytes().all(|b| b.is_ascii_digit()));
-        let mut lists = store::active_lists(self.store.as_ref(), environment).await?;
+        let mut lists = match read_lists {
+            Some(lists) => lists,
+            None => store::active_lists(self.store.as_ref(), environment).await?,
+        };
         if let Entries::ChangedIn(list_id) = entries {
             lists.retain(|l| l.list_id == list_id);
         }
@@ -473,6 +479,10 @@ impl Gateway {
         ranked.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(b.1 .1.cmp(&a.1 .1)).then(a.0.cmp(&b.0)));
         ranked.truncate(cut);
         let picks: Vec<(usize, i64)> = ranked.into_iter().map(|(k, _)| k).collect();
+        if picks.is_empty() {
+            // no entry shares a key: no round trip for their rows
+            return Ok((Vec::new(), sources));
+        }
         let reads = picks.iter().filter_map(|(list, entry_no)| lists.get(*list).map(|l| store::read_entry(&l.list_id, *entry_no))).collect();
         let mut candidates = Vec::with_capacity(picks.len());
         for ((list, _), rows) in picks.iter().zip(self.store.query_many(reads).await?) {
@@ -689,7 +699,7 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
     let cut = if mode == SearchMode::Ofac { OFAC_CANDIDATES } else { MAX_CANDIDATES };
     let whole_name = mode == SearchMode::Ofac;
     let (candidates, _) =
-        gw.list_candidates_up_to(ctx.caller.environment, &name, retrieval_birth, Entries::All, every_topic, cut, whole_name).await?;
+        gw.list_candidates_up_to(ctx.caller.environment, &name, retrieval_birth, Entries::All, every_topic, cut, whole_name, None).await?;
     // Each mode scores in the rules; a result is the candidate with its score and that mode's parts.
     let scored: Vec<Scored> = match mode {
         SearchMode::Ofac => gw

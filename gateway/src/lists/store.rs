@@ -348,12 +348,19 @@ pub(crate) struct ActiveList {
 }
 
 pub(crate) async fn active_lists(store: &dyn Store, environment: Environment) -> ApiResult<Vec<ActiveList>> {
-    let rows = store
-        .query(
-            "SELECT list_id, source, version FROM sanctions_lists WHERE environment = ?1 AND status = ?2 ORDER BY source",
-            vec![environment.as_str().into(), ListStatus::Active.as_str().into()],
-        )
-        .await?;
+    let read = read_active_lists(environment);
+    active_lists_from(&store.query(read.sql, read.params).await?)
+}
+
+/// [`active_lists`] as one read of a batch.
+pub(crate) fn read_active_lists(environment: Environment) -> Read {
+    Read::new(
+        "SELECT list_id, source, version FROM sanctions_lists WHERE environment = ?1 AND status = ?2 ORDER BY source",
+        vec![environment.as_str().into(), ListStatus::Active.as_str().into()],
+    )
+}
+
+pub(crate) fn active_lists_from(rows: &[Row]) -> ApiResult<Vec<ActiveList>> {
     rows.iter().map(|r| Ok(ActiveList { list_id: r.text(0)?, source: r.text(1)?, version: r.text(2)? })).collect()
 }
 

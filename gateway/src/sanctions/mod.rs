@@ -24,7 +24,7 @@ use crate::openapi::shared::{
     ReviewAction as ReviewActionName, SanctionsStatus as SanctionsStatusName, Timestamp, UserQuery,
 };
 use crate::openapi::OperationDoc;
-use crate::ports::Stmt;
+use crate::ports::{Row, Stmt};
 use crate::users::User;
 use crate::vendors::yente::Person;
 use crate::webhooks::events::{AccountFrozenData, DueDiligenceData, SanctionsClearedData, SanctionsConfirmedData, SanctionsHitData};
@@ -361,17 +361,28 @@ impl Identity {
 pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let who = Identity::parse(ctx.body, ctx.now)?;
     let fingerprint = who.fingerprint();
+    let environment = ctx.caller.environment;
     until_committed!({
-        if let Some(reply) = existing_screening(gw, ctx, &who.user_id, &fingerprint).await? {
+        // One round trip to the primary: an earlier screening of the user,
+        // the tenant's scope (read with the screening, not from the cached
+        // caller: a switch set on one host applies at once on every host),
+        // and the environment's active lists. Then the lists' entries (two
+        // reads of immutable list versions) and the commit.
+        let reads = vec![
+            store::read_first_screening(&ctx.caller.tenant_id, &who.user_id),
+            crate::tenants::store::read_screening_scope(&ctx.caller.tenant_id),
+            crate::lists::store::read_active_lists(environment),
+        ];
+        let [first, scope, lists] = <[Vec<Row>; 3]>::try_from(gw.store.query_many(reads).await?).map_err(|_| ApiError::internal())?;
+        if let Some(reply) = existing_screening(&first, &fingerprint)? {
             return Ok(Some(reply));
         }
-        ensure_screening_available(gw, ctx.caller.environment).await?;
+        let lists = crate::lists::store::active_lists_from(&lists)?;
+        screening_available(gw, environment, !lists.is_empty())?;
         let name = format!("{} {}", who.first_name, who.last_name);
         let person = Person { name: &name, date_of_birth: &who.date_of_birth, nationality: &who.nationality };
-        // Read with the screening, not from the cached caller: a switch set on
-        // one host applies at once on every host.
-        let scope = crate::tenants::store::screening_scope(gw.store.as_ref(), &ctx.caller.tenant_id).await?;
-        let (candidates, sources) = gw.screening_candidates(ctx.caller.environment, &person, crate::lists::Entries::All, scope).await?;
+        let scope = crate::tenants::store::screening_scope_from(&scope)?;
+        let (candidates, sources) = gw.screening_candidates(environment, &person, crate::lists::Entries::All, scope, Some(lists)).await?;
         let facts = ScreeningFacts {
             now: ctx.now,
             environment: ctx.caller.environment,
@@ -443,7 +454,15 @@ pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
 /// Production screens against the environment's lists (or a configured
 /// vendor); with neither, it answers 503 `vendor_unavailable`.
 pub(crate) async fn ensure_screening_available(gw: &Gateway, environment: Environment) -> ApiResult<()> {
-    if environment == Environment::Production && !production_screens_without_lists(gw) && !gw.has_lists(environment).await? {
+    if environment == Environment::Production && !production_screens_without_lists(gw) {
+        return screening_available(gw, environment, gw.has_lists(environment).await?);
+    }
+    Ok(())
+}
+
+/// [`ensure_screening_available`] with the environment's lists already read.
+fn screening_available(gw: &Gateway, environment: Environment, has_lists: bool) -> ApiResult<()> {
+    if environment == Environment::Production && !production_screens_without_lists(gw) && !has_lists {
         return Err(crate::vendors::unavailable("screening", "no sanctions list or screening vendor is configured".into()));
     }
     Ok(())
@@ -517,8 +536,8 @@ pub(crate) fn open_case(
 
 /// A repeat of the same signup gets the original result; the same user id
 /// with a different identity gets 409 `already_screened`.
-async fn existing_screening(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, fingerprint: &str) -> ApiResult<Option<Reply>> {
-    let Some(first) = store::first_screening(gw.store.as_ref(), &ctx.caller.tenant_id, user_id).await? else { return Ok(None) };
+fn existing_screening(rows: &[Row], fingerprint: &str) -> ApiResult<Option<Reply>> {
+    let Some(first) = store::first_screening_from(rows)? else { return Ok(None) };
     if first.fingerprint != fingerprint {
         return Err(ApiError::conflict("already_screened", "this user_id was already screened with different details; use GET /v1/sanctions/status"));
     }
@@ -890,7 +909,7 @@ pub(crate) async fn rescreen_user(gw: &Gateway, tenant_id: &str, user_id: &str, 
         let name = format!("{} {}", who.first_name, who.last_name);
         let person = Person { name: &name, date_of_birth: &who.date_of_birth, nationality: &who.nationality };
         let scope = crate::tenants::store::screening_scope(gw.store.as_ref(), tenant_id).await?;
-        let (candidates, sources) = gw.screening_candidates(environment, &person, entries, scope).await?;
+        let (candidates, sources) = gw.screening_candidates(environment, &person, entries, scope, None).await?;
         let facts = ScreeningFacts {
             now,
             environment,

@@ -5,7 +5,7 @@ use rules::{CaseKind, CaseStatus, DismissedMatch, ReviewItem, SanctionsStatus};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
-use crate::ports::{Row, Stmt, Store, Value};
+use crate::ports::{Read, Row, Stmt, Store, Value};
 
 /// A first screening, as the users row records it.
 pub(crate) struct NewScreenedUser<'a> {
@@ -60,13 +60,15 @@ pub(crate) struct FirstScreening {
     pub response: String,
 }
 
-pub(crate) async fn first_screening(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<FirstScreening>> {
-    let rows = store
-        .query(
-            "SELECT screen_fingerprint, screen_response FROM users WHERE tenant_id = ?1 AND external_user_id = ?2",
-            vec![tenant_id.into(), user_id.into()],
-        )
-        .await?;
+/// A user's first screening, as one read of the screening's batch.
+pub(crate) fn read_first_screening(tenant_id: &str, user_id: &str) -> Read {
+    Read::new(
+        "SELECT screen_fingerprint, screen_response FROM users WHERE tenant_id = ?1 AND external_user_id = ?2",
+        vec![tenant_id.into(), user_id.into()],
+    )
+}
+
+pub(crate) fn first_screening_from(rows: &[Row]) -> ApiResult<Option<FirstScreening>> {
     rows.first().map(|row| Ok(FirstScreening { fingerprint: row.text(0)?, response: row.text(1)? })).transpose()
 }
 

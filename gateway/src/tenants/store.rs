@@ -280,6 +280,15 @@ pub fn set_screening(tenant_id: &str, environment: Environment, scope: Screening
 
 /// The topics beyond sanctions a tenant screens for.
 pub async fn screening_scope(store: &dyn Store, tenant_id: &str) -> ApiResult<ScreeningScope> {
-    let rows = store.query("SELECT screen_pep, screen_adverse_media FROM tenants WHERE tenant_id = ?1", vec![tenant_id.into()]).await?;
+    let read = read_screening_scope(tenant_id);
+    screening_scope_from(&store.query(read.sql, read.params).await?)
+}
+
+/// [`screening_scope`] as one read of a batch.
+pub(crate) fn read_screening_scope(tenant_id: &str) -> crate::ports::Read {
+    crate::ports::Read::new("SELECT screen_pep, screen_adverse_media FROM tenants WHERE tenant_id = ?1", vec![tenant_id.into()])
+}
+
+pub(crate) fn screening_scope_from(rows: &[crate::ports::Row]) -> ApiResult<ScreeningScope> {
     rows.first().map_or(Ok(ScreeningScope::default()), |r| Ok(ScreeningScope { pep: r.bool(0)?, adverse_media: r.bool(1)? }))
 }
