@@ -36,6 +36,11 @@ const MAX_CANDIDATES: usize = 64;
 const OFAC_CANDIDATES: usize = 256;
 /// Entries written per batch while an import loads inline.
 const IMPORT_BATCH: usize = 400;
+/// Names given their index keys per call of the rules: every call has a
+/// deadline (100 ms natively), and a batch's 400 entries of three-word names
+/// (issue #29's five key families, each name read twice) overran it on a busy
+/// 2-core machine, so the import failed with `rules_unavailable`.
+const NAMES_KEYED_PER_CALL: usize = 64;
 /// Entries a staged chunk holds at most, and its size past which it closes.
 const STAGED_CHUNK_ENTRIES: usize = 100;
 const STAGED_CHUNK_BYTES: usize = 48 * 1024;
@@ -382,7 +387,11 @@ impl Gateway {
     /// The inserts of some entries and of the index keys of their names.
     fn entry_statements(&self, list_id: &str, rows: &[LoadRow]) -> ApiResult<Vec<Stmt>> {
         let all_names: Vec<String> = rows.iter().flat_map(|r| r.entry.names.iter().cloned()).collect();
-        let mut keys = self.rules.index_keys(&all_names)?.into_iter();
+        let mut keyed = Vec::with_capacity(all_names.len());
+        for names in all_names.chunks(NAMES_KEYED_PER_CALL) {
+            keyed.extend(self.rules.index_keys(names)?);
+        }
+        let mut keys = keyed.into_iter();
         let mut key_rows: Vec<(i64, String)> = Vec::new();
         for row in rows {
             let mut entry_keys: Vec<String> = keys.by_ref().take(row.entry.names.len()).flatten().collect();
