@@ -596,10 +596,15 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
         }
         commit_chunk(gw, statements, moved, &mut round).await?;
     }
+    // a profile no tenant has is skipped: its queries would walk the other profiles' players for nothing
+    let in_use = crate::retention::store::jurisdictions_in_use(gw.store.as_ref()).await?;
     // unasked: players whose relationship ended and whose first period passed
     for profile in gw.rules.jurisdictions() {
         if budget <= 0 {
             break;
+        }
+        if !in_use.contains(&profile.name) {
+            continue;
         }
         let table = retention_table(&profile.name);
         let required: Vec<_> = table.rules.iter().filter(|r| r.required && r.from == RetentionStart::RelationshipEnd).collect();
@@ -635,7 +640,9 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
     let mut filings_budget = batch.max(1);
     for profile in gw.rules.jurisdictions() {
         let table = retention_table(&profile.name);
-        let Some(rule) = table.rule(RecordClass::AmlRecords).filter(|r| r.from == RetentionStart::Record) else { continue };
+        let Some(rule) = table.rule(RecordClass::AmlRecords).filter(|r| r.from == RetentionStart::Record && in_use.contains(&profile.name)) else {
+            continue;
+        };
         if filings_budget <= 0 {
             break;
         }

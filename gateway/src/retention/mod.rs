@@ -202,7 +202,9 @@ impl Gateway {
     pub async fn sweep_expired(&self, now: i64) -> Result<Swept, StoreError> {
         let batch = self.config.retention.batch_rows.max(1);
         let mut prunes = store::prunes(&self.retention_cutoffs(now), batch);
-        prunes.extend(store::record_prunes(&self.record_cutoffs(now), batch));
+        let in_use = store::jurisdictions_in_use(self.store.as_ref()).await?;
+        let records: Vec<RecordCutoff> = self.record_cutoffs(now).into_iter().filter(|c| in_use.contains(&c.jurisdiction)).collect();
+        prunes.extend(store::record_prunes(&records, batch));
         let counts = self.store.query_many(prunes.iter().map(|p| p.probe.clone()).collect()).await?;
         let mut swept = Swept::default();
         let mut deletes = Vec::new();

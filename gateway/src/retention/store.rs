@@ -139,3 +139,10 @@ pub fn record_prunes(cutoffs: &[super::RecordCutoff], batch: i64) -> Vec<Prune> 
     }
     all
 }
+
+/// The jurisdictions some tenant has: a profile no tenant has is not swept
+/// (its probes would walk the other profiles' expired rows for nothing).
+pub async fn jurisdictions_in_use(store: &dyn crate::ports::Store) -> Result<Vec<String>, crate::ports::StoreError> {
+    let rows = store.query("SELECT DISTINCT jurisdiction FROM tenants", vec![]).await?;
+    rows.iter().map(|r| r.text(0)).collect()
+}
