@@ -305,7 +305,7 @@ mod tests {
                 continue;
             }
             let rest = &flat[i + 3..];
-            let expression = rest.split([',', '"']).next().unwrap_or("");
+            let expression = rest.split([',', '"', ';']).next().unwrap_or("");
             let adds_itself =
                 |e: &str| e.contains(&format!(".{column} + ")) || e.starts_with(&format!("{column} + ")) || e.contains(&format!(" {column} + "));
             if rest.starts_with("CASE WHEN ") {
@@ -358,5 +358,7 @@ mod tests {
             "ATE totals SET spent_cents = CASE WHEN totals.spent_cents > ?3 - ?2 THEN ?3 ELSE totals.spent_cents + ?2 END WHERE id = ?1"
         );
         assert_eq!(running_sums(saturating), [("spent_cents".to_string(), true)]);
+        // Rust that adds a counted length later is no stored sum
+        assert_eq!(running_sums("let windows = reads.len(); if results.len() != windows + extras {"), []);
     }
 }
