@@ -19,6 +19,22 @@ fn without_id(body: &Json) -> Json {
     body
 }
 
+/// The answer without its id and the held classes' dates.
+fn undated(body: &Json) -> Json {
+    let mut body = without_id(body);
+    for held in body["held"].as_array_mut().into_iter().flatten() {
+        if let Some(o) = held.as_object_mut() {
+            o.remove("until");
+        }
+    }
+    body
+}
+
+/// The held classes' dates, in seconds, in the answer's order.
+fn dates(body: &Json) -> Vec<i64> {
+    body["held"].as_array().into_iter().flatten().filter_map(|h| h["until"].as_str().and_then(|t| crate::client::parse_time(t).ok())).collect()
+}
+
 fn lists(body: &Json, field: &str, class: &str) -> bool {
     body[field].as_array().is_some_and(|a| a.iter().any(|c| c == class || c["class"] == class))
 }
@@ -117,7 +133,11 @@ pub fn an_exclusion_in_force_is_refused_and_aml_material_is_never_named(env: &En
     of_subject.expect(202)?;
     let of_twin = erase(&t, &twin);
     of_twin.expect(202)?;
-    ensure_eq!(without_id(&of_subject.body), without_id(&of_twin.body), "the answer reveals the AML case");
+    // the same answer as the twin's, but for the seconds between the two players' requests
+    ensure_eq!(undated(&of_subject.body), undated(&of_twin.body), "the answer reveals the AML case");
+    for (a, b) in dates(&of_subject.body).iter().zip(dates(&of_twin.body)) {
+        ensure!((a - b).abs() <= 5, "the answer reveals the AML case by its dates: {} vs {}", of_subject.raw, of_twin.raw);
+    }
     let text = of_subject.raw.to_lowercase();
     for word in ["aml", "alert", "case", "filing", "suspicious"] {
         ensure!(!text.contains(word), "{word} in {}", of_subject.raw);
