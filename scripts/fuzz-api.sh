@@ -43,7 +43,8 @@ work=$(mktemp -d)
 server=""
 cleanup() {
   # the edge server is a process group of its own (node and workerd)
-  [ -n "$server" ] && { kill -TERM -- "-$server" 2>/dev/null || kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; }
+  # the stopped server's own status (143 for the edge runtime's TERM) is not the run's
+  [ -n "$server" ] && { kill -TERM -- "-$server" 2>/dev/null || kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true; }
   rm -rf "$work"
 }
 trap cleanup EXIT
