@@ -19,8 +19,10 @@
 //
 // `GET /__local/trips` answers the counts since the last
 // `POST /__local/trips/reset`; `?settle=1` first waits for the `waitUntil`
-// work of every request so far (the decision log's flush, a kick). Both
-// answer only with the local tools on (CGW_LOCAL_TOOLS=enabled).
+// work of every request so far (the decision log's flush, a kick);
+// `?at=answer` gives the counts as they stood when the latest request was
+// answered, before its `waitUntil` work went on. All answer only with the
+// local tools on (CGW_LOCAL_TOOLS=enabled).
 //
 // `POST /__local/rules-timing?name=EXPORT&n=N` (local tools only) times the
 // rules component as the Worker calls it (`globalThis.cgwRulesCall`, JSON in
@@ -62,6 +64,8 @@ globalThis.cgwRulesCall = (name, args) => {
 
 const zero = () => ({ ...Object.fromEntries(TRIP_KINDS.map((k) => [k, 0])), rows_read: 0, rows_written: 0 });
 let trips = zero();
+// the counts when the latest request was answered, before its waitUntil work went on
+let answered = zero();
 const pending = new Set();
 let currentCtx;
 
@@ -206,9 +210,11 @@ async function trips_route(request) {
   if (url.pathname === "/__local/trips/reset" && request.method === "POST") {
     await settle();
     trips = zero();
+    answered = zero();
     return json(trips);
   }
   if (url.pathname === "/__local/trips" && request.method === "GET") {
+    if (url.searchParams.get("at") === "answer") return json(answered);
     if (url.searchParams.get("settle") === "1") await settle();
     return json(trips);
   }
@@ -231,7 +237,9 @@ export function measured({ replica } = {}) {
         passThroughOnException: () => ctx.passThroughOnException(),
         props: ctx.props,
       };
-      return base.fetch(request, measuredEnv(env, replica), measuredCtx);
+      const response = await base.fetch(request, measuredEnv(env, replica), measuredCtx);
+      answered = { ...trips };
+      return response;
     },
     scheduled: (event, env, ctx) => base.scheduled(event, measuredEnv(env, replica), ctx),
   };
