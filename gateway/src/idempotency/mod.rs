@@ -15,7 +15,6 @@
 
 mod store;
 
-use serde_json::Value as Json;
 use sha2::{Digest, Sha256};
 
 use crate::api::stored_json;
@@ -91,23 +90,39 @@ impl Deferred {
     /// `idempotency_key_reused`; one still running is 409 `idempotency_key_in_use`.
     pub(crate) fn answer(&self, rows: &[Row]) -> ApiResult<Option<Reply>> {
         let Some(row) = store::stored_from(rows)? else { return Ok(None) };
-        if row.fingerprint != self.fingerprint {
-            return Err(reused());
+        match judge(row, &self.fingerprint, self.now)? {
+            Kept::Answer(reply) => Ok(Some(reply)),
+            // a lapsed reservation of the same request: run, and take it over in the batch
+            Kept::Lapsed(_) => Ok(None),
         }
-        if row.status_code.is_some() {
-            return Ok(Some(Reply::ok(stored_json(&row.response.unwrap_or_default())?)));
-        }
-        if row.locked_until > self.now {
-            return Err(in_use(row.locked_until - self.now));
-        }
-        // a lapsed reservation of the same request: run, and take it over in the batch
-        Ok(None)
     }
 
     /// Keeps `reply` for the key, in the batch that commits its work.
     pub(crate) fn keep(&self, reply: &Reply) -> Stmt {
         store::keep_completed(&self.tenant_id, &self.scope, &self.key, &self.fingerprint, i64::from(reply.status), reply.body.to_string(), self.now)
     }
+}
+
+/// What a key's row says of a request with `print` at `now`.
+enum Kept {
+    /// the same request's kept answer, to replay
+    Answer(Reply),
+    /// the same request's reservation, lapsed at this time: the request may run again
+    Lapsed(i64),
+}
+
+/// 409 for another request's key or one still running; else what the row keeps.
+fn judge(row: store::StoredKey, print: &str, now: i64) -> ApiResult<Kept> {
+    if row.fingerprint != print {
+        return Err(reused());
+    }
+    if row.status_code.is_some() {
+        return Ok(Kept::Answer(Reply::ok(stored_json(&row.response.unwrap_or_default())?)));
+    }
+    if row.locked_until > now {
+        return Err(in_use(row.locked_until - now));
+    }
+    Ok(Kept::Lapsed(row.locked_until))
 }
 
 fn reused() -> ApiError {
@@ -147,17 +162,10 @@ impl Gateway {
                 Err(e) => return Err(e.into()),
             }
             let Some(row) = store::stored(self.store.as_ref(), tenant_id, scope, key).await? else { return Ok(None) };
-            if row.fingerprint != print {
-                return Err(reused());
-            }
-            if row.status_code.is_some() {
-                let body: Json = stored_json(&row.response.unwrap_or_default())?;
-                return Ok(Some(Some(Outcome::Replay(Reply::ok(body)))));
-            }
-            let locked_until = row.locked_until;
-            if locked_until > now {
-                return Err(in_use(locked_until - now));
-            }
+            let locked_until = match judge(row, &print, now)? {
+                Kept::Answer(reply) => return Ok(Some(Some(Outcome::Replay(reply)))),
+                Kept::Lapsed(locked_until) => locked_until,
+            };
             if self.commit(vec![store::take_over(tenant_id, scope, key, locked_until, now + LOCK_SECONDS)]).await?.done() {
                 return Ok(Some(Some(Outcome::Run(reservation()))));
             }
