@@ -4,7 +4,7 @@
 //! FinCEN codes of a casino filer and of an identity document. The values
 //! are those of FinCEN's BSA E-Filing XML schemas, version 1.2
 //! (`EFL_SARXBatchSchema.xsd`, `EFL_CTRXBatchSchema.xsd`); sources and
-//! choices are in `docs/decisions-filings.md`. The gateway builds the XML;
+//! choices are in `docs/decisions.md`. The gateway builds the XML;
 //! the codes live here.
 
 use crate::aml::{AmlEventType, PaymentMethod, Typology};

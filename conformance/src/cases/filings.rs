@@ -187,7 +187,7 @@ pub fn filings_are_the_teams_alone(env: &Env) -> CaseResult {
 /// goAML: an FIU profile that requires the identity document's number
 /// (`required_fields: ["id_number"]`) gets, when the officer leaves it out,
 /// a draft marked invalid that names `subject.id_number` once (201, not
-/// 422: the draft is kept with the case; docs/decisions-lifecycle.md), with
+/// 422: the draft is kept with the case; docs/decisions.md), with
 /// no `identification` in it. The twin: with the number, the draft is
 /// valid and carries the document.
 pub fn goaml_names_a_missing_id_number_its_profile_requires(env: &Env) -> CaseResult {

@@ -974,7 +974,7 @@ pub(crate) async fn apply_case_decision(
 /// The events a report reads at most.
 const REPORT_EVENTS: i64 = 1_000;
 
-/// Where a case can be reported, and how (`docs/decisions-filings.md`).
+/// Where a case can be reported, and how (`docs/decisions.md`).
 const REGULATOR_FORMATS: &[&str] = &[
     "FinCEN BSA XML (SAR, CTR): drafted by POST /v1/admin/aml/cases/{case_id}/filings and /v1/admin/aml/ctr-candidates/{alert_id}/filings",
     "goAML XML (Malta FIAU, Curaçao, Sweden, Germany, the Netherlands, Ireland, Switzerland, Luxembourg and other FIUs): drafted by POST /v1/admin/aml/cases/{case_id}/filings",

@@ -494,7 +494,7 @@ async fn owner_of(gw: &Gateway, tenants: &mut Tenants, tenant_id: &str) -> ApiRe
 
 /// Jobs one write of the sweep carries: a write this small never holds the
 /// store long, and the sweep yields between writes, so the request paths
-/// keep their speed while it runs (docs/benchmarks-lifecycle.md).
+/// keep their speed while it runs (docs/benchmarks.md).
 pub const SWEEP_CHUNK: usize = 10;
 
 /// Gives the executor a turn between two writes of the sweep.

@@ -86,6 +86,9 @@ fn person(xml: &mut Xml, element: &str, s: &Subject, with_document: bool, proble
     }
     let id_type = problems.need("subject.id_type", s.id_type.as_deref());
     let number = problems.need("subject.id_number", s.id_number.as_deref());
+    if number.is_some_and(|n| !goaml_document_number(n)) {
+        problems.add("subject.id_number", "goAML takes 3 to 255 letters A-Z, a-z and digits, without spaces or punctuation");
+    }
     if let (Some(id_type), Some(number), Some(country)) = (id_type, number, nationality) {
         xml.open("identification", &[]);
         xml.leaf("type", rules::filings::goaml_id_type(id_type));
@@ -94,6 +97,11 @@ fn person(xml: &mut Xml, element: &str, s: &Subject, with_document: bool, proble
         xml.close("identification");
     }
     xml.close(element);
+}
+
+/// goAML's `t_person_identification/number`: 3 to 255 ASCII letters and digits.
+fn goaml_document_number(number: &str) -> bool {
+    (3..=255).contains(&number.len()) && number.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 fn operator(xml: &mut Xml, element: &str, name: &str) {

@@ -3,7 +3,7 @@
 //! (named by its alert). The gateway never submits: it answers the XML and
 //! a validation report, and keeps the draft with the case. A draft that
 //! lacks a field is still answered, `valid: false`, each missing field
-//! named (`docs/decisions-filings.md`). Filings are the compliance team's:
+//! named (`docs/decisions.md`). Filings are the compliance team's:
 //! only admin keys and console people reach them, their audit rows name no
 //! tenant, and no operator answer mentions them (tipping-off).
 //!

@@ -55,7 +55,7 @@ fn goaml_settings() -> GoamlSettings {
         .into(),
         funds_codes: [("cash".to_string(), "CASH".to_string()), ("card".to_string(), "CRDT".to_string())].into(),
         transmode_code: Some("INTR".into()),
-        required_fields: vec!["address.zip".into()],
+        required_fields: vec!["address.zip".into(), "id_number".into()],
     }
 }
 
@@ -232,6 +232,23 @@ fn goaml_reports_with_and_without_transactions() {
     write("goaml-activity.xml", &activity_xml);
 }
 
+/// goAML's document number is letters and digits only (the fixture's
+/// pattern, which the XSD step reads as anchored): a number with a hyphen,
+/// a space or a non-ASCII letter, or shorter than 3, makes the draft
+/// invalid and names the field once. Twin: the plain number drafts clean.
+#[test]
+fn a_goaml_document_number_is_letters_and_digits() {
+    for bad in ["X-1234567", "X 1234567", "XÉ1234567", "X1", "X1234567\u{AD}"] {
+        let mut subject = subject();
+        subject.id_number = Some(bad.into());
+        let (_, problems) = goaml(true, &subject);
+        assert_eq!(fields(&problems), ["subject.id_number"], "{bad:?}");
+    }
+    let (xml, problems) = goaml(true, &subject());
+    assert_eq!(problems.0, Vec::<Problem>::new());
+    assert!(xml.contains("<number>X1234567</number>"), "{xml}");
+}
+
 #[test]
 fn a_goaml_profile_names_what_it_requires() {
     let mut subject = subject();
@@ -290,6 +307,9 @@ fn corrupted_twins_for_the_schema_step() {
     let bad = goaml_xml.replace("<birthdate>1980-02-29T00:00:00</birthdate>", "<birthdate>29/02/1980</birthdate>");
     assert_ne!(bad, goaml_xml);
     write("goaml-birthdate.invalid.xml", &bad);
+    let bad = goaml_xml.replace("<number>X1234567</number>", "<number>X-1234567</number>");
+    assert_ne!(bad, goaml_xml);
+    write("goaml-id-number.invalid.xml", &bad);
 }
 
 #[test]
