@@ -668,3 +668,57 @@ async fn a_job_is_stored_validating_until_it_is_dated() {
     assert_eq!(dated["state"], "held", "{dated}");
     assert_eq!(without_id(dated), without_id(twin), "the sweep dated it as its request would have");
 }
+
+/// A backlog larger than a tick's budget: each tick deletes at most its
+/// budget (`batch_rows` a table), asks for another tick while more is left,
+/// and enough ticks prune all of it, never a live row.
+#[tokio::test]
+async fn a_backlog_beyond_a_ticks_budget_is_pruned_over_several_ticks_never_more_a_tick() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("g.db").display());
+    let now = Arc::new(AtomicI64::new(START));
+    // a budget that is no multiple of a delete statement's chunk: the last statement of a tick takes the remainder
+    let budget = gateway::retention::PRUNE_CHUNK * 2 + 50;
+    let config = Config { retention: RetentionPolicy { batch_rows: budget, ..RetentionPolicy::default() }, ..Config::default() };
+    let gw = Gateway::new(
+        host_native::open_store(&url).await.unwrap(),
+        Box::new(ComponentRules::embedded().unwrap()),
+        Box::new(TestClock(now.clone())),
+        Box::new(OsIds),
+        config,
+    );
+    gw.migrate().await.unwrap();
+    let probe = host_native::open_store(&url).await.unwrap();
+    let backlog = budget * 4 + 7;
+    // ended rate windows (pruned two minutes past their start) and live ones
+    let fill = |prefix: &'static str, count: i64, at: i64| {
+        gateway::ports::Stmt::new(
+            "INSERT INTO rate_windows (key_id, window_start, used)
+             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?2) SELECT ?1 || i, ?3, 1 FROM n",
+            vec![prefix.into(), count.into(), at.into()],
+        )
+    };
+    probe.batch(vec![fill("old-", backlog, START - 3_600), fill("live-", 10, START)]).await.unwrap();
+    let left = || async { probe.scalar("SELECT COUNT(*) FROM rate_windows WHERE key_id LIKE 'old-%'", vec![]).await.unwrap() };
+    let live = || async { probe.scalar("SELECT COUNT(*) FROM rate_windows WHERE key_id LIKE 'live-%'", vec![]).await.unwrap() };
+    let mut ticks = 0;
+    loop {
+        let before = left().await;
+        let report = gw.run_scheduled().await.unwrap();
+        ticks += 1;
+        let deleted = before - left().await;
+        // the negative twin: a tick never takes more than its budget, though more is expired
+        assert_eq!(deleted, before.min(budget), "tick {ticks} deleted {deleted} of {before}");
+        assert_eq!(report.rows_pruned, deleted);
+        assert_eq!(report.more_due, before > budget, "tick {ticks}: more asked for {} with {before} left", report.more_due);
+        assert_eq!(live().await, 10, "a live window was pruned");
+        if !report.more_due {
+            break;
+        }
+        assert!(ticks < 10, "the backlog never ends");
+    }
+    assert_eq!((ticks, left().await), (5, 0), "the whole backlog pruned in five ticks of {budget}");
+    // a tick with nothing expired deletes nothing and asks for nothing
+    let report = gw.run_scheduled().await.unwrap();
+    assert_eq!((report.rows_pruned, report.more_due, live().await), (0, false, 10));
+}

@@ -498,7 +498,8 @@ async fn owner_of(gw: &Gateway, tenants: &mut Tenants, tenant_id: &str) -> ApiRe
 pub const SWEEP_CHUNK: usize = 10;
 
 /// Gives the executor a turn between two writes of the sweep.
-struct YieldNow(bool);
+#[derive(Default)]
+pub(crate) struct YieldNow(bool);
 
 impl std::future::Future for YieldNow {
     type Output = ();

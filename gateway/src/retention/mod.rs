@@ -1,6 +1,7 @@
 //! Bounded growth: what each table keeps, and the scheduler's sweep that
 //! deletes the rest in bounded batches (at most [`RetentionPolicy::batch_rows`]
-//! rows a table a round; a full batch asks for another round at once).
+//! rows a table a round, [`PRUNE_CHUNK`] rows a delete statement, each its
+//! own write; a full batch asks for another round at once).
 //! The defaults and their reasons are in `docs/decisions.md` ("Retention").
 
 pub mod store;
@@ -198,30 +199,50 @@ impl Gateway {
     }
 
     /// One bounded round: counts each table's expired rows (up to a batch and
-    /// one), then deletes at most a batch of each, in one write.
+    /// one), then deletes at most a batch of each, [`PRUNE_CHUNK`] rows a
+    /// statement, each statement a write of its own with a turn of the
+    /// executor between two: no delete holds the store's writer for more
+    /// than a chunk (a few milliseconds on SQLite), so the requests' own
+    /// writes interleave with a backlog's prune.
     pub async fn sweep_expired(&self, now: i64) -> Result<Swept, StoreError> {
         let batch = self.config.retention.batch_rows.max(1);
-        let mut prunes = store::prunes(&self.retention_cutoffs(now), batch);
+        let cutoffs = self.retention_cutoffs(now);
         let in_use = store::jurisdictions_in_use(self.store.as_ref()).await?;
         let records: Vec<RecordCutoff> = self.record_cutoffs(now).into_iter().filter(|c| in_use.contains(&c.jurisdiction)).collect();
-        prunes.extend(store::record_prunes(&records, batch));
-        let counts = self.store.query_many(prunes.iter().map(|p| p.probe.clone()).collect()).await?;
+        // the same prunes, in the same order, bound at a batch (the probes) and at a limit (the deletes)
+        let at = |limit: i64| {
+            let mut prunes = store::prunes(&cutoffs, limit);
+            prunes.extend(store::record_prunes(&records, limit));
+            prunes
+        };
+        let probes = at(batch);
+        let counts = self.store.query_many(probes.iter().map(|p| p.probe.clone()).collect()).await?;
+        let chunk = PRUNE_CHUNK.min(batch);
+        let chunks = at(chunk);
         let mut swept = Swept::default();
-        let mut deletes = Vec::new();
-        for (prune, rows) in prunes.into_iter().zip(counts) {
+        for (index, rows) in counts.iter().enumerate() {
             let expired = rows.first().map(|r| r.int(0)).transpose()?.unwrap_or(0);
-            if expired > 0 {
-                swept.rows += expired.min(batch);
-                swept.more |= expired > batch;
-                deletes.push(prune.delete);
+            if expired <= 0 {
+                continue;
             }
-        }
-        if !deletes.is_empty() {
-            self.store.batch(deletes).await?;
+            let mut left = expired.min(batch);
+            swept.rows += left;
+            swept.more |= expired > batch;
+            while left > 0 {
+                let delete =
+                    if left >= chunk { chunks.get(index).map(|p| p.delete.clone()) } else { at(left).into_iter().nth(index).map(|p| p.delete) };
+                let Some(delete) = delete else { break };
+                self.store.batch(vec![delete]).await?;
+                left -= chunk;
+                crate::erasure::YieldNow::default().await;
+            }
         }
         Ok(swept)
     }
 }
+
+/// Rows one delete statement of the retention sweep takes at most.
+pub const PRUNE_CHUNK: i64 = 100;
 
 #[cfg(test)]
 mod tests {
