@@ -431,6 +431,29 @@ pub fn currency_exponent(code: &str) -> Option<u8> {
     u8::try_from(exponent).ok()
 }
 
+/// The address a request came from, set by the host as a request extension
+/// (the peer, or a trusted proxy's header); the per-source flood limit uses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SourceAddress(pub std::net::IpAddr);
+
+/// The address whose failed authentications a request counts toward: the
+/// host's [`SourceAddress`], but never a loopback peer, which is a proxy on
+/// this machine (or a local test), the source of every request behind it:
+/// counting it would let one bad client lock out everyone. Behind a proxy,
+/// the trusted header names the client.
+pub(crate) fn failure_source(request: &http::Request<Vec<u8>>) -> Option<String> {
+    request.extensions().get::<SourceAddress>().filter(|s| !s.0.is_loopback()).map(|s| s.0.to_string())
+}
+
+/// Whether the request says its body is JSON.
+pub(crate) fn is_json(headers: &http::HeaderMap) -> bool {
+    headers
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -51,6 +51,7 @@ pub mod lists;
 pub mod netcheck;
 pub mod openapi;
 pub mod people;
+pub mod pipeline;
 pub mod ports;
 pub mod rate_limit;
 pub mod rates;
@@ -75,22 +76,12 @@ use serde_json::Value as Json;
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Query;
-use crate::ports::{Clock, Ids, PageCache, RateLimit, RateState, Resolver, Rules, Store, VendorHttp, Waker, WebhookSender};
+use crate::ports::{Clock, Ids, PageCache, RateLimit, Resolver, Rules, Store, VendorHttp, Waker, WebhookSender};
 use crate::rate_limit::RateLimiter;
 use rules::Horizons;
 
-/// Largest accepted request body. Hosts read at most one byte more.
-pub const MAX_BODY_BYTES: usize = 64 * 1024;
 /// Operator-sent timestamps further than this from the service clock are refused.
 pub const MAX_CLOCK_SKEW_SECONDS: i64 = 300;
-/// Failed authentications a source address may make in a minute before its
-/// requests are refused unread until the minute is over.
-pub const DEFAULT_AUTH_FAILURES_PER_SOURCE: u32 = 60;
-
-/// The address a request came from, set by the host as a request extension
-/// (the peer, or a trusted proxy's header); the per-source flood limit uses it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SourceAddress(pub std::net::IpAddr);
 
 /// Sandbox tenants' default request rate per key.
 pub const DEFAULT_RATE_LIMIT_PER_MINUTE: i64 = 100;
@@ -252,19 +243,6 @@ pub struct Gateway {
     pub(crate) password_checks: people::PasswordChecks,
 }
 
-/// What a host's request log tells of a request beside its status (in the
-/// response's extensions): the route's template, never the raw path, and the
-/// caller's tenant once the key is known.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RequestFacts {
-    pub route: Option<&'static str>,
-    pub tenant_id: Option<String>,
-    /// the route's `operationId`
-    pub operation_id: Option<&'static str>,
-    /// a check-path request's endpoint and outcome
-    pub check: Option<telemetry::CheckFacts>,
-}
-
 /// The authenticated caller of a request.
 #[derive(Debug, Clone)]
 pub struct Caller {
@@ -298,7 +276,7 @@ pub struct Ctx<'a> {
     pub now: i64,
     pub query: Query,
     pub body: &'a [u8],
-    /// the address the request came from, as the host set it ([`SourceAddress`])
+    /// the address the request came from, as the host set it ([`input::SourceAddress`])
     pub source: Option<std::net::IpAddr>,
     /// the `Idempotency-Key` of a route that keeps it in its own batch (a read-only check reserves none)
     pub(crate) idempotency: Option<idempotency::Deferred>,
@@ -421,201 +399,12 @@ impl Gateway {
         schema::migrate(self.store.as_ref()).await
     }
 
-    /// Answers one request. Never panics; every failure is an error body.
-    pub async fn handle(&self, request: http::Request<Vec<u8>>) -> http::Response<Vec<u8>> {
-        if console::serves(request.uri().path()) {
-            let request_id = self.new_id("req");
-            let mut response = console::serve(self, request).await;
-            response.extensions_mut().insert(RequestFacts { route: Some("/console"), ..RequestFacts::default() });
-            if let Ok(value) = http::HeaderValue::from_str(&request_id) {
-                response.headers_mut().insert("x-request-id", value);
-            }
-            return response;
-        }
-        // a host with a recorder (native) answers /metrics before the core
-        if request.uri().path() == "/metrics" {
-            return self.gauges_page(&request).await;
-        }
-        self.handle_api(request).await
-    }
-
-    /// Answers a request of the JSON API (`/v1/…`); the console is one of its clients.
-    pub(crate) async fn handle_api(&self, request: http::Request<Vec<u8>>) -> http::Response<Vec<u8>> {
-        let request_id = self.new_id("req");
-        let mut rate = None;
-        let mut facts = RequestFacts::default();
-        let result = self.dispatch(&request, &request_id, &mut rate, &mut facts).await;
-        if let Some(operation_id) = facts.operation_id {
-            let (status, body) = match &result {
-                Ok(reply) => (reply.status, Some(&reply.body)),
-                Err(error) => (error.status, None),
-            };
-            facts.check = telemetry::check_facts(operation_id, status, body);
-        }
-        let mut response = match result {
-            Ok(reply) => {
-                let bytes = serde_json::to_vec(&reply.body).unwrap_or_default();
-                let mut builder = http::Response::builder().status(reply.status).header("content-type", "application/json");
-                if let Some(id) = &reply.decision_id {
-                    builder = builder.header("x-decision-id", id.as_str());
-                }
-                builder.body(bytes).unwrap_or_else(|_| http::Response::new(Vec::new()))
-            }
-            Err(error) => error.into_response(&request_id),
-        };
-        if let Ok(value) = http::HeaderValue::from_str(&request_id) {
-            response.headers_mut().insert("x-request-id", value);
-        }
-        if let Some(state) = rate {
-            rate_limit_headers(response.headers_mut(), &state);
-        }
-        error::json_headers(response.headers_mut());
-        response.extensions_mut().insert(facts);
-        response
-    }
-
-    /// Answers a request; `rate` receives the caller's quota once the key is known.
-    async fn dispatch(
-        &self,
-        request: &http::Request<Vec<u8>>,
-        request_id: &str,
-        rate: &mut Option<RateState>,
-        facts: &mut RequestFacts,
-    ) -> ApiResult<Reply> {
-        let route = router::resolve(request.method(), request.uri().path())?;
-        facts.route = Some(route.spec().path);
-        facts.operation_id = Some(route.spec().operation_id);
-        if request.body().len() > MAX_BODY_BYTES {
-            return Err(ApiError::new(413, "payload_too_large", format!("request body is larger than {MAX_BODY_BYTES} bytes")));
-        }
-        // Public routes need no key: the vendor webhook authenticates by its body's digest.
-        if let Some(result) = router::dispatch_public(self, &route, request).await {
-            return result;
-        }
-        if !request.body().is_empty() && !is_json(request.headers()) {
-            return Err(ApiError::new(415, "unsupported_media_type", "request bodies must be sent as application/json"));
-        }
-        // A source that keeps failing to authenticate is refused before its
-        // keys are looked up, so a flood of bad keys costs no store reads and
-        // no audit rows; sources with good keys are not slowed.
-        let source_ip = failure_source(request);
-        self.refuse_failing_source(source_ip.as_deref()).await?;
-        let caller = match self.authenticate(request.headers(), request_id, source_ip.as_deref()).await {
-            Ok(caller) => caller,
-            Err(error) => {
-                if error.status == 401 {
-                    self.count_source_failure(source_ip.as_deref()).await;
-                }
-                return Err(error);
-            }
-        };
-        facts.tenant_id = Some(caller.tenant_id.clone());
-        let limit = u32::try_from(caller.rate_limit_per_minute.max(0)).unwrap_or(u32::MAX);
-        let state = self.limiter.check(&caller.key_id, limit, self.clock.now()).await;
-        *rate = Some(state);
-        if !state.allowed {
-            let mut error = ApiError::new(429, "rate_limited", "too many requests for this key; retry after the number of seconds in Retry-After");
-            error.retry_after_seconds = Some(state.reset_seconds);
-            return Err(error);
-        }
-        router::check_access(&route, &caller)?;
-        let query = Query::parse(request.uri().query())?;
-        // a new person's one-time password and TOTP secret are never kept for a
-        // replay; a read-only check reads its key with its facts and keeps it
-        // only in the batch of an answer that commits (a breach)
-        let in_own_batch = route == router::Route::LimitCheck;
-        let reservation = match request.method() == http::Method::POST && route != router::Route::PersonCreate && !in_own_batch {
-            true => self.reserve_idempotency(&caller, request).await?,
-            false => None,
-        };
-        let idempotency = if in_own_batch { self.defer_idempotency(&caller, request)? } else { None };
-        let now = self.tenant_now(&caller);
-        let source = request.extensions().get::<SourceAddress>().map(|s| s.0);
-        let ctx = Ctx { caller, now, query, body: request.body(), source, idempotency };
-        let result = match reservation {
-            None => router::dispatch(self, route.clone(), &ctx).await,
-            Some(idempotency::Outcome::Replay(reply)) => return Ok(reply),
-            Some(idempotency::Outcome::Run(reservation)) => {
-                let result = router::dispatch(self, route.clone(), &ctx).await;
-                self.complete_idempotency(reservation, &result).await;
-                result
-            }
-        };
-        if let (Some((action, resource)), Ok(reply)) = (route.admin_action(), &result) {
-            self.audit_admin_action(&ctx, action, resource, reply, request_id).await;
-        }
-        result
-    }
-
-    /// 429 `too_many_failures` while `source` ([`failure_source`]) is past
-    /// its failed authentications of the minute (bad keys and sign-ins alike).
-    pub(crate) async fn refuse_failing_source(&self, source: Option<&str>) -> ApiResult<()> {
-        let Some(source) = source else { return Ok(()) };
-        let failure_limit = self.config.auth_failures_per_source.unwrap_or(DEFAULT_AUTH_FAILURES_PER_SOURCE);
-        let state = self.limiter.peek(&format!("auth-failures:{source}"), failure_limit, self.clock.now()).await;
-        if state.allowed {
-            return Ok(());
-        }
-        let mut error = ApiError::new(429, "too_many_failures", "too many failed authentications from this address; retry after Retry-After seconds");
-        error.retry_after_seconds = Some(state.reset_seconds);
-        Err(error)
-    }
-
-    /// Counts a failed authentication (a bad key, a refused sign-in) of `source`.
-    pub(crate) async fn count_source_failure(&self, source: Option<&str>) {
-        if let Some(source) = source {
-            let failure_limit = self.config.auth_failures_per_source.unwrap_or(DEFAULT_AUTH_FAILURES_PER_SOURCE);
-            self.limiter.check(&format!("auth-failures:{source}"), failure_limit, self.clock.now()).await;
-        }
-    }
-
+    /// The caller's now: a sandbox tenant's test clock shifts it.
     pub(crate) fn tenant_now(&self, caller: &Caller) -> i64 {
         match caller.environment {
             Environment::Sandbox => self.clock.now().saturating_add(caller.clock_offset_seconds),
             Environment::Production => self.clock.now(),
         }
-    }
-
-    /// A webhook signing secret as it is stored: sealed under the host key.
-    pub(crate) fn seal_secret(&self, secret: &str, webhook_id: &str) -> String {
-        match &self.config.secret_keys {
-            Some(keys) => keys.seal(secret, webhook_id, &self.ids.random_bytes(12)),
-            None => secret.to_string(),
-        }
-    }
-
-    /// A stored webhook signing secret, opened.
-    pub(crate) fn open_secret(&self, stored: &str, webhook_id: &str) -> Result<String, sealing::SealError> {
-        match &self.config.secret_keys {
-            Some(keys) => keys.open(stored, webhook_id),
-            None if stored.starts_with("sealed:") => Err(sealing::SealError::UnknownKey("none configured".into())),
-            None => Ok(stored.to_string()),
-        }
-    }
-
-    /// Seals every stored webhook secret under the current host key (after a
-    /// key rotation, with the old key still listed); answers how many changed.
-    pub async fn reseal_secrets(&self) -> Result<usize, String> {
-        let Some(keys) = &self.config.secret_keys else { return Err("no secret key is configured".into()) };
-        let stored_secrets = webhooks::store::all_secrets(self.store.as_ref()).await.map_err(|e| e.to_string())?;
-        let mut changed = 0;
-        for webhook in stored_secrets {
-            let mut statements = Vec::new();
-            for (previous, stored) in [(false, Some(webhook.secret)), (true, webhook.previous_secret)] {
-                let Some(stored) = stored else { continue };
-                if keys.is_current(&stored) {
-                    continue;
-                }
-                let plain = keys.open(&stored, &webhook.webhook_id).map_err(|e| format!("webhook {}: {e}", webhook.webhook_id))?;
-                let sealed = keys.seal(&plain, &webhook.webhook_id, &self.ids.random_bytes(12));
-                statements.push(webhooks::store::reseal(&webhook.webhook_id, previous, stored, sealed));
-            }
-            if !statements.is_empty() {
-                self.store.batch(statements).await.map_err(|e| e.to_string())?;
-                changed += 1;
-            }
-        }
-        Ok(changed)
     }
 
     /// A new opaque identifier such as `scr_1f0c…`.
@@ -628,35 +417,6 @@ impl Gateway {
 /// before the core has a request (their early failures).
 pub fn new_id(ids: &dyn Ids, prefix: &str) -> String {
     format!("{prefix}_{}", hex::encode(ids.random_bytes(12)))
-}
-
-/// The address whose failed authentications a request counts toward: the
-/// host's [`SourceAddress`], but never a loopback peer, which is a proxy on
-/// this machine (or a local test), the source of every request behind it:
-/// counting it would let one bad client lock out everyone. Behind a proxy,
-/// the trusted header names the client.
-pub(crate) fn failure_source(request: &http::Request<Vec<u8>>) -> Option<String> {
-    request.extensions().get::<SourceAddress>().filter(|s| !s.0.is_loopback()).map(|s| s.0.to_string())
-}
-
-/// The IETF rate-limit headers (draft-ietf-httpapi-ratelimit-headers): the
-/// policy (quota per window) and where the key stands (remaining, seconds to reset).
-fn rate_limit_headers(headers: &mut http::HeaderMap, state: &RateState) {
-    let policy = format!("\"per-key\";q={};w={}", state.limit, state.window_seconds);
-    let current = format!("\"per-key\";r={};t={}", state.remaining, state.reset_seconds);
-    for (name, value) in [("ratelimit-policy", policy), ("ratelimit", current)] {
-        if let Ok(value) = http::HeaderValue::from_str(&value) {
-            headers.insert(name, value);
-        }
-    }
-}
-
-pub(crate) fn is_json(headers: &http::HeaderMap) -> bool {
-    headers
-        .get(http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

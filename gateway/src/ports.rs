@@ -201,7 +201,7 @@ pub trait Store: MaybeSend {
     /// starting at least at `after` (a [`Store::bookmark`] the caller
     /// echoes). A store with one database runs `reads` alone on it and says
     /// so ([`ReadFrom::Primary`]: current). Only the exclusion check reads
-    /// this way, behind the freshness fence of [`crate::exclusions`]; every
+    /// this way, behind the exclusions area's freshness fence; every
     /// other read stays on the primary.
     async fn query_near(&self, fence: Read, reads: Vec<Read>, after: Option<&str>) -> Result<NearRows, StoreError> {
         let _ = (fence, after);
@@ -241,7 +241,7 @@ pub struct NearRows {
 }
 
 /// Per-key request rate limits. The default counts in the process
-/// ([`crate::rate_limit::RateLimiter`]); a host that runs as several
+/// (the rate-limit area's `RateLimiter`); a host that runs as several
 /// processes or isolates supplies a shared, strongly consistent counter.
 #[cfg_attr(not(target_arch = "wasm32"), async_trait::async_trait)]
 #[cfg_attr(target_arch = "wasm32", async_trait::async_trait(?Send))]

@@ -308,7 +308,7 @@ pub async fn fetch(request: Request, env: Env, ctx: Context) -> worker::Result<R
     };
     // Cloudflare puts the client's address in CF-Connecting-IP.
     if let Some(ip) = request.headers().get("cf-connecting-ip").and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse().ok()) {
-        request.extensions_mut().insert(gateway::SourceAddress(ip));
+        request.extensions_mut().insert(gateway::input::SourceAddress(ip));
     }
     let isolate = match isolate(&env) {
         Ok(isolate) => isolate,
@@ -359,7 +359,7 @@ async fn to_http(mut request: Request) -> worker::Result<http::Request<Vec<u8>>>
     }
     // Read at most one byte past the limit, as the native host does.
     let body = request.bytes().await?;
-    let body = if body.len() > gateway::MAX_BODY_BYTES { body[..=gateway::MAX_BODY_BYTES].to_vec() } else { body };
+    let body = if body.len() > gateway::pipeline::MAX_BODY_BYTES { body[..=gateway::pipeline::MAX_BODY_BYTES].to_vec() } else { body };
     builder.body(body).map_err(|e| worker::Error::RustError(e.to_string()))
 }
 

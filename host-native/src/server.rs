@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use gateway::{Gateway, MAX_BODY_BYTES};
+use gateway::pipeline::MAX_BODY_BYTES;
+use gateway::Gateway;
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::server::conn::http1;
@@ -407,7 +408,7 @@ async fn handle(
     let request_began = watch.body_begins();
     let (mut parts, body) = request.into_parts();
     let source = trusted_header.and_then(|name| forwarded_client(&parts.headers, &name)).unwrap_or(peer);
-    parts.extensions.insert(gateway::SourceAddress(source));
+    parts.extensions.insert(gateway::input::SourceAddress(source));
     let method = parts.method.clone();
     let in_flight = crate::observability::InFlight::start();
     let span = tracing::debug_span!(
@@ -462,7 +463,7 @@ async fn handle(
         span.record("request_id", response.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or(""));
     }
     let took = started.elapsed();
-    let facts = response.extensions().get::<gateway::RequestFacts>();
+    let facts = response.extensions().get::<gateway::telemetry::RequestFacts>();
     crate::observability::record_request(
         &method,
         facts.and_then(|f| f.route),
@@ -481,7 +482,7 @@ async fn handle(
 /// headers or body: keys, secrets and personal data stay out of the log.
 fn log_request(method: &http::Method, response: &http::Response<Vec<u8>>, took: std::time::Duration) {
     let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or("");
-    let facts = response.extensions().get::<gateway::RequestFacts>();
+    let facts = response.extensions().get::<gateway::telemetry::RequestFacts>();
     let route = facts.and_then(|f| f.route).unwrap_or("-");
     let tenant_id = facts.and_then(|f| f.tenant_id.as_deref()).unwrap_or("");
     let status = response.status().as_u16();

@@ -379,7 +379,7 @@ async fn sign_in_request(gateway: &Gateway, source: &str, body: Json) -> http::R
         .header("content-type", "application/json")
         .body(body.to_string().into_bytes())
         .unwrap();
-    request.extensions_mut().insert(gateway::SourceAddress(source.parse().unwrap()));
+    request.extensions_mut().insert(gateway::input::SourceAddress(source.parse().unwrap()));
     gateway.handle(request).await
 }
 

@@ -11,8 +11,9 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 
 use gateway::auth::Environment;
+use gateway::pipeline::DEFAULT_AUTH_FAILURES_PER_SOURCE;
 use gateway::ports::LibraryRules;
-use gateway::{Config, Gateway, DEFAULT_AUTH_FAILURES_PER_SOURCE};
+use gateway::{Config, Gateway};
 use host_native::{open_store, OsIds};
 use serde_json::{json, Value as Json};
 

@@ -113,7 +113,7 @@ async fn measured_keyed(w: &World, path: &str, body: Json, idempotency_key: &str
         .header("idempotency-key", idempotency_key)
         .body(body.to_string().into_bytes())
         .unwrap();
-    request.extensions_mut().insert(gateway::SourceAddress(PUBLIC.unwrap().parse().unwrap()));
+    request.extensions_mut().insert(gateway::input::SourceAddress(PUBLIC.unwrap().parse().unwrap()));
     w.trips.reset();
     let response = w.gw.handle(request).await;
     let counts = w.trips.counts();

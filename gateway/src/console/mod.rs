@@ -12,7 +12,8 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use crate::auth::Environment;
-use crate::{time, Gateway, SourceAddress};
+use crate::input::SourceAddress;
+use crate::{time, Gateway};
 
 const COOKIE: &str = "__Host-cgw_session";
 const CSS: &[u8] = include_bytes!("../../assets/console.css");

@@ -506,7 +506,7 @@ pub(crate) fn change_password_doc() -> OperationDoc {
 
 /// Public: the credentials are the authentication.
 pub(crate) async fn sign_in_handler(gw: &Gateway, request: &http::Request<Vec<u8>>) -> ApiResult<Reply> {
-    if !crate::is_json(request.headers()) {
+    if !crate::input::is_json(request.headers()) {
         return Err(ApiError::new(415, "unsupported_media_type", "request bodies must be sent as application/json"));
     }
     let mut f = Fields::from_body(request.body())?;
@@ -521,9 +521,9 @@ pub(crate) async fn sign_in_handler(gw: &Gateway, request: &http::Request<Vec<u8
     f.finish()?;
     let environment = environment.ok_or_else(ApiError::internal)?;
     // A source that keeps failing is refused unread, as with bad keys; its failures count.
-    let failing = crate::failure_source(request);
+    let failing = crate::input::failure_source(request);
     gw.refuse_failing_source(failing.as_deref()).await?;
-    let source = request.extensions().get::<crate::SourceAddress>().map(|s| s.0);
+    let source = request.extensions().get::<crate::input::SourceAddress>().map(|s| s.0);
     let person = match gw.sign_in(environment, &email, &password, &code, source).await {
         Ok(person) => person,
         Err(error) => {

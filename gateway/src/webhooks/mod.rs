@@ -5,6 +5,7 @@
 
 pub mod delivery;
 pub(crate) mod events;
+mod secrets;
 pub mod store;
 
 use serde::Serialize;

@@ -5,8 +5,9 @@
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 
+use gateway::input::SourceAddress;
 use gateway::ports::Clock;
-use gateway::{Gateway, SourceAddress};
+use gateway::Gateway;
 use serde_json::Value as Json;
 
 /// Sends one request with `key`, from `source` when given; answers the status and the JSON body.
