@@ -171,6 +171,45 @@ pub fn a_restricted_player_is_hidden_from_operator_reads(env: &Env) -> CaseResul
     Ok(())
 }
 
+/// Issue #31: a restricted player's first screening is never handed back.
+/// A repeat of the signup, with its `Idempotency-Key` or by its details, is
+/// answered as a screening with other details (409 `already_screened`, as an
+/// erased player's), not with the stored answer. The twin: an unrestricted
+/// player's repeats still replay the first answer.
+pub fn a_restricted_players_screening_is_never_replayed(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let (erased, kept) = (unique("u"), unique("u"));
+    let mut firsts = Vec::new();
+    for user in [&erased, &kept] {
+        let (body, key) = (crate::client::identity(user, "Ann", "Lee", &format!("{user}@example.com")), unique("idem"));
+        let first = t.post_with("/v1/sanctions/screen", body.clone(), &[("idempotency-key", &key)]);
+        first.expect(201)?;
+        // before any erasure, both repeats replay the first answer
+        let keyed = t.post_with("/v1/sanctions/screen", body.clone(), &[("idempotency-key", &key)]);
+        ensure!(keyed.status < 300 && keyed.str("screen_id") == first.str("screen_id"), "a keyed repeat did not replay: {}", keyed.raw);
+        let plain = t.post("/v1/sanctions/screen", body.clone());
+        plain.expect(200)?;
+        ensure_eq!(plain.str("screen_id"), first.str("screen_id"), "a repeat by its details did not replay");
+        firsts.push((body, key, first.str("screen_id").to_string()));
+    }
+    erase(&t, &erased).expect(202)?;
+    let (body, key, screen_id) = &firsts[0];
+    let keyed = t.post_with("/v1/sanctions/screen", body.clone(), &[("idempotency-key", key)]);
+    keyed.expect_error(409, "already_screened")?;
+    ensure!(!keyed.raw.contains(screen_id.as_str()), "the restricted player's screening was handed back: {}", keyed.raw);
+    let plain = t.post("/v1/sanctions/screen", body.clone());
+    plain.expect_error(409, "already_screened")?;
+    ensure!(!plain.raw.contains(screen_id.as_str()), "the restricted player's screening was handed back: {}", plain.raw);
+    // the twin: nobody erased this player; both repeats still replay its first answer
+    let (body, key, screen_id) = &firsts[1];
+    let keyed = t.post_with("/v1/sanctions/screen", body.clone(), &[("idempotency-key", key)]);
+    ensure!(keyed.status < 300 && keyed.str("screen_id") == screen_id, "the twin's keyed repeat did not replay: {}", keyed.raw);
+    let plain = t.post("/v1/sanctions/screen", body.clone());
+    plain.expect(200)?;
+    ensure_eq!(plain.str("screen_id"), screen_id.as_str(), "the twin's repeat by its details did not replay");
+    Ok(())
+}
+
 /// Issue #31: webhook payloads of the subject are expunged everywhere they
 /// were sent. A shared exclusion's event goes to every tenant of the
 /// environment; once the subject's tenant erases the subject, the other

@@ -339,6 +339,11 @@ fn date_job(
         p.erased_at = None;
     }
     let mut statements = erase_due(gw, owner, (erasure_id, user_id, by), &mut plans, &subject.email, Some(&opened.hash_key), now);
+    // a retry of an earlier request about the player never replays its answer past the request (keys are
+    // kept a day: a player the sweep erases unasked ended years ago, and its tick scans no tenant's keys)
+    if by != RequestedBy::Retention {
+        statements.push(store::forget_replies(owner.tenant_id, user_id));
+    }
     let state = state_of(&plans);
     if state == ErasureState::Held {
         statements.push(store::restrict(owner.tenant_id, user_id, now));

@@ -205,11 +205,28 @@ pub async fn closed_at(store: &dyn Store, tenant_id: &str, user_id: &str) -> Api
     rows.first().map(|r| r.opt_int(0)).transpose().map_err(Into::into)
 }
 
-/// Hides the player from operator reads (GDPR Art. 18): what a law keeps is restricted.
+/// Hides the player from operator reads (GDPR Art. 18): what a law keeps is
+/// restricted. The first screening's stored answer (kept for replaying a
+/// repeated signup) is dropped with its fingerprint, as an erased player's
+/// is: a repeat is then a screening with other details (409
+/// `already_screened`); the screening's record (status, id, time, cases and
+/// the details screened) stays, restricted.
 pub fn restrict(tenant_id: &str, user_id: &str, now: i64) -> Stmt {
     Stmt::new(
-        "UPDATE users SET restricted_at = ?3 WHERE tenant_id = ?1 AND external_user_id = ?2 AND restricted_at IS NULL",
+        "UPDATE users SET restricted_at = ?3, screen_fingerprint = '', screen_response = '{}'
+         WHERE tenant_id = ?1 AND external_user_id = ?2 AND restricted_at IS NULL",
         vec![tenant_id.into(), user_id.into(), now.into()],
+    )
+}
+
+/// Forgets the tenant's stored `Idempotency-Key` answers that name the
+/// player (`"user_id":…`): a retry with such a key runs afresh, under the
+/// player's restriction or erasure, instead of handing back what the first
+/// request answered.
+pub fn forget_replies(tenant_id: &str, user_id: &str) -> Stmt {
+    Stmt::new(
+        "DELETE FROM idempotency_keys WHERE tenant_id = ?1 AND response LIKE ?2 ESCAPE '\\'",
+        vec![tenant_id.into(), envelope_pattern(user_id).into()],
     )
 }
 
