@@ -3,14 +3,19 @@
 //! unasked by the scheduler's sweep, at most `erasure_batch` players a tick
 //! (written `erasure::SWEEP_CHUNK` at a time), the scheduler run once a
 //! second as the native host runs it, while `limits/check` is measured
-//! through the real server (SQLite): once before the players are loaded
-//! (the baseline), while the sweep runs, and after, in the same run.
+//! through the real server (SQLite): before the players are loaded (the
+//! baseline, `CGW_BENCH_BASELINE_ROUNDS` rounds, default 3, their median),
+//! then in rounds alternating between the sweep paused and the sweep
+//! running (so the shared machine's other load falls on both alike), and
+//! after, in the same run.
 //!
 //! `cargo bench -p host-native --bench erasure` (`CGW_BENCH_USERS` default
 //! 100000, `CGW_BENCH_BATCH` players a tick, default the policy's,
 //! `CGW_BENCH_SECONDS` default 10, `CGW_BENCH_CONNECTIONS` default 4,
 //! `CGW_BENCH_ROUNDS`: check rounds while the sweep runs, default until
-//! every player is erased).
+//! every player is erased; `CGW_BENCH_SCREENED=stale`: the players were last
+//! screened when their relationship ended, under no rules version, so every
+//! tick also re-screens 1,000 of them, as the scheduler does today).
 
 use std::time::{Duration, Instant};
 
@@ -128,6 +133,10 @@ async fn run() -> Result<(), Error> {
     // the sweep: the scheduler run by its admin route once a second (the native host's tick), until every player is erased
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let stopped = stop.clone();
+    // the sweep is paused during the paused rounds: quiet and sweeping rounds alternate, so that the
+    // machine's other load falls on both alike
+    let sweeping = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sweeps = sweeping.clone();
     let sweeper = tokio::spawn(async move {
         let mut c = Conn::open(addr).await?;
         let started = Instant::now();
@@ -135,6 +144,9 @@ async fn run() -> Result<(), Error> {
         let (mut rounds, mut slowest, mut erased, mut most) = (0u64, Duration::ZERO, 0i64, 0i64);
         while erased < users as i64 && !stopped.load(std::sync::atomic::Ordering::SeqCst) {
             tick.tick().await;
+            if !sweeps.load(std::sync::atomic::Ordering::SeqCst) {
+                continue;
+            }
             let t0 = Instant::now();
             let (status, body) = c.send("POST", "/v1/admin/scheduler/run", &admin, None).await?;
             if status != 200 {
@@ -152,8 +164,13 @@ async fn run() -> Result<(), Error> {
         let left = probe.scalar("SELECT COUNT(*) FROM aml_events WHERE external_user_id LIKE 'gone-%'", vec![]).await?;
         Ok::<_, Error>((rounds, started.elapsed(), slowest, most, left, erased))
     });
-    let mut during = Vec::new();
+    let (mut during, mut paused) = (Vec::new(), Vec::new());
     while !sweeper.is_finished() && (during.len() as u64) < rounds_wanted {
+        sweeping.store(false, std::sync::atomic::Ordering::SeqCst);
+        // the tick under way ends first
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        paused.push(load(addr, "POST", "/v1/limits/check".into(), key.clone(), check.clone(), connections, seconds).await?);
+        sweeping.store(true, std::sync::atomic::Ordering::SeqCst);
         during.push(load(addr, "POST", "/v1/limits/check".into(), key.clone(), check.clone(), connections, seconds).await?);
     }
     stop.store(true, std::sync::atomic::Ordering::SeqCst);
@@ -168,13 +185,16 @@ async fn run() -> Result<(), Error> {
         row(&format!("before, round {}", i + 1), f, baseline);
     }
     row("before: median (baseline)", baseline, baseline);
-    for (i, f) in during.iter().enumerate() {
+    for (i, (p, f)) in paused.iter().zip(&during).enumerate() {
+        row(&format!("sweep paused, round {}", i + 1), p, baseline);
         row(&format!("during the sweep, round {}", i + 1), f, baseline);
     }
     if !during.is_empty() {
-        let m = median(&during);
+        let (p, m) = (median(&paused), median(&during));
+        row("sweep paused: median", p, baseline);
         row("during the sweep: median", m, baseline);
         println!("\nduring ÷ before (medians): {:.3}", m.per_second / baseline.per_second);
+        println!("during ÷ paused (medians, the players loaded in both): {:.3}", m.per_second / p.per_second);
     }
     row("after", &after, baseline);
     println!("\n{connections} connections, {seconds} s a round; client and server on the same machine");

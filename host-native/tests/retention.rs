@@ -451,16 +451,20 @@ async fn each_class_is_erased_on_its_date_under_each_profile_and_not_a_day_earli
 
 /// A gateway over a SQLite file, its clock injected: (gateway, probe, admin key, clock).
 async fn gateway_at(dir: &tempfile::TempDir, store: Option<Box<dyn Store>>) -> (Gateway, Box<dyn Store>, String, Arc<AtomicI64>) {
-    let url = format!("sqlite://{}?synchronous=normal", dir.path().join("g.db").display());
+    gateway_on(&format!("sqlite://{}?synchronous=normal", dir.path().join("g.db").display()), store).await
+}
+
+/// A gateway on the store `url` names (SQLite or Postgres), and a probe of it.
+async fn gateway_on(url: &str, store: Option<Box<dyn Store>>) -> (Gateway, Box<dyn Store>, String, Arc<AtomicI64>) {
     let now = Arc::new(AtomicI64::new(START));
     let store = match store {
         Some(s) => s,
-        None => host_native::open_store(&url).await.unwrap(),
+        None => host_native::open_store(url).await.unwrap(),
     };
     let gw = Gateway::new(store, Box::new(ComponentRules::embedded().unwrap()), Box::new(TestClock(now.clone())), Box::new(OsIds), Config::default())
         .with_webhooks(Box::new(Recorder::default()), Box::new(NoWake));
     gw.migrate().await.unwrap();
-    let probe = host_native::open_store(&url).await.unwrap();
+    let probe = host_native::open_store(url).await.unwrap();
     let admin = gw.create_admin_key(Environment::Sandbox).await.unwrap();
     (gw, probe, admin, now)
 }
@@ -488,7 +492,18 @@ async fn read_alike(gw: &Gateway, key: &str, a: &str, b: &str) -> Json {
 #[tokio::test]
 async fn a_sar_filed_after_the_last_transaction_is_kept_five_years_from_its_filing() {
     let dir = tempfile::tempdir().unwrap();
-    let (gw, probe, admin, now) = gateway_at(&dir, None).await;
+    sar_kept_five_years_from_its_filing(gateway_at(&dir, None).await).await;
+}
+
+/// The same on Postgres (the filings' expiry SQL on the other store), when
+/// `CGW_TEST_POSTGRES_URL` names a server.
+#[tokio::test]
+async fn a_sar_filed_after_the_last_transaction_is_kept_five_years_from_its_filing_on_postgres() {
+    let Some(url) = support::postgres_database("sar_expiry").await else { return };
+    sar_kept_five_years_from_its_filing(gateway_on(&url, None).await).await;
+}
+
+async fn sar_kept_five_years_from_its_filing((gw, probe, admin, now): (Gateway, Box<dyn Store>, String, Arc<AtomicI64>)) {
     let (key, tenant_id) = tenant_of(&gw, &admin, "default").await;
     for user in ["subject", "twin"] {
         screened(&gw, &key, user).await;
