@@ -39,8 +39,14 @@ fn admin_key(state: &Path, environment: &str) -> String {
 
 /// The Worker's measuring entry on `state`.
 fn serve(state: &Path) -> (Server, String) {
+    serve_with(state, &[])
+}
+
+/// [`serve`] with variables for the measuring entry (`local.mjs` passes the tests' switches).
+fn serve_with(state: &Path, vars: &[(&str, &str)]) -> (Server, String) {
     let port = free_port().unwrap();
     let mut command = Command::new(script());
+    command.envs(vars.iter().copied());
     command
         .args(["serve", "--local-tools", "--measure", "--port", &port.to_string(), "--state"])
         .arg(state)
@@ -128,11 +134,15 @@ mod tempdir {
 }
 
 fn world(name: &str) -> World {
+    world_with(name, &[])
+}
+
+fn world_with(name: &str, vars: &[(&str, &str)]) -> World {
     let state = std::env::temp_dir().join(format!("cgw-edge-trips-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&state);
     std::fs::create_dir_all(&state).unwrap();
     let admin = admin_key(&state, "production");
-    let (server, base) = serve(&state);
+    let (server, base) = serve_with(&state, vars);
     let list = state.join("list.csv");
     std::fs::write(
         &list,
@@ -299,8 +309,9 @@ fn edge_trips() {
     let seconds = elapsed.ceil() as u64 + 1;
     let pages = (elapsed / 0.2).ceil() as u64 + 1;
     assert!(after.durable_object <= 2, "40 read-only checks made {} Durable Object trips (leases only: at most 2): {after:?}", after.durable_object);
-    // one facts read each, the key once a second, a page of decisions per 200 ms
-    assert!(after.d1_primary <= 40 + seconds + pages, "40 read-only checks in {elapsed:.2} s made {after:?}");
+    // one facts read each, the key re-read after an answer at most twice a
+    // second (refresh-ahead at half a second), a page of decisions per 200 ms
+    assert!(after.d1_primary <= 40 + 2 * seconds + pages, "40 read-only checks in {elapsed:.2} s made {after:?}");
     // Twin: requests that commit work (new players screened) do kick a
     // dispatcher, and the same count sees it.
     reset(&w.base);
@@ -349,4 +360,60 @@ fn a_new_isolate_makes_no_extra_primary_trip() {
     assert!(migrating.d1_primary > 2, "a first request on an empty database made no migration trips: {migrating:?}");
     drop(server);
     let _ = std::fs::remove_dir_all(&fresh);
+}
+
+/// Checks sent one after another, each alone (after the previous one's
+/// waitUntil work settled, ~0.2-0.4 s apart), for a little over 3 s: the
+/// primary trips each made before its answer, and whether every gap between
+/// two answers stayed under 450 ms (else the run shows nothing: a key idle
+/// for longer may lapse).
+fn steady_checks(w: &World) -> (Vec<u64>, bool) {
+    allowed_check(w, &[]);
+    let mut before = Vec::new();
+    let mut last = Instant::now();
+    let mut steady = true;
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_millis(3_200) {
+        reset(&w.base);
+        allowed_check(w, &[]);
+        before.push(answered(&w.base).d1_primary);
+        steady &= last.elapsed() < Duration::from_millis(450);
+        last = Instant::now();
+    }
+    (before, steady)
+}
+
+/// Refresh-ahead (issue #30): a key in steady use is re-read after an
+/// answer once half a second old, so no check waits for it, over seconds
+/// in which the key would otherwise lapse more than once: every check
+/// makes exactly its 1 primary trip (the facts) before its answer. The
+/// twin, the same checks on a Worker without refresh-ahead
+/// (`CGW_KEY_REFRESH_AHEAD=off`): the checks landing past a kept key's
+/// second make 2 (the key read first), and the same count sees them.
+#[test]
+fn a_key_in_steady_use_is_refreshed_after_the_answers() {
+    if !enabled() {
+        return;
+    }
+    let measure = |w: &World| {
+        // a run slowed past 450 ms between two checks proves nothing: retried
+        let mut last = (Vec::new(), false);
+        for _ in 0..4 {
+            last = steady_checks(w);
+            if last.1 {
+                break;
+            }
+        }
+        assert!(last.1, "no run kept its checks under 450 ms apart: {:?}", last.0);
+        last.0
+    };
+    let w = world("refresh");
+    let ahead = measure(&w);
+    assert!(ahead.len() >= 7, "{ahead:?}");
+    assert!(ahead.iter().all(|&n| n == 1), "a check waited for its key's read despite refresh-ahead: {ahead:?}");
+    drop(w);
+    let twin = world_with("no-refresh", &[("CGW_KEY_REFRESH_AHEAD", "off")]);
+    let lapsing = measure(&twin);
+    assert!(lapsing.iter().all(|&n| (1..=2).contains(&n)), "{lapsing:?}");
+    assert!(lapsing.iter().filter(|&&n| n == 2).count() >= 2, "without refresh-ahead no check read its key before the answer: {lapsing:?}");
 }

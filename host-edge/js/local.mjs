@@ -117,6 +117,8 @@ const mf = new Miniflare({
     ...(measuring ? { CGW_SIMULATE: simulate } : {}),
     // tests only: the replica simulation's answers claim to be current (js/replica.mjs)
     ...(measuring && process.env.CGW_REPLICA_FENCE ? { CGW_REPLICA_FENCE: process.env.CGW_REPLICA_FENCE } : {}),
+    // tests only: the key cache without refresh-ahead (a key read before the answer once a second)
+    ...(measuring && process.env.CGW_KEY_REFRESH_AHEAD ? { CGW_KEY_REFRESH_AHEAD: process.env.CGW_KEY_REFRESH_AHEAD } : {}),
     ...(existsSync(path.join(state, "secret.key")) ? { CGW_SECRET_KEY: readFileSync(path.join(state, "secret.key"), "utf8").trim() } : {}),
   },
   d1Persist: path.join(path.resolve(state), "v3/d1"),

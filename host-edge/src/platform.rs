@@ -23,6 +23,14 @@ impl Clock for WorkerClock {
     }
 }
 
+/// The key cache's refresh-ahead clock (a Worker's clock moves at I/O, which
+/// is when a key is read or used).
+impl gateway::auth::MillisClock for WorkerClock {
+    fn now_ms(&self) -> i64 {
+        js_sys::Date::now().floor() as i64
+    }
+}
+
 /// The Workers runtime's timer (`setTimeout`), for readiness's one-second bound.
 pub struct WorkerTimer;
 

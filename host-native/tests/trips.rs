@@ -280,3 +280,146 @@ async fn concurrent_breaches_with_one_key_fire_one_event() {
     assert_eq!(status, 200);
     assert_eq!(count(&w, breaches).await, events + 2);
 }
+
+/// A clock in milliseconds the test moves, for the key cache's refresh-ahead.
+#[derive(Clone)]
+struct MsClock(Arc<AtomicI64>);
+
+impl gateway::ports::Clock for MsClock {
+    fn now(&self) -> i64 {
+        self.0.load(std::sync::atomic::Ordering::SeqCst).div_euclid(1_000)
+    }
+}
+
+impl gateway::auth::MillisClock for MsClock {
+    fn now_ms(&self) -> i64 {
+        self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl MsClock {
+    fn set(&self, ms: i64) {
+        self.0.store(ms, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// The start of a clock second, in ms.
+const T0: i64 = 1_790_000_000_000;
+
+/// Two hosts on one SQLite database, both on `clock`: `a` acts (the admin),
+/// `b` counts its store trips and keeps keys ahead when `ahead`. Answers
+/// them, `b`'s counts, the admin key, a production tenant's key and key id.
+async fn two_hosts(clock: &MsClock, ahead: bool) -> (Gateway, Gateway, Arc<Trips>, String, String, String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("g.db").display());
+    let host = |store: Box<dyn Store>| {
+        Gateway::new(store, Box::new(ComponentRules::embedded().unwrap()), Box::new(clock.clone()), Box::new(OsIds), Config::default())
+    };
+    let a = host(open_store(&db).await.unwrap()).with_key_refresh_ahead(Box::new(clock.clone()));
+    a.migrate().await.unwrap();
+    let trips = Trips::new();
+    let b = host(Box::new(CountingStore::new(open_store(&db).await.unwrap(), trips.clone())));
+    let b = if ahead { b.with_key_refresh_ahead(Box::new(clock.clone())) } else { b };
+    let admin = a.create_admin_key(Environment::Production).await.unwrap();
+    let (status, tenant) = call_from(&a, PUBLIC, &admin, "POST", "/v1/admin/tenants", json!({ "name": "t", "environment": "production" })).await;
+    assert_eq!(status, 201, "{tenant}");
+    let (key, key_id) = (tenant["api_key"].as_str().unwrap().to_string(), tenant["key_id"].as_str().unwrap().to_string());
+    (a, b, trips, admin, key, key_id, dir)
+}
+
+/// One exclusion check on `b` at `at_ms`: its status and the store trips it
+/// made before its answer (1: the exclusions; 2: its key read first).
+async fn check_at(b: &Gateway, trips: &Trips, clock: &MsClock, key: &str, at_ms: i64) -> (u16, u64) {
+    clock.set(at_ms);
+    trips.reset();
+    let (status, body) = call_from(b, PUBLIC, key, "GET", "/v1/exclusions/check?email=p1@example.com", Json::Null).await;
+    assert!(status != 200 || body["is_excluded"] == json!(false), "{body}");
+    (status, trips.counts().store_trips())
+}
+
+/// Refresh-ahead (issue #30): a key in steady use is re-read after an
+/// answer, never before one, once half a second old: checks every 0.6 s
+/// for 2.4 s make their one read each; the re-reads (one per due key) come
+/// after the answers. Twins: without refresh-ahead the check landing in a
+/// new clock second reads its key first (2 trips); with it, a host that
+/// never re-reads (a failed or lost refresh) reads the key first once the
+/// kept read is a second old.
+#[tokio::test]
+async fn a_key_in_steady_use_is_read_after_the_answers_never_before() {
+    let clock = MsClock(Arc::new(AtomicI64::new(T0)));
+    let (_a, b, trips, _admin, key, _, _dir) = two_hosts(&clock, true).await;
+    assert_eq!(check_at(&b, &trips, &clock, &key, T0).await, (200, 2), "the first check reads its key");
+    for step in 1..=4 {
+        assert_eq!(check_at(&b, &trips, &clock, &key, T0 + 600 * step).await, (200, 1), "check at +{} ms", 600 * step);
+        assert_eq!(b.keys_to_refresh(), 1, "the key was not marked due at +{} ms", 600 * step);
+        trips.reset();
+        assert_eq!(b.refresh_keys().await, 1);
+        assert_eq!(trips.counts().store_trips(), 1, "the re-read after the answer");
+    }
+    // a key younger than half a second is not re-read
+    assert_eq!(check_at(&b, &trips, &clock, &key, T0 + 2_700).await, (200, 1));
+    assert_eq!(b.keys_to_refresh(), 0);
+    // Twin: a host that never re-reads reads the key before the answer once
+    // the kept read (issued at +2.4 s) is a second old.
+    assert_eq!(check_at(&b, &trips, &clock, &key, T0 + 3_100).await, (200, 1));
+    assert_eq!(check_at(&b, &trips, &clock, &key, T0 + 3_400).await, (200, 2), "a key kept past its hard limit");
+
+    // Twin: the same checks on a host without refresh-ahead read the key
+    // before the answer in each new clock second.
+    let clock = MsClock(Arc::new(AtomicI64::new(T0)));
+    let (_a, b, trips, _admin, key, _, _dir) = two_hosts(&clock, false).await;
+    assert_eq!(check_at(&b, &trips, &clock, &key, T0).await, (200, 2));
+    assert_eq!(check_at(&b, &trips, &clock, &key, T0 + 600).await, (200, 1));
+    assert_eq!(b.keys_to_refresh(), 0, "a host without refresh-ahead marks nothing");
+    assert_eq!(check_at(&b, &trips, &clock, &key, T0 + 1_200).await, (200, 2), "the check in the next second read its key first");
+}
+
+/// Revokes `key_id` on `a` at `at_ms`; answers the status.
+async fn revoke(a: &Gateway, clock: &MsClock, admin: &str, key_id: &str, at_ms: i64) -> u16 {
+    clock.set(at_ms);
+    call_from(a, PUBLIC, admin, "DELETE", &format!("/v1/admin/keys/{key_id}"), Json::Null).await.0
+}
+
+/// A revocation bites on every host within a second, refresh-ahead or not
+/// (issue #30): the host that revokes refuses at once; another host that
+/// keeps the key refuses it after its re-read finds it revoked, and, when
+/// the key was revoked just after a re-read (the refresh under way), no
+/// later than a second after that re-read was issued, re-read or not.
+#[tokio::test]
+async fn a_key_revoked_while_refreshed_ahead_is_refused_within_a_second() {
+    let clock = MsClock(Arc::new(AtomicI64::new(T0)));
+    let (a, b, trips, admin, key, key_id, _dir) = two_hosts(&clock, true).await;
+
+    // Revoked while due: the key kept since T0 is due at +0.6 s; the
+    // revocation lands before the host's re-read, which drops it.
+    assert_eq!(check_at(&b, &trips, &clock, &key, T0).await.0, 200);
+    assert_eq!(check_at(&a, &trips, &clock, &key, T0).await.0, 200);
+    assert_eq!(check_at(&b, &trips, &clock, &key, T0 + 600).await, (200, 1));
+    assert_eq!(revoke(&a, &clock, &admin, &key_id, T0 + 650).await, 200);
+    assert_eq!(check_at(&a, &trips, &clock, &key, T0 + 650).await.0, 401, "the revoking host refuses at once");
+    // the kept key still answers until the re-read (0.05 s after the revocation)
+    assert_eq!(check_at(&b, &trips, &clock, &key, T0 + 690).await, (200, 1));
+    clock.set(T0 + 700);
+    assert_eq!(b.refresh_keys().await, 1);
+    assert_eq!(check_at(&b, &trips, &clock, &key, T0 + 710).await.0, 401, "the re-read found the key revoked");
+
+    // Revoked just after a re-read: the re-read issued at +0.6 s found the
+    // key good; the revocation at +0.65 s is refused by +1.6 s whether the
+    // next re-read runs or not (it does not run here: a failed refresh).
+    let clock = MsClock(Arc::new(AtomicI64::new(T0)));
+    let (a, b, trips, admin, key, key_id, _dir) = two_hosts(&clock, true).await;
+    assert_eq!(check_at(&b, &trips, &clock, &key, T0).await.0, 200);
+    assert_eq!(check_at(&b, &trips, &clock, &key, T0 + 600).await, (200, 1));
+    clock.set(T0 + 600);
+    assert_eq!(b.refresh_keys().await, 1);
+    assert_eq!(revoke(&a, &clock, &admin, &key_id, T0 + 650).await, 200);
+    // within the second after the re-read's issue the kept key answers (the
+    // bound allows it: less than a second after the revocation) ...
+    assert_eq!(check_at(&b, &trips, &clock, &key, T0 + 1_599).await, (200, 1));
+    assert_eq!(b.keys_to_refresh(), 1, "due again, its re-read never run");
+    // ... and not a moment past it: read before the answer and refused
+    let (status, trips_before) = check_at(&b, &trips, &clock, &key, T0 + 1_600).await;
+    assert_eq!(status, 401, "a revoked key answered a second after its last read");
+    assert!(trips_before >= 1, "the key was not read again");
+    assert!(T0 + 1_600 <= T0 + 650 + gateway::auth::KEY_HARD_LIMIT_MS, "refused within a second of the revocation");
+}
