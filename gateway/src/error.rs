@@ -101,7 +101,7 @@ impl ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
-        crate::telemetry::names::store_error(&e);
+        crate::metric_names::store_error(&e);
         match e {
             StoreError::Unavailable(_) => {
                 let mut error = ApiError::new(503, "store_unavailable", "the store is unavailable; retry later").with_detail(e.to_string());

@@ -48,6 +48,7 @@ mod kyc;
 pub use kyc::AdvancedCheck;
 pub mod limits;
 pub mod lists;
+pub mod metric_names;
 pub mod netcheck;
 pub mod openapi;
 pub mod people;

@@ -199,7 +199,7 @@ impl Gateway {
             let rest = pages.split_off(pages.len().min(PAGES_PER_BATCH));
             let statements: Vec<Stmt> = pages.iter().filter_map(|p| store::insert_page(p)).collect();
             if let Err(e) = store.batch(statements).await {
-                metrics::counter!(crate::telemetry::names::DECISION_LOG_FLUSH_FAILURES).increment(1);
+                metrics::counter!(crate::metric_names::DECISION_LOG_FLUSH_FAILURES).increment(1);
                 self.decision_queue.requeue(pages.into_iter().chain(rest).flatten().collect());
                 return Err(e);
             }

@@ -97,7 +97,7 @@ impl Gateway {
                 }
             };
             if outcome.is_err() {
-                metrics::counter!(crate::telemetry::names::LIST_REFRESH_FAILURES, "environment" => list.environment.as_str(), "source" => list.source.clone())
+                metrics::counter!(crate::metric_names::LIST_REFRESH_FAILURES, "environment" => list.environment.as_str(), "source" => list.source.clone())
                     .increment(1);
                 let retry_at = self.clock.now() + RETRY_SECONDS.min(self.list_refresh_seconds());
                 let _ = self.store.batch(vec![store::refresh_at(list.environment, &list.source, retry_at)]).await;

@@ -8,18 +8,16 @@
 //! fails when it drifts; rewrite it with
 //! `CGW_WRITE_OPENAPI=1 cargo test -p gateway --lib openapi`.
 
-use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use serde_json::{json, Map, Value as Json};
+use serde_json::{json, Value as Json};
 use utoipa::openapi::path::ParameterIn;
 use utoipa::openapi::{RefOr, Schema};
-use utoipa::{IntoParams, PartialSchema, ToSchema};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::error::{ApiError, ApiResult};
 use crate::Reply;
 
-pub mod document;
 pub mod shared;
 
 /// The document's text, as committed.
@@ -60,7 +58,7 @@ pub struct OperationDoc {
     pub schemas: Vec<(String, Json)>,
 }
 
-fn to_json<T: serde::Serialize>(value: &T) -> Json {
+pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Json {
     serde_json::to_value(value).unwrap_or(Json::Null)
 }
 
@@ -125,7 +123,7 @@ impl OperationDoc {
 
 /// A schema that does not admit `null`: `["string", "null"]` becomes
 /// `"string"`, and `oneOf: [X, {"type": "null"}]` becomes `X`.
-fn without_null(mut schema: Json) -> Json {
+pub(crate) fn without_null(mut schema: Json) -> Json {
     if let Some(Json::Array(types)) = schema.get("type") {
         let kept: Vec<Json> = types.iter().filter(|t| t.as_str() != Some("null")).cloned().collect();
         schema["type"] = if kept.len() == 1 { kept[0].clone() } else { Json::Array(kept) };

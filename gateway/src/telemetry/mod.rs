@@ -5,11 +5,10 @@
 //! `GET /v1/admin/metrics`.
 
 pub mod facts;
-pub mod names;
 pub mod store;
 
+pub use crate::metric_names::*;
 pub use facts::{CheckFacts, RequestFacts};
-pub use names::*;
 
 use serde_json::Value as Json;
 

@@ -194,7 +194,7 @@ impl Gateway {
             Some(_) => "refused",
             None => "unreachable",
         };
-        metrics::counter!(crate::telemetry::names::WEBHOOK_DELIVERIES, "result" => result).increment(1);
+        metrics::counter!(crate::metric_names::WEBHOOK_DELIVERIES, "result" => result).increment(1);
         match status_code {
             Some(200..=299) => statements.push(store::finish(&due.delivery_id, DeliveryStatus::Succeeded, now, status_code, None)),
             Some(410) => {

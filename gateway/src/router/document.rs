@@ -3,8 +3,14 @@
 //! `gateway/openapi.json`. Above the route table: the areas below only
 //! describe their operations.
 
-use super::*;
-use crate::router::{self, Access, RouteSpec, ROUTES};
+use super::{self as router, Access, RouteSpec, ROUTES};
+use std::collections::BTreeMap;
+
+use serde_json::{json, Map, Value as Json};
+
+use utoipa::{PartialSchema, ToSchema};
+
+use crate::openapi::{to_json, OperationDoc};
 
 /// The operations' tags, in the order readers see them.
 const TAGS: [&str; 10] = ["service", "sanctions", "kyc", "exclusions", "limits", "aml", "webhooks", "audit", "sandbox", "admin"];
@@ -194,12 +200,13 @@ pub fn drift(committed: &str, generated: &Json) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
+mod openapi_tests {
     use std::collections::BTreeSet;
 
     use http::Method;
 
     use super::*;
+    use crate::openapi::{reply, without_null, DOCUMENT};
     use crate::router::{resolve, Access, ROUTES};
 
     const METHODS: [&str; 5] = ["get", "post", "put", "patch", "delete"];

@@ -3,6 +3,8 @@
 //! dispatch, the admin check, the audit of admin actions and the OpenAPI
 //! document are all derived from it.
 
+pub mod document;
+
 use std::sync::OnceLock;
 
 use http::Method;
