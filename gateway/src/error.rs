@@ -51,6 +51,13 @@ impl ApiError {
     pub fn forbidden(code: &'static str, message: impl Into<String>) -> Self {
         Self::new(403, code, message)
     }
+    /// 403 for a direct case decision where four-eyes applies.
+    pub fn four_eyes_required() -> Self {
+        Self::forbidden(
+            "four_eyes_required",
+            "decisions in this environment take two people: propose with POST /v1/admin/cases/{case_id}/proposal, and a second person approves",
+        )
+    }
     pub fn not_found(code: &'static str, message: impl Into<String>) -> Self {
         Self::new(404, code, message)
     }

@@ -166,14 +166,6 @@ pub(crate) enum WorkStatus {
     Closed,
 }
 
-/// 403 for a direct decision where four-eyes applies.
-pub(crate) fn four_eyes_required() -> ApiError {
-    ApiError::forbidden(
-        "four_eyes_required",
-        "decisions in this environment take two people: propose with POST /v1/admin/cases/{case_id}/proposal, and a second person approves",
-    )
-}
-
 fn case_not_found() -> ApiError {
     ApiError::not_found("case_not_found", "no such case")
 }

@@ -1042,7 +1042,7 @@ pub(crate) async fn kyc_manual_review(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<
     f.finish()?;
     let action = action.ok_or_else(ApiError::internal)?;
     if gw.config.four_eyes.applies_to(ctx.caller.environment) {
-        return Err(crate::cases::four_eyes_required());
+        return Err(crate::error::ApiError::four_eyes_required());
     }
     until_committed!({
         let check =

@@ -691,7 +691,7 @@ pub(crate) async fn review_case(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> A
     f.finish()?;
     let action = action.ok_or_else(ApiError::internal)?;
     if four_eyes_required(gw, ctx.caller.environment) {
-        return Err(crate::cases::four_eyes_required());
+        return Err(crate::error::ApiError::four_eyes_required());
     }
     // A lost race (the case decided, or the user written, since they were
     // read) is decided again from fresh reads.
