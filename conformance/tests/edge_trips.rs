@@ -39,16 +39,19 @@ fn admin_key(state: &Path, environment: &str) -> String {
 
 /// The Worker's measuring entry on `state`.
 fn serve(state: &Path) -> (Server, String) {
-    serve_with(state, &[])
+    serve_with(state, &[], &[])
 }
 
-/// [`serve`] with variables for the measuring entry (`local.mjs` passes the tests' switches).
-fn serve_with(state: &Path, vars: &[(&str, &str)]) -> (Server, String) {
+/// [`serve`] with variables for the measuring entry (`local.mjs` passes the
+/// tests' switches) and more arguments (`--simulate SPEC`).
+fn serve_with(state: &Path, vars: &[(&str, &str)], args: &[&str]) -> (Server, String) {
     let port = free_port().unwrap();
     let mut command = Command::new(script());
     command.envs(vars.iter().copied());
     command
-        .args(["serve", "--local-tools", "--measure", "--port", &port.to_string(), "--state"])
+        .args(["serve", "--local-tools", "--measure", "--port", &port.to_string()])
+        .args(args)
+        .arg("--state")
         .arg(state)
         .stdout(Stdio::null())
         .stderr(Stdio::inherit());
@@ -134,15 +137,15 @@ mod tempdir {
 }
 
 fn world(name: &str) -> World {
-    world_with(name, &[])
+    world_with(name, &[], &[])
 }
 
-fn world_with(name: &str, vars: &[(&str, &str)]) -> World {
+fn world_with(name: &str, vars: &[(&str, &str)], args: &[&str]) -> World {
     let state = std::env::temp_dir().join(format!("cgw-edge-trips-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&state);
     std::fs::create_dir_all(&state).unwrap();
     let admin = admin_key(&state, "production");
-    let (server, base) = serve_with(&state, vars);
+    let (server, base) = serve_with(&state, vars, args);
     let list = state.join("list.csv");
     std::fs::write(
         &list,
@@ -412,8 +415,49 @@ fn a_key_in_steady_use_is_refreshed_after_the_answers() {
     assert!(ahead.len() >= 7, "{ahead:?}");
     assert!(ahead.iter().all(|&n| n == 1), "a check waited for its key's read despite refresh-ahead: {ahead:?}");
     drop(w);
-    let twin = world_with("no-refresh", &[("CGW_KEY_REFRESH_AHEAD", "off")]);
+    let twin = world_with("no-refresh", &[("CGW_KEY_REFRESH_AHEAD", "off")], &[]);
     let lapsing = measure(&twin);
     assert!(lapsing.iter().all(|&n| (1..=2).contains(&n)), "{lapsing:?}");
     assert!(lapsing.iter().filter(|&&n| n == 2).count() >= 2, "without refresh-ahead no check read its key before the answer: {lapsing:?}");
+}
+
+/// Five screenings of new players on the production list, each alone: the
+/// trips each made before its answer.
+fn screenings(w: &World, tag: &str) -> Vec<Trips> {
+    (0..5)
+        .map(|i| {
+            allowed_check(w, &[]);
+            reset(&w.base);
+            // a family name the list's entry shares: its entry is ranked and read
+            let last_name = if i % 2 == 0 { "Park" } else { "Quaxworth" };
+            let identity = json!({ "user_id": format!("{tag}{i}"), "first_name": "Bo", "last_name": last_name, "date_of_birth": "1985-02-03", "nationality": "GB", "email": format!("{tag}{i}@example.com") });
+            let (status, body) = send(&w.base, &w.key, "POST", "/v1/sanctions/screen", Some(identity), &[]);
+            assert_eq!(status, 201, "{body}");
+            answered(&w.base)
+        })
+        .collect()
+}
+
+/// `sanctions/screen` with a list in force reads the list's entries (the
+/// ranked entries and the picked ones) from a replica whose snapshot shows
+/// the list version active (issue #30, item 3): 2 primary trips before the
+/// answer (the first batch and the write), the entry reads near. The twin,
+/// a frozen replica (`replica_lag=never`: it lacks even the schema): the
+/// entry reads fall back to the primary, and the same count sees 3 or more.
+#[test]
+fn a_screening_reads_list_entries_near_the_caller() {
+    if !enabled() {
+        return;
+    }
+    let w = world("screen-near");
+    let near = screenings(&w, "n");
+    assert!(
+        near.iter().all(|t| t.d1_primary <= 2 && t.d1_replica >= 1),
+        "a screening made more than 2 primary trips, or read no entry near: {near:?}"
+    );
+    assert!(near.iter().any(|t| t.d1_primary == 2 && t.d1_replica == 2), "no screening read its ranked and picked entries near: {near:?}");
+    drop(w);
+    let frozen = world_with("screen-frozen", &[], &["--simulate", "replica_lag=never"]);
+    let far = screenings(&frozen, "f");
+    assert!(far.iter().all(|t| t.d1_primary >= 3), "a frozen replica's entries were used: {far:?}");
 }

@@ -11,8 +11,8 @@
 //
 // SPEC defaults to d1_primary=150,d1_replica=5,durable_object=5 (replica
 // lag 0). For each route it prints p50/p99 of the client's wall time per
-// request, and per request the trips before the answer (read at once after
-// it: a read-only request's waitUntil work first waits 200 ms) and after
+// request, and per request the trips before the answer (`?at=answer`: as
+// they stood when it was answered, before its waitUntil work) and after
 // it (`?settle=1`), with D1's rows read and written. Each request starts
 // from a settled reset, so a page of decisions is written per request
 // there (`alone`); then the same requests back to back for S seconds
@@ -81,7 +81,8 @@ async function send(key, method, route, body, headers = {}) {
   }
   return { status: response.status, body: json ?? text };
 }
-const trips = async (settle) => (await fetch(`${base}/__local/trips${settle ? "?settle=1" : ""}`)).json();
+// settle: after the waitUntil work; "answer": as they stood when the latest request was answered
+const trips = async (settle) => (await fetch(`${base}/__local/trips${settle === "answer" ? "?at=answer" : settle ? "?settle=1" : ""}`)).json();
 const reset = () => fetch(`${base}/__local/trips/reset`, { method: "POST" }).then((r) => r.text());
 const must = (answer, status, what) => {
   if (answer.status !== status) throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
@@ -158,7 +159,7 @@ for (const [name, request] of Object.entries(routes)) {
     const answer = await request();
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     must(answer, created(name), name);
-    before.push(await trips(false));
+    before.push(await trips("answer"));
     after.push(await trips(true));
     wall.push(ms);
   }

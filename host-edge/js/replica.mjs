@@ -25,7 +25,7 @@
 // `CGW_REPLICA_FENCE=off` in the launcher's environment (tests only) makes
 // the replica claim to be the primary, so the Worker trusts it as current:
 // the fence bypassed, for the negative twin of the replica-lag tests.
-import { Heartbeat as DeployedHeartbeat } from "./entry.mjs";
+import { Heartbeat as DeployedHeartbeat, Dispatcher as DeployedDispatcher } from "./entry.mjs";
 import { parseSimulate } from "./simulate.mjs";
 
 const TOKEN = "x-cf-d1-session-commit-token";
@@ -173,20 +173,32 @@ export function simulate({ D1Database, primary, replica, replicaRaw, primaryRaw,
   return new D1Database(router({ primary, replica }));
 }
 
-// The heartbeat's Durable Object, its writes logged for the replay like the
-// Worker's (uncounted: they are no request's trips).
+// The env of a Durable Object with the simulated `DB`: its writes are logged
+// for the replay as a request's are, and its trips are not counted (what
+// runs inside Durable Objects is not a request's trip).
+function replicated(env) {
+  if (!env.DB_REPLICA) return env;
+  configure({
+    lagMs: parseSimulate(env.CGW_SIMULATE ?? "").replicaLagMs,
+    fenceOff: env.CGW_REPLICA_FENCE === "off",
+    replicaRaw: env.DB_REPLICA.fetcher,
+    primaryRaw: env.DB.fetcher,
+  });
+  const db = new env.DB.constructor(router({ primary: env.DB.fetcher, replica: env.DB_REPLICA.fetcher }));
+  return new Proxy(env, { get: (t, name) => (name === "DB" ? db : Reflect.get(t, name)) });
+}
+
+// The heartbeat's Durable Object, its writes logged for the replay like the Worker's.
 export class Heartbeat extends DeployedHeartbeat {
   constructor(state, env) {
-    if (env.DB_REPLICA) {
-      configure({
-        lagMs: parseSimulate(env.CGW_SIMULATE ?? "").replicaLagMs,
-        fenceOff: env.CGW_REPLICA_FENCE === "off",
-        replicaRaw: env.DB_REPLICA.fetcher,
-        primaryRaw: env.DB.fetcher,
-      });
-      const db = new env.DB.constructor(router({ primary: env.DB.fetcher, replica: env.DB_REPLICA.fetcher }));
-      env = new Proxy(env, { get: (t, name) => (name === "DB" ? db : Reflect.get(t, name)) });
-    }
-    super(state, env);
+    super(state, replicated(env));
+  }
+}
+
+// The dispatcher's rounds write too (list versions loaded and switched in,
+// expiries, retention): on D1 they reach the replicas as any write does.
+export class Dispatcher extends DeployedDispatcher {
+  constructor(state, env) {
+    super(state, replicated(env));
   }
 }

@@ -421,5 +421,6 @@ async fn a_key_revoked_while_refreshed_ahead_is_refused_within_a_second() {
     let (status, trips_before) = check_at(&b, &trips, &clock, &key, T0 + 1_600).await;
     assert_eq!(status, 401, "a revoked key answered a second after its last read");
     assert!(trips_before >= 1, "the key was not read again");
-    assert!(T0 + 1_600 <= T0 + 650 + gateway::auth::KEY_HARD_LIMIT_MS, "refused within a second of the revocation");
+    // refused within a second of the revocation (at +0.65 s)
+    const { assert!(1_600 <= 650 + gateway::auth::KEY_HARD_LIMIT_MS) };
 }

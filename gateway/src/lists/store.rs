@@ -389,15 +389,14 @@ pub(crate) fn read_ranked_entries(
     params.extend(EntryTopic::ALL.iter().map(|t| if scope.covers(*t) { t.as_str() } else { "" }.into()));
     // dates of birth are stored as a JSON array of strings: a year begins one
     params.push(birth_year.map_or_else(String::new, |y| format!("%\"{y}%")).into());
-    Read::new(
-        "SELECT k.entry_no, COUNT(*) AS shared, MAX(CASE WHEN e.dates_of_birth LIKE ?15 THEN 1 ELSE 0 END) AS born
+    Read::new(RANKED_ENTRIES_SQL, params)
+}
+
+const RANKED_ENTRIES_SQL: &str = "SELECT k.entry_no, COUNT(*) AS shared, MAX(CASE WHEN e.dates_of_birth LIKE ?15 THEN 1 ELSE 0 END) AS born
          FROM sanctions_keys k JOIN sanctions_entries e ON e.list_id = k.list_id AND e.entry_no = k.entry_no
          WHERE k.list_id = ?1 AND k.index_key IN (?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) AND (?2 = 0 OR e.changed = 1)
            AND e.topic IN (?12, ?13, ?14)
-         GROUP BY k.entry_no ORDER BY shared DESC, born DESC, k.entry_no LIMIT ?3",
-        params,
-    )
-}
+         GROUP BY k.entry_no ORDER BY shared DESC, born DESC, k.entry_no LIMIT ?3";
 
 /// `(entry_no, shared keys, born in the year asked)` of a ranked read.
 pub(crate) fn ranked_from(rows: &[Row]) -> ApiResult<Vec<(i64, i64, bool)>> {
@@ -405,10 +404,56 @@ pub(crate) fn ranked_from(rows: &[Row]) -> ApiResult<Vec<(i64, i64, bool)>> {
 }
 
 pub(crate) fn read_entry(list_id: &str, entry_no: i64) -> Read {
-    Read::new(
-        "SELECT entity_id, kind, names, dates_of_birth, nationalities, topic, fingerprint FROM sanctions_entries WHERE list_id = ?1 AND entry_no = ?2",
-        vec![list_id.into(), entry_no.into()],
-    )
+    Read::new(ENTRY_SQL, vec![list_id.into(), entry_no.into()])
+}
+
+const ENTRY_SQL: &str =
+    "SELECT entity_id, kind, names, dates_of_birth, nationalities, topic, fingerprint FROM sanctions_entries WHERE list_id = ?1 AND entry_no = ?2";
+
+/// List versions one fence read can name.
+const FENCED_VERSIONS: usize = 8;
+
+/// The versions a batch of entry reads reads, when every read is one (at most [`FENCED_VERSIONS`]).
+fn versions_named(reads: &[Read]) -> Option<Vec<&str>> {
+    let mut versions: Vec<&str> = Vec::new();
+    for read in reads {
+        // only the entry reads of this module, each naming its version first
+        if read.sql != RANKED_ENTRIES_SQL && read.sql != ENTRY_SQL {
+            return None;
+        }
+        let Some(crate::ports::Value::Text(list_id)) = read.params.first() else { return None };
+        if !versions.contains(&list_id.as_str()) {
+            versions.push(list_id);
+        }
+    }
+    (!versions.is_empty() && versions.len() <= FENCED_VERSIONS).then_some(versions)
+}
+
+/// Reads of list entries near the caller (issue #30): the entries of a list
+/// version never change once it is active (every entry is written before
+/// the activation, `switch_in`, and only a replaced version's rows are
+/// deleted), so a replica whose snapshot shows the version active holds all
+/// of them, as the primary does. Hosts with replicas read these batches there.
+impl crate::Gateway {
+    /// The fence of a batch of entry reads ([`read_ranked_entries`],
+    /// [`read_entry`]): the versions they read that a snapshot shows active,
+    /// to be read first in the same replica batch. `None` when a read of the
+    /// batch is anything else (it stays on the primary).
+    pub fn list_entries_fence(reads: &[Read]) -> Option<Read> {
+        let versions = versions_named(reads)?;
+        let mut params = vec![ListStatus::Active.as_str().into()];
+        params.extend((0..FENCED_VERSIONS).map(|i| versions.get(i).copied().unwrap_or("").into()));
+        Some(Read::new("SELECT list_id FROM sanctions_lists WHERE status = ?1 AND list_id IN (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", params))
+    }
+
+    /// Whether a replica's answer to `reads` may be used: its fence rows
+    /// (read in the same snapshot) show every version the reads read active.
+    /// Otherwise the batch goes to the primary.
+    pub fn list_entries_fenced(reads: &[Read], fence: &[Row]) -> bool {
+        let Some(versions) = versions_named(reads) else { return false };
+        let active: Vec<String> = fence.iter().filter_map(|row| row.text(0).ok()).collect();
+        versions.iter().all(|version| active.iter().any(|a| a == version))
+    }
 }
 
 pub(crate) fn candidate_from(source: &str, row: &Row) -> ApiResult<ListCandidate> {
@@ -555,5 +600,44 @@ pub(crate) async fn claim_refresh(store: &dyn Store, environment: Environment, s
         Ok(()) => Ok(true),
         Err(StoreError::Conflict { .. }) => Ok(false),
         Err(e) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ports::Value;
+
+    fn fence_of(versions: &[&str]) -> Vec<Row> {
+        versions.iter().map(|v| Row(vec![Value::Text((*v).to_string())])).collect()
+    }
+
+    /// A batch of entry reads is fenced by the versions it reads; a replica
+    /// answer is used only when its snapshot shows every one of them active.
+    #[test]
+    fn entry_reads_are_near_only_behind_their_versions_activation() {
+        let keys = vec!["k1".to_string()];
+        let reads = vec![
+            read_ranked_entries("lst_a", false, 5, &keys, ScreeningScope::default(), Some("1980")),
+            read_ranked_entries("lst_b", false, 5, &keys, ScreeningScope::default(), None),
+            read_entry("lst_a", 3),
+        ];
+        let fence = crate::Gateway::list_entries_fence(&reads).expect("entry reads have a fence");
+        assert_eq!(fence.params.len(), 1 + FENCED_VERSIONS);
+        assert_eq!(&fence.params[..3], &[Value::Text("active".into()), Value::Text("lst_a".into()), Value::Text("lst_b".into())]);
+        assert!(crate::Gateway::list_entries_fenced(&reads, &fence_of(&["lst_b", "lst_a"])));
+        // twins: a replica that does not show a version active (still
+        // loading there, or replaced) is not used, nor one that shows none
+        assert!(!crate::Gateway::list_entries_fenced(&reads, &fence_of(&["lst_a"])));
+        assert!(!crate::Gateway::list_entries_fenced(&reads, &[]));
+        // any other read keeps the batch on the primary
+        let mut mixed = reads.clone();
+        mixed.push(read_active_lists(Environment::Production));
+        assert!(crate::Gateway::list_entries_fence(&mixed).is_none());
+        assert!(!crate::Gateway::list_entries_fenced(&mixed, &fence_of(&["lst_a", "lst_b"])));
+        assert!(crate::Gateway::list_entries_fence(&[]).is_none());
+        // more versions than one fence names: the primary
+        let many: Vec<Read> = (0..=FENCED_VERSIONS).map(|i| read_entry(&format!("lst_{i}"), 1)).collect();
+        assert!(crate::Gateway::list_entries_fence(&many).is_none());
     }
 }
