@@ -23,7 +23,7 @@ use crate::limits::DueLimitWork;
 use crate::lists::Entries;
 use crate::sanctions::DueRescreenWork;
 use crate::users::store::claim as claim_user_row;
-use crate::{time, Ctx, Gateway, Reply};
+use crate::{Ctx, Gateway, Reply};
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct ScheduledReport {
@@ -43,16 +43,6 @@ pub struct ScheduledReport {
     pub erasure_jobs: i64,
     /// more work is due at once (staged chunks wait, expired rows remain)
     pub more_due: bool,
-}
-
-/// The latest daily snapshot time (`second_of_day` UTC) at or before `now`.
-pub fn snapshot_boundary(now: i64, second_of_day: i64) -> i64 {
-    let boundary = now.div_euclid(time::SECONDS_PER_DAY) * time::SECONDS_PER_DAY + second_of_day;
-    if now < boundary {
-        boundary - time::SECONDS_PER_DAY
-    } else {
-        boundary
-    }
 }
 
 /// The due work of one environment and tenant: one rules call, one batch.
@@ -230,18 +220,4 @@ struct ScheduledRun {
 
 pub(crate) fn run_scheduled_now_doc() -> crate::openapi::OperationDoc {
     crate::openapi::OperationDoc::new("admin", "run due scheduled work now").idempotent().responds::<ScheduledRun>(200, "success").errors(&[409])
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn snapshot_boundary_is_the_latest_given_second_of_day() {
-        let day = 20_000 * time::SECONDS_PER_DAY;
-        let at = rules::time_horizons().snapshot_second_of_day;
-        assert_eq!(snapshot_boundary(day + at, at), day + at);
-        assert_eq!(snapshot_boundary(day + at - 1, at), day - time::SECONDS_PER_DAY + at);
-        assert_eq!(snapshot_boundary(day + time::SECONDS_PER_DAY - 1, at), day + at);
-    }
 }

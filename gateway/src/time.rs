@@ -6,6 +6,16 @@ use serde_json::Value as Json;
 /// Plain calendar arithmetic, not a rule.
 pub const SECONDS_PER_DAY: i64 = 86_400;
 
+/// The latest daily snapshot time (`second_of_day` UTC) at or before `now`.
+pub fn snapshot_boundary(now: i64, second_of_day: i64) -> i64 {
+    let boundary = now.div_euclid(SECONDS_PER_DAY) * SECONDS_PER_DAY + second_of_day;
+    if now < boundary {
+        boundary - SECONDS_PER_DAY
+    } else {
+        boundary
+    }
+}
+
 pub fn format(unix_seconds: i64) -> String {
     DateTime::from_timestamp(unix_seconds, 0).map(|t| t.to_rfc3339_opts(SecondsFormat::Secs, true)).unwrap_or_default()
 }
@@ -33,6 +43,15 @@ pub fn parse_date(text: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn snapshot_boundary_is_the_latest_given_second_of_day() {
+        let day = 20_000 * SECONDS_PER_DAY;
+        let at = rules::time_horizons().snapshot_second_of_day;
+        assert_eq!(snapshot_boundary(day + at, at), day + at);
+        assert_eq!(snapshot_boundary(day + at - 1, at), day - SECONDS_PER_DAY + at);
+        assert_eq!(snapshot_boundary(day + SECONDS_PER_DAY - 1, at), day + at);
+    }
 
     #[test]
     fn round_trip_and_rejects() {

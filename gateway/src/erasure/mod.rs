@@ -29,8 +29,6 @@ use crate::openapi::OperationDoc;
 use crate::ports::Stmt;
 use crate::{time, Ctx, Gateway, Reply};
 
-/// The webhook event a finished job fires, with `{erasure_id, user_id}`.
-pub const ERASURE_COMPLETED: &str = "user.erasure_completed";
 /// How AML material is shown: never named (tipping-off).
 pub const LEGAL_OBLIGATION_CLASS: &str = "records_under_legal_obligation";
 pub const LEGAL_OBLIGATION_BASIS: &str = "retained under a legal obligation";
@@ -238,7 +236,7 @@ struct Owner<'a> {
 fn completion(gw: &Gateway, owner: &Owner<'_>, erasure_id: &str, user_id: &str, now: i64) -> Vec<Stmt> {
     let data = crate::webhooks::events::ErasureCompletedData { erasure_id: erasure_id.to_string(), user_id: user_id.to_string() };
     vec![
-        gw.outbox_event(owner.environment, Some(owner.tenant_id), ERASURE_COMPLETED, now, &data),
+        gw.outbox_event(owner.environment, Some(owner.tenant_id), crate::webhooks::events::ERASURE_COMPLETED, now, &data),
         audit(gw, owner, "erasure.completed", "every class erased", erasure_id, now),
     ]
 }

@@ -849,7 +849,7 @@ async fn count_active(gw: &Gateway, environment: Environment, through_seq: i64, 
 /// Records, once per environment and day, what the daily snapshot holds;
 /// answers how many this host took.
 pub(crate) async fn take_daily_snapshots(gw: &Gateway, now: i64) -> ApiResult<usize> {
-    let boundary = crate::scheduler::snapshot_boundary(now, gw.rules.horizons().snapshot_second_of_day);
+    let boundary = crate::time::snapshot_boundary(now, gw.rules.horizons().snapshot_second_of_day);
     let date = time::format(boundary).get(..10).unwrap_or_default().to_string();
     let mut taken = 0;
     for environment in [Environment::Sandbox, Environment::Production] {

@@ -2,6 +2,7 @@
 //! team's cases and their review, and re-screens (periodic, on demand and
 //! after a list changes). The area's SQL is in [`store`].
 
+mod list_changes;
 pub(crate) mod store;
 
 use rules::{

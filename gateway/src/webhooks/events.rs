@@ -36,6 +36,9 @@ pub(crate) struct Envelope<'a, P: EventData> {
     pub data: &'a P,
 }
 
+/// The webhook event a finished job fires, with `{erasure_id, user_id}`.
+pub const ERASURE_COMPLETED: &str = "user.erasure_completed";
+
 macro_rules! payload {
     ($(#[$doc:meta])* $name:ident [$($kind:ident),+] { $($body:tt)* }) => {
         payload!($(#[$doc])* $name names [$(EventKind::$kind.as_str()),+] { $($body)* });
@@ -263,7 +266,7 @@ payload!(
 
 payload!(
     /// `user.erasure_completed`: every class of the user's data that the law let go is erased.
-    ErasureCompletedData names [crate::erasure::ERASURE_COMPLETED] {
+    ErasureCompletedData names [ERASURE_COMPLETED] {
         pub erasure_id: String,
         pub user_id: String,
     }
@@ -414,7 +417,7 @@ mod tests {
         }
         assert_eq!(envelope_name(EventKind::LimitBreachAttempt.as_str()), "LimitBreachAttemptEvent");
         // an event the rules do not name is documented from its payload
-        assert!(webhooks.get(crate::erasure::ERASURE_COMPLETED).is_some());
+        assert!(webhooks.get(ERASURE_COMPLETED).is_some());
         assert!(schemas.iter().any(|(n, _)| n == "UserErasureCompletedEvent"));
     }
 
