@@ -252,3 +252,35 @@ pub fn shared_exclusion_events_of_an_erased_player_are_expunged_everywhere(env: 
     ensure!(!after.raw.contains(of_subject.as_str()), "the erased player's delivery is still logged: {}", after.raw);
     Ok(())
 }
+
+/// A restricted player (an erasure asked) is held under a legal obligation,
+/// not processed: no re-screen reaches them, not the quarterly one, not one
+/// asked for the player (404 `user_not_found`, as an unknown player's), not
+/// one asked for the whole tenant. The twin: a player nobody erased is
+/// re-screened each way.
+pub fn a_restricted_player_is_never_rescreened(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let (erased, kept) = (unique("u"), unique("u"));
+    t.signup(&erased)?;
+    t.signup(&kept)?;
+    let screenings = |user: &str| -> Result<usize, String> {
+        let page = env.admin("GET", &format!("/v1/admin/decisions?tenant_id={}&user_id={user}&limit=1000", t.tenant_id), None);
+        page.expect(200)?;
+        Ok(page.body["decisions"].as_array().map_or(0, |all| all.iter().filter(|d| d["operation"] == json!("screening")).count()))
+    };
+    ensure_eq!((screenings(&erased)?, screenings(&kept)?), (1, 1), "each signup is one screening decision");
+    erase(&t, &erased).expect(202)?;
+    // a quarter and two days: the periodic re-screen is due for both (advancing runs the due work)
+    t.advance(92 * 86_400)?;
+    ensure_eq!(screenings(&kept)?, 2, "the twin was not re-screened after a quarter");
+    ensure_eq!(screenings(&erased)?, 1, "a restricted player was re-screened by the periodic round");
+    let one = env.admin("POST", "/v1/admin/sanctions/rescreen", Some(&json!({ "tenant_id": t.tenant_id, "user_id": erased })));
+    one.expect_error(404, "user_not_found")?;
+    let unknown = env.admin("POST", "/v1/admin/sanctions/rescreen", Some(&json!({ "tenant_id": t.tenant_id, "user_id": unique("nobody") })));
+    unknown.expect_error(404, "user_not_found")?;
+    let all = env.admin("POST", "/v1/admin/sanctions/rescreen", Some(&json!({ "tenant_id": t.tenant_id })));
+    all.expect(200)?;
+    ensure_eq!(all.int("rescreened"), 1, "the tenant-wide re-screen counted a restricted player");
+    ensure_eq!((screenings(&erased)?, screenings(&kept)?), (1, 3));
+    Ok(())
+}

@@ -37,6 +37,7 @@ cases![
     erasure::an_exclusion_in_force_is_refused_and_aml_material_is_never_named,
     erasure::a_restricted_player_is_hidden_from_operator_reads,
     erasure::a_restricted_players_screening_is_never_replayed,
+    erasure::a_restricted_player_is_never_rescreened,
     erasure::shared_exclusion_events_of_an_erased_player_are_expunged_everywhere,
     basics::health_is_public_and_unauthenticated,
     basics::unknown_path_is_404_with_error_body,

@@ -558,6 +558,7 @@ pub(crate) async fn users_after(
         .query(
             "SELECT u.tenant_id, u.external_user_id, t.clock_offset_seconds FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
              WHERE t.environment = ?1 AND (u.tenant_id > ?2 OR (u.tenant_id = ?2 AND u.external_user_id > ?3))
+               AND u.restricted_at IS NULL
              ORDER BY u.tenant_id, u.external_user_id LIMIT ?4",
             vec![environment.as_str().into(), after_tenant.into(), after_user.into(), limit.into()],
         )

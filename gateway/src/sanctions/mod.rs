@@ -905,7 +905,11 @@ pub(crate) async fn rescreen_after_rules_change(gw: &Gateway, batch: i64) -> Api
 /// those one import changed (the re-screen after a list update).
 pub(crate) async fn rescreen_user(gw: &Gateway, tenant_id: &str, user_id: &str, now: i64, entries: Entries<'_>) -> ApiResult<bool> {
     until_committed!({
-        let who = store::screened_person(gw.store.as_ref(), tenant_id, user_id).await?.ok_or_else(ApiError::user_not_found)?;
+        // a restricted player (an erasure asked) is held, not processed: never re-screened, answered as unknown
+        let who = store::screened_person(gw.store.as_ref(), tenant_id, user_id)
+            .await?
+            .filter(|who| !who.restricted)
+            .ok_or_else(ApiError::user_not_found)?;
         let environment = who.environment;
         let name = format!("{} {}", who.first_name, who.last_name);
         let person = Person { name: &name, date_of_birth: &who.date_of_birth, nationality: &who.nationality };

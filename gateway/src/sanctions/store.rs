@@ -351,6 +351,7 @@ pub(crate) async fn due_rescreens(
              FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
              WHERE (t.environment = ?4 OR ?5 = 1 OR EXISTS (SELECT 1 FROM sanctions_lists l WHERE l.environment = t.environment AND l.status = ?8))
                AND u.sanctions_status IN (?6, ?7) AND u.last_screened_at <= ?1 + t.clock_offset_seconds - ?2
+               AND u.restricted_at IS NULL
              ORDER BY u.last_screened_at LIMIT ?3",
             vec![
                 now.into(),
@@ -403,7 +404,7 @@ pub(crate) async fn screened_before(
             "SELECT u.tenant_id, u.external_user_id, t.clock_offset_seconds, u.sanctions_status, u.last_screened_at, t.environment
              FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
              WHERE (t.environment = ?3 OR ?4 = 1 OR EXISTS (SELECT 1 FROM sanctions_lists l WHERE l.environment = t.environment AND l.status = ?7))
-               AND u.sanctions_status IN (?5, ?6)
+               AND u.sanctions_status IN (?5, ?6) AND u.restricted_at IS NULL
                AND (u.screened_under IS NULL OR (u.screened_under <> ?8
                     AND COALESCE((SELECT c.value FROM counters c WHERE c.name = ?9 || u.screened_under), 0) < ?1))
              ORDER BY u.last_screened_at LIMIT ?2",
@@ -423,7 +424,7 @@ pub(crate) async fn screened_before(
     rows.iter().map(due_rescreen).collect()
 }
 
-/// Who a user is, as a re-screen reads them.
+/// Who a user is, as a re-screen and a case's review read them.
 pub(crate) struct ScreenedPerson {
     pub environment: Environment,
     pub first_name: String,
@@ -433,12 +434,15 @@ pub(crate) struct ScreenedPerson {
     pub status: SanctionsStatus,
     pub screen_id: String,
     pub version: i64,
+    /// an erasure was asked: the data is held under a legal obligation, not processed (no re-screen)
+    pub restricted: bool,
 }
 
 pub(crate) async fn screened_person(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<ScreenedPerson>> {
     let rows = store
         .query(
-            "SELECT u.first_name, u.last_name, u.sanctions_status, u.screen_id, t.environment, u.date_of_birth, u.nationality, u.version
+            "SELECT u.first_name, u.last_name, u.sanctions_status, u.screen_id, t.environment, u.date_of_birth, u.nationality, u.version,
+                    u.restricted_at
              FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
              WHERE u.tenant_id = ?1 AND u.external_user_id = ?2",
             vec![tenant_id.into(), user_id.into()],
@@ -455,6 +459,7 @@ pub(crate) async fn screened_person(store: &dyn Store, tenant_id: &str, user_id:
                 date_of_birth: row.opt_text(5)?.unwrap_or_default(),
                 nationality: row.opt_text(6)?.unwrap_or_default(),
                 version: row.int(7)?,
+                restricted: row.opt_int(8)?.is_some(),
             })
         })
         .transpose()
@@ -489,7 +494,7 @@ pub(crate) fn record_rescreen(tenant_id: &str, user_id: &str, version: i64, now:
 pub(crate) async fn unheld_users(store: &dyn Store, tenant_id: &str) -> ApiResult<Vec<String>> {
     let rows = store
         .query(
-            "SELECT external_user_id FROM users WHERE tenant_id = ?1 AND sanctions_status IN (?2, ?3) ORDER BY external_user_id",
+            "SELECT external_user_id FROM users WHERE tenant_id = ?1 AND sanctions_status IN (?2, ?3) AND restricted_at IS NULL ORDER BY external_user_id",
             vec![tenant_id.into(), SanctionsStatus::Clear.as_str().into(), SanctionsStatus::Cleared.as_str().into()],
         )
         .await?;
