@@ -199,18 +199,6 @@ impl Store for D1Store {
     }
 
     async fn query_many(&self, reads: Vec<Read>) -> Result<Vec<Vec<Row>>, StoreError> {
-        // Entries of active (immutable) list versions: near the caller, behind
-        // the fence that the replica's snapshot shows those versions active.
-        if let Some(fence) = gateway::Gateway::list_entries_fence(&reads) {
-            match self.query_near(fence, reads.clone(), None).await {
-                Ok(NearRows { rows, from: ReadFrom::Primary }) => return Ok(rows),
-                Ok(NearRows { rows, from: ReadFrom::Replica { fence, .. } }) if gateway::Gateway::list_entries_fenced(&reads, &fence) => {
-                    return Ok(rows)
-                }
-                // a replica without them (behind, or failing): the primary
-                _ => {}
-            }
-        }
         if reads.len() <= 1 {
             let mut out = Vec::new();
             for read in reads {

@@ -477,7 +477,7 @@ impl Gateway {
             return Ok((Vec::new(), sources));
         }
         let mut hits: HashMap<(usize, i64), (i64, bool)> = HashMap::new();
-        for (rows, list) in self.store.query_many(reads).await?.iter().zip(&read_list) {
+        for (rows, list) in store::read_entries(self.store.as_ref(), reads).await?.iter().zip(&read_list) {
             for (entry_no, shared, born) in store::ranked_from(rows)? {
                 let hit = hits.entry((*list, entry_no)).or_default();
                 hit.0 += shared;
@@ -494,7 +494,7 @@ impl Gateway {
         }
         let reads = picks.iter().filter_map(|(list, entry_no)| lists.get(*list).map(|l| store::read_entry(&l.list_id, *entry_no))).collect();
         let mut candidates = Vec::with_capacity(picks.len());
-        for ((list, _), rows) in picks.iter().zip(self.store.query_many(reads).await?) {
+        for ((list, _), rows) in picks.iter().zip(store::read_entries(self.store.as_ref(), reads).await?) {
             let (Some(row), Some(list)) = (rows.first(), lists.get(*list)) else { continue };
             candidates.push(store::candidate_from(&list.source, row)?);
         }

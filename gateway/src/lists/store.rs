@@ -8,7 +8,7 @@ use serde_json::{json, Value as Json};
 use super::{ListEntry, ListFormat};
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
-use crate::ports::{Read, Row, Stmt, Store, StoreError};
+use crate::ports::{NearRows, Read, ReadFrom, Row, Stmt, Store, StoreError};
 
 /// Rows one insert statement writes: with the shared list id, 1 + 9 × 9
 /// and 1 + 48 × 2 parameters, under D1's 100.
@@ -433,27 +433,38 @@ fn versions_named(reads: &[Read]) -> Option<Vec<&str>> {
 /// version never change once it is active (every entry is written before
 /// the activation, `switch_in`, and only a replaced version's rows are
 /// deleted), so a replica whose snapshot shows the version active holds all
-/// of them, as the primary does. Hosts with replicas read these batches there.
-impl crate::Gateway {
-    /// The fence of a batch of entry reads ([`read_ranked_entries`],
-    /// [`read_entry`]): the versions they read that a snapshot shows active,
-    /// to be read first in the same replica batch. `None` when a read of the
-    /// batch is anything else (it stays on the primary).
-    pub fn list_entries_fence(reads: &[Read]) -> Option<Read> {
-        let versions = versions_named(reads)?;
-        let mut params = vec![ListStatus::Active.as_str().into()];
-        params.extend((0..FENCED_VERSIONS).map(|i| versions.get(i).copied().unwrap_or("").into()));
-        Some(Read::new("SELECT list_id FROM sanctions_lists WHERE status = ?1 AND list_id IN (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", params))
+/// of them, as the primary does. A store with replicas answers these reads
+/// there behind that fence; otherwise (a replica behind or failing) from the
+/// primary. A store with one database reads them there at once.
+pub(crate) async fn read_entries(store: &dyn Store, reads: Vec<Read>) -> Result<Vec<Vec<Row>>, StoreError> {
+    if let Some(fence) = entries_fence(&reads) {
+        match store.query_near(fence, reads.clone(), None).await {
+            Ok(NearRows { rows, from: ReadFrom::Primary }) => return Ok(rows),
+            Ok(NearRows { rows, from: ReadFrom::Replica { fence, .. } }) if entries_fenced(&reads, &fence) => return Ok(rows),
+            // a replica without them (behind, or failing): the primary
+            _ => {}
+        }
     }
+    store.query_many(reads).await
+}
 
-    /// Whether a replica's answer to `reads` may be used: its fence rows
-    /// (read in the same snapshot) show every version the reads read active.
-    /// Otherwise the batch goes to the primary.
-    pub fn list_entries_fenced(reads: &[Read], fence: &[Row]) -> bool {
-        let Some(versions) = versions_named(reads) else { return false };
-        let active: Vec<String> = fence.iter().filter_map(|row| row.text(0).ok()).collect();
-        versions.iter().all(|version| active.iter().any(|a| a == version))
-    }
+/// The fence of a batch of entry reads ([`read_ranked_entries`],
+/// [`read_entry`]): the versions they read that a snapshot shows active,
+/// read first in the same replica batch. `None` when a read of the batch is
+/// anything else, or it names too many versions (it stays on the primary).
+fn entries_fence(reads: &[Read]) -> Option<Read> {
+    let versions = versions_named(reads)?;
+    let mut params = vec![ListStatus::Active.as_str().into()];
+    params.extend((0..FENCED_VERSIONS).map(|i| versions.get(i).copied().unwrap_or("").into()));
+    Some(Read::new("SELECT list_id FROM sanctions_lists WHERE status = ?1 AND list_id IN (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", params))
+}
+
+/// Whether a replica's answer to `reads` may be used: its fence rows (read
+/// in the same snapshot) show every version the reads read active.
+fn entries_fenced(reads: &[Read], fence: &[Row]) -> bool {
+    let Some(versions) = versions_named(reads) else { return false };
+    let active: Vec<String> = fence.iter().filter_map(|row| row.text(0).ok()).collect();
+    versions.iter().all(|version| active.iter().any(|a| a == version))
 }
 
 pub(crate) fn candidate_from(source: &str, row: &Row) -> ApiResult<ListCandidate> {
@@ -623,22 +634,22 @@ mod tests {
             read_ranked_entries("lst_b", false, 5, &keys, ScreeningScope::default(), None),
             read_entry("lst_a", 3),
         ];
-        let fence = crate::Gateway::list_entries_fence(&reads).expect("entry reads have a fence");
+        let fence = entries_fence(&reads).expect("entry reads have a fence");
         assert_eq!(fence.params.len(), 1 + FENCED_VERSIONS);
         assert_eq!(&fence.params[..3], &[Value::Text("active".into()), Value::Text("lst_a".into()), Value::Text("lst_b".into())]);
-        assert!(crate::Gateway::list_entries_fenced(&reads, &fence_of(&["lst_b", "lst_a"])));
+        assert!(entries_fenced(&reads, &fence_of(&["lst_b", "lst_a"])));
         // twins: a replica that does not show a version active (still
         // loading there, or replaced) is not used, nor one that shows none
-        assert!(!crate::Gateway::list_entries_fenced(&reads, &fence_of(&["lst_a"])));
-        assert!(!crate::Gateway::list_entries_fenced(&reads, &[]));
+        assert!(!entries_fenced(&reads, &fence_of(&["lst_a"])));
+        assert!(!entries_fenced(&reads, &[]));
         // any other read keeps the batch on the primary
         let mut mixed = reads.clone();
         mixed.push(read_active_lists(Environment::Production));
-        assert!(crate::Gateway::list_entries_fence(&mixed).is_none());
-        assert!(!crate::Gateway::list_entries_fenced(&mixed, &fence_of(&["lst_a", "lst_b"])));
-        assert!(crate::Gateway::list_entries_fence(&[]).is_none());
+        assert!(entries_fence(&mixed).is_none());
+        assert!(!entries_fenced(&mixed, &fence_of(&["lst_a", "lst_b"])));
+        assert!(entries_fence(&[]).is_none());
         // more versions than one fence names: the primary
         let many: Vec<Read> = (0..=FENCED_VERSIONS).map(|i| read_entry(&format!("lst_{i}"), 1)).collect();
-        assert!(crate::Gateway::list_entries_fence(&many).is_none());
+        assert!(entries_fence(&many).is_none());
     }
 }
