@@ -284,3 +284,32 @@ pub fn a_restricted_player_is_never_rescreened(env: &Env) -> CaseResult {
     ensure_eq!((screenings(&erased)?, screenings(&kept)?), (1, 3));
     Ok(())
 }
+
+/// An erasure finds the player's stored answers by their exact id, whatever
+/// its length: a 70-character id with `_` (a `LIKE` wildcard) is erased
+/// (202; its keyed repeat is no longer replayed), while a player whose id
+/// only extends it, or spells it in capitals, keeps their replay. (The edge
+/// once answered 500 here: D1 refuses a `LIKE` pattern of a few dozen bytes.)
+pub fn erasure_finds_the_player_by_the_exact_id(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let erased = format!("{}_{}", unique("u"), "x".repeat(60));
+    let mut players = Vec::new();
+    for user in [erased.clone(), format!("{erased}y"), erased.to_uppercase()] {
+        let (body, key) = (crate::client::identity(&user, "Ann", "Lee", &format!("{}@example.com", unique("m"))), unique("idem"));
+        let first = t.post_with("/v1/sanctions/screen", body.clone(), &[("idempotency-key", &key)]);
+        first.expect(201)?;
+        players.push((body, key, first.str("screen_id").to_string()));
+    }
+    erase(&t, &erased).expect(202)?;
+    let (body, key, _) = &players[0];
+    t.post_with("/v1/sanctions/screen", body.clone(), &[("idempotency-key", key)]).expect_error(409, "already_screened")?;
+    for (body, key, screen_id) in &players[1..] {
+        let again = t.post_with("/v1/sanctions/screen", body.clone(), &[("idempotency-key", key)]);
+        ensure!(
+            again.status < 300 && again.str("screen_id") == screen_id.as_str(),
+            "a player whose id only resembles the erased one lost their replay: {}",
+            again.raw
+        );
+    }
+    Ok(())
+}

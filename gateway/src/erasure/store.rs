@@ -225,8 +225,8 @@ pub fn restrict(tenant_id: &str, user_id: &str, now: i64) -> Stmt {
 /// request answered.
 pub fn forget_replies(tenant_id: &str, user_id: &str) -> Stmt {
     Stmt::new(
-        "DELETE FROM idempotency_keys WHERE tenant_id = ?1 AND response LIKE ?2 ESCAPE '\\'",
-        vec![tenant_id.into(), envelope_pattern(user_id).into()],
+        "DELETE FROM idempotency_keys WHERE tenant_id = ?1 AND LENGTH(REPLACE(response, ?2, '')) < LENGTH(response)",
+        vec![tenant_id.into(), naming_user(user_id).into()],
     )
 }
 
@@ -240,27 +240,25 @@ pub fn audit_step(audit_id: &str, tenant_id: &str, environment: &str, action: &s
 }
 
 /// The outbox rows (`o`) of a player's events: ?1 tenant, ?2 user, ?3 the
-/// envelope pattern naming the user; and the environment-wide events
+/// text that names the user in an envelope; and the environment-wide events
 /// (`tenant_id` none) whose envelope names one of the player's exclusions.
+/// "Contains" is `REPLACE` shortening the text, not `LIKE`: a pattern made
+/// from an id has no wildcards to escape and no length limit (D1 refuses
+/// `LIKE` patterns past a few dozen bytes), on every store alike.
 macro_rules! subject_events {
     () => {
-        "((o.tenant_id = ?1 AND o.envelope LIKE ?3 ESCAPE '\\')
+        "((o.tenant_id = ?1 AND LENGTH(REPLACE(o.envelope, ?3, '')) < LENGTH(o.envelope))
           OR (o.tenant_id IS NULL AND EXISTS (SELECT 1 FROM exclusions x WHERE x.tenant_id = ?1 AND x.external_user_id = ?2
                 AND x.environment = o.environment
-                AND o.envelope LIKE ('%\"exclusion\\_id\":\"' || REPLACE(x.exclusion_id, '_', '\\_') || '\"%') ESCAPE '\\')))"
+                AND LENGTH(REPLACE(o.envelope, '\"exclusion_id\":\"' || x.exclusion_id || '\"', '')) < LENGTH(o.envelope))))"
     };
 }
 
-/// The `LIKE` pattern of an envelope naming the user, with `\` escaping.
-fn envelope_pattern(user_id: &str) -> String {
-    let mut escaped = String::with_capacity(user_id.len());
-    for c in serde_json::Value::from(user_id).to_string().chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            escaped.push('\\');
-        }
-        escaped.push(c);
-    }
-    format!("%\"user\\_id\":{escaped}%")
+/// The text that names the user in a stored JSON answer or envelope:
+/// `"user_id":` and the id as JSON writes it (its closing quote included,
+/// so `u1` never names `u10`).
+fn naming_user(user_id: &str) -> String {
+    format!("\"user_id\":{}", serde_json::Value::from(user_id))
 }
 
 /// The statements that erase one class of a player's records: personal
@@ -330,7 +328,7 @@ pub fn erase_class(class: RecordClass, tenant_id: &str, user_id: &str, keyed_ema
         // the tenant's events naming the player, and the events of the player's
         // exclusions fanned out to every tenant of the environment (shared exclusions)
         RecordClass::WebhookPayloads => {
-            let matching = || vec![Value::from(tenant_id), Value::from(user_id), Value::from(envelope_pattern(user_id))];
+            let matching = || vec![Value::from(tenant_id), Value::from(user_id), Value::from(naming_user(user_id))];
             vec![
                 Stmt::new(
                     concat!(
