@@ -566,6 +566,59 @@ async fn sar_kept_five_years_from_its_filing((gw, probe, admin, now): (Gateway, 
     assert_eq!(done["state"], "erased", "{done}");
 }
 
+/// A player who comes back after their relationship was closed is in a
+/// relationship again: under GB's profile (identity kept five years from
+/// the relationship's end, then deleted) a player closed in year 0 who
+/// deposits once a year is never swept from that old closure, and a close
+/// asked after the return ends the relationship anew. The twin: a player
+/// closed in year 0 and gone is erased unasked in the year its five years (1,827 days) pass.
+#[tokio::test]
+async fn a_player_back_after_closing_is_never_swept_from_the_old_closure() {
+    let dir = tempfile::tempdir().unwrap();
+    back_after_closing(gateway_at(&dir, None).await).await;
+}
+
+/// The same on Postgres, when `CGW_TEST_POSTGRES_URL` names a server.
+#[tokio::test]
+async fn a_player_back_after_closing_is_never_swept_from_the_old_closure_on_postgres() {
+    let Some(url) = support::postgres_database("back_after_closing").await else { return };
+    back_after_closing(gateway_on(&url, None).await).await;
+}
+
+async fn back_after_closing((gw, probe, admin, now): (Gateway, Box<dyn Store>, String, Arc<AtomicI64>)) {
+    let (key, tenant_id) = tenant_of(&gw, &admin, "GB").await;
+    for user in ["back", "gone"] {
+        screened(&gw, &key, user).await;
+        let (status, closed) = send(&gw, &key, "POST", &format!("/v1/users/{user}/close"), Json::Null, None).await;
+        assert_eq!((status, closed["closed_at"].as_str()), (200, Some(iso(START).as_str())), "{closed}");
+    }
+    let jobs = |user: &'static str| {
+        let (probe, tenant_id) = (&probe, tenant_id.clone());
+        async move {
+            let sql = "SELECT COUNT(*) FROM erasures WHERE tenant_id = ?1 AND external_user_id = ?2";
+            probe.scalar(sql, vec![tenant_id.as_str().into(), user.into()]).await.unwrap()
+        }
+    };
+    for year in 1..=12 {
+        now.store(START + year * 365 * DAY, Ordering::SeqCst);
+        let deposit = json!({ "transaction_id": format!("tx-{year}"), "user_id": "back", "amount_cents": 2_000, "currency": "GBP" });
+        let (status, body) = send(&gw, &key, "POST", "/v1/limits/commit", deposit, None).await;
+        assert_eq!(status, 201, "{body}");
+        while gw.run_scheduled().await.unwrap().more_due {}
+        assert_eq!(jobs("back").await, 0, "year {year}: a player back since the closure of year 0 was swept");
+        assert_eq!(
+            jobs("gone").await,
+            i64::from(year >= 6),
+            "year {year}: the twin, closed and gone, not erased in the year its five years (1,827 days) passed"
+        );
+    }
+    // a close asked after the return ends the relationship now, not at the old closure
+    let (status, closed) = send(&gw, &key, "POST", "/v1/users/back/close", Json::Null, None).await;
+    assert_eq!((status, closed["closed_at"].as_str()), (200, Some(iso(START + 12 * 365 * DAY).as_str())), "{closed}");
+    let (status, again) = send(&gw, &key, "POST", "/v1/users/back/close", Json::Null, None).await;
+    assert_eq!((status, again["closed_at"].clone()), (200, closed["closed_at"].clone()), "a second close moved the first");
+}
+
 /// Gap 3 of issue #31: a shared exclusion's events go to every tenant of
 /// the environment (`tenant_id` none in the outbox); erasing the subject at
 /// its tenant expunges them, with the deliveries and attempts to the other

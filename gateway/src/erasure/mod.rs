@@ -286,7 +286,7 @@ struct Opened {
 /// relationship (a request ends it), audited.
 fn open_job(gw: &Gateway, owner: &Owner<'_>, user_id: &str, subject: &store::SubjectRow, by: RequestedBy, now: i64) -> (Opened, Vec<Stmt>) {
     let table = retention_table(owner.jurisdiction);
-    let relationship_end = match (subject.closed_at, by) {
+    let relationship_end = match (subject.ended_at(), by) {
         (Some(closed), _) => closed,
         // a request ends the relationship
         (None, RequestedBy::Operator | RequestedBy::Admin) => now,
@@ -294,7 +294,7 @@ fn open_job(gw: &Gateway, owner: &Owner<'_>, user_id: &str, subject: &store::Sub
     };
     let opened = Opened { erasure_id: gw.new_id("era"), relationship_end, hash_key: hex::encode(gw.ids.random_bytes(32)) };
     let mut statements = Vec::new();
-    if subject.closed_at.is_none() && by != RequestedBy::Retention {
+    if subject.ended_at().is_none() && by != RequestedBy::Retention {
         statements.push(store::close(owner.tenant_id, user_id, now));
     }
     statements.push(audit(gw, owner, "erasure.requested", by.as_str(), &opened.erasure_id, now));
@@ -422,7 +422,7 @@ pub struct Closed {
 /// `POST /v1/users/{user_id}/close` (operator): records the end of the business relationship, once.
 pub(crate) async fn close(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Reply> {
     let tenant_id = &ctx.caller.tenant_id;
-    let closed = store::closed_at(gw.store.as_ref(), tenant_id, user_id).await?.ok_or_else(ApiError::user_not_found)?;
+    let closed = store::ended_at(gw.store.as_ref(), tenant_id, user_id).await?.ok_or_else(ApiError::user_not_found)?;
     let closed_at = match closed {
         Some(at) => at,
         None => {
@@ -430,7 +430,7 @@ pub(crate) async fn close(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str) -> ApiResu
             gw.store
                 .batch(vec![store::close(tenant_id, user_id, ctx.now), audit(gw, &owner, "user.closed", "relationship ended", user_id, ctx.now)])
                 .await?;
-            store::closed_at(gw.store.as_ref(), tenant_id, user_id).await?.flatten().unwrap_or(ctx.now)
+            store::ended_at(gw.store.as_ref(), tenant_id, user_id).await?.flatten().unwrap_or(ctx.now)
         }
     };
     Reply::typed(200, &Closed { user_id: user_id.to_string(), closed_at: time::format(closed_at) })

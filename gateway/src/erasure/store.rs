@@ -144,10 +144,20 @@ pub fn advance_job(erasure_id: &str, state: &str, classes: String, next_due_at: 
 /// What dates a player's classes: the relationship's end or last activity,
 /// and the latest transaction record the operator reported.
 pub struct SubjectRow {
+    /// the closure of the relationship, unless the player came back since ([`SubjectRow::ended_at`])
     pub closed_at: Option<i64>,
     pub last_active_at: i64,
     pub last_record_at: Option<i64>,
     pub email: String,
+}
+
+impl SubjectRow {
+    /// When the relationship ended: its closure, unless the player came back
+    /// after it (a later deposit, withdrawal, AML event or change of theirs
+    /// opens it again, and a closure before that ends nothing).
+    pub fn ended_at(&self) -> Option<i64> {
+        self.closed_at.filter(|closed| self.last_active_at <= *closed)
+    }
 }
 
 /// A player's exclusions: when each took effect and ends (`None`: never).
@@ -183,26 +193,28 @@ pub fn subject_from(rows: &[Vec<Row>]) -> ApiResult<Option<(SubjectRow, Vec<Excl
             }
         }
     }
-    let last_active_at = u.int(1)?.max(u.opt_int(2)?.unwrap_or(i64::MIN));
+    // the last sign of the player: a change of theirs, an AML event, a transaction record
+    let last_active_at = u.int(1)?.max(u.opt_int(2)?.unwrap_or(i64::MIN)).max(last_record_at.unwrap_or(i64::MIN));
     let subject = SubjectRow { closed_at: u.opt_int(0)?, last_active_at, last_record_at, email: u.text(3)? };
     let exclusions =
         exclusions.iter().map(|r| Ok(ExclusionRow { effective_from: r.int(0)?, expires_at: r.opt_int(1)? })).collect::<ApiResult<_>>()?;
     Ok(Some((subject, exclusions)))
 }
 
-/// Records the end of the relationship, once: a second close keeps the first.
+/// Records the end of the relationship: a second close keeps the first
+/// (its caller asks only while none holds, [`SubjectRow::ended_at`]), a
+/// closure the player came back from is replaced.
 pub fn close(tenant_id: &str, user_id: &str, now: i64) -> Stmt {
     Stmt::new(
-        "UPDATE users SET closed_at = ?3 WHERE tenant_id = ?1 AND external_user_id = ?2 AND closed_at IS NULL",
+        "UPDATE users SET closed_at = ?3 WHERE tenant_id = ?1 AND external_user_id = ?2 AND (closed_at IS NULL OR closed_at < ?3)",
         vec![tenant_id.into(), user_id.into(), now.into()],
     )
 }
 
-/// When the relationship was closed, if the player exists.
-pub async fn closed_at(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<Option<i64>>> {
-    let rows =
-        store.query("SELECT closed_at FROM users WHERE tenant_id = ?1 AND external_user_id = ?2", vec![tenant_id.into(), user_id.into()]).await?;
-    rows.first().map(|r| r.opt_int(0)).transpose().map_err(Into::into)
+/// When the relationship ended ([`SubjectRow::ended_at`]), if the player exists.
+pub async fn ended_at(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<Option<i64>>> {
+    let rows = store.query_many(subject_reads(tenant_id, user_id).to_vec()).await?;
+    Ok(subject_from(&rows)?.map(|(subject, _)| subject.ended_at()))
 }
 
 /// Hides the player from operator reads (GDPR Art. 18): what a law keeps is
@@ -391,8 +403,10 @@ pub async fn expired_filings(store: &dyn Store, jurisdiction: &str, cutoff: i64,
     rows.iter().map(|r| Ok((r.text(0)?, r.text(1)?))).collect()
 }
 
-/// Players whose relationship ended before `ended_before` (closed, or idle
-/// since `idle_before`) under a profile, with no job yet: at most `limit`.
+/// Players whose relationship ended before `ended_before` (closed, and not
+/// back since: no deposit, withdrawal, AML event or change of theirs after
+/// the closure) or who have been idle since `idle_before` (never closed, or
+/// back since the closure), under a profile, with no job yet: at most `limit`.
 pub async fn unasked_candidates(
     store: &dyn Store,
     jurisdiction: &str,
@@ -404,8 +418,22 @@ pub async fn unasked_candidates(
         .query(
             "SELECT u.tenant_id, u.external_user_id FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
              WHERE t.jurisdiction = ?1
-               AND ((u.closed_at IS NOT NULL AND u.closed_at <= ?2)
-                    OR (u.closed_at IS NULL AND u.updated_at <= ?3 AND (u.aml_last_seen_at IS NULL OR u.aml_last_seen_at <= ?3)))
+               AND ((u.closed_at IS NOT NULL AND u.closed_at <= ?2
+                     AND u.updated_at <= u.closed_at AND COALESCE(u.aml_last_seen_at, u.closed_at) <= u.closed_at
+                     AND NOT EXISTS (SELECT 1 FROM deposit_transactions d
+                                     WHERE d.tenant_id = u.tenant_id AND d.external_user_id = u.external_user_id AND d.committed_at > u.closed_at)
+                     AND NOT EXISTS (SELECT 1 FROM withdrawals w
+                                     WHERE w.tenant_id = u.tenant_id AND w.external_user_id = u.external_user_id AND w.updated_at > u.closed_at))
+                    OR (u.updated_at <= ?3 AND COALESCE(u.aml_last_seen_at, ?3) <= ?3
+                        AND NOT EXISTS (SELECT 1 FROM deposit_transactions d
+                                        WHERE d.tenant_id = u.tenant_id AND d.external_user_id = u.external_user_id AND d.committed_at > ?3)
+                        AND NOT EXISTS (SELECT 1 FROM withdrawals w
+                                        WHERE w.tenant_id = u.tenant_id AND w.external_user_id = u.external_user_id AND w.updated_at > ?3)
+                        AND (u.closed_at IS NULL OR u.updated_at > u.closed_at OR COALESCE(u.aml_last_seen_at, u.closed_at) > u.closed_at
+                             OR EXISTS (SELECT 1 FROM deposit_transactions d
+                                        WHERE d.tenant_id = u.tenant_id AND d.external_user_id = u.external_user_id AND d.committed_at > u.closed_at)
+                             OR EXISTS (SELECT 1 FROM withdrawals w
+                                        WHERE w.tenant_id = u.tenant_id AND w.external_user_id = u.external_user_id AND w.updated_at > u.closed_at))))
                AND NOT EXISTS (SELECT 1 FROM erasures e WHERE e.tenant_id = u.tenant_id AND e.external_user_id = u.external_user_id)
              LIMIT ?4",
             vec![jurisdiction.into(), ended_before.into(), idle_before.into(), limit.into()],
