@@ -89,14 +89,15 @@ tenant_key=$(curl -sf -X POST "$base/v1/admin/tenants" -H "authorization: Bearer
 # One worker: with several threads, CPython 3.11.7's ast.parse (which
 # hypothesis calls) fails with "AST constructor recursion depth mismatch".
 # Every check runs but positive_data_acceptance (why: scripts/schemathesis.toml,
-# which also says which statuses count as a refusal).
+# which also says which statuses count as a refusal). Each request's
+# Idempotency-Key is made its own (why: scripts/schemathesis_hooks.py).
 # The fuzzer's own requests come from loopback, which the per-source failure
 # limit exempts, so its bad keys cannot lock out its good ones.
 boxed=()
 [ -z "$edge" ] || boxed=(timeout --signal=TERM "${CGW_FUZZ_EDGE_SECONDS:-600}")
 run() {
   local key="$1"; shift
-  ${boxed[@]+"${boxed[@]}"} "$venv/bin/schemathesis" --config-file scripts/schemathesis.toml run "$base/v1/openapi.json" \
+  SCHEMATHESIS_HOOKS=scripts/schemathesis_hooks.py ${boxed[@]+"${boxed[@]}"} "$venv/bin/schemathesis" --config-file scripts/schemathesis.toml run "$base/v1/openapi.json" \
     --header "Authorization: Bearer $key" \
     --checks all \
     --exclude-checks positive_data_acceptance \
