@@ -7,6 +7,26 @@ pub(crate) mod sandbox;
 const REVIEW_PAGE: i64 = 100;
 const MAX_REVIEW_PAGE: i64 = 500;
 
+/// The `limit` of a review list: 1 to 500, 100 when absent.
+pub(crate) type ReviewLimit = Limit<MAX_REVIEW_PAGE>;
+
+/// The `min_age_seconds` of a review list: a whole number of seconds, 0 or
+/// more (400 `invalid_field`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct WaitSeconds(pub i64);
+
+impl<'de> serde::Deserialize<'de> for WaitSeconds {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        crate::input::parse_text(deserializer, crate::input::INVALID_FIELD, |text| {
+            text.parse::<i64>()
+                .ok()
+                .filter(|n| (0..=crate::ports::MAX_STORED_INTEGER).contains(n))
+                .map(WaitSeconds)
+                .ok_or_else(|| "must be a whole number of seconds, 0 or more".to_string())
+        })
+    }
+}
+
 /// Which page of a review list is asked for; `K` is the list's sort key.
 pub(crate) struct ReviewPage<K> {
     pub limit: i64,
@@ -35,6 +55,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
+use crate::input::{Cursor, Limit};
 use crate::openapi::shared::JurisdictionProfile;
 use crate::openapi::OperationDoc;
 use crate::ports::{Stmt, StoreError};
@@ -118,30 +139,15 @@ impl Gateway {
         crate::users::store::claim(&ctx.caller.tenant_id, &user.external_user_id, user.version, ctx.now)
     }
 
-    /// What a review list needs: `overdue=true|false`, the review target and the service's now.
-    /// The page of a review list (cases, checks): `limit` (default 100, at
-    /// most 500), `cursor`, and `min_age_seconds` (only items waiting at least that long).
-    pub(crate) fn review_page<K: serde::de::DeserializeOwned>(&self, ctx: &Ctx<'_>) -> ApiResult<ReviewPage<K>> {
-        let limit = ctx.query.page_limit(REVIEW_PAGE, MAX_REVIEW_PAGE)?;
-        let after = crate::api::cursor::from_query(ctx.query.get("cursor"))?;
-        let min_age_seconds = match ctx.query.get("min_age_seconds") {
-            None => 0,
-            Some(text) => text
-                .parse::<i64>()
-                .ok()
-                .filter(|n| (0..=crate::ports::MAX_STORED_INTEGER).contains(n))
-                .ok_or_else(|| ApiError::bad_request("invalid_field", "min_age_seconds must be a whole number of seconds, 0 or more"))?,
-        };
-        Ok(ReviewPage { limit, after, min_age_seconds })
+    /// The page of a review list (cases, checks): its `limit` (default 100,
+    /// at most 500), `cursor`, and `min_age_seconds` (only items waiting at least that long).
+    pub(crate) fn review_page<K>(&self, limit: Option<ReviewLimit>, cursor: Option<Cursor<K>>, min_age: Option<WaitSeconds>) -> ReviewPage<K> {
+        ReviewPage { limit: Limit::or(limit, REVIEW_PAGE), after: Cursor::after(cursor), min_age_seconds: min_age.map_or(0, |s| s.0) }
     }
 
-    pub(crate) fn review_filter(&self, ctx: &Ctx<'_>) -> ApiResult<(bool, i64, i64)> {
-        let overdue_only = match ctx.query.get("overdue") {
-            None | Some("false") => false,
-            Some("true") => true,
-            Some(_) => return Err(ApiError::bad_request("invalid_field", "overdue must be true or false")),
-        };
-        Ok((overdue_only, self.rules.horizons().review_target_seconds, self.clock.now()))
+    /// What a review list needs: whether only overdue items (`overdue=true`), the review target and the service's now.
+    pub(crate) fn review_filter(&self, overdue: Option<bool>) -> (bool, i64, i64) {
+        (overdue.unwrap_or(false), self.rules.horizons().review_target_seconds, self.clock.now())
     }
 
     /// Commits a batch; [`Commit::Lost`] when it lost a race and should be recomputed.

@@ -11,15 +11,16 @@
 pub(crate) mod store;
 
 use rules::{CaseKind, CaseStatus, KycStatus, ReviewAction, ReviewItem};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::api::{ReviewLimit, WaitSeconds};
 use crate::auth::Environment;
 use crate::decisions::with_decision;
 use crate::error::{ApiError, ApiResult};
-use crate::input::Fields;
+use crate::input::{Cursor, Fields};
 use crate::kyc::{KycCheck, Reviewer};
 use crate::openapi::OperationDoc;
 use crate::people::Role;
@@ -29,7 +30,7 @@ use crate::{time, Ctx, Gateway, Reply};
 use store::{AssigneeFilter, Proposal, QueueFilter, StateFilter, Work};
 
 /// What a case asks of the team.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum CaseType {
     SanctionsHit,
@@ -40,8 +41,11 @@ pub(crate) enum CaseType {
 }
 
 impl CaseType {
+    #[cfg(test)]
     const ALL: [CaseType; 4] = [CaseType::SanctionsHit, CaseType::EnhancedDueDiligence, CaseType::KycReview, CaseType::AmlAlert];
 
+    /// The name on the wire (what serde writes and reads).
+    #[cfg(test)]
     pub(crate) fn as_str(self) -> &'static str {
         match self {
             CaseType::SanctionsHit => "sanctions_hit",
@@ -49,10 +53,6 @@ impl CaseType {
             CaseType::KycReview => "kyc_review",
             CaseType::AmlAlert => "aml_alert",
         }
-    }
-
-    fn parse(text: &str) -> Option<CaseType> {
-        CaseType::ALL.into_iter().find(|t| t.as_str() == text)
     }
 
     pub(crate) fn of_kind(kind: CaseKind) -> CaseType {
@@ -284,27 +284,81 @@ fn role_forbidden(what: &str) -> ApiError {
 
 // ---------------------------------------------------------------- bodies
 
-#[derive(Debug, IntoParams)]
+/// The query of `GET /v1/admin/cases`.
+#[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)]
 pub(crate) struct QueueQuery {
-    /// `sanctions_hit`, `enhanced_due_diligence` or `kyc_review`; all when absent
-    #[param(rename = "type")]
-    case_type: Option<String>,
+    /// `sanctions_hit`, `enhanced_due_diligence`, `kyc_review` or `aml_alert`; all when absent
+    #[serde(rename = "type")]
+    #[param(inline)]
+    case_type: Option<CaseType>,
     /// `open` (the default: awaiting a decision), `pending_approval` or `closed`
-    status: Option<String>,
+    #[param(inline)]
+    status: Option<QueueState>,
     /// a person's id, `me` (a person's session) or `none` (unassigned)
-    assignee: Option<String>,
+    #[param(value_type = Option<String>)]
+    assignee: Option<Assignee>,
     /// only cases with this tag
-    tag: Option<String>,
+    #[param(value_type = Option<String>, max_length = 40, pattern = "^[a-z0-9-]+$")]
+    tag: Option<Tag>,
     /// `true`: only cases past their due time
     overdue: Option<bool>,
     /// only cases waiting at least this long
-    min_age_seconds: Option<i64>,
+    #[param(value_type = Option<i64>, minimum = 0)]
+    min_age_seconds: Option<WaitSeconds>,
     /// page size, 1 to 500 (default 100)
-    limit: Option<i64>,
+    #[param(inline)]
+    limit: Option<ReviewLimit>,
     /// `next_cursor` of the page before
-    cursor: Option<String>,
+    #[param(value_type = Option<String>)]
+    cursor: Option<Cursor<(i64, String)>>,
+}
+
+/// Which state of the work the queue shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum QueueState {
+    /// awaiting a decision, with or without a proposal
+    Open,
+    /// awaiting the approval of a proposal
+    PendingApproval,
+    /// decided
+    Closed,
+}
+
+/// Whose cases the queue shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Assignee {
+    /// `none`: unassigned cases
+    Nobody,
+    /// `me`: the caller's, when the caller is a person
+    Me,
+    /// this person's
+    Person(String),
+}
+
+impl<'de> Deserialize<'de> for Assignee {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        crate::input::parse_text(deserializer, crate::input::INVALID_FIELD, |text| {
+            Ok(match text {
+                "none" => Assignee::Nobody,
+                "me" => Assignee::Me,
+                id => Assignee::Person(id.to_string()),
+            })
+        })
+    }
+}
+
+/// A case tag: 1 to 40 of a-z, 0-9 and -.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Tag(String);
+
+impl<'de> Deserialize<'de> for Tag {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        crate::input::parse_text(deserializer, crate::input::INVALID_FIELD, |text| {
+            valid_tag(text).map(Tag).ok_or_else(|| format!("must be 1 to {MAX_TAG_CHARS} of a-z, 0-9 and -"))
+        })
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -517,31 +571,24 @@ pub(crate) fn reject_doc() -> OperationDoc {
 /// to wait. Every type has the same review target, so this is also the
 /// order of their due times (`the_queue_order_is_the_due_order`).
 pub(crate) async fn list_queue(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let case_type = match ctx.query.get("type") {
-        None => None,
-        Some(text) => Some(CaseType::parse(text).ok_or_else(|| ApiError::bad_request("invalid_field", "type must be a case type"))?),
+    let QueueQuery { case_type, status, assignee, tag, overdue, min_age_seconds, limit, cursor } = ctx.query.parse_into()?;
+    let state = match status.unwrap_or(QueueState::Open) {
+        QueueState::Open => StateFilter::Open,
+        QueueState::PendingApproval => StateFilter::PendingApproval,
+        QueueState::Closed => StateFilter::Closed,
     };
-    let state = match ctx.query.get("status") {
-        None | Some("open") => StateFilter::Open,
-        Some("pending_approval") => StateFilter::PendingApproval,
-        Some("closed") => StateFilter::Closed,
-        Some(_) => return Err(ApiError::bad_request("invalid_field", "status must be open, pending_approval or closed")),
-    };
-    let assignee = match ctx.query.get("assignee") {
+    let assignee = match assignee {
         None => AssigneeFilter::Anyone,
-        Some("none") => AssigneeFilter::Nobody,
-        Some("me") => match &ctx.caller.person {
+        Some(Assignee::Nobody) => AssigneeFilter::Nobody,
+        Some(Assignee::Me) => match &ctx.caller.person {
             Some(person) => AssigneeFilter::Person(person.person_id.clone()),
             None => return Err(ApiError::bad_request("invalid_field", "assignee=me needs a person's session")),
         },
-        Some(id) => AssigneeFilter::Person(id.to_string()),
+        Some(Assignee::Person(id)) => AssigneeFilter::Person(id),
     };
-    let tag = match ctx.query.get("tag") {
-        None => None,
-        Some(text) => Some(valid_tag(text).ok_or_else(|| ApiError::bad_request("invalid_field", TAG_RULE))?),
-    };
-    let (overdue_only, review_target, now) = gw.review_filter(ctx)?;
-    let mut page = gw.review_page::<(i64, String)>(ctx)?;
+    let tag = tag.map(|t| t.0);
+    let (overdue_only, review_target, now) = gw.review_filter(overdue);
+    let mut page = gw.review_page(limit, cursor, min_age_seconds);
     let filter = QueueFilter {
         environment: ctx.caller.environment,
         state,
@@ -1016,7 +1063,7 @@ mod tests {
     #[test]
     fn names_round_trip() {
         for t in CaseType::ALL {
-            assert_eq!(CaseType::parse(t.as_str()), Some(t));
+            assert_eq!(serde_json::from_value::<CaseType>(json!(t.as_str())).ok(), Some(t));
             assert_eq!(serde_json::to_value(t).ok(), Some(json!(t.as_str())));
         }
         for o in Outcome::ALL {

@@ -8,16 +8,16 @@ use rules::{
     EventKind, KycAction, KycDecision, KycEscalation, KycFacts, KycStatus, KycTier, OpenCheck, Operation, TierFacts, WithdrawalFacts,
     WithdrawalOutcome, WithdrawalStatus,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::api::stored_json;
+use crate::api::{stored_json, ReviewLimit, WaitSeconds};
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
-use crate::input::{normalize_email, normalize_phone, Fields};
+use crate::input::{normalize_email, normalize_phone, Cursor, Fields};
 use crate::openapi::shared::{
     Cents, Currency, Email, KycDocument as KycDocumentName, KycEscalation as KycEscalationName, KycStatus as KycStatusName, Phone, Tier, Timestamp,
     UserQuery, WithdrawalStatus as WithdrawalStatusName,
@@ -161,8 +161,7 @@ struct CheckView<'a> {
 }
 
 /// The query of `GET /v1/kyc/status`.
-#[derive(IntoParams)]
-#[allow(dead_code)]
+#[derive(Deserialize, IntoParams)]
 struct CheckQuery {
     #[param(min_length = 1, max_length = 256)]
     kyc_check_id: String,
@@ -250,26 +249,24 @@ struct ManuallyReviewed<'a> {
 }
 
 /// The query of `GET /v1/admin/kyc/checks`.
-#[derive(IntoParams)]
-#[allow(dead_code)]
+#[derive(Deserialize, IntoParams)]
 struct ChecksQuery {
     /// default pending_review
-    #[param(value_type = KycStatusName, required = false)]
-    status: Option<String>,
+    #[param(value_type = Option<KycStatusName>)]
+    status: Option<KycStatus>,
     /// only those past the review target
-    #[param(inline)]
-    overdue: Option<crate::sanctions::TrueOrFalse>,
+    overdue: Option<bool>,
     /// only those escalated to a person (a vendor's retry request, or past the review target)
-    #[param(inline)]
-    escalated: Option<crate::sanctions::TrueOrFalse>,
+    escalated: Option<bool>,
     /// only checks in their status at least this many seconds
-    #[param(minimum = 0)]
-    min_age_seconds: Option<i64>,
+    #[param(value_type = Option<i64>, minimum = 0)]
+    min_age_seconds: Option<WaitSeconds>,
     /// default 100
-    #[param(minimum = 1, maximum = 500)]
-    limit: Option<u32>,
+    #[param(inline)]
+    limit: Option<ReviewLimit>,
     /// the `next_cursor` of the page before
-    cursor: Option<String>,
+    #[param(value_type = Option<String>)]
+    cursor: Option<Cursor<(i64, String)>>,
 }
 
 /// A check in a review list.
@@ -913,7 +910,8 @@ async fn tenant_check(gw: &Gateway, ctx: &Ctx<'_>, kyc_check_id: &str) -> ApiRes
 }
 
 pub(crate) async fn kyc_status(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let id = ctx.query.required("kyc_check_id")?;
+    let CheckQuery { kyc_check_id } = ctx.query.parse_into()?;
+    let id = kyc_check_id.as_str();
     until_committed!({
         let (check, user) = tenant_check(gw, ctx, id).await?;
         let (decision, log) = decide_check(gw, &check, &user, KycAction::View, ctx.now)?;
@@ -984,7 +982,8 @@ pub(crate) async fn kyc_token(gw: &Gateway, ctx: &Ctx<'_>, kyc_check_id: &str) -
 }
 
 pub(crate) async fn kyc_tier(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let user_id = ctx.query.required("user_id")?;
+    let UserQuery { user_id } = ctx.query.parse_into()?;
+    let user_id = user_id.as_str();
     let user = gw.require_user(ctx, user_id).await?;
     // Bounds are told in the currency the user's withdrawals are kept in.
     let currency_exponent = user.withdrawal_currency.as_deref().and_then(crate::input::currency_exponent).unwrap_or(rules::kyc::CENTS_EXPONENT);
@@ -1119,15 +1118,11 @@ impl Gateway {
 /// Checks of the environment for the compliance team, by status, with
 /// their age; `overdue=true` keeps those past the review target.
 pub(crate) async fn list_kyc_checks(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let status_text = ctx.query.get("status").unwrap_or(KycStatus::PendingReview.as_str());
-    let status = KycStatus::parse(status_text).ok_or_else(|| ApiError::bad_request("invalid_field", "status must be a KYC check status"))?;
-    let (overdue_only, target, now) = gw.review_filter(ctx)?;
-    let escalated_only = match ctx.query.get("escalated") {
-        None | Some("false") => false,
-        Some("true") => true,
-        Some(_) => return Err(ApiError::bad_request("invalid_field", "escalated must be true or false")),
-    };
-    let mut page = gw.review_page::<(i64, String)>(ctx)?;
+    let ChecksQuery { status, overdue, escalated, min_age_seconds, limit, cursor } = ctx.query.parse_into()?;
+    let status = status.unwrap_or(KycStatus::PendingReview);
+    let (overdue_only, target, now) = gw.review_filter(overdue);
+    let escalated_only = escalated.unwrap_or(false);
+    let mut page = gw.review_page(limit, cursor, min_age_seconds);
     let filter = store::CheckFilter {
         environment: ctx.caller.environment,
         status,

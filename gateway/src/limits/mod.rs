@@ -528,7 +528,8 @@ fn limit_change_statements(
 }
 
 pub(crate) async fn list_limits(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let user_id = ctx.query.required("user_id")?;
+    let UserQuery { user_id } = ctx.query.parse_into()?;
+    let user_id = user_id.as_str();
     gw.require_user(ctx, user_id).await?;
     let rows = limit_rows(gw, ctx, user_id, None).await?;
     let facts =

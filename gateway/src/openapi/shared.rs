@@ -151,11 +151,10 @@ shared_schema!(
 );
 
 /// The query that names a user.
-#[derive(utoipa::IntoParams)]
-#[allow(dead_code)]
+#[derive(serde::Deserialize, utoipa::IntoParams)]
 pub struct UserQuery {
     #[param(min_length = 1, max_length = 256)]
-    user_id: String,
+    pub user_id: String,
 }
 
 #[cfg(test)]

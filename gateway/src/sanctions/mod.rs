@@ -9,16 +9,16 @@ use rules::{
     CaseKind, CaseReviewDecision, CaseReviewFacts, CaseStatus, DueUser, EventKind, Operation, ReviewAction, ReviewItem, SanctionsStatus,
     ScreeningDecision, ScreeningFacts,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::api::stored_json;
+use crate::api::{stored_json, ReviewLimit, WaitSeconds};
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
-use crate::input::{is_upper_code, normalize_email, Fields};
+use crate::input::{is_upper_code, normalize_email, Cursor, Fields};
 use crate::lists::{Entries, ScoreBreakdown};
 use crate::openapi::shared::{
     CaseKind as CaseKindName, CaseStatus as CaseStatusName, Email, EntryTopic as EntryTopicName, Environment as EnvironmentName,
@@ -100,36 +100,26 @@ struct StatusView<'a> {
 }
 
 /// The query of `GET /v1/admin/sanctions/cases`.
-#[derive(IntoParams)]
-#[allow(dead_code)]
+#[derive(Deserialize, IntoParams)]
 struct CaseQuery {
     /// default open
-    #[param(value_type = CaseStatusName, required = false)]
-    status: Option<String>,
+    #[param(value_type = Option<CaseStatusName>)]
+    status: Option<CaseStatus>,
     /// only those past the review target
-    #[param(inline)]
-    overdue: Option<TrueOrFalse>,
+    overdue: Option<bool>,
     /// one kind of case; default every kind
-    #[param(value_type = CaseKindName, required = false, rename = "type")]
-    kind: Option<String>,
+    #[serde(rename = "type")]
+    #[param(value_type = Option<CaseKindName>)]
+    kind: Option<CaseKind>,
     /// only cases opened at least this many seconds ago
-    #[param(minimum = 0)]
-    min_age_seconds: Option<i64>,
+    #[param(value_type = Option<i64>, minimum = 0)]
+    min_age_seconds: Option<WaitSeconds>,
     /// default 100
-    #[param(minimum = 1, maximum = 500)]
-    limit: Option<u32>,
+    #[param(inline)]
+    limit: Option<ReviewLimit>,
     /// the `next_cursor` of the page before
-    cursor: Option<String>,
-}
-
-/// A query flag.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub(crate) enum TrueOrFalse {
-    #[serde(rename = "true")]
-    True,
-    #[serde(rename = "false")]
-    False,
+    #[param(value_type = Option<String>)]
+    cursor: Option<Cursor<(i64, String)>>,
 }
 
 /// A case in a review list.
@@ -456,7 +446,7 @@ pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
 /// vendor); with neither, it answers 503 `vendor_unavailable`.
 pub(crate) async fn ensure_screening_available(gw: &Gateway, environment: Environment) -> ApiResult<()> {
     if environment == Environment::Production && !production_screens_without_lists(gw) {
-        return screening_available(gw, environment, gw.has_lists(environment).await?);
+        return screening_available(gw, environment, crate::lists::has_any(gw, environment).await?);
     }
     Ok(())
 }
@@ -546,7 +536,8 @@ fn existing_screening(rows: &[Row], fingerprint: &str) -> ApiResult<Option<Reply
 }
 
 pub(crate) async fn sanctions_status(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let user_id = ctx.query.required("user_id")?;
+    let UserQuery { user_id } = ctx.query.parse_into()?;
+    let user_id = user_id.as_str();
     let screened = store::screening_status(gw.store.as_ref(), &ctx.caller.tenant_id, user_id).await?.ok_or_else(ApiError::user_not_found)?;
     let status = screened.status;
     let (view, log) = gw.decide(&Scope::of(ctx, user_id), Operation::Sanctions, &status, |r, s| r.describe_sanctions(*s))?;
@@ -566,15 +557,10 @@ pub(crate) async fn sanctions_status(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<R
 /// Cases of the environment by status, oldest first, with their age and
 /// review due time; `overdue=true` keeps those past the 48-hour target.
 pub(crate) async fn list_cases(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let status_text = ctx.query.get("status").unwrap_or(CaseStatus::Open.as_str());
-    let status =
-        CaseStatus::parse(status_text).ok_or_else(|| ApiError::bad_request("invalid_field", "status must be open, dismissed or confirmed"))?;
-    let kind = match ctx.query.get("type") {
-        None => None,
-        Some(text) => Some(CaseKind::parse(text).ok_or_else(|| ApiError::bad_request("invalid_field", "type must be a case type"))?),
-    };
-    let (overdue_only, target, now) = gw.review_filter(ctx)?;
-    let mut page = gw.review_page::<(i64, String)>(ctx)?;
+    let CaseQuery { status, overdue, kind, min_age_seconds, limit, cursor } = ctx.query.parse_into()?;
+    let status = status.unwrap_or(CaseStatus::Open);
+    let (overdue_only, target, now) = gw.review_filter(overdue);
+    let mut page = gw.review_page(limit, cursor, min_age_seconds);
     let filter = store::CaseFilter {
         environment: ctx.caller.environment,
         status,
@@ -634,7 +620,7 @@ pub(crate) async fn review_metrics(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
     let overdue_due_diligence =
         overdue(store::overdue_candidates(gw.store.as_ref(), environment, CaseKind::EnhancedDueDiligence, target, now).await?)?;
     let overdue_checks = overdue(crate::kyc::store::overdue_candidates(gw.store.as_ref(), environment, target, now).await?)?;
-    let coverage = gw.list_coverage(environment).await?;
+    let coverage = crate::lists::coverage(gw, environment).await?;
     let count = |keep: fn(&crate::lists::SourceCoverage) -> bool| coverage.iter().filter(|c| keep(c)).count() as i64;
     let body = ReviewMetrics {
         environment: environment.as_str(),
