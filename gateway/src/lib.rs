@@ -113,7 +113,7 @@ pub struct Config {
     pub production_screening_vendor: Option<vendors::yente::YenteConfig>,
     /// The identity-verification vendor of production checks.
     pub production_identity_vendor: Option<vendors::sumsub::SumsubConfig>,
-    /// Lists to refresh from URLs ([`Gateway::refresh_due_lists`]).
+    /// Lists to refresh from URLs ([`crate::lists::refresh::refresh_due`]).
     pub list_sources: Vec<lists::ListSource>,
     /// Seconds between list refreshes; `None` keeps [`lists::refresh::DEFAULT_REFRESH_SECONDS`].
     pub list_refresh_seconds: Option<i64>,

@@ -66,7 +66,7 @@ impl Gateway {
     pub async fn run_scheduled(&self) -> ApiResult<ScheduledReport> {
         let now = self.clock.now();
         let (mut report, rescreens) = self.run_due_work(now).await?;
-        let staged = self.load_staged_lists(self.config.work.list_chunks_per_round).await?;
+        let staged = crate::lists::load_staged(self, self.config.work.list_chunks_per_round).await?;
         (report.list_chunks_loaded, report.lists_activated, report.more_due) = (staged.chunks_loaded, staged.lists_activated, staged.more);
         // One user's failed re-screen is counted and logged; it never stops
         // the others, the snapshot or the pruning.

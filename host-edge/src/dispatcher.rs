@@ -70,7 +70,7 @@ fn at(unix_ms: i64) -> ScheduledTime {
 /// staged list chunks wait, else at the next pending delivery.
 pub async fn run_round(env: &Env) -> Result<Option<i64>, String> {
     let (gateway, _) = build_gateway(env).await.map_err(|e| e.message)?;
-    for outcome in gateway.refresh_due_lists().await {
+    for outcome in gateway::lists::refresh::refresh_due(&gateway).await {
         match outcome {
             Ok(line) => worker::console_log!("list refresh: {line}"),
             Err(line) => worker::console_error!("list refresh failed, the active version stays: {line}"),

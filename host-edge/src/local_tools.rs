@@ -103,14 +103,14 @@ async fn lists_import(request: &Request, env: &Env) -> worker::Result<Response> 
         Ok(built) => built,
         Err(e) => return Response::error(format!("{}: {}", e.message, e.detail.as_deref().unwrap_or_default()), 503),
     };
-    let entries = match gateway.download_list(&list).await {
+    let entries = match gateway::lists::refresh::download(&gateway, &list).await {
         Ok(entries) => entries,
         Err(e) => {
-            gateway.audit_refused_list_import(list.environment, &list.source, ACTOR, "unreadable_list").await;
+            gateway::lists::audit_refused_import(&gateway, list.environment, &list.source, ACTOR, "unreadable_list").await;
             return Response::error(format!("not a valid {} list: {e}", list.format.as_str()), 400);
         }
     };
-    match gateway.stage_list_import(list.environment, &list.source, list.format, entries, ACTOR).await {
+    match gateway::lists::stage_import(&gateway, list.environment, &list.source, list.format, entries, ACTOR).await {
         Ok(staged) => {
             crate::dispatcher::kick(env).await?;
             Response::from_json(&json!({

@@ -512,8 +512,7 @@ async fn start(dir: &std::path::Path, label: &str, rules: ComponentRules, entrie
     let database = format!("sqlite://{}", dir.join(format!("{label}.db")).display());
     let gateway = Gateway::new(open_store(&database).await?, Box::new(rules), Box::new(SystemClock), Box::new(OsIds), Config::default());
     gateway.migrate().await?;
-    gateway
-        .import_list(Environment::Production, "ofac-sdn", ListFormat::OfacCsv, entries, "bench")
+    gateway::lists::import(&gateway, Environment::Production, "ofac-sdn", ListFormat::OfacCsv, entries, "bench")
         .await
         .map_err(|e| format!("{}: {}", e.code, e.message))?;
     let admin = gateway.create_admin_key(Environment::Production).await?;

@@ -164,17 +164,17 @@ async fn run() -> Result<(), Error> {
             let addr = serve(&database, path).await?;
             let base = format!("http://{addr}");
             let started = Instant::now();
-            let mut imported_names = gateway
-                .import_list(Environment::Production, "ofac-sdn", ListFormat::OfacCsv, parse::ofac(&sdn, Some(&alt))?, "bench")
-                .await
-                .map_err(api)?
-                .names;
-            if let Some(count) = extra {
-                imported_names += gateway
-                    .import_list(Environment::Production, "generated", ListFormat::OpenSanctionsCsv, generated(count), "bench")
+            let mut imported_names =
+                gateway::lists::import(&gateway, Environment::Production, "ofac-sdn", ListFormat::OfacCsv, parse::ofac(&sdn, Some(&alt))?, "bench")
                     .await
                     .map_err(api)?
                     .names;
+            if let Some(count) = extra {
+                imported_names +=
+                    gateway::lists::import(&gateway, Environment::Production, "generated", ListFormat::OpenSanctionsCsv, generated(count), "bench")
+                        .await
+                        .map_err(api)?
+                        .names;
             }
             let import_seconds = started.elapsed().as_secs_f64();
             let key = production_key(&base, &database).await?;

@@ -13,7 +13,7 @@ const CHECK_EVERY: Duration = Duration::from_secs(60);
 
 pub async fn refresh_loop(gateway: Arc<Gateway>) {
     loop {
-        for outcome in gateway.refresh_due_lists().await {
+        for outcome in gateway::lists::refresh::refresh_due(&gateway).await {
             match outcome {
                 Ok(line) => tracing::info!(target: "lists", outcome = %line, "list refreshed"),
                 Err(line) => tracing::error!(target: "lists", error = %line, "a list refresh failed; the active version stays"),

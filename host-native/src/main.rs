@@ -818,13 +818,14 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             let entries = match read_list(format, &path) {
                 Ok(entries) => entries,
                 Err(e) => {
-                    gateway.audit_refused_list_import(environment.into(), &source, "cli", "unreadable_list").await;
+                    gateway::lists::audit_refused_import(&gateway, environment.into(), &source, "cli", "unreadable_list").await;
                     return Err(e);
                 }
             };
             let started = std::time::Instant::now();
-            let summary =
-                gateway.import_list(environment.into(), &source, format, entries, "cli").await.map_err(|e| format!("{}: {}", e.code, e.message))?;
+            let summary = gateway::lists::import(&gateway, environment.into(), &source, format, entries, "cli")
+                .await
+                .map_err(|e| format!("{}: {}", e.code, e.message))?;
             println!(
                 "imported {} entries ({} names, {} new or changed) as {} version {} in {:.1} s{}",
                 summary.entries,

@@ -59,7 +59,9 @@ async fn a_missing_or_stale_required_list_is_not_ready_and_screening_goes_on() {
     assert_eq!((body["checks"]["store"]["ok"].clone(), body["checks"]["rules"]["ok"].clone()), (json!(true), json!(true)));
 
     // One of two: still not ready, and the view names what is missing.
-    gateway.import_list(Environment::Production, "ofac-sdn", ListFormat::OfacCsv, vec![entry("1", "Lavrentiy Prokhodtsev")], "cli").await.unwrap();
+    gateway::lists::import(&gateway, Environment::Production, "ofac-sdn", ListFormat::OfacCsv, vec![entry("1", "Lavrentiy Prokhodtsev")], "cli")
+        .await
+        .unwrap();
     let (status, body) = ready(&gateway).await;
     assert_eq!((status, body["checks"]["lists"]["missing"].clone()), (503, json!(["eu-fsf"])));
     let (_, view) = call(&gateway, &admin, "GET", "/v1/admin/sanctions/lists", Json::Null).await;
@@ -69,7 +71,9 @@ async fn a_missing_or_stale_required_list_is_not_ready_and_screening_goes_on() {
     assert_eq!((coverage[1]["version"].clone(), coverage[1]["last_refreshed_at"].clone()), (Json::Null, Json::Null));
 
     // Both: ready.
-    gateway.import_list(Environment::Production, "eu-fsf", ListFormat::EuFsfXml, vec![entry("EU.1", "Kazimir Vrublevsky")], "cli").await.unwrap();
+    gateway::lists::import(&gateway, Environment::Production, "eu-fsf", ListFormat::EuFsfXml, vec![entry("EU.1", "Kazimir Vrublevsky")], "cli")
+        .await
+        .unwrap();
     assert_eq!(ready(&gateway).await.0, 200);
 
     // At the window's end still fresh; a second later both are stale.

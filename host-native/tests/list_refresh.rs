@@ -89,7 +89,7 @@ async fn a_good_download_replaces_the_list_and_a_bad_one_replaces_nothing() {
     let gateway = refreshing_gateway(&format!("sqlite://{}", dir.path().join("g.db").display()), clock.clone(), addr).await;
     let admin = gateway.create_admin_key(Environment::Production).await.unwrap();
 
-    let outcome = gateway.refresh_due_lists().await;
+    let outcome = gateway::lists::refresh::refresh_due(&gateway).await;
     assert!(outcome[0].as_ref().is_ok_and(|line| line.contains("staged 9044 entries")), "{outcome:?}");
     // Staged, not yet switched in: screenings see no half list.
     assert_eq!(active_version(&gateway, &admin).await, None);
@@ -102,11 +102,11 @@ async fn a_good_download_replaces_the_list_and_a_bad_one_replaces_nothing() {
     assert_eq!(count, 9044);
 
     // Not due again until the interval has passed.
-    assert!(gateway.refresh_due_lists().await.is_empty());
+    assert!(gateway::lists::refresh::refresh_due(&gateway).await.is_empty());
     for (bad, why) in [(Serve::Truncated, "truncated"), (Serve::Html, "expected 12 fields"), (Serve::Missing, "404")] {
         *mode.lock().unwrap() = bad;
         clock.fetch_add(3_600, Ordering::SeqCst);
-        let outcome = gateway.refresh_due_lists().await;
+        let outcome = gateway::lists::refresh::refresh_due(&gateway).await;
         assert!(outcome[0].as_ref().is_err_and(|e| e.contains(why)), "{why}: {outcome:?}");
         load_staged(&gateway).await;
         assert_eq!(active_version(&gateway, &admin).await, Some((version.clone(), 9044)), "{why} replaced the list");
@@ -114,9 +114,9 @@ async fn a_good_download_replaces_the_list_and_a_bad_one_replaces_nothing() {
     // A failure is tried again after 10 minutes, not a whole interval.
     *mode.lock().unwrap() = Serve::Whole;
     clock.fetch_add(9 * 60, Ordering::SeqCst);
-    assert!(gateway.refresh_due_lists().await.is_empty());
+    assert!(gateway::lists::refresh::refresh_due(&gateway).await.is_empty());
     clock.fetch_add(60, Ordering::SeqCst);
-    assert_eq!(gateway.refresh_due_lists().await.len(), 1);
+    assert_eq!(gateway::lists::refresh::refresh_due(&gateway).await.len(), 1);
 }
 
 #[tokio::test]
@@ -139,7 +139,7 @@ async fn two_hosts_on_one_store_download_a_due_list_once() {
     let b = refreshing_gateway(&database, clock.clone(), addr).await;
     let admin = a.create_admin_key(Environment::Production).await.unwrap();
 
-    let (from_a, from_b) = tokio::join!(a.refresh_due_lists(), b.refresh_due_lists());
+    let (from_a, from_b) = tokio::join!(gateway::lists::refresh::refresh_due(&a), gateway::lists::refresh::refresh_due(&b));
     assert_eq!(from_a.len() + from_b.len(), 1, "{from_a:?} {from_b:?}");
     assert_eq!(downloads.load(Ordering::SeqCst), 1);
     // Both hosts load chunks; each chunk is written once and the version switches in once.
@@ -158,9 +158,9 @@ async fn two_hosts_on_one_store_download_a_due_list_once() {
     assert_eq!(store.scalar("SELECT COUNT(*) FROM sanctions_entries", vec![]).await.unwrap(), 9044);
     // The next refresh is an interval later, whichever host looks.
     clock.fetch_add(3_599, Ordering::SeqCst);
-    assert!(a.refresh_due_lists().await.is_empty() && b.refresh_due_lists().await.is_empty());
+    assert!(gateway::lists::refresh::refresh_due(&a).await.is_empty() && gateway::lists::refresh::refresh_due(&b).await.is_empty());
     clock.fetch_add(1, Ordering::SeqCst);
-    let (from_a, from_b) = tokio::join!(a.refresh_due_lists(), b.refresh_due_lists());
+    let (from_a, from_b) = tokio::join!(gateway::lists::refresh::refresh_due(&a), gateway::lists::refresh::refresh_due(&b));
     assert_eq!(from_a.len() + from_b.len(), 1);
     assert_eq!(downloads.load(Ordering::SeqCst), 2);
 }

@@ -115,10 +115,16 @@ async fn gateway_with_levels(dir: &tempfile::TempDir, addr: std::net::SocketAddr
     gateway.migrate().await.unwrap();
     let list = "id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n\
                 NK-1,Person,Zebulon Quartermaine,,1950-01-01,ru,,,,,,,test,2020-01-01,2020-01-01,2020-01-01\n";
-    gateway
-        .import_list(Environment::Production, "test", ListFormat::OpenSanctionsCsv, parse::opensanctions(list.as_bytes()).unwrap(), "test")
-        .await
-        .unwrap();
+    gateway::lists::import(
+        &gateway,
+        Environment::Production,
+        "test",
+        ListFormat::OpenSanctionsCsv,
+        parse::opensanctions(list.as_bytes()).unwrap(),
+        "test",
+    )
+    .await
+    .unwrap();
     let admin = gateway.create_admin_key(Environment::Production).await.unwrap();
     let (status, tenant) = call(&gateway, &admin, "POST", "/v1/admin/tenants", json!({ "name": "op", "environment": "production" })).await;
     assert_eq!(status, 201, "{tenant}");

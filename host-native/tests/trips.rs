@@ -194,9 +194,16 @@ async fn hot_routes(w: &World) -> Vec<(&'static str, TripCounts, Pin)> {
     // version, which a replica may serve), then the commit
     let list = "id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n\
                 TRIPS-1,Person,Bo Parkes,,1950-01-01,ru,,,Test sanctions,,,,test,2020-01-01,2020-01-01,2020-01-01\n";
-    w.gw.import_list(Environment::Production, "trips", ListFormat::OpenSanctionsCsv, parse::opensanctions(list.as_bytes()).unwrap(), "test")
-        .await
-        .unwrap();
+    gateway::lists::import(
+        &w.gw,
+        Environment::Production,
+        "trips",
+        ListFormat::OpenSanctionsCsv,
+        parse::opensanctions(list.as_bytes()).unwrap(),
+        "test",
+    )
+    .await
+    .unwrap();
     let identity = json!({ "user_id": "p4", "first_name": "Bo", "last_name": "Park", "date_of_birth": "1985-02-03", "nationality": "GB", "email": "p4@example.com" });
     let (status, body, listed) = measured(w, "POST", "/v1/sanctions/screen", identity).await;
     assert_eq!(status, 201, "{body}");

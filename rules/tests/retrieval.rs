@@ -1,6 +1,6 @@
 //! Retrieval on OFAC's real list (January 2022), issue #29: the store
 //! proposes, for a name, the entries sharing the most index keys with it,
-//! ranked and cut as the gateway's store does (`lists::list_candidates`:
+//! ranked and cut as the gateway's store does (`lists::candidates`:
 //! keys read eight a statement, `cut` entries a statement, the counts
 //! summed, `cut` kept: 64 for a screening, 256 for an analyst's OFAC-mode
 //! search); the rules then score only those. A pair of OFAC's own fixture

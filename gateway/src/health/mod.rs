@@ -89,7 +89,7 @@ pub(crate) async fn ready(gw: &Gateway, _request: &http::Request<Vec<u8>>) -> Ap
         true => Check { ok: true, detail: Some(identity.component_sha256) },
         false => Check { ok: false, detail: Some("the rules component's hash is not known".into()) },
     };
-    let lists = match gw.list_coverage(Environment::Production).await {
+    let lists = match crate::lists::coverage(gw, Environment::Production).await {
         Ok(coverage) => {
             let missing: Vec<String> = coverage.iter().filter(|c| c.version.is_none()).map(|c| c.source.clone()).collect();
             let stale: Vec<String> = coverage.iter().filter(|c| c.version.is_some() && c.stale).map(|c| c.source.clone()).collect();

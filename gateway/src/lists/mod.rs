@@ -146,360 +146,350 @@ pub(crate) enum Entries<'a> {
     ChangedIn(&'a str),
 }
 
-impl Gateway {
-    /// Imports a list as a new version of `source`: the entries load beside
-    /// the active version and replace it in one batch; a list that reads as
-    /// nothing, or as less than half of the active one, replaces nothing.
-    /// `actor` is who asked, for the admin audit log: `cli`, `list-refresh`
-    /// or an admin key id. A refused import is audited too.
-    pub async fn import_list(
-        &self,
-        environment: Environment,
-        source: &str,
-        format: ListFormat,
-        entries: Vec<ListEntry>,
-        actor: &str,
-    ) -> ApiResult<ImportSummary> {
-        let outcome = self.import_list_version(environment, source, format, entries, actor).await;
-        self.audited_import(environment, source, actor, outcome).await
-    }
+/// Imports a list as a new version of `source`: the entries load beside
+/// the active version and replace it in one batch; a list that reads as
+/// nothing, or as less than half of the active one, replaces nothing.
+/// `actor` is who asked, for the admin audit log: `cli`, `list-refresh`
+/// or an admin key id. A refused import is audited too.
+pub async fn import(
+    gw: &Gateway,
+    environment: Environment,
+    source: &str,
+    format: ListFormat,
+    entries: Vec<ListEntry>,
+    actor: &str,
+) -> ApiResult<ImportSummary> {
+    let outcome = import_version(gw, environment, source, format, entries, actor).await;
+    audited_import(gw, environment, source, actor, outcome).await
+}
 
-    /// Records an import that replaced nothing: a file that did not read, a
-    /// download that failed, a refusal; `reason` is a stable code.
-    pub async fn audit_refused_list_import(&self, environment: Environment, source: &str, actor: &str, reason: &str) {
-        let audit = self.list_import_audit(environment, actor, source, &self.new_id("lst"), reason);
-        if let Err(e) = self.store.batch(vec![audit]).await {
-            tracing::error!(target: "audit", source, error = %e, "the audit of a refused list import failed");
+/// Records an import that replaced nothing: a file that did not read, a
+/// download that failed, a refusal; `reason` is a stable code.
+pub async fn audit_refused_import(gw: &Gateway, environment: Environment, source: &str, actor: &str, reason: &str) {
+    let audit = import_audit(gw, environment, actor, source, &gw.new_id("lst"), reason);
+    if let Err(e) = gw.store.batch(vec![audit]).await {
+        tracing::error!(target: "audit", source, error = %e, "the audit of a refused list import failed");
+    }
+}
+
+/// The admin audit row of a list import: `reason` is `ok` or the refusal's code.
+fn import_audit(gw: &Gateway, environment: Environment, actor: &str, source: &str, list_id: &str, reason: &str) -> Stmt {
+    store::audit_import(store::ImportAudit { audit_id: &gw.new_id("aud"), environment, actor, source, list_id, reason, now: gw.clock.now() })
+}
+
+async fn import_version(
+    gw: &Gateway,
+    environment: Environment,
+    source: &str,
+    format: ListFormat,
+    entries: Vec<ListEntry>,
+    actor: &str,
+) -> ApiResult<ImportSummary> {
+    let prepared = prepare_import(gw, environment, source, entries).await?;
+    let list_row = prepared.list_row(gw, environment, source, format, actor, ListStatus::Loading);
+    gw.store.batch(vec![list_row]).await?;
+    let loaded = async {
+        for group in prepared.rows.chunks(IMPORT_BATCH) {
+            gw.store.batch(entry_statements(gw, &prepared.list_id, group)?).await?;
+        }
+        Ok::<_, ApiError>(())
+    };
+    if let Err(e) = loaded.await {
+        discard_version(gw, &prepared.list_id).await;
+        return Err(e);
+    }
+    match activate_version(gw, &prepared.list_id).await {
+        Ok(Switched::Done(replaced)) => Ok(prepared.summary(source, replaced)),
+        // an inline load has no chunks: only a concurrent discard gets here
+        Ok(Switched::NotReady) => Err(ApiError::internal().with_detail(format!("list {} vanished while loading", prepared.list_id))),
+        Err(e) => {
+            discard_version(gw, &prepared.list_id).await;
+            Err(e)
         }
     }
+}
 
-    /// The admin audit row of a list import: `reason` is `ok` or the refusal's code.
-    fn list_import_audit(&self, environment: Environment, actor: &str, source: &str, list_id: &str, reason: &str) -> Stmt {
-        store::audit_import(store::ImportAudit { audit_id: &self.new_id("aud"), environment, actor, source, list_id, reason, now: self.clock.now() })
+/// Stages an import for a host that cannot write a whole list in one
+/// invocation (the edge): the checked entries are stored in chunks, and
+/// scheduled rounds load them ([`load_staged`]) and switch
+/// the version in once all are loaded. The list row is written after the
+/// chunks, so a host that dies while staging leaves nothing to load.
+/// A newer staged version of the same source supersedes an older one.
+pub async fn stage_import(
+    gw: &Gateway,
+    environment: Environment,
+    source: &str,
+    format: ListFormat,
+    entries: Vec<ListEntry>,
+    actor: &str,
+) -> ApiResult<ImportSummary> {
+    let outcome = stage_version(gw, environment, source, format, entries, actor).await;
+    audited_import(gw, environment, source, actor, outcome).await
+}
+
+async fn stage_version(
+    gw: &Gateway,
+    environment: Environment,
+    source: &str,
+    format: ListFormat,
+    entries: Vec<ListEntry>,
+    actor: &str,
+) -> ApiResult<ImportSummary> {
+    let prepared = prepare_import(gw, environment, source, entries).await?;
+    let chunks: Vec<Stmt> = staged_chunks(&prepared.rows)
+        .into_iter()
+        .enumerate()
+        .map(|(chunk_no, entries)| store::insert_chunk(&prepared.list_id, chunk_no, entries))
+        .collect();
+    let superseded = store::list_ids(gw.store.as_ref(), environment, source, ListStatus::Staging).await?;
+    let mut batches: Vec<Vec<Stmt>> = Vec::new();
+    let mut chunks = chunks.into_iter().peekable();
+    while chunks.peek().is_some() {
+        batches.push(chunks.by_ref().take(STAGE_BATCH).collect());
     }
-
-    async fn import_list_version(
-        &self,
-        environment: Environment,
-        source: &str,
-        format: ListFormat,
-        entries: Vec<ListEntry>,
-        actor: &str,
-    ) -> ApiResult<ImportSummary> {
-        let prepared = self.prepare_import(environment, source, entries).await?;
-        let list_row = prepared.list_row(self, environment, source, format, actor, ListStatus::Loading);
-        self.store.batch(vec![list_row]).await?;
-        let loaded = async {
-            for group in prepared.rows.chunks(IMPORT_BATCH) {
-                self.store.batch(self.entry_statements(&prepared.list_id, group)?).await?;
-            }
-            Ok::<_, ApiError>(())
-        };
-        if let Err(e) = loaded.await {
-            self.discard_list(&prepared.list_id).await;
-            return Err(e);
-        }
-        match self.activate_list(&prepared.list_id).await {
-            Ok(Switched::Done(replaced)) => Ok(prepared.summary(source, replaced)),
-            // an inline load has no chunks: only a concurrent discard gets here
-            Ok(Switched::NotReady) => Err(ApiError::internal().with_detail(format!("list {} vanished while loading", prepared.list_id))),
-            Err(e) => {
-                self.discard_list(&prepared.list_id).await;
-                Err(e)
-            }
+    // The list row last: until it is written, no round loads a chunk.
+    batches.push(vec![store::supersede_staging(environment, source), prepared.list_row(gw, environment, source, format, actor, ListStatus::Staging)]);
+    for batch in batches {
+        if let Err(e) = gw.store.batch(batch).await {
+            discard_version(gw, &prepared.list_id).await;
+            return Err(e.into());
         }
     }
-
-    /// Stages an import for a host that cannot write a whole list in one
-    /// invocation (the edge): the checked entries are stored in chunks, and
-    /// scheduled rounds load them ([`Gateway::load_staged_lists`]) and switch
-    /// the version in once all are loaded. The list row is written after the
-    /// chunks, so a host that dies while staging leaves nothing to load.
-    /// A newer staged version of the same source supersedes an older one.
-    pub async fn stage_list_import(
-        &self,
-        environment: Environment,
-        source: &str,
-        format: ListFormat,
-        entries: Vec<ListEntry>,
-        actor: &str,
-    ) -> ApiResult<ImportSummary> {
-        let outcome = self.stage_list_version(environment, source, format, entries, actor).await;
-        self.audited_import(environment, source, actor, outcome).await
+    for old in superseded {
+        discard_version(gw, &old).await;
     }
+    Ok(prepared.summary(source, None))
+}
 
-    async fn stage_list_version(
-        &self,
-        environment: Environment,
-        source: &str,
-        format: ListFormat,
-        entries: Vec<ListEntry>,
-        actor: &str,
-    ) -> ApiResult<ImportSummary> {
-        let prepared = self.prepare_import(environment, source, entries).await?;
-        let chunks: Vec<Stmt> = staged_chunks(&prepared.rows)
-            .into_iter()
-            .enumerate()
-            .map(|(chunk_no, entries)| store::insert_chunk(&prepared.list_id, chunk_no, entries))
-            .collect();
-        let superseded = store::list_ids(self.store.as_ref(), environment, source, ListStatus::Staging).await?;
-        let mut batches: Vec<Vec<Stmt>> = Vec::new();
-        let mut chunks = chunks.into_iter().peekable();
-        while chunks.peek().is_some() {
-            batches.push(chunks.by_ref().take(STAGE_BATCH).collect());
-        }
-        // The list row last: until it is written, no round loads a chunk.
-        batches.push(vec![
-            store::supersede_staging(environment, source),
-            prepared.list_row(self, environment, source, format, actor, ListStatus::Staging),
-        ]);
-        for batch in batches {
-            if let Err(e) = self.store.batch(batch).await {
-                self.discard_list(&prepared.list_id).await;
-                return Err(e.into());
-            }
-        }
-        for old in superseded {
-            self.discard_list(&old).await;
-        }
-        Ok(prepared.summary(source, None))
+/// An import's outcome, with a refusal audited.
+async fn audited_import(
+    gw: &Gateway,
+    environment: Environment,
+    source: &str,
+    actor: &str,
+    outcome: ApiResult<ImportSummary>,
+) -> ApiResult<ImportSummary> {
+    if let Err(refusal) = &outcome {
+        audit_refused_import(gw, environment, source, actor, refusal.code).await;
     }
+    outcome
+}
 
-    /// An import's outcome, with a refusal audited.
-    async fn audited_import(
-        &self,
-        environment: Environment,
-        source: &str,
-        actor: &str,
-        outcome: ApiResult<ImportSummary>,
-    ) -> ApiResult<ImportSummary> {
-        if let Err(refusal) = &outcome {
-            self.audit_refused_list_import(environment, source, actor, refusal.code).await;
+/// Loads up to `chunks` staged chunks, each in one batch with the removal
+/// of its chunk (so two hosts cannot both load one), and switches in each
+/// staged version that has none left.
+pub async fn load_staged(gw: &Gateway, chunks: usize) -> ApiResult<StagedLoad> {
+    let mut report = StagedLoad::default();
+    for list_id in store::staging_list_ids(gw.store.as_ref()).await? {
+        let budget = chunks.saturating_sub(report.chunks_loaded);
+        if budget == 0 {
+            report.more = true;
+            break;
         }
-        outcome
-    }
-
-    /// Loads up to `chunks` staged chunks, each in one batch with the removal
-    /// of its chunk (so two hosts cannot both load one), and switches in each
-    /// staged version that has none left.
-    pub async fn load_staged_lists(&self, chunks: usize) -> ApiResult<StagedLoad> {
-        let mut report = StagedLoad::default();
-        for list_id in store::staging_list_ids(self.store.as_ref()).await? {
-            let budget = chunks.saturating_sub(report.chunks_loaded);
-            if budget == 0 {
-                report.more = true;
-                break;
-            }
-            let waiting = store::waiting_chunks(self.store.as_ref(), &list_id, budget + 1).await?;
-            for (chunk_no, entries) in waiting.iter().take(budget) {
-                let chunk_no = *chunk_no;
-                let Some(rows) = LoadRow::chunk_from_json(entries) else {
-                    self.discard_list(&list_id).await;
-                    return Err(
-                        ApiError::internal().with_detail(format!("staged chunk {chunk_no} of {list_id} is unreadable: the import was dropped"))
-                    );
-                };
-                let mut statements = self.entry_statements(&list_id, &rows)?;
-                statements.push(store::remove_loaded_chunk(&list_id, chunk_no));
-                match self.store.batch(statements).await {
-                    Ok(()) => report.chunks_loaded += 1,
-                    // another host loaded it
-                    Err(StoreError::Conflict { .. } | StoreError::Unique) => {}
-                    Err(e) => return Err(e.into()),
-                }
-            }
-            if waiting.len() > budget {
-                report.more = true;
-                break;
-            }
-            match self.activate_list(&list_id).await? {
-                Switched::Done(_) => report.lists_activated += 1,
-                // another host is loading its last chunk or switched it in
-                Switched::NotReady => report.more = true,
+        let waiting = store::waiting_chunks(gw.store.as_ref(), &list_id, budget + 1).await?;
+        for (chunk_no, entries) in waiting.iter().take(budget) {
+            let chunk_no = *chunk_no;
+            let Some(rows) = LoadRow::chunk_from_json(entries) else {
+                discard_version(gw, &list_id).await;
+                return Err(ApiError::internal().with_detail(format!("staged chunk {chunk_no} of {list_id} is unreadable: the import was dropped")));
+            };
+            let mut statements = entry_statements(gw, &list_id, &rows)?;
+            statements.push(store::remove_loaded_chunk(&list_id, chunk_no));
+            match gw.store.batch(statements).await {
+                Ok(()) => report.chunks_loaded += 1,
+                // another host loaded it
+                Err(StoreError::Conflict { .. } | StoreError::Unique) => {}
+                Err(e) => return Err(e.into()),
             }
         }
-        Ok(report)
+        if waiting.len() > budget {
+            report.more = true;
+            break;
+        }
+        match activate_version(gw, &list_id).await? {
+            Switched::Done(_) => report.lists_activated += 1,
+            // another host is loading its last chunk or switched it in
+            Switched::NotReady => report.more = true,
+        }
     }
+    Ok(report)
+}
 
-    /// Reads and checks a new version against the active one, and tells the
-    /// entries that changed apart.
-    async fn prepare_import(&self, environment: Environment, source: &str, entries: Vec<ListEntry>) -> ApiResult<PreparedImport> {
-        if entries.is_empty() {
-            return Err(ApiError::bad_request("invalid_list", "the list has no entries"));
-        }
-        if source.is_empty() || source.len() > 64 || !source.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
-            return Err(ApiError::bad_request("invalid_field", "source must be 1 to 64 letters, digits, - or _"));
-        }
-        let previous = store::active_version(self.store.as_ref(), environment, source).await?;
-        if let Some((_, count)) = &previous {
-            if (entries.len() as f64) < (*count as f64) * MIN_SHARE_OF_ACTIVE {
-                return Err(ApiError::bad_request(
-                    "invalid_list",
-                    format!(
-                        "the list has {} entries, less than half of the {count} of the active version: taken for a truncated file",
-                        entries.len()
-                    ),
-                ));
-            }
-        }
-        // What each entry was in the active version, to tell changes apart.
-        let mut before: HashMap<String, String> = HashMap::new();
-        if let Some((list_id, _)) = &previous {
-            before.extend(store::fingerprints(self.store.as_ref(), list_id).await?);
-        }
-        let mut digest = Sha256::new();
-        let mut changed = 0;
-        let mut names = 0;
-        let mut rows = Vec::with_capacity(entries.len());
-        for (entry_no, entry) in entries.into_iter().enumerate() {
-            let fingerprint = entry_fingerprint(&entry);
-            digest.update(fingerprint.as_bytes());
-            let is_changed = before.get(&entry.entity_id) != Some(&fingerprint);
-            changed += usize::from(is_changed);
-            names += entry.names.len();
-            rows.push(LoadRow { entry_no: entry_no as i64, entry, fingerprint, changed: is_changed });
-        }
-        let version = hex::encode(&digest.finalize()[..8]);
-        Ok(PreparedImport { list_id: self.new_id("lst"), version, names, changed, rows })
+/// Reads and checks a new version against the active one, and tells the
+/// entries that changed apart.
+async fn prepare_import(gw: &Gateway, environment: Environment, source: &str, entries: Vec<ListEntry>) -> ApiResult<PreparedImport> {
+    if entries.is_empty() {
+        return Err(ApiError::bad_request("invalid_list", "the list has no entries"));
     }
+    if source.is_empty() || source.len() > 64 || !source.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+        return Err(ApiError::bad_request("invalid_field", "source must be 1 to 64 letters, digits, - or _"));
+    }
+    let previous = store::active_version(gw.store.as_ref(), environment, source).await?;
+    if let Some((_, count)) = &previous {
+        if (entries.len() as f64) < (*count as f64) * MIN_SHARE_OF_ACTIVE {
+            return Err(ApiError::bad_request(
+                "invalid_list",
+                format!("the list has {} entries, less than half of the {count} of the active version: taken for a truncated file", entries.len()),
+            ));
+        }
+    }
+    // What each entry was in the active version, to tell changes apart.
+    let mut before: HashMap<String, String> = HashMap::new();
+    if let Some((list_id, _)) = &previous {
+        before.extend(store::fingerprints(gw.store.as_ref(), list_id).await?);
+    }
+    let mut digest = Sha256::new();
+    let mut changed = 0;
+    let mut names = 0;
+    let mut rows = Vec::with_capacity(entries.len());
+    for (entry_no, entry) in entries.into_iter().enumerate() {
+        let fingerprint = entry_fingerprint(&entry);
+        digest.update(fingerprint.as_bytes());
+        let is_changed = before.get(&entry.entity_id) != Some(&fingerprint);
+        changed += usize::from(is_changed);
+        names += entry.names.len();
+        rows.push(LoadRow { entry_no: entry_no as i64, entry, fingerprint, changed: is_changed });
+    }
+    let version = hex::encode(&digest.finalize()[..8]);
+    Ok(PreparedImport { list_id: gw.new_id("lst"), version, names, changed, rows })
+}
 
-    /// Switches a loaded version in: the old version out, the new one in, in
-    /// one batch with the audit row. A staged version switches only once no
-    /// chunk of it waits.
-    async fn activate_list(&self, list_id: &str) -> ApiResult<Switched> {
-        let Some(waiting) = store::waiting_version(self.store.as_ref(), list_id).await? else { return Ok(Switched::NotReady) };
-        let store::WaitingVersion { environment, source, changed_count, actor } = waiting;
-        let previous = store::list_ids(self.store.as_ref(), environment, &source, ListStatus::Active).await?.into_iter().next();
-        let now = self.clock.now();
-        let [out, switched_in] = store::switch_in(environment, &source, list_id, now, changed_count > 0);
-        let switch = vec![out, switched_in, self.list_import_audit(environment, &actor, &source, list_id, "ok")];
-        match self.store.batch(switch).await {
-            Ok(()) => {}
-            Err(StoreError::Conflict { .. }) => return Ok(Switched::NotReady),
-            Err(e) => return Err(e.into()),
-        }
-        if let Some(old) = &previous {
-            self.discard_list(old).await;
-        }
-        Ok(Switched::Done(previous))
+/// Switches a loaded version in: the old version out, the new one in, in
+/// one batch with the audit row. A staged version switches only once no
+/// chunk of it waits.
+async fn activate_version(gw: &Gateway, list_id: &str) -> ApiResult<Switched> {
+    let Some(waiting) = store::waiting_version(gw.store.as_ref(), list_id).await? else { return Ok(Switched::NotReady) };
+    let store::WaitingVersion { environment, source, changed_count, actor } = waiting;
+    let previous = store::list_ids(gw.store.as_ref(), environment, &source, ListStatus::Active).await?.into_iter().next();
+    let now = gw.clock.now();
+    let [out, switched_in] = store::switch_in(environment, &source, list_id, now, changed_count > 0);
+    let switch = vec![out, switched_in, import_audit(gw, environment, &actor, &source, list_id, "ok")];
+    match gw.store.batch(switch).await {
+        Ok(()) => {}
+        Err(StoreError::Conflict { .. }) => return Ok(Switched::NotReady),
+        Err(e) => return Err(e.into()),
     }
+    if let Some(old) = &previous {
+        discard_version(gw, old).await;
+    }
+    Ok(Switched::Done(previous))
+}
 
-    /// The inserts of some entries and of the index keys of their names.
-    fn entry_statements(&self, list_id: &str, rows: &[LoadRow]) -> ApiResult<Vec<Stmt>> {
-        let all_names: Vec<String> = rows.iter().flat_map(|r| r.entry.names.iter().cloned()).collect();
-        let mut keyed = Vec::with_capacity(all_names.len());
-        for names in all_names.chunks(NAMES_KEYED_PER_CALL) {
-            keyed.extend(self.rules.index_keys(names)?);
-        }
-        let mut keys = keyed.into_iter();
-        let mut key_rows: Vec<(i64, String)> = Vec::new();
-        for row in rows {
-            let mut entry_keys: Vec<String> = keys.by_ref().take(row.entry.names.len()).flatten().collect();
-            entry_keys.sort();
-            entry_keys.dedup();
-            key_rows.extend(entry_keys.into_iter().map(|k| (row.entry_no, k)));
-        }
-        Ok(store::insert_entries(list_id, rows, &key_rows))
+/// The inserts of some entries and of the index keys of their names.
+fn entry_statements(gw: &Gateway, list_id: &str, rows: &[LoadRow]) -> ApiResult<Vec<Stmt>> {
+    let all_names: Vec<String> = rows.iter().flat_map(|r| r.entry.names.iter().cloned()).collect();
+    let mut keyed = Vec::with_capacity(all_names.len());
+    for names in all_names.chunks(NAMES_KEYED_PER_CALL) {
+        keyed.extend(gw.rules.index_keys(names)?);
     }
+    let mut keys = keyed.into_iter();
+    let mut key_rows: Vec<(i64, String)> = Vec::new();
+    for row in rows {
+        let mut entry_keys: Vec<String> = keys.by_ref().take(row.entry.names.len()).flatten().collect();
+        entry_keys.sort();
+        entry_keys.dedup();
+        key_rows.extend(entry_keys.into_iter().map(|k| (row.entry_no, k)));
+    }
+    Ok(store::insert_entries(list_id, rows, &key_rows))
+}
 
-    /// Deletes a list version's rows (a failed load, or a replaced version).
-    async fn discard_list(&self, list_id: &str) {
-        let statements = store::discard(list_id);
-        // A leftover is harmless: only active lists are read.
-        let _ = self.store.batch(statements).await;
-    }
+/// Deletes a list version's rows (a failed load, or a replaced version).
+async fn discard_version(gw: &Gateway, list_id: &str) {
+    let statements = store::discard(list_id);
+    // A leftover is harmless: only active lists are read.
+    let _ = gw.store.batch(statements).await;
+}
 
-    /// Whether the environment has a list to screen against.
-    pub(crate) async fn has_lists(&self, environment: Environment) -> ApiResult<bool> {
-        Ok(!store::active_lists(self.store.as_ref(), environment).await?.is_empty())
-    }
+/// Whether the environment has a list to screen against.
+pub(crate) async fn has_any(gw: &Gateway, environment: Environment) -> ApiResult<bool> {
+    Ok(!store::active_lists(gw.store.as_ref(), environment).await?.is_empty())
+}
 
-    /// The entries of the environment's active lists that share the most
-    /// index keys with `name` (among equals, those born in the person's year
-    /// first), among `entries`, and the list versions they were sought in.
-    pub(crate) async fn list_candidates(
-        &self,
-        environment: Environment,
-        name: &str,
-        date_of_birth: &str,
-        entries: Entries<'_>,
-        scope: ScreeningScope,
-        read_lists: Option<Vec<store::ActiveList>>,
-    ) -> ApiResult<(Vec<ListCandidate>, Vec<ScreenedSource>)> {
-        self.list_candidates_up_to(environment, name, date_of_birth, entries, scope, MAX_CANDIDATES, false, read_lists).await
-    }
+/// The entries of the environment's active lists that share the most
+/// index keys with `name` (among equals, those born in the person's year
+/// first), among `entries`, and the list versions they were sought in.
+pub(crate) async fn candidates(
+    gw: &Gateway,
+    environment: Environment,
+    name: &str,
+    date_of_birth: &str,
+    entries: Entries<'_>,
+    scope: ScreeningScope,
+    read_lists: Option<Vec<store::ActiveList>>,
+) -> ApiResult<(Vec<ListCandidate>, Vec<ScreenedSource>)> {
+    candidates_up_to(gw, environment, name, date_of_birth, entries, scope, MAX_CANDIDATES, false, read_lists).await
+}
 
-    /// [`Self::list_candidates`], with at most `cut` entries proposed; by the
-    /// first word as written too when `whole_name` (OFAC mode, whose
-    /// whole-name technique reads words in order; the screening score does
-    /// not, and a query's given name heading it would rank every entry that
-    /// begins with it above the person).
-    #[allow(clippy::too_many_arguments)]
-    async fn list_candidates_up_to(
-        &self,
-        environment: Environment,
-        name: &str,
-        date_of_birth: &str,
-        entries: Entries<'_>,
-        scope: ScreeningScope,
-        cut: usize,
-        whole_name: bool,
-        // the environment's active lists when the caller read them in its own batch
-        read_lists: Option<Vec<store::ActiveList>>,
-    ) -> ApiResult<(Vec<ListCandidate>, Vec<ScreenedSource>)> {
-        let birth_year = date_of_birth.get(..4).filter(|y| y.bytes().all(|b| b.is_ascii_digit()));
-        let mut lists = match read_lists {
-            Some(lists) => lists,
-            None => store::active_lists(self.store.as_ref(), environment).await?,
-        };
-        if let Entries::ChangedIn(list_id) = entries {
-            lists.retain(|l| l.list_id == list_id);
-        }
-        let sources = lists.iter().map(|l| ScreenedSource { source: l.source.clone(), version: l.version.clone() }).collect();
-        let changed_only = matches!(entries, Entries::ChangedIn(_));
-        if lists.is_empty() {
-            return Ok((Vec::new(), sources));
-        }
-        let mut keys = self.rules.index_keys(&[name.to_string()])?.into_iter().next().unwrap_or_default();
-        if !whole_name {
-            keys.retain(|k| !rules::matching::is_whole_name_key(k));
-        }
-        // The store ranks the entries by shared keys, KEYS_PER_READ keys a statement.
-        let mut reads = Vec::new();
-        let mut read_list = Vec::new();
-        for (i, list) in lists.iter().enumerate() {
-            for chunk in keys.chunks(KEYS_PER_READ) {
-                reads.push(store::read_ranked_entries(&list.list_id, changed_only, cut, chunk, scope, birth_year));
-                read_list.push(i);
-            }
-        }
-        if reads.is_empty() {
-            return Ok((Vec::new(), sources));
-        }
-        let mut hits: HashMap<(usize, i64), (i64, bool)> = HashMap::new();
-        for (rows, list) in store::read_entries(self.store.as_ref(), reads).await?.iter().zip(&read_list) {
-            for (entry_no, shared, born) in store::ranked_from(rows)? {
-                let hit = hits.entry((*list, entry_no)).or_default();
-                hit.0 += shared;
-                hit.1 |= born;
-            }
-        }
-        let mut ranked: Vec<((usize, i64), (i64, bool))> = hits.into_iter().collect();
-        ranked.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(b.1 .1.cmp(&a.1 .1)).then(a.0.cmp(&b.0)));
-        ranked.truncate(cut);
-        let picks: Vec<(usize, i64)> = ranked.into_iter().map(|(k, _)| k).collect();
-        if picks.is_empty() {
-            // no entry shares a key: no round trip for their rows
-            return Ok((Vec::new(), sources));
-        }
-        let reads = picks.iter().filter_map(|(list, entry_no)| lists.get(*list).map(|l| store::read_entry(&l.list_id, *entry_no))).collect();
-        let mut candidates = Vec::with_capacity(picks.len());
-        for ((list, _), rows) in picks.iter().zip(store::read_entries(self.store.as_ref(), reads).await?) {
-            let (Some(row), Some(list)) = (rows.first(), lists.get(*list)) else { continue };
-            candidates.push(store::candidate_from(&list.source, row)?);
-        }
-        Ok((candidates, sources))
+/// [`candidates`], with at most `cut` entries proposed; by the
+/// first word as written too when `whole_name` (OFAC mode, whose
+/// whole-name technique reads words in order; the screening score does
+/// not, and a query's given name heading it would rank every entry that
+/// begins with it above the person).
+#[allow(clippy::too_many_arguments)]
+async fn candidates_up_to(
+    gw: &Gateway,
+    environment: Environment,
+    name: &str,
+    date_of_birth: &str,
+    entries: Entries<'_>,
+    scope: ScreeningScope,
+    cut: usize,
+    whole_name: bool,
+    // the environment's active lists when the caller read them in its own batch
+    read_lists: Option<Vec<store::ActiveList>>,
+) -> ApiResult<(Vec<ListCandidate>, Vec<ScreenedSource>)> {
+    let birth_year = date_of_birth.get(..4).filter(|y| y.bytes().all(|b| b.is_ascii_digit()));
+    let mut lists = match read_lists {
+        Some(lists) => lists,
+        None => store::active_lists(gw.store.as_ref(), environment).await?,
+    };
+    if let Entries::ChangedIn(list_id) = entries {
+        lists.retain(|l| l.list_id == list_id);
     }
+    let sources = lists.iter().map(|l| ScreenedSource { source: l.source.clone(), version: l.version.clone() }).collect();
+    let changed_only = matches!(entries, Entries::ChangedIn(_));
+    if lists.is_empty() {
+        return Ok((Vec::new(), sources));
+    }
+    let mut keys = gw.rules.index_keys(&[name.to_string()])?.into_iter().next().unwrap_or_default();
+    if !whole_name {
+        keys.retain(|k| !rules::matching::is_whole_name_key(k));
+    }
+    // The store ranks the entries by shared keys, KEYS_PER_READ keys a statement.
+    let mut reads = Vec::new();
+    let mut read_list = Vec::new();
+    for (i, list) in lists.iter().enumerate() {
+        for chunk in keys.chunks(KEYS_PER_READ) {
+            reads.push(store::read_ranked_entries(&list.list_id, changed_only, cut, chunk, scope, birth_year));
+            read_list.push(i);
+        }
+    }
+    if reads.is_empty() {
+        return Ok((Vec::new(), sources));
+    }
+    let mut hits: HashMap<(usize, i64), (i64, bool)> = HashMap::new();
+    for (rows, list) in store::read_entries(gw.store.as_ref(), reads).await?.iter().zip(&read_list) {
+        for (entry_no, shared, born) in store::ranked_from(rows)? {
+            let hit = hits.entry((*list, entry_no)).or_default();
+            hit.0 += shared;
+            hit.1 |= born;
+        }
+    }
+    let mut ranked: Vec<((usize, i64), (i64, bool))> = hits.into_iter().collect();
+    ranked.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(b.1 .1.cmp(&a.1 .1)).then(a.0.cmp(&b.0)));
+    ranked.truncate(cut);
+    let picks: Vec<(usize, i64)> = ranked.into_iter().map(|(k, _)| k).collect();
+    if picks.is_empty() {
+        // no entry shares a key: no round trip for their rows
+        return Ok((Vec::new(), sources));
+    }
+    let reads = picks.iter().filter_map(|(list, entry_no)| lists.get(*list).map(|l| store::read_entry(&l.list_id, *entry_no))).collect();
+    let mut candidates = Vec::with_capacity(picks.len());
+    for ((list, _), rows) in picks.iter().zip(store::read_entries(gw.store.as_ref(), reads).await?) {
+        let (Some(row), Some(list)) = (rows.first(), lists.get(*list)) else { continue };
+        candidates.push(store::candidate_from(&list.source, row)?);
+    }
+    Ok((candidates, sources))
 }
 
 /// The query of `GET /v1/admin/sanctions/search`.
@@ -659,7 +649,7 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
     let cut = if mode == SearchMode::Ofac { OFAC_CANDIDATES } else { MAX_CANDIDATES };
     let whole_name = mode == SearchMode::Ofac;
     let (candidates, _) =
-        gw.list_candidates_up_to(ctx.caller.environment, &name, retrieval_birth, Entries::All, every_topic, cut, whole_name, None).await?;
+        candidates_up_to(gw, ctx.caller.environment, &name, retrieval_birth, Entries::All, every_topic, cut, whole_name, None).await?;
     // Each mode scores in the rules; a result is the candidate with its score and that mode's parts.
     let scored: Vec<Scored> = match mode {
         SearchMode::Ofac => gw
@@ -744,32 +734,30 @@ pub(crate) struct SourceCoverage {
     pub stale: bool,
 }
 
-impl Gateway {
-    /// Each required source of the environment (production only; the sandbox
-    /// screens against its stubs) with its active version and freshness.
-    pub(crate) async fn list_coverage(&self, environment: Environment) -> ApiResult<Vec<SourceCoverage>> {
-        if environment == Environment::Sandbox {
-            return Ok(Vec::new());
-        }
-        let active = store::active_versions(self.store.as_ref(), environment).await?;
-        let window = self.config.list_freshness_seconds.unwrap_or(DEFAULT_FRESHNESS_SECONDS);
-        let now = self.clock.now();
-        let required: Vec<String> = self.config.required_lists.clone().unwrap_or_else(|| REQUIRED_SOURCES.iter().map(|s| s.to_string()).collect());
-        Ok(required
-            .into_iter()
-            .map(|source| {
-                let version = active.iter().find(|l| l.source == source);
-                let refreshed = version.and_then(|v| v.activated_at);
-                SourceCoverage {
-                    version: version.map(|v| v.version.clone()),
-                    entry_count: version.map(|v| v.entry_count),
-                    last_refreshed_at: refreshed.map(time::format),
-                    stale: version.is_some() && refreshed.is_none_or(|at| now.saturating_sub(at) > window),
-                    source,
-                }
-            })
-            .collect())
+/// Each required source of the environment (production only; the sandbox
+/// screens against its stubs) with its active version and freshness.
+pub(crate) async fn coverage(gw: &Gateway, environment: Environment) -> ApiResult<Vec<SourceCoverage>> {
+    if environment == Environment::Sandbox {
+        return Ok(Vec::new());
     }
+    let active = store::active_versions(gw.store.as_ref(), environment).await?;
+    let window = gw.config.list_freshness_seconds.unwrap_or(DEFAULT_FRESHNESS_SECONDS);
+    let now = gw.clock.now();
+    let required: Vec<String> = gw.config.required_lists.clone().unwrap_or_else(|| REQUIRED_SOURCES.iter().map(|s| s.to_string()).collect());
+    Ok(required
+        .into_iter()
+        .map(|source| {
+            let version = active.iter().find(|l| l.source == source);
+            let refreshed = version.and_then(|v| v.activated_at);
+            SourceCoverage {
+                version: version.map(|v| v.version.clone()),
+                entry_count: version.map(|v| v.entry_count),
+                last_refreshed_at: refreshed.map(time::format),
+                stale: version.is_some() && refreshed.is_none_or(|at| now.saturating_sub(at) > window),
+                source,
+            }
+        })
+        .collect())
 }
 
 /// `GET /v1/admin/sanctions/lists`: the environment's lists, active first.
@@ -790,7 +778,7 @@ pub(crate) async fn list_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
             rescreen_pending: l.rescreen_pending,
         })
         .collect();
-    let coverage = gw.list_coverage(ctx.caller.environment).await?;
+    let coverage = coverage(gw, ctx.caller.environment).await?;
     let freshness_hours = gw.config.list_freshness_seconds.unwrap_or(DEFAULT_FRESHNESS_SECONDS) / 3_600;
     Reply::typed(200, &ListList { lists, coverage, freshness_hours })
 }

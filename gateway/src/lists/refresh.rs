@@ -54,69 +54,67 @@ impl ListSource {
     }
 }
 
-impl Gateway {
-    /// Downloads and reads one source through the host's HTTP port. Errors
-    /// name the file, never the URL (it may carry credentials).
-    pub async fn download_list(&self, list: &ListSource) -> Result<Vec<ListEntry>, String> {
-        let http = self.vendor_http.as_deref().ok_or("this host has no HTTP client for list downloads")?;
-        let get = |file: &'static str, url: String| async move { http.download(&url, MAX_DOWNLOAD_BYTES).await.map_err(|e| format!("{file}: {e}")) };
-        match list.format {
-            ListFormat::OfacCsv => {
-                let base = if list.url.ends_with('/') { list.url.clone() } else { format!("{}/", list.url) };
-                let sdn = get("sdn.csv", format!("{base}sdn.csv")).await?;
-                let alt = get("alt.csv", format!("{base}alt.csv")).await?;
-                parse::ofac(&sdn, Some(&alt))
-            }
-            single_file => single_file.read(&get("the list", list.url.clone()).await?),
+/// Downloads and reads one source through the host's HTTP port. Errors
+/// name the file, never the URL (it may carry credentials).
+pub async fn download(gw: &Gateway, list: &ListSource) -> Result<Vec<ListEntry>, String> {
+    let http = gw.vendor_http.as_deref().ok_or("this host has no HTTP client for list downloads")?;
+    let get = |file: &'static str, url: String| async move { http.download(&url, MAX_DOWNLOAD_BYTES).await.map_err(|e| format!("{file}: {e}")) };
+    match list.format {
+        ListFormat::OfacCsv => {
+            let base = if list.url.ends_with('/') { list.url.clone() } else { format!("{}/", list.url) };
+            let sdn = get("sdn.csv", format!("{base}sdn.csv")).await?;
+            let alt = get("alt.csv", format!("{base}alt.csv")).await?;
+            parse::ofac(&sdn, Some(&alt))
         }
+        single_file => single_file.read(&get("the list", list.url.clone()).await?),
     }
+}
 
-    /// Refreshes each configured source that is due and that this host
-    /// claims first: downloads, reads and stages it. Answers one line per
-    /// source refreshed, `Err` for one that failed (the active version stays).
-    pub async fn refresh_due_lists(&self) -> Vec<Result<String, String>> {
-        let mut outcomes = Vec::new();
-        for list in &self.config.list_sources {
-            let label = format!("{} {}", list.environment.as_str(), list.source);
-            match self.claim_list_refresh(list).await {
-                Ok(true) => {}
-                Ok(false) => continue,
-                Err(e) => {
-                    outcomes.push(Err(format!("{label}: {e}")));
-                    continue;
-                }
+/// Refreshes each configured source that is due and that this host
+/// claims first: downloads, reads and stages it. Answers one line per
+/// source refreshed, `Err` for one that failed (the active version stays).
+pub async fn refresh_due(gw: &Gateway) -> Vec<Result<String, String>> {
+    let mut outcomes = Vec::new();
+    for list in &gw.config.list_sources {
+        let label = format!("{} {}", list.environment.as_str(), list.source);
+        match claim_refresh(gw, list).await {
+            Ok(true) => {}
+            Ok(false) => continue,
+            Err(e) => {
+                outcomes.push(Err(format!("{label}: {e}")));
+                continue;
             }
-            let outcome = match self.download_list(list).await {
-                Ok(entries) => match self.stage_list_import(list.environment, &list.source, list.format, entries, "list-refresh").await {
-                    Ok(s) => Ok(format!("{label}: staged {} entries, version {}", s.entries, s.version)),
-                    Err(e) => Err(format!("{label}: {}: {}", e.code, e.message)),
-                },
-                Err(e) => {
-                    self.audit_refused_list_import(list.environment, &list.source, "list-refresh", "unreadable_list").await;
-                    Err(format!("{label}: {e}"))
-                }
-            };
-            if outcome.is_err() {
-                metrics::counter!(crate::metric_names::LIST_REFRESH_FAILURES, "environment" => list.environment.as_str(), "source" => list.source.clone())
-                    .increment(1);
-                let retry_at = self.clock.now() + RETRY_SECONDS.min(self.list_refresh_seconds());
-                let _ = self.store.batch(vec![store::refresh_at(list.environment, &list.source, retry_at)]).await;
-            }
-            outcomes.push(outcome);
         }
-        outcomes
+        let outcome = match download(gw, list).await {
+            Ok(entries) => match super::stage_import(gw, list.environment, &list.source, list.format, entries, "list-refresh").await {
+                Ok(s) => Ok(format!("{label}: staged {} entries, version {}", s.entries, s.version)),
+                Err(e) => Err(format!("{label}: {}: {}", e.code, e.message)),
+            },
+            Err(e) => {
+                super::audit_refused_import(gw, list.environment, &list.source, "list-refresh", "unreadable_list").await;
+                Err(format!("{label}: {e}"))
+            }
+        };
+        if outcome.is_err() {
+            metrics::counter!(crate::metric_names::LIST_REFRESH_FAILURES, "environment" => list.environment.as_str(), "source" => list.source.clone())
+                .increment(1);
+            let retry_at = gw.clock.now() + RETRY_SECONDS.min(refresh_seconds(gw));
+            let _ = gw.store.batch(vec![store::refresh_at(list.environment, &list.source, retry_at)]).await;
+        }
+        outcomes.push(outcome);
     }
+    outcomes
+}
 
-    fn list_refresh_seconds(&self) -> i64 {
-        self.config.list_refresh_seconds.unwrap_or(DEFAULT_REFRESH_SECONDS).max(60)
-    }
+fn refresh_seconds(gw: &Gateway) -> i64 {
+    gw.config.list_refresh_seconds.unwrap_or(DEFAULT_REFRESH_SECONDS).max(60)
+}
 
-    /// Whether this host won the source's due refresh: the due time moves
-    /// one interval on in a conditional update only one host can make.
-    async fn claim_list_refresh(&self, list: &ListSource) -> Result<bool, StoreError> {
-        let now = self.clock.now();
-        store::claim_refresh(self.store.as_ref(), list.environment, &list.source, now, now + self.list_refresh_seconds()).await
-    }
+/// Whether this host won the source's due refresh: the due time moves
+/// one interval on in a conditional update only one host can make.
+async fn claim_refresh(gw: &Gateway, list: &ListSource) -> Result<bool, StoreError> {
+    let now = gw.clock.now();
+    store::claim_refresh(gw.store.as_ref(), list.environment, &list.source, now, now + refresh_seconds(gw)).await
 }
 
 #[cfg(test)]

@@ -154,7 +154,7 @@ impl Gateway {
                     g.set(QUEUE_PAST_DUE, &labels, past_due as f64);
                 }
             }
-            for list in self.list_coverage(environment).await? {
+            for list in crate::lists::coverage(self, environment).await? {
                 let at = list.last_refreshed_at.as_deref().and_then(time::parse).unwrap_or(0);
                 g.set(LIST_LAST_REFRESH, &[("environment", environment.as_str()), ("source", &list.source)], at as f64);
             }

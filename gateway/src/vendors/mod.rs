@@ -37,7 +37,8 @@ impl Gateway {
         read_lists: Option<Vec<crate::lists::store::ActiveList>>,
     ) -> ApiResult<(Vec<ListCandidate>, Vec<ScreenedSource>)> {
         let whole_lists = matches!(entries, Entries::All);
-        let (mut candidates, mut sources) = self.list_candidates(environment, person.name, person.date_of_birth, entries, scope, read_lists).await?;
+        let (mut candidates, mut sources) =
+            crate::lists::candidates(self, environment, person.name, person.date_of_birth, entries, scope, read_lists).await?;
         if let (Environment::Production, true, Some(yente)) = (environment, whole_lists, &self.config.production_screening_vendor) {
             let http = self.vendor_http.as_ref().ok_or_else(|| unavailable("screening", "this host has no vendor client".into()))?;
             let response = http.send(yente.match_request(person, scope)).await.map_err(|e| unavailable("screening", format!("yente: {e}")))?;

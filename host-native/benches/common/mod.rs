@@ -71,8 +71,7 @@ pub async fn start_gateway_in(
             let csv = "id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n\
                        BENCH-1,Person,Zebulon Quaxworth,,1950-01-01,gb,,,Bench,,,,bench,2026-01-01,2026-01-01,2026-01-01\n";
             let entries = gateway::lists::parse::opensanctions(csv.as_bytes())?;
-            gateway
-                .import_list(Environment::Production, "bench", gateway::lists::ListFormat::OpenSanctionsCsv, entries, "bench")
+            gateway::lists::import(&gateway, Environment::Production, "bench", gateway::lists::ListFormat::OpenSanctionsCsv, entries, "bench")
                 .await
                 .map_err(|e| e.message)?;
             gateway.create_admin_key(Environment::Production).await?
