@@ -11,7 +11,7 @@ pub mod gaming_day;
 pub mod store;
 
 use rules::{AmlDecision, AmlEvent, AmlEventType, AmlFacts, AmlOutcome, EventKind, Operation, PaymentMethod, Typology};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
@@ -19,7 +19,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::api::stored_json;
 use crate::decisions::{with_decision, Scope};
 use crate::error::{ApiError, ApiResult};
-use crate::input::Fields;
+use crate::input::{Cursor, Fields, Instant};
 use crate::openapi::shared::{Cents, Currency, Timestamp};
 use crate::openapi::OperationDoc;
 use crate::ports::{Read, Row, MAX_STORED_INTEGER};
@@ -523,16 +523,20 @@ pub(crate) fn shadow_doc() -> OperationDoc {
         .responds::<DisagreementPage>(200, "success")
 }
 
-#[derive(IntoParams)]
+/// The page of a newest-first listing: after the row of the sort key (`at`, id) the cursor names.
+type PageCursor = Cursor<(i64, String)>;
+
+#[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)]
 pub(crate) struct CursorQuery {
-    cursor: Option<String>,
+    #[param(value_type = Option<String>)]
+    cursor: Option<PageCursor>,
 }
 
 /// `GET /v1/admin/aml/shadow`.
 pub(crate) async fn shadow(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let before = crate::api::cursor::from_query::<(i64, String)>(ctx.query.get("cursor"))?;
+    let CursorQuery { cursor } = ctx.query.parse_into()?;
+    let before = Cursor::after(cursor);
     let mut rows = store::disagreements(gw.store.as_ref(), ctx.caller.environment, before, PAGE + 1).await?;
     let next_cursor = cut_page(&mut rows, |r| (r.at, r.disagreement_id.clone()));
     let disagreements = rows
@@ -662,25 +666,29 @@ pub(crate) async fn list(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
 
 // ---- alerts and cases ----
 
-#[derive(IntoParams)]
+#[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)]
 pub(crate) struct AlertQuery {
     tenant_id: Option<String>,
     user_id: Option<String>,
     /// a reason code, such as `structuring`
-    typology: Option<String>,
+    #[param(value_type = Option<String>)]
+    typology: Option<Typology>,
     /// one AML case's alerts
     case_id: Option<String>,
-    cursor: Option<String>,
+    #[param(value_type = Option<String>)]
+    cursor: Option<PageCursor>,
 }
 
-#[derive(IntoParams)]
+#[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)]
 pub(crate) struct OwnAlertQuery {
     user_id: String,
-    cursor: Option<String>,
+    /// a reason code, such as `structuring`
+    #[param(value_type = Option<String>)]
+    typology: Option<Typology>,
+    #[param(value_type = Option<String>)]
+    cursor: Option<PageCursor>,
 }
 
 /// An alert as the compliance team sees it: why it fired, rule by rule.
@@ -777,43 +785,42 @@ pub(crate) fn admin_cases_doc() -> OperationDoc {
         .responds::<AmlCasePage>(200, "success")
 }
 
-#[derive(IntoParams)]
+#[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)]
 pub(crate) struct CaseQuery {
     /// `open` or `closed`; both when absent
-    status: Option<String>,
+    #[param(inline)]
+    status: Option<CaseState>,
     tenant_id: Option<String>,
-    cursor: Option<String>,
+    #[param(value_type = Option<String>)]
+    cursor: Option<PageCursor>,
 }
 
-fn typology_filter(ctx: &Ctx<'_>) -> ApiResult<Option<Typology>> {
-    ctx.query
-        .get("typology")
-        .map(|t| {
-            Typology::parse(t).ok_or_else(|| {
-                let names: Vec<&str> = Typology::ALL.iter().map(|t| t.as_str()).collect();
-                ApiError::bad_request("invalid_field", format!("typology must be one of {}", names.join(", ")))
-            })
-        })
-        .transpose()
+/// Where an AML case stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum CaseState {
+    Open,
+    Closed,
 }
 
-async fn alert_rows(
-    gw: &Gateway,
-    ctx: &Ctx<'_>,
-    tenant_id: Option<&str>,
-    user_id: Option<&str>,
-    case_id: Option<&str>,
-) -> ApiResult<(Vec<store::AlertRow>, Option<String>)> {
-    let before = crate::api::cursor::from_query::<(i64, String)>(ctx.query.get("cursor"))?;
+/// Which alerts a listing shows.
+struct AlertsOf<'a> {
+    tenant_id: Option<&'a str>,
+    user_id: Option<&'a str>,
+    case_id: Option<&'a str>,
+    typology: Option<Typology>,
+    before: Option<(i64, String)>,
+}
+
+async fn alert_rows(gw: &Gateway, ctx: &Ctx<'_>, of: AlertsOf<'_>) -> ApiResult<(Vec<store::AlertRow>, Option<String>)> {
     let filter = store::AlertFilter {
         environment: ctx.caller.environment,
-        tenant_id,
-        user_id,
-        case_id,
-        typology: typology_filter(ctx)?,
-        before,
+        tenant_id: of.tenant_id,
+        user_id: of.user_id,
+        case_id: of.case_id,
+        typology: of.typology,
+        before: of.before,
         limit: PAGE + 1,
     };
     let mut rows = store::alerts(gw.store.as_ref(), &filter).await?;
@@ -839,16 +846,24 @@ fn alert_view(row: store::AlertRow) -> ApiResult<AlertView> {
 
 /// `GET /v1/admin/aml/alerts`.
 pub(crate) async fn admin_alerts(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let (tenant, user) = (ctx.query.get("tenant_id"), ctx.query.get("user_id"));
-    let (rows, next_cursor) = alert_rows(gw, ctx, tenant, user, ctx.query.get("case_id")).await?;
+    let AlertQuery { tenant_id, user_id, typology, case_id, cursor } = ctx.query.parse_into()?;
+    let of = AlertsOf {
+        tenant_id: tenant_id.as_deref(),
+        user_id: user_id.as_deref(),
+        case_id: case_id.as_deref(),
+        typology,
+        before: Cursor::after(cursor),
+    };
+    let (rows, next_cursor) = alert_rows(gw, ctx, of).await?;
     let alerts = rows.into_iter().map(alert_view).collect::<ApiResult<Vec<_>>>()?;
     Reply::typed(200, &AlertPage { alerts, next_cursor })
 }
 
 /// `GET /v1/aml/alerts?user_id=`: the operator's own user's alerts.
 pub(crate) async fn own_alerts(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let user = ctx.query.required("user_id")?.to_string();
-    let (rows, next_cursor) = alert_rows(gw, ctx, Some(&ctx.caller.tenant_id), Some(&user), None).await?;
+    let OwnAlertQuery { user_id, typology, cursor } = ctx.query.parse_into()?;
+    let of = AlertsOf { tenant_id: Some(&ctx.caller.tenant_id), user_id: Some(&user_id), case_id: None, typology, before: Cursor::after(cursor) };
+    let (rows, next_cursor) = alert_rows(gw, ctx, of).await?;
     let alerts = rows
         .into_iter()
         .map(|r| OwnAlertView {
@@ -882,13 +897,13 @@ fn case_view(r: store::CaseRow) -> AmlCaseView {
 
 /// `GET /v1/admin/aml/cases`.
 pub(crate) async fn admin_cases(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let status = ctx
-        .query
-        .get("status")
-        .map(|s| store::AmlCaseStatus::parse(s).ok_or_else(|| ApiError::bad_request("invalid_field", "status must be open or closed")))
-        .transpose()?;
-    let after = crate::api::cursor::from_query::<(i64, String)>(ctx.query.get("cursor"))?;
-    let mut rows = store::cases(gw.store.as_ref(), ctx.caller.environment, status, ctx.query.get("tenant_id"), after, PAGE + 1).await?;
+    let CaseQuery { status, tenant_id, cursor } = ctx.query.parse_into()?;
+    let status = status.map(|s| match s {
+        CaseState::Open => store::AmlCaseStatus::Open,
+        CaseState::Closed => store::AmlCaseStatus::Closed,
+    });
+    let after = Cursor::after(cursor);
+    let mut rows = store::cases(gw.store.as_ref(), ctx.caller.environment, status, tenant_id.as_deref(), after, PAGE + 1).await?;
     let next_cursor = cut_page(&mut rows, |r| (r.due_at, r.case_id.clone()));
     Reply::typed(200, &AmlCasePage { cases: rows.into_iter().map(case_view).collect(), next_cursor })
 }
@@ -1010,14 +1025,15 @@ pub(crate) fn report_bundle_doc() -> OperationDoc {
         .errors(&[404])
 }
 
-#[derive(IntoParams)]
+#[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)]
 pub(crate) struct CtrQuery {
     /// alerts created at or after this instant
-    from: Option<String>,
+    #[param(value_type = Option<Timestamp>)]
+    from: Option<Instant>,
     /// alerts created before this instant
-    to: Option<String>,
+    #[param(value_type = Option<Timestamp>)]
+    to: Option<Instant>,
     tenant_id: Option<String>,
 }
 
@@ -1146,14 +1162,9 @@ pub(crate) async fn report_bundle(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) ->
 
 /// `GET /v1/admin/aml/ctr-candidates`: the CTR candidates of alerts created in [`from`, `to`).
 pub(crate) async fn ctr_candidates(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let instant = |name: &'static str| -> ApiResult<Option<i64>> {
-        ctx.query
-            .get(name)
-            .map(|t| time::parse(t).ok_or_else(|| ApiError::bad_request("invalid_field", format!("{name} must be an ISO 8601 timestamp"))))
-            .transpose()
-    };
-    let (from, to) = (instant("from")?.unwrap_or(0), instant("to")?.unwrap_or(MAX_STORED_INTEGER));
-    let rows = store::ctr_alerts(gw.store.as_ref(), ctx.caller.environment, ctx.query.get("tenant_id"), from, to, REPORT_EVENTS).await?;
+    let CtrQuery { from, to, tenant_id } = ctx.query.parse_into()?;
+    let (from, to) = (from.map_or(0, |t| t.0), to.map_or(MAX_STORED_INTEGER, |t| t.0));
+    let rows = store::ctr_alerts(gw.store.as_ref(), ctx.caller.environment, tenant_id.as_deref(), from, to, REPORT_EVENTS).await?;
     let mut candidates = Vec::new();
     for row in rows {
         let explanation = stored_json(&row.explanation)?;

@@ -6,8 +6,6 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value as Json};
 
-use crate::error::{ApiError, ApiResult};
-
 /// The cursor that continues after the row with this sort key.
 pub(crate) fn encode<T: Serialize>(after: &T) -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(json!({ "v": 1, "after": after }).to_string())
@@ -19,12 +17,6 @@ pub(crate) fn decode<T: DeserializeOwned>(cursor: &str) -> Option<T> {
     let value: Json = serde_json::from_slice(&bytes).ok()?;
     (value.get("v")?.as_i64()? == 1).then_some(())?;
     serde_json::from_value(value.get("after")?.clone()).ok()
-}
-
-/// The `cursor` query parameter's sort key: `None` when absent, 400
-/// `invalid_cursor` when it is not one this service issued.
-pub(crate) fn from_query<T: DeserializeOwned>(cursor: Option<&str>) -> ApiResult<Option<T>> {
-    cursor.map(|c| decode(c).ok_or_else(|| ApiError::bad_request("invalid_cursor", "cursor is not one this service issued"))).transpose()
 }
 
 #[cfg(test)]
@@ -41,7 +33,5 @@ mod tests {
         }
         // a cursor of another list's key shape is refused too
         assert_eq!(decode::<(i64, String)>(&encode(&42)), None);
-        assert!(from_query::<i64>(Some("x")).is_err());
-        assert_eq!(from_query::<i64>(None).ok(), Some(None));
     }
 }

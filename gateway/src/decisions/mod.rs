@@ -17,6 +17,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
+use crate::input::{Cursor, Instant, Limit};
 use crate::openapi::shared::{Environment as EnvironmentName, OperationName, Timestamp};
 use crate::openapi::OperationDoc;
 use crate::ports::{Rules, RulesFault, Stmt, StoreError};
@@ -269,21 +270,24 @@ struct Replayed {
 }
 
 /// The query of `GET /v1/admin/decisions`.
-#[derive(IntoParams)]
-#[allow(dead_code)]
+#[derive(serde::Deserialize, IntoParams)]
 struct DecisionQuery {
     tenant_id: Option<String>,
     user_id: Option<String>,
     #[param(value_type = Timestamp, required = false)]
-    from: Option<String>,
+    from: Option<Instant>,
     #[param(value_type = Timestamp, required = false)]
-    to: Option<String>,
+    to: Option<Instant>,
     /// opaque, from next_cursor
-    cursor: Option<String>,
+    #[param(value_type = Option<String>)]
+    cursor: Option<Cursor<String>>,
     /// default 100
-    #[param(minimum = 1, maximum = 1000)]
-    limit: Option<u32>,
+    #[param(inline)]
+    limit: Option<DecisionLimit>,
 }
+
+/// The `limit` of a page of decisions: 1 to 1000.
+type DecisionLimit = Limit<MAX_PAGE>;
 
 #[derive(Serialize, ToSchema)]
 struct DecisionPage {
@@ -333,20 +337,11 @@ pub(crate) async fn replay_decision(gw: &Gateway, ctx: &Ctx<'_>, decision_id: &s
 }
 
 pub(crate) async fn list_decisions(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let q = &ctx.query;
-    let tenant = q.get("tenant_id").unwrap_or("");
-    let user = q.get("user_id").unwrap_or("");
-    let bound = |name: &'static str, default: i64| -> ApiResult<i64> {
-        q.get(name).map_or(Ok(default), |t| {
-            time::parse(t).ok_or_else(|| ApiError::bad_request("invalid_field", format!("{name} must be an ISO 8601 timestamp")))
-        })
-    };
-    let (from, to) = (bound("from", 0)?, bound("to", crate::ports::MAX_STORED_INTEGER)?);
-    let limit = q.page_limit(DEFAULT_PAGE, MAX_PAGE)?;
-    let after_id = match q.get("cursor") {
-        None => String::new(),
-        Some(c) => decode_cursor(c).ok_or_else(|| ApiError::bad_request("invalid_cursor", "cursor is not one this service issued"))?,
-    };
+    let DecisionQuery { tenant_id, user_id, from, to, cursor, limit } = ctx.query.parse_into()?;
+    let (tenant, user) = (tenant_id.as_deref().unwrap_or(""), user_id.as_deref().unwrap_or(""));
+    let (from, to) = (from.map_or(0, |t| t.0), to.map_or(crate::ports::MAX_STORED_INTEGER, |t| t.0));
+    let limit = Limit::or(limit, DEFAULT_PAGE);
+    let after_id = Cursor::after(cursor).unwrap_or_default();
     let (lower, upper) = (id_floor(from), id_floor(to.saturating_add(1)));
     let wanted = |d: &RecordedDecision| {
         d.environment == ctx.caller.environment
@@ -436,10 +431,6 @@ pub(crate) fn id_floor(at: i64) -> String {
 
 fn encode_cursor(id: &str) -> String {
     crate::api::cursor::encode(&id)
-}
-
-fn decode_cursor(cursor: &str) -> Option<String> {
-    crate::api::cursor::decode(cursor)
 }
 
 /// Why a recorded decision could not be replayed.

@@ -16,7 +16,7 @@ use crate::api::stored_json;
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, Scope};
 use crate::error::{ApiError, ApiResult};
-use crate::input::{normalize_email, normalize_phone, Fields};
+use crate::input::{normalize_email, normalize_phone, parse_text, Fields, Limit, INVALID_CURSOR, INVALID_FIELD};
 use crate::openapi::shared::{shared_schema, Duration, Email, Phone, Timestamp};
 use crate::openapi::OperationDoc;
 use crate::ports::ReadFrom;
@@ -133,19 +133,49 @@ struct Registered<'a> {
 }
 
 /// The query of `GET /v1/exclusions/check`: at least one of email and phone.
-#[derive(IntoParams)]
-#[allow(dead_code)]
+#[derive(Deserialize, IntoParams)]
 struct CheckQuery {
     /// at least one of email and phone
     #[param(value_type = Email, required = false, inline)]
-    email: Option<String>,
+    email: Option<EmailAddress>,
     #[param(value_type = Phone, required = false, inline)]
-    phone: Option<String>,
+    phone: Option<PhoneNumber>,
     /// the `bookmark` of a registration's answer: the check then sees that
     /// exclusion at once; without it, every exclusion is seen within 1 s of
     /// its registration, from any host
-    #[param(required = false, max_length = 128, pattern = "^[0-9A-Za-z-]+$")]
-    bookmark: Option<String>,
+    #[param(value_type = Option<String>, required = false, max_length = 128, pattern = "^[0-9A-Za-z-]+$")]
+    bookmark: Option<Bookmark>,
+}
+
+/// An e-mail address, normalised ([`normalize_email`]).
+struct EmailAddress(String);
+
+impl<'de> Deserialize<'de> for EmailAddress {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        parse_text(deserializer, INVALID_FIELD, |text| normalize_email(text).map(EmailAddress).ok_or_else(|| "must be an e-mail address".into()))
+    }
+}
+
+/// A phone number, normalised to its digits ([`normalize_phone`]).
+struct PhoneNumber(String);
+
+impl<'de> Deserialize<'de> for PhoneNumber {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        parse_text(deserializer, INVALID_FIELD, |text| {
+            normalize_phone(text).map(PhoneNumber).ok_or_else(|| "must be a phone number of 7 to 15 digits".into())
+        })
+    }
+}
+
+/// A registration's bookmark, as stores give them.
+struct Bookmark(String);
+
+impl<'de> Deserialize<'de> for Bookmark {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        parse_text(deserializer, INVALID_FIELD, |text| {
+            valid_bookmark(text).map(|b| Bookmark(b.to_string())).ok_or_else(|| "must be the bookmark a registration answered".into())
+        })
+    }
 }
 
 /// Whether an address is excluded; with the most restrictive exclusion when it is.
@@ -171,26 +201,39 @@ struct CheckResult {
 }
 
 /// The query of `GET /v1/exclusions/snapshot`.
-#[derive(IntoParams)]
-#[allow(dead_code)]
+#[derive(Deserialize, IntoParams)]
 struct SnapshotQuery {
     /// opaque, from next_cursor
-    cursor: Option<String>,
+    #[param(value_type = Option<String>)]
+    cursor: Option<SnapshotCursor>,
     /// page size, default 100
-    #[param(minimum = 1, maximum = 1000)]
-    limit: Option<u32>,
+    #[param(inline)]
+    limit: Option<SnapshotLimit>,
     /// `daily` for the 03:00 UTC snapshot instead of the live list
     #[param(inline)]
     snapshot: Option<SnapshotKind>,
 }
 
+/// The `limit` of a snapshot page: 1 to 1000.
+type SnapshotLimit = Limit<MAX_PAGE>;
+
 /// Which list a snapshot page reads.
-#[derive(ToSchema)]
+#[derive(Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
-#[allow(dead_code)]
 enum SnapshotKind {
     Live,
     Daily,
+}
+
+/// A snapshot page's cursor: the sequence number of the last row served (400 `invalid_cursor`).
+struct SnapshotCursor(i64);
+
+impl<'de> Deserialize<'de> for SnapshotCursor {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        parse_text(deserializer, INVALID_CURSOR, |text| {
+            decode_cursor(text).map(SnapshotCursor).ok_or_else(|| "is not one this service issued".into())
+        })
+    }
 }
 
 /// An active exclusion on the shared list.
@@ -653,22 +696,12 @@ pub(crate) async fn register(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
 }
 
 pub(crate) async fn check(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let raw_email = ctx.query.get("email");
-    let raw_phone = ctx.query.get("phone");
-    if raw_email.is_none() && raw_phone.is_none() {
+    let CheckQuery { email, phone, bookmark } = ctx.query.parse_into()?;
+    if email.is_none() && phone.is_none() {
         return Err(ApiError::bad_request("missing_fields", "give the email or phone query parameter"));
     }
-    let email =
-        raw_email.map(|e| normalize_email(e).ok_or_else(|| ApiError::bad_request("invalid_field", "email must be an e-mail address"))).transpose()?;
-    let phone = raw_phone
-        .map(|p| normalize_phone(p).ok_or_else(|| ApiError::bad_request("invalid_field", "phone must be a phone number of 7 to 15 digits")))
-        .transpose()?;
-    let bookmark = ctx
-        .query
-        .get("bookmark")
-        .map(|b| valid_bookmark(b).ok_or_else(|| ApiError::bad_request("invalid_field", "bookmark must be the bookmark a registration answered")))
-        .transpose()?;
-    gw.find_exclusion(ctx, email.as_deref(), phone.as_deref(), bookmark).await
+    let (email, phone, bookmark) = (email.map(|e| e.0), phone.map(|p| p.0), bookmark.map(|b| b.0));
+    gw.find_exclusion(ctx, email.as_deref(), phone.as_deref(), bookmark.as_deref()).await
 }
 
 /// Writes a replication heartbeat (the time now, unix milliseconds) on the
@@ -713,22 +746,19 @@ fn fresh(from: &ReadFrom) -> ApiResult<bool> {
 /// nightly reconciliation. The cursor names the last row seen, so pages
 /// stay correct while rows are added or expire.
 pub(crate) async fn snapshot(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let limit = ctx.query.page_limit(DEFAULT_PAGE, MAX_PAGE)?;
-    let after = match ctx.query.get("cursor") {
-        None => 0,
-        Some(cursor) => decode_cursor(cursor).ok_or_else(|| ApiError::bad_request("invalid_cursor", "cursor is not one this service issued"))?,
-    };
+    let SnapshotQuery { cursor, limit, snapshot } = ctx.query.parse_into()?;
+    let limit = Limit::or(limit, DEFAULT_PAGE);
+    let after = cursor.map_or(0, |c| c.0);
     // The live list by default; with `snapshot=daily`, the list as the 03:00 UTC snapshot took it.
-    let (through_seq, active_at, daily) = match ctx.query.get("snapshot") {
-        None | Some("live") => (crate::ports::MAX_STORED_INTEGER, ctx.now, None),
-        Some("daily") => {
+    let (through_seq, active_at, daily) = match snapshot.unwrap_or(SnapshotKind::Live) {
+        SnapshotKind::Live => (crate::ports::MAX_STORED_INTEGER, ctx.now, None),
+        SnapshotKind::Daily => {
             let row = store::latest_snapshot(gw.store.as_ref(), ctx.caller.environment)
                 .await?
                 .ok_or_else(|| ApiError::not_found("snapshot_not_found", "no daily snapshot has been taken yet"))?;
             let info = DailySnapshot { snapshot_date: row.snapshot_date, taken_at: time::format(row.taken_at), active_count: row.active_count };
             (row.through_seq, row.taken_at, Some(info))
         }
-        Some(_) => return Err(ApiError::bad_request("invalid_field", "snapshot must be live or daily")),
     };
     // A page of a daily snapshot never changes once built: the rows up to
     // the snapshot's sequence number, as active at the time it was taken.

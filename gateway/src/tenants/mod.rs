@@ -5,13 +5,13 @@
 mod authn;
 pub mod store;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::ReviewPage;
 use crate::auth::{self, Environment};
 use crate::error::{ApiError, ApiResult};
-use crate::input::Fields;
+use crate::input::{Cursor, Fields, Limit};
 use crate::openapi::shared::{Environment as EnvironmentName, Timestamp};
 use crate::openapi::OperationDoc;
 use crate::ports::{Stmt, StoreError};
@@ -228,21 +228,23 @@ struct AdminAuditLog {
 }
 
 /// The page of an audit log asked for.
-#[derive(IntoParams)]
-#[allow(dead_code)]
+#[derive(Deserialize, IntoParams)]
 struct AuditQuery {
     /// default and most 500
-    #[param(minimum = 1, maximum = 500)]
-    limit: Option<u32>,
+    #[param(inline)]
+    limit: Option<AuditLimit>,
     /// the `next_cursor` of the page before
-    cursor: Option<String>,
+    #[param(value_type = Option<String>)]
+    cursor: Option<Cursor<(i64, String)>>,
 }
+
+/// The `limit` of an audit page: 1 to [`AUDIT_PAGE`].
+type AuditLimit = Limit<AUDIT_PAGE>;
 
 /// The page a request asks for: its size and where it starts.
 fn audit_page(ctx: &Ctx<'_>) -> ApiResult<ReviewPage<(i64, String)>> {
-    let limit = ctx.query.page_limit(AUDIT_PAGE, AUDIT_PAGE)?;
-    let after = crate::api::cursor::from_query(ctx.query.get("cursor"))?;
-    Ok(ReviewPage { limit, after, min_age_seconds: 0 })
+    let AuditQuery { limit, cursor } = ctx.query.parse_into()?;
+    Ok(ReviewPage { limit: Limit::or(limit, AUDIT_PAGE), after: Cursor::after(cursor), min_age_seconds: 0 })
 }
 
 pub(crate) fn create_doc() -> OperationDoc {
@@ -532,8 +534,8 @@ mod tests {
     /// The documented page is the served one.
     #[test]
     fn the_documented_audit_page_is_the_served_one() {
-        let params = serde_json::to_value(AuditQuery::into_params(|| None)).expect("serialises");
-        let limit = params.as_array().and_then(|p| p.iter().find(|p| p["name"] == "limit")).expect("a limit parameter");
+        let doc = OperationDoc::new("admin", "audit").query::<AuditQuery>();
+        let limit = doc.query.iter().find(|p| p["name"] == "limit").expect("a limit parameter");
         assert_eq!(limit["schema"]["maximum"].as_f64(), Some(AUDIT_PAGE as f64));
     }
 }

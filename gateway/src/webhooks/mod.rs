@@ -155,12 +155,11 @@ struct DeliveryLog<'a> {
 }
 
 /// The query of `GET /v1/webhooks/{webhook_id}/deliveries`.
-#[derive(IntoParams)]
-#[allow(dead_code)]
+#[derive(serde::Deserialize, IntoParams)]
 struct DeliveryFilter {
     /// only deliveries of this event
     #[param(value_type = EventName, required = false)]
-    event: Option<String>,
+    event: Option<rules::EventKind>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -286,10 +285,8 @@ pub(crate) async fn enable(gw: &Gateway, ctx: &Ctx<'_>, webhook_id: &str) -> Api
 /// newest first, with every attempt; `?event=NAME` keeps one kind of event.
 pub(crate) async fn deliveries(gw: &Gateway, ctx: &Ctx<'_>, webhook_id: &str) -> ApiResult<Reply> {
     require_webhook(gw, ctx, webhook_id).await?;
-    let event = ctx.query.get("event").unwrap_or("");
-    if !event.is_empty() && rules::EventKind::parse(event).is_none() {
-        return Err(ApiError::bad_request("invalid_field", "event must be the name of an event, such as exclusion.created"));
-    }
+    let DeliveryFilter { event } = ctx.query.parse_into()?;
+    let event = event.map_or("", |e| e.as_str());
     let mut deliveries = Vec::new();
     for d in store::deliveries(gw.store.as_ref(), webhook_id, event, DELIVERY_LOG_LENGTH).await? {
         let attempts = store::attempts(gw.store.as_ref(), &d.delivery_id)
