@@ -339,7 +339,9 @@ impl Query {
         Ok(Query(map))
     }
 
-    pub fn get(&self, name: &str) -> Option<&str> {
+    /// One parameter's value, for tests: handlers read their typed query ([`Query::parse_into`]).
+    #[cfg(test)]
+    fn get(&self, name: &str) -> Option<&str> {
         self.0.get(name).map(String::as_str)
     }
 
@@ -351,22 +353,6 @@ impl Query {
         let pairs = self.0.iter().map(|(name, value)| (name.as_str(), Text { name, value }));
         let deserializer = serde::de::value::MapDeserializer::<_, QueryError>::new(pairs);
         T::deserialize(deserializer).map_err(|e| ApiError::new(e.status, e.code, e.message))
-    }
-
-    /// The `limit` of a listing: `default` when absent, else 1 to `max` (400 `invalid_limit`).
-    pub fn page_limit(&self, default: i64, max: i64) -> ApiResult<i64> {
-        match self.get("limit") {
-            None => Ok(default),
-            Some(text) => text
-                .parse::<i64>()
-                .ok()
-                .filter(|n| (1..=max).contains(n))
-                .ok_or_else(|| ApiError::bad_request("invalid_limit", format!("limit must be an integer from 1 to {max}"))),
-        }
-    }
-
-    pub fn required(&self, name: &'static str) -> ApiResult<&str> {
-        self.get(name).ok_or_else(|| ApiError::bad_request("missing_fields", format!("missing required query parameter: {name}")))
     }
 }
 
@@ -782,7 +768,6 @@ mod tests {
         let q = Query::parse(Some("email=a%2Bb%40x.com&phone=+44 1")).unwrap();
         assert_eq!(q.get("email"), Some("a+b@x.com"));
         assert_eq!(q.get("phone"), Some("+44 1"));
-        assert!(q.required("nope").is_err());
     }
 
     #[test]

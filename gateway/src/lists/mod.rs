@@ -493,30 +493,80 @@ async fn candidates_up_to(
 }
 
 /// The query of `GET /v1/admin/sanctions/search`.
-#[derive(utoipa::IntoParams)]
-#[allow(dead_code)]
+#[derive(serde::Deserialize, utoipa::IntoParams)]
 struct SearchQuery {
-    #[param(min_length = 1, max_length = 200)]
-    name: String,
-    #[param(format = Date)]
-    date_of_birth: Option<String>,
-    #[param(pattern = "^[A-Za-z]{2}$")]
-    nationality: Option<String>,
+    #[param(value_type = String, min_length = 1, max_length = 200)]
+    name: SearchName,
+    #[param(value_type = Option<String>, format = Date)]
+    date_of_birth: Option<SearchDate>,
+    #[param(value_type = Option<String>, pattern = "^[A-Za-z]{2}$")]
+    nationality: Option<Nationality>,
     /// default 20
-    #[param(minimum = 1, maximum = 100)]
-    limit: Option<u32>,
+    #[param(inline)]
+    limit: Option<SearchLimit>,
     /// `screening` (default): the screening score, with date of birth and
     /// nationality; `ofac`: the score OFAC's Sanctions List Search gives
     /// (FAQ 249), by name only, every kind of entry
     #[param(inline)]
     mode: Option<SearchMode>,
     /// only results scoring this much or more, from 0 to 100 (OFAC's slider)
-    #[param(minimum = 0, maximum = 100)]
-    min_score: Option<u32>,
+    #[param(value_type = Option<u32>, minimum = 0, maximum = 100)]
+    min_score: Option<MinScore>,
+}
+
+/// The `limit` of a search: 1 to 100.
+type SearchLimit = crate::input::Limit<100>;
+
+/// The name searched for, trimmed: 1 to 200 characters.
+struct SearchName(String);
+
+/// A date of birth, `YYYY-MM-DD`.
+struct SearchDate(String);
+
+/// A nationality: two letters, upper-cased.
+struct Nationality(String);
+
+/// The lowest score a result may have: 0 to 100.
+struct MinScore(u32);
+
+impl<'de> serde::Deserialize<'de> for SearchName {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        crate::input::parse_text(deserializer, crate::input::INVALID_FIELD, |text| {
+            let name = text.trim();
+            (!name.is_empty() && name.chars().count() <= 200)
+                .then(|| SearchName(name.to_string()))
+                .ok_or_else(|| "must be 1 to 200 characters".into())
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for SearchDate {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        crate::input::parse_text(deserializer, crate::input::INVALID_FIELD, |text| {
+            time::parse_date(text).map(|_| SearchDate(text.to_string())).ok_or_else(|| "must be YYYY-MM-DD".into())
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Nationality {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        crate::input::parse_text(deserializer, crate::input::INVALID_FIELD, |text| {
+            let ok = text.len() == 2 && text.bytes().all(|b| b.is_ascii_alphabetic());
+            ok.then(|| Nationality(text.to_ascii_uppercase())).ok_or_else(|| "must be a two-letter country code".into())
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for MinScore {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        crate::input::parse_text(deserializer, crate::input::INVALID_FIELD, |text| {
+            text.parse::<u32>().ok().filter(|s| *s <= 100).map(MinScore).ok_or_else(|| "must be a whole number from 0 to 100".into())
+        })
+    }
 }
 
 /// How a search scores.
-#[derive(utoipa::ToSchema, Serialize, Clone, Copy, PartialEq, Eq)]
+#[derive(utoipa::ToSchema, Serialize, serde::Deserialize, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 enum SearchMode {
     Screening,
@@ -616,32 +666,13 @@ pub(crate) fn list_lists_doc() -> OperationDoc {
 /// `GET /v1/admin/sanctions/search?name=…[&date_of_birth=…][&nationality=…][&limit=…][&mode=screening|ofac][&min_score=…]`:
 /// the environment's list entries scored against a name, best first.
 pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let name = ctx.query.required("name")?.trim().to_string();
-    if name.is_empty() || name.chars().count() > 200 {
-        return Err(ApiError::bad_request("invalid_field", "name must be 1 to 200 characters"));
-    }
-    let date_of_birth = ctx.query.get("date_of_birth").unwrap_or("").to_string();
-    if !date_of_birth.is_empty() && time::parse_date(&date_of_birth).is_none() {
-        return Err(ApiError::bad_request("invalid_field", "date_of_birth must be YYYY-MM-DD"));
-    }
-    let nationality = ctx.query.get("nationality").unwrap_or("").to_ascii_uppercase();
-    if !nationality.is_empty() && (nationality.len() != 2 || !nationality.bytes().all(|b| b.is_ascii_alphabetic())) {
-        return Err(ApiError::bad_request("invalid_field", "nationality must be a two-letter country code"));
-    }
-    let limit = ctx.query.page_limit(20, 100)?;
-    let mode = match ctx.query.get("mode") {
-        None | Some("screening") => SearchMode::Screening,
-        Some("ofac") => SearchMode::Ofac,
-        Some(_) => return Err(ApiError::bad_request("invalid_field", "mode must be screening or ofac")),
-    };
-    let min_score = match ctx.query.get("min_score") {
-        None => 0,
-        Some(text) => text
-            .parse::<u32>()
-            .ok()
-            .filter(|s| *s <= 100)
-            .ok_or_else(|| ApiError::bad_request("invalid_field", "min_score must be a whole number from 0 to 100"))?,
-    };
+    let SearchQuery { name, date_of_birth, nationality, limit, mode, min_score } = ctx.query.parse_into()?;
+    let name = name.0;
+    let date_of_birth = date_of_birth.map(|d| d.0).unwrap_or_default();
+    let nationality = nationality.map(|n| n.0).unwrap_or_default();
+    let limit = SearchLimit::or(limit, 20);
+    let mode = mode.unwrap_or(SearchMode::Screening);
+    let min_score = min_score.map_or(0, |s| s.0);
     // An analyst searches every topic; each result says why it is listed.
     let every_topic = ScreeningScope { pep: true, adverse_media: true };
     // OFAC's tool scores by name alone: the birth date does not order its candidates either.

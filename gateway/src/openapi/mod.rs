@@ -82,8 +82,10 @@ impl OperationDoc {
     }
 
     /// Query parameters from `P`'s fields; an absent parameter is not a
-    /// null one, so an `Option` field's schema is its inner type's.
-    pub fn query<P: IntoParams>(mut self) -> Self {
+    /// null one, so an `Option` field's schema is its inner type's. `P` is
+    /// the typed query its handler reads ([`crate::input::Query::parse_into`]),
+    /// never a type written only for the document.
+    pub fn query<P: IntoParams + serde::de::DeserializeOwned>(mut self) -> Self {
         for parameter in P::into_params(|| Some(ParameterIn::Query)) {
             let mut parameter = to_json(&parameter);
             if let Some(schema) = parameter.get_mut("schema") {
