@@ -2,6 +2,7 @@
 
 pub mod backup;
 pub mod list_refresh;
+pub mod log_writer;
 pub mod observability;
 pub mod otel;
 pub mod rules_engine;

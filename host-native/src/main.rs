@@ -465,7 +465,7 @@ enum LogFormat {
 
 /// What keeps the log and the traces going until the server stops.
 struct Telemetry {
-    _log: Option<tracing_appender::non_blocking::WorkerGuard>,
+    _log: Option<host_native::log_writer::FlushGuard>,
     #[cfg(feature = "otel")]
     traces: Option<host_native::otel::Tracing>,
 }
@@ -481,9 +481,10 @@ impl Telemetry {
 }
 
 /// The server's log on standard output, through `tracing`: JSON lines unless
-/// asked for text or writing to a terminal. Lines are written by a thread of
-/// their own (never dropped: a full buffer makes the request wait), so a
-/// request pays for formatting its line, not for the write. With the `otel`
+/// asked for text or writing to a terminal. Lines are gathered and written in
+/// batches by a thread of their own (`log_writer`; never dropped: a full
+/// buffer makes the request wait), so a request pays for formatting its line,
+/// not for a write or a thread's wake-up. With the `otel`
 /// feature and `OTEL_EXPORTER_OTLP_ENDPOINT`, the gateway's spans are exported too.
 fn start_telemetry(format: Option<LogFormat>) -> Result<Telemetry, String> {
     use std::io::IsTerminal;
@@ -495,7 +496,7 @@ fn start_telemetry(format: Option<LogFormat>) -> Result<Telemetry, String> {
     let mut layers: Vec<Box<dyn Layer<Registry> + Send + Sync>> = Vec::new();
     let mut guard = None;
     if format != LogFormat::None {
-        let (writer, log_guard) = tracing_appender::non_blocking::NonBlockingBuilder::default().lossy(false).finish(std::io::stdout());
+        let (writer, log_guard) = host_native::log_writer::batched(std::io::stdout()).map_err(|e| format!("starting the log's writer: {e}"))?;
         guard = Some(log_guard);
         let layer = tracing_subscriber::fmt::layer().with_writer(writer);
         layers.push(match format {

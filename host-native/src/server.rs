@@ -9,6 +9,7 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use gateway::pipeline::MAX_BODY_BYTES;
+use gateway::router::Access;
 use gateway::Gateway;
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
@@ -443,7 +444,14 @@ async fn handle(
                 async {
                     match request.uri().path() {
                         "/metrics" => gateway.metrics_page(&request, gateway::telemetry::MetricsAccess::AdminKey, crate::observability::render).await,
-                        _ => gateway.handle(request).await,
+                        path => {
+                            let operators_api = gateway::router::resolve(request.method(), path).is_ok_and(|r| r.spec().access == Access::Tenant);
+                            if operators_api {
+                                crate::store_sqlite::reads_inline(gateway.handle(request)).await
+                            } else {
+                                gateway.handle(request).await
+                            }
+                        }
                     }
                 },
                 span.clone(),

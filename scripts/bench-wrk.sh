@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# The check path under an independent load generator (wrk, from Debian),
+# against the release binary on loopback, with a production tenant: the
+# player of host-native/benches/common (3 limits, 50 deposits) and an excluded
+# player whose e-mail address the exclusion check asks about.
+# Each round runs GET /v1/health, GET /v1/exclusions/check and
+# POST /v1/limits/check in turn; the report gives each route's medians and
+# their ratio to /v1/health on the same server in the same run.
+#
+#   scripts/bench-wrk.sh [--database URL] [--rounds N] [--seconds S] [--connections C] [--binary PATH] [--log-format F]
+#
+# Nothing here runs in the test command: figures go to docs/benchmarks.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+serve_args=()
+database="" rounds=3 seconds=10 connections=8 bin="$PWD/target/release/compliance-gateway"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --database) database="$2"; shift 2 ;;
+    --rounds) rounds="$2"; shift 2 ;;
+    --seconds) seconds="$2"; shift 2 ;;
+    --connections) connections="$2"; shift 2 ;;
+    --binary) bin="$2"; shift 2 ;;
+    --log-format) serve_args+=(--log-format "$2"); shift 2 ;;
+    *) echo "unknown argument: $1" >&2; exit 2 ;;
+  esac
+done
+command -v wrk >/dev/null || { [ "$(id -u)" = 0 ] && apt-get install -y -q wrk >/dev/null; } || { echo "wrk is needed: apt-get install wrk" >&2; exit 1; }
+[ -x "$bin" ] || cargo build --locked --release -q -p host-native
+
+work=$(mktemp -d)
+server=""
+cleanup() {
+  [ -n "$server" ] && { kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true; }
+  rm -rf "$work"
+}
+trap cleanup EXIT
+[ -n "$database" ] || database="sqlite://$work/gateway.db"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+base="http://127.0.0.1:$port"
+
+printf '%s\n%s\n' \
+  "id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change" \
+  "BENCH-1,Person,Zebulon Quaxworth,,1950-01-01,gb,,,Bench,,,,bench,2026-01-01,2026-01-01,2026-01-01" >"$work/list.csv"
+"$bin" lists import --environment production --format opensanctions-csv --source bench --database "$database" "$work/list.csv" >/dev/null
+admin=$("$bin" admin-key create --environment production --database "$database")
+head -c 32 /dev/urandom | base64 >"$work/secret.key"
+"$bin" serve --listen "127.0.0.1:$port" --database "$database" --secret-key-file "$work/secret.key" ${serve_args[@]+"${serve_args[@]}"} >"$work/server.log" 2>&1 &
+server=$!
+for _ in $(seq 1 100); do curl -sf "$base/v1/health" >/dev/null && break; sleep 0.1; done
+curl -sf "$base/v1/health" >/dev/null || { echo "the server did not start:" >&2; cat "$work/server.log" >&2; exit 1; }
+
+post() { curl -sS --fail-with-body -X POST "$base$1" -H "authorization: Bearer $2" -H 'content-type: application/json' -d "$3"; }
+key=$(post /v1/admin/tenants "$admin" '{"name":"bench","environment":"production","rate_limit_per_minute":1000000}' |
+  python3 -c "import json,sys; d=json.load(sys.stdin); print(d.get(\"api_key\") or sys.exit(str(d)))")
+post /v1/sanctions/screen "$key" '{"user_id":"bench-user","first_name":"Ann","last_name":"Lee","date_of_birth":"1990-01-01","nationality":"GB","email":"bench@example.com"}' >/dev/null
+now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+for kind in limit_daily limit_weekly limit_monthly; do
+  post /v1/limits "$key" "{\"user_id\":\"bench-user\",\"limit_type\":\"$kind\",\"amount_cents\":100000000,\"currency\":\"USD\",\"requested_at\":\"$now\"}" >/dev/null
+done
+for i in $(seq 0 49); do
+  post /v1/limits/commit "$key" "{\"transaction_id\":\"bench-$i\",\"user_id\":\"bench-user\",\"amount_cents\":1000,\"currency\":\"USD\"}" >/dev/null
+done
+post /v1/sanctions/screen "$key" '{"user_id":"bench-excluded","first_name":"Bo","last_name":"Lee","date_of_birth":"1990-01-01","nationality":"GB","email":"excluded-bench@example.com"}' >/dev/null
+post /v1/exclusions "$key" "{\"user_id\":\"bench-excluded\",\"duration\":\"duration_30d\",\"reason\":\"self_initiated\",\"initiated_at\":\"$now\",\"email\":\"excluded-bench@example.com\"}" >/dev/null
+curl -sf "$base/v1/exclusions/check?email=excluded-bench@example.com" -H "authorization: Bearer $key" | grep -q "\"is_excluded\":true" ||
+  { echo "the exclusion check does not answer excluded" >&2; exit 1; }
+check=$(post /v1/limits/check "$key" '{"user_id":"bench-user","amount_cents":500,"currency":"USD"}'); echo "$check" | grep -q "\"allowed\":true" ||
+  { echo "the limits check does not answer allowed: $check" >&2; exit 1; }
+
+cat >"$work/check.lua" <<EOF
+wrk.method = "POST"
+wrk.body = '{"user_id":"bench-user","amount_cents":500,"currency":"USD"}'
+wrk.headers["content-type"] = "application/json"
+wrk.headers["authorization"] = "Bearer $key"
+EOF
+cat >"$work/report.lua" <<'EOF'
+done = function(summary, latency, requests)
+  local errors = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.status + summary.errors.timeout
+  io.write(string.format("RESULT %.1f %.3f %.3f %d\n", summary.requests / (summary.duration / 1e6),
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000, errors))
+end
+EOF
+cat "$work/check.lua" "$work/report.lua" >"$work/limits.lua"
+printf 'wrk.headers["authorization"] = "Bearer %s"\n' "$key" | cat - "$work/report.lua" >"$work/exclusions.lua"
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }   # the server's user + system time
+run() { # route name, then wrk's target and script
+  local name="$1" url="$2" script="$3" line before after
+  before=$(cpu_ticks)
+  line=$(wrk -t2 -c"$connections" -d"${seconds}s" -s "$script" "$url" | grep '^RESULT')
+  after=$(cpu_ticks)
+  echo "$name $line $((after - before))" >>"$work/results"
+  echo "$name $line $((after - before))"
+}
+echo "==> wrk -t2 -c$connections -d${seconds}s, $rounds rounds, $database"
+for r in $(seq 1 "$rounds"); do
+  run health "$base/v1/health" "$work/report.lua"
+  run exclusions "$base/v1/exclusions/check?email=excluded-bench@example.com" "$work/exclusions.lua"
+  run limits "$base/v1/limits/check" "$work/limits.lua"
+done
+python3 - "$work/results" "$seconds" <<'EOF'
+import os, statistics, sys
+seconds = float(sys.argv[2])
+rows = {}
+for line in open(sys.argv[1]):
+    name, _, rps, p50, p99, errors, ticks = line.split()
+    # the server's CPU time per request, in µs (clock ticks of 1/CLK_TCK s)
+    cpu = int(ticks) / os.sysconf("SC_CLK_TCK") / (float(rps) * seconds) * 1e6
+    rows.setdefault(name, []).append((float(rps), float(p50), float(p99), int(errors), cpu))
+health = statistics.median(r[0] for r in rows["health"])
+print("| route | req/s (median) | p50 ms | p99 ms (each round) | errors | ratio to /v1/health | server CPU µs/request |")
+print("|---|---|---|---|---|---|---|")
+for name, label in [("health", "GET /v1/health"), ("exclusions", "GET /v1/exclusions/check"), ("limits", "POST /v1/limits/check")]:
+    r = rows[name]
+    rps = statistics.median(x[0] for x in r)
+    print(f"| {label} | {rps:,.0f} | {statistics.median(x[1] for x in r):.2f} | {' / '.join(f'{x[2]:.2f}' for x in r)} | {sum(x[3] for x in r)} | {rps / health:.2f} | {statistics.median(x[4] for x in r):.0f} |")
+EOF
