@@ -301,40 +301,79 @@ pub struct RulesVersion {
     pub component_sha256: String,
 }
 
+/// The parameter type of a rules call in the [`Rules`] trait: `borrow T` is
+/// `&T`, `copy T` is `T`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __rules_param {
+    (borrow $t:ty) => {
+        &$t
+    };
+    (copy $t:ty) => {
+        $t
+    };
+}
+
+/// Lends an owned argument to a rules call as its [`Rules`] parameter takes it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __rules_lend {
+    (borrow $e:expr) => {
+        &$e
+    };
+    (copy $e:expr) => {
+        $e
+    };
+}
+
+/// The [`Rules`] trait's calls, one per function of [`rules::for_each_wit_function!`].
+macro_rules! rules_trait_calls {
+    ([] calls { $( $(#[$doc:meta])* [$($op:ident)?] $name:ident ( $($arg:ident : $mode:ident $t:ty),* ) -> $ret:ty = $lib:ident; )* } loaded { $($loaded:tt)* }) => {
+        $( $(#[$doc])* fn $name(&self, $($arg: $crate::__rules_param!($mode $t)),*) -> RulesResult<$ret>; )*
+    };
+}
+
+/// [`LibraryRules`]' calls: each the library function of the list.
+macro_rules! library_calls {
+    ([] calls { $( $(#[$doc:meta])* [$($op:ident)?] $name:ident ( $($arg:ident : $mode:ident $t:ty),* ) -> $ret:ty = $lib:ident; )* } loaded { $($loaded:tt)* }) => {
+        $( fn $name(&self, $($arg: $crate::__rules_param!($mode $t)),*) -> RulesResult<$ret> { Ok(rules::$lib($($arg),*)) } )*
+    };
+}
+
+/// Implements every call of [`Rules`] by forwarding it to the `Rules` that
+/// `self.$via()` returns; for test doubles that wrap an implementation
+/// (count calls, inject faults). `identity`, `horizons` and `jurisdictions`
+/// are written by hand beside it. The types of the calls must be in scope
+/// (`use rules::*`).
+#[macro_export]
+macro_rules! delegate_rules_calls {
+    ($via:ident) => {
+        $crate::ports::for_each_wit_function!($crate::__delegate_rules_calls, $via);
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __delegate_rules_calls {
+    ([$via:ident] calls { $( $(#[$doc:meta])* [$($op:ident)?] $name:ident ( $($arg:ident : $mode:ident $t:ty),* ) -> $ret:ty = $lib:ident; )* } loaded { $($loaded:tt)* }) => {
+        $( fn $name(&self, $($arg: $crate::__rules_param!($mode $t)),*) -> $crate::ports::RulesResult<$ret> { self.$via().$name($($arg),*) } )*
+    };
+}
+
+#[doc(hidden)]
+pub use rules::for_each_wit_function;
+
 /// The compliance rules, as exported by the `cgw:rules@9.0.0` component:
 /// one call per decision. A `RuleError` is the rules refusing the facts.
+/// The calls are generated from the one list of the interface's functions,
+/// [`rules::for_each_wit_function!`].
 pub trait Rules: MaybeSend {
     fn identity(&self) -> RulesVersion;
     /// The rules' time spans; implementations ask the rules once and keep them.
     fn horizons(&self) -> Horizons;
     /// The jurisdiction profiles, asked once when the rules load.
     fn jurisdictions(&self) -> Vec<JurisdictionProfile>;
-    fn decide_deposit(&self, facts: &DepositFacts) -> RulesResult<Result<DepositDecision, RuleError>>;
-    fn decide_limit_change(&self, facts: &LimitChangeFacts) -> RulesResult<Result<LimitChangeDecision, RuleError>>;
-    fn decide_limit_cancel(&self, facts: &LimitCancelFacts) -> RulesResult<LimitCancelDecision>;
-    fn describe_limits(&self, facts: &LimitsFacts) -> RulesResult<Vec<LimitView>>;
-    fn decide_withdrawal(&self, facts: &WithdrawalFacts) -> RulesResult<Result<WithdrawalDecision, RuleError>>;
-    fn describe_tier(&self, facts: TierFacts) -> RulesResult<TierBounds>;
-    /// What the player is told, word for word.
-    fn player_message(&self, notice: &PlayerNotice) -> RulesResult<String>;
-    /// When each item of a review list is due, and whether it is overdue.
-    fn describe_reviews(&self, items: &[ReviewItem]) -> RulesResult<Vec<ReviewState>>;
-    fn decide_kyc(&self, facts: &KycFacts) -> RulesResult<KycDecision>;
-    fn decide_exclusion(&self, facts: &ExclusionFacts) -> RulesResult<Result<ExclusionDecision, RuleError>>;
-    fn describe_exclusions(&self, facts: &ExclusionStatusFacts) -> RulesResult<ExclusionStatus>;
-    fn decide_regulator_import(&self, facts: &RegulatorImportFacts) -> RulesResult<Vec<RegulatorOutcome>>;
-    fn decide_screening(&self, facts: &ScreeningFacts) -> RulesResult<ScreeningDecision>;
-    fn decide_aml(&self, facts: &AmlFacts) -> RulesResult<Result<AmlDecision, RuleError>>;
-    fn decide_aml_review(&self, facts: &AmlReviewFacts) -> RulesResult<AmlReviewDecision>;
-    /// The compliance team's search: every candidate scored, best first.
-    fn score_names(&self, query: &NameQuery, candidates: &[ListCandidate]) -> RulesResult<Vec<ScoredCandidate>>;
-    /// The compliance team's search as OFAC's own tool scores it, best first.
-    fn score_names_ofac(&self, query: &str, candidates: &[ListCandidate]) -> RulesResult<Vec<OfacScored>>;
-    /// The index keys of each name, for list imports and look-ups.
-    fn index_keys(&self, names: &[String]) -> RulesResult<Vec<Vec<String>>>;
-    fn describe_sanctions(&self, status: SanctionsStatus) -> RulesResult<SanctionsView>;
-    fn decide_case_review(&self, facts: &CaseReviewFacts) -> RulesResult<CaseReviewDecision>;
-    fn due_now(&self, facts: &DueFacts) -> RulesResult<DueWork>;
+    rules::for_each_wit_function!(rules_trait_calls);
 }
 
 /// The rules library called directly, for tests and differential checks.
@@ -351,69 +390,7 @@ impl Rules for LibraryRules {
     fn jurisdictions(&self) -> Vec<JurisdictionProfile> {
         rules::jurisdictions()
     }
-    fn decide_deposit(&self, facts: &DepositFacts) -> RulesResult<Result<DepositDecision, RuleError>> {
-        Ok(rules::decide_deposit(facts))
-    }
-    fn decide_limit_change(&self, facts: &LimitChangeFacts) -> RulesResult<Result<LimitChangeDecision, RuleError>> {
-        Ok(rules::decide_limit_change(facts))
-    }
-    fn decide_limit_cancel(&self, facts: &LimitCancelFacts) -> RulesResult<LimitCancelDecision> {
-        Ok(rules::decide_limit_cancel(facts))
-    }
-    fn describe_limits(&self, facts: &LimitsFacts) -> RulesResult<Vec<LimitView>> {
-        Ok(rules::describe_limits(facts))
-    }
-    fn decide_withdrawal(&self, facts: &WithdrawalFacts) -> RulesResult<Result<WithdrawalDecision, RuleError>> {
-        Ok(rules::decide_withdrawal(facts))
-    }
-    fn describe_tier(&self, facts: TierFacts) -> RulesResult<TierBounds> {
-        Ok(rules::describe_tier(facts))
-    }
-    fn player_message(&self, notice: &PlayerNotice) -> RulesResult<String> {
-        Ok(rules::player_message(notice))
-    }
-    fn describe_reviews(&self, items: &[ReviewItem]) -> RulesResult<Vec<ReviewState>> {
-        Ok(rules::describe_reviews(items))
-    }
-    fn decide_kyc(&self, facts: &KycFacts) -> RulesResult<KycDecision> {
-        Ok(rules::decide_kyc(facts))
-    }
-    fn decide_exclusion(&self, facts: &ExclusionFacts) -> RulesResult<Result<ExclusionDecision, RuleError>> {
-        Ok(rules::decide_exclusion(facts))
-    }
-    fn describe_exclusions(&self, facts: &ExclusionStatusFacts) -> RulesResult<ExclusionStatus> {
-        Ok(rules::describe_exclusions(facts))
-    }
-    fn decide_regulator_import(&self, facts: &RegulatorImportFacts) -> RulesResult<Vec<RegulatorOutcome>> {
-        Ok(rules::decide_regulator_import(facts))
-    }
-    fn decide_aml(&self, facts: &AmlFacts) -> RulesResult<Result<AmlDecision, RuleError>> {
-        Ok(rules::decide_aml(facts))
-    }
-    fn decide_aml_review(&self, facts: &AmlReviewFacts) -> RulesResult<AmlReviewDecision> {
-        Ok(rules::decide_aml_review(facts))
-    }
-    fn decide_screening(&self, facts: &ScreeningFacts) -> RulesResult<ScreeningDecision> {
-        Ok(rules::decide_screening(facts))
-    }
-    fn score_names(&self, query: &NameQuery, candidates: &[ListCandidate]) -> RulesResult<Vec<ScoredCandidate>> {
-        Ok(rules::score_candidates(query, candidates))
-    }
-    fn score_names_ofac(&self, query: &str, candidates: &[ListCandidate]) -> RulesResult<Vec<OfacScored>> {
-        Ok(rules::ofac_scores(query, candidates))
-    }
-    fn index_keys(&self, names: &[String]) -> RulesResult<Vec<Vec<String>>> {
-        Ok(names.iter().map(|n| rules::index_keys(n)).collect())
-    }
-    fn describe_sanctions(&self, status: SanctionsStatus) -> RulesResult<SanctionsView> {
-        Ok(rules::describe_sanctions(status))
-    }
-    fn decide_case_review(&self, facts: &CaseReviewFacts) -> RulesResult<CaseReviewDecision> {
-        Ok(rules::decide_case_review(facts))
-    }
-    fn due_now(&self, facts: &DueFacts) -> RulesResult<DueWork> {
-        Ok(rules::due_now(facts))
-    }
+    rules::for_each_wit_function!(library_calls);
 }
 
 /// What an endpoint answered to a webhook delivery.
@@ -488,4 +465,152 @@ pub trait TraceContext: MaybeSend {
 /// they go out at once rather than at the next tick.
 pub trait Waker: MaybeSend {
     fn wake(&self);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One function as the list declares it: the WIT name, each parameter's
+    /// name and type, and the result, all in WIT notation.
+    #[derive(Debug, PartialEq)]
+    struct Signature {
+        name: String,
+        params: Vec<(String, String)>,
+        result: String,
+    }
+
+    /// `DepositFacts` → `deposit-facts`, `Vec<X>` and `[X]` → `list<x>`,
+    /// `Result` → `result`, `Option` → `option`, `String` and `str` → `string`.
+    fn wit_type(rust: &str) -> String {
+        fn word(w: &str) -> String {
+            match w {
+                "Result" => "result".to_string(),
+                "Option" => "option".to_string(),
+                "Vec" => "list".to_string(),
+                "String" | "str" => "string".to_string(),
+                _ => {
+                    let mut kebab = String::new();
+                    for (i, c) in w.chars().enumerate() {
+                        if c.is_ascii_uppercase() && i > 0 {
+                            kebab.push('-');
+                        }
+                        kebab.push(c.to_ascii_lowercase());
+                    }
+                    kebab
+                }
+            }
+        }
+        let (mut out, mut current) = (String::new(), String::new());
+        for c in rust.chars().filter(|c| !c.is_whitespace()) {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                current.push(c);
+                continue;
+            }
+            if !current.is_empty() {
+                out.push_str(&word(&std::mem::take(&mut current)));
+            }
+            match c {
+                '[' => out.push_str("list<"),
+                ']' => out.push('>'),
+                _ => out.push(c),
+            }
+        }
+        if !current.is_empty() {
+            out.push_str(&word(&current));
+        }
+        out
+    }
+
+    macro_rules! signatures {
+        ([] calls { $( $(#[$doc:meta])* [$($op:ident)?] $name:ident ( $($arg:ident : $mode:ident $t:ty),* ) -> $ret:ty = $lib:ident; )* }
+            loaded { $( $lname:ident () -> $lret:ty = $llib:ident; )* }) => {
+            fn declared() -> Vec<Signature> { vec![
+                $(Signature {
+                    name: stringify!($name).replace('_', "-"),
+                    params: vec![$((stringify!($arg).replace('_', "-"), wit_type(stringify!($t)))),*],
+                    result: wit_type(stringify!($ret)),
+                },)*
+                $(Signature { name: stringify!($lname).replace('_', "-"), params: vec![], result: wit_type(stringify!($lret)) },)*
+            ] }
+        };
+    }
+    rules::for_each_wit_function!(signatures);
+
+    /// Every `name: func(…) -> …;` of the interface, in WIT notation.
+    fn wit_functions(wit: &str) -> Vec<Signature> {
+        let mut out = Vec::new();
+        for line in wit.lines().map(str::trim) {
+            let Some((name, rest)) = line.split_once(": func(") else { continue };
+            let (params, result) = rest.split_once(')').expect("a closing parenthesis");
+            let params = params
+                .split(',')
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .map(|p| {
+                    let (n, t) = p.split_once(':').expect("name: type");
+                    (n.trim().to_string(), t.chars().filter(|c| !c.is_whitespace()).collect())
+                })
+                .collect();
+            let result = result.trim().trim_start_matches("->").trim_end_matches(';').chars().filter(|c| !c.is_whitespace()).collect();
+            out.push(Signature { name: name.to_string(), params, result });
+        }
+        out
+    }
+
+    #[test]
+    fn the_function_list_is_the_wit_interface() {
+        let mut declared = declared();
+        let mut exported = wit_functions(include_str!("../../wit/rules.wit"));
+        assert!(exported.len() > 20, "the WIT file's functions were not found");
+        declared.sort_by(|a, b| a.name.cmp(&b.name));
+        exported.sort_by(|a, b| a.name.cmp(&b.name));
+        assert_eq!(declared, exported, "rules::for_each_wit_function! and wit/rules.wit disagree");
+    }
+
+    /// The negative twin: the comparison sees a changed name, parameter or result.
+    #[test]
+    fn a_function_the_list_does_not_declare_is_seen() {
+        let declared = declared();
+        let wit = include_str!("../../wit/rules.wit");
+        for (from, to) in [
+            ("decide-deposit: func(facts: deposit-facts)", "decide-deposits: func(facts: deposit-facts)"),
+            ("describe-tier: func(facts: tier-facts) -> tier-bounds", "describe-tier: func(facts: tier-facts) -> option<tier-bounds>"),
+            ("index-keys: func(names: list<string>)", "index-keys: func(names: list<string>, more: u32)"),
+        ] {
+            assert!(wit.contains(from), "{from}");
+            let mut changed = wit_functions(&wit.replace(from, to));
+            let mut declared: Vec<&Signature> = declared.iter().collect();
+            changed.sort_by(|a, b| a.name.cmp(&b.name));
+            declared.sort_by(|a, b| a.name.cmp(&b.name));
+            assert_ne!(declared, changed.iter().collect::<Vec<_>>(), "{to}");
+        }
+        assert_eq!(wit_type("Result < DepositDecision, RuleError >"), "result<deposit-decision,rule-error>");
+        assert_eq!(wit_type("[ListCandidate]"), "list<list-candidate>");
+        assert_eq!(wit_type("Vec<Vec<String>>"), "list<list<string>>");
+    }
+
+    /// Every logged operation replays through its call: the replay's match is
+    /// generated from the list and the compiler holds it exhaustive; this
+    /// checks each arm asks the call of its operation.
+    #[test]
+    fn every_operation_replays_through_the_library() {
+        use rules::Operation;
+        let facts: Vec<(Operation, String)> = vec![
+            (Operation::Tier, crate::decisions::canonical(&TierFacts { tier: rules::KycTier::Tier2, currency_exponent: 2 })),
+            (Operation::Sanctions, crate::decisions::canonical(&SanctionsStatus::HitReviewPending)),
+        ];
+        for (operation, input) in facts {
+            let replayed = crate::decisions::replay(&LibraryRules, operation, &input).expect("replays");
+            let expected = match operation {
+                Operation::Tier => {
+                    crate::decisions::canonical(&rules::describe_tier(TierFacts { tier: rules::KycTier::Tier2, currency_exponent: 2 }))
+                }
+                _ => crate::decisions::canonical(&rules::describe_sanctions(SanctionsStatus::HitReviewPending)),
+            };
+            assert_eq!(replayed, expected, "{operation:?}");
+        }
+        let refused = crate::decisions::replay(&LibraryRules, Operation::Deposit, "{}");
+        assert!(matches!(refused, Err(crate::decisions::ReplayError::Input { operation: "deposit", .. })), "{refused:?}");
+    }
 }

@@ -230,11 +230,40 @@ rules::for_each_wit_type!(jco_enum, jco_record, jco_variant);
 /// The rules component, called through jco's JS bindings.
 pub struct JsRules;
 
-thread_local! {
-    /// Asked once per isolate.
-    static HORIZONS: OnceCell<Horizons> = const { OnceCell::new() };
-    static JURISDICTIONS: OnceCell<Vec<JurisdictionProfile>> = const { OnceCell::new() };
-    static VERSION: OnceCell<String> = const { OnceCell::new() };
+/// What the component answered to a call whose result is `Self`: a plain
+/// value, or a WIT `result` whose error is the rules refusing the facts.
+trait FromAnswer: Sized {
+    fn from_answer(name: &str, answer: Answer) -> RulesResult<Self>;
+}
+
+impl<T: FromJco> FromAnswer for T {
+    fn from_answer(name: &str, answer: Answer) -> RulesResult<Self> {
+        match answer {
+            Answer::Ok(value) => T::from_jco(&value).map_err(|e| RulesFault::Engine(format!("{name}: {e}"))),
+            Answer::Err(err) => Err(RulesFault::Engine(format!("{name}: unexpected error {err}"))),
+        }
+    }
+}
+
+impl<T: FromJco> FromAnswer for Result<T, RuleError> {
+    fn from_answer(name: &str, answer: Answer) -> RulesResult<Self> {
+        let fault = |e: String| RulesFault::Engine(format!("{name}: {e}"));
+        match answer {
+            Answer::Ok(value) => T::from_jco(&value).map(Ok).map_err(fault),
+            Answer::Err(err) => RuleError::from_jco(&err).map(Err).map_err(fault),
+        }
+    }
+}
+
+impl<T: ToJco> ToJco for [T] {
+    fn to_jco(&self) -> Json {
+        Json::Array(self.iter().map(ToJco::to_jco).collect())
+    }
+}
+impl ToJco for str {
+    fn to_jco(&self) -> Json {
+        json!(self)
+    }
 }
 
 /// What a call answered: the value, or the WIT `result`'s error.
@@ -243,112 +272,72 @@ enum Answer {
     Err(Json),
 }
 
+/// Calls the export whose snake name is `name` (jco names it in camel case).
 fn call(name: &str, args: Json) -> RulesResult<Answer> {
-    let text = rules_call(name, &args.to_string()).map_err(|e| RulesFault::Engine(format!("{name}: {}", js_message(&e))))?;
-    let mut answer: Json = serde_json::from_str(&text).map_err(|e| RulesFault::Engine(format!("{name}: {e}")))?;
+    let export = camel(name);
+    let text = rules_call(&export, &args.to_string()).map_err(|e| RulesFault::Engine(format!("{export}: {}", js_message(&e))))?;
+    let mut answer: Json = serde_json::from_str(&text).map_err(|e| RulesFault::Engine(format!("{export}: {e}")))?;
     match (answer.get_mut("ok").map(Json::take), answer.get_mut("err").map(Json::take)) {
         (Some(ok), _) => Ok(Answer::Ok(ok)),
         (None, Some(err)) => Ok(Answer::Err(err)),
-        (None, None) => Err(RulesFault::Engine(format!("{name}: no answer"))),
+        (None, None) => Err(RulesFault::Engine(format!("{export}: no answer"))),
     }
+}
+
+fn ask<T: FromAnswer>(name: &str, args: Json) -> RulesResult<T> {
+    T::from_answer(name, call(name, args)?)
 }
 
 pub(crate) fn js_message(error: &JsValue) -> String {
     error.as_string().or_else(|| error.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message()))).unwrap_or_else(|| format!("{error:?}"))
 }
 
-/// A call whose WIT result is plain `T`.
-fn ask<T: FromJco>(name: &str, args: Json) -> RulesResult<T> {
-    match call(name, args)? {
-        Answer::Ok(value) => T::from_jco(&value).map_err(|e| RulesFault::Engine(format!("{name}: {e}"))),
-        Answer::Err(err) => Err(RulesFault::Engine(format!("{name}: unexpected error {err}"))),
-    }
+/// The calls of [`Rules`] and the answers asked once per isolate, from the
+/// one list of the interface's functions.
+macro_rules! js_calls {
+    ([] calls { $( $(#[$doc:meta])* [$($op:ident)?] $name:ident ( $($arg:ident : $mode:ident $t:ty),* ) -> $ret:ty = $lib:ident; )* }
+        loaded { $( $lname:ident () -> $lret:ty = $llib:ident; )* }) => {
+        /// The answers asked once when the rules load.
+        struct Loaded {
+            $( $lname: $lret, )*
+        }
+
+        fn ask_loaded() -> RulesResult<Loaded> {
+            Ok(Loaded { $( $lname: ask(stringify!($lname), json!([]))?, )* })
+        }
+
+        thread_local! {
+            /// Asked once per isolate; the error stays too, and then every decision fails anyway.
+            static LOADED: OnceCell<Result<Loaded, String>> = const { OnceCell::new() };
+        }
+
+        fn loaded<T>(f: impl FnOnce(&Result<Loaded, String>) -> T) -> T {
+            LOADED.with(|l| f(l.get_or_init(|| ask_loaded().map_err(|e| e.to_string()))))
+        }
+
+        impl Rules for JsRules {
+            fn identity(&self) -> RulesVersion {
+                let version = loaded(|l| match l {
+                    Ok(l) => l.version.clone(),
+                    Err(e) => format!("unavailable: {e}"),
+                });
+                RulesVersion { version, component_sha256: COMPONENT_SHA256.to_string() }
+            }
+            fn horizons(&self) -> Horizons {
+                // The library's horizons stand in only if the component cannot answer.
+                loaded(|l| l.as_ref().map_or_else(|_| rules::time_horizons(), |l| l.time_horizons))
+            }
+            fn jurisdictions(&self) -> Vec<JurisdictionProfile> {
+                // None stands in if the component cannot answer: tenants then cannot name a profile.
+                loaded(|l| l.as_ref().map(|l| l.jurisdictions.clone()).unwrap_or_default())
+            }
+            $(
+                fn $name(&self, $($arg: gateway::__rules_param!($mode $t)),*) -> RulesResult<$ret> {
+                    ask(stringify!($name), json!([$($arg.to_jco()),*]))
+                }
+            )*
+        }
+    };
 }
 
-/// A call whose WIT result is `result<T, rule-error>`.
-fn ask_or_refuse<T: FromJco>(name: &str, args: Json) -> RulesResult<Result<T, RuleError>> {
-    let fault = |e: String| RulesFault::Engine(format!("{name}: {e}"));
-    match call(name, args)? {
-        Answer::Ok(value) => T::from_jco(&value).map(Ok).map_err(fault),
-        Answer::Err(err) => RuleError::from_jco(&err).map(Err).map_err(fault),
-    }
-}
-
-impl Rules for JsRules {
-    fn identity(&self) -> RulesVersion {
-        let version = VERSION.with(|v| v.get_or_init(|| ask::<String>("version", json!([])).unwrap_or_else(|e| format!("unavailable: {e}"))).clone());
-        RulesVersion { version, component_sha256: COMPONENT_SHA256.to_string() }
-    }
-    fn horizons(&self) -> Horizons {
-        // The library's horizons stand in only if the component cannot answer,
-        // and then every decision fails anyway.
-        HORIZONS.with(|h| *h.get_or_init(|| ask("timeHorizons", json!([])).unwrap_or_else(|_| rules::time_horizons())))
-    }
-    fn jurisdictions(&self) -> Vec<JurisdictionProfile> {
-        // None stands in if the component cannot answer: tenants then cannot name a profile.
-        JURISDICTIONS.with(|j| j.get_or_init(|| ask("jurisdictions", json!([])).unwrap_or_default()).clone())
-    }
-    fn decide_deposit(&self, facts: &DepositFacts) -> RulesResult<Result<DepositDecision, RuleError>> {
-        ask_or_refuse("decideDeposit", json!([facts.to_jco()]))
-    }
-    fn decide_limit_change(&self, facts: &LimitChangeFacts) -> RulesResult<Result<LimitChangeDecision, RuleError>> {
-        ask_or_refuse("decideLimitChange", json!([facts.to_jco()]))
-    }
-    fn decide_limit_cancel(&self, facts: &LimitCancelFacts) -> RulesResult<LimitCancelDecision> {
-        ask("decideLimitCancel", json!([facts.to_jco()]))
-    }
-    fn describe_limits(&self, facts: &LimitsFacts) -> RulesResult<Vec<LimitView>> {
-        ask("describeLimits", json!([facts.to_jco()]))
-    }
-    fn decide_withdrawal(&self, facts: &WithdrawalFacts) -> RulesResult<Result<WithdrawalDecision, RuleError>> {
-        ask_or_refuse("decideWithdrawal", json!([facts.to_jco()]))
-    }
-    fn describe_tier(&self, facts: TierFacts) -> RulesResult<TierBounds> {
-        ask("describeTier", json!([facts.to_jco()]))
-    }
-    fn player_message(&self, notice: &PlayerNotice) -> RulesResult<String> {
-        ask("playerMessage", json!([notice.to_jco()]))
-    }
-    fn describe_reviews(&self, items: &[ReviewItem]) -> RulesResult<Vec<ReviewState>> {
-        ask("describeReviews", json!([items.to_vec().to_jco()]))
-    }
-    fn decide_aml(&self, facts: &AmlFacts) -> RulesResult<Result<AmlDecision, RuleError>> {
-        ask_or_refuse("decideAml", json!([facts.to_jco()]))
-    }
-    fn decide_aml_review(&self, facts: &AmlReviewFacts) -> RulesResult<AmlReviewDecision> {
-        ask("decideAmlReview", json!([facts.to_jco()]))
-    }
-    fn decide_kyc(&self, facts: &KycFacts) -> RulesResult<KycDecision> {
-        ask("decideKyc", json!([facts.to_jco()]))
-    }
-    fn decide_exclusion(&self, facts: &ExclusionFacts) -> RulesResult<Result<ExclusionDecision, RuleError>> {
-        ask_or_refuse("decideExclusion", json!([facts.to_jco()]))
-    }
-    fn describe_exclusions(&self, facts: &ExclusionStatusFacts) -> RulesResult<ExclusionStatus> {
-        ask("describeExclusions", json!([facts.to_jco()]))
-    }
-    fn decide_regulator_import(&self, facts: &RegulatorImportFacts) -> RulesResult<Vec<RegulatorOutcome>> {
-        ask("decideRegulatorImport", json!([facts.to_jco()]))
-    }
-    fn decide_screening(&self, facts: &ScreeningFacts) -> RulesResult<ScreeningDecision> {
-        ask("decideScreening", json!([facts.to_jco()]))
-    }
-    fn score_names(&self, query: &NameQuery, candidates: &[ListCandidate]) -> RulesResult<Vec<ScoredCandidate>> {
-        ask("scoreNames", json!([query.to_jco(), candidates.to_vec().to_jco()]))
-    }
-    fn score_names_ofac(&self, query: &str, candidates: &[ListCandidate]) -> RulesResult<Vec<OfacScored>> {
-        ask("scoreNamesOfac", json!([query, candidates.to_vec().to_jco()]))
-    }
-    fn index_keys(&self, names: &[String]) -> RulesResult<Vec<Vec<String>>> {
-        ask("indexKeys", json!([names.to_vec().to_jco()]))
-    }
-    fn describe_sanctions(&self, status: SanctionsStatus) -> RulesResult<SanctionsView> {
-        ask("describeSanctions", json!([status.to_jco()]))
-    }
-    fn decide_case_review(&self, facts: &CaseReviewFacts) -> RulesResult<CaseReviewDecision> {
-        ask("decideCaseReview", json!([facts.to_jco()]))
-    }
-    fn due_now(&self, facts: &DueFacts) -> RulesResult<DueWork> {
-        ask("dueNow", json!([facts.to_jco()]))
-    }
-}
+rules::for_each_wit_function!(js_calls);

@@ -1,5 +1,7 @@
-//! Runs the rules component in wasmtime. The only module that runs `bindgen!`;
-//! the conversions are `rules::wit_bridge!`, shared with the guest.
+//! Runs the rules component in wasmtime. The only module that runs `bindgen!`
+//! (for the WIT types); the conversions are `rules::wit_bridge!`, shared with
+//! the guest, and the calls are generated from the one list of the
+//! interface's functions, `rules::for_each_wit_function!`.
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -14,7 +16,7 @@ use rules::{
     ScreeningDecision, ScreeningFacts, TierBounds, TierFacts, WithdrawalDecision, WithdrawalFacts,
 };
 use sha2::{Digest, Sha256};
-use wasmtime::component::{Component, Linker};
+use wasmtime::component::{Component, ComponentExportIndex, ComponentNamedList, Instance, Lift, Linker, Lower, TypedFunc};
 use wasmtime::{Config, Engine, Store};
 
 mod bindings {
@@ -63,8 +65,96 @@ pub struct ComponentRules {
 
 struct Warm {
     store: Store<()>,
-    rules: bindings::Rules,
+    exports: Exports,
 }
+
+/// The interface the component exports its functions in: `cgw:rules/decisions@9.0.0`.
+fn interface_name() -> String {
+    match rules::WIT_PACKAGE.split_once('@') {
+        Some((package, version)) => format!("{package}/decisions@{version}"),
+        None => format!("{}/decisions", rules::WIT_PACKAGE),
+    }
+}
+
+/// One export of the interface, typed: its name is the list's snake name in kebab case.
+fn typed<P, R>(store: &mut Store<()>, instance: &Instance, interface: &ComponentExportIndex, name: &str) -> wasmtime::Result<TypedFunc<P, R>>
+where
+    P: ComponentNamedList + Lower,
+    R: ComponentNamedList + Lift,
+{
+    let wit_name = name.replace('_', "-");
+    let index = instance
+        .get_export_index(&mut *store, Some(interface), &wit_name)
+        .ok_or_else(|| wasmtime::format_err!("the rules component exports no function {wit_name}"))?;
+    instance.get_typed_func::<P, R>(&mut *store, &index)
+}
+
+/// An argument owned for lowering: `borrow` cloned, `copy` as it is.
+macro_rules! owned {
+    (borrow $e:expr) => {
+        ToOwned::to_owned($e)
+    };
+    (copy $e:expr) => {
+        $e
+    };
+}
+
+/// The component's exports, each typed once per instance, and the calls of
+/// [`Rules`] through them.
+macro_rules! component_calls {
+    ([] calls { $( $(#[$doc:meta])* [$($op:ident)?] $name:ident ( $($arg:ident : $mode:ident $t:ty),* ) -> $ret:ty = $lib:ident; )* }
+        loaded { $( $lname:ident () -> $lret:ty = $llib:ident; )* }) => {
+        #[allow(clippy::type_complexity)]
+        struct Exports {
+            $( $name: TypedFunc<($(<<$t as ToOwned>::Owned as WitTwin>::Wit,)*), (<$ret as WitTwin>::Wit,)>, )*
+            $( $lname: TypedFunc<(), (<$lret as WitTwin>::Wit,)>, )*
+        }
+
+        impl Exports {
+            fn new(store: &mut Store<()>, instance: &Instance) -> wasmtime::Result<Self> {
+                let name = interface_name();
+                let interface = instance
+                    .get_export_index(&mut *store, None, &name)
+                    .ok_or_else(|| wasmtime::format_err!("the rules component does not export {name}"))?;
+                Ok(Exports {
+                    $( $name: typed(store, instance, &interface, stringify!($name))?, )*
+                    $( $lname: typed(store, instance, &interface, stringify!($lname))?, )*
+                })
+            }
+        }
+
+        /// The answers asked once when the rules load.
+        struct Loaded {
+            $( $lname: $lret, )*
+        }
+
+        impl ComponentRules {
+            fn ask_loaded(&self) -> RulesResult<Loaded> {
+                Ok(Loaded { $( $lname: self.call(stringify!($lname), |e, s| e.$lname.call(s, ()))?.0.convert(), )* })
+            }
+        }
+
+        impl Rules for ComponentRules {
+            fn identity(&self) -> RulesVersion {
+                self.identity.clone()
+            }
+            fn horizons(&self) -> Horizons {
+                self.horizons
+            }
+            fn jurisdictions(&self) -> Vec<JurisdictionProfile> {
+                self.jurisdictions.clone()
+            }
+            $(
+                fn $name(&self, $($arg: gateway::__rules_param!($mode $t)),*) -> RulesResult<$ret> {
+                    $( let $arg: <<$t as ToOwned>::Owned as WitTwin>::Wit = owned!($mode $arg).convert(); )*
+                    Ok(self.call(stringify!($name), |e, s| e.$name.call(s, ($($arg,)*)))?.0.convert())
+                }
+            )*
+        }
+    };
+}
+
+rules::for_each_wit_function!(component_calls);
 
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
@@ -106,10 +196,10 @@ impl ComponentRules {
             horizons: rules::time_horizons(),
             jurisdictions: Vec::new(),
         };
-        let invalid = |e: RulesFault| LoadError::Invalid(e.to_string());
-        loaded.identity.version = loaded.call("version", |r, s| r.call_version(s)).map_err(invalid)?;
-        loaded.horizons = loaded.call("time_horizons", |r, s| r.call_time_horizons(s)).map_err(invalid)?.convert();
-        loaded.jurisdictions = loaded.call("jurisdictions", |r, s| r.call_jurisdictions(s)).map_err(invalid)?.convert();
+        let answers = loaded.ask_loaded().map_err(|e| LoadError::Invalid(e.to_string()))?;
+        loaded.identity.version = answers.version;
+        loaded.horizons = answers.time_horizons;
+        loaded.jurisdictions = answers.jurisdictions;
         Ok(loaded)
     }
 
@@ -121,11 +211,12 @@ impl ComponentRules {
     fn instantiate(&self) -> wasmtime::Result<Warm> {
         let mut store = Store::new(&self.engine, ());
         store.set_epoch_deadline(DEADLINE_TICKS);
-        let rules = bindings::Rules::instantiate(&mut store, &self.component, &self.linker)?;
-        Ok(Warm { store, rules })
+        let instance = self.linker.instantiate(&mut store, &self.component)?;
+        let exports = Exports::new(&mut store, &instance)?;
+        Ok(Warm { store, exports })
     }
 
-    fn call<T>(&self, operation: &'static str, f: impl FnOnce(&wit::Guest, &mut Store<()>) -> wasmtime::Result<T>) -> RulesResult<T> {
+    fn call<T>(&self, operation: &'static str, f: impl FnOnce(&Exports, &mut Store<()>) -> wasmtime::Result<T>) -> RulesResult<T> {
         let _span = tracing::debug_span!("rules", operation).entered();
         let started = std::time::Instant::now();
         let result = self.call_warm(f);
@@ -133,115 +224,19 @@ impl ComponentRules {
         result
     }
 
-    fn call_warm<T>(&self, f: impl FnOnce(&wit::Guest, &mut Store<()>) -> wasmtime::Result<T>) -> RulesResult<T> {
+    fn call_warm<T>(&self, f: impl FnOnce(&Exports, &mut Store<()>) -> wasmtime::Result<T>) -> RulesResult<T> {
         let mut guard = self.warm.lock().map_err(|_| RulesFault::Engine("rules instance lock poisoned".into()))?;
         if guard.is_none() {
             *guard = Some(self.instantiate().map_err(|e| RulesFault::Engine(format!("{e:#}")))?);
         }
         let Some(warm) = guard.as_mut() else { return Err(RulesFault::Engine("no rules instance".into())) };
         warm.store.set_epoch_deadline(DEADLINE_TICKS);
-        match f(warm.rules.cgw_rules_decisions(), &mut warm.store) {
+        match f(&warm.exports, &mut warm.store) {
             Ok(value) => Ok(value),
             Err(e) => {
                 *guard = None;
                 Err(RulesFault::Engine(format!("{e:#}")))
             }
         }
-    }
-}
-
-impl Rules for ComponentRules {
-    fn identity(&self) -> RulesVersion {
-        self.identity.clone()
-    }
-    fn horizons(&self) -> Horizons {
-        self.horizons
-    }
-    fn jurisdictions(&self) -> Vec<JurisdictionProfile> {
-        self.jurisdictions.clone()
-    }
-    fn decide_deposit(&self, facts: &DepositFacts) -> RulesResult<Result<DepositDecision, RuleError>> {
-        let facts: wit::DepositFacts = facts.clone().convert();
-        Ok(self.call("decide_deposit", |r, s| r.call_decide_deposit(s, &facts))?.convert())
-    }
-    fn decide_limit_change(&self, facts: &LimitChangeFacts) -> RulesResult<Result<LimitChangeDecision, RuleError>> {
-        let facts: wit::LimitChangeFacts = facts.clone().convert();
-        Ok(self.call("decide_limit_change", |r, s| r.call_decide_limit_change(s, &facts))?.convert())
-    }
-    fn decide_limit_cancel(&self, facts: &LimitCancelFacts) -> RulesResult<LimitCancelDecision> {
-        let facts: wit::LimitCancelFacts = (*facts).convert();
-        Ok(self.call("decide_limit_cancel", |r, s| r.call_decide_limit_cancel(s, facts))?.convert())
-    }
-    fn describe_limits(&self, facts: &LimitsFacts) -> RulesResult<Vec<LimitView>> {
-        let facts: wit::LimitsFacts = facts.clone().convert();
-        Ok(self.call("describe_limits", |r, s| r.call_describe_limits(s, &facts))?.convert())
-    }
-    fn decide_withdrawal(&self, facts: &WithdrawalFacts) -> RulesResult<Result<WithdrawalDecision, RuleError>> {
-        let facts: wit::WithdrawalFacts = facts.clone().convert();
-        Ok(self.call("decide_withdrawal", |r, s| r.call_decide_withdrawal(s, facts))?.convert())
-    }
-    fn describe_tier(&self, facts: TierFacts) -> RulesResult<TierBounds> {
-        let facts: wit::TierFacts = facts.convert();
-        Ok(self.call("describe_tier", |r, s| r.call_describe_tier(s, facts))?.convert())
-    }
-    fn player_message(&self, notice: &PlayerNotice) -> RulesResult<String> {
-        let notice: wit::PlayerNotice = notice.clone().convert();
-        self.call("player_message", |r, s| r.call_player_message(s, &notice))
-    }
-    fn describe_reviews(&self, items: &[ReviewItem]) -> RulesResult<Vec<ReviewState>> {
-        let items: Vec<wit::ReviewItem> = items.to_vec().convert();
-        Ok(self.call("describe_reviews", |r, s| r.call_describe_reviews(s, &items))?.convert())
-    }
-    fn decide_aml(&self, facts: &AmlFacts) -> RulesResult<Result<AmlDecision, RuleError>> {
-        let facts: wit::AmlFacts = facts.clone().convert();
-        Ok(self.call("decide_aml", |r, s| r.call_decide_aml(s, &facts))?.convert())
-    }
-    fn decide_aml_review(&self, facts: &AmlReviewFacts) -> RulesResult<AmlReviewDecision> {
-        let facts: wit::AmlReviewFacts = (*facts).convert();
-        Ok(self.call("decide_aml_review", |r, s| r.call_decide_aml_review(s, facts))?.convert())
-    }
-    fn decide_kyc(&self, facts: &KycFacts) -> RulesResult<KycDecision> {
-        let facts: wit::KycFacts = facts.clone().convert();
-        Ok(self.call("decide_kyc", |r, s| r.call_decide_kyc(s, &facts))?.convert())
-    }
-    fn decide_exclusion(&self, facts: &ExclusionFacts) -> RulesResult<Result<ExclusionDecision, RuleError>> {
-        let facts: wit::ExclusionFacts = facts.clone().convert();
-        Ok(self.call("decide_exclusion", |r, s| r.call_decide_exclusion(s, &facts))?.convert())
-    }
-    fn describe_exclusions(&self, facts: &ExclusionStatusFacts) -> RulesResult<ExclusionStatus> {
-        let facts: wit::ExclusionStatusFacts = facts.clone().convert();
-        Ok(self.call("describe_exclusions", |r, s| r.call_describe_exclusions(s, &facts))?.convert())
-    }
-    fn decide_regulator_import(&self, facts: &RegulatorImportFacts) -> RulesResult<Vec<RegulatorOutcome>> {
-        let facts: wit::RegulatorImportFacts = facts.clone().convert();
-        Ok(self.call("decide_regulator_import", |r, s| r.call_decide_regulator_import(s, &facts))?.convert())
-    }
-    fn decide_screening(&self, facts: &ScreeningFacts) -> RulesResult<ScreeningDecision> {
-        let facts: wit::ScreeningFacts = facts.clone().convert();
-        Ok(self.call("decide_screening", |r, s| r.call_decide_screening(s, &facts))?.convert())
-    }
-    fn score_names(&self, query: &NameQuery, candidates: &[ListCandidate]) -> RulesResult<Vec<ScoredCandidate>> {
-        let query: wit::NameQuery = query.clone().convert();
-        let candidates: Vec<wit::ListCandidate> = candidates.to_vec().convert();
-        Ok(self.call("score_names", |r, s| r.call_score_names(s, &query, &candidates))?.convert())
-    }
-    fn score_names_ofac(&self, query: &str, candidates: &[ListCandidate]) -> RulesResult<Vec<OfacScored>> {
-        let candidates: Vec<wit::ListCandidate> = candidates.to_vec().convert();
-        Ok(self.call("score_names_ofac", |r, s| r.call_score_names_ofac(s, query, &candidates))?.convert())
-    }
-    fn index_keys(&self, names: &[String]) -> RulesResult<Vec<Vec<String>>> {
-        self.call("index_keys", |r, s| r.call_index_keys(s, names))
-    }
-    fn describe_sanctions(&self, status: SanctionsStatus) -> RulesResult<SanctionsView> {
-        let status: wit::SanctionsStatus = status.convert();
-        Ok(self.call("describe_sanctions", |r, s| r.call_describe_sanctions(s, status))?.convert())
-    }
-    fn decide_case_review(&self, facts: &CaseReviewFacts) -> RulesResult<CaseReviewDecision> {
-        let facts: wit::CaseReviewFacts = (*facts).convert();
-        Ok(self.call("decide_case_review", |r, s| r.call_decide_case_review(s, facts))?.convert())
-    }
-    fn due_now(&self, facts: &DueFacts) -> RulesResult<DueWork> {
-        let facts: wit::DueFacts = facts.clone().convert();
-        Ok(self.call("due_now", |r, s| r.call_due_now(s, &facts))?.convert())
     }
 }

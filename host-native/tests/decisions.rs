@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use gateway::auth::Environment;
-use gateway::ports::{Clock, Rules, RulesResult, RulesVersion, Stmt};
+use gateway::ports::{Clock, Rules, RulesVersion, Stmt};
 use gateway::{Config, Gateway};
 use host_native::rules_engine::ComponentRules;
 use host_native::{open_store, OsIds, SystemClock};
@@ -44,69 +44,7 @@ impl Rules for Counting {
     fn jurisdictions(&self) -> Vec<JurisdictionProfile> {
         self.inner.jurisdictions()
     }
-    fn decide_deposit(&self, f: &DepositFacts) -> RulesResult<Result<DepositDecision, RuleError>> {
-        self.tick().decide_deposit(f)
-    }
-    fn decide_limit_change(&self, f: &LimitChangeFacts) -> RulesResult<Result<LimitChangeDecision, RuleError>> {
-        self.tick().decide_limit_change(f)
-    }
-    fn decide_limit_cancel(&self, f: &LimitCancelFacts) -> RulesResult<LimitCancelDecision> {
-        self.tick().decide_limit_cancel(f)
-    }
-    fn describe_limits(&self, f: &LimitsFacts) -> RulesResult<Vec<LimitView>> {
-        self.tick().describe_limits(f)
-    }
-    fn decide_withdrawal(&self, f: &WithdrawalFacts) -> RulesResult<Result<WithdrawalDecision, RuleError>> {
-        self.tick().decide_withdrawal(f)
-    }
-    fn describe_tier(&self, t: TierFacts) -> RulesResult<TierBounds> {
-        self.tick().describe_tier(t)
-    }
-    fn player_message(&self, n: &rules::PlayerNotice) -> RulesResult<String> {
-        self.tick().player_message(n)
-    }
-    fn describe_reviews(&self, i: &[rules::ReviewItem]) -> RulesResult<Vec<rules::ReviewState>> {
-        self.tick().describe_reviews(i)
-    }
-    fn decide_aml(&self, f: &rules::AmlFacts) -> RulesResult<Result<rules::AmlDecision, RuleError>> {
-        self.tick().decide_aml(f)
-    }
-    fn decide_aml_review(&self, f: &rules::AmlReviewFacts) -> RulesResult<rules::AmlReviewDecision> {
-        self.tick().decide_aml_review(f)
-    }
-    fn decide_kyc(&self, f: &KycFacts) -> RulesResult<KycDecision> {
-        self.tick().decide_kyc(f)
-    }
-    fn decide_exclusion(&self, f: &ExclusionFacts) -> RulesResult<Result<ExclusionDecision, RuleError>> {
-        self.tick().decide_exclusion(f)
-    }
-    fn describe_exclusions(&self, f: &ExclusionStatusFacts) -> RulesResult<ExclusionStatus> {
-        self.tick().describe_exclusions(f)
-    }
-    fn decide_regulator_import(&self, f: &RegulatorImportFacts) -> RulesResult<Vec<RegulatorOutcome>> {
-        self.tick().decide_regulator_import(f)
-    }
-    fn decide_screening(&self, f: &ScreeningFacts) -> RulesResult<ScreeningDecision> {
-        self.tick().decide_screening(f)
-    }
-    fn score_names(&self, q: &rules::NameQuery, c: &[rules::ListCandidate]) -> RulesResult<Vec<rules::ScoredCandidate>> {
-        self.tick().score_names(q, c)
-    }
-    fn score_names_ofac(&self, q: &str, c: &[rules::ListCandidate]) -> RulesResult<Vec<rules::OfacScored>> {
-        self.tick().score_names_ofac(q, c)
-    }
-    fn index_keys(&self, names: &[String]) -> RulesResult<Vec<Vec<String>>> {
-        self.tick().index_keys(names)
-    }
-    fn describe_sanctions(&self, s: SanctionsStatus) -> RulesResult<SanctionsView> {
-        self.tick().describe_sanctions(s)
-    }
-    fn decide_case_review(&self, f: &CaseReviewFacts) -> RulesResult<CaseReviewDecision> {
-        self.tick().decide_case_review(f)
-    }
-    fn due_now(&self, f: &DueFacts) -> RulesResult<DueWork> {
-        self.tick().due_now(f)
-    }
+    gateway::delegate_rules_calls!(tick);
 }
 
 async fn call(gw: &Gateway, method: &str, path: &str, key: &str, body: Option<Json>) -> (u16, Json, Option<String>) {

@@ -39,6 +39,9 @@ impl<A: Convert<B>, B, E: Convert<F>, F> Convert<Result<B, F>> for Result<A, E> 
 #[macro_export]
 macro_rules! __bridge_enum {
     ($name:ident { $($v:ident),+ }) => {
+        impl WitTwin for $crate::$name {
+            type Wit = wit::$name;
+        }
         impl $crate::Convert<wit::$name> for $crate::$name {
             fn convert(self) -> wit::$name { match self { $($crate::$name::$v => wit::$name::$v),+ } }
         }
@@ -52,6 +55,9 @@ macro_rules! __bridge_enum {
 #[macro_export]
 macro_rules! __bridge_record {
     ($name:ident { $($f:ident),+ }) => {
+        impl WitTwin for $crate::$name {
+            type Wit = wit::$name;
+        }
         impl $crate::Convert<wit::$name> for $crate::$name {
             fn convert(self) -> wit::$name { wit::$name { $($f: $crate::Convert::convert(self.$f)),+ } }
         }
@@ -65,6 +71,9 @@ macro_rules! __bridge_record {
 #[macro_export]
 macro_rules! __bridge_variant {
     ($name:ident { unit: [$($u:ident),*], with: [$($w:ident),*] }) => {
+        impl WitTwin for $crate::$name {
+            type Wit = wit::$name;
+        }
         impl $crate::Convert<wit::$name> for $crate::$name {
             fn convert(self) -> wit::$name {
                 match self {
@@ -87,11 +96,37 @@ macro_rules! __bridge_variant {
 /// Every conversion between the rules types and a `wit` module in scope
 /// generated from `wit/rules.wit` (by wit-bindgen, wasmtime's bindgen, or
 /// any generator that names types and fields as they do).
+///
+/// It also declares `WitTwin`, which names the WIT twin of each rules type
+/// (`<DepositFacts as WitTwin>::Wit` is `wit::DepositFacts`), so that code
+/// generated from [`for_each_wit_function!`](crate::for_each_wit_function)
+/// can spell the binding's signatures.
 #[macro_export]
 macro_rules! wit_bridge {
     () => {
+        /// The WIT binding's twin of a rules type.
+        #[allow(dead_code)]
+        trait WitTwin {
+            type Wit;
+        }
+        $crate::__bridge_twin!(i64, u32, u8, bool, f64, String);
+        impl<T: WitTwin> WitTwin for Vec<T> {
+            type Wit = Vec<T::Wit>;
+        }
+        impl<T: WitTwin> WitTwin for Option<T> {
+            type Wit = Option<T::Wit>;
+        }
+        impl<T: WitTwin, E: WitTwin> WitTwin for Result<T, E> {
+            type Wit = Result<T::Wit, E::Wit>;
+        }
         $crate::for_each_wit_type!($crate::__bridge_enum, $crate::__bridge_record, $crate::__bridge_variant);
     };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __bridge_twin {
+    ($($t:ty),*) => { $(impl WitTwin for $t { type Wit = $t; })* };
 }
 
 /// Calls `$enum!`, `$record!` and `$variant!` once for every type of
@@ -333,5 +368,76 @@ macro_rules! for_each_wit_type {
         $record!(ExclusionExpiry { index, announce });
         $record!(CheckExpiry { index, decision });
         $record!(DueWork { activate_limits, expire_exclusions, expire_checks, rescreen_users });
+    };
+}
+
+/// Calls `$callback!` once with every function of `wit/rules.wit`: the one
+/// list of the rules interface's functions, from which the `Rules` trait, the
+/// in-process `LibraryRules`, the guest's exports, the wasmtime and jco calls,
+/// the test doubles and the decision log's replay are generated.
+///
+/// The callback receives `[$($extra)*]`, then `calls { … }`: each decision
+/// made per request, as
+/// `[Operation] name(arg: mode Type, …) -> Result = library_function;`
+/// where `Operation` names the decision log's operation (empty when the
+/// call is not logged), `mode` is `borrow` (the trait takes `&Type`) or
+/// `copy` (by value), and the function is in the rules library; then
+/// `loaded { … }`: the exports asked once when the rules load.
+/// A WIT name is the snake name in kebab case.
+#[macro_export]
+macro_rules! for_each_wit_function {
+    ($callback:path $(, $($extra:tt)*)?) => {
+        $callback! {
+            [$($($extra)*)?]
+            calls {
+                /// The deposit gate: sanctions hold, self-exclusion, then the limits in force.
+                [Deposit] decide_deposit(facts: borrow DepositFacts) -> Result<DepositDecision, RuleError> = decide_deposit;
+                /// Setting a limit: cool-off bracket, status, effective time, event.
+                [LimitChange] decide_limit_change(facts: borrow LimitChangeFacts) -> Result<LimitChangeDecision, RuleError> = decide_limit_change;
+                /// Cancelling a limit: only a pending increase.
+                [LimitCancel] decide_limit_cancel(facts: borrow LimitCancelFacts) -> LimitCancelDecision = decide_limit_cancel;
+                /// The limits in force with their spend and reset times.
+                [Limits] describe_limits(facts: borrow LimitsFacts) -> Vec<LimitView> = describe_limits;
+                /// A withdrawal: released, held, or a verification for the tier it needs.
+                [Withdrawal] decide_withdrawal(facts: borrow WithdrawalFacts) -> Result<WithdrawalDecision, RuleError> = decide_withdrawal;
+                /// The ceiling and next-tier threshold of a verified tier.
+                [Tier] describe_tier(facts: copy TierFacts) -> TierBounds = describe_tier;
+                /// What the player is told, word for word; never why an account is held.
+                [] player_message(notice: borrow PlayerNotice) -> String = player_message;
+                /// A verification check's transitions: view, submission, review, expiry.
+                [Kyc] decide_kyc(facts: borrow KycFacts) -> KycDecision = decide_kyc;
+                /// Registering an exclusion: lengthen, never shorten.
+                [Exclusion] decide_exclusion(facts: borrow ExclusionFacts) -> Result<ExclusionDecision, RuleError> = decide_exclusion;
+                /// Which exclusions are active and which one answers a check.
+                [ExclusionStatus] describe_exclusions(facts: borrow ExclusionStatusFacts) -> ExclusionStatus = describe_exclusions;
+                /// The regulator's comprehensive list.
+                [RegulatorImport] decide_regulator_import(facts: borrow RegulatorImportFacts) -> Vec<RegulatorOutcome> = decide_regulator_import;
+                /// Screening an identity at signup or again.
+                [Screening] decide_screening(facts: borrow ScreeningFacts) -> ScreeningDecision = decide_screening;
+                /// The compliance team's search: every candidate scored, best first.
+                [] score_names(query: borrow NameQuery, candidates: borrow [ListCandidate]) -> Vec<ScoredCandidate> = score_candidates;
+                /// The compliance team's search as OFAC's own tool scores it, best first.
+                [] score_names_ofac(query: borrow str, candidates: borrow [ListCandidate]) -> Vec<OfacScored> = ofac_scores;
+                /// The keys under which the store indexes each name, and looks a query up.
+                [] index_keys(names: borrow [String]) -> Vec<Vec<String>> = index_keys_of_each;
+                /// What a screening status means for transactions.
+                [Sanctions] describe_sanctions(status: copy SanctionsStatus) -> SanctionsView = describe_sanctions;
+                /// The compliance team's review of a case.
+                [CaseReview] decide_case_review(facts: borrow CaseReviewFacts) -> CaseReviewDecision = decide_case_review;
+                /// When each case or check of a review list is due, and whether it is overdue.
+                [] describe_reviews(items: borrow [ReviewItem]) -> Vec<ReviewState> = describe_reviews;
+                /// One reported transaction event: the typologies that fire, with their evidence.
+                [Aml] decide_aml(facts: borrow AmlFacts) -> Result<AmlDecision, RuleError> = decide_aml;
+                /// Closing a user's AML case: what becomes of the withdrawal hold.
+                [AmlReview] decide_aml_review(facts: borrow AmlReviewFacts) -> AmlReviewDecision = decide_aml_review;
+                /// What has become due among the candidates.
+                [DueNow] due_now(facts: borrow DueFacts) -> DueWork = due_now;
+            }
+            loaded {
+                jurisdictions() -> Vec<JurisdictionProfile> = jurisdictions;
+                time_horizons() -> Horizons = time_horizons;
+                version() -> String = version;
+            }
+        }
     };
 }

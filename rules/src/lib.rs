@@ -61,6 +61,16 @@ pub const VERSION: &str = "9.0.0";
 /// The WIT package the component exports (`wit/rules.wit`).
 pub const WIT_PACKAGE: &str = "cgw:rules@9.0.0";
 
+/// [`VERSION`], as the component's `version` export answers it.
+pub fn version() -> alloc::string::String {
+    alloc::string::String::from(VERSION)
+}
+
+/// The index keys of each name ([`index_keys`]), in order.
+pub fn index_keys_of_each(names: &[alloc::string::String]) -> alloc::vec::Vec<alloc::vec::Vec<alloc::string::String>> {
+    names.iter().map(|n| index_keys(n)).collect()
+}
+
 /// The largest amount in cents any rule accepts: ten trillion major units.
 /// Sums of many such amounts still fit in an `i64`.
 pub const MAX_AMOUNT_CENTS: i64 = 1_000_000_000_000_000;

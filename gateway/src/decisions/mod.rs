@@ -464,28 +464,39 @@ fn facts<T: DeserializeOwned>(operation: Operation, input: &str) -> Result<T, Re
     serde_json::from_str(input).map_err(|e| ReplayError::Input { operation: operation.as_str(), detail: e.to_string() })
 }
 
-/// Runs a recorded input through `rules` and returns the output in the
-/// canonical encoding, to compare with the recorded one.
-pub fn replay(rules: &dyn Rules, operation: Operation, input: &str) -> Result<String, ReplayError> {
-    Ok(match operation {
-        Operation::Deposit => canonical(&rules.decide_deposit(&facts(operation, input)?)?),
-        Operation::LimitChange => canonical(&rules.decide_limit_change(&facts(operation, input)?)?),
-        Operation::LimitCancel => canonical(&rules.decide_limit_cancel(&facts(operation, input)?)?),
-        Operation::Limits => canonical(&rules.describe_limits(&facts(operation, input)?)?),
-        Operation::Withdrawal => canonical(&rules.decide_withdrawal(&facts(operation, input)?)?),
-        Operation::Tier => canonical(&rules.describe_tier(facts(operation, input)?)?),
-        Operation::Kyc => canonical(&rules.decide_kyc(&facts(operation, input)?)?),
-        Operation::Exclusion => canonical(&rules.decide_exclusion(&facts(operation, input)?)?),
-        Operation::ExclusionStatus => canonical(&rules.describe_exclusions(&facts(operation, input)?)?),
-        Operation::RegulatorImport => canonical(&rules.decide_regulator_import(&facts(operation, input)?)?),
-        Operation::Screening => canonical(&rules.decide_screening(&facts(operation, input)?)?),
-        Operation::CaseReview => canonical(&rules.decide_case_review(&facts(operation, input)?)?),
-        Operation::Sanctions => canonical(&rules.describe_sanctions(facts(operation, input)?)?),
-        Operation::DueNow => canonical(&rules.due_now(&facts(operation, input)?)?),
-        Operation::Aml => canonical(&rules.decide_aml(&facts(operation, input)?)?),
-        Operation::AmlReview => canonical(&rules.decide_aml_review(&facts(operation, input)?)?),
-    })
+/// The replay's arms: one per logged call of [`rules::for_each_wit_function!`]
+/// (those that name an operation), each deserialising the recorded facts and
+/// asking the rules again. A logged call has one argument, its facts.
+macro_rules! replay_calls {
+    ([] calls { $($calls:tt)* } loaded { $($loaded:tt)* }) => {
+        replay_calls!(@arms [] $($calls)*);
+    };
+    (@arms [$($arms:tt)*] $(#[$doc:meta])* [$op:ident] $name:ident ( $arg:ident : $mode:ident $t:ty ) -> $ret:ty = $lib:ident; $($rest:tt)*) => {
+        replay_calls!(@arms [$($arms)* $op $name $mode $t;] $($rest)*);
+    };
+    (@arms [$($arms:tt)*] $(#[$doc:meta])* [] $name:ident ( $($args:tt)* ) -> $ret:ty = $lib:ident; $($rest:tt)*) => {
+        replay_calls!(@arms [$($arms)*] $($rest)*);
+    };
+    (@arms [$($op:ident $name:ident $mode:ident $t:ty;)*]) => {
+        /// Runs a recorded input through `rules` and returns the output in the
+        /// canonical encoding, to compare with the recorded one.
+        pub fn replay(rules: &dyn Rules, operation: Operation, input: &str) -> Result<String, ReplayError> {
+            Ok(match operation {
+                $(Operation::$op => {
+                    let facts: <$t as ToOwned>::Owned = facts(operation, input)?;
+                    canonical(&rules.$name($crate::__rules_lend!($mode facts))?)
+                })*
+            })
+        }
+    };
 }
+mod replaying {
+    use super::{canonical, facts, ReplayError};
+    use crate::ports::Rules;
+    use rules::*;
+    rules::for_each_wit_function!(replay_calls);
+}
+pub use replaying::replay;
 
 /// The paths at which two JSON documents differ, for a readable replay report.
 pub fn differences(recorded: &Json, replayed: &Json) -> Vec<String> {
