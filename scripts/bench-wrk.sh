@@ -7,13 +7,17 @@
 # POST /v1/limits/check in turn; the report gives each route's medians and
 # their ratio to /v1/health on the same server in the same run.
 #
-#   scripts/bench-wrk.sh [--database URL] [--rounds N] [--seconds S] [--connections C] [--binary PATH] [--log-format F]
+#   scripts/bench-wrk.sh [--database URL] [--rounds N] [--seconds S] [--connections C] [--binary PATH] [--log-format F] [--aml]
+#
+# --aml adds POST /v1/aml/event: 2,000 sandbox players, deposits, wagers and
+# wins with unique transaction ids (run it with --connections 32, as issue #32
+# states its goal), beside POST /v1/limits/commit from the same players.
 #
 # Nothing here runs in the test command: figures go to docs/benchmarks.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-serve_args=()
+serve_args=() aml=""
 database="" rounds=3 seconds=10 connections=8 bin="$PWD/target/release/compliance-gateway"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -23,6 +27,7 @@ while [ $# -gt 0 ]; do
     --connections) connections="$2"; shift 2 ;;
     --binary) bin="$2"; shift 2 ;;
     --log-format) serve_args+=(--log-format "$2"); shift 2 ;;
+    --aml) aml=1; shift ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -94,11 +99,51 @@ run() { # route name, then wrk's target and script
   echo "$name $line $((after - before))" >>"$work/results"
   echo "$name $line $((after - before))"
 }
+if [ -n "$aml" ]; then
+  sandbox=$(post /v1/admin/tenants "$("$bin" admin-key create --environment sandbox --database "$database")" '{"name":"aml","environment":"sandbox","rate_limit_per_minute":1000000}' |
+    python3 -c "import json,sys; print(json.load(sys.stdin)['api_key'])")
+  python3 - "$base" "$sandbox" <<'PY'
+import http.client, json, sys, urllib.parse
+url = urllib.parse.urlparse(sys.argv[1])
+conn = http.client.HTTPConnection(url.hostname, url.port)
+for u in range(2000):
+    body = json.dumps({"user_id": f"u{u}", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-01-01", "nationality": "GB", "email": f"u{u}@example.com"})
+    conn.request("POST", "/v1/sanctions/screen", body, {"authorization": f"Bearer {sys.argv[2]}", "content-type": "application/json"})
+    answer = conn.getresponse(); answer.read()
+    if answer.status >= 300:
+        sys.exit(f"screening u{u} answered {answer.status}")
+PY
+  for path in aml commit; do
+    cat >"$work/$path.lua" <<LUA
+local counter, thread_id = 0, 0
+local threads = 0
+function setup(thread) threads = threads + 1; thread:set("thread_id", threads) end
+function request()
+  counter = counter + 1
+  local user = "u" .. ((counter * 7 + thread_id) % 2000)
+  local tx = "$path-" .. os.time() .. "-" .. thread_id .. "-" .. counter
+  local body
+  if "$path" == "aml" then
+    local kinds = { "deposit", "wager", "win", "wager" }
+    body = '{"transaction_id":"' .. tx .. '","user_id":"' .. user .. '","event_type":"' .. kinds[counter % 4 + 1] .. '","amount_cents":2000,"currency":"USD","payment_method":"card"}'
+  else
+    body = '{"transaction_id":"' .. tx .. '","user_id":"' .. user .. '","amount_cents":100,"currency":"USD"}'
+  end
+  return wrk.format("POST", nil, { ["content-type"] = "application/json", ["authorization"] = "Bearer $sandbox" }, body)
+end
+LUA
+    cat "$work/report.lua" >>"$work/$path.lua"
+  done
+fi
 echo "==> wrk -t2 -c$connections -d${seconds}s, $rounds rounds, $database"
 for r in $(seq 1 "$rounds"); do
   run health "$base/v1/health" "$work/report.lua"
   run exclusions "$base/v1/exclusions/check?email=excluded-bench@example.com" "$work/exclusions.lua"
   run limits "$base/v1/limits/check" "$work/limits.lua"
+  if [ -n "$aml" ]; then
+    run aml "$base/v1/aml/event" "$work/aml.lua"
+    run commit "$base/v1/limits/commit" "$work/commit.lua"
+  fi
 done
 python3 - "$work/results" "$seconds" <<'EOF'
 import os, statistics, sys
@@ -112,8 +157,11 @@ for line in open(sys.argv[1]):
 health = statistics.median(r[0] for r in rows["health"])
 print("| route | req/s (median) | p50 ms | p99 ms (each round) | errors | ratio to /v1/health | server CPU µs/request |")
 print("|---|---|---|---|---|---|---|")
-for name, label in [("health", "GET /v1/health"), ("exclusions", "GET /v1/exclusions/check"), ("limits", "POST /v1/limits/check")]:
-    r = rows[name]
+for name, label in [("health", "GET /v1/health"), ("exclusions", "GET /v1/exclusions/check"), ("limits", "POST /v1/limits/check"),
+                    ("aml", "POST /v1/aml/event (2,000 players)"), ("commit", "POST /v1/limits/commit (2,000 players)")]:
+    r = rows.get(name)
+    if not r:
+        continue
     rps = statistics.median(x[0] for x in r)
     print(f"| {label} | {rps:,.0f} | {statistics.median(x[1] for x in r):.2f} | {' / '.join(f'{x[2]:.2f}' for x in r)} | {sum(x[3] for x in r)} | {rps / health:.2f} | {statistics.median(x[4] for x in r):.0f} |")
 EOF
