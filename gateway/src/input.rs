@@ -348,11 +348,30 @@ impl Query {
     /// The query as the operation's typed query `T`, read with serde: an
     /// absent required field is 400 `missing_fields`; a bad value is 400 with
     /// its type's code (`invalid_limit`, `invalid_cursor`, else
-    /// `invalid_field`). Parameters `T` does not name are ignored.
+    /// `invalid_field`). Parameters `T` does not name are ignored. As with
+    /// bodies ([`Fields::finish`]), a missing field is named before a bad
+    /// value: a bad value is set aside and the rest read again.
     pub fn parse_into<'a, T: serde::Deserialize<'a>>(&'a self) -> ApiResult<T> {
-        let pairs = self.0.iter().map(|(name, value)| (name.as_str(), Text { name, value }));
-        let deserializer = serde::de::value::MapDeserializer::<_, QueryError>::new(pairs);
-        T::deserialize(deserializer).map_err(|e| ApiError::new(e.status, e.code, e.message))
+        let mut set_aside: Vec<String> = Vec::new();
+        let mut first_bad: Option<QueryError> = None;
+        loop {
+            let pairs = self.0.iter().filter(|(name, _)| !set_aside.contains(name)).map(|(name, value)| (name.as_str(), Text { name, value }));
+            let answer = T::deserialize(serde::de::value::MapDeserializer::<_, QueryError>::new(pairs));
+            let error = match (answer, first_bad.take()) {
+                (Ok(value), None) => return Ok(value),
+                (Ok(_), Some(bad)) => bad,
+                (Err(missing), _) if missing.code == "missing_fields" => missing,
+                (Err(bad), earlier) => match bad.param.clone() {
+                    Some(param) if !set_aside.contains(&param) => {
+                        set_aside.push(param);
+                        first_bad = Some(earlier.unwrap_or(bad));
+                        continue;
+                    }
+                    _ => earlier.unwrap_or(bad),
+                },
+            };
+            return Err(ApiError::new(error.status, error.code, error.message));
+        }
     }
 }
 
@@ -368,11 +387,13 @@ pub struct QueryError {
     code: &'static str,
     message: String,
     named: bool,
+    /// the parameter whose value was refused
+    param: Option<String>,
 }
 
 impl QueryError {
     fn field(message: String) -> Self {
-        QueryError { status: 400, code: "invalid_field", message, named: false }
+        QueryError { status: 400, code: "invalid_field", message, named: false, param: None }
     }
 
     /// The error of parameter `name`'s value, named, with `code` when its type reported one.
@@ -380,6 +401,9 @@ impl QueryError {
         if !self.named {
             self.message = format!("{name} {}", self.message);
             self.named = true;
+        }
+        if self.param.is_none() {
+            self.param = Some(name.to_string());
         }
         if let Some(code) = code {
             self.code = code;
@@ -402,7 +426,7 @@ impl serde::de::Error for QueryError {
     }
 
     fn missing_field(field: &'static str) -> Self {
-        QueryError { status: 400, code: "missing_fields", message: format!("missing required query parameter: {field}"), named: true }
+        QueryError { status: 400, code: "missing_fields", message: format!("missing required query parameter: {field}"), named: true, param: None }
     }
 
     fn unknown_variant(_variant: &str, expected: &'static [&'static str]) -> Self {
@@ -839,6 +863,9 @@ mod tests {
             assert_eq!((status, got), (400, code), "{raw}: {message}");
             assert!(message.contains(named), "{raw}: {message}");
         }
+        // a missing field is named before a bad value, as in bodies; the first bad value is the answer
+        assert_eq!(typed("cursor=nope&limit=0").err().map(|e| e.1), Some("missing_fields"));
+        assert_eq!(typed("user_id=u&cursor=nope&limit=0").err().map(|e| e.1), Some("invalid_cursor"));
         // a cursor of another list's key shape is not this list's
         let foreign = crate::api::cursor::encode(&42);
         assert_eq!(typed(&format!("user_id=u&cursor={foreign}")).err().map(|e| e.1), Some("invalid_cursor"));

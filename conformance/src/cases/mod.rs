@@ -12,6 +12,7 @@ mod kyc;
 mod limits;
 mod lists;
 mod people;
+mod queries;
 mod review;
 mod sanctions;
 mod scheduled;
@@ -26,6 +27,9 @@ macro_rules! cases {
 }
 
 cases![
+    queries::each_kind_of_query_value_keeps_its_code,
+    queries::a_cursor_is_one_this_service_issued,
+    queries::a_required_query_parameter_left_out_is_missing,
     filings::a_case_drafts_a_fincen_sar,
     filings::a_ctr_candidate_drafts_a_fincen_ctr,
     filings::goaml_reports_follow_the_fiu_profile,

@@ -3179,7 +3179,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `open` or `closed`; both when absent */
-                status?: string;
+                status?: "open" | "closed";
                 tenant_id?: string;
                 cursor?: string;
             };
@@ -3359,9 +3359,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description alerts created at or after this instant */
-                from?: string;
+                from?: components["schemas"]["Timestamp"];
                 /** @description alerts created before this instant */
-                to?: string;
+                to?: components["schemas"]["Timestamp"];
                 tenant_id?: string;
             };
             header?: never;
@@ -3661,10 +3661,10 @@ export interface operations {
     listCaseQueue: {
         parameters: {
             query?: {
-                /** @description `sanctions_hit`, `enhanced_due_diligence` or `kyc_review`; all when absent */
-                type?: string;
+                /** @description `sanctions_hit`, `enhanced_due_diligence`, `kyc_review` or `aml_alert`; all when absent */
+                type?: "sanctions_hit" | "enhanced_due_diligence" | "kyc_review" | "aml_alert";
                 /** @description `open` (the default: awaiting a decision), `pending_approval` or `closed` */
-                status?: string;
+                status?: "open" | "pending_approval" | "closed";
                 /** @description a person's id, `me` (a person's session) or `none` (unassigned) */
                 assignee?: string;
                 /** @description only cases with this tag */
@@ -4485,9 +4485,9 @@ export interface operations {
                 /** @description default pending_review */
                 status?: components["schemas"]["KycStatus"];
                 /** @description only those past the review target */
-                overdue?: "true" | "false";
+                overdue?: boolean;
                 /** @description only those escalated to a person (a vendor's retry request, or past the review target) */
-                escalated?: "true" | "false";
+                escalated?: boolean;
                 /** @description only checks in their status at least this many seconds */
                 min_age_seconds?: number;
                 /** @description default 100 */
@@ -4784,7 +4784,7 @@ export interface operations {
                 /** @description default open */
                 status?: components["schemas"]["CaseStatus"];
                 /** @description only those past the review target */
-                overdue?: "true" | "false";
+                overdue?: boolean;
                 /** @description one kind of case; default every kind */
                 type?: components["schemas"]["CaseKind"];
                 /** @description only cases opened at least this many seconds ago */
@@ -5670,6 +5670,8 @@ export interface operations {
         parameters: {
             query: {
                 user_id: string;
+                /** @description a reason code, such as `structuring` */
+                typology?: string;
                 cursor?: string;
             };
             header?: never;

@@ -166,6 +166,7 @@ from .limit_in_force import LimitInForce
 from .limit_type import LimitType
 from .list_aml_alerts_response_200 import ListAmlAlertsResponse200
 from .list_aml_cases_response_200 import ListAmlCasesResponse200
+from .list_aml_cases_status import ListAmlCasesStatus
 from .list_aml_events_response_200 import ListAmlEventsResponse200
 from .list_aml_rates_response_200 import ListAmlRatesResponse200
 from .list_aml_shadow_disagreements_response_200 import (
@@ -173,13 +174,12 @@ from .list_aml_shadow_disagreements_response_200 import (
 )
 from .list_case_filings_response_200 import ListCaseFilingsResponse200
 from .list_case_queue_response_200 import ListCaseQueueResponse200
-from .list_cases_overdue import ListCasesOverdue
+from .list_case_queue_status import ListCaseQueueStatus
+from .list_case_queue_type import ListCaseQueueType
 from .list_cases_response_200 import ListCasesResponse200
 from .list_ctr_candidates_response_200 import ListCtrCandidatesResponse200
 from .list_decisions_response_200 import ListDecisionsResponse200
 from .list_deliveries_response_200 import ListDeliveriesResponse200
-from .list_kyc_checks_escalated import ListKycChecksEscalated
-from .list_kyc_checks_overdue import ListKycChecksOverdue
 from .list_kyc_checks_response_200 import ListKycChecksResponse200
 from .list_limits_response_200 import ListLimitsResponse200
 from .list_lists_response_200 import ListListsResponse200
@@ -452,18 +452,18 @@ __all__ = (
     "LimitType",
     "ListAmlAlertsResponse200",
     "ListAmlCasesResponse200",
+    "ListAmlCasesStatus",
     "ListAmlEventsResponse200",
     "ListAmlRatesResponse200",
     "ListAmlShadowDisagreementsResponse200",
     "ListCaseFilingsResponse200",
     "ListCaseQueueResponse200",
-    "ListCasesOverdue",
+    "ListCaseQueueStatus",
+    "ListCaseQueueType",
     "ListCasesResponse200",
     "ListCtrCandidatesResponse200",
     "ListDecisionsResponse200",
     "ListDeliveriesResponse200",
-    "ListKycChecksEscalated",
-    "ListKycChecksOverdue",
     "ListKycChecksResponse200",
     "ListLimitsResponse200",
     "ListListsResponse200",

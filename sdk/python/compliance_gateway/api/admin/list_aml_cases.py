@@ -7,19 +7,24 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.list_aml_cases_response_200 import ListAmlCasesResponse200
+from ...models.list_aml_cases_status import ListAmlCasesStatus
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
-    status: str | Unset = UNSET,
+    status: ListAmlCasesStatus | Unset = UNSET,
     tenant_id: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["status"] = status
+    json_status: str | Unset = UNSET
+    if not isinstance(status, Unset):
+        json_status = status.value
+
+    params["status"] = json_status
 
     params["tenant_id"] = tenant_id
 
@@ -104,14 +109,14 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    status: str | Unset = UNSET,
+    status: ListAmlCasesStatus | Unset = UNSET,
     tenant_id: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> Response[Error | ListAmlCasesResponse200]:
     """AML cases of the environment by due time: one open case per user groups its alerts
 
     Args:
-        status (str | Unset):
+        status (ListAmlCasesStatus | Unset): Where an AML case stands.
         tenant_id (str | Unset):
         cursor (str | Unset):
 
@@ -139,14 +144,14 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    status: str | Unset = UNSET,
+    status: ListAmlCasesStatus | Unset = UNSET,
     tenant_id: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> Error | ListAmlCasesResponse200 | None:
     """AML cases of the environment by due time: one open case per user groups its alerts
 
     Args:
-        status (str | Unset):
+        status (ListAmlCasesStatus | Unset): Where an AML case stands.
         tenant_id (str | Unset):
         cursor (str | Unset):
 
@@ -169,14 +174,14 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    status: str | Unset = UNSET,
+    status: ListAmlCasesStatus | Unset = UNSET,
     tenant_id: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> Response[Error | ListAmlCasesResponse200]:
     """AML cases of the environment by due time: one open case per user groups its alerts
 
     Args:
-        status (str | Unset):
+        status (ListAmlCasesStatus | Unset): Where an AML case stands.
         tenant_id (str | Unset):
         cursor (str | Unset):
 
@@ -202,14 +207,14 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    status: str | Unset = UNSET,
+    status: ListAmlCasesStatus | Unset = UNSET,
     tenant_id: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> Error | ListAmlCasesResponse200 | None:
     """AML cases of the environment by due time: one open case per user groups its alerts
 
     Args:
-        status (str | Unset):
+        status (ListAmlCasesStatus | Unset): Where an AML case stands.
         tenant_id (str | Unset):
         cursor (str | Unset):
 

@@ -7,13 +7,15 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.list_case_queue_response_200 import ListCaseQueueResponse200
+from ...models.list_case_queue_status import ListCaseQueueStatus
+from ...models.list_case_queue_type import ListCaseQueueType
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
-    type_: str | Unset = UNSET,
-    status: str | Unset = UNSET,
+    type_: ListCaseQueueType | Unset = UNSET,
+    status: ListCaseQueueStatus | Unset = UNSET,
     assignee: str | Unset = UNSET,
     tag: str | Unset = UNSET,
     overdue: bool | Unset = UNSET,
@@ -24,9 +26,17 @@ def _get_kwargs(
 
     params: dict[str, Any] = {}
 
-    params["type"] = type_
+    json_type_: str | Unset = UNSET
+    if not isinstance(type_, Unset):
+        json_type_ = type_.value
 
-    params["status"] = status
+    params["type"] = json_type_
+
+    json_status: str | Unset = UNSET
+    if not isinstance(status, Unset):
+        json_status = status.value
+
+    params["status"] = json_status
 
     params["assignee"] = assignee
 
@@ -119,8 +129,8 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    type_: str | Unset = UNSET,
-    status: str | Unset = UNSET,
+    type_: ListCaseQueueType | Unset = UNSET,
+    status: ListCaseQueueStatus | Unset = UNSET,
     assignee: str | Unset = UNSET,
     tag: str | Unset = UNSET,
     overdue: bool | Unset = UNSET,
@@ -131,8 +141,8 @@ def sync_detailed(
     """the review queue: every case type, by due time
 
     Args:
-        type_ (str | Unset):
-        status (str | Unset):
+        type_ (ListCaseQueueType | Unset): What a case asks of the team.
+        status (ListCaseQueueStatus | Unset): Which state of the work the queue shows.
         assignee (str | Unset):
         tag (str | Unset):
         overdue (bool | Unset):
@@ -169,8 +179,8 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    type_: str | Unset = UNSET,
-    status: str | Unset = UNSET,
+    type_: ListCaseQueueType | Unset = UNSET,
+    status: ListCaseQueueStatus | Unset = UNSET,
     assignee: str | Unset = UNSET,
     tag: str | Unset = UNSET,
     overdue: bool | Unset = UNSET,
@@ -181,8 +191,8 @@ def sync(
     """the review queue: every case type, by due time
 
     Args:
-        type_ (str | Unset):
-        status (str | Unset):
+        type_ (ListCaseQueueType | Unset): What a case asks of the team.
+        status (ListCaseQueueStatus | Unset): Which state of the work the queue shows.
         assignee (str | Unset):
         tag (str | Unset):
         overdue (bool | Unset):
@@ -214,8 +224,8 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    type_: str | Unset = UNSET,
-    status: str | Unset = UNSET,
+    type_: ListCaseQueueType | Unset = UNSET,
+    status: ListCaseQueueStatus | Unset = UNSET,
     assignee: str | Unset = UNSET,
     tag: str | Unset = UNSET,
     overdue: bool | Unset = UNSET,
@@ -226,8 +236,8 @@ async def asyncio_detailed(
     """the review queue: every case type, by due time
 
     Args:
-        type_ (str | Unset):
-        status (str | Unset):
+        type_ (ListCaseQueueType | Unset): What a case asks of the team.
+        status (ListCaseQueueStatus | Unset): Which state of the work the queue shows.
         assignee (str | Unset):
         tag (str | Unset):
         overdue (bool | Unset):
@@ -262,8 +272,8 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    type_: str | Unset = UNSET,
-    status: str | Unset = UNSET,
+    type_: ListCaseQueueType | Unset = UNSET,
+    status: ListCaseQueueStatus | Unset = UNSET,
     assignee: str | Unset = UNSET,
     tag: str | Unset = UNSET,
     overdue: bool | Unset = UNSET,
@@ -274,8 +284,8 @@ async def asyncio(
     """the review queue: every case type, by due time
 
     Args:
-        type_ (str | Unset):
-        status (str | Unset):
+        type_ (ListCaseQueueType | Unset): What a case asks of the team.
+        status (ListCaseQueueStatus | Unset): Which state of the work the queue shows.
         assignee (str | Unset):
         tag (str | Unset):
         overdue (bool | Unset):

@@ -8,7 +8,6 @@ from ...client import AuthenticatedClient, Client
 from ...models.case_kind import CaseKind
 from ...models.case_status import CaseStatus
 from ...models.error import Error
-from ...models.list_cases_overdue import ListCasesOverdue
 from ...models.list_cases_response_200 import ListCasesResponse200
 from ...types import UNSET, Response, Unset
 
@@ -16,7 +15,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     status: CaseStatus | Unset = UNSET,
-    overdue: ListCasesOverdue | Unset = UNSET,
+    overdue: bool | Unset = UNSET,
     type_: CaseKind | Unset = UNSET,
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
@@ -31,11 +30,7 @@ def _get_kwargs(
 
     params["status"] = json_status
 
-    json_overdue: str | Unset = UNSET
-    if not isinstance(overdue, Unset):
-        json_overdue = overdue.value
-
-    params["overdue"] = json_overdue
+    params["overdue"] = overdue
 
     json_type_: str | Unset = UNSET
     if not isinstance(type_, Unset):
@@ -129,7 +124,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     status: CaseStatus | Unset = UNSET,
-    overdue: ListCasesOverdue | Unset = UNSET,
+    overdue: bool | Unset = UNSET,
     type_: CaseKind | Unset = UNSET,
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
@@ -139,7 +134,7 @@ def sync_detailed(
 
     Args:
         status (CaseStatus | Unset): a sanctions case's status
-        overdue (ListCasesOverdue | Unset): A query flag.
+        overdue (bool | Unset):
         type_ (CaseKind | Unset): a sanctions hit (transactions held until decided) or enhanced
             due diligence on a PEP or adverse-media match (nothing held)
         min_age_seconds (int | Unset):
@@ -174,7 +169,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     status: CaseStatus | Unset = UNSET,
-    overdue: ListCasesOverdue | Unset = UNSET,
+    overdue: bool | Unset = UNSET,
     type_: CaseKind | Unset = UNSET,
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
@@ -184,7 +179,7 @@ def sync(
 
     Args:
         status (CaseStatus | Unset): a sanctions case's status
-        overdue (ListCasesOverdue | Unset): A query flag.
+        overdue (bool | Unset):
         type_ (CaseKind | Unset): a sanctions hit (transactions held until decided) or enhanced
             due diligence on a PEP or adverse-media match (nothing held)
         min_age_seconds (int | Unset):
@@ -214,7 +209,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     status: CaseStatus | Unset = UNSET,
-    overdue: ListCasesOverdue | Unset = UNSET,
+    overdue: bool | Unset = UNSET,
     type_: CaseKind | Unset = UNSET,
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
@@ -224,7 +219,7 @@ async def asyncio_detailed(
 
     Args:
         status (CaseStatus | Unset): a sanctions case's status
-        overdue (ListCasesOverdue | Unset): A query flag.
+        overdue (bool | Unset):
         type_ (CaseKind | Unset): a sanctions hit (transactions held until decided) or enhanced
             due diligence on a PEP or adverse-media match (nothing held)
         min_age_seconds (int | Unset):
@@ -257,7 +252,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     status: CaseStatus | Unset = UNSET,
-    overdue: ListCasesOverdue | Unset = UNSET,
+    overdue: bool | Unset = UNSET,
     type_: CaseKind | Unset = UNSET,
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
@@ -267,7 +262,7 @@ async def asyncio(
 
     Args:
         status (CaseStatus | Unset): a sanctions case's status
-        overdue (ListCasesOverdue | Unset): A query flag.
+        overdue (bool | Unset):
         type_ (CaseKind | Unset): a sanctions hit (transactions held until decided) or enhanced
             due diligence on a PEP or adverse-media match (nothing held)
         min_age_seconds (int | Unset):

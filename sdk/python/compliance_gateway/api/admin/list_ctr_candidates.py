@@ -1,3 +1,4 @@
+import datetime
 from http import HTTPStatus
 from typing import Any
 
@@ -12,16 +13,22 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
-    from_: str | Unset = UNSET,
-    to: str | Unset = UNSET,
+    from_: datetime.datetime | Unset = UNSET,
+    to: datetime.datetime | Unset = UNSET,
     tenant_id: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["from"] = from_
+    json_from_: str | Unset = UNSET
+    if not isinstance(from_, Unset):
+        json_from_ = from_.isoformat()
+    params["from"] = json_from_
 
-    params["to"] = to
+    json_to: str | Unset = UNSET
+    if not isinstance(to, Unset):
+        json_to = to.isoformat()
+    params["to"] = json_to
 
     params["tenant_id"] = tenant_id
 
@@ -104,16 +111,16 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    from_: str | Unset = UNSET,
-    to: str | Unset = UNSET,
+    from_: datetime.datetime | Unset = UNSET,
+    to: datetime.datetime | Unset = UNSET,
     tenant_id: str | Unset = UNSET,
 ) -> Response[Error | ListCtrCandidatesResponse200]:
     """CTR candidates: one per user and gaming day whose cash passed the threshold (the console exports
     them as CSV)
 
     Args:
-        from_ (str | Unset):
-        to (str | Unset):
+        from_ (datetime.datetime | Unset): ISO 8601 UTC, such as 2026-01-31T12:00:00Z
+        to (datetime.datetime | Unset): ISO 8601 UTC, such as 2026-01-31T12:00:00Z
         tenant_id (str | Unset):
 
     Raises:
@@ -140,16 +147,16 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    from_: str | Unset = UNSET,
-    to: str | Unset = UNSET,
+    from_: datetime.datetime | Unset = UNSET,
+    to: datetime.datetime | Unset = UNSET,
     tenant_id: str | Unset = UNSET,
 ) -> Error | ListCtrCandidatesResponse200 | None:
     """CTR candidates: one per user and gaming day whose cash passed the threshold (the console exports
     them as CSV)
 
     Args:
-        from_ (str | Unset):
-        to (str | Unset):
+        from_ (datetime.datetime | Unset): ISO 8601 UTC, such as 2026-01-31T12:00:00Z
+        to (datetime.datetime | Unset): ISO 8601 UTC, such as 2026-01-31T12:00:00Z
         tenant_id (str | Unset):
 
     Raises:
@@ -171,16 +178,16 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    from_: str | Unset = UNSET,
-    to: str | Unset = UNSET,
+    from_: datetime.datetime | Unset = UNSET,
+    to: datetime.datetime | Unset = UNSET,
     tenant_id: str | Unset = UNSET,
 ) -> Response[Error | ListCtrCandidatesResponse200]:
     """CTR candidates: one per user and gaming day whose cash passed the threshold (the console exports
     them as CSV)
 
     Args:
-        from_ (str | Unset):
-        to (str | Unset):
+        from_ (datetime.datetime | Unset): ISO 8601 UTC, such as 2026-01-31T12:00:00Z
+        to (datetime.datetime | Unset): ISO 8601 UTC, such as 2026-01-31T12:00:00Z
         tenant_id (str | Unset):
 
     Raises:
@@ -205,16 +212,16 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    from_: str | Unset = UNSET,
-    to: str | Unset = UNSET,
+    from_: datetime.datetime | Unset = UNSET,
+    to: datetime.datetime | Unset = UNSET,
     tenant_id: str | Unset = UNSET,
 ) -> Error | ListCtrCandidatesResponse200 | None:
     """CTR candidates: one per user and gaming day whose cash passed the threshold (the console exports
     them as CSV)
 
     Args:
-        from_ (str | Unset):
-        to (str | Unset):
+        from_ (datetime.datetime | Unset): ISO 8601 UTC, such as 2026-01-31T12:00:00Z
+        to (datetime.datetime | Unset): ISO 8601 UTC, such as 2026-01-31T12:00:00Z
         tenant_id (str | Unset):
 
     Raises:

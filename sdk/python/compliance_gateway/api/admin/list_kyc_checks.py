@@ -7,8 +7,6 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.kyc_status import KycStatus
-from ...models.list_kyc_checks_escalated import ListKycChecksEscalated
-from ...models.list_kyc_checks_overdue import ListKycChecksOverdue
 from ...models.list_kyc_checks_response_200 import ListKycChecksResponse200
 from ...types import UNSET, Response, Unset
 
@@ -16,8 +14,8 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     status: KycStatus | Unset = UNSET,
-    overdue: ListKycChecksOverdue | Unset = UNSET,
-    escalated: ListKycChecksEscalated | Unset = UNSET,
+    overdue: bool | Unset = UNSET,
+    escalated: bool | Unset = UNSET,
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
@@ -31,17 +29,9 @@ def _get_kwargs(
 
     params["status"] = json_status
 
-    json_overdue: str | Unset = UNSET
-    if not isinstance(overdue, Unset):
-        json_overdue = overdue.value
+    params["overdue"] = overdue
 
-    params["overdue"] = json_overdue
-
-    json_escalated: str | Unset = UNSET
-    if not isinstance(escalated, Unset):
-        json_escalated = escalated.value
-
-    params["escalated"] = json_escalated
+    params["escalated"] = escalated
 
     params["min_age_seconds"] = min_age_seconds
 
@@ -129,8 +119,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     status: KycStatus | Unset = UNSET,
-    overdue: ListKycChecksOverdue | Unset = UNSET,
-    escalated: ListKycChecksEscalated | Unset = UNSET,
+    overdue: bool | Unset = UNSET,
+    escalated: bool | Unset = UNSET,
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
@@ -139,8 +129,8 @@ def sync_detailed(
 
     Args:
         status (KycStatus | Unset): a verification check's status
-        overdue (ListKycChecksOverdue | Unset): A query flag.
-        escalated (ListKycChecksEscalated | Unset): A query flag.
+        overdue (bool | Unset):
+        escalated (bool | Unset):
         min_age_seconds (int | Unset):
         limit (int | Unset):
         cursor (str | Unset):
@@ -173,8 +163,8 @@ def sync(
     *,
     client: AuthenticatedClient,
     status: KycStatus | Unset = UNSET,
-    overdue: ListKycChecksOverdue | Unset = UNSET,
-    escalated: ListKycChecksEscalated | Unset = UNSET,
+    overdue: bool | Unset = UNSET,
+    escalated: bool | Unset = UNSET,
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
@@ -183,8 +173,8 @@ def sync(
 
     Args:
         status (KycStatus | Unset): a verification check's status
-        overdue (ListKycChecksOverdue | Unset): A query flag.
-        escalated (ListKycChecksEscalated | Unset): A query flag.
+        overdue (bool | Unset):
+        escalated (bool | Unset):
         min_age_seconds (int | Unset):
         limit (int | Unset):
         cursor (str | Unset):
@@ -212,8 +202,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     status: KycStatus | Unset = UNSET,
-    overdue: ListKycChecksOverdue | Unset = UNSET,
-    escalated: ListKycChecksEscalated | Unset = UNSET,
+    overdue: bool | Unset = UNSET,
+    escalated: bool | Unset = UNSET,
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
@@ -222,8 +212,8 @@ async def asyncio_detailed(
 
     Args:
         status (KycStatus | Unset): a verification check's status
-        overdue (ListKycChecksOverdue | Unset): A query flag.
-        escalated (ListKycChecksEscalated | Unset): A query flag.
+        overdue (bool | Unset):
+        escalated (bool | Unset):
         min_age_seconds (int | Unset):
         limit (int | Unset):
         cursor (str | Unset):
@@ -254,8 +244,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     status: KycStatus | Unset = UNSET,
-    overdue: ListKycChecksOverdue | Unset = UNSET,
-    escalated: ListKycChecksEscalated | Unset = UNSET,
+    overdue: bool | Unset = UNSET,
+    escalated: bool | Unset = UNSET,
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
@@ -264,8 +254,8 @@ async def asyncio(
 
     Args:
         status (KycStatus | Unset): a verification check's status
-        overdue (ListKycChecksOverdue | Unset): A query flag.
-        escalated (ListKycChecksEscalated | Unset): A query flag.
+        overdue (bool | Unset):
+        escalated (bool | Unset):
         min_age_seconds (int | Unset):
         limit (int | Unset):
         cursor (str | Unset):

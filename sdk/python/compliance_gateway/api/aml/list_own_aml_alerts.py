@@ -13,12 +13,15 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     user_id: str,
+    typology: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
     params["user_id"] = user_id
+
+    params["typology"] = typology
 
     params["cursor"] = cursor
 
@@ -97,6 +100,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     user_id: str,
+    typology: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> Response[Error | ListOwnAmlAlertsResponse200]:
     """AML alerts of one of the tenant's users, newest first
@@ -105,6 +109,7 @@ def sync_detailed(
 
     Args:
         user_id (str):
+        typology (str | Unset):
         cursor (str | Unset):
 
     Raises:
@@ -117,6 +122,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         user_id=user_id,
+        typology=typology,
         cursor=cursor,
     )
 
@@ -131,6 +137,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     user_id: str,
+    typology: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> Error | ListOwnAmlAlertsResponse200 | None:
     """AML alerts of one of the tenant's users, newest first
@@ -139,6 +146,7 @@ def sync(
 
     Args:
         user_id (str):
+        typology (str | Unset):
         cursor (str | Unset):
 
     Raises:
@@ -152,6 +160,7 @@ def sync(
     return sync_detailed(
         client=client,
         user_id=user_id,
+        typology=typology,
         cursor=cursor,
     ).parsed
 
@@ -160,6 +169,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     user_id: str,
+    typology: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> Response[Error | ListOwnAmlAlertsResponse200]:
     """AML alerts of one of the tenant's users, newest first
@@ -168,6 +178,7 @@ async def asyncio_detailed(
 
     Args:
         user_id (str):
+        typology (str | Unset):
         cursor (str | Unset):
 
     Raises:
@@ -180,6 +191,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         user_id=user_id,
+        typology=typology,
         cursor=cursor,
     )
 
@@ -192,6 +204,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     user_id: str,
+    typology: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> Error | ListOwnAmlAlertsResponse200 | None:
     """AML alerts of one of the tenant's users, newest first
@@ -200,6 +213,7 @@ async def asyncio(
 
     Args:
         user_id (str):
+        typology (str | Unset):
         cursor (str | Unset):
 
     Raises:
@@ -214,6 +228,7 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             user_id=user_id,
+            typology=typology,
             cursor=cursor,
         )
     ).parsed

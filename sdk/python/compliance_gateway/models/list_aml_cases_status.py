@@ -1,9 +1,9 @@
 from enum import StrEnum
 
 
-class ListCasesOverdue(StrEnum):
-    FALSE = "false"
-    TRUE = "true"
+class ListAmlCasesStatus(StrEnum):
+    CLOSED = "closed"
+    OPEN = "open"
 
     def __str__(self) -> str:
         return str(self.value)
