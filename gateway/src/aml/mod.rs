@@ -255,6 +255,8 @@ struct Reads {
     counterparty_exists: bool,
     /// the reference rate from the event's currency to the profile's, when asked for
     rate: Option<rules::AmlRate>,
+    /// the same transaction, reported before
+    reported: Option<store::Reported>,
 }
 
 /// The longest window any of the profile's rules reads.
@@ -278,16 +280,26 @@ pub(crate) fn aml_parameters(gw: &Gateway, jurisdiction: &str) -> ApiResult<rule
 /// the profile's `currency` only, the hours of the longest window and, for
 /// money in another currency (`foreign`), the reference rate of the event's day.
 #[allow(clippy::too_many_arguments)]
+/// What an event asks the store about.
+struct Asked<'a> {
+    transaction_id: &'a str,
+    user: &'a str,
+    counterparty: Option<&'a str>,
+    at: i64,
+    /// the event's currency when it is not the profile's
+    foreign: Option<&'a str>,
+}
+
+/// An event's whole state in one read: whether its transaction was reported
+/// before, and the facts its decision needs.
 async fn read_state(
     gw: &Gateway,
     environment: crate::auth::Environment,
     tenant: &str,
-    user: &str,
-    counterparty: Option<&str>,
-    at: i64,
+    asked: Asked<'_>,
     params: &rules::AmlParameters,
-    foreign: Option<&str>,
 ) -> ApiResult<Reads> {
+    let Asked { transaction_id, user, counterparty, at, foreign } = asked;
     let since = at.saturating_sub(longest_window(params));
     let currency = params.currency.as_str();
     let mut reads: Vec<Read> = vec![
@@ -308,6 +320,8 @@ async fn read_state(
     if let Some(from) = foreign {
         reads.push(crate::rates::store::read_rate(environment, from, currency, &crate::rates::day_of(at)));
     }
+    let reported_at = reads.len();
+    reads.push(store::read_reported(tenant, transaction_id));
     let results = gw.store.query_many(reads).await?;
     let rows = |i: usize| -> &[Row] { results.get(i).map(Vec::as_slice).unwrap_or_default() };
     let gaming_day = store::gaming_day_from(rows(1))?;
@@ -326,6 +340,7 @@ async fn read_state(
             Some(from) => crate::rates::store::rate_from(rows(rate_at))?.and_then(|r| crate::rates::rate_fact(r, from, currency)),
             None => None,
         },
+        reported: store::reported_from(rows(reported_at))?,
     })
 }
 
@@ -356,15 +371,17 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let currency = report.currency.clone().unwrap_or_default();
     let instrument = report.instrument_id.clone();
     until_committed!({
-        if let Some(before) = store::reported(gw.store.as_ref(), tenant, &report.transaction_id).await? {
+        // money in another currency than the profile's is converted at the reference rate of its day
+        let foreign = (event_type != AmlEventType::InstrumentAdded && currency != params.currency).then_some(currency.as_str());
+        let asked =
+            Asked { transaction_id: &report.transaction_id, user: user_id, counterparty: report.counterparty_user_id.as_deref(), at, foreign };
+        let state = read_state(gw, ctx.caller.environment, tenant, asked, &params).await?;
+        if let Some(before) = state.reported {
             if before.fingerprint == fingerprint {
                 return Ok(Some(Reply::ok(stored_json(&before.response)?)));
             }
             return Err(ApiError::conflict("transaction_conflict", "this transaction_id was already reported with different details"));
         }
-        // money in another currency than the profile's is converted at the reference rate of its day
-        let foreign = (event_type != AmlEventType::InstrumentAdded && currency != params.currency).then_some(currency.as_str());
-        let state = read_state(gw, ctx.caller.environment, tenant, user_id, report.counterparty_user_id.as_deref(), at, &params, foreign).await?;
         let user = state.user.ok_or_else(ApiError::user_not_found)?;
         if report.counterparty_user_id.is_some() && !state.counterparty_exists {
             return Err(ApiError::not_found("counterparty_not_found", "no such counterparty user for this tenant"));

@@ -68,13 +68,14 @@ pub struct Reported {
     pub response: String,
 }
 
-pub async fn reported(store: &dyn Store, tenant_id: &str, transaction_id: &str) -> Result<Option<Reported>, StoreError> {
-    let rows = store
-        .query(
-            "SELECT fingerprint, response FROM aml_events WHERE tenant_id = ?1 AND transaction_id = ?2",
-            vec![tenant_id.into(), transaction_id.into()],
-        )
-        .await?;
+pub fn read_reported(tenant_id: &str, transaction_id: &str) -> Read {
+    Read::new(
+        "SELECT fingerprint, response FROM aml_events WHERE tenant_id = ?1 AND transaction_id = ?2",
+        vec![tenant_id.into(), transaction_id.into()],
+    )
+}
+
+pub fn reported_from(rows: &[Row]) -> Result<Option<Reported>, StoreError> {
     rows.first().map(|r| Ok(Reported { fingerprint: r.text(0)?, response: r.text(1)? })).transpose()
 }
 
