@@ -206,9 +206,9 @@ impl Store for SqliteStore {
     /// transaction, so they see the same committed state.
     async fn query_many(&self, reads: Vec<Read>) -> Result<Vec<Vec<Row>>, StoreError> {
         self.read(move |connection| {
-            connection.execute_batch("BEGIN").map_err(backend)?;
+            control(connection, "BEGIN")?;
             let results = reads.iter().map(|r| run_query(connection, r.sql, &r.params)).collect();
-            connection.execute_batch("COMMIT").map_err(backend)?;
+            control(connection, "COMMIT")?;
             results
         })
         .await
@@ -242,6 +242,11 @@ impl SqliteStore {
     }
 }
 
+/// Runs a transaction's control statement from the statement cache (parsed once a connection).
+fn control(connection: &Connection, sql: &'static str) -> Result<(), StoreError> {
+    connection.prepare_cached(sql).and_then(|mut statement| statement.execute([])).map(drop).map_err(backend)
+}
+
 /// Runs one batch inside the open transaction, in its own savepoint.
 fn run_batch(connection: &Connection, statements: &[Stmt]) -> Result<(), StoreError> {
     for (index, statement) in statements.iter().enumerate() {
@@ -271,15 +276,19 @@ fn commit_group(connection: &mut Connection, group: Vec<Pending>) {
     };
     let mut results = Vec::with_capacity(group.len());
     for (statements, _) in &group {
-        if let Err(e) = transaction.execute_batch("SAVEPOINT batch") {
+        if let Err(e) = control(&transaction, "SAVEPOINT batch") {
             drop(transaction);
-            return answer_all(group, backend(e));
+            return answer_all(group, e);
         }
         let result = run_batch(&transaction, statements);
-        let end = if result.is_ok() { "RELEASE batch" } else { "ROLLBACK TO batch; RELEASE batch" };
-        if let Err(e) = transaction.execute_batch(end) {
+        let ended = if result.is_ok() {
+            control(&transaction, "RELEASE batch")
+        } else {
+            transaction.execute_batch("ROLLBACK TO batch; RELEASE batch").map_err(backend)
+        };
+        if let Err(e) = ended {
             drop(transaction);
-            return answer_all(group, backend(e));
+            return answer_all(group, e);
         }
         results.push(result);
     }
