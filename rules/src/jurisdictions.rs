@@ -173,7 +173,7 @@ const TEN_YEARS: i64 = (10 * 365 + 3) * DAY;
 const SIX_YEARS: i64 = (6 * 365 + 2) * DAY;
 /// Two years, with the leap day they can hold: the inactivity fallback.
 const TWO_YEARS: i64 = (2 * 365 + 1) * DAY;
-const INACTIVITY_CHOICE: &str = "no law sets it: the project's choice (docs/decisions-erasure.md), two years without activity";
+const INACTIVITY_CHOICE: &str = "no law sets it: the project's choice (docs/decisions.md), two years without activity";
 
 /// Kept `keep_seconds` after the relationship ends because a law says so.
 const fn required(class: RecordClass, keep_seconds: i64, then_delete: bool, basis: &'static str, source: &'static str) -> Keep {
