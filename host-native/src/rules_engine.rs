@@ -58,6 +58,8 @@ pub struct ComponentRules {
     component: Component,
     linker: Linker<()>,
     warm: Mutex<Option<Warm>>,
+    /// the time bound of one call, in epoch ticks
+    deadline_ticks: u64,
     identity: RulesVersion,
     horizons: Horizons,
     jurisdictions: Vec<JurisdictionProfile>,
@@ -192,6 +194,7 @@ impl ComponentRules {
             component,
             linker,
             warm: Mutex::new(None),
+            deadline_ticks: DEADLINE_TICKS,
             identity: RulesVersion { version: String::new(), component_sha256: hex::encode(Sha256::digest(bytes)) },
             horizons: rules::time_horizons(),
             jurisdictions: Vec::new(),
@@ -203,6 +206,14 @@ impl ComponentRules {
         Ok(loaded)
     }
 
+    /// The same rules with another time bound a call (at least one tick). For
+    /// tests that compare answers under a loaded machine, where a thread
+    /// starved of CPU for [`CALL_DEADLINE`] would trap a correct call.
+    pub fn with_call_deadline(mut self, deadline: Duration) -> Self {
+        self.deadline_ticks = (deadline.as_millis() / EPOCH_TICK.as_millis()).max(1) as u64;
+        self
+    }
+
     /// What the component imports; the rules must import nothing.
     pub fn imports(&self) -> Vec<String> {
         self.component.component_type().imports(&self.engine).map(|(name, _)| name.to_string()).collect()
@@ -210,7 +221,7 @@ impl ComponentRules {
 
     fn instantiate(&self) -> wasmtime::Result<Warm> {
         let mut store = Store::new(&self.engine, ());
-        store.set_epoch_deadline(DEADLINE_TICKS);
+        store.set_epoch_deadline(self.deadline_ticks);
         let instance = self.linker.instantiate(&mut store, &self.component)?;
         let exports = Exports::new(&mut store, &instance)?;
         Ok(Warm { store, exports })
@@ -230,7 +241,7 @@ impl ComponentRules {
             *guard = Some(self.instantiate().map_err(|e| RulesFault::Engine(format!("{e:#}")))?);
         }
         let Some(warm) = guard.as_mut() else { return Err(RulesFault::Engine("no rules instance".into())) };
-        warm.store.set_epoch_deadline(DEADLINE_TICKS);
+        warm.store.set_epoch_deadline(self.deadline_ticks);
         match f(&warm.exports, &mut warm.store) {
             Ok(value) => Ok(value),
             Err(e) => {
