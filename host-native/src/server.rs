@@ -411,6 +411,7 @@ async fn handle(
     let source = trusted_header.and_then(|name| forwarded_client(&parts.headers, &name)).unwrap_or(peer);
     parts.extensions.insert(gateway::input::SourceAddress(source));
     let method = parts.method.clone();
+    let route = gateway::router::resolve(&method, parts.uri.path()).ok();
     let in_flight = crate::observability::InFlight::start();
     let span = tracing::debug_span!(
         "request",
@@ -426,7 +427,7 @@ async fn handle(
         let route = match parts.uri.path() {
             "/metrics" => "/metrics",
             path if path.starts_with("/console") => "/console",
-            path => gateway::router::resolve(&method, path).map(|r| r.spec().path).unwrap_or("unmatched"),
+            _ => route.as_ref().map(|r| r.spec().path).unwrap_or("unmatched"),
         };
         span.record("otel.name", format!("{method} {route}"));
         span.record("http.route", route);
@@ -444,9 +445,9 @@ async fn handle(
                 async {
                     match request.uri().path() {
                         "/metrics" => gateway.metrics_page(&request, gateway::telemetry::MetricsAccess::AdminKey, crate::observability::render).await,
-                        path => {
-                            let operators_api = gateway::router::resolve(request.method(), path).is_ok_and(|r| r.spec().access == Access::Tenant);
-                            if operators_api {
+                        _ => {
+                            // the operators' API reads a few rows at a time; the others' reads may be long
+                            if route.as_ref().is_some_and(|r| r.spec().access == Access::Tenant) {
                                 crate::store_sqlite::reads_inline(gateway.handle(request)).await
                             } else {
                                 gateway.handle(request).await

@@ -124,18 +124,15 @@ impl SqliteStore {
         let readers = self.readers.clone();
         let start = self.next_reader.fetch_add(1, Ordering::Relaxed);
         if INLINE_READS.try_with(|_| ()).is_ok() {
-            let count = readers.len();
-            if let Some(guard) = (0..count).find_map(|i| readers.get((start + i) % count).and_then(|m| m.try_lock().ok())) {
+            if let Some(guard) = free_reader(&readers, start) {
                 return f(&guard);
             }
         }
         tokio::task::spawn_blocking(move || {
-            let count = readers.len();
-            let free = (0..count).find_map(|i| readers.get((start + i) % count).and_then(|m| m.try_lock().ok()));
-            let guard = match free {
+            let guard = match free_reader(&readers, start) {
                 Some(guard) => guard,
                 None => readers
-                    .get(start % count)
+                    .get(start % readers.len())
                     .ok_or_else(|| StoreError::Backend("no sqlite reader".into()))?
                     .lock()
                     .map_err(|_| StoreError::Backend("sqlite connection lock poisoned".into()))?,
@@ -145,6 +142,12 @@ impl SqliteStore {
         .await
         .map_err(|e| StoreError::Backend(format!("sqlite task failed: {e}")))?
     }
+}
+
+/// The first read connection not in use, looking from `start` on.
+fn free_reader(readers: &[Mutex<Connection>], start: usize) -> Option<std::sync::MutexGuard<'_, Connection>> {
+    let count = readers.len();
+    (0..count).find_map(|i| readers.get((start + i) % count).and_then(|m| m.try_lock().ok()))
 }
 
 fn backend(e: rusqlite::Error) -> StoreError {
