@@ -713,6 +713,89 @@ pub(crate) fn is_json(headers: &http::HeaderMap) -> bool {
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
 }
 
+// ---------------------------------------------------------------- typed requests
+
+/// What a handler takes from its request: its body ([`Body`]), its query
+/// ([`Params`]), the id in its path ([`Path`]), nothing (`()`), or a tuple
+/// of them, read in the tuple's order. The route table reads it before the
+/// handler runs and documents the operation's request from its type
+/// ([`crate::router::document`]).
+pub trait FromRequest: Sized {
+    fn from_request(ctx: &crate::Ctx<'_>, path_id: Option<&str>) -> ApiResult<Self>;
+    /// `doc` with what this input documents (a body, query parameters).
+    fn document(doc: crate::openapi::OperationDoc) -> crate::openapi::OperationDoc;
+}
+
+/// A JSON body type: read with the stable codes (`invalid_json`,
+/// `missing_fields`, `invalid_field`, …), usually through [`Fields`].
+pub trait FromBody: utoipa::ToSchema + Sized {
+    fn from_body(body: &[u8], ctx: &crate::Ctx<'_>) -> ApiResult<Self>;
+}
+
+/// The request's JSON body, as `T`.
+pub struct Body<T>(pub T);
+
+/// The request's query, as `T` ([`Query::parse_into`]).
+pub struct Params<T>(pub T);
+
+/// The id the route's path carries (`/v1/limits/{limit_id}`).
+pub struct Path(pub String);
+
+impl<T: FromBody> FromRequest for Body<T> {
+    fn from_request(ctx: &crate::Ctx<'_>, _: Option<&str>) -> ApiResult<Self> {
+        T::from_body(ctx.body, ctx).map(Body)
+    }
+    fn document(doc: crate::openapi::OperationDoc) -> crate::openapi::OperationDoc {
+        doc.body::<T>()
+    }
+}
+
+impl<T: serde::de::DeserializeOwned + utoipa::IntoParams> FromRequest for Params<T> {
+    fn from_request(ctx: &crate::Ctx<'_>, _: Option<&str>) -> ApiResult<Self> {
+        ctx.query.parse_into().map(Params)
+    }
+    fn document(doc: crate::openapi::OperationDoc) -> crate::openapi::OperationDoc {
+        doc.query::<T>()
+    }
+}
+
+impl FromRequest for Path {
+    fn from_request(_: &crate::Ctx<'_>, path_id: Option<&str>) -> ApiResult<Self> {
+        path_id.map(|id| Path(id.to_string())).ok_or_else(|| ApiError::internal().with_detail("a route without an id in its path takes one".into()))
+    }
+    fn document(doc: crate::openapi::OperationDoc) -> crate::openapi::OperationDoc {
+        // the route table documents the path's parameters
+        doc
+    }
+}
+
+impl FromRequest for () {
+    fn from_request(_: &crate::Ctx<'_>, _: Option<&str>) -> ApiResult<Self> {
+        Ok(())
+    }
+    fn document(doc: crate::openapi::OperationDoc) -> crate::openapi::OperationDoc {
+        doc
+    }
+}
+
+impl<A: FromRequest, B: FromRequest> FromRequest for (A, B) {
+    fn from_request(ctx: &crate::Ctx<'_>, path_id: Option<&str>) -> ApiResult<Self> {
+        Ok((A::from_request(ctx, path_id)?, B::from_request(ctx, path_id)?))
+    }
+    fn document(doc: crate::openapi::OperationDoc) -> crate::openapi::OperationDoc {
+        B::document(A::document(doc))
+    }
+}
+
+impl<A: FromRequest, B: FromRequest, C: FromRequest> FromRequest for (A, B, C) {
+    fn from_request(ctx: &crate::Ctx<'_>, path_id: Option<&str>) -> ApiResult<Self> {
+        Ok((A::from_request(ctx, path_id)?, B::from_request(ctx, path_id)?, C::from_request(ctx, path_id)?))
+    }
+    fn document(doc: crate::openapi::OperationDoc) -> crate::openapi::OperationDoc {
+        C::document(B::document(A::document(doc)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,22 +13,23 @@ use utoipa::ToSchema;
 
 use crate::api::stored_json;
 use crate::auth::Environment;
-use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
+use crate::decisions::{error_with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::exclusions::{check_skew, store as exclusions};
 use crate::idempotency::Deferred;
-use crate::input::Fields;
+use crate::input::{Body, Fields, FromBody, Params, Path};
+use crate::openapi::answer::{Answer, Created};
 use crate::openapi::shared::{shared_schema, Cents, Currency, LimitType, Timestamp, UserQuery};
 use crate::openapi::OperationDoc;
 use crate::ports::{Read, Row, Stmt, MAX_STORED_INTEGER};
 use crate::users::store::{self as users, User};
 use crate::webhooks::events::{LimitActivatedData, LimitBreachData, LimitCancelledData, LimitChangedData};
-use crate::{time, Ctx, Gateway, Reply};
+use crate::{time, Ctx, Gateway};
 use store::LimitRow;
 
 /// The body of `POST /v1/limits`.
 #[derive(ToSchema)]
-struct LimitRequest {
+pub(crate) struct LimitRequest {
     #[schema(min_length = 1, max_length = 256)]
     user_id: String,
     #[schema(value_type = LimitType)]
@@ -41,8 +42,9 @@ struct LimitRequest {
     requested_at: i64,
 }
 
-impl LimitRequest {
-    fn parse(body: &[u8], now: i64) -> ApiResult<Self> {
+impl FromBody for LimitRequest {
+    fn from_body(body: &[u8], ctx: &Ctx<'_>) -> ApiResult<Self> {
+        let now = ctx.now;
         let mut f = Fields::from_body(body)?;
         let user_id = f.text("user_id");
         let type_text = f.code("limit_type");
@@ -68,7 +70,7 @@ shared_schema!(
 /// A limit as set; stored and answered again on a repeat.
 #[derive(Serialize, ToSchema)]
 #[schema(as = LimitSet)]
-struct LimitAnswer<'a> {
+pub(crate) struct LimitAnswer<'a> {
     limit_id: &'a str,
     user_id: &'a str,
     #[schema(value_type = LimitType)]
@@ -119,14 +121,14 @@ struct LimitView {
 }
 
 #[derive(Serialize, ToSchema)]
-struct LimitList<'a> {
-    user_id: &'a str,
+pub(crate) struct LimitList {
+    user_id: String,
     limits: Vec<LimitView>,
 }
 
 /// The body of `POST /v1/limits/check`.
 #[derive(ToSchema)]
-struct DepositQuestion {
+pub(crate) struct DepositQuestion {
     #[schema(min_length = 1, max_length = 256)]
     user_id: String,
     #[schema(value_type = Cents)]
@@ -135,8 +137,8 @@ struct DepositQuestion {
     currency: String,
 }
 
-impl DepositQuestion {
-    fn parse(body: &[u8]) -> ApiResult<Self> {
+impl FromBody for DepositQuestion {
+    fn from_body(body: &[u8], _: &Ctx<'_>) -> ApiResult<Self> {
         let mut f = Fields::from_body(body)?;
         let user_id = f.text("user_id");
         let amount_cents = f.cents("amount_cents");
@@ -161,7 +163,7 @@ enum DepositRefusal {
 /// is for the player and `reason` says why; a breach names the limit.
 #[derive(Serialize, ToSchema, Default)]
 #[schema(as = DepositCheck)]
-struct DepositAnswer {
+pub(crate) struct DepositAnswer {
     allowed: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(required = false)]
@@ -204,7 +206,7 @@ impl DepositAnswer {
 
 /// The body of `POST /v1/limits/commit`.
 #[derive(ToSchema)]
-struct DepositMade {
+pub(crate) struct DepositMade {
     #[schema(min_length = 1, max_length = 256)]
     transaction_id: String,
     #[schema(min_length = 1, max_length = 256)]
@@ -215,8 +217,8 @@ struct DepositMade {
     currency: String,
 }
 
-impl DepositMade {
-    fn parse(body: &[u8]) -> ApiResult<Self> {
+impl FromBody for DepositMade {
+    fn from_body(body: &[u8], _: &Ctx<'_>) -> ApiResult<Self> {
         let mut f = Fields::from_body(body)?;
         let transaction_id = f.text("transaction_id");
         let user_id = f.text("user_id");
@@ -236,7 +238,7 @@ enum DepositStatus {
 /// A recorded deposit; stored and answered again on a repeat.
 #[derive(Serialize, ToSchema)]
 #[schema(as = DepositCommitted)]
-struct Committed<'a> {
+pub(crate) struct Committed<'a> {
     transaction_id: &'a str,
     user_id: &'a str,
     amount_cents: i64,
@@ -256,11 +258,11 @@ enum CancelledStatus {
 
 #[derive(Serialize, ToSchema)]
 #[schema(as = LimitCancelled)]
-struct Cancelled<'a> {
-    limit_id: &'a str,
-    user_id: &'a str,
+pub(crate) struct Cancelled {
+    limit_id: String,
+    user_id: String,
     #[schema(value_type = LimitType)]
-    limit_type: &'a str,
+    limit_type: String,
     #[schema(inline)]
     status: CancelledStatus,
     #[schema(value_type = Timestamp)]
@@ -271,25 +273,18 @@ pub(crate) fn set_limit_doc() -> OperationDoc {
     OperationDoc::new("limits", "set a deposit limit")
         .describe("Decreases and first limits apply at once; increases after a cool-off.")
         .idempotent()
-        .body::<LimitRequest>()
-        .responds::<LimitAnswer>(201, "success")
-        .responds::<LimitAnswer>(200, "a repeat of a pending change: the original result")
+        .or_200("a repeat of a pending change: the original result")
         .errors(&[404, 409, 422])
 }
 
 pub(crate) fn list_limits_doc() -> OperationDoc {
-    OperationDoc::new("limits", "a user's limits with spend and reset times")
-        .query::<UserQuery>()
-        .responds::<LimitList>(200, "success")
-        .errors(&[404])
+    OperationDoc::new("limits", "a user's limits with spend and reset times").errors(&[404])
 }
 
 pub(crate) fn check_limits_doc() -> OperationDoc {
     OperationDoc::new("limits", "the pre-deposit gate")
         .describe("When `allowed` is false, show `user_message` verbatim and reject the deposit.")
         .idempotent()
-        .body::<DepositQuestion>()
-        .responds::<DepositAnswer>(200, "success")
         .errors(&[404, 409])
 }
 
@@ -297,14 +292,12 @@ pub(crate) fn commit_deposit_doc() -> OperationDoc {
     OperationDoc::new("limits", "record a deposit that was made")
         .describe("Idempotent on (tenant, `transaction_id`) for as long as the service keeps transaction records (the AML record-keeping period, five years unless configured), long after the deposit stops counting in any window: a repeat answers 200 with the original result and counts nothing again; the same id with another user, amount or currency is 409 `transaction_conflict`.")
         .idempotent()
-        .body::<DepositMade>()
-        .responds::<Committed>(201, "success")
-        .responds::<Committed>(200, "a repeat of the same transaction: the original result")
+        .or_200("a repeat of the same transaction: the original result")
         .errors(&[404, 409, 422])
 }
 
 pub(crate) fn cancel_limit_doc() -> OperationDoc {
-    OperationDoc::new("limits", "cancel a pending increase").responds::<Cancelled>(200, "success").errors(&[404, 409])
+    OperationDoc::new("limits", "cancel a pending increase").errors(&[404, 409])
 }
 
 fn to_json<T: Serialize>(value: &T) -> ApiResult<Json> {
@@ -385,8 +378,8 @@ async fn decide_deposit_facts(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, facts:
     }
 }
 
-pub(crate) async fn set_limit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let LimitRequest { user_id, limit_type: window, amount_cents: amount, currency, requested_at } = LimitRequest::parse(ctx.body, ctx.now)?;
+pub(crate) async fn set_limit(gw: &Gateway, ctx: &Ctx<'_>, Body(request): Body<LimitRequest>) -> ApiResult<Created<LimitAnswer<'static>>> {
+    let LimitRequest { user_id, limit_type: window, amount_cents: amount, currency, requested_at } = request;
     until_committed!({
         let user = gw.require_user(ctx, &user_id).await?;
         let rows = limit_rows(gw, ctx, &user_id, Some(&currency)).await?;
@@ -404,10 +397,10 @@ pub(crate) async fn set_limit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             gw.defer(log.clone());
             Err(error)
         };
-        let respond = |reply: Reply| {
-            let reply = with_decision(reply, &log);
+        let respond = |answer: Created<LimitAnswer<'static>>| {
+            let answer = answer.decided(log.decision_id());
             gw.defer(log.clone());
-            Ok(reply)
+            Ok(answer)
         };
         match decision {
             LimitChangeDecision::BelowMinimum(min) => {
@@ -424,7 +417,7 @@ pub(crate) async fn set_limit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                 ))
                 .map(Some);
             }
-            LimitChangeDecision::ReplayPending(i) => return respond(Reply::ok(stored_json(&pick(&rows, i)?.response)?)).map(Some),
+            LimitChangeDecision::ReplayPending(i) => return respond(Created::stored_existing(stored_json(&pick(&rows, i)?.response)?)).map(Some),
             LimitChangeDecision::Unchanged(i) => {
                 let c = pick(&rows, i)?;
                 let body = limit_response(
@@ -439,13 +432,13 @@ pub(crate) async fn set_limit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                     c.facts.effective_from,
                     LimitStatus::Active,
                 )?;
-                return respond(Reply::ok(body)).map(Some);
+                return respond(Created::stored_existing(body)).map(Some);
             }
             LimitChangeDecision::Apply(change) => {
                 let mut statements = vec![log.statement()];
                 let body = limit_change_statements(gw, ctx, &user, &rows, window, amount, &currency, &change, &mut statements)?;
                 if gw.commit(statements).await?.done() {
-                    return Ok(Some(with_decision(Reply::created(body), &log)));
+                    return Ok(Some(Created::stored(body).decided(log.decision_id())));
                 }
             }
         }
@@ -527,8 +520,7 @@ fn limit_change_statements(
     Ok(body)
 }
 
-pub(crate) async fn list_limits(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let UserQuery { user_id } = ctx.query.parse_into()?;
+pub(crate) async fn list_limits(gw: &Gateway, ctx: &Ctx<'_>, Params(UserQuery { user_id }): Params<UserQuery>) -> ApiResult<Answer<LimitList>> {
     let user_id = user_id.as_str();
     gw.require_user(ctx, user_id).await?;
     let rows = limit_rows(gw, ctx, user_id, None).await?;
@@ -557,9 +549,9 @@ pub(crate) async fn list_limits(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply>
             pending_change: pending,
         });
     }
-    let reply = with_decision(Reply::typed(200, &LimitList { user_id, limits: items })?, &log);
+    let answer = Answer::new(&LimitList { user_id: user_id.to_string(), limits: items })?.decided(log.decision_id());
     gw.defer(log);
-    Ok(reply)
+    Ok(answer)
 }
 
 /// The rows of the deposit gate's reads, and of the reads a route adds to
@@ -642,15 +634,15 @@ fn breach_event(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, amount: i64, currenc
     )
 }
 
-pub(crate) async fn check_limits(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let DepositQuestion { user_id, amount_cents: amount, currency } = DepositQuestion::parse(ctx.body)?;
+pub(crate) async fn check_limits(gw: &Gateway, ctx: &Ctx<'_>, Body(question): Body<DepositQuestion>) -> ApiResult<Answer<DepositAnswer>> {
+    let DepositQuestion { user_id, amount_cents: amount, currency } = question;
     // A read-only answer reserves no Idempotency-Key: the key is read with
     // the facts, and kept only in the batch of a breach, which commits.
     let key = ctx.idempotency.as_ref();
     until_committed!({
         let rows = read_deposit_facts(gw, ctx, &user_id, key.map(Deferred::read).into_iter().collect()).await?;
         if let Some(replay) = key.map(|k| k.answer(rows.extra(0))).transpose()?.flatten() {
-            return Ok(Some(replay));
+            return Ok(Some(Answer::kept(replay)));
         }
         let (_, mut facts) = deposit_facts(ctx, rows, amount, &currency)?;
         let (decision, log) = decide_deposit_facts(gw, ctx, &user_id, &mut facts).await?;
@@ -674,17 +666,17 @@ pub(crate) async fn check_limits(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
                 return Err(error);
             }
             DepositDecision::Breach(b) => {
-                let reply = with_decision(Reply::typed(200, &breach_body(&b, breach_message(gw, &b, amount, &currency)?))?, &log);
+                let answer = Answer::new(&breach_body(&b, breach_message(gw, &b, amount, &currency)?))?.decided(log.decision_id());
                 let mut statements = vec![log.statement(), breach_event(gw, ctx, &user_id, amount, &currency, &b)];
-                statements.extend(key.map(|k| k.keep(&reply)));
+                statements.extend(key.map(|k| k.keep(answer.reply())));
                 // Lost only to the same key kept since it was read: read again, answer from it
-                return Ok(gw.commit(statements).await?.then_some(reply));
+                return Ok(gw.commit(statements).await?.then_some(answer));
             }
             DepositDecision::NeedsDeposits => return Err(needs_deposits_twice()),
         };
-        let reply = with_decision(Reply::typed(200, &body)?, &log);
+        let answer = Answer::new(&body)?.decided(log.decision_id());
         gw.defer(log);
-        Ok(Some(reply))
+        Ok(Some(answer))
     })
 }
 
@@ -692,8 +684,8 @@ pub(crate) async fn check_limits(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
 /// only if nothing else was written for the user since the facts were read.
 /// Every read goes in one round trip (the transaction's natural key, the
 /// facts, the hour's sum) and the write in one batch: two in all.
-pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let DepositMade { transaction_id, user_id, amount_cents: amount, currency } = DepositMade::parse(ctx.body)?;
+pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>, Body(made): Body<DepositMade>) -> ApiResult<Created<Committed<'static>>> {
+    let DepositMade { transaction_id, user_id, amount_cents: amount, currency } = made;
     let tenant = ctx.caller.tenant_id.as_str();
     until_committed!({
         let extra = vec![store::read_deposit(tenant, &transaction_id), store::read_hour_sum(tenant, &user_id, ctx.now)];
@@ -702,7 +694,7 @@ pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
         // natural key outlives the deposit (pruned once no window reads it).
         if let Some(before) = store::deposit_from(rows.extra(0))? {
             if before.user_id == user_id && before.amount_cents == amount && before.currency == currency {
-                return Ok(Some(Reply::ok(committed_answer(&transaction_id, &user_id, amount, &currency, before.committed_at)?)));
+                return Ok(Some(Created::stored_existing(committed_answer(&transaction_id, &user_id, amount, &currency, before.committed_at)?)));
             }
             return Err(ApiError::conflict("transaction_conflict", "this transaction_id was already committed with different details"));
         }
@@ -749,7 +741,7 @@ pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
             store::add_to_hour(tenant, &user_id, amount, ctx.now),
         ];
         if gw.commit(statements).await?.done() {
-            return Ok(Some(with_decision(Reply::created(response), &log)));
+            return Ok(Some(Created::stored(response).decided(log.decision_id())));
         }
         Ok(None)
     })
@@ -767,7 +759,8 @@ fn committed_answer(transaction_id: &str, user_id: &str, amount: i64, currency: 
     })
 }
 
-pub(crate) async fn cancel_limit(gw: &Gateway, ctx: &Ctx<'_>, limit_id: &str) -> ApiResult<Reply> {
+pub(crate) async fn cancel_limit(gw: &Gateway, ctx: &Ctx<'_>, Path(limit_id): Path) -> ApiResult<Answer<Cancelled>> {
+    let limit_id = limit_id.as_str();
     // A lost race (the limit or its user written since they were read) is decided again.
     until_committed!({
         let row = store::limit(gw.store.as_ref(), &ctx.caller.tenant_id, limit_id)
@@ -784,15 +777,15 @@ pub(crate) async fn cancel_limit(gw: &Gateway, ctx: &Ctx<'_>, limit_id: &str) ->
         };
         let facts = LimitCancelFacts { now: ctx.now, limit };
         let (decision, log) = gw.decide(&Scope::of(ctx, &user_id), Operation::LimitCancel, &facts, |r, f| r.decide_limit_cancel(f))?;
-        let reply = |cancelled_at: i64| -> ApiResult<Reply> {
+        let reply = |cancelled_at: i64| -> ApiResult<Answer<Cancelled>> {
             let body = Cancelled {
-                limit_id,
-                user_id: &user_id,
-                limit_type: &limit_type,
+                limit_id: limit_id.to_string(),
+                user_id: user_id.clone(),
+                limit_type: limit_type.clone(),
                 status: CancelledStatus::Cancelled,
                 cancelled_at: time::format(cancelled_at),
             };
-            Ok(with_decision(Reply::typed(200, &body)?, &log))
+            Ok(Answer::new(&body)?.decided(log.decision_id()))
         };
         match decision {
             LimitCancelDecision::AlreadyCancelled => {

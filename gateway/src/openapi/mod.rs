@@ -18,6 +18,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::error::{ApiError, ApiResult};
 use crate::Reply;
 
+pub mod answer;
 pub mod shared;
 
 /// The document's text, as committed.
@@ -56,6 +57,10 @@ pub struct OperationDoc {
     pub errors: Vec<u16>,
     /// the named schemas its types refer to
     pub schemas: Vec<(String, Json)>,
+    /// the success response's description ("success" unless said)
+    pub success: Option<String>,
+    /// the description of the 200 a 201 or 202 operation answers for an existing or repeated request
+    pub also_200: Option<String>,
 }
 
 pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Json {
@@ -69,6 +74,19 @@ impl OperationDoc {
 
     pub fn describe(mut self, description: &str) -> Self {
         self.description = Some(description.into());
+        self
+    }
+
+    /// What the success response means, where "success" does not say it.
+    pub fn answers(mut self, description: &str) -> Self {
+        self.success = Some(description.into());
+        self
+    }
+
+    /// A 201 or 202 operation also answers 200, for an existing or repeated
+    /// request, with the same body type: what that 200 means.
+    pub fn or_200(mut self, description: &str) -> Self {
+        self.also_200 = Some(description.into());
         self
     }
 
@@ -104,7 +122,7 @@ impl OperationDoc {
     }
 
     /// A response of type `T`.
-    pub fn responds<T: ToSchema>(mut self, status: u16, description: &'static str) -> Self {
+    pub fn responds<T: ToSchema>(mut self, status: u16, description: &str) -> Self {
         let schema = self.schema_of::<T>();
         self.responses.push((status, json!({ "description": description, "content": { "application/json": { "schema": schema } } })));
         self

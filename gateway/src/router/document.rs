@@ -10,7 +10,26 @@ use serde_json::{json, Map, Value as Json};
 
 use utoipa::{PartialSchema, ToSchema};
 
+use crate::error::ApiResult;
+use crate::input::FromRequest;
+use crate::openapi::answer::IntoReply;
 use crate::openapi::{to_json, OperationDoc};
+use crate::{Ctx, Gateway};
+
+/// An operation's document from its handler's signature: the request its
+/// input type reads and the responses its reply type answers, added to
+/// what the area says of it (`doc`). An `async fn` with borrowed arguments
+/// is a `Fn` of each of their lifetimes, so of `'static` ones: that names
+/// its input and reply types without calling it.
+pub(crate) fn document_of<F, I, Fut, O>(_handler: F, doc: OperationDoc) -> OperationDoc
+where
+    F: Fn(&'static Gateway, &'static Ctx<'static>, I) -> Fut,
+    Fut: std::future::Future<Output = ApiResult<O>>,
+    I: FromRequest,
+    O: IntoReply,
+{
+    O::document(I::document(doc))
+}
 
 /// The operations' tags, in the order readers see them.
 const TAGS: [&str; 10] = ["service", "sanctions", "kyc", "exclusions", "limits", "aml", "webhooks", "audit", "sandbox", "admin"];

@@ -10,6 +10,8 @@ use std::sync::OnceLock;
 use http::Method;
 
 use crate::error::{ApiError, ApiResult};
+use crate::input::FromRequest;
+use crate::openapi::answer::IntoReply;
 use crate::openapi::OperationDoc;
 use crate::{api, Ctx, Gateway, Reply};
 
@@ -52,13 +54,17 @@ macro_rules! wildcard {
 }
 
 /// Declares the routes. Each line: `Variant(param)?: METHOD "path" => "operationId",
-/// Access [audit "action"]?, handler, doc function;` where the doc function
-/// returns the operation's [`OperationDoc`], built from its typed request and
-/// response, and a handler is
-/// `async fn(&Gateway, &Ctx, &str param?) -> ApiResult<Reply>`, or for
-/// `Public` routes `async fn(&Gateway, &http::Request<Vec<u8>>) -> ApiResult<Reply>`.
+/// Access [audit "action"]?, [typed] handler, doc function;`. A `[typed]`
+/// handler is `async fn(&Gateway, &Ctx, I) -> ApiResult<O>`: its input `I`
+/// ([`FromRequest`]: a body, a query, the path's id or a tuple of them) is
+/// read before it runs, its reply `O` ([`IntoReply`]) is its status and
+/// body type, and both are its operation's documented request and
+/// responses ([`document`]); the doc function adds what the types do not
+/// say (tag, summary, description, the errors of its own). `Public` routes
+/// take the request itself: `async fn(&Gateway, &http::Request<Vec<u8>>) -> ApiResult<Reply>`,
+/// and their doc function documents everything.
 macro_rules! route_table {
-    ($( $variant:ident $(($param:ident))? : $method:literal $path:literal => $op:literal, $access:ident $(audit $audit:literal)?, $handler:path, doc $doc:path; )*) => {
+    ($( $variant:ident $(($param:ident))? : $method:literal $path:literal => $op:literal, $access:ident $(audit $audit:literal)?, $([$typed:ident])? $handler:path, doc $doc:path; )*) => {
         /// A resolved route, with the id its path carries.
         #[derive(Debug, Clone, PartialEq, Eq)]
         pub enum Route {
@@ -99,7 +105,7 @@ macro_rules! route_table {
         /// the errors beyond its access's); `None` for an unknown id.
         pub fn operation_doc(operation_id: &str) -> Option<OperationDoc> {
             match operation_id {
-                $( $op => Some($doc()), )*
+                $( $op => Some(route_table!(@doc $([$typed])? $handler, $doc)), )*
                 _ => None,
             }
         }
@@ -107,14 +113,14 @@ macro_rules! route_table {
         /// Answers a route that needs no key; `None` for the others.
         pub(crate) async fn dispatch_public(gw: &Gateway, route: &Route, request: &http::Request<Vec<u8>>) -> Option<ApiResult<Reply>> {
             match route {
-                $( Route::$variant $((wildcard!($param)))? => route_table!(@public $access, $handler, gw, request), )*
+                $( Route::$variant $((wildcard!($param)))? => route_table!(@public $access, $([$typed])? $handler, gw, request), )*
             }
         }
 
         /// Answers a keyed route through its handler.
         pub(crate) async fn dispatch(gw: &Gateway, route: Route, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             match route {
-                $( Route::$variant $(($param))? => route_table!(@keyed $access, $handler, gw, ctx $(, $param)?), )*
+                $( Route::$variant $(($param))? => route_table!(@keyed $access, $([$typed])? $handler, gw, ctx $(, $param)?), )*
             }
         }
     };
@@ -123,9 +129,17 @@ macro_rules! route_table {
     (@param) => { None };
     (@param $param:ident) => { Some($param.as_str()) };
     (@public Public, $handler:path, $gw:ident, $request:ident) => { Some($handler($gw, $request).await) };
-    (@public $access:ident, $handler:path, $gw:ident, $request:ident) => { None };
+    (@public $access:ident, $($rest:tt)*) => { None };
+    (@doc [typed] $handler:path, $doc:path) => { document::document_of($handler, $doc()) };
+    (@doc $handler:path, $doc:path) => { $doc() };
     (@keyed Public, $handler:path, $gw:ident, $ctx:ident) => {
         Err(ApiError::internal().with_detail("a public route reached the keyed dispatch".into()))
+    };
+    (@keyed $access:ident, [typed] $handler:path, $gw:ident, $ctx:ident $(, $param:ident)?) => {
+        match FromRequest::from_request($ctx, route_table!(@param $($param)?)) {
+            Ok(input) => $handler($gw, $ctx, input).await.map(IntoReply::into_reply),
+            Err(error) => Err(error),
+        }
     };
     (@keyed $access:ident, $handler:path, $gw:ident, $ctx:ident $(, $param:ident)?) => { $handler($gw, $ctx $(, &$param)?).await };
 }
@@ -185,11 +199,11 @@ route_table! {
     AdminUserErasure(user_id): "POST" "/v1/admin/users/{user_id}/erasure" => "requestErasureAsAdmin", Admin audit "user.erasure", crate::erasure::admin_request_erasure, doc crate::erasure::admin_request_erasure_doc;
     ErasureGet(erasure_id): "GET" "/v1/erasures/{erasure_id}" => "getErasure", Tenant, crate::erasure::get_erasure, doc crate::erasure::get_erasure_doc;
     // limits
-    LimitSet: "POST" "/v1/limits" => "setLimit", Tenant, crate::limits::set_limit, doc crate::limits::set_limit_doc;
-    LimitList: "GET" "/v1/limits" => "listLimits", Tenant, crate::limits::list_limits, doc crate::limits::list_limits_doc;
-    LimitCheck: "POST" "/v1/limits/check" => "checkDeposit", Tenant, crate::limits::check_limits, doc crate::limits::check_limits_doc;
-    LimitCommit: "POST" "/v1/limits/commit" => "commitDeposit", Tenant, crate::limits::commit_deposit, doc crate::limits::commit_deposit_doc;
-    LimitCancel(limit_id): "DELETE" "/v1/limits/{limit_id}" => "cancelLimit", Tenant, crate::limits::cancel_limit, doc crate::limits::cancel_limit_doc;
+    LimitSet: "POST" "/v1/limits" => "setLimit", Tenant, [typed] crate::limits::set_limit, doc crate::limits::set_limit_doc;
+    LimitList: "GET" "/v1/limits" => "listLimits", Tenant, [typed] crate::limits::list_limits, doc crate::limits::list_limits_doc;
+    LimitCheck: "POST" "/v1/limits/check" => "checkDeposit", Tenant, [typed] crate::limits::check_limits, doc crate::limits::check_limits_doc;
+    LimitCommit: "POST" "/v1/limits/commit" => "commitDeposit", Tenant, [typed] crate::limits::commit_deposit, doc crate::limits::commit_deposit_doc;
+    LimitCancel(limit_id): "DELETE" "/v1/limits/{limit_id}" => "cancelLimit", Tenant, [typed] crate::limits::cancel_limit, doc crate::limits::cancel_limit_doc;
     // aml
     AmlEvent: "POST" "/v1/aml/event" => "reportAmlEvent", Tenant, crate::aml::report, doc crate::aml::report_doc;
     AmlAlerts: "GET" "/v1/aml/alerts" => "listOwnAmlAlerts", Tenant, crate::aml::own_alerts, doc crate::aml::own_alerts_doc;

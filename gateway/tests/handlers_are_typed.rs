@@ -1,0 +1,132 @@
+//! Keeps "a handler's signature is its contract" (issue #32, item 1): every
+//! keyed route's handler is `[typed]` in the route table (it takes its typed
+//! input and returns its typed reply, and the table documents both from
+//! that signature); no doc function names a body, query or response schema
+//! by hand; and no handler reads the raw body: a body is read only by its
+//! type's `FromBody::from_body`. Public routes, which take the request
+//! itself, document themselves and are left out.
+
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+
+/// The doc functions of the public routes, which still name their schemas.
+const PUBLIC_DOCS: [&str; 5] = ["health_doc", "ready_doc", "handler_doc", "identity_vendor_webhook_doc", "sign_in_doc"];
+
+/// The areas whose handlers are typed so far (issue #32: converted area by area).
+const TYPED_AREAS: &[&str] = &["limits"];
+
+/// Where the mechanism lives: it may name schemas and read the body.
+fn is_mechanism(relative: &str) -> bool {
+    relative == "input.rs" || relative.starts_with("openapi/") || relative.starts_with("router/") || relative.starts_with("pipeline/")
+}
+
+fn is_code(line: &str) -> bool {
+    !line.trim_start().starts_with("//")
+}
+
+/// Whether a line names a schema by hand in an operation's document.
+fn names_a_schema(line: &str) -> bool {
+    is_code(line) && [".body::<", ".responds::<", ".query::<"].iter().any(|s| line.contains(s))
+}
+
+/// Whether a line reads the raw body.
+fn reads_the_body(line: &str) -> bool {
+    is_code(line) && (line.contains("ctx.body") || line.contains("Fields::from_body("))
+}
+
+/// The name of the function a line declares, if it does.
+fn declares_fn(line: &str) -> Option<&str> {
+    let at = line.find("fn ")?;
+    let rest = &line[at + 3..];
+    let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+    (line[..at].trim().split_whitespace().all(|w| ["pub", "pub(crate)", "async", "const"].contains(&w)) && end > 0).then(|| &rest[..end])
+}
+
+fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, found);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            found.push(path);
+        }
+    }
+}
+
+/// Each file of `gateway/src` (relative, `/`-separated) with its text.
+fn sources() -> Vec<(String, String)> {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut sources: Vec<(String, String)> =
+        files.iter().map(|f| (f.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/"), std::fs::read_to_string(f).unwrap())).collect();
+    sources.sort();
+    sources
+}
+
+fn is_typed_area(relative: &str) -> bool {
+    TYPED_AREAS.iter().any(|area| relative.starts_with(&format!("{area}/")))
+}
+
+/// Each line (file:line: text) of the typed areas where `found` holds, outside the function allowed to.
+fn strays(found: fn(&str) -> bool, allowed_in: fn(&str) -> bool) -> Vec<String> {
+    let mut strays = Vec::new();
+    for (file, text) in sources().iter().filter(|(f, _)| !is_mechanism(f) && is_typed_area(f)) {
+        let mut current = "";
+        for (n, line) in text.lines().enumerate() {
+            if let Some(name) = declares_fn(line) {
+                current = name;
+            }
+            if found(line) && !allowed_in(current) {
+                strays.push(format!("{file}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    strays
+}
+
+#[test]
+fn no_doc_function_names_a_schema_by_hand() {
+    let strays = strays(names_a_schema, |f| PUBLIC_DOCS.contains(&f));
+    assert!(strays.is_empty(), "schemas named by hand; the handler's input and reply types document them:\n{}", strays.join("\n"));
+}
+
+#[test]
+fn no_handler_reads_the_raw_body() {
+    let strays = strays(reads_the_body, |f| f == "from_body");
+    assert!(strays.is_empty(), "the raw body read outside a body type's FromBody::from_body:\n{}", strays.join("\n"));
+}
+
+/// Every keyed route of the typed areas is `[typed]` in the route table.
+#[test]
+fn every_keyed_route_is_typed() {
+    let table = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/router/mod.rs")).unwrap();
+    let rows: Vec<&str> = table.lines().filter(|l| l.contains("=> \"") && l.contains(", doc ")).collect();
+    assert!(rows.len() > 50, "the route table's rows are not found");
+    let untyped: Vec<&str> = rows
+        .iter()
+        .filter(|row| !row.contains(", Public,") && !row.contains("[typed]"))
+        .filter(|row| TYPED_AREAS.iter().any(|area| row.contains(&format!("crate::{area}::"))))
+        .map(|row| row.trim())
+        .collect();
+    assert!(untyped.is_empty(), "keyed routes whose handler is not typed:\n{}", untyped.join("\n"));
+    assert!(rows.iter().filter(|r| r.contains(", Public,")).all(|r| !r.contains("[typed]")), "a public route takes the request itself");
+}
+
+/// The matchers find what they are for, and pass what they are not.
+#[test]
+fn the_matchers_find_what_they_look_for() {
+    assert!(names_a_schema("        .body::<DepositQuestion>()"));
+    assert!(names_a_schema("        .responds::<Cancelled>(200, \"success\")"));
+    assert!(names_a_schema("        .query::<UserQuery>()"));
+    assert!(!names_a_schema("        .or_200(\"a repeat\")"));
+    assert!(!names_a_schema("    // .body::<T>() was here"));
+    assert!(reads_the_body("    let mut f = Fields::from_body(ctx.body)?;"));
+    assert!(reads_the_body("    let raw = ctx.body;"));
+    assert!(!reads_the_body("pub(crate) async fn check(gw: &Gateway, ctx: &Ctx<'_>, Body(q): Body<Question>) -> ApiResult<Answer<A>> {"));
+    assert_eq!(declares_fn("    fn from_body(body: &[u8], _: &Ctx<'_>) -> ApiResult<Self> {"), Some("from_body"));
+    assert_eq!(declares_fn("pub(crate) async fn check_limits(gw: &Gateway) {"), Some("check_limits"));
+    assert_eq!(declares_fn("pub(crate) fn check_limits_doc() -> OperationDoc {"), Some("check_limits_doc"));
+    assert_eq!(declares_fn("    let f = |x| x; // no fn here"), None);
+}
