@@ -721,7 +721,7 @@ pub(crate) fn is_json(headers: &http::HeaderMap) -> bool {
 /// handler runs and documents the operation's request from its type
 /// ([`crate::router::document`]).
 pub trait FromRequest: Sized {
-    fn from_request(ctx: &crate::Ctx<'_>, path_id: Option<&str>) -> ApiResult<Self>;
+    fn from_request(gw: &crate::Gateway, ctx: &crate::Ctx<'_>, path_id: Option<&str>) -> ApiResult<Self>;
     /// `doc` with what this input documents (a body, query parameters).
     fn document(doc: crate::openapi::OperationDoc) -> crate::openapi::OperationDoc;
 }
@@ -729,7 +729,7 @@ pub trait FromRequest: Sized {
 /// A JSON body type: read with the stable codes (`invalid_json`,
 /// `missing_fields`, `invalid_field`, …), usually through [`Fields`].
 pub trait FromBody: utoipa::ToSchema + Sized {
-    fn from_body(body: &[u8], ctx: &crate::Ctx<'_>) -> ApiResult<Self>;
+    fn from_body(body: &[u8], gw: &crate::Gateway, ctx: &crate::Ctx<'_>) -> ApiResult<Self>;
 }
 
 /// The request's JSON body, as `T`.
@@ -742,8 +742,8 @@ pub struct Params<T>(pub T);
 pub struct Path(pub String);
 
 impl<T: FromBody> FromRequest for Body<T> {
-    fn from_request(ctx: &crate::Ctx<'_>, _: Option<&str>) -> ApiResult<Self> {
-        T::from_body(ctx.body, ctx).map(Body)
+    fn from_request(gw: &crate::Gateway, ctx: &crate::Ctx<'_>, _: Option<&str>) -> ApiResult<Self> {
+        T::from_body(ctx.body, gw, ctx).map(Body)
     }
     fn document(doc: crate::openapi::OperationDoc) -> crate::openapi::OperationDoc {
         doc.body::<T>()
@@ -751,7 +751,7 @@ impl<T: FromBody> FromRequest for Body<T> {
 }
 
 impl<T: serde::de::DeserializeOwned + utoipa::IntoParams> FromRequest for Params<T> {
-    fn from_request(ctx: &crate::Ctx<'_>, _: Option<&str>) -> ApiResult<Self> {
+    fn from_request(_: &crate::Gateway, ctx: &crate::Ctx<'_>, _: Option<&str>) -> ApiResult<Self> {
         ctx.query.parse_into().map(Params)
     }
     fn document(doc: crate::openapi::OperationDoc) -> crate::openapi::OperationDoc {
@@ -760,7 +760,7 @@ impl<T: serde::de::DeserializeOwned + utoipa::IntoParams> FromRequest for Params
 }
 
 impl FromRequest for Path {
-    fn from_request(_: &crate::Ctx<'_>, path_id: Option<&str>) -> ApiResult<Self> {
+    fn from_request(_: &crate::Gateway, _: &crate::Ctx<'_>, path_id: Option<&str>) -> ApiResult<Self> {
         path_id.map(|id| Path(id.to_string())).ok_or_else(|| ApiError::internal().with_detail("a route without an id in its path takes one".into()))
     }
     fn document(doc: crate::openapi::OperationDoc) -> crate::openapi::OperationDoc {
@@ -770,7 +770,7 @@ impl FromRequest for Path {
 }
 
 impl FromRequest for () {
-    fn from_request(_: &crate::Ctx<'_>, _: Option<&str>) -> ApiResult<Self> {
+    fn from_request(_: &crate::Gateway, _: &crate::Ctx<'_>, _: Option<&str>) -> ApiResult<Self> {
         Ok(())
     }
     fn document(doc: crate::openapi::OperationDoc) -> crate::openapi::OperationDoc {
@@ -779,8 +779,8 @@ impl FromRequest for () {
 }
 
 impl<A: FromRequest, B: FromRequest> FromRequest for (A, B) {
-    fn from_request(ctx: &crate::Ctx<'_>, path_id: Option<&str>) -> ApiResult<Self> {
-        Ok((A::from_request(ctx, path_id)?, B::from_request(ctx, path_id)?))
+    fn from_request(gw: &crate::Gateway, ctx: &crate::Ctx<'_>, path_id: Option<&str>) -> ApiResult<Self> {
+        Ok((A::from_request(gw, ctx, path_id)?, B::from_request(gw, ctx, path_id)?))
     }
     fn document(doc: crate::openapi::OperationDoc) -> crate::openapi::OperationDoc {
         B::document(A::document(doc))
@@ -788,8 +788,8 @@ impl<A: FromRequest, B: FromRequest> FromRequest for (A, B) {
 }
 
 impl<A: FromRequest, B: FromRequest, C: FromRequest> FromRequest for (A, B, C) {
-    fn from_request(ctx: &crate::Ctx<'_>, path_id: Option<&str>) -> ApiResult<Self> {
-        Ok((A::from_request(ctx, path_id)?, B::from_request(ctx, path_id)?, C::from_request(ctx, path_id)?))
+    fn from_request(gw: &crate::Gateway, ctx: &crate::Ctx<'_>, path_id: Option<&str>) -> ApiResult<Self> {
+        Ok((A::from_request(gw, ctx, path_id)?, B::from_request(gw, ctx, path_id)?, C::from_request(gw, ctx, path_id)?))
     }
     fn document(doc: crate::openapi::OperationDoc) -> crate::openapi::OperationDoc {
         C::document(B::document(A::document(doc)))

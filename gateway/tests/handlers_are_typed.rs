@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 const PUBLIC_DOCS: [&str; 5] = ["health_doc", "ready_doc", "handler_doc", "identity_vendor_webhook_doc", "sign_in_doc"];
 
 /// The areas whose handlers are typed so far (issue #32: converted area by area).
-const TYPED_AREAS: &[&str] = &["limits"];
+const TYPED_AREAS: &[&str] = &["limits", "exclusions", "sanctions"];
 
 /// Where the mechanism lives: it may name schemas and read the body.
 fn is_mechanism(relative: &str) -> bool {

@@ -14,14 +14,16 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::api::stored_json;
 use crate::auth::Environment;
-use crate::decisions::{error_with_decision, with_decision, Scope};
+use crate::decisions::{error_with_decision, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::{normalize_email, normalize_phone, parse_text, Fields, Limit, INVALID_CURSOR, INVALID_FIELD};
+use crate::input::{Body, FromBody, Params};
+use crate::openapi::answer::{Answer, Created};
 use crate::openapi::shared::{shared_schema, Duration, Email, Phone, Timestamp};
 use crate::openapi::OperationDoc;
 use crate::ports::ReadFrom;
 use crate::webhooks::events::{ExclusionData, ExclusionExpiredData};
-use crate::{time, Ctx, Gateway, Reply, MAX_CLOCK_SKEW_SECONDS};
+use crate::{time, Ctx, Gateway, MAX_CLOCK_SKEW_SECONDS};
 use store::{NewExclusion, Source};
 
 const DEFAULT_PAGE: i64 = 100;
@@ -53,7 +55,7 @@ impl Reason {
 /// (the user's own e-mail address stands in for a missing one).
 #[derive(ToSchema)]
 #[schema(description = "at least one of email and phone")]
-struct Registration {
+pub(crate) struct Registration {
     #[schema(min_length = 1, max_length = 256)]
     user_id: String,
     #[schema(value_type = Option<Email>)]
@@ -69,8 +71,9 @@ struct Registration {
     initiated_at: i64,
 }
 
-impl Registration {
-    fn parse(body: &[u8], now: i64) -> ApiResult<Self> {
+impl FromBody for Registration {
+    fn from_body(body: &[u8], _: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Self> {
+        let now = ctx.now;
         let mut f = Fields::from_body(body)?;
         let user_id = f.text("user_id");
         let raw_email = f.opt_text("email");
@@ -108,7 +111,7 @@ impl Registration {
 
 /// The answer to a registration, stored and answered again on a repeat.
 #[derive(Serialize, ToSchema)]
-struct Registered<'a> {
+pub(crate) struct Registered<'a> {
     exclusion_id: &'a str,
     user_id: &'a str,
     #[schema(value_type = Duration)]
@@ -134,7 +137,7 @@ struct Registered<'a> {
 
 /// The query of `GET /v1/exclusions/check`: at least one of email and phone.
 #[derive(Deserialize, IntoParams)]
-struct CheckQuery {
+pub(crate) struct CheckQuery {
     /// at least one of email and phone
     #[param(value_type = Email, required = false, inline)]
     email: Option<EmailAddress>,
@@ -180,7 +183,7 @@ impl<'de> Deserialize<'de> for Bookmark {
 
 /// Whether an address is excluded; with the most restrictive exclusion when it is.
 #[derive(Serialize, ToSchema)]
-struct CheckResult {
+pub(crate) struct CheckResult {
     is_excluded: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(required = false)]
@@ -202,7 +205,7 @@ struct CheckResult {
 
 /// The query of `GET /v1/exclusions/snapshot`.
 #[derive(Deserialize, IntoParams)]
-struct SnapshotQuery {
+pub(crate) struct SnapshotQuery {
     /// opaque, from next_cursor
     #[param(value_type = Option<String>)]
     cursor: Option<SnapshotCursor>,
@@ -273,7 +276,7 @@ struct CachedPage {
 
 /// A page of the shared list.
 #[derive(Serialize, Deserialize, ToSchema)]
-struct SnapshotPage {
+pub(crate) struct SnapshotPage {
     exclusions: Vec<ListedExclusion>,
     #[schema(required)]
     next_cursor: Option<String>,
@@ -301,10 +304,39 @@ shared_schema!(
 
 /// The body of a regulator import.
 #[derive(ToSchema)]
-#[allow(dead_code)]
-struct RegulatorImport {
-    #[schema(min_items = 1, max_items = 1000)]
-    entries: Vec<RegulatorImportEntry>,
+pub(crate) struct RegulatorImport {
+    // each entry's e-mail address and phone, normalised, and its reference
+    #[schema(value_type = Vec<RegulatorImportEntry>, min_items = 1, max_items = 1000)]
+    entries: Vec<(Option<String>, Option<String>, Option<String>)>,
+}
+
+impl RegulatorImport {
+    /// Reads an import of at most `most` entries, each with a valid e-mail address or phone.
+    fn parse(body: &[u8], most: usize) -> ApiResult<Self> {
+        let object = crate::input::parse_json_object(body)?;
+        let entries = object.get("entries").and_then(Json::as_array).filter(|a| !a.is_empty() && a.len() <= most).ok_or_else(|| {
+            ApiError::bad_request("invalid_field", format!("entries must be an array of 1 to {most} objects with email and/or phone"))
+        })?;
+        let mut parsed = Vec::new();
+        for (i, entry) in entries.iter().enumerate() {
+            let field = |name: &str| entry.get(name).and_then(Json::as_str).map(str::trim).filter(|s| !s.is_empty());
+            let email = field("email").map(|e| normalize_email(e).ok_or(i)).transpose();
+            let phone = field("phone").map(|p| normalize_phone(p).ok_or(i)).transpose();
+            match (email, phone) {
+                (Ok(None), Ok(None)) | (Err(_), _) | (_, Err(_)) => {
+                    return Err(ApiError::bad_request("invalid_field", format!("entries[{i}] needs a valid email or phone")));
+                }
+                (Ok(email), Ok(phone)) => parsed.push((email, phone, field("reference").map(str::to_string))),
+            }
+        }
+        Ok(RegulatorImport { entries: parsed })
+    }
+}
+
+impl FromBody for RegulatorImport {
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        RegulatorImport::parse(body, gw.config.work.regulator_import_entries)
+    }
 }
 
 /// What a regulator import did.
@@ -336,7 +368,7 @@ struct Exported {
 }
 
 #[derive(Serialize, ToSchema)]
-struct Export {
+pub(crate) struct Export {
     exported: usize,
     #[schema(value_type = Timestamp)]
     exported_at: String,
@@ -347,34 +379,24 @@ pub(crate) fn register_doc() -> OperationDoc {
     OperationDoc::new("exclusions", "register a self-exclusion")
         .describe("At least one of `email` and `phone` is required. Every operator of the environment is told by webhook.")
         .idempotent()
-        .body::<Registration>()
-        .responds::<Registered>(201, "success")
-        .responds::<Registered>(200, "a repeat of the same registration: the original result")
+        .or_200("a repeat of the same registration: the original result")
         .errors(&[404, 409])
 }
 
 pub(crate) fn check_doc() -> OperationDoc {
     OperationDoc::new("exclusions", "whether an e-mail address or phone is excluded, across operators")
-        .query::<CheckQuery>()
-        .responds::<CheckResult>(200, "success")
 }
 
 pub(crate) fn snapshot_doc() -> OperationDoc {
     OperationDoc::new("exclusions", "active exclusions, paginated, for reconciliation")
-        .query::<SnapshotQuery>()
-        .responds::<SnapshotPage>(200, "success")
 }
 
 pub(crate) fn import_from_regulator_doc() -> OperationDoc {
-    OperationDoc::new("admin", "import exclusions made through the regulator's form")
-        .idempotent()
-        .body::<RegulatorImport>()
-        .responds::<RegulatorImported>(200, "success")
-        .errors(&[409])
+    OperationDoc::new("admin", "import exclusions made through the regulator's form").idempotent().errors(&[409])
 }
 
 pub(crate) fn export_to_regulator_doc() -> OperationDoc {
-    OperationDoc::new("admin", "propagate eligible exclusions to the regulator's list").idempotent().responds::<Export>(200, "success").errors(&[409])
+    OperationDoc::new("admin", "propagate eligible exclusions to the regulator's list").idempotent().errors(&[409])
 }
 
 pub(crate) fn check_skew(f: &mut Fields, name: &'static str, sent: i64, now: i64) {
@@ -391,7 +413,8 @@ impl Gateway {
     /// for the admin endpoint and the `regulator-import` command alike.
     pub async fn import_regulator_file(&self, environment: crate::auth::Environment, body: &[u8]) -> ApiResult<RegulatorImported> {
         let service_tenant = format!("svc_{}", environment.as_str());
-        self.import_regulator_list(environment, &service_tenant, self.clock.now(), body).await
+        let import = RegulatorImport::parse(body, self.config.work.regulator_import_entries)?;
+        self.import_regulator_list(environment, &service_tenant, self.clock.now(), import).await
     }
 
     async fn import_regulator_list(
@@ -399,25 +422,8 @@ impl Gateway {
         environment: crate::auth::Environment,
         importer: &str,
         now: i64,
-        body: &[u8],
+        RegulatorImport { entries: parsed }: RegulatorImport,
     ) -> ApiResult<RegulatorImported> {
-        let object = crate::input::parse_json_object(body)?;
-        let most = self.config.work.regulator_import_entries;
-        let entries = object.get("entries").and_then(Json::as_array).filter(|a| !a.is_empty() && a.len() <= most).ok_or_else(|| {
-            ApiError::bad_request("invalid_field", format!("entries must be an array of 1 to {most} objects with email and/or phone"))
-        })?;
-        let mut parsed = Vec::new();
-        for (i, entry) in entries.iter().enumerate() {
-            let field = |name: &str| entry.get(name).and_then(Json::as_str).map(str::trim).filter(|s| !s.is_empty());
-            let email = field("email").map(|e| normalize_email(e).ok_or(i)).transpose();
-            let phone = field("phone").map(|p| normalize_phone(p).ok_or(i)).transpose();
-            match (email, phone) {
-                (Ok(None), Ok(None)) | (Err(_), _) | (_, Err(_)) => {
-                    return Err(ApiError::bad_request("invalid_field", format!("entries[{i}] needs a valid email or phone")));
-                }
-                (Ok(email), Ok(phone)) => parsed.push((email, phone, field("reference").map(str::to_string))),
-            }
-        }
         // Each new entry claims its e-mail and phone in the batch that inserts
         // it: an import that lost the claim to a concurrent one is recomputed
         // from fresh reads, which find that import's exclusions.
@@ -503,7 +509,13 @@ impl Gateway {
     /// The most restrictive active exclusion of an e-mail or phone on the
     /// shared list of the environment: every tenant sees every tenant's
     /// exclusions at once, compared with the caller's own clock.
-    pub(crate) async fn find_exclusion(&self, ctx: &Ctx<'_>, email: Option<&str>, phone: Option<&str>, after: Option<&str>) -> ApiResult<Reply> {
+    pub(crate) async fn find_exclusion(
+        &self,
+        ctx: &Ctx<'_>,
+        email: Option<&str>,
+        phone: Option<&str>,
+        after: Option<&str>,
+    ) -> ApiResult<Answer<CheckResult>> {
         let rows = self.fenced_matching(ctx.caller.environment, email, phone, after).await?;
         let facts = ExclusionStatusFacts { now: ctx.now, exclusions: rows.iter().map(|r| ExclusionTerm { expires_at: r.expires_at }).collect() };
         let scope = Scope::of(ctx, "");
@@ -519,9 +531,9 @@ impl Gateway {
                 source: Some(row.source.clone()),
             },
         };
-        let reply = with_decision(Reply::typed(200, &body)?, &log);
+        let answer = Answer::new(&body)?.decided(log.decision_id());
         self.defer(log);
-        Ok(reply)
+        Ok(answer)
     }
 
     /// The exclusions naming the e-mail or phone, read near the caller behind
@@ -604,8 +616,8 @@ fn decode_cursor(cursor: &str) -> Option<i64> {
     crate::api::cursor::decode::<i64>(cursor).filter(|n| (0..=crate::ports::MAX_STORED_INTEGER).contains(n))
 }
 
-pub(crate) async fn register(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let Registration { user_id, email, phone, duration, reason, .. } = Registration::parse(ctx.body, ctx.now)?;
+pub(crate) async fn register(gw: &Gateway, ctx: &Ctx<'_>, Body(registration): Body<Registration>) -> ApiResult<Created<Registered<'static>>> {
+    let Registration { user_id, email, phone, duration, reason, .. } = registration;
     until_committed!({
         let user = gw.require_user(ctx, &user_id).await?;
         let existing = gw.user_exclusions(ctx, &user_id).await?;
@@ -621,9 +633,9 @@ pub(crate) async fn register(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                 let row = existing.get(i as usize).ok_or_else(ApiError::internal)?;
                 let mut body = stored_json(&row.response)?;
                 body["regulator_propagated"] = Json::Bool(row.regulator_propagated);
-                let reply = with_decision(Reply::ok(body), &log);
+                let answer = Created::stored_existing(body).decided(log.decision_id());
                 gw.defer(log);
-                return Ok(Some(reply));
+                return Ok(Some(answer));
             }
             ExclusionDecision::AlreadyExcluded => {
                 let error = ApiError::conflict(
@@ -689,14 +701,14 @@ pub(crate) async fn register(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             if let Some(bookmark) = gw.store.bookmark() {
                 body["bookmark"] = Json::String(bookmark);
             }
-            return Ok(Some(with_decision(Reply::created(body), &log)));
+            return Ok(Some(Created::stored(body).decided(log.decision_id())));
         }
         Ok(None)
     })
 }
 
-pub(crate) async fn check(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let CheckQuery { email, phone, bookmark } = ctx.query.parse_into()?;
+pub(crate) async fn check(gw: &Gateway, ctx: &Ctx<'_>, Params(query): Params<CheckQuery>) -> ApiResult<Answer<CheckResult>> {
+    let CheckQuery { email, phone, bookmark } = query;
     if email.is_none() && phone.is_none() {
         return Err(ApiError::bad_request("missing_fields", "give the email or phone query parameter"));
     }
@@ -745,8 +757,8 @@ fn fresh(from: &ReadFrom) -> ApiResult<bool> {
 /// Active exclusions of the environment, in registration order, for
 /// nightly reconciliation. The cursor names the last row seen, so pages
 /// stay correct while rows are added or expire.
-pub(crate) async fn snapshot(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let SnapshotQuery { cursor, limit, snapshot } = ctx.query.parse_into()?;
+pub(crate) async fn snapshot(gw: &Gateway, ctx: &Ctx<'_>, Params(query): Params<SnapshotQuery>) -> ApiResult<Answer<SnapshotPage>> {
+    let SnapshotQuery { cursor, limit, snapshot } = query;
     let limit = Limit::or(limit, DEFAULT_PAGE);
     let after = cursor.map_or(0, |c| c.0);
     // The live list by default; with `snapshot=daily`, the list as the 03:00 UTC snapshot took it.
@@ -771,9 +783,7 @@ pub(crate) async fn snapshot(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     if let Some((cache, key)) = &cache {
         if let Some(CachedPage { mut page, decision_id }) = cache.get(key).await.and_then(|text| serde_json::from_str(&text).ok()) {
             page.generated_at = time::format(ctx.now);
-            let mut reply = Reply::typed(200, &page)?;
-            reply.decision_id = Some(decision_id);
-            return Ok(reply);
+            return Ok(Answer::new(&page)?.decided(&decision_id));
         }
     }
     let (mut page, decision_id) = gw.snapshot_page(ctx, after, limit, through_seq, active_at, daily).await?;
@@ -783,24 +793,22 @@ pub(crate) async fn snapshot(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         }
     }
     page.generated_at = time::format(ctx.now);
-    let mut reply = Reply::typed(200, &page)?;
-    reply.decision_id = Some(decision_id);
-    Ok(reply)
+    Ok(Answer::new(&page)?.decided(&decision_id))
 }
 
 /// Imports exclusions made through the regulator's comprehensive form:
 /// permanent, irrevocable, shared with every tenant of the environment.
 /// An address already permanently excluded by the regulator is skipped.
-pub(crate) async fn import_from_regulator(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let imported = gw.import_regulator_list(ctx.caller.environment, &ctx.caller.tenant_id, ctx.now, ctx.body).await?;
-    Reply::typed(200, &imported)
+pub(crate) async fn import_from_regulator(gw: &Gateway, ctx: &Ctx<'_>, Body(import): Body<RegulatorImport>) -> ApiResult<Answer<RegulatorImported>> {
+    let imported = gw.import_regulator_list(ctx.caller.environment, &ctx.caller.tenant_id, ctx.now, import).await?;
+    Answer::new(&imported)
 }
 
 /// The feed to the licensing regulator's register: exclusions eligible
 /// for it and not yet exported, oldest first. Exporting them is what makes
 /// `regulator_propagated` true; the compliance team delivers the returned
 /// file to the regulator.
-pub(crate) async fn export_to_regulator(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+pub(crate) async fn export_to_regulator(gw: &Gateway, ctx: &Ctx<'_>, (): ()) -> ApiResult<Answer<Export>> {
     let environment: Environment = ctx.caller.environment;
     let rows = store::exportable(gw.store.as_ref(), environment, gw.config.work.regulator_export_batch).await?;
     let mut items = Vec::new();
@@ -819,7 +827,7 @@ pub(crate) async fn export_to_regulator(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResul
     if !statements.is_empty() && !gw.commit(statements).await?.done() {
         return Err(ApiError::conflict("export_in_progress", "another export took some of these exclusions; run the export again"));
     }
-    Reply::typed(200, &Export { exported: items.len(), exported_at: time::format(ctx.now), exclusions: items })
+    Answer::new(&Export { exported: items.len(), exported_at: time::format(ctx.now), exclusions: items })
 }
 
 /// A run-out exclusion, for the scheduled work.

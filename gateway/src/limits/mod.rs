@@ -43,7 +43,7 @@ pub(crate) struct LimitRequest {
 }
 
 impl FromBody for LimitRequest {
-    fn from_body(body: &[u8], ctx: &Ctx<'_>) -> ApiResult<Self> {
+    fn from_body(body: &[u8], _: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Self> {
         let now = ctx.now;
         let mut f = Fields::from_body(body)?;
         let user_id = f.text("user_id");
@@ -138,7 +138,7 @@ pub(crate) struct DepositQuestion {
 }
 
 impl FromBody for DepositQuestion {
-    fn from_body(body: &[u8], _: &Ctx<'_>) -> ApiResult<Self> {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
         let mut f = Fields::from_body(body)?;
         let user_id = f.text("user_id");
         let amount_cents = f.cents("amount_cents");
@@ -218,7 +218,7 @@ pub(crate) struct DepositMade {
 }
 
 impl FromBody for DepositMade {
-    fn from_body(body: &[u8], _: &Ctx<'_>) -> ApiResult<Self> {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
         let mut f = Fields::from_body(body)?;
         let transaction_id = f.text("transaction_id");
         let user_id = f.text("user_id");

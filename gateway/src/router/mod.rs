@@ -136,7 +136,7 @@ macro_rules! route_table {
         Err(ApiError::internal().with_detail("a public route reached the keyed dispatch".into()))
     };
     (@keyed $access:ident, [typed] $handler:path, $gw:ident, $ctx:ident $(, $param:ident)?) => {
-        match FromRequest::from_request($ctx, route_table!(@param $($param)?)) {
+        match FromRequest::from_request($gw, $ctx, route_table!(@param $($param)?)) {
             Ok(input) => $handler($gw, $ctx, input).await.map(IntoReply::into_reply),
             Err(error) => Err(error),
         }
@@ -152,12 +152,12 @@ route_table! {
     IdentityVendorWebhook: "POST" "/v1/vendors/sumsub/webhook" => "receiveIdentityVendorWebhook", Public, crate::kyc::identity_vendor_webhook, doc crate::kyc::identity_vendor_webhook_doc;
     Rules: "GET" "/v1/rules" => "getRules", Tenant, api::rules_identity, doc api::rules_identity_doc;
     // sanctions
-    SanctionsScreen: "POST" "/v1/sanctions/screen" => "screenUser", Tenant, crate::sanctions::screen, doc crate::sanctions::screen_doc;
-    SanctionsStatus: "GET" "/v1/sanctions/status" => "getSanctionsStatus", Tenant, crate::sanctions::sanctions_status, doc crate::sanctions::sanctions_status_doc;
-    AdminCaseList: "GET" "/v1/admin/sanctions/cases" => "listCases", Review, crate::sanctions::list_cases, doc crate::sanctions::list_cases_doc;
-    AdminCaseGet(case_id): "GET" "/v1/admin/sanctions/cases/{case_id}" => "getCase", Review, crate::sanctions::get_case, doc crate::sanctions::get_case_doc;
-    AdminCaseReview(case_id): "POST" "/v1/admin/sanctions/cases/{case_id}/review" => "reviewCase", Admin audit "sanctions_case.review", crate::sanctions::review_case, doc crate::sanctions::review_case_doc;
-    AdminRescreen: "POST" "/v1/admin/sanctions/rescreen" => "rescreen", Admin audit "sanctions.rescreen", crate::sanctions::rescreen, doc crate::sanctions::rescreen_doc;
+    SanctionsScreen: "POST" "/v1/sanctions/screen" => "screenUser", Tenant, [typed] crate::sanctions::screen, doc crate::sanctions::screen_doc;
+    SanctionsStatus: "GET" "/v1/sanctions/status" => "getSanctionsStatus", Tenant, [typed] crate::sanctions::sanctions_status, doc crate::sanctions::sanctions_status_doc;
+    AdminCaseList: "GET" "/v1/admin/sanctions/cases" => "listCases", Review, [typed] crate::sanctions::list_cases, doc crate::sanctions::list_cases_doc;
+    AdminCaseGet(case_id): "GET" "/v1/admin/sanctions/cases/{case_id}" => "getCase", Review, [typed] crate::sanctions::get_case, doc crate::sanctions::get_case_doc;
+    AdminCaseReview(case_id): "POST" "/v1/admin/sanctions/cases/{case_id}/review" => "reviewCase", Admin audit "sanctions_case.review", [typed] crate::sanctions::review_case, doc crate::sanctions::review_case_doc;
+    AdminRescreen: "POST" "/v1/admin/sanctions/rescreen" => "rescreen", Admin audit "sanctions.rescreen", [typed] crate::sanctions::rescreen, doc crate::sanctions::rescreen_doc;
     // cases: the team's one queue over every case type, and four-eyes decisions
     CaseQueue: "GET" "/v1/admin/cases" => "listCaseQueue", Review, crate::cases::list_queue, doc crate::cases::list_queue_doc;
     CaseFile(case_id): "GET" "/v1/admin/cases/{case_id}" => "getCaseFile", Review, crate::cases::get_case_file, doc crate::cases::get_case_file_doc;
@@ -188,11 +188,11 @@ route_table! {
     AdminKycChecks: "GET" "/v1/admin/kyc/checks" => "listKycChecks", Review, crate::kyc::list_kyc_checks, doc crate::kyc::list_kyc_checks_doc;
     SandboxKycSubmit(kyc_check_id): "POST" "/v1/sandbox/kyc/{kyc_check_id}/submit" => "submitSandboxKyc", Tenant, crate::kyc::sandbox_kyc_submit, doc crate::kyc::sandbox_kyc_submit_doc;
     // exclusions
-    ExclusionRegister: "POST" "/v1/exclusions" => "registerExclusion", Tenant, crate::exclusions::register, doc crate::exclusions::register_doc;
-    ExclusionCheck: "GET" "/v1/exclusions/check" => "checkExclusion", Tenant, crate::exclusions::check, doc crate::exclusions::check_doc;
-    ExclusionSnapshot: "GET" "/v1/exclusions/snapshot" => "getExclusionSnapshot", Tenant, crate::exclusions::snapshot, doc crate::exclusions::snapshot_doc;
-    AdminRegulatorImport: "POST" "/v1/admin/exclusions/regulator-import" => "importRegulatorExclusions", Admin audit "exclusions.regulator_import", crate::exclusions::import_from_regulator, doc crate::exclusions::import_from_regulator_doc;
-    AdminRegulatorExport: "POST" "/v1/admin/exclusions/regulator-export" => "exportToRegulator", Admin audit "exclusions.regulator_export", crate::exclusions::export_to_regulator, doc crate::exclusions::export_to_regulator_doc;
+    ExclusionRegister: "POST" "/v1/exclusions" => "registerExclusion", Tenant, [typed] crate::exclusions::register, doc crate::exclusions::register_doc;
+    ExclusionCheck: "GET" "/v1/exclusions/check" => "checkExclusion", Tenant, [typed] crate::exclusions::check, doc crate::exclusions::check_doc;
+    ExclusionSnapshot: "GET" "/v1/exclusions/snapshot" => "getExclusionSnapshot", Tenant, [typed] crate::exclusions::snapshot, doc crate::exclusions::snapshot_doc;
+    AdminRegulatorImport: "POST" "/v1/admin/exclusions/regulator-import" => "importRegulatorExclusions", Admin audit "exclusions.regulator_import", [typed] crate::exclusions::import_from_regulator, doc crate::exclusions::import_from_regulator_doc;
+    AdminRegulatorExport: "POST" "/v1/admin/exclusions/regulator-export" => "exportToRegulator", Admin audit "exclusions.regulator_export", [typed] crate::exclusions::export_to_regulator, doc crate::exclusions::export_to_regulator_doc;
     // users: the relationship's end and erasure (issue #31)
     UserClose(user_id): "POST" "/v1/users/{user_id}/close" => "closeUser", Tenant, crate::erasure::close, doc crate::erasure::close_doc;
     UserErasure(user_id): "POST" "/v1/users/{user_id}/erasure" => "requestErasure", Tenant, crate::erasure::request_erasure, doc crate::erasure::request_erasure_doc;
@@ -228,7 +228,7 @@ route_table! {
     AdminTenantRateLimit(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/rate-limit" => "setTenantRateLimit", Admin audit "tenant.rate_limit", crate::tenants::set_rate_limit, doc crate::tenants::set_rate_limit_doc;
     AdminTenantAudit(tenant_id): "GET" "/v1/admin/tenants/{tenant_id}/audit" => "getTenantAudit", Admin, crate::tenants::audit_of, doc crate::tenants::audit_of_doc;
     AdminKeyRevoke(key_id): "DELETE" "/v1/admin/keys/{key_id}" => "revokeKey", Admin audit "key.revoke", crate::tenants::revoke_key, doc crate::tenants::revoke_key_doc;
-    AdminMetrics: "GET" "/v1/admin/metrics" => "getReviewMetrics", Review, crate::sanctions::review_metrics, doc crate::sanctions::review_metrics_doc;
+    AdminMetrics: "GET" "/v1/admin/metrics" => "getReviewMetrics", Review, [typed] crate::sanctions::review_metrics, doc crate::sanctions::review_metrics_doc;
     AdminAudit: "GET" "/v1/admin/audit" => "getAdminAudit", Review, crate::tenants::admin_audit, doc crate::tenants::admin_audit_doc;
     TenantAudit: "GET" "/v1/audit" => "getOwnAudit", Tenant, crate::tenants::own_audit, doc crate::tenants::own_audit_doc;
     // sandbox

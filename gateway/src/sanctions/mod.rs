@@ -16,10 +16,12 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::api::{stored_json, ReviewLimit, WaitSeconds};
 use crate::auth::Environment;
-use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
+use crate::decisions::{error_with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::{is_upper_code, normalize_email, Cursor, Fields};
+use crate::input::{Body, FromBody, Params, Path};
 use crate::lists::{Entries, ScoreBreakdown};
+use crate::openapi::answer::{Answer, Created};
 use crate::openapi::shared::{
     CaseKind as CaseKindName, CaseStatus as CaseStatusName, Email, EntryTopic as EntryTopicName, Environment as EnvironmentName,
     ReviewAction as ReviewActionName, SanctionsStatus as SanctionsStatusName, Timestamp, UserQuery,
@@ -29,12 +31,12 @@ use crate::ports::{Row, Stmt};
 use crate::users::User;
 use crate::vendors::yente::Person;
 use crate::webhooks::events::{AccountFrozenData, DueDiligenceData, SanctionsClearedData, SanctionsConfirmedData, SanctionsHitData};
-use crate::{time, Ctx, Gateway, Reply};
+use crate::{time, Ctx, Gateway};
 
 /// The body of `POST /v1/sanctions/screen`: who signed up.
 #[derive(ToSchema)]
 #[schema(as = Signup)]
-struct Identity {
+pub(crate) struct Identity {
     #[schema(min_length = 1, max_length = 256)]
     user_id: String,
     #[schema(min_length = 1, max_length = 256)]
@@ -54,7 +56,7 @@ struct Identity {
 /// adds the case fields and never names the matched entity.
 #[derive(Serialize, ToSchema)]
 #[schema(as = Screening)]
-struct Screened<'a> {
+pub(crate) struct Screened<'a> {
     screen_id: &'a str,
     user_id: &'a str,
     #[schema(value_type = SanctionsStatusName)]
@@ -86,8 +88,8 @@ struct Screened<'a> {
 
 #[derive(Serialize, ToSchema)]
 #[schema(as = SanctionsView)]
-struct StatusView<'a> {
-    user_id: &'a str,
+pub(crate) struct StatusView {
+    user_id: String,
     #[schema(value_type = SanctionsStatusName)]
     status: &'static str,
     transactions_held: bool,
@@ -101,7 +103,7 @@ struct StatusView<'a> {
 
 /// The query of `GET /v1/admin/sanctions/cases`.
 #[derive(Deserialize, IntoParams)]
-struct CaseQuery {
+pub(crate) struct CaseQuery {
     /// default open
     #[param(value_type = Option<CaseStatusName>)]
     status: Option<CaseStatus>,
@@ -145,7 +147,7 @@ struct CaseRow {
 }
 
 #[derive(Serialize, ToSchema)]
-struct CaseList {
+pub(crate) struct CaseList {
     cases: Vec<CaseRow>,
     /// for the next page; `null` on the last
     #[schema(required)]
@@ -175,7 +177,7 @@ struct CaseMatch<'a> {
 /// A case with its matched entities: for the compliance team only.
 #[derive(Serialize, ToSchema)]
 #[schema(as = Case)]
-struct CaseView {
+pub(crate) struct CaseView {
     case_id: String,
     #[schema(value_type = CaseKindName)]
     case_type: &'static str,
@@ -210,32 +212,44 @@ struct ScreenedIdentity {
 /// The body of a case review.
 #[derive(ToSchema)]
 #[schema(as = CaseReview)]
-#[allow(dead_code)]
-struct Review {
+pub(crate) struct Review {
     #[schema(value_type = ReviewActionName)]
-    decision: String,
+    decision: ReviewAction,
     #[schema(min_length = 1, max_length = 256)]
     reviewer: String,
 }
 
+impl FromBody for Review {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let decision_text = f.code("decision");
+        let reviewer = f.text("reviewer");
+        let action = ReviewAction::parse(&decision_text);
+        if !decision_text.is_empty() && action.is_none() {
+            f.reject("invalid_field", "decision must be dismiss or confirm");
+        }
+        f.finish()?;
+        Ok(Review { decision: action.ok_or_else(ApiError::internal)?, reviewer })
+    }
+}
+
 #[derive(Serialize, ToSchema)]
 #[schema(as = CaseReviewed)]
-struct Reviewed<'a> {
-    case_id: &'a str,
-    user_id: &'a str,
+pub(crate) struct Reviewed {
+    case_id: String,
+    user_id: String,
     #[schema(value_type = ReviewActionName)]
     decision: &'static str,
     /// the user's screening status after the review
     #[schema(value_type = SanctionsStatusName)]
     status: &'static str,
-    reviewer: &'a str,
+    reviewer: String,
 }
 
 /// The body of an on-demand re-screen.
 #[derive(ToSchema)]
 #[schema(as = RescreenRequest)]
-#[allow(dead_code)]
-struct RescreenBody {
+pub(crate) struct RescreenBody {
     #[schema(min_length = 1, max_length = 256)]
     tenant_id: String,
     /// one user; every active user of the tenant when absent
@@ -243,9 +257,19 @@ struct RescreenBody {
     user_id: Option<String>,
 }
 
+impl FromBody for RescreenBody {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let tenant_id = f.text("tenant_id");
+        let user_id = f.opt_text("user_id");
+        f.finish()?;
+        Ok(RescreenBody { tenant_id, user_id })
+    }
+}
+
 #[derive(Serialize, ToSchema)]
 #[schema(as = RescreenDone)]
-struct Rescreened {
+pub(crate) struct Rescreened {
     tenant_id: String,
     rescreened: usize,
     new_hits: usize,
@@ -253,7 +277,7 @@ struct Rescreened {
 
 /// The review work the compliance team watches.
 #[derive(Serialize, ToSchema)]
-struct ReviewMetrics {
+pub(crate) struct ReviewMetrics {
     #[schema(value_type = EnvironmentName)]
     environment: &'static str,
     #[schema(value_type = Timestamp)]
@@ -281,46 +305,38 @@ pub(crate) fn screen_doc() -> OperationDoc {
     OperationDoc::new("sanctions", "screen a signup against the sanctions lists")
         .describe("A hit does not block signup: the user's transactions are held until review. `409 already_screened` when the user was screened with other details. Production answers `503 vendor_unavailable` with no list loaded.")
         .idempotent()
-        .body::<Identity>()
-        .responds::<Screened>(201, "the user was screened; a hit adds the hit fields and never names the matched entity")
-        .responds::<Screened>(200, "the user was already screened with this request: the original result")
+        .answers("the user was screened; a hit adds the hit fields and never names the matched entity")
+        .or_200("the user was already screened with this request: the original result")
         .errors(&[409])
 }
 
 pub(crate) fn sanctions_status_doc() -> OperationDoc {
-    OperationDoc::new("sanctions", "a user's screening status").query::<UserQuery>().responds::<StatusView>(200, "success").errors(&[404])
+    OperationDoc::new("sanctions", "a user's screening status").errors(&[404])
 }
 
 pub(crate) fn list_cases_doc() -> OperationDoc {
-    OperationDoc::new("admin", "sanctions cases of the environment, oldest first").query::<CaseQuery>().responds::<CaseList>(200, "success")
+    OperationDoc::new("admin", "sanctions cases of the environment, oldest first")
 }
 
 pub(crate) fn get_case_doc() -> OperationDoc {
-    OperationDoc::new("admin", "a case with its matched entities (compliance team only)").responds::<CaseView>(200, "success").errors(&[404])
+    OperationDoc::new("admin", "a case with its matched entities (compliance team only)").errors(&[404])
 }
 
 pub(crate) fn review_case_doc() -> OperationDoc {
-    OperationDoc::new("admin", "dismiss (false positive) or confirm a case")
-        .idempotent()
-        .body::<Review>()
-        .responds::<Reviewed>(200, "success")
-        .errors(&[404, 409])
+    OperationDoc::new("admin", "dismiss (false positive) or confirm a case").idempotent().errors(&[404, 409])
 }
 
 pub(crate) fn rescreen_doc() -> OperationDoc {
-    OperationDoc::new("admin", "re-screen a tenant's active users now")
-        .idempotent()
-        .body::<RescreenBody>()
-        .responds::<Rescreened>(200, "success")
-        .errors(&[404, 409])
+    OperationDoc::new("admin", "re-screen a tenant's active users now").idempotent().errors(&[404, 409])
 }
 
 pub(crate) fn review_metrics_doc() -> OperationDoc {
-    OperationDoc::new("admin", "open and overdue review work").responds::<ReviewMetrics>(200, "success")
+    OperationDoc::new("admin", "open and overdue review work")
 }
 
-impl Identity {
-    fn parse(body: &[u8], today: i64) -> ApiResult<Identity> {
+impl FromBody for Identity {
+    fn from_body(body: &[u8], _: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Identity> {
+        let today = ctx.now;
         let mut f = Fields::from_body(body)?;
         let user_id = f.text("user_id");
         let first_name = f.text("first_name");
@@ -341,7 +357,9 @@ impl Identity {
         f.finish()?;
         Ok(Identity { user_id, first_name, last_name, date_of_birth, nationality, email })
     }
+}
 
+impl Identity {
     /// Identifies the logical request, so a retry is told apart from a different person.
     fn fingerprint(&self) -> String {
         let canonical = json!([self.first_name, self.last_name, self.date_of_birth, self.nationality, self.email]);
@@ -349,8 +367,7 @@ impl Identity {
     }
 }
 
-pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let who = Identity::parse(ctx.body, ctx.now)?;
+pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>, Body(who): Body<Identity>) -> ApiResult<Created<Screened<'static>>> {
     let fingerprint = who.fingerprint();
     let environment = ctx.caller.environment;
     until_committed!({
@@ -436,7 +453,7 @@ pub(crate) async fn screen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         }));
         statements.extend(case_statements);
         if gw.commit(statements).await?.done() {
-            return Ok(Some(with_decision(Reply::created(response), &log)));
+            return Ok(Some(Created::stored(response).decided(log.decision_id())));
         }
         Ok(None)
     })
@@ -527,37 +544,36 @@ pub(crate) fn open_case(
 
 /// A repeat of the same signup gets the original result; the same user id
 /// with a different identity gets 409 `already_screened`.
-fn existing_screening(rows: &[Row], fingerprint: &str) -> ApiResult<Option<Reply>> {
+fn existing_screening(rows: &[Row], fingerprint: &str) -> ApiResult<Option<Created<Screened<'static>>>> {
     let Some(first) = store::first_screening_from(rows)? else { return Ok(None) };
     if first.fingerprint != fingerprint {
         return Err(ApiError::conflict("already_screened", "this user_id was already screened with different details; use GET /v1/sanctions/status"));
     }
-    Ok(Some(Reply::ok(stored_json(&first.response)?)))
+    Ok(Some(Created::stored_existing(stored_json(&first.response)?)))
 }
 
-pub(crate) async fn sanctions_status(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let UserQuery { user_id } = ctx.query.parse_into()?;
+pub(crate) async fn sanctions_status(gw: &Gateway, ctx: &Ctx<'_>, Params(UserQuery { user_id }): Params<UserQuery>) -> ApiResult<Answer<StatusView>> {
     let user_id = user_id.as_str();
     let screened = store::screening_status(gw.store.as_ref(), &ctx.caller.tenant_id, user_id).await?.ok_or_else(ApiError::user_not_found)?;
     let status = screened.status;
     let (view, log) = gw.decide(&Scope::of(ctx, user_id), Operation::Sanctions, &status, |r, s| r.describe_sanctions(*s))?;
     let body = StatusView {
-        user_id,
+        user_id: user_id.to_string(),
         status: status.as_str(),
         transactions_held: view.transactions_held,
         checked_at: time::format(screened.created_at),
         updated_at: time::format(screened.updated_at),
         last_screened_at: time::format(screened.last_screened_at),
     };
-    let reply = with_decision(Reply::typed(200, &body)?, &log);
+    let answer = Answer::new(&body)?.decided(log.decision_id());
     gw.defer(log);
-    Ok(reply)
+    Ok(answer)
 }
 
 /// Cases of the environment by status, oldest first, with their age and
 /// review due time; `overdue=true` keeps those past the 48-hour target.
-pub(crate) async fn list_cases(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let CaseQuery { status, overdue, kind, min_age_seconds, limit, cursor } = ctx.query.parse_into()?;
+pub(crate) async fn list_cases(gw: &Gateway, ctx: &Ctx<'_>, Params(query): Params<CaseQuery>) -> ApiResult<Answer<CaseList>> {
+    let CaseQuery { status, overdue, kind, min_age_seconds, limit, cursor } = query;
     let status = status.unwrap_or(CaseStatus::Open);
     let (overdue_only, target, now) = gw.review_filter(overdue);
     let mut page = gw.review_page(limit, cursor, min_age_seconds);
@@ -603,11 +619,11 @@ pub(crate) async fn list_cases(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
             review_due_at: state.due_at.map(time::format),
         })
         .collect();
-    Reply::typed(200, &CaseList { cases, next_cursor, has_more })
+    Answer::new(&CaseList { cases, next_cursor, has_more })
 }
 
 /// Counts the compliance team watches: open work and what is past its review target.
-pub(crate) async fn review_metrics(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+pub(crate) async fn review_metrics(gw: &Gateway, ctx: &Ctx<'_>, (): ()) -> ApiResult<Answer<ReviewMetrics>> {
     let target = gw.rules.horizons().review_target_seconds;
     let now = gw.clock.now();
     let environment = ctx.caller.environment;
@@ -637,12 +653,12 @@ pub(crate) async fn review_metrics(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
         sanctions_lists_stale: count(|c| c.version.is_some() && c.stale),
         aml: crate::aml::feedback(gw, environment).await?,
     };
-    Reply::typed(200, &body)
+    Answer::new(&body)
 }
 
 /// The full case, matched entities included: for the compliance team only.
-pub(crate) async fn get_case(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
-    let case = store::case(gw.store.as_ref(), ctx.caller.environment, case_id).await?.ok_or_else(case_not_found)?;
+pub(crate) async fn get_case(gw: &Gateway, ctx: &Ctx<'_>, Path(case_id): Path) -> ApiResult<Answer<CaseView>> {
+    let case = store::case(gw.store.as_ref(), ctx.caller.environment, &case_id).await?.ok_or_else(case_not_found)?;
     let screened = store::screened_person(gw.store.as_ref(), &case.tenant_id, &case.user_id).await?.map(|p| ScreenedIdentity {
         first_name: p.first_name,
         last_name: p.last_name,
@@ -663,20 +679,16 @@ pub(crate) async fn get_case(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiR
         decided_at: case.decided_at.map(time::format),
         created_at: time::format(case.created_at),
     };
-    Reply::typed(200, &body)
+    Answer::new(&body)
 }
 
 /// Dismiss (false positive: holds lifted) or confirm (account terminated, funds frozen).
-pub(crate) async fn review_case(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let decision_text = f.code("decision");
-    let reviewer = f.text("reviewer");
-    let action = ReviewAction::parse(&decision_text);
-    if !decision_text.is_empty() && action.is_none() {
-        f.reject("invalid_field", "decision must be dismiss or confirm");
-    }
-    f.finish()?;
-    let action = action.ok_or_else(ApiError::internal)?;
+pub(crate) async fn review_case(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    (Path(case_id), Body(Review { decision: action, reviewer })): (Path, Body<Review>),
+) -> ApiResult<Answer<Reviewed>> {
+    let case_id = case_id.as_str();
     if four_eyes_required(gw, ctx.caller.environment) {
         return Err(crate::error::ApiError::four_eyes_required());
     }
@@ -689,10 +701,16 @@ pub(crate) async fn review_case(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> A
         let scope = Scope { environment: ctx.caller.environment, tenant_id: tenant_id.clone(), user_id: user_id.clone() };
         let facts = CaseReviewFacts { case_status, action, case_kind: case.kind };
         let (decision, log) = gw.decide(&scope, Operation::CaseReview, &facts, |r, f| r.decide_case_review(f))?;
-        let reply = |status: Option<SanctionsStatus>| -> ApiResult<Reply> {
+        let reply = |status: Option<SanctionsStatus>| -> ApiResult<Answer<Reviewed>> {
             let status = status.unwrap_or(user.sanctions_status);
-            let body = Reviewed { case_id, user_id: &user_id, decision: action.as_str(), status: status.as_str(), reviewer: &reviewer };
-            Ok(with_decision(Reply::typed(200, &body)?, &log))
+            let body = Reviewed {
+                case_id: case_id.to_string(),
+                user_id: user_id.clone(),
+                decision: action.as_str(),
+                status: status.as_str(),
+                reviewer: reviewer.clone(),
+            };
+            Ok(Answer::new(&body)?.decided(log.decision_id()))
         };
         let outcome = match decision {
             CaseReviewDecision::Repeat(outcome) => {
@@ -938,11 +956,11 @@ pub(crate) async fn rescreen_user(gw: &Gateway, tenant_id: &str, user_id: &str, 
 }
 
 /// On-demand re-screen of one user or of every active user of a tenant.
-pub(crate) async fn rescreen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let tenant_id = f.text("tenant_id");
-    let user_id = f.opt_text("user_id");
-    f.finish()?;
+pub(crate) async fn rescreen(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    Body(RescreenBody { tenant_id, user_id }): Body<RescreenBody>,
+) -> ApiResult<Answer<Rescreened>> {
     let offset = crate::tenants::store::operator_clock_offset(gw.store.as_ref(), &tenant_id, ctx.caller.environment)
         .await?
         .ok_or_else(|| ApiError::not_found("tenant_not_found", "no such tenant in this environment"))?;
@@ -956,5 +974,5 @@ pub(crate) async fn rescreen(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     for user in &users {
         hits += usize::from(rescreen_user(gw, &tenant_id, user, now, Entries::All).await?);
     }
-    Reply::typed(200, &Rescreened { tenant_id, rescreened: users.len(), new_hits: hits })
+    Answer::new(&Rescreened { tenant_id, rescreened: users.len(), new_hits: hits })
 }
