@@ -8,6 +8,11 @@
 # their ratio to /v1/health on the same server in the same run.
 #
 #   scripts/bench-wrk.sh [--database URL] [--rounds N] [--seconds S] [--connections C] [--binary PATH] [--log-format F] [--aml]
+#                        [--perf ROUTE FILE]
+#
+# --perf records the server with perf (Debian's linux-perf) while ROUTE
+# (health, exclusions, limits, aml or commit) runs in the last round, and writes
+# the flat profile (self time by function) to FILE.
 #
 # --aml adds POST /v1/aml/event: 2,000 sandbox players, deposits, wagers and
 # wins with unique transaction ids (run it with --connections 32, as issue #32
@@ -17,7 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-serve_args=() aml=""
+serve_args=() aml="" perf_route="" perf_file=""
 database="" rounds=3 seconds=10 connections=8 bin="$PWD/target/release/compliance-gateway"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -28,9 +33,11 @@ while [ $# -gt 0 ]; do
     --binary) bin="$2"; shift 2 ;;
     --log-format) serve_args+=(--log-format "$2"); shift 2 ;;
     --aml) aml=1; shift ;;
+    --perf) perf_route="$2"; perf_file="$3"; shift 3 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
+[ -z "$perf_route" ] || command -v perf >/dev/null || { [ "$(id -u)" = 0 ] && apt-get install -y -q linux-perf >/dev/null; } || { echo "perf is needed: apt-get install linux-perf" >&2; exit 1; }
 command -v wrk >/dev/null || { [ "$(id -u)" = 0 ] && apt-get install -y -q wrk >/dev/null; } || { echo "wrk is needed: apt-get install wrk" >&2; exit 1; }
 [ -x "$bin" ] || cargo build --locked --release -q -p host-native
 
@@ -91,11 +98,20 @@ cat "$work/check.lua" "$work/report.lua" >"$work/limits.lua"
 printf 'wrk.headers["authorization"] = "Bearer %s"\n' "$key" | cat - "$work/report.lua" >"$work/exclusions.lua"
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }   # the server's user + system time
+round=0
 run() { # route name, then wrk's target and script
-  local name="$1" url="$2" script="$3" line before after
+  local name="$1" url="$2" script="$3" line before after recorder=""
+  if [ "$name" = "$perf_route" ] && [ "$round" = "$rounds" ]; then
+    perf record -F 499 -g -p "$server" -o "$work/perf.data" >/dev/null 2>&1 &
+    recorder=$!
+  fi
   before=$(cpu_ticks)
   line=$(wrk -t2 -c"$connections" -d"${seconds}s" -s "$script" "$url" | grep '^RESULT')
   after=$(cpu_ticks)
+  if [ -n "$recorder" ]; then
+    kill -INT "$recorder"; wait "$recorder" || true
+    perf report -i "$work/perf.data" --stdio --no-children --percent-limit 0.5 --sort symbol -g none >"$perf_file" 2>/dev/null
+  fi
   echo "$name $line $((after - before))" >>"$work/results"
   echo "$name $line $((after - before))"
 }
@@ -137,6 +153,7 @@ LUA
 fi
 echo "==> wrk -t2 -c$connections -d${seconds}s, $rounds rounds, $database"
 for r in $(seq 1 "$rounds"); do
+  round=$r
   run health "$base/v1/health" "$work/report.lua"
   run exclusions "$base/v1/exclusions/check?email=excluded-bench@example.com" "$work/exclusions.lua"
   run limits "$base/v1/limits/check" "$work/limits.lua"

@@ -114,8 +114,9 @@ echo "==> tenant operations ($base, $database)"
 run "$tenant_key" --exclude-tag admin || status=1
 echo "==> admin operations"
 run "$admin" --include-tag admin || status=1
-if [ "$status" != 0 ] && [ -n "$edge" ]; then
-  echo "==> the edge host's log" >&2
+if [ "$status" != 0 ]; then
+  echo "==> the server's log" >&2
   tail -n 200 "$work/server.log" >&2
 fi
+[ -z "${CGW_FUZZ_SERVER_LOG:-}" ] || cp "$work/server.log" "$CGW_FUZZ_SERVER_LOG"
 exit $status

@@ -288,6 +288,43 @@ pub fn a_restricted_player_is_never_rescreened(env: &Env) -> CaseResult {
     Ok(())
 }
 
+/// A review case opened before an erasure restricted its player is still
+/// decided: the team's single-step decision on an AML case closes it (it
+/// answered 500, the player being hidden from the decision's user read). The
+/// twin: the same decision on a player nobody erased; and the restricted
+/// player stays hidden from the operator.
+pub fn a_restricted_players_case_is_still_decided(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let (erased, kept) = (unique("u"), unique("u"));
+    let mut cases = Vec::new();
+    for user in [&erased, &kept] {
+        t.signup(user)?;
+        for method in ["card", "e_wallet"] {
+            let event = json!({ "transaction_id": unique("tx"), "user_id": user, "event_type": "deposit", "amount_cents": 100_000,
+                "currency": "USD", "payment_method": method });
+            t.post("/v1/aml/event", event).expect(202)?;
+        }
+        let alerts = env.admin("GET", &format!("/v1/admin/aml/alerts?tenant_id={}&user_id={user}", t.tenant_id), None);
+        alerts.expect(200)?;
+        let case_id = alerts.body["alerts"][0]["case_id"].as_str().unwrap_or_default().to_string();
+        ensure!(case_id.starts_with("amlcase_"), "no AML case for {user}: {}", alerts.raw);
+        cases.push(case_id);
+    }
+    erase(&t, &erased).expect(202)?;
+    for (user, case_id) in [&erased, &kept].into_iter().zip(&cases) {
+        let decided = env.admin("POST", &format!("/v1/admin/cases/{case_id}/proposal"), Some(&json!({ "outcome": "false_positive", "reason": "known source" })));
+        decided.expect(200)?;
+        ensure_eq!(decided.str("status"), "closed", "{user}");
+        ensure!(decided.header("x-decision-id").is_some_and(|d| !d.is_empty()), "the decision of {user}'s case is not logged");
+        let file = env.admin("GET", &format!("/v1/admin/cases/{case_id}"), None);
+        file.expect(200)?;
+        ensure_eq!(file.str("status"), "closed", "{user}");
+    }
+    t.get(&format!("/v1/kyc/tier?user_id={erased}")).expect_error(404, "user_not_found")?;
+    t.get(&format!("/v1/kyc/tier?user_id={kept}")).expect(200)?;
+    Ok(())
+}
+
 /// An erasure finds the player's stored answers by their exact id, whatever
 /// its length: a 70-character id with `_` (a `LIKE` wildcard) is erased
 /// (202; its keyed repeat is no longer replayed), while a player whose id

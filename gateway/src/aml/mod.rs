@@ -987,7 +987,7 @@ pub(crate) async fn apply_case_decision(
     now: i64,
     extra: Vec<crate::ports::Stmt>,
 ) -> ApiResult<Option<crate::decisions::DecisionLog>> {
-    let user = gw.find_user(&case.tenant_id, &case.user_id).await?.ok_or_else(ApiError::internal)?;
+    let user = crate::users::store::find_case_subject(gw.store.as_ref(), &case.tenant_id, &case.user_id).await?.ok_or_else(ApiError::internal)?;
     let scope = Scope { environment, tenant_id: case.tenant_id.clone(), user_id: case.user_id.clone() };
     let facts = rules::AmlReviewFacts { outcome, standing: user.aml };
     let (decision, log) = gw.decide(&scope, Operation::AmlReview, &facts, |r, f| r.decide_aml_review(f))?;

@@ -798,7 +798,7 @@ pub(crate) async fn apply_case_decision(
     now: i64,
     extra: Vec<Stmt>,
 ) -> ApiResult<Option<(DecisionLog, KycStatus)>> {
-    let user = gw.find_user(&check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)?;
+    let user = crate::users::store::find_case_subject(gw.store.as_ref(), &check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)?;
     let action = if approve { KycAction::Approve } else { KycAction::Reject };
     let (decision, log) = decide_check(gw, check, &user, action, now)?;
     if decision.refused || !decision.changed {

@@ -812,7 +812,7 @@ pub(crate) async fn apply_case_decision(
     now: i64,
     extra: Vec<Stmt>,
 ) -> ApiResult<Option<(DecisionLog, SanctionsStatus)>> {
-    let user = gw.find_user(&case.tenant_id, &case.user_id).await?.ok_or_else(ApiError::internal)?;
+    let user = crate::users::store::find_case_subject(gw.store.as_ref(), &case.tenant_id, &case.user_id).await?.ok_or_else(ApiError::internal)?;
     let scope = Scope { environment, tenant_id: case.tenant_id.clone(), user_id: case.user_id.clone() };
     let facts = CaseReviewFacts { case_status: case.status, action, case_kind: case.kind };
     let (decision, log) = gw.decide(&scope, Operation::CaseReview, &facts, |r, f| r.decide_case_review(f))?;

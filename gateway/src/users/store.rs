@@ -49,6 +49,20 @@ pub(crate) async fn find(store: &dyn Store, tenant_id: &str, external_user_id: &
     rows.first().map(from_row).transpose()
 }
 
+/// The user a review case is about, restricted or not. A case opened before
+/// an erasure restricted the player is still decided: AML and sanctions
+/// decisions are kept under a legal obligation (GDPR Art. 17(3)(b), 18(2)),
+/// and an undecidable case would wait in the team's queue for ever.
+pub(crate) async fn find_case_subject(store: &dyn Store, tenant_id: &str, external_user_id: &str) -> ApiResult<Option<User>> {
+    let rows = store.query(CASE_SUBJECT_SQL, vec![tenant_id.into(), external_user_id.into()]).await?;
+    rows.first().map(from_row).transpose()
+}
+
+/// [`USER_SQL`] without the restriction.
+const CASE_SUBJECT_SQL: &str = "SELECT external_user_id, email, sanctions_status, verified_tier, verified_at, cumulative_withdrawn_cents, version,
+        withdrawal_currency, aml_withdrawals_held, aml_cdd_tier, aml_last_seen_at
+ FROM users WHERE tenant_id = ?1 AND external_user_id = ?2";
+
 pub(crate) fn from_row(row: &Row) -> ApiResult<User> {
     Ok(User {
         external_user_id: row.text(0)?,
