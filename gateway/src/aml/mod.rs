@@ -17,14 +17,16 @@ use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::stored_json;
-use crate::decisions::{with_decision, Scope};
+use crate::decisions::Scope;
 use crate::error::{ApiError, ApiResult};
+use crate::input::{Body, FromBody, Params, Path};
+use crate::openapi::answer::{self, Answer};
 use crate::input::{Cursor, Fields, Instant};
 use crate::openapi::shared::{Cents, Currency, Timestamp};
 use crate::openapi::OperationDoc;
 use crate::ports::{Read, Row, MAX_STORED_INTEGER};
 use crate::webhooks::events::AmlAlertData;
-use crate::{time, users, Ctx, Gateway, Reply};
+use crate::{time, users, Ctx, Gateway};
 
 use store::{BucketDelta, Span};
 
@@ -80,14 +82,37 @@ crate::openapi::shared::shared_schema!(
 );
 
 /// A report as parsed: the stored payload and the typed event.
-struct Parsed {
+pub(crate) struct Parsed {
     report: Report,
     event_type: AmlEventType,
     payment_method: PaymentMethod,
     occurred_at: Option<i64>,
 }
 
+/// A report's body is documented as [`Report`], the payload it stores.
+impl utoipa::PartialSchema for Parsed {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+        Report::schema()
+    }
+}
+
+impl ToSchema for Parsed {
+    fn name() -> std::borrow::Cow<'static, str> {
+        Report::name()
+    }
+    fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::Schema>)>) {
+        Report::schemas(schemas)
+    }
+}
+
+impl FromBody for Parsed {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Parsed> {
+        Report::parse(body)
+    }
+}
+
 impl Report {
+    /// Reads a report's body, as the route does and as a backtest reads a stored payload.
     fn parse(body: &[u8]) -> ApiResult<Parsed> {
         let mut f = Fields::from_body(body)?;
         let transaction_id = f.text("transaction_id");
@@ -156,7 +181,7 @@ enum ReportStatus {
 }
 
 #[derive(Serialize, ToSchema)]
-struct Accepted<'a> {
+pub(crate) struct Accepted<'a> {
     aml_event_id: &'a str,
     transaction_id: &'a str,
     status: ReportStatus,
@@ -193,7 +218,7 @@ struct EventView {
 }
 
 #[derive(Serialize, ToSchema)]
-struct EventList {
+pub(crate) struct EventList {
     events: Vec<EventView>,
 }
 
@@ -204,14 +229,13 @@ pub(crate) fn report_doc() -> OperationDoc {
              and any alert it opened; nothing of it is for the player.",
         )
         .idempotent()
-        .body::<Report>()
-        .responds::<Accepted>(202, "decided and stored")
-        .responds::<Accepted>(200, "a repeat of the same transaction: the original result")
+        .answers("decided and stored")
+        .or_200("a repeat of the same transaction: the original result")
         .errors(&[404, 409])
 }
 
 pub(crate) fn list_doc() -> OperationDoc {
-    OperationDoc::new("admin", "AML events of the environment").responds::<EventList>(200, "success")
+    OperationDoc::new("admin", "AML events of the environment")
 }
 
 /// Cuts rows read one past [`PAGE`] to the page; the cursor of the next page when there is one.
@@ -356,8 +380,8 @@ fn joined(before: &[String], added: impl Iterator<Item = String>) -> Vec<String>
 }
 
 /// `POST /v1/aml/event`: decides an event at once and stores it, once per transaction.
-pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let Parsed { mut report, event_type, payment_method, occurred_at } = Report::parse(ctx.body)?;
+pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>, Body(parsed): Body<Parsed>) -> ApiResult<answer::Accepted<Accepted<'static>>> {
+    let Parsed { mut report, event_type, payment_method, occurred_at } = parsed;
     let tenant = ctx.caller.tenant_id.as_str();
     report.instrument_id = report.instrument_id.map(|i| instrument_key(tenant, &i));
     // a JSON value writes its keys in one order, so the fingerprint is stable
@@ -378,7 +402,7 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
         let state = read_state(gw, ctx.caller.environment, tenant, asked, &params).await?;
         if let Some(before) = state.reported {
             if before.fingerprint == fingerprint {
-                return Ok(Some(Reply::ok(stored_json(&before.response)?)));
+                return Ok(Some(answer::Accepted::stored_existing(stored_json(&before.response)?)));
             }
             return Err(ApiError::conflict("transaction_conflict", "this transaction_id was already reported with different details"));
         }
@@ -415,7 +439,8 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             outcome: decision.outcome.as_str(),
             alert_id: alert_id.as_deref(),
         };
-        let reply = with_decision(Reply::typed(202, &accepted)?, &log);
+        let response = serde_json::to_value(&accepted).map_err(|e| ApiError::internal().with_detail(format!("a response did not serialise: {e}")))?;
+        let reply = answer::Accepted::stored(response).decided(log.decision_id());
         let mut statements = vec![
             log.statement(),
             gw.claim_user(ctx, &user),
@@ -427,7 +452,7 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                 user_id,
                 fingerprint: &fingerprint,
                 payload: payload.to_string(),
-                response: reply.body.to_string(),
+                response: reply.reply().body.to_string(),
                 status: if alert_id.is_some() { store::ReviewStatus::Alerted } else { store::ReviewStatus::Decided },
                 event_at: at,
                 decision_id: log.decision_id(),
@@ -536,8 +561,6 @@ pub(crate) struct DisagreementPage {
 
 pub(crate) fn shadow_doc() -> OperationDoc {
     OperationDoc::new("admin", "where the shadow rules component decided an AML event differently from the live one, newest first")
-        .query::<CursorQuery>()
-        .responds::<DisagreementPage>(200, "success")
 }
 
 /// The page of a newest-first listing: after the row of the sort key (`at`, id) the cursor names.
@@ -551,8 +574,7 @@ pub(crate) struct CursorQuery {
 }
 
 /// `GET /v1/admin/aml/shadow`.
-pub(crate) async fn shadow(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let CursorQuery { cursor } = ctx.query.parse_into()?;
+pub(crate) async fn shadow(gw: &Gateway, ctx: &Ctx<'_>, Params(CursorQuery { cursor }): Params<CursorQuery>) -> ApiResult<Answer<DisagreementPage>> {
     let before = Cursor::after(cursor);
     let mut rows = store::disagreements(gw.store.as_ref(), ctx.caller.environment, before, PAGE + 1).await?;
     let next_cursor = cut_page(&mut rows, |r| (r.at, r.disagreement_id.clone()));
@@ -571,7 +593,7 @@ pub(crate) async fn shadow(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             at: time::format(r.at),
         })
         .collect();
-    Reply::typed(200, &DisagreementPage { disagreements, next_cursor })
+    Answer::new(&DisagreementPage { disagreements, next_cursor })
 }
 
 /// The reason codes of every rule that fired.
@@ -665,7 +687,7 @@ fn alert_statements(
 }
 
 /// `GET /v1/admin/aml/events`: the newest events of the environment.
-pub(crate) async fn list(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+pub(crate) async fn list(gw: &Gateway, ctx: &Ctx<'_>, (): ()) -> ApiResult<Answer<EventList>> {
     let mut events = Vec::new();
     for row in store::newest(gw.store.as_ref(), ctx.caller.environment, LIST_LENGTH).await? {
         events.push(EventView {
@@ -678,7 +700,7 @@ pub(crate) async fn list(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             received_at: time::format(row.received_at),
         });
     }
-    Reply::typed(200, &EventList { events })
+    Answer::new(&EventList { events })
 }
 
 // ---- alerts and cases ----
@@ -785,21 +807,15 @@ pub(crate) struct AmlCasePage {
 
 pub(crate) fn admin_alerts_doc() -> OperationDoc {
     OperationDoc::new("admin", "AML alerts of the environment, newest first, each with its explanation")
-        .query::<AlertQuery>()
-        .responds::<AlertPage>(200, "success")
 }
 
 pub(crate) fn own_alerts_doc() -> OperationDoc {
     OperationDoc::new("aml", "AML alerts of one of the tenant's users, newest first")
         .describe("For the operator's compliance staff only: nothing of an alert may reach the player.")
-        .query::<OwnAlertQuery>()
-        .responds::<OwnAlertPage>(200, "success")
 }
 
 pub(crate) fn admin_cases_doc() -> OperationDoc {
     OperationDoc::new("admin", "AML cases of the environment by due time: one open case per user groups its alerts")
-        .query::<CaseQuery>()
-        .responds::<AmlCasePage>(200, "success")
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -862,8 +878,8 @@ fn alert_view(row: store::AlertRow) -> ApiResult<AlertView> {
 }
 
 /// `GET /v1/admin/aml/alerts`.
-pub(crate) async fn admin_alerts(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let AlertQuery { tenant_id, user_id, typology, case_id, cursor } = ctx.query.parse_into()?;
+pub(crate) async fn admin_alerts(gw: &Gateway, ctx: &Ctx<'_>, Params(query): Params<AlertQuery>) -> ApiResult<Answer<AlertPage>> {
+    let AlertQuery { tenant_id, user_id, typology, case_id, cursor } = query;
     let of = AlertsOf {
         tenant_id: tenant_id.as_deref(),
         user_id: user_id.as_deref(),
@@ -873,12 +889,12 @@ pub(crate) async fn admin_alerts(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
     };
     let (rows, next_cursor) = alert_rows(gw, ctx, of).await?;
     let alerts = rows.into_iter().map(alert_view).collect::<ApiResult<Vec<_>>>()?;
-    Reply::typed(200, &AlertPage { alerts, next_cursor })
+    Answer::new(&AlertPage { alerts, next_cursor })
 }
 
 /// `GET /v1/aml/alerts?user_id=`: the operator's own user's alerts.
-pub(crate) async fn own_alerts(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let OwnAlertQuery { user_id, typology, cursor } = ctx.query.parse_into()?;
+pub(crate) async fn own_alerts(gw: &Gateway, ctx: &Ctx<'_>, Params(query): Params<OwnAlertQuery>) -> ApiResult<Answer<OwnAlertPage>> {
+    let OwnAlertQuery { user_id, typology, cursor } = query;
     let of = AlertsOf { tenant_id: Some(&ctx.caller.tenant_id), user_id: Some(&user_id), case_id: None, typology, before: Cursor::after(cursor) };
     let (rows, next_cursor) = alert_rows(gw, ctx, of).await?;
     let alerts = rows
@@ -892,7 +908,7 @@ pub(crate) async fn own_alerts(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
             created_at: time::format(r.created_at),
         })
         .collect();
-    Reply::typed(200, &OwnAlertPage { alerts, next_cursor })
+    Answer::new(&OwnAlertPage { alerts, next_cursor })
 }
 
 fn case_view(r: store::CaseRow) -> AmlCaseView {
@@ -913,8 +929,8 @@ fn case_view(r: store::CaseRow) -> AmlCaseView {
 }
 
 /// `GET /v1/admin/aml/cases`.
-pub(crate) async fn admin_cases(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let CaseQuery { status, tenant_id, cursor } = ctx.query.parse_into()?;
+pub(crate) async fn admin_cases(gw: &Gateway, ctx: &Ctx<'_>, Params(query): Params<CaseQuery>) -> ApiResult<Answer<AmlCasePage>> {
+    let CaseQuery { status, tenant_id, cursor } = query;
     let status = status.map(|s| match s {
         CaseState::Open => store::AmlCaseStatus::Open,
         CaseState::Closed => store::AmlCaseStatus::Closed,
@@ -922,7 +938,7 @@ pub(crate) async fn admin_cases(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply>
     let after = Cursor::after(cursor);
     let mut rows = store::cases(gw.store.as_ref(), ctx.caller.environment, status, tenant_id.as_deref(), after, PAGE + 1).await?;
     let next_cursor = cut_page(&mut rows, |r| (r.due_at, r.case_id.clone()));
-    Reply::typed(200, &AmlCasePage { cases: rows.into_iter().map(case_view).collect(), next_cursor })
+    Answer::new(&AmlCasePage { cases: rows.into_iter().map(case_view).collect(), next_cursor })
 }
 
 // ---- the tenant's gaming day ----
@@ -936,30 +952,37 @@ pub(crate) struct GamingDayBody {
     time_zone: String,
 }
 
+impl FromBody for GamingDayBody {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let cutoff = f.code("cutoff");
+        let zone = f.code("time_zone");
+        if !cutoff.is_empty() && gaming_day::parse_cutoff(&cutoff).is_none() {
+            f.reject("invalid_field", "cutoff must be a local time HH:MM, such as 06:00");
+        }
+        if !zone.is_empty() && gaming_day::parse_zone(&zone).is_none() {
+            f.reject("invalid_field", "time_zone must be an IANA time zone name, such as America/Los_Angeles");
+        }
+        f.finish()?;
+        Ok(GamingDayBody { cutoff, time_zone: zone })
+    }
+}
+
 pub(crate) fn set_gaming_day_doc() -> OperationDoc {
     OperationDoc::new("admin", "set a tenant's gaming day: the local time it begins and the time zone (default 00:00 UTC)")
-        .body::<GamingDayBody>()
-        .responds::<GamingDayBody>(200, "success")
         .errors(&[404])
 }
 
 /// `PUT /v1/admin/tenants/{tenant_id}/gaming-day`.
-pub(crate) async fn set_gaming_day(gw: &Gateway, ctx: &Ctx<'_>, tenant_id: &str) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let cutoff = f.code("cutoff");
-    let zone = f.code("time_zone");
-    let minutes = gaming_day::parse_cutoff(&cutoff);
-    if !cutoff.is_empty() && minutes.is_none() {
-        f.reject("invalid_field", "cutoff must be a local time HH:MM, such as 06:00");
-    }
-    if !zone.is_empty() && gaming_day::parse_zone(&zone).is_none() {
-        f.reject("invalid_field", "time_zone must be an IANA time zone name, such as America/Los_Angeles");
-    }
-    f.finish()?;
-    let minutes = minutes.ok_or_else(ApiError::internal)?;
-    gw.require_tenant(ctx, tenant_id).await?;
-    gw.store.batch(vec![store::set_gaming_day(tenant_id, minutes, &zone)]).await?;
-    Reply::typed(200, &GamingDayBody { cutoff: gaming_day::format_cutoff(minutes), time_zone: zone })
+pub(crate) async fn set_gaming_day(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    (Path(tenant_id), Body(GamingDayBody { cutoff, time_zone: zone })): (Path, Body<GamingDayBody>),
+) -> ApiResult<Answer<GamingDayBody>> {
+    let minutes = gaming_day::parse_cutoff(&cutoff).ok_or_else(ApiError::internal)?;
+    gw.require_tenant(ctx, &tenant_id).await?;
+    gw.store.batch(vec![store::set_gaming_day(&tenant_id, minutes, &zone)]).await?;
+    Answer::new(&GamingDayBody { cutoff: gaming_day::format_cutoff(minutes), time_zone: zone })
 }
 
 // ---- the case model's side of AML cases ----
@@ -1038,7 +1061,6 @@ pub(crate) struct ReportBundle {
 
 pub(crate) fn report_bundle_doc() -> OperationDoc {
     OperationDoc::new("admin", "an AML case's report bundle: narrative draft, transactions, each decision's explanation, the rules' hash")
-        .responds::<ReportBundle>(200, "success")
         .errors(&[404])
 }
 
@@ -1074,8 +1096,6 @@ pub(crate) struct CtrCandidates {
 
 pub(crate) fn ctr_candidates_doc() -> OperationDoc {
     OperationDoc::new("admin", "CTR candidates: one per user and gaming day whose cash passed the threshold (the console exports them as CSV)")
-        .query::<CtrQuery>()
-        .responds::<CtrCandidates>(200, "success")
 }
 
 /// What a case's report and filings are drafted from: its alerts (newest
@@ -1122,7 +1142,8 @@ pub(crate) async fn case_evidence(gw: &Gateway, environment: crate::auth::Enviro
 }
 
 /// `GET /v1/admin/aml/cases/{case_id}/report`.
-pub(crate) async fn report_bundle(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
+pub(crate) async fn report_bundle(gw: &Gateway, ctx: &Ctx<'_>, Path(case_id): Path) -> ApiResult<Answer<ReportBundle>> {
+    let case_id = case_id.as_str();
     let case = case(gw, ctx.caller.environment, case_id).await?.ok_or_else(|| ApiError::not_found("case_not_found", "no such AML case"))?;
     let CaseEvidence { alerts, window_from, window_to, events, summary } = case_evidence(gw, ctx.caller.environment, &case).await?;
     let mut explanations = Vec::new();
@@ -1170,7 +1191,7 @@ pub(crate) async fn report_bundle(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) ->
         rules_sha256: gw.rules.identity().component_sha256,
         regulator_formats: REGULATOR_FORMATS.iter().map(|f| f.to_string()).collect(),
     };
-    let reply = Reply::typed(200, &body)?;
+    let reply = Answer::new(&body)?;
     // an export of a case's evidence is audited before it is handed over
     let exported = gw.team_audit(ctx.caller.environment, "aml.report_export", &ctx.caller.key_id, case_id, ctx.now);
     gw.store.batch(vec![exported]).await?;
@@ -1178,8 +1199,7 @@ pub(crate) async fn report_bundle(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) ->
 }
 
 /// `GET /v1/admin/aml/ctr-candidates`: the CTR candidates of alerts created in [`from`, `to`).
-pub(crate) async fn ctr_candidates(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let CtrQuery { from, to, tenant_id } = ctx.query.parse_into()?;
+pub(crate) async fn ctr_candidates(gw: &Gateway, ctx: &Ctx<'_>, Params(CtrQuery { from, to, tenant_id }): Params<CtrQuery>) -> ApiResult<Answer<CtrCandidates>> {
     let (from, to) = (from.map_or(0, |t| t.0), to.map_or(MAX_STORED_INTEGER, |t| t.0));
     let rows = store::ctr_alerts(gw.store.as_ref(), ctx.caller.environment, tenant_id.as_deref(), from, to, REPORT_EVENTS).await?;
     let mut candidates = Vec::new();
@@ -1201,7 +1221,7 @@ pub(crate) async fn ctr_candidates(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
             });
         }
     }
-    Reply::typed(200, &CtrCandidates { candidates })
+    Answer::new(&CtrCandidates { candidates })
 }
 
 // ---- feedback ----

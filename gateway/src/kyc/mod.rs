@@ -17,6 +17,8 @@ use crate::api::{stored_json, ReviewLimit, WaitSeconds};
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
+use crate::input::{Body, FromBody, Params, Path};
+use crate::openapi::answer::{Accepted, Answer, Created};
 use crate::input::{normalize_email, normalize_phone, Cursor, Fields};
 use crate::openapi::shared::{
     Cents, Currency, Email, KycDocument as KycDocumentName, KycEscalation as KycEscalationName, KycStatus as KycStatusName, Phone, Tier, Timestamp,
@@ -46,7 +48,7 @@ fn invalid_state(status: KycStatus) -> ApiError {
 /// A withdrawal request as the operator sent it (the body of `POST /v1/kyc/start`).
 #[derive(ToSchema)]
 #[schema(as = WithdrawalRequest)]
-struct WithdrawalRequest {
+pub(crate) struct WithdrawalRequest {
     #[schema(min_length = 1, max_length = 256)]
     user_id: String,
     #[schema(value_type = Email)]
@@ -64,8 +66,8 @@ struct WithdrawalRequest {
     withdrawal_id: Option<String>,
 }
 
-impl WithdrawalRequest {
-    fn parse(body: &[u8]) -> ApiResult<Self> {
+impl FromBody for WithdrawalRequest {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
         let mut f = Fields::from_body(body)?;
         let user_id = f.text("user_id");
         let email = f.text("email");
@@ -86,7 +88,9 @@ impl WithdrawalRequest {
         f.finish()?;
         Ok(WithdrawalRequest { user_id, email: norm_email, phone: norm_phone, amount, currency, currency_exponent, withdrawal_id })
     }
+}
 
+impl WithdrawalRequest {
     /// Tells a retry of the same withdrawal from another one under the same id.
     fn fingerprint(&self) -> String {
         hex::encode(Sha256::digest(json!([self.user_id, self.amount, self.currency]).to_string().as_bytes()))
@@ -96,7 +100,7 @@ impl WithdrawalRequest {
 /// The withdrawal gate's answer; stored and answered again on a repeat.
 #[derive(Serialize, ToSchema, Default)]
 #[schema(as = WithdrawalAnswer)]
-struct WithdrawalAnswer<'a> {
+pub(crate) struct WithdrawalAnswer<'a> {
     /// the verification check, when one is needed
     #[schema(required)]
     kyc_check_id: Option<&'a str>,
@@ -138,9 +142,9 @@ struct WithdrawalAnswer<'a> {
 /// A check's status with the withdrawal behind it.
 #[derive(Serialize, ToSchema)]
 #[schema(as = KycCheck)]
-struct CheckView<'a> {
-    kyc_check_id: &'a str,
-    user_id: &'a str,
+pub(crate) struct CheckView {
+    kyc_check_id: String,
+    user_id: String,
     #[schema(value_type = KycStatusName)]
     status: &'static str,
     #[schema(value_type = Tier)]
@@ -148,7 +152,7 @@ struct CheckView<'a> {
     #[schema(value_type = Vec<KycDocumentName>)]
     required_documents: Vec<&'static str>,
     /// the withdrawal the check holds
-    withdrawal_id: &'a str,
+    withdrawal_id: String,
     withdrawal_held: bool,
     #[schema(value_type = WithdrawalStatusName)]
     withdrawal_status: &'static str,
@@ -162,7 +166,7 @@ struct CheckView<'a> {
 
 /// The query of `GET /v1/kyc/status`.
 #[derive(Deserialize, IntoParams)]
-struct CheckQuery {
+pub(crate) struct CheckQuery {
     #[param(min_length = 1, max_length = 256)]
     kyc_check_id: String,
 }
@@ -170,8 +174,8 @@ struct CheckQuery {
 /// A user's verified tier and where the next one is needed.
 #[derive(Serialize, ToSchema)]
 #[schema(as = KycTierView)]
-struct TierView<'a> {
-    user_id: &'a str,
+pub(crate) struct TierView {
+    user_id: String,
     #[schema(value_type = Tier)]
     verified_tier: &'static str,
     #[schema(value_type = Option<Timestamp>, required)]
@@ -185,18 +189,18 @@ struct TierView<'a> {
     /// the currency the amounts are in (the user's withdrawal currency), in its
     /// ISO 4217 minor units; `null` before a first withdrawal, when they read as cents
     #[schema(value_type = Option<Currency>, required)]
-    currency: Option<&'a str>,
+    currency: Option<String>,
 }
 
 /// A fresh token for the vendor's verification flow.
 #[derive(Serialize, ToSchema)]
 #[schema(as = KycToken)]
-struct IssuedToken<'a> {
-    kyc_check_id: &'a str,
+pub(crate) struct IssuedToken {
+    kyc_check_id: String,
     #[schema(value_type = KycStatusName)]
     status: &'static str,
     /// for the vendor's verification flow on the player's device
-    vendor_access_token: &'a str,
+    vendor_access_token: String,
     /// seconds until the token expires
     vendor_expires_in: i64,
     /// when the check expires if the user does not finish the flow; `null` once submitted
@@ -207,8 +211,8 @@ struct IssuedToken<'a> {
 /// A check's status after an action on it.
 #[derive(Serialize, ToSchema)]
 #[schema(as = KycCheckStatus)]
-struct CheckStatus<'a> {
-    kyc_check_id: &'a str,
+pub(crate) struct CheckStatus {
+    kyc_check_id: String,
     #[schema(value_type = KycStatusName)]
     status: &'static str,
 }
@@ -216,8 +220,7 @@ struct CheckStatus<'a> {
 /// The body of a manual review.
 #[derive(ToSchema)]
 #[schema(as = KycManualReview)]
-#[allow(dead_code)]
-struct ManualReview {
+pub(crate) struct ManualReview {
     #[schema(min_length = 1, max_length = 256)]
     kyc_check_id: String,
     #[schema(inline)]
@@ -231,26 +234,45 @@ struct ManualReview {
 /// A reviewer's verdict on a check.
 #[derive(ToSchema)]
 #[serde(rename_all = "snake_case")]
-#[allow(dead_code)]
 enum ManualDecision {
     Approve,
     Reject,
 }
 
+impl FromBody for ManualReview {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let kyc_check_id = f.text("kyc_check_id");
+        let decision_text = f.code("decision");
+        let reviewer = f.text("reviewer");
+        let reason = f.opt_text("reason");
+        let decision = match decision_text.as_str() {
+            "approve" => Some(ManualDecision::Approve),
+            "reject" => Some(ManualDecision::Reject),
+            _ => None,
+        };
+        if !decision_text.is_empty() && decision.is_none() {
+            f.reject("invalid_field", "decision must be approve or reject");
+        }
+        f.finish()?;
+        Ok(ManualReview { kyc_check_id, decision: decision.ok_or_else(ApiError::internal)?, reviewer, reason })
+    }
+}
+
 #[derive(Serialize, ToSchema)]
 #[schema(as = KycReviewed)]
-struct ManuallyReviewed<'a> {
-    kyc_check_id: &'a str,
+pub(crate) struct ManuallyReviewed {
+    kyc_check_id: String,
     #[schema(value_type = KycStatusName)]
     status: &'static str,
-    reviewer: &'a str,
+    reviewer: String,
     #[schema(required)]
-    reason: Option<&'a str>,
+    reason: Option<String>,
 }
 
 /// The query of `GET /v1/admin/kyc/checks`.
 #[derive(Deserialize, IntoParams)]
-struct ChecksQuery {
+pub(crate) struct ChecksQuery {
     /// default pending_review
     #[param(value_type = Option<KycStatusName>)]
     status: Option<KycStatus>,
@@ -302,7 +324,7 @@ struct CheckRow {
 }
 
 #[derive(Serialize, ToSchema)]
-struct CheckList {
+pub(crate) struct CheckList {
     checks: Vec<CheckRow>,
     /// for the next page; `null` on the last
     #[schema(required)]
@@ -356,58 +378,53 @@ pub(crate) fn identity_vendor_webhook_doc() -> OperationDoc {
 pub(crate) fn kyc_start_doc() -> OperationDoc {
     OperationDoc::new("kyc", "ask for a withdrawal; starts verification when it exceeds the verified tier")
         .idempotent()
-        .body::<WithdrawalRequest>()
-        .responds::<WithdrawalAnswer>(201, "a check was created and the withdrawal is held")
-        .responds::<WithdrawalAnswer>(
-            200,
-            "no check needed (tier_0 fast path or within the verified tier), a held account, or a repeat of an open check",
-        )
+        .answers("a check was created and the withdrawal is held")
+        .or_200("no check needed (tier_0 fast path or within the verified tier), a held account, or a repeat of an open check")
         .describe("In production, 503 `vendor_unavailable` when the identity vendor cannot issue a token (retry after `Retry-After`), and 503 `tier_not_verifiable` when the tier the withdrawal needs has no verification level configured (no lower tier's level verifies it).")
         .errors(&[404, 409, 422, 503])
 }
 
 pub(crate) fn kyc_status_doc() -> OperationDoc {
-    OperationDoc::new("kyc", "a verification check's status").query::<CheckQuery>().responds::<CheckView>(200, "success").errors(&[404])
+    OperationDoc::new("kyc", "a verification check's status").errors(&[404])
 }
 
 pub(crate) fn kyc_token_doc() -> OperationDoc {
     OperationDoc::new("kyc", "a fresh vendor token for a check that is not final (the user opens or resumes the vendor flow)")
         .describe("A check that has not started starts (`in_progress`, event `kyc.started`); an unfinished flow's 7-day abandonment counts from now. A final check is 409 `invalid_state`; a check abandoned for 7 days expires instead. 503 `vendor_unavailable` when the vendor cannot issue a token.")
         .idempotent()
-        .responds::<IssuedToken>(200, "success")
         .errors(&[404, 409, 503])
 }
 
 pub(crate) fn kyc_tier_doc() -> OperationDoc {
-    OperationDoc::new("kyc", "a user's verified tier").query::<UserQuery>().responds::<TierView>(200, "success").errors(&[404])
+    OperationDoc::new("kyc", "a user's verified tier").errors(&[404])
 }
 
 pub(crate) fn sandbox_kyc_submit_doc() -> OperationDoc {
     OperationDoc::new("sandbox", "submit documents to the stub vendor")
         .idempotent()
-        .responds::<CheckStatus>(202, "success")
-        .responds::<CheckStatus>(200, "a repeat with the same Idempotency-Key: the original result")
+        .or_200("a repeat with the same Idempotency-Key: the original result")
         .errors(&[403, 404, 409])
 }
 
 pub(crate) fn kyc_manual_review_doc() -> OperationDoc {
     OperationDoc::new("admin", "approve or reject a check by hand")
         .idempotent()
-        .body::<ManualReview>()
-        .responds::<ManuallyReviewed>(200, "success")
         .errors(&[404, 409])
 }
 
 pub(crate) fn list_kyc_checks_doc() -> OperationDoc {
-    OperationDoc::new("admin", "verification checks of the environment by status").query::<ChecksQuery>().responds::<CheckList>(200, "success")
+    OperationDoc::new("admin", "verification checks of the environment by status")
 }
 
 fn to_json<T: Serialize>(value: &T) -> ApiResult<Json> {
     serde_json::to_value(value).map_err(|e| ApiError::internal().with_detail(format!("a body did not serialise: {e}")))
 }
 
-pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let request = WithdrawalRequest::parse(ctx.body)?;
+pub(crate) async fn kyc_start(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    Body(request): Body<WithdrawalRequest>,
+) -> ApiResult<Created<WithdrawalAnswer<'static>>> {
     until_committed!({
         if let Some(reply) = existing_withdrawal(gw, ctx, &request).await? {
             return Ok(Some(reply));
@@ -476,7 +493,7 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                 body["vendor_expires_in"] = json!(replay.vendor_expires_in);
                 if !replay.reissue_token {
                     gw.defer(log.clone());
-                    return Ok(Some(with_decision(Reply::ok(body), &log)));
+                    return Ok(Some(Created::stored_existing(body).decided(log.decision_id())));
                 }
                 let token = match vendor_token(gw, open, replay.vendor_expires_in).await {
                     Ok(token) => token,
@@ -486,18 +503,15 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                 let expires_at = ctx.now.saturating_add(replay.vendor_expires_in);
                 statements.push(store::record_token(&open.kyc_check_id, body.to_string(), expires_at));
                 statements.push(crate::users::store::claim(&open.tenant_id, &open.external_user_id, version, ctx.now));
-                Reply::ok(body)
+                Created::stored_existing(body)
             }
-            WithdrawalOutcome::Held(tier) => Reply::typed(
-                200,
-                &WithdrawalAnswer {
-                    user_id: &request.user_id,
-                    required_tier: tier.as_str(),
-                    withdrawal_held: true,
-                    message: Some(gw.rules.player_message(&rules::PlayerNotice::WithdrawalHeld)?),
-                    ..WithdrawalAnswer::default()
-                },
-            )?,
+            WithdrawalOutcome::Held(tier) => Created::stored_existing(to_json(&WithdrawalAnswer {
+                user_id: &request.user_id,
+                required_tier: tier.as_str(),
+                withdrawal_held: true,
+                message: Some(gw.rules.player_message(&rules::PlayerNotice::WithdrawalHeld)?),
+                ..WithdrawalAnswer::default()
+            })?),
             WithdrawalOutcome::Approve(fast) => {
                 let withdrawal_id = gw.new_id("wd");
                 let body = to_json(&WithdrawalAnswer {
@@ -512,7 +526,7 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                 })?;
                 statements.push(user_withdrawal_update(ctx, &user, version, &request, request.amount));
                 statements.push(withdrawal_insert(ctx, &request, &withdrawal_id, WithdrawalStatus::Released, &body));
-                Reply::ok(body)
+                Created::stored_existing(body)
             }
             WithdrawalOutcome::Verify(verification) => {
                 let kyc_check_id = gw.new_id("kyc");
@@ -556,15 +570,15 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
                     let data = check_event_data(&kyc_check_id, &request.user_id, verification.tier);
                     statements.push(gw.event(ctx.caller.environment, Some(tenant), *kind, ctx.now, &data));
                 }
-                Reply::created(body)
+                Created::stored(body)
             }
         };
         if statements.len() == 1 {
             gw.defer(log.clone());
-            return Ok(Some(with_decision(reply, &log)));
+            return Ok(Some(reply.decided(log.decision_id())));
         }
         if gw.commit(statements).await?.done() {
-            return Ok(Some(with_decision(reply, &log)));
+            return Ok(Some(reply.decided(log.decision_id())));
         }
         Ok(None)
     })
@@ -662,7 +676,7 @@ async fn vendor_webhook(gw: &Gateway, headers: &http::HeaderMap, body: &[u8]) ->
 /// (an abandoned check it expired) with its log, or else queueing the log.
 /// `Ok(None)` when that write lost a race: the refusal is decided again from
 /// fresh reads, so the decision the answer names is always one that was logged.
-async fn refuse_withdrawal(gw: &Gateway, log: &DecisionLog, error: ApiError, statements: Vec<Stmt>) -> ApiResult<Option<Reply>> {
+async fn refuse_withdrawal<T>(gw: &Gateway, log: &DecisionLog, error: ApiError, statements: Vec<Stmt>) -> ApiResult<Option<T>> {
     let error = error_with_decision(error, log);
     if statements.len() > 1 {
         if !gw.commit(statements).await?.done() {
@@ -676,7 +690,7 @@ async fn refuse_withdrawal(gw: &Gateway, log: &DecisionLog, error: ApiError, sta
 
 /// A repeat of a withdrawal the operator identified by `withdrawal_id`
 /// gets the original answer; the same id for another withdrawal is refused.
-async fn existing_withdrawal(gw: &Gateway, ctx: &Ctx<'_>, request: &WithdrawalRequest) -> ApiResult<Option<Reply>> {
+async fn existing_withdrawal(gw: &Gateway, ctx: &Ctx<'_>, request: &WithdrawalRequest) -> ApiResult<Option<Created<WithdrawalAnswer<'static>>>> {
     let Some(client_id) = &request.withdrawal_id else { return Ok(None) };
     let Some(earlier) = store::withdrawal_by_client_id(gw.store.as_ref(), &ctx.caller.tenant_id, client_id).await? else { return Ok(None) };
     if earlier.fingerprint.as_deref() != Some(request.fingerprint().as_str()) {
@@ -690,7 +704,7 @@ async fn existing_withdrawal(gw: &Gateway, ctx: &Ctx<'_>, request: &WithdrawalRe
             return Ok(None);
         }
     }
-    Ok(Some(Reply::ok(answer)))
+    Ok(Some(Created::stored_existing(answer)))
 }
 
 /// Claims the user, adds a released amount to the lifetime total, fixes
@@ -909,8 +923,7 @@ async fn tenant_check(gw: &Gateway, ctx: &Ctx<'_>, kyc_check_id: &str) -> ApiRes
     Ok((check, user))
 }
 
-pub(crate) async fn kyc_status(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let CheckQuery { kyc_check_id } = ctx.query.parse_into()?;
+pub(crate) async fn kyc_status(gw: &Gateway, ctx: &Ctx<'_>, Params(CheckQuery { kyc_check_id }): Params<CheckQuery>) -> ApiResult<Answer<CheckView>> {
     let id = kyc_check_id.as_str();
     until_committed!({
         let (check, user) = tenant_check(gw, ctx, id).await?;
@@ -920,27 +933,27 @@ pub(crate) async fn kyc_status(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
         }
         let updated_at = if decision.changed { ctx.now } else { check.updated_at };
         let body = CheckView {
-            kyc_check_id: &check.kyc_check_id,
-            user_id: &check.external_user_id,
+            kyc_check_id: check.kyc_check_id.clone(),
+            user_id: check.external_user_id.clone(),
             status: decision.status.as_str(),
             required_tier: check.target_tier.as_str(),
             required_documents: decision.documents.iter().map(|d| d.as_str()).collect(),
-            withdrawal_id: &check.withdrawal_id,
+            withdrawal_id: check.withdrawal_id.clone(),
             withdrawal_held: decision.withdrawal == WithdrawalStatus::Held || decision.withdrawal == WithdrawalStatus::Blocked,
             withdrawal_status: decision.withdrawal.as_str(),
             created_at: time::format(check.created_at),
             updated_at: time::format(updated_at),
             expires_at: decision.expires_at.map(time::format),
         };
-        Ok(Some(with_decision(Reply::typed(200, &body)?, &log)))
+        Ok(Some(Answer::new(&body)?.decided(log.decision_id())))
     })
 }
 
 /// A fresh vendor token for a check that is not final: the user opens (or
 /// reopens) the vendor flow. A check not yet started starts (`kyc.started`).
-pub(crate) async fn kyc_token(gw: &Gateway, ctx: &Ctx<'_>, kyc_check_id: &str) -> ApiResult<Reply> {
+pub(crate) async fn kyc_token(gw: &Gateway, ctx: &Ctx<'_>, Path(kyc_check_id): Path) -> ApiResult<Answer<IssuedToken>> {
     until_committed!({
-        let (check, user) = tenant_check(gw, ctx, kyc_check_id).await?;
+        let (check, user) = tenant_check(gw, ctx, &kyc_check_id).await?;
         let (decision, log) = decide_check(gw, &check, &user, KycAction::IssueToken, ctx.now)?;
         let Some(seconds) = decision.vendor_token_seconds.filter(|_| !decision.refused) else {
             if !apply_check_decision(gw, &check, &user, &decision, &log, Reviewer::named("abandoned"), ctx.now).await? {
@@ -971,18 +984,17 @@ pub(crate) async fn kyc_token(gw: &Gateway, ctx: &Ctx<'_>, kyc_check_id: &str) -
             return Ok(None);
         }
         let body = IssuedToken {
-            kyc_check_id: &check.kyc_check_id,
+            kyc_check_id: check.kyc_check_id.clone(),
             status: decision.status.as_str(),
-            vendor_access_token: &token,
+            vendor_access_token: token,
             vendor_expires_in: seconds,
             expires_at: decision.expires_at.map(time::format),
         };
-        Ok(Some(with_decision(Reply::typed(200, &body)?, &log)))
+        Ok(Some(Answer::new(&body)?.decided(log.decision_id())))
     })
 }
 
-pub(crate) async fn kyc_tier(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let UserQuery { user_id } = ctx.query.parse_into()?;
+pub(crate) async fn kyc_tier(gw: &Gateway, ctx: &Ctx<'_>, Params(UserQuery { user_id }): Params<UserQuery>) -> ApiResult<Answer<TierView>> {
     let user_id = user_id.as_str();
     let user = gw.require_user(ctx, user_id).await?;
     // Bounds are told in the currency the user's withdrawals are kept in.
@@ -990,27 +1002,27 @@ pub(crate) async fn kyc_tier(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     let facts = TierFacts { tier: user.verified_tier, currency_exponent };
     let (bounds, log) = gw.decide(&Scope::of(ctx, user_id), Operation::Tier, &facts, |r, f| r.describe_tier(*f))?;
     let body = TierView {
-        user_id: &user.external_user_id,
+        user_id: user.external_user_id.clone(),
         verified_tier: user.verified_tier.as_str(),
         verified_at: user.verified_at.map(time::format),
         max_withdrawal_cents: bounds.ceiling_cents,
         cumulative_withdrawn_cents: user.cumulative_withdrawn_cents,
         next_tier_required_at_cents: bounds.next_tier_at_cents,
-        currency: user.withdrawal_currency.as_deref(),
+        currency: user.withdrawal_currency.clone(),
     };
-    let reply = with_decision(Reply::typed(200, &body)?, &log);
+    let answer = Answer::new(&body)?.decided(log.decision_id());
     gw.defer(log);
-    Ok(reply)
+    Ok(answer)
 }
 
 /// Plays the end user finishing the vendor flow; the sandbox vendor then
 /// decides by the user id (`autoapprove`, `autoreject`, else manual review).
-pub(crate) async fn sandbox_kyc_submit(gw: &Gateway, ctx: &Ctx<'_>, kyc_check_id: &str) -> ApiResult<Reply> {
+pub(crate) async fn sandbox_kyc_submit(gw: &Gateway, ctx: &Ctx<'_>, Path(kyc_check_id): Path) -> ApiResult<Accepted<CheckStatus>> {
     if ctx.caller.environment != Environment::Sandbox {
         return Err(ApiError::forbidden("sandbox_only", "this operation is only available with a sandbox key"));
     }
     until_committed!({
-        let (check, user) = tenant_check(gw, ctx, kyc_check_id).await?;
+        let (check, user) = tenant_check(gw, ctx, &kyc_check_id).await?;
         let (decision, log) = decide_check(gw, &check, &user, KycAction::SandboxSubmit, ctx.now)?;
         if !apply_check_decision(gw, &check, &user, &decision, &log, Reviewer::named("sandbox_vendor"), ctx.now).await? {
             return Ok(None);
@@ -1018,28 +1030,18 @@ pub(crate) async fn sandbox_kyc_submit(gw: &Gateway, ctx: &Ctx<'_>, kyc_check_id
         if decision.refused {
             return Err(error_with_decision(invalid_state(decision.status), &log));
         }
-        let body = CheckStatus { kyc_check_id: &check.kyc_check_id, status: decision.status.as_str() };
-        Ok(Some(with_decision(Reply::typed(202, &body)?, &log)))
+        let body = CheckStatus { kyc_check_id: check.kyc_check_id.clone(), status: decision.status.as_str() };
+        Ok(Some(Accepted::new(&body)?.decided(log.decision_id())))
     })
 }
 
 /// Admin-only approve or reject of a check awaiting review.
-pub(crate) async fn kyc_manual_review(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let kyc_check_id = f.text("kyc_check_id");
-    let decision_text = f.code("decision");
-    let reviewer = f.text("reviewer");
-    let reason = f.opt_text("reason");
-    let action = match decision_text.as_str() {
-        "approve" => Some(KycAction::Approve),
-        "reject" => Some(KycAction::Reject),
-        _ => None,
+pub(crate) async fn kyc_manual_review(gw: &Gateway, ctx: &Ctx<'_>, Body(review): Body<ManualReview>) -> ApiResult<Answer<ManuallyReviewed>> {
+    let ManualReview { kyc_check_id, decision, reviewer, reason } = review;
+    let action = match decision {
+        ManualDecision::Approve => KycAction::Approve,
+        ManualDecision::Reject => KycAction::Reject,
     };
-    if !decision_text.is_empty() && action.is_none() {
-        f.reject("invalid_field", "decision must be approve or reject");
-    }
-    f.finish()?;
-    let action = action.ok_or_else(ApiError::internal)?;
     if gw.config.four_eyes.applies_to(ctx.caller.environment) {
         return Err(crate::error::ApiError::four_eyes_required());
     }
@@ -1054,9 +1056,13 @@ pub(crate) async fn kyc_manual_review(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<
         if decision.refused {
             return Err(error_with_decision(invalid_state(decision.status), &log));
         }
-        let body =
-            ManuallyReviewed { kyc_check_id: &check.kyc_check_id, status: decision.status.as_str(), reviewer: &reviewer, reason: reason.as_deref() };
-        Ok(Some(with_decision(Reply::typed(200, &body)?, &log)))
+        let body = ManuallyReviewed {
+            kyc_check_id: check.kyc_check_id.clone(),
+            status: decision.status.as_str(),
+            reviewer: reviewer.clone(),
+            reason: reason.clone(),
+        };
+        Ok(Some(Answer::new(&body)?.decided(log.decision_id())))
     })
 }
 
@@ -1117,8 +1123,8 @@ impl Gateway {
 
 /// Checks of the environment for the compliance team, by status, with
 /// their age; `overdue=true` keeps those past the review target.
-pub(crate) async fn list_kyc_checks(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let ChecksQuery { status, overdue, escalated, min_age_seconds, limit, cursor } = ctx.query.parse_into()?;
+pub(crate) async fn list_kyc_checks(gw: &Gateway, ctx: &Ctx<'_>, Params(query): Params<ChecksQuery>) -> ApiResult<Answer<CheckList>> {
+    let ChecksQuery { status, overdue, escalated, min_age_seconds, limit, cursor } = query;
     let status = status.unwrap_or(KycStatus::PendingReview);
     let (overdue_only, target, now) = gw.review_filter(overdue);
     let escalated_only = escalated.unwrap_or(false);
@@ -1178,5 +1184,5 @@ pub(crate) async fn list_kyc_checks(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Re
             required_tier: c.target_tier.as_str(),
         })
         .collect();
-    Reply::typed(200, &CheckList { checks, next_cursor, has_more })
+    Answer::new(&CheckList { checks, next_cursor, has_more })
 }

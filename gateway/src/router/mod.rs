@@ -180,13 +180,13 @@ route_table! {
     AdminListSearch: "GET" "/v1/admin/sanctions/search" => "searchLists", Review, crate::lists::search_lists, doc crate::lists::search_lists_doc;
     AdminLists: "GET" "/v1/admin/sanctions/lists" => "listLists", Review, crate::lists::list_lists, doc crate::lists::list_lists_doc;
     // kyc
-    KycStart: "POST" "/v1/kyc/start" => "startKyc", Tenant, crate::kyc::kyc_start, doc crate::kyc::kyc_start_doc;
-    KycStatus: "GET" "/v1/kyc/status" => "getKycStatus", Tenant, crate::kyc::kyc_status, doc crate::kyc::kyc_status_doc;
-    KycTier: "GET" "/v1/kyc/tier" => "getKycTier", Tenant, crate::kyc::kyc_tier, doc crate::kyc::kyc_tier_doc;
-    KycToken(kyc_check_id): "POST" "/v1/kyc/{kyc_check_id}/token" => "issueKycToken", Tenant, crate::kyc::kyc_token, doc crate::kyc::kyc_token_doc;
-    KycManualReview: "POST" "/v1/kyc/manual-review" => "reviewKycManually", Admin audit "kyc.manual_review", crate::kyc::kyc_manual_review, doc crate::kyc::kyc_manual_review_doc;
-    AdminKycChecks: "GET" "/v1/admin/kyc/checks" => "listKycChecks", Review, crate::kyc::list_kyc_checks, doc crate::kyc::list_kyc_checks_doc;
-    SandboxKycSubmit(kyc_check_id): "POST" "/v1/sandbox/kyc/{kyc_check_id}/submit" => "submitSandboxKyc", Tenant, crate::kyc::sandbox_kyc_submit, doc crate::kyc::sandbox_kyc_submit_doc;
+    KycStart: "POST" "/v1/kyc/start" => "startKyc", Tenant, [typed] crate::kyc::kyc_start, doc crate::kyc::kyc_start_doc;
+    KycStatus: "GET" "/v1/kyc/status" => "getKycStatus", Tenant, [typed] crate::kyc::kyc_status, doc crate::kyc::kyc_status_doc;
+    KycTier: "GET" "/v1/kyc/tier" => "getKycTier", Tenant, [typed] crate::kyc::kyc_tier, doc crate::kyc::kyc_tier_doc;
+    KycToken(kyc_check_id): "POST" "/v1/kyc/{kyc_check_id}/token" => "issueKycToken", Tenant, [typed] crate::kyc::kyc_token, doc crate::kyc::kyc_token_doc;
+    KycManualReview: "POST" "/v1/kyc/manual-review" => "reviewKycManually", Admin audit "kyc.manual_review", [typed] crate::kyc::kyc_manual_review, doc crate::kyc::kyc_manual_review_doc;
+    AdminKycChecks: "GET" "/v1/admin/kyc/checks" => "listKycChecks", Review, [typed] crate::kyc::list_kyc_checks, doc crate::kyc::list_kyc_checks_doc;
+    SandboxKycSubmit(kyc_check_id): "POST" "/v1/sandbox/kyc/{kyc_check_id}/submit" => "submitSandboxKyc", Tenant, [typed] crate::kyc::sandbox_kyc_submit, doc crate::kyc::sandbox_kyc_submit_doc;
     // exclusions
     ExclusionRegister: "POST" "/v1/exclusions" => "registerExclusion", Tenant, [typed] crate::exclusions::register, doc crate::exclusions::register_doc;
     ExclusionCheck: "GET" "/v1/exclusions/check" => "checkExclusion", Tenant, [typed] crate::exclusions::check, doc crate::exclusions::check_doc;
@@ -205,21 +205,21 @@ route_table! {
     LimitCommit: "POST" "/v1/limits/commit" => "commitDeposit", Tenant, [typed] crate::limits::commit_deposit, doc crate::limits::commit_deposit_doc;
     LimitCancel(limit_id): "DELETE" "/v1/limits/{limit_id}" => "cancelLimit", Tenant, [typed] crate::limits::cancel_limit, doc crate::limits::cancel_limit_doc;
     // aml
-    AmlEvent: "POST" "/v1/aml/event" => "reportAmlEvent", Tenant, crate::aml::report, doc crate::aml::report_doc;
-    AmlAlerts: "GET" "/v1/aml/alerts" => "listOwnAmlAlerts", Tenant, crate::aml::own_alerts, doc crate::aml::own_alerts_doc;
-    AdminAmlList: "GET" "/v1/admin/aml/events" => "listAmlEvents", Admin, crate::aml::list, doc crate::aml::list_doc;
-    AdminAmlAlerts: "GET" "/v1/admin/aml/alerts" => "listAmlAlerts", Review, crate::aml::admin_alerts, doc crate::aml::admin_alerts_doc;
-    AdminAmlCases: "GET" "/v1/admin/aml/cases" => "listAmlCases", Review, crate::aml::admin_cases, doc crate::aml::admin_cases_doc;
-    AdminAmlReport(case_id): "GET" "/v1/admin/aml/cases/{case_id}/report" => "getAmlReportBundle", Review, crate::aml::report_bundle, doc crate::aml::report_bundle_doc;
-    AdminAmlShadow: "GET" "/v1/admin/aml/shadow" => "listAmlShadowDisagreements", Review, crate::aml::shadow, doc crate::aml::shadow_doc;
-    AdminCtrCandidates: "GET" "/v1/admin/aml/ctr-candidates" => "listCtrCandidates", Review, crate::aml::ctr_candidates, doc crate::aml::ctr_candidates_doc;
+    AmlEvent: "POST" "/v1/aml/event" => "reportAmlEvent", Tenant, [typed] crate::aml::report, doc crate::aml::report_doc;
+    AmlAlerts: "GET" "/v1/aml/alerts" => "listOwnAmlAlerts", Tenant, [typed] crate::aml::own_alerts, doc crate::aml::own_alerts_doc;
+    AdminAmlList: "GET" "/v1/admin/aml/events" => "listAmlEvents", Admin, [typed] crate::aml::list, doc crate::aml::list_doc;
+    AdminAmlAlerts: "GET" "/v1/admin/aml/alerts" => "listAmlAlerts", Review, [typed] crate::aml::admin_alerts, doc crate::aml::admin_alerts_doc;
+    AdminAmlCases: "GET" "/v1/admin/aml/cases" => "listAmlCases", Review, [typed] crate::aml::admin_cases, doc crate::aml::admin_cases_doc;
+    AdminAmlReport(case_id): "GET" "/v1/admin/aml/cases/{case_id}/report" => "getAmlReportBundle", Review, [typed] crate::aml::report_bundle, doc crate::aml::report_bundle_doc;
+    AdminAmlShadow: "GET" "/v1/admin/aml/shadow" => "listAmlShadowDisagreements", Review, [typed] crate::aml::shadow, doc crate::aml::shadow_doc;
+    AdminCtrCandidates: "GET" "/v1/admin/aml/ctr-candidates" => "listCtrCandidates", Review, [typed] crate::aml::ctr_candidates, doc crate::aml::ctr_candidates_doc;
     AdminCaseFilingDraft(case_id): "POST" "/v1/admin/aml/cases/{case_id}/filings" => "draftCaseFiling", Review audit "aml.filing_draft", crate::filings::draft, doc crate::filings::draft_doc;
     AdminCaseFilings(case_id): "GET" "/v1/admin/aml/cases/{case_id}/filings" => "listCaseFilings", Review, crate::filings::list, doc crate::filings::list_doc;
     AdminCtrFilingDraft(alert_id): "POST" "/v1/admin/aml/ctr-candidates/{alert_id}/filings" => "draftCtrFiling", Review audit "aml.filing_draft", crate::filings::draft_ctr, doc crate::filings::draft_ctr_doc;
     AdminAmlRatesImport: "POST" "/v1/admin/aml/rates" => "importAmlRates", Admin audit "aml.rates_import", crate::rates::import, doc crate::rates::import_doc;
     AdminAmlRates: "GET" "/v1/admin/aml/rates" => "listAmlRates", Review, crate::rates::list, doc crate::rates::list_doc;
     AdminTenantFilingSettings(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/filing-settings" => "setTenantFilingSettings", Admin audit "tenant.filing_settings", crate::filings::set_settings, doc crate::filings::set_settings_doc;
-    AdminTenantGamingDay(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/gaming-day" => "setTenantGamingDay", Admin audit "tenant.gaming_day", crate::aml::set_gaming_day, doc crate::aml::set_gaming_day_doc;
+    AdminTenantGamingDay(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/gaming-day" => "setTenantGamingDay", Admin audit "tenant.gaming_day", [typed] crate::aml::set_gaming_day, doc crate::aml::set_gaming_day_doc;
     // tenants and keys
     AdminTenantCreate: "POST" "/v1/admin/tenants" => "createTenant", Admin audit "tenant.create", crate::tenants::create, doc crate::tenants::create_doc;
     AdminKeyCreate(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/keys" => "createKey", Admin audit "key.create", crate::tenants::create_key, doc crate::tenants::create_key_doc;
