@@ -98,22 +98,30 @@ cat "$work/check.lua" "$work/report.lua" >"$work/limits.lua"
 printf 'wrk.headers["authorization"] = "Bearer %s"\n' "$key" | cat - "$work/report.lua" >"$work/exclusions.lua"
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }   # the server's user + system time
+# a Postgres on this machine: its processes' user + system time (the store's CPU)
+store_ticks() {
+  case "$database" in postgres*) ;; *) echo 0; return ;; esac
+  for pid in $(pgrep -x postgres); do awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null; done | awk '{s += $1} END {print s + 0}'
+}
 round=0
 run() { # route name, then wrk's target and script
   local name="$1" url="$2" script="$3" line before after recorder=""
   if [ "$name" = "$perf_route" ] && [ "$round" = "$rounds" ]; then
-    perf record -F 499 -g -p "$server" -o "$work/perf.data" >/dev/null 2>&1 &
+    perf record -F 299 --call-graph dwarf,16384 -p "$server" -o "$work/perf.data" >/dev/null 2>&1 &
     recorder=$!
   fi
-  before=$(cpu_ticks)
+  before=$(cpu_ticks) store_before=$(store_ticks)
   line=$(wrk -t2 -c"$connections" -d"${seconds}s" -s "$script" "$url" | grep '^RESULT')
-  after=$(cpu_ticks)
+  after=$(cpu_ticks) store_after=$(store_ticks)
   if [ -n "$recorder" ]; then
     kill -INT "$recorder"; wait "$recorder" || true
-    perf report -i "$work/perf.data" --stdio --no-children --percent-limit 0.5 --sort symbol -g none >"$perf_file" 2>/dev/null
+    { echo "# self time by function"
+      perf report -i "$work/perf.data" --stdio --no-children --percent-limit 0.5 --sort symbol -g none 2>/dev/null
+      echo "# with callees (children)"
+      perf report -i "$work/perf.data" --stdio --children --percent-limit 2 --sort symbol -g none 2>/dev/null; } >"$perf_file"
   fi
-  echo "$name $line $((after - before))" >>"$work/results"
-  echo "$name $line $((after - before))"
+  echo "$name $line $((after - before)) $((store_after - store_before))" >>"$work/results"
+  echo "$name $line $((after - before)) $((store_after - store_before))"
 }
 if [ -n "$aml" ]; then
   sandbox=$(post /v1/admin/tenants "$("$bin" admin-key create --environment sandbox --database "$database")" '{"name":"aml","environment":"sandbox","rate_limit_per_minute":1000000}' |
@@ -167,18 +175,18 @@ import os, statistics, sys
 seconds = float(sys.argv[2])
 rows = {}
 for line in open(sys.argv[1]):
-    name, _, rps, p50, p99, errors, ticks = line.split()
-    # the server's CPU time per request, in µs (clock ticks of 1/CLK_TCK s)
-    cpu = int(ticks) / os.sysconf("SC_CLK_TCK") / (float(rps) * seconds) * 1e6
-    rows.setdefault(name, []).append((float(rps), float(p50), float(p99), int(errors), cpu))
+    name, _, rps, p50, p99, errors, ticks, store_ticks = line.split()
+    # the server's (and a local Postgres') CPU time per request, in µs (clock ticks of 1/CLK_TCK s)
+    per_request = lambda t: int(t) / os.sysconf("SC_CLK_TCK") / (float(rps) * seconds) * 1e6
+    rows.setdefault(name, []).append((float(rps), float(p50), float(p99), int(errors), per_request(ticks), per_request(store_ticks)))
 health = statistics.median(r[0] for r in rows["health"])
-print("| route | req/s (median) | p50 ms | p99 ms (each round) | errors | ratio to /v1/health | server CPU µs/request |")
-print("|---|---|---|---|---|---|---|")
+print("| route | req/s (median) | p50 ms | p99 ms (each round) | errors | ratio to /v1/health | server CPU µs/request | Postgres CPU µs/request |")
+print("|---|---|---|---|---|---|---|---|")
 for name, label in [("health", "GET /v1/health"), ("exclusions", "GET /v1/exclusions/check"), ("limits", "POST /v1/limits/check"),
                     ("aml", "POST /v1/aml/event (2,000 players)"), ("commit", "POST /v1/limits/commit (2,000 players)")]:
     r = rows.get(name)
     if not r:
         continue
     rps = statistics.median(x[0] for x in r)
-    print(f"| {label} | {rps:,.0f} | {statistics.median(x[1] for x in r):.2f} | {' / '.join(f'{x[2]:.2f}' for x in r)} | {sum(x[3] for x in r)} | {rps / health:.2f} | {statistics.median(x[4] for x in r):.0f} |")
+    print(f"| {label} | {rps:,.0f} | {statistics.median(x[1] for x in r):.2f} | {' / '.join(f'{x[2]:.2f}' for x in r)} | {sum(x[3] for x in r)} | {rps / health:.2f} | {statistics.median(x[4] for x in r):.0f} | {statistics.median(x[5] for x in r):.0f} |")
 EOF

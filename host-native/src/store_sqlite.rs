@@ -206,9 +206,13 @@ impl Store for SqliteStore {
     }
 
     /// All reads in one blocking call on one read connection, in one read
-    /// transaction, so they see the same committed state.
+    /// transaction, so they see the same committed state. One read is its
+    /// own transaction (autocommit): no BEGIN and COMMIT around it.
     async fn query_many(&self, reads: Vec<Read>) -> Result<Vec<Vec<Row>>, StoreError> {
         self.read(move |connection| {
+            if let [read] = reads.as_slice() {
+                return Ok(vec![run_query(connection, read.sql, &read.params)?]);
+            }
             control(connection, "BEGIN")?;
             let results = reads.iter().map(|r| run_query(connection, r.sql, &r.params)).collect();
             control(connection, "COMMIT")?;

@@ -165,11 +165,22 @@ pub struct Matching {
 /// registration order; one indexed look-up per identifier (with OR, the
 /// planners walked every exclusion in `seq` order). Its rows go to [`matching`].
 pub fn read_matching(environment: Environment, email: Option<&str>, phone: Option<&str>) -> Read {
-    Read::new(
-        "SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND email = ?2
-         UNION SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND phone = ?3 ORDER BY seq",
-        vec![environment.as_str().into(), Value::from(email), Value::from(phone)],
-    )
+    // One identifier asked is one indexed look-up, without the union's temporary B-tree.
+    match (email, phone) {
+        (Some(email), None) => Read::new(
+            "SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND email = ?2 ORDER BY seq",
+            vec![environment.as_str().into(), email.into()],
+        ),
+        (None, Some(phone)) => Read::new(
+            "SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND phone = ?2 ORDER BY seq",
+            vec![environment.as_str().into(), phone.into()],
+        ),
+        _ => Read::new(
+            "SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND email = ?2
+             UNION SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND phone = ?3 ORDER BY seq",
+            vec![environment.as_str().into(), Value::from(email), Value::from(phone)],
+        ),
+    }
 }
 
 /// The rows of [`read_matching`].

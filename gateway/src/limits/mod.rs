@@ -341,23 +341,21 @@ fn deposits_since(gw: &Gateway, ctx: &Ctx<'_>) -> i64 {
 /// `LimitWindow::ALL` order: the whole hours inside the window from
 /// `deposit_hours`, and the deposits of the hour it starts in one by one,
 /// so that a check reads a bounded number of rows whatever the history.
-fn window_total_reads(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str) -> Vec<Read> {
+/// The read of the windows' totals, each window from its own start.
+fn window_totals_read(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str) -> Read {
     let h = gw.rules.horizons();
-    LimitWindow::ALL
-        .iter()
-        .map(|w| {
-            let length = match w {
-                LimitWindow::Daily => h.daily_window_seconds,
-                LimitWindow::Weekly => h.weekly_window_seconds,
-                LimitWindow::Monthly => h.monthly_window_seconds,
-            };
-            store::read_window_total(&ctx.caller.tenant_id, user_id, ctx.now.saturating_sub(length))
-        })
-        .collect()
+    let length = |w: LimitWindow| match w {
+        LimitWindow::Daily => h.daily_window_seconds,
+        LimitWindow::Weekly => h.weekly_window_seconds,
+        LimitWindow::Monthly => h.monthly_window_seconds,
+    };
+    let start = |w| ctx.now.saturating_sub(length(w));
+    store::read_window_totals(&ctx.caller.tenant_id, user_id, [start(LimitWindow::Daily), start(LimitWindow::Weekly), start(LimitWindow::Monthly)])
 }
 
 async fn window_totals(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Vec<WindowTotal>> {
-    store::window_totals_from(&gw.store.query_many(window_total_reads(gw, ctx, user_id)).await?)
+    let read = window_totals_read(gw, ctx, user_id);
+    store::window_totals_from(&gw.store.query(read.sql, read.params).await?)
 }
 
 /// Decides a deposit from the windows' totals; a breach, whose reset time
@@ -584,18 +582,17 @@ async fn read_deposit_facts(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, extra: V
         exclusions::read_player_exclusions(tenant, user, ctx.caller.environment),
         store::read_limit_rows(tenant, user),
     ];
-    reads.extend(window_total_reads(gw, ctx, user));
-    let windows = reads.len();
+    reads.push(window_totals_read(gw, ctx, user));
+    let gate = reads.len();
     let extras = extra.len();
     reads.extend(extra);
     let mut results = gw.store.query_many(reads).await?;
-    if results.len() != windows + extras {
+    if results.len() != gate + extras {
         return Err(ApiError::internal());
     }
-    let extra = results.split_off(windows);
-    let totals = store::window_totals_from(results.get(3..).unwrap_or_default())?;
-    results.truncate(3);
-    let [user, exclusions, limits] = <[Vec<Row>; 3]>::try_from(results).map_err(|_| ApiError::internal())?;
+    let extra = results.split_off(gate);
+    let [user, exclusions, limits, totals] = <[Vec<Row>; 4]>::try_from(results).map_err(|_| ApiError::internal())?;
+    let totals = store::window_totals_from(&totals)?;
     Ok(FactRows { user, exclusions, limits, totals, extra })
 }
 

@@ -65,35 +65,51 @@ fn deposits_from(rows: &[Row]) -> ApiResult<Deposits> {
 /// The hours `deposit_hours` sums deposits by: a storage layout, not a rule.
 const HOUR_SECONDS: i64 = 3_600;
 
-/// One window's total: `?3` its start (deposits after it count), `?4` the
-/// hour the start falls in, `?5` the end of that hour.
-const WINDOW_TOTAL_SQL: &str = "SELECT CAST(COALESCE(SUM(amount_cents), 0) AS BIGINT), MIN(first_at), MAX(last_at) FROM (
-   SELECT amount_cents, first_at, last_at FROM deposit_hours WHERE tenant_id = ?1 AND external_user_id = ?2 AND hour > ?4
-   UNION ALL SELECT amount_cents, at, at FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?3 AND at < ?5
+/// The three windows' totals in one statement (daily, weekly, monthly, as
+/// `LimitWindow::ALL`): for window k, `?(3k+3)` its start (deposits after it
+/// count), `?(3k+4)` the hour the start falls in, `?(3k+5)` the end of that
+/// hour; `?12` the earliest start hour. The whole hours after a window's
+/// start hour come from `deposit_hours` (one range scan serves all three),
+/// the start hour's deposits one by one from `deposits`, so that a check
+/// reads a bounded number of rows.
+const WINDOW_TOTALS_SQL: &str = "SELECT
+   CAST(COALESCE(SUM(CASE WHEN in_day THEN amount_cents END), 0) AS BIGINT), MIN(CASE WHEN in_day THEN first_at END), MAX(CASE WHEN in_day THEN last_at END),
+   CAST(COALESCE(SUM(CASE WHEN in_week THEN amount_cents END), 0) AS BIGINT), MIN(CASE WHEN in_week THEN first_at END), MAX(CASE WHEN in_week THEN last_at END),
+   CAST(COALESCE(SUM(CASE WHEN in_month THEN amount_cents END), 0) AS BIGINT), MIN(CASE WHEN in_month THEN first_at END), MAX(CASE WHEN in_month THEN last_at END)
+ FROM (
+   SELECT amount_cents, first_at, last_at, hour > ?4 AS in_day, hour > ?7 AS in_week, hour > ?10 AS in_month FROM deposit_hours
+    WHERE tenant_id = ?1 AND external_user_id = ?2 AND hour > ?12
+   UNION ALL SELECT amount_cents, at, at, at > ?3 AND at < ?5, at > ?6 AND at < ?8, at > ?9 AND at < ?11 FROM deposits
+    WHERE tenant_id = ?1 AND external_user_id = ?2 AND ((at > ?3 AND at < ?5) OR (at > ?6 AND at < ?8) OR (at > ?9 AND at < ?11))
  ) window_deposits";
 
-/// One window's total of a user's deposits after `start`: the whole hours
-/// after the one `start` falls in from `deposit_hours`, and that hour's
-/// deposits one by one, so that a check reads a bounded number of rows.
-pub(crate) fn read_window_total(tenant_id: &str, user_id: &str, start: i64) -> Read {
-    let start_hour = start.div_euclid(HOUR_SECONDS);
-    Read::new(
-        WINDOW_TOTAL_SQL,
-        vec![tenant_id.into(), user_id.into(), start.into(), start_hour.into(), start_hour.saturating_add(1).saturating_mul(HOUR_SECONDS).into()],
-    )
+/// The windows' totals of a user's deposits, each after its start (`starts`,
+/// in `LimitWindow::ALL`'s order): one read.
+pub(crate) fn read_window_totals(tenant_id: &str, user_id: &str, starts: [i64; 3]) -> Read {
+    let mut params = vec![tenant_id.into(), user_id.into()];
+    let mut earliest_hour = i64::MAX;
+    for start in starts {
+        let start_hour = start.div_euclid(HOUR_SECONDS);
+        earliest_hour = earliest_hour.min(start_hour);
+        params.extend([start.into(), start_hour.into(), start_hour.saturating_add(1).saturating_mul(HOUR_SECONDS).into()]);
+    }
+    params.push(earliest_hour.into());
+    Read::new(WINDOW_TOTALS_SQL, params)
 }
 
-pub(crate) fn window_totals_from(results: &[Vec<Row>]) -> ApiResult<Vec<WindowTotal>> {
+/// The totals of [`read_window_totals`]' one row, in `LimitWindow::ALL`'s order.
+pub(crate) fn window_totals_from(rows: &[Row]) -> ApiResult<Vec<WindowTotal>> {
     // Every window or none: a window missing would read as nothing spent.
-    if results.len() != LimitWindow::ALL.len() {
+    let row = rows.first().ok_or_else(ApiError::internal)?;
+    if LimitWindow::ALL.len() != 3 {
         return Err(ApiError::internal());
     }
     LimitWindow::ALL
         .iter()
-        .zip(results)
-        .map(|(window, rows)| {
-            let row = rows.first().ok_or_else(ApiError::internal)?;
-            Ok(WindowTotal { window: *window, spent_cents: row.int(0)?, oldest_at: row.opt_int(1)?, newest_at: row.opt_int(2)? })
+        .enumerate()
+        .map(|(k, window)| {
+            let column = 3 * k;
+            Ok(WindowTotal { window: *window, spent_cents: row.int(column)?, oldest_at: row.opt_int(column + 1)?, newest_at: row.opt_int(column + 2)? })
         })
         .collect()
 }
