@@ -312,7 +312,11 @@ pub fn a_restricted_players_case_is_still_decided(env: &Env) -> CaseResult {
     }
     erase(&t, &erased).expect(202)?;
     for (user, case_id) in [&erased, &kept].into_iter().zip(&cases) {
-        let decided = env.admin("POST", &format!("/v1/admin/cases/{case_id}/proposal"), Some(&json!({ "outcome": "false_positive", "reason": "known source" })));
+        let decided = env.admin(
+            "POST",
+            &format!("/v1/admin/cases/{case_id}/proposal"),
+            Some(&json!({ "outcome": "false_positive", "reason": "known source" })),
+        );
         decided.expect(200)?;
         ensure_eq!(decided.str("status"), "closed", "{user}");
         ensure!(decided.header("x-decision-id").is_some_and(|d| !d.is_empty()), "the decision of {user}'s case is not logged");
