@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 const PUBLIC_DOCS: [&str; 5] = ["health_doc", "ready_doc", "handler_doc", "identity_vendor_webhook_doc", "sign_in_doc"];
 
 /// The areas whose handlers are typed so far (issue #32: converted area by area).
-const TYPED_AREAS: &[&str] = &["limits", "exclusions", "sanctions", "kyc", "aml"];
+const TYPED_AREAS: &[&str] = &["limits", "exclusions", "sanctions", "kyc", "aml", "cases", "people", "tenants"];
 
 /// Where the mechanism lives: it may name schemas and read the body.
 fn is_mechanism(relative: &str) -> bool {
@@ -74,7 +74,8 @@ fn strays(found: fn(&str) -> bool, allowed_in: fn(&str) -> bool) -> Vec<String> 
     let mut strays = Vec::new();
     for (file, text) in sources().iter().filter(|(f, _)| !is_mechanism(f) && is_typed_area(f)) {
         let mut current = "";
-        for (n, line) in text.lines().enumerate() {
+        // a file's unit tests (at its end) may build documents by hand
+        for (n, line) in text.lines().enumerate().take_while(|(_, l)| l.trim() != "#[cfg(test)]") {
             if let Some(name) = declares_fn(line) {
                 current = name;
             }

@@ -18,14 +18,15 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::api::{ReviewLimit, WaitSeconds};
 use crate::auth::Environment;
-use crate::decisions::with_decision;
 use crate::error::{ApiError, ApiResult};
+use crate::input::{Body, FromBody, Params, Path};
+use crate::openapi::answer::{Answer, Created};
 use crate::input::{Cursor, Fields};
 use crate::kyc::{KycCheck, Reviewer};
 use crate::openapi::OperationDoc;
 use crate::people::Role;
 use crate::sanctions::SanctionsCase;
-use crate::{time, Ctx, Gateway, Reply};
+use crate::{time, Ctx, Gateway};
 
 use store::{AssigneeFilter, Proposal, QueueFilter, StateFilter, Work};
 
@@ -430,55 +431,122 @@ pub(crate) struct CaseFile {
 }
 
 #[derive(Debug, ToSchema)]
-#[allow(dead_code)]
 pub(crate) struct AssignBody {
     /// the id of a console account of the environment
     #[schema(min_length = 1)]
     assignee: String,
 }
 
+impl FromBody for AssignBody {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let assignee = f.code("assignee");
+        f.finish()?;
+        Ok(AssignBody { assignee })
+    }
+}
+
 #[derive(Debug, ToSchema)]
-#[allow(dead_code)]
 pub(crate) struct TagsBody {
     /// the case's tags, replacing those it had: at most 10, each 1 to 40 of a-z, 0-9 and `-`
     #[schema(max_items = 10)]
     tags: Vec<String>,
 }
 
+impl FromBody for TagsBody {
+    /// The tags, sorted and each once.
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let object = crate::input::parse_json_object(body)?;
+        let Some(given) = object.get("tags") else {
+            return Err(ApiError::bad_request("missing_fields", "missing required fields: tags"));
+        };
+        let given = given.as_array().ok_or_else(|| ApiError::bad_request("invalid_field", "tags must be an array of strings"))?;
+        if given.len() > MAX_TAGS {
+            return Err(ApiError::bad_request("invalid_field", "at most 10 tags"));
+        }
+        let mut tags = given
+            .iter()
+            .map(|t| t.as_str().and_then(valid_tag))
+            .collect::<Option<Vec<String>>>()
+            .ok_or_else(|| ApiError::bad_request("invalid_field", TAG_RULE))?;
+        tags.sort();
+        tags.dedup();
+        Ok(TagsBody { tags })
+    }
+}
+
 #[derive(Debug, ToSchema)]
-#[allow(dead_code)]
 pub(crate) struct CommentBody {
     #[schema(min_length = 1, max_length = 4000)]
     comment: String,
 }
 
+impl FromBody for CommentBody {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let comment = f.note("comment");
+        f.finish()?;
+        Ok(CommentBody { comment })
+    }
+}
+
 #[derive(Debug, ToSchema)]
-#[allow(dead_code)]
 pub(crate) struct ProposeBody {
     /// one of the case's `outcomes`
     #[schema(value_type = Outcome)]
-    outcome: String,
+    outcome: Outcome,
     /// why: required, 1 to 4,000 characters
     #[schema(min_length = 1, max_length = 4000)]
     reason: String,
 }
 
+impl FromBody for ProposeBody {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let outcome_text = f.code("outcome");
+        let reason = f.note("reason");
+        let outcome = Outcome::parse(&outcome_text);
+        if !outcome_text.is_empty() && outcome.is_none() {
+            f.reject("invalid_field", "outcome must be false_positive, true_match, approve, reject or confirmed");
+        }
+        f.finish()?;
+        Ok(ProposeBody { outcome: outcome.ok_or_else(ApiError::internal)?, reason })
+    }
+}
+
 #[derive(Debug, ToSchema)]
-#[allow(dead_code)]
 pub(crate) struct ApproveBody {
     /// the pending proposal the approver read (its `proposal_id` in the case file)
     #[schema(min_length = 1)]
     proposal_id: String,
 }
 
+impl FromBody for ApproveBody {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let proposal_id = f.code("proposal_id");
+        f.finish()?;
+        Ok(ApproveBody { proposal_id })
+    }
+}
+
 #[derive(Debug, ToSchema)]
-#[allow(dead_code)]
 pub(crate) struct RejectBody {
     /// the pending proposal the person read (its `proposal_id` in the case file)
     #[schema(min_length = 1)]
     proposal_id: String,
     #[schema(max_length = 4000)]
     reason: Option<String>,
+}
+
+impl FromBody for RejectBody {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let proposal_id = f.code("proposal_id");
+        let reason = f.opt_note("reason");
+        f.finish()?;
+        Ok(RejectBody { proposal_id, reason })
+    }
 }
 
 /// The case after an action.
@@ -496,41 +564,38 @@ pub(crate) struct CaseAction {
 }
 
 pub(crate) fn list_queue_doc() -> OperationDoc {
-    OperationDoc::new("admin", "the review queue: every case type, by due time").query::<QueueQuery>().responds::<Queue>(200, "success")
+    OperationDoc::new("admin", "the review queue: every case type, by due time")
 }
 
 pub(crate) fn get_case_file_doc() -> OperationDoc {
-    OperationDoc::new("admin", "a case with its proposal, comments and timeline").responds::<CaseFile>(200, "success").errors(&[404])
+    OperationDoc::new("admin", "a case with its proposal, comments and timeline").errors(&[404])
 }
 
 pub(crate) fn assign_doc() -> OperationDoc {
     OperationDoc::new("admin", "assign a case to a person (an admin key, a supervisor or an admin)")
         .idempotent()
-        .body::<AssignBody>()
-        .responds::<CaseAction>(200, "assigned")
+        .answers("assigned")
         .errors(&[404, 409])
 }
 
 pub(crate) fn unassign_doc() -> OperationDoc {
-    OperationDoc::new("admin", "leave a case unassigned").idempotent().responds::<CaseAction>(200, "unassigned").errors(&[404, 409])
+    OperationDoc::new("admin", "leave a case unassigned").idempotent().answers("unassigned").errors(&[404, 409])
 }
 
 pub(crate) fn take_doc() -> OperationDoc {
-    OperationDoc::new("admin", "take a case: assign it to oneself (a person)").idempotent().responds::<CaseAction>(200, "taken").errors(&[404, 409])
+    OperationDoc::new("admin", "take a case: assign it to oneself (a person)").idempotent().answers("taken").errors(&[404, 409])
 }
 
 pub(crate) fn set_tags_doc() -> OperationDoc {
     OperationDoc::new("admin", "set a case's tags (the team's labels, filterable in the queue)")
-        .body::<TagsBody>()
-        .responds::<CaseAction>(200, "tagged")
+        .answers("tagged")
         .errors(&[404])
 }
 
 pub(crate) fn comment_doc() -> OperationDoc {
     OperationDoc::new("admin", "add a comment to a case's timeline (append-only)")
         .idempotent()
-        .body::<CommentBody>()
-        .responds::<CaseAction>(201, "commented")
+        .answers("commented")
         .errors(&[404])
 }
 
@@ -541,9 +606,8 @@ pub(crate) fn propose_doc() -> OperationDoc {
              and the proposal waits for a different person's approval; elsewhere it takes effect at once.",
         )
         .idempotent()
-        .body::<ProposeBody>()
-        .responds::<CaseAction>(201, "proposed (four-eyes)")
-        .responds::<CaseAction>(200, "decided (single step)")
+        .answers("proposed (four-eyes)")
+        .or_200("decided (single step)")
         .errors(&[404, 409])
 }
 
@@ -551,8 +615,7 @@ pub(crate) fn approve_doc() -> OperationDoc {
     OperationDoc::new("admin", "approve the pending proposal: a person other than its proposer")
         .describe("The body names the proposal the approver read: if another one is pending, or none, the answer is 409 `stale_proposal` and nothing is applied.")
         .idempotent()
-        .body::<ApproveBody>()
-        .responds::<CaseAction>(200, "decided")
+        .answers("decided")
         .errors(&[404, 409])
 }
 
@@ -560,8 +623,7 @@ pub(crate) fn reject_doc() -> OperationDoc {
     OperationDoc::new("admin", "reject the pending proposal; the case stays open")
         .describe("The body names the proposal the person read: if another one is pending, or none, the answer is 409 `stale_proposal`.")
         .idempotent()
-        .body::<RejectBody>()
-        .responds::<CaseAction>(200, "rejected")
+        .answers("rejected")
         .errors(&[404, 409])
 }
 
@@ -570,8 +632,8 @@ pub(crate) fn reject_doc() -> OperationDoc {
 /// `GET /v1/admin/cases`: every case type in one queue, by when each began
 /// to wait. Every type has the same review target, so this is also the
 /// order of their due times (`the_queue_order_is_the_due_order`).
-pub(crate) async fn list_queue(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let QueueQuery { case_type, status, assignee, tag, overdue, min_age_seconds, limit, cursor } = ctx.query.parse_into()?;
+pub(crate) async fn list_queue(gw: &Gateway, ctx: &Ctx<'_>, Params(query): Params<QueueQuery>) -> ApiResult<Answer<Queue>> {
+    let QueueQuery { case_type, status, assignee, tag, overdue, min_age_seconds, limit, cursor } = query;
     let state = match status.unwrap_or(QueueState::Open) {
         QueueState::Open => StateFilter::Open,
         QueueState::PendingApproval => StateFilter::PendingApproval,
@@ -646,7 +708,7 @@ pub(crate) async fn list_queue(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
             tags: r.tags,
         })
         .collect();
-    Reply::typed(200, &Queue { cases, next_cursor, has_more })
+    Answer::new(&Queue { cases, next_cursor, has_more })
 }
 
 fn kind_of(case_type: CaseType) -> CaseKind {
@@ -666,7 +728,8 @@ fn proposal_view(p: &Proposal) -> ProposalView {
     }
 }
 
-pub(crate) async fn get_case_file(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
+pub(crate) async fn get_case_file(gw: &Gateway, ctx: &Ctx<'_>, Path(case_id): Path) -> ApiResult<Answer<CaseFile>> {
+    let case_id = case_id.as_str();
     let environment = ctx.caller.environment;
     let subject = Subject::load(gw, environment, case_id).await?;
     let work = store::work(gw.store.as_ref(), environment, case_id).await?;
@@ -714,7 +777,7 @@ pub(crate) async fn get_case_file(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) ->
         timeline,
         subject: subject.link(case_id),
     };
-    Reply::typed(200, &body)
+    Answer::new(&body)
 }
 
 // ---------------------------------------------------------------- actions
@@ -725,20 +788,17 @@ fn event(gw: &Gateway, read: &Work, index: i64, kind: EventKind, actor: &str, de
     store::Event { event_id: gw.new_id("cev"), kind, actor: actor.to_string(), detail: detail.to_string(), at, seq }
 }
 
-fn action_reply(status_code: u16, case_id: &str, status: WorkStatus, work: &Work, decided: Option<(Outcome, String)>) -> ApiResult<Reply> {
+fn case_action(case_id: &str, status: WorkStatus, work: &Work, decided: Option<(Outcome, String)>) -> CaseAction {
     let (decided_outcome, decided_by) = decided.map_or((None, None), |(o, by)| (Some(o), Some(by)));
-    Reply::typed(
-        status_code,
-        &CaseAction {
-            case_id: case_id.to_string(),
-            status,
-            assignee: work.assignee.clone(),
-            tags: work.tags.clone(),
-            proposal: work.proposal.as_ref().map(proposal_view),
-            decided_outcome,
-            decided_by,
-        },
-    )
+    CaseAction {
+        case_id: case_id.to_string(),
+        status,
+        assignee: work.assignee.clone(),
+        tags: work.tags.clone(),
+        proposal: work.proposal.as_ref().map(proposal_view),
+        decided_outcome,
+        decided_by,
+    }
 }
 
 /// Writes the case file from `read` to `next` with one timeline event; `Ok(false)` when another action won the race.
@@ -749,7 +809,7 @@ async fn save(gw: &Gateway, case_id: &str, environment: Environment, read: &Work
 }
 
 /// Changes the assignee of an open case.
-async fn set_assignee(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str, assignee: Option<String>) -> ApiResult<Reply> {
+async fn set_assignee(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str, assignee: Option<String>) -> ApiResult<Answer<CaseAction>> {
     let environment = ctx.caller.environment;
     if let Some(person_id) = &assignee {
         if crate::people::store::enabled_role(gw.store.as_ref(), environment, person_id).await?.is_none() {
@@ -768,21 +828,23 @@ async fn set_assignee(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str, assignee: Opti
         if !save(gw, case_id, environment, &read, &next, e, ctx.now).await? {
             return Ok(None);
         }
-        action_reply(200, case_id, work_status(true, next.proposal.is_some()), &next, None).map(Some)
+        Answer::new(&case_action(case_id, work_status(true, next.proposal.is_some()), &next, None)).map(Some)
     })
 }
 
-pub(crate) async fn assign(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let assignee = f.code("assignee");
-    f.finish()?;
+pub(crate) async fn assign(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    (Path(case_id), Body(AssignBody { assignee })): (Path, Body<AssignBody>),
+) -> ApiResult<Answer<CaseAction>> {
     if !may_assign(ctx) {
         return Err(role_forbidden("assign cases to others; take a case instead"));
     }
-    set_assignee(gw, ctx, case_id, Some(assignee)).await
+    set_assignee(gw, ctx, &case_id, Some(assignee)).await
 }
 
-pub(crate) async fn unassign(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
+pub(crate) async fn unassign(gw: &Gateway, ctx: &Ctx<'_>, Path(case_id): Path) -> ApiResult<Answer<CaseAction>> {
+    let case_id = case_id.as_str();
     if !may_assign(ctx) {
         let work = store::work(gw.store.as_ref(), ctx.caller.environment, case_id).await?;
         if work.assignee.as_deref() != ctx.caller.person.as_ref().map(|p| p.person_id.as_str()) {
@@ -792,15 +854,17 @@ pub(crate) async fn unassign(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiR
     set_assignee(gw, ctx, case_id, None).await
 }
 
-pub(crate) async fn take(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
+pub(crate) async fn take(gw: &Gateway, ctx: &Ctx<'_>, Path(case_id): Path) -> ApiResult<Answer<CaseAction>> {
     let person = crate::people::person_of(ctx)?;
-    set_assignee(gw, ctx, case_id, Some(person.person_id.clone())).await
+    set_assignee(gw, ctx, &case_id, Some(person.person_id.clone())).await
 }
 
-pub(crate) async fn comment(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let text = f.note("comment");
-    f.finish()?;
+pub(crate) async fn comment(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    (Path(case_id), Body(CommentBody { comment: text })): (Path, Body<CommentBody>),
+) -> ApiResult<Created<CaseAction>> {
+    let case_id = case_id.as_str();
     let environment = ctx.caller.environment;
     until_committed!({
         let subject = Subject::load(gw, environment, case_id).await?;
@@ -809,7 +873,7 @@ pub(crate) async fn comment(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiRe
         if !save(gw, case_id, environment, &read, &read, e, ctx.now).await? {
             return Ok(None);
         }
-        action_reply(201, case_id, work_status(subject.awaiting(), read.proposal.is_some()), &read, None).map(Some)
+        Created::new(&case_action(case_id, work_status(subject.awaiting(), read.proposal.is_some()), &read, None)).map(Some)
     })
 }
 
@@ -823,22 +887,12 @@ fn valid_tag(text: &str) -> Option<String> {
 }
 
 /// `PUT /v1/admin/cases/{case_id}/tags`: replaces the case's tags; open or closed.
-pub(crate) async fn set_tags(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
-    let object = crate::input::parse_json_object(ctx.body)?;
-    let Some(given) = object.get("tags") else {
-        return Err(ApiError::bad_request("missing_fields", "missing required fields: tags"));
-    };
-    let given = given.as_array().ok_or_else(|| ApiError::bad_request("invalid_field", "tags must be an array of strings"))?;
-    if given.len() > MAX_TAGS {
-        return Err(ApiError::bad_request("invalid_field", "at most 10 tags"));
-    }
-    let mut tags = given
-        .iter()
-        .map(|t| t.as_str().and_then(valid_tag))
-        .collect::<Option<Vec<String>>>()
-        .ok_or_else(|| ApiError::bad_request("invalid_field", TAG_RULE))?;
-    tags.sort();
-    tags.dedup();
+pub(crate) async fn set_tags(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    (Path(case_id), Body(TagsBody { tags })): (Path, Body<TagsBody>),
+) -> ApiResult<Answer<CaseAction>> {
+    let case_id = case_id.as_str();
     let environment = ctx.caller.environment;
     until_committed!({
         let subject = Subject::load(gw, environment, case_id).await?;
@@ -848,7 +902,7 @@ pub(crate) async fn set_tags(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiR
         if !save(gw, case_id, environment, &read, &next, e, ctx.now).await? {
             return Ok(None);
         }
-        action_reply(200, case_id, work_status(subject.awaiting(), next.proposal.is_some()), &next, None).map(Some)
+        Answer::new(&case_action(case_id, work_status(subject.awaiting(), next.proposal.is_some()), &next, None)).map(Some)
     })
 }
 
@@ -895,16 +949,12 @@ async fn apply(
     }
 }
 
-pub(crate) async fn propose(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let outcome_text = f.code("outcome");
-    let reason = f.note("reason");
-    let outcome = Outcome::parse(&outcome_text);
-    if !outcome_text.is_empty() && outcome.is_none() {
-        f.reject("invalid_field", "outcome must be false_positive, true_match, approve, reject or confirmed");
-    }
-    f.finish()?;
-    let outcome = outcome.ok_or_else(ApiError::internal)?;
+pub(crate) async fn propose(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    (Path(case_id), Body(ProposeBody { outcome, reason })): (Path, Body<ProposeBody>),
+) -> ApiResult<Created<CaseAction>> {
+    let case_id = case_id.as_str();
     let environment = ctx.caller.environment;
     let four_eyes = gw.config.four_eyes.applies_to(environment);
     // Two people stand behind a four-eyes decision: a key is no person, and
@@ -948,7 +998,7 @@ pub(crate) async fn propose(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiRe
             if !save(gw, case_id, environment, &read, &next, proposed, ctx.now).await? {
                 return Ok(None);
             }
-            return action_reply(201, case_id, WorkStatus::PendingApproval, &next, None).map(Some);
+            return Created::new(&case_action(case_id, WorkStatus::PendingApproval, &next, None)).map(Some);
         }
         // Single step: the proposer's word takes effect at once.
         let next = Work { proposal: None, ..read.clone() };
@@ -967,7 +1017,7 @@ pub(crate) async fn propose(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiRe
         let Some(log) = apply(gw, ctx, &subject, outcome, &by, &reason, extra).await? else {
             return Ok(None);
         };
-        Ok(Some(with_decision(action_reply(200, case_id, WorkStatus::Closed, &next, Some((outcome, by.clone())))?, &log)))
+        Ok(Some(Created::existing(&case_action(case_id, WorkStatus::Closed, &next, Some((outcome, by.clone()))))?.decided(log.decision_id())))
     })
 }
 
@@ -980,10 +1030,12 @@ fn proposal_read(read: &Work, proposal_id: &str) -> ApiResult<Proposal> {
     }
 }
 
-pub(crate) async fn approve(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let proposal_id = f.code("proposal_id");
-    f.finish()?;
+pub(crate) async fn approve(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    (Path(case_id), Body(ApproveBody { proposal_id })): (Path, Body<ApproveBody>),
+) -> ApiResult<Answer<CaseAction>> {
+    let case_id = case_id.as_str();
     let person = crate::people::person_of(ctx)?;
     if !may_approve(person.role) {
         return Err(role_forbidden("approve decisions"));
@@ -1020,15 +1072,16 @@ pub(crate) async fn approve(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiRe
             return Ok(None);
         };
         let decided = Some((proposal.outcome, person.person_id.clone()));
-        Ok(Some(with_decision(action_reply(200, case_id, WorkStatus::Closed, &next, decided)?, &log)))
+        Ok(Some(Answer::new(&case_action(case_id, WorkStatus::Closed, &next, decided))?.decided(log.decision_id())))
     })
 }
 
-pub(crate) async fn reject(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let proposal_id = f.code("proposal_id");
-    let reason = f.opt_note("reason");
-    f.finish()?;
+pub(crate) async fn reject(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    (Path(case_id), Body(RejectBody { proposal_id, reason })): (Path, Body<RejectBody>),
+) -> ApiResult<Answer<CaseAction>> {
+    let case_id = case_id.as_str();
     let person = crate::people::person_of(ctx)?;
     let environment = ctx.caller.environment;
     until_committed!({
@@ -1052,7 +1105,7 @@ pub(crate) async fn reject(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiRes
         if !save(gw, case_id, environment, &read, &next, e, ctx.now).await? {
             return Ok(None);
         }
-        action_reply(200, case_id, work_status(subject.awaiting(), false), &next, None).map(Some)
+        Answer::new(&case_action(case_id, work_status(subject.awaiting(), false), &next, None)).map(Some)
     })
 }
 

@@ -18,6 +18,8 @@ use utoipa::ToSchema;
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
+use crate::input::{Body, FromBody};
+use crate::openapi::answer::{Answer, Created};
 use crate::input::Fields;
 use crate::openapi::OperationDoc;
 use crate::{Ctx, Gateway, Reply};
@@ -440,14 +442,31 @@ impl Gateway {
 /// password and TOTP code, and receives a session token.
 /// The body's schema; the handler reads it field by field, for field-precise errors.
 #[derive(Debug, ToSchema)]
-#[allow(dead_code)]
 pub(crate) struct SignInRequest {
     /// `sandbox` or `production`
-    environment: String,
+    #[schema(value_type = String)]
+    environment: Environment,
     email: String,
     password: String,
     /// the six digits of the authenticator app
     totp: String,
+}
+
+impl SignInRequest {
+    /// The body of the public sign-in (which reads its request itself).
+    fn parse(body: &[u8]) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let environment_text = f.code("environment");
+        let email = f.text("email");
+        let password = f.text("password");
+        let totp = f.text("totp");
+        let environment = Environment::parse(&environment_text);
+        if !environment_text.is_empty() && environment.is_none() {
+            f.reject("invalid_field", "environment must be sandbox or production");
+        }
+        f.finish()?;
+        Ok(SignInRequest { environment: environment.ok_or_else(ApiError::internal)?, email, password, totp })
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -469,7 +488,6 @@ pub(crate) struct SessionEnded {
 }
 
 #[derive(Debug, ToSchema)]
-#[allow(dead_code)]
 pub(crate) struct PasswordChange {
     /// the current password (at the first sign-in, the one-time password)
     password: String,
@@ -477,6 +495,22 @@ pub(crate) struct PasswordChange {
     /// (zxcvbn score 3 or more; else 422 `weak_password`)
     #[schema(min_length = 12, max_length = 128)]
     new_password: String,
+}
+
+impl FromBody for PasswordChange {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let password = f.text("password");
+        let new_password = f.text("new_password");
+        let length = new_password.chars().count();
+        if !new_password.is_empty() && !(PASSWORD_MIN_CHARS..=PASSWORD_MAX_CHARS).contains(&length) {
+            f.reject("invalid_field", "new_password must be 12 to 128 characters");
+        } else if !new_password.is_empty() && new_password == password {
+            f.reject("invalid_field", "new_password must differ from the current password");
+        }
+        f.finish()?;
+        Ok(PasswordChange { password, new_password })
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -493,14 +527,13 @@ pub(crate) fn sign_in_doc() -> OperationDoc {
 }
 
 pub(crate) fn sign_out_doc() -> OperationDoc {
-    OperationDoc::new("admin", "end this session").responds::<SessionEnded>(200, "ended")
+    OperationDoc::new("admin", "end this session").answers("ended")
 }
 
 pub(crate) fn change_password_doc() -> OperationDoc {
     OperationDoc::new("admin", "change one's own password (required after the one-time password; the current password is asked)")
         .idempotent()
-        .body::<PasswordChange>()
-        .responds::<PasswordChanged>(200, "changed")
+        .answers("changed")
         .errors(&[422])
 }
 
@@ -509,17 +542,7 @@ pub(crate) async fn sign_in_handler(gw: &Gateway, request: &http::Request<Vec<u8
     if !crate::input::is_json(request.headers()) {
         return Err(ApiError::new(415, "unsupported_media_type", "request bodies must be sent as application/json"));
     }
-    let mut f = Fields::from_body(request.body())?;
-    let environment_text = f.code("environment");
-    let email = f.text("email");
-    let password = f.text("password");
-    let code = f.text("totp");
-    let environment = Environment::parse(&environment_text);
-    if !environment_text.is_empty() && environment.is_none() {
-        f.reject("invalid_field", "environment must be sandbox or production");
-    }
-    f.finish()?;
-    let environment = environment.ok_or_else(ApiError::internal)?;
+    let SignInRequest { environment, email, password, totp: code } = SignInRequest::parse(request.body())?;
     // A source that keeps failing is refused unread, as with bad keys; its failures count.
     let failing = crate::input::failure_source(request);
     gw.refuse_failing_source(failing.as_deref()).await?;
@@ -556,24 +579,20 @@ pub(crate) fn person_of<'a>(ctx: &'a Ctx<'_>) -> ApiResult<&'a crate::Person> {
     ctx.caller.person.as_ref().ok_or_else(|| ApiError::forbidden("person_required", "only a person's session may do this, not a key"))
 }
 
-pub(crate) async fn sign_out(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+pub(crate) async fn sign_out(gw: &Gateway, ctx: &Ctx<'_>, (): ()) -> ApiResult<Answer<SessionEnded>> {
     let person = person_of(ctx)?;
     gw.store.batch(vec![store::end_session(&person.session_hash, gw.clock.now())]).await?;
-    Reply::typed(200, &SessionEnded { ended: true })
+    Answer::new(&SessionEnded { ended: true })
 }
 
-pub(crate) async fn change_password(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+/// A `Person` route: the caller is a person (`router::check_access`), so the
+/// body is read before `person_of`, which cannot refuse.
+pub(crate) async fn change_password(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    Body(PasswordChange { password, new_password }): Body<PasswordChange>,
+) -> ApiResult<Answer<PasswordChanged>> {
     let person = person_of(ctx)?;
-    let mut f = Fields::from_body(ctx.body)?;
-    let password = f.text("password");
-    let new_password = f.text("new_password");
-    let length = new_password.chars().count();
-    if !new_password.is_empty() && !(PASSWORD_MIN_CHARS..=PASSWORD_MAX_CHARS).contains(&length) {
-        f.reject("invalid_field", "new_password must be 12 to 128 characters");
-    } else if !new_password.is_empty() && new_password == password {
-        f.reject("invalid_field", "new_password must differ from the current password");
-    }
-    f.finish()?;
     let account = store::account_by_id(gw.store.as_ref(), &person.person_id).await?.ok_or_else(invalid_credentials)?;
     check_strength(&new_password, &account.email)?;
     let release = gw.check_own_password(ctx, &account, &password, None).await?.release;
@@ -589,7 +608,7 @@ pub(crate) async fn change_password(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Re
     if !gw.commit(statements).await?.done() {
         return Err(ApiError::new(401, "invalid_credentials", "the account is disabled"));
     }
-    Reply::typed(200, &PasswordChanged { person_id: person.person_id.clone(), must_change_password: false })
+    Answer::new(&PasswordChanged { person_id: person.person_id.clone(), must_change_password: false })
 }
 
 /// `GET /v1/admin/people`: the environment's enabled console accounts.
@@ -606,27 +625,42 @@ pub(crate) struct Team {
 }
 
 pub(crate) fn list_people_doc() -> OperationDoc {
-    OperationDoc::new("admin", "the compliance team of the environment (enabled console accounts)").responds::<Team>(200, "success")
+    OperationDoc::new("admin", "the compliance team of the environment (enabled console accounts)")
 }
 
-pub(crate) async fn list_people(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+pub(crate) async fn list_people(gw: &Gateway, ctx: &Ctx<'_>, (): ()) -> ApiResult<Answer<Team>> {
     let people = store::members(gw.store.as_ref(), ctx.caller.environment)
         .await?
         .into_iter()
         .map(|m| TeamMember { person_id: m.person_id, email: m.email, role: m.role.as_str() })
         .collect();
-    Reply::typed(200, &Team { people })
+    Answer::new(&Team { people })
 }
 
 /// `POST /v1/admin/people`: a console account made through the API, as
 /// `console-user create` makes one on the command line (the edge has none).
 #[derive(Debug, ToSchema)]
-#[allow(dead_code)]
 pub(crate) struct NewPerson {
     /// the person's e-mail address: the sign-in name, unique in the environment
     email: String,
     /// `reviewer`, `approver`, `supervisor` or `admin`
-    role: String,
+    #[schema(value_type = String)]
+    role: Role,
+}
+
+impl FromBody for NewPerson {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let email = f.text("email");
+        let role_text = f.code("role");
+        f.finish()?;
+        let role =
+            Role::parse(&role_text).ok_or_else(|| ApiError::unprocessable("invalid_field", "role must be reviewer, approver, supervisor or admin"))?;
+        if crate::input::normalize_email(&email).is_none() {
+            return Err(invalid_email());
+        }
+        Ok(NewPerson { email, role })
+    }
 }
 
 pub(crate) fn create_person_doc() -> OperationDoc {
@@ -637,8 +671,7 @@ pub(crate) fn create_person_doc() -> OperationDoc {
          admin) only while the environment has none (403 `person_required`); an `Idempotency-Key` is not kept (the answer holds secrets): \
          a retry is 409 `email_taken`",
     )
-    .body::<NewPerson>()
-    .responds::<CreatedAccount>(201, "created")
+    .answers("created")
     .errors(&[409, 422])
 }
 
@@ -654,16 +687,7 @@ fn approves(role: Role) -> bool {
 /// no enabled approving person (the first, to start the team); after that
 /// 403 `person_required`: a key holder who could make both a reviewer and an
 /// approver would decide alone, which four-eyes forbids a key.
-pub(crate) async fn create_person(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let email = f.text("email");
-    let role_text = f.code("role");
-    f.finish()?;
-    let role =
-        Role::parse(&role_text).ok_or_else(|| ApiError::unprocessable("invalid_field", "role must be reviewer, approver, supervisor or admin"))?;
-    if crate::input::normalize_email(&email).is_none() {
-        return Err(invalid_email());
-    }
+pub(crate) async fn create_person(gw: &Gateway, ctx: &Ctx<'_>, Body(NewPerson { email, role }): Body<NewPerson>) -> ApiResult<Created<CreatedAccount>> {
     let environment = ctx.caller.environment;
     match &ctx.caller.person {
         Some(person) if person.role != Role::Admin => {
@@ -679,16 +703,25 @@ pub(crate) async fn create_person(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Repl
         None => {}
     }
     let created = gw.create_account_by(environment, &email, role, &ctx.caller.key_id).await?;
-    Reply::typed(201, &created)
+    Created::new(&created)
 }
 
 #[derive(Debug, ToSchema)]
-#[allow(dead_code)]
 pub(crate) struct TotpReset {
     /// the current password, to show it is the person
     password: String,
     /// a current code of the authenticator app being replaced
     totp: String,
+}
+
+impl FromBody for TotpReset {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let password = f.text("password");
+        let totp = f.text("totp");
+        f.finish()?;
+        Ok(TotpReset { password, totp })
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -700,18 +733,13 @@ pub(crate) struct TotpSecret {
 pub(crate) fn reset_totp_doc() -> OperationDoc {
     OperationDoc::new("admin", "replace one's own TOTP secret (the current password and a current code are asked)")
         .idempotent()
-        .body::<TotpReset>()
-        .responds::<TotpSecret>(200, "the new secret, shown once")
+        .answers("the new secret, shown once")
 }
 
 /// A new TOTP secret for the signed-in person, who proves it with their
 /// password and a current code (each wrong one counts toward the lock).
-pub(crate) async fn reset_totp(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+pub(crate) async fn reset_totp(gw: &Gateway, ctx: &Ctx<'_>, Body(TotpReset { password, totp: code }): Body<TotpReset>) -> ApiResult<Answer<TotpSecret>> {
     let person = person_of(ctx)?;
-    let mut f = Fields::from_body(ctx.body)?;
-    let password = f.text("password");
-    let code = f.text("totp");
-    f.finish()?;
     let account = store::account_by_id(gw.store.as_ref(), &person.person_id).await?.ok_or_else(invalid_credentials)?;
     let checked = gw.check_own_password(ctx, &account, &password, Some(&code)).await?;
     let step = checked.step.ok_or_else(invalid_credentials)?;
@@ -724,7 +752,7 @@ pub(crate) async fn reset_totp(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
     if !gw.commit(statements).await?.done() {
         return Err(invalid_credentials());
     }
-    Reply::typed(200, &TotpSecret { totp_secret })
+    Answer::new(&TotpSecret { totp_secret })
 }
 
 impl Gateway {

@@ -159,23 +159,23 @@ route_table! {
     AdminCaseReview(case_id): "POST" "/v1/admin/sanctions/cases/{case_id}/review" => "reviewCase", Admin audit "sanctions_case.review", [typed] crate::sanctions::review_case, doc crate::sanctions::review_case_doc;
     AdminRescreen: "POST" "/v1/admin/sanctions/rescreen" => "rescreen", Admin audit "sanctions.rescreen", [typed] crate::sanctions::rescreen, doc crate::sanctions::rescreen_doc;
     // cases: the team's one queue over every case type, and four-eyes decisions
-    CaseQueue: "GET" "/v1/admin/cases" => "listCaseQueue", Review, crate::cases::list_queue, doc crate::cases::list_queue_doc;
-    CaseFile(case_id): "GET" "/v1/admin/cases/{case_id}" => "getCaseFile", Review, crate::cases::get_case_file, doc crate::cases::get_case_file_doc;
-    CaseAssign(case_id): "POST" "/v1/admin/cases/{case_id}/assign" => "assignCase", Review audit "case.assign", crate::cases::assign, doc crate::cases::assign_doc;
-    CaseUnassign(case_id): "POST" "/v1/admin/cases/{case_id}/unassign" => "unassignCase", Review audit "case.unassign", crate::cases::unassign, doc crate::cases::unassign_doc;
-    CaseTake(case_id): "POST" "/v1/admin/cases/{case_id}/take" => "takeCase", Person audit "case.take", crate::cases::take, doc crate::cases::take_doc;
-    CaseTags(case_id): "PUT" "/v1/admin/cases/{case_id}/tags" => "setCaseTags", Review audit "case.tags", crate::cases::set_tags, doc crate::cases::set_tags_doc;
-    CaseComment(case_id): "POST" "/v1/admin/cases/{case_id}/comments" => "commentOnCase", Review audit "case.comment", crate::cases::comment, doc crate::cases::comment_doc;
-    CasePropose(case_id): "POST" "/v1/admin/cases/{case_id}/proposal" => "proposeDecision", Review audit "case.propose", crate::cases::propose, doc crate::cases::propose_doc;
-    CaseApprove(case_id): "POST" "/v1/admin/cases/{case_id}/proposal/approve" => "approveDecision", Person audit "case.approve", crate::cases::approve, doc crate::cases::approve_doc;
-    CaseReject(case_id): "POST" "/v1/admin/cases/{case_id}/proposal/reject" => "rejectProposal", Person audit "case.reject", crate::cases::reject, doc crate::cases::reject_doc;
+    CaseQueue: "GET" "/v1/admin/cases" => "listCaseQueue", Review, [typed] crate::cases::list_queue, doc crate::cases::list_queue_doc;
+    CaseFile(case_id): "GET" "/v1/admin/cases/{case_id}" => "getCaseFile", Review, [typed] crate::cases::get_case_file, doc crate::cases::get_case_file_doc;
+    CaseAssign(case_id): "POST" "/v1/admin/cases/{case_id}/assign" => "assignCase", Review audit "case.assign", [typed] crate::cases::assign, doc crate::cases::assign_doc;
+    CaseUnassign(case_id): "POST" "/v1/admin/cases/{case_id}/unassign" => "unassignCase", Review audit "case.unassign", [typed] crate::cases::unassign, doc crate::cases::unassign_doc;
+    CaseTake(case_id): "POST" "/v1/admin/cases/{case_id}/take" => "takeCase", Person audit "case.take", [typed] crate::cases::take, doc crate::cases::take_doc;
+    CaseTags(case_id): "PUT" "/v1/admin/cases/{case_id}/tags" => "setCaseTags", Review audit "case.tags", [typed] crate::cases::set_tags, doc crate::cases::set_tags_doc;
+    CaseComment(case_id): "POST" "/v1/admin/cases/{case_id}/comments" => "commentOnCase", Review audit "case.comment", [typed] crate::cases::comment, doc crate::cases::comment_doc;
+    CasePropose(case_id): "POST" "/v1/admin/cases/{case_id}/proposal" => "proposeDecision", Review audit "case.propose", [typed] crate::cases::propose, doc crate::cases::propose_doc;
+    CaseApprove(case_id): "POST" "/v1/admin/cases/{case_id}/proposal/approve" => "approveDecision", Person audit "case.approve", [typed] crate::cases::approve, doc crate::cases::approve_doc;
+    CaseReject(case_id): "POST" "/v1/admin/cases/{case_id}/proposal/reject" => "rejectProposal", Person audit "case.reject", [typed] crate::cases::reject, doc crate::cases::reject_doc;
     // people: the compliance team's sessions
     SignIn: "POST" "/v1/admin/sessions" => "signIn", Public, crate::people::sign_in_handler, doc crate::people::sign_in_doc;
-    SignOut: "DELETE" "/v1/admin/sessions/current" => "signOut", Person, crate::people::sign_out, doc crate::people::sign_out_doc;
-    PasswordChange: "POST" "/v1/admin/people/me/password" => "changeOwnPassword", Person audit "console_user.password_change", crate::people::change_password, doc crate::people::change_password_doc;
-    TotpReset: "POST" "/v1/admin/people/me/totp" => "resetOwnTotp", Person audit "console_user.totp_reset", crate::people::reset_totp, doc crate::people::reset_totp_doc;
-    People: "GET" "/v1/admin/people" => "listPeople", Review, crate::people::list_people, doc crate::people::list_people_doc;
-    PersonCreate: "POST" "/v1/admin/people" => "createPerson", Review, crate::people::create_person, doc crate::people::create_person_doc;
+    SignOut: "DELETE" "/v1/admin/sessions/current" => "signOut", Person, [typed] crate::people::sign_out, doc crate::people::sign_out_doc;
+    PasswordChange: "POST" "/v1/admin/people/me/password" => "changeOwnPassword", Person audit "console_user.password_change", [typed] crate::people::change_password, doc crate::people::change_password_doc;
+    TotpReset: "POST" "/v1/admin/people/me/totp" => "resetOwnTotp", Person audit "console_user.totp_reset", [typed] crate::people::reset_totp, doc crate::people::reset_totp_doc;
+    People: "GET" "/v1/admin/people" => "listPeople", Review, [typed] crate::people::list_people, doc crate::people::list_people_doc;
+    PersonCreate: "POST" "/v1/admin/people" => "createPerson", Review, [typed] crate::people::create_person, doc crate::people::create_person_doc;
     // lists
     AdminListSearch: "GET" "/v1/admin/sanctions/search" => "searchLists", Review, crate::lists::search_lists, doc crate::lists::search_lists_doc;
     AdminLists: "GET" "/v1/admin/sanctions/lists" => "listLists", Review, crate::lists::list_lists, doc crate::lists::list_lists_doc;
@@ -221,16 +221,16 @@ route_table! {
     AdminTenantFilingSettings(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/filing-settings" => "setTenantFilingSettings", Admin audit "tenant.filing_settings", crate::filings::set_settings, doc crate::filings::set_settings_doc;
     AdminTenantGamingDay(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/gaming-day" => "setTenantGamingDay", Admin audit "tenant.gaming_day", [typed] crate::aml::set_gaming_day, doc crate::aml::set_gaming_day_doc;
     // tenants and keys
-    AdminTenantCreate: "POST" "/v1/admin/tenants" => "createTenant", Admin audit "tenant.create", crate::tenants::create, doc crate::tenants::create_doc;
-    AdminKeyCreate(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/keys" => "createKey", Admin audit "key.create", crate::tenants::create_key, doc crate::tenants::create_key_doc;
-    AdminTenantSuspend(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/suspend" => "suspendTenant", Admin audit "tenant.suspend", crate::tenants::suspend, doc crate::tenants::suspend_doc;
-    AdminTenantScreening(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/screening" => "setTenantScreening", Admin audit "tenant.screening", crate::tenants::set_screening, doc crate::tenants::set_screening_doc;
-    AdminTenantRateLimit(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/rate-limit" => "setTenantRateLimit", Admin audit "tenant.rate_limit", crate::tenants::set_rate_limit, doc crate::tenants::set_rate_limit_doc;
-    AdminTenantAudit(tenant_id): "GET" "/v1/admin/tenants/{tenant_id}/audit" => "getTenantAudit", Admin, crate::tenants::audit_of, doc crate::tenants::audit_of_doc;
-    AdminKeyRevoke(key_id): "DELETE" "/v1/admin/keys/{key_id}" => "revokeKey", Admin audit "key.revoke", crate::tenants::revoke_key, doc crate::tenants::revoke_key_doc;
+    AdminTenantCreate: "POST" "/v1/admin/tenants" => "createTenant", Admin audit "tenant.create", [typed] crate::tenants::create, doc crate::tenants::create_doc;
+    AdminKeyCreate(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/keys" => "createKey", Admin audit "key.create", [typed] crate::tenants::create_key, doc crate::tenants::create_key_doc;
+    AdminTenantSuspend(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/suspend" => "suspendTenant", Admin audit "tenant.suspend", [typed] crate::tenants::suspend, doc crate::tenants::suspend_doc;
+    AdminTenantScreening(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/screening" => "setTenantScreening", Admin audit "tenant.screening", [typed] crate::tenants::set_screening, doc crate::tenants::set_screening_doc;
+    AdminTenantRateLimit(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/rate-limit" => "setTenantRateLimit", Admin audit "tenant.rate_limit", [typed] crate::tenants::set_rate_limit, doc crate::tenants::set_rate_limit_doc;
+    AdminTenantAudit(tenant_id): "GET" "/v1/admin/tenants/{tenant_id}/audit" => "getTenantAudit", Admin, [typed] crate::tenants::audit_of, doc crate::tenants::audit_of_doc;
+    AdminKeyRevoke(key_id): "DELETE" "/v1/admin/keys/{key_id}" => "revokeKey", Admin audit "key.revoke", [typed] crate::tenants::revoke_key, doc crate::tenants::revoke_key_doc;
     AdminMetrics: "GET" "/v1/admin/metrics" => "getReviewMetrics", Review, [typed] crate::sanctions::review_metrics, doc crate::sanctions::review_metrics_doc;
-    AdminAudit: "GET" "/v1/admin/audit" => "getAdminAudit", Review, crate::tenants::admin_audit, doc crate::tenants::admin_audit_doc;
-    TenantAudit: "GET" "/v1/audit" => "getOwnAudit", Tenant, crate::tenants::own_audit, doc crate::tenants::own_audit_doc;
+    AdminAudit: "GET" "/v1/admin/audit" => "getAdminAudit", Review, [typed] crate::tenants::admin_audit, doc crate::tenants::admin_audit_doc;
+    TenantAudit: "GET" "/v1/audit" => "getOwnAudit", Tenant, [typed] crate::tenants::own_audit, doc crate::tenants::own_audit_doc;
     // sandbox
     SandboxClockAdvance: "POST" "/v1/sandbox/clock" => "advanceSandboxClock", Tenant, api::sandbox::advance_clock, doc api::sandbox::advance_clock_doc;
     SandboxClockGet: "GET" "/v1/sandbox/clock" => "getSandboxClock", Tenant, api::sandbox::get_clock, doc api::sandbox::get_clock_doc;

@@ -11,6 +11,8 @@ use utoipa::{IntoParams, ToSchema};
 use crate::api::ReviewPage;
 use crate::auth::{self, Environment};
 use crate::error::{ApiError, ApiResult};
+use crate::input::{Body, FromBody, Params, Path};
+use crate::openapi::answer::{self, Answer};
 use crate::input::{Cursor, Fields, Limit};
 use crate::openapi::shared::{Environment as EnvironmentName, Timestamp};
 use crate::openapi::OperationDoc;
@@ -28,7 +30,7 @@ const AUDIT_PAGE: i64 = 500;
 /// The body of `POST /v1/admin/tenants`.
 #[derive(ToSchema)]
 #[schema(as = NewTenant)]
-struct TenantRequest {
+pub(crate) struct TenantRequest {
     #[schema(min_length = 1, max_length = 256)]
     name: String,
     #[schema(value_type = EnvironmentName)]
@@ -74,11 +76,20 @@ impl From<rules::ScreeningScope> for ScreeningSwitches {
 /// The body of `PUT /v1/admin/tenants/{tenant_id}/screening`: both switches, each false when left out.
 #[derive(ToSchema)]
 #[schema(as = TenantScreeningRequest)]
-struct ScreeningRequest {
+pub(crate) struct ScreeningRequest {
     #[schema(default = false, required = false)]
     pep: bool,
     #[schema(default = false, required = false)]
     adverse_media: bool,
+}
+
+impl FromBody for ScreeningRequest {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let request = ScreeningRequest { pep: f.opt_bool("pep").unwrap_or(false), adverse_media: f.opt_bool("adverse_media").unwrap_or(false) };
+        f.finish()?;
+        Ok(request)
+    }
 }
 
 /// The `screening` object of a new tenant: each switch false when left out.
@@ -95,13 +106,14 @@ struct ScreeningSwitchesRequest {
 /// A tenant's screening switches as set.
 #[derive(Serialize, ToSchema)]
 #[schema(as = TenantScreening)]
-struct ScreeningSet<'a> {
-    tenant_id: &'a str,
+pub(crate) struct ScreeningSet {
+    tenant_id: String,
     screening: ScreeningSwitches,
 }
 
-impl TenantRequest {
-    fn parse(body: &[u8], profiles: &[rules::JurisdictionProfile]) -> ApiResult<Self> {
+impl FromBody for TenantRequest {
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let profiles = gw.rules.jurisdictions();
         let mut f = Fields::from_body(body)?;
         let name = f.text("name");
         let environment_text = f.code("environment");
@@ -128,56 +140,67 @@ impl TenantRequest {
 /// The body of `PUT /v1/admin/tenants/{tenant_id}/rate-limit`.
 #[derive(ToSchema)]
 #[schema(as = TenantRateLimitRequest)]
-#[allow(dead_code)]
-struct RateLimitRequest {
+pub(crate) struct RateLimitRequest {
     #[schema(minimum = 1, maximum = 1_000_000)]
     rate_limit_per_minute: i64,
+}
+
+impl FromBody for RateLimitRequest {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let rate = f.integer("rate_limit_per_minute");
+        if !f.is_missing("rate_limit_per_minute") && !(1..=MAX_RATE_LIMIT_PER_MINUTE).contains(&rate) {
+            f.reject("invalid_field", format!("rate_limit_per_minute must be from 1 to {MAX_RATE_LIMIT_PER_MINUTE}"));
+        }
+        f.finish()?;
+        Ok(RateLimitRequest { rate_limit_per_minute: rate })
+    }
 }
 
 /// A tenant's request rate per key, as set.
 #[derive(Serialize, ToSchema)]
 #[schema(as = TenantRateLimit)]
-struct RateLimitSet<'a> {
-    tenant_id: &'a str,
+pub(crate) struct RateLimitSet {
+    tenant_id: String,
     rate_limit_per_minute: i64,
 }
 
 /// A new tenant with its first key, shown once.
 #[derive(Serialize, ToSchema)]
 #[schema(as = TenantCreated)]
-struct Created<'a> {
-    tenant_id: &'a str,
-    name: &'a str,
+pub(crate) struct Created {
+    tenant_id: String,
+    name: String,
     #[schema(value_type = EnvironmentName)]
     environment: &'static str,
     rate_limit_per_minute: i64,
-    jurisdiction: &'a str,
+    jurisdiction: String,
     screening: ScreeningSwitches,
-    key_id: &'a str,
-    api_key: &'a str,
+    key_id: String,
+    api_key: String,
 }
 
 /// A new key, shown once.
 #[derive(Serialize, ToSchema)]
 #[schema(as = KeyCreated)]
-struct KeyCreated<'a> {
-    key_id: &'a str,
-    tenant_id: &'a str,
-    api_key: &'a str,
+pub(crate) struct KeyCreated {
+    key_id: String,
+    tenant_id: String,
+    api_key: String,
 }
 
 #[derive(Serialize, ToSchema)]
 #[schema(as = KeyRevoked)]
-struct Revoked<'a> {
-    key_id: &'a str,
+pub(crate) struct Revoked {
+    key_id: String,
     #[schema(value_type = Timestamp)]
     revoked_at: String,
 }
 
 #[derive(Serialize, ToSchema)]
 #[schema(as = TenantSuspended)]
-struct Suspended<'a> {
-    tenant_id: &'a str,
+pub(crate) struct Suspended {
+    tenant_id: String,
     suspended: bool,
 }
 
@@ -205,8 +228,8 @@ struct AuditEntry {
 /// A page of a tenant's audit log, newest first.
 #[derive(Serialize, ToSchema)]
 #[schema(as = TenantAudit)]
-struct TenantAuditLog<'a> {
-    tenant_id: &'a str,
+pub(crate) struct TenantAuditLog {
+    tenant_id: String,
     entries: Vec<AuditEntry>,
     /// for the next page; `null` on the last
     #[schema(required)]
@@ -217,7 +240,7 @@ struct TenantAuditLog<'a> {
 /// A page of the environment's admin actions, newest first.
 #[derive(Serialize, ToSchema)]
 #[schema(as = AdminAudit)]
-struct AdminAuditLog {
+pub(crate) struct AdminAuditLog {
     #[schema(value_type = EnvironmentName)]
     environment: &'static str,
     entries: Vec<AuditEntry>,
@@ -229,7 +252,7 @@ struct AdminAuditLog {
 
 /// The page of an audit log asked for.
 #[derive(Deserialize, IntoParams)]
-struct AuditQuery {
+pub(crate) struct AuditQuery {
     /// default and most 500
     #[param(inline)]
     limit: Option<AuditLimit>,
@@ -242,69 +265,55 @@ struct AuditQuery {
 type AuditLimit = Limit<AUDIT_PAGE>;
 
 /// The page a request asks for: its size and where it starts.
-fn audit_page(ctx: &Ctx<'_>) -> ApiResult<ReviewPage<(i64, String)>> {
-    let AuditQuery { limit, cursor } = ctx.query.parse_into()?;
-    Ok(ReviewPage { limit: Limit::or(limit, AUDIT_PAGE), after: Cursor::after(cursor), min_age_seconds: 0 })
+fn audit_page(AuditQuery { limit, cursor }: AuditQuery) -> ReviewPage<(i64, String)> {
+    ReviewPage { limit: Limit::or(limit, AUDIT_PAGE), after: Cursor::after(cursor), min_age_seconds: 0 }
 }
 
 pub(crate) fn create_doc() -> OperationDoc {
     OperationDoc::new("admin", "create a tenant and its first key")
         .idempotent()
-        .body::<TenantRequest>()
-        .responds::<Created>(201, "success")
-        .responds::<Created>(200, "a repeat with the same Idempotency-Key: the original result")
+        .or_200("a repeat with the same Idempotency-Key: the original result")
         .errors(&[409])
 }
 
 pub(crate) fn create_key_doc() -> OperationDoc {
     OperationDoc::new("admin", "a new key for a tenant, shown once")
         .idempotent()
-        .responds::<KeyCreated>(201, "success")
-        .responds::<KeyCreated>(200, "a repeat with the same Idempotency-Key: the original result")
+        .or_200("a repeat with the same Idempotency-Key: the original result")
         .errors(&[404, 409])
 }
 
 pub(crate) fn suspend_doc() -> OperationDoc {
-    OperationDoc::new("admin", "suspend a tenant: its keys stop working").idempotent().responds::<Suspended>(200, "success").errors(&[404, 409])
+    OperationDoc::new("admin", "suspend a tenant: its keys stop working").idempotent().errors(&[404, 409])
 }
 
 pub(crate) fn set_screening_doc() -> OperationDoc {
     OperationDoc::new("admin", "switch screening for PEPs and adverse media on or off for a tenant")
-        .body::<ScreeningRequest>()
-        .responds::<ScreeningSet>(200, "success")
         .errors(&[400, 404])
 }
 
 pub(crate) fn set_rate_limit_doc() -> OperationDoc {
     OperationDoc::new("admin", "change a tenant's request rate per key and minute")
         .describe("Every key of the tenant runs under the new rate from its next request. A key already refused in the current minute may stay refused until the minute ends (where hosts share their counts, each holds what it reserved of the minute).")
-        .body::<RateLimitRequest>()
-        .responds::<RateLimitSet>(200, "success")
         .errors(&[400, 404])
 }
 
 pub(crate) fn audit_of_doc() -> OperationDoc {
     OperationDoc::new("admin", "a tenant's audit log, newest first, a page at a time")
-        .query::<AuditQuery>()
-        .responds::<TenantAuditLog>(200, "success")
         .errors(&[400, 404])
 }
 
 pub(crate) fn revoke_key_doc() -> OperationDoc {
-    OperationDoc::new("admin", "revoke a key").responds::<Revoked>(200, "success").errors(&[404])
+    OperationDoc::new("admin", "revoke a key").errors(&[404])
 }
 
 pub(crate) fn admin_audit_doc() -> OperationDoc {
     OperationDoc::new("admin", "admin actions of the environment, newest first, a page at a time")
-        .query::<AuditQuery>()
-        .responds::<AdminAuditLog>(200, "success")
         .errors(&[400])
 }
 
 pub(crate) fn own_audit_doc() -> OperationDoc {
     OperationDoc::new("audit", "the caller's audit log: failed authentications and admin actions on the tenant, newest first, a page at a time")
-        .query::<AuditQuery>()
-        .responds::<TenantAuditLog>(200, "success")
         .errors(&[400])
 }
 
@@ -346,13 +355,13 @@ impl Gateway {
         }
     }
 
-    async fn audit_of_tenant(&self, ctx: &Ctx<'_>, tenant_id: &str) -> ApiResult<Reply> {
-        let mut page = audit_page(ctx)?;
+    async fn audit_of_tenant(&self, tenant_id: &str, query: AuditQuery) -> ApiResult<Answer<TenantAuditLog>> {
+        let mut page = audit_page(query);
         let after = store::AuditAfter(page.after.take());
         let mut rows = store::tenant_audit(self.store.as_ref(), tenant_id, &after, page.read_limit()).await?;
         let (has_more, next_cursor) = page.cut(&mut rows, |r| (r.at, r.audit_id.clone()));
         let entries = rows.into_iter().map(audit_entry).collect();
-        Reply::typed(200, &TenantAuditLog { tenant_id, entries, next_cursor, has_more })
+        Answer::new(&TenantAuditLog { tenant_id: tenant_id.to_string(), entries, next_cursor, has_more })
     }
 
     /// Records an admin action that succeeded: who (the admin key), what, on
@@ -383,9 +392,8 @@ impl Gateway {
 }
 
 /// `POST /v1/admin/tenants`: a tenant of the admin key's environment, with its first key (shown once).
-pub(crate) async fn create(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let TenantRequest { name, environment, rate_limit_per_minute: rate, jurisdiction, screening } =
-        TenantRequest::parse(ctx.body, &gw.rules.jurisdictions())?;
+pub(crate) async fn create(gw: &Gateway, ctx: &Ctx<'_>, Body(request): Body<TenantRequest>) -> ApiResult<answer::Created<Created>> {
+    let TenantRequest { name, environment, rate_limit_per_minute: rate, jurisdiction, screening } = request;
     if environment != ctx.caller.environment {
         return Err(ApiError::forbidden("environment_mismatch", "an admin key manages tenants of its own environment only"));
     }
@@ -406,91 +414,94 @@ pub(crate) async fn create(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     };
     gw.store.batch(vec![store::insert_tenant(&tenant), insert_key]).await?;
     let body = Created {
-        tenant_id: &tenant_id,
-        name: &name,
+        tenant_id: tenant_id.clone(),
+        name: name.clone(),
         environment: environment.as_str(),
         rate_limit_per_minute: rate,
-        jurisdiction: &jurisdiction,
+        jurisdiction: jurisdiction.clone(),
         screening,
-        key_id: &key_id,
-        api_key: &key,
+        key_id,
+        api_key: key,
     };
-    Reply::typed(201, &body)
+    answer::Created::new(&body)
 }
 
 /// `POST /v1/admin/tenants/{id}/keys`: another key for a tenant (shown once).
-pub(crate) async fn create_key(gw: &Gateway, ctx: &Ctx<'_>, tenant_id: &str) -> ApiResult<Reply> {
-    gw.require_tenant(ctx, tenant_id).await?;
-    let (key_id, key, insert_key) = gw.key_statement(tenant_id, ctx.caller.environment, false, ctx.now);
+pub(crate) async fn create_key(gw: &Gateway, ctx: &Ctx<'_>, Path(tenant_id): Path) -> ApiResult<answer::Created<KeyCreated>> {
+    gw.require_tenant(ctx, &tenant_id).await?;
+    let (key_id, key, insert_key) = gw.key_statement(&tenant_id, ctx.caller.environment, false, ctx.now);
     gw.store.batch(vec![insert_key]).await?;
-    Reply::typed(201, &KeyCreated { key_id: &key_id, tenant_id, api_key: &key })
+    answer::Created::new(&KeyCreated { key_id, tenant_id, api_key: key })
 }
 
 /// `DELETE /v1/admin/keys/{id}`: the key stops working at once on this host, within a second on the others.
-pub(crate) async fn revoke_key(gw: &Gateway, ctx: &Ctx<'_>, key_id: &str) -> ApiResult<Reply> {
-    let revoked_at = store::key_revoked_at(gw.store.as_ref(), key_id, ctx.caller.environment)
+pub(crate) async fn revoke_key(gw: &Gateway, ctx: &Ctx<'_>, Path(key_id): Path) -> ApiResult<Answer<Revoked>> {
+    let revoked_at = store::key_revoked_at(gw.store.as_ref(), &key_id, ctx.caller.environment)
         .await?
         .ok_or_else(|| ApiError::not_found("key_not_found", "no such key in this environment"))?;
     if let Some(revoked_at) = revoked_at {
-        return Reply::typed(200, &Revoked { key_id, revoked_at: time::format(revoked_at) });
+        return Answer::new(&Revoked { key_id, revoked_at: time::format(revoked_at) });
     }
-    gw.store.batch(vec![store::revoke_key(key_id, ctx.now)]).await?;
+    gw.store.batch(vec![store::revoke_key(&key_id, ctx.now)]).await?;
     gw.key_cache.clear();
-    Reply::typed(200, &Revoked { key_id, revoked_at: time::format(ctx.now) })
+    Answer::new(&Revoked { key_id, revoked_at: time::format(ctx.now) })
 }
 
 /// `POST /v1/admin/tenants/{id}/suspend`: every key of the tenant stops working.
-pub(crate) async fn suspend(gw: &Gateway, ctx: &Ctx<'_>, tenant_id: &str) -> ApiResult<Reply> {
-    gw.require_tenant(ctx, tenant_id).await?;
-    gw.store.batch(vec![store::suspend(tenant_id, ctx.now)]).await?;
+pub(crate) async fn suspend(gw: &Gateway, ctx: &Ctx<'_>, Path(tenant_id): Path) -> ApiResult<Answer<Suspended>> {
+    gw.require_tenant(ctx, &tenant_id).await?;
+    gw.store.batch(vec![store::suspend(&tenant_id, ctx.now)]).await?;
     gw.key_cache.clear();
-    Reply::typed(200, &Suspended { tenant_id, suspended: true })
+    Answer::new(&Suspended { tenant_id, suspended: true })
 }
 
 /// `PUT /v1/admin/tenants/{id}/screening`: which topics beyond sanctions the
 /// tenant screens for from its next screening on.
-pub(crate) async fn set_screening(gw: &Gateway, ctx: &Ctx<'_>, tenant_id: &str) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let request = ScreeningRequest { pep: f.opt_bool("pep").unwrap_or(false), adverse_media: f.opt_bool("adverse_media").unwrap_or(false) };
-    f.finish()?;
-    gw.require_tenant(ctx, tenant_id).await?;
+pub(crate) async fn set_screening(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    (Path(tenant_id), Body(request)): (Path, Body<ScreeningRequest>),
+) -> ApiResult<Answer<ScreeningSet>> {
+    gw.require_tenant(ctx, &tenant_id).await?;
     let screening = ScreeningSwitches { pep: request.pep, adverse_media: request.adverse_media };
-    gw.store.batch(vec![store::set_screening(tenant_id, ctx.caller.environment, screening.into())]).await?;
-    Reply::typed(200, &ScreeningSet { tenant_id, screening })
+    gw.store.batch(vec![store::set_screening(&tenant_id, ctx.caller.environment, screening.into())]).await?;
+    Answer::new(&ScreeningSet { tenant_id, screening })
 }
 
 /// `PUT /v1/admin/tenants/{id}/rate-limit`: the tenant's request rate per
 /// key and minute (spec L2: production rates are set per tenant), from each
 /// key's next request on.
-pub(crate) async fn set_rate_limit(gw: &Gateway, ctx: &Ctx<'_>, tenant_id: &str) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let rate = f.integer("rate_limit_per_minute");
-    if !f.is_missing("rate_limit_per_minute") && !(1..=MAX_RATE_LIMIT_PER_MINUTE).contains(&rate) {
-        f.reject("invalid_field", format!("rate_limit_per_minute must be from 1 to {MAX_RATE_LIMIT_PER_MINUTE}"));
-    }
-    f.finish()?;
-    gw.require_tenant(ctx, tenant_id).await?;
-    gw.store.batch(vec![store::set_rate_limit(tenant_id, ctx.caller.environment, rate)]).await?;
+pub(crate) async fn set_rate_limit(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    (Path(tenant_id), Body(RateLimitRequest { rate_limit_per_minute: rate })): (Path, Body<RateLimitRequest>),
+) -> ApiResult<Answer<RateLimitSet>> {
+    gw.require_tenant(ctx, &tenant_id).await?;
+    gw.store.batch(vec![store::set_rate_limit(&tenant_id, ctx.caller.environment, rate)]).await?;
     // the cached callers carry the rate they were read with
     gw.key_cache.clear();
-    Reply::typed(200, &RateLimitSet { tenant_id, rate_limit_per_minute: rate })
+    Answer::new(&RateLimitSet { tenant_id, rate_limit_per_minute: rate })
 }
 
 /// `GET /v1/admin/tenants/{id}/audit`: a tenant's audit log.
-pub(crate) async fn audit_of(gw: &Gateway, ctx: &Ctx<'_>, tenant_id: &str) -> ApiResult<Reply> {
-    gw.require_tenant(ctx, tenant_id).await?;
-    gw.audit_of_tenant(ctx, tenant_id).await
+pub(crate) async fn audit_of(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    (Path(tenant_id), Params(query)): (Path, Params<AuditQuery>),
+) -> ApiResult<Answer<TenantAuditLog>> {
+    gw.require_tenant(ctx, &tenant_id).await?;
+    gw.audit_of_tenant(&tenant_id, query).await
 }
 
 /// A tenant's own audit log: failed authentications with its keys and
 /// what the compliance team did to the tenant.
-pub(crate) async fn own_audit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    gw.audit_of_tenant(ctx, &ctx.caller.tenant_id).await
+pub(crate) async fn own_audit(gw: &Gateway, ctx: &Ctx<'_>, Params(query): Params<AuditQuery>) -> ApiResult<Answer<TenantAuditLog>> {
+    gw.audit_of_tenant(&ctx.caller.tenant_id, query).await
 }
 
 /// The admin actions of the environment, newest first, a page at a time.
-pub(crate) async fn admin_audit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let mut page = audit_page(ctx)?;
+pub(crate) async fn admin_audit(gw: &Gateway, ctx: &Ctx<'_>, Params(query): Params<AuditQuery>) -> ApiResult<Answer<AdminAuditLog>> {
+    let mut page = audit_page(query);
     let after = store::AuditAfter(page.after.take());
     let mut rows = store::admin_audit(gw.store.as_ref(), ctx.caller.environment, &after, page.read_limit()).await?;
     let (has_more, next_cursor) = page.cut(&mut rows, |r| (r.at, r.audit_id.clone()));
@@ -499,7 +510,7 @@ pub(crate) async fn admin_audit(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply>
         let tenant_id = row.tenant_id.clone();
         entries.push(AuditEntry { tenant_id: Some(tenant_id), ..audit_entry(row) });
     }
-    Reply::typed(200, &AdminAuditLog { environment: ctx.caller.environment.as_str(), entries, next_cursor, has_more })
+    Answer::new(&AdminAuditLog { environment: ctx.caller.environment.as_str(), entries, next_cursor, has_more })
 }
 
 fn audit_entry(row: AuditRow) -> AuditEntry {
