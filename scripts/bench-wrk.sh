@@ -12,7 +12,7 @@
 #
 # --perf records the server with perf (Debian's linux-perf) while ROUTE
 # (health, exclusions, limits, aml or commit) runs in the last round, and writes
-# the flat profile (self time by function) to FILE.
+# the flat profile (self time by function) to FILE, the recording to FILE.data.
 #
 # --aml adds POST /v1/aml/event: 2,000 sandbox players, deposits, wagers and
 # wins with unique transaction ids (run it with --connections 32, as issue #32
@@ -119,6 +119,7 @@ run() { # route name, then wrk's target and script
       perf report -i "$work/perf.data" --stdio --no-children --percent-limit 0.5 --sort symbol -g none 2>/dev/null
       echo "# with callees (children)"
       perf report -i "$work/perf.data" --stdio --children --percent-limit 2 --sort symbol -g none 2>/dev/null; } >"$perf_file"
+    mv "$work/perf.data" "$perf_file.data"   # for further questions: perf report -i FILE.data
   fi
   echo "$name $line $((after - before)) $((store_after - store_before))" >>"$work/results"
   echo "$name $line $((after - before)) $((store_after - store_before))"

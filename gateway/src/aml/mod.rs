@@ -32,8 +32,6 @@ use store::{BucketDelta, Span};
 
 /// How many events the admin list shows.
 const LIST_LENGTH: i64 = 500;
-/// The most instruments an evaluation reads: far above any rule's count.
-const INSTRUMENTS_READ: i64 = 64;
 /// A page of alerts or cases.
 const PAGE: i64 = 100;
 /// How long before an event its gaming day can have begun: a gaming day is
@@ -331,7 +329,7 @@ async fn read_state(
         store::read_gaming_day(tenant),
         store::read_days(tenant, user, currency, at.saturating_sub(GAMING_DAY_REACH_HOURS * 3_600), at.saturating_add(1)),
         store::read_hours(tenant, user, currency, since.div_euclid(3_600) * 3_600),
-        store::read_instruments(tenant, user, since, INSTRUMENTS_READ),
+        store::read_instruments(tenant, user, since),
         store::read_deposit_classes(tenant, user),
         store::read_alerted(tenant, user),
         store::read_open_case(tenant, user),

@@ -372,12 +372,15 @@ pub fn count_deposit_class(tenant_id: &str, user_id: &str, class: u32) -> Stmt {
     )
 }
 
-/// The instruments a user used since `since`, newest first, at most `limit`.
-pub fn read_instruments(tenant_id: &str, user_id: &str, since: i64, limit: i64) -> Read {
+/// The instruments a user used since `since`, newest first, at most 64: far
+/// above any rule's count. The bound is written into the statement: SQLite
+/// plans with a bound `LIMIT ?`'s value and so prepares such a statement
+/// again after every new binding.
+pub fn read_instruments(tenant_id: &str, user_id: &str, since: i64) -> Read {
     Read::new(
         "SELECT instrument, last_seen_at FROM aml_instruments WHERE tenant_id = ?1 AND external_user_id = ?2 AND last_seen_at >= ?3
-         ORDER BY last_seen_at DESC LIMIT ?4",
-        vec![tenant_id.into(), user_id.into(), since.into(), limit.into()],
+         ORDER BY last_seen_at DESC LIMIT 64",
+        vec![tenant_id.into(), user_id.into(), since.into()],
     )
 }
 

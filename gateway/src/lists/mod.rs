@@ -29,7 +29,7 @@ use store::{ListStatus, LoadRow, KEYS_PER_READ};
 
 /// At most this many entries are scored for one name: those sharing the most
 /// index keys with it.
-const MAX_CANDIDATES: usize = 64;
+const MAX_CANDIDATES: usize = store::SCREENING_CANDIDATES;
 /// An analyst's OFAC-mode search scores more: OFAC's tool scores the whole
 /// list, and a common word (`VLADIMIR`, `MOHAMMED`) is shared by hundreds of
 /// entries that its whole-name technique may score at 80 or more.

@@ -382,21 +382,40 @@ pub(crate) fn read_ranked_entries(
     scope: ScreeningScope,
     birth_year: Option<&str>,
 ) -> Read {
-    let mut params = vec![list_id.into(), changed_only.into(), (limit as i64).into()];
+    let mut params = vec![list_id.into(), changed_only.into()];
     // unused slots hold a key no name has
     params.extend((0..KEYS_PER_READ).map(|k| keys.get(k).map_or("", String::as_str).into()));
     // topics not covered hold a topic no entry has
     params.extend(EntryTopic::ALL.iter().map(|t| if scope.covers(*t) { t.as_str() } else { "" }.into()));
     // dates of birth are stored as a JSON array of strings: a year begins one
     params.push(birth_year.map_or_else(String::new, |y| format!("%\"{y}%")).into());
+    if limit == SCREENING_CANDIDATES {
+        return Read::new(RANKED_FOR_SCREENING_SQL, params);
+    }
+    params.push((limit as i64).into());
     Read::new(RANKED_ENTRIES_SQL, params)
 }
 
-const RANKED_ENTRIES_SQL: &str = "SELECT k.entry_no, COUNT(*) AS shared, MAX(CASE WHEN e.dates_of_birth LIKE ?15 THEN 1 ELSE 0 END) AS born
+/// The candidates a screening reads from each list (and each chunk of keys).
+pub(crate) const SCREENING_CANDIDATES: usize = 64;
+
+/// `$limit`: `?15`, or a number written in: SQLite plans with a bound
+/// `LIMIT ?`'s value and so prepares the statement again after every new
+/// binding, and the screening's cut never changes.
+macro_rules! ranked_entries_sql {
+    ($limit:literal) => {
+        concat!(
+            "SELECT k.entry_no, COUNT(*) AS shared, MAX(CASE WHEN e.dates_of_birth LIKE ?14 THEN 1 ELSE 0 END) AS born
          FROM sanctions_keys k JOIN sanctions_entries e ON e.list_id = k.list_id AND e.entry_no = k.entry_no
-         WHERE k.list_id = ?1 AND k.index_key IN (?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) AND (?2 = 0 OR e.changed = 1)
-           AND e.topic IN (?12, ?13, ?14)
-         GROUP BY k.entry_no ORDER BY shared DESC, born DESC, k.entry_no LIMIT ?3";
+         WHERE k.list_id = ?1 AND k.index_key IN (?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) AND (?2 = 0 OR e.changed = 1)
+           AND e.topic IN (?11, ?12, ?13)
+         GROUP BY k.entry_no ORDER BY shared DESC, born DESC, k.entry_no LIMIT ",
+            $limit
+        )
+    };
+}
+const RANKED_ENTRIES_SQL: &str = ranked_entries_sql!("?15");
+const RANKED_FOR_SCREENING_SQL: &str = ranked_entries_sql!("64");
 
 /// `(entry_no, shared keys, born in the year asked)` of a ranked read.
 pub(crate) fn ranked_from(rows: &[Row]) -> ApiResult<Vec<(i64, i64, bool)>> {
@@ -418,7 +437,7 @@ fn versions_named(reads: &[Read]) -> Option<Vec<&str>> {
     let mut versions: Vec<&str> = Vec::new();
     for read in reads {
         // only the entry reads of this module, each naming its version first
-        if read.sql != RANKED_ENTRIES_SQL && read.sql != ENTRY_SQL {
+        if read.sql != RANKED_ENTRIES_SQL && read.sql != RANKED_FOR_SCREENING_SQL && read.sql != ENTRY_SQL {
             return None;
         }
         let Some(crate::ports::Value::Text(list_id)) = read.params.first() else { return None };
@@ -626,6 +645,21 @@ mod tests {
 
     /// A batch of entry reads is fenced by the versions it reads; a replica
     /// answer is used only when its snapshot shows every one of them active.
+    /// The screening's ranked read has its cut written in (no `LIMIT ?` to
+    /// bind, so SQLite keeps its plan); any other cut is bound, last.
+    #[test]
+    fn the_screenings_ranked_read_has_its_cut_written_in() {
+        let keys = vec!["k1".to_string()];
+        let screening = read_ranked_entries("lst_a", false, SCREENING_CANDIDATES, &keys, ScreeningScope::default(), None);
+        assert!(screening.sql.ends_with(&format!("LIMIT {SCREENING_CANDIDATES}")), "{}", screening.sql);
+        assert!(!screening.sql.contains("?15"));
+        assert_eq!(screening.params.len(), 14);
+        let search = read_ranked_entries("lst_a", false, 5, &keys, ScreeningScope::default(), None);
+        assert!(search.sql.ends_with("LIMIT ?15"), "{}", search.sql);
+        assert_eq!(search.params.len(), 15);
+        assert_eq!(search.params.last(), Some(&Value::Int(5)));
+    }
+
     #[test]
     fn entry_reads_are_near_only_behind_their_versions_activation() {
         let keys = vec!["k1".to_string()];
