@@ -85,7 +85,7 @@ pub(crate) fn health_doc() -> OperationDoc {
 
 /// Which rules decide.
 #[derive(Serialize, ToSchema)]
-struct RulesIdentity {
+pub(crate) struct RulesIdentity {
     version: String,
     #[schema(pattern = "^[0-9a-f]{64}$")]
     component_sha256: String,
@@ -96,7 +96,7 @@ struct RulesIdentity {
 }
 
 /// The rules component this host decides with.
-pub(crate) async fn rules_identity(gw: &Gateway, _ctx: &Ctx<'_>) -> ApiResult<Reply> {
+pub(crate) async fn rules_identity(gw: &Gateway, _ctx: &Ctx<'_>, (): ()) -> ApiResult<crate::openapi::answer::Answer<RulesIdentity>> {
     let id = gw.rules.identity();
     let body = RulesIdentity {
         version: id.version,
@@ -104,13 +104,12 @@ pub(crate) async fn rules_identity(gw: &Gateway, _ctx: &Ctx<'_>) -> ApiResult<Re
         wit_package: rules::WIT_PACKAGE,
         jurisdictions: gw.rules.jurisdictions(),
     };
-    Reply::typed(200, &body)
+    crate::openapi::answer::Answer::new(&body)
 }
 
 pub(crate) fn rules_identity_doc() -> OperationDoc {
     OperationDoc::new("service", "the rules component that decides")
         .describe("Auditors compare `component_sha256` with the SHA-256 of the published rules component.")
-        .responds::<RulesIdentity>(200, "success")
 }
 
 impl Gateway {

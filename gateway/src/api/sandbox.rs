@@ -5,34 +5,54 @@ use utoipa::ToSchema;
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
-use crate::input::Fields;
+use crate::input::{Body, Fields, FromBody, FromRequest};
+use crate::openapi::answer::Answer;
 use crate::openapi::shared::Timestamp;
 use crate::openapi::OperationDoc;
-use crate::{time, Ctx, Gateway, Reply};
+use crate::{time, Ctx, Gateway};
 
 /// Ten years: far enough for every cool-off and exclusion.
 const MAX_ADVANCE_SECONDS: i64 = 10 * 366 * 86_400;
 
-fn sandbox_only(ctx: &Ctx<'_>) -> ApiResult<()> {
-    if ctx.caller.environment == Environment::Sandbox {
-        Ok(())
-    } else {
-        Err(ApiError::forbidden("sandbox_only", "the test clock is only available with a sandbox key"))
+/// A sandbox key's request: 403 `sandbox_only` with another, before the rest of the request is read.
+pub(crate) struct Sandbox;
+
+impl FromRequest for Sandbox {
+    fn from_request(_: &Gateway, ctx: &Ctx<'_>, _: Option<&str>) -> ApiResult<Self> {
+        if ctx.caller.environment == Environment::Sandbox {
+            Ok(Sandbox)
+        } else {
+            Err(ApiError::forbidden("sandbox_only", "the test clock is only available with a sandbox key"))
+        }
+    }
+    fn document(doc: OperationDoc) -> OperationDoc {
+        doc
     }
 }
 
 /// The body of `POST /v1/sandbox/clock`.
 #[derive(ToSchema)]
-#[allow(dead_code)]
-struct Advance {
+pub(crate) struct Advance {
     #[schema(minimum = 1, maximum = 316_224_000)]
     advance_seconds: i64,
+}
+
+impl FromBody for Advance {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let seconds = f.integer("advance_seconds");
+        if !f.is_missing("advance_seconds") && !(1..=MAX_ADVANCE_SECONDS).contains(&seconds) {
+            f.reject("invalid_field", format!("advance_seconds must be from 1 to {MAX_ADVANCE_SECONDS}"));
+        }
+        f.finish()?;
+        Ok(Advance { advance_seconds: seconds })
+    }
 }
 
 /// The tenant's sandbox time.
 #[derive(Serialize, ToSchema)]
 #[schema(as = SandboxClock)]
-struct Clock {
+pub(crate) struct Clock {
     #[schema(value_type = Timestamp)]
     now: String,
 }
@@ -40,32 +60,26 @@ struct Clock {
 pub(crate) fn advance_clock_doc() -> OperationDoc {
     OperationDoc::new("sandbox", "move the tenant's sandbox clock forward")
         .idempotent()
-        .body::<Advance>()
-        .responds::<Clock>(200, "success")
         .errors(&[403, 409])
 }
 
 pub(crate) fn get_clock_doc() -> OperationDoc {
-    OperationDoc::new("sandbox", "the tenant's sandbox clock").responds::<Clock>(200, "success").errors(&[403])
+    OperationDoc::new("sandbox", "the tenant's sandbox clock").errors(&[403])
 }
 
 /// Moves this tenant's clock forward. Time never goes back.
-pub(crate) async fn advance_clock(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    sandbox_only(ctx)?;
-    let mut f = Fields::from_body(ctx.body)?;
-    let seconds = f.integer("advance_seconds");
-    if !f.is_missing("advance_seconds") && !(1..=MAX_ADVANCE_SECONDS).contains(&seconds) {
-        f.reject("invalid_field", format!("advance_seconds must be from 1 to {MAX_ADVANCE_SECONDS}"));
-    }
-    f.finish()?;
+pub(crate) async fn advance_clock(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    (Sandbox, Body(Advance { advance_seconds: seconds })): (Sandbox, Body<Advance>),
+) -> ApiResult<Answer<Clock>> {
     gw.store.batch(vec![crate::tenants::store::advance_clock(&ctx.caller.tenant_id, seconds)]).await?;
     gw.run_scheduled().await?;
-    Reply::typed(200, &Clock { now: time::format(ctx.now + seconds) })
+    Answer::new(&Clock { now: time::format(ctx.now + seconds) })
 }
 
-pub(crate) async fn get_clock(_gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    sandbox_only(ctx)?;
-    Reply::typed(200, &Clock { now: time::format(ctx.now) })
+pub(crate) async fn get_clock(_gw: &Gateway, ctx: &Ctx<'_>, Sandbox: Sandbox) -> ApiResult<Answer<Clock>> {
+    Answer::new(&Clock { now: time::format(ctx.now) })
 }
 
 #[cfg(test)]

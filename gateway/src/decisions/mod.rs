@@ -19,6 +19,8 @@ use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::input::{Cursor, Instant, Limit};
 use crate::openapi::shared::{Environment as EnvironmentName, OperationName, Timestamp};
+use crate::input::{Params, Path};
+use crate::openapi::answer::Answer;
 use crate::openapi::OperationDoc;
 use crate::ports::{Rules, RulesFault, Stmt, StoreError};
 
@@ -257,7 +259,7 @@ pub struct DecisionView {
 /// What a replay found.
 #[derive(Serialize, ToSchema)]
 #[schema(as = DecisionReplay)]
-struct Replayed {
+pub(crate) struct Replayed {
     decision_id: String,
     identical: bool,
     /// where the outputs differ, as JSON pointers
@@ -271,7 +273,7 @@ struct Replayed {
 
 /// The query of `GET /v1/admin/decisions`.
 #[derive(serde::Deserialize, IntoParams)]
-struct DecisionQuery {
+pub(crate) struct DecisionQuery {
     tenant_id: Option<String>,
     user_id: Option<String>,
     #[param(value_type = Timestamp, required = false)]
@@ -290,7 +292,7 @@ struct DecisionQuery {
 type DecisionLimit = Limit<MAX_PAGE>;
 
 #[derive(Serialize, ToSchema)]
-struct DecisionPage {
+pub(crate) struct DecisionPage {
     decisions: Vec<DecisionView>,
     #[schema(required)]
     next_cursor: Option<String>,
@@ -298,27 +300,26 @@ struct DecisionPage {
 }
 
 pub(crate) fn get_decision_doc() -> OperationDoc {
-    OperationDoc::new("admin", "one recorded decision").responds::<DecisionView>(200, "success").errors(&[404])
+    OperationDoc::new("admin", "one recorded decision").errors(&[404])
 }
 
 pub(crate) fn replay_decision_doc() -> OperationDoc {
     OperationDoc::new("admin", "run a recorded decision again on this rules version")
         .idempotent()
-        .responds::<Replayed>(200, "success")
         .errors(&[404, 409])
 }
 
 pub(crate) fn list_decisions_doc() -> OperationDoc {
-    OperationDoc::new("admin", "recorded rules decisions, newest first").query::<DecisionQuery>().responds::<DecisionPage>(200, "success")
+    OperationDoc::new("admin", "recorded rules decisions, newest first")
 }
 
-pub(crate) async fn get_decision(gw: &Gateway, ctx: &Ctx<'_>, decision_id: &str) -> ApiResult<Reply> {
-    Reply::typed(200, &decision_in_environment(gw, ctx, decision_id).await?.view())
+pub(crate) async fn get_decision(gw: &Gateway, ctx: &Ctx<'_>, Path(decision_id): Path) -> ApiResult<Answer<DecisionView>> {
+    Answer::new(&decision_in_environment(gw, ctx, &decision_id).await?.view())
 }
 
 /// Replays a recorded decision through the rules this host runs.
-pub(crate) async fn replay_decision(gw: &Gateway, ctx: &Ctx<'_>, decision_id: &str) -> ApiResult<Reply> {
-    let decision = decision_in_environment(gw, ctx, decision_id).await?;
+pub(crate) async fn replay_decision(gw: &Gateway, ctx: &Ctx<'_>, Path(decision_id): Path) -> ApiResult<Answer<Replayed>> {
+    let decision = decision_in_environment(gw, ctx, &decision_id).await?;
     let report = replay_recorded(gw.rules.as_ref(), &decision).map_err(|e| match e {
         ReplayError::Rules(fault) => ApiError::from(fault),
         ReplayError::Input { .. } | ReplayError::Output(_) => ApiError::unprocessable("unreplayable_decision", e.to_string()),
@@ -333,11 +334,11 @@ pub(crate) async fn replay_decision(gw: &Gateway, ctx: &Ctx<'_>, decision_id: &s
         replayed_rules_sha256: identity.component_sha256,
         replayed_output: report.replayed,
     };
-    Reply::typed(200, &body)
+    Answer::new(&body)
 }
 
-pub(crate) async fn list_decisions(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let DecisionQuery { tenant_id, user_id, from, to, cursor, limit } = ctx.query.parse_into()?;
+pub(crate) async fn list_decisions(gw: &Gateway, ctx: &Ctx<'_>, Params(query): Params<DecisionQuery>) -> ApiResult<Answer<DecisionPage>> {
+    let DecisionQuery { tenant_id, user_id, from, to, cursor, limit } = query;
     let (tenant, user) = (tenant_id.as_deref().unwrap_or(""), user_id.as_deref().unwrap_or(""));
     let (from, to) = (from.map_or(0, |t| t.0), to.map_or(crate::ports::MAX_STORED_INTEGER, |t| t.0));
     let limit = Limit::or(limit, DEFAULT_PAGE);
@@ -387,7 +388,7 @@ pub(crate) async fn list_decisions(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Rep
     let has_more = found.len() as i64 > limit;
     found.truncate(limit as usize);
     let next_cursor = found.last().filter(|_| has_more).map(|d| encode_cursor(&d.decision_id));
-    Reply::typed(200, &DecisionPage { decisions: found.iter().map(RecordedDecision::view).collect(), next_cursor, has_more })
+    Answer::new(&DecisionPage { decisions: found.iter().map(RecordedDecision::view).collect(), next_cursor, has_more })
 }
 
 /// A decision as recorded.

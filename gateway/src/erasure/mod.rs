@@ -24,10 +24,12 @@ use utoipa::ToSchema;
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
+use crate::input::{Body, FromBody, Path};
+use crate::openapi::answer::{Accepted, Answer};
 use crate::input::Fields;
 use crate::openapi::OperationDoc;
 use crate::ports::Stmt;
-use crate::{time, Ctx, Gateway, Reply};
+use crate::{time, Ctx, Gateway};
 
 /// How AML material is shown: never named (tipping-off).
 pub const LEGAL_OBLIGATION_CLASS: &str = "records_under_legal_obligation";
@@ -358,10 +360,10 @@ fn erasure_not_found() -> ApiError {
 }
 
 /// Creates the job of a player, or answers the one made before.
-async fn request(gw: &Gateway, owner: &Owner<'_>, user_id: &str, by: RequestedBy, now: i64) -> ApiResult<Reply> {
+async fn request(gw: &Gateway, owner: &Owner<'_>, user_id: &str, by: RequestedBy, now: i64) -> ApiResult<Accepted<ErasureView>> {
     until_committed!({
         if let Some(job) = store::job_of_user(gw.store.as_ref(), owner.tenant_id, user_id).await? {
-            return Ok(Some(Reply::typed(202, &view_of(&job)?)?));
+            return Ok(Some(Accepted::new(&view_of(&job)?)?));
         }
         let rows = gw.store.query_many(store::subject_reads(owner.tenant_id, user_id).to_vec()).await?;
         let (subject, exclusions) = store::subject_from(&rows)?.ok_or_else(ApiError::user_not_found)?;
@@ -376,21 +378,22 @@ async fn request(gw: &Gateway, owner: &Owner<'_>, user_id: &str, by: RequestedBy
             // the sweep dated it first: the next attempt answers the job as stored
             return Ok(None);
         }
-        Ok(Some(Reply::typed(202, &body)?))
+        Ok(Some(Accepted::new(&body)?))
     })
 }
 
 /// `POST /v1/users/{user_id}/erasure` (operator).
-pub(crate) async fn request_erasure(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Reply> {
+pub(crate) async fn request_erasure(gw: &Gateway, ctx: &Ctx<'_>, Path(user_id): Path) -> ApiResult<Accepted<ErasureView>> {
     let owner = Owner { tenant_id: &ctx.caller.tenant_id, environment: ctx.caller.environment, jurisdiction: &ctx.caller.jurisdiction };
-    request(gw, &owner, user_id, RequestedBy::Operator, ctx.now).await
+    request(gw, &owner, &user_id, RequestedBy::Operator, ctx.now).await
 }
 
 /// `POST /v1/admin/users/{user_id}/erasure` (admin): `{"tenant_id"}` names the player's tenant.
-pub(crate) async fn admin_request_erasure(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Reply> {
-    let mut f = Fields::from_body(ctx.body)?;
-    let tenant_id = f.text("tenant_id");
-    f.finish()?;
+pub(crate) async fn admin_request_erasure(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    (Path(user_id), Body(AdminErasureRequest { tenant_id })): (Path, Body<AdminErasureRequest>),
+) -> ApiResult<Accepted<ErasureView>> {
     let tenant_not_found = || ApiError::not_found("tenant_not_found", "no such tenant in this environment");
     let (jurisdiction, environment) = store::tenant(gw.store.as_ref(), &tenant_id).await?.ok_or_else(tenant_not_found)?;
     if environment != ctx.caller.environment.as_str() {
@@ -398,17 +401,17 @@ pub(crate) async fn admin_request_erasure(gw: &Gateway, ctx: &Ctx<'_>, user_id: 
     }
     let now = gw.tenant_now_of(&tenant_id, ctx.caller.environment).await?;
     let owner = Owner { tenant_id: &tenant_id, environment: ctx.caller.environment, jurisdiction: &jurisdiction };
-    request(gw, &owner, user_id, RequestedBy::Admin, now).await
+    request(gw, &owner, &user_id, RequestedBy::Admin, now).await
 }
 
 /// `GET /v1/erasures/{erasure_id}`: a tenant's own job; an admin's, any of its environment.
-pub(crate) async fn get_erasure(gw: &Gateway, ctx: &Ctx<'_>, erasure_id: &str) -> ApiResult<Reply> {
-    let (job, environment) = store::job_by_id(gw.store.as_ref(), erasure_id).await?.ok_or_else(erasure_not_found)?;
+pub(crate) async fn get_erasure(gw: &Gateway, ctx: &Ctx<'_>, Path(erasure_id): Path) -> ApiResult<Answer<ErasureView>> {
+    let (job, environment) = store::job_by_id(gw.store.as_ref(), &erasure_id).await?.ok_or_else(erasure_not_found)?;
     let visible = if ctx.caller.is_admin { environment == ctx.caller.environment.as_str() } else { job.tenant_id == ctx.caller.tenant_id };
     if !visible {
         return Err(erasure_not_found());
     }
-    Reply::typed(200, &view_of(&job)?)
+    Answer::new(&view_of(&job)?)
 }
 
 /// The end of a relationship.
@@ -420,7 +423,8 @@ pub struct Closed {
 }
 
 /// `POST /v1/users/{user_id}/close` (operator): records the end of the business relationship, once.
-pub(crate) async fn close(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<Reply> {
+pub(crate) async fn close(gw: &Gateway, ctx: &Ctx<'_>, Path(user_id): Path) -> ApiResult<Answer<Closed>> {
+    let user_id = user_id.as_str();
     let tenant_id = &ctx.caller.tenant_id;
     let closed = store::ended_at(gw.store.as_ref(), tenant_id, user_id).await?.ok_or_else(ApiError::user_not_found)?;
     let closed_at = match closed {
@@ -433,22 +437,29 @@ pub(crate) async fn close(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str) -> ApiResu
             store::ended_at(gw.store.as_ref(), tenant_id, user_id).await?.flatten().unwrap_or(ctx.now)
         }
     };
-    Reply::typed(200, &Closed { user_id: user_id.to_string(), closed_at: time::format(closed_at) })
+    Answer::new(&Closed { user_id: user_id.to_string(), closed_at: time::format(closed_at) })
 }
 
 /// The admin's request body.
 #[derive(Debug, Deserialize, ToSchema)]
-#[allow(dead_code)]
-struct AdminErasureRequest {
+pub(crate) struct AdminErasureRequest {
     /// the player's tenant
     tenant_id: String,
+}
+
+impl FromBody for AdminErasureRequest {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body)?;
+        let tenant_id = f.text("tenant_id");
+        f.finish()?;
+        Ok(AdminErasureRequest { tenant_id })
+    }
 }
 
 pub(crate) fn close_doc() -> OperationDoc {
     OperationDoc::new("service", "end a player's business relationship")
         .describe("Records the end of the business relationship: each class of the player's records is kept its jurisdiction profile's period from it (without a close, the profile's inactivity fallback ends it). A second close answers the first's time.")
         .idempotent()
-        .responds::<Closed>(200, "success")
         .errors(&[404])
 }
 
@@ -456,7 +467,7 @@ pub(crate) fn request_erasure_doc() -> OperationDoc {
     OperationDoc::new("service", "erase a player's records")
         .describe("Creates the player's erasure job (or answers the one made before): what no law requires is erased at once, what a law requires is hidden from operator reads and held until its date (`held`, with its basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)). Completion fires `user.erasure_completed`.")
         .idempotent()
-        .responds::<ErasureView>(202, "the job")
+        .answers("the job")
         .errors(&[404])
 }
 
@@ -464,13 +475,12 @@ pub(crate) fn admin_request_erasure_doc() -> OperationDoc {
     OperationDoc::new("admin", "erase a player's records (admin)")
         .describe("As `POST /v1/users/{user_id}/erasure`, for the player of `tenant_id` in the admin's environment.")
         .idempotent()
-        .body::<AdminErasureRequest>()
-        .responds::<ErasureView>(202, "the job")
+        .answers("the job")
         .errors(&[400, 404])
 }
 
 pub(crate) fn get_erasure_doc() -> OperationDoc {
-    OperationDoc::new("service", "an erasure job").responds::<ErasureView>(200, "the job").errors(&[404])
+    OperationDoc::new("service", "an erasure job").answers("the job").errors(&[404])
 }
 
 /// What one round of the erasure sweep did.

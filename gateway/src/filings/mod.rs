@@ -29,8 +29,10 @@ use crate::api::stored_json;
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::openapi::shared::Timestamp;
+use crate::input::{Body, FromBody, Path};
+use crate::openapi::answer::{Answer, Created};
 use crate::openapi::OperationDoc;
-use crate::{time, Ctx, Gateway, Reply};
+use crate::{time, Ctx, Gateway};
 
 /// The table the drafts are kept in, for the erasure and record-keeping
 /// machinery: record class "AML events, alerts, cases and filings".
@@ -199,6 +201,38 @@ struct Parsed {
     format: Format,
     subject: Subject,
     narrative: Option<String>,
+}
+
+/// A draft's body: for a case (`CTR` false: a FinCEN SAR or a goAML
+/// report) or for a CTR candidate (a FinCEN CTR); documented as [`FilingRequest`].
+pub(crate) struct Draft<const CTR: bool>(Parsed);
+
+impl<const CTR: bool> utoipa::PartialSchema for Draft<CTR> {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+        FilingRequest::schema()
+    }
+}
+
+impl<const CTR: bool> ToSchema for Draft<CTR> {
+    fn name() -> std::borrow::Cow<'static, str> {
+        FilingRequest::name()
+    }
+    fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::Schema>)>) {
+        FilingRequest::schemas(schemas)
+    }
+}
+
+impl<const CTR: bool> FromBody for Draft<CTR> {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let allowed: &[Format] = if CTR { &[Format::FincenCtr] } else { &[Format::FincenSar, Format::Goaml] };
+        parse_request(body, allowed).map(Draft)
+    }
+}
+
+impl FromBody for FilingSettings {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        parse_settings(body)
+    }
 }
 
 fn parse_request(body: &[u8], allowed: &[Format]) -> ApiResult<Parsed> {
@@ -378,18 +412,19 @@ fn parse_settings(body: &[u8]) -> ApiResult<FilingSettings> {
 
 pub(crate) fn set_settings_doc() -> OperationDoc {
     OperationDoc::new("admin", "set a tenant's filing settings: the FinCEN filer and the goAML FIU profile")
-        .body::<FilingSettings>()
-        .responds::<FilingSettingsSet>(200, "success")
         .errors(&[404, 422])
 }
 
 /// `PUT /v1/admin/tenants/{tenant_id}/filing-settings`.
-pub(crate) async fn set_settings(gw: &Gateway, ctx: &Ctx<'_>, tenant_id: &str) -> ApiResult<Reply> {
-    let settings = parse_settings(ctx.body)?;
-    gw.require_tenant(ctx, tenant_id).await?;
+pub(crate) async fn set_settings(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    (Path(tenant_id), Body(settings)): (Path, Body<FilingSettings>),
+) -> ApiResult<Answer<FilingSettingsSet>> {
+    gw.require_tenant(ctx, &tenant_id).await?;
     let stored = serde_json::to_string(&settings).map_err(|_| ApiError::internal())?;
-    gw.store.batch(vec![store::set_settings(ctx.caller.environment, tenant_id, &stored, ctx.now)]).await?;
-    Reply::typed(200, &FilingSettingsSet { tenant_id: tenant_id.to_string(), settings })
+    gw.store.batch(vec![store::set_settings(ctx.caller.environment, &tenant_id, &stored, ctx.now)]).await?;
+    Answer::new(&FilingSettingsSet { tenant_id, settings })
 }
 
 async fn settings_of(gw: &Gateway, environment: Environment, tenant_id: &str) -> ApiResult<FilingSettings> {
@@ -489,20 +524,18 @@ pub(crate) struct CaseFilings {
 
 pub(crate) fn draft_doc() -> OperationDoc {
     OperationDoc::new("admin", "draft a regulator filing from an AML case: a FinCEN SAR or a goAML report, with its validation report")
-        .body::<FilingRequest>()
-        .responds::<FilingDraft>(201, "the draft, valid or not")
+        .answers("the draft, valid or not")
         .errors(&[404, 422])
 }
 
 pub(crate) fn draft_ctr_doc() -> OperationDoc {
     OperationDoc::new("admin", "draft a FinCEN CTR for a CTR candidate's gaming day, with its validation report")
-        .body::<FilingRequest>()
-        .responds::<FilingDraft>(201, "the draft, valid or not")
+        .answers("the draft, valid or not")
         .errors(&[404, 422])
 }
 
 pub(crate) fn list_doc() -> OperationDoc {
-    OperationDoc::new("admin", "an AML case's filings, newest first").responds::<CaseFilings>(200, "success").errors(&[404])
+    OperationDoc::new("admin", "an AML case's filings, newest first").errors(&[404])
 }
 
 fn case_not_found() -> ApiError {
@@ -569,7 +602,7 @@ struct Stored<'a> {
     now: i64,
 }
 
-async fn keep(gw: &Gateway, s: Stored<'_>, xml: String, problems: Problems) -> ApiResult<Reply> {
+async fn keep(gw: &Gateway, s: Stored<'_>, xml: String, problems: Problems) -> ApiResult<Created<FilingDraft>> {
     let filing_id = gw.new_id("fil");
     let errors = serde_json::to_string(&problems.0).map_err(|_| ApiError::internal())?;
     let subject = serde_json::to_string(s.subject).map_err(|_| ApiError::internal())?;
@@ -591,12 +624,16 @@ async fn keep(gw: &Gateway, s: Stored<'_>, xml: String, problems: Problems) -> A
             created_at: s.now,
         })])
         .await?;
-    Reply::typed(201, &FilingDraft { filing_id, format: s.format.as_str().to_string(), valid, errors: problems.0, xml })
+    Created::new(&FilingDraft { filing_id, format: s.format.as_str().to_string(), valid, errors: problems.0, xml })
 }
 
 /// `POST /v1/admin/aml/cases/{case_id}/filings`: a FinCEN SAR or a goAML report.
-pub(crate) async fn draft(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
-    let request = parse_request(ctx.body, &[Format::FincenSar, Format::Goaml])?;
+pub(crate) async fn draft(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    (Path(case_id), Body(Draft(request))): (Path, Body<Draft<false>>),
+) -> ApiResult<Created<FilingDraft>> {
+    let case_id = case_id.as_str();
     let environment = ctx.caller.environment;
     let case = crate::aml::case(gw, environment, case_id).await?.ok_or_else(case_not_found)?;
     let settings = settings_of(gw, environment, &case.tenant_id).await?;
@@ -694,8 +731,12 @@ pub(crate) async fn draft(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResu
 }
 
 /// `POST /v1/admin/aml/ctr-candidates/{alert_id}/filings`: a FinCEN CTR for the candidate's gaming day.
-pub(crate) async fn draft_ctr(gw: &Gateway, ctx: &Ctx<'_>, alert_id: &str) -> ApiResult<Reply> {
-    let request = parse_request(ctx.body, &[Format::FincenCtr])?;
+pub(crate) async fn draft_ctr(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    (Path(alert_id), Body(Draft(request))): (Path, Body<Draft<true>>),
+) -> ApiResult<Created<FilingDraft>> {
+    let alert_id = alert_id.as_str();
     let environment = ctx.caller.environment;
     let not_found = || ApiError::not_found("candidate_not_found", "no such CTR candidate");
     let alert = store::alert(gw.store.as_ref(), environment, alert_id).await?.ok_or_else(not_found)?;
@@ -750,8 +791,8 @@ pub(crate) async fn draft_ctr(gw: &Gateway, ctx: &Ctx<'_>, alert_id: &str) -> Ap
 }
 
 /// `GET /v1/admin/aml/cases/{case_id}/filings`.
-pub(crate) async fn list(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResult<Reply> {
-    let case = crate::aml::case(gw, ctx.caller.environment, case_id).await?.ok_or_else(case_not_found)?;
+pub(crate) async fn list(gw: &Gateway, ctx: &Ctx<'_>, Path(case_id): Path) -> ApiResult<Answer<CaseFilings>> {
+    let case = crate::aml::case(gw, ctx.caller.environment, &case_id).await?.ok_or_else(case_not_found)?;
     let rows = store::of_case(gw.store.as_ref(), ctx.caller.environment, &case.case_id).await?;
     let filings = rows
         .into_iter()
@@ -768,7 +809,7 @@ pub(crate) async fn list(gw: &Gateway, ctx: &Ctx<'_>, case_id: &str) -> ApiResul
             })
         })
         .collect::<ApiResult<Vec<_>>>()?;
-    Reply::typed(200, &CaseFilings { case_id: case.case_id, filings })
+    Answer::new(&CaseFilings { case_id: case.case_id, filings })
 }
 
 #[cfg(test)]

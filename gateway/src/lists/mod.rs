@@ -20,9 +20,11 @@ use sha2::{Digest, Sha256};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
+use crate::input::Params;
+use crate::openapi::answer::Answer;
 use crate::openapi::OperationDoc;
 use crate::ports::{Stmt, StoreError};
-use crate::{time, Ctx, Gateway, Reply};
+use crate::{time, Ctx, Gateway};
 pub use parse::{ListEntry, ListFormat};
 pub use refresh::ListSource;
 use store::{ListStatus, LoadRow, KEYS_PER_READ};
@@ -494,7 +496,7 @@ async fn candidates_up_to(
 
 /// The query of `GET /v1/admin/sanctions/search`.
 #[derive(serde::Deserialize, utoipa::IntoParams)]
-struct SearchQuery {
+pub(crate) struct SearchQuery {
     #[param(value_type = String, min_length = 1, max_length = 200)]
     name: SearchName,
     #[param(value_type = Option<String>, format = Date)]
@@ -621,7 +623,7 @@ struct SearchHit<'a> {
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
-struct SearchResults<'a> {
+pub(crate) struct SearchResults<'a> {
     mode: SearchMode,
     results: Vec<SearchHit<'a>>,
 }
@@ -647,7 +649,7 @@ struct ListView {
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
-struct ListList {
+pub(crate) struct ListList {
     lists: Vec<ListView>,
     /// production's required sources, each with its version and freshness (empty in the sandbox)
     coverage: Vec<SourceCoverage>,
@@ -656,17 +658,17 @@ struct ListList {
 }
 
 pub(crate) fn search_lists_doc() -> OperationDoc {
-    OperationDoc::new("admin", "search the environment's sanctions lists").query::<SearchQuery>().responds::<SearchResults>(200, "success")
+    OperationDoc::new("admin", "search the environment's sanctions lists")
 }
 
 pub(crate) fn list_lists_doc() -> OperationDoc {
-    OperationDoc::new("admin", "imported lists with version, entry count and import time").responds::<ListList>(200, "success")
+    OperationDoc::new("admin", "imported lists with version, entry count and import time")
 }
 
 /// `GET /v1/admin/sanctions/search?name=…[&date_of_birth=…][&nationality=…][&limit=…][&mode=screening|ofac][&min_score=…]`:
 /// the environment's list entries scored against a name, best first.
-pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let SearchQuery { name, date_of_birth, nationality, limit, mode, min_score } = ctx.query.parse_into()?;
+pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>, Params(query): Params<SearchQuery>) -> ApiResult<Answer<SearchResults<'static>>> {
+    let SearchQuery { name, date_of_birth, nationality, limit, mode, min_score } = query;
     let name = name.0;
     let date_of_birth = date_of_birth.map(|d| d.0).unwrap_or_default();
     let nationality = nationality.map(|n| n.0).unwrap_or_default();
@@ -724,7 +726,9 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply
             })
         })
         .collect();
-    Reply::typed(200, &SearchResults { mode, results })
+    // the hits borrow the candidates: the answer is their JSON
+    let body = serde_json::to_value(SearchResults { mode, results }).map_err(|e| ApiError::internal().with_detail(format!("a response did not serialise: {e}")))?;
+    Ok(Answer::stored(body))
 }
 
 /// A candidate as a search mode scored it.
@@ -792,7 +796,7 @@ pub(crate) async fn coverage(gw: &Gateway, environment: Environment) -> ApiResul
 }
 
 /// `GET /v1/admin/sanctions/lists`: the environment's lists, active first.
-pub(crate) async fn list_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+pub(crate) async fn list_lists(gw: &Gateway, ctx: &Ctx<'_>, (): ()) -> ApiResult<Answer<ListList>> {
     let lists = store::active_versions(gw.store.as_ref(), ctx.caller.environment)
         .await?
         .into_iter()
@@ -811,7 +815,7 @@ pub(crate) async fn list_lists(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> 
         .collect();
     let coverage = coverage(gw, ctx.caller.environment).await?;
     let freshness_hours = gw.config.list_freshness_seconds.unwrap_or(DEFAULT_FRESHNESS_SECONDS) / 3_600;
-    Reply::typed(200, &ListList { lists, coverage, freshness_hours })
+    Answer::new(&ListList { lists, coverage, freshness_hours })
 }
 
 fn entry_fingerprint(entry: &ListEntry) -> String {

@@ -28,8 +28,10 @@ use utoipa::ToSchema;
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::openapi::shared::Timestamp;
+use crate::input::{Body, FromBody};
+use crate::openapi::answer::{Answer, Created};
 use crate::openapi::OperationDoc;
-use crate::{time, Ctx, Gateway, Reply};
+use crate::{time, Ctx, Gateway};
 
 /// The rows one import may hold.
 pub const MAX_ROWS: usize = 250_000;
@@ -187,14 +189,25 @@ pub(crate) fn day_of(at: i64) -> String {
 
 /// The body of `POST /v1/admin/aml/rates`.
 #[derive(Serialize, ToSchema)]
-struct ImportBody {
+pub(crate) struct ImportBody {
     /// the rates file: `date,currency,per_unit_of,rate`, then one rate a line (see docs/decisions.md, "Reference rates")
     #[schema(min_length = 1)]
     csv: String,
 }
 
+impl FromBody for ImportBody {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let body = crate::input::parse_json_object(body)?;
+        match body.get("csv") {
+            Some(Json::String(text)) if !text.trim().is_empty() => Ok(ImportBody { csv: text.clone() }),
+            Some(Json::String(_)) | None | Some(Json::Null) => Err(ApiError::bad_request("missing_fields", "csv is required: the rates file")),
+            Some(_) => Err(ApiError::bad_request("invalid_field", "csv must be a string: the rates file")),
+        }
+    }
+}
+
 #[derive(Serialize, ToSchema)]
-struct RatesVersions {
+pub(crate) struct RatesVersions {
     /// newest first; the first converts new events
     versions: Vec<RatesVersion>,
 }
@@ -206,29 +219,26 @@ pub(crate) fn import_doc() -> OperationDoc {
              The newest version converts every AML event in another currency than the profile's; an event with no rate is flagged \
              `unconvertible_currency` for the team. Larger files: `compliance-gateway rates import`.",
         )
-        .body::<ImportBody>()
-        .responds::<RatesVersion>(201, "a new version")
-        .responds::<RatesVersion>(200, "this file was imported before: its version")
+        .answers("a new version")
+        .or_200("this file was imported before: its version")
 }
 
 pub(crate) fn list_doc() -> OperationDoc {
-    OperationDoc::new("admin", "the environment's reference-rate versions, newest first").responds::<RatesVersions>(200, "success")
+    OperationDoc::new("admin", "the environment's reference-rate versions, newest first")
 }
 
 /// `POST /v1/admin/aml/rates`.
-pub(crate) async fn import(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let body = crate::input::parse_json_object(ctx.body)?;
-    let csv_text = match body.get("csv") {
-        Some(Json::String(text)) if !text.trim().is_empty() => text.clone(),
-        Some(Json::String(_)) | None | Some(Json::Null) => return Err(ApiError::bad_request("missing_fields", "csv is required: the rates file")),
-        Some(_) => return Err(ApiError::bad_request("invalid_field", "csv must be a string: the rates file")),
-    };
+pub(crate) async fn import(gw: &Gateway, ctx: &Ctx<'_>, Body(ImportBody { csv: csv_text }): Body<ImportBody>) -> ApiResult<Created<RatesVersion>> {
     let imported = gw.import_rates(ctx.caller.environment, csv_text.as_bytes(), &ctx.caller.key_id).await?;
-    Reply::typed(if imported.created { 201 } else { 200 }, &imported)
+    if imported.created {
+        Created::new(&imported)
+    } else {
+        Created::existing(&imported)
+    }
 }
 
 /// `GET /v1/admin/aml/rates`.
-pub(crate) async fn list(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+pub(crate) async fn list(gw: &Gateway, ctx: &Ctx<'_>, (): ()) -> ApiResult<Answer<RatesVersions>> {
     let versions = store::versions(gw.store.as_ref(), ctx.caller.environment, VERSIONS_LISTED)
         .await?
         .into_iter()
@@ -240,7 +250,7 @@ pub(crate) async fn list(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             created: true,
         })
         .collect();
-    Reply::typed(200, &RatesVersions { versions })
+    Answer::new(&RatesVersions { versions })
 }
 
 #[cfg(test)]

@@ -54,7 +54,7 @@ macro_rules! wildcard {
 }
 
 /// Declares the routes. Each line: `Variant(param)?: METHOD "path" => "operationId",
-/// Access [audit "action"]?, [typed] handler, doc function;`. A `[typed]`
+/// Access [audit "action"]?, handler, doc function;`. A keyed route's
 /// handler is `async fn(&Gateway, &Ctx, I) -> ApiResult<O>`: its input `I`
 /// ([`FromRequest`]: a body, a query, the path's id or a tuple of them) is
 /// read before it runs, its reply `O` ([`IntoReply`]) is its status and
@@ -64,7 +64,7 @@ macro_rules! wildcard {
 /// take the request itself: `async fn(&Gateway, &http::Request<Vec<u8>>) -> ApiResult<Reply>`,
 /// and their doc function documents everything.
 macro_rules! route_table {
-    ($( $variant:ident $(($param:ident))? : $method:literal $path:literal => $op:literal, $access:ident $(audit $audit:literal)?, $([$typed:ident])? $handler:path, doc $doc:path; )*) => {
+    ($( $variant:ident $(($param:ident))? : $method:literal $path:literal => $op:literal, $access:ident $(audit $audit:literal)?, $handler:path, doc $doc:path; )*) => {
         /// A resolved route, with the id its path carries.
         #[derive(Debug, Clone, PartialEq, Eq)]
         pub enum Route {
@@ -105,7 +105,7 @@ macro_rules! route_table {
         /// the errors beyond its access's); `None` for an unknown id.
         pub fn operation_doc(operation_id: &str) -> Option<OperationDoc> {
             match operation_id {
-                $( $op => Some(route_table!(@doc $([$typed])? $handler, $doc)), )*
+                $( $op => Some(route_table!(@doc $access, $handler, $doc)), )*
                 _ => None,
             }
         }
@@ -113,14 +113,14 @@ macro_rules! route_table {
         /// Answers a route that needs no key; `None` for the others.
         pub(crate) async fn dispatch_public(gw: &Gateway, route: &Route, request: &http::Request<Vec<u8>>) -> Option<ApiResult<Reply>> {
             match route {
-                $( Route::$variant $((wildcard!($param)))? => route_table!(@public $access, $([$typed])? $handler, gw, request), )*
+                $( Route::$variant $((wildcard!($param)))? => route_table!(@public $access, $handler, gw, request), )*
             }
         }
 
         /// Answers a keyed route through its handler.
         pub(crate) async fn dispatch(gw: &Gateway, route: Route, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             match route {
-                $( Route::$variant $(($param))? => route_table!(@keyed $access, $([$typed])? $handler, gw, ctx $(, $param)?), )*
+                $( Route::$variant $(($param))? => route_table!(@keyed $access, $handler, gw, ctx $(, $param)?), )*
             }
         }
     };
@@ -129,19 +129,18 @@ macro_rules! route_table {
     (@param) => { None };
     (@param $param:ident) => { Some($param.as_str()) };
     (@public Public, $handler:path, $gw:ident, $request:ident) => { Some($handler($gw, $request).await) };
-    (@public $access:ident, $($rest:tt)*) => { None };
-    (@doc [typed] $handler:path, $doc:path) => { document::document_of($handler, $doc()) };
-    (@doc $handler:path, $doc:path) => { $doc() };
+    (@public $access:ident, $handler:path, $gw:ident, $request:ident) => { None };
+    (@doc Public, $handler:path, $doc:path) => { $doc() };
+    (@doc $access:ident, $handler:path, $doc:path) => { document::document_of($handler, $doc()) };
     (@keyed Public, $handler:path, $gw:ident, $ctx:ident) => {
         Err(ApiError::internal().with_detail("a public route reached the keyed dispatch".into()))
     };
-    (@keyed $access:ident, [typed] $handler:path, $gw:ident, $ctx:ident $(, $param:ident)?) => {
+    (@keyed $access:ident, $handler:path, $gw:ident, $ctx:ident $(, $param:ident)?) => {
         match FromRequest::from_request($gw, $ctx, route_table!(@param $($param)?)) {
             Ok(input) => $handler($gw, $ctx, input).await.map(IntoReply::into_reply),
             Err(error) => Err(error),
         }
     };
-    (@keyed $access:ident, $handler:path, $gw:ident, $ctx:ident $(, $param:ident)?) => { $handler($gw, $ctx $(, &$param)?).await };
 }
 
 route_table! {
@@ -152,85 +151,85 @@ route_table! {
     IdentityVendorWebhook: "POST" "/v1/vendors/sumsub/webhook" => "receiveIdentityVendorWebhook", Public, crate::kyc::identity_vendor_webhook, doc crate::kyc::identity_vendor_webhook_doc;
     Rules: "GET" "/v1/rules" => "getRules", Tenant, api::rules_identity, doc api::rules_identity_doc;
     // sanctions
-    SanctionsScreen: "POST" "/v1/sanctions/screen" => "screenUser", Tenant, [typed] crate::sanctions::screen, doc crate::sanctions::screen_doc;
-    SanctionsStatus: "GET" "/v1/sanctions/status" => "getSanctionsStatus", Tenant, [typed] crate::sanctions::sanctions_status, doc crate::sanctions::sanctions_status_doc;
-    AdminCaseList: "GET" "/v1/admin/sanctions/cases" => "listCases", Review, [typed] crate::sanctions::list_cases, doc crate::sanctions::list_cases_doc;
-    AdminCaseGet(case_id): "GET" "/v1/admin/sanctions/cases/{case_id}" => "getCase", Review, [typed] crate::sanctions::get_case, doc crate::sanctions::get_case_doc;
-    AdminCaseReview(case_id): "POST" "/v1/admin/sanctions/cases/{case_id}/review" => "reviewCase", Admin audit "sanctions_case.review", [typed] crate::sanctions::review_case, doc crate::sanctions::review_case_doc;
-    AdminRescreen: "POST" "/v1/admin/sanctions/rescreen" => "rescreen", Admin audit "sanctions.rescreen", [typed] crate::sanctions::rescreen, doc crate::sanctions::rescreen_doc;
+    SanctionsScreen: "POST" "/v1/sanctions/screen" => "screenUser", Tenant, crate::sanctions::screen, doc crate::sanctions::screen_doc;
+    SanctionsStatus: "GET" "/v1/sanctions/status" => "getSanctionsStatus", Tenant, crate::sanctions::sanctions_status, doc crate::sanctions::sanctions_status_doc;
+    AdminCaseList: "GET" "/v1/admin/sanctions/cases" => "listCases", Review, crate::sanctions::list_cases, doc crate::sanctions::list_cases_doc;
+    AdminCaseGet(case_id): "GET" "/v1/admin/sanctions/cases/{case_id}" => "getCase", Review, crate::sanctions::get_case, doc crate::sanctions::get_case_doc;
+    AdminCaseReview(case_id): "POST" "/v1/admin/sanctions/cases/{case_id}/review" => "reviewCase", Admin audit "sanctions_case.review", crate::sanctions::review_case, doc crate::sanctions::review_case_doc;
+    AdminRescreen: "POST" "/v1/admin/sanctions/rescreen" => "rescreen", Admin audit "sanctions.rescreen", crate::sanctions::rescreen, doc crate::sanctions::rescreen_doc;
     // cases: the team's one queue over every case type, and four-eyes decisions
-    CaseQueue: "GET" "/v1/admin/cases" => "listCaseQueue", Review, [typed] crate::cases::list_queue, doc crate::cases::list_queue_doc;
-    CaseFile(case_id): "GET" "/v1/admin/cases/{case_id}" => "getCaseFile", Review, [typed] crate::cases::get_case_file, doc crate::cases::get_case_file_doc;
-    CaseAssign(case_id): "POST" "/v1/admin/cases/{case_id}/assign" => "assignCase", Review audit "case.assign", [typed] crate::cases::assign, doc crate::cases::assign_doc;
-    CaseUnassign(case_id): "POST" "/v1/admin/cases/{case_id}/unassign" => "unassignCase", Review audit "case.unassign", [typed] crate::cases::unassign, doc crate::cases::unassign_doc;
-    CaseTake(case_id): "POST" "/v1/admin/cases/{case_id}/take" => "takeCase", Person audit "case.take", [typed] crate::cases::take, doc crate::cases::take_doc;
-    CaseTags(case_id): "PUT" "/v1/admin/cases/{case_id}/tags" => "setCaseTags", Review audit "case.tags", [typed] crate::cases::set_tags, doc crate::cases::set_tags_doc;
-    CaseComment(case_id): "POST" "/v1/admin/cases/{case_id}/comments" => "commentOnCase", Review audit "case.comment", [typed] crate::cases::comment, doc crate::cases::comment_doc;
-    CasePropose(case_id): "POST" "/v1/admin/cases/{case_id}/proposal" => "proposeDecision", Review audit "case.propose", [typed] crate::cases::propose, doc crate::cases::propose_doc;
-    CaseApprove(case_id): "POST" "/v1/admin/cases/{case_id}/proposal/approve" => "approveDecision", Person audit "case.approve", [typed] crate::cases::approve, doc crate::cases::approve_doc;
-    CaseReject(case_id): "POST" "/v1/admin/cases/{case_id}/proposal/reject" => "rejectProposal", Person audit "case.reject", [typed] crate::cases::reject, doc crate::cases::reject_doc;
+    CaseQueue: "GET" "/v1/admin/cases" => "listCaseQueue", Review, crate::cases::list_queue, doc crate::cases::list_queue_doc;
+    CaseFile(case_id): "GET" "/v1/admin/cases/{case_id}" => "getCaseFile", Review, crate::cases::get_case_file, doc crate::cases::get_case_file_doc;
+    CaseAssign(case_id): "POST" "/v1/admin/cases/{case_id}/assign" => "assignCase", Review audit "case.assign", crate::cases::assign, doc crate::cases::assign_doc;
+    CaseUnassign(case_id): "POST" "/v1/admin/cases/{case_id}/unassign" => "unassignCase", Review audit "case.unassign", crate::cases::unassign, doc crate::cases::unassign_doc;
+    CaseTake(case_id): "POST" "/v1/admin/cases/{case_id}/take" => "takeCase", Person audit "case.take", crate::cases::take, doc crate::cases::take_doc;
+    CaseTags(case_id): "PUT" "/v1/admin/cases/{case_id}/tags" => "setCaseTags", Review audit "case.tags", crate::cases::set_tags, doc crate::cases::set_tags_doc;
+    CaseComment(case_id): "POST" "/v1/admin/cases/{case_id}/comments" => "commentOnCase", Review audit "case.comment", crate::cases::comment, doc crate::cases::comment_doc;
+    CasePropose(case_id): "POST" "/v1/admin/cases/{case_id}/proposal" => "proposeDecision", Review audit "case.propose", crate::cases::propose, doc crate::cases::propose_doc;
+    CaseApprove(case_id): "POST" "/v1/admin/cases/{case_id}/proposal/approve" => "approveDecision", Person audit "case.approve", crate::cases::approve, doc crate::cases::approve_doc;
+    CaseReject(case_id): "POST" "/v1/admin/cases/{case_id}/proposal/reject" => "rejectProposal", Person audit "case.reject", crate::cases::reject, doc crate::cases::reject_doc;
     // people: the compliance team's sessions
     SignIn: "POST" "/v1/admin/sessions" => "signIn", Public, crate::people::sign_in_handler, doc crate::people::sign_in_doc;
-    SignOut: "DELETE" "/v1/admin/sessions/current" => "signOut", Person, [typed] crate::people::sign_out, doc crate::people::sign_out_doc;
-    PasswordChange: "POST" "/v1/admin/people/me/password" => "changeOwnPassword", Person audit "console_user.password_change", [typed] crate::people::change_password, doc crate::people::change_password_doc;
-    TotpReset: "POST" "/v1/admin/people/me/totp" => "resetOwnTotp", Person audit "console_user.totp_reset", [typed] crate::people::reset_totp, doc crate::people::reset_totp_doc;
-    People: "GET" "/v1/admin/people" => "listPeople", Review, [typed] crate::people::list_people, doc crate::people::list_people_doc;
-    PersonCreate: "POST" "/v1/admin/people" => "createPerson", Review, [typed] crate::people::create_person, doc crate::people::create_person_doc;
+    SignOut: "DELETE" "/v1/admin/sessions/current" => "signOut", Person, crate::people::sign_out, doc crate::people::sign_out_doc;
+    PasswordChange: "POST" "/v1/admin/people/me/password" => "changeOwnPassword", Person audit "console_user.password_change", crate::people::change_password, doc crate::people::change_password_doc;
+    TotpReset: "POST" "/v1/admin/people/me/totp" => "resetOwnTotp", Person audit "console_user.totp_reset", crate::people::reset_totp, doc crate::people::reset_totp_doc;
+    People: "GET" "/v1/admin/people" => "listPeople", Review, crate::people::list_people, doc crate::people::list_people_doc;
+    PersonCreate: "POST" "/v1/admin/people" => "createPerson", Review, crate::people::create_person, doc crate::people::create_person_doc;
     // lists
     AdminListSearch: "GET" "/v1/admin/sanctions/search" => "searchLists", Review, crate::lists::search_lists, doc crate::lists::search_lists_doc;
     AdminLists: "GET" "/v1/admin/sanctions/lists" => "listLists", Review, crate::lists::list_lists, doc crate::lists::list_lists_doc;
     // kyc
-    KycStart: "POST" "/v1/kyc/start" => "startKyc", Tenant, [typed] crate::kyc::kyc_start, doc crate::kyc::kyc_start_doc;
-    KycStatus: "GET" "/v1/kyc/status" => "getKycStatus", Tenant, [typed] crate::kyc::kyc_status, doc crate::kyc::kyc_status_doc;
-    KycTier: "GET" "/v1/kyc/tier" => "getKycTier", Tenant, [typed] crate::kyc::kyc_tier, doc crate::kyc::kyc_tier_doc;
-    KycToken(kyc_check_id): "POST" "/v1/kyc/{kyc_check_id}/token" => "issueKycToken", Tenant, [typed] crate::kyc::kyc_token, doc crate::kyc::kyc_token_doc;
-    KycManualReview: "POST" "/v1/kyc/manual-review" => "reviewKycManually", Admin audit "kyc.manual_review", [typed] crate::kyc::kyc_manual_review, doc crate::kyc::kyc_manual_review_doc;
-    AdminKycChecks: "GET" "/v1/admin/kyc/checks" => "listKycChecks", Review, [typed] crate::kyc::list_kyc_checks, doc crate::kyc::list_kyc_checks_doc;
-    SandboxKycSubmit(kyc_check_id): "POST" "/v1/sandbox/kyc/{kyc_check_id}/submit" => "submitSandboxKyc", Tenant, [typed] crate::kyc::sandbox_kyc_submit, doc crate::kyc::sandbox_kyc_submit_doc;
+    KycStart: "POST" "/v1/kyc/start" => "startKyc", Tenant, crate::kyc::kyc_start, doc crate::kyc::kyc_start_doc;
+    KycStatus: "GET" "/v1/kyc/status" => "getKycStatus", Tenant, crate::kyc::kyc_status, doc crate::kyc::kyc_status_doc;
+    KycTier: "GET" "/v1/kyc/tier" => "getKycTier", Tenant, crate::kyc::kyc_tier, doc crate::kyc::kyc_tier_doc;
+    KycToken(kyc_check_id): "POST" "/v1/kyc/{kyc_check_id}/token" => "issueKycToken", Tenant, crate::kyc::kyc_token, doc crate::kyc::kyc_token_doc;
+    KycManualReview: "POST" "/v1/kyc/manual-review" => "reviewKycManually", Admin audit "kyc.manual_review", crate::kyc::kyc_manual_review, doc crate::kyc::kyc_manual_review_doc;
+    AdminKycChecks: "GET" "/v1/admin/kyc/checks" => "listKycChecks", Review, crate::kyc::list_kyc_checks, doc crate::kyc::list_kyc_checks_doc;
+    SandboxKycSubmit(kyc_check_id): "POST" "/v1/sandbox/kyc/{kyc_check_id}/submit" => "submitSandboxKyc", Tenant, crate::kyc::sandbox_kyc_submit, doc crate::kyc::sandbox_kyc_submit_doc;
     // exclusions
-    ExclusionRegister: "POST" "/v1/exclusions" => "registerExclusion", Tenant, [typed] crate::exclusions::register, doc crate::exclusions::register_doc;
-    ExclusionCheck: "GET" "/v1/exclusions/check" => "checkExclusion", Tenant, [typed] crate::exclusions::check, doc crate::exclusions::check_doc;
-    ExclusionSnapshot: "GET" "/v1/exclusions/snapshot" => "getExclusionSnapshot", Tenant, [typed] crate::exclusions::snapshot, doc crate::exclusions::snapshot_doc;
-    AdminRegulatorImport: "POST" "/v1/admin/exclusions/regulator-import" => "importRegulatorExclusions", Admin audit "exclusions.regulator_import", [typed] crate::exclusions::import_from_regulator, doc crate::exclusions::import_from_regulator_doc;
-    AdminRegulatorExport: "POST" "/v1/admin/exclusions/regulator-export" => "exportToRegulator", Admin audit "exclusions.regulator_export", [typed] crate::exclusions::export_to_regulator, doc crate::exclusions::export_to_regulator_doc;
+    ExclusionRegister: "POST" "/v1/exclusions" => "registerExclusion", Tenant, crate::exclusions::register, doc crate::exclusions::register_doc;
+    ExclusionCheck: "GET" "/v1/exclusions/check" => "checkExclusion", Tenant, crate::exclusions::check, doc crate::exclusions::check_doc;
+    ExclusionSnapshot: "GET" "/v1/exclusions/snapshot" => "getExclusionSnapshot", Tenant, crate::exclusions::snapshot, doc crate::exclusions::snapshot_doc;
+    AdminRegulatorImport: "POST" "/v1/admin/exclusions/regulator-import" => "importRegulatorExclusions", Admin audit "exclusions.regulator_import", crate::exclusions::import_from_regulator, doc crate::exclusions::import_from_regulator_doc;
+    AdminRegulatorExport: "POST" "/v1/admin/exclusions/regulator-export" => "exportToRegulator", Admin audit "exclusions.regulator_export", crate::exclusions::export_to_regulator, doc crate::exclusions::export_to_regulator_doc;
     // users: the relationship's end and erasure (issue #31)
     UserClose(user_id): "POST" "/v1/users/{user_id}/close" => "closeUser", Tenant, crate::erasure::close, doc crate::erasure::close_doc;
     UserErasure(user_id): "POST" "/v1/users/{user_id}/erasure" => "requestErasure", Tenant, crate::erasure::request_erasure, doc crate::erasure::request_erasure_doc;
     AdminUserErasure(user_id): "POST" "/v1/admin/users/{user_id}/erasure" => "requestErasureAsAdmin", Admin audit "user.erasure", crate::erasure::admin_request_erasure, doc crate::erasure::admin_request_erasure_doc;
     ErasureGet(erasure_id): "GET" "/v1/erasures/{erasure_id}" => "getErasure", Tenant, crate::erasure::get_erasure, doc crate::erasure::get_erasure_doc;
     // limits
-    LimitSet: "POST" "/v1/limits" => "setLimit", Tenant, [typed] crate::limits::set_limit, doc crate::limits::set_limit_doc;
-    LimitList: "GET" "/v1/limits" => "listLimits", Tenant, [typed] crate::limits::list_limits, doc crate::limits::list_limits_doc;
-    LimitCheck: "POST" "/v1/limits/check" => "checkDeposit", Tenant, [typed] crate::limits::check_limits, doc crate::limits::check_limits_doc;
-    LimitCommit: "POST" "/v1/limits/commit" => "commitDeposit", Tenant, [typed] crate::limits::commit_deposit, doc crate::limits::commit_deposit_doc;
-    LimitCancel(limit_id): "DELETE" "/v1/limits/{limit_id}" => "cancelLimit", Tenant, [typed] crate::limits::cancel_limit, doc crate::limits::cancel_limit_doc;
+    LimitSet: "POST" "/v1/limits" => "setLimit", Tenant, crate::limits::set_limit, doc crate::limits::set_limit_doc;
+    LimitList: "GET" "/v1/limits" => "listLimits", Tenant, crate::limits::list_limits, doc crate::limits::list_limits_doc;
+    LimitCheck: "POST" "/v1/limits/check" => "checkDeposit", Tenant, crate::limits::check_limits, doc crate::limits::check_limits_doc;
+    LimitCommit: "POST" "/v1/limits/commit" => "commitDeposit", Tenant, crate::limits::commit_deposit, doc crate::limits::commit_deposit_doc;
+    LimitCancel(limit_id): "DELETE" "/v1/limits/{limit_id}" => "cancelLimit", Tenant, crate::limits::cancel_limit, doc crate::limits::cancel_limit_doc;
     // aml
-    AmlEvent: "POST" "/v1/aml/event" => "reportAmlEvent", Tenant, [typed] crate::aml::report, doc crate::aml::report_doc;
-    AmlAlerts: "GET" "/v1/aml/alerts" => "listOwnAmlAlerts", Tenant, [typed] crate::aml::own_alerts, doc crate::aml::own_alerts_doc;
-    AdminAmlList: "GET" "/v1/admin/aml/events" => "listAmlEvents", Admin, [typed] crate::aml::list, doc crate::aml::list_doc;
-    AdminAmlAlerts: "GET" "/v1/admin/aml/alerts" => "listAmlAlerts", Review, [typed] crate::aml::admin_alerts, doc crate::aml::admin_alerts_doc;
-    AdminAmlCases: "GET" "/v1/admin/aml/cases" => "listAmlCases", Review, [typed] crate::aml::admin_cases, doc crate::aml::admin_cases_doc;
-    AdminAmlReport(case_id): "GET" "/v1/admin/aml/cases/{case_id}/report" => "getAmlReportBundle", Review, [typed] crate::aml::report_bundle, doc crate::aml::report_bundle_doc;
-    AdminAmlShadow: "GET" "/v1/admin/aml/shadow" => "listAmlShadowDisagreements", Review, [typed] crate::aml::shadow, doc crate::aml::shadow_doc;
-    AdminCtrCandidates: "GET" "/v1/admin/aml/ctr-candidates" => "listCtrCandidates", Review, [typed] crate::aml::ctr_candidates, doc crate::aml::ctr_candidates_doc;
+    AmlEvent: "POST" "/v1/aml/event" => "reportAmlEvent", Tenant, crate::aml::report, doc crate::aml::report_doc;
+    AmlAlerts: "GET" "/v1/aml/alerts" => "listOwnAmlAlerts", Tenant, crate::aml::own_alerts, doc crate::aml::own_alerts_doc;
+    AdminAmlList: "GET" "/v1/admin/aml/events" => "listAmlEvents", Admin, crate::aml::list, doc crate::aml::list_doc;
+    AdminAmlAlerts: "GET" "/v1/admin/aml/alerts" => "listAmlAlerts", Review, crate::aml::admin_alerts, doc crate::aml::admin_alerts_doc;
+    AdminAmlCases: "GET" "/v1/admin/aml/cases" => "listAmlCases", Review, crate::aml::admin_cases, doc crate::aml::admin_cases_doc;
+    AdminAmlReport(case_id): "GET" "/v1/admin/aml/cases/{case_id}/report" => "getAmlReportBundle", Review, crate::aml::report_bundle, doc crate::aml::report_bundle_doc;
+    AdminAmlShadow: "GET" "/v1/admin/aml/shadow" => "listAmlShadowDisagreements", Review, crate::aml::shadow, doc crate::aml::shadow_doc;
+    AdminCtrCandidates: "GET" "/v1/admin/aml/ctr-candidates" => "listCtrCandidates", Review, crate::aml::ctr_candidates, doc crate::aml::ctr_candidates_doc;
     AdminCaseFilingDraft(case_id): "POST" "/v1/admin/aml/cases/{case_id}/filings" => "draftCaseFiling", Review audit "aml.filing_draft", crate::filings::draft, doc crate::filings::draft_doc;
     AdminCaseFilings(case_id): "GET" "/v1/admin/aml/cases/{case_id}/filings" => "listCaseFilings", Review, crate::filings::list, doc crate::filings::list_doc;
     AdminCtrFilingDraft(alert_id): "POST" "/v1/admin/aml/ctr-candidates/{alert_id}/filings" => "draftCtrFiling", Review audit "aml.filing_draft", crate::filings::draft_ctr, doc crate::filings::draft_ctr_doc;
     AdminAmlRatesImport: "POST" "/v1/admin/aml/rates" => "importAmlRates", Admin audit "aml.rates_import", crate::rates::import, doc crate::rates::import_doc;
     AdminAmlRates: "GET" "/v1/admin/aml/rates" => "listAmlRates", Review, crate::rates::list, doc crate::rates::list_doc;
     AdminTenantFilingSettings(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/filing-settings" => "setTenantFilingSettings", Admin audit "tenant.filing_settings", crate::filings::set_settings, doc crate::filings::set_settings_doc;
-    AdminTenantGamingDay(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/gaming-day" => "setTenantGamingDay", Admin audit "tenant.gaming_day", [typed] crate::aml::set_gaming_day, doc crate::aml::set_gaming_day_doc;
+    AdminTenantGamingDay(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/gaming-day" => "setTenantGamingDay", Admin audit "tenant.gaming_day", crate::aml::set_gaming_day, doc crate::aml::set_gaming_day_doc;
     // tenants and keys
-    AdminTenantCreate: "POST" "/v1/admin/tenants" => "createTenant", Admin audit "tenant.create", [typed] crate::tenants::create, doc crate::tenants::create_doc;
-    AdminKeyCreate(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/keys" => "createKey", Admin audit "key.create", [typed] crate::tenants::create_key, doc crate::tenants::create_key_doc;
-    AdminTenantSuspend(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/suspend" => "suspendTenant", Admin audit "tenant.suspend", [typed] crate::tenants::suspend, doc crate::tenants::suspend_doc;
-    AdminTenantScreening(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/screening" => "setTenantScreening", Admin audit "tenant.screening", [typed] crate::tenants::set_screening, doc crate::tenants::set_screening_doc;
-    AdminTenantRateLimit(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/rate-limit" => "setTenantRateLimit", Admin audit "tenant.rate_limit", [typed] crate::tenants::set_rate_limit, doc crate::tenants::set_rate_limit_doc;
-    AdminTenantAudit(tenant_id): "GET" "/v1/admin/tenants/{tenant_id}/audit" => "getTenantAudit", Admin, [typed] crate::tenants::audit_of, doc crate::tenants::audit_of_doc;
-    AdminKeyRevoke(key_id): "DELETE" "/v1/admin/keys/{key_id}" => "revokeKey", Admin audit "key.revoke", [typed] crate::tenants::revoke_key, doc crate::tenants::revoke_key_doc;
-    AdminMetrics: "GET" "/v1/admin/metrics" => "getReviewMetrics", Review, [typed] crate::sanctions::review_metrics, doc crate::sanctions::review_metrics_doc;
-    AdminAudit: "GET" "/v1/admin/audit" => "getAdminAudit", Review, [typed] crate::tenants::admin_audit, doc crate::tenants::admin_audit_doc;
-    TenantAudit: "GET" "/v1/audit" => "getOwnAudit", Tenant, [typed] crate::tenants::own_audit, doc crate::tenants::own_audit_doc;
+    AdminTenantCreate: "POST" "/v1/admin/tenants" => "createTenant", Admin audit "tenant.create", crate::tenants::create, doc crate::tenants::create_doc;
+    AdminKeyCreate(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/keys" => "createKey", Admin audit "key.create", crate::tenants::create_key, doc crate::tenants::create_key_doc;
+    AdminTenantSuspend(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/suspend" => "suspendTenant", Admin audit "tenant.suspend", crate::tenants::suspend, doc crate::tenants::suspend_doc;
+    AdminTenantScreening(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/screening" => "setTenantScreening", Admin audit "tenant.screening", crate::tenants::set_screening, doc crate::tenants::set_screening_doc;
+    AdminTenantRateLimit(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/rate-limit" => "setTenantRateLimit", Admin audit "tenant.rate_limit", crate::tenants::set_rate_limit, doc crate::tenants::set_rate_limit_doc;
+    AdminTenantAudit(tenant_id): "GET" "/v1/admin/tenants/{tenant_id}/audit" => "getTenantAudit", Admin, crate::tenants::audit_of, doc crate::tenants::audit_of_doc;
+    AdminKeyRevoke(key_id): "DELETE" "/v1/admin/keys/{key_id}" => "revokeKey", Admin audit "key.revoke", crate::tenants::revoke_key, doc crate::tenants::revoke_key_doc;
+    AdminMetrics: "GET" "/v1/admin/metrics" => "getReviewMetrics", Review, crate::sanctions::review_metrics, doc crate::sanctions::review_metrics_doc;
+    AdminAudit: "GET" "/v1/admin/audit" => "getAdminAudit", Review, crate::tenants::admin_audit, doc crate::tenants::admin_audit_doc;
+    TenantAudit: "GET" "/v1/audit" => "getOwnAudit", Tenant, crate::tenants::own_audit, doc crate::tenants::own_audit_doc;
     // sandbox
     SandboxClockAdvance: "POST" "/v1/sandbox/clock" => "advanceSandboxClock", Tenant, api::sandbox::advance_clock, doc api::sandbox::advance_clock_doc;
     SandboxClockGet: "GET" "/v1/sandbox/clock" => "getSandboxClock", Tenant, api::sandbox::get_clock, doc api::sandbox::get_clock_doc;

@@ -13,10 +13,12 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
+use crate::input::{Body, FromBody, Params, Path};
+use crate::openapi::answer::{Accepted, Answer, Created};
 use crate::input::Fields;
 use crate::openapi::shared::{EventName, Timestamp};
 use crate::openapi::OperationDoc;
-use crate::{signing, time, Ctx, Gateway, Reply};
+use crate::{signing, time, Ctx, Gateway};
 use store::DeliveryStatus;
 
 /// How long a rotated-out secret keeps signing beside the new one.
@@ -52,13 +54,13 @@ fn check_url(raw: &str, environment: Environment) -> Result<String, String> {
 
 /// The body of `POST /v1/webhooks`.
 #[derive(ToSchema)]
-struct NewEndpoint {
+pub(crate) struct NewEndpoint {
     #[schema(format = "uri", max_length = 256)]
     url: String,
 }
 
-impl NewEndpoint {
-    fn parse(body: &[u8]) -> ApiResult<Self> {
+impl FromBody for NewEndpoint {
+    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
         let mut f = Fields::from_body(body)?;
         let url = f.text("url");
         f.finish()?;
@@ -67,7 +69,7 @@ impl NewEndpoint {
 }
 
 #[derive(Serialize, ToSchema)]
-struct Registered {
+pub(crate) struct Registered {
     webhook_id: String,
     url: String,
     /// shown here and on rotation only
@@ -91,27 +93,27 @@ struct EndpointView {
 }
 
 #[derive(Serialize, ToSchema)]
-struct EndpointList {
+pub(crate) struct EndpointList {
     webhooks: Vec<EndpointView>,
 }
 
 #[derive(Serialize, ToSchema)]
-struct Deleted<'a> {
-    webhook_id: &'a str,
+pub(crate) struct Deleted {
+    webhook_id: String,
     deleted: bool,
 }
 
 #[derive(Serialize, ToSchema)]
-struct Rotated<'a> {
-    webhook_id: &'a str,
+pub(crate) struct Rotated {
+    webhook_id: String,
     secret: String,
     #[schema(value_type = Timestamp)]
     previous_secret_expires_at: String,
 }
 
 #[derive(Serialize, ToSchema)]
-struct Enabled<'a> {
-    webhook_id: &'a str,
+pub(crate) struct Enabled {
+    webhook_id: String,
     enabled: bool,
 }
 
@@ -149,22 +151,22 @@ struct DeliveryView {
 }
 
 #[derive(Serialize, ToSchema)]
-struct DeliveryLog<'a> {
-    webhook_id: &'a str,
+pub(crate) struct DeliveryLog {
+    webhook_id: String,
     deliveries: Vec<DeliveryView>,
 }
 
 /// The query of `GET /v1/webhooks/{webhook_id}/deliveries`.
 #[derive(serde::Deserialize, IntoParams)]
-struct DeliveryFilter {
+pub(crate) struct DeliveryFilter {
     /// only deliveries of this event
     #[param(value_type = EventName, required = false)]
     event: Option<rules::EventKind>,
 }
 
 #[derive(Serialize, ToSchema)]
-struct Redelivery<'a> {
-    delivery_id: &'a str,
+pub(crate) struct Redelivery {
+    delivery_id: String,
     status: DeliveryStatus,
 }
 
@@ -172,52 +174,44 @@ pub(crate) fn create_doc() -> OperationDoc {
     OperationDoc::new("webhooks", "register a webhook endpoint")
         .describe("`400 invalid_url` for a non-https URL or, in production, one that resolves to a non-public address. The secret is shown once.")
         .idempotent()
-        .body::<NewEndpoint>()
-        .responds::<Registered>(201, "success")
-        .responds::<Registered>(200, "a repeat with the same Idempotency-Key: the original result")
+        .or_200("a repeat with the same Idempotency-Key: the original result")
         .errors(&[409, 422])
 }
 
 pub(crate) fn list_doc() -> OperationDoc {
-    OperationDoc::new("webhooks", "the tenant's webhook endpoints").responds::<EndpointList>(200, "success")
+    OperationDoc::new("webhooks", "the tenant's webhook endpoints")
 }
 
 pub(crate) fn delete_doc() -> OperationDoc {
-    OperationDoc::new("webhooks", "delete an endpoint").responds::<Deleted>(200, "success").errors(&[404])
+    OperationDoc::new("webhooks", "delete an endpoint").errors(&[404])
 }
 
 pub(crate) fn rotate_secret_doc() -> OperationDoc {
     OperationDoc::new("webhooks", "a new signing secret; the old one signs too for a day")
         .idempotent()
-        .responds::<Rotated>(200, "success")
         .errors(&[404, 409])
 }
 
 pub(crate) fn enable_doc() -> OperationDoc {
     OperationDoc::new("webhooks", "re-enable an endpoint disabled after failures")
         .idempotent()
-        .responds::<Enabled>(200, "success")
         .errors(&[404, 409])
 }
 
 pub(crate) fn deliveries_doc() -> OperationDoc {
     OperationDoc::new("webhooks", "the delivery log of an endpoint, newest first")
-        .query::<DeliveryFilter>()
-        .responds::<DeliveryLog>(200, "success")
         .errors(&[404])
 }
 
 pub(crate) fn redeliver_doc() -> OperationDoc {
     OperationDoc::new("webhooks", "send a delivery again")
         .idempotent()
-        .responds::<Redelivery>(202, "success")
-        .responds::<Redelivery>(200, "a repeat with the same Idempotency-Key: the original result")
+        .or_200("a repeat with the same Idempotency-Key: the original result")
         .errors(&[404, 409])
 }
 
 /// `POST /v1/webhooks`: registers an endpoint and shows its signing secret once.
-pub(crate) async fn create(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
-    let request = NewEndpoint::parse(ctx.body)?;
+pub(crate) async fn create(gw: &Gateway, ctx: &Ctx<'_>, Body(request): Body<NewEndpoint>) -> ApiResult<Created<Registered>> {
     let url = check_url(&request.url, ctx.caller.environment).map_err(|m| ApiError::bad_request("invalid_url", m))?;
     if ctx.caller.environment == Environment::Production {
         gw.check_destination(&url).await.map_err(|m| ApiError::bad_request("invalid_url", m))?;
@@ -229,11 +223,11 @@ pub(crate) async fn create(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
     if !gw.commit(store::register(&webhook_id, &ctx.caller.tenant_id, &url, sealed, real_now, MAX_ENDPOINTS_PER_TENANT)).await?.done() {
         return Err(ApiError::unprocessable("too_many_webhooks", format!("a tenant can register at most {MAX_ENDPOINTS_PER_TENANT} endpoints")));
     }
-    Reply::typed(201, &Registered { webhook_id, url, secret, enabled: true, created_at: time::format(real_now) })
+    Created::new(&Registered { webhook_id, url, secret, enabled: true, created_at: time::format(real_now) })
 }
 
 /// `GET /v1/webhooks`: the tenant's endpoints, without secrets.
-pub(crate) async fn list(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
+pub(crate) async fn list(gw: &Gateway, ctx: &Ctx<'_>, (): ()) -> ApiResult<Answer<EndpointList>> {
     let webhooks = store::endpoints(gw.store.as_ref(), &ctx.caller.tenant_id)
         .await?
         .into_iter()
@@ -245,7 +239,7 @@ pub(crate) async fn list(gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Reply> {
             created_at: time::format(e.created_at),
         })
         .collect();
-    Reply::typed(200, &EndpointList { webhooks })
+    Answer::new(&EndpointList { webhooks })
 }
 
 /// The stored secret of the tenant's endpoint, or 404 `webhook_not_found`.
@@ -254,15 +248,16 @@ async fn require_webhook(gw: &Gateway, ctx: &Ctx<'_>, webhook_id: &str) -> ApiRe
 }
 
 /// `DELETE /v1/webhooks/{id}`: removes an endpoint and abandons its pending deliveries.
-pub(crate) async fn delete(gw: &Gateway, ctx: &Ctx<'_>, webhook_id: &str) -> ApiResult<Reply> {
-    require_webhook(gw, ctx, webhook_id).await?;
-    gw.store.batch(store::delete(webhook_id, gw.clock.now())).await?;
-    Reply::typed(200, &Deleted { webhook_id, deleted: true })
+pub(crate) async fn delete(gw: &Gateway, ctx: &Ctx<'_>, Path(webhook_id): Path) -> ApiResult<Answer<Deleted>> {
+    require_webhook(gw, ctx, &webhook_id).await?;
+    gw.store.batch(store::delete(&webhook_id, gw.clock.now())).await?;
+    Answer::new(&Deleted { webhook_id, deleted: true })
 }
 
 /// `POST /v1/webhooks/{id}/rotate-secret`: a new secret; the old one keeps
 /// signing beside it for a day, so receivers can switch without losing events.
-pub(crate) async fn rotate_secret(gw: &Gateway, ctx: &Ctx<'_>, webhook_id: &str) -> ApiResult<Reply> {
+pub(crate) async fn rotate_secret(gw: &Gateway, ctx: &Ctx<'_>, Path(webhook_id): Path) -> ApiResult<Answer<Rotated>> {
+    let webhook_id = webhook_id.as_str();
     let secret = signing::new_secret(&gw.ids.random_bytes(32));
     let overlap_until = gw.clock.now() + SECRET_OVERLAP_SECONDS;
     // A concurrent rotation changes the secret this one replaces: read it again.
@@ -271,24 +266,27 @@ pub(crate) async fn rotate_secret(gw: &Gateway, ctx: &Ctx<'_>, webhook_id: &str)
         let rotated = gw.commit(vec![store::rotate(webhook_id, &old, gw.seal_secret(&secret, webhook_id), overlap_until)]).await?;
         Ok(rotated.then_some(()))
     })?;
-    Reply::typed(200, &Rotated { webhook_id, secret, previous_secret_expires_at: time::format(overlap_until) })
+    Answer::new(&Rotated { webhook_id: webhook_id.to_string(), secret, previous_secret_expires_at: time::format(overlap_until) })
 }
 
 /// `POST /v1/webhooks/{id}/enable`: turns an endpoint disabled by a 410 back on.
-pub(crate) async fn enable(gw: &Gateway, ctx: &Ctx<'_>, webhook_id: &str) -> ApiResult<Reply> {
-    require_webhook(gw, ctx, webhook_id).await?;
-    gw.store.batch(vec![store::enable(webhook_id)]).await?;
-    Reply::typed(200, &Enabled { webhook_id, enabled: true })
+pub(crate) async fn enable(gw: &Gateway, ctx: &Ctx<'_>, Path(webhook_id): Path) -> ApiResult<Answer<Enabled>> {
+    require_webhook(gw, ctx, &webhook_id).await?;
+    gw.store.batch(vec![store::enable(&webhook_id)]).await?;
+    Answer::new(&Enabled { webhook_id, enabled: true })
 }
 
 /// `GET /v1/webhooks/{id}/deliveries`: the delivery log of an endpoint,
 /// newest first, with every attempt; `?event=NAME` keeps one kind of event.
-pub(crate) async fn deliveries(gw: &Gateway, ctx: &Ctx<'_>, webhook_id: &str) -> ApiResult<Reply> {
-    require_webhook(gw, ctx, webhook_id).await?;
-    let DeliveryFilter { event } = ctx.query.parse_into()?;
+pub(crate) async fn deliveries(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    (Path(webhook_id), Params(DeliveryFilter { event })): (Path, Params<DeliveryFilter>),
+) -> ApiResult<Answer<DeliveryLog>> {
+    require_webhook(gw, ctx, &webhook_id).await?;
     let event = event.map_or("", |e| e.as_str());
     let mut deliveries = Vec::new();
-    for d in store::deliveries(gw.store.as_ref(), webhook_id, event, DELIVERY_LOG_LENGTH).await? {
+    for d in store::deliveries(gw.store.as_ref(), &webhook_id, event, DELIVERY_LOG_LENGTH).await? {
         let attempts = store::attempts(gw.store.as_ref(), &d.delivery_id)
             .await?
             .into_iter()
@@ -307,17 +305,17 @@ pub(crate) async fn deliveries(gw: &Gateway, ctx: &Ctx<'_>, webhook_id: &str) ->
             attempts,
         });
     }
-    Reply::typed(200, &DeliveryLog { webhook_id, deliveries })
+    Answer::new(&DeliveryLog { webhook_id, deliveries })
 }
 
 /// `POST /v1/webhooks/deliveries/{id}/redeliver`: sends a delivery again now, whatever became of it.
-pub(crate) async fn redeliver(gw: &Gateway, ctx: &Ctx<'_>, delivery_id: &str) -> ApiResult<Reply> {
-    if !store::tenant_owns_delivery(gw.store.as_ref(), &ctx.caller.tenant_id, delivery_id).await? {
+pub(crate) async fn redeliver(gw: &Gateway, ctx: &Ctx<'_>, Path(delivery_id): Path) -> ApiResult<Accepted<Redelivery>> {
+    if !store::tenant_owns_delivery(gw.store.as_ref(), &ctx.caller.tenant_id, &delivery_id).await? {
         return Err(ApiError::not_found("delivery_not_found", "no such delivery for this tenant"));
     }
-    gw.store.batch(vec![store::redeliver(delivery_id, gw.clock.now())]).await?;
+    gw.store.batch(vec![store::redeliver(&delivery_id, gw.clock.now())]).await?;
     gw.wake_delivery();
-    Reply::typed(202, &Redelivery { delivery_id, status: DeliveryStatus::Pending })
+    Accepted::new(&Redelivery { delivery_id, status: DeliveryStatus::Pending })
 }
 
 #[cfg(test)]
