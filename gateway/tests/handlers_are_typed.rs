@@ -38,7 +38,7 @@ fn declares_fn(line: &str) -> Option<&str> {
     let at = line.find("fn ")?;
     let rest = &line[at + 3..];
     let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
-    (line[..at].trim().split_whitespace().all(|w| ["pub", "pub(crate)", "async", "const"].contains(&w)) && end > 0).then(|| &rest[..end])
+    (line[..at].split_whitespace().all(|w| ["pub", "pub(crate)", "async", "const"].contains(&w)) && end > 0).then(|| &rest[..end])
 }
 
 fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {

@@ -20,8 +20,8 @@ use crate::api::stored_json;
 use crate::decisions::Scope;
 use crate::error::{ApiError, ApiResult};
 use crate::input::{Body, FromBody, Params, Path};
-use crate::openapi::answer::{self, Answer};
 use crate::input::{Cursor, Fields, Instant};
+use crate::openapi::answer::{self, Answer};
 use crate::openapi::shared::{Cents, Currency, Timestamp};
 use crate::openapi::OperationDoc;
 use crate::ports::{Read, Row, MAX_STORED_INTEGER};
@@ -967,8 +967,7 @@ impl FromBody for GamingDayBody {
 }
 
 pub(crate) fn set_gaming_day_doc() -> OperationDoc {
-    OperationDoc::new("admin", "set a tenant's gaming day: the local time it begins and the time zone (default 00:00 UTC)")
-        .errors(&[404])
+    OperationDoc::new("admin", "set a tenant's gaming day: the local time it begins and the time zone (default 00:00 UTC)").errors(&[404])
 }
 
 /// `PUT /v1/admin/tenants/{tenant_id}/gaming-day`.
@@ -1197,7 +1196,11 @@ pub(crate) async fn report_bundle(gw: &Gateway, ctx: &Ctx<'_>, Path(case_id): Pa
 }
 
 /// `GET /v1/admin/aml/ctr-candidates`: the CTR candidates of alerts created in [`from`, `to`).
-pub(crate) async fn ctr_candidates(gw: &Gateway, ctx: &Ctx<'_>, Params(CtrQuery { from, to, tenant_id }): Params<CtrQuery>) -> ApiResult<Answer<CtrCandidates>> {
+pub(crate) async fn ctr_candidates(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    Params(CtrQuery { from, to, tenant_id }): Params<CtrQuery>,
+) -> ApiResult<Answer<CtrCandidates>> {
     let (from, to) = (from.map_or(0, |t| t.0), to.map_or(MAX_STORED_INTEGER, |t| t.0));
     let rows = store::ctr_alerts(gw.store.as_ref(), ctx.caller.environment, tenant_id.as_deref(), from, to, REPORT_EVENTS).await?;
     let mut candidates = Vec::new();

@@ -58,9 +58,7 @@ pub(crate) struct Clock {
 }
 
 pub(crate) fn advance_clock_doc() -> OperationDoc {
-    OperationDoc::new("sandbox", "move the tenant's sandbox clock forward")
-        .idempotent()
-        .errors(&[403, 409])
+    OperationDoc::new("sandbox", "move the tenant's sandbox clock forward").idempotent().errors(&[403, 409])
 }
 
 pub(crate) fn get_clock_doc() -> OperationDoc {

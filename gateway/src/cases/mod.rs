@@ -20,9 +20,9 @@ use crate::api::{ReviewLimit, WaitSeconds};
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::input::{Body, FromBody, Params, Path};
-use crate::openapi::answer::{Answer, Created};
 use crate::input::{Cursor, Fields};
 use crate::kyc::{KycCheck, Reviewer};
+use crate::openapi::answer::{Answer, Created};
 use crate::openapi::OperationDoc;
 use crate::people::Role;
 use crate::sanctions::SanctionsCase;
@@ -587,16 +587,11 @@ pub(crate) fn take_doc() -> OperationDoc {
 }
 
 pub(crate) fn set_tags_doc() -> OperationDoc {
-    OperationDoc::new("admin", "set a case's tags (the team's labels, filterable in the queue)")
-        .answers("tagged")
-        .errors(&[404])
+    OperationDoc::new("admin", "set a case's tags (the team's labels, filterable in the queue)").answers("tagged").errors(&[404])
 }
 
 pub(crate) fn comment_doc() -> OperationDoc {
-    OperationDoc::new("admin", "add a comment to a case's timeline (append-only)")
-        .idempotent()
-        .answers("commented")
-        .errors(&[404])
+    OperationDoc::new("admin", "add a comment to a case's timeline (append-only)").idempotent().answers("commented").errors(&[404])
 }
 
 pub(crate) fn propose_doc() -> OperationDoc {

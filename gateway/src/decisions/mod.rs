@@ -18,9 +18,9 @@ use utoipa::{IntoParams, ToSchema};
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::input::{Cursor, Instant, Limit};
-use crate::openapi::shared::{Environment as EnvironmentName, OperationName, Timestamp};
 use crate::input::{Params, Path};
 use crate::openapi::answer::Answer;
+use crate::openapi::shared::{Environment as EnvironmentName, OperationName, Timestamp};
 use crate::openapi::OperationDoc;
 use crate::ports::{Rules, RulesFault, Stmt, StoreError};
 
@@ -304,9 +304,7 @@ pub(crate) fn get_decision_doc() -> OperationDoc {
 }
 
 pub(crate) fn replay_decision_doc() -> OperationDoc {
-    OperationDoc::new("admin", "run a recorded decision again on this rules version")
-        .idempotent()
-        .errors(&[404, 409])
+    OperationDoc::new("admin", "run a recorded decision again on this rules version").idempotent().errors(&[404, 409])
 }
 
 pub(crate) fn list_decisions_doc() -> OperationDoc {

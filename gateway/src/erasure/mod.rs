@@ -24,9 +24,9 @@ use utoipa::ToSchema;
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
+use crate::input::Fields;
 use crate::input::{Body, FromBody, Path};
 use crate::openapi::answer::{Accepted, Answer};
-use crate::input::Fields;
 use crate::openapi::OperationDoc;
 use crate::ports::Stmt;
 use crate::{time, Ctx, Gateway};

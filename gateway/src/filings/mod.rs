@@ -28,9 +28,9 @@ use utoipa::ToSchema;
 use crate::api::stored_json;
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
-use crate::openapi::shared::Timestamp;
 use crate::input::{Body, FromBody, Path};
 use crate::openapi::answer::{Answer, Created};
+use crate::openapi::shared::Timestamp;
 use crate::openapi::OperationDoc;
 use crate::{time, Ctx, Gateway};
 
@@ -411,8 +411,7 @@ fn parse_settings(body: &[u8]) -> ApiResult<FilingSettings> {
 }
 
 pub(crate) fn set_settings_doc() -> OperationDoc {
-    OperationDoc::new("admin", "set a tenant's filing settings: the FinCEN filer and the goAML FIU profile")
-        .errors(&[404, 422])
+    OperationDoc::new("admin", "set a tenant's filing settings: the FinCEN filer and the goAML FIU profile").errors(&[404, 422])
 }
 
 /// `PUT /v1/admin/tenants/{tenant_id}/filing-settings`.

@@ -17,9 +17,9 @@ use crate::api::{stored_json, ReviewLimit, WaitSeconds};
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
+use crate::input::{normalize_email, normalize_phone, Cursor, Fields};
 use crate::input::{Body, FromBody, Params, Path};
 use crate::openapi::answer::{Accepted, Answer, Created};
-use crate::input::{normalize_email, normalize_phone, Cursor, Fields};
 use crate::openapi::shared::{
     Cents, Currency, Email, KycDocument as KycDocumentName, KycEscalation as KycEscalationName, KycStatus as KycStatusName, Phone, Tier, Timestamp,
     UserQuery, WithdrawalStatus as WithdrawalStatusName,
@@ -407,9 +407,7 @@ pub(crate) fn sandbox_kyc_submit_doc() -> OperationDoc {
 }
 
 pub(crate) fn kyc_manual_review_doc() -> OperationDoc {
-    OperationDoc::new("admin", "approve or reject a check by hand")
-        .idempotent()
-        .errors(&[404, 409])
+    OperationDoc::new("admin", "approve or reject a check by hand").idempotent().errors(&[404, 409])
 }
 
 pub(crate) fn list_kyc_checks_doc() -> OperationDoc {
@@ -420,11 +418,7 @@ fn to_json<T: Serialize>(value: &T) -> ApiResult<Json> {
     serde_json::to_value(value).map_err(|e| ApiError::internal().with_detail(format!("a body did not serialise: {e}")))
 }
 
-pub(crate) async fn kyc_start(
-    gw: &Gateway,
-    ctx: &Ctx<'_>,
-    Body(request): Body<WithdrawalRequest>,
-) -> ApiResult<Created<WithdrawalAnswer<'static>>> {
+pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>, Body(request): Body<WithdrawalRequest>) -> ApiResult<Created<WithdrawalAnswer<'static>>> {
     until_committed!({
         if let Some(reply) = existing_withdrawal(gw, ctx, &request).await? {
             return Ok(Some(reply));
@@ -812,7 +806,8 @@ pub(crate) async fn apply_case_decision(
     now: i64,
     extra: Vec<Stmt>,
 ) -> ApiResult<Option<(DecisionLog, KycStatus)>> {
-    let user = crate::users::store::find_case_subject(gw.store.as_ref(), &check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)?;
+    let user =
+        crate::users::store::find_case_subject(gw.store.as_ref(), &check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)?;
     let action = if approve { KycAction::Approve } else { KycAction::Reject };
     let (decision, log) = decide_check(gw, check, &user, action, now)?;
     if decision.refused || !decision.changed {

@@ -727,7 +727,8 @@ pub(crate) async fn search_lists(gw: &Gateway, ctx: &Ctx<'_>, Params(query): Par
         })
         .collect();
     // the hits borrow the candidates: the answer is their JSON
-    let body = serde_json::to_value(SearchResults { mode, results }).map_err(|e| ApiError::internal().with_detail(format!("a response did not serialise: {e}")))?;
+    let body = serde_json::to_value(SearchResults { mode, results })
+        .map_err(|e| ApiError::internal().with_detail(format!("a response did not serialise: {e}")))?;
     Ok(Answer::stored(body))
 }
 

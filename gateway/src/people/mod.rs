@@ -18,9 +18,9 @@ use utoipa::ToSchema;
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
+use crate::input::Fields;
 use crate::input::{Body, FromBody};
 use crate::openapi::answer::{Answer, Created};
-use crate::input::Fields;
 use crate::openapi::OperationDoc;
 use crate::{Ctx, Gateway, Reply};
 
@@ -654,8 +654,8 @@ impl FromBody for NewPerson {
         let email = f.text("email");
         let role_text = f.code("role");
         f.finish()?;
-        let role =
-            Role::parse(&role_text).ok_or_else(|| ApiError::unprocessable("invalid_field", "role must be reviewer, approver, supervisor or admin"))?;
+        let role = Role::parse(&role_text)
+            .ok_or_else(|| ApiError::unprocessable("invalid_field", "role must be reviewer, approver, supervisor or admin"))?;
         if crate::input::normalize_email(&email).is_none() {
             return Err(invalid_email());
         }
@@ -687,7 +687,11 @@ fn approves(role: Role) -> bool {
 /// no enabled approving person (the first, to start the team); after that
 /// 403 `person_required`: a key holder who could make both a reviewer and an
 /// approver would decide alone, which four-eyes forbids a key.
-pub(crate) async fn create_person(gw: &Gateway, ctx: &Ctx<'_>, Body(NewPerson { email, role }): Body<NewPerson>) -> ApiResult<Created<CreatedAccount>> {
+pub(crate) async fn create_person(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    Body(NewPerson { email, role }): Body<NewPerson>,
+) -> ApiResult<Created<CreatedAccount>> {
     let environment = ctx.caller.environment;
     match &ctx.caller.person {
         Some(person) if person.role != Role::Admin => {
@@ -738,7 +742,11 @@ pub(crate) fn reset_totp_doc() -> OperationDoc {
 
 /// A new TOTP secret for the signed-in person, who proves it with their
 /// password and a current code (each wrong one counts toward the lock).
-pub(crate) async fn reset_totp(gw: &Gateway, ctx: &Ctx<'_>, Body(TotpReset { password, totp: code }): Body<TotpReset>) -> ApiResult<Answer<TotpSecret>> {
+pub(crate) async fn reset_totp(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    Body(TotpReset { password, totp: code }): Body<TotpReset>,
+) -> ApiResult<Answer<TotpSecret>> {
     let person = person_of(ctx)?;
     let account = store::account_by_id(gw.store.as_ref(), &person.person_id).await?.ok_or_else(invalid_credentials)?;
     let checked = gw.check_own_password(ctx, &account, &password, Some(&code)).await?;

@@ -27,9 +27,9 @@ use utoipa::ToSchema;
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
-use crate::openapi::shared::Timestamp;
 use crate::input::{Body, FromBody};
 use crate::openapi::answer::{Answer, Created};
+use crate::openapi::shared::Timestamp;
 use crate::openapi::OperationDoc;
 use crate::{time, Ctx, Gateway};
 

@@ -12,8 +12,8 @@ use crate::api::ReviewPage;
 use crate::auth::{self, Environment};
 use crate::error::{ApiError, ApiResult};
 use crate::input::{Body, FromBody, Params, Path};
-use crate::openapi::answer::{self, Answer};
 use crate::input::{Cursor, Fields, Limit};
+use crate::openapi::answer::{self, Answer};
 use crate::openapi::shared::{Environment as EnvironmentName, Timestamp};
 use crate::openapi::OperationDoc;
 use crate::ports::{Stmt, StoreError};
@@ -288,8 +288,7 @@ pub(crate) fn suspend_doc() -> OperationDoc {
 }
 
 pub(crate) fn set_screening_doc() -> OperationDoc {
-    OperationDoc::new("admin", "switch screening for PEPs and adverse media on or off for a tenant")
-        .errors(&[400, 404])
+    OperationDoc::new("admin", "switch screening for PEPs and adverse media on or off for a tenant").errors(&[400, 404])
 }
 
 pub(crate) fn set_rate_limit_doc() -> OperationDoc {
@@ -299,8 +298,7 @@ pub(crate) fn set_rate_limit_doc() -> OperationDoc {
 }
 
 pub(crate) fn audit_of_doc() -> OperationDoc {
-    OperationDoc::new("admin", "a tenant's audit log, newest first, a page at a time")
-        .errors(&[400, 404])
+    OperationDoc::new("admin", "a tenant's audit log, newest first, a page at a time").errors(&[400, 404])
 }
 
 pub(crate) fn revoke_key_doc() -> OperationDoc {
@@ -308,8 +306,7 @@ pub(crate) fn revoke_key_doc() -> OperationDoc {
 }
 
 pub(crate) fn admin_audit_doc() -> OperationDoc {
-    OperationDoc::new("admin", "admin actions of the environment, newest first, a page at a time")
-        .errors(&[400])
+    OperationDoc::new("admin", "admin actions of the environment, newest first, a page at a time").errors(&[400])
 }
 
 pub(crate) fn own_audit_doc() -> OperationDoc {

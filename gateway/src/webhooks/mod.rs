@@ -13,9 +13,9 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
+use crate::input::Fields;
 use crate::input::{Body, FromBody, Params, Path};
 use crate::openapi::answer::{Accepted, Answer, Created};
-use crate::input::Fields;
 use crate::openapi::shared::{EventName, Timestamp};
 use crate::openapi::OperationDoc;
 use crate::{signing, time, Ctx, Gateway};
@@ -187,20 +187,15 @@ pub(crate) fn delete_doc() -> OperationDoc {
 }
 
 pub(crate) fn rotate_secret_doc() -> OperationDoc {
-    OperationDoc::new("webhooks", "a new signing secret; the old one signs too for a day")
-        .idempotent()
-        .errors(&[404, 409])
+    OperationDoc::new("webhooks", "a new signing secret; the old one signs too for a day").idempotent().errors(&[404, 409])
 }
 
 pub(crate) fn enable_doc() -> OperationDoc {
-    OperationDoc::new("webhooks", "re-enable an endpoint disabled after failures")
-        .idempotent()
-        .errors(&[404, 409])
+    OperationDoc::new("webhooks", "re-enable an endpoint disabled after failures").idempotent().errors(&[404, 409])
 }
 
 pub(crate) fn deliveries_doc() -> OperationDoc {
-    OperationDoc::new("webhooks", "the delivery log of an endpoint, newest first")
-        .errors(&[404])
+    OperationDoc::new("webhooks", "the delivery log of an endpoint, newest first").errors(&[404])
 }
 
 pub(crate) fn redeliver_doc() -> OperationDoc {
