@@ -113,3 +113,46 @@ macro_rules! or_200 {
 
 or_200!(Created);
 or_200!(Accepted);
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    #[derive(Serialize, ToSchema)]
+    struct Thing {
+        id: String,
+    }
+
+    fn thing() -> Thing {
+        Thing { id: "t_1".into() }
+    }
+
+    /// Each reply type answers its status; a repeat or an existing one 200; the decision id rides along.
+    #[test]
+    fn each_reply_answers_its_status() {
+        let answer = Answer::new(&thing()).unwrap().decided("dec_1").into_reply();
+        assert_eq!((answer.status, answer.body["id"].as_str(), answer.decision_id.as_deref()), (200, Some("t_1"), Some("dec_1")));
+        assert_eq!(Created::new(&thing()).unwrap().into_reply().status, 201);
+        assert_eq!(Created::existing(&thing()).unwrap().into_reply().status, 200);
+        assert_eq!(Accepted::new(&thing()).unwrap().into_reply().status, 202);
+        assert_eq!(Accepted::<Thing>::stored_existing(serde_json::json!({"id": "t_2"})).into_reply().status, 200);
+        let stored = Created::<Thing>::stored(serde_json::json!({"id": "t_3"})).into_reply();
+        assert_eq!((stored.status, stored.decision_id), (201, None));
+    }
+
+    /// A 201 documents its 200 when the operation says what it means; a 200 answer has no second response (the twin).
+    #[test]
+    fn the_reply_type_documents_its_responses() {
+        let doc = || OperationDoc::new("limits", "x").answers("made").or_200("made before");
+        let created = Created::<Thing>::document(doc());
+        let statuses: Vec<(u16, &str)> = created.responses.iter().map(|(s, r)| (*s, r["description"].as_str().unwrap())).collect();
+        assert_eq!(statuses, [(201, "made"), (200, "made before")]);
+        assert_eq!(created.responses[0].1["content"]["application/json"]["schema"], created.responses[1].1["content"]["application/json"]["schema"]);
+        let answer = Answer::<Thing>::document(doc());
+        assert_eq!(answer.responses.iter().map(|(s, _)| *s).collect::<Vec<_>>(), [200]);
+        let plain = Accepted::<Thing>::document(OperationDoc::new("limits", "x"));
+        assert_eq!(plain.responses.iter().map(|(s, r)| (*s, r["description"].clone())).collect::<Vec<_>>(), [(202, "success".into())]);
+    }
+}

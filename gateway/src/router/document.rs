@@ -394,3 +394,29 @@ mod openapi_tests {
         assert!(resolve(&Method::POST, "/v1/openapi.json").is_err());
     }
 }
+
+#[cfg(test)]
+mod typed_tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    /// The document of an operation comes from its handler's signature: a
+    /// body and its answer; a path and no body (the twin); a query.
+    #[test]
+    fn the_handler_signature_is_the_document() {
+        let check = document_of(crate::limits::check_limits, OperationDoc::new("limits", "check"));
+        let body = check.request.expect("a body");
+        assert_eq!(body["content"]["application/json"]["schema"]["required"], serde_json::json!(["user_id", "amount_cents", "currency"]));
+        assert_eq!(check.responses.iter().map(|(s, _)| *s).collect::<Vec<_>>(), [200]);
+        assert!(check.query.is_empty());
+
+        let cancel = document_of(crate::limits::cancel_limit, OperationDoc::new("limits", "cancel"));
+        assert!(cancel.request.is_none() && cancel.query.is_empty());
+        assert_eq!(cancel.responses[0].1["content"]["application/json"]["schema"]["properties"]["status"]["enum"], serde_json::json!(["cancelled"]));
+
+        let list = document_of(crate::limits::list_limits, OperationDoc::new("limits", "list"));
+        assert_eq!(list.query.iter().map(|p| p["name"].as_str().unwrap()).collect::<Vec<_>>(), ["user_id"]);
+        assert!(list.request.is_none());
+    }
+}
