@@ -8,13 +8,15 @@
 # their ratio to /v1/health on the same server in the same run.
 #
 #   scripts/bench-wrk.sh [--database URL] [--rounds N] [--seconds S] [--connections C] [--binary PATH] [--log-format F] [--aml]
-#                        [--perf ROUTE FILE]
+#                        [--aml-environment production|sandbox] [--perf ROUTE FILE]
 #
 # --perf records the server with perf (Debian's linux-perf) while ROUTE
 # (health, exclusions, limits, aml or commit) runs in the last round, and writes
 # the flat profile (self time by function) to FILE, the recording to FILE.data.
 #
-# --aml adds POST /v1/aml/event: 2,000 sandbox players, deposits, wagers and
+# --aml adds POST /v1/aml/event: 2,000 players of a production tenant (of a
+# sandbox one with --aml-environment sandbox, whose keys are never cached, a
+# sandbox's test clock being per request), deposits, wagers and
 # wins with unique transaction ids (run it with --connections 32, as issue #32
 # states its goal), beside POST /v1/limits/commit from the same players.
 #
@@ -22,7 +24,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-serve_args=() aml="" perf_route="" perf_file=""
+serve_args=() aml="" aml_environment=production perf_route="" perf_file=""
 database="" rounds=3 seconds=10 connections=8 bin="$PWD/target/release/compliance-gateway"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -33,6 +35,7 @@ while [ $# -gt 0 ]; do
     --binary) bin="$2"; shift 2 ;;
     --log-format) serve_args+=(--log-format "$2"); shift 2 ;;
     --aml) aml=1; shift ;;
+    --aml-environment) aml_environment="$2"; shift 2 ;;
     --perf) perf_route="$2"; perf_file="$3"; shift 3 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
@@ -125,7 +128,7 @@ run() { # route name, then wrk's target and script
   echo "$name $line $((after - before)) $((store_after - store_before))"
 }
 if [ -n "$aml" ]; then
-  sandbox=$(post /v1/admin/tenants "$("$bin" admin-key create --environment sandbox --database "$database")" '{"name":"aml","environment":"sandbox","rate_limit_per_minute":1000000}' |
+  sandbox=$(post /v1/admin/tenants "$("$bin" admin-key create --environment "$aml_environment" --database "$database")" "{\"name\":\"aml\",\"environment\":\"$aml_environment\",\"rate_limit_per_minute\":1000000}" |
     python3 -c "import json,sys; print(json.load(sys.stdin)['api_key'])")
   python3 - "$base" "$sandbox" <<'PY'
 import http.client, json, sys, urllib.parse

@@ -70,8 +70,9 @@ const HOUR_SECONDS: i64 = 3_600;
 /// count), `?(3k+4)` the hour the start falls in, `?(3k+5)` the end of that
 /// hour; `?12` the earliest start hour. The whole hours after a window's
 /// start hour come from `deposit_hours` (one range scan serves all three),
-/// the start hour's deposits one by one from `deposits`, so that a check
-/// reads a bounded number of rows.
+/// the start hour's deposits one by one from `deposits` (a range scan each:
+/// one scan with the three ranges OR-ed walked all the user's deposits), so
+/// that a check reads a bounded number of rows.
 const WINDOW_TOTALS_SQL: &str = "SELECT
    CAST(COALESCE(SUM(CASE WHEN in_day THEN amount_cents END), 0) AS BIGINT), MIN(CASE WHEN in_day THEN first_at END), MAX(CASE WHEN in_day THEN last_at END),
    CAST(COALESCE(SUM(CASE WHEN in_week THEN amount_cents END), 0) AS BIGINT), MIN(CASE WHEN in_week THEN first_at END), MAX(CASE WHEN in_week THEN last_at END),
@@ -79,8 +80,9 @@ const WINDOW_TOTALS_SQL: &str = "SELECT
  FROM (
    SELECT amount_cents, first_at, last_at, hour > ?4 AS in_day, hour > ?7 AS in_week, hour > ?10 AS in_month FROM deposit_hours
     WHERE tenant_id = ?1 AND external_user_id = ?2 AND hour > ?12
-   UNION ALL SELECT amount_cents, at, at, at > ?3 AND at < ?5, at > ?6 AND at < ?8, at > ?9 AND at < ?11 FROM deposits
-    WHERE tenant_id = ?1 AND external_user_id = ?2 AND ((at > ?3 AND at < ?5) OR (at > ?6 AND at < ?8) OR (at > ?9 AND at < ?11))
+   UNION ALL SELECT amount_cents, at, at, TRUE, FALSE, FALSE FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?3 AND at < ?5
+   UNION ALL SELECT amount_cents, at, at, FALSE, TRUE, FALSE FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?6 AND at < ?8
+   UNION ALL SELECT amount_cents, at, at, FALSE, FALSE, TRUE FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?9 AND at < ?11
  ) window_deposits";
 
 /// The windows' totals of a user's deposits, each after its start (`starts`,
