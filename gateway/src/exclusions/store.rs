@@ -292,21 +292,27 @@ pub fn mark_exported(exclusion_id: &str, now: i64) -> Stmt {
 /// registered for them at this tenant, or anywhere in the environment under
 /// any e-mail or phone the service knows for them (the screening e-mail, the
 /// e-mail and phone of their KYC start), regulator imports included; one
-/// indexed look-up each (a join on ORs walked every exclusion). Rows hold `expires_at`.
+/// indexed look-up each (a join on ORs walked every exclusion). `UNION ALL`:
+/// an exclusion found twice is counted once by [`player_terms`], not by a
+/// sort in the store. Rows hold `exclusion_id, expires_at`.
 pub fn read_player_exclusions(tenant_id: &str, user_id: &str, environment: Environment) -> Read {
     Read::new(
-        "SELECT expires_at FROM (
-           SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.tenant_id = u.tenant_id AND e.external_user_id = u.external_user_id
-            WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
-           UNION SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.environment = ?3 AND e.email = u.email
-            WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
-           UNION SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.environment = ?3 AND e.email = u.kyc_email
-            WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
-           UNION SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.environment = ?3 AND e.phone = u.kyc_phone
-            WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
-         ) matched ORDER BY exclusion_id",
+        "SELECT e.exclusion_id, e.expires_at FROM exclusions e WHERE e.tenant_id = ?1 AND e.external_user_id = ?2
+         UNION ALL SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.environment = ?3 AND e.email IN (u.email, u.kyc_email)
+          WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
+         UNION ALL SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.environment = ?3 AND e.phone = u.kyc_phone
+          WHERE u.tenant_id = ?1 AND u.external_user_id = ?2",
         vec![tenant_id.into(), user_id.into(), environment.as_str().into()],
     )
+}
+
+/// The terms of [`read_player_exclusions`]' rows: each exclusion once, in
+/// the order of its id (so that the same exclusions make the same facts).
+pub fn player_terms(rows: &[Row]) -> ApiResult<Vec<ExclusionTerm>> {
+    let mut found = rows.iter().map(|r| Ok((r.text(0)?, r.opt_int(1)?))).collect::<ApiResult<Vec<(String, Option<i64>)>>>()?;
+    found.sort_unstable();
+    found.dedup_by(|a, b| a.0 == b.0);
+    Ok(found.into_iter().map(|(_, expires_at)| ExclusionTerm { expires_at }).collect())
 }
 
 /// A timed exclusion that ran out on its tenant's clock and is not yet announced.
@@ -397,4 +403,26 @@ pub fn take_snapshot(environment: Environment, date: &str, taken_at: i64, throug
          VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (environment, snapshot_date) DO NOTHING",
         vec![environment.as_str().into(), date.into(), taken_at.into(), through_seq.into(), active_count.into()],
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: &str, expires_at: Option<i64>) -> Row {
+        Row(vec![Value::Text(id.into()), expires_at.map_or(Value::Null, Value::Int)])
+    }
+
+    /// An exclusion found by the player's id and by their e-mail is one
+    /// term; the terms follow the ids, whatever order the store gave.
+    #[test]
+    fn a_player_exclusion_found_twice_is_one_term() {
+        let rows = [row("exc_b", None), row("exc_a", Some(5)), row("exc_b", None)];
+        let terms: Vec<Option<i64>> = player_terms(&rows).unwrap().into_iter().map(|t| t.expires_at).collect();
+        assert_eq!(terms, vec![Some(5), None]);
+        // the twin: two exclusions with the same end are two terms
+        let rows = [row("exc_a", Some(5)), row("exc_c", Some(5))];
+        assert_eq!(player_terms(&rows).unwrap().len(), 2);
+        assert!(player_terms(&[]).unwrap().is_empty());
+    }
 }

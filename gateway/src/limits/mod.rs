@@ -602,7 +602,7 @@ fn deposit_facts(ctx: &Ctx<'_>, rows: FactRows, amount: i64, currency: &str) -> 
     let facts = DepositFacts {
         now: ctx.now,
         sanctions: user.sanctions_status,
-        exclusions: exclusions::terms_at(&rows.exclusions, 0)?,
+        exclusions: exclusions::player_terms(&rows.exclusions)?,
         limits: store::limit_rows_from(&rows.limits, Some(currency))?.into_iter().map(|r| r.facts).collect(),
         totals: rows.totals,
         deposits: None,
