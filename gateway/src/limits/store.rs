@@ -111,7 +111,12 @@ pub(crate) fn window_totals_from(rows: &[Row]) -> ApiResult<Vec<WindowTotal>> {
         .enumerate()
         .map(|(k, window)| {
             let column = 3 * k;
-            Ok(WindowTotal { window: *window, spent_cents: row.int(column)?, oldest_at: row.opt_int(column + 1)?, newest_at: row.opt_int(column + 2)? })
+            Ok(WindowTotal {
+                window: *window,
+                spent_cents: row.int(column)?,
+                oldest_at: row.opt_int(column + 1)?,
+                newest_at: row.opt_int(column + 2)?,
+            })
         })
         .collect()
 }
