@@ -9,7 +9,9 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
+mod scan;
+
+use scan::sources;
 
 /// The doc functions of the public routes, which still name their schemas.
 const PUBLIC_DOCS: [&str; 5] = ["health_doc", "ready_doc", "handler_doc", "identity_vendor_webhook_doc", "sign_in_doc"];
@@ -39,28 +41,6 @@ fn declares_fn(line: &str) -> Option<&str> {
     let rest = &line[at + 3..];
     let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
     (line[..at].split_whitespace().all(|w| ["pub", "pub(crate)", "async", "const"].contains(&w)) && end > 0).then(|| &rest[..end])
-}
-
-fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, found);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            found.push(path);
-        }
-    }
-}
-
-/// Each file of `gateway/src` (relative, `/`-separated) with its text.
-fn sources() -> Vec<(String, String)> {
-    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let mut sources: Vec<(String, String)> =
-        files.iter().map(|f| (f.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/"), std::fs::read_to_string(f).unwrap())).collect();
-    sources.sort();
-    sources
 }
 
 /// Each line (file:line: text) of the areas where `found` holds, outside the function allowed to.

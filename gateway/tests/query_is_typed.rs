@@ -7,7 +7,9 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
+mod scan;
+
+use scan::sources;
 
 /// Where reading a query by name is allowed: the query itself, and the console's own form.
 fn may_read_by_name(relative: &str) -> bool {
@@ -21,28 +23,6 @@ fn reads_by_name(line: &str) -> bool {
         return false;
     }
     ["query.get(", "query.required(", ".page_limit(", "cursor::from_query("].iter().any(|read| code.contains(read))
-}
-
-fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, found);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            found.push(path);
-        }
-    }
-}
-
-/// Each file of `gateway/src` (relative, `/`-separated) with its text.
-fn sources() -> Vec<(String, String)> {
-    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let mut sources: Vec<(String, String)> =
-        files.iter().map(|f| (f.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/"), std::fs::read_to_string(f).unwrap())).collect();
-    sources.sort();
-    sources
 }
 
 #[test]

@@ -4,7 +4,11 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
+mod scan;
+
 use std::path::{Path, PathBuf};
+
+use scan::rust_files;
 
 /// Where SQL belongs.
 fn may_hold_sql(relative: &str) -> bool {
@@ -20,17 +24,6 @@ fn holds_sql(line: &str) -> bool {
     ["\"SELECT ", "\"INSERT INTO ", "\"UPDATE ", "\"DELETE FROM ", "\"WITH RECURSIVE ", "\"CREATE TABLE ", "\"ALTER TABLE "]
         .iter()
         .any(|start| line.contains(start))
-}
-
-fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, found);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            found.push(path);
-        }
-    }
 }
 
 fn files_with_sql(src: &Path) -> Vec<String> {
