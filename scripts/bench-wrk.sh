@@ -128,9 +128,9 @@ run() { # route name, then wrk's target and script
   echo "$name $line $((after - before)) $((store_after - store_before))"
 }
 if [ -n "$aml" ]; then
-  sandbox=$(post /v1/admin/tenants "$("$bin" admin-key create --environment "$aml_environment" --database "$database")" "{\"name\":\"aml\",\"environment\":\"$aml_environment\",\"rate_limit_per_minute\":1000000}" |
+  aml_key=$(post /v1/admin/tenants "$("$bin" admin-key create --environment "$aml_environment" --database "$database")" "{\"name\":\"aml\",\"environment\":\"$aml_environment\",\"rate_limit_per_minute\":1000000}" |
     python3 -c "import json,sys; print(json.load(sys.stdin)['api_key'])")
-  python3 - "$base" "$sandbox" <<'PY'
+  python3 - "$base" "$aml_key" <<'PY'
 import http.client, json, sys, urllib.parse
 url = urllib.parse.urlparse(sys.argv[1])
 conn = http.client.HTTPConnection(url.hostname, url.port)
@@ -157,7 +157,7 @@ function request()
   else
     body = '{"transaction_id":"' .. tx .. '","user_id":"' .. user .. '","amount_cents":100,"currency":"USD"}'
   end
-  return wrk.format("POST", nil, { ["content-type"] = "application/json", ["authorization"] = "Bearer $sandbox" }, body)
+  return wrk.format("POST", nil, { ["content-type"] = "application/json", ["authorization"] = "Bearer $aml_key" }, body)
 end
 LUA
     cat "$work/report.lua" >>"$work/$path.lua"

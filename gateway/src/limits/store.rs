@@ -85,6 +85,9 @@ const WINDOW_TOTALS_SQL: &str = "SELECT
    UNION ALL SELECT amount_cents, at, at, FALSE, FALSE, TRUE FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?9 AND at < ?11
  ) window_deposits";
 
+// `WINDOW_TOTALS_SQL` has three windows' columns and parameters.
+const _: () = assert!(LimitWindow::ALL.len() == 3);
+
 /// The windows' totals of a user's deposits, each after its start (`starts`,
 /// in `LimitWindow::ALL`'s order): one read.
 pub(crate) fn read_window_totals(tenant_id: &str, user_id: &str, starts: [i64; 3]) -> Read {
@@ -103,9 +106,6 @@ pub(crate) fn read_window_totals(tenant_id: &str, user_id: &str, starts: [i64; 3
 pub(crate) fn window_totals_from(rows: &[Row]) -> ApiResult<Vec<WindowTotal>> {
     // Every window or none: a window missing would read as nothing spent.
     let row = rows.first().ok_or_else(ApiError::internal)?;
-    if LimitWindow::ALL.len() != 3 {
-        return Err(ApiError::internal());
-    }
     LimitWindow::ALL
         .iter()
         .enumerate()

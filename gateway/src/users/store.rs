@@ -33,11 +33,18 @@ pub fn claim(tenant_id: &str, user_id: &str, version: i64, now: i64) -> Stmt {
     )
 }
 
+/// The user of a tenant, restricted or not: what [`from_row`] reads.
+macro_rules! any_user_sql {
+    () => {
+        "SELECT external_user_id, email, sanctions_status, verified_tier, verified_at, cumulative_withdrawn_cents, version,
+        withdrawal_currency, aml_withdrawals_held, aml_cdd_tier, aml_last_seen_at
+ FROM users WHERE tenant_id = ?1 AND external_user_id = ?2"
+    };
+}
+
 /// The user of a tenant: `?1` tenant, `?2` user. A user whose records an
 /// erasure restricted (GDPR Art. 18) is hidden from every area's reads.
-const USER_SQL: &str = "SELECT external_user_id, email, sanctions_status, verified_tier, verified_at, cumulative_withdrawn_cents, version,
-        withdrawal_currency, aml_withdrawals_held, aml_cdd_tier, aml_last_seen_at
- FROM users WHERE tenant_id = ?1 AND external_user_id = ?2 AND restricted_at IS NULL";
+const USER_SQL: &str = concat!(any_user_sql!(), " AND restricted_at IS NULL");
 
 /// The read of a user, for a round trip with other reads.
 pub(crate) fn read(tenant_id: &str, external_user_id: &str) -> Read {
@@ -59,9 +66,7 @@ pub(crate) async fn find_case_subject(store: &dyn Store, tenant_id: &str, extern
 }
 
 /// [`USER_SQL`] without the restriction.
-const CASE_SUBJECT_SQL: &str = "SELECT external_user_id, email, sanctions_status, verified_tier, verified_at, cumulative_withdrawn_cents, version,
-        withdrawal_currency, aml_withdrawals_held, aml_cdd_tier, aml_last_seen_at
- FROM users WHERE tenant_id = ?1 AND external_user_id = ?2";
+const CASE_SUBJECT_SQL: &str = any_user_sql!();
 
 pub(crate) fn from_row(row: &Row) -> ApiResult<User> {
     Ok(User {
