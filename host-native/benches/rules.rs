@@ -36,7 +36,8 @@ fn facts(limits: usize, deposits: usize) -> DepositFacts {
 }
 
 fn bench(c: &mut Criterion) {
-    let component = match ComponentRules::embedded() {
+    // CGW_BENCH_RULES=PATH: another component, such as one built with `build-rules --keep-symbols`
+    let component = match std::env::var_os("CGW_BENCH_RULES").map_or_else(ComponentRules::embedded, |path| ComponentRules::load(path.as_ref())) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("cannot load the rules component: {e}");

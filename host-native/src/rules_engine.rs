@@ -17,7 +17,7 @@ use rules::{
 };
 use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, ComponentExportIndex, ComponentNamedList, Instance, Lift, Linker, Lower, TypedFunc};
-use wasmtime::{Config, Engine, Store};
+use wasmtime::{Config, Engine, ProfilingStrategy, Store};
 
 mod bindings {
     wasmtime::component::bindgen!({ world: "rules", path: "../wit" });
@@ -185,6 +185,10 @@ impl ComponentRules {
         let mut config = Config::new();
         config.wasm_component_model(true);
         config.epoch_interruption(true);
+        // For profiling: `/tmp/perf-PID.map` names the guest's compiled functions to `perf`.
+        if std::env::var_os("CGW_RULES_PERFMAP").is_some() {
+            config.profiler(ProfilingStrategy::PerfMap);
+        }
         let engine = Engine::new(&config).map_err(|e| LoadError::Invalid(format!("{e:#}")))?;
         start_epoch_ticker(&engine);
         let component = Component::new(&engine, bytes).map_err(|e| LoadError::Invalid(format!("{e:#}")))?;

@@ -36,7 +36,9 @@ fn run() -> Result<(), String> {
     };
     // Only for test doubles (`runaway-for-tests`); the audited component is built without features.
     let features = args.iter().position(|a| a == "--features").map(|i| args.get(i + 1).cloned().ok_or("--features needs a list")).transpose()?;
-    let core = build_core_module(&workspace, features.as_deref())?;
+    // For profiling only (`CGW_RULES_PERFMAP`): the guest's function names kept; another build, never the audited one.
+    let symbols = args.iter().any(|a| a == "--keep-symbols");
+    let core = build_core_module(&workspace, features.as_deref(), symbols)?;
     let component = componentize(&core)?;
     check_no_imports(&component)?;
     if let Some(dir) = out.parent() {
@@ -56,7 +58,7 @@ fn workspace_root() -> Result<PathBuf, String> {
     manifest.parent().and_then(Path::parent).map(Path::to_path_buf).ok_or_else(|| "cannot find the workspace root".to_string())
 }
 
-fn build_core_module(workspace: &Path, features: Option<&str>) -> Result<Vec<u8>, String> {
+fn build_core_module(workspace: &Path, features: Option<&str>, symbols: bool) -> Result<Vec<u8>, String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let cargo_home = std::env::var("CARGO_HOME").ok().or_else(|| std::env::var("HOME").ok().map(|h| format!("{h}/.cargo"))).unwrap_or_default();
     let rustup_home = std::env::var("RUSTUP_HOME").ok().or_else(|| std::env::var("HOME").ok().map(|h| format!("{h}/.rustup"))).unwrap_or_default();
@@ -65,10 +67,10 @@ fn build_core_module(workspace: &Path, features: Option<&str>) -> Result<Vec<u8>
         format!("--remap-path-prefix={cargo_home}=/cargo"),
         format!("--remap-path-prefix={rustup_home}=/rustup"),
         "-Cdebuginfo=0".to_string(),
-        "-Cstrip=symbols".to_string(),
+        if symbols { "-Cstrip=none" } else { "-Cstrip=symbols" }.to_string(),
     ]
     .join("\x1f");
-    let target_dir = workspace.join("target/rules-build");
+    let target_dir = workspace.join(if symbols { "target/rules-build-symbols" } else { "target/rules-build" });
     let mut command = Command::new(cargo);
     command.current_dir(workspace).args(["build", "--locked", "--release", "-p", "rules-component", "--target", "wasm32-unknown-unknown"]);
     if let Some(features) = features {
