@@ -72,8 +72,6 @@ pub mod users;
 pub mod vendors;
 pub mod webhooks;
 
-use serde_json::Value as Json;
-
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Query;
@@ -286,25 +284,25 @@ pub struct Ctx<'a> {
 /// A successful answer.
 pub struct Reply {
     pub status: u16,
-    pub body: Json,
+    /// the body, as the JSON text it is sent in: serialised once, straight from
+    /// the handler's typed answer (or kept as stored), never through a `Value`
+    pub body: JsonText,
     /// the rules decision behind the answer, sent as `x-decision-id`
     pub decision_id: Option<String>,
 }
 
+/// JSON text known to be valid.
+pub type JsonText = Box<serde_json::value::RawValue>;
+
+/// `body` as JSON text.
+pub fn json_text<T: serde::Serialize + ?Sized>(body: &T) -> ApiResult<JsonText> {
+    serde_json::value::to_raw_value(body).map_err(|e| ApiError::internal().with_detail(format!("a response did not serialise: {e}")))
+}
+
 impl Reply {
-    pub fn ok(body: Json) -> Self {
-        Reply { status: 200, body, decision_id: None }
-    }
-    pub fn created(body: Json) -> Self {
-        Reply { status: 201, body, decision_id: None }
-    }
-    pub fn accepted(body: Json) -> Self {
-        Reply { status: 202, body, decision_id: None }
-    }
     /// A typed body.
     pub fn typed<T: serde::Serialize>(status: u16, body: &T) -> ApiResult<Self> {
-        let body = serde_json::to_value(body).map_err(|e| ApiError::internal().with_detail(format!("a response did not serialise: {e}")))?;
-        Ok(Reply { status, body, decision_id: None })
+        Ok(Reply { status, body: json_text(body)?, decision_id: None })
     }
 }
 
@@ -417,7 +415,7 @@ impl Gateway {
 /// A new opaque identifier such as `req_1f0c…`, for hosts that answer
 /// before the core has a request (their early failures).
 pub fn new_id(ids: &dyn Ids, prefix: &str) -> String {
-    format!("{prefix}_{}", hex::encode(ids.random_bytes(12)))
+    format!("{prefix}_{}", hex::encode(ids.id_bytes(12)))
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

@@ -282,8 +282,15 @@ pub trait Clock: MaybeSend {
 
 /// Random identifiers and secrets.
 pub trait Ids: MaybeSend {
-    /// `len` cryptographically random bytes
+    /// `len` cryptographically random bytes, for secrets (keys, passwords,
+    /// tokens, seals): from the operating system
     fn random_bytes(&self, len: usize) -> Vec<u8>;
+    /// `len` unpredictable bytes for an identifier (a request's, a decision's):
+    /// a host may draw them from a user-space CSPRNG the OS seeds, which costs
+    /// no system call on every request
+    fn id_bytes(&self, len: usize) -> Vec<u8> {
+        self.random_bytes(len)
+    }
 }
 
 /// The rules engine failed to reach a decision (a trap, a load failure).

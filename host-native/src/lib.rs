@@ -59,6 +59,13 @@ impl Ids for OsIds {
         }
         bytes
     }
+
+    /// rand's `ThreadRng`: ChaCha12, seeded and reseeded (every 64 KiB) from the OS.
+    fn id_bytes(&self, len: usize) -> Vec<u8> {
+        let mut bytes = vec![0u8; len];
+        rand::RngCore::fill_bytes(&mut rand::rng(), &mut bytes);
+        bytes
+    }
 }
 
 /// Opens the store named by a URL: `postgres://…`, or `sqlite://PATH` (or
@@ -261,6 +268,20 @@ fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Identifiers' bytes come from a CSPRNG on every thread: as long as asked, never repeated (the twin: secrets from the OS, likewise).
+    #[test]
+    fn identifier_bytes_are_unpredictable_on_every_thread() {
+        let draw = || (0..2_000).map(|_| OsIds.id_bytes(12)).collect::<Vec<_>>();
+        let mut all = draw();
+        all.extend(std::thread::spawn(draw).join().expect("thread"));
+        assert!(all.iter().all(|b| b.len() == 12));
+        let distinct: std::collections::HashSet<_> = all.iter().collect();
+        assert_eq!(distinct.len(), all.len());
+        let secrets: std::collections::HashSet<_> = (0..1_000).map(|_| OsIds.random_bytes(32)).collect();
+        assert_eq!(secrets.len(), 1_000);
+        assert_eq!(OsIds.id_bytes(0).len(), 0);
+    }
 
     #[test]
     fn sqlite_urls_take_a_commit_setting_and_refuse_others() {

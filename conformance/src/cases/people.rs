@@ -146,6 +146,22 @@ pub fn metrics_show_the_store_gauges_to_an_admin_key_only(env: &Env) -> CaseResu
     let after = scrape();
     after.expect(200)?;
     ensure!(queued(&after.raw) >= queued(&text) + 1.0, "the queue gauge did not move: {} then {}", queued(&text), queued(&after.raw));
+    // where the host times its checks (the native host's recorder), each check's outcome is a label read from its
+    // answer: the screening's hit, and an exclusion check of no one excluded
+    if text.contains("http_server_request_duration_seconds") {
+        t.get(&format!("/v1/exclusions/check?email={user}-none@example.com")).expect(200)?;
+        let timed = scrape().raw;
+        let labelled = |endpoint: &str, outcome: &str| {
+            timed.lines().any(|l| {
+                l.starts_with("cgw_check_duration_seconds_count{")
+                    && l.contains(&format!("endpoint=\"{endpoint}\""))
+                    && l.contains(&format!("outcome=\"{outcome}\""))
+            })
+        };
+        ensure!(labelled("screenUser", "hit_review_pending"), "no screening outcome: {timed}");
+        ensure!(labelled("checkExclusion", "not_excluded"), "no exclusion outcome: {timed}");
+        ensure!(!labelled("checkExclusion", "answered"), "an outcome not read: {timed}");
+    }
     // the sandbox's admin key reads them too (either environment's)
     env.call("GET", "/metrics", Some(&env.admin_sandbox), None).expect(200)?;
 

@@ -16,7 +16,7 @@ use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::api::stored_json;
+use crate::api::{stored_answer, stored_json};
 use crate::decisions::Scope;
 use crate::error::{ApiError, ApiResult};
 use crate::input::{Body, FromBody, Params, Path};
@@ -400,7 +400,7 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>, Body(parsed): Body<Parse
         let state = read_state(gw, ctx.caller.environment, tenant, asked, &params).await?;
         if let Some(before) = state.reported {
             if before.fingerprint == fingerprint {
-                return Ok(Some(answer::Accepted::stored_existing(stored_json(&before.response)?)));
+                return Ok(Some(answer::Accepted::stored_existing(stored_answer(&before.response)?)));
             }
             return Err(ApiError::conflict("transaction_conflict", "this transaction_id was already reported with different details"));
         }
@@ -450,7 +450,7 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>, Body(parsed): Body<Parse
                 user_id,
                 fingerprint: &fingerprint,
                 payload: payload.to_string(),
-                response: reply.reply().body.to_string(),
+                response: reply.reply().body.get().to_string(),
                 status: if alert_id.is_some() { store::ReviewStatus::Alerted } else { store::ReviewStatus::Decided },
                 event_at: at,
                 decision_id: log.decision_id(),

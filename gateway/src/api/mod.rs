@@ -196,3 +196,8 @@ pub(crate) fn busy() -> ApiError {
 pub(crate) fn stored_json(text: &str) -> ApiResult<serde_json::Value> {
     serde_json::from_str(text).map_err(|_| ApiError::internal())
 }
+
+/// A stored answer's text, answered again as it is (checked to be JSON, not parsed into a value).
+pub(crate) fn stored_answer(text: &str) -> ApiResult<crate::JsonText> {
+    serde_json::value::RawValue::from_string(text.to_owned()).map_err(|_| ApiError::internal())
+}

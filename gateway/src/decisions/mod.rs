@@ -161,7 +161,7 @@ impl Gateway {
     fn decision_log(&self, scope: &Scope, operation: Operation, input: String, output: String) -> DecisionLog {
         let decided_at = self.clock.now();
         // Ids sort by time, so the log's keys grow at their end and a time window is a key range.
-        let decision_id = format!("{}{}", id_floor(decided_at), hex::encode(self.ids.random_bytes(8)));
+        let decision_id = format!("{}{}", id_floor(decided_at), hex::encode(self.ids.id_bytes(8)));
         let identity = self.rules.identity();
         let record = RecordedDecision {
             decision_id,

@@ -17,7 +17,7 @@ mod store;
 
 use sha2::{Digest, Sha256};
 
-use crate::api::stored_json;
+use crate::api::stored_answer;
 use crate::error::{ApiError, ApiResult};
 use crate::ports::{Read, Row, Stmt, StoreError};
 use crate::{Caller, Gateway, Reply};
@@ -99,7 +99,15 @@ impl Deferred {
 
     /// Keeps `reply` for the key, in the batch that commits its work.
     pub(crate) fn keep(&self, reply: &Reply) -> Stmt {
-        store::keep_completed(&self.tenant_id, &self.scope, &self.key, &self.fingerprint, i64::from(reply.status), reply.body.to_string(), self.now)
+        store::keep_completed(
+            &self.tenant_id,
+            &self.scope,
+            &self.key,
+            &self.fingerprint,
+            i64::from(reply.status),
+            reply.body.get().to_string(),
+            self.now,
+        )
     }
 }
 
@@ -117,7 +125,7 @@ fn judge(row: store::StoredKey, print: &str, now: i64) -> ApiResult<Kept> {
         return Err(reused());
     }
     if row.status_code.is_some() {
-        return Ok(Kept::Answer(Reply::ok(stored_json(&row.response.unwrap_or_default())?)));
+        return Ok(Kept::Answer(Reply { status: 200, body: stored_answer(&row.response.unwrap_or_default())?, decision_id: None }));
     }
     if row.locked_until > now {
         return Err(in_use(row.locked_until - now));
@@ -177,7 +185,7 @@ impl Gateway {
     pub(crate) async fn complete_idempotency(&self, reservation: Reservation, result: &ApiResult<Reply>) {
         let (tenant_id, scope, key) = (reservation.tenant_id.as_str(), reservation.scope.as_str(), reservation.key.as_str());
         let statement = match result {
-            Ok(reply) => store::complete(tenant_id, scope, key, i64::from(reply.status), reply.body.to_string()),
+            Ok(reply) => store::complete(tenant_id, scope, key, i64::from(reply.status), reply.body.get().to_string()),
             Err(_) => store::release(tenant_id, scope, key),
         };
         // A failure here leaves the key locked until LOCK_SECONDS pass; a retry then runs again.

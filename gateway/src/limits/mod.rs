@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde_json::{json, Value as Json};
 use utoipa::ToSchema;
 
-use crate::api::stored_json;
+use crate::api::stored_answer;
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
@@ -415,7 +415,7 @@ pub(crate) async fn set_limit(gw: &Gateway, ctx: &Ctx<'_>, Body(request): Body<L
                 ))
                 .map(Some);
             }
-            LimitChangeDecision::ReplayPending(i) => return respond(Created::stored_existing(stored_json(&pick(&rows, i)?.response)?)).map(Some),
+            LimitChangeDecision::ReplayPending(i) => return respond(Created::stored_existing(stored_answer(&pick(&rows, i)?.response)?)).map(Some),
             LimitChangeDecision::Unchanged(i) => {
                 let c = pick(&rows, i)?;
                 let body = limit_response(

@@ -45,14 +45,14 @@ impl Gateway {
         let result = self.dispatch(&request, &request_id, &mut rate, &mut facts).await;
         if let Some(operation_id) = facts.operation_id {
             let (status, body) = match &result {
-                Ok(reply) => (reply.status, Some(&reply.body)),
+                Ok(reply) => (reply.status, Some(reply.body.get())),
                 Err(error) => (error.status, None),
             };
             facts.check = telemetry::check_facts(operation_id, status, body);
         }
         let mut response = match result {
             Ok(reply) => {
-                let bytes = serde_json::to_vec(&reply.body).unwrap_or_default();
+                let bytes = String::from(Box::<str>::from(reply.body)).into_bytes();
                 let mut builder = http::Response::builder().status(reply.status).header("content-type", "application/json");
                 if let Some(id) = &reply.decision_id {
                     builder = builder.header("x-decision-id", id.as_str());

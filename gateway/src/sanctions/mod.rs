@@ -14,7 +14,7 @@ use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::api::{stored_json, ReviewLimit, WaitSeconds};
+use crate::api::{stored_answer, stored_json, ReviewLimit, WaitSeconds};
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
@@ -549,7 +549,7 @@ fn existing_screening(rows: &[Row], fingerprint: &str) -> ApiResult<Option<Creat
     if first.fingerprint != fingerprint {
         return Err(ApiError::conflict("already_screened", "this user_id was already screened with different details; use GET /v1/sanctions/status"));
     }
-    Ok(Some(Created::stored_existing(stored_json(&first.response)?)))
+    Ok(Some(Created::stored_existing(stored_answer(&first.response)?)))
 }
 
 pub(crate) async fn sanctions_status(gw: &Gateway, ctx: &Ctx<'_>, Params(UserQuery { user_id }): Params<UserQuery>) -> ApiResult<Answer<StatusView>> {

@@ -10,8 +10,6 @@ pub mod store;
 pub use crate::metric_names::*;
 pub use facts::{CheckFacts, RequestFacts};
 
-use serde_json::Value as Json;
-
 use crate::auth::Environment;
 use crate::error::ApiResult;
 use crate::{time, Gateway};
@@ -43,11 +41,11 @@ const CHECKS: &[(&str, &str)] = &[
 ];
 
 /// The outcome of a check-path answer, from a closed set of label values.
-pub(crate) fn check_facts(operation_id: &'static str, status: u16, body: Option<&Json>) -> Option<CheckFacts> {
+pub(crate) fn check_facts(operation_id: &'static str, status: u16, body: Option<&str>) -> Option<CheckFacts> {
     let (endpoint, field) = CHECKS.iter().find(|(op, _)| *op == operation_id).copied()?;
     let outcome = match status {
-        200..=299 => match body.and_then(|b| b.get(field)) {
-            Some(Json::Bool(flag)) => match (field, flag) {
+        200..=299 => match body.and_then(|b| outcome_field(b, field)) {
+            Some(OutcomeField::Flag(flag)) => match (field, flag) {
                 ("is_excluded", true) => "excluded".into(),
                 ("is_excluded", false) => "not_excluded".into(),
                 ("allowed", true) => "allowed".into(),
@@ -55,14 +53,53 @@ pub(crate) fn check_facts(operation_id: &'static str, status: u16, body: Option<
                 ("withdrawal_held", true) => "held".into(),
                 _ => "approved".into(),
             },
-            Some(Json::String(value)) => label_value(value),
-            _ => "answered".into(),
+            Some(OutcomeField::Name(value)) => label_value(&value),
+            None => "answered".into(),
         },
         503 => "unavailable".into(),
         400..=499 => "client_error".into(),
         _ => "server_error".into(),
     };
     Some(CheckFacts { endpoint, outcome })
+}
+
+/// The outcome fields of the checks' answers ([`CHECKS`]), read from the
+/// answer's text without building it again as a value.
+#[derive(serde::Deserialize)]
+struct OutcomeFields<'a> {
+    #[serde(borrow, default)]
+    status: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow, default)]
+    is_excluded: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow, default)]
+    allowed: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow, default)]
+    withdrawal_held: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow, default)]
+    outcome: Option<&'a serde_json::value::RawValue>,
+}
+
+enum OutcomeField<'a> {
+    Flag(bool),
+    Name(std::borrow::Cow<'a, str>),
+}
+
+/// `field` of an answer's JSON text, when it is a boolean or a string.
+fn outcome_field<'a>(body: &'a str, field: &str) -> Option<OutcomeField<'a>> {
+    let fields: OutcomeFields<'a> = serde_json::from_str(body).ok()?;
+    let raw = match field {
+        "status" => fields.status,
+        "is_excluded" => fields.is_excluded,
+        "allowed" => fields.allowed,
+        "withdrawal_held" => fields.withdrawal_held,
+        "outcome" => fields.outcome,
+        _ => None,
+    }?;
+    match raw.get() {
+        "true" => Some(OutcomeField::Flag(true)),
+        "false" => Some(OutcomeField::Flag(false)),
+        text => serde_json::from_str::<std::borrow::Cow<'a, str>>(text).ok().map(OutcomeField::Name),
+    }
 }
 
 /// A value fit for a label. The outcome fields are the API's enums
@@ -325,12 +362,21 @@ mod tests {
 
     #[test]
     fn check_outcomes_come_from_a_closed_set() {
-        let facts = |op, status, body: Json| check_facts(op, status, Some(&body)).map(|f| f.outcome.to_string());
+        let facts = |op, status, body: serde_json::Value| check_facts(op, status, Some(&body.to_string())).map(|f| f.outcome.to_string());
         let some = |s: &str| Some(s.to_string());
         assert_eq!(facts("checkDeposit", 200, json!({ "allowed": false })), some("rejected"));
         assert_eq!(facts("checkExclusion", 200, json!({ "is_excluded": true })), some("excluded"));
         assert_eq!(facts("screenUser", 201, json!({ "status": "clear" })), some("clear"));
         assert_eq!(facts("screenUser", 201, json!({ "status": "u-12345@example.com" })), some("other"));
+        // the field among others, nested ones too, and escaped
+        assert_eq!(
+            facts("screenUser", 201, json!({ "screen_id": "s_1", "cases": [{ "status": "open" }], "status": "hit_review_pending" })),
+            some("hit_review_pending")
+        );
+        assert_eq!(check_facts("screenUser", 201, Some(r#"{"status":"cl\u0065ar"}"#)).map(|f| f.outcome.to_string()), some("clear"));
+        // the field missing or of another shape: answered, never a guess
+        assert_eq!(facts("checkDeposit", 200, json!({ "allowed": 1 })), some("answered"));
+        assert_eq!(facts("checkExclusion", 200, json!({ "status": "excluded" })), some("answered"));
         assert_eq!(facts("reportAmlEvent", 503, json!({})), some("unavailable"));
         assert_eq!(facts("commitDeposit", 404, json!({})), some("client_error"));
         // not a check: nothing recorded

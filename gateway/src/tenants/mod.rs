@@ -365,7 +365,13 @@ impl Gateway {
     /// which resource and tenant. Written after the action's own batch; a
     /// failing write does not undo the action, and is reported in the log.
     pub(crate) async fn audit_admin_action(&self, ctx: &Ctx<'_>, action: &str, resource: Option<&str>, reply: &Reply, request_id: &str) {
-        let from_answer = reply.body.get("tenant_id").and_then(|v| v.as_str());
+        #[derive(serde::Deserialize)]
+        struct TenantOf<'a> {
+            #[serde(borrow)]
+            tenant_id: Option<std::borrow::Cow<'a, str>>,
+        }
+        let of_answer = serde_json::from_str::<TenantOf<'_>>(reply.body.get()).ok().and_then(|t| t.tenant_id);
+        let from_answer = of_answer.as_deref();
         let tenant = match action {
             "key.create" | "tenant.suspend" => resource,
             _ => from_answer,
