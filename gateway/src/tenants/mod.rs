@@ -41,7 +41,7 @@ pub(crate) struct TenantRequest {
     #[schema(default = "default", required = false)]
     jurisdiction: String,
     /// screening beyond sanctions; both off when absent (the spec's launch)
-    #[schema(required = false, value_type = ScreeningSwitchesRequest)]
+    #[schema(required = false, value_type = ScreeningRequest)]
     screening: ScreeningSwitches,
 }
 
@@ -73,7 +73,8 @@ impl From<rules::ScreeningScope> for ScreeningSwitches {
     }
 }
 
-/// The body of `PUT /v1/admin/tenants/{tenant_id}/screening`: both switches, each false when left out.
+/// The body of `PUT /v1/admin/tenants/{tenant_id}/screening`, and a new
+/// tenant's `screening`: both switches, each false when left out.
 #[derive(ToSchema)]
 #[schema(as = TenantScreeningRequest)]
 pub(crate) struct ScreeningRequest {
@@ -90,17 +91,6 @@ impl FromBody for ScreeningRequest {
         f.finish()?;
         Ok(request)
     }
-}
-
-/// The `screening` object of a new tenant: each switch false when left out.
-#[derive(ToSchema)]
-#[schema(as = NewTenantScreening)]
-#[allow(dead_code)]
-struct ScreeningSwitchesRequest {
-    #[schema(default = false, required = false)]
-    pep: bool,
-    #[schema(default = false, required = false)]
-    adverse_media: bool,
 }
 
 /// A tenant's screening switches as set.

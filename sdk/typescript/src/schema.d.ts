@@ -2678,13 +2678,6 @@ export interface components {
         };
         /** @enum {string} */
         NewLimitStatus: "active" | "pending";
-        /** @description The `screening` object of a new tenant: each switch false when left out. */
-        NewTenantScreening: {
-            /** @default false */
-            adverse_media: boolean;
-            /** @default false */
-            pep: boolean;
-        };
         /** @description How OFAC's own search would score the entry. */
         OfacBreakdown: {
             /**
@@ -2927,6 +2920,16 @@ export interface components {
             email: string;
             person_id: string;
             role: string;
+        };
+        /**
+         * @description The body of `PUT /v1/admin/tenants/{tenant_id}/screening`, and a new
+         *     tenant's `screening`: both switches, each false when left out.
+         */
+        TenantScreeningRequest: {
+            /** @default false */
+            adverse_media: boolean;
+            /** @default false */
+            pep: boolean;
         };
         /**
          * @description a KYC tier, keyed to lifetime withdrawals
@@ -5211,7 +5214,7 @@ export interface operations {
                     /** Format: int64 */
                     rate_limit_per_minute?: number | null;
                     /** @description screening beyond sanctions; both off when absent (the spec's launch) */
-                    screening?: components["schemas"]["NewTenantScreening"];
+                    screening?: components["schemas"]["TenantScreeningRequest"];
                 };
             };
         };

@@ -189,7 +189,6 @@ from .list_version import ListVersion
 from .list_webhooks_response_200 import ListWebhooksResponse200
 from .lists_check import ListsCheck
 from .new_limit_status import NewLimitStatus
-from .new_tenant_screening import NewTenantScreening
 from .ofac_breakdown import OfacBreakdown
 from .operation_name import OperationName
 from .outcome import Outcome
@@ -281,6 +280,7 @@ from .submit_sandbox_kyc_response_202 import SubmitSandboxKycResponse202
 from .suspend_tenant_response_200 import SuspendTenantResponse200
 from .take_case_response_200 import TakeCaseResponse200
 from .team_member import TeamMember
+from .tenant_screening_request import TenantScreeningRequest
 from .tier import Tier
 from .timeline_entry import TimelineEntry
 from .timeline_entry_detail import TimelineEntryDetail
@@ -473,7 +473,6 @@ __all__ = (
     "ListWebhooksResponse200",
     "ListsCheck",
     "NewLimitStatus",
-    "NewTenantScreening",
     "OfacBreakdown",
     "OperationName",
     "Outcome",
@@ -563,6 +562,7 @@ __all__ = (
     "SuspendTenantResponse200",
     "TakeCaseResponse200",
     "TeamMember",
+    "TenantScreeningRequest",
     "Tier",
     "TimelineEntry",
     "TimelineEntryDetail",

@@ -10,7 +10,7 @@ from ..models.environment import Environment
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.new_tenant_screening import NewTenantScreening
+    from ..models.tenant_screening_request import TenantScreeningRequest
 
 
 T = TypeVar("T", bound="CreateTenantBody")
@@ -26,14 +26,15 @@ class CreateTenantBody:
         jurisdiction (str | Unset): the rules profile of the tenant's decisions (`GET /v1/rules` lists them); `default`
             when absent Default: 'default'.
         rate_limit_per_minute (int | None | Unset):
-        screening (NewTenantScreening | Unset): The `screening` object of a new tenant: each switch false when left out.
+        screening (TenantScreeningRequest | Unset): The body of `PUT /v1/admin/tenants/{tenant_id}/screening`, and a new
+            tenant's `screening`: both switches, each false when left out.
     """
 
     environment: Environment
     name: str
     jurisdiction: str | Unset = "default"
     rate_limit_per_minute: int | None | Unset = UNSET
-    screening: NewTenantScreening | Unset = UNSET
+    screening: TenantScreeningRequest | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -72,7 +73,7 @@ class CreateTenantBody:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.new_tenant_screening import NewTenantScreening
+        from ..models.tenant_screening_request import TenantScreeningRequest
 
         d = dict(src_dict)
         environment = Environment(d.pop("environment"))
@@ -93,11 +94,11 @@ class CreateTenantBody:
         )
 
         _screening = d.pop("screening", UNSET)
-        screening: NewTenantScreening | Unset
+        screening: TenantScreeningRequest | Unset
         if isinstance(_screening, Unset):
             screening = UNSET
         else:
-            screening = NewTenantScreening.from_dict(_screening)
+            screening = TenantScreeningRequest.from_dict(_screening)
 
         create_tenant_body = cls(
             environment=environment,

@@ -13,11 +13,12 @@ T = TypeVar("T", bound="SetTenantScreeningBody")
 
 @_attrs_define
 class SetTenantScreeningBody:
-    """The body of `PUT /v1/admin/tenants/{tenant_id}/screening`: both switches, each false when left out.
+    """The body of `PUT /v1/admin/tenants/{tenant_id}/screening`, and a new
+    tenant's `screening`: both switches, each false when left out.
 
-    Attributes:
-        adverse_media (bool | Unset):  Default: False.
-        pep (bool | Unset):  Default: False.
+        Attributes:
+            adverse_media (bool | Unset):  Default: False.
+            pep (bool | Unset):  Default: False.
     """
 
     adverse_media: bool | Unset = False

@@ -114,8 +114,9 @@ def sync_detailed(
 
     Args:
         tenant_id (str):
-        body (SetTenantScreeningBody): The body of `PUT /v1/admin/tenants/{tenant_id}/screening`:
-            both switches, each false when left out.
+        body (SetTenantScreeningBody): The body of `PUT /v1/admin/tenants/{tenant_id}/screening`,
+            and a new
+            tenant's `screening`: both switches, each false when left out.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -147,8 +148,9 @@ def sync(
 
     Args:
         tenant_id (str):
-        body (SetTenantScreeningBody): The body of `PUT /v1/admin/tenants/{tenant_id}/screening`:
-            both switches, each false when left out.
+        body (SetTenantScreeningBody): The body of `PUT /v1/admin/tenants/{tenant_id}/screening`,
+            and a new
+            tenant's `screening`: both switches, each false when left out.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -175,8 +177,9 @@ async def asyncio_detailed(
 
     Args:
         tenant_id (str):
-        body (SetTenantScreeningBody): The body of `PUT /v1/admin/tenants/{tenant_id}/screening`:
-            both switches, each false when left out.
+        body (SetTenantScreeningBody): The body of `PUT /v1/admin/tenants/{tenant_id}/screening`,
+            and a new
+            tenant's `screening`: both switches, each false when left out.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -206,8 +209,9 @@ async def asyncio(
 
     Args:
         tenant_id (str):
-        body (SetTenantScreeningBody): The body of `PUT /v1/admin/tenants/{tenant_id}/screening`:
-            both switches, each false when left out.
+        body (SetTenantScreeningBody): The body of `PUT /v1/admin/tenants/{tenant_id}/screening`,
+            and a new
+            tenant's `screening`: both switches, each false when left out.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

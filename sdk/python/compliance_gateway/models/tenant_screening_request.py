@@ -8,16 +8,17 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-T = TypeVar("T", bound="NewTenantScreening")
+T = TypeVar("T", bound="TenantScreeningRequest")
 
 
 @_attrs_define
-class NewTenantScreening:
-    """The `screening` object of a new tenant: each switch false when left out.
+class TenantScreeningRequest:
+    """The body of `PUT /v1/admin/tenants/{tenant_id}/screening`, and a new
+    tenant's `screening`: both switches, each false when left out.
 
-    Attributes:
-        adverse_media (bool | Unset):  Default: False.
-        pep (bool | Unset):  Default: False.
+        Attributes:
+            adverse_media (bool | Unset):  Default: False.
+            pep (bool | Unset):  Default: False.
     """
 
     adverse_media: bool | Unset = False
@@ -46,13 +47,13 @@ class NewTenantScreening:
 
         pep = d.pop("pep", UNSET)
 
-        new_tenant_screening = cls(
+        tenant_screening_request = cls(
             adverse_media=adverse_media,
             pep=pep,
         )
 
-        new_tenant_screening.additional_properties = d
-        return new_tenant_screening
+        tenant_screening_request.additional_properties = d
+        return tenant_screening_request
 
     @property
     def additional_keys(self) -> list[str]:
