@@ -5,7 +5,8 @@
 //! keep the rest: no doc function names a body, query or response schema by
 //! hand, and no handler reads the raw body (a body is read only by its
 //! type's `FromBody::from_body`, or the parser that shares it). Public
-//! routes, which take the request itself, document themselves and are left out.
+//! routes take the request itself (their credentials are in it) and return
+//! their typed reply; their doc functions name only the body they read.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
@@ -13,8 +14,8 @@ mod scan;
 
 use scan::sources;
 
-/// The doc functions of the public routes, which still name their schemas.
-const PUBLIC_DOCS: [&str; 5] = ["health_doc", "ready_doc", "handler_doc", "identity_vendor_webhook_doc", "sign_in_doc"];
+/// The doc functions of the public routes that read a body from the request.
+const PUBLIC_BODY_DOCS: [&str; 2] = ["identity_vendor_webhook_doc", "sign_in_doc"];
 
 /// Where the mechanism lives: it may name schemas and read the body.
 fn is_mechanism(relative: &str) -> bool {
@@ -28,6 +29,11 @@ fn is_code(line: &str) -> bool {
 /// Whether a line names a schema by hand in an operation's document.
 fn names_a_schema(line: &str) -> bool {
     is_code(line) && [".body::<", ".responds::<", ".query::<"].iter().any(|s| line.contains(s))
+}
+
+/// Whether a line names a response or query schema by hand: no route does.
+fn names_a_reply_or_query(line: &str) -> bool {
+    is_code(line) && [".responds::<", ".query::<"].iter().any(|s| line.contains(s))
 }
 
 /// Whether a line reads the raw body: the context's, or any through `Fields`.
@@ -63,8 +69,11 @@ fn strays(found: fn(&str) -> bool, allowed_in: fn(&str) -> bool) -> Vec<String> 
 
 #[test]
 fn no_doc_function_names_a_schema_by_hand() {
-    let strays = strays(names_a_schema, |f| PUBLIC_DOCS.contains(&f));
-    assert!(strays.is_empty(), "schemas named by hand; the handler's input and reply types document them:\n{}", strays.join("\n"));
+    let named = strays(names_a_schema, |f| PUBLIC_BODY_DOCS.contains(&f));
+    assert!(named.is_empty(), "schemas named by hand; the handler's input and reply types document them:\n{}", named.join("\n"));
+    // a public route's replies come from its signature too
+    let replies = strays(names_a_reply_or_query, |_| false);
+    assert!(replies.is_empty(), "response or query schemas named by hand:\n{}", replies.join("\n"));
 }
 
 #[test]
@@ -82,6 +91,8 @@ fn the_matchers_find_what_they_look_for() {
     assert!(names_a_schema("        .query::<UserQuery>()"));
     assert!(!names_a_schema("        .or_200(\"a repeat\")"));
     assert!(!names_a_schema("    // .body::<T>() was here"));
+    assert!(names_a_reply_or_query("        .responds::<SessionStarted>(201, \"signed in\")"));
+    assert!(!names_a_reply_or_query("        .body::<SignInRequest>()"));
     assert!(reads_the_body("    let mut f = Fields::from_body(ctx.body)?;"));
     assert!(reads_the_body("    let raw = ctx.body;"));
     assert!(!reads_the_body("pub(crate) async fn check(gw: &Gateway, ctx: &Ctx<'_>, Body(q): Body<Question>) -> ApiResult<Answer<A>> {"));

@@ -56,31 +56,32 @@ use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
 use crate::input::{Cursor, Limit};
+use crate::openapi::answer::Answer;
 use crate::openapi::shared::JurisdictionProfile;
 use crate::openapi::OperationDoc;
 use crate::ports::{Stmt, StoreError};
 use crate::users::User;
-use crate::{Ctx, Gateway, Reply};
+use crate::{Ctx, Gateway};
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
-enum HealthStatus {
+pub(crate) enum HealthStatus {
     Ok,
 }
 
 #[derive(Serialize, ToSchema)]
-struct Health {
+pub(crate) struct Health {
     #[schema(inline)]
     status: HealthStatus,
 }
 
 /// The public connectivity check.
-pub(crate) async fn health(_gw: &Gateway, _request: &http::Request<Vec<u8>>) -> ApiResult<Reply> {
-    Reply::typed(200, &Health { status: HealthStatus::Ok })
+pub(crate) async fn health(_gw: &Gateway, _request: &http::Request<Vec<u8>>) -> ApiResult<Answer<Health>> {
+    Answer::new(&Health { status: HealthStatus::Ok })
 }
 
 pub(crate) fn health_doc() -> OperationDoc {
-    OperationDoc::new("service", "connectivity check").responds::<Health>(200, "success")
+    OperationDoc::new("service", "connectivity check")
 }
 
 /// Which rules decide.

@@ -25,7 +25,7 @@ use crate::openapi::OperationDoc;
 use crate::ports::{Rules, RulesFault, Stmt, StoreError};
 
 pub mod store;
-use crate::{time, Ctx, Gateway, Reply};
+use crate::{time, Ctx, Gateway};
 
 /// Read-only decisions per page (one row of `decision_pages`).
 const PAGE_ENTRIES: usize = 256;
@@ -521,12 +521,6 @@ pub fn differences(recorded: &Json, replayed: &Json) -> Vec<String> {
     let mut out = Vec::new();
     walk("output".to_string(), recorded, replayed, &mut out);
     out
-}
-
-/// Adds `x-decision-id` to a reply.
-pub(crate) fn with_decision(mut reply: Reply, log: &DecisionLog) -> Reply {
-    reply.decision_id = Some(log.decision_id().to_string());
-    reply
 }
 
 /// Adds `x-decision-id` to an error decided by the rules.

@@ -9,8 +9,9 @@ use utoipa::ToSchema;
 
 use crate::auth::Environment;
 use crate::error::ApiResult;
+use crate::openapi::answer::Probe;
 use crate::openapi::OperationDoc;
-use crate::{Gateway, Reply};
+use crate::Gateway;
 
 /// How long the store has to answer the readiness read.
 pub const STORE_ANSWER_MS: u64 = 1_000;
@@ -53,7 +54,7 @@ struct Checks {
 }
 
 #[derive(Serialize, ToSchema)]
-struct Readiness {
+pub(crate) struct Readiness {
     #[schema(inline)]
     status: ReadyStatus,
     checks: Checks,
@@ -61,12 +62,12 @@ struct Readiness {
 
 pub(crate) fn ready_doc() -> OperationDoc {
     OperationDoc::new("service", "readiness: the store, the rules, production's required lists and the webhook backlog")
-        .responds::<Readiness>(200, "ready")
-        .responds::<Readiness>(503, "not ready: a check failed")
+        .answers("ready")
+        .or_200("not ready: a check failed")
 }
 
 /// `GET /v1/health/ready`: 200 when every check passes, else 503; both with the checks.
-pub(crate) async fn ready(gw: &Gateway, _request: &http::Request<Vec<u8>>) -> ApiResult<Reply> {
+pub(crate) async fn ready(gw: &Gateway, _request: &http::Request<Vec<u8>>) -> ApiResult<Probe<Readiness>> {
     let ping = store::ping(gw.store.as_ref());
     let answered = match &gw.timer {
         Some(timer) => {
@@ -104,7 +105,7 @@ pub(crate) async fn ready(gw: &Gateway, _request: &http::Request<Vec<u8>>) -> Ap
     };
     let ok = store.ok && rules.ok && lists.ok && webhooks.ok;
     let body = Readiness { status: if ok { ReadyStatus::Ready } else { ReadyStatus::NotReady }, checks: Checks { store, rules, lists, webhooks } };
-    Reply::typed(if ok { 200 } else { 503 }, &body)
+    Probe::new(ok, &body)
 }
 
 /// What kind of failure, without the backend's words (they may name hosts or users).

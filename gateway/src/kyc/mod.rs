@@ -15,7 +15,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::api::{stored_json, ReviewLimit, WaitSeconds};
 use crate::auth::Environment;
-use crate::decisions::{error_with_decision, with_decision, DecisionLog, Scope};
+use crate::decisions::{error_with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::input::{normalize_email, normalize_phone, Cursor, Fields};
 use crate::input::{Body, FromBody, Params, Path};
@@ -29,11 +29,11 @@ use crate::ports::Stmt;
 use crate::users::User;
 use crate::vendors::{self, sumsub};
 use crate::webhooks::events::{KycApprovedData, KycCheckData, KycExpiredData, KycRejectedData, KycTierUpgradedData};
-use crate::{time, Ctx, Gateway, Reply};
+use crate::{time, Ctx, Gateway};
 pub(crate) use store::{Check, Reviewer};
 
 /// The route's handler: the identity vendor's status webhook.
-pub(crate) async fn identity_vendor_webhook(gw: &Gateway, request: &http::Request<Vec<u8>>) -> ApiResult<Reply> {
+pub(crate) async fn identity_vendor_webhook(gw: &Gateway, request: &http::Request<Vec<u8>>) -> ApiResult<Answer<VendorReceipt>> {
     vendor_webhook(gw, request.headers(), request.body()).await
 }
 
@@ -352,16 +352,16 @@ struct VendorReviewResult {
 /// What the gateway did with a vendor webhook.
 #[derive(Serialize, ToSchema)]
 #[schema(as = IdentityVendorWebhookReceipt)]
-struct VendorReceipt<'a> {
+pub(crate) struct VendorReceipt {
     received: bool,
     applied: bool,
     /// the webhook's type, when it was ignored
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     #[schema(value_type = String, required = false)]
-    kind: Option<&'a str>,
+    kind: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = String, required = false)]
-    kyc_check_id: Option<&'a str>,
+    kyc_check_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = KycStatusName, required = false)]
     status: Option<&'static str>,
@@ -371,7 +371,6 @@ pub(crate) fn identity_vendor_webhook_doc() -> OperationDoc {
     OperationDoc::new("service", "a status webhook from the identity-verification vendor (Sumsub)")
         .describe("Authenticated by the `X-Payload-Digest` header (hex HMAC-SHA256 or, with `X-Payload-Digest-Alg: HMAC_SHA512_HEX`, HMAC-SHA512 of the raw body, keyed with the webhook secret), not by a key. `applicantPending` submits the check named by `externalUserId` (the `kyc_check_id`); `applicantReviewed` GREEN approves it, RED FINAL rejects it; other types are acknowledged and ignored. 404 when no vendor is configured or the check is unknown; 409 `invalid_state` when the check has another verdict.")
         .body::<VendorWebhookBody>()
-        .responds::<VendorReceipt>(200, "success")
         .errors(&[400, 401, 404, 409, 413, 503])
 }
 
@@ -623,7 +622,7 @@ async fn issue_token(
 
 /// A status webhook of the identity vendor, verified by its digest: moves
 /// the check it names as the rules decide.
-async fn vendor_webhook(gw: &Gateway, headers: &http::HeaderMap, body: &[u8]) -> ApiResult<Reply> {
+async fn vendor_webhook(gw: &Gateway, headers: &http::HeaderMap, body: &[u8]) -> ApiResult<Answer<VendorReceipt>> {
     let sumsub = gw
         .config
         .production_identity_vendor
@@ -635,7 +634,7 @@ async fn vendor_webhook(gw: &Gateway, headers: &http::HeaderMap, body: &[u8]) ->
     }
     let (kyc_check_id, action, level) = match sumsub::webhook_outcome(body).map_err(|m| ApiError::bad_request("invalid_webhook", m))? {
         sumsub::WebhookOutcome::Ignore(kind) => {
-            return Reply::typed(200, &VendorReceipt { received: true, applied: false, kind: Some(&kind), kyc_check_id: None, status: None });
+            return Answer::new(&VendorReceipt { received: true, applied: false, kind: Some(kind), kyc_check_id: None, status: None });
         }
         sumsub::WebhookOutcome::Apply { kyc_check_id, action, level } => (kyc_check_id, action, level),
     };
@@ -659,10 +658,10 @@ async fn vendor_webhook(gw: &Gateway, headers: &http::HeaderMap, body: &[u8]) ->
             received: true,
             applied: decision.changed || decision.escalation.is_some_and(|e| check.escalation != Some(e)),
             kind: None,
-            kyc_check_id: Some(&kyc_check_id),
+            kyc_check_id: Some(kyc_check_id.clone()),
             status: Some(decision.status.as_str()),
         };
-        Ok(Some(with_decision(Reply::typed(200, &body)?, &log)))
+        Ok(Some(Answer::new(&body)?.decided(log.decision_id())))
     })
 }
 

@@ -112,6 +112,32 @@ typed_answer!(
     Accepted, 202, true
 );
 
+/// A probe's answer: 200 with a `T` when it passes, 503 with the same `T`
+/// when it does not.
+#[must_use]
+pub struct Probe<T> {
+    reply: Reply,
+    of: PhantomData<fn() -> T>,
+}
+
+impl<T: Serialize + ToSchema> Probe<T> {
+    pub fn new(passed: bool, body: &T) -> ApiResult<Self> {
+        Reply::typed(if passed { 200 } else { 503 }, body).map(|reply| Probe { reply, of: PhantomData })
+    }
+}
+
+impl<T: ToSchema> IntoReply for Probe<T> {
+    fn into_reply(self) -> Reply {
+        self.reply
+    }
+
+    fn document(doc: OperationDoc) -> OperationDoc {
+        let success = doc.success.clone().unwrap_or_else(|| "success".into());
+        let failed = doc.also_200.clone().unwrap_or_else(|| "failed".into());
+        doc.responds::<T>(200, &success).responds::<T>(503, &failed)
+    }
+}
+
 macro_rules! or_200 {
     ($name:ident) => {
         impl<T: Serialize + ToSchema> $name<T> {

@@ -22,7 +22,7 @@ use crate::input::Fields;
 use crate::input::{Body, FromBody};
 use crate::openapi::answer::{Answer, Created};
 use crate::openapi::OperationDoc;
-use crate::{Ctx, Gateway, Reply};
+use crate::{Ctx, Gateway};
 
 /// What a person may do in the console: reviewers work cases and propose
 /// decisions, approvers also approve others' proposals, supervisors also
@@ -522,7 +522,7 @@ pub(crate) struct PasswordChanged {
 pub(crate) fn sign_in_doc() -> OperationDoc {
     OperationDoc::new("admin", "a member of the compliance team signs in (password and TOTP code)")
         .body::<SignInRequest>()
-        .responds::<SessionStarted>(201, "signed in")
+        .answers("signed in")
         .errors(&[400, 401, 415, 429])
 }
 
@@ -538,7 +538,7 @@ pub(crate) fn change_password_doc() -> OperationDoc {
 }
 
 /// Public: the credentials are the authentication.
-pub(crate) async fn sign_in_handler(gw: &Gateway, request: &http::Request<Vec<u8>>) -> ApiResult<Reply> {
+pub(crate) async fn sign_in_handler(gw: &Gateway, request: &http::Request<Vec<u8>>) -> ApiResult<Created<SessionStarted>> {
     if !crate::input::is_json(request.headers()) {
         return Err(ApiError::new(415, "unsupported_media_type", "request bodies must be sent as application/json"));
     }
@@ -560,18 +560,15 @@ pub(crate) async fn sign_in_handler(gw: &Gateway, request: &http::Request<Vec<u8
     let now = gw.clock.now();
     let audit = gw.person_audit(environment, "console.sign_in", &person.person_id, now);
     gw.store.batch(vec![store::insert_session(&crate::auth::hash_key(&token), &person.person_id, environment, now), audit]).await?;
-    Reply::typed(
-        201,
-        &SessionStarted {
-            session_token: token,
-            person_id: person.person_id,
-            email: person.email,
-            role: person.role.as_str(),
-            environment: environment.as_str(),
-            must_change_password: person.must_change_password,
-            idle_timeout_seconds: SESSION_IDLE_SECONDS,
-        },
-    )
+    Created::new(&SessionStarted {
+        session_token: token,
+        person_id: person.person_id,
+        email: person.email,
+        role: person.role.as_str(),
+        environment: environment.as_str(),
+        must_change_password: person.must_change_password,
+        idle_timeout_seconds: SESSION_IDLE_SECONDS,
+    })
 }
 
 /// The person behind the request: 403 `person_required` for a key.

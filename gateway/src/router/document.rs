@@ -31,6 +31,19 @@ where
     O::document(I::document(doc))
 }
 
+/// A public operation's document: the responses its reply type answers,
+/// added to what the area says of it. A public handler takes the request
+/// itself, whose credentials it checks (sign-in's body and source address, a
+/// vendor's digest over the raw bytes); its doc names the body it reads.
+pub(crate) fn public_document_of<F, Fut, O>(_handler: F, doc: OperationDoc) -> OperationDoc
+where
+    F: Fn(&'static Gateway, &'static http::Request<Vec<u8>>) -> Fut,
+    Fut: std::future::Future<Output = ApiResult<O>>,
+    O: IntoReply,
+{
+    O::document(doc)
+}
+
 /// The operations' tags, in the order readers see them.
 const TAGS: [&str; 10] = ["service", "sanctions", "kyc", "exclusions", "limits", "aml", "webhooks", "audit", "sandbox", "admin"];
 

@@ -128,9 +128,9 @@ macro_rules! route_table {
     (@audit $audit:literal) => { Some($audit) };
     (@param) => { None };
     (@param $param:ident) => { Some($param.as_str()) };
-    (@public Public, $handler:path, $gw:ident, $request:ident) => { Some($handler($gw, $request).await) };
+    (@public Public, $handler:path, $gw:ident, $request:ident) => { Some($handler($gw, $request).await.map(IntoReply::into_reply)) };
     (@public $access:ident, $handler:path, $gw:ident, $request:ident) => { None };
-    (@doc Public, $handler:path, $doc:path) => { $doc() };
+    (@doc Public, $handler:path, $doc:path) => { document::public_document_of($handler, $doc()) };
     (@doc $access:ident, $handler:path, $doc:path) => { document::document_of($handler, $doc()) };
     (@keyed Public, $handler:path, $gw:ident, $ctx:ident) => {
         Err(ApiError::internal().with_detail("a public route reached the keyed dispatch".into()))
