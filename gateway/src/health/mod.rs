@@ -63,7 +63,7 @@ pub(crate) struct Readiness {
 pub(crate) fn ready_doc() -> OperationDoc {
     OperationDoc::new("service", "readiness: the store, the rules, production's required lists and the webhook backlog")
         .answers("ready")
-        .or_200("not ready: a check failed")
+        .or_503("not ready: a check failed")
 }
 
 /// `GET /v1/health/ready`: 200 when every check passes, else 503; both with the checks.

@@ -133,7 +133,7 @@ impl<T: ToSchema> IntoReply for Probe<T> {
 
     fn document(doc: OperationDoc) -> OperationDoc {
         let success = doc.success.clone().unwrap_or_else(|| "success".into());
-        let failed = doc.also_200.clone().unwrap_or_else(|| "failed".into());
+        let failed = doc.unready.clone().unwrap_or_else(|| "failed".into());
         doc.responds::<T>(200, &success).responds::<T>(503, &failed)
     }
 }
@@ -185,6 +185,18 @@ mod tests {
         assert_eq!(Accepted::<Thing>::stored_existing(serde_json::json!({"id": "t_2"})).into_reply().status, 200);
         let stored = Created::<Thing>::stored(serde_json::json!({"id": "t_3"})).into_reply();
         assert_eq!((stored.status, stored.decision_id), (201, None));
+    }
+
+    /// A probe answers 200 when it passes and 503 with the same body when it fails, and documents both.
+    #[test]
+    fn a_probe_answers_503_when_it_fails() {
+        let passed = Probe::new(true, &thing()).unwrap().into_reply();
+        let failed = Probe::new(false, &thing()).unwrap().into_reply();
+        assert_eq!((passed.status, failed.status), (200, 503));
+        assert_eq!(failed.body.get(), passed.body.get());
+        let doc = Probe::<Thing>::document(OperationDoc::new("service", "x").answers("ready").or_503("not ready"));
+        let statuses: Vec<(u16, &str)> = doc.responses.iter().map(|(s, r)| (*s, r["description"].as_str().unwrap())).collect();
+        assert_eq!(statuses, vec![(200, "ready"), (503, "not ready")]);
     }
 
     /// A 201 documents its 200 when the operation says what it means; a 200 answer has no second response (the twin).

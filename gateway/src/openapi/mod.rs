@@ -8,6 +8,8 @@
 //! fails when it drifts; rewrite it with
 //! `CGW_WRITE_OPENAPI=1 cargo test -p gateway --lib openapi`.
 
+use std::sync::OnceLock;
+
 use serde_json::{json, Value as Json};
 use utoipa::openapi::path::ParameterIn;
 use utoipa::openapi::{RefOr, Schema};
@@ -32,8 +34,10 @@ pub(crate) fn handler_doc() -> OperationDoc {
 }
 
 pub(crate) fn reply() -> ApiResult<Reply> {
-    let body = serde_json::value::RawValue::from_string(DOCUMENT.to_owned())
-        .map_err(|_| ApiError::internal().with_detail("the embedded OpenAPI document is not JSON".into()))?;
+    // checked to be JSON once; each answer copies its text
+    static CHECKED: OnceLock<Option<crate::JsonText>> = OnceLock::new();
+    let body = CHECKED.get_or_init(|| serde_json::value::RawValue::from_string(DOCUMENT.to_owned()).ok()).clone();
+    let body = body.ok_or_else(|| ApiError::internal().with_detail("the embedded OpenAPI document is not JSON".into()))?;
     Ok(Reply { status: 200, body, decision_id: None })
 }
 
@@ -59,6 +63,8 @@ pub struct OperationDoc {
     pub success: Option<String>,
     /// the description of the 200 a 201 or 202 operation answers for an existing or repeated request
     pub also_200: Option<String>,
+    /// the description of the 503 a probe answers, with the same body, when it fails
+    pub unready: Option<String>,
 }
 
 pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Json {
@@ -85,6 +91,12 @@ impl OperationDoc {
     /// request, with the same body type: what that 200 means.
     pub fn or_200(mut self, description: &str) -> Self {
         self.also_200 = Some(description.into());
+        self
+    }
+
+    /// A probe answers 503 with the same body type when it fails: what that 503 means.
+    pub fn or_503(mut self, description: &str) -> Self {
+        self.unready = Some(description.into());
         self
     }
 
