@@ -294,15 +294,12 @@ pub struct Reply {
 /// JSON text known to be valid.
 pub type JsonText = Box<serde_json::value::RawValue>;
 
-/// `body` as JSON text.
-pub fn json_text<T: serde::Serialize + ?Sized>(body: &T) -> ApiResult<JsonText> {
-    serde_json::value::to_raw_value(body).map_err(|e| ApiError::internal().with_detail(format!("a response did not serialise: {e}")))
-}
-
 impl Reply {
     /// A typed body.
     pub fn typed<T: serde::Serialize>(status: u16, body: &T) -> ApiResult<Self> {
-        Ok(Reply { status, body: json_text(body)?, decision_id: None })
+        let body =
+            serde_json::value::to_raw_value(body).map_err(|e| ApiError::internal().with_detail(format!("a response did not serialise: {e}")))?;
+        Ok(Reply { status, body, decision_id: None })
     }
 }
 

@@ -360,6 +360,10 @@ mod tests {
         assert!(!text.contains(WEBHOOK_PENDING), "{text}");
     }
 
+    fn ensure_read(op: &str, field: &str, facts: Option<CheckFacts>) {
+        assert_eq!(facts.map(|f| f.outcome.to_string()).as_deref(), Some("some_name"), "{op}'s field {field} is not read");
+    }
+
     #[test]
     fn check_outcomes_come_from_a_closed_set() {
         let facts = |op, status, body: serde_json::Value| check_facts(op, status, Some(&body.to_string())).map(|f| f.outcome.to_string());
@@ -379,6 +383,10 @@ mod tests {
         assert_eq!(facts("checkExclusion", 200, json!({ "status": "excluded" })), some("answered"));
         assert_eq!(facts("reportAmlEvent", 503, json!({})), some("unavailable"));
         assert_eq!(facts("commitDeposit", 404, json!({})), some("client_error"));
+        // every check's outcome field is one the answer's text is read for
+        for (op, field) in CHECKS {
+            ensure_read(op, field, check_facts(op, 200, Some(&json!({ *field: "some_name" }).to_string())));
+        }
         // not a check: nothing recorded
         assert_eq!(facts("listWebhooks", 200, json!({})), None);
     }
