@@ -731,8 +731,43 @@ const V_ERASURE: &[&str] = &[
     "CREATE INDEX IF NOT EXISTS audit_log_by_resource ON audit_log (tenant_id, resource)",
 ];
 
-pub const VERSIONS: &[&[&str]] =
-    &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20, V21, V_ERASURE, V_REPLICA_HEARTBEAT, V_FILINGS];
+/// The retention table's rows found by what dates them (issue #31): a
+/// player's state-changing decisions by the player (the erasure deletes them
+/// on the decision log's date, and nothing prunes them before), and ended
+/// exclusions not yet redacted by their end (redacted the profile's time
+/// after it).
+const V_BY_WHAT_DATES_THEM: &[&str] = &[
+    "CREATE INDEX IF NOT EXISTS decisions_by_user ON decisions (tenant_id, user_id)",
+    "CREATE INDEX IF NOT EXISTS exclusions_ending ON exclusions (expires_at) WHERE redacted_at IS NULL",
+];
+
+pub const VERSIONS: &[&[&str]] = &[
+    V1,
+    V2,
+    V3,
+    V4,
+    V5,
+    V6,
+    V7,
+    V8,
+    V9,
+    V10,
+    V11,
+    V12,
+    V13,
+    V14,
+    V15,
+    V16,
+    V17,
+    V18,
+    V19,
+    V20,
+    V21,
+    V_ERASURE,
+    V_REPLICA_HEARTBEAT,
+    V_FILINGS,
+    V_BY_WHAT_DATES_THEM,
+];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.

@@ -259,6 +259,8 @@ pub async fn retention_deletes_a_bounded_batch(store: &dyn Store) -> Result<(), 
         sessions: at,
         shadow: at,
         decisions: at,
+        player_decisions: at,
+        player_audit: at,
         rate_windows: at,
         staged_chunks: at,
     };
@@ -283,6 +285,12 @@ pub async fn retention_deletes_a_bounded_batch(store: &dyn Store) -> Result<(), 
             return Err(format!("round 2 left {kept:?}, not the live window alone"));
         }
     }
+    // each profile's prunes and its ended exclusions' redaction run on every store too
+    let profile = [crate::retention::RecordCutoff { jurisdiction: "default".into(), cutoff: at }];
+    let mut per_profile = crate::retention::store::record_prunes(&profile, 2);
+    per_profile.extend(crate::retention::store::exclusion_redactions(&profile, at, 2));
+    store.query_many(per_profile.iter().map(|p| p.probe.clone()).collect()).await.map_err(e)?;
+    store.batch(per_profile.into_iter().map(|p| p.delete).collect()).await.map_err(e)?;
     let events = store.query("SELECT event_id FROM outbox WHERE event = 'contract'", vec![]).await.map_err(e)?;
     let events: Vec<String> = events.iter().map(|r| r.text(0)).collect::<Result<_, _>>().map_err(e)?;
     if events != ["evt_contract_waiting"] {

@@ -112,7 +112,7 @@ enum Command {
         sumsub_level_tier3: Option<String>,
         #[arg(long, env = "GATEWAY_SUMSUB_LEVEL_TIER4")]
         sumsub_level_tier4: Option<String>,
-        /// Days the decision log is kept (default: the rules' retention, 400 days; a regulator's usual look-back is a year).
+        /// Days every decision is kept, a player's included (default: a player's state-changing decisions until the player's erasure, the rest 400 days, the rules' retention).
         #[arg(long, env = "GATEWAY_DECISION_RETENTION_DAYS")]
         decision_retention_days: Option<i64>,
         /// Days finished webhook deliveries, their attempts and dispatched events are kept.
@@ -121,7 +121,7 @@ enum Command {
         /// Days committed deposits are kept (default: the longest window a limit rule reads, and a day).
         #[arg(long, env = "GATEWAY_RETAIN_DEPOSITS_DAYS")]
         retain_deposits_days: Option<i64>,
-        /// Days the audit log is kept (default: the longest record-keeping period of the jurisdiction profiles, five years).
+        /// Days every audit row is kept, a player's included (default: rows about a player until the player's erasure, the rest the longest record-keeping period of the jurisdiction profiles, five years).
         #[arg(long, env = "GATEWAY_RETAIN_AUDIT_DAYS")]
         retain_audit_days: Option<i64>,
         /// Days a user's records (AML events and pairs, deposits' keys, withdrawals) are kept, for every tenant

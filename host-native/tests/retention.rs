@@ -320,6 +320,17 @@ async fn each_class_is_erased_on_its_date_under_each_profile_and_not_a_day_earli
         let cases = "SELECT COUNT(*) FROM aml_cases WHERE tenant_id = ?1 AND external_user_id = ?2";
         assert!(count(cases, tenant_id.clone(), "subject").await > 0, "{jurisdiction}: the subject has an AML case");
         assert_eq!(count(cases, tenant_id.clone(), "twin").await, 0, "{jurisdiction}: the twin has none");
+        // a SAR drafted from the subject's case, its identity the player's screening: held with the AML records
+        let case_rows = probe
+            .query("SELECT case_id FROM aml_cases WHERE tenant_id = ?1 AND external_user_id = 'subject'", vec![tenant_id.as_str().into()])
+            .await
+            .unwrap();
+        let case_id = case_rows[0].text(0).unwrap();
+        let draft = json!({ "format": "fincen-sar", "subject": { "address": { "zip": "89101" } } });
+        let (status, filing) = send(&gw, &admin, "POST", &format!("/v1/admin/aml/cases/{case_id}/filings"), draft, None).await;
+        assert_eq!(status, 201, "{filing}");
+        assert!(filing["xml"].as_str().unwrap().contains("<RawIndividualFirstName>Ann</RawIndividualFirstName>"), "{jurisdiction}: {filing}");
+        let filed = "SELECT COUNT(*) FROM aml_filings WHERE tenant_id = ?1 AND external_user_id = ?2 AND xml IS NOT NULL";
         // a year's exclusion for both, and a limit change
         for user in ["subject", "twin"] {
             let exclusion = json!({ "user_id": user, "duration": "duration_1y", "reason": "self_initiated", "initiated_at": iso(START), "email": format!("{user}@example.com") });
@@ -386,6 +397,10 @@ async fn each_class_is_erased_on_its_date_under_each_profile_and_not_a_day_earli
         assert_eq!(held_until(&subject, "identity_screening"), Some(ended + five), "{jurisdiction}: from the relationship's end");
         let excl_keep = table.rule(rules::jurisdictions::RecordClass::Exclusions).unwrap().keep_seconds;
         assert_eq!(held_until(&subject, "exclusions"), Some(START + 365 * DAY + excl_keep), "{jurisdiction}: the profile's time after its end");
+        let decisions = "SELECT COUNT(*) FROM decisions WHERE tenant_id = ?1 AND user_id = ?2";
+        assert!(count(decisions, tenant_id.clone(), "subject").await > 0, "{jurisdiction}: the subject has state-changing decisions");
+        assert!(dates.iter().any(|(class, _)| class == "decision_log"), "{jurisdiction}: the decision log is held: {subject}");
+        let deletes = table.rules.iter().filter(|r| r.required).all(|r| r.then_delete);
         let mut days: Vec<i64> = dates.iter().map(|(_, at)| *at).collect();
         days.dedup();
         for date in &days {
@@ -400,6 +415,11 @@ async fn each_class_is_erased_on_its_date_under_each_profile_and_not_a_day_earli
                     let events = "SELECT COUNT(*) FROM aml_events WHERE tenant_id = ?1 AND external_user_id = ?2";
                     assert!(count(events, tenant_id.clone(), "subject").await > 0, "{jurisdiction}: AML records went early");
                     assert!(count(cases, tenant_id.clone(), "subject").await > 0, "{jurisdiction}: the AML case went early");
+                    assert_eq!(count(filed, tenant_id.clone(), "subject").await, 1, "{jurisdiction}: the filing went early");
+                }
+                if class.as_str() == "decision_log" {
+                    // years past the rules' 400-day horizon: a player's decisions are kept for the player's date
+                    assert!(count(decisions, tenant_id.clone(), "subject").await > 0, "{jurisdiction}: the decision log went early");
                 }
             }
             now.store(*date, Ordering::SeqCst);
@@ -413,6 +433,7 @@ async fn each_class_is_erased_on_its_date_under_each_profile_and_not_a_day_earli
                         let events = "SELECT COUNT(*) FROM aml_events WHERE tenant_id = ?1 AND external_user_id = ?2";
                         assert_eq!(count(events, tenant_id.clone(), "subject").await, 0, "{jurisdiction}: AML events kept");
                         assert_eq!(count(cases, tenant_id.clone(), "subject").await, 0, "{jurisdiction}: the AML case kept");
+                        assert_eq!(count(filed, tenant_id.clone(), "subject").await, 0, "{jurisdiction}: the filing kept");
                     }
                     "identity_screening" => {
                         let redacted = "SELECT COUNT(*) FROM users WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NOT NULL AND first_name = '' AND email LIKE 'erased:%'";
@@ -421,6 +442,13 @@ async fn each_class_is_erased_on_its_date_under_each_profile_and_not_a_day_earli
                     "exclusions" => {
                         let redacted = "SELECT COUNT(*) FROM exclusions WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NOT NULL AND email IS NULL";
                         assert_eq!(count(redacted, tenant_id.clone(), "subject").await, 1, "{jurisdiction}: the ended exclusion kept its e-mail");
+                    }
+                    "decision_log" => {
+                        assert_eq!(count(decisions, tenant_id.clone(), "subject").await, 0, "{jurisdiction}: the decision log kept");
+                        assert!(
+                            count(decisions, tenant_id.clone(), "silent").await > 0 || deletes,
+                            "{jurisdiction}: a player with no job lost theirs"
+                        );
                     }
                     _ => {}
                 }
@@ -439,7 +467,6 @@ async fn each_class_is_erased_on_its_date_under_each_profile_and_not_a_day_earli
 
         // unasked: the silent player, closed on day 30, erased when the first period passes where the law requires deletion
         let unasked = "SELECT COUNT(*) FROM erasures WHERE tenant_id = ?1 AND external_user_id = ?2";
-        let deletes = table.rules.iter().filter(|r| r.required).all(|r| r.then_delete);
         assert_eq!(
             count(unasked, tenant_id.clone(), "silent").await,
             i64::from(deletes),
@@ -789,4 +816,94 @@ async fn a_backlog_beyond_a_ticks_budget_is_pruned_over_several_ticks_never_more
     // a tick with nothing expired deletes nothing and asks for nothing
     let report = gw.run_scheduled().await.unwrap();
     assert_eq!((report.rows_pruned, report.more_due, live().await), (0, false, 10));
+}
+
+/// A player's audit rows and state-changing decisions outlive the horizons
+/// that prune the rest (the audit log's record-keeping period from each
+/// row, the rules' 400 days): the profile's audit-log and decision-log
+/// classes keep them until the player's erasure. The twins, an audit row
+/// and a decision about no player, go at those horizons.
+#[tokio::test]
+async fn a_players_audit_rows_and_decisions_outlive_the_horizons_that_prune_the_rest() {
+    use gateway::ports::Stmt;
+    let dir = tempfile::tempdir().unwrap();
+    let (gw, probe, admin, now) = gateway_at(&dir, None).await;
+    // the default profile: no deletion mandate, so no unasked erasure reaches the player
+    let (key, tenant_id) = tenant_of(&gw, &admin, "default").await;
+    screened(&gw, &key, "p-1").await;
+    gw.flush_decisions().await.unwrap();
+    let audit = "INSERT INTO audit_log (audit_id, tenant_id, action, reason, key_prefix, request_id, at, environment, actor_key_id, resource)
+                 VALUES (?1, ?2, 'test.action', 'ok', NULL, 'req', ?3, 'sandbox', 'key', ?4)";
+    for (id, resource) in [("aud_player", "p-1"), ("aud_other", "whk_1")] {
+        probe.batch(vec![Stmt::new(audit, vec![id.into(), tenant_id.as_str().into(), START.into(), resource.into()])]).await.unwrap();
+    }
+    let decision =
+        "INSERT INTO decisions (decision_id, operation, environment, tenant_id, user_id, decided_at, rules_version, rules_sha256, input, output)
+                    VALUES ('dec_00000000001', 'due_work', 'sandbox', ?1, '', ?2, 'v', 'h', '{}', '{}')";
+    probe.batch(vec![Stmt::new(decision, vec![tenant_id.as_str().into(), START.into()])]).await.unwrap();
+    assert_eq!(probe.scalar("SELECT COUNT(*) FROM decisions WHERE decision_id = 'dec_00000000001'", vec![]).await.unwrap(), 1);
+    let count = |sql: &'static str| {
+        let (probe, tenant_id) = (&probe, tenant_id.clone());
+        async move { probe.scalar(sql, vec![tenant_id.as_str().into()]).await.unwrap() }
+    };
+    // the screening's, made at the start (the scheduler's re-screens add later ones)
+    let player_decisions = "SELECT COUNT(*) FROM decisions WHERE tenant_id = ?1 AND user_id = 'p-1' AND decided_at <= 1800000000";
+    let before = count(player_decisions).await;
+    assert!(before > 0, "the screening is a logged decision");
+
+    now.store(START + 6 * 365 * DAY, Ordering::SeqCst);
+    while gw.run_scheduled().await.unwrap().more_due {}
+    assert_eq!(count(player_decisions).await, before, "a player's decisions went at the rules' horizon");
+    let old_unowned = "SELECT COUNT(*) FROM decisions WHERE tenant_id = ?1 AND user_id = '' AND decision_id = 'dec_00000000001'";
+    assert_eq!(count(old_unowned).await, 0, "a decision about no player was kept");
+    let audit_of = |id: &'static str| {
+        let probe = &probe;
+        async move { probe.scalar("SELECT COUNT(*) FROM audit_log WHERE audit_id = ?1", vec![id.into()]).await.unwrap() }
+    };
+    assert_eq!(audit_of("aud_player").await, 1, "a player's audit row went at the audit horizon");
+    assert_eq!(audit_of("aud_other").await, 0, "an audit row about no player was kept");
+}
+
+/// An ended exclusion is redacted in place the profile's time after it ends,
+/// while its player stays a customer and asks nothing (NL: the day it ends,
+/// Cruks; the default profile: five years on), and not a day earlier. The
+/// twin: a permanent exclusion, in force, keeps its e-mail.
+#[tokio::test]
+async fn an_ended_exclusion_is_redacted_on_its_date_while_the_player_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gw, probe, admin, now) = gateway_at(&dir, None).await;
+    for jurisdiction in ["NL", "default"] {
+        now.store(START, Ordering::SeqCst);
+        let (key, tenant_id) = tenant_of(&gw, &admin, jurisdiction).await;
+        let mut ends = None;
+        for (user, duration) in [("ended", "duration_1y"), ("in-force", "duration_permanent")] {
+            screened(&gw, &key, user).await;
+            let exclusion = json!({ "user_id": user, "duration": duration, "reason": "self_initiated", "initiated_at": iso(START), "email": format!("{user}@example.com") });
+            let (status, body) = send(&gw, &key, "POST", "/v1/exclusions", exclusion, None).await;
+            assert_eq!(status, 201, "{body}");
+            if let Some(at) = body["expires_at"].as_str() {
+                ends = Some(chrono::DateTime::parse_from_rfc3339(at).unwrap().timestamp());
+            }
+        }
+        let keep = rules::jurisdictions::retention_table(jurisdiction).rule(rules::jurisdictions::RecordClass::Exclusions).unwrap().keep_seconds;
+        let date = ends.unwrap() + keep;
+        let count = |sql: &'static str, user: &'static str| {
+            let (probe, tenant_id) = (&probe, tenant_id.clone());
+            async move { probe.scalar(sql, vec![tenant_id.as_str().into(), user.into()]).await.unwrap() }
+        };
+        let with_email =
+            "SELECT COUNT(*) FROM exclusions WHERE tenant_id = ?1 AND external_user_id = ?2 AND email IS NOT NULL AND redacted_at IS NULL";
+        let customer = "SELECT COUNT(*) FROM users WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NULL AND restricted_at IS NULL";
+
+        now.store(date - DAY, Ordering::SeqCst);
+        while gw.run_scheduled().await.unwrap().more_due {}
+        assert_eq!(count(with_email, "ended").await, 1, "{jurisdiction}: redacted a day before its date");
+        now.store(date, Ordering::SeqCst);
+        while gw.run_scheduled().await.unwrap().more_due {}
+        assert_eq!(count(with_email, "ended").await, 0, "{jurisdiction}: the ended exclusion kept its e-mail on its date");
+        let redacted = "SELECT COUNT(*) FROM exclusions WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NOT NULL AND phone IS NULL AND response = '{}'";
+        assert_eq!(count(redacted, "ended").await, 1, "{jurisdiction}: redacted in place, the row kept");
+        assert_eq!(count(customer, "ended").await, 1, "{jurisdiction}: the player is still a customer, untouched");
+        assert_eq!(count(with_email, "in-force").await, 1, "{jurisdiction}: an exclusion in force lost its e-mail");
+    }
 }

@@ -508,3 +508,38 @@ pub fn other_currencies_are_converted_at_imported_rates_or_flagged(env: &Env) ->
     ensure_eq!(check.body["allowed"], json!(true));
     Ok(())
 }
+
+/// A user's AML sums may pass ±(2^53 − 1), the largest integer every store
+/// keeps exactly (D1 answered each later event of such a user with a 500):
+/// eleven rounds of the largest amount of each kind carry every bucket and
+/// pair sum past it, and each event, and the next one, is still decided.
+/// The twin (sums below the bound stay exact) is the native invariant test,
+/// which reads the stored sums.
+pub fn sums_past_what_stores_keep_exactly_are_still_decided(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let (user, other) = (unique("u"), unique("u"));
+    t.signup(&user)?;
+    t.signup(&other)?;
+    const LARGEST_AMOUNT_CENTS: i64 = 1_000_000_000_000_000;
+    const STORED_EXACTLY: i64 = (1 << 53) - 1;
+    let event = |event_type: &str, cents: i64| {
+        let mut body = json!({ "transaction_id": unique("tx"), "user_id": user, "event_type": event_type, "amount_cents": cents,
+            "currency": "USD", "payment_method": "card" });
+        if event_type == "p2p_transfer" {
+            body["counterparty_user_id"] = json!(other);
+        }
+        t.post("/v1/aml/event", body)
+    };
+    let mut too_large = json!({ "transaction_id": unique("tx"), "user_id": user, "event_type": "deposit",
+        "amount_cents": LARGEST_AMOUNT_CENTS + 1, "currency": "USD", "payment_method": "card" });
+    t.post("/v1/aml/event", too_large.take()).expect_error(400, "invalid_amount")?;
+    for round in 0..=STORED_EXACTLY / LARGEST_AMOUNT_CENTS + 1 {
+        for kind in ["deposit", "withdrawal", "wager", "win", "p2p_transfer"] {
+            let answer = event(kind, LARGEST_AMOUNT_CENTS);
+            ensure!(answer.status == 202, "{kind} of round {round}: {} {}", answer.status, answer.raw);
+            ensure_eq!(answer.str("status"), "accepted");
+        }
+    }
+    event("deposit", 1).expect(202)?;
+    Ok(())
+}

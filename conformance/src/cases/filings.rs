@@ -67,9 +67,11 @@ fn keep(name: &str, xml: &str) {
 
 /// A SAR from a case: 201 with the XML and `valid: true` when the settings
 /// and the subject are complete; the case's typologies mapped (structuring
-/// to type 1). Twin: without a birth date the draft is still answered,
-/// `valid: false`, the field named; both are listed with the case, and
-/// each draft is audited.
+/// to type 1). The subject is the case's player: names and birth date the
+/// officer leaves out come from the player's screening, and the officer's
+/// own win. Twin: without a ZIP code (which the gateway never holds) the
+/// draft is still answered, `valid: false`, the field named; all are listed
+/// with the case, and each draft is audited.
 pub fn a_case_drafts_a_fincen_sar(env: &Env) -> CaseResult {
     let (_t, case_id, _) = case_with_cash(env, true)?;
     let path = format!("/v1/admin/aml/cases/{case_id}/filings");
@@ -82,16 +84,28 @@ pub fn a_case_drafts_a_fincen_sar(env: &Env) -> CaseResult {
     ensure!(xml.contains("<FormTypeCode>SARX</FormTypeCode>") && xml.contains("<SuspiciousActivityTypeID>1</SuspiciousActivityTypeID>"), "{xml}");
     ensure!(xml.contains("TotalAmount=\"12000\"") && xml.contains("<ActivityNarrativeText>"), "{xml}");
     keep("sar", xml);
+    ensure!(xml.contains("<RawIndividualFirstName>Jane</RawIndividualFirstName>") && xml.contains("19800229"), "the officer's identity: {xml}");
+    let mut unnamed = subject();
+    for field in ["first_name", "last_name", "date_of_birth"] {
+        unnamed.as_object_mut().map(|s| s.remove(field));
+    }
+    let prefilled = env.admin("POST", &path, Some(&json!({ "format": "fincen-sar", "subject": unnamed })));
+    prefilled.expect(201)?;
+    ensure_eq!(prefilled.body["valid"], json!(true));
+    let xml = prefilled.str("xml");
+    ensure!(
+        xml.contains("<RawIndividualFirstName>Ann</RawIndividualFirstName>")
+            && xml.contains("<RawEntityIndividualLastName>Lee</RawEntityIndividualLastName>")
+            && xml.contains("<IndividualBirthDateText>19900401</IndividualBirthDateText>"),
+        "the player's screened identity: {xml}"
+    );
+    keep("sar", xml);
     let mut partial = subject();
-    partial.as_object_mut().map(|s| s.remove("date_of_birth"));
+    partial["address"].as_object_mut().map(|a| a.remove("zip"));
     let incomplete = env.admin("POST", &path, Some(&json!({ "format": "fincen-sar", "subject": partial })));
     incomplete.expect(201)?;
     ensure_eq!(incomplete.body["valid"], json!(false));
-    ensure!(
-        incomplete.body["errors"].as_array().is_some_and(|e| e.iter().any(|p| p["field"] == json!("subject.date_of_birth"))),
-        "{}",
-        incomplete.raw
-    );
+    ensure!(incomplete.body["errors"].as_array().is_some_and(|e| e.iter().any(|p| p["field"] == json!("subject.address.zip"))), "{}", incomplete.raw);
     let listed = env.admin("GET", &path, None);
     listed.expect(200)?;
     let ids: Vec<&str> = listed.body["filings"].as_array().into_iter().flatten().filter_map(|f| f["filing_id"].as_str()).collect();

@@ -140,6 +140,7 @@ cases![
     aml::aml_decisions_replay_and_alerts_stay_with_their_tenant,
     aml::aml_event_fields_are_validated,
     aml::an_aml_case_reports_and_closes,
+    aml::sums_past_what_stores_keep_exactly_are_still_decided,
     webhooks::every_event_arrives_signed_in_the_envelope,
     webhooks::a_failing_receiver_gets_the_event_once_it_recovers,
     webhooks::gone_disables_the_endpoint,

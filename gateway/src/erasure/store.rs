@@ -329,10 +329,10 @@ pub fn erase_class(class: RecordClass, tenant_id: &str, user_id: &str, keyed_ema
             "UPDATE deposit_limits SET response = '{}', redacted_at = ?3 WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NULL",
             at(),
         )],
-        // the decision log is pruned by its own horizon (the rules' decision
-        // retention, 400 days), shorter than every profile's period: on the
-        // class's date nothing of the player is left in it to erase
-        RecordClass::DecisionLog => Vec::new(),
+        // the player's state-changing decisions, kept until this date however
+        // old (the retention sweep prunes only decisions about no player);
+        // read-only checks are pruned at the rules' horizon, never kept longer
+        RecordClass::DecisionLog => vec![Stmt::new("DELETE FROM decisions WHERE tenant_id = ?1 AND user_id = ?2", key())],
         RecordClass::AuditLog => vec![Stmt::new(
             "DELETE FROM audit_log WHERE tenant_id = ?1 AND resource = ?2 AND (actor_key_id IS NULL OR actor_key_id <> 'erasure')",
             key(),

@@ -57,9 +57,10 @@ pub(crate) struct Address {
     pub country: Option<String>,
 }
 
-/// The subject's identity, supplied by the officer for this filing only
-/// (the gateway holds no such data); every field the format needs and the
-/// request lacks is named in the draft's `errors`.
+/// The subject's identity, supplied by the officer for this filing only;
+/// names and date of birth the officer leaves out come from the player's
+/// screening. Every field the format needs and neither gives is named in
+/// the draft's `errors`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 #[schema(as = FilingSubject)]
@@ -626,15 +627,32 @@ async fn keep(gw: &Gateway, s: Stored<'_>, xml: String, problems: Problems) -> A
     Created::new(&FilingDraft { filing_id, format: s.format.as_str().to_string(), valid, errors: problems.0, xml })
 }
 
+/// The officer's subject completed from what the gateway holds of the
+/// player (names and date of birth): a field the officer gives wins; a
+/// redacted player gives nothing. Kept only with the filing, as the rest.
+async fn with_stored_identity(gw: &Gateway, tenant_id: &str, user_id: &str, mut subject: Subject) -> ApiResult<Subject> {
+    let Some(stored) = store::player_identity(gw.store.as_ref(), tenant_id, user_id).await? else { return Ok(subject) };
+    let fill = |field: &mut Option<String>, value: Option<String>| {
+        if field.is_none() {
+            *field = value.map(|v| v.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|v| !v.is_empty());
+        }
+    };
+    fill(&mut subject.first_name, Some(stored.first_name));
+    fill(&mut subject.last_name, Some(stored.last_name));
+    fill(&mut subject.date_of_birth, stored.date_of_birth);
+    Ok(subject)
+}
+
 /// `POST /v1/admin/aml/cases/{case_id}/filings`: a FinCEN SAR or a goAML report.
 pub(crate) async fn draft(
     gw: &Gateway,
     ctx: &Ctx<'_>,
-    (Path(case_id), Body(Draft(request))): (Path, Body<Draft<false>>),
+    (Path(case_id), Body(Draft(mut request))): (Path, Body<Draft<false>>),
 ) -> ApiResult<Created<FilingDraft>> {
     let case_id = case_id.as_str();
     let environment = ctx.caller.environment;
     let case = crate::aml::case(gw, environment, case_id).await?.ok_or_else(case_not_found)?;
+    request.subject = with_stored_identity(gw, &case.tenant_id, &case.user_id, request.subject).await?;
     let settings = settings_of(gw, environment, &case.tenant_id).await?;
     let evidence = crate::aml::case_evidence(gw, environment, &case).await?;
     let events = events_of(evidence.events)?;
@@ -733,12 +751,13 @@ pub(crate) async fn draft(
 pub(crate) async fn draft_ctr(
     gw: &Gateway,
     ctx: &Ctx<'_>,
-    (Path(alert_id), Body(Draft(request))): (Path, Body<Draft<true>>),
+    (Path(alert_id), Body(Draft(mut request))): (Path, Body<Draft<true>>),
 ) -> ApiResult<Created<FilingDraft>> {
     let alert_id = alert_id.as_str();
     let environment = ctx.caller.environment;
     let not_found = || ApiError::not_found("candidate_not_found", "no such CTR candidate");
     let alert = store::alert(gw.store.as_ref(), environment, alert_id).await?.ok_or_else(not_found)?;
+    request.subject = with_stored_identity(gw, &alert.tenant_id, &alert.user_id, request.subject).await?;
     let explanation = stored_json(&alert.explanation)?;
     let day_start = explanation["fired"]
         .as_array()

@@ -111,6 +111,26 @@ pub async fn tenant_name(store: &dyn Store, tenant_id: &str) -> ApiResult<Option
     rows.first().map(|r| r.text(0)).transpose().map_err(Into::into)
 }
 
+/// What the gateway holds of a player's identity: names and date of birth,
+/// from their screening (empty once redacted); restricted players too, for
+/// a filing is a legal obligation (GDPR Art. 18(2)).
+pub struct StoredIdentity {
+    pub first_name: String,
+    pub last_name: String,
+    pub date_of_birth: Option<String>,
+}
+
+pub async fn player_identity(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<StoredIdentity>> {
+    let rows = store
+        .query(
+            "SELECT first_name, last_name, date_of_birth FROM users WHERE tenant_id = ?1 AND external_user_id = ?2",
+            vec![tenant_id.into(), user_id.into()],
+        )
+        .await?;
+    let Some(r) = rows.first() else { return Ok(None) };
+    Ok(Some(StoredIdentity { first_name: r.text(0)?, last_name: r.text(1)?, date_of_birth: r.opt_text(2)? }))
+}
+
 /// An alert a CTR candidate is named by.
 pub struct CandidateAlert {
     pub alert_id: String,

@@ -190,7 +190,7 @@ pub(crate) fn day_of(at: i64) -> String {
 /// The body of `POST /v1/admin/aml/rates`.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct ImportBody {
-    /// the rates file: `date,currency,per_unit_of,rate`, then one rate a line (see docs/decisions.md, "Reference rates")
+    /// the rates file: `date,currency,per_unit_of,rate`, then one rate a line (see docs/decisions.md, "Reference exchange rates (AML currencies)")
     #[schema(min_length = 1)]
     csv: String,
 }

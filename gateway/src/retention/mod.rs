@@ -58,7 +58,12 @@ impl Default for RetentionPolicy {
 pub struct Cutoffs {
     pub webhooks: i64,
     pub deposits: i64,
+    /// audit rows about no player: the longest record-keeping period, or the configured one
     pub audit: i64,
+    /// audit rows about a player: never by time (the profile's audit-log
+    /// class keeps them until the player's erasure), unless a period is
+    /// configured for all
+    pub player_audit: i64,
     /// a user's records, for tenants of every profile: only when the policy
     /// sets a period for all (each profile's own is in [`RecordCutoff`])
     pub aml_records: i64,
@@ -67,8 +72,13 @@ pub struct Cutoffs {
     pub idempotency: i64,
     pub sessions: i64,
     pub shadow: i64,
-    /// the decision log
+    /// read-only checks (`decision_pages`) and decisions about no player:
+    /// the rules' horizon, or the configured period
     pub decisions: i64,
+    /// a player's state-changing decisions: never by time (the profile's
+    /// decision-log class keeps them until the player's erasure), unless a
+    /// period is configured for all
+    pub player_decisions: i64,
     /// ended rate windows
     pub rate_windows: i64,
     /// staged list chunks whose version is neither staging nor recent
@@ -160,6 +170,7 @@ impl Gateway {
             webhooks: days(policy.webhook_days),
             deposits: now.saturating_sub(deposit_seconds),
             audit: policy.audit_days.map_or(longest_record, days),
+            player_audit: policy.audit_days.map_or(-crate::ports::MAX_STORED_INTEGER, days),
             // each profile's own cutoffs are in `record_cutoffs`; none for all unless the policy sets one
             aml_records: policy.aml_record_days.map_or(-crate::ports::MAX_STORED_INTEGER, days),
             aml_state: now.saturating_sub(aml_window.saturating_add(time::SECONDS_PER_DAY)),
@@ -167,6 +178,7 @@ impl Gateway {
             sessions: days(policy.session_days),
             shadow: days(policy.shadow_days),
             decisions: now.saturating_sub(self.config.decision_retention_seconds(&horizons)),
+            player_decisions: self.config.decision_retention_days.map_or(-crate::ports::MAX_STORED_INTEGER, days),
             rate_windows: now.saturating_sub(120),
             staged_chunks: days(1),
         }
@@ -198,6 +210,25 @@ impl Gateway {
             .collect()
     }
 
+    /// Each profile's cutoff for its tenants' ended exclusions, from its
+    /// retention table: an exclusion that ended the profile's time ago is
+    /// redacted in place whether or not the player is still a customer (DE:
+    /// six years, GlüStV § 23; NL: at its end, Cruks). An erasure job redacts
+    /// the same rows of its player on the same date.
+    pub fn exclusion_cutoffs(&self, now: i64) -> Vec<RecordCutoff> {
+        use rules::jurisdictions::{RecordClass, RetentionStart};
+        self.rules
+            .jurisdictions()
+            .into_iter()
+            .filter_map(|p| {
+                let table = rules::jurisdictions::retention_table(&p.name);
+                let rule = table.rule(RecordClass::Exclusions)?;
+                let ends = rule.then_delete && rule.from == RetentionStart::RecordEnd;
+                ends.then(|| RecordCutoff { jurisdiction: p.name, cutoff: now.saturating_sub(rule.keep_seconds) })
+            })
+            .collect()
+    }
+
     /// One bounded round: counts each table's expired rows (up to a batch and
     /// one), then deletes at most a batch of each, [`PRUNE_CHUNK`] rows a
     /// statement, each statement a write of its own with a turn of the
@@ -209,10 +240,12 @@ impl Gateway {
         let cutoffs = self.retention_cutoffs(now);
         let in_use = store::jurisdictions_in_use(self.store.as_ref()).await?;
         let records: Vec<RecordCutoff> = self.record_cutoffs(now).into_iter().filter(|c| in_use.contains(&c.jurisdiction)).collect();
+        let exclusions: Vec<RecordCutoff> = self.exclusion_cutoffs(now).into_iter().filter(|c| in_use.contains(&c.jurisdiction)).collect();
         // the same prunes, in the same order, bound at a batch (the probes) and at a limit (the deletes)
         let at = |limit: i64| {
             let mut prunes = store::prunes(&cutoffs, limit);
             prunes.extend(store::record_prunes(&records, limit));
+            prunes.extend(store::exclusion_redactions(&exclusions, now, limit));
             prunes
         };
         let probes = at(batch);
@@ -279,12 +312,14 @@ mod tests {
             webhooks: 0,
             deposits: 0,
             audit: 0,
+            player_audit: 0,
             aml_records: 0,
             aml_state: 0,
             idempotency: 0,
             sessions: 0,
             shadow: 0,
             decisions: 0,
+            player_decisions: 0,
             rate_windows: 0,
             staged_chunks: 0,
         };

@@ -34,11 +34,13 @@ macro_rules! expired {
 pub fn prunes(c: &Cutoffs, batch: i64) -> Vec<Prune> {
     // a cutoff of "never" (i64::MIN) is bound as the earliest time every
     // store keeps exactly: D1 refuses integers beyond ±2^53
+    let clamp = |cutoff: i64| cutoff.clamp(-crate::ports::MAX_STORED_INTEGER, crate::ports::MAX_STORED_INTEGER);
     let at = |cutoff: i64| {
-        let cutoff = cutoff.clamp(-crate::ports::MAX_STORED_INTEGER, crate::ports::MAX_STORED_INTEGER);
+        let cutoff = clamp(cutoff);
         move |limit: i64| vec![Value::from(cutoff), Value::from(limit)]
     };
     let decision_floor = crate::decisions::id_floor(c.decisions);
+    let player_decision_floor = crate::decisions::id_floor(c.player_decisions);
     vec![
         // an event a delivery still waits for is kept, however old (an endpoint re-enabled gets it)
         prune(
@@ -62,12 +64,23 @@ pub fn prunes(c: &Cutoffs, batch: i64) -> Vec<Prune> {
         // a deposit's natural key outlives it: kept the record-keeping period, so a retry never counts twice
         prune("deposit_transactions", expired!("deposit_transactions", "tenant_id, transaction_id", "committed_at < ?1"), at(c.aml_records), batch),
         prune("deposit_hours", expired!("deposit_hours", "tenant_id, external_user_id, hour", "hour < ?1"), at(c.deposits.div_euclid(3_600)), batch),
-        prune("audit_log", expired!("audit_log", "audit_id", "at < ?1"), at(c.audit), batch),
+        // a player's audit rows go with the player (the erasure's audit-log class), or at a period configured for all
+        prune(
+            "audit_log",
+            expired!(
+                "audit_log",
+                "audit_id",
+                "at < ?1 AND (at < ?3 OR NOT EXISTS (SELECT 1 FROM users u WHERE u.tenant_id = audit_log.tenant_id AND u.external_user_id = audit_log.resource))"
+            ),
+            |limit| vec![clamp(c.audit).into(), limit.into(), clamp(c.player_audit).into()],
+            batch,
+        ),
         prune("auth_failure_counts", expired!("auth_failure_counts", "minute, source, reason", "minute < ?1"), at(c.audit.div_euclid(60)), batch),
+        // a player's decisions go with the player (the erasure's decision-log class), or at a period configured for all
         prune(
             "decisions",
-            expired!("decisions", "decision_id", "decision_id < ?1"),
-            |limit| vec![decision_floor.as_str().into(), limit.into()],
+            expired!("decisions", "decision_id", "decision_id < ?1 AND (user_id = '' OR decision_id < ?3)"),
+            |limit| vec![decision_floor.as_str().into(), limit.into(), player_decision_floor.as_str().into()],
             batch,
         ),
         prune("decision_pages", expired!("decision_pages", "page_id", "decided_to < ?1"), at(c.decisions), batch),
@@ -138,6 +151,38 @@ pub fn record_prunes(cutoffs: &[super::RecordCutoff], batch: i64) -> Vec<Prune> 
         ));
     }
     all
+}
+
+/// Each profile's redaction of its tenants' ended exclusions, in place (the
+/// erasure's own statement: e-mail, phone and stored answer gone; ids,
+/// duration and times kept): ?1 the profile's cutoff, ?2 the limit, ?3 the
+/// jurisdiction, ?4 now. An exclusion in force, or permanent, is never one.
+pub fn exclusion_redactions(cutoffs: &[super::RecordCutoff], now: i64, batch: i64) -> Vec<Prune> {
+    macro_rules! ended {
+        () => {
+            "expires_at IS NOT NULL AND expires_at <= ?1 AND redacted_at IS NULL AND tenant_id IN (SELECT t.tenant_id FROM tenants t WHERE t.jurisdiction = ?3)"
+        };
+    }
+    cutoffs
+        .iter()
+        .map(|c| {
+            let params = |limit: i64| vec![Value::from(c.cutoff), Value::from(limit), Value::from(c.jurisdiction.as_str())];
+            let mut redact = params(batch);
+            redact.push(Value::from(now));
+            Prune {
+                table: "exclusions",
+                probe: Read::new(concat!("SELECT COUNT(*) FROM (SELECT 1 FROM exclusions WHERE ", ended!(), " LIMIT ?2) AS expired"), params(batch.saturating_add(1))),
+                delete: Stmt::new(
+                    concat!(
+                        "UPDATE exclusions SET email = NULL, phone = NULL, response = '{}', redacted_at = ?4 WHERE exclusion_id IN (SELECT exclusion_id FROM exclusions WHERE ",
+                        ended!(),
+                        " LIMIT ?2)"
+                    ),
+                    redact,
+                ),
+            }
+        })
+        .collect()
 }
 
 /// The jurisdictions some tenant has: a profile no tenant has is not swept

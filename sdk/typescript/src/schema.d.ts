@@ -2329,9 +2329,10 @@ export interface components {
             goaml?: components["schemas"]["GoamlSettings"] | null;
         };
         /**
-         * @description The subject's identity, supplied by the officer for this filing only
-         *     (the gateway holds no such data); every field the format needs and the
-         *     request lacks is named in the draft's `errors`.
+         * @description The subject's identity, supplied by the officer for this filing only;
+         *     names and date of birth the officer leaves out come from the player's
+         *     screening. Every field the format needs and neither gives is named in
+         *     the draft's `errors`.
          */
         FilingSubject: {
             address?: components["schemas"]["FilingAddress"];
@@ -3525,7 +3526,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description the rates file: `date,currency,per_unit_of,rate`, then one rate a line (see docs/decisions.md, "Reference rates") */
+                    /** @description the rates file: `date,currency,per_unit_of,rate`, then one rate a line (see docs/decisions.md, "Reference exchange rates (AML currencies)") */
                     csv: string;
                 };
             };

@@ -16,9 +16,10 @@ T = TypeVar("T", bound="FilingSubject")
 
 @_attrs_define
 class FilingSubject:
-    """The subject's identity, supplied by the officer for this filing only
-    (the gateway holds no such data); every field the format needs and the
-    request lacks is named in the draft's `errors`.
+    """The subject's identity, supplied by the officer for this filing only;
+    names and date of birth the officer leaves out come from the player's
+    screening. Every field the format needs and neither gives is named in
+    the draft's `errors`.
 
         Attributes:
             address (FilingAddress | Unset): An address as the officer or the settings give it.

@@ -15,7 +15,7 @@ class ImportAmlRatesBody:
 
     Attributes:
         csv (str): the rates file: `date,currency,per_unit_of,rate`, then one rate a line (see docs/decisions.md,
-            "Reference rates")
+            "Reference exchange rates (AML currencies)")
     """
 
     csv: str
