@@ -372,6 +372,11 @@ pub fn an_aml_case_reports_and_closes(env: &Env) -> CaseResult {
     );
     ensure!(bundle.body["explanations"][0]["explanation"]["fired"].is_array(), "explanations: {}", bundle.raw);
     ensure!(bundle.body["narrative"]["summary"].as_str().is_some_and(|s| s.contains("ctr_threshold")), "narrative: {}", bundle.raw);
+    // where each authority takes a report: goAML is not the UK's (the NCA's SAR Portal is manual, since March 2024)
+    let formats: Vec<&str> = bundle.body["regulator_formats"].as_array().into_iter().flatten().filter_map(|f| f.as_str()).collect();
+    ensure!(formats.iter().any(|f| f.starts_with("FinCEN BSA XML") && f.contains("drafted by")), "{formats:?}");
+    ensure!(formats.iter().any(|f| f.starts_with("UK NCA SAR Portal") && f.contains("manual")), "{formats:?}");
+    ensure!(formats.iter().all(|f| !(f.starts_with("goAML") && f.contains("NCA"))), "goAML named as the NCA's: {formats:?}");
     env.admin("GET", "/v1/admin/aml/cases/amlcase_unknown/report", None).expect_error(404, "case_not_found")?;
     let audit = env.admin("GET", "/v1/admin/audit", None);
     ensure!(audit.raw.contains("aml.report_export") && audit.raw.contains(&case_id), "the export is not audited");

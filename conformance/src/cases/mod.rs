@@ -35,6 +35,7 @@ cases![
     filings::goaml_reports_follow_the_fiu_profile,
     filings::filings_are_the_teams_alone,
     filings::goaml_names_a_missing_id_number_its_profile_requires,
+    filings::the_console_shows_a_cases_filings_and_serves_each_draft,
     erasure::unknown_users_are_404_and_a_repeat_answers_the_same_job,
     erasure::close_records_the_relationship_end_once,
     erasure::another_tenant_or_environment_never_reaches_a_job,
