@@ -410,7 +410,8 @@ fn a_frozen_replica_falls_back_to_the_primary_and_still_answers_excluded() {
 
 /// The negative twin, and the bookmark: with the fence off a replica 10 s
 /// behind answers "not excluded" past the bound, and `late_misses` sees it;
-/// the registrar echoing its bookmark reads its own write at once from it.
+/// the registrar echoing its bookmark reads its own write at once from it;
+/// and the deposit gate, which reads the primary, refuses the player at once.
 #[test]
 fn without_the_fence_a_stale_answer_is_caught_and_a_bookmark_reads_its_own_write() {
     if !enabled() {
@@ -428,6 +429,19 @@ fn without_the_fence_a_stale_answer_is_caught_and_a_bookmark_reads_its_own_write
     assert!(excluded, "the registrar's echoed bookmark did not read its own write (primary trips {primary})");
     let (excluded, _, replica) = world.check(&world.registrar, "own@example.com", None);
     assert!(!excluded && replica == 1, "the twin: without the bookmark the stale replica answers");
+    // The deposit gate reads the primary: while the replica is 10 s behind,
+    // the exclusion refuses the player's deposit at once. Twin: a player
+    // screened beside them, not excluded, may deposit.
+    let identity = json!({ "user_id": "p2", "first_name": "Bo", "last_name": "Ek", "date_of_birth": "1990-04-01", "nationality": "GB", "email": "p2@example.com" });
+    assert_eq!(send(&world.base, &world.registrar, "POST", "/v1/sanctions/screen", Some(identity)).0, 201);
+    let deposit = |user: &str| {
+        let body = json!({ "user_id": user, "amount_cents": 500, "currency": "USD" });
+        send(&world.base, &world.registrar, "POST", "/v1/limits/check", Some(body))
+    };
+    let (status, refused) = deposit("p1");
+    assert_eq!((status, &refused["allowed"], &refused["reason"]), (200, &json!(false), &json!("self_excluded")), "{refused}");
+    let (status, allowed) = deposit("p2");
+    assert_eq!((status, &allowed["allowed"]), (200, &json!(true)), "{allowed}");
     std::thread::sleep(BOUND.saturating_sub(acknowledged.elapsed()));
     let mut seen = Vec::new();
     for _ in 0..3 {

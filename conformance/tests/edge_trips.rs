@@ -461,3 +461,39 @@ fn a_screening_reads_list_entries_near_the_caller() {
     let far = screenings(&frozen, "f");
     assert!(far.iter().all(|t| t.d1_primary >= 3), "a frozen replica's entries were used: {far:?}");
 }
+
+/// A flood of bad keys from one public address (`CF-Connecting-IP`): once
+/// the address is past its failed authentications of the minute, its
+/// requests are refused 429 `too_many_failures` before any key is read,
+/// at no D1 trip. Twin: a bad key from another address is still read
+/// (401, a primary trip), so the count sees the read it spares.
+#[test]
+fn a_flood_of_bad_keys_costs_no_store_read_once_its_source_is_out() {
+    if !enabled() {
+        return;
+    }
+    let w = world("flood");
+    let bad = "cgw_sk_live_not-a-key-at-all-000000000000";
+    let check = |ip: &str| send(&w.base, bad, "GET", "/v1/exclusions/check?email=a@example.com", None, &[("cf-connecting-ip", ip)]);
+    // the failures are counted per clock minute: start early in one, so the flood and the counted request share it
+    let second = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() % 60).unwrap_or(0);
+    if second > 40 {
+        std::thread::sleep(Duration::from_secs(61 - second));
+    }
+    let mut statuses = Vec::new();
+    while statuses.last() != Some(&429) {
+        assert!(statuses.len() < 200, "200 bad keys from one address were never refused 429: {statuses:?}");
+        statuses.push(check("203.0.113.66").0);
+    }
+    assert!(statuses.iter().rev().skip(1).all(|s| *s == 401), "{statuses:?}");
+    reset(&w.base);
+    let (status, body) = check("203.0.113.66");
+    assert_eq!((status, &body["error"]), (429, &json!("too_many_failures")), "{body}");
+    let refused = trips(&w.base, false);
+    assert_eq!(refused.d1_primary + refused.d1_replica, 0, "a refused source's request read the store: {refused:?}");
+    reset(&w.base);
+    let (status, _) = check("203.0.113.67");
+    assert_eq!(status, 401);
+    let read = trips(&w.base, false);
+    assert!(read.d1_primary >= 1, "another address's bad key was not read: {read:?}");
+}

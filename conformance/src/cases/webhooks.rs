@@ -318,6 +318,9 @@ pub fn redirects_are_failures_and_not_followed(env: &Env) -> CaseResult {
         log.body["deliveries"].as_array().and_then(|d| d.iter().find(|d| d["event"] == json!("sanctions.hit"))).cloned().unwrap_or(Json::Null);
     ensure_eq!(delivery["status"], json!("pending"), "a 302 must count as a failure to retry");
     t.get(&format!("/v1/webhooks/{webhook_id}/deliveries?event=no.such_event")).expect_error(400, "invalid_field")?;
+    // the gateway's own event, which the rules do not name, filters too
+    t.get(&format!("/v1/webhooks/{webhook_id}/deliveries?event=user.erasure_completed")).expect(200)?;
+    t.get(&format!("/v1/webhooks/{webhook_id}/deliveries?event=user.erasure_complete")).expect_error(400, "invalid_field")?;
     ensure_eq!(delivery["last_status_code"], json!(302));
     ensure!(delivery["next_attempt_at"].is_string(), "no retry scheduled");
     Ok(())

@@ -145,11 +145,6 @@ shared_schema!(
     OpenApiDocument => from_json(json!({ "type": "object", "description": "an OpenAPI 3.1 document" }))
 );
 
-shared_schema!(
-    /// The name of an event a webhook delivers.
-    EventName => names("the name of an event", rules::EventKind::ALL.iter().map(|e| e.as_str()))
-);
-
 /// The query that names a user.
 #[derive(serde::Deserialize, utoipa::IntoParams)]
 pub struct UserQuery {
@@ -188,7 +183,6 @@ mod tests {
             Environment::schema(),
             OperationName::schema(),
             JurisdictionProfile::schema(),
-            EventName::schema(),
         ] {
             let json = serde_json::to_value(&schema).expect("serialises");
             assert!(json.get("type").is_some(), "{json}");

@@ -39,6 +39,40 @@ pub(crate) struct Envelope<'a, P: EventData> {
 /// The webhook event a finished job fires, with `{erasure_id, user_id}`.
 pub const ERASURE_COMPLETED: &str = "user.erasure_completed";
 
+/// Every event name a webhook delivers: the kinds the rules decide, and the
+/// gateway's own.
+pub(crate) fn delivered_names() -> impl Iterator<Item = &'static str> {
+    EventKind::ALL.iter().map(|k| k.as_str()).chain([ERASURE_COMPLETED])
+}
+
+crate::openapi::shared::shared_schema!(
+    /// The name of an event a webhook delivers.
+    EventName => crate::openapi::shared::from_json(
+        json!({ "type": "string", "enum": delivered_names().collect::<Vec<_>>(), "description": "the name of an event" })
+    )
+);
+
+/// An event's name as a query gives it: one a webhook delivers (400
+/// `invalid_field` for any other).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DeliveredEvent(&'static str);
+
+impl DeliveredEvent {
+    pub(crate) fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for DeliveredEvent {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+        delivered_names()
+            .find(|known| *known == name)
+            .map(DeliveredEvent)
+            .ok_or_else(|| serde::de::Error::custom(format!("must be one of {}", delivered_names().collect::<Vec<_>>().join(", "))))
+    }
+}
+
 macro_rules! payload {
     ($(#[$doc:meta])* $name:ident [$($kind:ident),+] { $($body:tt)* }) => {
         payload!($(#[$doc])* $name names [$(EventKind::$kind.as_str()),+] { $($body)* });

@@ -16,9 +16,10 @@ use crate::error::{ApiError, ApiResult};
 use crate::input::Fields;
 use crate::input::{Body, FromBody, Params, Path};
 use crate::openapi::answer::{Accepted, Answer, Created};
-use crate::openapi::shared::{EventName, Timestamp};
+use crate::openapi::shared::Timestamp;
 use crate::openapi::OperationDoc;
 use crate::{signing, time, Ctx, Gateway};
+use events::{DeliveredEvent, EventName};
 use store::DeliveryStatus;
 
 /// How long a rotated-out secret keeps signing beside the new one.
@@ -161,7 +162,7 @@ pub(crate) struct DeliveryLog {
 pub(crate) struct DeliveryFilter {
     /// only deliveries of this event
     #[param(value_type = EventName, required = false)]
-    event: Option<rules::EventKind>,
+    event: Option<DeliveredEvent>,
 }
 
 #[derive(Serialize, ToSchema)]

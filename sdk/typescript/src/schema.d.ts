@@ -2221,7 +2221,7 @@ export interface components {
          * @description the name of an event
          * @enum {string}
          */
-        EventName: "sanctions.hit" | "sanctions.cleared" | "sanctions.confirmed" | "sanctions.account_frozen" | "screening.pep_match" | "screening.adverse_media_match" | "kyc.started" | "kyc.submitted" | "kyc.approved" | "kyc.rejected" | "kyc.tier_upgraded" | "kyc.expired" | "exclusion.created" | "exclusion.expired" | "exclusion.permanent" | "exclusion.kgc_synced" | "limit.created" | "limit.activated" | "limit.decreased" | "limit.cancelled" | "limit.breach_attempt" | "aml.alert_created";
+        EventName: "sanctions.hit" | "sanctions.cleared" | "sanctions.confirmed" | "sanctions.account_frozen" | "screening.pep_match" | "screening.adverse_media_match" | "kyc.started" | "kyc.submitted" | "kyc.approved" | "kyc.rejected" | "kyc.tier_upgraded" | "kyc.expired" | "exclusion.created" | "exclusion.expired" | "exclusion.permanent" | "exclusion.kgc_synced" | "limit.created" | "limit.activated" | "limit.decreased" | "limit.cancelled" | "limit.breach_attempt" | "aml.alert_created" | "user.erasure_completed";
         /** @description the body of a `exclusion.created` delivery */
         ExclusionCreatedEvent: {
             data: components["schemas"]["ExclusionData"];

@@ -24,6 +24,7 @@ class EventName(StrEnum):
     SANCTIONS_HIT = "sanctions.hit"
     SCREENING_ADVERSE_MEDIA_MATCH = "screening.adverse_media_match"
     SCREENING_PEP_MATCH = "screening.pep_match"
+    USER_ERASURE_COMPLETED = "user.erasure_completed"
 
     def __str__(self) -> str:
         return str(self.value)
