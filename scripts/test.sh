@@ -92,10 +92,16 @@ eval "$pg_env"
 echo "postgres on 127.0.0.1:$port"
 
 step "an XSD 1.1 processor for the regulator filings: Debian's python3-xmlschema"
+# the python3 on PATH when it has the module (a pyenv's, say), else Debian's own, which the package serves
+filings_python=python3
 if ! python3 -c 'import xmlschema' 2>/dev/null; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-xmlschema >/dev/null
+  filings_python=/usr/bin/python3
+  if ! "$filings_python" -c 'import xmlschema' 2>/dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3 python3-xmlschema >/dev/null
+  fi
 fi
+"$filings_python" -c 'import xmlschema; print("xmlschema", xmlschema.__version__)'
 # every filing a test drafts is written here, then validated against the authorities' schemas
 export CGW_FILINGS_OUT="$work/filings"
 
@@ -103,7 +109,7 @@ step "unit, differential and store-contract tests"
 CGW_TEST_POSTGRES_URL=$CGW_PG_ADMIN_URL CGW_FAILOVER_TESTS=1 cargo test --locked --release --workspace --exclude conformance
 
 step "regulator filings drafted by the unit tests: FinCEN SAR/CTR against EFL_SARX/CTRXBatchSchema.xsd v1.2, goAML against the fixture; the corrupted twins refused"
-python3 scripts/validate-filings.py "$CGW_FILINGS_OUT"
+"$filings_python" scripts/validate-filings.py "$CGW_FILINGS_OUT"
 
 step "traces (cargo feature otel): spans exported over OTLP/HTTP to a loopback receiver, the trace carried to a webhook"
 cargo test --locked --release -p host-native --features otel --test otel
@@ -150,6 +156,6 @@ step "OpenAPI contract at the edge: schemathesis against scripts/edge.sh serve (
 scripts/fuzz-api.sh --edge
 
 step "regulator filings the hosts drafted in the conformance runs, against the same schemas"
-python3 scripts/validate-filings.py "$CGW_FILINGS_OUT"
+"$filings_python" scripts/validate-filings.py "$CGW_FILINGS_OUT"
 
 step "all tests passed"
