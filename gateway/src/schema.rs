@@ -731,13 +731,14 @@ const V_ERASURE: &[&str] = &[
     "CREATE INDEX IF NOT EXISTS audit_log_by_resource ON audit_log (tenant_id, resource)",
 ];
 
-/// The retention table's rows found by what dates them (issue #31): a
-/// player's state-changing decisions by the player (the erasure deletes them
-/// on the decision log's date, and nothing prunes them before), and ended
-/// exclusions not yet redacted by their end (redacted the profile's time
-/// after it).
+/// The retention table's rows found by what dates them (issue #31): the
+/// decisions by player and time (the erasure deletes a player's on the
+/// decision log's date; the sweep prunes those about no player, `user_id`
+/// empty, as a range, never walking the players' older ones it keeps), and
+/// ended exclusions not yet redacted by their end (redacted the profile's
+/// time after it).
 const V_BY_WHAT_DATES_THEM: &[&str] = &[
-    "CREATE INDEX IF NOT EXISTS decisions_by_user ON decisions (tenant_id, user_id)",
+    "CREATE INDEX IF NOT EXISTS decisions_by_user ON decisions (user_id, decision_id)",
     "CREATE INDEX IF NOT EXISTS exclusions_ending ON exclusions (expires_at) WHERE redacted_at IS NULL",
 ];
 

@@ -273,6 +273,16 @@ fn naming_user(user_id: &str) -> String {
     format!("\"user_id\":{}", serde_json::Value::from(user_id))
 }
 
+/// An ended exclusion redacted in place: the e-mail, phone and stored answer
+/// go; ids, duration and times stay. `$at` is the placeholder of the time.
+/// The erasure's class and the retention sweep's redaction both start so.
+macro_rules! redact_exclusions {
+    ($at:literal) => {
+        concat!("UPDATE exclusions SET email = NULL, phone = NULL, response = '{}', redacted_at = ", $at)
+    };
+}
+pub(crate) use redact_exclusions;
+
 /// The statements that erase one class of a player's records: personal
 /// fields nulled or replaced by `keyed` (a keyed hash), ids, statuses and
 /// times kept, `redacted_at` set; AML material and webhook payloads deleted.
@@ -321,8 +331,10 @@ pub fn erase_class(class: RecordClass, tenant_id: &str, user_id: &str, keyed_ema
             all
         }
         RecordClass::Exclusions => vec![Stmt::new(
-            "UPDATE exclusions SET email = NULL, phone = NULL, response = '{}', redacted_at = ?3
-             WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NULL AND expires_at IS NOT NULL AND expires_at <= ?3",
+            concat!(
+                redact_exclusions!("?3"),
+                " WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NULL AND expires_at IS NOT NULL AND expires_at <= ?3"
+            ),
             at(),
         )],
         RecordClass::LimitChanges => vec![Stmt::new(
@@ -332,7 +344,7 @@ pub fn erase_class(class: RecordClass, tenant_id: &str, user_id: &str, keyed_ema
         // the player's state-changing decisions, kept until this date however
         // old (the retention sweep prunes only decisions about no player);
         // read-only checks are pruned at the rules' horizon, never kept longer
-        RecordClass::DecisionLog => vec![Stmt::new("DELETE FROM decisions WHERE tenant_id = ?1 AND user_id = ?2", key())],
+        RecordClass::DecisionLog => vec![Stmt::new("DELETE FROM decisions WHERE user_id = ?2 AND tenant_id = ?1", key())],
         RecordClass::AuditLog => vec![Stmt::new(
             "DELETE FROM audit_log WHERE tenant_id = ?1 AND resource = ?2 AND (actor_key_id IS NULL OR actor_key_id <> 'erasure')",
             key(),

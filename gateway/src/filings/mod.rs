@@ -628,19 +628,15 @@ async fn keep(gw: &Gateway, s: Stored<'_>, xml: String, problems: Problems) -> A
 }
 
 /// The officer's subject completed from what the gateway holds of the
-/// player (names and date of birth): a field the officer gives wins; a
-/// redacted player gives nothing. Kept only with the filing, as the rest.
+/// player (names and date of birth), then normalised as the officer's own
+/// fields are: a field the officer gives wins; a redacted player's empty
+/// names give nothing. Kept only with the filing, as the rest.
 async fn with_stored_identity(gw: &Gateway, tenant_id: &str, user_id: &str, mut subject: Subject) -> ApiResult<Subject> {
     let Some(stored) = store::player_identity(gw.store.as_ref(), tenant_id, user_id).await? else { return Ok(subject) };
-    let fill = |field: &mut Option<String>, value: Option<String>| {
-        if field.is_none() {
-            *field = value.map(|v| v.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|v| !v.is_empty());
-        }
-    };
-    fill(&mut subject.first_name, Some(stored.first_name));
-    fill(&mut subject.last_name, Some(stored.last_name));
-    fill(&mut subject.date_of_birth, stored.date_of_birth);
-    Ok(subject)
+    subject.first_name = subject.first_name.or(Some(stored.first_name));
+    subject.last_name = subject.last_name.or(Some(stored.last_name));
+    subject.date_of_birth = subject.date_of_birth.or(stored.date_of_birth);
+    subject.normalise()
 }
 
 /// `POST /v1/admin/aml/cases/{case_id}/filings`: a FinCEN SAR or a goAML report.

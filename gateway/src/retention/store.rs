@@ -76,11 +76,19 @@ pub fn prunes(c: &Cutoffs, batch: i64) -> Vec<Prune> {
             batch,
         ),
         prune("auth_failure_counts", expired!("auth_failure_counts", "minute, source, reason", "minute < ?1"), at(c.audit.div_euclid(60)), batch),
-        // a player's decisions go with the player (the erasure's decision-log class), or at a period configured for all
+        // decisions about no player at the horizon, a range of `decisions_by_user`: the players' older ones, kept
+        // for their erasure (the decision-log class), are never walked
         prune(
             "decisions",
-            expired!("decisions", "decision_id", "decision_id < ?1 AND (user_id = '' OR decision_id < ?3)"),
-            |limit| vec![decision_floor.as_str().into(), limit.into(), player_decision_floor.as_str().into()],
+            expired!("decisions", "decision_id", "user_id = '' AND decision_id < ?1"),
+            |limit| vec![decision_floor.as_str().into(), limit.into()],
+            batch,
+        ),
+        // every decision, the players' too, only at a period configured for all (else an empty range)
+        prune(
+            "decisions",
+            expired!("decisions", "decision_id", "decision_id < ?1"),
+            |limit| vec![player_decision_floor.as_str().into(), limit.into()],
             batch,
         ),
         prune("decision_pages", expired!("decision_pages", "page_id", "decided_to < ?1"), at(c.decisions), batch),
@@ -154,8 +162,7 @@ pub fn record_prunes(cutoffs: &[super::RecordCutoff], batch: i64) -> Vec<Prune> 
 }
 
 /// Each profile's redaction of its tenants' ended exclusions, in place (the
-/// erasure's own statement: e-mail, phone and stored answer gone; ids,
-/// duration and times kept): ?1 the profile's cutoff, ?2 the limit, ?3 the
+/// erasure's own redaction, `erasure::store::redact_exclusions!`): ?1 the profile's cutoff, ?2 the limit, ?3 the
 /// jurisdiction, ?4 now. An exclusion in force, or permanent, is never one.
 pub fn exclusion_redactions(cutoffs: &[super::RecordCutoff], now: i64, batch: i64) -> Vec<Prune> {
     macro_rules! ended {
@@ -171,10 +178,14 @@ pub fn exclusion_redactions(cutoffs: &[super::RecordCutoff], now: i64, batch: i6
             redact.push(Value::from(now));
             Prune {
                 table: "exclusions",
-                probe: Read::new(concat!("SELECT COUNT(*) FROM (SELECT 1 FROM exclusions WHERE ", ended!(), " LIMIT ?2) AS expired"), params(batch.saturating_add(1))),
+                probe: Read::new(
+                    concat!("SELECT COUNT(*) FROM (SELECT 1 FROM exclusions WHERE ", ended!(), " LIMIT ?2) AS expired"),
+                    params(batch.saturating_add(1)),
+                ),
                 delete: Stmt::new(
                     concat!(
-                        "UPDATE exclusions SET email = NULL, phone = NULL, response = '{}', redacted_at = ?4 WHERE exclusion_id IN (SELECT exclusion_id FROM exclusions WHERE ",
+                        crate::erasure::store::redact_exclusions!("?4"),
+                        " WHERE exclusion_id IN (SELECT exclusion_id FROM exclusions WHERE ",
                         ended!(),
                         " LIMIT ?2)"
                     ),
