@@ -55,6 +55,17 @@ pub enum Synchronous {
     Normal,
 }
 
+/// WAL pages (4 KiB each, 64 MiB) after which a commit checkpoints the WAL
+/// into the database, against SQLite's default of 1,000. The read-only
+/// decision log writes megabytes a second under load; at the default a
+/// checkpoint ran several times a second, and each start and end of one
+/// makes the checks' read transactions retry for their WAL read marks:
+/// the checks' p99 went from 2.2–2.4 ms to 2.8–3.4 ms (`docs/benchmarks.md`).
+/// Durability does not change (a commit is durable in the WAL); a larger
+/// WAL costs disk (bounded by `journal_size_limit`) and a longer replay on open.
+pub const CHECKPOINT_PAGES: i64 = 16_384;
+const _: () = assert!(CHECKPOINT_PAGES * 4096 == 67_108_864);
+
 impl Synchronous {
     pub fn parse(text: &str) -> Option<Self> {
         match text.to_ascii_lowercase().as_str() {
@@ -63,10 +74,21 @@ impl Synchronous {
             _ => None,
         }
     }
+    /// A writer's settings: WAL, its commit setting, and checkpoints of
+    /// [`CHECKPOINT_PAGES`] (the WAL file truncated back to that size after one).
     fn pragma(self) -> &'static str {
+        macro_rules! writer {
+            ($synchronous:literal) => {
+                concat!(
+                    "PRAGMA journal_mode = WAL; PRAGMA synchronous = ",
+                    $synchronous,
+                    "; PRAGMA busy_timeout = 5000; PRAGMA wal_autocheckpoint = 16384; PRAGMA journal_size_limit = 67108864;"
+                )
+            };
+        }
         match self {
-            Synchronous::Full => "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;",
-            Synchronous::Normal => "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;",
+            Synchronous::Full => writer!("FULL"),
+            Synchronous::Normal => writer!("NORMAL"),
         }
     }
 }
@@ -316,6 +338,25 @@ mod tests {
         let path = dir.path().join("inline.db");
         let store = SqliteStore::open_with_readers(path.to_str().unwrap(), 2).unwrap();
         (dir, store)
+    }
+
+    /// Both writers' settings (the store's, and the decision log's second
+    /// connection): checkpoints every [`CHECKPOINT_PAGES`], the WAL truncated
+    /// back to that size. The twin: a connection opened without them keeps
+    /// SQLite's default of 1,000 pages.
+    #[test]
+    fn writers_checkpoint_at_sixty_four_mebibytes_of_wal() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("checkpoint.db");
+        let path = path.to_str().unwrap();
+        let setting = |c: &Connection, pragma: &str| -> i64 { c.query_row(&format!("PRAGMA {pragma}"), [], |r| r.get(0)).unwrap() };
+        for synchronous in [Synchronous::Full, Synchronous::Normal] {
+            let store = SqliteStore::open_with(path, 1, synchronous).unwrap();
+            let writer = store.writer.lock().unwrap();
+            assert_eq!(setting(&writer, "wal_autocheckpoint"), CHECKPOINT_PAGES, "{synchronous:?}");
+            assert_eq!(setting(&writer, "journal_size_limit"), CHECKPOINT_PAGES * 4096, "{synchronous:?}");
+        }
+        assert_eq!(setting(&Connection::open(path).unwrap(), "wal_autocheckpoint"), 1_000);
     }
 
     async fn reading_thread(store: &SqliteStore) -> std::thread::ThreadId {

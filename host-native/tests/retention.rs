@@ -339,6 +339,16 @@ async fn each_class_is_erased_on_its_date_under_each_profile_and_not_a_day_earli
                 json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": 5_000, "currency": currency, "requested_at": iso(START) });
             assert_eq!(send(&gw, &key, "POST", "/v1/limits", limit, None).await.0, 201);
         }
+        // an endpoint (never delivered to here: its deliveries stay pending), and a
+        // check of the subject awaiting the team's review when the erasure comes
+        let (status, hook) = send(&gw, &key, "POST", "/v1/webhooks", json!({ "url": "http://127.0.0.1:9/hook" }), None).await;
+        assert_eq!(status, 201, "{hook}");
+        let check = json!({ "user_id": "subject", "withdrawal_amount_cents": 250_000, "currency": currency, "email": "subject@example.com", "phone": "+44 7700 900123" });
+        let (status, check) = send(&gw, &key, "POST", "/v1/kyc/start", check, None).await;
+        assert_eq!(status, 201, "{check}");
+        let check_id = check["kyc_check_id"].as_str().unwrap().to_string();
+        let (_, submitted) = send(&gw, &key, "POST", &format!("/v1/sandbox/kyc/{check_id}/submit"), json!({}), None).await;
+        assert_eq!(submitted["status"], "pending_review", "{submitted}");
         gw.flush_decisions().await.unwrap();
 
         // the relationship ends on day 30; a second close answers the first's time
@@ -381,6 +391,14 @@ async fn each_class_is_erased_on_its_date_under_each_profile_and_not_a_day_earli
         // restricted: hidden from operator reads
         let (status, _) = send(&gw, &key, "GET", "/v1/kyc/tier?user_id=subject", Json::Null, None).await;
         assert_eq!(status, 404, "{jurisdiction}: a restricted player is still read");
+        let (status, _) = send(&gw, &key, "GET", &format!("/v1/kyc/status?kyc_check_id={check_id}"), Json::Null, None).await;
+        assert_eq!(status, 404, "{jurisdiction}: a restricted player's check is still read");
+        // the team still decides the check, and the operator is told (ids and statuses only)
+        let review = json!({ "kyc_check_id": check_id, "decision": "approve", "reviewer": "analyst-2" });
+        let (status, reviewed) = send(&gw, &admin, "POST", "/v1/kyc/manual-review", review, None).await;
+        assert_eq!((status, reviewed["status"].as_str()), (200, Some("approved")), "{jurisdiction}: {reviewed}");
+        let told = "SELECT COUNT(*) FROM outbox WHERE tenant_id = ?1 AND event <> 'user.erasure_completed' AND envelope LIKE '%' || ?2 || '%'";
+        assert!(count(told, tenant_id.clone(), "\"user_id\":\"subject\"").await > 0, "{jurisdiction}: the operator was not told of the decision");
         let (status, _) = send(&gw, &key, "GET", "/v1/kyc/tier?user_id=silent", Json::Null, None).await;
         assert_eq!(status, 200, "{jurisdiction}: the twin: a player with no erasure is read");
 
@@ -462,6 +480,8 @@ async fn each_class_is_erased_on_its_date_under_each_profile_and_not_a_day_earli
             1,
             "{jurisdiction}: no user.erasure_completed"
         );
+        // what was told while the player was restricted goes with the job
+        assert_eq!(count(told, tenant_id.clone(), "\"user_id\":\"subject\"").await, 0, "{jurisdiction}: events of the restriction outlive the job");
         let audited = "SELECT COUNT(*) FROM audit_log WHERE tenant_id = ?1 AND resource = ?2 AND action LIKE 'erasure.%'";
         assert!(count(audited, tenant_id.clone(), Box::leak(erasure_id.clone().into_boxed_str())).await >= 4, "{jurisdiction}: steps not audited");
 

@@ -120,3 +120,48 @@ async fn a_revocation_reaches_every_host_within_a_second() {
         assert_eq!(call(&b, &other_key, "GET", "/v1/webhooks", Json::Null).await.0, 401);
     }
 }
+
+/// A list change re-screens each user once when two hosts run the re-screen
+/// at the same moment: each batch is claimed before anyone in it is
+/// screened, so no player's screening is decided (and logged) twice. The
+/// twin: the change's users are all screened, whichever host won.
+#[tokio::test]
+async fn a_list_change_screens_each_user_once_when_two_hosts_run_it_at_once() {
+    let Some(url) = support::postgres_database("cgw_two_hosts_rescreen").await else { return };
+    let clock = TestClock(Arc::new(AtomicI64::new(START)));
+    let (a, b) = (host(&url, &clock).await, host(&url, &clock).await);
+    let admin = a.create_admin_key(Environment::Sandbox).await.unwrap();
+    let (_, tenant) =
+        call(&a, &admin, "POST", "/v1/admin/tenants", json!({ "name": "op", "environment": "sandbox", "rate_limit_per_minute": 1000 })).await;
+    let key = tenant["api_key"].as_str().unwrap().to_string();
+    // the rules are seen live before anyone signs up: no re-screen for a rules change is due
+    a.run_scheduled().await.unwrap();
+    for i in 0..40 {
+        let user = format!("u-{i:02}");
+        let person = json!({ "user_id": user, "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": format!("{user}@example.com") });
+        assert_eq!(call(&a, &key, "POST", "/v1/sanctions/screen", person).await.0, 201);
+    }
+    let screenings = || async {
+        let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+        tokio::spawn(connection);
+        client.query_one("SELECT COUNT(*) FROM decisions WHERE operation = 'screening'", &[]).await.unwrap().get::<_, i64>(0)
+    };
+    let at_signup = screenings().await;
+    assert_eq!(at_signup, 40, "one screening decision a signup");
+    let entry = gateway::lists::ListEntry {
+        entity_id: "1".into(),
+        kind: rules::EntryKind::Individual,
+        names: vec!["Lavrentiy Prokhodtsev".into()],
+        dates_of_birth: vec!["1961-07-04".into()],
+        nationalities: vec!["RU".into()],
+        programs: "TEST".into(),
+        topic: rules::EntryTopic::Sanction,
+    };
+    gateway::lists::import(&a, Environment::Sandbox, "ofac-sdn", gateway::lists::ListFormat::OfacCsv, vec![entry], "cli").await.unwrap();
+    clock.0.fetch_add(1, Ordering::SeqCst);
+    for _ in 0..6 {
+        let (ra, rb) = tokio::join!(a.run_scheduled(), b.run_scheduled());
+        assert!(ra.is_ok() || rb.is_ok(), "neither host finished its round: {ra:?} {rb:?}");
+    }
+    assert_eq!(screenings().await - at_signup, 40, "a user was re-screened twice, or not at all, after the list change");
+}

@@ -329,6 +329,65 @@ pub fn a_restricted_players_case_is_still_decided(env: &Env) -> CaseResult {
     Ok(())
 }
 
+/// A sanctions case and a KYC check opened before an erasure restricted the
+/// player are still decided through the single-step routes (200, never 500),
+/// while the operator's reads of the check hide it like the player (404
+/// `kyc_check_not_found`). The twins are players nobody erased.
+pub fn a_restricted_players_check_and_sanctions_case_are_still_decided(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let (erased, kept) = ((unique("u"), unique("u")), (unique("u"), unique("u")));
+    let mut opened = Vec::new();
+    for (screened, verified) in [&erased, &kept] {
+        let hit = t.post("/v1/sanctions/screen", crate::client::identity(screened, "MaybeMo", "Lee", &format!("{screened}@example.com")));
+        hit.expect(201)?;
+        ensure!(hit.str("case_id").len() > 4, "no sanctions case for {screened}: {}", hit.raw);
+        t.signup(verified)?;
+        let started = t.post(
+            "/v1/kyc/start",
+            json!({ "user_id": verified, "email": "p@example.com", "phone": "+44 7700 900123", "withdrawal_amount_cents": 250_000, "currency": "USD" }),
+        );
+        started.expect(201)?;
+        let check_id = started.str("kyc_check_id").to_string();
+        let submitted = t.post(&format!("/v1/sandbox/kyc/{check_id}/submit"), json!({}));
+        ensure_eq!(submitted.str("status"), "pending_review", submitted.raw);
+        opened.push((hit.str("case_id").to_string(), check_id));
+    }
+    for user in [&erased.0, &erased.1] {
+        erase(&t, user).expect(202)?;
+    }
+    for (name, (case_id, check_id)) in ["erased", "kept"].into_iter().zip(&opened) {
+        let status = t.get(&format!("/v1/kyc/status?kyc_check_id={check_id}"));
+        let token = t.post(&format!("/v1/kyc/{check_id}/token"), json!({}));
+        if name == "erased" {
+            status.expect_error(404, "kyc_check_not_found")?;
+            token.expect_error(404, "kyc_check_not_found")?;
+        } else {
+            status.expect(200)?;
+            ensure_eq!(status.str("status"), "pending_review");
+        }
+        let reviewed = env.admin(
+            "POST",
+            &format!("/v1/admin/sanctions/cases/{case_id}/review"),
+            Some(&json!({ "decision": "dismiss", "reviewer": "analyst-7" })),
+        );
+        reviewed.expect(200)?;
+        ensure!(reviewed.header("x-decision-id").is_some_and(|d| !d.is_empty()), "the {name} player's case decision is not logged");
+        let approved = env.call(
+            "POST",
+            "/v1/kyc/manual-review",
+            Some(&env.admin_sandbox),
+            Some(&json!({ "kyc_check_id": check_id, "decision": "approve", "reviewer": "analyst-2" })),
+        );
+        approved.expect(200)?;
+        ensure_eq!(approved.str("status"), "approved", "{name}");
+    }
+    t.get(&format!("/v1/kyc/tier?user_id={}", erased.1)).expect_error(404, "user_not_found")?;
+    ensure_eq!(t.get(&format!("/v1/kyc/tier?user_id={}", kept.1)).str("verified_tier"), "tier_2");
+    t.get(&format!("/v1/sanctions/status?user_id={}", erased.0)).expect_error(404, "user_not_found")?;
+    ensure_eq!(t.get(&format!("/v1/sanctions/status?user_id={}", kept.0)).str("status"), "cleared");
+    Ok(())
+}
+
 /// An erasure finds the player's stored answers by their exact id, whatever
 /// its length: a 70-character id with `_` (a `LIKE` wildcard) is erased
 /// (202; its keyed repeat is no longer replayed), while a player whose id

@@ -44,6 +44,7 @@ cases![
     erasure::a_restricted_players_screening_is_never_replayed,
     erasure::a_restricted_player_is_never_rescreened,
     erasure::a_restricted_players_case_is_still_decided,
+    erasure::a_restricted_players_check_and_sanctions_case_are_still_decided,
     erasure::erasure_finds_the_player_by_the_exact_id,
     erasure::shared_exclusion_events_of_an_erased_player_are_expunged_everywhere,
     basics::health_is_public_and_unauthenticated,

@@ -603,6 +603,12 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
             ));
             let state = state_of(&plans);
             if state == ErasureState::Erased {
+                // the team's decisions on the restricted player's cases told the operator
+                // (ids and statuses only): those events go with the job too (an unasked
+                // job's player ended years ago, as in `erase_due`)
+                if RequestedBy::parse(&job.requested_by) != Some(RequestedBy::Retention) {
+                    statements.extend(store::erase_payloads(owner.tenant_id, &job.external_user_id));
+                }
                 statements.extend(completion(gw, &owner, &job.erasure_id, &job.external_user_id, now));
             }
             statements.push(store::advance_job(&job.erasure_id, state.as_str(), encode(&plans)?, next_due(&plans), job.updated_at, now));

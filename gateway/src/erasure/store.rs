@@ -349,27 +349,30 @@ pub fn erase_class(class: RecordClass, tenant_id: &str, user_id: &str, keyed_ema
             "DELETE FROM audit_log WHERE tenant_id = ?1 AND resource = ?2 AND (actor_key_id IS NULL OR actor_key_id <> 'erasure')",
             key(),
         )],
-        // the tenant's events naming the player, and the events of the player's
-        // exclusions fanned out to every tenant of the environment (shared exclusions)
-        RecordClass::WebhookPayloads => {
-            let matching = || vec![Value::from(tenant_id), Value::from(user_id), Value::from(naming_user(user_id))];
-            vec![
-                Stmt::new(
-                    concat!(
-                        "DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT d.delivery_id FROM webhook_deliveries d JOIN outbox o ON o.event_id = d.event_id WHERE ",
-                        subject_events!(),
-                        ")"
-                    ),
-                    matching(),
-                ),
-                Stmt::new(
-                    concat!("DELETE FROM webhook_deliveries WHERE event_id IN (SELECT o.event_id FROM outbox o WHERE ", subject_events!(), ")"),
-                    matching(),
-                ),
-                Stmt::new(concat!("DELETE FROM outbox WHERE event_id IN (SELECT o.event_id FROM outbox o WHERE ", subject_events!(), ")"), matching()),
-            ]
-        }
+        RecordClass::WebhookPayloads => erase_payloads(tenant_id, user_id),
     }
+}
+
+/// The tenant's stored events naming the player, and the events of the
+/// player's exclusions fanned out to every tenant of the environment
+/// (shared exclusions), with their deliveries and attempts.
+pub(crate) fn erase_payloads(tenant_id: &str, user_id: &str) -> Vec<Stmt> {
+    let matching = || vec![Value::from(tenant_id), Value::from(user_id), Value::from(naming_user(user_id))];
+    vec![
+        Stmt::new(
+            concat!(
+                "DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT d.delivery_id FROM webhook_deliveries d JOIN outbox o ON o.event_id = d.event_id WHERE ",
+                subject_events!(),
+                ")"
+            ),
+            matching(),
+        ),
+        Stmt::new(
+            concat!("DELETE FROM webhook_deliveries WHERE event_id IN (SELECT o.event_id FROM outbox o WHERE ", subject_events!(), ")"),
+            matching(),
+        ),
+        Stmt::new(concat!("DELETE FROM outbox WHERE event_id IN (SELECT o.event_id FROM outbox o WHERE ", subject_events!(), ")"), matching()),
+    ]
 }
 
 /// The statements that erase a player's filings made at or before `cutoff`

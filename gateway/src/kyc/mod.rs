@@ -645,7 +645,7 @@ async fn vendor_webhook(gw: &Gateway, headers: &http::HeaderMap, body: &[u8]) ->
             .await?
             .filter(|c| c.environment == Environment::Production)
             .ok_or_else(|| ApiError::not_found("kyc_check_not_found", "no such KYC check"))?;
-        let user = gw.find_user(&check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)?;
+        let user = check_subject(gw, &check).await?;
         let now = gw.clock.now();
         let (decision, log) = decide_vendor_check(gw, &check, &user, action, vendor_tier, now)?;
         if !apply_check_decision(gw, &check, &user, &decision, &log, Reviewer::named("sumsub"), now).await? {
@@ -805,8 +805,7 @@ pub(crate) async fn apply_case_decision(
     now: i64,
     extra: Vec<Stmt>,
 ) -> ApiResult<Option<(DecisionLog, KycStatus)>> {
-    let user =
-        crate::users::store::find_case_subject(gw.store.as_ref(), &check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)?;
+    let user = check_subject(gw, check).await?;
     let action = if approve { KycAction::Approve } else { KycAction::Reject };
     let (decision, log) = decide_check(gw, check, &user, action, now)?;
     if decision.refused || !decision.changed {
@@ -911,10 +910,18 @@ pub(crate) async fn abandoned_check_candidates(gw: &Gateway, now: i64, abandon_s
 }
 
 /// The check of this tenant with the user behind it.
+/// A check of a player an erasure restricted is hidden like the player (404).
 async fn tenant_check(gw: &Gateway, ctx: &Ctx<'_>, kyc_check_id: &str) -> ApiResult<(Check, User)> {
     let check = store::check(gw.store.as_ref(), kyc_check_id).await?.filter(|c| c.tenant_id == ctx.caller.tenant_id).ok_or_else(check_not_found)?;
-    let user = gw.find_user(&check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)?;
+    let user = gw.find_user(&check.tenant_id, &check.external_user_id).await?.ok_or_else(check_not_found)?;
     Ok((check, user))
+}
+
+/// The player of a check the team or the vendor decides, restricted or not:
+/// a check started before an erasure restricted the player is still decided,
+/// as a review case is (`users::store::find_case_subject`).
+async fn check_subject(gw: &Gateway, check: &Check) -> ApiResult<User> {
+    crate::users::store::find_case_subject(gw.store.as_ref(), &check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)
 }
 
 pub(crate) async fn kyc_status(gw: &Gateway, ctx: &Ctx<'_>, Params(CheckQuery { kyc_check_id }): Params<CheckQuery>) -> ApiResult<Answer<CheckView>> {
@@ -1042,7 +1049,7 @@ pub(crate) async fn kyc_manual_review(gw: &Gateway, ctx: &Ctx<'_>, Body(review):
     until_committed!({
         let check =
             store::check(gw.store.as_ref(), &kyc_check_id).await?.filter(|c| c.environment == ctx.caller.environment).ok_or_else(check_not_found)?;
-        let user = gw.find_user(&check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)?;
+        let user = check_subject(gw, &check).await?;
         let (decision, log) = decide_check(gw, &check, &user, action, ctx.now)?;
         if !apply_check_decision(gw, &check, &user, &decision, &log, Reviewer { name: &reviewer, reason: reason.as_deref() }, ctx.now).await? {
             return Ok(None);
@@ -1083,7 +1090,7 @@ impl Gateway {
             }
             let offset = crate::tenants::store::operator_clock_offset(self.store.as_ref(), &check.tenant_id, check.environment).await?.unwrap_or(0);
             let now = self.clock.now().saturating_add(offset);
-            let user = self.find_user(&check.tenant_id, &check.external_user_id).await?.ok_or_else(ApiError::internal)?;
+            let user = check_subject(self, &check).await?;
             let action = if approve { KycAction::Approve } else { KycAction::Reject };
             let (decision, log) = decide_check(self, &check, &user, action, now)?;
             if decision.refused || !decision.changed {

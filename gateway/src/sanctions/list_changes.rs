@@ -29,10 +29,19 @@ impl Gateway {
         Ok((screened, failed))
     }
 
-    /// One list's turn: up to `batch` users after its cursor; answers how
-    /// many were screened, how many failed and how many were looked at.
+    /// One list's turn: up to `batch` users after its cursor, claimed before
+    /// any is screened (hosts sharing a store never screen one batch twice);
+    /// answers how many were screened, how many failed and how many were looked at.
     async fn rescreen_one_list(&self, job: &lists::store::RescreenJob, batch: i64) -> ApiResult<(usize, usize, i64)> {
         let users = lists::store::users_after(self.store.as_ref(), job.environment, &job.after_tenant, &job.after_user, batch).await?;
+        let done = (users.len() as i64) < batch;
+        let (last_tenant, last_user) = match users.last() {
+            Some(u) => (u.tenant_id.as_str(), u.user_id.as_str()),
+            None => (job.after_tenant.as_str(), job.after_user.as_str()),
+        };
+        if !lists::store::claim_rescreen(self.store.as_ref(), job, last_tenant, last_user, !done).await? {
+            return Ok((0, 0, 0));
+        }
         let (mut screened, mut failed) = (0, 0);
         for user in &users {
             // Every user is screened; the rules keep one under review or confirmed as they are.
@@ -48,12 +57,6 @@ impl Gateway {
                 }
             }
         }
-        let done = (users.len() as i64) < batch;
-        let (last_tenant, last_user) = match users.last() {
-            Some(u) => (u.tenant_id.clone(), u.user_id.clone()),
-            None => (job.after_tenant.clone(), job.after_user.clone()),
-        };
-        self.store.batch(vec![lists::store::advance_rescreen(&job.list_id, last_tenant, last_user, !done)]).await?;
         Ok((screened, failed, users.len() as i64))
     }
 }

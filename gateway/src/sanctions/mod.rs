@@ -697,7 +697,8 @@ pub(crate) async fn review_case(
     until_committed!({
         let case = store::case(gw.store.as_ref(), ctx.caller.environment, case_id).await?.ok_or_else(case_not_found)?;
         let (tenant_id, user_id, case_status) = (case.tenant_id.clone(), case.user_id.clone(), case.status);
-        let user = gw.find_user(&tenant_id, &user_id).await?.ok_or_else(ApiError::internal)?;
+        // a case opened before an erasure restricted the player is still decided
+        let user = crate::users::store::find_case_subject(gw.store.as_ref(), &tenant_id, &user_id).await?.ok_or_else(ApiError::internal)?;
         let scope = Scope { environment: ctx.caller.environment, tenant_id: tenant_id.clone(), user_id: user_id.clone() };
         let facts = CaseReviewFacts { case_status, action, case_kind: case.kind };
         let (decision, log) = gw.decide(&scope, Operation::CaseReview, &facts, |r, f| r.decide_case_review(f))?;
