@@ -121,12 +121,14 @@ async fn a_revocation_reaches_every_host_within_a_second() {
     }
 }
 
-/// A list change re-screens each user once when two hosts run the re-screen
-/// at the same moment: each batch is claimed before anyone in it is
-/// screened, so no player's screening is decided (and logged) twice. The
-/// twin: the change's users are all screened, whichever host won.
+/// A list change, and then the quarter, re-screen each user once when two
+/// hosts run the re-screens at the same moment: a list change's batch is
+/// claimed before anyone in it is screened, and a periodic re-screen passes
+/// over a user screened since the round read them, so no player's screening
+/// is decided (and logged) twice. The twin: every user is screened, whichever
+/// host won.
 #[tokio::test]
-async fn a_list_change_screens_each_user_once_when_two_hosts_run_it_at_once() {
+async fn a_list_change_and_the_quarter_screen_each_user_once_when_two_hosts_run_them_at_once() {
     let Some(url) = support::postgres_database("cgw_two_hosts_rescreen").await else { return };
     let clock = TestClock(Arc::new(AtomicI64::new(START)));
     let (a, b) = (host(&url, &clock).await, host(&url, &clock).await);
@@ -164,4 +166,13 @@ async fn a_list_change_screens_each_user_once_when_two_hosts_run_it_at_once() {
         assert!(ra.is_ok() || rb.is_ok(), "neither host finished its round: {ra:?} {rb:?}");
     }
     assert_eq!(screenings().await - at_signup, 40, "a user was re-screened twice, or not at all, after the list change");
+
+    // a quarter and two days on, the periodic re-screen: once a user, whichever host does it
+    let before_quarter = screenings().await;
+    clock.0.fetch_add(92 * 86_400, Ordering::SeqCst);
+    for _ in 0..6 {
+        let (ra, rb) = tokio::join!(a.run_scheduled(), b.run_scheduled());
+        assert!(ra.is_ok() || rb.is_ok(), "neither host finished its round: {ra:?} {rb:?}");
+    }
+    assert_eq!(screenings().await - before_quarter, 40, "a user was re-screened twice, or not at all, in the periodic round");
 }

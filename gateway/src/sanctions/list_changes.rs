@@ -49,7 +49,7 @@ impl Gateway {
                 Environment::Sandbox => self.clock.now().saturating_add(user.clock_offset_seconds),
                 Environment::Production => self.clock.now(),
             };
-            match super::rescreen_user(self, &user.tenant_id, &user.user_id, now, Entries::ChangedIn(&job.list_id)).await {
+            match super::rescreen_user(self, &user.tenant_id, &user.user_id, now, Entries::ChangedIn(&job.list_id), super::After::Any).await {
                 Ok(_) => screened += 1,
                 Err(error) => {
                     super::rescreen_failed(&error);

@@ -839,6 +839,8 @@ pub(crate) struct DueRescreenWork {
     pub tenant_id: String,
     pub user_id: String,
     pub now: i64,
+    /// the screening the round found due
+    pub last_screened_at: i64,
 }
 
 /// Clear or cleared users screened a quarter ago or more, with the facts
@@ -852,7 +854,16 @@ pub(crate) async fn due_rescreens(gw: &Gateway, now: i64) -> ApiResult<Vec<(DueR
         .map(|u| {
             let tenant_now = now.saturating_add(u.clock_offset_seconds);
             let facts = DueUser { now: tenant_now, status: u.status, last_screened_at: u.last_screened_at };
-            (DueRescreenWork { environment: u.environment, tenant_id: u.tenant_id, user_id: u.user_id, now: tenant_now }, facts)
+            (
+                DueRescreenWork {
+                    environment: u.environment,
+                    tenant_id: u.tenant_id,
+                    user_id: u.user_id,
+                    now: tenant_now,
+                    last_screened_at: u.last_screened_at,
+                },
+                facts,
+            )
         })
         .collect())
 }
@@ -893,8 +904,9 @@ pub(crate) async fn rescreen_after_rules_change(gw: &Gateway, batch: i64) -> Api
             Environment::Sandbox => now.saturating_add(user.clock_offset_seconds),
             Environment::Production => now,
         };
-        match rescreen_user(gw, &user.tenant_id, &user.user_id, tenant_now, Entries::All).await {
-            Ok(_) => screened += 1,
+        match rescreen_user(gw, &user.tenant_id, &user.user_id, tenant_now, Entries::All, After::Since(user.last_screened_at)).await {
+            Ok(Some(_)) => screened += 1,
+            Ok(None) => {}
             Err(error) => {
                 rescreen_failed(&error);
                 failed += 1;
@@ -904,17 +916,38 @@ pub(crate) async fn rescreen_after_rules_change(gw: &Gateway, batch: i64) -> Api
     Ok((screened, failed))
 }
 
+/// Which screening a scheduled re-screen follows: the one whose time the
+/// round read (`Since`), checked again on each fresh read, so a user
+/// another host re-screened since is passed over; or any (`Any`: a claimed
+/// batch, or an admin's ask).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum After {
+    Any,
+    Since(i64),
+}
+
 /// Screens a user again; a new hit holds their transactions and opens a
-/// case exactly as at signup. Returns whether it was a hit.
+/// case exactly as at signup. Returns whether it was a hit, or `None` when
+/// the user was screened again since the round read them (`after`).
 /// `entries` names the list entries to screen against: all of them, or
 /// those one import changed (the re-screen after a list update).
-pub(crate) async fn rescreen_user(gw: &Gateway, tenant_id: &str, user_id: &str, now: i64, entries: Entries<'_>) -> ApiResult<bool> {
+pub(crate) async fn rescreen_user(
+    gw: &Gateway,
+    tenant_id: &str,
+    user_id: &str,
+    now: i64,
+    entries: Entries<'_>,
+    after: After,
+) -> ApiResult<Option<bool>> {
     until_committed!({
         // a restricted player (an erasure asked) is held, not processed: never re-screened, answered as unknown
         let who = store::screened_person(gw.store.as_ref(), tenant_id, user_id)
             .await?
             .filter(|who| !who.restricted)
             .ok_or_else(ApiError::user_not_found)?;
+        if matches!(after, After::Since(seen) if seen != who.last_screened_at) {
+            return Ok(None);
+        }
         let environment = who.environment;
         let name = format!("{} {}", who.first_name, who.last_name);
         let person = Person { name: &name, date_of_birth: &who.date_of_birth, nationality: &who.nationality };
@@ -952,7 +985,7 @@ pub(crate) async fn rescreen_user(gw: &Gateway, tenant_id: &str, user_id: &str, 
             Vec::new()
         };
         statements.extend(case_statements);
-        Ok(gw.commit(statements).await?.then_some(hit))
+        Ok(gw.commit(statements).await?.then_some(Some(hit)))
     })
 }
 
@@ -973,7 +1006,7 @@ pub(crate) async fn rescreen(
     let now = gw.clock.now() + offset;
     let mut hits = 0;
     for user in &users {
-        hits += usize::from(rescreen_user(gw, &tenant_id, user, now, Entries::All).await?);
+        hits += usize::from(rescreen_user(gw, &tenant_id, user, now, Entries::All, After::Any).await?.unwrap_or(false));
     }
     Answer::new(&Rescreened { tenant_id, rescreened: users.len(), new_hits: hits })
 }

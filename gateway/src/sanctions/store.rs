@@ -436,13 +436,14 @@ pub(crate) struct ScreenedPerson {
     pub version: i64,
     /// an erasure was asked: the data is held under a legal obligation, not processed (no re-screen)
     pub restricted: bool,
+    pub last_screened_at: i64,
 }
 
 pub(crate) async fn screened_person(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<ScreenedPerson>> {
     let rows = store
         .query(
             "SELECT u.first_name, u.last_name, u.sanctions_status, u.screen_id, t.environment, u.date_of_birth, u.nationality, u.version,
-                    u.restricted_at
+                    u.restricted_at, u.last_screened_at
              FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
              WHERE u.tenant_id = ?1 AND u.external_user_id = ?2",
             vec![tenant_id.into(), user_id.into()],
@@ -460,6 +461,7 @@ pub(crate) async fn screened_person(store: &dyn Store, tenant_id: &str, user_id:
                 nationality: row.opt_text(6)?.unwrap_or_default(),
                 version: row.int(7)?,
                 restricted: row.opt_int(8)?.is_some(),
+                last_screened_at: row.int(9)?,
             })
         })
         .transpose()
