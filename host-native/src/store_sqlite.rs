@@ -60,7 +60,8 @@ pub enum Synchronous {
 /// decision log writes megabytes a second under load; at the default a
 /// checkpoint ran several times a second, and each start and end of one
 /// makes the checks' read transactions retry for their WAL read marks:
-/// the checks' p99 went from 2.2–2.4 ms to 2.8–3.4 ms (`docs/benchmarks.md`).
+/// at this setting `limits/check`'s p99 is 2.1–2.6 ms, against 2.7–3.6 ms
+/// at the default (`docs/benchmarks.md`).
 /// Durability does not change (a commit is durable in the WAL); a larger
 /// WAL costs disk (bounded by `journal_size_limit`) and a longer replay on open.
 pub const CHECKPOINT_PAGES: i64 = 16_384;

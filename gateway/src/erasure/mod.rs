@@ -605,7 +605,7 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
             if state == ErasureState::Erased {
                 // the team's decisions on the restricted player's cases told the operator
                 // (ids and statuses only): those events go with the job too (an unasked
-                // job's player ended years ago, as in `erase_due`)
+                // job's player ended years before it: nothing to scan the outbox for)
                 if RequestedBy::parse(&job.requested_by) != Some(RequestedBy::Retention) {
                     statements.extend(store::erase_payloads(owner.tenant_id, &job.external_user_id));
                 }

@@ -946,7 +946,8 @@ pub(crate) async fn rescreen_user(
             .filter(|who| !who.restricted)
             .ok_or_else(ApiError::user_not_found)?;
         if matches!(after, After::Since(seen) if seen != who.last_screened_at) {
-            return Ok(None);
+            // done: passed over (`Ok(None)` here would be a lost race, read again)
+            return Ok(Some(None));
         }
         let environment = who.environment;
         let name = format!("{} {}", who.first_name, who.last_name);
