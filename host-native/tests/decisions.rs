@@ -8,6 +8,8 @@ mod support;
 use support::TestClock;
 
 use std::process::Command;
+
+use base64::Engine as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -128,14 +130,23 @@ async fn one_rules_call_per_check_and_replay(db: &str, scratch: &std::path::Path
     assert_eq!(code, Some(0));
 
     // A record whose output was altered is reported, with the path that
-    // differs. A read-only decision such as this check is kept in a page.
+    // differs. A read-only decision such as this check is kept in a page,
+    // stored as documented: `lz4:`, then base64 of a size-prefixed LZ4 block.
+    // The altered page is written back as pages were before packing, as
+    // plain JSON text, which is still read.
     let store = open_store(&db).await.unwrap();
+    let rows = store
+        .query("SELECT page_id, entries FROM decision_pages WHERE page_id <= ?1 AND last_id >= ?1", vec![check_id.as_str().into()])
+        .await
+        .unwrap();
+    let (page_id, stored) = (rows[0].text(0).unwrap(), rows[0].text(1).unwrap());
+    let block = base64::engine::general_purpose::STANDARD_NO_PAD.decode(stored.strip_prefix("lz4:").expect("a packed page")).unwrap();
+    let text = String::from_utf8(lz4_flex::block::decompress_size_prepended(&block).unwrap()).unwrap();
+    assert!(text.contains(&format!("\"id\":\"{check_id}\"")), "{text}");
+    let altered = text.replace("\"would_remain_cents\":6500", "\"would_remain_cents\":9999");
+    assert_ne!(altered, text, "the page holds the check's output");
     store
-        .batch(vec![Stmt::expect_one(
-            "UPDATE decision_pages SET entries = replace(entries, '\"would_remain_cents\":6500', '\"would_remain_cents\":9999')
-             WHERE page_id <= ?1 AND last_id >= ?1",
-            vec![check_id.as_str().into()],
-        )])
+        .batch(vec![Stmt::expect_one("UPDATE decision_pages SET entries = ?2 WHERE page_id = ?1", vec![page_id.into(), altered.into()])])
         .await
         .unwrap();
     let (code, out) = replay(&[&check_id, "--database", &db]);

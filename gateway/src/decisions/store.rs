@@ -1,6 +1,7 @@
 //! The decision log's persistence: a row per state-changing decision, pages
 //! of read-only ones. Every SQL statement of the log is here.
 
+use base64::Engine as _;
 use rules::Operation;
 
 use super::RecordedDecision;
@@ -44,8 +45,40 @@ struct PageEntry<'a> {
     output: &'a serde_json::value::RawValue,
 }
 
-/// The insert of one page. The entries are written as text: input and
-/// output are already canonical JSON, so they go in as they are.
+/// How a page's entries are stored since pages were compressed: this prefix,
+/// then base64 (standard alphabet, no padding) of an LZ4 block whose first 4
+/// bytes are the JSON text's length, little-endian. A page without the prefix
+/// is the JSON text itself (pages written before).
+const PACKED_PREFIX: &str = "lz4:";
+/// The most a page's entries may unpack to: a corrupted length is refused,
+/// never allocated.
+const MAX_ENTRIES_BYTES: usize = 64 << 20;
+
+/// A page's entries as stored: the JSON text, compressed. The log's text is
+/// most of the store's writes under load, and it compresses several-fold.
+fn pack(entries: &str) -> String {
+    let block = lz4_flex::block::compress_prepend_size(entries.as_bytes());
+    let mut packed = String::with_capacity(PACKED_PREFIX.len() + block.len().div_ceil(3) * 4);
+    packed.push_str(PACKED_PREFIX);
+    base64::engine::general_purpose::STANDARD_NO_PAD.encode_string(block, &mut packed);
+    packed
+}
+
+/// The JSON text of a page's entries as stored, packed or not.
+fn unpack(stored: String) -> ApiResult<String> {
+    let Some(encoded) = stored.strip_prefix(PACKED_PREFIX) else { return Ok(stored) };
+    let block = base64::engine::general_purpose::STANDARD_NO_PAD.decode(encoded).map_err(|_| ApiError::internal())?;
+    let (length, body) = block.split_first_chunk::<4>().ok_or_else(ApiError::internal)?;
+    let length = u32::from_le_bytes(*length) as usize;
+    if length > MAX_ENTRIES_BYTES {
+        return Err(ApiError::internal());
+    }
+    let text = lz4_flex::block::decompress(body, length).map_err(|_| ApiError::internal())?;
+    String::from_utf8(text).map_err(|_| ApiError::internal())
+}
+
+/// The insert of one page. Input and output are already canonical JSON, so
+/// they go into the entries' text as they are; the text is stored packed.
 pub(crate) fn insert_page(page: &[RecordedDecision]) -> Option<Stmt> {
     let (first, last) = (page.first()?, page.last()?);
     let quoted = |text: &str| serde_json::to_string(text).unwrap_or_default();
@@ -76,7 +109,7 @@ pub(crate) fn insert_page(page: &[RecordedDecision]) -> Option<Stmt> {
             page.iter().map(|r| r.decided_at).max().unwrap_or(first.decided_at).into(),
             first.rules_version.as_str().into(),
             first.rules_sha256.as_str().into(),
-            entries.into(),
+            pack(&entries).into(),
         ],
     ))
 }
@@ -84,7 +117,7 @@ pub(crate) fn insert_page(page: &[RecordedDecision]) -> Option<Stmt> {
 /// The decisions of a page row (`environment, rules_version, rules_sha256, entries`).
 pub(crate) fn page_decisions(row: &Row) -> ApiResult<Vec<RecordedDecision>> {
     let environment = Environment::parse(&row.text(0)?).ok_or_else(ApiError::internal)?;
-    let (rules_version, rules_sha256, text) = (row.text(1)?, row.text(2)?, row.text(3)?);
+    let (rules_version, rules_sha256, text) = (row.text(1)?, row.text(2)?, unpack(row.text(3)?)?);
     let entries: Vec<PageEntry<'_>> = serde_json::from_str(&text).map_err(|_| ApiError::internal())?;
     entries
         .into_iter()
@@ -212,4 +245,49 @@ pub(crate) async fn pages_after(
         )
         .await?;
     rows.iter().map(|row| Ok(Page { page_id: row.text(4)?, decisions: page_decisions(row)? })).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries_text(n: usize) -> String {
+        let entry = |i: usize| {
+            format!(
+                r#"{{"id":"d{i}","op":"check-deposit","tenant":"t","user":"u","at":{i},"input":{{"limits":[{{"amount_cents":5000}}],"deposits":[{{"amount_cents":{i},"at":{i}}}]}},"output":{{"allowed":true}}}}"#
+            )
+        };
+        format!("[{}]", (0..n).map(entry).collect::<Vec<_>>().join(","))
+    }
+
+    #[test]
+    fn a_packed_page_unpacks_to_its_text_byte_for_byte_and_is_smaller() {
+        let text = entries_text(256);
+        let packed = pack(&text);
+        assert!(packed.starts_with(PACKED_PREFIX));
+        assert!(packed.len() * 3 < text.len(), "{} packed from {}", packed.len(), text.len());
+        assert_eq!(unpack(packed).unwrap(), text);
+    }
+
+    #[test]
+    fn a_page_written_before_packing_is_read_as_it_is() {
+        let text = entries_text(2);
+        assert_eq!(unpack(text.clone()).unwrap(), text);
+    }
+
+    #[test]
+    fn a_corrupted_page_is_refused_and_its_length_never_allocated() {
+        let encode = |bytes: &[u8]| format!("{PACKED_PREFIX}{}", base64::engine::general_purpose::STANDARD_NO_PAD.encode(bytes));
+        let text = entries_text(4);
+        let good = lz4_flex::block::compress_prepend_size(text.as_bytes());
+        assert_eq!(unpack(encode(&good)).unwrap(), text, "the twin: the same block unaltered");
+        // a length of 2 GiB before a valid block
+        let mut huge = good.clone();
+        huge[..4].copy_from_slice(&(2u32 << 30).to_le_bytes());
+        assert!(unpack(encode(&huge)).is_err());
+        // a block cut short, a length cut short, and text that is not base64
+        assert!(unpack(encode(&good[..good.len() / 2])).is_err());
+        assert!(unpack(encode(&good[..3])).is_err());
+        assert!(unpack(format!("{PACKED_PREFIX}not base64!")).is_err());
+    }
 }
