@@ -71,7 +71,7 @@ impl Gateway {
         // One user's failed re-screen is counted and logged; it never stops
         // the others, the snapshot or the pruning.
         for user in &rescreens {
-            let after = crate::sanctions::After::Since(user.last_screened_at);
+            let after = crate::sanctions::After::Since(user.whole_screened_at);
             match crate::sanctions::rescreen_user(self, &user.tenant_id, &user.user_id, user.now, Entries::All, after).await {
                 Ok(Some(_)) => report.users_rescreened += 1,
                 // another host re-screened the user since this round read them

@@ -742,6 +742,13 @@ const V_BY_WHAT_DATES_THEM: &[&str] = &[
     "CREATE INDEX IF NOT EXISTS exclusions_ending ON exclusions (expires_at) WHERE redacted_at IS NULL",
 ];
 
+/// When each user was last screened whole (every list entry, and
+/// production's vendor): the quarterly re-screen counts from it, not from a
+/// list update's re-screen of its changed entries. A user of before has
+/// none: their last screening stands for it, and the first re-screen that is
+/// not whole keeps that (`sanctions::store::record_rescreen`).
+const V_WHOLE_SCREENING: &[&str] = &["ALTER TABLE users ADD COLUMN whole_screened_at BIGINT"];
+
 pub const VERSIONS: &[&[&str]] = &[
     V1,
     V2,
@@ -768,6 +775,7 @@ pub const VERSIONS: &[&[&str]] = &[
     V_REPLICA_HEARTBEAT,
     V_FILINGS,
     V_BY_WHAT_DATES_THEM,
+    V_WHOLE_SCREENING,
 ];
 
 /// Applies the versions a store lacks, each in one batch with its version

@@ -299,3 +299,99 @@ async fn a_new_rules_version_rescreens_every_active_user_once() {
     assert_eq!(seen.lock().unwrap().len(), asked + 3);
     assert_eq!(old.run_scheduled().await.unwrap().users_rescreened, 0, "the older version screened them back");
 }
+
+/// A one-entry import into production's OFAC source, naming no one screened here.
+async fn import_an_unrelated_entry(gateway: &Gateway) {
+    let entry = gateway::lists::ListEntry {
+        entity_id: "1".into(),
+        kind: rules::EntryKind::Individual,
+        names: vec!["Lavrentiy Prokhodtsev".into()],
+        dates_of_birth: vec!["1961-07-04".into()],
+        nationalities: vec!["RU".into()],
+        programs: "TEST".into(),
+        topic: rules::EntryTopic::Sanction,
+    };
+    gateway::lists::import(gateway, Environment::Production, "ofac-sdn", gateway::lists::ListFormat::OfacCsv, vec![entry], "cli").await.unwrap();
+}
+
+/// A list update's re-screen asks the lists only, and only the import's
+/// changes: it does not stand for the user's whole re-screen. The quarter's
+/// still comes, counted from the last whole screening, and asks yente.
+#[tokio::test]
+async fn a_list_updates_re_screen_does_not_move_the_quarters() {
+    list_update_then_quarter(false).await;
+}
+
+/// The same for a user screened before the store kept whole screenings apart
+/// (no `whole_screened_at`): their last screening stands for it.
+#[tokio::test]
+async fn a_list_updates_re_screen_does_not_move_the_quarters_of_a_user_of_before() {
+    list_update_then_quarter(true).await;
+}
+
+async fn list_update_then_quarter(user_of_before: bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let (mode, seen) = (Arc::new(Mutex::new(Mode::Up)), Arc::new(Mutex::new(Vec::new())));
+    let addr = standin(mode, seen.clone()).await;
+    let clock = TestClock(Arc::new(AtomicI64::new(START)));
+    let rules = Box::new(ComponentRules::embedded().unwrap());
+    let gateway = gateway_with(&dir, format!("http://{addr}"), Box::new(clock.clone()), rules, WorkLimits::default()).await;
+    gateway.run_scheduled().await.unwrap();
+    let admin = gateway.create_admin_key(Environment::Production).await.unwrap();
+    let key = production_tenant(&gateway, &admin).await;
+    screen_clear(&gateway, &key, "u-1", "Ann", "Lee").await;
+    if user_of_before {
+        let store = host_native::open_store(&format!("sqlite://{}", dir.path().join("g.db").display())).await.unwrap();
+        let forget = "UPDATE users SET whole_screened_at = NULL WHERE external_user_id = 'u-1'";
+        store.batch(vec![gateway::ports::Stmt::expect_one(forget, vec![])]).await.unwrap();
+    }
+    let screened = last_screened_at(&gateway, &key, "u-1").await;
+    let asked = seen.lock().unwrap().len();
+
+    // 60 days on, a list update: the user is screened against its changes, not through yente
+    clock.0.fetch_add(60 * 86_400, Ordering::SeqCst);
+    import_an_unrelated_entry(&gateway).await;
+    let report = gateway.run_scheduled().await.unwrap();
+    assert_eq!((report.users_rescreened, report.rescreen_errors), (1, 0), "the list update's re-screen: {report:?}");
+    assert_eq!(seen.lock().unwrap().len(), asked, "a list update's re-screen asked yente");
+    // the status shows any screening (and a pending proposal on a case is dropped by it)
+    let updated = last_screened_at(&gateway, &key, "u-1").await;
+    assert_ne!(updated, screened, "the list update's re-screen is not shown");
+
+    // a quarter after the signup (32 days after the update), the whole re-screen, through yente
+    clock.0.fetch_add(QUARTER - 60 * 86_400, Ordering::SeqCst);
+    let report = gateway.run_scheduled().await.unwrap();
+    assert_eq!((report.users_rescreened, report.rescreen_errors), (1, 0), "the quarter's re-screen: {report:?}");
+    assert_eq!(seen.lock().unwrap().len(), asked + 1, "the quarter's re-screen did not ask yente");
+    assert_ne!(last_screened_at(&gateway, &key, "u-1").await, updated);
+    // and the next quarter counts from it
+    clock.0.fetch_add(86_400, Ordering::SeqCst);
+    assert_eq!(gateway.run_scheduled().await.unwrap().users_rescreened, 0, "re-screened again the day after the quarter's");
+}
+
+/// Under a new rules version, a list update's re-screen (which the new rules
+/// decide) does not stand for the new version's whole re-screen either.
+#[tokio::test]
+async fn a_list_updates_re_screen_under_new_rules_does_not_stand_for_theirs() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mode, seen) = (Arc::new(Mutex::new(Mode::Up)), Arc::new(Mutex::new(Vec::new())));
+    let addr = standin(mode, seen.clone()).await;
+    let clock = TestClock(Arc::new(AtomicI64::new(START)));
+    let url = format!("http://{addr}");
+    let old = gateway_with(&dir, url.clone(), Box::new(clock.clone()), Box::new(ComponentRules::embedded().unwrap()), WorkLimits::default()).await;
+    old.run_scheduled().await.unwrap();
+    let admin = old.create_admin_key(Environment::Production).await.unwrap();
+    let key = production_tenant(&old, &admin).await;
+    screen_clear(&old, &key, "u-1", "Ann", "Lee").await;
+
+    // another rules version goes live, and a list update comes before its first round
+    let new = gateway_with(&dir, url, Box::new(clock.clone()), Box::new(LibraryRules), WorkLimits::default()).await;
+    import_an_unrelated_entry(&new).await;
+    let asked = seen.lock().unwrap().len();
+    clock.0.fetch_add(60, Ordering::SeqCst);
+    let report = new.run_scheduled().await.unwrap();
+    assert_eq!((report.users_rescreened, report.rescreen_errors), (2, 0), "the list's re-screen and the new rules': {report:?}");
+    assert_eq!(seen.lock().unwrap().len(), asked + 1, "the new rules' whole re-screen did not ask yente");
+    clock.0.fetch_add(60, Ordering::SeqCst);
+    assert_eq!(new.run_scheduled().await.unwrap().users_rescreened, 0, "a user re-screened twice under the new rules");
+}

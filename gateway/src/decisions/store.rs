@@ -50,13 +50,17 @@ struct PageEntry<'a> {
 /// bytes are the JSON text's length, little-endian. A page without the prefix
 /// is the JSON text itself (pages written before).
 const PACKED_PREFIX: &str = "lz4:";
-/// The most a page's entries may unpack to: a corrupted length is refused,
-/// never allocated.
-const MAX_ENTRIES_BYTES: usize = 64 << 20;
+/// The most a packed page's entries may unpack to: a corrupted length is
+/// refused, never allocated. A page's text beyond it (never seen: 256
+/// entries of a limits check are about 300 KB) is stored unpacked.
+const MAX_PACKED_BYTES: usize = 16 << 20;
 
 /// A page's entries as stored: the JSON text, compressed. The log's text is
 /// most of the store's writes under load, and it compresses several-fold.
-fn pack(entries: &str) -> String {
+fn pack(entries: String) -> String {
+    if entries.len() > MAX_PACKED_BYTES {
+        return entries;
+    }
     let block = lz4_flex::block::compress_prepend_size(entries.as_bytes());
     let mut packed = String::with_capacity(PACKED_PREFIX.len() + block.len().div_ceil(3) * 4);
     packed.push_str(PACKED_PREFIX);
@@ -70,10 +74,13 @@ fn unpack(stored: String) -> ApiResult<String> {
     let block = base64::engine::general_purpose::STANDARD_NO_PAD.decode(encoded).map_err(|_| ApiError::internal())?;
     let (length, body) = block.split_first_chunk::<4>().ok_or_else(ApiError::internal)?;
     let length = u32::from_le_bytes(*length) as usize;
-    if length > MAX_ENTRIES_BYTES {
+    if length > MAX_PACKED_BYTES {
         return Err(ApiError::internal());
     }
     let text = lz4_flex::block::decompress(body, length).map_err(|_| ApiError::internal())?;
+    if text.len() != length {
+        return Err(ApiError::internal());
+    }
     String::from_utf8(text).map_err(|_| ApiError::internal())
 }
 
@@ -109,7 +116,7 @@ pub(crate) fn insert_page(page: &[RecordedDecision]) -> Option<Stmt> {
             page.iter().map(|r| r.decided_at).max().unwrap_or(first.decided_at).into(),
             first.rules_version.as_str().into(),
             first.rules_sha256.as_str().into(),
-            pack(&entries).into(),
+            pack(entries).into(),
         ],
     ))
 }
@@ -263,10 +270,21 @@ mod tests {
     #[test]
     fn a_packed_page_unpacks_to_its_text_byte_for_byte_and_is_smaller() {
         let text = entries_text(256);
-        let packed = pack(&text);
+        let packed = pack(text.clone());
         assert!(packed.starts_with(PACKED_PREFIX));
         assert!(packed.len() * 3 < text.len(), "{} packed from {}", packed.len(), text.len());
         assert_eq!(unpack(packed).unwrap(), text);
+    }
+
+    #[test]
+    fn a_page_too_large_to_pack_is_stored_as_its_text() {
+        let text = format!("[{}]", "0,".repeat(MAX_PACKED_BYTES / 2) + "0");
+        assert!(text.len() > MAX_PACKED_BYTES);
+        let stored = pack(text.clone());
+        assert_eq!(stored, text);
+        assert_eq!(unpack(stored).unwrap(), text);
+        let small = entries_text(1);
+        assert_ne!(pack(small.clone()), small, "the twin: a page under the bound is packed");
     }
 
     #[test]
@@ -285,6 +303,12 @@ mod tests {
         let mut huge = good.clone();
         huge[..4].copy_from_slice(&(2u32 << 30).to_le_bytes());
         assert!(unpack(encode(&huge)).is_err());
+        // a length one byte more, or less, than the block holds
+        for wrong in [text.len() + 1, text.len() - 1] {
+            let mut altered = good.clone();
+            altered[..4].copy_from_slice(&(wrong as u32).to_le_bytes());
+            assert!(unpack(encode(&altered)).is_err(), "a length of {wrong} for {}", text.len());
+        }
         // a block cut short, a length cut short, and text that is not base64
         assert!(unpack(encode(&good[..good.len() / 2])).is_err());
         assert!(unpack(encode(&good[..3])).is_err());

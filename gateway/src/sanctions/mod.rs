@@ -839,8 +839,8 @@ pub(crate) struct DueRescreenWork {
     pub tenant_id: String,
     pub user_id: String,
     pub now: i64,
-    /// the screening the round found due
-    pub last_screened_at: i64,
+    /// the whole screening the round found due
+    pub whole_screened_at: i64,
 }
 
 /// Clear or cleared users screened a quarter ago or more, with the facts
@@ -853,14 +853,14 @@ pub(crate) async fn due_rescreens(gw: &Gateway, now: i64) -> ApiResult<Vec<(DueR
         .into_iter()
         .map(|u| {
             let tenant_now = now.saturating_add(u.clock_offset_seconds);
-            let facts = DueUser { now: tenant_now, status: u.status, last_screened_at: u.last_screened_at };
+            let facts = DueUser { now: tenant_now, status: u.status, last_screened_at: u.whole_screened_at };
             (
                 DueRescreenWork {
                     environment: u.environment,
                     tenant_id: u.tenant_id,
                     user_id: u.user_id,
                     now: tenant_now,
-                    last_screened_at: u.last_screened_at,
+                    whole_screened_at: u.whole_screened_at,
                 },
                 facts,
             )
@@ -904,7 +904,7 @@ pub(crate) async fn rescreen_after_rules_change(gw: &Gateway, batch: i64) -> Api
             Environment::Sandbox => now.saturating_add(user.clock_offset_seconds),
             Environment::Production => now,
         };
-        match rescreen_user(gw, &user.tenant_id, &user.user_id, tenant_now, Entries::All, After::Since(user.last_screened_at)).await {
+        match rescreen_user(gw, &user.tenant_id, &user.user_id, tenant_now, Entries::All, After::Since(user.whole_screened_at)).await {
             Ok(Some(_)) => screened += 1,
             Ok(None) => {}
             Err(error) => {
@@ -916,10 +916,11 @@ pub(crate) async fn rescreen_after_rules_change(gw: &Gateway, batch: i64) -> Api
     Ok((screened, failed))
 }
 
-/// Which screening a scheduled re-screen follows: the one whose time the
-/// round read (`Since`), checked again on each fresh read, so a user
-/// another host re-screened since is passed over; or any (`Any`: a claimed
-/// batch, or an admin's ask).
+/// Which screening a scheduled re-screen follows: the whole screening whose
+/// time the round read (`Since`), checked again on each fresh read, so a user
+/// another host re-screened whole since is passed over (a list update's
+/// re-screen in between is not whole: the user is still screened); or any
+/// (`Any`: a claimed batch, or an admin's ask).
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum After {
     Any,
@@ -945,7 +946,7 @@ pub(crate) async fn rescreen_user(
             .await?
             .filter(|who| !who.restricted)
             .ok_or_else(ApiError::user_not_found)?;
-        if matches!(after, After::Since(seen) if seen != who.last_screened_at) {
+        if matches!(after, After::Since(seen) if seen != who.whole_screened_at) {
             // done: passed over (`Ok(None)` here would be a lost race, read again)
             return Ok(Some(None));
         }
@@ -974,15 +975,19 @@ pub(crate) async fn rescreen_user(
         let mut statements = vec![log.statement()];
         let hit = decision.opens_case && decision.case_kind == CaseKind::SanctionsHit;
         let rules = gw.rules.identity().component_sha256;
+        let stamp = match entries {
+            Entries::All => store::Stamp::Whole { rules: &rules },
+            Entries::ChangedIn(_) => store::Stamp::ChangedEntries,
+        };
         let case_statements = if decision.opens_case {
             let (case_id, case_statements) = open_case(gw, &scope, &decision, &facts.sources, &who.screen_id, now);
             statements.push(match hit {
-                true => store::record_rescreen_hit(tenant_id, user_id, who.version, decision.status, &case_id, now, &rules),
-                false => store::record_rescreen(tenant_id, user_id, who.version, now, &rules),
+                true => store::record_rescreen_hit(tenant_id, user_id, who.version, decision.status, &case_id, now, stamp),
+                false => store::record_rescreen(tenant_id, user_id, who.version, now, stamp),
             });
             case_statements
         } else {
-            statements.push(store::record_rescreen(tenant_id, user_id, who.version, now, &rules));
+            statements.push(store::record_rescreen(tenant_id, user_id, who.version, now, stamp));
             Vec::new()
         };
         statements.extend(case_statements);

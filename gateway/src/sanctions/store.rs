@@ -32,8 +32,8 @@ pub(crate) fn insert_screened_user(u: NewScreenedUser<'_>) -> Stmt {
     Stmt::new(
         "INSERT INTO users (tenant_id, external_user_id, email, first_name, last_name, sanctions_status, last_screened_at, screen_id,
                             screen_fingerprint, screen_response, case_id, verified_tier, verified_at, cumulative_withdrawn_cents, version,
-                            created_at, updated_at, date_of_birth, nationality, screened_under)
-         VALUES (?1, ?2, ?3, ?10, ?11, ?4, ?9, ?5, ?6, ?7, ?8, ?12, NULL, 0, 0, ?9, ?9, ?13, ?14, ?15)",
+                            created_at, updated_at, date_of_birth, nationality, screened_under, whole_screened_at)
+         VALUES (?1, ?2, ?3, ?10, ?11, ?4, ?9, ?5, ?6, ?7, ?8, ?12, NULL, 0, 0, ?9, ?9, ?13, ?14, ?15, ?9)",
         vec![
             u.tenant_id.into(),
             u.user_id.into(),
@@ -319,18 +319,19 @@ pub(crate) struct DueRescreen {
     pub user_id: String,
     pub clock_offset_seconds: i64,
     pub status: SanctionsStatus,
-    pub last_screened_at: i64,
+    /// the last whole screening (see [`Stamp`])
+    pub whole_screened_at: i64,
 }
 
 /// A due re-screen from a row of `tenant_id, external_user_id,
-/// clock_offset_seconds, sanctions_status, last_screened_at, environment`.
+/// clock_offset_seconds, sanctions_status, whole_screened_at, environment`.
 fn due_rescreen(row: &Row) -> ApiResult<DueRescreen> {
     Ok(DueRescreen {
         tenant_id: row.text(0)?,
         user_id: row.text(1)?,
         clock_offset_seconds: row.int(2)?,
         status: SanctionsStatus::parse(&row.text(3)?).ok_or_else(ApiError::internal)?,
-        last_screened_at: row.int(4)?,
+        whole_screened_at: row.int(4)?,
         environment: Environment::parse(&row.text(5)?).ok_or_else(ApiError::internal)?,
     })
 }
@@ -347,12 +348,12 @@ pub(crate) async fn due_rescreens(
 ) -> ApiResult<Vec<DueRescreen>> {
     let rows = store
         .query(
-            "SELECT u.tenant_id, u.external_user_id, t.clock_offset_seconds, u.sanctions_status, u.last_screened_at, t.environment
+            "SELECT u.tenant_id, u.external_user_id, t.clock_offset_seconds, u.sanctions_status, COALESCE(u.whole_screened_at, u.last_screened_at), t.environment
              FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
              WHERE (t.environment = ?4 OR ?5 = 1 OR EXISTS (SELECT 1 FROM sanctions_lists l WHERE l.environment = t.environment AND l.status = ?8))
-               AND u.sanctions_status IN (?6, ?7) AND u.last_screened_at <= ?1 + t.clock_offset_seconds - ?2
+               AND u.sanctions_status IN (?6, ?7) AND COALESCE(u.whole_screened_at, u.last_screened_at) <= ?1 + t.clock_offset_seconds - ?2
                AND u.restricted_at IS NULL
-             ORDER BY u.last_screened_at LIMIT ?3",
+             ORDER BY COALESCE(u.whole_screened_at, u.last_screened_at) LIMIT ?3",
             vec![
                 now.into(),
                 after_seconds.into(),
@@ -401,13 +402,13 @@ pub(crate) async fn screened_before(
 ) -> ApiResult<Vec<DueRescreen>> {
     let rows = store
         .query(
-            "SELECT u.tenant_id, u.external_user_id, t.clock_offset_seconds, u.sanctions_status, u.last_screened_at, t.environment
+            "SELECT u.tenant_id, u.external_user_id, t.clock_offset_seconds, u.sanctions_status, COALESCE(u.whole_screened_at, u.last_screened_at), t.environment
              FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
              WHERE (t.environment = ?3 OR ?4 = 1 OR EXISTS (SELECT 1 FROM sanctions_lists l WHERE l.environment = t.environment AND l.status = ?7))
                AND u.sanctions_status IN (?5, ?6) AND u.restricted_at IS NULL
                AND (u.screened_under IS NULL OR (u.screened_under <> ?8
                     AND COALESCE((SELECT c.value FROM counters c WHERE c.name = ?9 || u.screened_under), 0) < ?1))
-             ORDER BY u.last_screened_at LIMIT ?2",
+             ORDER BY COALESCE(u.whole_screened_at, u.last_screened_at) LIMIT ?2",
             vec![
                 live_since.into(),
                 limit.into(),
@@ -436,14 +437,15 @@ pub(crate) struct ScreenedPerson {
     pub version: i64,
     /// an erasure was asked: the data is held under a legal obligation, not processed (no re-screen)
     pub restricted: bool,
-    pub last_screened_at: i64,
+    /// the last whole screening (see [`Stamp`])
+    pub whole_screened_at: i64,
 }
 
 pub(crate) async fn screened_person(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<ScreenedPerson>> {
     let rows = store
         .query(
             "SELECT u.first_name, u.last_name, u.sanctions_status, u.screen_id, t.environment, u.date_of_birth, u.nationality, u.version,
-                    u.restricted_at, u.last_screened_at
+                    u.restricted_at, COALESCE(u.whole_screened_at, u.last_screened_at)
              FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
              WHERE u.tenant_id = ?1 AND u.external_user_id = ?2",
             vec![tenant_id.into(), user_id.into()],
@@ -461,13 +463,37 @@ pub(crate) async fn screened_person(store: &dyn Store, tenant_id: &str, user_id:
                 nationality: row.opt_text(6)?.unwrap_or_default(),
                 version: row.int(7)?,
                 restricted: row.opt_int(8)?.is_some(),
-                last_screened_at: row.int(9)?,
+                whole_screened_at: row.int(9)?,
             })
         })
         .transpose()
 }
 
+/// What a re-screen stamps on the user besides its time (`last_screened_at`,
+/// which any screening moves: the status shows it and a pending proposal on
+/// the user's case is dropped by it). A whole screening (every list entry,
+/// and production's vendor) also moves what the quarterly and the
+/// rules-change re-screens select by. One against an import's changed
+/// entries moves neither: it asked the lists only, and only those entries.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Stamp<'a> {
+    Whole { rules: &'a str },
+    ChangedEntries,
+}
+
+impl<'a> Stamp<'a> {
+    /// `whole_screened_at` and `screened_under` to set, or none to keep.
+    fn whole(self, now: i64) -> (Option<i64>, Option<&'a str>) {
+        match self {
+            Stamp::Whole { rules } => (Some(now), Some(rules)),
+            Stamp::ChangedEntries => (None, None),
+        }
+    }
+}
+
 /// A re-screen's new hit: the status it sets and the case it opened, claiming the row at `version`.
+/// (In both records, `whole_screened_at` on the right is the row's before the
+/// update: a user of before without one keeps their last screening as it.)
 pub(crate) fn record_rescreen_hit(
     tenant_id: &str,
     user_id: &str,
@@ -475,20 +501,34 @@ pub(crate) fn record_rescreen_hit(
     status: SanctionsStatus,
     case_id: &str,
     now: i64,
-    rules: &str,
+    stamp: Stamp<'_>,
 ) -> Stmt {
+    let (whole_at, rules) = stamp.whole(now);
     Stmt::expect_one(
-        "UPDATE users SET sanctions_status = ?6, case_id = ?4, last_screened_at = ?5, screened_under = ?7, version = version + 1, updated_at = ?5
+        "UPDATE users SET sanctions_status = ?6, case_id = ?4, last_screened_at = ?5, whole_screened_at = COALESCE(?8, whole_screened_at, last_screened_at),
+                          screened_under = COALESCE(?7, screened_under), version = version + 1, updated_at = ?5
          WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?3",
-        vec![tenant_id.into(), user_id.into(), version.into(), case_id.into(), now.into(), status.as_str().into(), rules.into()],
+        vec![
+            tenant_id.into(),
+            user_id.into(),
+            version.into(),
+            case_id.into(),
+            now.into(),
+            status.as_str().into(),
+            rules.into(),
+            whole_at.into(),
+        ],
     )
 }
 
-/// A re-screen without a new hit: only the time, claiming the row at `version`.
-pub(crate) fn record_rescreen(tenant_id: &str, user_id: &str, version: i64, now: i64, rules: &str) -> Stmt {
+/// A re-screen without a new hit: only its time and stamp, claiming the row at `version`.
+pub(crate) fn record_rescreen(tenant_id: &str, user_id: &str, version: i64, now: i64, stamp: Stamp<'_>) -> Stmt {
+    let (whole_at, rules) = stamp.whole(now);
     Stmt::expect_one(
-        "UPDATE users SET last_screened_at = ?3, screened_under = ?5, version = version + 1 WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?4",
-        vec![tenant_id.into(), user_id.into(), now.into(), version.into(), rules.into()],
+        "UPDATE users SET last_screened_at = ?3, whole_screened_at = COALESCE(?6, whole_screened_at, last_screened_at), screened_under = COALESCE(?5, screened_under),
+                          version = version + 1
+         WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?4",
+        vec![tenant_id.into(), user_id.into(), now.into(), version.into(), rules.into(), whole_at.into()],
     )
 }
 
