@@ -156,16 +156,7 @@ async fn a_list_change_and_the_quarter_screen_each_user_once_when_two_hosts_run_
     };
     let at_signup = screenings().await;
     assert_eq!(at_signup, 40, "one screening decision a signup");
-    let entry = gateway::lists::ListEntry {
-        entity_id: "1".into(),
-        kind: rules::EntryKind::Individual,
-        names: vec!["Lavrentiy Prokhodtsev".into()],
-        dates_of_birth: vec!["1961-07-04".into()],
-        nationalities: vec!["RU".into()],
-        programs: "TEST".into(),
-        topic: rules::EntryTopic::Sanction,
-    };
-    gateway::lists::import(&a, Environment::Sandbox, "ofac-sdn", gateway::lists::ListFormat::OfacCsv, vec![entry], "cli").await.unwrap();
+    support::import_an_unrelated_entry(&a, Environment::Sandbox).await;
     clock.0.fetch_add(1, Ordering::SeqCst);
     rounds_at_once(&a, &b, 12).await;
     assert_eq!(screenings().await - at_signup, 40, "a user was re-screened twice, or not at all, after the list change");

@@ -204,21 +204,37 @@ async fn last_screened_at(gateway: &Gateway, key: &str, user: &str) -> String {
     body["last_screened_at"].as_str().unwrap().to_string()
 }
 
+/// A production screening through the yente stand-in, on `dir`'s database,
+/// with a test clock from `START`: its first round has seen the rules live
+/// before anyone is screened; one tenant's key.
+struct Production {
+    gateway: Gateway,
+    key: String,
+    clock: TestClock,
+    mode: Arc<Mutex<Mode>>,
+    seen: Seen,
+    url: String,
+}
+
+async fn production(dir: &tempfile::TempDir, rules: Box<dyn Rules>) -> Production {
+    let (mode, seen) = (Arc::new(Mutex::new(Mode::Up)), Arc::new(Mutex::new(Vec::new())));
+    let addr = standin(mode.clone(), seen.clone()).await;
+    let clock = TestClock(Arc::new(AtomicI64::new(START)));
+    let url = format!("http://{addr}");
+    let gateway = gateway_with(dir, url.clone(), Box::new(clock.clone()), rules, WorkLimits::default()).await;
+    gateway.run_scheduled().await.unwrap();
+    let admin = gateway.create_admin_key(Environment::Production).await.unwrap();
+    let key = production_tenant(&gateway, &admin).await;
+    Production { gateway, key, clock, mode, seen, url }
+}
+
 /// S6: with yente and no list imported, production users are re-screened
 /// each quarter (they were never due: only a list or the stub vendors made
 /// production due).
 #[tokio::test]
 async fn a_yente_only_production_is_rescreened_each_quarter() {
     let dir = tempfile::tempdir().unwrap();
-    let (mode, seen) = (Arc::new(Mutex::new(Mode::Up)), Arc::new(Mutex::new(Vec::new())));
-    let addr = standin(mode, seen.clone()).await;
-    let clock = TestClock(Arc::new(AtomicI64::new(START)));
-    let rules = Box::new(ComponentRules::embedded().unwrap());
-    let gateway = gateway_with(&dir, format!("http://{addr}"), Box::new(clock.clone()), rules, WorkLimits::default()).await;
-    // a first round sees the rules version live before anyone is screened
-    gateway.run_scheduled().await.unwrap();
-    let admin = gateway.create_admin_key(Environment::Production).await.unwrap();
-    let key = production_tenant(&gateway, &admin).await;
+    let Production { gateway, key, clock, seen, .. } = production(&dir, Box::new(ComponentRules::embedded().unwrap())).await;
     screen_clear(&gateway, &key, "u-1", "Ann", "Lee").await;
     let screened = last_screened_at(&gateway, &key, "u-1").await;
     let asked = seen.lock().unwrap().len();
@@ -239,14 +255,7 @@ async fn a_yente_only_production_is_rescreened_each_quarter() {
 #[tokio::test]
 async fn a_failed_rescreen_is_counted_and_the_round_goes_on() {
     let dir = tempfile::tempdir().unwrap();
-    let (mode, seen) = (Arc::new(Mutex::new(Mode::Up)), Arc::new(Mutex::new(Vec::new())));
-    let addr = standin(mode.clone(), seen).await;
-    let clock = TestClock(Arc::new(AtomicI64::new(START)));
-    let rules = Box::new(ComponentRules::embedded().unwrap());
-    let gateway = gateway_with(&dir, format!("http://{addr}"), Box::new(clock.clone()), rules, WorkLimits::default()).await;
-    gateway.run_scheduled().await.unwrap();
-    let admin = gateway.create_admin_key(Environment::Production).await.unwrap();
-    let key = production_tenant(&gateway, &admin).await;
+    let Production { gateway, key, clock, mode, .. } = production(&dir, Box::new(ComponentRules::embedded().unwrap())).await;
     screen_clear(&gateway, &key, "u-1", "Ann", "Lee").await;
     screen_clear(&gateway, &key, "u-2", "Bob", "Stone").await;
     let (first, second) = (last_screened_at(&gateway, &key, "u-1").await, last_screened_at(&gateway, &key, "u-2").await);
@@ -271,14 +280,7 @@ async fn a_failed_rescreen_is_counted_and_the_round_goes_on() {
 #[tokio::test]
 async fn a_new_rules_version_rescreens_every_active_user_once() {
     let dir = tempfile::tempdir().unwrap();
-    let (mode, seen) = (Arc::new(Mutex::new(Mode::Up)), Arc::new(Mutex::new(Vec::new())));
-    let addr = standin(mode, seen.clone()).await;
-    let clock = TestClock(Arc::new(AtomicI64::new(START)));
-    let url = format!("http://{addr}");
-    let old = gateway_with(&dir, url.clone(), Box::new(clock.clone()), Box::new(ComponentRules::embedded().unwrap()), WorkLimits::default()).await;
-    old.run_scheduled().await.unwrap();
-    let admin = old.create_admin_key(Environment::Production).await.unwrap();
-    let key = production_tenant(&old, &admin).await;
+    let Production { gateway: old, key, clock, seen, url, .. } = production(&dir, Box::new(ComponentRules::embedded().unwrap())).await;
     for (user, first, last) in [("u-1", "Ann", "Lee"), ("u-2", "Bob", "Stone"), ("u-3", "Cleo", "Marsh")] {
         screen_clear(&old, &key, user, first, last).await;
     }
@@ -300,20 +302,6 @@ async fn a_new_rules_version_rescreens_every_active_user_once() {
     assert_eq!(old.run_scheduled().await.unwrap().users_rescreened, 0, "the older version screened them back");
 }
 
-/// A one-entry import into production's OFAC source, naming no one screened here.
-async fn import_an_unrelated_entry(gateway: &Gateway) {
-    let entry = gateway::lists::ListEntry {
-        entity_id: "1".into(),
-        kind: rules::EntryKind::Individual,
-        names: vec!["Lavrentiy Prokhodtsev".into()],
-        dates_of_birth: vec!["1961-07-04".into()],
-        nationalities: vec!["RU".into()],
-        programs: "TEST".into(),
-        topic: rules::EntryTopic::Sanction,
-    };
-    gateway::lists::import(gateway, Environment::Production, "ofac-sdn", gateway::lists::ListFormat::OfacCsv, vec![entry], "cli").await.unwrap();
-}
-
 /// A list update's re-screen asks the lists only, and only the import's
 /// changes: it does not stand for the user's whole re-screen. The quarter's
 /// still comes, counted from the last whole screening, and asks yente.
@@ -331,14 +319,7 @@ async fn a_list_updates_re_screen_does_not_move_the_quarters_of_a_user_of_before
 
 async fn list_update_then_quarter(user_of_before: bool) {
     let dir = tempfile::tempdir().unwrap();
-    let (mode, seen) = (Arc::new(Mutex::new(Mode::Up)), Arc::new(Mutex::new(Vec::new())));
-    let addr = standin(mode, seen.clone()).await;
-    let clock = TestClock(Arc::new(AtomicI64::new(START)));
-    let rules = Box::new(ComponentRules::embedded().unwrap());
-    let gateway = gateway_with(&dir, format!("http://{addr}"), Box::new(clock.clone()), rules, WorkLimits::default()).await;
-    gateway.run_scheduled().await.unwrap();
-    let admin = gateway.create_admin_key(Environment::Production).await.unwrap();
-    let key = production_tenant(&gateway, &admin).await;
+    let Production { gateway, key, clock, seen, .. } = production(&dir, Box::new(ComponentRules::embedded().unwrap())).await;
     screen_clear(&gateway, &key, "u-1", "Ann", "Lee").await;
     if user_of_before {
         let store = host_native::open_store(&format!("sqlite://{}", dir.path().join("g.db").display())).await.unwrap();
@@ -350,7 +331,7 @@ async fn list_update_then_quarter(user_of_before: bool) {
 
     // 60 days on, a list update: the user is screened against its changes, not through yente
     clock.0.fetch_add(60 * 86_400, Ordering::SeqCst);
-    import_an_unrelated_entry(&gateway).await;
+    support::import_an_unrelated_entry(&gateway, Environment::Production).await;
     let report = gateway.run_scheduled().await.unwrap();
     assert_eq!((report.users_rescreened, report.rescreen_errors), (1, 0), "the list update's re-screen: {report:?}");
     assert_eq!(seen.lock().unwrap().len(), asked, "a list update's re-screen asked yente");
@@ -374,19 +355,12 @@ async fn list_update_then_quarter(user_of_before: bool) {
 #[tokio::test]
 async fn a_list_updates_re_screen_under_new_rules_does_not_stand_for_theirs() {
     let dir = tempfile::tempdir().unwrap();
-    let (mode, seen) = (Arc::new(Mutex::new(Mode::Up)), Arc::new(Mutex::new(Vec::new())));
-    let addr = standin(mode, seen.clone()).await;
-    let clock = TestClock(Arc::new(AtomicI64::new(START)));
-    let url = format!("http://{addr}");
-    let old = gateway_with(&dir, url.clone(), Box::new(clock.clone()), Box::new(ComponentRules::embedded().unwrap()), WorkLimits::default()).await;
-    old.run_scheduled().await.unwrap();
-    let admin = old.create_admin_key(Environment::Production).await.unwrap();
-    let key = production_tenant(&old, &admin).await;
+    let Production { gateway: old, key, clock, seen, url, .. } = production(&dir, Box::new(ComponentRules::embedded().unwrap())).await;
     screen_clear(&old, &key, "u-1", "Ann", "Lee").await;
 
     // another rules version goes live, and a list update comes before its first round
     let new = gateway_with(&dir, url, Box::new(clock.clone()), Box::new(LibraryRules), WorkLimits::default()).await;
-    import_an_unrelated_entry(&new).await;
+    support::import_an_unrelated_entry(&new, Environment::Production).await;
     let asked = seen.lock().unwrap().len();
     clock.0.fetch_add(60, Ordering::SeqCst);
     let report = new.run_scheduled().await.unwrap();

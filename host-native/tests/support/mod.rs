@@ -10,6 +10,21 @@ use gateway::ports::Clock;
 use gateway::Gateway;
 use serde_json::Value as Json;
 
+/// Imports one entry into `environment`'s OFAC source, naming no one the
+/// tests screen: a list update whose re-screen finds nothing.
+pub async fn import_an_unrelated_entry(gateway: &Gateway, environment: gateway::auth::Environment) {
+    let entry = gateway::lists::ListEntry {
+        entity_id: "1".into(),
+        kind: rules::EntryKind::Individual,
+        names: vec!["Lavrentiy Prokhodtsev".into()],
+        dates_of_birth: vec!["1961-07-04".into()],
+        nationalities: vec!["RU".into()],
+        programs: "TEST".into(),
+        topic: rules::EntryTopic::Sanction,
+    };
+    gateway::lists::import(gateway, environment, "ofac-sdn", gateway::lists::ListFormat::OfacCsv, vec![entry], "cli").await.unwrap();
+}
+
 /// Sends one request with `key`, from `source` when given; answers the status and the JSON body.
 pub async fn call_from(gateway: &Gateway, source: Option<&str>, key: &str, method: &str, path: &str, body: Json) -> (u16, Json) {
     let mut builder = http::Request::builder().method(method).uri(path).header("authorization", format!("Bearer {key}"));
