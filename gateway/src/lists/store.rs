@@ -596,12 +596,13 @@ pub(crate) async fn users_after(
     rows.iter().map(|r| Ok(ScreenedUser { tenant_id: r.text(0)?, user_id: r.text(1)?, clock_offset_seconds: r.int(2)? })).collect()
 }
 
-/// Claims the batch of users after the job's cursor, up to (`tenant_id`,
-/// `user_id`), by moving the cursor past it before anyone is screened:
-/// a conditional update only one host can make (`pending` false once the
-/// batch reaches the last user). `false`: another host took the batch.
-pub(crate) async fn claim_rescreen(store: &dyn Store, job: &RescreenJob, tenant_id: &str, user_id: &str, pending: bool) -> Result<bool, StoreError> {
-    let claim = Stmt::expect_one(
+/// The claim of the batch of users after the job's cursor, up to
+/// (`tenant_id`, `user_id`): the cursor moves past it before anyone is
+/// screened, in a conditional update only one host can make (`pending`
+/// false once the batch reaches the last user). A batch that loses it lost
+/// the race: another host took the batch.
+pub(crate) fn claim_rescreen(job: &RescreenJob, tenant_id: &str, user_id: &str, pending: bool) -> Stmt {
+    Stmt::expect_one(
         "UPDATE sanctions_lists SET rescreen_tenant = ?2, rescreen_user = ?3, rescreen_pending = ?4
           WHERE list_id = ?1 AND rescreen_pending = 1 AND rescreen_tenant = ?5 AND rescreen_user = ?6",
         vec![
@@ -612,12 +613,7 @@ pub(crate) async fn claim_rescreen(store: &dyn Store, job: &RescreenJob, tenant_
             job.after_tenant.as_str().into(),
             job.after_user.as_str().into(),
         ],
-    );
-    match store.batch(vec![claim]).await {
-        Ok(()) => Ok(true),
-        Err(StoreError::Conflict { .. }) => Ok(false),
-        Err(e) => Err(e),
-    }
+    )
 }
 
 /// Puts a source's next refresh at `at`.

@@ -39,7 +39,7 @@ impl Gateway {
             Some(u) => (u.tenant_id.as_str(), u.user_id.as_str()),
             None => (job.after_tenant.as_str(), job.after_user.as_str()),
         };
-        if !lists::store::claim_rescreen(self.store.as_ref(), job, last_tenant, last_user, !done).await? {
+        if !self.commit(vec![lists::store::claim_rescreen(job, last_tenant, last_user, !done)]).await?.done() {
             return Ok((0, 0, 0));
         }
         let (mut screened, mut failed) = (0, 0);
