@@ -618,6 +618,26 @@ async fn a_primary_killed_mid_commits_fails_over_with_nothing_lost() {
             }
         }));
     }
+    // A probe of fresh writes (a new user and key each time, never retried): when writes are
+    // back, it shows it, whatever the clients above wait for (a request cut by the kill leaves
+    // its idempotency key locked until its lease lapses, up to a minute: docs/decisions.md)
+    let probing = Arc::new(AtomicBool::new(true));
+    let probe = {
+        let (probing, answers, client, bases, key) = (probing.clone(), answers.clone(), client.clone(), bases.clone(), key.clone());
+        tokio::spawn(async move {
+            let mut n = 0usize;
+            while probing.load(Ordering::SeqCst) {
+                n += 1;
+                let fresh = format!("probe-{n}");
+                let person = json!({ "user_id": fresh, "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-01-01", "nationality": "GB", "email": format!("{fresh}@example.com") });
+                let first =
+                    send(&client, &bases[n % 2], &key, reqwest::Method::POST, "/v1/sanctions/screen", Some(person), Some(&format!("probe-{n}")))
+                        .await;
+                answers.lock().unwrap().push((started.elapsed().as_secs_f64(), judge(&first, &[200, 201])));
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        })
+    };
     // The primary dies once the commits are well under way.
     let deadline = Instant::now() + Duration::from_secs(120);
     while acknowledged.lock().unwrap().len() < USERS * 30 {
@@ -630,6 +650,8 @@ async fn a_primary_killed_mid_commits_fails_over_with_nothing_lost() {
     for c in clients {
         c.await.unwrap();
     }
+    probing.store(false, Ordering::SeqCst);
+    probe.await.unwrap();
     let acknowledged = acknowledged.lock().unwrap().clone();
     assert!(acknowledged_at_kill < USERS * (LIMIT / CENTS) as usize, "the kill came after the commits were done");
 
