@@ -1,8 +1,10 @@
 //! The Postgres store, for production.
 
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::Arc;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use gateway::ports::{Expect, Read, Row, Stmt, Store, StoreError, Value};
@@ -15,13 +17,21 @@ const POOL_TIMEOUT: Duration = Duration::from_secs(5);
 
 #[derive(Clone)]
 pub struct PostgresStore {
+    /// Transactions: a connection of their own each.
     pool: Arc<Pool>,
+    /// Reads outside a transaction: shared and pipelined.
+    reads: Arc<Multiplexed>,
 }
 
 impl PostgresStore {
     pub async fn connect(url: &str) -> Result<Self, StoreError> {
+        Self::connect_with_read_lanes(url, READ_LANES).await
+    }
+
+    /// As [`PostgresStore::connect`], with at most `lanes` shared read connections.
+    pub async fn connect_with_read_lanes(url: &str, lanes: usize) -> Result<Self, StoreError> {
         let config: tokio_postgres::Config = url.parse().map_err(|e: tokio_postgres::Error| StoreError::Backend(e.to_string()))?;
-        let manager = Manager::from_config(config, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
+        let manager = Manager::from_config(config.clone(), NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
         // Bounded waits: while Postgres is down or restarting a request
         // fails in seconds with 503 store_unavailable, never hangs.
         let pool = Pool::builder(manager)
@@ -32,7 +42,7 @@ impl PostgresStore {
             .recycle_timeout(Some(POOL_TIMEOUT))
             .build()
             .map_err(|e| StoreError::Backend(e.to_string()))?;
-        let store = PostgresStore { pool: Arc::new(pool) };
+        let store = PostgresStore { pool: Arc::new(pool), reads: Arc::new(Multiplexed::new(config, lanes)) };
         store.query("SELECT 1", vec![]).await?;
         Ok(store)
     }
@@ -152,35 +162,23 @@ fn decode(row: &tokio_postgres::Row) -> Result<Row, StoreError> {
 impl Store for PostgresStore {
     fn connections(&self) -> Option<(usize, usize)> {
         let status = self.pool.status();
-        Some((status.available, status.size.saturating_sub(status.available)))
+        let (idle, in_use) = self.reads.connections();
+        Some((status.available + idle, status.size.saturating_sub(status.available) + in_use))
     }
 
     async fn query(&self, sql: &'static str, params: Vec<Value>) -> Result<Vec<Row>, StoreError> {
-        let client = self.pool.get().await.map_err(pool_error)?;
-        let result = async {
-            let statement = client.prepare_cached(&to_postgres_placeholders(sql)).await.map_err(backend)?;
-            let bound = bind(&params, statement.params())?;
-            let rows = client.query(&statement, &refs(&bound)).await.map_err(backend)?;
-            rows.iter().map(decode).collect()
-        }
-        .await;
-        settle(client, result)
+        let lane = self.reads.lane().await?;
+        let result = lane.read(sql, &params).await;
+        self.reads.settle(&lane, &result);
+        result
     }
 
     /// The reads pipelined on one connection: sent together, answered in order.
     async fn query_many(&self, reads: Vec<Read>) -> Result<Vec<Vec<Row>>, StoreError> {
-        let client = self.pool.get().await.map_err(pool_error)?;
-        let result = {
-            let client = &client;
-            let queries = reads.iter().map(|read| async move {
-                let statement = client.prepare_cached(&to_postgres_placeholders(read.sql)).await.map_err(backend)?;
-                let bound = bind(&read.params, statement.params())?;
-                let rows = client.query(&statement, &refs(&bound)).await.map_err(backend)?;
-                rows.iter().map(decode).collect::<Result<Vec<Row>, StoreError>>()
-            });
-            futures_util::future::try_join_all(queries).await
-        };
-        settle(client, result)
+        let lane = self.reads.lane().await?;
+        let result = futures_util::future::try_join_all(reads.iter().map(|read| lane.read(read.sql, &read.params))).await;
+        self.reads.settle(&lane, &result);
+        result
     }
 
     async fn batch(&self, statements: Vec<Stmt>) -> Result<(), StoreError> {
@@ -189,11 +187,191 @@ impl Store for PostgresStore {
             async {
                 let mut client = self.pool.get().await.map_err(pool_error)?;
                 let result = run_batch(&mut client, &statements).await;
+                if matches!(result, Err(StoreError::Unavailable(_))) {
+                    // the primary is gone or no longer primary: reads too connect anew
+                    self.reads.let_go();
+                }
                 settle(client, result)
             },
             span,
         )
         .await
+    }
+}
+
+/// How many connections the reads may share.
+/// The first carries them all while it answers; the others connect only
+/// when it is held up.
+const READ_LANES: usize = 4;
+
+/// A lane with reads in flight and none answered for this long is held up
+/// (a slow read at the head of its pipeline): new reads go to the next lane.
+const HELD_UP: Duration = Duration::from_millis(5);
+
+/// Reads outside a transaction share a few connections, as Npgsql's
+/// multiplexing does: concurrent requests' reads are pipelined on one
+/// connection, so Postgres takes several in one wake-up rather than one
+/// process switch each. Answers on a connection come in order, so a slow
+/// read would hold up every read behind it: a lane held up for
+/// [`HELD_UP`] takes no new reads while another lane can.
+struct Multiplexed {
+    config: tokio_postgres::Config,
+    lanes: Vec<Lane>,
+    epoch: Instant,
+}
+
+#[derive(Default)]
+struct Lane {
+    current: std::sync::RwLock<Option<Arc<Shared>>>,
+    connecting: tokio::sync::Mutex<()>,
+    in_flight: AtomicUsize,
+    /// When a read on it was last answered, or it last became busy
+    /// (nanoseconds since [`Multiplexed::epoch`]).
+    progressed_at: AtomicU64,
+}
+
+impl Lane {
+    fn held_up(&self, now: u64) -> bool {
+        self.in_flight.load(Relaxed) > 0 && now.saturating_sub(self.progressed_at.load(Relaxed)) > HELD_UP.as_nanos() as u64
+    }
+
+    fn live(&self) -> Result<Option<Arc<Shared>>, StoreError> {
+        let current = self.current.read().map_err(|_| poisoned())?;
+        Ok(current.as_ref().filter(|c| !c.client.is_closed()).cloned())
+    }
+}
+
+/// One shared connection and its prepared statements.
+struct Shared {
+    client: tokio_postgres::Client,
+    statements: std::sync::Mutex<std::collections::HashMap<&'static str, tokio_postgres::Statement>>,
+}
+
+/// A read counted in its lane's `in_flight` until it is dropped.
+struct InFlight<'a> {
+    lane: &'a Lane,
+    epoch: Instant,
+}
+
+impl<'a> InFlight<'a> {
+    fn enter(lane: &'a Lane, epoch: Instant) -> Self {
+        if lane.in_flight.fetch_add(1, Relaxed) == 0 {
+            lane.progressed_at.store(nanos_since(epoch), Relaxed);
+        }
+        InFlight { lane, epoch }
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.lane.progressed_at.store(nanos_since(self.epoch), Relaxed);
+        self.lane.in_flight.fetch_sub(1, Relaxed);
+    }
+}
+
+fn nanos_since(epoch: Instant) -> u64 {
+    u64::try_from(epoch.elapsed().as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// A lane's connection while a request reads on it.
+struct LaneGuard<'a> {
+    _in_flight: InFlight<'a>,
+    lane: &'a Lane,
+    shared: Arc<Shared>,
+}
+
+impl LaneGuard<'_> {
+    async fn read(&self, sql: &'static str, params: &[Value]) -> Result<Vec<Row>, StoreError> {
+        let statement = self.shared.prepare(sql).await?;
+        let bound = bind(params, statement.params())?;
+        let rows = self.shared.client.query(&statement, &refs(&bound)).await.map_err(backend)?;
+        rows.iter().map(decode).collect()
+    }
+}
+
+impl Shared {
+    async fn prepare(&self, sql: &'static str) -> Result<tokio_postgres::Statement, StoreError> {
+        if let Some(statement) = self.statements.lock().map_err(|_| poisoned())?.get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = self.client.prepare(&to_postgres_placeholders(sql)).await.map_err(backend)?;
+        self.statements.lock().map_err(|_| poisoned())?.insert(sql, statement.clone());
+        Ok(statement)
+    }
+}
+
+fn poisoned() -> StoreError {
+    StoreError::Backend("read lane lock poisoned".into())
+}
+
+impl Multiplexed {
+    fn new(config: tokio_postgres::Config, lanes: usize) -> Self {
+        Multiplexed { config, lanes: (0..lanes.max(1)).map(|_| Lane::default()).collect(), epoch: Instant::now() }
+    }
+
+    /// The read lanes' connections (idle, in use).
+    fn connections(&self) -> (usize, usize) {
+        let connected = self.lanes.iter().filter(|l| l.live().is_ok_and(|c| c.is_some()));
+        connected.fold((0, 0), |(idle, busy), l| if l.in_flight.load(Relaxed) == 0 { (idle + 1, busy) } else { (idle, busy + 1) })
+    }
+
+    /// The first lane not held up, or when all are, the one with the fewest
+    /// reads in flight; connected.
+    async fn lane(&self) -> Result<LaneGuard<'_>, StoreError> {
+        let now = nanos_since(self.epoch);
+        let lane = match self.lanes.iter().find(|l| !l.held_up(now)) {
+            Some(lane) => lane,
+            None => self.lanes.iter().min_by_key(|l| l.in_flight.load(Relaxed)).ok_or_else(|| StoreError::Backend("no read lanes".into()))?,
+        };
+        let in_flight = InFlight::enter(lane, self.epoch);
+        let shared = self.connection(lane).await?;
+        Ok(LaneGuard { _in_flight: in_flight, lane, shared })
+    }
+
+    async fn connection(&self, lane: &Lane) -> Result<Arc<Shared>, StoreError> {
+        if let Some(shared) = lane.live()? {
+            return Ok(shared);
+        }
+        // one request connects; the others wait for its connection
+        let _connecting = tokio::time::timeout(POOL_TIMEOUT, lane.connecting.lock())
+            .await
+            .map_err(|_| StoreError::Unavailable("timed out waiting for a read connection".into()))?;
+        if let Some(shared) = lane.live()? {
+            return Ok(shared);
+        }
+        let (client, connection) = tokio::time::timeout(POOL_TIMEOUT, self.config.connect(NoTls))
+            .await
+            .map_err(|_| StoreError::Unavailable("timed out connecting to Postgres".into()))?
+            .map_err(backend)?;
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::debug!(error = %e, "a shared read connection ended");
+            }
+        });
+        let shared = Arc::new(Shared { client, statements: std::sync::Mutex::default() });
+        *lane.current.write().map_err(|_| poisoned())? = Some(Arc::clone(&shared));
+        Ok(shared)
+    }
+
+    /// Every lane's connection is let go; reads in flight end on it.
+    fn let_go(&self) {
+        for lane in &self.lanes {
+            if let Ok(mut current) = lane.current.write() {
+                *current = None;
+            }
+        }
+    }
+
+    /// A connection that failed as unavailable is let go: the lane's next
+    /// read connects anew (and finds a new primary after a failover).
+    fn settle<T>(&self, guard: &LaneGuard<'_>, result: &Result<T, StoreError>) {
+        if matches!(result, Err(StoreError::Unavailable(_))) {
+            if let Ok(mut current) = guard.lane.current.write() {
+                if current.as_ref().is_some_and(|c| Arc::ptr_eq(c, &guard.shared)) {
+                    *current = None;
+                }
+            }
+        }
     }
 }
 
