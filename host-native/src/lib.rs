@@ -5,6 +5,7 @@ pub mod list_refresh;
 pub mod log_writer;
 pub mod observability;
 pub mod otel;
+pub mod point_reads;
 pub mod rules_engine;
 pub mod server;
 pub mod store_postgres;

@@ -448,7 +448,7 @@ async fn handle(
                         _ => {
                             // the operators' API reads a few rows at a time; the others' reads may be long
                             if route.as_ref().is_some_and(|r| r.spec().access == Access::Tenant) {
-                                crate::store_sqlite::reads_inline(gateway.handle(request)).await
+                                crate::point_reads::point_reads(gateway.handle(request)).await
                             } else {
                                 gateway.handle(request).await
                             }

@@ -48,6 +48,24 @@ impl PostgresStore {
     }
 }
 
+impl PostgresStore {
+    /// Reads that may be long, pipelined on a pooled connection of their own.
+    async fn query_pooled(&self, reads: Vec<Read>) -> Result<Vec<Vec<Row>>, StoreError> {
+        let client = self.pool.get().await.map_err(pool_error)?;
+        let result = {
+            let client = &client;
+            let queries = reads.iter().map(|read| async move {
+                let statement = client.prepare_cached(&to_postgres_placeholders(read.sql)).await.map_err(backend)?;
+                let bound = bind(&read.params, statement.params())?;
+                let rows = client.query(&statement, &refs(&bound)).await.map_err(backend)?;
+                rows.iter().map(decode).collect::<Result<Vec<Row>, StoreError>>()
+            });
+            futures_util::future::try_join_all(queries).await
+        };
+        settle(client, result)
+    }
+}
+
 /// Portable `?N` placeholders become Postgres' `$N`.
 pub fn to_postgres_placeholders(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len());
@@ -167,17 +185,23 @@ impl Store for PostgresStore {
     }
 
     async fn query(&self, sql: &'static str, params: Vec<Value>) -> Result<Vec<Row>, StoreError> {
+        if !crate::point_reads::marked() {
+            return self.query_pooled(vec![Read::new(sql, params)]).await.map(|mut all| all.pop().unwrap_or_default());
+        }
         let lane = self.reads.lane().await?;
         let result = lane.read(sql, &params).await;
-        self.reads.settle(&lane, &result);
+        lane.settle(&result);
         result
     }
 
     /// The reads pipelined on one connection: sent together, answered in order.
     async fn query_many(&self, reads: Vec<Read>) -> Result<Vec<Vec<Row>>, StoreError> {
+        if !crate::point_reads::marked() {
+            return self.query_pooled(reads).await;
+        }
         let lane = self.reads.lane().await?;
         let result = futures_util::future::try_join_all(reads.iter().map(|read| lane.read(read.sql, &read.params))).await;
-        self.reads.settle(&lane, &result);
+        lane.settle(&result);
         result
     }
 
@@ -199,21 +223,26 @@ impl Store for PostgresStore {
     }
 }
 
-/// How many connections the reads may share.
-/// The first carries them all while it answers; the others connect only
-/// when it is held up.
+/// How many connections the point reads may share.
+/// The first carries them all while it answers; another connects the first
+/// time the lanes before it are held up, and stays.
 const READ_LANES: usize = 4;
 
 /// A lane with reads in flight and none answered for this long is held up
 /// (a slow read at the head of its pipeline): new reads go to the next lane.
 const HELD_UP: Duration = Duration::from_millis(5);
 
-/// Reads outside a transaction share a few connections, as Npgsql's
-/// multiplexing does: concurrent requests' reads are pipelined on one
-/// connection, so Postgres takes several in one wake-up rather than one
-/// process switch each. Answers on a connection come in order, so a slow
-/// read would hold up every read behind it: a lane held up for
-/// [`HELD_UP`] takes no new reads while another lane can.
+/// Held up this long, a lane's connection is let go (a read that hangs, a
+/// server gone without closing): its next read connects anew.
+const STUCK: Duration = POOL_TIMEOUT;
+
+/// The point reads of the operators' API ([`crate::point_reads`]) share a
+/// few connections, as Npgsql's multiplexing does: concurrent requests'
+/// reads are pipelined on one connection, so Postgres takes several in one
+/// wake-up rather than one process switch each. Answers on a connection
+/// come in order, so a slow read would hold up every read behind it: a lane
+/// held up for [`HELD_UP`] takes no new reads while another lane can. Every
+/// other read, which may be long, takes a pooled connection as before.
 struct Multiplexed {
     config: tokio_postgres::Config,
     lanes: Vec<Lane>,
@@ -231,13 +260,27 @@ struct Lane {
 }
 
 impl Lane {
+    /// How long it has had reads in flight and none answered.
+    fn stalled_for(&self, now: u64) -> Option<u64> {
+        (self.in_flight.load(Relaxed) > 0).then(|| now.saturating_sub(self.progressed_at.load(Relaxed)))
+    }
+
     fn held_up(&self, now: u64) -> bool {
-        self.in_flight.load(Relaxed) > 0 && now.saturating_sub(self.progressed_at.load(Relaxed)) > HELD_UP.as_nanos() as u64
+        self.stalled_for(now).is_some_and(|t| t > HELD_UP.as_nanos() as u64)
     }
 
     fn live(&self) -> Result<Option<Arc<Shared>>, StoreError> {
         let current = self.current.read().map_err(|_| poisoned())?;
         Ok(current.as_ref().filter(|c| !c.client.is_closed()).cloned())
+    }
+
+    /// Lets `shared` go if it is still this lane's connection.
+    fn let_go(&self, shared: &Arc<Shared>) {
+        if let Ok(mut current) = self.current.write() {
+            if current.as_ref().is_some_and(|c| Arc::ptr_eq(c, shared)) {
+                *current = None;
+            }
+        }
     }
 }
 
@@ -247,45 +290,55 @@ struct Shared {
     statements: std::sync::Mutex<std::collections::HashMap<&'static str, tokio_postgres::Statement>>,
 }
 
-/// A read counted in its lane's `in_flight` until it is dropped.
-struct InFlight<'a> {
-    lane: &'a Lane,
-    epoch: Instant,
-}
-
-impl<'a> InFlight<'a> {
-    fn enter(lane: &'a Lane, epoch: Instant) -> Self {
-        if lane.in_flight.fetch_add(1, Relaxed) == 0 {
-            lane.progressed_at.store(nanos_since(epoch), Relaxed);
-        }
-        InFlight { lane, epoch }
-    }
-}
-
-impl Drop for InFlight<'_> {
-    fn drop(&mut self) {
-        self.lane.progressed_at.store(nanos_since(self.epoch), Relaxed);
-        self.lane.in_flight.fetch_sub(1, Relaxed);
-    }
-}
-
 fn nanos_since(epoch: Instant) -> u64 {
     u64::try_from(epoch.elapsed().as_nanos()).unwrap_or(u64::MAX)
 }
 
-/// A lane's connection while a request reads on it.
+/// A request's reads on a lane's connection, counted in its `in_flight`
+/// until dropped. Dropped before they were all answered (the request was
+/// cancelled), Postgres still runs them ahead of anything sent after, so
+/// the lane lets that connection go.
 struct LaneGuard<'a> {
-    _in_flight: InFlight<'a>,
     lane: &'a Lane,
     shared: Arc<Shared>,
+    epoch: Instant,
+    answered: std::sync::atomic::AtomicBool,
 }
 
-impl LaneGuard<'_> {
+impl<'a> LaneGuard<'a> {
+    fn enter(lane: &'a Lane, shared: Arc<Shared>, epoch: Instant) -> Self {
+        // an idle lane's clock starts now, before another read can see it busy
+        if lane.in_flight.load(Relaxed) == 0 {
+            lane.progressed_at.store(nanos_since(epoch), Relaxed);
+        }
+        lane.in_flight.fetch_add(1, Relaxed);
+        LaneGuard { lane, shared, epoch, answered: Default::default() }
+    }
+
     async fn read(&self, sql: &'static str, params: &[Value]) -> Result<Vec<Row>, StoreError> {
         let statement = self.shared.prepare(sql).await?;
         let bound = bind(params, statement.params())?;
         let rows = self.shared.client.query(&statement, &refs(&bound)).await.map_err(backend)?;
+        self.lane.progressed_at.store(nanos_since(self.epoch), Relaxed);
         rows.iter().map(decode).collect()
+    }
+
+    /// The request has every answer (or an error): its reads are done, and a
+    /// connection found unavailable is let go.
+    fn settle<T>(&self, result: &Result<T, StoreError>) {
+        self.answered.store(true, Relaxed);
+        if matches!(result, Err(StoreError::Unavailable(_))) {
+            self.lane.let_go(&self.shared);
+        }
+    }
+}
+
+impl Drop for LaneGuard<'_> {
+    fn drop(&mut self) {
+        if !self.answered.load(Relaxed) {
+            self.lane.let_go(&self.shared);
+        }
+        self.lane.in_flight.fetch_sub(1, Relaxed);
     }
 }
 
@@ -316,41 +369,48 @@ impl Multiplexed {
     }
 
     /// The first lane not held up, or when all are, the one with the fewest
-    /// reads in flight; connected.
+    /// reads in flight; connected. A lane stuck for [`STUCK`] is let go.
     async fn lane(&self) -> Result<LaneGuard<'_>, StoreError> {
         let now = nanos_since(self.epoch);
+        for lane in &self.lanes {
+            if lane.stalled_for(now).is_some_and(|t| t > STUCK.as_nanos() as u64) {
+                if let Some(shared) = lane.live()? {
+                    lane.let_go(&shared);
+                }
+            }
+        }
         let lane = match self.lanes.iter().find(|l| !l.held_up(now)) {
             Some(lane) => lane,
             None => self.lanes.iter().min_by_key(|l| l.in_flight.load(Relaxed)).ok_or_else(|| StoreError::Backend("no read lanes".into()))?,
         };
-        let in_flight = InFlight::enter(lane, self.epoch);
+        // counted once connected: a lane that is connecting is not held up
         let shared = self.connection(lane).await?;
-        Ok(LaneGuard { _in_flight: in_flight, lane, shared })
+        Ok(LaneGuard::enter(lane, shared, self.epoch))
     }
 
+    /// The lane's connection, made if it has none; waiting and connecting
+    /// take [`POOL_TIMEOUT`] at most together. Any failure is unavailable (503).
     async fn connection(&self, lane: &Lane) -> Result<Arc<Shared>, StoreError> {
         if let Some(shared) = lane.live()? {
             return Ok(shared);
         }
-        // one request connects; the others wait for its connection
-        let _connecting = tokio::time::timeout(POOL_TIMEOUT, lane.connecting.lock())
-            .await
-            .map_err(|_| StoreError::Unavailable("timed out waiting for a read connection".into()))?;
-        if let Some(shared) = lane.live()? {
-            return Ok(shared);
-        }
-        let (client, connection) = tokio::time::timeout(POOL_TIMEOUT, self.config.connect(NoTls))
-            .await
-            .map_err(|_| StoreError::Unavailable("timed out connecting to Postgres".into()))?
-            .map_err(backend)?;
-        tokio::spawn(async move {
-            if let Err(e) = connection.await {
-                tracing::debug!(error = %e, "a shared read connection ended");
+        let connect = async {
+            // one request connects; the others wait for its connection
+            let _connecting = lane.connecting.lock().await;
+            if let Some(shared) = lane.live()? {
+                return Ok(shared);
             }
-        });
-        let shared = Arc::new(Shared { client, statements: std::sync::Mutex::default() });
-        *lane.current.write().map_err(|_| poisoned())? = Some(Arc::clone(&shared));
-        Ok(shared)
+            let (client, connection) = self.config.connect(NoTls).await.map_err(|e| StoreError::Unavailable(e.to_string()))?;
+            tokio::spawn(async move {
+                if let Err(e) = connection.await {
+                    tracing::debug!(error = %e, "a shared read connection ended");
+                }
+            });
+            let shared = Arc::new(Shared { client, statements: std::sync::Mutex::default() });
+            *lane.current.write().map_err(|_| poisoned())? = Some(Arc::clone(&shared));
+            Ok(shared)
+        };
+        tokio::time::timeout(POOL_TIMEOUT, connect).await.map_err(|_| StoreError::Unavailable("timed out connecting to Postgres".into()))?
     }
 
     /// Every lane's connection is let go; reads in flight end on it.
@@ -358,18 +418,6 @@ impl Multiplexed {
         for lane in &self.lanes {
             if let Ok(mut current) = lane.current.write() {
                 *current = None;
-            }
-        }
-    }
-
-    /// A connection that failed as unavailable is let go: the lane's next
-    /// read connects anew (and finds a new primary after a failover).
-    fn settle<T>(&self, guard: &LaneGuard<'_>, result: &Result<T, StoreError>) {
-        if matches!(result, Err(StoreError::Unavailable(_))) {
-            if let Ok(mut current) = guard.lane.current.write() {
-                if current.as_ref().is_some_and(|c| Arc::ptr_eq(c, &guard.shared)) {
-                    *current = None;
-                }
             }
         }
     }

@@ -23,21 +23,6 @@ pub struct SqliteStore {
     next_reader: Arc<AtomicUsize>,
 }
 
-tokio::task_local! {
-    /// Set while a request of the operators' API is answered ([`reads_inline`]).
-    static INLINE_READS: ();
-}
-
-/// Runs `future` with its reads made on the calling thread when a read
-/// connection is free, instead of handed to the blocking pool and back (two
-/// thread switches each, the largest cost of a check in a profile). For the
-/// operators' API only: its reads are point reads of a few rows. The admin
-/// routes, the console and background work (sweeps, re-screens, backtests)
-/// may read many rows, so theirs stay off the runtime's threads.
-pub async fn reads_inline<F: std::future::Future>(future: F) -> F::Output {
-    INLINE_READS.scope((), future).await
-}
-
 /// A batch waiting for the writer, and where its result goes.
 type Pending = (Vec<Stmt>, tokio::sync::oneshot::Sender<Result<(), StoreError>>);
 
@@ -146,7 +131,7 @@ impl SqliteStore {
         }
         let readers = self.readers.clone();
         let start = self.next_reader.fetch_add(1, Ordering::Relaxed);
-        if INLINE_READS.try_with(|_| ()).is_ok() {
+        if crate::point_reads::marked() {
             if let Some(guard) = free_reader(&readers, start) {
                 return f(&guard);
             }
@@ -367,10 +352,10 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn an_operators_request_reads_on_its_own_thread_and_other_work_on_the_blocking_pool() {
         let (_dir, store) = store();
-        let (here, there) = reads_inline(async { (std::thread::current().id(), reading_thread(&store).await) }).await;
-        assert_eq!(here, there, "inside reads_inline a read with a free connection runs on the calling thread");
+        let (here, there) = crate::point_reads::point_reads(async { (std::thread::current().id(), reading_thread(&store).await) }).await;
+        assert_eq!(here, there, "inside point_reads a read with a free connection runs on the calling thread");
         let (here, there) = (std::thread::current().id(), reading_thread(&store).await);
-        assert_ne!(here, there, "outside reads_inline a read is handed to the blocking pool");
+        assert_ne!(here, there, "outside point_reads a read is handed to the blocking pool");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -378,7 +363,7 @@ mod tests {
         let (_dir, store) = store();
         let held: Vec<_> = store.readers.iter().map(|m| m.lock().unwrap()).collect();
         let reader = store.clone();
-        let waiting = tokio::spawn(reads_inline(async move { (std::thread::current().id(), reading_thread(&reader).await) }));
+        let waiting = tokio::spawn(crate::point_reads::point_reads(async move { (std::thread::current().id(), reading_thread(&reader).await) }));
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         assert!(!waiting.is_finished(), "a read ran without a free connection");
         drop(held);
