@@ -225,6 +225,8 @@ pub struct Gateway {
     pub(crate) trace_context: Option<Box<dyn ports::TraceContext>>,
     pub(crate) timer: Option<Box<dyn ports::Timer>>,
     pub(crate) decision_queue: decisions::DecisionQueue,
+    /// Idempotency keys' releases and answers the store could not take; see [`idempotency::OwedKeys`].
+    pub(crate) owed_keys: idempotency::OwedKeys,
     /// Where queued read-only decisions are flushed; the main store when `None`.
     pub(crate) decision_store: Option<Box<dyn Store>>,
     /// Where pages of daily snapshots are kept once built.
@@ -318,6 +320,7 @@ impl Gateway {
             trace_context: None,
             timer: None,
             decision_queue: Default::default(),
+            owed_keys: Default::default(),
             decision_store: None,
             page_cache: None,
             resolver: None,

@@ -288,7 +288,7 @@ impl Isolate {
         }
         if self.gateway.queued_decisions() >= DECISION_PAGE {
             self.flush().await;
-        } else if self.gateway.queued_decisions() > 0 && !self.flush_waiting.replace(true) {
+        } else if self.gateway.writes_waiting() && !self.flush_waiting.replace(true) {
             platform::sleep_ms(DECISION_FLUSH_MS).await;
             self.flush_waiting.set(false);
             self.flush().await;

@@ -192,9 +192,19 @@ impl Gateway {
         self.decision_queue.len()
     }
 
+    /// Whether a flush has anything to write: queued decisions or owed keys.
+    pub fn writes_waiting(&self) -> bool {
+        self.decision_queue.len() > 0 || self.owed_keys.len() > 0
+    }
+
     /// Writes the queued read-only decisions as pages; hosts call it on a
     /// short timer and at shutdown. Pages that fail go back to the queue.
+    /// The idempotency keys' owed writes go first ([`crate::idempotency::OwedKeys`]).
     pub async fn flush_decisions(&self) -> Result<usize, StoreError> {
+        // the keys owed ride on the same tick: a failure keeps them for the next
+        if let Err(e) = self.settle_owed_keys().await {
+            tracing::warn!(target: "idempotency", error = %e, "writing the keys' owed releases failed (kept for the next try)");
+        }
         let mut pages = pages_of(self.decision_queue.take());
         let mut written = 0;
         let store = self.decision_store.as_deref().unwrap_or(self.store.as_ref());

@@ -31,6 +31,41 @@ pub(crate) struct Reservation {
     tenant_id: String,
     scope: String,
     key: String,
+    /// The lock this reservation set: only it is completed or released, so
+    /// a request that outlived its lock never touches a retry's.
+    locked_until: i64,
+}
+
+/// How many owed writes a host keeps; past it the oldest wait out their lock.
+const MAX_OWED: usize = 10_000;
+
+/// Keys' releases and answers the store could not take when the request
+/// ended (it was unreachable: the request's own failure, often). Each is
+/// tried again with the decision log's flush, so a client's retry after an
+/// outage runs (or replays) once the store is back, rather than waiting out
+/// the key's lock. Each write names the lock it releases, so one that comes
+/// late changes nothing another request holds. Kept in memory: a host that
+/// stops loses them, and the locks lapse as before.
+#[derive(Default)]
+pub(crate) struct OwedKeys(std::sync::Mutex<Vec<Stmt>>);
+
+impl OwedKeys {
+    fn owe(&self, statement: Stmt) {
+        if let Ok(mut owed) = self.0.lock() {
+            if owed.len() >= MAX_OWED {
+                owed.remove(0);
+            }
+            owed.push(statement);
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.0.lock().map(|owed| owed.len()).unwrap_or_default()
+    }
+
+    fn take(&self) -> Vec<Stmt> {
+        self.0.lock().map(|mut owed| std::mem::take(&mut *owed)).unwrap_or_default()
+    }
 }
 
 /// What the header asks for.
@@ -162,33 +197,56 @@ impl Gateway {
         let Some(key) = header_key(request)? else { return Ok(None) };
         let print = fingerprint(request.method(), request.uri(), request.body());
         let now = self.clock.now();
-        let reservation = || Reservation { tenant_id: tenant_id.to_string(), scope: scope.to_string(), key: key.to_string() };
+        let locked_until = now + LOCK_SECONDS;
+        let reservation = || Reservation { tenant_id: tenant_id.to_string(), scope: scope.to_string(), key: key.to_string(), locked_until };
         until_committed!({
-            match self.store.batch(vec![store::reserve(tenant_id, scope, key, &print, now + LOCK_SECONDS, now)]).await {
+            match self.store.batch(vec![store::reserve(tenant_id, scope, key, &print, locked_until, now)]).await {
                 Ok(()) => return Ok(Some(Some(Outcome::Run(reservation())))),
                 Err(StoreError::Unique) => {}
                 Err(e) => return Err(e.into()),
             }
             let Some(row) = store::stored(self.store.as_ref(), tenant_id, scope, key).await? else { return Ok(None) };
-            let locked_until = match judge(row, &print, now)? {
+            let lapsed = match judge(row, &print, now)? {
                 Kept::Answer(reply) => return Ok(Some(Some(Outcome::Replay(reply)))),
-                Kept::Lapsed(locked_until) => locked_until,
+                Kept::Lapsed(lapsed) => lapsed,
             };
-            if self.commit(vec![store::take_over(tenant_id, scope, key, locked_until, now + LOCK_SECONDS)]).await?.done() {
+            if self.commit(vec![store::take_over(tenant_id, scope, key, lapsed, locked_until)]).await?.done() {
                 return Ok(Some(Some(Outcome::Run(reservation()))));
             }
             Ok(None)
         })
     }
 
-    /// Stores a success for replay, or releases the key after an error.
+    /// Stores a success for replay, or releases the key after an error. A
+    /// write the store cannot take now is owed ([`OwedKeys`]).
     pub(crate) async fn complete_idempotency(&self, reservation: Reservation, result: &ApiResult<Reply>) {
-        let (tenant_id, scope, key) = (reservation.tenant_id.as_str(), reservation.scope.as_str(), reservation.key.as_str());
+        let Reservation { tenant_id, scope, key, locked_until } = &reservation;
         let statement = match result {
-            Ok(reply) => store::complete(tenant_id, scope, key, i64::from(reply.status), reply.body.get().to_string()),
-            Err(_) => store::release(tenant_id, scope, key),
+            Ok(reply) => store::complete(tenant_id, scope, key, *locked_until, i64::from(reply.status), reply.body.get().to_string()),
+            Err(_) => store::release(tenant_id, scope, key, *locked_until),
         };
-        // A failure here leaves the key locked until LOCK_SECONDS pass; a retry then runs again.
-        let _ = self.store.batch(vec![statement]).await;
+        if let Err(StoreError::Unavailable(_)) = self.store.batch(vec![statement.clone()]).await {
+            self.owed_keys.owe(statement);
+        }
+    }
+
+    /// Writes the keys' releases and answers owed since the store was last
+    /// unreachable; those it still cannot take stay owed. Answers how many
+    /// were written.
+    pub(crate) async fn settle_owed_keys(&self) -> Result<usize, StoreError> {
+        let owed = self.owed_keys.take();
+        if owed.is_empty() {
+            return Ok(0);
+        }
+        let count = owed.len();
+        match self.store.batch(owed.clone()).await {
+            Ok(()) => Ok(count),
+            Err(e) => {
+                for statement in owed {
+                    self.owed_keys.owe(statement);
+                }
+                Err(e)
+            }
+        }
     }
 }

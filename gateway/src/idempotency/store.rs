@@ -62,18 +62,20 @@ pub fn take_over(tenant_id: &str, scope: &str, key: &str, lapsed_lock: i64, lock
     )
 }
 
-/// Keeps a success for replay.
-pub fn complete(tenant_id: &str, scope: &str, key: &str, status_code: i64, response: String) -> Stmt {
+/// Keeps a success for replay, if the reservation that ran it (its lock) still holds the key.
+pub fn complete(tenant_id: &str, scope: &str, key: &str, locked_until: i64, status_code: i64, response: String) -> Stmt {
     Stmt::new(
-        "UPDATE idempotency_keys SET status_code = ?4, response = ?5 WHERE tenant_id = ?1 AND scope = ?2 AND idempotency_key = ?3",
-        vec![tenant_id.into(), scope.into(), key.into(), status_code.into(), response.into()],
+        "UPDATE idempotency_keys SET status_code = ?5, response = ?6
+         WHERE tenant_id = ?1 AND scope = ?2 AND idempotency_key = ?3 AND locked_until = ?4 AND status_code IS NULL",
+        vec![tenant_id.into(), scope.into(), key.into(), locked_until.into(), status_code.into(), response.into()],
     )
 }
 
-/// Releases a key after an error, so a corrected request can use it.
-pub fn release(tenant_id: &str, scope: &str, key: &str) -> Stmt {
+/// Releases a key after an error, so a corrected request can use it; only
+/// the reservation with this lock, never a retry's that took the key over.
+pub fn release(tenant_id: &str, scope: &str, key: &str, locked_until: i64) -> Stmt {
     Stmt::new(
-        "DELETE FROM idempotency_keys WHERE tenant_id = ?1 AND scope = ?2 AND idempotency_key = ?3 AND status_code IS NULL",
-        vec![tenant_id.into(), scope.into(), key.into()],
+        "DELETE FROM idempotency_keys WHERE tenant_id = ?1 AND scope = ?2 AND idempotency_key = ?3 AND locked_until = ?4 AND status_code IS NULL",
+        vec![tenant_id.into(), scope.into(), key.into(), locked_until.into()],
     )
 }

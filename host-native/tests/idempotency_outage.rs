@@ -1,0 +1,185 @@
+//! An `Idempotency-Key` whose request the store's outage cut: the key's
+//! release is owed, written with the next flush once the store is back, so
+//! the client's retry runs then rather than a minute later; and a release
+//! that comes late never frees a key a retry holds, nor erases an answer.
+//! Through `Gateway::handle` on SQLite, behind a store that fails on demand.
+
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
+
+mod support;
+use support::TestClock;
+
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::Arc;
+
+use gateway::auth::Environment;
+use gateway::ports::{Read, Row, Stmt, Store, StoreError, Value};
+use gateway::{Config, Gateway};
+use host_native::rules_engine::ComponentRules;
+use host_native::{open_store, OsIds};
+use serde_json::{json, Value as Json};
+use tokio::sync::Notify;
+
+const START: i64 = 1_790_000_000;
+
+/// The store, with faults on demand.
+#[derive(Default)]
+struct Faults {
+    /// every call fails as unavailable
+    down: AtomicBool,
+    /// the store goes down after this many more batches (none when negative)
+    down_after_batches: AtomicI64,
+    /// the next call that reads or writes a player's exclusions waits for `go`
+    hold_exclusions: AtomicBool,
+    held: Notify,
+    go: Notify,
+}
+
+struct Outage {
+    inner: Box<dyn Store>,
+    faults: Arc<Faults>,
+}
+
+impl Outage {
+    async fn enter(&self, sql: &[&str]) -> Result<(), StoreError> {
+        if self.faults.down.load(Ordering::SeqCst) {
+            return Err(StoreError::Unavailable("the test's outage".into()));
+        }
+        let touches_exclusions = sql.iter().any(|s| s.contains("exclusions") && !s.contains("idempotency_keys"));
+        if touches_exclusions && self.faults.hold_exclusions.swap(false, Ordering::SeqCst) {
+            self.faults.held.notify_one();
+            self.faults.go.notified().await;
+        }
+        Ok(())
+    }
+}
+
+#[async_trait::async_trait]
+impl Store for Outage {
+    async fn query(&self, sql: &'static str, params: Vec<Value>) -> Result<Vec<Row>, StoreError> {
+        self.enter(&[sql]).await?;
+        self.inner.query(sql, params).await
+    }
+    async fn query_many(&self, reads: Vec<Read>) -> Result<Vec<Vec<Row>>, StoreError> {
+        self.enter(&reads.iter().map(|r| r.sql).collect::<Vec<_>>()).await?;
+        self.inner.query_many(reads).await
+    }
+    async fn batch(&self, statements: Vec<Stmt>) -> Result<(), StoreError> {
+        self.enter(&statements.iter().map(|s| s.sql).collect::<Vec<_>>()).await?;
+        let result = self.inner.batch(statements).await;
+        if self.faults.down_after_batches.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.faults.down.store(true, Ordering::SeqCst);
+        }
+        result
+    }
+}
+
+struct World {
+    gw: Gateway,
+    faults: Arc<Faults>,
+    clock: TestClock,
+    key: String,
+    _dir: tempfile::TempDir,
+}
+
+/// A production tenant (its key cached, so a request reaches its handler
+/// without a read) and a screened player `p1`.
+async fn world() -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite = open_store(&format!("sqlite://{}", dir.path().join("g.db").display())).await.unwrap();
+    let faults = Arc::new(Faults { down_after_batches: AtomicI64::new(-1), ..Faults::default() });
+    let store = Box::new(Outage { inner: sqlite, faults: faults.clone() });
+    let clock = TestClock(Arc::new(AtomicI64::new(START)));
+    let config = Config { production_vendors_configured: true, ..Config::default() };
+    let gw = Gateway::new(store, Box::new(ComponentRules::embedded().unwrap()), Box::new(clock.clone()), Box::new(OsIds), config);
+    gw.migrate().await.unwrap();
+    let admin = gw.create_admin_key(Environment::Production).await.unwrap();
+    let (status, tenant) = support::call(&gw, &admin, "POST", "/v1/admin/tenants", json!({ "name": "t", "environment": "production" })).await;
+    assert_eq!(status, 201, "{tenant}");
+    let key = tenant["api_key"].as_str().unwrap().to_string();
+    let identity = json!({ "user_id": "p1", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": "p1@example.com" });
+    assert_eq!(support::call(&gw, &key, "POST", "/v1/sanctions/screen", identity).await.0, 201);
+    World { gw, faults, clock, key, _dir: dir }
+}
+
+/// The player's exclusion, sent with `Idempotency-Key: k1`.
+async fn exclude(w: &World) -> (u16, Json) {
+    // the same request every time, whatever the clock says since
+    let initiated_at = gateway::time::format(START);
+    let body =
+        json!({ "user_id": "p1", "email": "p1@example.com", "duration": "duration_7d", "reason": "self_initiated", "initiated_at": initiated_at });
+    let request = http::Request::builder()
+        .method("POST")
+        .uri("/v1/exclusions")
+        .header("authorization", format!("Bearer {}", w.key))
+        .header("content-type", "application/json")
+        .header("idempotency-key", "k1")
+        .body(body.to_string().into_bytes())
+        .unwrap();
+    let response = w.gw.handle(request).await;
+    (response.status().as_u16(), serde_json::from_slice(response.body()).unwrap_or(Json::Null))
+}
+
+/// The outage begins once the key is reserved: the request answers 503 and
+/// its key's release cannot be written.
+async fn cut_after_the_reservation(w: &World) {
+    w.faults.down_after_batches.store(1, Ordering::SeqCst);
+    let (status, body) = exclude(w).await;
+    assert_eq!((status, body["error"].as_str()), (503, Some("store_unavailable")), "{body}");
+    w.faults.down.store(false, Ordering::SeqCst);
+}
+
+#[tokio::test]
+async fn a_key_the_outage_cut_is_released_once_the_store_is_back() {
+    let w = world().await;
+    cut_after_the_reservation(&w).await;
+    // the store is back, the release not yet written: the key is still held (as it was for a minute before)
+    let (status, body) = exclude(&w).await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("idempotency_key_in_use")), "{body}");
+    // the next flush writes it, and the retry runs
+    w.gw.flush_decisions().await.unwrap();
+    let (status, created) = exclude(&w).await;
+    assert_eq!(status, 201, "{created}");
+    // and its answer is kept: the same key replays it
+    let (status, replayed) = exclude(&w).await;
+    assert_eq!((status, &replayed["exclusion_id"]), (200, &created["exclusion_id"]), "{replayed}");
+}
+
+#[tokio::test]
+async fn a_release_owed_while_the_store_is_down_waits_for_it() {
+    let w = world().await;
+    cut_after_the_reservation(&w).await;
+    w.faults.down.store(true, Ordering::SeqCst);
+    let _ = w.gw.flush_decisions().await;
+    w.faults.down.store(false, Ordering::SeqCst);
+    // the failed try kept it owed: the next flush writes it
+    assert_eq!(exclude(&w).await.0, 409);
+    w.gw.flush_decisions().await.unwrap();
+    assert_eq!(exclude(&w).await.0, 201);
+}
+
+/// The cut request's lock lapses and a retry takes the key over. The cut
+/// request's release, written late, must not free the retry's key while it
+/// runs: a third request would run the same work twice at once.
+#[tokio::test]
+async fn a_late_release_never_frees_a_key_a_retry_holds() {
+    let w = world().await;
+    cut_after_the_reservation(&w).await;
+    w.clock.0.fetch_add(61, Ordering::SeqCst);
+    w.faults.hold_exclusions.store(true, Ordering::SeqCst);
+    let retry = exclude(&w);
+    let meanwhile = async {
+        w.faults.held.notified().await;
+        // the retry holds the key and runs; the late release is written now
+        w.gw.flush_decisions().await.unwrap();
+        let third = exclude(&w).await;
+        w.faults.go.notify_one();
+        third
+    };
+    let ((status, created), (third_status, third)) = tokio::join!(retry, meanwhile);
+    assert_eq!(status, 201, "{created}");
+    assert_eq!((third_status, third["error"].as_str()), (409, Some("idempotency_key_in_use")), "{third}");
+    // once the retry answered, the key replays its answer
+    let (status, replayed) = exclude(&w).await;
+    assert_eq!((status, &replayed["exclusion_id"]), (200, &created["exclusion_id"]), "{replayed}");
+}
