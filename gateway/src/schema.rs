@@ -749,6 +749,11 @@ const V_BY_WHAT_DATES_THEM: &[&str] = &[
 /// not whole keeps that (`sanctions::store::record_rescreen`).
 const V_WHOLE_SCREENING: &[&str] = &["ALTER TABLE users ADD COLUMN whole_screened_at BIGINT"];
 
+/// Each reservation of an `Idempotency-Key` names itself (a random id), and
+/// its answer or release is written only where the key still holds it: a
+/// lock time in whole seconds can repeat. Rows of before have none.
+const V_IDEMPOTENCY_LOCK_ID: &[&str] = &["ALTER TABLE idempotency_keys ADD COLUMN lock_id TEXT"];
+
 pub const VERSIONS: &[&[&str]] = &[
     V1,
     V2,
@@ -776,6 +781,7 @@ pub const VERSIONS: &[&[&str]] = &[
     V_FILINGS,
     V_BY_WHAT_DATES_THEM,
     V_WHOLE_SCREENING,
+    V_IDEMPOTENCY_LOCK_ID,
 ];
 
 /// Applies the versions a store lacks, each in one batch with its version

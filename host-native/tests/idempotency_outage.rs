@@ -76,22 +76,29 @@ impl Store for Outage {
 
 struct World {
     gw: Gateway,
+    /// another host on the same database
+    other: Gateway,
     faults: Arc<Faults>,
     clock: TestClock,
     key: String,
     _dir: tempfile::TempDir,
 }
 
+/// A host on the database at `url`, behind `faults`.
+async fn host(url: &str, faults: Arc<Faults>, clock: &TestClock) -> Gateway {
+    let store = Box::new(Outage { inner: open_store(url).await.unwrap(), faults });
+    let config = Config { production_vendors_configured: true, ..Config::default() };
+    Gateway::new(store, Box::new(ComponentRules::embedded().unwrap()), Box::new(clock.clone()), Box::new(OsIds), config)
+}
+
 /// A production tenant (its key cached, so a request reaches its handler
 /// without a read) and a screened player `p1`.
 async fn world() -> World {
     let dir = tempfile::tempdir().unwrap();
-    let sqlite = open_store(&format!("sqlite://{}", dir.path().join("g.db").display())).await.unwrap();
+    let url = format!("sqlite://{}", dir.path().join("g.db").display());
     let faults = Arc::new(Faults { down_after_batches: AtomicI64::new(-1), ..Faults::default() });
-    let store = Box::new(Outage { inner: sqlite, faults: faults.clone() });
     let clock = TestClock(Arc::new(AtomicI64::new(START)));
-    let config = Config { production_vendors_configured: true, ..Config::default() };
-    let gw = Gateway::new(store, Box::new(ComponentRules::embedded().unwrap()), Box::new(clock.clone()), Box::new(OsIds), config);
+    let gw = host(&url, faults.clone(), &clock).await;
     gw.migrate().await.unwrap();
     let admin = gw.create_admin_key(Environment::Production).await.unwrap();
     let (status, tenant) = support::call(&gw, &admin, "POST", "/v1/admin/tenants", json!({ "name": "t", "environment": "production" })).await;
@@ -99,11 +106,18 @@ async fn world() -> World {
     let key = tenant["api_key"].as_str().unwrap().to_string();
     let identity = json!({ "user_id": "p1", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01", "nationality": "GB", "email": "p1@example.com" });
     assert_eq!(support::call(&gw, &key, "POST", "/v1/sanctions/screen", identity).await.0, 201);
-    World { gw, faults, clock, key, _dir: dir }
+    // the database's faults are both hosts'
+    let other = host(&url, faults.clone(), &clock).await;
+    World { gw, other, faults, clock, key, _dir: dir }
 }
 
-/// The player's exclusion, sent with `Idempotency-Key: k1`.
+/// The player's exclusion, sent with `Idempotency-Key: k1` to the first host.
 async fn exclude(w: &World) -> (u16, Json) {
+    exclude_on(w, &w.gw).await
+}
+
+/// The same, sent to `gw`.
+async fn exclude_on(w: &World, gw: &Gateway) -> (u16, Json) {
     // the same request every time, whatever the clock says since
     let initiated_at = gateway::time::format(START);
     let body =
@@ -116,7 +130,7 @@ async fn exclude(w: &World) -> (u16, Json) {
         .header("idempotency-key", "k1")
         .body(body.to_string().into_bytes())
         .unwrap();
-    let response = w.gw.handle(request).await;
+    let response = gw.handle(request).await;
     (response.status().as_u16(), serde_json::from_slice(response.body()).unwrap_or(Json::Null))
 }
 
@@ -129,19 +143,50 @@ async fn cut_after_the_reservation(w: &World) {
     w.faults.down.store(false, Ordering::SeqCst);
 }
 
+/// A retry sent to another host: the key is held until the host that
+/// answered 503 writes its release, at its next flush.
 #[tokio::test]
-async fn a_key_the_outage_cut_is_released_once_the_store_is_back() {
+async fn a_key_the_outage_cut_is_released_by_its_host_once_the_store_is_back() {
     let w = world().await;
     cut_after_the_reservation(&w).await;
+    assert!(w.gw.writes_waiting(), "the release is owed");
     // the store is back, the release not yet written: the key is still held (as it was for a minute before)
-    let (status, body) = exclude(&w).await;
+    let (status, body) = exclude_on(&w, &w.other).await;
     assert_eq!((status, body["error"].as_str()), (409, Some("idempotency_key_in_use")), "{body}");
     // the next flush writes it, and the retry runs
     w.gw.flush_decisions().await.unwrap();
-    let (status, created) = exclude(&w).await;
+    assert!(!w.gw.writes_waiting(), "nothing is owed any more");
+    let (status, created) = exclude_on(&w, &w.other).await;
     assert_eq!(status, 201, "{created}");
     // and its answer is kept: the same key replays it
-    let (status, replayed) = exclude(&w).await;
+    let (status, replayed) = exclude_on(&w, &w.other).await;
+    assert_eq!((status, &replayed["exclusion_id"]), (200, &created["exclusion_id"]), "{replayed}");
+}
+
+/// A retry sent to the host that owes the release: it writes it first, and runs.
+#[tokio::test]
+async fn a_retry_to_the_host_that_owes_the_release_runs_at_once() {
+    let w = world().await;
+    cut_after_the_reservation(&w).await;
+    let (status, created) = exclude(&w).await;
+    assert_eq!(status, 201, "{created}");
+    assert!(!w.gw.writes_waiting());
+}
+
+/// The handler's work committed, then the outage took the answer's write:
+/// the answer is owed, and once written the retry replays it (no second run).
+#[tokio::test]
+async fn an_answer_the_outage_cut_is_kept_once_the_store_is_back() {
+    let w = world().await;
+    w.faults.down_after_batches.store(2, Ordering::SeqCst);
+    let (status, created) = exclude(&w).await;
+    assert_eq!(status, 201, "{created}");
+    w.faults.down.store(false, Ordering::SeqCst);
+    assert!(w.gw.writes_waiting(), "the answer is owed");
+    let (status, body) = exclude_on(&w, &w.other).await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("idempotency_key_in_use")), "{body}");
+    w.gw.flush_decisions().await.unwrap();
+    let (status, replayed) = exclude_on(&w, &w.other).await;
     assert_eq!((status, &replayed["exclusion_id"]), (200, &created["exclusion_id"]), "{replayed}");
 }
 
@@ -153,9 +198,11 @@ async fn a_release_owed_while_the_store_is_down_waits_for_it() {
     let _ = w.gw.flush_decisions().await;
     w.faults.down.store(false, Ordering::SeqCst);
     // the failed try kept it owed: the next flush writes it
-    assert_eq!(exclude(&w).await.0, 409);
+    assert!(w.gw.writes_waiting(), "still owed");
+    assert_eq!(exclude_on(&w, &w.other).await.0, 409);
     w.gw.flush_decisions().await.unwrap();
-    assert_eq!(exclude(&w).await.0, 201);
+    assert!(!w.gw.writes_waiting());
+    assert_eq!(exclude_on(&w, &w.other).await.0, 201);
 }
 
 /// The cut request's lock lapses and a retry takes the key over. The cut
@@ -167,16 +214,20 @@ async fn a_late_release_never_frees_a_key_a_retry_holds() {
     cut_after_the_reservation(&w).await;
     w.clock.0.fetch_add(61, Ordering::SeqCst);
     w.faults.hold_exclusions.store(true, Ordering::SeqCst);
-    let retry = exclude(&w);
+    // the retry reaches the other host: the first still owes its release
+    let retry = exclude_on(&w, &w.other);
     let meanwhile = async {
         w.faults.held.notified().await;
         // the retry holds the key and runs; the late release is written now
+        assert!(w.gw.writes_waiting(), "the release is owed");
         w.gw.flush_decisions().await.unwrap();
-        let third = exclude(&w).await;
+        assert!(!w.gw.writes_waiting(), "and written");
+        let third = exclude_on(&w, &w.other).await;
         w.faults.go.notify_one();
         third
     };
-    let ((status, created), (third_status, third)) = tokio::join!(retry, meanwhile);
+    let both = tokio::time::timeout(std::time::Duration::from_secs(30), async { tokio::join!(retry, meanwhile) });
+    let ((status, created), (third_status, third)) = both.await.expect("the retry reached its handler");
     assert_eq!(status, 201, "{created}");
     assert_eq!((third_status, third["error"].as_str()), (409, Some("idempotency_key_in_use")), "{third}");
     // once the retry answered, the key replays its answer

@@ -31,41 +31,9 @@ pub(crate) struct Reservation {
     tenant_id: String,
     scope: String,
     key: String,
-    /// The lock this reservation set: only it is completed or released, so
-    /// a request that outlived its lock never touches a retry's.
-    locked_until: i64,
-}
-
-/// How many owed writes a host keeps; past it the oldest wait out their lock.
-const MAX_OWED: usize = 10_000;
-
-/// Keys' releases and answers the store could not take when the request
-/// ended (it was unreachable: the request's own failure, often). Each is
-/// tried again with the decision log's flush, so a client's retry after an
-/// outage runs (or replays) once the store is back, rather than waiting out
-/// the key's lock. Each write names the lock it releases, so one that comes
-/// late changes nothing another request holds. Kept in memory: a host that
-/// stops loses them, and the locks lapse as before.
-#[derive(Default)]
-pub(crate) struct OwedKeys(std::sync::Mutex<Vec<Stmt>>);
-
-impl OwedKeys {
-    fn owe(&self, statement: Stmt) {
-        if let Ok(mut owed) = self.0.lock() {
-            if owed.len() >= MAX_OWED {
-                owed.remove(0);
-            }
-            owed.push(statement);
-        }
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        self.0.lock().map(|owed| owed.len()).unwrap_or_default()
-    }
-
-    fn take(&self) -> Vec<Stmt> {
-        self.0.lock().map(|mut owed| std::mem::take(&mut *owed)).unwrap_or_default()
-    }
+    /// This reservation's id, set on the key's row: only it is completed or
+    /// released, so a request that outlived its lock never touches a retry's.
+    lock: String,
 }
 
 /// What the header asks for.
@@ -74,6 +42,63 @@ pub(crate) enum Outcome {
     Run(Reservation),
     /// answer this stored reply
     Replay(Reply),
+}
+
+/// How many owed writes a host keeps; past it the oldest wait out their lock.
+const MAX_OWED: usize = 10_000;
+/// Owed writes go to the store this many to a batch.
+const OWED_PER_BATCH: usize = 256;
+
+/// Keys' releases and answers the store could not take when the request
+/// ended (it reported itself unreachable, as Postgres does in an outage:
+/// often the request's own failure). Each is written again by this host's
+/// next reservation or decision-log flush, so a client's retry after an
+/// outage runs (or replays) once the store is back, rather than waiting out
+/// the key's lock. Each names its reservation, so one written late changes
+/// nothing another request holds. Kept in memory: a host that stops loses
+/// them, and the locks lapse as before.
+#[derive(Default)]
+pub(crate) struct OwedKeys(std::sync::Mutex<std::collections::VecDeque<Stmt>>);
+
+impl OwedKeys {
+    fn owe(&self, statement: Stmt) {
+        if let Ok(mut owed) = self.0.lock() {
+            owed.push_back(statement);
+            trim(&mut owed);
+        }
+    }
+
+    /// Puts back writes that failed again, ahead of those owed since.
+    fn requeue(&self, failed: Vec<Stmt>) {
+        if let Ok(mut owed) = self.0.lock() {
+            for statement in failed.into_iter().rev() {
+                owed.push_front(statement);
+            }
+            trim(&mut owed);
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.0.lock().map(|owed| owed.len()).unwrap_or_default()
+    }
+
+    fn take(&self) -> Vec<Stmt> {
+        self.0.lock().map(|mut owed| owed.drain(..).collect()).unwrap_or_default()
+    }
+}
+
+/// The oldest go first past [`MAX_OWED`].
+fn trim(owed: &mut std::collections::VecDeque<Stmt>) {
+    let excess = owed.len().saturating_sub(MAX_OWED);
+    if excess > 0 {
+        owed.drain(..excess);
+        tracing::warn!(target: "idempotency", dropped = excess, "owed key writes dropped: their keys wait out their locks");
+    }
+}
+
+/// A write the store may take later: it reported itself unreachable, or lost a race.
+fn retriable(e: &StoreError) -> bool {
+    matches!(e, StoreError::Unavailable(_) | StoreError::Conflict { .. })
 }
 
 fn fingerprint(method: &http::Method, uri: &http::Uri, body: &[u8]) -> String {
@@ -196,11 +221,16 @@ impl Gateway {
         let (tenant_id, scope) = (caller.tenant_id.as_str(), caller.key_id.as_str());
         let Some(key) = header_key(request)? else { return Ok(None) };
         let print = fingerprint(request.method(), request.uri(), request.body());
+        // this host's owed writes first: the key may be one this host still has to release
+        if self.owed_keys.len() > 0 {
+            let _ = self.settle_owed_keys().await;
+        }
         let now = self.clock.now();
         let locked_until = now + LOCK_SECONDS;
-        let reservation = || Reservation { tenant_id: tenant_id.to_string(), scope: scope.to_string(), key: key.to_string(), locked_until };
+        let lock = self.new_id("lck");
+        let reservation = || Reservation { tenant_id: tenant_id.to_string(), scope: scope.to_string(), key: key.to_string(), lock: lock.clone() };
         until_committed!({
-            match self.store.batch(vec![store::reserve(tenant_id, scope, key, &print, locked_until, now)]).await {
+            match self.store.batch(vec![store::reserve(tenant_id, scope, key, &print, locked_until, now, &lock)]).await {
                 Ok(()) => return Ok(Some(Some(Outcome::Run(reservation())))),
                 Err(StoreError::Unique) => {}
                 Err(e) => return Err(e.into()),
@@ -210,7 +240,7 @@ impl Gateway {
                 Kept::Answer(reply) => return Ok(Some(Some(Outcome::Replay(reply)))),
                 Kept::Lapsed(lapsed) => lapsed,
             };
-            if self.commit(vec![store::take_over(tenant_id, scope, key, lapsed, locked_until)]).await?.done() {
+            if self.commit(vec![store::take_over(tenant_id, scope, key, lapsed, locked_until, &lock)]).await?.done() {
                 return Ok(Some(Some(Outcome::Run(reservation()))));
             }
             Ok(None)
@@ -220,33 +250,39 @@ impl Gateway {
     /// Stores a success for replay, or releases the key after an error. A
     /// write the store cannot take now is owed ([`OwedKeys`]).
     pub(crate) async fn complete_idempotency(&self, reservation: Reservation, result: &ApiResult<Reply>) {
-        let Reservation { tenant_id, scope, key, locked_until } = &reservation;
+        let Reservation { tenant_id, scope, key, lock } = &reservation;
         let statement = match result {
-            Ok(reply) => store::complete(tenant_id, scope, key, *locked_until, i64::from(reply.status), reply.body.get().to_string()),
-            Err(_) => store::release(tenant_id, scope, key, *locked_until),
+            Ok(reply) => store::complete(tenant_id, scope, key, lock, i64::from(reply.status), reply.body.get().to_string()),
+            Err(_) => store::release(tenant_id, scope, key, lock),
         };
-        if let Err(StoreError::Unavailable(_)) = self.store.batch(vec![statement.clone()]).await {
-            self.owed_keys.owe(statement);
+        match self.store.batch(vec![statement.clone()]).await {
+            Err(e) if retriable(&e) => self.owed_keys.owe(statement),
+            // the key waits out its lock, as before
+            Err(e) => tracing::warn!(target: "idempotency", error = %e, "a key's release or answer could not be written"),
+            Ok(()) => {}
         }
     }
 
     /// Writes the keys' releases and answers owed since the store was last
-    /// unreachable; those it still cannot take stay owed. Answers how many
-    /// were written.
+    /// unreachable, a batch at a time; those it still cannot take stay owed,
+    /// a batch the store refuses otherwise is dropped (logged). Answers how
+    /// many were written.
     pub(crate) async fn settle_owed_keys(&self) -> Result<usize, StoreError> {
-        let owed = self.owed_keys.take();
-        if owed.is_empty() {
-            return Ok(0);
-        }
-        let count = owed.len();
-        match self.store.batch(owed.clone()).await {
-            Ok(()) => Ok(count),
-            Err(e) => {
-                for statement in owed {
-                    self.owed_keys.owe(statement);
+        let mut owed = self.owed_keys.take();
+        let mut written = 0;
+        while !owed.is_empty() {
+            let rest = owed.split_off(owed.len().min(OWED_PER_BATCH));
+            let count = owed.len();
+            match self.store.batch(owed.clone()).await {
+                Ok(()) => written += count,
+                Err(e) if retriable(&e) => {
+                    self.owed_keys.requeue(owed.into_iter().chain(rest).collect());
+                    return Err(e);
                 }
-                Err(e)
+                Err(e) => tracing::warn!(target: "idempotency", error = %e, dropped = count, "owed key writes refused by the store"),
             }
+            owed = rest;
         }
+        Ok(written)
     }
 }

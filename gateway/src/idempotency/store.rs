@@ -12,11 +12,11 @@ pub struct StoredKey {
     pub locked_until: i64,
 }
 
-/// Reserves a key until `locked_until`; a key already reserved loses on its primary key.
-pub fn reserve(tenant_id: &str, scope: &str, key: &str, fingerprint: &str, locked_until: i64, now: i64) -> Stmt {
+/// Reserves a key until `locked_until`, as `lock`; a key already reserved loses on its primary key.
+pub fn reserve(tenant_id: &str, scope: &str, key: &str, fingerprint: &str, locked_until: i64, now: i64, lock: &str) -> Stmt {
     Stmt::new(
-        "INSERT INTO idempotency_keys (tenant_id, scope, idempotency_key, fingerprint, locked_until, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        vec![tenant_id.into(), scope.into(), key.into(), fingerprint.into(), locked_until.into(), now.into()],
+        "INSERT INTO idempotency_keys (tenant_id, scope, idempotency_key, fingerprint, locked_until, created_at, lock_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        vec![tenant_id.into(), scope.into(), key.into(), fingerprint.into(), locked_until.into(), now.into(), lock.into()],
     )
 }
 
@@ -54,28 +54,29 @@ pub fn keep_completed(tenant_id: &str, scope: &str, key: &str, fingerprint: &str
     )
 }
 
-/// Takes over a key whose lock lapsed (its request died with its host).
-pub fn take_over(tenant_id: &str, scope: &str, key: &str, lapsed_lock: i64, locked_until: i64) -> Stmt {
+/// Takes over a key whose lock lapsed (its request died with its host), as `lock`.
+pub fn take_over(tenant_id: &str, scope: &str, key: &str, lapsed_lock: i64, locked_until: i64, lock: &str) -> Stmt {
     Stmt::expect_one(
-        "UPDATE idempotency_keys SET locked_until = ?5 WHERE tenant_id = ?1 AND scope = ?2 AND idempotency_key = ?3 AND locked_until = ?4 AND status_code IS NULL",
-        vec![tenant_id.into(), scope.into(), key.into(), lapsed_lock.into(), locked_until.into()],
+        "UPDATE idempotency_keys SET locked_until = ?5, lock_id = ?6
+         WHERE tenant_id = ?1 AND scope = ?2 AND idempotency_key = ?3 AND locked_until = ?4 AND status_code IS NULL",
+        vec![tenant_id.into(), scope.into(), key.into(), lapsed_lock.into(), locked_until.into(), lock.into()],
     )
 }
 
-/// Keeps a success for replay, if the reservation that ran it (its lock) still holds the key.
-pub fn complete(tenant_id: &str, scope: &str, key: &str, locked_until: i64, status_code: i64, response: String) -> Stmt {
+/// Keeps a success for replay, if the reservation that ran it (`lock`) still holds the key.
+pub fn complete(tenant_id: &str, scope: &str, key: &str, lock: &str, status_code: i64, response: String) -> Stmt {
     Stmt::new(
         "UPDATE idempotency_keys SET status_code = ?5, response = ?6
-         WHERE tenant_id = ?1 AND scope = ?2 AND idempotency_key = ?3 AND locked_until = ?4 AND status_code IS NULL",
-        vec![tenant_id.into(), scope.into(), key.into(), locked_until.into(), status_code.into(), response.into()],
+         WHERE tenant_id = ?1 AND scope = ?2 AND idempotency_key = ?3 AND lock_id = ?4 AND status_code IS NULL",
+        vec![tenant_id.into(), scope.into(), key.into(), lock.into(), status_code.into(), response.into()],
     )
 }
 
 /// Releases a key after an error, so a corrected request can use it; only
-/// the reservation with this lock, never a retry's that took the key over.
-pub fn release(tenant_id: &str, scope: &str, key: &str, locked_until: i64) -> Stmt {
+/// the reservation `lock`, never a retry's that took the key over.
+pub fn release(tenant_id: &str, scope: &str, key: &str, lock: &str) -> Stmt {
     Stmt::new(
-        "DELETE FROM idempotency_keys WHERE tenant_id = ?1 AND scope = ?2 AND idempotency_key = ?3 AND locked_until = ?4 AND status_code IS NULL",
-        vec![tenant_id.into(), scope.into(), key.into(), locked_until.into()],
+        "DELETE FROM idempotency_keys WHERE tenant_id = ?1 AND scope = ?2 AND idempotency_key = ?3 AND lock_id = ?4 AND status_code IS NULL",
+        vec![tenant_id.into(), scope.into(), key.into(), lock.into()],
     )
 }
