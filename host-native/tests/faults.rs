@@ -7,7 +7,7 @@
 //! - a host killed (SIGKILL) amid concurrent commits on two hosts and
 //!   restarted: no acknowledged commit lost, no spend over a limit, no
 //!   duplicate event; a request it held the idempotency lock of runs on
-//!   another host once the lock lapses (409 with `Retry-After` until then);
+//!   another host once the lock lapses (409 with `Retry-After: 1` until then);
 //! - a webhook receiver down for a whole burst of 1,000 exclusions sent
 //!   through two hosts: every event arrives once it is back, and none is
 //!   accepted twice;

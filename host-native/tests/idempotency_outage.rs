@@ -118,6 +118,12 @@ async fn exclude(w: &World) -> (u16, Json) {
 
 /// The same, sent to `gw`.
 async fn exclude_on(w: &World, gw: &Gateway) -> (u16, Json) {
+    let (status, body, _) = exclude_with_header(w, gw).await;
+    (status, body)
+}
+
+/// The same, with the answer's `Retry-After`.
+async fn exclude_with_header(w: &World, gw: &Gateway) -> (u16, Json, Option<String>) {
     // the same request every time, whatever the clock says since
     let initiated_at = gateway::time::format(START);
     let body =
@@ -131,7 +137,8 @@ async fn exclude_on(w: &World, gw: &Gateway) -> (u16, Json) {
         .body(body.to_string().into_bytes())
         .unwrap();
     let response = gw.handle(request).await;
-    (response.status().as_u16(), serde_json::from_slice(response.body()).unwrap_or(Json::Null))
+    let retry_after = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_string);
+    (response.status().as_u16(), serde_json::from_slice(response.body()).unwrap_or(Json::Null), retry_after)
 }
 
 /// The key answers `created` again, from its stored answer (200), running nothing.
@@ -157,8 +164,10 @@ async fn a_key_the_outage_cut_is_released_by_its_host_once_the_store_is_back() {
     cut_after_the_reservation(&w).await;
     assert!(w.gw.writes_waiting(), "the release is owed");
     // the store is back, the release not yet written: the key is still held (as it was for a minute before)
-    let (status, body) = exclude_on(&w, &w.other).await;
+    let (status, body, retry_after) = exclude_with_header(&w, &w.other).await;
     assert_eq!((status, body["error"].as_str()), (409, Some("idempotency_key_in_use")), "{body}");
+    // the lock has 60 s left, but the release may come at any moment: the client is told a second
+    assert_eq!(retry_after.as_deref(), Some("1"));
     // the next flush writes it, and the retry runs
     w.gw.flush_decisions().await.unwrap();
     assert!(!w.gw.writes_waiting(), "nothing is owed any more");

@@ -197,9 +197,14 @@ fn reused() -> ApiError {
     ApiError::conflict("idempotency_key_reused", "this Idempotency-Key was used for another request")
 }
 
-fn in_use(retry_after: i64) -> ApiError {
+/// The most a 409 `idempotency_key_in_use` tells a client to wait: most
+/// first requests answer within it, and a key an outage cut is released as
+/// soon as its host can write again. The lock may last longer.
+const IN_USE_RETRY_SECONDS: i64 = 1;
+
+fn in_use(lock_left: i64) -> ApiError {
     let mut error = ApiError::conflict("idempotency_key_in_use", "a request with this Idempotency-Key is still running; retry shortly");
-    error.retry_after_seconds = Some(u64::try_from(retry_after).unwrap_or(1));
+    error.retry_after_seconds = Some(u64::try_from(lock_left.clamp(1, IN_USE_RETRY_SECONDS)).unwrap_or(1));
     error
 }
 
