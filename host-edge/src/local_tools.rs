@@ -11,7 +11,8 @@
 //!   console account as `compliance-gateway console-user create` prints it;
 //! - `POST /__local/store-contract` runs the store contract against the D1
 //!   database bound as `CONTRACT_DB`, emptied first (`#[tokio::test]` cannot
-//!   run inside workerd), and answers each case's outcome.
+//!   run inside workerd), and how D1's failures are classified, and answers
+//!   each case's outcome.
 
 use gateway::auth::Environment;
 use gateway::lists::ListSource;
@@ -75,7 +76,8 @@ pub async fn handle(request: Request, env: &Env) -> worker::Result<Response> {
             if let Err(e) = store.create_guard_table().await {
                 return Response::error(e.to_string(), 500);
             }
-            let outcomes = gateway::store_contract::run_all(&store).await;
+            let mut outcomes = gateway::store_contract::run_all(&store).await;
+            outcomes.extend(crate::store_d1::classification_checks());
             let cases: Vec<_> = outcomes.iter().map(|(name, outcome)| json!({ "case": name, "error": outcome.as_ref().err() })).collect();
             let passed = outcomes.iter().all(|(_, outcome)| outcome.is_ok());
             Response::from_json(&json!({ "passed": passed, "cases": cases }))

@@ -122,8 +122,21 @@ fn row_from_object(row: &JsValue) -> Result<Row, StoreError> {
     Object::values(object).iter().map(|c| from_js(&c)).collect::<Result<Vec<_>, _>>().map(Row)
 }
 
+/// D1's transient failures, which Cloudflare says to retry
+/// (developers.cloudflare.com/d1/best-practices/retry-queries and the error
+/// list of /d1/observability/debug-d1): the store is unreachable for now,
+/// so the request answers 503 `store_unavailable` with `Retry-After`, not 500.
+const TRANSIENT: &[&str] = &[
+    "Network connection lost",
+    "storage caused object to be reset",
+    "reset because its code was updated",
+    "D1 DB is overloaded",
+    "exceeded timeout",
+];
+
 /// Maps a D1 failure to the store's errors: a unique violation, a guard that
-/// fired (a row-count conflict), or anything else.
+/// fired (a row-count conflict), a transient failure (unavailable), or
+/// anything else.
 fn classify(error: &JsValue) -> StoreError {
     let cause = Reflect::get(error, &JsValue::from_str("cause")).ok().filter(|c| !c.is_undefined()).map(|c| crate::rules_js::js_message(&c));
     let message = format!("{} {}", crate::rules_js::js_message(error), cause.unwrap_or_default());
@@ -136,7 +149,34 @@ fn classify(error: &JsValue) -> StoreError {
     if message.contains("UNIQUE constraint failed") || message.contains("PRIMARY KEY constraint failed") {
         return StoreError::Unique;
     }
+    if TRANSIENT.iter().any(|t| message.contains(t)) {
+        return StoreError::Unavailable(message);
+    }
     StoreError::Backend(message)
+}
+
+/// How D1's failures are classified, checked inside workerd with the
+/// store contract (`POST /__local/store-contract`): each transient failure
+/// Cloudflare lists is unavailable, and the twins are not.
+pub fn classification_checks() -> Vec<(&'static str, Result<(), String>)> {
+    let error = |message: &str| -> JsValue { js_sys::Error::new(message).into() };
+    let expect = |message: &str, want: fn(&StoreError) -> bool| match classify(&error(message)) {
+        got if want(&got) => Ok(()),
+        got => Err(format!("{message:?} classified as {got:?}")),
+    };
+    let unavailable = |e: &StoreError| matches!(e, StoreError::Unavailable(_));
+    let transient = TRANSIENT.iter().map(|t| format!("D1_ERROR: {t}.")).map(|m| expect(&m, unavailable)).find(Result::is_err).unwrap_or(Ok(()));
+    vec![
+        ("d1_transient_failures_are_unavailable", transient),
+        (
+            "d1_a_broken_statement_is_not_unavailable",
+            expect("D1_ERROR: no such table: nowhere: SQLITE_ERROR", |e| matches!(e, StoreError::Backend(_))),
+        ),
+        (
+            "d1_a_unique_violation_is_still_unique",
+            expect("D1_ERROR: UNIQUE constraint failed: t.id: SQLITE_CONSTRAINT", |e| matches!(e, StoreError::Unique)),
+        ),
+    ]
 }
 
 #[async_trait::async_trait(?Send)]
