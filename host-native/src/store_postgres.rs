@@ -185,13 +185,7 @@ impl Store for PostgresStore {
     }
 
     async fn query(&self, sql: &'static str, params: Vec<Value>) -> Result<Vec<Row>, StoreError> {
-        if !crate::point_reads::marked() {
-            return self.query_pooled(vec![Read::new(sql, params)]).await.map(|mut all| all.pop().unwrap_or_default());
-        }
-        let lane = self.reads.lane().await?;
-        let result = lane.read(sql, &params).await;
-        lane.settle(&result);
-        result
+        self.query_many(vec![Read::new(sql, params)]).await.map(|mut all| all.pop().unwrap_or_default())
     }
 
     /// The reads pipelined on one connection: sent together, answered in order.
