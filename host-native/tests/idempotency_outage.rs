@@ -246,3 +246,45 @@ async fn a_late_release_never_frees_a_key_a_retry_holds() {
     // once the retry answered, the key replays its answer
     assert_replays(&w, &w.gw, &created).await;
 }
+
+/// The player's erasure, asked on the other host.
+async fn erase_p1(w: &World) {
+    let (status, erasure) = support::call(&w.other, &w.key, "POST", "/v1/users/p1/erasure", Json::Null).await;
+    assert_eq!(status, 202, "{erasure}");
+}
+
+/// The answer's write was owed when the player's erasure was asked: the
+/// erasure forgot the answers naming the player it found, and the owed one,
+/// written after it, must not bring the player back. The key is released:
+/// the retry runs afresh, under the erasure, and is no replay.
+#[tokio::test]
+async fn an_owed_answer_naming_a_player_erased_since_is_never_kept() {
+    let w = world().await;
+    w.faults.down_after_batches.store(2, Ordering::SeqCst);
+    let (status, created) = exclude(&w).await;
+    assert_eq!(status, 201, "{created}");
+    w.faults.down.store(false, Ordering::SeqCst);
+    assert!(w.gw.writes_waiting(), "the answer is owed");
+    erase_p1(&w).await;
+    w.gw.flush_decisions().await.unwrap();
+    assert!(!w.gw.writes_waiting(), "written: as a release");
+    // the player had nothing a law keeps: erased, unknown to the retry
+    let (status, again) = exclude_on(&w, &w.other).await;
+    assert_eq!((status, again["error"].as_str()), (404, Some("user_not_found")), "{again}");
+}
+
+/// The twin: the erasure of another player than the answer names.
+#[tokio::test]
+async fn an_owed_answer_naming_another_player_than_the_erased_is_kept() {
+    let w = world().await;
+    let identity = json!({ "user_id": "p2", "first_name": "Bo", "last_name": "Kim", "date_of_birth": "1991-05-02", "nationality": "GB", "email": "p2@example.com" });
+    assert_eq!(support::call(&w.gw, &w.key, "POST", "/v1/sanctions/screen", identity).await.0, 201);
+    w.faults.down_after_batches.store(2, Ordering::SeqCst);
+    let (status, created) = exclude(&w).await;
+    assert_eq!(status, 201, "{created}");
+    w.faults.down.store(false, Ordering::SeqCst);
+    let (status, erasure) = support::call(&w.other, &w.key, "POST", "/v1/users/p2/erasure", Json::Null).await;
+    assert_eq!(status, 202, "{erasure}");
+    w.gw.flush_decisions().await.unwrap();
+    assert_replays(&w, &w.other, &created).await;
+}

@@ -58,21 +58,24 @@ const OWED_PER_BATCH: usize = 256;
 /// nothing another request holds. Kept in memory: a host that stops loses
 /// them, and the locks lapse as before.
 #[derive(Default)]
-pub(crate) struct OwedKeys(std::sync::Mutex<std::collections::VecDeque<Stmt>>);
+pub(crate) struct OwedKeys(std::sync::Mutex<std::collections::VecDeque<KeyWrite>>);
+
+/// A key's release or answer: the statements that write it, always in one batch.
+type KeyWrite = Vec<Stmt>;
 
 impl OwedKeys {
-    fn owe(&self, statement: Stmt) {
+    fn owe(&self, write: KeyWrite) {
         if let Ok(mut owed) = self.0.lock() {
-            owed.push_back(statement);
+            owed.push_back(write);
             trim(&mut owed);
         }
     }
 
     /// Puts back writes that failed again, ahead of those owed since.
-    fn requeue(&self, failed: Vec<Stmt>) {
+    fn requeue(&self, failed: Vec<KeyWrite>) {
         if let Ok(mut owed) = self.0.lock() {
-            for statement in failed.into_iter().rev() {
-                owed.push_front(statement);
+            for write in failed.into_iter().rev() {
+                owed.push_front(write);
             }
             trim(&mut owed);
         }
@@ -82,18 +85,46 @@ impl OwedKeys {
         self.0.lock().map(|owed| owed.len()).unwrap_or_default()
     }
 
-    fn take(&self) -> Vec<Stmt> {
+    fn take(&self) -> Vec<KeyWrite> {
         self.0.lock().map(|mut owed| owed.drain(..).collect()).unwrap_or_default()
     }
 }
 
 /// The oldest go first past [`MAX_OWED`].
-fn trim(owed: &mut std::collections::VecDeque<Stmt>) {
+fn trim(owed: &mut std::collections::VecDeque<KeyWrite>) {
     let excess = owed.len().saturating_sub(MAX_OWED);
     if excess > 0 {
         owed.drain(..excess);
         tracing::warn!(target: "idempotency", dropped = excess, "owed key writes dropped: their keys wait out their locks");
     }
+}
+
+/// The players an answer names: every `"user_id"` in it, as the erasure
+/// finds the answers it forgets ([`crate::erasure`]).
+fn named_players(body: &str) -> Vec<String> {
+    fn walk(value: &serde_json::Value, found: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Object(fields) => {
+                for (name, field) in fields {
+                    match field {
+                        serde_json::Value::String(id) if name == "user_id" => {
+                            if !found.contains(id) {
+                                found.push(id.clone());
+                            }
+                        }
+                        other => walk(other, found),
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|item| walk(item, found)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(body) {
+        walk(&value, &mut found);
+    }
+    found
 }
 
 /// A write the store may take later: it reported itself unreachable, or lost a race.
@@ -256,12 +287,20 @@ impl Gateway {
     /// write the store cannot take now is owed ([`OwedKeys`]).
     pub(crate) async fn complete_idempotency(&self, reservation: Reservation, result: &ApiResult<Reply>) {
         let Reservation { tenant_id, scope, key, lock } = &reservation;
-        let statement = match result {
-            Ok(reply) => store::complete(tenant_id, scope, key, lock, i64::from(reply.status), reply.body.get().to_string()),
-            Err(_) => store::release(tenant_id, scope, key, lock),
+        let write = match result {
+            Ok(reply) => {
+                let body = reply.body.get();
+                // an answer naming a player whose erasure was asked meanwhile is never kept (the erasure
+                // forgot the answers it found; this one was not written yet): the key is released
+                let mut write: KeyWrite =
+                    named_players(body).iter().map(|user_id| store::release_if_erased(tenant_id, scope, key, lock, user_id)).collect();
+                write.push(store::complete(tenant_id, scope, key, lock, i64::from(reply.status), body.to_string()));
+                write
+            }
+            Err(_) => vec![store::release(tenant_id, scope, key, lock)],
         };
-        match self.store.batch(vec![statement.clone()]).await {
-            Err(e) if retriable(&e) => self.owed_keys.owe(statement),
+        match self.store.batch(write.clone()).await {
+            Err(e) if retriable(&e) => self.owed_keys.owe(write),
             // the key waits out its lock, as before
             Err(e) => tracing::warn!(target: "idempotency", error = %e, "a key's release or answer could not be written"),
             Ok(()) => {}
@@ -278,7 +317,7 @@ impl Gateway {
         while !owed.is_empty() {
             let rest = owed.split_off(owed.len().min(OWED_PER_BATCH));
             let count = owed.len();
-            match self.store.batch(owed.clone()).await {
+            match self.store.batch(owed.iter().flatten().cloned().collect()).await {
                 Ok(()) => written += count,
                 Err(e) if retriable(&e) => {
                     self.owed_keys.requeue(owed.into_iter().chain(rest).collect());
