@@ -754,6 +754,14 @@ const V_WHOLE_SCREENING: &[&str] = &["ALTER TABLE users ADD COLUMN whole_screene
 /// lock time in whole seconds can repeat. Rows of before have none.
 const V_IDEMPOTENCY_LOCK_ID: &[&str] = &["ALTER TABLE idempotency_keys ADD COLUMN lock_id TEXT"];
 
+/// When a user's screening last brought new evidence to a case of theirs
+/// (a pending four-eyes proposal made before it is dropped): a whole
+/// screening, or a list update's re-screen that matched a changed entry or
+/// found an entry a case matched changed or gone. A list update that concerns
+/// nobody's case leaves it. Rows of before have none: their last screening
+/// stands for it (`sanctions::store::record_rescreen`).
+const V_SCREENING_EVIDENCE: &[&str] = &["ALTER TABLE users ADD COLUMN evidence_at BIGINT"];
+
 pub const VERSIONS: &[&[&str]] = &[
     V1,
     V2,
@@ -782,6 +790,7 @@ pub const VERSIONS: &[&[&str]] = &[
     V_BY_WHAT_DATES_THEM,
     V_WHOLE_SCREENING,
     V_IDEMPOTENCY_LOCK_ID,
+    V_SCREENING_EVIDENCE,
 ];
 
 /// Applies the versions a store lacks, each in one batch with its version

@@ -335,7 +335,7 @@ async fn list_update_then_quarter(user_of_before: bool) {
     let report = gateway.run_scheduled().await.unwrap();
     assert_eq!((report.users_rescreened, report.rescreen_errors), (1, 0), "the list update's re-screen: {report:?}");
     assert_eq!(seen.lock().unwrap().len(), asked, "a list update's re-screen asked yente");
-    // the status shows any screening (and a pending proposal on a case is dropped by it)
+    // the status shows any screening (a pending proposal on a case is dropped only by new evidence: `list_update_evidence.rs`)
     let updated = last_screened_at(&gateway, &key, "u-1").await;
     assert_ne!(updated, screened, "the list update's re-screen is not shown");
 

@@ -173,7 +173,7 @@ fn case_not_found() -> ApiError {
 
 /// The subject of a case, read from its area.
 enum Subject {
-    /// the case, and when its user was last screened
+    /// the case, and when its user's screening last brought new evidence
     Sanctions(SanctionsCase, Option<i64>),
     Kyc(KycCheck),
     Aml(crate::aml::store::CaseRow),
@@ -185,7 +185,7 @@ impl Subject {
             return Ok(Subject::Aml(case));
         }
         if let Some(case) = crate::sanctions::sanctions_case(gw, environment, case_id).await? {
-            let screened = crate::sanctions::last_screened_at(gw, &case).await?;
+            let screened = crate::sanctions::evidence_at(gw, &case).await?;
             return Ok(Subject::Sanctions(case, screened));
         }
         match crate::kyc::kyc_check(gw, environment, case_id).await? {

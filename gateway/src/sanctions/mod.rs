@@ -795,9 +795,9 @@ pub(crate) async fn sanctions_case(gw: &Gateway, environment: Environment, case_
     store::case(gw.store.as_ref(), environment, case_id).await
 }
 
-/// When a case's user was last screened (a re-screen is new evidence for a pending proposal).
-pub(crate) async fn last_screened_at(gw: &Gateway, case: &SanctionsCase) -> ApiResult<Option<i64>> {
-    store::last_screened_at(gw.store.as_ref(), &case.tenant_id, &case.user_id).await
+/// When a case's user's screening last brought new evidence (a pending proposal made before is dropped).
+pub(crate) async fn evidence_at(gw: &Gateway, case: &SanctionsCase) -> ApiResult<Option<i64>> {
+    store::evidence_at(gw.store.as_ref(), &case.tenant_id, &case.user_id).await
 }
 
 /// An approved decision on an open case, through the rules, with `extra`
@@ -977,7 +977,17 @@ pub(crate) async fn rescreen_user(
         let rules = gw.rules.identity().component_sha256;
         let stamp = match entries {
             Entries::All => store::Stamp::Whole { rules: &rules },
-            Entries::ChangedIn(_) => store::Stamp::ChangedEntries,
+            // new evidence for the user's cases: a changed entry resembling the user (a candidate: the rules
+            // score none for a user under review), or an entry a case matched changed or went
+            Entries::ChangedIn(list_id) => {
+                let mut new_evidence = !facts.candidates.is_empty() || !decision.matches.is_empty();
+                for source in &facts.sources {
+                    if !new_evidence {
+                        new_evidence = store::matched_entity_changed(gw.store.as_ref(), tenant_id, user_id, list_id, &source.source).await?;
+                    }
+                }
+                store::Stamp::ChangedEntries { new_evidence }
+            }
         };
         let case_statements = if decision.opens_case {
             let (case_id, case_statements) = open_case(gw, &scope, &decision, &facts.sources, &who.screen_id, now);

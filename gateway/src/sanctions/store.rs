@@ -477,16 +477,23 @@ pub(crate) async fn screened_person(store: &dyn Store, tenant_id: &str, user_id:
 /// entries moves neither: it asked the lists only, and only those entries.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Stamp<'a> {
-    Whole { rules: &'a str },
-    ChangedEntries,
+    Whole {
+        rules: &'a str,
+    },
+    /// `new_evidence`: it matched a changed entry, or an entry a case of the
+    /// user matched changed or is gone (`evidence_at` moves, see the schema's
+    /// `V_SCREENING_EVIDENCE`); else it concerns none of the user's cases
+    ChangedEntries {
+        new_evidence: bool,
+    },
 }
 
 impl<'a> Stamp<'a> {
-    /// `whole_screened_at` and `screened_under` to set, or none to keep.
-    fn whole(self, now: i64) -> (Option<i64>, Option<&'a str>) {
+    /// `whole_screened_at`, `screened_under` and `evidence_at` to set, or none to keep.
+    fn columns(self, now: i64) -> (Option<i64>, Option<&'a str>, Option<i64>) {
         match self {
-            Stamp::Whole { rules } => (Some(now), Some(rules)),
-            Stamp::ChangedEntries => (None, None),
+            Stamp::Whole { rules } => (Some(now), Some(rules), Some(now)),
+            Stamp::ChangedEntries { new_evidence } => (None, None, new_evidence.then_some(now)),
         }
     }
 }
@@ -503,10 +510,11 @@ pub(crate) fn record_rescreen_hit(
     now: i64,
     stamp: Stamp<'_>,
 ) -> Stmt {
-    let (whole_at, rules) = stamp.whole(now);
+    let (whole_at, rules, evidence_at) = stamp.columns(now);
     Stmt::expect_one(
         "UPDATE users SET sanctions_status = ?6, case_id = ?4, last_screened_at = ?5, whole_screened_at = COALESCE(?8, whole_screened_at, last_screened_at),
-                          screened_under = COALESCE(?7, screened_under), version = version + 1, updated_at = ?5
+                          screened_under = COALESCE(?7, screened_under), evidence_at = COALESCE(?9, evidence_at, last_screened_at),
+                          version = version + 1, updated_at = ?5
          WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?3",
         vec![
             tenant_id.into(),
@@ -517,18 +525,19 @@ pub(crate) fn record_rescreen_hit(
             status.as_str().into(),
             rules.into(),
             whole_at.into(),
+            evidence_at.into(),
         ],
     )
 }
 
 /// A re-screen without a new hit: only its time and stamp, claiming the row at `version`.
 pub(crate) fn record_rescreen(tenant_id: &str, user_id: &str, version: i64, now: i64, stamp: Stamp<'_>) -> Stmt {
-    let (whole_at, rules) = stamp.whole(now);
+    let (whole_at, rules, evidence_at) = stamp.columns(now);
     Stmt::expect_one(
         "UPDATE users SET last_screened_at = ?3, whole_screened_at = COALESCE(?6, whole_screened_at, last_screened_at), screened_under = COALESCE(?5, screened_under),
-                          version = version + 1
+                          evidence_at = COALESCE(?7, evidence_at, last_screened_at), version = version + 1
          WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?4",
-        vec![tenant_id.into(), user_id.into(), now.into(), version.into(), rules.into(), whole_at.into()],
+        vec![tenant_id.into(), user_id.into(), now.into(), version.into(), rules.into(), whole_at.into(), evidence_at.into()],
     )
 }
 
@@ -600,9 +609,60 @@ pub(crate) async fn due_diligence_open(store: &dyn Store, tenant_id: &str, user_
 }
 
 /// When the user was last screened: a re-screen moves it on.
-pub(crate) async fn last_screened_at(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<i64>> {
+/// When the user's screening last brought new evidence to their cases (see [`Stamp`]).
+pub(crate) async fn evidence_at(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<i64>> {
     let rows = store
-        .query("SELECT last_screened_at FROM users WHERE tenant_id = ?1 AND external_user_id = ?2", vec![tenant_id.into(), user_id.into()])
+        .query(
+            "SELECT COALESCE(evidence_at, last_screened_at) FROM users WHERE tenant_id = ?1 AND external_user_id = ?2",
+            vec![tenant_id.into(), user_id.into()],
+        )
         .await?;
     Ok(rows.first().map(|row| row.opt_int(0)).transpose()?.flatten())
+}
+
+/// An entity a case matched, as the case keeps it (its list and the entry's fingerprint then).
+#[derive(serde::Deserialize)]
+struct MatchedEntity {
+    list: String,
+    entity_id: String,
+    /// none in cases opened before fingerprints were kept: never equal to a list's
+    #[serde(default)]
+    fingerprint: String,
+}
+
+/// Whether an entity that one of the user's open cases matched in `source`
+/// is gone from the list `list_id`, or is there with another record (its
+/// fingerprint): a delisting or a change of the entry is new evidence.
+pub(crate) async fn matched_entity_changed(store: &dyn Store, tenant_id: &str, user_id: &str, list_id: &str, source: &str) -> ApiResult<bool> {
+    let cases = store
+        .query(
+            "SELECT matches FROM sanctions_cases WHERE tenant_id = ?1 AND external_user_id = ?2 AND status = ?3",
+            vec![tenant_id.into(), user_id.into(), CaseStatus::Open.as_str().into()],
+        )
+        .await?;
+    let mut matched = Vec::new();
+    for row in &cases {
+        let entities: Vec<MatchedEntity> = serde_json::from_str(&row.text(0)?).map_err(|_| ApiError::internal())?;
+        matched.extend(entities.into_iter().filter(|m| m.list == source));
+    }
+    if matched.is_empty() {
+        return Ok(false);
+    }
+    let reads = matched
+        .iter()
+        .map(|m| {
+            Read::new(
+                "SELECT fingerprint FROM sanctions_entries WHERE list_id = ?1 AND entity_id = ?2",
+                vec![list_id.into(), m.entity_id.as_str().into()],
+            )
+        })
+        .collect();
+    let listed = store.query_many(reads).await?;
+    for (entity, rows) in matched.iter().zip(&listed) {
+        let unchanged = rows.iter().map(|r| r.text(0)).collect::<Result<Vec<_>, _>>()?.contains(&entity.fingerprint);
+        if !unchanged {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
