@@ -927,3 +927,40 @@ async fn an_ended_exclusion_is_redacted_on_its_date_while_the_player_stays() {
         assert_eq!(count(with_email, "in-force").await, 1, "{jurisdiction}: an exclusion in force lost its e-mail");
     }
 }
+
+/// A restricted player's exclusion that runs out is announced to every
+/// tenant by its id alone: their e-mail and phone, hidden from every
+/// operator read since the erasure, are not broadcast with it. The twin: a
+/// player with no erasure, whose expiry names their contact details.
+#[tokio::test]
+async fn a_restricted_players_exclusion_runs_out_without_their_contact_details() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gw, probe, admin, now) = gateway_at(&dir, None).await;
+    let (key, _) = tenant_of(&gw, &admin, "GB").await;
+    let mut exclusion_ids = BTreeMap::new();
+    for user in ["restricted", "open"] {
+        screened(&gw, &key, user).await;
+        let exclusion = json!({ "user_id": user, "duration": "duration_24h", "reason": "self_initiated", "initiated_at": iso(START), "email": format!("{user}@example.com"), "phone": "+44 7700 900123" });
+        let (status, created) = send(&gw, &key, "POST", "/v1/exclusions", exclusion, None).await;
+        assert_eq!(status, 201, "{created}");
+        exclusion_ids.insert(user, created["exclusion_id"].as_str().unwrap().to_string());
+    }
+    let (status, erasure) = send(&gw, &key, "POST", "/v1/users/restricted/erasure", Json::Null, None).await;
+    assert_eq!((status, erasure["state"].as_str()), (202, Some("held")), "{erasure}");
+
+    now.store(START + 2 * DAY, Ordering::SeqCst);
+    gw.run_scheduled().await.unwrap();
+    let announced = |id: String| {
+        let probe = &probe;
+        async move {
+            let sql = "SELECT envelope FROM outbox WHERE event = 'exclusion.expired' AND LENGTH(REPLACE(envelope, ?1, '')) < LENGTH(envelope)";
+            let rows = probe.query(sql, vec![id.into()]).await.unwrap();
+            assert_eq!(rows.len(), 1, "the expiry was not announced once");
+            rows[0].text(0).unwrap()
+        }
+    };
+    let restricted = announced(exclusion_ids["restricted"].clone()).await;
+    assert!(!restricted.contains("restricted@example.com") && !restricted.contains("447700900123"), "{restricted}");
+    let open = announced(exclusion_ids["open"].clone()).await;
+    assert!(open.contains("open@example.com") && open.contains("447700900123"), "{open}");
+}

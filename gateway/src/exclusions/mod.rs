@@ -848,10 +848,12 @@ pub(crate) async fn due_expiries(gw: &Gateway, now: i64) -> ApiResult<Vec<(DueEx
     for e in store::run_out_unannounced(gw.store.as_ref(), now, gw.config.work.scheduled_batch).await? {
         let others = store::other_terms(gw.store.as_ref(), e.environment, &e.exclusion_id, e.email.clone(), e.phone.clone()).await?;
         let facts = DueExclusion { now: now.saturating_add(e.clock_offset_seconds), expires_at: Some(e.expires_at), others };
+        // every tenant is told; of a player an erasure restricted, by the exclusion's id alone (ids and statuses only)
+        let (user_email, user_phone) = if e.restricted { (None, None) } else { (e.email, e.phone) };
         let data = ExclusionExpiredData {
             exclusion_id: e.exclusion_id.clone(),
-            user_email: e.email,
-            user_phone: e.phone,
+            user_email,
+            user_phone,
             duration: e.duration.to_string(),
             expired_at: time::format(e.expires_at),
             source: e.source.unwrap_or_else(|| Source::Operator.as_str().to_string()),

@@ -326,14 +326,18 @@ pub struct RunOut {
     pub expires_at: i64,
     pub source: Option<String>,
     pub clock_offset_seconds: i64,
+    /// the player's erasure restricted them: their contact details are not announced
+    pub restricted: bool,
 }
 
 /// At most `limit` run-out exclusions not yet announced, earliest first.
 pub async fn run_out_unannounced(store: &dyn Store, now: i64, limit: i64) -> ApiResult<Vec<RunOut>> {
     let rows = store
         .query(
-            "SELECT e.exclusion_id, e.environment, e.email, e.phone, e.duration, e.expires_at, e.source, t.clock_offset_seconds, e.tenant_id
+            "SELECT e.exclusion_id, e.environment, e.email, e.phone, e.duration, e.expires_at, e.source, t.clock_offset_seconds, e.tenant_id,
+                    u.restricted_at
              FROM exclusions e JOIN tenants t ON t.tenant_id = e.tenant_id
+             LEFT JOIN users u ON u.tenant_id = e.tenant_id AND u.external_user_id = e.external_user_id
              WHERE e.expiry_announced = 0 AND e.expires_at IS NOT NULL AND e.expires_at <= ?1 + t.clock_offset_seconds
              ORDER BY e.expires_at LIMIT ?2",
             vec![now.into(), limit.into()],
@@ -351,6 +355,7 @@ pub async fn run_out_unannounced(store: &dyn Store, now: i64, limit: i64) -> Api
                 source: r.opt_text(6)?,
                 clock_offset_seconds: r.int(7)?,
                 tenant_id: r.text(8)?,
+                restricted: r.opt_int(9)?.is_some(),
             })
         })
         .collect()
