@@ -288,3 +288,31 @@ async fn an_owed_answer_naming_another_player_than_the_erased_is_kept() {
     w.gw.flush_decisions().await.unwrap();
     assert_replays(&w, &w.other, &created).await;
 }
+
+/// The twin in time: a request about the player made after their erasure
+/// was asked (closing the restricted player's relationship, which answers
+/// for them) ran under it, and its answer is kept for its retries.
+#[tokio::test]
+async fn an_answer_of_a_request_made_after_the_erasure_is_kept() {
+    let w = world().await;
+    // an exclusion in force: the erasure holds the player, restricted
+    let earlier = json!({ "user_id": "p1", "email": "p1@example.com", "duration": "duration_1y", "reason": "self_initiated", "initiated_at": gateway::time::format(START) });
+    assert_eq!(support::call(&w.gw, &w.key, "POST", "/v1/exclusions", earlier).await.0, 201);
+    erase_p1(&w).await;
+    w.clock.0.fetch_add(5, Ordering::SeqCst);
+    let close = || {
+        http::Request::builder()
+            .method("POST")
+            .uri("/v1/users/p1/close")
+            .header("authorization", format!("Bearer {}", w.key))
+            .header("idempotency-key", "k2")
+            .body(Vec::new())
+            .unwrap()
+    };
+    let response = w.gw.handle(close()).await;
+    let closed: Json = serde_json::from_slice(response.body()).unwrap();
+    assert_eq!((response.status().as_u16(), closed["user_id"].as_str()), (200, Some("p1")), "{closed}");
+    let probe = open_store(&format!("sqlite://{}", w._dir.path().join("g.db").display())).await.unwrap();
+    let kept = probe.scalar("SELECT COUNT(*) FROM idempotency_keys WHERE idempotency_key = 'k2' AND status_code IS NOT NULL", vec![]).await.unwrap();
+    assert_eq!(kept, 1, "the answer was not kept");
+}

@@ -46,8 +46,12 @@ pub(crate) enum Outcome {
 
 /// How many owed writes a host keeps; past it the oldest wait out their lock.
 const MAX_OWED: usize = 10_000;
-/// Owed writes go to the store this many to a batch.
-const OWED_PER_BATCH: usize = 256;
+/// Owed writes go to the store in batches of at most this many statements
+/// (a write's statements are never split)...
+const OWED_STATEMENTS_PER_BATCH: usize = 256;
+/// ...and at most this many statements a settling: the rest wait for the
+/// next (an edge request may send at most 1,000 queries to D1).
+const OWED_STATEMENTS_PER_SETTLING: usize = 512;
 
 /// Keys' releases and answers the store could not take when the request
 /// ended (it reported itself unreachable, as Postgres does in an outage:
@@ -99,6 +103,20 @@ fn trim(owed: &mut std::collections::VecDeque<KeyWrite>) {
     }
 }
 
+/// The oldest owed writes, whole, up to [`OWED_STATEMENTS_PER_BATCH`] statements (one write at least).
+fn next_batch(owed: &mut std::collections::VecDeque<KeyWrite>) -> Vec<KeyWrite> {
+    let mut batch = Vec::new();
+    let mut statements = 0;
+    while let Some(write) = owed.front() {
+        if !batch.is_empty() && statements + write.len() > OWED_STATEMENTS_PER_BATCH {
+            break;
+        }
+        statements += write.len();
+        batch.extend(owed.pop_front());
+    }
+    batch
+}
+
 /// The players an answer names: every `"user_id"` in it, as the erasure
 /// finds the answers it forgets ([`crate::erasure`]).
 fn named_players(body: &str) -> Vec<String> {
@@ -121,6 +139,9 @@ fn named_players(body: &str) -> Vec<String> {
         }
     }
     let mut found = Vec::new();
+    if !body.contains("\"user_id\"") {
+        return found;
+    }
     if let Ok(value) = serde_json::from_str::<serde_json::Value>(body) {
         walk(&value, &mut found);
     }
@@ -290,10 +311,10 @@ impl Gateway {
         let write = match result {
             Ok(reply) => {
                 let body = reply.body.get();
-                // an answer naming a player whose erasure was asked meanwhile is never kept (the erasure
-                // forgot the answers it found; this one was not written yet): the key is released
+                // an answer naming a player whose erasure was asked since the key was reserved is never kept
+                // (the erasure forgot the answers it found; this one was not written yet): the key is released
                 let mut write: KeyWrite =
-                    named_players(body).iter().map(|user_id| store::release_if_erased(tenant_id, scope, key, lock, user_id)).collect();
+                    named_players(body).iter().map(|user_id| store::release_if_erased_since(tenant_id, scope, key, lock, user_id)).collect();
                 write.push(store::complete(tenant_id, scope, key, lock, i64::from(reply.status), body.to_string()));
                 write
             }
@@ -312,21 +333,56 @@ impl Gateway {
     /// a batch the store refuses otherwise is dropped (logged). Answers how
     /// many were written.
     pub(crate) async fn settle_owed_keys(&self) -> Result<usize, StoreError> {
-        let mut owed = self.owed_keys.take();
-        let mut written = 0;
-        while !owed.is_empty() {
-            let rest = owed.split_off(owed.len().min(OWED_PER_BATCH));
-            let count = owed.len();
-            match self.store.batch(owed.iter().flatten().cloned().collect()).await {
+        let mut owed = std::collections::VecDeque::from(self.owed_keys.take());
+        let (mut written, mut sent) = (0, 0);
+        while !owed.is_empty() && sent < OWED_STATEMENTS_PER_SETTLING {
+            let batch = next_batch(&mut owed);
+            let (count, statements) = (batch.len(), batch.iter().map(Vec::len).sum::<usize>());
+            sent += statements;
+            match self.store.batch(batch.iter().flatten().cloned().collect()).await {
                 Ok(()) => written += count,
                 Err(e) if retriable(&e) => {
-                    self.owed_keys.requeue(owed.into_iter().chain(rest).collect());
+                    self.owed_keys.requeue(batch.into_iter().chain(owed).collect());
                     return Err(e);
                 }
                 Err(e) => tracing::warn!(target: "idempotency", error = %e, dropped = count, "owed key writes refused by the store"),
             }
-            owed = rest;
         }
+        // past this settling's share: owed still, ahead of any owed since
+        self.owed_keys.requeue(owed.into_iter().collect());
         Ok(written)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(statements: usize) -> KeyWrite {
+        (0..statements).map(|i| Stmt::new("SELECT 1", vec![i64::try_from(i).unwrap_or_default().into()])).collect()
+    }
+
+    #[test]
+    fn owed_batches_keep_each_write_whole_and_take_the_oldest_first() {
+        // 200 answers of two statements: 128 to a batch
+        let mut owed: std::collections::VecDeque<KeyWrite> = (0..200).map(|_| write(2)).collect();
+        let first = next_batch(&mut owed);
+        assert_eq!((first.len(), first.iter().map(Vec::len).sum::<usize>()), (128, 256));
+        assert_eq!(owed.len(), 72);
+        // a write larger than a batch still goes, alone
+        let mut owed: std::collections::VecDeque<KeyWrite> = vec![write(1), write(300), write(1)].into();
+        assert_eq!(next_batch(&mut owed).iter().map(Vec::len).collect::<Vec<_>>(), vec![1]);
+        assert_eq!(next_batch(&mut owed).iter().map(Vec::len).collect::<Vec<_>>(), vec![300]);
+        assert_eq!(next_batch(&mut owed).iter().map(Vec::len).collect::<Vec<_>>(), vec![1]);
+        assert!(next_batch(&mut owed).is_empty());
+    }
+
+    #[test]
+    fn only_an_answer_with_a_user_id_names_players() {
+        let mut named = named_players(r#"{"user_id":"p1","case":{"user_id":"p2"},"items":[{"user_id":"p1"}]}"#);
+        named.sort();
+        assert_eq!(named, vec!["p1", "p2"]);
+        assert!(named_players(r#"{"from_user_id":"p1","user_email":"a@b"}"#).is_empty());
+        assert!(named_players(r#"{"user_id":7}"#).is_empty());
     }
 }

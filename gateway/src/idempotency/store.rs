@@ -73,17 +73,16 @@ pub fn complete(tenant_id: &str, scope: &str, key: &str, lock: &str, status_code
 }
 
 /// Releases the reservation `lock` instead of keeping its answer, which
-/// names `user_id`, if that player's erasure has been asked: the erasure
-/// forgot the answers naming the player, and a request that was still
-/// running must not write one back. A retry runs afresh, under the erasure.
-/// (No request about a player answers a success once their erasure is
-/// asked: their id is unknown to the operator's routes from then on.)
-pub fn release_if_erased(tenant_id: &str, scope: &str, key: &str, lock: &str, user_id: &str) -> Stmt {
+/// names `user_id`, if that player's erasure was asked since the key was
+/// reserved: the erasure forgot the answers naming the player, and a request
+/// that was still running must not write one back. A retry runs afresh,
+/// under the erasure. An answer of a request made after the erasure is kept.
+pub fn release_if_erased_since(tenant_id: &str, scope: &str, key: &str, lock: &str, user_id: &str) -> Stmt {
     Stmt::new(
         "DELETE FROM idempotency_keys
          WHERE tenant_id = ?1 AND scope = ?2 AND idempotency_key = ?3 AND lock_id = ?4 AND status_code IS NULL
            AND EXISTS (SELECT 1 FROM erasures e
-                       WHERE e.tenant_id = ?1 AND e.external_user_id = ?5)",
+                       WHERE e.tenant_id = ?1 AND e.external_user_id = ?5 AND e.created_at >= idempotency_keys.created_at)",
         vec![tenant_id.into(), scope.into(), key.into(), lock.into(), user_id.into()],
     )
 }
