@@ -828,7 +828,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 .await
                 .map_err(|e| format!("{}: {}", e.code, e.message))?;
             println!(
-                "imported {} entries ({} names, {} new or changed) as {} version {} in {:.1} s{}",
+                "imported {} entries ({} names, {} new, changed or delisted) as {} version {} in {:.1} s{}",
                 summary.entries,
                 summary.names,
                 summary.changed,

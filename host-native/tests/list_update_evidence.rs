@@ -142,9 +142,9 @@ async fn approve(w: &World, case_id: &str, proposal_id: &str) -> (u16, Json) {
     call(&w.gw, &w.approver, "POST", &format!("/v1/admin/cases/{case_id}/proposal/approve"), json!({ "proposal_id": proposal_id })).await
 }
 
-/// Three players under review, each with a pending proposal; then a list
-/// update that changes an entry nobody resembles, delists the second's
-/// entity, and changes the third's entry.
+/// Three players under review, each with a pending proposal. A list update
+/// changes an entry nobody resembles and the third's entry; a second one
+/// only delists the second's entity.
 #[tokio::test]
 async fn a_list_update_drops_only_the_proposals_whose_evidence_it_changed() {
     let w = world().await;
@@ -156,13 +156,12 @@ async fn a_list_update_drops_only_the_proposals_whose_evidence_it_changed() {
     // screening times are whole seconds: the re-screens' come later than the proposals
     w.clock.fetch_add(60, Ordering::SeqCst);
     let mut update = first_list();
-    update.retain(|e| e.entity_id != "2");
     for e in &mut update {
         if e.entity_id == "3" || e.entity_id == "4" {
             e.programs = "TEST] [CYBER2".into();
         }
     }
-    import(&w, update).await;
+    import(&w, update.clone()).await;
     let (status, p1) = call(&w.gw, &w.key, "GET", "/v1/sanctions/status?user_id=p1", Json::Null).await;
     assert_eq!(status, 200, "{p1}");
     assert_eq!(p1["last_screened_at"], json!(gateway::time::format(START + 60)), "the update re-screened p1: {p1}");
@@ -170,11 +169,47 @@ async fn a_list_update_drops_only_the_proposals_whose_evidence_it_changed() {
     // the update concerned no entry p1's case rests on: the proposal stands, and decides
     let (status, approved) = approve(&w, &untouched, &proposals[0]).await;
     assert_eq!(status, 200, "{approved}");
-    // the entity p2's case matched is delisted: new evidence
-    let (status, refused) = approve(&w, &delisted, &proposals[1]).await;
-    assert_eq!((status, refused["error"].as_str()), (409, Some("stale_proposal")), "{refused}");
     // p3's entry changed: new evidence
     let (status, refused) = approve(&w, &changed, &proposals[2]).await;
+    assert_eq!((status, refused["error"].as_str()), (409, Some("stale_proposal")), "{refused}");
+
+    // an update that only delists the entity p2's case matched: new evidence
+    w.clock.fetch_add(60, Ordering::SeqCst);
+    update.retain(|e| e.entity_id != "2");
+    import(&w, update).await;
+    let (status, refused) = approve(&w, &delisted, &proposals[1]).await;
+    assert_eq!((status, refused["error"].as_str()), (409, Some("stale_proposal")), "{refused}");
+}
+
+/// A version replaced before its re-screen reached every user: what it
+/// changed is screened with the next version's changes, from the first
+/// user. A new listing in it makes a clear player a hit, and drops the
+/// proposal of a player under review it resembles.
+#[tokio::test]
+async fn a_version_replaced_before_its_re_screen_finished_hands_its_changes_on() {
+    let w = world().await;
+    let case_id = hit(&w, "p1", "Lavrentiy", "Prokhodtsev", "1961-07-04").await;
+    let proposal = propose(&w, &case_id).await;
+    let identity = json!({ "user_id": "p4", "first_name": "Oswin", "last_name": "Quarrelby", "date_of_birth": "1972-02-14", "nationality": "RU", "email": "p4@example.com" });
+    let (status, clear) = call(&w.gw, &w.key, "POST", "/v1/sanctions/screen", identity).await;
+    assert_eq!((status, clear["status"].as_str()), (201, Some("clear")), "{clear}");
+
+    w.clock.fetch_add(60, Ordering::SeqCst);
+    let mut listed = first_list();
+    listed.push(entry("6", "Lavrenty Prokhodtsev", "1961-07-04", "TEST"));
+    listed.push(entry("7", "Oswin Quarrelby", "1972-02-14", "TEST"));
+    // imported, and replaced before any re-screen ran (the next refresh came first)
+    gateway::lists::import(&w.gw, Environment::Production, "ofac-sdn", ListFormat::OfacCsv, listed.clone(), "cli").await.unwrap();
+    for e in &mut listed {
+        if e.entity_id == "5" {
+            e.programs = "TEST] [CYBER2".into();
+        }
+    }
+    import(&w, listed).await;
+
+    let (status, now) = call(&w.gw, &w.key, "GET", "/v1/sanctions/status?user_id=p4", Json::Null).await;
+    assert_eq!((status, now["status"].as_str()), (200, Some("hit_review_pending")), "the new listing was never screened: {now}");
+    let (status, refused) = approve(&w, &case_id, &proposal).await;
     assert_eq!((status, refused["error"].as_str()), (409, Some("stale_proposal")), "{refused}");
 }
 

@@ -327,7 +327,7 @@ async fn prepare_import(gw: &Gateway, environment: Environment, source: &str, en
         return Err(ApiError::bad_request("invalid_field", "source must be 1 to 64 letters, digits, - or _"));
     }
     let previous = store::active_version(gw.store.as_ref(), environment, source).await?;
-    if let Some((_, count)) = &previous {
+    if let Some(store::ActiveVersion { entry_count: count, .. }) = &previous {
         if (entries.len() as f64) < (*count as f64) * MIN_SHARE_OF_ACTIVE {
             return Err(ApiError::bad_request(
                 "invalid_list",
@@ -335,23 +335,37 @@ async fn prepare_import(gw: &Gateway, environment: Environment, source: &str, en
             ));
         }
     }
-    // What each entry was in the active version, to tell changes apart.
+    // What each entry was in the active version, to tell changes apart. While
+    // that version's re-screen has users left, what it changed counts as
+    // changed again: the new version's re-screen, from the first user, takes
+    // its place (else the users it had not reached never meet those entries).
     let mut before: HashMap<String, String> = HashMap::new();
-    if let Some((list_id, _)) = &previous {
-        before.extend(store::fingerprints(gw.store.as_ref(), list_id).await?);
+    if let Some(active) = &previous {
+        let carried = |changed: bool| changed && active.rescreen_pending;
+        before.extend(
+            store::fingerprints(gw.store.as_ref(), &active.list_id)
+                .await?
+                .into_iter()
+                .filter(|(_, _, changed)| !carried(*changed))
+                .map(|(entity, fingerprint, _)| (entity, fingerprint)),
+        );
     }
     let mut digest = Sha256::new();
     let mut changed = 0;
     let mut names = 0;
     let mut rows = Vec::with_capacity(entries.len());
+    let mut listed = std::collections::HashSet::new();
     for (entry_no, entry) in entries.into_iter().enumerate() {
         let fingerprint = entry_fingerprint(&entry);
         digest.update(fingerprint.as_bytes());
         let is_changed = before.get(&entry.entity_id) != Some(&fingerprint);
         changed += usize::from(is_changed);
         names += entry.names.len();
+        listed.insert(entry.entity_id.clone());
         rows.push(LoadRow { entry_no: entry_no as i64, entry, fingerprint, changed: is_changed });
     }
+    // a delisting is a change too: the users under review whose cases matched it are re-screened
+    changed += before.keys().filter(|entity| !listed.contains(*entity)).count();
     let version = hex::encode(&digest.finalize()[..8]);
     Ok(PreparedImport { list_id: gw.new_id("lst"), version, names, changed, rows })
 }
@@ -637,7 +651,7 @@ struct ListView {
     format: String,
     version: String,
     entry_count: i64,
-    /// entries added or changed from the version before
+    /// entities added, changed or delisted since the version before
     changed_entries: i64,
     status: String,
     #[schema(value_type = crate::openapi::shared::Timestamp)]

@@ -124,21 +124,28 @@ pub(crate) fn remove_loaded_chunk(list_id: &str, chunk_no: i64) -> Stmt {
     Stmt::expect_one("DELETE FROM sanctions_import_chunks WHERE list_id = ?1 AND chunk_no = ?2", vec![list_id.into(), chunk_no.into()])
 }
 
-/// The active version of a source: its id and entry count.
-pub(crate) async fn active_version(store: &dyn Store, environment: Environment, source: &str) -> ApiResult<Option<(String, i64)>> {
+/// The active version of a source, as a new version is told apart from it.
+pub(crate) struct ActiveVersion {
+    pub list_id: String,
+    pub entry_count: i64,
+    /// its re-screen has users left: what it changed is still to be screened
+    pub rescreen_pending: bool,
+}
+
+pub(crate) async fn active_version(store: &dyn Store, environment: Environment, source: &str) -> ApiResult<Option<ActiveVersion>> {
     let rows = store
         .query(
-            "SELECT list_id, entry_count FROM sanctions_lists WHERE environment = ?1 AND source = ?2 AND status = ?3",
+            "SELECT list_id, entry_count, rescreen_pending FROM sanctions_lists WHERE environment = ?1 AND source = ?2 AND status = ?3",
             vec![environment.as_str().into(), source.into(), ListStatus::Active.as_str().into()],
         )
         .await?;
-    rows.first().map(|r| Ok((r.text(0)?, r.int(1)?))).transpose()
+    rows.first().map(|r| Ok(ActiveVersion { list_id: r.text(0)?, entry_count: r.int(1)?, rescreen_pending: r.bool(2)? })).transpose()
 }
 
-/// Each entity of a version with its entry's fingerprint.
-pub(crate) async fn fingerprints(store: &dyn Store, list_id: &str) -> ApiResult<Vec<(String, String)>> {
-    let rows = store.query("SELECT entity_id, fingerprint FROM sanctions_entries WHERE list_id = ?1", vec![list_id.into()]).await?;
-    rows.iter().map(|r| Ok((r.text(0)?, r.text(1)?))).collect()
+/// Each entity of a version with its entry's fingerprint, and whether that version changed it.
+pub(crate) async fn fingerprints(store: &dyn Store, list_id: &str) -> ApiResult<Vec<(String, String, bool)>> {
+    let rows = store.query("SELECT entity_id, fingerprint, changed FROM sanctions_entries WHERE list_id = ?1", vec![list_id.into()]).await?;
+    rows.iter().map(|r| Ok((r.text(0)?, r.text(1)?, r.bool(2)?))).collect()
 }
 
 /// A version loaded or staged, not yet switched in.

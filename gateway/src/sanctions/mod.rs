@@ -981,7 +981,9 @@ pub(crate) async fn rescreen_user(
             // score none for a user under review), or an entry a case matched changed or went
             Entries::ChangedIn(list_id) => {
                 let mut new_evidence = !facts.candidates.is_empty() || !decision.matches.is_empty();
-                for source in &facts.sources {
+                // only a user with an open case has matches to compare
+                let case_open = who.status == SanctionsStatus::HitReviewPending || facts.due_diligence_open;
+                for source in facts.sources.iter().filter(|_| case_open) {
                     if !new_evidence {
                         new_evidence = store::matched_entity_changed(gw.store.as_ref(), tenant_id, user_id, list_id, &source.source).await?;
                     }

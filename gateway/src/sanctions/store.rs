@@ -470,8 +470,7 @@ pub(crate) async fn screened_person(store: &dyn Store, tenant_id: &str, user_id:
 }
 
 /// What a re-screen stamps on the user besides its time (`last_screened_at`,
-/// which any screening moves: the status shows it and a pending proposal on
-/// the user's case is dropped by it). A whole screening (every list entry,
+/// which any screening moves: the status shows it). A whole screening (every list entry,
 /// and production's vendor) also moves what the quarterly and the
 /// rules-change re-screens select by. One against an import's changed
 /// entries moves neither: it asked the lists only, and only those entries.
@@ -608,7 +607,6 @@ pub(crate) async fn due_diligence_open(store: &dyn Store, tenant_id: &str, user_
     Ok(count > 0)
 }
 
-/// When the user was last screened: a re-screen moves it on.
 /// When the user's screening last brought new evidence to their cases (see [`Stamp`]).
 pub(crate) async fn evidence_at(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<i64>> {
     let rows = store
@@ -642,7 +640,8 @@ pub(crate) async fn matched_entity_changed(store: &dyn Store, tenant_id: &str, u
         .await?;
     let mut matched = Vec::new();
     for row in &cases {
-        let entities: Vec<MatchedEntity> = serde_json::from_str(&row.text(0)?).map_err(|_| ApiError::internal())?;
+        // a case whose matches cannot be read is taken as changed: strict, and the screening goes on
+        let Ok(entities) = serde_json::from_str::<Vec<MatchedEntity>>(&row.text(0)?) else { return Ok(true) };
         matched.extend(entities.into_iter().filter(|m| m.list == source));
     }
     if matched.is_empty() {
