@@ -121,7 +121,7 @@ fn list_import(admin: Env, files: FileServer) -> conformance::client::ListImport
         }
         let b = &staged;
         Ok(format!(
-            "imported {} entries ({} names, {} new or changed) as {} version {}",
+            "imported {} entries ({} names, {} new, changed or delisted) as {} version {}",
             b["entries"],
             b["names"],
             b["changed"],

@@ -187,16 +187,23 @@ async fn a_retry_to_the_host_that_owes_the_release_runs_at_once() {
     assert!(!w.gw.writes_waiting());
 }
 
+/// The handler's work commits, then the outage takes the answer's write
+/// (the request answers 201): the answer is owed. The store is back.
+async fn owe_the_answer(w: &World) -> Json {
+    w.faults.down_after_batches.store(2, Ordering::SeqCst);
+    let (status, created) = exclude(w).await;
+    assert_eq!(status, 201, "{created}");
+    w.faults.down.store(false, Ordering::SeqCst);
+    assert!(w.gw.writes_waiting(), "the answer is owed");
+    created
+}
+
 /// The handler's work committed, then the outage took the answer's write:
 /// the answer is owed, and once written the retry replays it (no second run).
 #[tokio::test]
 async fn an_answer_the_outage_cut_is_kept_once_the_store_is_back() {
     let w = world().await;
-    w.faults.down_after_batches.store(2, Ordering::SeqCst);
-    let (status, created) = exclude(&w).await;
-    assert_eq!(status, 201, "{created}");
-    w.faults.down.store(false, Ordering::SeqCst);
-    assert!(w.gw.writes_waiting(), "the answer is owed");
+    let created = owe_the_answer(&w).await;
     let (status, body) = exclude_on(&w, &w.other).await;
     assert_eq!((status, body["error"].as_str()), (409, Some("idempotency_key_in_use")), "{body}");
     w.gw.flush_decisions().await.unwrap();
@@ -260,15 +267,25 @@ async fn erase_p1(w: &World) {
 #[tokio::test]
 async fn an_owed_answer_naming_a_player_erased_since_is_never_kept() {
     let w = world().await;
-    w.faults.down_after_batches.store(2, Ordering::SeqCst);
-    let (status, created) = exclude(&w).await;
-    assert_eq!(status, 201, "{created}");
-    w.faults.down.store(false, Ordering::SeqCst);
-    assert!(w.gw.writes_waiting(), "the answer is owed");
+    owe_the_answer(&w).await;
     erase_p1(&w).await;
     w.gw.flush_decisions().await.unwrap();
     assert!(!w.gw.writes_waiting(), "written: as a release");
     // the player had nothing a law keeps: erased, unknown to the retry
+    let (status, again) = exclude_on(&w, &w.other).await;
+    assert_eq!((status, again["error"].as_str()), (404, Some("user_not_found")), "{again}");
+}
+
+/// The same when the host that takes the erasure has a clock 30 seconds
+/// behind the one that reserved the key: the erasure still came after.
+#[tokio::test]
+async fn an_owed_answer_is_released_by_an_erasure_from_a_host_whose_clock_lags() {
+    let w = world().await;
+    owe_the_answer(&w).await;
+    w.clock.0.fetch_sub(30, Ordering::SeqCst);
+    erase_p1(&w).await;
+    w.clock.0.fetch_add(30, Ordering::SeqCst);
+    w.gw.flush_decisions().await.unwrap();
     let (status, again) = exclude_on(&w, &w.other).await;
     assert_eq!((status, again["error"].as_str()), (404, Some("user_not_found")), "{again}");
 }
@@ -279,10 +296,7 @@ async fn an_owed_answer_naming_another_player_than_the_erased_is_kept() {
     let w = world().await;
     let identity = json!({ "user_id": "p2", "first_name": "Bo", "last_name": "Kim", "date_of_birth": "1991-05-02", "nationality": "GB", "email": "p2@example.com" });
     assert_eq!(support::call(&w.gw, &w.key, "POST", "/v1/sanctions/screen", identity).await.0, 201);
-    w.faults.down_after_batches.store(2, Ordering::SeqCst);
-    let (status, created) = exclude(&w).await;
-    assert_eq!(status, 201, "{created}");
-    w.faults.down.store(false, Ordering::SeqCst);
+    let created = owe_the_answer(&w).await;
     let (status, erasure) = support::call(&w.other, &w.key, "POST", "/v1/users/p2/erasure", Json::Null).await;
     assert_eq!(status, 202, "{erasure}");
     w.gw.flush_decisions().await.unwrap();
@@ -299,7 +313,8 @@ async fn an_answer_of_a_request_made_after_the_erasure_is_kept() {
     let earlier = json!({ "user_id": "p1", "email": "p1@example.com", "duration": "duration_1y", "reason": "self_initiated", "initiated_at": gateway::time::format(START) });
     assert_eq!(support::call(&w.gw, &w.key, "POST", "/v1/exclusions", earlier).await.0, 201);
     erase_p1(&w).await;
-    w.clock.0.fetch_add(5, Ordering::SeqCst);
+    // later than any skew between two hosts' clocks
+    w.clock.0.fetch_add(120, Ordering::SeqCst);
     let close = || {
         http::Request::builder()
             .method("POST")

@@ -227,3 +227,20 @@ async fn a_new_entry_resembling_a_player_under_review_drops_the_proposal() {
     let (status, refused) = approve(&w, &case_id, &proposal).await;
     assert_eq!((status, refused["error"].as_str()), (409, Some("stale_proposal")), "{refused}");
 }
+
+/// A version that only delisted, replaced by the same list before its
+/// re-screen ran: the next version's re-screen still runs and the delisting
+/// still drops the proposal of the case that matched it.
+#[tokio::test]
+async fn a_delisting_replaced_before_its_re_screen_still_reaches_the_case() {
+    let w = world().await;
+    let case_id = hit(&w, "p2", "Kazimir", "Vrublevsky", "1958-03-02").await;
+    let proposal = propose(&w, &case_id).await;
+    w.clock.fetch_add(60, Ordering::SeqCst);
+    let mut delisted = first_list();
+    delisted.retain(|e| e.entity_id != "2");
+    gateway::lists::import(&w.gw, Environment::Production, "ofac-sdn", ListFormat::OfacCsv, delisted.clone(), "cli").await.unwrap();
+    import(&w, delisted).await;
+    let (status, refused) = approve(&w, &case_id, &proposal).await;
+    assert_eq!((status, refused["error"].as_str()), (409, Some("stale_proposal")), "{refused}");
+}

@@ -48,10 +48,11 @@ pub(crate) enum Outcome {
 const MAX_OWED: usize = 10_000;
 /// Owed writes go to the store in batches of at most this many statements
 /// (a write's statements are never split)...
-const OWED_STATEMENTS_PER_BATCH: usize = 256;
+const OWED_STATEMENTS_PER_BATCH: usize = 128;
 /// ...and at most this many statements a settling: the rest wait for the
-/// next (an edge request may send at most 1,000 queries to D1).
-const OWED_STATEMENTS_PER_SETTLING: usize = 512;
+/// next. An edge request may send at most 1,000 queries to D1, and may
+/// settle twice (before its reservation, and at its flush).
+const OWED_STATEMENTS_PER_SETTLING: usize = 256;
 
 /// Keys' releases and answers the store could not take when the request
 /// ended (it reported itself unreachable, as Postgres does in an outage:
@@ -103,12 +104,12 @@ fn trim(owed: &mut std::collections::VecDeque<KeyWrite>) {
     }
 }
 
-/// The oldest owed writes, whole, up to [`OWED_STATEMENTS_PER_BATCH`] statements (one write at least).
-fn next_batch(owed: &mut std::collections::VecDeque<KeyWrite>) -> Vec<KeyWrite> {
+/// The oldest owed writes, whole, up to `most` statements (one write at least).
+fn next_batch(owed: &mut std::collections::VecDeque<KeyWrite>, most: usize) -> Vec<KeyWrite> {
     let mut batch = Vec::new();
     let mut statements = 0;
     while let Some(write) = owed.front() {
-        if !batch.is_empty() && statements + write.len() > OWED_STATEMENTS_PER_BATCH {
+        if !batch.is_empty() && statements + write.len() > most {
             break;
         }
         statements += write.len();
@@ -313,8 +314,10 @@ impl Gateway {
                 let body = reply.body.get();
                 // an answer naming a player whose erasure was asked since the key was reserved is never kept
                 // (the erasure forgot the answers it found; this one was not written yet): the key is released
-                let mut write: KeyWrite =
-                    named_players(body).iter().map(|user_id| store::release_if_erased_since(tenant_id, scope, key, lock, user_id)).collect();
+                let mut write: KeyWrite = named_players(body)
+                    .iter()
+                    .map(|user_id| store::release_if_erased_since(tenant_id, scope, key, lock, user_id, LOCK_SECONDS))
+                    .collect();
                 write.push(store::complete(tenant_id, scope, key, lock, i64::from(reply.status), body.to_string()));
                 write
             }
@@ -334,15 +337,14 @@ impl Gateway {
     /// many were written.
     pub(crate) async fn settle_owed_keys(&self) -> Result<usize, StoreError> {
         let mut owed = std::collections::VecDeque::from(self.owed_keys.take());
-        let (mut written, mut sent) = (0, 0);
-        while !owed.is_empty() && sent < OWED_STATEMENTS_PER_SETTLING {
-            let batch = next_batch(&mut owed);
-            let (count, statements) = (batch.len(), batch.iter().map(Vec::len).sum::<usize>());
-            sent += statements;
+        let mut batches = std::collections::VecDeque::from(settling(&mut owed));
+        let mut written = 0;
+        while let Some(batch) = batches.pop_front() {
+            let count = batch.len();
             match self.store.batch(batch.iter().flatten().cloned().collect()).await {
                 Ok(()) => written += count,
                 Err(e) if retriable(&e) => {
-                    self.owed_keys.requeue(batch.into_iter().chain(owed).collect());
+                    self.owed_keys.requeue(batch.into_iter().chain(batches.into_iter().flatten()).chain(owed).collect());
                     return Err(e);
                 }
                 Err(e) => tracing::warn!(target: "idempotency", error = %e, dropped = count, "owed key writes refused by the store"),
@@ -352,6 +354,23 @@ impl Gateway {
         self.owed_keys.requeue(owed.into_iter().collect());
         Ok(written)
     }
+}
+
+/// The batches of one settling, oldest writes first: at most
+/// [`OWED_STATEMENTS_PER_SETTLING`] statements in all (but one write at
+/// least), [`OWED_STATEMENTS_PER_BATCH`] a batch. What is left stays in `owed`.
+fn settling(owed: &mut std::collections::VecDeque<KeyWrite>) -> Vec<Vec<KeyWrite>> {
+    let mut batches = Vec::new();
+    let mut sent = 0;
+    while let Some(first) = owed.front() {
+        if sent > 0 && sent + first.len() > OWED_STATEMENTS_PER_SETTLING {
+            break;
+        }
+        let batch = next_batch(owed, OWED_STATEMENTS_PER_SETTLING.saturating_sub(sent).min(OWED_STATEMENTS_PER_BATCH));
+        sent += batch.iter().map(Vec::len).sum::<usize>();
+        batches.push(batch);
+    }
+    batches
 }
 
 #[cfg(test)]
@@ -364,17 +383,33 @@ mod tests {
 
     #[test]
     fn owed_batches_keep_each_write_whole_and_take_the_oldest_first() {
-        // 200 answers of two statements: 128 to a batch
+        // 200 answers of two statements: 64 to a batch of 128 statements
         let mut owed: std::collections::VecDeque<KeyWrite> = (0..200).map(|_| write(2)).collect();
-        let first = next_batch(&mut owed);
-        assert_eq!((first.len(), first.iter().map(Vec::len).sum::<usize>()), (128, 256));
-        assert_eq!(owed.len(), 72);
+        let first = next_batch(&mut owed, OWED_STATEMENTS_PER_BATCH);
+        assert_eq!((first.len(), first.iter().map(Vec::len).sum::<usize>()), (64, 128));
+        assert_eq!(owed.len(), 136);
         // a write larger than a batch still goes, alone
         let mut owed: std::collections::VecDeque<KeyWrite> = vec![write(1), write(300), write(1)].into();
-        assert_eq!(next_batch(&mut owed).iter().map(Vec::len).collect::<Vec<_>>(), vec![1]);
-        assert_eq!(next_batch(&mut owed).iter().map(Vec::len).collect::<Vec<_>>(), vec![300]);
-        assert_eq!(next_batch(&mut owed).iter().map(Vec::len).collect::<Vec<_>>(), vec![1]);
-        assert!(next_batch(&mut owed).is_empty());
+        let mut next = || next_batch(&mut owed, OWED_STATEMENTS_PER_BATCH).iter().map(Vec::len).collect::<Vec<_>>();
+        assert_eq!((next(), next(), next(), next()), (vec![1], vec![300], vec![1], vec![]));
+    }
+
+    #[test]
+    fn a_settling_sends_its_share_and_leaves_the_rest_owed_in_order() {
+        let mut owed: std::collections::VecDeque<KeyWrite> = (0..200).map(|i| write(1 + i % 2)).collect();
+        let batches = settling(&mut owed);
+        let statements: Vec<usize> = batches.iter().map(|b| b.iter().map(Vec::len).sum()).collect();
+        assert!(statements.iter().all(|&n| n <= OWED_STATEMENTS_PER_BATCH), "{statements:?}");
+        let sent: usize = statements.iter().sum();
+        assert!(sent <= OWED_STATEMENTS_PER_SETTLING && sent > OWED_STATEMENTS_PER_SETTLING - 2, "{sent}");
+        // every write once, the oldest sent, the rest left in order
+        let sent_writes: usize = batches.iter().map(Vec::len).sum();
+        assert_eq!(sent_writes + owed.len(), 200);
+        assert_eq!(owed.front().map(Vec::len), Some(1 + sent_writes % 2));
+        // one write larger than the share still goes, alone
+        let mut owed: std::collections::VecDeque<KeyWrite> = vec![write(400), write(1)].into();
+        assert_eq!(settling(&mut owed).len(), 1);
+        assert_eq!(owed.len(), 1);
     }
 
     #[test]

@@ -74,16 +74,17 @@ pub fn complete(tenant_id: &str, scope: &str, key: &str, lock: &str, status_code
 
 /// Releases the reservation `lock` instead of keeping its answer, which
 /// names `user_id`, if that player's erasure was asked since the key was
-/// reserved: the erasure forgot the answers naming the player, and a request
+/// reserved, or up to `skew` seconds before (the two times come from hosts'
+/// clocks): the erasure forgot the answers naming the player, and a request
 /// that was still running must not write one back. A retry runs afresh,
-/// under the erasure. An answer of a request made after the erasure is kept.
-pub fn release_if_erased_since(tenant_id: &str, scope: &str, key: &str, lock: &str, user_id: &str) -> Stmt {
+/// under the erasure. An answer of a request made later is kept.
+pub fn release_if_erased_since(tenant_id: &str, scope: &str, key: &str, lock: &str, user_id: &str, skew: i64) -> Stmt {
     Stmt::new(
         "DELETE FROM idempotency_keys
          WHERE tenant_id = ?1 AND scope = ?2 AND idempotency_key = ?3 AND lock_id = ?4 AND status_code IS NULL
            AND EXISTS (SELECT 1 FROM erasures e
-                       WHERE e.tenant_id = ?1 AND e.external_user_id = ?5 AND e.created_at >= idempotency_keys.created_at)",
-        vec![tenant_id.into(), scope.into(), key.into(), lock.into(), user_id.into()],
+                       WHERE e.tenant_id = ?1 AND e.external_user_id = ?5 AND e.created_at + ?6 >= idempotency_keys.created_at)",
+        vec![tenant_id.into(), scope.into(), key.into(), lock.into(), user_id.into(), skew.into()],
     )
 }
 

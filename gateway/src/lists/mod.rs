@@ -336,19 +336,16 @@ async fn prepare_import(gw: &Gateway, environment: Environment, source: &str, en
         }
     }
     // What each entry was in the active version, to tell changes apart. While
-    // that version's re-screen has users left, what it changed counts as
+    // that version's re-screen has users left, what it changed is marked
     // changed again: the new version's re-screen, from the first user, takes
-    // its place (else the users it had not reached never meet those entries).
-    let mut before: HashMap<String, String> = HashMap::new();
+    // its place (else the users it had not reached never meet those entries;
+    // its delistings reach them as every delisting does, by the cases'
+    // matches, see `activate_version`). The count is the new version's own.
+    let mut before: HashMap<String, (String, bool)> = HashMap::new();
     if let Some(active) = &previous {
-        let carried = |changed: bool| changed && active.rescreen_pending;
-        before.extend(
-            store::fingerprints(gw.store.as_ref(), &active.list_id)
-                .await?
-                .into_iter()
-                .filter(|(_, _, changed)| !carried(*changed))
-                .map(|(entity, fingerprint, _)| (entity, fingerprint)),
-        );
+        for (entity, fingerprint, changed) in store::fingerprints(gw.store.as_ref(), &active.list_id).await? {
+            before.insert(entity, (fingerprint, changed && active.rescreen_pending));
+        }
     }
     let mut digest = Sha256::new();
     let mut changed = 0;
@@ -358,11 +355,14 @@ async fn prepare_import(gw: &Gateway, environment: Environment, source: &str, en
     for (entry_no, entry) in entries.into_iter().enumerate() {
         let fingerprint = entry_fingerprint(&entry);
         digest.update(fingerprint.as_bytes());
-        let is_changed = before.get(&entry.entity_id) != Some(&fingerprint);
-        changed += usize::from(is_changed);
+        let (own, carried) = match before.get(&entry.entity_id) {
+            Some((was, carried)) => (*was != fingerprint, *carried),
+            None => (true, false),
+        };
+        changed += usize::from(own);
         names += entry.names.len();
         listed.insert(entry.entity_id.clone());
-        rows.push(LoadRow { entry_no: entry_no as i64, entry, fingerprint, changed: is_changed });
+        rows.push(LoadRow { entry_no: entry_no as i64, entry, fingerprint, changed: own || carried });
     }
     // a delisting is a change too: the users under review whose cases matched it are re-screened
     changed += before.keys().filter(|entity| !listed.contains(*entity)).count();
@@ -376,9 +376,12 @@ async fn prepare_import(gw: &Gateway, environment: Environment, source: &str, en
 async fn activate_version(gw: &Gateway, list_id: &str) -> ApiResult<Switched> {
     let Some(waiting) = store::waiting_version(gw.store.as_ref(), list_id).await? else { return Ok(Switched::NotReady) };
     let store::WaitingVersion { environment, source, changed_count, actor } = waiting;
-    let previous = store::list_ids(gw.store.as_ref(), environment, &source, ListStatus::Active).await?.into_iter().next();
+    let active = store::active_version(gw.store.as_ref(), environment, &source).await?;
+    // a version whose re-screen has users left hands it on: the new one's runs, from the first user
+    let rescreen = changed_count > 0 || active.as_ref().is_some_and(|a| a.rescreen_pending);
+    let previous = active.map(|a| a.list_id);
     let now = gw.clock.now();
-    let [out, switched_in] = store::switch_in(environment, &source, list_id, now, changed_count > 0);
+    let [out, switched_in] = store::switch_in(environment, &source, list_id, now, rescreen);
     let switch = vec![out, switched_in, import_audit(gw, environment, &actor, &source, list_id, "ok")];
     match gw.store.batch(switch).await {
         Ok(()) => {}

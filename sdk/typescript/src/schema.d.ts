@@ -2655,7 +2655,7 @@ export interface components {
             activated_at: components["schemas"]["Timestamp"] | null;
             /**
              * Format: int64
-             * @description entries added or changed from the version before
+             * @description entities added, changed or delisted since the version before
              */
             changed_entries: number;
             /** Format: int64 */

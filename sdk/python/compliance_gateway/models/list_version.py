@@ -16,7 +16,7 @@ class ListVersion:
 
     Attributes:
         activated_at (datetime.datetime | None):
-        changed_entries (int): entries added or changed from the version before
+        changed_entries (int): entities added, changed or delisted since the version before
         entry_count (int):
         format_ (str):
         imported_at (datetime.datetime): ISO 8601 UTC, such as 2026-01-31T12:00:00Z
