@@ -378,7 +378,7 @@ mod tests {
     use super::*;
 
     fn write(statements: usize) -> KeyWrite {
-        (0..statements).map(|i| Stmt::new("SELECT 1", vec![i64::try_from(i).unwrap_or_default().into()])).collect()
+        (0..statements).map(|_| store::release("tenant", "scope", "key", "lock")).collect()
     }
 
     #[test]
