@@ -11,14 +11,17 @@
 #                        [--aml-environment production|sandbox] [--perf ROUTE FILE]
 #
 # --perf records the server with perf (Debian's linux-perf) while ROUTE
-# (health, exclusions, limits, aml or commit) runs in the last round, and writes
+# (health, exclusions, limits, aml, aml-keyed, commit or commit-keyed) runs in the last round, and writes
 # the flat profile (self time by function) to FILE, the recording to FILE.data.
 #
 # --aml adds POST /v1/aml/event: 2,000 players of a production tenant (of a
 # sandbox one with --aml-environment sandbox, whose keys are never cached, a
 # sandbox's test clock being per request), deposits, wagers and
 # wins with unique transaction ids (run it with --connections 32, as issue #32
-# states its goal), beside POST /v1/limits/commit from the same players.
+# states its goal), and POST /v1/limits/commit from the same players; each
+# again with an Idempotency-Key a request (aml-keyed, commit-keyed: the
+# answer is kept for replay; a commit's names the player, so an erasure
+# since the reservation is checked in its batch).
 #
 # Nothing here runs in the test command: figures go to docs/benchmarks.md.
 set -euo pipefail
@@ -152,9 +155,12 @@ for u in range(2000):
     if answer.status >= 300:
         sys.exit(f"screening u{u} answered {answer.status}")
 PY
-  for path in aml commit; do
+  for path in aml aml-keyed commit commit-keyed; do
     cat >"$work/$path.lua" <<LUA
-local counter, thread_id = 0, 0
+-- thread_id is a global: thread:set writes the thread's globals, and a local
+-- of the same name would keep every thread at 0 (the same transaction ids)
+local counter = 0
+thread_id = 0
 local threads = 0
 function setup(thread) threads = threads + 1; thread:set("thread_id", threads) end
 function request()
@@ -162,13 +168,15 @@ function request()
   local user = "u" .. ((counter * 7 + thread_id) % 2000)
   local tx = "$path-" .. os.time() .. "-" .. thread_id .. "-" .. counter
   local body
-  if "$path" == "aml" then
+  if string.sub("$path", 1, 3) == "aml" then
     local kinds = { "deposit", "wager", "win", "wager" }
     body = '{"transaction_id":"' .. tx .. '","user_id":"' .. user .. '","event_type":"' .. kinds[counter % 4 + 1] .. '","amount_cents":2000,"currency":"USD","payment_method":"card"}'
   else
     body = '{"transaction_id":"' .. tx .. '","user_id":"' .. user .. '","amount_cents":100,"currency":"USD"}'
   end
-  return wrk.format("POST", nil, { ["content-type"] = "application/json", ["authorization"] = "Bearer $aml_key" }, body)
+  local headers = { ["content-type"] = "application/json", ["authorization"] = "Bearer $aml_key" }
+  if string.sub("$path", -6) == "-keyed" then headers["idempotency-key"] = tx end
+  return wrk.format("POST", nil, headers, body)
 end
 LUA
     cat "$work/report.lua" >>"$work/$path.lua"
@@ -182,7 +190,9 @@ for r in $(seq 1 "$rounds"); do
   run limits "$base/v1/limits/check" "$work/limits.lua"
   if [ -n "$aml" ]; then
     run aml "$base/v1/aml/event" "$work/aml.lua"
+    run aml-keyed "$base/v1/aml/event" "$work/aml-keyed.lua"
     run commit "$base/v1/limits/commit" "$work/commit.lua"
+    run commit-keyed "$base/v1/limits/commit" "$work/commit-keyed.lua"
   fi
 done
 python3 - "$work/results" "$seconds" <<'EOF'
@@ -198,7 +208,9 @@ health = statistics.median(r[0] for r in rows["health"])
 print("| route | req/s (median) | p50 ms | p99 ms (each round) | errors | ratio to /v1/health | server CPU µs/request | Postgres CPU µs/request |")
 print("|---|---|---|---|---|---|---|---|")
 for name, label in [("health", "GET /v1/health"), ("exclusions", "GET /v1/exclusions/check"), ("limits", "POST /v1/limits/check"),
-                    ("aml", "POST /v1/aml/event (2,000 players)"), ("commit", "POST /v1/limits/commit (2,000 players)")]:
+                    ("aml", "POST /v1/aml/event (2,000 players)"),
+                    ("aml-keyed", "the same, each with an Idempotency-Key"), ("commit", "POST /v1/limits/commit (2,000 players)"),
+                    ("commit-keyed", "the same, each with an Idempotency-Key")]:
     r = rows.get(name)
     if not r:
         continue

@@ -644,13 +644,25 @@ pub fn normalize_email(raw: &str) -> Option<String> {
 }
 
 /// Digits only, with an international `00` prefix dropped, so that
-/// `+44 7700-900123`, `0044 7700 900123` and `447700900123` are one number.
+/// `+44 7700-900123`, `0044 7700 900123` and `447700900123` are one number;
+/// a trunk `(0)` written after the country code is not dialled from abroad
+/// (`+44 (0)7700 900123` is `447700900123`).
 pub fn normalize_phone(raw: &str) -> Option<String> {
     let trimmed = raw.trim();
     if trimmed.chars().any(|c| !(c.is_ascii_digit() || " +-().".contains(c))) {
         return None;
     }
-    let digits: String = trimmed.chars().filter(char::is_ascii_digit).collect();
+    let compact: String = trimmed.chars().filter(|c| *c != ' ').collect();
+    // the `(0)` right after `+` or `00` and a country code of one to three digits
+    let after_country_code = |head: &str| {
+        let code = head.strip_prefix('+').or_else(|| head.strip_prefix("00")).unwrap_or("");
+        (1..=3).contains(&code.len()) && code.bytes().all(|b| b.is_ascii_digit())
+    };
+    let dialled = match compact.find("(0)") {
+        Some(at) if after_country_code(&compact[..at]) => format!("{}{}", &compact[..at], &compact[at + 3..]),
+        _ => compact,
+    };
+    let digits: String = dialled.chars().filter(char::is_ascii_digit).collect();
     let digits = digits.strip_prefix("00").map(str::to_string).unwrap_or(digits);
     (7..=15).contains(&digits.len()).then_some(digits)
 }
@@ -806,6 +818,12 @@ mod tests {
         assert_eq!(normalize_phone("+44 7700-900123"), want);
         assert_eq!(normalize_phone("0044 (7700) 900.123"), want);
         assert_eq!(normalize_phone("447700900123"), want);
+        // a trunk zero in brackets after the country code is not dialled
+        assert_eq!(normalize_phone("+44 (0)7700 900123"), want);
+        assert_eq!(normalize_phone("0044 ( 0 ) 7700 900123"), want);
+        // the twin: a national number keeps its zero, and a bracketed zero elsewhere is a digit
+        assert_eq!(normalize_phone("(0)7700 900123").as_deref(), Some("07700900123"));
+        assert_eq!(normalize_phone("+44 7700 9(0)0123").as_deref(), Some("447700900123"));
         assert_eq!(normalize_phone("call me"), None);
         assert_eq!(normalize_phone("+1 23"), None);
     }

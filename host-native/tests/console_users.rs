@@ -465,9 +465,23 @@ async fn a_session_alone_cannot_change_the_password_or_the_authenticator() {
     assert_eq!(status, 401);
     assert_eq!(gateway.password_checks().0, checks + 1);
     let right = code(&created.totp_secret, at + 60);
-    let (status, answer) = post("/v1/admin/people/me/totp", serde_json::json!({ "password": strong, "totp": right }), "198.51.100.7").await;
-    assert_eq!(status, 200, "{answer}");
+    // sent with an Idempotency-Key, as the SDKs send every POST: the new secret is not kept for a replay
+    let mut reset = http::Request::builder()
+        .method("POST")
+        .uri("/v1/admin/people/me/totp")
+        .header("content-type", "application/json")
+        .header("authorization", format!("Bearer {token}"))
+        .header("idempotency-key", "reset-1")
+        .body(serde_json::json!({ "password": strong, "totp": right }).to_string().into_bytes())
+        .unwrap();
+    reset.extensions_mut().insert(gateway::input::SourceAddress("198.51.100.7".parse().unwrap()));
+    let response = gateway.handle(reset).await;
+    let answer: Json = serde_json::from_slice(response.body()).unwrap_or(Json::Null);
+    assert_eq!(response.status().as_u16(), 200, "{answer}");
     let new_secret = answer["totp_secret"].as_str().unwrap().to_string();
+    let db = rusqlite::Connection::open(dir.path().join("g.db")).unwrap();
+    let kept: i64 = db.query_row("SELECT COUNT(*) FROM idempotency_keys WHERE response LIKE ?1", [format!("%{new_secret}%")], |r| r.get(0)).unwrap();
+    assert_eq!(kept, 0, "a reset TOTP secret was kept in the clear for a replay");
     // the old authenticator no longer signs in; the new one does
     now.store(at + 120, std::sync::atomic::Ordering::SeqCst);
     let old = gateway.sign_in(Environment::Sandbox, "kim@example.com", strong, &code(&created.totp_secret, at + 120), ip("198.51.100.7")).await;

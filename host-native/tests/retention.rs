@@ -964,3 +964,39 @@ async fn a_restricted_players_exclusion_runs_out_without_their_contact_details()
     let open = announced(exclusion_ids["open"].clone()).await;
     assert!(open.contains("open@example.com") && open.contains("447700900123"), "{open}");
 }
+
+/// An erasure that erases every class at once (the relationship ended long
+/// ago) restricts the player, as one that holds a class does: every operator
+/// read of the id answers 404 from then on, and the user's version moves, so
+/// that a request about the player still running loses its batch and runs
+/// again under the restriction. The twin, another player closed as long ago,
+/// still answers.
+#[tokio::test]
+async fn an_erasure_done_at_once_restricts_the_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gw, probe, admin, now) = gateway_at(&dir, None).await;
+    let (key, tenant_id) = tenant_of(&gw, &admin, "GB").await;
+    for user in ["gone", "twin"] {
+        screened(&gw, &key, user).await;
+        assert_eq!(send(&gw, &key, "POST", &format!("/v1/users/{user}/close"), Json::Null, None).await.0, 200);
+    }
+    let version = |user: &'static str| {
+        let (probe, tenant_id) = (&probe, tenant_id.clone());
+        async move {
+            let sql = "SELECT version FROM users WHERE tenant_id = ?1 AND external_user_id = ?2";
+            probe.scalar(sql, vec![tenant_id.as_str().into(), user.into()]).await.unwrap()
+        }
+    };
+    let before = version("gone").await;
+    now.store(START + 13 * 365 * DAY, Ordering::SeqCst);
+    let (status, job) = send(&gw, &key, "POST", "/v1/users/gone/erasure", Json::Null, None).await;
+    assert_eq!((status, job["state"].as_str()), (202, Some("erased")), "{job}");
+    assert!(version("gone").await > before, "the erasure did not move the user's version");
+    for (user, want) in [("gone", 404), ("twin", 200)] {
+        let (status, body) = send(&gw, &key, "GET", &format!("/v1/limits?user_id={user}"), Json::Null, None).await;
+        assert_eq!(status, want, "{user}: {body}");
+        let check = json!({ "user_id": user, "amount_cents": 1_000, "currency": "GBP" });
+        let (status, body) = send(&gw, &key, "POST", "/v1/limits/check", check, None).await;
+        assert_eq!(status, want, "{user}: {body}");
+    }
+}

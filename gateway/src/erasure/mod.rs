@@ -345,8 +345,11 @@ fn date_job(
         statements.push(store::forget_replies(owner.tenant_id, user_id));
     }
     let state = state_of(&plans);
+    // restricted however much is erased at once: the id answers as unknown on every operator read from now on, and
+    // the restriction moves the user's version, so a request about the player still running loses its batch and
+    // runs again under it
+    statements.push(store::restrict(owner.tenant_id, user_id, now));
     if state == ErasureState::Held {
-        statements.push(store::restrict(owner.tenant_id, user_id, now));
         statements.push(audit(gw, owner, "erasure.restricted", "what a law keeps is hidden from operator reads until its date", erasure_id, now));
     } else {
         statements.extend(completion(gw, owner, erasure_id, user_id, now));

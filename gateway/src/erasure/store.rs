@@ -225,7 +225,7 @@ pub async fn ended_at(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiR
 /// the details screened) stays, restricted.
 pub fn restrict(tenant_id: &str, user_id: &str, now: i64) -> Stmt {
     Stmt::new(
-        "UPDATE users SET restricted_at = ?3, screen_fingerprint = '', screen_response = '{}'
+        "UPDATE users SET restricted_at = ?3, screen_fingerprint = '', screen_response = '{}', version = version + 1
          WHERE tenant_id = ?1 AND external_user_id = ?2 AND restricted_at IS NULL",
         vec![tenant_id.into(), user_id.into(), now.into()],
     )

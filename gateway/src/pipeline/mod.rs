@@ -118,11 +118,13 @@ impl Gateway {
         }
         router::check_access(&route, &caller)?;
         let query = Query::parse(request.uri().query())?;
-        // a new person's one-time password and TOTP secret are never kept for a
-        // replay; a read-only check reads its key with its facts and keeps it
-        // only in the batch of an answer that commits (a breach)
+        // a new person's one-time password and TOTP secret, and a reset TOTP
+        // secret, are never kept for a replay (they are stored only sealed); a
+        // read-only check reads its key with its facts and keeps it only in the
+        // batch of an answer that commits (a breach)
         let in_own_batch = route == router::Route::LimitCheck;
-        let reservation = match request.method() == http::Method::POST && route != router::Route::PersonCreate && !in_own_batch {
+        let answers_secrets = matches!(route, router::Route::PersonCreate | router::Route::TotpReset);
+        let reservation = match request.method() == http::Method::POST && !answers_secrets && !in_own_batch {
             true => self.reserve_idempotency(&caller, request).await?,
             false => None,
         };

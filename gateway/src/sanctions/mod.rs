@@ -303,11 +303,11 @@ pub(crate) struct ReviewMetrics {
 
 pub(crate) fn screen_doc() -> OperationDoc {
     OperationDoc::new("sanctions", "screen a signup against the sanctions lists")
-        .describe("A hit does not block signup: the user's transactions are held until review. `409 already_screened` when the user was screened with other details. Production answers `503 vendor_unavailable` with no list loaded.")
+        .describe("A hit does not block signup: the user's transactions are held until review. `409 already_screened` when the user was screened with other details. `422 unreadable_name` when a name has a letter of a script the lists are not read in (Arabic, Han, Hebrew, Armenian…): send it in Latin letters. Production answers `503 vendor_unavailable` with no list loaded.")
         .idempotent()
         .answers("the user was screened; a hit adds the hit fields and never names the matched entity")
         .or_200("the user was already screened with this request: the original result")
-        .errors(&[409])
+        .errors(&[409, 422])
 }
 
 pub(crate) fn sanctions_status_doc() -> OperationDoc {
@@ -355,6 +355,18 @@ impl FromBody for Identity {
             f.reject("invalid_field", "email must be an e-mail address");
         }
         f.finish()?;
+        // a name is screened in the letters the lists are read in: one it cannot read would be screened without it
+        for (field, name) in [("first_name", &first_name), ("last_name", &last_name)] {
+            if let Some(letter) = rules::matching::unreadable_letter(name) {
+                return Err(ApiError::unprocessable(
+                    "unreadable_name",
+                    format!(
+                        "{field} has a letter of a script the sanctions lists are not read in (U+{:04X}): send the name in Latin letters, as on the identity document's machine-readable zone",
+                        u32::from(letter)
+                    ),
+                ));
+            }
+        }
         Ok(Identity { user_id, first_name, last_name, date_of_birth, nationality, email })
     }
 }

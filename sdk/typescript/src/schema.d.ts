@@ -1237,7 +1237,7 @@ export interface paths {
         put?: never;
         /**
          * screen a signup against the sanctions lists
-         * @description A hit does not block signup: the user's transactions are held until review. `409 already_screened` when the user was screened with other details. Production answers `503 vendor_unavailable` with no list loaded.
+         * @description A hit does not block signup: the user's transactions are held until review. `409 already_screened` when the user was screened with other details. `422 unreadable_name` when a name has a letter of a script the lists are not read in (Arabic, Han, Hebrew, Armenian…): send it in Latin letters. Production answers `503 vendor_unavailable` with no list loaded.
          */
         post: operations["screenUser"];
         delete?: never;

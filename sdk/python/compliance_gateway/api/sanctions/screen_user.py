@@ -113,8 +113,9 @@ def sync_detailed(
     """screen a signup against the sanctions lists
 
      A hit does not block signup: the user's transactions are held until review. `409 already_screened`
-    when the user was screened with other details. Production answers `503 vendor_unavailable` with no
-    list loaded.
+    when the user was screened with other details. `422 unreadable_name` when a name has a letter of a
+    script the lists are not read in (Arabic, Han, Hebrew, Armenian…): send it in Latin letters.
+    Production answers `503 vendor_unavailable` with no list loaded.
 
     Args:
         idempotency_key (str | Unset):
@@ -149,8 +150,9 @@ def sync(
     """screen a signup against the sanctions lists
 
      A hit does not block signup: the user's transactions are held until review. `409 already_screened`
-    when the user was screened with other details. Production answers `503 vendor_unavailable` with no
-    list loaded.
+    when the user was screened with other details. `422 unreadable_name` when a name has a letter of a
+    script the lists are not read in (Arabic, Han, Hebrew, Armenian…): send it in Latin letters.
+    Production answers `503 vendor_unavailable` with no list loaded.
 
     Args:
         idempotency_key (str | Unset):
@@ -180,8 +182,9 @@ async def asyncio_detailed(
     """screen a signup against the sanctions lists
 
      A hit does not block signup: the user's transactions are held until review. `409 already_screened`
-    when the user was screened with other details. Production answers `503 vendor_unavailable` with no
-    list loaded.
+    when the user was screened with other details. `422 unreadable_name` when a name has a letter of a
+    script the lists are not read in (Arabic, Han, Hebrew, Armenian…): send it in Latin letters.
+    Production answers `503 vendor_unavailable` with no list loaded.
 
     Args:
         idempotency_key (str | Unset):
@@ -214,8 +217,9 @@ async def asyncio(
     """screen a signup against the sanctions lists
 
      A hit does not block signup: the user's transactions are held until review. `409 already_screened`
-    when the user was screened with other details. Production answers `503 vendor_unavailable` with no
-    list loaded.
+    when the user was screened with other details. `422 unreadable_name` when a name has a letter of a
+    script the lists are not read in (Arabic, Han, Hebrew, Armenian…): send it in Latin letters.
+    Production answers `503 vendor_unavailable` with no list loaded.
 
     Args:
         idempotency_key (str | Unset):
