@@ -80,16 +80,21 @@ fn kyc_facts() -> impl Strategy<Value = KycFacts> {
         pick(KycTier::ALL),
         "[a-z]{0,4}(autoapprove|autoreject)?[a-z]{0,4}",
         (pick(KycAction::ALL), prop::option::of(pick(KycTier::ALL))),
+        (pick(SanctionsStatus::ALL), any::<bool>(), prop::option::of(pick(KycTier::ALL))),
     )
-        .prop_map(|(now, status, updated_at, target_tier, verified, external_user_id, (action, vendor_tier))| KycFacts {
-            now,
-            status,
-            updated_at,
-            target_tier,
-            verified,
-            external_user_id,
-            action,
-            vendor_tier,
+        .prop_map(|(now, status, updated_at, target_tier, verified, external_user_id, (action, vendor_tier), (sanctions, held, cdd_tier))| {
+            KycFacts {
+                now,
+                status,
+                updated_at,
+                target_tier,
+                verified,
+                external_user_id,
+                action,
+                vendor_tier,
+                sanctions,
+                aml: AmlStanding { withdrawals_held: held, cdd_tier },
+            }
         })
 }
 

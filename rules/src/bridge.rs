@@ -218,7 +218,7 @@ macro_rules! for_each_wit_type {
         $record!(OpenCheckReplay { reissue_token, vendor_expires_in });
         $variant!(WithdrawalOutcome { unit: [CurrencyMismatch, CeilingExceeded, AlreadyInProgress], with: [Held, Approve, Verify, ReplayOpenCheck] });
         $record!(WithdrawalDecision { expire_open_check, outcome });
-        $record!(KycFacts { now, status, updated_at, target_tier, verified, external_user_id, action, vendor_tier });
+        $record!(KycFacts { now, status, updated_at, target_tier, verified, external_user_id, action, vendor_tier, sanctions, aml });
         $record!(KycDecision { status, changed, refused, events, verified, withdrawal, expires_at, documents, vendor_token_seconds, escalation });
 
         $enum!(EntryKind { Individual, Entity, Vessel, Aircraft, Unknown });

@@ -363,6 +363,17 @@ pub struct KycFacts {
     /// none when the vendor did not name a level this service maps
     #[serde(default)]
     pub vendor_tier: Option<KycTier>,
+    /// the user's sanctions status: a hold keeps the withdrawal held whatever the check decides
+    #[serde(default = "no_sanctions_hold")]
+    pub sanctions: SanctionsStatus,
+    /// what AML monitoring decided: a hold, or a due-diligence lock above the tier verified, keeps it held too
+    #[serde(default)]
+    pub aml: AmlStanding,
+}
+
+/// What a decision logged before the check knew of the other gates read as.
+fn no_sanctions_hold() -> SanctionsStatus {
+    SanctionsStatus::Clear
 }
 
 /// A check after an action: its status, what to write and what to answer.
@@ -448,6 +459,17 @@ fn review(current: KycDecision, now: i64, target: KycTier, approve: bool) -> Kyc
 /// `autoreject`, otherwise a reviewer does); an approval raises the verified
 /// tier, never lowers it.
 pub fn decide_kyc(facts: &KycFacts) -> KycDecision {
+    let mut decision = decide_check(facts);
+    // an approved check releases the withdrawal only where no other gate holds
+    // the player's withdrawals: a sanctions hold, an AML hold, or a due-diligence
+    // lock above the tier now verified (the operator is told it is held, not why)
+    if decision.withdrawal == WithdrawalStatus::Released && (facts.sanctions.holds_transactions() || facts.aml.locks_withdrawals(decision.verified)) {
+        decision.withdrawal = WithdrawalStatus::Held;
+    }
+    decision
+}
+
+fn decide_check(facts: &KycFacts) -> KycDecision {
     let current = expire_if_abandoned(facts.now, facts.status, facts.updated_at, facts.target_tier, facts.verified);
     match facts.action {
         KycAction::View | KycAction::Expire => current,
@@ -608,6 +630,8 @@ mod tests {
             external_user_id: alloc::string::String::from("user-autoapprove"),
             action,
             vendor_tier: Some(KycTier::Tier2),
+            sanctions: SanctionsStatus::Clear,
+            aml: AmlStanding::default(),
         })
     }
 
@@ -623,6 +647,8 @@ mod tests {
                 external_user_id: alloc::string::String::from("u"),
                 action: KycAction::VendorApprove,
                 vendor_tier,
+                sanctions: SanctionsStatus::Clear,
+                aml: AmlStanding::default(),
             })
         };
         for below in [None, Some(KycTier::Tier2)] {
@@ -800,6 +826,8 @@ mod tests {
             external_user_id: alloc::string::String::from("u"),
             action: KycAction::IssueToken,
             vendor_tier: None,
+            sanctions: SanctionsStatus::Clear,
+            aml: AmlStanding::default(),
         });
         assert_eq!((late.status, late.changed, late.refused), (KycStatus::Expired, true, true));
         assert_eq!(late.vendor_token_seconds, None);
@@ -812,5 +840,42 @@ mod tests {
         assert!(retry.events.is_empty());
         assert_eq!(vendor(KycStatus::InProgress, KycAction::VendorRetry).escalation, None);
         assert_eq!(vendor(KycStatus::Approved, KycAction::VendorRetry).escalation, None);
+    }
+
+    #[test]
+    fn an_approval_releases_no_withdrawal_another_gate_holds() {
+        let approve = |sanctions, aml| {
+            decide_kyc(&KycFacts {
+                now: 1_000,
+                status: KycStatus::PendingReview,
+                updated_at: 900,
+                target_tier: KycTier::Tier2,
+                verified: KycTier::Tier1,
+                external_user_id: alloc::string::String::from("u"),
+                action: KycAction::Approve,
+                vendor_tier: None,
+                sanctions,
+                aml,
+            })
+        };
+        let held = AmlStanding { withdrawals_held: true, cdd_tier: None };
+        let locked_above = AmlStanding { withdrawals_held: false, cdd_tier: Some(KycTier::Tier3) };
+        for (sanctions, aml) in [
+            (SanctionsStatus::HitReviewPending, AmlStanding::default()),
+            (SanctionsStatus::Confirmed, AmlStanding::default()),
+            (SanctionsStatus::Clear, held),
+            (SanctionsStatus::Clear, locked_above),
+        ] {
+            let d = approve(sanctions, aml);
+            assert_eq!((d.status, d.verified, d.withdrawal), (KycStatus::Approved, KycTier::Tier2, WithdrawalStatus::Held), "{sanctions:?} {aml:?}");
+            assert!(d.events.contains(&EventKind::KycApproved), "the check is still approved");
+        }
+        // the twins: no other gate, a cleared hit, a lock the new tier meets
+        let met = AmlStanding { withdrawals_held: false, cdd_tier: Some(KycTier::Tier2) };
+        for (sanctions, aml) in
+            [(SanctionsStatus::Clear, AmlStanding::default()), (SanctionsStatus::Cleared, AmlStanding::default()), (SanctionsStatus::Clear, met)]
+        {
+            assert_eq!(approve(sanctions, aml).withdrawal, WithdrawalStatus::Released, "{sanctions:?} {aml:?}");
+        }
     }
 }

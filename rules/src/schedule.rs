@@ -157,6 +157,8 @@ mod tests {
             external_user_id: alloc::string::String::new(),
             action: KycAction::View,
             vendor_tier: None,
+            sanctions: crate::types::SanctionsStatus::Clear,
+            aml: crate::aml::AmlStanding::default(),
         };
         let facts = DueFacts {
             limits: alloc::vec![

@@ -184,6 +184,37 @@ pub fn minimal_play_holds_the_next_withdrawal(env: &Env) -> CaseResult {
     Ok(())
 }
 
+/// A check approved while an AML hold stands verifies the tier but releases
+/// nothing: the check's withdrawal stays held (and `kyc.approved` names no
+/// withdrawal to release), as does the next one. The twin, an approval with
+/// no other hold, releases (`kyc::sandbox_autoapprove_releases_and_upgrades`).
+pub fn an_approval_under_an_aml_hold_releases_nothing(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = unique("autoapprove");
+    t.signup(&user)?;
+    let check = withdraw(&t, &user, 50_000);
+    check.expect(201)?;
+    let id = check.str("kyc_check_id").to_string();
+    report(&t, &user, "deposit", 150_000, "card", None).expect(202)?;
+    report(&t, &user, "wager", 3_000, "other", None).expect(202)?;
+    ensure_eq!(report(&t, &user, "withdrawal", 145_000, "bank_transfer", None).str("outcome"), "hold_withdrawal");
+    let approved = t.post(&format!("/v1/sandbox/kyc/{id}/submit"), json!({}));
+    approved.expect(202)?;
+    ensure_eq!(approved.str("status"), "approved");
+    let status = t.get(&format!("/v1/kyc/status?kyc_check_id={id}"));
+    ensure_eq!(status.str("status"), "approved");
+    ensure_eq!(status.body["withdrawal_held"], json!(true), format!("an approval released a withdrawal under an AML hold: {}", status.raw));
+    ensure_eq!(t.get(&format!("/v1/kyc/tier?user_id={user}")).str("verified_tier"), "tier_1");
+    let next = withdraw(&t, &user, 1_000);
+    next.expect(200)?;
+    ensure_eq!(next.body["withdrawal_held"], json!(true));
+    let text = format!("{}{}", status.raw, next.raw).to_lowercase();
+    for word in ["aml", "alert", "minimal", "launder", "suspicious", "typolog"] {
+        ensure!(!text.contains(word), "the answer tells of the alert ({word}): {text}");
+    }
+    Ok(())
+}
+
 /// $2,000 in linked deposits by a tier_0 user: customer due diligence is
 /// due, and withdrawals ask for tier_2; one cent less is nothing.
 pub fn linked_deposits_lock_withdrawals_until_due_diligence(env: &Env) -> CaseResult {

@@ -93,6 +93,7 @@ cases![
     kyc::invalid_amounts_are_400,
     kyc::unknown_user_and_check_are_404,
     kyc::sandbox_autoapprove_releases_and_upgrades,
+    aml::an_approval_under_an_aml_hold_releases_nothing,
     kyc::sandbox_autoreject_keeps_the_withdrawal_blocked,
     kyc::manual_review_is_admin_only,
     kyc::abandoned_checks_expire_after_seven_days,

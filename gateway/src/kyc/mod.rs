@@ -753,6 +753,8 @@ fn decide_vendor_check(
         verified: user.verified_tier,
         external_user_id: check.external_user_id.clone(),
         action,
+        sanctions: user.sanctions_status,
+        aml: user.aml,
     };
     let scope = Scope { environment: check.environment, tenant_id: check.tenant_id.clone(), user_id: check.external_user_id.clone() };
     gw.decide(&scope, Operation::Kyc, &facts, |r, f| r.decide_kyc(f))
@@ -845,7 +847,7 @@ pub(crate) fn kyc_transition(
                     kyc_check_id: check_id.clone(),
                     user_id: user_id.clone(),
                     verified_tier: decision.verified.as_str().to_string(),
-                    release_withdrawal_id: withdrawal_id.clone(),
+                    release_withdrawal_id: (decision.withdrawal == WithdrawalStatus::Released).then(|| withdrawal_id.clone()),
                 };
                 gw.event(environment, tenant, *kind, now, &data)
             }
@@ -903,6 +905,9 @@ pub(crate) async fn abandoned_check_candidates(gw: &Gateway, now: i64, abandon_s
                 external_user_id: a.check.external_user_id.clone(),
                 action: KycAction::Expire,
                 vendor_tier: None,
+                // an expiry releases nothing: the other gates do not change it
+                sanctions: rules::SanctionsStatus::Clear,
+                aml: rules::AmlStanding::default(),
             };
             (a.check, facts, a.user_version)
         })

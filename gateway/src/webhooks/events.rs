@@ -154,12 +154,15 @@ payload!(
 );
 
 payload!(
-    /// `kyc.approved`: the user is verified to a tier; the held withdrawal may go.
+    /// `kyc.approved`: the user is verified to a tier; the held withdrawal may
+    /// go, unless another hold still stands (the reason is not said): then
+    /// `release_withdrawal_id` is null and the withdrawal stays held.
     KycApprovedData [KycApproved] {
         pub kyc_check_id: String,
         pub user_id: String,
         pub verified_tier: String,
-        pub release_withdrawal_id: String,
+        #[schema(required)]
+        pub release_withdrawal_id: Option<String>,
     }
 );
 

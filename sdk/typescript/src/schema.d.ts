@@ -2415,10 +2415,14 @@ export interface components {
             name: string;
             regulator: string;
         };
-        /** @description `kyc.approved`: the user is verified to a tier; the held withdrawal may go. */
+        /**
+         * @description `kyc.approved`: the user is verified to a tier; the held withdrawal may
+         *     go, unless another hold still stands (the reason is not said): then
+         *     `release_withdrawal_id` is null and the withdrawal stays held.
+         */
         KycApprovedData: {
             kyc_check_id: string;
-            release_withdrawal_id: string;
+            release_withdrawal_id: string | null;
             user_id: string;
             verified_tier: string;
         };

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
@@ -10,23 +10,26 @@ T = TypeVar("T", bound="KycApprovedData")
 
 @_attrs_define
 class KycApprovedData:
-    """`kyc.approved`: the user is verified to a tier; the held withdrawal may go.
+    """`kyc.approved`: the user is verified to a tier; the held withdrawal may
+    go, unless another hold still stands (the reason is not said): then
+    `release_withdrawal_id` is null and the withdrawal stays held.
 
-    Attributes:
-        kyc_check_id (str):
-        release_withdrawal_id (str):
-        user_id (str):
-        verified_tier (str):
+        Attributes:
+            kyc_check_id (str):
+            release_withdrawal_id (None | str):
+            user_id (str):
+            verified_tier (str):
     """
 
     kyc_check_id: str
-    release_withdrawal_id: str
+    release_withdrawal_id: None | str
     user_id: str
     verified_tier: str
 
     def to_dict(self) -> dict[str, Any]:
         kyc_check_id = self.kyc_check_id
 
+        release_withdrawal_id: None | str
         release_withdrawal_id = self.release_withdrawal_id
 
         user_id = self.user_id
@@ -51,7 +54,14 @@ class KycApprovedData:
         d = dict(src_dict)
         kyc_check_id = d.pop("kyc_check_id")
 
-        release_withdrawal_id = d.pop("release_withdrawal_id")
+        def _parse_release_withdrawal_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        release_withdrawal_id = _parse_release_withdrawal_id(
+            d.pop("release_withdrawal_id")
+        )
 
         user_id = d.pop("user_id")
 

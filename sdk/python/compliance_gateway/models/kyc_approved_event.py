@@ -25,7 +25,9 @@ class KycApprovedEvent:
     """the body of a `kyc.approved` delivery
 
     Attributes:
-        data (KycApprovedData): `kyc.approved`: the user is verified to a tier; the held withdrawal may go.
+        data (KycApprovedData): `kyc.approved`: the user is verified to a tier; the held withdrawal may
+            go, unless another hold still stands (the reason is not said): then
+            `release_withdrawal_id` is null and the withdrawal stays held.
         event (Literal['kyc.approved']):
         event_id (str): the event's id, also its `webhook-id` header: the same on every retry
         timestamp (datetime.datetime): ISO 8601 UTC, such as 2026-01-31T12:00:00Z
