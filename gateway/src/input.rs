@@ -652,7 +652,7 @@ pub fn normalize_phone(raw: &str) -> Option<String> {
     if trimmed.chars().any(|c| !(c.is_ascii_digit() || " +-().".contains(c))) {
         return None;
     }
-    let compact: String = trimmed.chars().filter(|c| *c != ' ').collect();
+    let compact: String = trimmed.chars().filter(|c| !" -.".contains(*c)).collect();
     // the `(0)` right after `+` or `00` and a country code of one to three digits
     let after_country_code = |head: &str| {
         let code = head.strip_prefix('+').or_else(|| head.strip_prefix("00")).unwrap_or("");
@@ -821,6 +821,8 @@ mod tests {
         // a trunk zero in brackets after the country code is not dialled
         assert_eq!(normalize_phone("+44 (0)7700 900123"), want);
         assert_eq!(normalize_phone("0044 ( 0 ) 7700 900123"), want);
+        assert_eq!(normalize_phone("+44-(0)7700-900123"), want);
+        assert_eq!(normalize_phone("+44.(0)7700.900.123"), want);
         // the twin: a national number keeps its zero, and a bracketed zero elsewhere is a digit
         assert_eq!(normalize_phone("(0)7700 900123").as_deref(), Some("07700900123"));
         assert_eq!(normalize_phone("+44 7700 9(0)0123").as_deref(), Some("447700900123"));

@@ -550,3 +550,48 @@ async fn a_key_starts_a_four_eyes_team_with_one_approver() {
     let made = gateway.create_console_account(Environment::Production, "cli@example.com", Role::Approver).await.unwrap();
     assert_eq!(made.role, "approver");
 }
+
+/// An answer holding a key (a new tenant's, a new key) is never kept for an
+/// `Idempotency-Key`'s replay: keys are stored only as their SHA-256, and a
+/// kept answer would hold one in clear for a day. The twin: an answer with
+/// no secret (a limit set) is kept.
+#[tokio::test]
+async fn answers_holding_keys_are_not_kept_for_a_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = Arc::new(AtomicI64::new(1_800_000_000));
+    let gateway = team_gateway(&dir, now, Config::default()).await;
+    let admin = gateway.create_admin_key(Environment::Sandbox).await.unwrap();
+    let keyed = |path: String, credential: String, key: &'static str, body: Json| {
+        let gateway = &gateway;
+        async move {
+            let request = http::Request::builder()
+                .method("POST")
+                .uri(path)
+                .header("content-type", "application/json")
+                .header("authorization", format!("Bearer {credential}"))
+                .header("idempotency-key", key)
+                .body(body.to_string().into_bytes())
+                .unwrap();
+            let response = gateway.handle(request).await;
+            (response.status().as_u16(), serde_json::from_slice::<Json>(response.body()).unwrap_or(Json::Null))
+        }
+    };
+    let (status, tenant) =
+        keyed("/v1/admin/tenants".into(), admin.clone(), "t-1", serde_json::json!({ "name": "op", "environment": "sandbox" })).await;
+    assert_eq!(status, 201, "{tenant}");
+    let tenant_id = tenant["tenant_id"].as_str().unwrap().to_string();
+    let (status, key) = keyed(format!("/v1/admin/tenants/{tenant_id}/keys"), admin.clone(), "k-1", serde_json::json!({})).await;
+    assert_eq!(status, 201, "{key}");
+    let db = rusqlite::Connection::open(dir.path().join("g.db")).unwrap();
+    for secret in [tenant["api_key"].as_str().unwrap(), key["api_key"].as_str().unwrap()] {
+        let kept: i64 = db.query_row("SELECT COUNT(*) FROM idempotency_keys WHERE response LIKE ?1", [format!("%{secret}%")], |r| r.get(0)).unwrap();
+        assert_eq!(kept, 0, "an API key was kept in clear for a replay");
+    }
+    // the twin: an answer with no secret is kept
+    let operator = tenant["api_key"].as_str().unwrap().to_string();
+    let screen = serde_json::json!({ "user_id": "u1", "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-01-01", "nationality": "GB", "email": "u1@example.com" });
+    let (status, body) = keyed("/v1/sanctions/screen".into(), operator, "s-1", screen).await;
+    assert_eq!(status, 201, "{body}");
+    let kept: i64 = db.query_row("SELECT COUNT(*) FROM idempotency_keys WHERE idempotency_key = 's-1'", [], |r| r.get(0)).unwrap();
+    assert_eq!(kept, 1, "an answer with no secret was not kept");
+}

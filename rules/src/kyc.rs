@@ -460,11 +460,14 @@ fn review(current: KycDecision, now: i64, target: KycTier, approve: bool) -> Kyc
 /// tier, never lowers it.
 pub fn decide_kyc(facts: &KycFacts) -> KycDecision {
     let mut decision = decide_check(facts);
-    // an approved check releases the withdrawal only where no other gate holds
-    // the player's withdrawals: a sanctions hold, an AML hold, or a due-diligence
-    // lock above the tier now verified (the operator is told it is held, not why)
-    if decision.withdrawal == WithdrawalStatus::Released && (facts.sanctions.holds_transactions() || facts.aml.locks_withdrawals(decision.verified)) {
-        decision.withdrawal = WithdrawalStatus::Held;
+    // An approval releases the check's withdrawal only where no other gate
+    // holds the player's withdrawals: a sanctions hold, an AML hold, or a
+    // due-diligence lock above the tier now verified. Under one, the tier is
+    // verified and the withdrawal is cancelled: the operator asks again, and
+    // is answered under the gates then (told it is held, never why).
+    let approved_now = decision.changed && decision.status == KycStatus::Approved && facts.status != KycStatus::Approved;
+    if approved_now && (facts.sanctions.holds_transactions() || facts.aml.locks_withdrawals(decision.verified)) {
+        decision.withdrawal = WithdrawalStatus::Cancelled;
     }
     decision
 }
@@ -867,7 +870,11 @@ mod tests {
             (SanctionsStatus::Clear, locked_above),
         ] {
             let d = approve(sanctions, aml);
-            assert_eq!((d.status, d.verified, d.withdrawal), (KycStatus::Approved, KycTier::Tier2, WithdrawalStatus::Held), "{sanctions:?} {aml:?}");
+            assert_eq!(
+                (d.status, d.verified, d.withdrawal),
+                (KycStatus::Approved, KycTier::Tier2, WithdrawalStatus::Cancelled),
+                "{sanctions:?} {aml:?}"
+            );
             assert!(d.events.contains(&EventKind::KycApproved), "the check is still approved");
         }
         // the twins: no other gate, a cleared hit, a lock the new tier meets

@@ -421,8 +421,9 @@ enum Alphabet {
 }
 
 /// Apostrophes and spacing accents of every kind (`'`, `’`, `ʿ`, `ʾ`, `ʻ`,
-/// `´`, `¨`…): read as nothing. They are taken out before composition,
-/// which would make a spacing accent a space and a mark.
+/// `´`, `¨`…), the glottal stop and the click letters: read as nothing.
+/// They are taken out before composition, which would make a spacing
+/// accent a space and a mark.
 fn is_apostrophe(c: char) -> bool {
     matches!(
         c,
@@ -443,6 +444,10 @@ fn is_apostrophe(c: char) -> bool {
             | '\u{2D8}'..='\u{2DD}'
             | '\u{A78B}'
             | '\u{A78C}'
+            | '\u{294}'
+            | '\u{241}'
+            | '\u{242}'
+            | '\u{1C0}'..='\u{1C3}'
             | '\u{FF07}'
             | '\u{FF40}'
     )
@@ -640,6 +645,11 @@ fn fold(c: char) -> Option<&'static str> {
         'Ʉ' | 'ʉ' => "u",
         'Ƶ' | 'ƶ' | 'Ȥ' | 'ȥ' => "z",
         'Ƚ' | 'ƚ' | 'ɫ' | 'ɬ' => "l",
+        'ẞ' => "ss",
+        'Ɣ' | 'ɣ' => "gh",
+        'Ʋ' | 'ʋ' => "v",
+        'Ƿ' | 'ƿ' => "w",
+        'Ȝ' | 'ȝ' => "y",
         'Ź' | 'ź' | 'Ż' | 'ż' | 'Ž' | 'ž' => "z",
         // Cyrillic (a common romanisation)
         'А' | 'а' => "a",
@@ -688,6 +698,12 @@ fn fold(c: char) -> Option<&'static str> {
         'Ԁ' | 'ԁ' => "d",
         'Ԛ' | 'ԛ' => "q",
         'Ԝ' | 'ԝ' => "w",
+        'Ҷ' | 'ҷ' | 'Ҹ' | 'ҹ' => "ch",
+        'Җ' | 'җ' => "zh",
+        'Ҝ' | 'ҝ' => "g",
+        'Ҙ' | 'ҙ' => "z",
+        'Ҫ' | 'ҫ' => "s",
+        'Ӕ' | 'ӕ' => "ae",
         // Greek
         'Α' | 'α' | 'ά' => "a",
         'Β' | 'β' => "v",
@@ -1162,6 +1178,9 @@ mod tests {
             "Jose\u{301} Sanc\u{AD}tionov",
             "\u{126}al \u{14A}oa Isma\u{2BF}il 3rd",
             "Nguy\u{1EC5}n \u{1D8}",
+            "\u{1E9E}tra\u{1E9E}e \u{263}ar\u{28B}e",
+            "\u{4B7}\u{43E}\u{43D} \u{497}\u{438}\u{43B}\u{4D5}\u{49D}",
+            "Den\u{294}\u{1C0}a",
         ] {
             assert_eq!(unreadable_letter(name), None, "{name}");
         }

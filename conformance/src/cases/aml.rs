@@ -184,10 +184,35 @@ pub fn minimal_play_holds_the_next_withdrawal(env: &Env) -> CaseResult {
     Ok(())
 }
 
+/// An AML event sent with an `Idempotency-Key` (read with its facts, kept in
+/// the event's own batch) is answered again from the key: the same answer;
+/// the key with another event is 409 `idempotency_key_reused`, and the event
+/// without a key is still replayed by its transaction id.
+pub fn a_keyed_event_is_answered_again_from_its_key(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let user = unique("u");
+    t.signup(&user)?;
+    let key = unique("idem");
+    let event = json!({ "transaction_id": unique("tx"), "user_id": user, "event_type": "deposit", "amount_cents": 5_000, "currency": "USD",
+        "payment_method": "card" });
+    let first = t.post_with("/v1/aml/event", event.clone(), &[("idempotency-key", &key)]);
+    first.expect(202)?;
+    let again = t.post_with("/v1/aml/event", event.clone(), &[("idempotency-key", &key)]);
+    ensure!(again.status == 200 || again.status == 202, "a keyed repeat: {}", again.raw);
+    ensure_eq!(again.body, first.body);
+    let mut other = event.clone();
+    other["transaction_id"] = json!(unique("tx"));
+    t.post_with("/v1/aml/event", other, &[("idempotency-key", &key)]).expect_error(409, "idempotency_key_reused")?;
+    let unkeyed = t.post("/v1/aml/event", event);
+    ensure_eq!(unkeyed.body, first.body);
+    Ok(())
+}
+
 /// A check approved while an AML hold stands verifies the tier but releases
-/// nothing: the check's withdrawal stays held (and `kyc.approved` names no
-/// withdrawal to release), as does the next one. The twin, an approval with
-/// no other hold, releases (`kyc::sandbox_autoapprove_releases_and_upgrades`).
+/// nothing: the check's withdrawal is cancelled and counts toward no total
+/// (`kyc.approved` names no withdrawal to release), and the next one is held.
+/// The twin, an approval with no other hold, releases
+/// (`kyc::sandbox_autoapprove_releases_and_upgrades`).
 pub fn an_approval_under_an_aml_hold_releases_nothing(env: &Env) -> CaseResult {
     let t = env.sandbox()?;
     let user = unique("autoapprove");
@@ -203,8 +228,10 @@ pub fn an_approval_under_an_aml_hold_releases_nothing(env: &Env) -> CaseResult {
     ensure_eq!(approved.str("status"), "approved");
     let status = t.get(&format!("/v1/kyc/status?kyc_check_id={id}"));
     ensure_eq!(status.str("status"), "approved");
-    ensure_eq!(status.body["withdrawal_held"], json!(true), format!("an approval released a withdrawal under an AML hold: {}", status.raw));
-    ensure_eq!(t.get(&format!("/v1/kyc/tier?user_id={user}")).str("verified_tier"), "tier_1");
+    ensure_eq!(status.str("withdrawal_status"), "cancelled", format!("an approval released a withdrawal under an AML hold: {}", status.raw));
+    let tier = t.get(&format!("/v1/kyc/tier?user_id={user}"));
+    ensure_eq!(tier.str("verified_tier"), "tier_1");
+    ensure_eq!(tier.int("cumulative_withdrawn_cents"), 0, "a cancelled withdrawal counted");
     let next = withdraw(&t, &user, 1_000);
     next.expect(200)?;
     ensure_eq!(next.body["withdrawal_held"], json!(true));
@@ -440,7 +467,8 @@ pub fn an_aml_case_reports_and_closes(env: &Env) -> CaseResult {
 }
 
 /// In production an AML case takes two people; a new alert drops a pending
-/// proposal; the approval releases the withdrawal hold.
+/// proposal; the approval releases the withdrawal hold; the typology firing
+/// again afterwards alerts anew, in a new case that holds.
 pub fn an_aml_case_takes_two_people_and_releases_the_hold(env: &Env) -> CaseResult {
     let p = env.tenant_with("production", 1000)?;
     // production screens against a loaded list (this case runs with the list cases, after the first import)
@@ -479,6 +507,16 @@ pub fn an_aml_case_takes_two_people_and_releases_the_hold(env: &Env) -> CaseResu
     let case = closed.body["cases"].as_array().and_then(|c| c.iter().find(|c| c["case_id"] == json!(case_id)).cloned()).unwrap_or_default();
     ensure_eq!(case["outcome"], json!("false_positive"));
     ensure_eq!(case["reviewer"], json!(second.person_id));
+    // the same typology firing again after the case closed alerts anew: a new case holds, and can release
+    let refired = report(&p, &user, "withdrawal", 50_000, "card", None);
+    refired.expect(202)?;
+    ensure_eq!(refired.str("outcome"), "hold_withdrawal");
+    let alert_id = refired.str("alert_id").to_string();
+    ensure!(alert_id.starts_with("alert"), "a typology firing after its case closed held with no case: {}", refired.raw);
+    let alerts = env.admin_production("GET", &format!("/v1/admin/aml/alerts?tenant_id={}&user_id={user}", p.tenant_id), None);
+    let alert = alerts.body["alerts"].as_array().and_then(|a| a.iter().find(|x| x["alert_id"] == json!(alert_id)).cloned()).unwrap_or_default();
+    ensure!(alert["case_id"].is_string() && alert["case_id"] != json!(case_id), "the new alert has no new case: {}", alerts.raw);
+    ensure_eq!(withdraw(&p, &user, 1_000).body["withdrawal_held"], json!(true));
     Ok(())
 }
 

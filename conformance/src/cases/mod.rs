@@ -94,6 +94,7 @@ cases![
     kyc::unknown_user_and_check_are_404,
     kyc::sandbox_autoapprove_releases_and_upgrades,
     aml::an_approval_under_an_aml_hold_releases_nothing,
+    aml::a_keyed_event_is_answered_again_from_its_key,
     kyc::sandbox_autoreject_keeps_the_withdrawal_blocked,
     kyc::manual_review_is_admin_only,
     kyc::abandoned_checks_expire_after_seven_days,

@@ -279,6 +279,8 @@ struct Reads {
     rate: Option<rules::AmlRate>,
     /// the same transaction, reported before
     reported: Option<store::Reported>,
+    /// the rows of the request's `Idempotency-Key`, when it sent one
+    key_rows: Vec<Row>,
 }
 
 /// The longest window any of the profile's rules reads.
@@ -310,6 +312,8 @@ struct Asked<'a> {
     at: i64,
     /// the event's currency when it is not the profile's
     foreign: Option<&'a str>,
+    /// the request's `Idempotency-Key`, read with the facts ([`crate::idempotency::Deferred`])
+    key: Option<&'a crate::idempotency::Deferred>,
 }
 
 /// An event's whole state in one read: whether its transaction was reported
@@ -321,7 +325,7 @@ async fn read_state(
     asked: Asked<'_>,
     params: &rules::AmlParameters,
 ) -> ApiResult<Reads> {
-    let Asked { transaction_id, user, counterparty, at, foreign } = asked;
+    let Asked { transaction_id, user, counterparty, at, foreign, key } = asked;
     let since = at.saturating_sub(longest_window(params));
     let currency = params.currency.as_str();
     let mut reads: Vec<Read> = vec![
@@ -344,6 +348,8 @@ async fn read_state(
     }
     let reported_at = reads.len();
     reads.push(store::read_reported(tenant, transaction_id));
+    let key_at = reads.len();
+    reads.extend(key.map(crate::idempotency::Deferred::read));
     let results = gw.store.query_many(reads).await?;
     let rows = |i: usize| -> &[Row] { results.get(i).map(Vec::as_slice).unwrap_or_default() };
     let gaming_day = store::gaming_day_from(rows(1))?;
@@ -363,6 +369,7 @@ async fn read_state(
             None => None,
         },
         reported: store::reported_from(rows(reported_at))?,
+        key_rows: rows(key_at).to_vec(),
     })
 }
 
@@ -392,12 +399,18 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>, Body(parsed): Body<Parse
     let amount = report.amount_cents.unwrap_or(0);
     let currency = report.currency.clone().unwrap_or_default();
     let instrument = report.instrument_id.clone();
+    // The Idempotency-Key is read with the facts and kept in the event's own
+    // batch: a keyed event costs no write of its own for its key
+    let key = ctx.idempotency.as_ref();
     until_committed!({
         // money in another currency than the profile's is converted at the reference rate of its day
         let foreign = (event_type != AmlEventType::InstrumentAdded && currency != params.currency).then_some(currency.as_str());
         let asked =
-            Asked { transaction_id: &report.transaction_id, user: user_id, counterparty: report.counterparty_user_id.as_deref(), at, foreign };
+            Asked { transaction_id: &report.transaction_id, user: user_id, counterparty: report.counterparty_user_id.as_deref(), at, foreign, key };
         let state = read_state(gw, ctx.caller.environment, tenant, asked, &params).await?;
+        if let Some(replay) = key.map(|k| k.answer(&state.key_rows)).transpose()?.flatten() {
+            return Ok(Some(answer::Accepted::kept(replay)));
+        }
         if let Some(before) = state.reported {
             if before.fingerprint == fingerprint {
                 return Ok(Some(answer::Accepted::stored_existing(stored_answer(&before.response)?)));
@@ -487,6 +500,8 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>, Body(parsed): Body<Parse
             let alert = Alerting { user_id, alert_id, aml_event_id: &aml_event_id, decision_id: log.decision_id(), rate: facts.rate.as_ref() };
             statements.extend(alert_statements(gw, ctx, &alert, &decision, state.open_case.as_ref())?);
         }
+        // a key kept or reserved since it was read makes the batch lose: read again, answer from it
+        statements.extend(key.map(|k| k.keep(reply.reply())));
         if gw.commit(statements).await?.done() {
             return Ok(Some(reply));
         }
@@ -1016,6 +1031,7 @@ pub(crate) async fn apply_case_decision(
         users::store::claim(&case.tenant_id, &case.user_id, user.version, now),
         store::set_withdrawal_standing(&case.tenant_id, &case.user_id, decision.standing),
         store::close_case(&case.case_id, outcome.as_str(), decided_by, now),
+        store::forget_alerted(&case.tenant_id, &case.user_id),
     ];
     statements.extend(extra);
     Ok(gw.commit(statements).await?.then_some(log))

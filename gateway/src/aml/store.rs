@@ -443,6 +443,14 @@ pub fn alerted_from(rows: &[Row]) -> ApiResult<Vec<AmlAlerted>> {
     rows.iter().map(|r| Ok(AmlAlerted { typology: Typology::parse(&r.text(0)?).ok_or_else(ApiError::internal)?, at: r.int(1)? })).collect()
 }
 
+/// Forgets which typologies alerted for the user, when their case closes: a
+/// typology firing again after the team's decision alerts anew (a new case,
+/// which holds and releases), rather than fire in a window counted as alerted,
+/// where a hold would have no case to end it.
+pub fn forget_alerted(tenant_id: &str, user_id: &str) -> Stmt {
+    Stmt::new("DELETE FROM aml_alerted WHERE tenant_id = ?1 AND external_user_id = ?2", vec![tenant_id.into(), user_id.into()])
+}
+
 pub fn mark_alerted(tenant_id: &str, user_id: &str, typology: Typology, at: i64) -> Stmt {
     Stmt::new(
         "INSERT INTO aml_alerted (tenant_id, external_user_id, typology, at) VALUES (?1, ?2, ?3, ?4)

@@ -938,6 +938,12 @@ pub(crate) async fn kyc_status(gw: &Gateway, ctx: &Ctx<'_>, Params(CheckQuery { 
             return Ok(None);
         }
         let updated_at = if decision.changed { ctx.now } else { check.updated_at };
+        // a decided check's withdrawal is what its decision wrote (an approval
+        // under another hold cancelled it), not what its status would give now
+        let withdrawal = match decision.changed || decision.status.is_open() {
+            true => decision.withdrawal,
+            false => store::withdrawal_status(gw.store.as_ref(), &check.withdrawal_id).await?.unwrap_or(decision.withdrawal),
+        };
         let body = CheckView {
             kyc_check_id: check.kyc_check_id.clone(),
             user_id: check.external_user_id.clone(),
@@ -945,8 +951,8 @@ pub(crate) async fn kyc_status(gw: &Gateway, ctx: &Ctx<'_>, Params(CheckQuery { 
             required_tier: check.target_tier.as_str(),
             required_documents: decision.documents.iter().map(|d| d.as_str()).collect(),
             withdrawal_id: check.withdrawal_id.clone(),
-            withdrawal_held: decision.withdrawal == WithdrawalStatus::Held || decision.withdrawal == WithdrawalStatus::Blocked,
-            withdrawal_status: decision.withdrawal.as_str(),
+            withdrawal_held: withdrawal == WithdrawalStatus::Held || withdrawal == WithdrawalStatus::Blocked,
+            withdrawal_status: withdrawal.as_str(),
             created_at: time::format(check.created_at),
             updated_at: time::format(updated_at),
             expires_at: decision.expires_at.map(time::format),

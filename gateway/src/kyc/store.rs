@@ -71,6 +71,13 @@ pub(crate) async fn check(store: &dyn Store, kyc_check_id: &str) -> ApiResult<Op
     rows.first().map(check_from_row).transpose()
 }
 
+/// What became of a check's withdrawal, as stored: the check's last
+/// transition wrote it (an approval under another hold cancelled it).
+pub(crate) async fn withdrawal_status(store: &dyn Store, withdrawal_id: &str) -> ApiResult<Option<WithdrawalStatus>> {
+    let rows = store.query("SELECT status FROM withdrawals WHERE withdrawal_id = ?1", vec![withdrawal_id.into()]).await?;
+    rows.first().map(|r| Ok(WithdrawalStatus::parse(&r.text(0)?))).transpose().map(Option::flatten)
+}
+
 /// A new check, open, holding its withdrawal.
 pub(crate) struct NewCheck<'a> {
     pub kyc_check_id: &'a str,
@@ -229,7 +236,10 @@ pub(crate) fn transition(check: &Check, decision: &KycDecision, reviewer: Review
             vec![check.withdrawal_id.as_str().into(), decision.withdrawal.as_str().into(), now.into()],
         ),
     ];
-    if decision.status == KycStatus::Approved {
+    // the tier is verified on approval; the withdrawal counts towards the
+    // lifetime total only when it is released (an approval under another
+    // hold cancels it: the operator asks again, and that request counts)
+    if decision.status == KycStatus::Approved && decision.withdrawal == WithdrawalStatus::Released {
         statements.push(Stmt::new(
             "UPDATE users SET verified_tier = ?3, verified_at = ?4, updated_at = ?4,
                     cumulative_withdrawn_cents = CASE WHEN cumulative_withdrawn_cents > ?6 - (SELECT amount_cents FROM withdrawals WHERE withdrawal_id = ?5) THEN ?6
@@ -243,6 +253,11 @@ pub(crate) fn transition(check: &Check, decision: &KycDecision, reviewer: Review
                 check.withdrawal_id.as_str().into(),
                 crate::ports::MAX_STORED_INTEGER.into(),
             ],
+        ));
+    } else if decision.status == KycStatus::Approved {
+        statements.push(Stmt::new(
+            "UPDATE users SET verified_tier = ?3, verified_at = ?4, updated_at = ?4 WHERE tenant_id = ?1 AND external_user_id = ?2",
+            vec![check.tenant_id.as_str().into(), check.external_user_id.as_str().into(), decision.verified.as_str().into(), now.into()],
         ));
     }
     statements

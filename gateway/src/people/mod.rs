@@ -732,9 +732,12 @@ pub(crate) struct TotpSecret {
 }
 
 pub(crate) fn reset_totp_doc() -> OperationDoc {
-    OperationDoc::new("admin", "replace one's own TOTP secret (the current password and a current code are asked)")
-        .idempotent()
-        .answers("the new secret, shown once")
+    OperationDoc::new(
+        "admin",
+        "replace one's own TOTP secret (the current password and a current code are asked); an `Idempotency-Key` is not kept \
+         (the answer holds the secret): a retry asks a new code",
+    )
+    .answers("the new secret, shown once")
 }
 
 /// A new TOTP secret for the signed-in person, who proves it with their

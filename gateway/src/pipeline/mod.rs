@@ -118,12 +118,12 @@ impl Gateway {
         }
         router::check_access(&route, &caller)?;
         let query = Query::parse(request.uri().query())?;
-        // a new person's one-time password and TOTP secret, and a reset TOTP
-        // secret, are never kept for a replay (they are stored only sealed); a
-        // read-only check reads its key with its facts and keeps it only in the
-        // batch of an answer that commits (a breach)
-        let in_own_batch = route == router::Route::LimitCheck;
-        let answers_secrets = matches!(route, router::Route::PersonCreate | router::Route::TotpReset);
+        // an answer holding a secret (a key, a password, a TOTP or signing
+        // secret: stored only hashed or sealed) is never kept for a replay; a
+        // check and an AML event read their key with their facts and keep it
+        // only in the batch of an answer that commits (a breach, the event)
+        let in_own_batch = matches!(route, router::Route::LimitCheck | router::Route::AmlEvent);
+        let answers_secrets = route.answers_secrets();
         let reservation = match request.method() == http::Method::POST && !answers_secrets && !in_own_batch {
             true => self.reserve_idempotency(&caller, request).await?,
             false => None,

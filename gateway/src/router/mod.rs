@@ -287,6 +287,21 @@ impl Route {
     pub fn admin_action(&self) -> Option<(&'static str, Option<&str>)> {
         self.spec().audit.map(|action| (action, self.path_id()))
     }
+
+    /// Whether its answer holds a secret stored only hashed or sealed (a key,
+    /// a one-time password, a TOTP or signing secret): never kept for an
+    /// `Idempotency-Key`'s replay, which would keep it in clear for a day.
+    pub fn answers_secrets(&self) -> bool {
+        matches!(
+            self,
+            Route::PersonCreate
+                | Route::TotpReset
+                | Route::AdminTenantCreate
+                | Route::AdminKeyCreate(_)
+                | Route::WebhookCreate
+                | Route::WebhookRotate(_)
+        )
+    }
 }
 
 /// One segment of a path template.

@@ -260,17 +260,21 @@ fn audit_page(AuditQuery { limit, cursor }: AuditQuery) -> ReviewPage<(i64, Stri
 }
 
 pub(crate) fn create_doc() -> OperationDoc {
-    OperationDoc::new("admin", "create a tenant and its first key")
-        .idempotent()
-        .or_200("a repeat with the same Idempotency-Key: the original result")
-        .errors(&[409])
+    OperationDoc::new(
+        "admin",
+        "create a tenant and its first key, shown once; an `Idempotency-Key` is not kept (the answer holds the key, which is \
+         stored only hashed): a retry makes another tenant",
+    )
+    .errors(&[409])
 }
 
 pub(crate) fn create_key_doc() -> OperationDoc {
-    OperationDoc::new("admin", "a new key for a tenant, shown once")
-        .idempotent()
-        .or_200("a repeat with the same Idempotency-Key: the original result")
-        .errors(&[404, 409])
+    OperationDoc::new(
+        "admin",
+        "a new key for a tenant, shown once; an `Idempotency-Key` is not kept (the answer holds the key, which is stored only \
+         hashed): a retry makes another key",
+    )
+    .errors(&[404, 409])
 }
 
 pub(crate) fn suspend_doc() -> OperationDoc {

@@ -173,9 +173,7 @@ pub(crate) struct Redelivery {
 
 pub(crate) fn create_doc() -> OperationDoc {
     OperationDoc::new("webhooks", "register a webhook endpoint")
-        .describe("`400 invalid_url` for a non-https URL or, in production, one that resolves to a non-public address. The secret is shown once.")
-        .idempotent()
-        .or_200("a repeat with the same Idempotency-Key: the original result")
+        .describe("`400 invalid_url` for a non-https URL or, in production, one that resolves to a non-public address. The secret is shown once; an `Idempotency-Key` is not kept (the answer holds the secret, which is stored only sealed): a retry registers another endpoint.")
         .errors(&[409, 422])
 }
 
@@ -188,7 +186,12 @@ pub(crate) fn delete_doc() -> OperationDoc {
 }
 
 pub(crate) fn rotate_secret_doc() -> OperationDoc {
-    OperationDoc::new("webhooks", "a new signing secret; the old one signs too for a day").idempotent().errors(&[404, 409])
+    OperationDoc::new(
+        "webhooks",
+        "a new signing secret; the old one signs too for a day. An `Idempotency-Key` is not kept (the answer holds the secret, \
+         which is stored only sealed): a retry rotates again",
+    )
+    .errors(&[404, 409])
 }
 
 pub(crate) fn enable_doc() -> OperationDoc {

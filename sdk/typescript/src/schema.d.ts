@@ -538,7 +538,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** replace one's own TOTP secret (the current password and a current code are asked) */
+        /** replace one's own TOTP secret (the current password and a current code are asked); an `Idempotency-Key` is not kept (the answer holds the secret): a retry asks a new code */
         post: operations["resetOwnTotp"];
         delete?: never;
         options?: never;
@@ -708,7 +708,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** create a tenant and its first key */
+        /** create a tenant and its first key, shown once; an `Idempotency-Key` is not kept (the answer holds the key, which is stored only hashed): a retry makes another tenant */
         post: operations["createTenant"];
         delete?: never;
         options?: never;
@@ -776,7 +776,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** a new key for a tenant, shown once */
+        /** a new key for a tenant, shown once; an `Idempotency-Key` is not kept (the answer holds the key, which is stored only hashed): a retry makes another key */
         post: operations["createKey"];
         delete?: never;
         options?: never;
@@ -1370,7 +1370,7 @@ export interface paths {
         put?: never;
         /**
          * register a webhook endpoint
-         * @description `400 invalid_url` for a non-https URL or, in production, one that resolves to a non-public address. The secret is shown once.
+         * @description `400 invalid_url` for a non-https URL or, in production, one that resolves to a non-public address. The secret is shown once; an `Idempotency-Key` is not kept (the answer holds the secret, which is stored only sealed): a retry registers another endpoint.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1456,7 +1456,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** a new signing secret; the old one signs too for a day */
+        /** a new signing secret; the old one signs too for a day. An `Idempotency-Key` is not kept (the answer holds the secret, which is stored only sealed): a retry rotates again */
         post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
@@ -4742,10 +4742,7 @@ export interface operations {
     resetOwnTotp: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description repeat a POST safely: the same key and request answer the original success */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4778,7 +4775,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
@@ -5199,10 +5195,7 @@ export interface operations {
     createTenant: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description repeat a POST safely: the same key and request answer the original success */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5224,28 +5217,6 @@ export interface operations {
             };
         };
         responses: {
-            /** @description a repeat with the same Idempotency-Key: the original result */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        api_key: string;
-                        environment: components["schemas"]["Environment"];
-                        jurisdiction: string;
-                        key_id: string;
-                        name: string;
-                        /** Format: int64 */
-                        rate_limit_per_minute: number;
-                        screening: components["schemas"]["ScreeningSwitches"];
-                        tenant_id: string;
-                    };
-                };
-            };
             /** @description success */
             201: {
                 headers: {
@@ -5418,10 +5389,7 @@ export interface operations {
     createKey: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description repeat a POST safely: the same key and request answer the original success */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path: {
                 tenant_id: string;
             };
@@ -5429,22 +5397,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description a repeat with the same Idempotency-Key: the original result */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        api_key: string;
-                        key_id: string;
-                        tenant_id: string;
-                    };
-                };
-            };
             /** @description success */
             201: {
                 headers: {
@@ -7224,10 +7176,7 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description repeat a POST safely: the same key and request answer the original success */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7240,25 +7189,6 @@ export interface operations {
             };
         };
         responses: {
-            /** @description a repeat with the same Idempotency-Key: the original result */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        created_at: components["schemas"]["Timestamp"];
-                        enabled: boolean;
-                        /** @description shown here and on rotation only */
-                        secret: string;
-                        url: string;
-                        webhook_id: string;
-                    };
-                };
-            };
             /** @description success */
             201: {
                 headers: {
@@ -7458,10 +7388,7 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description repeat a POST safely: the same key and request answer the original success */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path: {
                 webhook_id: string;
             };

@@ -42,15 +42,12 @@ from .commit_deposit_response_200 import CommitDepositResponse200
 from .commit_deposit_response_200_status import CommitDepositResponse200Status
 from .commit_deposit_response_201 import CommitDepositResponse201
 from .commit_deposit_response_201_status import CommitDepositResponse201Status
-from .create_key_response_200 import CreateKeyResponse200
 from .create_key_response_201 import CreateKeyResponse201
 from .create_person_body import CreatePersonBody
 from .create_person_response_201 import CreatePersonResponse201
 from .create_tenant_body import CreateTenantBody
-from .create_tenant_response_200 import CreateTenantResponse200
 from .create_tenant_response_201 import CreateTenantResponse201
 from .create_webhook_body import CreateWebhookBody
-from .create_webhook_response_200 import CreateWebhookResponse200
 from .create_webhook_response_201 import CreateWebhookResponse201
 from .ctr_candidate import CtrCandidate
 from .currency import Currency
@@ -336,15 +333,12 @@ __all__ = (
     "CommitDepositResponse200Status",
     "CommitDepositResponse201",
     "CommitDepositResponse201Status",
-    "CreateKeyResponse200",
     "CreateKeyResponse201",
     "CreatePersonBody",
     "CreatePersonResponse201",
     "CreateTenantBody",
-    "CreateTenantResponse200",
     "CreateTenantResponse201",
     "CreateWebhookBody",
-    "CreateWebhookResponse200",
     "CreateWebhookResponse201",
     "CtrCandidate",
     "Currency",

@@ -6,20 +6,14 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.create_key_response_200 import CreateKeyResponse200
 from ...models.create_key_response_201 import CreateKeyResponse201
 from ...models.error import Error
-from ...types import UNSET, Response, Unset
+from ...types import Response
 
 
 def _get_kwargs(
     tenant_id: str,
-    *,
-    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
-    headers: dict[str, Any] = {}
-    if not isinstance(idempotency_key, Unset):
-        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -28,18 +22,12 @@ def _get_kwargs(
         ),
     }
 
-    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CreateKeyResponse200 | CreateKeyResponse201 | Error | None:
-    if response.status_code == 200:
-        response_200 = CreateKeyResponse200.from_dict(response.json())
-
-        return response_200
-
+) -> CreateKeyResponse201 | Error | None:
     if response.status_code == 201:
         response_201 = CreateKeyResponse201.from_dict(response.json())
 
@@ -98,7 +86,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CreateKeyResponse200 | CreateKeyResponse201 | Error]:
+) -> Response[CreateKeyResponse201 | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -111,25 +99,23 @@ def sync_detailed(
     tenant_id: str,
     *,
     client: AuthenticatedClient,
-    idempotency_key: str | Unset = UNSET,
-) -> Response[CreateKeyResponse200 | CreateKeyResponse201 | Error]:
-    """a new key for a tenant, shown once
+) -> Response[CreateKeyResponse201 | Error]:
+    """a new key for a tenant, shown once; an `Idempotency-Key` is not kept (the answer holds the key,
+    which is stored only hashed): a retry makes another key
 
     Args:
         tenant_id (str):
-        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateKeyResponse200 | CreateKeyResponse201 | Error]
+        Response[CreateKeyResponse201 | Error]
     """
 
     kwargs = _get_kwargs(
         tenant_id=tenant_id,
-        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -143,26 +129,24 @@ def sync(
     tenant_id: str,
     *,
     client: AuthenticatedClient,
-    idempotency_key: str | Unset = UNSET,
-) -> CreateKeyResponse200 | CreateKeyResponse201 | Error | None:
-    """a new key for a tenant, shown once
+) -> CreateKeyResponse201 | Error | None:
+    """a new key for a tenant, shown once; an `Idempotency-Key` is not kept (the answer holds the key,
+    which is stored only hashed): a retry makes another key
 
     Args:
         tenant_id (str):
-        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateKeyResponse200 | CreateKeyResponse201 | Error
+        CreateKeyResponse201 | Error
     """
 
     return sync_detailed(
         tenant_id=tenant_id,
         client=client,
-        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -170,25 +154,23 @@ async def asyncio_detailed(
     tenant_id: str,
     *,
     client: AuthenticatedClient,
-    idempotency_key: str | Unset = UNSET,
-) -> Response[CreateKeyResponse200 | CreateKeyResponse201 | Error]:
-    """a new key for a tenant, shown once
+) -> Response[CreateKeyResponse201 | Error]:
+    """a new key for a tenant, shown once; an `Idempotency-Key` is not kept (the answer holds the key,
+    which is stored only hashed): a retry makes another key
 
     Args:
         tenant_id (str):
-        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateKeyResponse200 | CreateKeyResponse201 | Error]
+        Response[CreateKeyResponse201 | Error]
     """
 
     kwargs = _get_kwargs(
         tenant_id=tenant_id,
-        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -200,26 +182,24 @@ async def asyncio(
     tenant_id: str,
     *,
     client: AuthenticatedClient,
-    idempotency_key: str | Unset = UNSET,
-) -> CreateKeyResponse200 | CreateKeyResponse201 | Error | None:
-    """a new key for a tenant, shown once
+) -> CreateKeyResponse201 | Error | None:
+    """a new key for a tenant, shown once; an `Idempotency-Key` is not kept (the answer holds the key,
+    which is stored only hashed): a retry makes another key
 
     Args:
         tenant_id (str):
-        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateKeyResponse200 | CreateKeyResponse201 | Error
+        CreateKeyResponse201 | Error
     """
 
     return (
         await asyncio_detailed(
             tenant_id=tenant_id,
             client=client,
-            idempotency_key=idempotency_key,
         )
     ).parsed

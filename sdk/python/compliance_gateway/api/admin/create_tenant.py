@@ -6,20 +6,16 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.create_tenant_body import CreateTenantBody
-from ...models.create_tenant_response_200 import CreateTenantResponse200
 from ...models.create_tenant_response_201 import CreateTenantResponse201
 from ...models.error import Error
-from ...types import UNSET, Response, Unset
+from ...types import Response
 
 
 def _get_kwargs(
     *,
     body: CreateTenantBody,
-    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
-    if not isinstance(idempotency_key, Unset):
-        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -36,12 +32,7 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CreateTenantResponse200 | CreateTenantResponse201 | Error | None:
-    if response.status_code == 200:
-        response_200 = CreateTenantResponse200.from_dict(response.json())
-
-        return response_200
-
+) -> CreateTenantResponse201 | Error | None:
     if response.status_code == 201:
         response_201 = CreateTenantResponse201.from_dict(response.json())
 
@@ -100,7 +91,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CreateTenantResponse200 | CreateTenantResponse201 | Error]:
+) -> Response[CreateTenantResponse201 | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -113,12 +104,11 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: CreateTenantBody,
-    idempotency_key: str | Unset = UNSET,
-) -> Response[CreateTenantResponse200 | CreateTenantResponse201 | Error]:
-    """create a tenant and its first key
+) -> Response[CreateTenantResponse201 | Error]:
+    """create a tenant and its first key, shown once; an `Idempotency-Key` is not kept (the answer holds
+    the key, which is stored only hashed): a retry makes another tenant
 
     Args:
-        idempotency_key (str | Unset):
         body (CreateTenantBody): The body of `POST /v1/admin/tenants`.
 
     Raises:
@@ -126,12 +116,11 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateTenantResponse200 | CreateTenantResponse201 | Error]
+        Response[CreateTenantResponse201 | Error]
     """
 
     kwargs = _get_kwargs(
         body=body,
-        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -145,12 +134,11 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: CreateTenantBody,
-    idempotency_key: str | Unset = UNSET,
-) -> CreateTenantResponse200 | CreateTenantResponse201 | Error | None:
-    """create a tenant and its first key
+) -> CreateTenantResponse201 | Error | None:
+    """create a tenant and its first key, shown once; an `Idempotency-Key` is not kept (the answer holds
+    the key, which is stored only hashed): a retry makes another tenant
 
     Args:
-        idempotency_key (str | Unset):
         body (CreateTenantBody): The body of `POST /v1/admin/tenants`.
 
     Raises:
@@ -158,13 +146,12 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateTenantResponse200 | CreateTenantResponse201 | Error
+        CreateTenantResponse201 | Error
     """
 
     return sync_detailed(
         client=client,
         body=body,
-        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -172,12 +159,11 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: CreateTenantBody,
-    idempotency_key: str | Unset = UNSET,
-) -> Response[CreateTenantResponse200 | CreateTenantResponse201 | Error]:
-    """create a tenant and its first key
+) -> Response[CreateTenantResponse201 | Error]:
+    """create a tenant and its first key, shown once; an `Idempotency-Key` is not kept (the answer holds
+    the key, which is stored only hashed): a retry makes another tenant
 
     Args:
-        idempotency_key (str | Unset):
         body (CreateTenantBody): The body of `POST /v1/admin/tenants`.
 
     Raises:
@@ -185,12 +171,11 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateTenantResponse200 | CreateTenantResponse201 | Error]
+        Response[CreateTenantResponse201 | Error]
     """
 
     kwargs = _get_kwargs(
         body=body,
-        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -202,12 +187,11 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: CreateTenantBody,
-    idempotency_key: str | Unset = UNSET,
-) -> CreateTenantResponse200 | CreateTenantResponse201 | Error | None:
-    """create a tenant and its first key
+) -> CreateTenantResponse201 | Error | None:
+    """create a tenant and its first key, shown once; an `Idempotency-Key` is not kept (the answer holds
+    the key, which is stored only hashed): a retry makes another tenant
 
     Args:
-        idempotency_key (str | Unset):
         body (CreateTenantBody): The body of `POST /v1/admin/tenants`.
 
     Raises:
@@ -215,13 +199,12 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateTenantResponse200 | CreateTenantResponse201 | Error
+        CreateTenantResponse201 | Error
     """
 
     return (
         await asyncio_detailed(
             client=client,
             body=body,
-            idempotency_key=idempotency_key,
         )
     ).parsed

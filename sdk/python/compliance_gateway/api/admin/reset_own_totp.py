@@ -8,17 +8,14 @@ from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.reset_own_totp_body import ResetOwnTotpBody
 from ...models.reset_own_totp_response_200 import ResetOwnTotpResponse200
-from ...types import UNSET, Response, Unset
+from ...types import Response
 
 
 def _get_kwargs(
     *,
     body: ResetOwnTotpBody,
-    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
-    if not isinstance(idempotency_key, Unset):
-        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -55,11 +52,6 @@ def _parse_response(
         response_403 = Error.from_dict(response.json())
 
         return response_403
-
-    if response.status_code == 409:
-        response_409 = Error.from_dict(response.json())
-
-        return response_409
 
     if response.status_code == 413:
         response_413 = Error.from_dict(response.json())
@@ -107,12 +99,11 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: ResetOwnTotpBody,
-    idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | ResetOwnTotpResponse200]:
-    """replace one's own TOTP secret (the current password and a current code are asked)
+    """replace one's own TOTP secret (the current password and a current code are asked); an `Idempotency-
+    Key` is not kept (the answer holds the secret): a retry asks a new code
 
     Args:
-        idempotency_key (str | Unset):
         body (ResetOwnTotpBody):
 
     Raises:
@@ -125,7 +116,6 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
-        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -139,12 +129,11 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: ResetOwnTotpBody,
-    idempotency_key: str | Unset = UNSET,
 ) -> Error | ResetOwnTotpResponse200 | None:
-    """replace one's own TOTP secret (the current password and a current code are asked)
+    """replace one's own TOTP secret (the current password and a current code are asked); an `Idempotency-
+    Key` is not kept (the answer holds the secret): a retry asks a new code
 
     Args:
-        idempotency_key (str | Unset):
         body (ResetOwnTotpBody):
 
     Raises:
@@ -158,7 +147,6 @@ def sync(
     return sync_detailed(
         client=client,
         body=body,
-        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -166,12 +154,11 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: ResetOwnTotpBody,
-    idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | ResetOwnTotpResponse200]:
-    """replace one's own TOTP secret (the current password and a current code are asked)
+    """replace one's own TOTP secret (the current password and a current code are asked); an `Idempotency-
+    Key` is not kept (the answer holds the secret): a retry asks a new code
 
     Args:
-        idempotency_key (str | Unset):
         body (ResetOwnTotpBody):
 
     Raises:
@@ -184,7 +171,6 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
-        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -196,12 +182,11 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: ResetOwnTotpBody,
-    idempotency_key: str | Unset = UNSET,
 ) -> Error | ResetOwnTotpResponse200 | None:
-    """replace one's own TOTP secret (the current password and a current code are asked)
+    """replace one's own TOTP secret (the current password and a current code are asked); an `Idempotency-
+    Key` is not kept (the answer holds the secret): a retry asks a new code
 
     Args:
-        idempotency_key (str | Unset):
         body (ResetOwnTotpBody):
 
     Raises:
@@ -216,6 +201,5 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             body=body,
-            idempotency_key=idempotency_key,
         )
     ).parsed

@@ -6,20 +6,16 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.create_webhook_body import CreateWebhookBody
-from ...models.create_webhook_response_200 import CreateWebhookResponse200
 from ...models.create_webhook_response_201 import CreateWebhookResponse201
 from ...models.error import Error
-from ...types import UNSET, Response, Unset
+from ...types import Response
 
 
 def _get_kwargs(
     *,
     body: CreateWebhookBody,
-    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
-    if not isinstance(idempotency_key, Unset):
-        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -36,12 +32,7 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CreateWebhookResponse200 | CreateWebhookResponse201 | Error | None:
-    if response.status_code == 200:
-        response_200 = CreateWebhookResponse200.from_dict(response.json())
-
-        return response_200
-
+) -> CreateWebhookResponse201 | Error | None:
     if response.status_code == 201:
         response_201 = CreateWebhookResponse201.from_dict(response.json())
 
@@ -95,7 +86,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CreateWebhookResponse200 | CreateWebhookResponse201 | Error]:
+) -> Response[CreateWebhookResponse201 | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -108,15 +99,14 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: CreateWebhookBody,
-    idempotency_key: str | Unset = UNSET,
-) -> Response[CreateWebhookResponse200 | CreateWebhookResponse201 | Error]:
+) -> Response[CreateWebhookResponse201 | Error]:
     """register a webhook endpoint
 
      `400 invalid_url` for a non-https URL or, in production, one that resolves to a non-public address.
-    The secret is shown once.
+    The secret is shown once; an `Idempotency-Key` is not kept (the answer holds the secret, which is
+    stored only sealed): a retry registers another endpoint.
 
     Args:
-        idempotency_key (str | Unset):
         body (CreateWebhookBody): The body of `POST /v1/webhooks`.
 
     Raises:
@@ -124,12 +114,11 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateWebhookResponse200 | CreateWebhookResponse201 | Error]
+        Response[CreateWebhookResponse201 | Error]
     """
 
     kwargs = _get_kwargs(
         body=body,
-        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -143,15 +132,14 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: CreateWebhookBody,
-    idempotency_key: str | Unset = UNSET,
-) -> CreateWebhookResponse200 | CreateWebhookResponse201 | Error | None:
+) -> CreateWebhookResponse201 | Error | None:
     """register a webhook endpoint
 
      `400 invalid_url` for a non-https URL or, in production, one that resolves to a non-public address.
-    The secret is shown once.
+    The secret is shown once; an `Idempotency-Key` is not kept (the answer holds the secret, which is
+    stored only sealed): a retry registers another endpoint.
 
     Args:
-        idempotency_key (str | Unset):
         body (CreateWebhookBody): The body of `POST /v1/webhooks`.
 
     Raises:
@@ -159,13 +147,12 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateWebhookResponse200 | CreateWebhookResponse201 | Error
+        CreateWebhookResponse201 | Error
     """
 
     return sync_detailed(
         client=client,
         body=body,
-        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -173,15 +160,14 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: CreateWebhookBody,
-    idempotency_key: str | Unset = UNSET,
-) -> Response[CreateWebhookResponse200 | CreateWebhookResponse201 | Error]:
+) -> Response[CreateWebhookResponse201 | Error]:
     """register a webhook endpoint
 
      `400 invalid_url` for a non-https URL or, in production, one that resolves to a non-public address.
-    The secret is shown once.
+    The secret is shown once; an `Idempotency-Key` is not kept (the answer holds the secret, which is
+    stored only sealed): a retry registers another endpoint.
 
     Args:
-        idempotency_key (str | Unset):
         body (CreateWebhookBody): The body of `POST /v1/webhooks`.
 
     Raises:
@@ -189,12 +175,11 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateWebhookResponse200 | CreateWebhookResponse201 | Error]
+        Response[CreateWebhookResponse201 | Error]
     """
 
     kwargs = _get_kwargs(
         body=body,
-        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -206,15 +191,14 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: CreateWebhookBody,
-    idempotency_key: str | Unset = UNSET,
-) -> CreateWebhookResponse200 | CreateWebhookResponse201 | Error | None:
+) -> CreateWebhookResponse201 | Error | None:
     """register a webhook endpoint
 
      `400 invalid_url` for a non-https URL or, in production, one that resolves to a non-public address.
-    The secret is shown once.
+    The secret is shown once; an `Idempotency-Key` is not kept (the answer holds the secret, which is
+    stored only sealed): a retry registers another endpoint.
 
     Args:
-        idempotency_key (str | Unset):
         body (CreateWebhookBody): The body of `POST /v1/webhooks`.
 
     Raises:
@@ -222,13 +206,12 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateWebhookResponse200 | CreateWebhookResponse201 | Error
+        CreateWebhookResponse201 | Error
     """
 
     return (
         await asyncio_detailed(
             client=client,
             body=body,
-            idempotency_key=idempotency_key,
         )
     ).parsed

@@ -8,17 +8,12 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.rotate_webhook_secret_response_200 import RotateWebhookSecretResponse200
-from ...types import UNSET, Response, Unset
+from ...types import Response
 
 
 def _get_kwargs(
     webhook_id: str,
-    *,
-    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
-    headers: dict[str, Any] = {}
-    if not isinstance(idempotency_key, Unset):
-        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -27,7 +22,6 @@ def _get_kwargs(
         ),
     }
 
-    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -100,13 +94,12 @@ def sync_detailed(
     webhook_id: str,
     *,
     client: AuthenticatedClient,
-    idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | RotateWebhookSecretResponse200]:
-    """a new signing secret; the old one signs too for a day
+    """a new signing secret; the old one signs too for a day. An `Idempotency-Key` is not kept (the answer
+    holds the secret, which is stored only sealed): a retry rotates again
 
     Args:
         webhook_id (str):
-        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -118,7 +111,6 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         webhook_id=webhook_id,
-        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -132,13 +124,12 @@ def sync(
     webhook_id: str,
     *,
     client: AuthenticatedClient,
-    idempotency_key: str | Unset = UNSET,
 ) -> Error | RotateWebhookSecretResponse200 | None:
-    """a new signing secret; the old one signs too for a day
+    """a new signing secret; the old one signs too for a day. An `Idempotency-Key` is not kept (the answer
+    holds the secret, which is stored only sealed): a retry rotates again
 
     Args:
         webhook_id (str):
-        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -151,7 +142,6 @@ def sync(
     return sync_detailed(
         webhook_id=webhook_id,
         client=client,
-        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -159,13 +149,12 @@ async def asyncio_detailed(
     webhook_id: str,
     *,
     client: AuthenticatedClient,
-    idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | RotateWebhookSecretResponse200]:
-    """a new signing secret; the old one signs too for a day
+    """a new signing secret; the old one signs too for a day. An `Idempotency-Key` is not kept (the answer
+    holds the secret, which is stored only sealed): a retry rotates again
 
     Args:
         webhook_id (str):
-        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -177,7 +166,6 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         webhook_id=webhook_id,
-        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -189,13 +177,12 @@ async def asyncio(
     webhook_id: str,
     *,
     client: AuthenticatedClient,
-    idempotency_key: str | Unset = UNSET,
 ) -> Error | RotateWebhookSecretResponse200 | None:
-    """a new signing secret; the old one signs too for a day
+    """a new signing secret; the old one signs too for a day. An `Idempotency-Key` is not kept (the answer
+    holds the secret, which is stored only sealed): a retry rotates again
 
     Args:
         webhook_id (str):
-        idempotency_key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -209,6 +196,5 @@ async def asyncio(
         await asyncio_detailed(
             webhook_id=webhook_id,
             client=client,
-            idempotency_key=idempotency_key,
         )
     ).parsed
