@@ -713,7 +713,23 @@ pub struct SourceAddress(pub std::net::IpAddr);
 /// counting it would let one bad client lock out everyone. Behind a proxy,
 /// the trusted header names the client.
 pub(crate) fn failure_source(request: &http::Request<Vec<u8>>) -> Option<String> {
-    request.extensions().get::<SourceAddress>().filter(|s| !s.0.is_loopback()).map(|s| s.0.to_string())
+    request.extensions().get::<SourceAddress>().filter(|s| !s.0.is_loopback()).map(|s| source_key(s.0))
+}
+
+/// The source that failures are counted against: an IPv4 address, or the
+/// /64 network of an IPv6 one (a host is given a /64, so its addresses are
+/// one source: counted per address, a /64 would be 2^64 fresh sources).
+pub fn source_key(ip: std::net::IpAddr) -> String {
+    match ip {
+        std::net::IpAddr::V4(v4) => v4.to_string(),
+        std::net::IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = v6.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+        },
+    }
 }
 
 /// Whether the request says its body is JSON.
@@ -818,6 +834,12 @@ mod tests {
         assert_eq!(normalize_phone("+44 7700-900123"), want);
         assert_eq!(normalize_phone("0044 (7700) 900.123"), want);
         assert_eq!(normalize_phone("447700900123"), want);
+        // an IPv6 host's addresses are one source; IPv4 and mapped IPv4 are the address
+        let ip = |s: &str| s.parse::<std::net::IpAddr>().unwrap();
+        assert_eq!(source_key(ip("2001:db8:1:2::1")), source_key(ip("2001:db8:1:2:ffff:ffff:ffff:ffff")));
+        assert_ne!(source_key(ip("2001:db8:1:2::1")), source_key(ip("2001:db8:1:3::1")));
+        assert_eq!(source_key(ip("198.51.100.7")), "198.51.100.7");
+        assert_eq!(source_key(ip("::ffff:198.51.100.7")), "198.51.100.7");
         // a trunk zero in brackets after the country code is not dialled
         assert_eq!(normalize_phone("+44 (0)7700 900123"), want);
         assert_eq!(normalize_phone("0044 ( 0 ) 7700 900123"), want);

@@ -595,3 +595,38 @@ async fn answers_holding_keys_are_not_kept_for_a_replay() {
     let kept: i64 = db.query_row("SELECT COUNT(*) FROM idempotency_keys WHERE idempotency_key = 's-1'", [], |r| r.get(0)).unwrap();
     assert_eq!(kept, 1, "an answer with no secret was not kept");
 }
+
+/// The console's sign-in form tells nothing of which addresses have accounts:
+/// an address of no account runs the same password check (a dummy one) and
+/// is answered alike, as a known address with a wrong password is. Before,
+/// an unknown address was refused at once, with no check: its answer came
+/// sooner, and no failure was counted.
+#[tokio::test]
+async fn the_sign_in_form_runs_the_same_check_for_an_unknown_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = Arc::new(AtomicI64::new(1_800_000_000));
+    let gateway = team_gateway(&dir, now, Config::default()).await;
+    gateway.create_console_account(Environment::Production, "kim@example.com", Role::Approver).await.unwrap();
+    let sign_in = |email: &'static str| {
+        let gateway = &gateway;
+        async move {
+            let mut request = http::Request::builder()
+                .method("POST")
+                .uri("/console/login")
+                .header("host", "console.example")
+                .header("origin", "https://console.example")
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(format!("email={email}&password=wrong+horse&totp=000000&environment=").into_bytes())
+                .unwrap();
+            request.extensions_mut().insert(gateway::input::SourceAddress("198.51.100.9".parse().unwrap()));
+            let before = gateway.password_checks();
+            let response = gateway.handle(request).await;
+            let after = gateway.password_checks();
+            (response.status().as_u16(), (after.0 + after.1) - (before.0 + before.1))
+        }
+    };
+    let known = sign_in("kim%40example.com").await;
+    let unknown = sign_in("nobody%40example.com").await;
+    assert_eq!(known, (401, 1), "a known address with a wrong password");
+    assert_eq!(unknown, known, "an unknown address is answered otherwise than a known one");
+}

@@ -327,12 +327,16 @@ async fn login(gw: &Gateway, request: &http::Request<Vec<u8>>) -> Out {
         return refuse(403, "The form did not come from this console.");
     }
     let form = Form::parse(request.body());
+    // An address of no account (or of one in each environment) is still
+    // signed in through the API, in production: it runs the same password
+    // check and counts the same failure, so the form's answer and its time
+    // tell nothing of which addresses have accounts.
     let environment = match form.get("environment") {
-        "" => gw.environment_of_email(form.get("email")).await,
-        text => Environment::parse(text),
-    };
-    let Some(environment) = environment else {
-        return refuse(401, "The e-mail address, password or code is not right.");
+        "" => gw.environment_of_email(form.get("email")).await.unwrap_or(Environment::Production),
+        text => match Environment::parse(text) {
+            Some(environment) => environment,
+            None => return refuse(401, "The e-mail address, password or code is not right."),
+        },
     };
     let body = json!({ "environment": environment.as_str(), "email": form.get("email"), "password": form.get("password"), "totp": form.get("totp") });
     let (status, answer) = api(gw, None, request, "POST", "/v1/admin/sessions", Some(body)).await;

@@ -332,7 +332,7 @@ impl Gateway {
         now: i64,
     ) -> ApiResult<Option<Vec<crate::ports::Stmt>>> {
         let address = crate::auth::hash_key(&format!("{}|{email}", environment.as_str()));
-        let source = source.map_or_else(|| String::from("unknown"), |ip| ip.to_string());
+        let source = source.map_or_else(|| String::from("unknown"), crate::input::source_key);
         let account_key = format!("sign-in:{address}");
         let pair_key = format!("sign-in:{address}:{source}");
         // Counters are kept under their window's end: the retention sweep

@@ -37,11 +37,11 @@ pub(crate) struct TenantRequest {
     environment: Environment,
     #[schema(minimum = 1, maximum = 1_000_000)]
     rate_limit_per_minute: Option<i64>,
-    /// the rules profile of the tenant's decisions (`GET /v1/rules` lists them); `default` when absent
-    #[schema(default = "default", required = false)]
+    /// the rules profile of the tenant's decisions (`GET /v1/rules` lists them); `default` when absent or null
+    #[schema(default = "default", required = false, value_type = Option<String>)]
     jurisdiction: String,
-    /// screening beyond sanctions; both off when absent (the spec's launch)
-    #[schema(required = false, value_type = ScreeningRequest)]
+    /// screening beyond sanctions; both off when absent or null (the spec's launch)
+    #[schema(required = false, value_type = Option<ScreeningRequest>)]
     screening: ScreeningSwitches,
 }
 

@@ -5204,15 +5204,14 @@ export interface operations {
                 "application/json": {
                     environment: components["schemas"]["Environment"];
                     /**
-                     * @description the rules profile of the tenant's decisions (`GET /v1/rules` lists them); `default` when absent
+                     * @description the rules profile of the tenant's decisions (`GET /v1/rules` lists them); `default` when absent or null
                      * @default default
                      */
-                    jurisdiction?: string;
+                    jurisdiction?: string | null;
                     name: string;
                     /** Format: int64 */
                     rate_limit_per_minute?: number | null;
-                    /** @description screening beyond sanctions; both off when absent (the spec's launch) */
-                    screening?: components["schemas"]["TenantScreeningRequest"];
+                    screening?: components["schemas"]["TenantScreeningRequest"] | null;
                 };
             };
         };

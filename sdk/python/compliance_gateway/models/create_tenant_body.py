@@ -23,26 +23,31 @@ class CreateTenantBody:
     Attributes:
         environment (Environment): a tenant's environment
         name (str):
-        jurisdiction (str | Unset): the rules profile of the tenant's decisions (`GET /v1/rules` lists them); `default`
-            when absent Default: 'default'.
+        jurisdiction (None | str | Unset): the rules profile of the tenant's decisions (`GET /v1/rules` lists them);
+            `default` when absent or null Default: 'default'.
         rate_limit_per_minute (int | None | Unset):
-        screening (TenantScreeningRequest | Unset): The body of `PUT /v1/admin/tenants/{tenant_id}/screening`, and a new
-            tenant's `screening`: both switches, each false when left out.
+        screening (None | TenantScreeningRequest | Unset):
     """
 
     environment: Environment
     name: str
-    jurisdiction: str | Unset = "default"
+    jurisdiction: None | str | Unset = "default"
     rate_limit_per_minute: int | None | Unset = UNSET
-    screening: TenantScreeningRequest | Unset = UNSET
+    screening: None | TenantScreeningRequest | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.tenant_screening_request import TenantScreeningRequest
+
         environment = self.environment.value
 
         name = self.name
 
-        jurisdiction = self.jurisdiction
+        jurisdiction: None | str | Unset
+        if isinstance(self.jurisdiction, Unset):
+            jurisdiction = UNSET
+        else:
+            jurisdiction = self.jurisdiction
 
         rate_limit_per_minute: int | None | Unset
         if isinstance(self.rate_limit_per_minute, Unset):
@@ -50,9 +55,13 @@ class CreateTenantBody:
         else:
             rate_limit_per_minute = self.rate_limit_per_minute
 
-        screening: dict[str, Any] | Unset = UNSET
-        if not isinstance(self.screening, Unset):
+        screening: dict[str, Any] | None | Unset
+        if isinstance(self.screening, Unset):
+            screening = UNSET
+        elif isinstance(self.screening, TenantScreeningRequest):
             screening = self.screening.to_dict()
+        else:
+            screening = self.screening
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -80,7 +89,14 @@ class CreateTenantBody:
 
         name = d.pop("name")
 
-        jurisdiction = d.pop("jurisdiction", UNSET)
+        def _parse_jurisdiction(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        jurisdiction = _parse_jurisdiction(d.pop("jurisdiction", UNSET))
 
         def _parse_rate_limit_per_minute(data: object) -> int | None | Unset:
             if data is None:
@@ -93,12 +109,22 @@ class CreateTenantBody:
             d.pop("rate_limit_per_minute", UNSET)
         )
 
-        _screening = d.pop("screening", UNSET)
-        screening: TenantScreeningRequest | Unset
-        if isinstance(_screening, Unset):
-            screening = UNSET
-        else:
-            screening = TenantScreeningRequest.from_dict(_screening)
+        def _parse_screening(data: object) -> None | TenantScreeningRequest | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                screening_type_0 = TenantScreeningRequest.from_dict(data)
+
+                return screening_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | TenantScreeningRequest | Unset, data)
+
+        screening = _parse_screening(d.pop("screening", UNSET))
 
         create_tenant_body = cls(
             environment=environment,
