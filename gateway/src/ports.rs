@@ -370,7 +370,7 @@ macro_rules! __delegate_rules_calls {
 #[doc(hidden)]
 pub use rules::for_each_wit_function;
 
-/// The compliance rules, as exported by the `cgw:rules@10.0.0` component:
+/// The compliance rules, as exported by the `cgw:rules@11.0.0` component:
 /// one call per decision. A `RuleError` is the rules refusing the facts.
 /// The calls are generated from the one list of the interface's functions,
 /// [`rules::for_each_wit_function!`].

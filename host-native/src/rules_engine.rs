@@ -70,7 +70,7 @@ struct Warm {
     exports: Exports,
 }
 
-/// The interface the component exports its functions in: `cgw:rules/decisions@10.0.0`.
+/// The interface the component exports its functions in: `cgw:rules/decisions@11.0.0`.
 fn interface_name() -> String {
     match rules::WIT_PACKAGE.split_once('@') {
         Some((package, version)) => format!("{package}/decisions@{version}"),

@@ -227,7 +227,10 @@ macro_rules! for_each_wit_type {
         $record!(DismissedMatch { source, entity_id, fingerprint });
         $record!(NameQuery { name, date_of_birth, nationality });
         $record!(OfacScored { index, name, score, whole_name, word_by_word });
-        $record!(ScoredCandidate { index, name, score, name_score, date_of_birth_adjustment, nationality_adjustment });
+        $enum!(NameReading { AsWritten, Split, LookAlike, LookAlikeSplit, Transliterated, TransliteratedSplit });
+        $enum!(Spelling { AsWritten, CyrillicEnglish, CyrillicGerman, CyrillicFrench, Korean, Arabic, Abjad });
+        $record!(AlignedPart { listed, query, similarity, spelling });
+        $record!(ScoredCandidate { index, name, score, name_score, date_of_birth_adjustment, nationality_adjustment, reading, aligned });
         $record!(ScreenedSource { source, version });
         $record!(ScreeningScope { pep, adverse_media });
         $enum!(CaseKind { SanctionsHit, EnhancedDueDiligence });
@@ -246,7 +249,19 @@ macro_rules! for_each_wit_type {
             due_diligence_open,
             dismissed
         });
-        $record!(ScreeningMatch { source, entity_id, name, score, name_score, date_of_birth_adjustment, nationality_adjustment, topic, fingerprint });
+        $record!(ScreeningMatch {
+            source,
+            entity_id,
+            name,
+            score,
+            name_score,
+            date_of_birth_adjustment,
+            nationality_adjustment,
+            topic,
+            fingerprint,
+            reading,
+            aligned
+        });
         $record!(ScreeningDecision {
             status,
             opens_case,
@@ -420,6 +435,8 @@ macro_rules! for_each_wit_function {
                 [] score_names_ofac(query: borrow str, candidates: borrow [ListCandidate]) -> Vec<OfacScored> = ofac_scores;
                 /// The keys under which the store indexes each name, and looks a query up.
                 [] index_keys(names: borrow [String]) -> Vec<Vec<String>> = index_keys_of_each;
+                /// The keys a screened name is looked up by: its index keys, and those of its other romanizations.
+                [] query_keys(name: borrow str) -> Vec<String> = query_keys;
                 /// What a screening status means for transactions.
                 [Sanctions] describe_sanctions(status: copy SanctionsStatus) -> SanctionsView = describe_sanctions;
                 /// The compliance team's review of a case.

@@ -363,10 +363,10 @@ pub struct KycFacts {
     /// none when the vendor did not name a level this service maps
     #[serde(default)]
     pub vendor_tier: Option<KycTier>,
-    /// the user's sanctions status: a hold keeps the withdrawal held whatever the check decides
+    /// the user's sanctions status: under a hold an approval verifies the tier and cancels the check's withdrawal
     #[serde(default = "no_sanctions_hold")]
     pub sanctions: SanctionsStatus,
-    /// what AML monitoring decided: a hold, or a due-diligence lock above the tier verified, keeps it held too
+    /// what AML monitoring decided: a hold, or a due-diligence lock above the tier verified, cancels it too
     #[serde(default)]
     pub aml: AmlStanding,
 }

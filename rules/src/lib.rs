@@ -2,7 +2,7 @@
 //!
 //! This crate is the single source of every regulatory decision. Each API
 //! decision is one coarse call — facts in, decision out — exported unchanged
-//! by the `rules-component` crate as the `cgw:rules@10.0.0` component whose
+//! by the `rules-component` crate as the `cgw:rules@11.0.0` component whose
 //! SHA-256 is the rules version auditors verify. Every fact and decision type
 //! derives serde, whose JSON is the canonical encoding of the decision log.
 #![no_std]
@@ -45,7 +45,7 @@ pub use limits::{
     Deposits, LimitCancelDecision, LimitCancelFacts, LimitChange, LimitChangeDecision, LimitChangeFacts, LimitStatus, LimitView, LimitWindow,
     LimitsFacts, StoredLimit, WindowSet, WindowTotal,
 };
-pub use matching::{index_keys, score_candidates, EntryKind, EntryTopic, ListCandidate, NameQuery, ScoredCandidate};
+pub use matching::{index_keys, query_keys, score_candidates, AlignedPart, EntryKind, EntryTopic, ListCandidate, NameQuery, NameReading, ScoredCandidate, Spelling};
 pub use messages::{money, player_message, BreachNotice, PlayerNotice};
 pub use ofac::{ofac_scores, OfacScored};
 pub use review::{describe_reviews, ReviewItem, ReviewState};
@@ -57,9 +57,9 @@ pub use schedule::{due_now, time_horizons, CheckExpiry, DueExclusion, DueFacts, 
 pub use types::{Environment, EventKind, Operation, SanctionsStatus};
 
 /// Semantic version of the rules; the component's SHA-256 identifies the exact build.
-pub const VERSION: &str = "10.0.0";
+pub const VERSION: &str = "11.0.0";
 /// The WIT package the component exports (`wit/rules.wit`).
-pub const WIT_PACKAGE: &str = "cgw:rules@10.0.0";
+pub const WIT_PACKAGE: &str = "cgw:rules@11.0.0";
 
 /// [`VERSION`], as the component's `version` export answers it.
 pub fn version() -> alloc::string::String {

@@ -5,7 +5,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::matching::{score_candidates, EntryTopic, ListCandidate, NameQuery, DEFAULT_HIT_THRESHOLD, MAX_MATCHES};
+use crate::matching::{score_candidates, AlignedPart, EntryTopic, ListCandidate, NameQuery, NameReading, DEFAULT_HIT_THRESHOLD, MAX_MATCHES};
 use crate::stubs::stub_screen;
 use crate::types::{named_enum, Environment, EventKind, SanctionsStatus};
 use crate::HOUR;
@@ -131,6 +131,13 @@ pub struct ScreeningMatch {
     /// the entry's record digest, remembered if the match is dismissed
     #[serde(default)]
     pub fingerprint: String,
+    /// the reading of the screened name that scored: a transliterated one
+    /// is for the team to check against the identity document
+    #[serde(default)]
+    pub reading: NameReading,
+    /// the listed name's parts and the screened name's, as they aligned
+    #[serde(default)]
+    pub aligned: Vec<AlignedPart>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -198,6 +205,8 @@ pub fn decide_screening(facts: &ScreeningFacts) -> ScreeningDecision {
                 date_of_birth_adjustment: s.date_of_birth_adjustment,
                 nationality_adjustment: s.nationality_adjustment,
                 fingerprint: candidate.fingerprint.clone(),
+                reading: s.reading,
+                aligned: s.aligned,
             })
         })
         .collect();
@@ -215,6 +224,8 @@ pub fn decide_screening(facts: &ScreeningFacts) -> ScreeningDecision {
                 nationality_adjustment: 0.0,
                 topic: EntryTopic::Sanction,
                 fingerprint: String::new(),
+                reading: NameReading::AsWritten,
+                aligned: Vec::new(),
             }
         }));
     }

@@ -470,7 +470,7 @@ async fn candidates_up_to(
     if lists.is_empty() {
         return Ok((Vec::new(), sources));
     }
-    let mut keys = gw.rules.index_keys(&[name.to_string()])?.into_iter().next().unwrap_or_default();
+    let mut keys = gw.rules.query_keys(name)?;
     if !whole_name {
         keys.retain(|k| !rules::matching::is_whole_name_key(k));
     }

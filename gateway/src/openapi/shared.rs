@@ -108,6 +108,22 @@ shared_schema!(
 );
 
 shared_schema!(
+    /// Which reading of a screened name scored.
+    NameReading => names(
+        "which reading of the screened name scored: as written; split where punctuation, an odd space or a syllable parts a word; look-alike letters read as the Latin they look like; or transliterated from a script the lists are not read in (to check against the identity document)",
+        rules::NameReading::ALL.iter().map(|s| s.as_str())
+    )
+);
+
+shared_schema!(
+    /// The spelling two name parts were compared in.
+    Spelling => names(
+        "the spelling two name parts were compared in: as written, or through a romanization table (Cyrillic in English, German or French transcription; Korean; Arabic; consonants only, for a name read from Arabic or Hebrew script)",
+        rules::Spelling::ALL.iter().map(|s| s.as_str())
+    )
+);
+
+shared_schema!(
     /// A reviewer's decision on a case.
     ReviewAction => names("dismiss (a false positive) or confirm", rules::ReviewAction::ALL.iter().map(|s| s.as_str()))
 );
@@ -179,6 +195,8 @@ mod tests {
             CaseStatus::schema(),
             CaseKind::schema(),
             EntryTopic::schema(),
+            NameReading::schema(),
+            Spelling::schema(),
             ReviewAction::schema(),
             Environment::schema(),
             OperationName::schema(),

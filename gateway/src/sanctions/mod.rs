@@ -24,7 +24,8 @@ use crate::lists::{Entries, ScoreBreakdown};
 use crate::openapi::answer::{Answer, Created};
 use crate::openapi::shared::{
     CaseKind as CaseKindName, CaseStatus as CaseStatusName, Email, EntryTopic as EntryTopicName, Environment as EnvironmentName,
-    ReviewAction as ReviewActionName, SanctionsStatus as SanctionsStatusName, Timestamp, UserQuery,
+    NameReading as NameReadingName, ReviewAction as ReviewActionName, SanctionsStatus as SanctionsStatusName, Spelling as SpellingName, Timestamp,
+    UserQuery,
 };
 use crate::openapi::OperationDoc;
 use crate::ports::{Row, Stmt};
@@ -172,6 +173,26 @@ struct CaseMatch<'a> {
     topic: &'static str,
     /// a digest of the entry's record as matched: a dismissal is remembered until it changes
     fingerprint: &'a str,
+    /// the reading of the screened name that scored (cases opened before readings were recorded have none)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<NameReadingName>, required = false)]
+    reading: Option<&'static str>,
+    /// the listed name's parts in order, each with the screened name's part aligned with it, then the screened
+    /// name's words left over (cases opened before alignments were recorded have none)
+    #[schema(required = false)]
+    aligned: Vec<AlignedPartView<'a>>,
+}
+
+/// A part of the listed name and the screened name's part aligned with it: one word, or neighbouring words read
+/// together. An empty `query` is a listed part not found; an empty `listed` a screened word left over.
+#[derive(Serialize, ToSchema)]
+#[schema(as = AlignedPart)]
+struct AlignedPartView<'a> {
+    listed: &'a str,
+    query: &'a str,
+    similarity: f64,
+    #[schema(value_type = SpellingName)]
+    spelling: &'static str,
 }
 
 /// A case with its matched entities: for the compliance team only.
@@ -303,7 +324,7 @@ pub(crate) struct ReviewMetrics {
 
 pub(crate) fn screen_doc() -> OperationDoc {
     OperationDoc::new("sanctions", "screen a signup against the sanctions lists")
-        .describe("A hit does not block signup: the user's transactions are held until review. `409 already_screened` when the user was screened with other details. `422 unreadable_name` when a name has a letter of a script the lists are not read in (Arabic, Han, Hebrew, Armenian…): send it in Latin letters. Production answers `503 vendor_unavailable` with no list loaded.")
+        .describe("A hit does not block signup: the user's transactions are held until review. `409 already_screened` when the user was screened with other details. `422 unreadable_name` when a name has letters of which none can be read (a name in another script is transliterated, screened, and a match on it flagged for the team to check against the document). Production answers `503 vendor_unavailable` with no list loaded.")
         .idempotent()
         .answers("the user was screened; a hit adds the hit fields and never names the matched entity")
         .or_200("the user was already screened with this request: the original result")
@@ -355,15 +376,13 @@ impl FromBody for Identity {
             f.reject("invalid_field", "email must be an e-mail address");
         }
         f.finish()?;
-        // a name is screened in the letters the lists are read in: one it cannot read would be screened without it
+        // a name in any script is read (another script's through its transliteration); one with letters of which
+        // nothing can be read would be screened as no name at all
         for (field, name) in [("first_name", &first_name), ("last_name", &last_name)] {
-            if let Some(letter) = rules::matching::unreadable_letter(name) {
+            if rules::matching::unreadable(name) {
                 return Err(ApiError::unprocessable(
                     "unreadable_name",
-                    format!(
-                        "{field} has a letter of a script the sanctions lists are not read in (U+{:04X}): send the name in Latin letters, as on the identity document's machine-readable zone",
-                        u32::from(letter)
-                    ),
+                    format!("{field} has letters of which none can be read: send the name as on the identity document"),
                 ));
             }
         }
@@ -513,6 +532,12 @@ pub(crate) fn open_case(
             score_breakdown: ScoreBreakdown { name: m.name_score, date_of_birth: m.date_of_birth_adjustment, nationality: m.nationality_adjustment },
             topic: m.topic.as_str(),
             fingerprint: &m.fingerprint,
+            reading: Some(m.reading.as_str()),
+            aligned: m
+                .aligned
+                .iter()
+                .map(|a| AlignedPartView { listed: &a.listed, query: &a.query, similarity: a.similarity, spelling: a.spelling.as_str() })
+                .collect(),
         })
         .collect();
     let mut statements = vec![store::insert_case(store::NewCase {

@@ -26,6 +26,12 @@ use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 use crate::types::named_enum;
 
+mod align;
+pub mod romanize;
+
+use align::{align, Alignment, Context};
+pub use romanize::Spelling;
+
 /// The score at or above which a screening is a hit, unless the environment
 /// sets its own: OFAC's own search defaults its slider to a similar level.
 pub const DEFAULT_HIT_THRESHOLD: f64 = 0.85;
@@ -104,43 +110,149 @@ pub struct ScoredCandidate {
     pub name_score: f64,
     pub date_of_birth_adjustment: f64,
     pub nationality_adjustment: f64,
+    /// the reading of the screened name that scored
+    #[serde(default)]
+    pub reading: NameReading,
+    /// the listed name's parts and the screened name's, as they aligned
+    #[serde(default)]
+    pub aligned: Vec<AlignedPart>,
+}
+
+/// A part of the listed name and the part of the screened name aligned
+/// with it: one word or neighbouring words read together. A listed part
+/// not found has an empty `query`; a word of the screened name left over
+/// has an empty `listed`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AlignedPart {
+    /// the listed name's words, as read
+    pub listed: String,
+    /// the screened name's words, as read
+    pub query: String,
+    /// 0 to 1
+    pub similarity: f64,
+    /// the spelling they were compared in
+    pub spelling: Spelling,
+}
+
+/// What an added word of the screened name costs, when every word of the
+/// listed name is found in order and the date of birth agrees: a real
+/// person's full name carries given names and surnames the list leaves out.
+/// With the nationality agreeing too, and without it (unknown on a side).
+const ADDED_WORD_AGREED: f64 = 0.04;
+const ADDED_WORD_DATE_ONLY: f64 = 0.06;
+/// Added words past this many cost nothing more.
+const ADDED_WORDS_COUNTED: usize = 3;
+
+/// The best alignment of a screened name with one listed name.
+struct NameMatch<'a> {
+    name: &'a String,
+    score: f64,
+    reading: NameReading,
+    query: &'a [String],
+    listed: Vec<String>,
+    alignment: Alignment,
 }
 
 /// Scores every candidate against the query, best first; entries that
 /// cannot be the person (not an individual) or score zero are left out.
+///
+/// A name's score comes from the alignment of its parts with the listed
+/// name's ([`align`]): mostly the share of the screened name that the
+/// listed one explains, a little the share of the listed name found. When
+/// every word of the listed name is found in order and the date of birth
+/// (and the nationality, where both sides know it) agree, the words the
+/// screened name adds cost only [`ADDED_WORD_AGREED`] each.
 pub fn score_candidates(query: &NameQuery, candidates: &[ListCandidate]) -> Vec<ScoredCandidate> {
-    let query_readings = readings(&query.name);
+    let query_readings = labelled_readings(&query.name);
     // A name whose split reading is made of common words is a common name, however it is joined.
-    let common = query_readings.iter().map(|r| common_name_factor(r)).fold(1.0f64, f64::min);
+    let common = query_readings.iter().map(|r| common_name_factor(&r.words)).fold(1.0f64, f64::min);
     // A common name says little about who someone is: the listed words it leaves out say more.
     let listed_share = if common < 1.0 { COMMON_LISTED_SHARE } else { LISTED_SHARE };
+    let query_korean = romanize::korean_nationality(&query.nationality) || query_readings.iter().any(|r| r.hangul);
+    let query_arabic = romanize::arabic_nationality(&query.nationality) || query_readings.iter().any(|r| r.abjad);
     let mut scored: Vec<ScoredCandidate> = candidates
         .iter()
         .enumerate()
         .filter(|(_, c)| matches!(c.kind, EntryKind::Individual | EntryKind::Unknown))
         .filter_map(|(i, c)| {
-            let (name_score, name) = c
-                .names
-                .iter()
-                .map(|n| (closest_reading(&query_readings, &readings(n), listed_share), n))
-                .fold((0.0f64, None), |best, (s, n)| if s > best.0 { (s, Some(n)) } else { best });
-            let name = name?;
-            let name_score = name_score * common;
             let dob = date_of_birth_adjustment(&query.date_of_birth, &c.dates_of_birth);
             let nationality = nationality_adjustment(&query.nationality, &c.nationalities);
-            let score = round4((name_score + dob + nationality).clamp(0.0, 1.0));
+            let added_word_cost = match (dob > 0.0, nationality) {
+                (true, n) if n > 0.0 => Some(ADDED_WORD_AGREED),
+                (true, n) if n == 0.0 => Some(ADDED_WORD_DATE_ONLY),
+                _ => None,
+            };
+            let korean = query_korean || c.nationalities.iter().any(|n| romanize::korean_nationality(n));
+            let arabic = query_arabic || c.nationalities.iter().any(|n| romanize::arabic_nationality(n));
+            let mut best: Option<NameMatch> = None;
+            for name in &c.names {
+                for listed in readings(name) {
+                    for q in &query_readings {
+                        let context = Context { korean, arabic, abjad: q.abjad };
+                        let alignment = align(&q.words, &listed, context);
+                        let as_asked = ((1.0 - listed_share) * alignment.query_coverage + listed_share * alignment.listed_coverage) * common;
+                        let with_added = added_word_cost
+                            .filter(|_| alignment.every_listed_found && alignment.in_order && alignment.extra_words > 0)
+                            .map(|cost| {
+                                let added = alignment.extra_words.min(ADDED_WORDS_COUNTED) as f64;
+                                (alignment.listed_coverage - cost * added) * common_name_factor(&listed)
+                            })
+                            .unwrap_or(0.0);
+                        let score = as_asked.max(with_added);
+                        if best.as_ref().is_none_or(|b| score > b.score) {
+                            best = Some(NameMatch { name, score, reading: q.kind, query: &q.words, listed: listed.clone(), alignment });
+                        }
+                    }
+                }
+            }
+            let best = best?;
+            let score = round4((best.score + dob + nationality).clamp(0.0, 1.0));
             (score > 0.0).then(|| ScoredCandidate {
                 index: i as u32,
-                name: name.clone(),
+                name: best.name.clone(),
                 score,
-                name_score: round4(name_score),
+                name_score: round4(best.score),
                 date_of_birth_adjustment: dob,
                 nationality_adjustment: nationality,
+                reading: best.reading,
+                aligned: aligned_parts(best.query, &best.listed, &best.alignment),
             })
         })
         .collect();
     scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.index.cmp(&b.index)));
     scored
+}
+
+/// The alignment as the compliance team reads it: the listed parts in the
+/// listed order with what they were aligned with, then the screened name's
+/// words left over.
+fn aligned_parts(query: &[String], listed: &[String], alignment: &Alignment) -> Vec<AlignedPart> {
+    let join = |words: &[String]| words.join(" ");
+    let mut parts = Vec::new();
+    let mut j = 0;
+    while j < listed.len() {
+        match alignment.blocks.iter().find(|b| b.listed.start == j) {
+            Some(b) => {
+                parts.push(AlignedPart {
+                    listed: join(&listed[b.listed.clone()]),
+                    query: join(&query[b.query.clone()]),
+                    similarity: round4(b.similarity),
+                    spelling: b.spelling,
+                });
+                j = b.listed.end;
+            }
+            None => {
+                parts.push(AlignedPart { listed: listed[j].clone(), query: String::new(), similarity: 0.0, spelling: Spelling::AsWritten });
+                j += 1;
+            }
+        }
+    }
+    for (i, word) in query.iter().enumerate() {
+        if !alignment.blocks.iter().any(|b| b.query.contains(&i)) {
+            parts.push(AlignedPart { listed: String::new(), query: word.clone(), similarity: 0.0, spelling: Spelling::AsWritten });
+        }
+    }
+    parts
 }
 
 /// The keys under which the store indexes a name, and looks a query up.
@@ -166,7 +278,7 @@ pub fn index_keys(name: &str) -> Vec<String> {
     // splits. A joined word is keyed from three letters: two joined initials
     // (`N.S.`) are no more a word than they were apart.
     let mut keys: Vec<String> = Vec::new();
-    for (joined, split) in reading_pairs(name) {
+    for (_, ReadAs { joined, split, .. }) in reading_pairs(name) {
         let split = split.unwrap_or_else(|| joined.clone());
         keys.extend(initials(&joined, &split));
         let joined = joined.iter().filter(|w| w.len() >= 3 && !split.contains(w));
@@ -174,9 +286,34 @@ pub fn index_keys(name: &str) -> Vec<String> {
     }
     let all = readings(name);
     keys.extend(all.iter().flatten().filter_map(|word| word.get(..3)).map(|head| alloc::format!("p:{head}")));
+    // a name read from a script that writes few vowels is found by its consonants (`a:mhmd`)
+    keys.extend(all.iter().flatten().map(|word| romanize::abjad(word)).filter(|c| c.len() >= 3).map(|c| alloc::format!("a:{c}")));
     if let Some(first) = all.first().and_then(|r| r.first()) {
         keys.push(alloc::format!("h:{}", first.get(..3).unwrap_or(first)));
         keys.push(alloc::format!("g:{}", first.get(..2).unwrap_or(first)));
+    }
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
+/// The keys a screened name is looked up by: its [`index_keys`] (the
+/// consonant keys only for a name read from a script that writes few
+/// vowels: a Latin name's vowels are written), and the Soundex and prefix
+/// keys of each word's other romanizations ([`romanize::lookup_spellings`]),
+/// so that `Jewgeni` finds `Yevgeniy` and `Gim` finds `Kim`. The listed
+/// names are indexed only as written: their keys do not change.
+pub fn query_keys(name: &str) -> Vec<String> {
+    let read = labelled_readings(name);
+    let abjad = read.iter().any(|r| r.abjad);
+    let mut keys: Vec<String> = index_keys(name).into_iter().filter(|k| abjad || !k.starts_with("a:")).collect();
+    for word in read.iter().flat_map(|r| r.words.iter()).filter(|w| w.len() >= 2) {
+        for spelling in romanize::lookup_spellings(word) {
+            keys.push(soundex(&spelling));
+            if let Some(head) = spelling.get(..3) {
+                keys.push(alloc::format!("p:{head}"));
+            }
+        }
     }
     keys.sort();
     keys.dedup();
@@ -210,55 +347,10 @@ pub fn is_whole_name_key(key: &str) -> bool {
     key.starts_with("h:") || key.starts_with("g:")
 }
 
-/// The similarity of the closest pair of readings of two names.
-fn closest_reading(query: &[Vec<String>], candidate: &[Vec<String>], listed_share: f64) -> f64 {
-    query.iter().flat_map(|q| candidate.iter().map(move |c| weighed_similarity(q, c, listed_share))).fold(0.0, f64::max)
-}
-
 /// How alike two names are, from 0 to 1, whatever the order of their words.
 pub fn name_similarity(query: &[String], candidate: &[String]) -> f64 {
-    weighed_similarity(query, candidate, LISTED_SHARE)
-}
-
-/// [`name_similarity`], the listed name's coverage weighing `listed_share`.
-fn weighed_similarity(query: &[String], candidate: &[String], listed_share: f64) -> f64 {
-    if query.is_empty() || candidate.is_empty() {
-        return 0.0;
-    }
-    // `from_query`: whether `from` is the query (the similarity of a word and
-    // an initial depends on which side gave only the initial).
-    let covered = |from: &[String], to: &[String], from_query: bool| -> f64 {
-        let mut used = alloc::vec![false; to.len()];
-        let mut order: Vec<usize> = (0..from.len()).collect();
-        order.sort_by_key(|i| core::cmp::Reverse(from[*i].len()));
-        let (mut total, mut weight) = (0.0, 0.0);
-        for i in order {
-            let word = &from[i];
-            let best = to
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| !used[*j])
-                .map(|(j, w)| (j, if from_query { word_similarity(word, w) } else { word_similarity(w, word) }))
-                .fold((None, 0.0f64), |best, (j, s)| if s > best.1 { (Some(j), s) } else { best });
-            if let (Some(j), _) = best {
-                used[j] = true;
-            }
-            let w = word_weight(word);
-            total += w * best.1;
-            weight += w;
-        }
-        if weight == 0.0 {
-            0.0
-        } else {
-            total / weight
-        }
-    };
-    let query_side = covered(query, candidate, true);
-    let candidate_side = covered(candidate, query, false);
-    // Every word asked for weighs most (OFAC's search scores a name whose
-    // words are all found at or near 100); words the list has and the query
-    // lacks (a patronymic, a middle name) lower the score a little.
-    (1.0 - listed_share) * query_side + listed_share * candidate_side
+    let alignment = align(query, candidate, Context::default());
+    (1.0 - LISTED_SHARE) * alignment.query_coverage + LISTED_SHARE * alignment.listed_coverage
 }
 
 /// Short words (particles, initials) count less than long ones.
@@ -407,8 +499,41 @@ enum Reads {
     /// punctuation, a symbol or an invisible character: inside a word it
     /// joins it, or splits it in the split reading
     Inner,
-    /// white space, or a letter of a script not folded: a break between words
+    /// letters of a script the tables do not fold, read through a
+    /// transliteration (AnyAscii): a syllable (Han, Hangul, Yi) stands apart
+    /// in the split reading
+    Transliterated { text: String, syllable: bool, script: Script },
+    /// the ASCII space, or a letter no transliteration reads: a break between words
     Break,
+}
+
+/// The kind of script a transliterated letter came from, for the tables that
+/// apply to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Script {
+    /// Arabic, Hebrew, Syriac, Thaana: few vowels are written
+    Abjad,
+    Hangul,
+    Other,
+}
+
+fn script_of(c: char) -> Script {
+    match c {
+        '\u{590}'..='\u{7BF}' | '\u{860}'..='\u{8FF}' | '\u{FB1D}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFF}' => Script::Abjad,
+        '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}' | '\u{A960}'..='\u{A97F}' | '\u{AC00}'..='\u{D7FF}' => Script::Hangul,
+        _ => Script::Other,
+    }
+}
+
+/// A letter of a script the tables do not fold, through AnyAscii's
+/// transliteration (its tables follow each script's common romanization:
+/// Pinyin for Han, Revised Romanization for Hangul, Hepburn for kana);
+/// none when it has no Latin reading.
+fn transliterate(c: char) -> Option<Reads> {
+    let text = any_ascii::any_ascii_char(c);
+    let syllable = text.len() > 1 && text.starts_with(|l: char| l.is_ascii_uppercase());
+    let text: String = text.chars().filter(char::is_ascii_alphanumeric).map(|l| l.to_ascii_lowercase()).collect();
+    (!text.is_empty()).then(|| Reads::Transliterated { text, syllable, script: script_of(c) })
 }
 
 /// How a name's Cyrillic and Greek letters are read: as their sound (a
@@ -487,28 +612,38 @@ fn read_char(c: char, alphabet: Alphabet) -> Reads {
         return Reads::Letters(base);
     }
     if c.is_alphanumeric() {
-        Reads::Break
+        transliterate(c).unwrap_or(Reads::Break)
     } else {
         Reads::Inner
     }
 }
 
-/// The first letter or digit of a name that no reading reads: one of a
-/// script the lists are not read in (Arabic, Han, Hebrew, Armenian…). The
-/// name would be screened without it, so a screening refuses it instead.
-pub fn unreadable_letter(name: &str) -> Option<char> {
-    composed(name).find(|c| c.is_alphanumeric() && matches!(read_char(*c, Alphabet::Sound), Reads::Break))
+/// Whether a name has letters or digits and no reading reads any of them:
+/// nothing of it could be screened, so a screening refuses it. A name in
+/// any script with a transliteration is read (and its matches flagged).
+pub fn unreadable(name: &str) -> bool {
+    composed(name).any(char::is_alphanumeric) && readings(name).iter().all(Vec::is_empty)
 }
 
 /// The name composed (NFKC) as it is read. Apostrophes, spacing accents and
 /// invisible characters are taken out first (`Sanc\u{AD}tionov` is
-/// `Sanctionov`), except the Hangul fillers: a blank that renders as nothing
-/// is kept as one zero-width space, read as inner punctuation, so that it
-/// parts two words in the split reading and joins them in the other.
+/// `Sanctionov`), except the Hangul fillers, the white space other than the
+/// ASCII space and the control characters: each is kept as one zero-width
+/// space, read as inner punctuation, so that it parts two words in the
+/// split reading and joins them in the other (composition would make most
+/// of these spaces an ASCII space, a break in every reading).
 fn composed(name: &str) -> impl Iterator<Item = char> + '_ {
-    name.split(is_blank_filler).enumerate().flat_map(|(i, piece)| {
+    name.split(|c| is_blank_filler(c) || is_odd_space(c)).enumerate().flat_map(|(i, piece)| {
         (i > 0).then_some('\u{200B}').into_iter().chain(piece.chars().filter(|c| !is_apostrophe(*c) && !is_invisible(*c)).nfkc())
     })
+}
+
+/// White space other than the ASCII space (tabs, line breaks, the
+/// no-break, thin, hair and ideographic spaces, NEL) and control
+/// characters: set between the words of a name they part it, set inside a
+/// word they were slipped in. Both readings are kept (see [`composed`]).
+fn is_odd_space(c: char) -> bool {
+    c != ' ' && (c.is_whitespace() || c.is_control())
 }
 
 /// The Hangul fillers: invisible, yet set between words as a blank.
@@ -516,37 +651,97 @@ fn is_blank_filler(c: char) -> bool {
     matches!(c, '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}')
 }
 
+named_enum!(
+    /// Which reading of the screened name scored: as written; split where
+    /// punctuation, an odd space or a syllable parts a word; with look-alike
+    /// letters of another script read as the Latin they look like; or
+    /// through the transliteration of a script the lists are not read in
+    /// (a match so read is for the team to check against the document).
+    NameReading {
+        AsWritten = "as_written",
+        Split = "split",
+        LookAlike = "look_alike",
+        LookAlikeSplit = "look_alike_split",
+        Transliterated = "transliterated",
+        TransliteratedSplit = "transliterated_split"
+    }
+);
+
+// `named_enum!` cannot mark a default variant for `derive(Default)`.
+#[allow(clippy::derivable_impls)]
+impl Default for NameReading {
+    fn default() -> Self {
+        NameReading::AsWritten
+    }
+}
+
+/// One reading of a name: its words and how they were read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Reading {
+    kind: NameReading,
+    words: Vec<String>,
+    /// read from a script that writes few vowels
+    abjad: bool,
+    /// read from Hangul
+    hangul: bool,
+}
+
 /// A name's readings as people read it: compatibility forms composed
 /// (NFKC), marks and apostrophes dropped, letters folded to lower-case
-/// ASCII. The first reading joins a word that punctuation or an invisible
-/// character interrupts (`Sanc-tionov`, `Jean-Pierre` as `jeanpierre`); the
-/// second, present only when it differs, splits it there (`jean pierre`). A
-/// name with Cyrillic or Greek letters that look like Latin ones is read
-/// again with them as those Latin letters, when that reads otherwise: a
-/// look-alike letter does not hide a listed name.
+/// ASCII. The first reading joins a word that punctuation, an odd space or
+/// an invisible character interrupts (`Sanc-tionov`, `Jean-Pierre` as
+/// `jeanpierre`); the second, present only when it differs, splits it there
+/// (`jean pierre`). A name with Cyrillic or Greek letters that look like
+/// Latin ones is read again with them as those Latin letters, when that
+/// reads otherwise: a look-alike letter does not hide a listed name.
+/// Letters of the scripts the tables do not fold are transliterated.
 pub fn readings(name: &str) -> Vec<Vec<String>> {
-    let mut all = Vec::new();
-    for (joined, split) in reading_pairs(name) {
-        for reading in core::iter::once(joined).chain(split) {
-            if !all.contains(&reading) {
-                all.push(reading);
+    labelled_readings(name).into_iter().map(|r| r.words).collect()
+}
+
+fn labelled_readings(name: &str) -> Vec<Reading> {
+    let mut all: Vec<Reading> = Vec::new();
+    for (alphabet, read) in reading_pairs(name) {
+        let (joined_kind, split_kind) = match (alphabet, read.transliterated) {
+            (Alphabet::Shape, _) => (NameReading::LookAlike, NameReading::LookAlikeSplit),
+            (Alphabet::Sound, true) => (NameReading::Transliterated, NameReading::TransliteratedSplit),
+            (Alphabet::Sound, false) => (NameReading::AsWritten, NameReading::Split),
+        };
+        let both = core::iter::once((joined_kind, read.joined)).chain(read.split.map(|s| (split_kind, s)));
+        for (kind, words) in both {
+            if !all.iter().any(|r| r.words == words) {
+                all.push(Reading { kind, words, abjad: read.abjad, hangul: read.hangul });
             }
         }
     }
     all
 }
 
-/// The name's (joined, split) readings: by sound, then by shape when that reads otherwise.
-fn reading_pairs(name: &str) -> Vec<(Vec<String>, Option<Vec<String>>)> {
-    let sound = read_as(name, Alphabet::Sound);
-    let shape = composed(name).any(|c| looks_like(c).is_some()).then(|| read_as(name, Alphabet::Shape)).filter(|s| *s != sound);
-    core::iter::once(sound).chain(shape).collect()
+/// A name read in one alphabet: joined where a word is interrupted, and
+/// split there when that reads otherwise.
+struct ReadAs {
+    joined: Vec<String>,
+    split: Option<Vec<String>>,
+    transliterated: bool,
+    abjad: bool,
+    hangul: bool,
 }
 
-fn read_as(name: &str, alphabet: Alphabet) -> (Vec<String>, Option<Vec<String>>) {
+/// The name's readings: by sound, then by shape when that reads otherwise.
+fn reading_pairs(name: &str) -> Vec<(Alphabet, ReadAs)> {
+    let sound = read_as(name, Alphabet::Sound);
+    let shape = composed(name)
+        .any(|c| looks_like(c).is_some())
+        .then(|| read_as(name, Alphabet::Shape))
+        .filter(|s| s.joined != sound.joined || s.split != sound.split);
+    core::iter::once((Alphabet::Sound, sound)).chain(shape.map(|s| (Alphabet::Shape, s))).collect()
+}
+
+fn read_as(name: &str, alphabet: Alphabet) -> ReadAs {
     let (mut joined, mut split) = (Vec::new(), Vec::new());
     let (mut word, mut part) = (String::new(), String::new());
     let mut interrupted = false;
+    let (mut transliterated, mut abjad, mut hangul) = (false, false, false);
     fn end_word(word: &mut String, part: &mut String, joined: &mut Vec<String>, split: &mut Vec<String>) {
         if !word.is_empty() {
             joined.push(core::mem::take(word));
@@ -565,6 +760,18 @@ fn read_as(name: &str, alphabet: Alphabet) -> (Vec<String>, Option<Vec<String>>)
                 word.push_str(&text);
                 part.push_str(&text);
             }
+            Reads::Transliterated { text, syllable, script } => {
+                transliterated = true;
+                abjad |= script == Script::Abjad;
+                hangul |= script == Script::Hangul;
+                if (interrupted || syllable) && !part.is_empty() {
+                    split.push(core::mem::take(&mut part));
+                }
+                // a syllable stands apart from what follows it too
+                interrupted = syllable;
+                word.push_str(&text);
+                part.push_str(&text);
+            }
             Reads::Nothing => {}
             Reads::Inner => interrupted = !word.is_empty(),
             Reads::Break => {
@@ -575,10 +782,10 @@ fn read_as(name: &str, alphabet: Alphabet) -> (Vec<String>, Option<Vec<String>>)
     }
     end_word(&mut word, &mut part, &mut joined, &mut split);
     let split = (split != joined).then_some(split);
-    (joined, split)
+    ReadAs { joined, split, transliterated, abjad, hangul }
 }
 
-/// The Latin letter a Cyrillic or Greek letter looks like (Unicode's
+/// The Latin letter a Cyrillic, Greek or Armenian letter looks like (Unicode's
 /// confusables, UTS #39), where its sound reads otherwise or not at all:
 /// `Р` is `p` to the eye.
 fn looks_like(c: char) -> Option<&'static str> {
@@ -597,6 +804,13 @@ fn looks_like(c: char) -> Option<&'static str> {
         'Ν' | 'η' => "n",
         'ν' => "v",
         'υ' => "u",
+        // Armenian
+        'ս' => "u",
+        'օ' | 'Օ' => "o",
+        'ո' => "n",
+        'հ' => "h",
+        'զ' => "q",
+        'ց' => "g",
         _ => return None,
     })
 }
@@ -1157,33 +1371,45 @@ mod tests {
     }
 
     #[test]
-    fn a_letter_of_a_script_the_lists_are_not_read_in_is_found() {
-        for (name, letter) in [
-            ("\u{639}\u{628}\u{62F} \u{627}\u{644}\u{62D}\u{648}\u{62B}\u{64A}", '\u{639}'),
-            ("Vladimir P\u{57D}tin", '\u{57D}'),
-            ("Olimzhon Sadik\u{585}v", '\u{585}'),
-            ("\u{5BC}\u{5D3}\u{5D5}\u{5D3}", '\u{5D3}'),
-            ("\u{4E60}\u{8FD1}\u{5E73}", '\u{4E60}'),
-            ("Ali \u{661}", '\u{661}'),
+    fn a_name_in_a_script_the_lists_are_not_read_in_is_transliterated() {
+        for (name, words) in [
+            ("\u{4E60}\u{8FD1}\u{5E73}", &["xijinping"][..]),
+            ("\u{AE40}\u{C815}\u{C740}", &["gimjeongeun"]),
+            ("\u{645}\u{62D}\u{645}\u{62F}", &["mhmd"]),
+            ("Vladimir P\u{57D}tin", &["vladimir", "pstin"]),
         ] {
-            assert_eq!(unreadable_letter(name), Some(letter), "{name}");
+            let read = labelled_readings(name);
+            assert_eq!(read[0].words, words, "{name}");
+            assert!(matches!(read[0].kind, NameReading::Transliterated), "{name}");
+            assert!(!unreadable(name), "{name}");
         }
-        // the twins: Latin with any marks, Cyrillic, Greek, full-width forms, invisible characters and apostrophes are read
-        for name in [
-            "Zo\u{eb} O'Neil",
-            "\u{18f}liyev",
-            "\u{41f}\u{443}\u{442}\u{438}\u{43d} \u{452}\u{43e}\u{440}\u{452}\u{435}",
-            "\u{395}\u{3bb}\u{3ad}\u{3bd}\u{3b7}",
-            "\u{FF30}\u{FF55}\u{FF54}\u{FF49}\u{FF4E}",
-            "Jose\u{301} Sanc\u{AD}tionov",
-            "\u{126}al \u{14A}oa Isma\u{2BF}il 3rd",
-            "Nguy\u{1EC5}n \u{1D8}",
-            "\u{1E9E}tra\u{1E9E}e \u{263}ar\u{28B}e",
-            "\u{4B7}\u{43E}\u{43D} \u{497}\u{438}\u{43B}\u{4D5}\u{49D}",
-            "Den\u{294}\u{1C0}a",
-        ] {
-            assert_eq!(unreadable_letter(name), None, "{name}");
+        // an Armenian letter that looks like a Latin one is read as that letter too
+        assert!(readings("Vladimir P\u{57D}tin").contains(&alloc::vec!["vladimir".to_string(), "putin".into()]));
+        assert_eq!(score("Vladimir P\u{57D}tin", &["PUTIN, Vladimir"]), 1.0);
+        // a syllable stands apart in the split reading
+        assert_eq!(readings("\u{4E60}\u{8FD1}\u{5E73}")[1], ["xi", "jin", "ping"]);
+        // the twins: Latin, Cyrillic and Greek are read as before, not transliterated
+        for name in ["Zo\u{eb} O'Neil", "\u{41f}\u{443}\u{442}\u{438}\u{43d}", "\u{395}\u{3bb}\u{3ad}\u{3bd}\u{3b7}", "\u{126}al \u{14A}oa"] {
+            assert!(labelled_readings(name).iter().all(|r| !matches!(r.kind, NameReading::Transliterated | NameReading::TransliteratedSplit)), "{name}");
         }
+        // only a name of letters no table or transliteration reads is unreadable
+        assert!(unreadable("\u{12168}\u{12168}"));
+        assert!(!unreadable("\u{12168} Smith"));
+        assert!(!unreadable("-"), "punctuation alone has no letter to refuse");
+    }
+
+    #[test]
+    fn every_odd_space_and_control_inside_a_word_is_read_as_nothing_and_as_a_break() {
+        for space in ['\u{200A}', '\u{2009}', '\u{B}', '\u{85}', '\u{3000}', '\u{A0}', '\u{2002}', '\u{1680}', '\u{2028}', '\t', '\n', '\u{7}', '\u{1F}'] {
+            assert_eq!(boris(&alloc::format!("Sanc{space}tionov"), "Boris"), 1.0, "U+{:04X}", space as u32);
+            assert!(index_keys(&alloc::format!("Boris Sanc{space}tionov")).contains(&soundex("sanctionov")), "U+{:04X}", space as u32);
+            // between words it parts them
+            assert_eq!(boris("Sanctionov", &alloc::format!("Boris{space}")), 1.0, "U+{:04X}", space as u32);
+            assert_eq!(score(&alloc::format!("Vladimir{space}Putin"), &["PUTIN, Vladimir"]), 1.0, "U+{:04X}", space as u32);
+        }
+        // the twin: the ASCII space is a break only (the alignment still reads the two words together)
+        assert_eq!(readings("Sanc tionov"), alloc::vec![alloc::vec!["sanc".to_string(), "tionov".into()]]);
+        assert_eq!(readings("Sanc\u{A0}tionov").len(), 2);
     }
 
     #[test]
@@ -1377,8 +1603,79 @@ mod tests {
             assert!(!shares(query, listed), "{query} / {listed}: {:?} {:?}", index_keys(query), index_keys(listed));
         }
         // the families are told apart by their form: a prefix is never a Soundex code
-        assert_eq!(index_keys("Vladimir Putin"), ["P350", "V435", "g:vl", "h:vla", "p:put", "p:vla"]);
+        assert_eq!(index_keys("Vladimir Putin"), ["P350", "V435", "a:ptn", "a:vldmr", "g:vl", "h:vla", "p:put", "p:vla"]);
         assert_eq!(index_keys("PUTIN, Vladimir").last().map(String::as_str), Some("p:vla"));
         assert!(index_keys("PUTIN, Vladimir").contains(&"h:put".to_string()), "the first word as written heads the name");
+    }
+}
+
+#[cfg(test)]
+mod issue_45 {
+    extern crate std;
+    use super::*;
+    use alloc::string::ToString;
+
+    fn listed(name: &str, dob: &str, nationality: &str) -> ListCandidate {
+        ListCandidate {
+            source: "test".into(),
+            entity_id: "1".into(),
+            kind: EntryKind::Individual,
+            names: alloc::vec![name.to_string()],
+            dates_of_birth: alloc::vec![dob.into()],
+            nationalities: alloc::vec![nationality.into()],
+            topic: EntryTopic::Sanction,
+            fingerprint: String::new(),
+        }
+    }
+
+    fn scored(name: &str, dob: &str, nationality: &str, entry: &ListCandidate) -> ScoredCandidate {
+        let q = NameQuery { name: name.into(), date_of_birth: dob.into(), nationality: nationality.into() };
+        score_candidates(&q, core::slice::from_ref(entry)).into_iter().next().unwrap_or(ScoredCandidate {
+            index: 0,
+            name: String::new(),
+            score: 0.0,
+            name_score: 0.0,
+            date_of_birth_adjustment: 0.0,
+            nationality_adjustment: 0.0,
+            reading: NameReading::AsWritten,
+            aligned: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn print_scores() {
+        let e = listed("ROTENBERG, Arkady", "1951-12-15", "RU");
+        for (n, d, c) in [
+            ("Arkady Romanovich Rotenberg", "1951-12-15", "RU"),
+            ("Arkady Romanovich Rotenberg", "1990-01-01", "RU"),
+            ("Arkady Rotenberg-Smith", "1951-12-15", "RU"),
+            ("Arkady Rotenberg Smith", "1951-12-15", "RU"),
+            ("Rotenberg Arkady Romanovich", "1951-12-15", "RU"),
+        ] {
+            std::println!("{n} {d}: {:?}", scored(n, d, c, &e).score);
+        }
+        let e = listed("KIM, Jong Un", "1984-01-08", "KP");
+        for n in ["Kim Jongun", "Kim Chong Un", "Gim Jeong Eun", "Kimjong Un", "Kim Jong Il", "Gim Jeong Su", "\u{AE40}\u{C815}\u{C740}"] {
+            let s = scored(n, "1984-01-08", "KP", &e);
+            std::println!("{n}: {} {:?}", s.score, s.reading);
+        }
+        let e = listed("PRIGOZHIN, Yevgeniy Viktorovich", "1961-06-01", "RU");
+        for n in ["Jewgeni Prigoschin", "Ievgueni Prigojine", "Evgeny Prigozhin", "Jewgeni Viktorowitsch Prigoschin"] {
+            std::println!("{n}: {}", scored(n, "1961-06-01", "RU", &e).score);
+        }
+        let e = listed("NASRALLAH, Hassan", "1960-08-31", "LB");
+        for n in ["Hassan Nasr Allah", "Hasan Nasrullah", "\u{62D}\u{633}\u{646} \u{646}\u{635}\u{631} \u{627}\u{644}\u{644}\u{647}"] {
+            let s = scored(n, "1960-08-31", "LB", &e);
+            std::println!("{n}: {} {:?} {:?}", s.score, s.reading, s.aligned);
+        }
+        let e = listed("WANG, Xiaoming", "1975-01-01", "CN");
+        for n in ["\u{5C0F}\u{660E} \u{738B}", "\u{738B}\u{5C0F}\u{660E}", "\u{738B}\u{5C0F}\u{7EA2}"] {
+            let s = scored(n, "1975-01-01", "CN", &e);
+            std::println!("{n}: {} {:?} {:?}", s.score, s.reading, s.aligned);
+        }
+        let e = listed("ABD AL-RAHMAN, Testawi", "1970-07-07", "SY");
+        for n in ["Testawi Abdulrahman", "Testawi Abdel Rahman", "Testawi Abd al Rahman"] {
+            std::println!("{n}: {}", scored(n, "1970-07-07", "SY", &e).score);
+        }
     }
 }
