@@ -91,7 +91,7 @@ impl Gateway {
         (report.users_rescreened, report.rescreen_errors) = (report.users_rescreened + screened, report.rescreen_errors + failed);
         report.snapshots_taken = crate::exclusions::take_daily_snapshots(self, now).await?;
         // contacts stored before the contact keys, a bounded batch a round (matched by their stored form meanwhile)
-        let rekeyed = crate::exclusions::rekey_contacts(self, self.config.work.scheduled_batch).await?;
+        let rekeyed = crate::exclusions::rekey_contacts(self.store.as_ref(), self.config.work.scheduled_batch).await?;
         (report.contacts_rekeyed, report.more_due) = (rekeyed.exclusions + rekeyed.users, report.more_due || rekeyed.more);
         // new events may wait; pruning alone gives the delivery loop nothing to do
         if report != ScheduledReport::default() {

@@ -388,11 +388,13 @@ pub(crate) fn register_doc() -> OperationDoc {
         .describe("At least one of `email` and `phone` is required. Every operator of the environment is told by webhook.")
         .idempotent()
         .or_200("a repeat of the same registration: the original result")
-        .errors(&[404, 409])
+        .errors(&[404, 409, 422])
 }
 
 pub(crate) fn check_doc() -> OperationDoc {
     OperationDoc::new("exclusions", "whether an e-mail address or phone is excluded, across operators")
+        .describe("A phone is read in the tenant's jurisdiction and compared as E.164; an e-mail address by its mailbox (see `Email`). `422 unreadable_phone` when the phone cannot be read.")
+        .errors(&[422])
 }
 
 pub(crate) fn snapshot_doc() -> OperationDoc {
@@ -400,7 +402,7 @@ pub(crate) fn snapshot_doc() -> OperationDoc {
 }
 
 pub(crate) fn import_from_regulator_doc() -> OperationDoc {
-    OperationDoc::new("admin", "import exclusions made through the regulator's form").idempotent().errors(&[409])
+    OperationDoc::new("admin", "import exclusions made through the regulator's form").idempotent().errors(&[409, 422])
 }
 
 pub(crate) fn export_to_regulator_doc() -> OperationDoc {
@@ -893,11 +895,11 @@ fn old_keys(email: Option<&str>, phone: Option<&str>, jurisdiction: &str) -> (Op
 /// version, with keys made from what it holds) and beside writers, whose new
 /// rows are keyed as written. Until a row is re-keyed, every check also
 /// compares its stored form, so nothing registered before is lost meanwhile.
-pub async fn rekey_contacts(gw: &Gateway, batch: i64) -> ApiResult<Rekeyed> {
+pub async fn rekey_contacts(store: &dyn crate::ports::Store, batch: i64) -> ApiResult<Rekeyed> {
     let version = crate::input::CONTACT_KEYS_VERSION;
     let batch = batch.max(1);
-    let exclusions = store::unkeyed_exclusions(gw.store.as_ref(), version, batch).await?;
-    let users = store::unkeyed_users(gw.store.as_ref(), version, batch).await?;
+    let exclusions = store::unkeyed_exclusions(store, version, batch).await?;
+    let users = store::unkeyed_users(store, version, batch).await?;
     let mut statements = Vec::with_capacity(exclusions.len() + users.len());
     for row in &exclusions {
         let (email_key, phone_key) = old_keys(row.email.as_deref(), row.phone.as_deref(), &row.jurisdiction);
@@ -909,7 +911,7 @@ pub async fn rekey_contacts(gw: &Gateway, batch: i64) -> ApiResult<Rekeyed> {
         statements.push(store::rekey_user(row, email_key, kyc_email_key, phone_key, version));
     }
     if !statements.is_empty() {
-        gw.store.batch(statements).await?;
+        store.batch(statements).await?;
     }
     let more = exclusions.len() as i64 >= batch || users.len() as i64 >= batch;
     Ok(Rekeyed { exclusions: exclusions.len(), users: users.len(), more })
