@@ -814,8 +814,8 @@ pub struct MailboxAliases {
 ///   `@googlemail.com` and `@gmail.com` are the same account (Gmail Help,
 ///   "Why does my address say googlemail.com").
 /// - Fastmail: Fastmail Help, "Plus addressing and subdomain addressing"
-///   (fastmail.help/hc/en-us/articles/360060591053): "the part between the
-///   + and the @ is ignored for determining which account it belongs to".
+///   (fastmail.help/hc/en-us/articles/360060591053): the part between the `+`
+///   and the `@` is ignored for determining which account it belongs to.
 ///   Only Fastmail's own main domains are listed; its many other domains,
 ///   and custom domains, compare as delivered.
 /// - Proton: Proton Support, "Types of email addresses and aliases"
