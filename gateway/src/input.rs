@@ -643,14 +643,84 @@ pub fn normalize_email(raw: &str) -> Option<String> {
     ok.then_some(email)
 }
 
-/// Digits only, with an international `00` prefix dropped, so that
-/// `+44 7700-900123`, `0044 7700 900123` and `447700900123` are one number;
-/// a trunk `(0)` written after the country code is not dialled from abroad
-/// (`+44 (0)7700 900123` is `447700900123`).
-pub fn normalize_phone(raw: &str) -> Option<String> {
+/// The version of the contact keys ([`email_key`], [`Phone::key`]): a row
+/// keyed under an older one is re-keyed by the scheduled work
+/// (`exclusions::rekey_contacts`), and matched by its stored form until then.
+pub const CONTACT_KEYS_VERSION: i64 = 1;
+
+/// Why a phone number is not taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PhoneError {
+    /// not the shape of a phone number: a letter, or fewer than 7 or more than 15 digits (400 `invalid_field`)
+    NotAPhone,
+    /// the shape of one, but libphonenumber cannot read it as a number in the
+    /// region, or, with no region, as an international number (422 [`UNREADABLE_PHONE`])
+    Unreadable,
+}
+
+/// The code of a phone number that has the shape of one but cannot be read
+/// as a number (in the tenant's jurisdiction's region, or internationally).
+pub const UNREADABLE_PHONE: &str = "unreadable_phone";
+
+impl PhoneError {
+    /// The API error for the field `name`.
+    pub fn error(self, name: &str) -> ApiError {
+        match self {
+            PhoneError::NotAPhone => ApiError::bad_request(INVALID_FIELD, format!("{name} must be a phone number of 7 to 15 digits")),
+            PhoneError::Unreadable => ApiError::unprocessable(UNREADABLE_PHONE, format!("{name} {}", PhoneError::UNREADABLE)),
+        }
+    }
+
+    /// What an unreadable number is told, after the field's name.
+    pub const UNREADABLE: &'static str = "cannot be read as a phone number: give it in international format (+ and the country code), or in the national format of the tenant's jurisdiction";
+}
+
+/// The region in which a tenant's jurisdiction reads a national-format
+/// phone number: the profile's country (`GB`, `SE`, `DE`, `NL`; `CA` for
+/// `CA-ON`); none for `default`, whose numbers must be international.
+pub fn phone_region(jurisdiction: &str) -> Option<phonenumber::country::Id> {
+    let country = jurisdiction.split('-').next().unwrap_or_default();
+    if !is_upper_code(country, 2) {
+        return None;
+    }
+    country.parse().ok()
+}
+
+/// A phone number as libphonenumber reads it: stored and compared as E.164.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Phone {
+    /// `+447700900123`
+    e164: String,
+}
+
+impl Phone {
+    /// What is compared: E.164 (`+447700900123`).
+    pub fn key(&self) -> &str {
+        &self.e164
+    }
+
+    /// What is stored and shown: E.164's digits, the form the API always
+    /// showed for an international number (`447700900123`), and the form
+    /// rows of before the contact keys hold (matched until re-keyed).
+    pub fn digits(&self) -> &str {
+        self.e164.trim_start_matches('+')
+    }
+}
+
+/// Reads a phone number with libphonenumber's rules (`docs/decisions.md`,
+/// "phone numbers"). The separators space ( ) . - are allowed; a trunk `(0)`
+/// written after the country code is not dialled (`+44 (0)7700 900123`).
+/// With `+` or `00` it is international in any region; without, it is read
+/// in `region`, the tenant's jurisdiction (`07700 900123` in GB, and the
+/// region's own country code before a national number, `447700900123` in
+/// GB, as libphonenumber reads them). With no region, digits without a
+/// prefix are international as they always were (`447700900123`), and a
+/// national number (a leading trunk `0`) cannot be read: it is refused, never
+/// kept as a key no international form of the number would find.
+pub fn read_phone(raw: &str, region: Option<phonenumber::country::Id>) -> Result<Phone, PhoneError> {
     let trimmed = raw.trim();
     if trimmed.chars().any(|c| !(c.is_ascii_digit() || " +-().".contains(c))) {
-        return None;
+        return Err(PhoneError::NotAPhone);
     }
     let compact: String = trimmed.chars().filter(|c| !" -.".contains(*c)).collect();
     // the `(0)` right after `+` or `00` and a country code of one to three digits
@@ -663,9 +733,108 @@ pub fn normalize_phone(raw: &str) -> Option<String> {
         _ => compact,
     };
     let digits: String = dialled.chars().filter(char::is_ascii_digit).collect();
-    let digits = digits.strip_prefix("00").map(str::to_string).unwrap_or(digits);
-    (7..=15).contains(&digits.len()).then_some(digits)
+    let international = dialled.starts_with('+') || dialled.starts_with("00");
+    let significant = if dialled.starts_with("00") { &digits[2..] } else { &digits[..] };
+    if !(7..=15).contains(&significant.len()) || dialled.matches('+').count() > usize::from(dialled.starts_with('+')) {
+        return Err(PhoneError::NotAPhone);
+    }
+    let number = match (international, region) {
+        (true, _) => phonenumber::parse(None, format!("+{significant}")),
+        (false, Some(region)) => phonenumber::parse(Some(region), &digits),
+        (false, None) if !digits.starts_with('0') => phonenumber::parse(None, format!("+{digits}")),
+        (false, None) => return Err(PhoneError::Unreadable),
+    }
+    .map_err(|_| PhoneError::Unreadable)?;
+    let e164 = number.format().mode(phonenumber::Mode::E164).to_string();
+    possible(&number, &e164).then_some(Phone { e164 }).ok_or(PhoneError::Unreadable)
 }
+
+/// Whether the national number has a length the country's numbers have
+/// (libphonenumber's possible lengths): a number cut short, or run on, is
+/// not read as some other number of that country.
+fn possible(number: &phonenumber::PhoneNumber, e164: &str) -> bool {
+    let code = number.code().value();
+    let national = e164.len().saturating_sub(1 + code.to_string().len());
+    let Some(regions) = phonenumber::metadata::DATABASE.by_code(&code) else { return false };
+    let Ok(national) = u16::try_from(national) else { return false };
+    // the metadata keeps the lengths by type of number (the general ones are empty)
+    regions.into_iter().any(|m| {
+        let d = m.descriptors();
+        let types = [
+            d.fixed_line(),
+            d.mobile(),
+            d.toll_free(),
+            d.premium_rate(),
+            d.shared_cost(),
+            d.personal_number(),
+            d.voip(),
+            d.pager(),
+            d.uan(),
+            d.voicemail(),
+        ];
+        types.into_iter().flatten().any(|t| t.possible_length().contains(&national))
+    })
+}
+
+/// The key an e-mail address ([`normalize_email`]'s form) is compared by:
+/// the domain in IDNA's ASCII form (UTS #46), so a Unicode domain and its
+/// punycode are one key, and the local part folded by its provider's alias
+/// rules ([`MAILBOX_ALIASES`]); any other address as delivered.
+pub fn email_key(email: &str) -> String {
+    let Some((local, domain)) = email.rsplit_once('@') else { return email.to_string() };
+    // a domain IDNA refuses is kept as given (lower-cased): it matches as before
+    let domain = idna::domain_to_ascii(domain).ok().filter(|d| !d.is_empty()).unwrap_or_else(|| domain.to_string());
+    let Some(provider) = MAILBOX_ALIASES.iter().find(|p| p.domains.contains(&domain.as_str())) else {
+        return format!("{local}@{domain}");
+    };
+    let mut local = local;
+    if provider.plus_tags {
+        local = local.split_once('+').map_or(local, |(mailbox, _)| mailbox);
+    }
+    let local = if provider.dots_ignored { local.replace('.', "") } else { local.to_string() };
+    let domain = provider.domains.first().copied().unwrap_or_default();
+    format!("{local}@{domain}")
+}
+
+/// A mail provider's documented rule of which addresses reach one mailbox.
+pub struct MailboxAliases {
+    /// the provider's domains that are one mailbox per local part, the first the one keys use
+    pub domains: &'static [&'static str],
+    /// dots in the local part are not part of the mailbox
+    pub dots_ignored: bool,
+    /// `mailbox+tag` is delivered to `mailbox`
+    pub plus_tags: bool,
+}
+
+/// The providers whose own documentation says which addresses are one
+/// mailbox; every other address compares as delivered (`a.b@example.com`
+/// is not `ab@example.com`). Sources (`docs/decisions.md`, "e-mail keys"):
+/// - Gmail: Google's Gmail Help, "Dots don't matter in Gmail addresses"
+///   (dots), "Create task-specific email addresses" (`+tag`), and that
+///   `@googlemail.com` and `@gmail.com` are the same account (Gmail Help,
+///   "Why does my address say googlemail.com").
+/// - Fastmail: Fastmail Help, "Plus addressing and subdomain addressing"
+///   (fastmail.help/hc/en-us/articles/360060591053): the part between the `+`
+///   and the `@` is ignored for determining which account it belongs to.
+///   Only Fastmail's own main domains are listed; its many other domains,
+///   and custom domains, compare as delivered.
+/// - Proton: Proton Support, "Types of email addresses and aliases"
+///   (proton.me/support/addresses-and-aliases): "+aliases", unlimited extra
+///   addresses with `+` after the username. Its domains are separate
+///   addresses (`@pm.me` is an address of its own), so each is its own domain here.
+///
+/// Not listed, for want of a provider's document found to cite: Outlook,
+/// Hotmail and Live (Microsoft documents plus addressing for Exchange Online
+/// organisations, not for consumer Outlook.com addresses) and iCloud.
+pub const MAILBOX_ALIASES: &[MailboxAliases] = &[
+    MailboxAliases { domains: &["gmail.com", "googlemail.com"], dots_ignored: true, plus_tags: true },
+    MailboxAliases { domains: &["fastmail.com"], dots_ignored: false, plus_tags: true },
+    MailboxAliases { domains: &["fastmail.fm"], dots_ignored: false, plus_tags: true },
+    MailboxAliases { domains: &["proton.me"], dots_ignored: false, plus_tags: true },
+    MailboxAliases { domains: &["protonmail.com"], dots_ignored: false, plus_tags: true },
+    MailboxAliases { domains: &["protonmail.ch"], dots_ignored: false, plus_tags: true },
+    MailboxAliases { domains: &["pm.me"], dots_ignored: false, plus_tags: true },
+];
 
 /// A JSON number with no fractional part, as JSON Schema's `integer` reads
 /// it: `6150` and `6150.0` alike, within what a double holds exactly.
@@ -828,28 +997,82 @@ impl<A: FromRequest, B: FromRequest, C: FromRequest> FromRequest for (A, B, C) {
 mod tests {
     use super::*;
 
+    fn key(raw: &str, jurisdiction: &str) -> Result<String, PhoneError> {
+        read_phone(raw, phone_region(jurisdiction)).map(|p| p.key().to_string())
+    }
+
     #[test]
-    fn phones_normalise_to_one_form() {
-        let want = Some("447700900123".to_string());
-        assert_eq!(normalize_phone("+44 7700-900123"), want);
-        assert_eq!(normalize_phone("0044 (7700) 900.123"), want);
-        assert_eq!(normalize_phone("447700900123"), want);
-        // an IPv6 host's addresses are one source; IPv4 and mapped IPv4 are the address
-        let ip = |s: &str| s.parse::<std::net::IpAddr>().unwrap();
-        assert_eq!(source_key(ip("2001:db8:1:2::1")), source_key(ip("2001:db8:1:2:ffff:ffff:ffff:ffff")));
-        assert_ne!(source_key(ip("2001:db8:1:2::1")), source_key(ip("2001:db8:1:3::1")));
-        assert_eq!(source_key(ip("198.51.100.7")), "198.51.100.7");
-        assert_eq!(source_key(ip("::ffff:198.51.100.7")), "198.51.100.7");
-        // a trunk zero in brackets after the country code is not dialled
-        assert_eq!(normalize_phone("+44 (0)7700 900123"), want);
-        assert_eq!(normalize_phone("0044 ( 0 ) 7700 900123"), want);
-        assert_eq!(normalize_phone("+44-(0)7700-900123"), want);
-        assert_eq!(normalize_phone("+44.(0)7700.900.123"), want);
-        // the twin: a national number keeps its zero, and a bracketed zero elsewhere is a digit
-        assert_eq!(normalize_phone("(0)7700 900123").as_deref(), Some("07700900123"));
-        assert_eq!(normalize_phone("+44 7700 9(0)0123").as_deref(), Some("447700900123"));
-        assert_eq!(normalize_phone("call me"), None);
-        assert_eq!(normalize_phone("+1 23"), None);
+    fn phones_of_before_read_as_before() {
+        let want = Ok("+447700900123".to_string());
+        for raw in ["+44 7700-900123", "0044 (7700) 900.123", "447700900123", "+44 (0)7700 900123", "0044 ( 0 ) 7700 900123"] {
+            assert_eq!(key(raw, "default"), want, "{raw}");
+            assert_eq!(key(raw, "GB"), want, "{raw} in GB");
+        }
+        assert_eq!(key("+44-(0)7700-900123", "SE"), want);
+        assert_eq!(key("+44.(0)7700.900.123", "CA-ON"), want);
+        assert_eq!(read_phone("447700900123", None).map(|p| p.digits().to_string()), Ok("447700900123".to_string()), "stored as before");
+        // the twins: a bracketed zero elsewhere is a digit; another number; not phones at all
+        assert_eq!(key("+44 7700 9(0)0123", "default"), want);
+        assert_ne!(key("+44 7700 900124", "default"), want);
+        assert_eq!(key("call me", "GB"), Err(PhoneError::NotAPhone));
+        assert_eq!(key("+1 23", "GB"), Err(PhoneError::NotAPhone));
+        assert_eq!(key("12", "GB"), Err(PhoneError::NotAPhone));
+        assert_eq!(key("+44 7700 900123 +1", "GB"), Err(PhoneError::NotAPhone));
+    }
+
+    #[test]
+    fn a_national_number_is_read_in_the_jurisdiction() {
+        // (jurisdiction, national form, international form, E.164); fictional numbers of real formats
+        let cases = [
+            ("GB", "07700 900123", "+44 7700 900123", "+447700900123"),
+            ("SE", "070-123 45 67", "+46 70 123 45 67", "+46701234567"),
+            ("DE", "0151 23456789", "0049 151 23456789", "+4915123456789"),
+            ("NL", "06 12345678", "+31 6 12345678", "+31612345678"),
+            ("CA-ON", "(416) 555-0123", "+1 416 555 0123", "+14165550123"),
+        ];
+        for (jurisdiction, national, international, e164) in cases {
+            assert_eq!(key(national, jurisdiction).as_deref(), Ok(e164), "{national} in {jurisdiction}");
+            assert_eq!(key(international, jurisdiction).as_deref(), Ok(e164), "{international} in {jurisdiction}");
+            assert_eq!(key(international, "default").as_deref(), Ok(e164), "{international} anywhere");
+            // the twin: another number of the same region is another key
+            let other = national.replace('3', "4");
+            assert_ne!(key(&other, jurisdiction).as_deref(), Ok(e164), "{other} in {jurisdiction}");
+        }
+        // the region's own country code before a national number, and Canada's international prefix
+        assert_eq!(key("1 416 555 0123", "CA-ON").as_deref(), Ok("+14165550123"));
+        assert_eq!(key("011 44 7700 900123", "CA-ON").as_deref(), Ok("+447700900123"));
+        // a national number means another number in another region
+        assert_eq!(key("07700 900123", "GB").as_deref(), Ok("+447700900123"));
+        assert_ne!(key("07700 900123", "DE").as_deref(), Ok("+447700900123"));
+    }
+
+    #[test]
+    fn a_number_that_cannot_be_read_is_refused_never_kept() {
+        // no region: a national number is no number anywhere
+        assert_eq!(key("07700 900123", "default"), Err(PhoneError::Unreadable));
+        assert_eq!(key("07700 900123", "nowhere"), Err(PhoneError::Unreadable));
+        // no such country code; a length no number of the country has
+        assert_eq!(key("+999 1234567", "GB"), Err(PhoneError::Unreadable));
+        assert_eq!(key("+44 7700 9001234", "GB"), Err(PhoneError::Unreadable));
+        assert_eq!(key("0 7700 900123 4567", "GB"), Err(PhoneError::Unreadable));
+        // the twin: the same digits with the country code are read
+        assert!(key("+44 7700 900123", "default").is_ok());
+        let error = PhoneError::Unreadable.error("phone");
+        assert_eq!((error.status, error.code), (422, UNREADABLE_PHONE));
+        assert_eq!(PhoneError::NotAPhone.error("phone").code, INVALID_FIELD);
+    }
+
+    #[test]
+    fn jurisdictions_name_their_regions() {
+        assert_eq!(phone_region("GB"), Some(phonenumber::country::GB));
+        assert_eq!(phone_region("CA-ON"), Some(phonenumber::country::CA));
+        assert_eq!(phone_region("NL"), Some(phonenumber::country::NL));
+        assert_eq!(phone_region("default"), None);
+        assert_eq!(phone_region("gb"), None);
+        // every profile the rules know is a region but the default one
+        for profile in rules::jurisdictions() {
+            assert_eq!(phone_region(&profile.name).is_some(), profile.name != rules::DEFAULT_JURISDICTION, "{}", profile.name);
+        }
     }
 
     #[test]
@@ -858,6 +1081,46 @@ mod tests {
         assert_eq!(normalize_email("ann@example"), None);
         assert_eq!(normalize_email("ann lee@example.com"), None);
         assert_eq!(normalize_email("@example.com"), None);
+    }
+
+    fn mailbox(raw: &str) -> String {
+        email_key(&normalize_email(raw).unwrap_or_default())
+    }
+
+    #[test]
+    fn a_gmail_mailbox_is_one_key() {
+        let want = mailbox("ann.lee@gmail.com");
+        assert_eq!(want, "annlee@gmail.com");
+        for alias in ["annlee@gmail.com", "ann.lee+casino@gmail.com", "ann.lee@googlemail.com", "A.N.N.Lee+x+y@GoogleMail.com"] {
+            assert_eq!(mailbox(alias), want, "{alias}");
+        }
+        // the twins: another mailbox of Gmail; dots and tags elsewhere count
+        assert_ne!(mailbox("ann.lees@gmail.com"), want);
+        assert_ne!(mailbox("a.b@example.com"), mailbox("ab@example.com"));
+        assert_ne!(mailbox("ann+casino@example.com"), mailbox("ann@example.com"));
+        assert_ne!(mailbox("annlee@gmail.co"), want);
+    }
+
+    #[test]
+    fn providers_that_document_tags_drop_them_and_keep_dots() {
+        assert_eq!(mailbox("Ann.Lee+casino@fastmail.com"), "ann.lee@fastmail.com");
+        assert_eq!(mailbox("ann+x@proton.me"), "ann@proton.me");
+        assert_eq!(mailbox("ann+x@pm.me"), "ann@pm.me");
+        // the twins: dots count there; their domains are not one another
+        assert_ne!(mailbox("ann.lee@fastmail.com"), mailbox("annlee@fastmail.com"));
+        assert_ne!(mailbox("ann@proton.me"), mailbox("ann@pm.me"));
+        // not in the table: compared as delivered
+        assert_eq!(mailbox("ann.lee+casino@outlook.com"), "ann.lee+casino@outlook.com");
+    }
+
+    #[test]
+    fn an_idn_domain_is_one_key_in_unicode_and_punycode() {
+        assert_eq!(mailbox("user@bücher.example"), "user@xn--bcher-kva.example");
+        assert_eq!(mailbox("user@xn--bcher-kva.example"), "user@xn--bcher-kva.example");
+        assert_eq!(mailbox("User@BÜCHER.example"), mailbox("user@xn--bcher-kva.example"));
+        // the twins: another domain; another mailbox of the same domain
+        assert_ne!(mailbox("user@bucher.example"), mailbox("user@bücher.example"));
+        assert_ne!(mailbox("other@bücher.example"), mailbox("user@xn--bcher-kva.example"));
     }
 
     #[test]

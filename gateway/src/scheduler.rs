@@ -41,6 +41,8 @@ pub struct ScheduledReport {
     pub rows_pruned: i64,
     /// erasure jobs moved on or made by the retention sweep
     pub erasure_jobs: i64,
+    /// exclusions and users keyed anew (`exclusions::rekey_contacts`)
+    pub contacts_rekeyed: usize,
     /// more work is due at once (staged chunks wait, expired rows remain)
     pub more_due: bool,
 }
@@ -88,6 +90,9 @@ impl Gateway {
         let (screened, failed) = crate::sanctions::rescreen_after_rules_change(self, self.config.work.scheduled_batch).await?;
         (report.users_rescreened, report.rescreen_errors) = (report.users_rescreened + screened, report.rescreen_errors + failed);
         report.snapshots_taken = crate::exclusions::take_daily_snapshots(self, now).await?;
+        // contacts stored before the contact keys, a bounded batch a round (matched by their stored form meanwhile)
+        let rekeyed = crate::exclusions::rekey_contacts(self.store.as_ref(), self.config.work.scheduled_batch).await?;
+        (report.contacts_rekeyed, report.more_due) = (rekeyed.exclusions + rekeyed.users, report.more_due || rekeyed.more);
         // new events may wait; pruning alone gives the delivery loop nothing to do
         if report != ScheduledReport::default() {
             self.wake_delivery();

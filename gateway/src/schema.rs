@@ -762,6 +762,27 @@ const V_IDEMPOTENCY_LOCK_ID: &[&str] = &["ALTER TABLE idempotency_keys ADD COLUM
 /// stands for it (`sanctions::store::record_rescreen`).
 const V_SCREENING_EVIDENCE: &[&str] = &["ALTER TABLE users ADD COLUMN evidence_at BIGINT"];
 
+/// Contacts compared as the networks deliver them (issue #45): beside the
+/// e-mail and phone each exclusion and user stores (shown as before), the
+/// keys they are compared by (`input::email_key`, `input::Phone::key`: the
+/// IDNA domain and the providers' alias rules; E.164), and the version of
+/// the keys each row was keyed under. Rows of before are keyed under none (0)
+/// and matched by their stored forms until the scheduled re-key
+/// (`exclusions::rekey_contacts`, a bounded batch a round) keys them.
+const V_CONTACT_KEYS: &[&str] = &[
+    "ALTER TABLE exclusions ADD COLUMN email_key TEXT",
+    "ALTER TABLE exclusions ADD COLUMN phone_key TEXT",
+    "ALTER TABLE exclusions ADD COLUMN keys_version BIGINT NOT NULL DEFAULT 0",
+    "CREATE INDEX IF NOT EXISTS exclusions_email_key ON exclusions (environment, email_key)",
+    "CREATE INDEX IF NOT EXISTS exclusions_phone_key ON exclusions (environment, phone_key)",
+    "CREATE INDEX IF NOT EXISTS exclusions_by_keys_version ON exclusions (keys_version, seq)",
+    "ALTER TABLE users ADD COLUMN email_key TEXT",
+    "ALTER TABLE users ADD COLUMN kyc_email_key TEXT",
+    "ALTER TABLE users ADD COLUMN kyc_phone_key TEXT",
+    "ALTER TABLE users ADD COLUMN keys_version BIGINT NOT NULL DEFAULT 0",
+    "CREATE INDEX IF NOT EXISTS users_by_keys_version ON users (keys_version, tenant_id, external_user_id)",
+];
+
 pub const VERSIONS: &[&[&str]] = &[
     V1,
     V2,
@@ -791,6 +812,7 @@ pub const VERSIONS: &[&[&str]] = &[
     V_WHOLE_SCREENING,
     V_IDEMPOTENCY_LOCK_ID,
     V_SCREENING_EVIDENCE,
+    V_CONTACT_KEYS,
 ];
 
 /// Applies the versions a store lacks, each in one batch with its version

@@ -160,7 +160,8 @@ macro_rules! __store_contract_cases {
             met_expectation_commits,
             migrations_apply_twice,
             reads_in_one_round_trip,
-            retention_deletes_a_bounded_batch
+            retention_deletes_a_bounded_batch,
+            contacts_of_before_are_found_before_and_after_their_rekey
         ] }
     };
 }
@@ -297,4 +298,131 @@ pub async fn retention_deletes_a_bounded_batch(store: &dyn Store) -> Result<(), 
         return Err(format!("the outbox kept {events:?}: an event a delivery waits for must stay, a delivered one go"));
     }
     Ok(())
+}
+
+/// Exclusions and users stored before the contact keys (keyed under none)
+/// are found by their stored form until the scheduled re-key, and by every
+/// form of their contact after it; the re-key takes a bounded batch a round
+/// and leaves a row another writer changed since it was read.
+pub async fn contacts_of_before_are_found_before_and_after_their_rekey(store: &dyn Store) -> Result<(), String> {
+    use crate::exclusions::store::{matching, read_matching, read_player_exclusions, Contacts};
+    use crate::input::{email_key, normalize_email, phone_region, read_phone};
+    let e = |e: StoreError| e.to_string();
+    let a = |e: crate::error::ApiError| format!("{}: {}", e.code, e.message);
+    crate::schema::migrate(store).await.map_err(e)?;
+    let environment = crate::auth::Environment::Sandbox;
+    // a GB tenant's rows of before: a Gmail address with dots, a national phone as the old normalisation kept it, an international one
+    let old = [
+        ("exc_contract_rekey_1", Some("ann.lee.contract@gmail.com"), Some("07700900123")),
+        ("exc_contract_rekey_2", None, Some("447700900124")),
+        ("exc_contract_rekey_3", Some("a.b.contract@example.com"), None),
+    ];
+    let mut statements = vec![
+        Stmt::new("DELETE FROM exclusions WHERE exclusion_id LIKE 'exc_contract_rekey_%'", vec![]),
+        Stmt::new("DELETE FROM users WHERE tenant_id = 'ten_contract_rekey'", vec![]),
+        Stmt::new("DELETE FROM tenants WHERE tenant_id = 'ten_contract_rekey'", vec![]),
+        Stmt::new(
+            "INSERT INTO tenants (tenant_id, name, environment, rate_limit_per_minute, created_at, jurisdiction) VALUES ('ten_contract_rekey', 'contract', 'sandbox', 1, 0, 'GB')",
+            vec![],
+        ),
+    ];
+    for (seq, (id, email, phone)) in old.iter().enumerate() {
+        statements.push(Stmt::new(
+            "INSERT INTO exclusions (exclusion_id, seq, environment, tenant_id, external_user_id, email, phone, duration, reason, source, effective_from,
+                                     expires_at, regulator_propagated, response, created_at)
+             VALUES (?1, ?2, 'sandbox', 'ten_contract_rekey', NULL, ?3, ?4, 'duration_permanent', 'self_initiated', 'operator', 0, NULL, 0, '{}', 0)",
+            vec![(*id).into(), (crate::ports::MAX_STORED_INTEGER - 10 + seq as i64).into(), Value::from(email.map(str::to_string)), Value::from(phone.map(str::to_string))],
+        ));
+    }
+    // a user of before whose KYC start gave the national phone and a tagged Gmail address
+    statements.push(Stmt::new(
+        "INSERT INTO users (tenant_id, external_user_id, email, first_name, last_name, sanctions_status, last_screened_at, screen_id, screen_fingerprint,
+                            screen_response, verified_tier, cumulative_withdrawn_cents, version, created_at, updated_at, kyc_email, kyc_phone)
+         VALUES ('ten_contract_rekey', 'u_contract', 'other.contract@example.com', '', '', 'clear', 0, '', '', '{}', 'tier_0', 0, 0, 0, 0,
+                 'annlee.contract+kyc@gmail.com', '07700900125')",
+        vec![],
+    ));
+    store.batch(statements).await.map_err(e)?;
+    let gb = phone_region("GB");
+    let contacts = |email: Option<&str>, phone: Option<&str>| -> Result<Contacts, String> {
+        let email = email.map(|m| normalize_email(m).ok_or(format!("{m} is no address"))).transpose()?;
+        let phone = phone.map(|p| read_phone(p, gb).map_err(|e| format!("{p}: {e:?}"))).transpose()?;
+        Ok(Contacts::of(email.as_deref(), phone.as_ref()))
+    };
+    let found = |c: Contacts| async move {
+        let rows = store.query_many(vec![read_matching(environment, &c)]).await.map_err(e)?;
+        let ids: Vec<String> =
+            matching(rows.first().map(Vec::as_slice).unwrap_or_default()).map_err(a)?.into_iter().map(|m| m.exclusion_id).collect();
+        Ok::<Vec<String>, String>(ids.into_iter().filter(|id| id.starts_with("exc_contract_rekey_")).collect())
+    };
+    let one = |id: &str| vec![id.to_string()];
+    // before the re-key: found by the stored form, as before; not yet by another form of the mailbox or the national number
+    if found(contacts(Some("Ann.Lee.Contract@gmail.com"), None)?).await? != one("exc_contract_rekey_1") {
+        return Err("a row of before is no longer found by its stored form".into());
+    }
+    if found(contacts(None, Some("+44 7700 900124"))?).await? != one("exc_contract_rekey_2") {
+        return Err("a phone of before is no longer found by its international form".into());
+    }
+    if !found(contacts(Some("annlee.contract@gmail.com"), None)?).await?.is_empty() {
+        return Err("an alias found a row of before before its re-key".into());
+    }
+    // the re-key, a round at a time: bounded by the batch, resumable until no row of before remains
+    let mut rounds = 0;
+    loop {
+        let done = crate::exclusions::rekey_contacts(store, 1).await.map_err(a)?;
+        if done.exclusions > 1 || done.users > 1 {
+            return Err(format!("a round of one re-keyed {done:?}"));
+        }
+        rounds += 1;
+        if !done.more || rounds > 10_000 {
+            break;
+        }
+    }
+    let left =
+        store.scalar("SELECT COUNT(*) FROM exclusions WHERE keys_version < ?1", vec![crate::input::CONTACT_KEYS_VERSION.into()]).await.map_err(e)?;
+    if left != 0 {
+        return Err(format!("{left} exclusions left un-keyed"));
+    }
+    // after: every form of the contact finds its row; the twins find nothing
+    for (email, phone, want) in [
+        (Some("annlee.contract@gmail.com"), None, one("exc_contract_rekey_1")),
+        (Some("ann.lee.contract+casino@googlemail.com"), None, one("exc_contract_rekey_1")),
+        (None, Some("+44 7700 900123"), one("exc_contract_rekey_1")),
+        (None, Some("07700 900123"), one("exc_contract_rekey_1")),
+        (None, Some("07700 900124"), one("exc_contract_rekey_2")),
+        (Some("A.B.Contract@Example.com"), None, one("exc_contract_rekey_3")),
+        (Some("ab.contract@example.com"), None, vec![]),
+        (Some("ann.lees.contract@gmail.com"), None, vec![]),
+        (None, Some("07700 900126"), vec![]),
+    ] {
+        let got = found(contacts(email, phone)?).await?;
+        if got != want {
+            return Err(format!("{email:?} {phone:?} found {got:?}, not {want:?}"));
+        }
+    }
+    // the user's KYC contacts were re-keyed too: the deposit gate finds the exclusion by the mailbox
+    let rows = store.query_many(vec![read_player_exclusions("ten_contract_rekey", "u_contract", environment)]).await.map_err(e)?;
+    let terms = crate::exclusions::store::player_terms(rows.first().map(Vec::as_slice).unwrap_or_default()).map_err(a)?;
+    if terms.len() != 1 {
+        return Err(format!("the user's re-keyed contacts found {} exclusions, not the one of the mailbox", terms.len()));
+    }
+    let key = store
+        .query("SELECT kyc_phone_key, kyc_email_key FROM users WHERE tenant_id = 'ten_contract_rekey'", vec![])
+        .await
+        .map_err(e)?
+        .first()
+        .map(|r| Ok::<_, StoreError>((r.opt_text(0)?, r.opt_text(1)?)))
+        .transpose()
+        .map_err(e)?;
+    if key != Some((Some("+447700900125".into()), Some(email_key("annlee.contract+kyc@gmail.com")))) {
+        return Err(format!("the user was keyed {key:?}"));
+    }
+    store
+        .batch(vec![
+            Stmt::new("DELETE FROM exclusions WHERE exclusion_id LIKE 'exc_contract_rekey_%'", vec![]),
+            Stmt::new("DELETE FROM users WHERE tenant_id = 'ten_contract_rekey'", vec![]),
+            Stmt::new("DELETE FROM tenants WHERE tenant_id = 'ten_contract_rekey'", vec![]),
+        ])
+        .await
+        .map_err(e)
 }

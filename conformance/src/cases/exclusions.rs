@@ -300,3 +300,124 @@ pub fn regulator_import_is_permanent_and_shared(env: &Env) -> CaseResult {
         .expect_error(400, "invalid_field")?;
     Ok(())
 }
+
+/// Eight digits unique to this run (and to each call), for phone numbers of
+/// real formats that never collide on the shared list.
+fn eight_digits() -> String {
+    let phone = crate::client::unique_phone();
+    phone[phone.len() - 8..].to_string()
+}
+
+/// A number in national format is the number: a tenant of the jurisdiction
+/// registers it as its operators' forms take it, and any form of it finds
+/// the exclusion, from that tenant and from any other (E.164); the twin,
+/// another number of the region, is not excluded.
+pub fn a_national_number_is_its_international_form(env: &Env) -> CaseResult {
+    let elsewhere = env.sandbox()?;
+    for jurisdiction in ["GB", "SE", "DE", "NL", "CA-ON"] {
+        let t = env.sandbox_in(jurisdiction)?;
+        let d = eight_digits();
+        // (national form, international form, the twin's national form), fictional numbers of real formats
+        let (national, international, other) = match jurisdiction {
+            "GB" => (format!("079{} {}", &d[..2], &d[2..]), format!("+44 79{d}"), format!("079{} {}", &d[..2], twin(&d[2..]))),
+            "SE" => (format!("070-{} {} {}", &d[1..4], &d[4..6], &d[6..]), format!("+46 70 {}", &d[1..]), format!("070-{}", twin(&d[1..]))),
+            "DE" => (format!("0151 {d}"), format!("0049 151 {d}"), format!("0151 {}", twin(&d))),
+            "NL" => (format!("06 {d}"), format!("+31 6 {d}"), format!("06 {}", twin(&d))),
+            _ => (format!("(416) 5{}-{}", &d[2..4], &d[4..]), format!("+1 416 5{}{}", &d[2..4], &d[4..]), format!("(416) 5{}", twin(&d[2..]))),
+        };
+        let (user, email) = excluded_user(&t)?;
+        let reg = register(&t, &user, &email, Some(&national), "duration_permanent")?;
+        reg.expect(201)?;
+        for (who, form) in [(&t, &national), (&t, &international), (&elsewhere, &international)] {
+            let c = check(who, &format!("phone={}", query_text(form)));
+            c.expect(200)?;
+            ensure_eq!(c.body["is_excluded"], json!(true), format!("{form} after {national} in {jurisdiction}"));
+            ensure_eq!(c.str("exclusion_id"), reg.str("exclusion_id"));
+        }
+        let c = check(&t, &format!("phone={}", query_text(&other)));
+        ensure_eq!(c.body, json!({ "is_excluded": false }), format!("{other} is another number than {national}"));
+    }
+    Ok(())
+}
+
+/// The same digits with the first one turned: another number of the same
+/// length, and not one the next [`eight_digits`] of this run hands out.
+fn twin(digits: &str) -> String {
+    let mut twin: Vec<u8> = digits.bytes().collect();
+    if let Some(first) = twin.first_mut() {
+        *first = if *first == b'9' { b'1' } else { *first + 1 };
+    }
+    String::from_utf8(twin).unwrap_or_default()
+}
+
+/// Text as a query parameter's value: `+`, spaces and every non-ASCII byte encoded.
+fn query_text(text: &str) -> String {
+    text.bytes().map(|b| if b.is_ascii_alphanumeric() || b"-._@()".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") }).collect()
+}
+
+/// A number that cannot be read in the tenant's jurisdiction (or, in the
+/// default one, without its country code) is refused with 422
+/// `unreadable_phone`, at registration and at the check, never kept as
+/// another key; the twins, the same number with its country code, are taken.
+pub fn an_unreadable_number_is_422(env: &Env) -> CaseResult {
+    let anywhere = env.sandbox()?;
+    let gb = env.sandbox_in("GB")?;
+    let (user, email) = excluded_user(&anywhere)?;
+    register(&anywhere, &user, &email, Some("07700 900123"), "duration_24h")?.expect_error(422, "unreadable_phone")?;
+    check(&anywhere, "phone=07700900123").expect_error(422, "unreadable_phone")?;
+    let (gb_user, gb_email) = excluded_user(&gb)?;
+    register(&gb, &gb_user, &gb_email, Some("+44 7700 9001234"), "duration_24h")?.expect_error(422, "unreadable_phone")?;
+    check(&gb, "phone=%2B999%201234567").expect_error(422, "unreadable_phone")?;
+    // the twins: read with the country code; what is no phone at all stays 400
+    check(&anywhere, "phone=%2B44%207700%20900123").expect(200)?;
+    check(&gb, "phone=07700%20900123").expect(200)?;
+    check(&gb, "phone=call-me").expect_error(400, "invalid_field")?;
+    let import = json!({ "entries": [{ "phone": "07700 900123" }] });
+    env.admin("POST", "/v1/admin/exclusions/regulator-import", Some(&import)).expect_error(422, "unreadable_phone")?;
+    Ok(())
+}
+
+/// A Gmail mailbox is one whatever its dots, `+tag` or Googlemail domain;
+/// the twins: another Gmail mailbox, and a provider that does not fold dots
+/// (`a.b@example.com` is not `ab@example.com`).
+pub fn a_mailbox_is_found_by_its_providers_aliases(env: &Env) -> CaseResult {
+    let a = env.sandbox()?;
+    let b = env.sandbox()?;
+    let name = unique("ann").replace(['-', '_'], "");
+    let (user, _) = excluded_user(&a)?;
+    let reg = register(&a, &user, &format!("ann.lee.{name}@gmail.com"), None, "duration_permanent")?;
+    reg.expect(201)?;
+    for alias in [format!("annlee{name}@gmail.com"), format!("ann.lee.{name}+casino@gmail.com"), format!("Ann.Lee.{name}@GoogleMail.com")] {
+        let c = check(&b, &format!("email={}", query_text(&alias)));
+        ensure_eq!(c.body["is_excluded"], json!(true), alias);
+        ensure_eq!(c.str("exclusion_id"), reg.str("exclusion_id"));
+    }
+    ensure_eq!(check(&b, &format!("email=ann.lees.{name}%40gmail.com")).body, json!({ "is_excluded": false }), "another mailbox");
+    let (other_user, _) = excluded_user(&a)?;
+    register(&a, &other_user, &format!("a.b.{name}@example.com"), None, "duration_permanent")?.expect(201)?;
+    ensure_eq!(check(&b, &format!("email=A.B.{name}%40Example.com")).body["is_excluded"], json!(true), "case is not the mailbox");
+    ensure_eq!(check(&b, &format!("email=ab{name}%40example.com")).body, json!({ "is_excluded": false }), "dots count elsewhere");
+    ensure_eq!(check(&b, &format!("email=a.b.{name}%2Bx%40example.com")).body, json!({ "is_excluded": false }), "tags count elsewhere");
+    Ok(())
+}
+
+/// An internationalised domain is one in Unicode and in punycode (IDNA,
+/// UTS #46), whichever was registered; the twin, the domain without its
+/// accent, is another.
+pub fn an_idn_domain_is_one_in_unicode_and_punycode(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let name = unique("user");
+    let (user, _) = excluded_user(&t)?;
+    let reg = register(&t, &user, &format!("{name}@bücher.example"), None, "duration_permanent")?;
+    reg.expect(201)?;
+    let c = check(&t, &format!("email={name}%40xn--bcher-kva.example"));
+    ensure_eq!(c.body["is_excluded"], json!(true), "punycode after Unicode");
+    ensure_eq!(c.str("exclusion_id"), reg.str("exclusion_id"));
+    ensure_eq!(check(&t, &format!("email={name}%40bucher.example")).body, json!({ "is_excluded": false }), "another domain");
+    let other = unique("user");
+    let (other_user, _) = excluded_user(&t)?;
+    register(&t, &other_user, &format!("{other}@xn--bcher-kva.example"), None, "duration_permanent")?.expect(201)?;
+    let c = check(&t, &format!("email={}", query_text(&format!("{other}@BÜCHER.example"))));
+    ensure_eq!(c.body["is_excluded"], json!(true), "Unicode after punycode");
+    Ok(())
+}

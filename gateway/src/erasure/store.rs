@@ -278,7 +278,7 @@ fn naming_user(user_id: &str) -> String {
 /// The erasure's class and the retention sweep's redaction both start so.
 macro_rules! redact_exclusions {
     ($at:literal) => {
-        concat!("UPDATE exclusions SET email = NULL, phone = NULL, response = '{}', redacted_at = ", $at)
+        concat!("UPDATE exclusions SET email = NULL, phone = NULL, email_key = NULL, phone_key = NULL, response = '{}', redacted_at = ", $at)
     };
 }
 pub(crate) use redact_exclusions;
@@ -297,7 +297,7 @@ pub fn erase_class(class: RecordClass, tenant_id: &str, user_id: &str, keyed_ema
         RecordClass::IdentityScreening => vec![
             Stmt::new(
                 "UPDATE users SET email = ?4, first_name = '', last_name = '', date_of_birth = NULL, nationality = NULL, kyc_email = NULL,
-                    kyc_phone = NULL, screen_response = '{}', screen_fingerprint = '', redacted_at = ?3
+                    kyc_phone = NULL, email_key = NULL, kyc_email_key = NULL, kyc_phone_key = NULL, screen_response = '{}', screen_fingerprint = '', redacted_at = ?3
                  WHERE tenant_id = ?1 AND external_user_id = ?2",
                 vec![tenant_id.into(), user_id.into(), now.into(), keyed_email.into()],
             ),

@@ -16,7 +16,7 @@ use crate::api::stored_json;
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, Scope};
 use crate::error::{ApiError, ApiResult};
-use crate::input::{normalize_email, normalize_phone, parse_text, Fields, Limit, INVALID_CURSOR, INVALID_FIELD};
+use crate::input::{email_key, normalize_email, parse_text, phone_region, read_phone, Fields, Limit, PhoneError, INVALID_CURSOR, INVALID_FIELD};
 use crate::input::{Body, FromBody, Params};
 use crate::openapi::answer::{Answer, Created};
 use crate::openapi::shared::{shared_schema, Duration, Email, Phone, Timestamp};
@@ -24,7 +24,7 @@ use crate::openapi::OperationDoc;
 use crate::ports::ReadFrom;
 use crate::webhooks::events::{ExclusionData, ExclusionExpiredData};
 use crate::{time, Ctx, Gateway, MAX_CLOCK_SKEW_SECONDS};
-use store::{NewExclusion, Source};
+use store::{Contacts, NewExclusion, Source};
 
 const DEFAULT_PAGE: i64 = 100;
 const MAX_PAGE: i64 = 1000;
@@ -61,7 +61,7 @@ pub(crate) struct Registration {
     #[schema(value_type = Option<Email>)]
     email: Option<String>,
     #[schema(value_type = Option<Phone>)]
-    phone: Option<String>,
+    phone: Option<crate::input::Phone>,
     #[schema(value_type = Duration)]
     duration: ExclusionDuration,
     reason: Reason,
@@ -82,11 +82,11 @@ impl FromBody for Registration {
         let reason_text = f.code("reason");
         let initiated_at = f.timestamp("initiated_at");
         let email = raw_email.as_deref().and_then(normalize_email);
-        let phone = raw_phone.as_deref().and_then(normalize_phone);
+        let phone = raw_phone.as_deref().map(|p| read_phone(p, phone_region(&ctx.caller.jurisdiction))).transpose();
         if raw_email.is_some() && email.is_none() {
             f.reject("invalid_field", "email must be an e-mail address");
         }
-        if raw_phone.is_some() && phone.is_none() {
+        if phone == Err(PhoneError::NotAPhone) {
             f.reject("invalid_field", "phone must be a phone number of 7 to 15 digits");
         }
         let duration = ExclusionDuration::parse(&duration_text);
@@ -102,6 +102,8 @@ impl FromBody for Registration {
         }
         check_skew(&mut f, "initiated_at", initiated_at, now);
         f.finish()?;
+        // a number of the shape of one that cannot be read is 422, after every other field's 400
+        let phone = phone.map_err(|e| e.error("phone"))?;
         match (duration, reason) {
             (Some(duration), Some(reason)) => Ok(Registration { user_id, email, phone, duration, reason, initiated_at }),
             _ => Err(ApiError::internal()),
@@ -159,13 +161,15 @@ impl<'de> Deserialize<'de> for EmailAddress {
     }
 }
 
-/// A phone number, normalised to its digits ([`normalize_phone`]).
+/// A phone number of the shape of one, as given: the check reads it in the
+/// tenant's jurisdiction ([`read_phone`]).
 struct PhoneNumber(String);
 
 impl<'de> Deserialize<'de> for PhoneNumber {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        parse_text(deserializer, INVALID_FIELD, |text| {
-            normalize_phone(text).map(PhoneNumber).ok_or_else(|| "must be a phone number of 7 to 15 digits".into())
+        parse_text(deserializer, INVALID_FIELD, |text| match read_phone(text, None) {
+            Err(PhoneError::NotAPhone) => Err("must be a phone number of 7 to 15 digits".into()),
+            _ => Ok(PhoneNumber(text.to_string())),
         })
     }
 }
@@ -305,14 +309,15 @@ shared_schema!(
 /// The body of a regulator import.
 #[derive(ToSchema)]
 pub(crate) struct RegulatorImport {
-    // each entry's e-mail address and phone, normalised, and its reference
+    // each entry's e-mail address and phone, with their keys, and its reference
     #[schema(value_type = Vec<RegulatorImportEntry>, min_items = 1, max_items = 1000)]
-    entries: Vec<(Option<String>, Option<String>, Option<String>)>,
+    entries: Vec<(Contacts, Option<String>)>,
 }
 
 impl RegulatorImport {
-    /// Reads an import of at most `most` entries, each with a valid e-mail address or phone.
-    fn parse(body: &[u8], most: usize) -> ApiResult<Self> {
+    /// Reads an import of at most `most` entries, each with a valid e-mail
+    /// address or phone, a national-format phone read in `region`.
+    fn parse(body: &[u8], most: usize, region: Option<phonenumber::country::Id>) -> ApiResult<Self> {
         let object = crate::input::parse_json_object(body)?;
         let entries = object.get("entries").and_then(Json::as_array).filter(|a| !a.is_empty() && a.len() <= most).ok_or_else(|| {
             ApiError::bad_request("invalid_field", format!("entries must be an array of 1 to {most} objects with email and/or phone"))
@@ -321,12 +326,15 @@ impl RegulatorImport {
         for (i, entry) in entries.iter().enumerate() {
             let field = |name: &str| entry.get(name).and_then(Json::as_str).map(str::trim).filter(|s| !s.is_empty());
             let email = field("email").map(|e| normalize_email(e).ok_or(i)).transpose();
-            let phone = field("phone").map(|p| normalize_phone(p).ok_or(i)).transpose();
+            let phone = field("phone").map(|p| read_phone(p, region)).transpose();
             match (email, phone) {
+                (_, Err(PhoneError::Unreadable)) => {
+                    return Err(ApiError::unprocessable(crate::input::UNREADABLE_PHONE, format!("entries[{i}].phone {}", PhoneError::UNREADABLE)));
+                }
                 (Ok(None), Ok(None)) | (Err(_), _) | (_, Err(_)) => {
                     return Err(ApiError::bad_request("invalid_field", format!("entries[{i}] needs a valid email or phone")));
                 }
-                (Ok(email), Ok(phone)) => parsed.push((email, phone, field("reference").map(str::to_string))),
+                (Ok(email), Ok(phone)) => parsed.push((Contacts::of(email.as_deref(), phone.as_ref()), field("reference").map(str::to_string))),
             }
         }
         Ok(RegulatorImport { entries: parsed })
@@ -334,8 +342,8 @@ impl RegulatorImport {
 }
 
 impl FromBody for RegulatorImport {
-    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        RegulatorImport::parse(body, gw.config.work.regulator_import_entries)
+    fn from_body(body: &[u8], gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Self> {
+        RegulatorImport::parse(body, gw.config.work.regulator_import_entries, phone_region(&ctx.caller.jurisdiction))
     }
 }
 
@@ -380,11 +388,13 @@ pub(crate) fn register_doc() -> OperationDoc {
         .describe("At least one of `email` and `phone` is required. Every operator of the environment is told by webhook.")
         .idempotent()
         .or_200("a repeat of the same registration: the original result")
-        .errors(&[404, 409])
+        .errors(&[404, 409, 422])
 }
 
 pub(crate) fn check_doc() -> OperationDoc {
     OperationDoc::new("exclusions", "whether an e-mail address or phone is excluded, across operators")
+        .describe("A phone is read in the tenant's jurisdiction and compared as E.164; an e-mail address by its mailbox (see `Email`). `422 unreadable_phone` when the phone cannot be read.")
+        .errors(&[422])
 }
 
 pub(crate) fn snapshot_doc() -> OperationDoc {
@@ -392,7 +402,7 @@ pub(crate) fn snapshot_doc() -> OperationDoc {
 }
 
 pub(crate) fn import_from_regulator_doc() -> OperationDoc {
-    OperationDoc::new("admin", "import exclusions made through the regulator's form").idempotent().errors(&[409])
+    OperationDoc::new("admin", "import exclusions made through the regulator's form").idempotent().errors(&[409, 422])
 }
 
 pub(crate) fn export_to_regulator_doc() -> OperationDoc {
@@ -410,10 +420,11 @@ pub(crate) fn check_skew(f: &mut Fields, name: &'static str, sent: i64, now: i64
 
 impl Gateway {
     /// Imports a regulator list given as `{"entries": [{email?, phone?, reference?}]}`,
-    /// for the admin endpoint and the `regulator-import` command alike.
+    /// for the `regulator-import` command (the service tenant has no
+    /// jurisdiction: phones are international).
     pub async fn import_regulator_file(&self, environment: crate::auth::Environment, body: &[u8]) -> ApiResult<RegulatorImported> {
         let service_tenant = format!("svc_{}", environment.as_str());
-        let import = RegulatorImport::parse(body, self.config.work.regulator_import_entries)?;
+        let import = RegulatorImport::parse(body, self.config.work.regulator_import_entries, None)?;
         self.import_regulator_list(environment, &service_tenant, self.clock.now(), import).await
     }
 
@@ -436,10 +447,10 @@ impl Gateway {
         environment: crate::auth::Environment,
         importer: &str,
         now: i64,
-        parsed: &[(Option<String>, Option<String>, Option<String>)],
+        parsed: &[(Contacts, Option<String>)],
     ) -> ApiResult<Option<RegulatorImported>> {
         // One read per entry, all in one round trip.
-        let reads = parsed.iter().map(|(email, phone, _)| store::read_regulator_terms(environment, email.clone(), phone.clone())).collect();
+        let reads = parsed.iter().map(|(contacts, _)| store::read_regulator_terms(environment, contacts)).collect();
         let mut entries = Vec::with_capacity(parsed.len());
         for rows in self.store.query_many(reads).await? {
             let existing_regulator = store::terms_at(&rows, 1)?;
@@ -452,8 +463,8 @@ impl Gateway {
         let mut statements = vec![log.statement()];
         // an identifier an earlier entry of this file claims is that entry's exclusion
         let mut claimed = std::collections::HashSet::new();
-        for ((email, phone, reference), outcome) in parsed.iter().zip(&outcomes) {
-            let identifiers = store::RegulatorIdentifier::of(email.as_deref(), phone.as_deref());
+        for ((contacts, reference), outcome) in parsed.iter().zip(&outcomes) {
+            let identifiers = store::RegulatorIdentifier::of(contacts);
             if !outcome.is_new || identifiers.iter().any(|i| claimed.contains(i)) {
                 skipped += 1;
                 continue;
@@ -465,8 +476,8 @@ impl Gateway {
             }
             let event_data = ExclusionData {
                 exclusion_id: exclusion_id.clone(),
-                user_email: email.clone(),
-                user_phone: phone.clone(),
+                user_email: contacts.email.clone(),
+                user_phone: contacts.phone.clone(),
                 duration: outcome.duration.as_str().to_string(),
                 is_permanent: outcome.is_permanent,
                 expires_at: outcome.expires_at.map(time::format),
@@ -479,8 +490,7 @@ impl Gateway {
                 environment,
                 tenant_id: importer,
                 user_id: None,
-                email: email.clone(),
-                phone: phone.clone(),
+                contacts: contacts.clone(),
                 duration: outcome.duration,
                 reason: reference.clone().unwrap_or_else(|| "regulator_form".to_string()),
                 source: Source::Regulator,
@@ -509,14 +519,8 @@ impl Gateway {
     /// The most restrictive active exclusion of an e-mail or phone on the
     /// shared list of the environment: every tenant sees every tenant's
     /// exclusions at once, compared with the caller's own clock.
-    pub(crate) async fn find_exclusion(
-        &self,
-        ctx: &Ctx<'_>,
-        email: Option<&str>,
-        phone: Option<&str>,
-        after: Option<&str>,
-    ) -> ApiResult<Answer<CheckResult>> {
-        let rows = self.fenced_matching(ctx.caller.environment, email, phone, after).await?;
+    pub(crate) async fn find_exclusion(&self, ctx: &Ctx<'_>, contacts: &Contacts, after: Option<&str>) -> ApiResult<Answer<CheckResult>> {
+        let rows = self.fenced_matching(ctx.caller.environment, contacts, after).await?;
         let facts = ExclusionStatusFacts { now: ctx.now, exclusions: rows.iter().map(|r| ExclusionTerm { expires_at: r.expires_at }).collect() };
         let scope = Scope::of(ctx, "");
         let (status, log) = self.decide(&scope, Operation::ExclusionStatus, &facts, |r, f| r.describe_exclusions(f))?;
@@ -540,14 +544,8 @@ impl Gateway {
     /// the freshness fence: a replica's answer is used only when the
     /// heartbeat read in the same batch is younger than [`FENCE_MS`];
     /// otherwise (or when the replica fails) the same batch goes to the primary.
-    async fn fenced_matching(
-        &self,
-        environment: Environment,
-        email: Option<&str>,
-        phone: Option<&str>,
-        after: Option<&str>,
-    ) -> ApiResult<Vec<store::Matching>> {
-        let reads = vec![store::read_matching(environment, email, phone)];
+    async fn fenced_matching(&self, environment: Environment, contacts: &Contacts, after: Option<&str>) -> ApiResult<Vec<store::Matching>> {
+        let reads = vec![store::read_matching(environment, contacts)];
         let rows = match self.store.query_near(store::read_heartbeat(), reads.clone(), after).await {
             Ok(near) if fresh(&near.from)? => near.rows,
             _ => self.store.query_many(reads).await?,
@@ -649,6 +647,7 @@ pub(crate) async fn register(gw: &Gateway, ctx: &Ctx<'_>, Body(registration): Bo
             ExclusionDecision::Register(registration) => registration,
         };
         let email = email.clone().or_else(|| normalize_email(&user.email));
+        let contacts = Contacts::of(email.as_deref(), phone.as_ref());
         let exclusion_id = gw.new_id("exc");
         let expires_at = registration.expires_at;
         let response = to_json(&Registered {
@@ -664,8 +663,8 @@ pub(crate) async fn register(gw: &Gateway, ctx: &Ctx<'_>, Body(registration): Bo
         })?;
         let data = ExclusionData {
             exclusion_id: exclusion_id.clone(),
-            user_email: email.clone(),
-            user_phone: phone.clone(),
+            user_email: contacts.email.clone(),
+            user_phone: contacts.phone.clone(),
             duration: duration.as_str().to_string(),
             is_permanent: registration.is_permanent,
             expires_at: expires_at.map(time::format),
@@ -681,8 +680,7 @@ pub(crate) async fn register(gw: &Gateway, ctx: &Ctx<'_>, Body(registration): Bo
                 environment,
                 tenant_id: &ctx.caller.tenant_id,
                 user_id: Some(&user_id),
-                email: email.clone(),
-                phone: phone.clone(),
+                contacts: contacts.clone(),
                 duration,
                 reason: reason.as_str().to_string(),
                 source: Source::Operator,
@@ -712,8 +710,9 @@ pub(crate) async fn check(gw: &Gateway, ctx: &Ctx<'_>, Params(query): Params<Che
     if email.is_none() && phone.is_none() {
         return Err(ApiError::bad_request("missing_fields", "give the email or phone query parameter"));
     }
-    let (email, phone, bookmark) = (email.map(|e| e.0), phone.map(|p| p.0), bookmark.map(|b| b.0));
-    gw.find_exclusion(ctx, email.as_deref(), phone.as_deref(), bookmark.as_deref()).await
+    let phone = phone.map(|p| read_phone(&p.0, phone_region(&ctx.caller.jurisdiction))).transpose().map_err(|e| e.error("phone"))?;
+    let contacts = Contacts::of(email.map(|e| e.0).as_deref(), phone.as_ref());
+    gw.find_exclusion(ctx, &contacts, bookmark.map(|b| b.0).as_deref()).await
 }
 
 /// Writes a replication heartbeat (the time now, unix milliseconds) on the
@@ -846,10 +845,10 @@ pub(crate) struct DueExpiry {
 pub(crate) async fn due_expiries(gw: &Gateway, now: i64) -> ApiResult<Vec<(DueExpiry, DueExclusion)>> {
     let mut due = Vec::new();
     for e in store::run_out_unannounced(gw.store.as_ref(), now, gw.config.work.scheduled_batch).await? {
-        let others = store::other_terms(gw.store.as_ref(), e.environment, &e.exclusion_id, e.email.clone(), e.phone.clone()).await?;
+        let others = store::other_terms(gw.store.as_ref(), e.environment, &e.exclusion_id, &e.contacts).await?;
         let facts = DueExclusion { now: now.saturating_add(e.clock_offset_seconds), expires_at: Some(e.expires_at), others };
         // every tenant is told; of a player an erasure restricted, by the exclusion's id alone (ids and statuses only)
-        let (user_email, user_phone) = if e.restricted { (None, None) } else { (e.email, e.phone) };
+        let (user_email, user_phone) = if e.restricted { (None, None) } else { (e.contacts.email, e.contacts.phone) };
         let data = ExclusionExpiredData {
             exclusion_id: e.exclusion_id.clone(),
             user_email,
@@ -864,6 +863,58 @@ pub(crate) async fn due_expiries(gw: &Gateway, now: i64) -> ApiResult<Vec<(DueEx
         ));
     }
     Ok(due)
+}
+
+/// What a round of the contacts' re-key did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Rekeyed {
+    pub exclusions: usize,
+    pub users: usize,
+    /// rows keyed under an older version may remain
+    pub more: bool,
+}
+
+/// The keys of a contact stored before the contact keys: the e-mail as
+/// stored (`normalize_email`'s form); the phone as the old normalisation kept
+/// it, its digits: international (`447700900123`) unless it kept a trunk
+/// `0`, a national number read in the writing tenant's jurisdiction. A phone
+/// that cannot be read keys to none; its row is still found by its stored form.
+fn old_keys(email: Option<&str>, phone: Option<&str>, jurisdiction: &str) -> (Option<String>, Option<String>) {
+    let email = email.and_then(normalize_email).map(|e| email_key(&e));
+    let phone = phone.and_then(|p| {
+        let read = if p.starts_with('0') { read_phone(p, phone_region(jurisdiction)) } else { read_phone(&format!("+{p}"), None) };
+        read.ok().map(|p| p.key().to_string())
+    });
+    (email, phone)
+}
+
+/// Re-keys, a bounded batch a round, the exclusions and users keyed under an
+/// older version of the contact keys ([`crate::input::CONTACT_KEYS_VERSION`]):
+/// resumable (each row carries its version; a round takes the oldest), safe
+/// beside other hosts (an update keys only a row still under an older
+/// version, with keys made from what it holds) and beside writers, whose new
+/// rows are keyed as written. Until a row is re-keyed, every check also
+/// compares its stored form, so nothing registered before is lost meanwhile.
+pub async fn rekey_contacts(store: &dyn crate::ports::Store, batch: i64) -> ApiResult<Rekeyed> {
+    let version = crate::input::CONTACT_KEYS_VERSION;
+    let batch = batch.max(1);
+    let exclusions = store::unkeyed_exclusions(store, version, batch).await?;
+    let users = store::unkeyed_users(store, version, batch).await?;
+    let mut statements = Vec::with_capacity(exclusions.len() + users.len());
+    for row in &exclusions {
+        let (email_key, phone_key) = old_keys(row.email.as_deref(), row.phone.as_deref(), &row.jurisdiction);
+        statements.push(store::rekey_exclusion(row, email_key, phone_key, version));
+    }
+    for row in &users {
+        let (email_key, phone_key) = old_keys(row.email.as_deref(), row.phone.as_deref(), &row.jurisdiction);
+        let (kyc_email_key, _) = old_keys(row.kyc_email.as_deref(), None, &row.jurisdiction);
+        statements.push(store::rekey_user(row, email_key, kyc_email_key, phone_key, version));
+    }
+    if !statements.is_empty() {
+        store.batch(statements).await?;
+    }
+    let more = exclusions.len() as i64 >= batch || users.len() as i64 >= batch;
+    Ok(Rekeyed { exclusions: exclusions.len(), users: users.len(), more })
 }
 
 /// How many of the environment's exclusions up to `through_seq` the rules

@@ -33,8 +33,8 @@ pub struct NewExclusion<'a> {
     /// the registering tenant, or the environment's service tenant for an import
     pub tenant_id: &'a str,
     pub user_id: Option<&'a str>,
-    pub email: Option<String>,
-    pub phone: Option<String>,
+    /// the contacts as shown ([`Contacts`]), with their keys
+    pub contacts: Contacts,
     pub duration: ExclusionDuration,
     pub reason: String,
     pub source: Source,
@@ -51,18 +51,43 @@ pub fn next_seq() -> Stmt {
     Stmt::expect_one("UPDATE counters SET value = value + 1 WHERE name = 'exclusion_seq'", vec![])
 }
 
+/// An exclusion's e-mail and phone: as stored and shown (the e-mail as
+/// `input::normalize_email` gives it, the phone as E.164's digits), and the
+/// keys they are compared by (`input::email_key`, E.164).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Contacts {
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub email_key: Option<String>,
+    pub phone_key: Option<String>,
+}
+
+impl Contacts {
+    /// The contacts of a normalised e-mail and a read phone.
+    pub fn of(email: Option<&str>, phone: Option<&crate::input::Phone>) -> Contacts {
+        Contacts {
+            email: email.map(str::to_string),
+            phone: phone.map(|p| p.digits().to_string()),
+            email_key: email.map(crate::input::email_key),
+            phone_key: phone.map(|p| p.key().to_string()),
+        }
+    }
+}
+
 pub fn insert(e: NewExclusion<'_>) -> Stmt {
     Stmt::new(
         "INSERT INTO exclusions (exclusion_id, seq, environment, tenant_id, external_user_id, email, phone, duration, reason, source,
-                                 effective_from, expires_at, regulator_propagated, regulator_eligible, response, created_at)
-         VALUES (?1, (SELECT value FROM counters WHERE name = 'exclusion_seq'), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?10)",
+                                 effective_from, expires_at, regulator_propagated, regulator_eligible, response, created_at,
+                                 email_key, phone_key, keys_version)
+         VALUES (?1, (SELECT value FROM counters WHERE name = 'exclusion_seq'), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?10,
+                 ?15, ?16, ?17)",
         vec![
             e.exclusion_id.into(),
             e.environment.as_str().into(),
             e.tenant_id.into(),
             Value::from(e.user_id),
-            Value::from(e.email),
-            Value::from(e.phone),
+            Value::from(e.contacts.email),
+            Value::from(e.contacts.phone),
             e.duration.as_str().into(),
             e.reason.into(),
             e.source.as_str().into(),
@@ -71,16 +96,29 @@ pub fn insert(e: NewExclusion<'_>) -> Stmt {
             e.regulator_propagated.into(),
             e.regulator_eligible.into(),
             e.response.into(),
+            Value::from(e.contacts.email_key),
+            Value::from(e.contacts.phone_key),
+            crate::input::CONTACT_KEYS_VERSION.into(),
         ],
     )
 }
 
-/// The regulator's exclusions of an e-mail or phone, for one round trip of many.
-pub fn read_regulator_terms(environment: Environment, email: Option<String>, phone: Option<String>) -> Read {
+/// The regulator's exclusions of an e-mail or phone, by key or by the stored
+/// form of rows not yet re-keyed, for one round trip of many.
+pub fn read_regulator_terms(environment: Environment, c: &Contacts) -> Read {
     Read::new(
-        "SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND source = ?2 AND email = ?3
+        "SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND source = ?2 AND email_key = ?5
+         UNION SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND source = ?2 AND phone_key = ?6
+         UNION SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND source = ?2 AND email = ?3
          UNION SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND source = ?2 AND phone = ?4",
-        vec![environment.as_str().into(), Source::Regulator.as_str().into(), Value::from(email), Value::from(phone)],
+        vec![
+            environment.as_str().into(),
+            Source::Regulator.as_str().into(),
+            Value::from(c.email.clone()),
+            Value::from(c.phone.clone()),
+            Value::from(c.email_key.clone()),
+            Value::from(c.phone_key.clone()),
+        ],
     )
 }
 
@@ -103,10 +141,10 @@ pub enum RegulatorIdentifier {
 }
 
 impl RegulatorIdentifier {
-    /// The identifiers of an entry: its e-mail and its phone, as normalised.
-    pub fn of(email: Option<&str>, phone: Option<&str>) -> Vec<RegulatorIdentifier> {
-        let email = email.map(|e| RegulatorIdentifier::Email(e.to_string()));
-        let phone = phone.map(|p| RegulatorIdentifier::Phone(p.to_string()));
+    /// The identifiers of an entry: its e-mail's and its phone's keys.
+    pub fn of(c: &Contacts) -> Vec<RegulatorIdentifier> {
+        let email = c.email_key.as_ref().map(|e| RegulatorIdentifier::Email(e.clone()));
+        let phone = c.phone_key.as_ref().map(|p| RegulatorIdentifier::Phone(p.clone()));
         email.into_iter().chain(phone).collect()
     }
 
@@ -162,30 +200,48 @@ pub struct Matching {
 }
 
 /// Every exclusion of the environment naming the e-mail or the phone, in
-/// registration order; one indexed look-up per identifier (with OR, the
-/// planners walked every exclusion in `seq` order). Its rows go to [`matching`].
-pub fn read_matching(environment: Environment, email: Option<&str>, phone: Option<&str>) -> Read {
-    // One identifier asked is one indexed look-up, without the union's temporary B-tree.
-    match (email, phone) {
-        (Some(email), None) => Read::new(
-            "SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND email = ?2 ORDER BY seq",
-            vec![environment.as_str().into(), email.into()],
+/// registration order: by its key, and by the stored form (a row keyed
+/// before the contact keys holds only that until the re-key reaches it);
+/// one indexed look-up each (with OR, the planners walked every exclusion
+/// in `seq` order). `UNION ALL`: a row found twice is one ([`matching`]),
+/// without the union's temporary B-tree. Its rows go to [`matching`].
+pub fn read_matching(environment: Environment, c: &Contacts) -> Read {
+    let env = Value::from(environment.as_str());
+    let (email, email_key) = (Value::from(c.email.clone()), Value::from(c.email_key.clone()));
+    let (phone, phone_key) = (Value::from(c.phone.clone()), Value::from(c.phone_key.clone()));
+    match (&c.email, &c.phone) {
+        (Some(_), None) => Read::new(
+            "SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND email_key = ?2
+             UNION ALL SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND email = ?3 ORDER BY seq",
+            vec![env, email_key, email],
         ),
-        (None, Some(phone)) => Read::new(
-            "SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND phone = ?2 ORDER BY seq",
-            vec![environment.as_str().into(), phone.into()],
+        (None, Some(_)) => Read::new(
+            "SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND phone_key = ?2
+             UNION ALL SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND phone = ?3 ORDER BY seq",
+            vec![env, phone_key, phone],
         ),
         _ => Read::new(
-            "SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND email = ?2
-             UNION SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND phone = ?3 ORDER BY seq",
-            vec![environment.as_str().into(), Value::from(email), Value::from(phone)],
+            "SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND email_key = ?2
+             UNION ALL SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND email = ?3
+             UNION ALL SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND phone_key = ?4
+             UNION ALL SELECT exclusion_id, duration, expires_at, source, seq FROM exclusions WHERE environment = ?1 AND phone = ?5 ORDER BY seq",
+            vec![env, email_key, email, phone_key, phone],
         ),
     }
 }
 
-/// The rows of [`read_matching`].
+/// The rows of [`read_matching`], each exclusion once.
 pub fn matching(rows: &[Row]) -> ApiResult<Vec<Matching>> {
-    rows.iter().map(|r| Ok(Matching { exclusion_id: r.text(0)?, duration: r.text(1)?, expires_at: r.opt_int(2)?, source: r.text(3)? })).collect()
+    let mut found: Vec<Matching> = Vec::with_capacity(rows.len());
+    for r in rows {
+        let exclusion_id = r.text(0)?;
+        // the rows come in `seq` order: a row found twice comes twice in a row
+        if found.last().is_some_and(|m| m.exclusion_id == exclusion_id) {
+            continue;
+        }
+        found.push(Matching { exclusion_id, duration: r.text(1)?, expires_at: r.opt_int(2)?, source: r.text(3)? });
+    }
+    Ok(found)
 }
 
 /// The replication heartbeat's one row.
@@ -291,7 +347,8 @@ pub fn mark_exported(exclusion_id: &str, now: i64) -> Stmt {
 /// Every exclusion that names the player, active or not (the rules decide):
 /// registered for them at this tenant, or anywhere in the environment under
 /// any e-mail or phone the service knows for them (the screening e-mail, the
-/// e-mail and phone of their KYC start), regulator imports included; one
+/// e-mail and phone of their KYC start), by key and by stored form (rows of
+/// before the contact keys, until re-keyed), regulator imports included; one
 /// indexed look-up each (a join on ORs walked every exclusion). `UNION ALL`:
 /// an exclusion found twice is counted once by [`player_terms`], not by a
 /// sort in the store. Rows hold `exclusion_id, expires_at`.
@@ -301,6 +358,10 @@ pub fn read_player_exclusions(tenant_id: &str, user_id: &str, environment: Envir
          UNION ALL SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.environment = ?3 AND e.email IN (u.email, u.kyc_email)
           WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
          UNION ALL SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.environment = ?3 AND e.phone = u.kyc_phone
+          WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
+         UNION ALL SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.environment = ?3 AND e.email_key IN (u.email_key, u.kyc_email_key)
+          WHERE u.tenant_id = ?1 AND u.external_user_id = ?2
+         UNION ALL SELECT e.exclusion_id, e.expires_at FROM users u JOIN exclusions e ON e.environment = ?3 AND e.phone_key = u.kyc_phone_key
           WHERE u.tenant_id = ?1 AND u.external_user_id = ?2",
         vec![tenant_id.into(), user_id.into(), environment.as_str().into()],
     )
@@ -320,8 +381,7 @@ pub struct RunOut {
     pub exclusion_id: String,
     pub environment: Environment,
     pub tenant_id: String,
-    pub email: Option<String>,
-    pub phone: Option<String>,
+    pub contacts: Contacts,
     pub duration: String,
     pub expires_at: i64,
     pub source: Option<String>,
@@ -335,7 +395,7 @@ pub async fn run_out_unannounced(store: &dyn Store, now: i64, limit: i64) -> Api
     let rows = store
         .query(
             "SELECT e.exclusion_id, e.environment, e.email, e.phone, e.duration, e.expires_at, e.source, t.clock_offset_seconds, e.tenant_id,
-                    u.restricted_at
+                    u.restricted_at, e.email_key, e.phone_key
              FROM exclusions e JOIN tenants t ON t.tenant_id = e.tenant_id
              LEFT JOIN users u ON u.tenant_id = e.tenant_id AND u.external_user_id = e.external_user_id
              WHERE e.expiry_announced = 0 AND e.expires_at IS NOT NULL AND e.expires_at <= ?1 + t.clock_offset_seconds
@@ -348,8 +408,7 @@ pub async fn run_out_unannounced(store: &dyn Store, now: i64, limit: i64) -> Api
             Ok(RunOut {
                 exclusion_id: r.text(0)?,
                 environment: Environment::parse(&r.text(1)?).ok_or_else(ApiError::internal)?,
-                email: r.opt_text(2)?,
-                phone: r.opt_text(3)?,
+                contacts: Contacts { email: r.opt_text(2)?, phone: r.opt_text(3)?, email_key: r.opt_text(10)?, phone_key: r.opt_text(11)? },
                 duration: r.text(4)?,
                 expires_at: r.int(5)?,
                 source: r.opt_text(6)?,
@@ -361,22 +420,117 @@ pub async fn run_out_unannounced(store: &dyn Store, now: i64, limit: i64) -> Api
         .collect()
 }
 
-/// The terms of the same person's other exclusions in the environment, by e-mail or phone.
-pub async fn other_terms(
-    store: &dyn Store,
-    environment: Environment,
-    exclusion_id: &str,
-    email: Option<String>,
-    phone: Option<String>,
-) -> ApiResult<Vec<ExclusionTerm>> {
+/// The terms of the same person's other exclusions in the environment, by
+/// e-mail or phone: their keys, and their stored forms (rows not yet re-keyed).
+pub async fn other_terms(store: &dyn Store, environment: Environment, exclusion_id: &str, c: &Contacts) -> ApiResult<Vec<ExclusionTerm>> {
     let rows = store
         .query(
             "SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND exclusion_id <> ?2 AND email = ?3
-             UNION SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND exclusion_id <> ?2 AND phone = ?4",
-            vec![environment.as_str().into(), exclusion_id.into(), Value::from(email), Value::from(phone)],
+             UNION SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND exclusion_id <> ?2 AND phone = ?4
+             UNION SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND exclusion_id <> ?2 AND email_key = ?5
+             UNION SELECT exclusion_id, expires_at FROM exclusions WHERE environment = ?1 AND exclusion_id <> ?2 AND phone_key = ?6",
+            vec![
+                environment.as_str().into(),
+                exclusion_id.into(),
+                Value::from(c.email.clone()),
+                Value::from(c.phone.clone()),
+                Value::from(c.email_key.clone()),
+                Value::from(c.phone_key.clone()),
+            ],
         )
         .await?;
     terms_at(&rows, 1)
+}
+
+/// A row keyed under an older version of the contact keys, with what its
+/// keys are made from: its stored e-mail and phone, and the jurisdiction of
+/// the tenant that wrote it (the region a national-format phone was given in).
+pub struct Unkeyed {
+    pub id: (String, String),
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub kyc_email: Option<String>,
+    pub jurisdiction: String,
+}
+
+/// Up to `limit` exclusions keyed under a version older than `version`, oldest first.
+pub async fn unkeyed_exclusions(store: &dyn Store, version: i64, limit: i64) -> ApiResult<Vec<Unkeyed>> {
+    let rows = store
+        .query(
+            "SELECT e.exclusion_id, e.email, e.phone, COALESCE(t.jurisdiction, '') FROM exclusions e LEFT JOIN tenants t ON t.tenant_id = e.tenant_id
+             WHERE e.keys_version < ?1 ORDER BY e.keys_version, e.seq LIMIT ?2",
+            vec![version.into(), limit.into()],
+        )
+        .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(Unkeyed { id: (r.text(0)?, String::new()), email: r.opt_text(1)?, phone: r.opt_text(2)?, kyc_email: None, jurisdiction: r.text(3)? })
+        })
+        .collect()
+}
+
+/// Keys an exclusion under `version`, unless it changed since it was read
+/// (a redaction) or another host keyed it first.
+pub fn rekey_exclusion(row: &Unkeyed, email_key: Option<String>, phone_key: Option<String>, version: i64) -> Stmt {
+    Stmt::new(
+        "UPDATE exclusions SET email_key = ?2, phone_key = ?3, keys_version = ?4
+         WHERE exclusion_id = ?1 AND keys_version < ?4 AND COALESCE(email, '') = ?5 AND COALESCE(phone, '') = ?6",
+        vec![
+            row.id.0.as_str().into(),
+            Value::from(email_key),
+            Value::from(phone_key),
+            version.into(),
+            row.email.clone().unwrap_or_default().into(),
+            row.phone.clone().unwrap_or_default().into(),
+        ],
+    )
+}
+
+/// Up to `limit` users keyed under a version older than `version`: their
+/// screening e-mail, and the e-mail and phone of their KYC start.
+pub async fn unkeyed_users(store: &dyn Store, version: i64, limit: i64) -> ApiResult<Vec<Unkeyed>> {
+    let rows = store
+        .query(
+            "SELECT u.tenant_id, u.external_user_id, u.email, u.kyc_phone, u.kyc_email, COALESCE(t.jurisdiction, '')
+             FROM users u LEFT JOIN tenants t ON t.tenant_id = u.tenant_id
+             WHERE u.keys_version < ?1 ORDER BY u.keys_version, u.tenant_id, u.external_user_id LIMIT ?2",
+            vec![version.into(), limit.into()],
+        )
+        .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(Unkeyed {
+                id: (r.text(0)?, r.text(1)?),
+                email: r.opt_text(2)?,
+                phone: r.opt_text(3)?,
+                kyc_email: r.opt_text(4)?,
+                jurisdiction: r.text(5)?,
+            })
+        })
+        .collect()
+}
+
+/// Keys a user's contacts under `version`, unless they changed since they
+/// were read (a KYC start writes its e-mail and phone with their keys, an
+/// erasure nulls them) or another host keyed them first. The user's version
+/// is not moved: the keys are made from what the row holds.
+pub fn rekey_user(row: &Unkeyed, email_key: Option<String>, kyc_email_key: Option<String>, kyc_phone_key: Option<String>, version: i64) -> Stmt {
+    Stmt::new(
+        "UPDATE users SET email_key = ?3, kyc_email_key = ?4, kyc_phone_key = ?5, keys_version = ?6
+         WHERE tenant_id = ?1 AND external_user_id = ?2 AND keys_version < ?6
+           AND COALESCE(email, '') = ?7 AND COALESCE(kyc_phone, '') = ?8 AND COALESCE(kyc_email, '') = ?9",
+        vec![
+            row.id.0.as_str().into(),
+            row.id.1.as_str().into(),
+            Value::from(email_key),
+            Value::from(kyc_email_key),
+            Value::from(kyc_phone_key),
+            version.into(),
+            row.email.clone().unwrap_or_default().into(),
+            row.phone.clone().unwrap_or_default().into(),
+            row.kyc_email.clone().unwrap_or_default().into(),
+        ],
+    )
 }
 
 /// Marks an expiry announced; the batch loses if another host announced it.

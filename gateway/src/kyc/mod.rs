@@ -17,7 +17,7 @@ use crate::api::{stored_json, ReviewLimit, WaitSeconds};
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
-use crate::input::{normalize_email, normalize_phone, Cursor, Fields};
+use crate::input::{email_key, normalize_email, phone_region, read_phone, Cursor, Fields, PhoneError};
 use crate::input::{Body, FromBody, Params, Path};
 use crate::openapi::answer::{Accepted, Answer, Created};
 use crate::openapi::shared::{
@@ -54,7 +54,7 @@ pub(crate) struct WithdrawalRequest {
     #[schema(value_type = Email)]
     email: Option<String>,
     #[schema(value_type = Phone)]
-    phone: Option<String>,
+    phone: Option<crate::input::Phone>,
     #[schema(rename = "withdrawal_amount_cents", value_type = Cents)]
     amount: i64,
     #[schema(value_type = Currency)]
@@ -67,7 +67,7 @@ pub(crate) struct WithdrawalRequest {
 }
 
 impl FromBody for WithdrawalRequest {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+    fn from_body(body: &[u8], _: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Self> {
         let mut f = Fields::from_body(body)?;
         let user_id = f.text("user_id");
         let email = f.text("email");
@@ -75,17 +75,20 @@ impl FromBody for WithdrawalRequest {
         let amount = f.cents("withdrawal_amount_cents");
         let (currency, currency_exponent) = f.currency_with_exponent("currency");
         let withdrawal_id = f.opt_text("withdrawal_id");
-        let (norm_email, norm_phone) = (normalize_email(&email), normalize_phone(&phone));
+        let norm_email = normalize_email(&email);
+        let norm_phone = (!phone.is_empty()).then(|| read_phone(&phone, phone_region(&ctx.caller.jurisdiction))).transpose();
         if !email.is_empty() && norm_email.is_none() {
             f.reject("invalid_field", "email must be an e-mail address");
         }
-        if !phone.is_empty() && norm_phone.is_none() {
+        if norm_phone == Err(PhoneError::NotAPhone) {
             f.reject("invalid_field", "phone must be a phone number of 7 to 15 digits");
         }
         if withdrawal_id.as_ref().is_some_and(|w| w.len() > 200) {
             f.reject("invalid_field", "withdrawal_id must be at most 200 characters");
         }
         f.finish()?;
+        // a number of the shape of one that cannot be read is 422, after every other field's 400
+        let norm_phone = norm_phone.map_err(|e| e.error("phone"))?;
         Ok(WithdrawalRequest { user_id, email: norm_email, phone: norm_phone, amount, currency, currency_exponent, withdrawal_id })
     }
 }
@@ -710,7 +713,9 @@ fn user_withdrawal_update(ctx: &Ctx<'_>, user: &User, version: i64, request: &Wi
         released_cents: released,
         currency: &request.currency,
         email: request.email.clone(),
-        phone: request.phone.clone(),
+        phone: request.phone.as_ref().map(|p| p.digits().to_string()),
+        email_key: request.email.as_deref().map(email_key),
+        phone_key: request.phone.as_ref().map(|p| p.key().to_string()),
         now: ctx.now,
     })
 }

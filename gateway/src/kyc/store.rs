@@ -140,6 +140,9 @@ pub(crate) struct UserWithdrawal<'a> {
     pub currency: &'a str,
     pub email: Option<String>,
     pub phone: Option<String>,
+    /// their keys (`input::email_key`, E.164)
+    pub email_key: Option<String>,
+    pub phone_key: Option<String>,
     pub now: i64,
 }
 
@@ -149,7 +152,9 @@ pub(crate) fn update_user_for_withdrawal(u: UserWithdrawal<'_>) -> Stmt {
     Stmt::expect_one(
         "UPDATE users SET cumulative_withdrawn_cents = CASE WHEN cumulative_withdrawn_cents + ?4 > ?9 THEN ?9 ELSE cumulative_withdrawn_cents + ?4 END,
                 version = version + 1, updated_at = ?5,
-                withdrawal_currency = COALESCE(withdrawal_currency, ?6), kyc_email = COALESCE(?7, kyc_email), kyc_phone = COALESCE(?8, kyc_phone)
+                withdrawal_currency = COALESCE(withdrawal_currency, ?6), kyc_email = COALESCE(?7, kyc_email), kyc_phone = COALESCE(?8, kyc_phone),
+                kyc_email_key = CASE WHEN ?7 IS NULL THEN kyc_email_key ELSE ?10 END,
+                kyc_phone_key = CASE WHEN ?8 IS NULL THEN kyc_phone_key ELSE ?11 END
          WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?3",
         vec![
             u.tenant_id.into(),
@@ -161,6 +166,8 @@ pub(crate) fn update_user_for_withdrawal(u: UserWithdrawal<'_>) -> Stmt {
             Value::from(u.email),
             Value::from(u.phone),
             crate::ports::MAX_STORED_INTEGER.into(),
+            Value::from(u.email_key),
+            Value::from(u.phone_key),
         ],
     )
 }

@@ -61,12 +61,12 @@ shared_schema!(
 
 shared_schema!(
     /// An e-mail address as the API takes it (see `input::normalize_email`).
-    Email => from_json(json!({ "type": "string", "maxLength": 254, "pattern": "^\\s*[^@\\s]+@[^@\\s]+\\.[^@\\s]+\\s*$", "description": "an e-mail address; compared without case" }))
+    Email => from_json(json!({ "type": "string", "maxLength": 254, "pattern": "^\\s*[^@\\s]+@[^@\\s]+\\.[^@\\s]+\\s*$", "description": "an e-mail address; compared without case, its domain in IDNA's ASCII form (Unicode and punycode alike), and folded by the providers' documented alias rules: Gmail's dots and `+tag` dropped and googlemail.com read as gmail.com, a `+tag` dropped at Fastmail and Proton; any other address compared as delivered" }))
 );
 
 shared_schema!(
     /// A phone number as the API takes it (see `input::normalize_phone`).
-    Phone => from_json(json!({ "type": "string", "maxLength": 256, "pattern": "^\\s*[ +().-]*[0-9][0-9 +().-]*\\s*$", "description": "a phone number of 7 to 15 digits (an international 00 prefix is dropped), with or without + and the separators space ( ) . -" }))
+    Phone => from_json(json!({ "type": "string", "maxLength": 256, "pattern": "^\\s*[ +().-]*[0-9][0-9 +().-]*\\s*$", "description": "a phone number of 7 to 15 digits, with the separators space ( ) . -, read with libphonenumber's rules and compared as E.164: international after + or 00; without, in the national format of the tenant's jurisdiction (GB, SE, DE, NL, CA for CA-ON), and as international digits in the default one, where a national number (a leading 0) is 422 `unreadable_phone`; a number that cannot be read is 422 `unreadable_phone`" }))
 );
 
 shared_schema!(

@@ -32,8 +32,8 @@ pub(crate) fn insert_screened_user(u: NewScreenedUser<'_>) -> Stmt {
     Stmt::new(
         "INSERT INTO users (tenant_id, external_user_id, email, first_name, last_name, sanctions_status, last_screened_at, screen_id,
                             screen_fingerprint, screen_response, case_id, verified_tier, verified_at, cumulative_withdrawn_cents, version,
-                            created_at, updated_at, date_of_birth, nationality, screened_under, whole_screened_at)
-         VALUES (?1, ?2, ?3, ?10, ?11, ?4, ?9, ?5, ?6, ?7, ?8, ?12, NULL, 0, 0, ?9, ?9, ?13, ?14, ?15, ?9)",
+                            created_at, updated_at, date_of_birth, nationality, screened_under, whole_screened_at, email_key, keys_version)
+         VALUES (?1, ?2, ?3, ?10, ?11, ?4, ?9, ?5, ?6, ?7, ?8, ?12, NULL, 0, 0, ?9, ?9, ?13, ?14, ?15, ?9, ?16, ?17)",
         vec![
             u.tenant_id.into(),
             u.user_id.into(),
@@ -50,6 +50,9 @@ pub(crate) fn insert_screened_user(u: NewScreenedUser<'_>) -> Stmt {
             u.date_of_birth.into(),
             u.nationality.into(),
             u.rules.into(),
+            // the screening e-mail's key; an empty e-mail keys to none
+            Value::from((!u.email.is_empty()).then(|| crate::input::email_key(u.email))),
+            crate::input::CONTACT_KEYS_VERSION.into(),
         ],
     )
 }

@@ -959,7 +959,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** whether an e-mail address or phone is excluded, across operators */
+        /**
+         * whether an e-mail address or phone is excluded, across operators
+         * @description A phone is read in the tenant's jurisdiction and compared as E.164; an e-mail address by its mailbox (see `Email`). `422 unreadable_phone` when the phone cannot be read.
+         */
         get: operations["checkExclusion"];
         put?: never;
         post?: never;
@@ -2182,7 +2185,7 @@ export interface components {
          * @enum {string}
          */
         Duration: "duration_24h" | "duration_7d" | "duration_30d" | "duration_6m" | "duration_1y" | "duration_permanent";
-        /** @description an e-mail address; compared without case */
+        /** @description an e-mail address; compared without case, its domain in IDNA's ASCII form (Unicode and punycode alike), and folded by the providers' documented alias rules: Gmail's dots and `+tag` dropped and googlemail.com read as gmail.com, a `+tag` dropped at Fastmail and Proton; any other address compared as delivered */
         Email: string;
         /**
          * @description why a list entry is listed: a sanction, a PEP, or adverse media
@@ -2730,7 +2733,7 @@ export interface components {
             limit_id: string;
             status: string;
         };
-        /** @description a phone number of 7 to 15 digits (an international 00 prefix is dropped), with or without + and the separators space ( ) . - */
+        /** @description a phone number of 7 to 15 digits, with the separators space ( ) . -, read with libphonenumber's rules and compared as E.164: international after + or 00; without, in the national format of the tenant's jurisdiction (GB, SE, DE, NL, CA for CA-ON), and as international digits in the default one, where a national number (a leading 0) is 422 `unreadable_phone`; a number that cannot be read is 422 `unreadable_phone` */
         Phone: string;
         ProposalView: {
             outcome: components["schemas"]["Outcome"];

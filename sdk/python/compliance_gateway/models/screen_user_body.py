@@ -16,7 +16,9 @@ class ScreenUserBody:
 
     Attributes:
         date_of_birth (datetime.date): YYYY-MM-DD, in the past
-        email (str): an e-mail address; compared without case
+        email (str): an e-mail address; compared without case, its domain in IDNA's ASCII form (Unicode and punycode
+            alike), and folded by the providers' documented alias rules: Gmail's dots and `+tag` dropped and googlemail.com
+            read as gmail.com, a `+tag` dropped at Fastmail and Proton; any other address compared as delivered
         first_name (str):
         last_name (str):
         nationality (str):

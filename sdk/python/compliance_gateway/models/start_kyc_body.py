@@ -19,9 +19,13 @@ class StartKycBody:
     Attributes:
         currency (Currency): an ISO 4217 currency code such as USD; amounts are in its minor units (JPY has none, BHD
             three)
-        email (str): an e-mail address; compared without case
-        phone (str): a phone number of 7 to 15 digits (an international 00 prefix is dropped), with or without + and the
-            separators space ( ) . -
+        email (str): an e-mail address; compared without case, its domain in IDNA's ASCII form (Unicode and punycode
+            alike), and folded by the providers' documented alias rules: Gmail's dots and `+tag` dropped and googlemail.com
+            read as gmail.com, a `+tag` dropped at Fastmail and Proton; any other address compared as delivered
+        phone (str): a phone number of 7 to 15 digits, with the separators space ( ) . -, read with libphonenumber's
+            rules and compared as E.164: international after + or 00; without, in the national format of the tenant's
+            jurisdiction (GB, SE, DE, NL, CA for CA-ON), and as international digits in the default one, where a national
+            number (a leading 0) is 422 `unreadable_phone`; a number that cannot be read is 422 `unreadable_phone`
         user_id (str):
         withdrawal_amount_cents (int): a positive amount in minor currency units
         withdrawal_id (None | str | Unset): the operator's id of the withdrawal

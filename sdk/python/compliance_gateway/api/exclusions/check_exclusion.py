@@ -105,10 +105,19 @@ def sync_detailed(
 ) -> Response[CheckExclusionResponse200 | Error]:
     """whether an e-mail address or phone is excluded, across operators
 
+     A phone is read in the tenant's jurisdiction and compared as E.164; an e-mail address by its mailbox
+    (see `Email`). `422 unreadable_phone` when the phone cannot be read.
+
     Args:
-        email (str | Unset): an e-mail address; compared without case
-        phone (str | Unset): a phone number of 7 to 15 digits (an international 00 prefix is
-            dropped), with or without + and the separators space ( ) . -
+        email (str | Unset): an e-mail address; compared without case, its domain in IDNA's ASCII
+            form (Unicode and punycode alike), and folded by the providers' documented alias rules:
+            Gmail's dots and `+tag` dropped and googlemail.com read as gmail.com, a `+tag` dropped at
+            Fastmail and Proton; any other address compared as delivered
+        phone (str | Unset): a phone number of 7 to 15 digits, with the separators space ( ) . -,
+            read with libphonenumber's rules and compared as E.164: international after + or 00;
+            without, in the national format of the tenant's jurisdiction (GB, SE, DE, NL, CA for CA-
+            ON), and as international digits in the default one, where a national number (a leading 0)
+            is 422 `unreadable_phone`; a number that cannot be read is 422 `unreadable_phone`
         bookmark (str | Unset):
 
     Raises:
@@ -141,10 +150,19 @@ def sync(
 ) -> CheckExclusionResponse200 | Error | None:
     """whether an e-mail address or phone is excluded, across operators
 
+     A phone is read in the tenant's jurisdiction and compared as E.164; an e-mail address by its mailbox
+    (see `Email`). `422 unreadable_phone` when the phone cannot be read.
+
     Args:
-        email (str | Unset): an e-mail address; compared without case
-        phone (str | Unset): a phone number of 7 to 15 digits (an international 00 prefix is
-            dropped), with or without + and the separators space ( ) . -
+        email (str | Unset): an e-mail address; compared without case, its domain in IDNA's ASCII
+            form (Unicode and punycode alike), and folded by the providers' documented alias rules:
+            Gmail's dots and `+tag` dropped and googlemail.com read as gmail.com, a `+tag` dropped at
+            Fastmail and Proton; any other address compared as delivered
+        phone (str | Unset): a phone number of 7 to 15 digits, with the separators space ( ) . -,
+            read with libphonenumber's rules and compared as E.164: international after + or 00;
+            without, in the national format of the tenant's jurisdiction (GB, SE, DE, NL, CA for CA-
+            ON), and as international digits in the default one, where a national number (a leading 0)
+            is 422 `unreadable_phone`; a number that cannot be read is 422 `unreadable_phone`
         bookmark (str | Unset):
 
     Raises:
@@ -172,10 +190,19 @@ async def asyncio_detailed(
 ) -> Response[CheckExclusionResponse200 | Error]:
     """whether an e-mail address or phone is excluded, across operators
 
+     A phone is read in the tenant's jurisdiction and compared as E.164; an e-mail address by its mailbox
+    (see `Email`). `422 unreadable_phone` when the phone cannot be read.
+
     Args:
-        email (str | Unset): an e-mail address; compared without case
-        phone (str | Unset): a phone number of 7 to 15 digits (an international 00 prefix is
-            dropped), with or without + and the separators space ( ) . -
+        email (str | Unset): an e-mail address; compared without case, its domain in IDNA's ASCII
+            form (Unicode and punycode alike), and folded by the providers' documented alias rules:
+            Gmail's dots and `+tag` dropped and googlemail.com read as gmail.com, a `+tag` dropped at
+            Fastmail and Proton; any other address compared as delivered
+        phone (str | Unset): a phone number of 7 to 15 digits, with the separators space ( ) . -,
+            read with libphonenumber's rules and compared as E.164: international after + or 00;
+            without, in the national format of the tenant's jurisdiction (GB, SE, DE, NL, CA for CA-
+            ON), and as international digits in the default one, where a national number (a leading 0)
+            is 422 `unreadable_phone`; a number that cannot be read is 422 `unreadable_phone`
         bookmark (str | Unset):
 
     Raises:
@@ -206,10 +233,19 @@ async def asyncio(
 ) -> CheckExclusionResponse200 | Error | None:
     """whether an e-mail address or phone is excluded, across operators
 
+     A phone is read in the tenant's jurisdiction and compared as E.164; an e-mail address by its mailbox
+    (see `Email`). `422 unreadable_phone` when the phone cannot be read.
+
     Args:
-        email (str | Unset): an e-mail address; compared without case
-        phone (str | Unset): a phone number of 7 to 15 digits (an international 00 prefix is
-            dropped), with or without + and the separators space ( ) . -
+        email (str | Unset): an e-mail address; compared without case, its domain in IDNA's ASCII
+            form (Unicode and punycode alike), and folded by the providers' documented alias rules:
+            Gmail's dots and `+tag` dropped and googlemail.com read as gmail.com, a `+tag` dropped at
+            Fastmail and Proton; any other address compared as delivered
+        phone (str | Unset): a phone number of 7 to 15 digits, with the separators space ( ) . -,
+            read with libphonenumber's rules and compared as E.164: international after + or 00;
+            without, in the national format of the tenant's jurisdiction (GB, SE, DE, NL, CA for CA-
+            ON), and as international digits in the default one, where a national number (a leading 0)
+            is 422 `unreadable_phone`; a number that cannot be read is 422 `unreadable_phone`
         bookmark (str | Unset):
 
     Raises:
