@@ -45,7 +45,9 @@ pub use limits::{
     Deposits, LimitCancelDecision, LimitCancelFacts, LimitChange, LimitChangeDecision, LimitChangeFacts, LimitStatus, LimitView, LimitWindow,
     LimitsFacts, StoredLimit, WindowSet, WindowTotal,
 };
-pub use matching::{index_keys, query_keys, score_candidates, AlignedPart, EntryKind, EntryTopic, ListCandidate, NameQuery, NameReading, ScoredCandidate, Spelling};
+pub use matching::{
+    index_keys, query_keys, score_candidates, AlignedPart, EntryKind, EntryTopic, ListCandidate, NameQuery, NameReading, ScoredCandidate, Spelling,
+};
 pub use messages::{money, player_message, BreachNotice, PlayerNotice};
 pub use ofac::{ofac_scores, OfacScored};
 pub use review::{describe_reviews, ReviewItem, ReviewState};

@@ -39,13 +39,14 @@ pub(super) struct Context {
 /// Titles and honorifics (`Sheikh`, `Sayyid`, `Haji`, `Dr`): they say how
 /// someone is addressed, not who they are, and weigh little on either side.
 const TITLES: &[&str] = &[
-    "sheikh", "shaikh", "shaykh", "sheik", "shaik", "cheikh", "sayyed", "sayyid", "sayed", "sayid", "syed", "seyed", "seyyed", "haji", "hajji", "hadji",
-    "alhaj", "alhajj", "mullah", "mulla", "maulana", "mawlana", "maulvi", "mawlawi", "mufti", "dr", "mr", "mrs", "ms", "prof", "sir",
+    "sheikh", "shaikh", "shaykh", "sheik", "shaik", "cheikh", "sayyed", "sayyid", "sayed", "sayid", "syed", "seyed", "seyyed", "haji", "hajji",
+    "hadji", "alhaj", "alhajj", "mullah", "mulla", "maulana", "mawlana", "maulvi", "mawlawi", "mufti", "dr", "mr", "mrs", "ms", "prof", "sir",
 ];
 
 /// Particles of names (articles, `bin`, `de`, `van`): a name is found without them.
 const PARTICLES: &[&str] = &[
-    "al", "el", "ul", "bin", "ibn", "bint", "ben", "ould", "de", "da", "di", "du", "del", "della", "der", "den", "van", "von", "la", "le", "dos", "das",
+    "al", "el", "ul", "bin", "ibn", "bint", "ben", "ould", "de", "da", "di", "du", "del", "della", "der", "den", "van", "von", "la", "le", "dos",
+    "das",
 ];
 
 /// Whether a word is a title or honorific.
@@ -199,7 +200,10 @@ pub(super) fn align(query: &[String], listed: &[String], context: Context) -> Al
     }
     // the closest first; among equals, the one that reads more words together
     pairs.sort_by(|a, b| {
-        b.similarity.total_cmp(&a.similarity).then((b.query.len() + b.listed.len()).cmp(&(a.query.len() + a.listed.len()))).then(a.query.start.cmp(&b.query.start))
+        b.similarity
+            .total_cmp(&a.similarity)
+            .then((b.query.len() + b.listed.len()).cmp(&(a.query.len() + a.listed.len())))
+            .then(a.query.start.cmp(&b.query.start))
     });
     let (mut query_used, mut listed_used) = (alloc::vec![false; query.len()], alloc::vec![false; listed.len()]);
     let mut blocks = Vec::new();
@@ -227,11 +231,8 @@ pub(super) fn align(query: &[String], listed: &[String], context: Context) -> Al
     let positions: Vec<usize> = (0..listed.len()).filter_map(|j| found_at(j).map(|b| b.query.start)).collect();
     let descents = positions.iter().zip(positions.iter().cycle().skip(1)).filter(|(a, b)| b < a).count();
     let in_order = descents <= 1;
-    let extra_words = query
-        .iter()
-        .enumerate()
-        .filter(|(i, w)| !optional(w) && !blocks.iter().any(|b| b.query.contains(i) && b.similarity >= UNLIKE_WORD))
-        .count();
+    let extra_words =
+        query.iter().enumerate().filter(|(i, w)| !optional(w) && !blocks.iter().any(|b| b.query.contains(i) && b.similarity >= UNLIKE_WORD)).count();
     Alignment { blocks, query_coverage, listed_coverage, every_listed_found, in_order, extra_words }
 }
 

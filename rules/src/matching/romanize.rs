@@ -295,7 +295,18 @@ mod tests {
 
     #[test]
     fn korean_romanizations_have_one_form() {
-        for (a, b) in [("jong", "chong"), ("jeong", "chong"), ("un", "eun"), ("kim", "gim"), ("pak", "park"), ("bak", "pak"), ("choe", "choi"), ("ri", "lee"), ("yi", "rhee"), ("chol", "cheol")] {
+        for (a, b) in [
+            ("jong", "chong"),
+            ("jeong", "chong"),
+            ("un", "eun"),
+            ("kim", "gim"),
+            ("pak", "park"),
+            ("bak", "pak"),
+            ("choe", "choi"),
+            ("ri", "lee"),
+            ("yi", "rhee"),
+            ("chol", "cheol"),
+        ] {
             assert_eq!(korean(a), korean(b), "{a} / {b}");
         }
         assert_ne!(korean("kim"), korean("pak"));

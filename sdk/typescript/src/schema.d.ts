@@ -1240,7 +1240,7 @@ export interface paths {
         put?: never;
         /**
          * screen a signup against the sanctions lists
-         * @description A hit does not block signup: the user's transactions are held until review. `409 already_screened` when the user was screened with other details. `422 unreadable_name` when a name has a letter of a script the lists are not read in (Arabic, Han, Hebrew, Armenian…): send it in Latin letters. Production answers `503 vendor_unavailable` with no list loaded.
+         * @description A hit does not block signup: the user's transactions are held until review. `409 already_screened` when the user was screened with other details. `422 unreadable_name` when a name has letters of which none can be read (a name in another script is transliterated, screened, and a match on it flagged for the team to check against the document). Production answers `503 vendor_unavailable` with no list loaded.
          */
         post: operations["screenUser"];
         delete?: never;
@@ -1954,6 +1954,17 @@ export interface components {
             typologies: string[];
             user_id: string;
         };
+        /**
+         * @description A part of the listed name and the screened name's part aligned with it: one word, or neighbouring words read
+         *     together. An empty `query` is a listed part not found; an empty `listed` a screened word left over.
+         */
+        AlignedPart: {
+            listed: string;
+            query: string;
+            /** Format: double */
+            similarity: number;
+            spelling: components["schemas"]["Spelling"];
+        };
         /** @description the body of a `aml.alert_created` delivery */
         AmlAlertCreatedEvent: {
             data: components["schemas"]["AmlAlertData"];
@@ -2043,6 +2054,11 @@ export interface components {
         CaseKind: "sanctions_hit" | "enhanced_due_diligence";
         /** @description A matched list entry, as the compliance team sees it in a case. */
         CaseMatch: {
+            /**
+             * @description the listed name's parts in order, each with the screened name's part aligned with it, then the screened
+             *     name's words left over (cases opened before alignments were recorded have none)
+             */
+            aligned?: components["schemas"]["AlignedPart"][];
             entity_id: string;
             entity_name: string;
             /** @description a digest of the entry's record as matched: a dismissal is remembered until it changes */
@@ -2050,6 +2066,7 @@ export interface components {
             list: string;
             /** @description the version of the list the match was found in (cases opened before versions were recorded have none) */
             list_version?: string | null;
+            reading?: components["schemas"]["NameReading"] | null;
             /** Format: double */
             score: number;
             score_breakdown: components["schemas"]["ScoreBreakdown"];
@@ -2684,6 +2701,11 @@ export interface components {
             /** @description required sources not refreshed within the freshness window */
             stale: string[];
         };
+        /**
+         * @description which reading of the screened name scored: as written; split where punctuation, an odd space or a syllable parts a word; look-alike letters read as the Latin they look like; or transliterated from a script the lists are not read in (to check against the identity document)
+         * @enum {string}
+         */
+        NameReading: "as_written" | "split" | "look_alike" | "look_alike_split" | "transliterated" | "transliterated_split";
         /** @enum {string} */
         NewLimitStatus: "active" | "pending";
         /** @description How OFAC's own search would score the entry. */
@@ -2923,6 +2945,11 @@ export interface components {
             /** @description the active version; none when the source was never imported */
             version: string | null;
         };
+        /**
+         * @description the spelling two name parts were compared in: as written, or through a romanization table (Cyrillic in English, German or French transcription; Korean; Arabic; consonants only, for a name read from Arabic or Hebrew script)
+         * @enum {string}
+         */
+        Spelling: "as_written" | "cyrillic_english" | "cyrillic_german" | "cyrillic_french" | "korean" | "arabic" | "abjad";
         /** @description `GET /v1/admin/people`: the environment's enabled console accounts. */
         TeamMember: {
             email: string;

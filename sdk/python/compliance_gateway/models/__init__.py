@@ -5,6 +5,7 @@ from .advance_sandbox_clock_body import AdvanceSandboxClockBody
 from .advance_sandbox_clock_response_200 import AdvanceSandboxClockResponse200
 from .alert_view import AlertView
 from .alert_view_explanation import AlertViewExplanation
+from .aligned_part import AlignedPart
 from .aml_alert_created_event import AmlAlertCreatedEvent
 from .aml_alert_data import AmlAlertData
 from .aml_case_view import AmlCaseView
@@ -185,6 +186,7 @@ from .list_people_response_200 import ListPeopleResponse200
 from .list_version import ListVersion
 from .list_webhooks_response_200 import ListWebhooksResponse200
 from .lists_check import ListsCheck
+from .name_reading import NameReading
 from .new_limit_status import NewLimitStatus
 from .ofac_breakdown import OfacBreakdown
 from .operation_name import OperationName
@@ -269,6 +271,7 @@ from .sign_in_body import SignInBody
 from .sign_in_response_201 import SignInResponse201
 from .sign_out_response_200 import SignOutResponse200
 from .source_coverage import SourceCoverage
+from .spelling import Spelling
 from .start_kyc_body import StartKycBody
 from .start_kyc_response_200 import StartKycResponse200
 from .start_kyc_response_201 import StartKycResponse201
@@ -296,6 +299,7 @@ __all__ = (
     "AdvanceSandboxClockResponse200",
     "AlertView",
     "AlertViewExplanation",
+    "AlignedPart",
     "AmlAlertCreatedEvent",
     "AmlAlertData",
     "AmlCaseView",
@@ -466,6 +470,7 @@ __all__ = (
     "ListVersion",
     "ListWebhooksResponse200",
     "ListsCheck",
+    "NameReading",
     "NewLimitStatus",
     "OfacBreakdown",
     "OperationName",
@@ -548,6 +553,7 @@ __all__ = (
     "SignInResponse201",
     "SignOutResponse200",
     "SourceCoverage",
+    "Spelling",
     "StartKycBody",
     "StartKycResponse200",
     "StartKycResponse201",

@@ -7,9 +7,11 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.entry_topic import EntryTopic
+from ..models.name_reading import NameReading
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.aligned_part import AlignedPart
     from ..models.score_breakdown import ScoreBreakdown
 
 
@@ -28,8 +30,12 @@ class CaseMatch:
         score (float):
         score_breakdown (ScoreBreakdown): How a name scored against an entry, part by part.
         topic (EntryTopic): why a list entry is listed: a sanction, a PEP, or adverse media
+        aligned (list[AlignedPart] | Unset): the listed name's parts in order, each with the screened name's part
+            aligned with it, then the screened
+            name's words left over (cases opened before alignments were recorded have none)
         list_version (None | str | Unset): the version of the list the match was found in (cases opened before versions
             were recorded have none)
+        reading (NameReading | None | Unset):
     """
 
     entity_id: str
@@ -39,7 +45,9 @@ class CaseMatch:
     score: float
     score_breakdown: ScoreBreakdown
     topic: EntryTopic
+    aligned: list[AlignedPart] | Unset = UNSET
     list_version: None | str | Unset = UNSET
+    reading: NameReading | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -57,11 +65,26 @@ class CaseMatch:
 
         topic = self.topic.value
 
+        aligned: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.aligned, Unset):
+            aligned = []
+            for aligned_item_data in self.aligned:
+                aligned_item = aligned_item_data.to_dict()
+                aligned.append(aligned_item)
+
         list_version: None | str | Unset
         if isinstance(self.list_version, Unset):
             list_version = UNSET
         else:
             list_version = self.list_version
+
+        reading: None | str | Unset
+        if isinstance(self.reading, Unset):
+            reading = UNSET
+        elif isinstance(self.reading, NameReading):
+            reading = self.reading.value
+        else:
+            reading = self.reading
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -76,13 +99,18 @@ class CaseMatch:
                 "topic": topic,
             }
         )
+        if aligned is not UNSET:
+            field_dict["aligned"] = aligned
         if list_version is not UNSET:
             field_dict["list_version"] = list_version
+        if reading is not UNSET:
+            field_dict["reading"] = reading
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.aligned_part import AlignedPart
         from ..models.score_breakdown import ScoreBreakdown
 
         d = dict(src_dict)
@@ -100,6 +128,15 @@ class CaseMatch:
 
         topic = EntryTopic(d.pop("topic"))
 
+        _aligned = d.pop("aligned", UNSET)
+        aligned: list[AlignedPart] | Unset = UNSET
+        if _aligned is not UNSET:
+            aligned = []
+            for aligned_item_data in _aligned:
+                aligned_item = AlignedPart.from_dict(aligned_item_data)
+
+                aligned.append(aligned_item)
+
         def _parse_list_version(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -109,6 +146,23 @@ class CaseMatch:
 
         list_version = _parse_list_version(d.pop("list_version", UNSET))
 
+        def _parse_reading(data: object) -> NameReading | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                reading_type_0 = NameReading(data)
+
+                return reading_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(NameReading | None | Unset, data)
+
+        reading = _parse_reading(d.pop("reading", UNSET))
+
         case_match = cls(
             entity_id=entity_id,
             entity_name=entity_name,
@@ -117,7 +171,9 @@ class CaseMatch:
             score=score,
             score_breakdown=score_breakdown,
             topic=topic,
+            aligned=aligned,
             list_version=list_version,
+            reading=reading,
         )
 
         case_match.additional_properties = d

@@ -113,9 +113,10 @@ def sync_detailed(
     """screen a signup against the sanctions lists
 
      A hit does not block signup: the user's transactions are held until review. `409 already_screened`
-    when the user was screened with other details. `422 unreadable_name` when a name has a letter of a
-    script the lists are not read in (Arabic, Han, Hebrew, Armenian…): send it in Latin letters.
-    Production answers `503 vendor_unavailable` with no list loaded.
+    when the user was screened with other details. `422 unreadable_name` when a name has letters of
+    which none can be read (a name in another script is transliterated, screened, and a match on it
+    flagged for the team to check against the document). Production answers `503 vendor_unavailable`
+    with no list loaded.
 
     Args:
         idempotency_key (str | Unset):
@@ -150,9 +151,10 @@ def sync(
     """screen a signup against the sanctions lists
 
      A hit does not block signup: the user's transactions are held until review. `409 already_screened`
-    when the user was screened with other details. `422 unreadable_name` when a name has a letter of a
-    script the lists are not read in (Arabic, Han, Hebrew, Armenian…): send it in Latin letters.
-    Production answers `503 vendor_unavailable` with no list loaded.
+    when the user was screened with other details. `422 unreadable_name` when a name has letters of
+    which none can be read (a name in another script is transliterated, screened, and a match on it
+    flagged for the team to check against the document). Production answers `503 vendor_unavailable`
+    with no list loaded.
 
     Args:
         idempotency_key (str | Unset):
@@ -182,9 +184,10 @@ async def asyncio_detailed(
     """screen a signup against the sanctions lists
 
      A hit does not block signup: the user's transactions are held until review. `409 already_screened`
-    when the user was screened with other details. `422 unreadable_name` when a name has a letter of a
-    script the lists are not read in (Arabic, Han, Hebrew, Armenian…): send it in Latin letters.
-    Production answers `503 vendor_unavailable` with no list loaded.
+    when the user was screened with other details. `422 unreadable_name` when a name has letters of
+    which none can be read (a name in another script is transliterated, screened, and a match on it
+    flagged for the team to check against the document). Production answers `503 vendor_unavailable`
+    with no list loaded.
 
     Args:
         idempotency_key (str | Unset):
@@ -217,9 +220,10 @@ async def asyncio(
     """screen a signup against the sanctions lists
 
      A hit does not block signup: the user's transactions are held until review. `409 already_screened`
-    when the user was screened with other details. `422 unreadable_name` when a name has a letter of a
-    script the lists are not read in (Arabic, Han, Hebrew, Armenian…): send it in Latin letters.
-    Production answers `503 vendor_unavailable` with no list loaded.
+    when the user was screened with other details. `422 unreadable_name` when a name has letters of
+    which none can be read (a name in another script is transliterated, screened, and a match on it
+    flagged for the team to check against the document). Production answers `503 vendor_unavailable`
+    with no list loaded.
 
     Args:
         idempotency_key (str | Unset):
