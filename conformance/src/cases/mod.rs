@@ -185,6 +185,10 @@ pub const LISTS: &[Case] = &[
         run: sanctions::a_listed_name_written_with_invisible_or_compatibility_characters_is_found,
     },
     Case {
+        name: "sanctions::a_listed_name_with_added_joined_or_respelled_parts_is_found",
+        run: sanctions::a_listed_name_with_added_joined_or_respelled_parts_is_found,
+    },
+    Case {
         name: "lists::a_dismissed_match_stays_dismissed_until_the_entry_changes",
         run: lists::a_dismissed_match_stays_dismissed_until_the_entry_changes,
     },

@@ -161,9 +161,14 @@ fn ofac_dates_of_birth(remarks: &str) -> Vec<String> {
         let part = part.trim().trim_start_matches("alt.").trim();
         let Some(rest) = part.strip_prefix("DOB ") else { continue };
         let rest = rest.trim_start_matches("circa").trim().trim_end_matches('.');
-        // A range keeps its first date: the year tells the qualifier enough.
-        let first = rest.split(" to ").next().unwrap_or_default();
-        if let Some(date) = day_month_year(first) {
+        // A range is every year it spans (at most 30): its first day is no one's birthday, and the person may be
+        // born in its last year as in its first.
+        if let Some((from, to)) = rest.split_once(" to ") {
+            let year = |d: &str| day_month_year(d).and_then(|d| d.get(..4)?.parse::<u32>().ok());
+            if let (Some(from), Some(to)) = (year(from), year(to)) {
+                dates.extend((from..=to.min(from + 30)).map(|y| y.to_string()));
+            }
+        } else if let Some(date) = day_month_year(rest) {
             dates.push(date);
         }
     }
@@ -281,8 +286,9 @@ fn opensanctions_topic(topics: Option<&str>, sanctions: &str, dataset: &str) -> 
 }
 
 /// The UN Security Council consolidated list (XML): individuals with their
-/// name parts, aliases, dates of birth and nationalities; entities with
-/// their names and aliases.
+/// name parts, aliases, the name in its original script, dates of birth
+/// (a range as every year it spans) and nationalities; entities with their
+/// names and aliases.
 pub fn un(bytes: &[u8]) -> Result<Vec<ListEntry>, String> {
     let mut reader = quick_xml::Reader::from_reader(bytes);
     reader.config_mut().trim_text(true);
@@ -343,7 +349,18 @@ pub fn un(bytes: &[u8]) -> Result<Vec<ListEntry>, String> {
                         entry.names.push(value)
                     }
                     ("INDIVIDUAL_DATE_OF_BIRTH", "DATE") => entry.dates_of_birth.push(value.chars().take(10).collect()),
+                    // the name in its original script, as an alias: screened through its reading (issue #45)
+                    ("INDIVIDUAL" | "ENTITY", "NAME_ORIGINAL_SCRIPT") if !value.is_empty() && !entry.names.contains(&value) => {
+                        entry.names.push(value)
+                    }
                     ("INDIVIDUAL_DATE_OF_BIRTH", "YEAR" | "FROM_YEAR") if value.len() == 4 => entry.dates_of_birth.push(value),
+                    // a range is every year it spans (at most 30), after its FROM_YEAR
+                    ("INDIVIDUAL_DATE_OF_BIRTH", "TO_YEAR") => {
+                        let from = entry.dates_of_birth.last().and_then(|d| d.parse::<u32>().ok());
+                        if let (Some(from), Ok(to)) = (from, value.parse::<u32>()) {
+                            entry.dates_of_birth.extend((from + 1..=to.min(from + 30)).map(|y| y.to_string()));
+                        }
+                    }
                     ("NATIONALITY", "VALUE") => {
                         if let Some(code) = country_code(&value) {
                             entry.nationalities.push(code.to_string());
@@ -739,10 +756,28 @@ mod tests {
     }
 
     #[test]
+    fn un_individuals_keep_their_original_script_name_and_every_year_of_a_range() {
+        let xml = "<CONSOLIDATED_LIST><INDIVIDUALS><INDIVIDUAL><REFERENCE_NUMBER>QDi.1</REFERENCE_NUMBER>\
+            <FIRST_NAME>HASSAN</FIRST_NAME><SECOND_NAME>NASRALLAH</SECOND_NAME>\
+            <NAME_ORIGINAL_SCRIPT>\u{62d}\u{633}\u{646} \u{646}\u{635}\u{631}\u{627}\u{644}\u{644}\u{647}</NAME_ORIGINAL_SCRIPT>\
+            <INDIVIDUAL_DATE_OF_BIRTH><TYPE_OF_DATE>BETWEEN</TYPE_OF_DATE><FROM_YEAR>1960</FROM_YEAR><TO_YEAR>1962</TO_YEAR></INDIVIDUAL_DATE_OF_BIRTH>\
+            </INDIVIDUAL><INDIVIDUAL><REFERENCE_NUMBER>QDi.2</REFERENCE_NUMBER><FIRST_NAME>ANN</FIRST_NAME><NAME_ORIGINAL_SCRIPT/>\
+            <INDIVIDUAL_DATE_OF_BIRTH><YEAR>1970</YEAR></INDIVIDUAL_DATE_OF_BIRTH></INDIVIDUAL></INDIVIDUALS></CONSOLIDATED_LIST>";
+        let entries = un(xml.as_bytes()).expect("reads");
+        assert_eq!(entries[0].names, ["HASSAN NASRALLAH", "\u{62d}\u{633}\u{646} \u{646}\u{635}\u{631}\u{627}\u{644}\u{644}\u{647}"]);
+        assert_eq!(entries[0].dates_of_birth, ["1960", "1961", "1962"]);
+        // the twins: no original-script name adds nothing, a single year stays one
+        assert_eq!(entries[1].names, ["ANN"]);
+        assert_eq!(entries[1].dates_of_birth, ["1970"]);
+    }
+
+    #[test]
     fn dates_in_remarks_take_every_form() {
         assert_eq!(
             ofac_dates_of_birth("DOB 1955; alt. DOB Dec 1956; DOB circa 1960; DOB 01 Jan 1960 to 31 Dec 1962."),
-            vec!["1955", "1956-12", "1960", "1960-01-01"]
+            vec!["1955", "1956-12", "1960", "1960", "1961", "1962"]
         );
+        // the twin: a range the wrong way round, or unreadable, gives nothing
+        assert!(ofac_dates_of_birth("DOB 1962 to 1960; DOB sometime to 1960").is_empty());
     }
 }

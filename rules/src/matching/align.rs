@@ -7,6 +7,7 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::cell::OnceCell;
 use core::ops::Range;
 
 use super::romanize::{self, Spelling};
@@ -67,66 +68,106 @@ pub(super) fn part_weight(word: &str) -> f64 {
     }
 }
 
-/// One or more neighbouring words of a name read as one part, with its spellings.
-struct Run {
+/// One or more neighbouring words of a name read as one part, with its
+/// spellings, made when first asked for (most parts of a listed name are
+/// never close enough to need them).
+pub(super) struct Run {
     words: Range<usize>,
     text: String,
+    /// the letters it has, a bit each
+    letters: u64,
+    query: bool,
+    spelled: OnceCell<Spellings>,
+}
+
+/// A part's spellings through the romanization tables.
+struct Spellings {
     cyrillic: String,
     german: String,
     french: String,
     arabic: String,
+    arabic_vowels: String,
     korean: String,
     abjad: String,
 }
 
-fn runs(words: &[String], query: bool, context: Context) -> Vec<Run> {
-    let mut out = Vec::new();
-    for start in 0..words.len() {
-        for len in 1..=MAX_RUN.min(words.len() - start) {
-            let text: String = words[start..start + len].concat();
-            let cyrillic = romanize::cyrillic_english(&text);
-            let (german, french) = if query { (romanize::from_german(&text), romanize::from_french(&text)) } else { (String::new(), String::new()) };
-            let arabic = romanize::arabic(&text, context.arabic);
-            let korean = if context.korean { romanize::korean(&text) } else { String::new() };
-            let abjad = if context.abjad { romanize::abjad(&text) } else { String::new() };
-            out.push(Run { words: start..start + len, text, cyrillic, german, french, arabic, korean, abjad });
-        }
+impl Run {
+    fn spellings(&self) -> &Spellings {
+        self.spelled.get_or_init(|| {
+            let text = &self.text;
+            let (german, french) =
+                if self.query { (romanize::from_german(text), romanize::from_french(text)) } else { (String::new(), String::new()) };
+            Spellings {
+                cyrillic: romanize::cyrillic_english(text),
+                german,
+                french,
+                arabic: romanize::arabic(text, false),
+                arabic_vowels: romanize::arabic(text, true),
+                korean: romanize::korean(text),
+                abjad: romanize::abjad(text),
+            }
+        })
     }
-    out
+}
+
+/// A reading of a name with its parts: a screened name's for every
+/// candidate, a listed name's for every reading of the screened one.
+pub(super) struct Parts<'a> {
+    pub words: &'a [String],
+    runs: Vec<Run>,
+}
+
+impl<'a> Parts<'a> {
+    /// `query`: the screened side, which is also read back from the German and French transcriptions.
+    pub fn new(words: &'a [String], query: bool) -> Parts<'a> {
+        let mut runs = Vec::new();
+        for start in 0..words.len() {
+            for len in 1..=MAX_RUN.min(words.len() - start) {
+                let text: String = words[start..start + len].concat();
+                let letters = text.bytes().fold(0u64, |m, b| m | 1 << (b % 64));
+                runs.push(Run { words: start..start + len, text, letters, query, spelled: OnceCell::new() });
+            }
+        }
+        Parts { words, runs }
+    }
 }
 
 /// How alike two parts are, and through which spelling.
 fn part_similarity(q: &Run, l: &Run, context: Context) -> (f64, Spelling) {
     let mut best = (word_similarity(&q.text, &l.text), Spelling::AsWritten);
-    if best.0 >= 0.97 {
+    // a respelling changes a few letters: two parts sharing under half their letters are not one re-spelled
+    let shared = (q.letters & l.letters).count_ones() * 2;
+    if best.0 >= 0.97 || (shared < q.letters.count_ones().min(l.letters.count_ones()) && !context.abjad) {
         return best;
     }
-    let mut consider = |a: &str, b: &str, factor: f64, spelling: Spelling| {
+    let (qs, ls) = (q.spellings(), l.spellings());
+    let mut consider = |a: &str, b: &str, spelling: Spelling| {
         if a.is_empty() || b.is_empty() {
             return;
         }
-        let s = word_similarity(a, b) * factor;
+        let s = word_similarity(a, b) * discount(spelling);
         if s > best.0 {
             best = (s, spelling);
         }
     };
-    if q.cyrillic != q.text || l.cyrillic != l.text {
-        consider(&q.cyrillic, &l.cyrillic, discount(Spelling::CyrillicEnglish), Spelling::CyrillicEnglish);
+    if qs.cyrillic != q.text || ls.cyrillic != l.text {
+        consider(&qs.cyrillic, &ls.cyrillic, Spelling::CyrillicEnglish);
     }
-    if q.german != q.cyrillic {
-        consider(&q.german, &l.cyrillic, discount(Spelling::CyrillicGerman), Spelling::CyrillicGerman);
+    if qs.german != qs.cyrillic {
+        consider(&qs.german, &ls.cyrillic, Spelling::CyrillicGerman);
     }
-    if q.french != q.cyrillic {
-        consider(&q.french, &l.cyrillic, discount(Spelling::CyrillicFrench), Spelling::CyrillicFrench);
+    if qs.french != qs.cyrillic {
+        consider(&qs.french, &ls.cyrillic, Spelling::CyrillicFrench);
     }
-    if q.arabic != q.text || l.arabic != l.text {
-        consider(&q.arabic, &l.arabic, discount(Spelling::Arabic), Spelling::Arabic);
+    let (qa, la) = if context.arabic { (&qs.arabic_vowels, &ls.arabic_vowels) } else { (&qs.arabic, &ls.arabic) };
+    if *qa != q.text || *la != l.text {
+        consider(qa, la, Spelling::Arabic);
     }
-    if context.korean {
-        consider(&q.korean, &l.korean, discount(Spelling::Korean), Spelling::Korean);
+    if context.korean && (qs.korean != q.text || ls.korean != l.text) {
+        consider(&qs.korean, &ls.korean, Spelling::Korean);
     }
-    if context.abjad && q.abjad.len() >= 2 {
-        consider(&q.abjad, &l.abjad, discount(Spelling::Abjad), Spelling::Abjad);
+    if context.abjad && qs.abjad.len() >= 2 {
+        consider(&qs.abjad, &ls.abjad, Spelling::Abjad);
     }
     best
 }
@@ -151,7 +192,23 @@ fn may_pair(q: &Run, l: &Run, context: Context) -> bool {
         return false;
     }
     let about = |x: usize, y: usize| x.abs_diff(y) <= 2.max(x.max(y) / 4);
-    about(q.text.len(), l.text.len()) || (context.abjad && about(q.abjad.len(), l.abjad.len()))
+    let begins_alike = |a: &str, b: &str| a.as_bytes().first() == b.as_bytes().first();
+    if about(q.text.len(), l.text.len()) {
+        if begins_alike(&q.text, &l.text) {
+            return true;
+        }
+        let (qs, ls) = (q.spellings(), l.spellings());
+        if begins_alike(&qs.cyrillic, &ls.cyrillic) || begins_alike(&qs.german, &ls.cyrillic) || begins_alike(&qs.arabic_vowels, &ls.arabic_vowels) {
+            return true;
+        }
+        if context.korean && begins_alike(&qs.korean, &ls.korean) {
+            return true;
+        }
+    }
+    context.abjad && {
+        let (qs, ls) = (q.spellings(), l.spellings());
+        begins_alike(&qs.abjad, &ls.abjad) && about(qs.abjad.len(), ls.abjad.len())
+    }
 }
 
 /// A pair of aligned parts.
@@ -181,12 +238,18 @@ pub(super) struct Alignment {
 }
 
 /// Aligns a reading of the query with a reading of a listed name.
+#[cfg(test)]
 pub(super) fn align(query: &[String], listed: &[String], context: Context) -> Alignment {
-    let query_runs = runs(query, true, context);
-    let listed_runs = runs(listed, false, context);
+    align_parts(&Parts::new(query, true), &Parts::new(listed, false), context)
+}
+
+/// Aligns the parts of a reading of the query with those of a reading of a listed name.
+pub(super) fn align_parts(query_parts: &Parts, listed_parts: &Parts, context: Context) -> Alignment {
+    let (query, listed) = (query_parts.words, listed_parts.words);
+    let (query_runs, listed_runs) = (&query_parts.runs, &listed_parts.runs);
     let mut pairs: Vec<Block> = Vec::new();
-    for q in &query_runs {
-        for l in &listed_runs {
+    for q in query_runs {
+        for l in listed_runs {
             if !may_pair(q, l, context) {
                 continue;
             }

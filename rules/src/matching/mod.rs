@@ -29,7 +29,7 @@ use crate::types::named_enum;
 mod align;
 pub mod romanize;
 
-use align::{align, Alignment, Context};
+use align::{align_parts, Alignment, Context, Parts};
 pub use romanize::Spelling;
 
 /// The score at or above which a screening is a hit, unless the environment
@@ -170,6 +170,7 @@ pub fn score_candidates(query: &NameQuery, candidates: &[ListCandidate]) -> Vec<
     let listed_share = if common < 1.0 { COMMON_LISTED_SHARE } else { LISTED_SHARE };
     let query_korean = romanize::korean_nationality(&query.nationality) || query_readings.iter().any(|r| r.hangul);
     let query_arabic = romanize::arabic_nationality(&query.nationality) || query_readings.iter().any(|r| r.abjad);
+    let query_parts: Vec<Parts> = query_readings.iter().map(|r| Parts::new(&r.words, true)).collect();
     let mut scored: Vec<ScoredCandidate> = candidates
         .iter()
         .enumerate()
@@ -189,9 +190,10 @@ pub fn score_candidates(query: &NameQuery, candidates: &[ListCandidate]) -> Vec<
             let mut best: Option<NameMatch> = None;
             for name in &c.names {
                 for listed in readings(name) {
-                    for q in &query_readings {
+                    let listed_parts = Parts::new(&listed, false);
+                    for (q, query_parts) in query_readings.iter().zip(&query_parts) {
                         let context = Context { korean, arabic, abjad: q.abjad };
-                        let alignment = align(&q.words, &listed, context);
+                        let alignment = align_parts(query_parts, &listed_parts, context);
                         let as_asked = ((1.0 - listed_share) * alignment.query_coverage + listed_share * alignment.listed_coverage) * common;
                         let with_added = added_word_cost
                             .filter(|_| alignment.every_listed_found && alignment.in_order && alignment.extra_words > 0)
@@ -351,7 +353,7 @@ pub fn is_whole_name_key(key: &str) -> bool {
 
 /// How alike two names are, from 0 to 1, whatever the order of their words.
 pub fn name_similarity(query: &[String], candidate: &[String]) -> f64 {
-    let alignment = align(query, candidate, Context::default());
+    let alignment = align_parts(&Parts::new(query, true), &Parts::new(candidate, false), Context::default());
     (1.0 - LISTED_SHARE) * alignment.query_coverage + LISTED_SHARE * alignment.listed_coverage
 }
 
@@ -393,7 +395,7 @@ fn word_similarity(a: &str, b: &str) -> f64 {
         return jw / 2.0;
     }
     // Words that sound alike (Soundex) score at least as a close spelling.
-    if soundex(a) == soundex(b) && jw < 0.9 {
+    if jw < 0.9 && soundex_code(a) == soundex_code(b) {
         return (jw + 0.9) / 2.0;
     }
     // Words that are not alike count for little: Jaro-Winkler gives even
@@ -427,7 +429,15 @@ fn edit_budget(a: &str, b: &str) -> usize {
 fn edits(a: &str, b: &str) -> usize {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     let width = b.len() + 1;
-    let mut d = alloc::vec![0usize; (a.len() + 1) * width];
+    let cells = (a.len() + 1) * width;
+    let mut stack = [0usize; 32 * 32];
+    let mut heap = Vec::new();
+    let d: &mut [usize] = if cells <= stack.len() {
+        &mut stack[..cells]
+    } else {
+        heap.resize(cells, 0);
+        &mut heap
+    };
     for i in 0..=a.len() {
         d[i * width] = i;
     }
@@ -955,9 +965,17 @@ pub fn jaro_winkler(a: &str, b: &str) -> f64 {
     if a.is_empty() || b.is_empty() {
         return 0.0;
     }
+    // the matched flags on the stack for words of up to 64 letters, as most are
+    let (mut a_stack, mut b_stack) = ([false; 64], [false; 64]);
+    let (mut a_heap, mut b_heap) = (Vec::new(), Vec::new());
+    let (a_matched, b_matched): (&mut [bool], &mut [bool]) = if a.len() <= 64 && b.len() <= 64 {
+        (&mut a_stack[..a.len()], &mut b_stack[..b.len()])
+    } else {
+        a_heap.resize(a.len(), false);
+        b_heap.resize(b.len(), false);
+        (&mut a_heap, &mut b_heap)
+    };
     let window = (a.len().max(b.len()) / 2).saturating_sub(1);
-    let mut a_matched = alloc::vec![false; a.len()];
-    let mut b_matched = alloc::vec![false; b.len()];
     let mut matches = 0usize;
     for (i, ca) in a.iter().enumerate() {
         let (lo, hi) = (i.saturating_sub(window), (i + window + 1).min(b.len()));
@@ -973,8 +991,8 @@ pub fn jaro_winkler(a: &str, b: &str) -> f64 {
     if matches == 0 {
         return 0.0;
     }
-    let a_seq = a.iter().zip(&a_matched).filter(|(_, m)| **m).map(|(c, _)| c);
-    let b_seq = b.iter().zip(&b_matched).filter(|(_, m)| **m).map(|(c, _)| c);
+    let a_seq = a.iter().zip(a_matched.iter()).filter(|(_, m)| **m).map(|(c, _)| c);
+    let b_seq = b.iter().zip(b_matched.iter()).filter(|(_, m)| **m).map(|(c, _)| c);
     let transpositions = a_seq.zip(b_seq).filter(|(x, y)| x != y).count() / 2;
     let m = matches as f64;
     let jaro = (m / a.len() as f64 + m / b.len() as f64 + (m - transpositions as f64) / m) / 3.0;
@@ -984,6 +1002,15 @@ pub fn jaro_winkler(a: &str, b: &str) -> f64 {
 
 /// American Soundex: the first letter and three digits.
 pub fn soundex(word: &str) -> String {
+    let code = soundex_code(word);
+    if code[0] == 0 {
+        return String::new();
+    }
+    code.iter().map(|b| char::from(*b)).collect()
+}
+
+/// [`soundex`] as four bytes, without allocating (all zero for a word with no letter or digit).
+fn soundex_code(word: &str) -> [u8; 4] {
     let code = |c: u8| match c {
         b'b' | b'f' | b'p' | b'v' => b'1',
         b'c' | b'g' | b'j' | b'k' | b'q' | b's' | b'x' | b'z' => b'2',
@@ -994,29 +1021,29 @@ pub fn soundex(word: &str) -> String {
         b'h' | b'w' => b'-',
         _ => b'0',
     };
-    let bytes: Vec<u8> = word.bytes().filter(u8::is_ascii_alphanumeric).map(|b| b.to_ascii_lowercase()).collect();
-    let Some(first) = bytes.first() else { return String::new() };
-    let mut out = alloc::vec![first.to_ascii_uppercase()];
-    let mut last = code(*first);
-    for &b in &bytes[1..] {
+    let mut bytes = word.bytes().filter(u8::is_ascii_alphanumeric).map(|b| b.to_ascii_lowercase());
+    let Some(first) = bytes.next() else { return [0; 4] };
+    let mut out = [b'0'; 4];
+    out[0] = first.to_ascii_uppercase();
+    let mut len = 1;
+    let mut last = code(first);
+    for b in bytes {
         let c = code(b);
         match c {
             b'-' => continue,
             b'0' => last = b'0',
             c if c != last => {
-                out.push(c);
+                out[len] = c;
+                len += 1;
                 last = c;
             }
             _ => {}
         }
-        if out.len() == 4 {
+        if len == 4 {
             break;
         }
     }
-    while out.len() < 4 {
-        out.push(b'0');
-    }
-    String::from_utf8(out).unwrap_or_default()
+    out
 }
 
 /// Same date: +0.05; same year (the list gives no day, or a month that
