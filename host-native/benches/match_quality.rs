@@ -33,10 +33,57 @@
 //!   of their own); a pair lands when its entry comes back within 5 points of
 //!   OFAC's score, and is "not retrieved" when it does not come back at all.
 //!
+//! - variants (issue #45, part `variants`), on a server of each component's
+//!   own with OFAC's list and the UN's consolidated list of October 2018
+//!   (`conformance/data/un-consolidated-2018-10`, imported as
+//!   `un-consolidated`, as `lists import --format un-xml` does); every
+//!   listed person with their own date of birth and nationality, a hit
+//!   counted only on their own entry (its OFAC or UN id). The tables of
+//!   each class and their sources are `common/name_variants.rs`'s:
+//!   - on the same 300 SDN individuals (and an `exact` control on this
+//!     server): an added given name after the first given name, and after
+//!     all of them (2+ given names): for Russian and Ukrainian nationals a
+//!     patronymic of a common father's name (`-ovich`/`-ovna`,
+//!     `-yevich`/`-yevna`; Ukrainian `-ovych`/`-ivna`) where the entry has
+//!     none, else a common given name of the person's region (Arab, Persian,
+//!     South Asian, Hispanic; English elsewhere, East Asia included), female
+//!     where OFAC's remarks say `Gender Female`; an added surname of the
+//!     region, hyphenated and spaced; joined words (the first two given
+//!     names, the last two of 3+, the surname's words: `Alifarhan`,
+//!     `Jongun`, `Alhassan`); a name split across the fields otherwise
+//!     (the surname's leading words in `first_name`, the last given name in
+//!     `last_name`); a white space or control character in the middle of
+//!     the longest surname word, one class each (U+200A, U+2009, U+000B,
+//!     U+0085, U+3000, U+00A0, U+2002, U+1680, U+2028, U+0007, U+001F);
+//!   - romanization schemes, on every listed individual each applies to:
+//!     for RU/UA/BY nationals (OFAC's and the UN's) the listed English
+//!     romanization read back into Cyrillic (BGN/PCGN reversed) and written
+//!     in the German (Duden) and in the French transcription; for KP
+//!     nationals the names re-spelled syllable by syllable in the Revised
+//!     Romanization and in the common South Korean spellings; for OFAC's
+//!     individuals the Arabic variants `Abd al-X`/`Abdul X`/`Abdel X`,
+//!     `al-`/`el-`, `ou`/`u` (Arab nationals) and `Nasr Allah`/`Nasrallah`
+//!     (at most 300 each, evenly drawn); `exact` controls for the RU/UA/BY
+//!     and KP persons;
+//!   - other scripts: each UN individual's `NAME_ORIGINAL_SCRIPT` (Arabic,
+//!     Cyrillic…), which the UN reader does not import (checked: a name
+//!     imported among the entry's names is not screened), screened alone;
+//!     and the RU/UA/BY persons' names in Cyrillic by the reverse table. The
+//!     API refuses a script the lists are not read in (`422
+//!     unreadable_name`): a refusal is counted as not found and listed;
+//!   - false positives of the variants (`CGW_BENCH_VARIANT_FP_NAMES`,
+//!     default 200 a set): the ordinary and the romanized names of the `fp`
+//!     part drawn with two given names, screened with one (control), with
+//!     two, and through each class above (added given name and surname,
+//!     joined, split; the Arabic schemes where they apply); Russian names on
+//!     no list (a common given name, a patronymic, a common surname) as
+//!     written, in German, French and Cyrillic; any hit is a false positive.
+//!
 //! `cargo bench -p host-native --bench match_quality` (`CGW_BENCH_INDIVIDUALS`,
 //! default 300; `CGW_BENCH_FP_NAMES`, default 1000 per set; `CGW_BENCH_SHOW_HITS`
-//! prints each false positive with the entries it hit, and each miss;
-//! `CGW_BENCH_PARTS`, a comma-separated choice of `recall`, `fp`, `ofac`, default all).
+//! prints each false positive with the entries it hit, and each miss and
+//! refusal; `CGW_BENCH_PARTS`, a comma-separated choice of `recall`, `fp`,
+//! `ofac`, `variants`, default all).
 //! `CGW_BENCH_BASELINE_RULES=path/to/cgw_rules.wasm` screens everything a
 //! second time, in the same run, through another component (e.g. the one
 //! before a change: `git show REV:rules/cgw_rules.wasm > before.wasm`), each
@@ -54,8 +101,13 @@ use serde_json::{json, Value as Json};
 
 mod common;
 use common::Error;
+#[path = "common/name_variants.rs"]
+mod name_variants;
+use name_variants::{Region, Who};
 
 const OFAC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../conformance/data/ofac-sdn-2022-01");
+/// The UN Security Council's consolidated list of October 2018 (its published XML).
+const UN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../conformance/data/un-consolidated-2018-10/consolidated.xml");
 /// OFAC's own scores for pairs of a query and a listed name (see `rules/tests/data/README.md`).
 const SLS_PAIRS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/tests/data/ofac-sls-parity.csv");
 /// The outside set of common romanized names (Faker's, see `common/romanized_names.py`).
@@ -225,17 +277,18 @@ fn title(word: &str) -> String {
 
 /// A listed individual with a full date of birth and a nationality, as (entry id, given, surname, dob, nationality).
 fn listed_individuals(entries: &[ListEntry], count: usize) -> Vec<(String, String, String, String, String)> {
-    let eligible: Vec<&ListEntry> = entries
+    let eligible = eligible_individuals(entries);
+    let step = (eligible.len() / count.max(1)).max(1);
+    eligible.into_iter().step_by(step).take(count).collect()
+}
+
+/// Every OFAC individual with a full date of birth, a nationality and a primary name `SURNAME, Given`, in list order.
+fn eligible_individuals(entries: &[ListEntry]) -> Vec<(String, String, String, String, String)> {
+    entries
         .iter()
         .filter(|e| e.kind == EntryKind::Individual)
         .filter(|e| e.dates_of_birth.iter().any(|d| d.len() == 10) && !e.nationalities.is_empty())
         .filter(|e| e.names.first().is_some_and(|n| n.contains(", ")))
-        .collect();
-    let step = (eligible.len() / count.max(1)).max(1);
-    eligible
-        .iter()
-        .step_by(step)
-        .take(count)
         .filter_map(|e| {
             let (last, given) = e.names.first()?.split_once(", ")?;
             let dob = e.dates_of_birth.iter().find(|d| d.len() == 10)?.clone();
@@ -443,6 +496,249 @@ fn with_pair_names(entries: &[ListEntry], pairs: &[(String, String, i64)]) -> Ve
     out
 }
 
+/// One screening of the variants part (issue #45): its table, its class, the
+/// entry it must hit (none for a name on no list), the request.
+struct Probe {
+    table: usize,
+    class: String,
+    entity: Option<String>,
+    first: String,
+    last: String,
+    dob: String,
+    nationality: String,
+}
+
+const VARIANT_TABLES: [&str; 4] = [
+    "variants (issue #45): SDN individuals, true DOB and nationality, on OFAC + UN",
+    "romanization schemes: listed individuals, true DOB and nationality, on OFAC + UN",
+    "other scripts: listed individuals, true DOB and nationality, on OFAC + UN",
+    "false positives of the variants: names on no list, random DOB 1950–2005, on OFAC + UN",
+];
+
+/// A listed person of the variants part: (entry id, given names, surname, dob, nationality).
+type Listed = (String, String, String, String, String);
+
+/// The UN individuals with a full date of birth and a nationality, as (entry id, first part, the other parts, dob, nationality).
+fn un_people(un: &[name_variants::UnIndividual], un_entries: &[ListEntry]) -> Vec<Listed> {
+    let by_id: std::collections::HashMap<&str, &ListEntry> = un_entries.iter().map(|e| (e.entity_id.as_str(), e)).collect();
+    un.iter()
+        .filter_map(|u| {
+            let e = by_id.get(u.reference.as_str())?;
+            let dob = e.dates_of_birth.iter().find(|d| d.len() == 10)?.clone();
+            let nationality = e.nationalities.first()?.clone();
+            let mut words: Vec<String> = u.parts.iter().map(|p| title(p)).collect();
+            if words.len() == 1 {
+                let split: Vec<String> = words[0].split(' ').map(str::to_string).collect();
+                words = vec![split[..split.len().saturating_sub(1)].join(" "), split.last()?.clone()];
+            }
+            let (first, rest) = words.split_first()?;
+            (!first.is_empty() && !rest.is_empty()).then(|| (u.reference.clone(), first.clone(), rest.join(" "), dob, nationality))
+        })
+        .collect()
+}
+
+/// Every probe of the variants part, and the lines that say to how many people each scheme applies.
+fn variant_probes(
+    entries: &[ListEntry],
+    un_entries: &[ListEntry],
+    un: &[name_variants::UnIndividual],
+    female: &std::collections::HashSet<String>,
+    individuals: usize,
+    fp_names: usize,
+) -> (Vec<Probe>, Vec<String>) {
+    let by_id: std::collections::HashMap<&str, &ListEntry> = entries.iter().chain(un_entries).map(|e| (e.entity_id.as_str(), e)).collect();
+    let mut probes = Vec::new();
+    let mut notes = Vec::new();
+    let push = |probes: &mut Vec<Probe>, table: usize, class: String, p: &Listed, first: String, last: String| {
+        probes.push(Probe { table, class, entity: Some(p.0.clone()), first, last, dob: p.3.clone(), nationality: p.4.clone() })
+    };
+    // 1–5 on the bench's sample of SDN individuals
+    for p in listed_individuals(entries, individuals) {
+        let known = by_id.get(p.0.as_str()).map(|e| name_variants::words_of(&e.names)).unwrap_or_default();
+        let who = Who { key: &p.0, given: &p.1, last: &p.2, region: name_variants::region(&p.4), female: female.contains(&p.0), known_words: &known };
+        push(&mut probes, 0, "exact (control, on OFAC + UN)".into(), &p, p.1.clone(), p.2.clone());
+        for (class, first, last) in name_variants::structural(&who).into_iter().chain(name_variants::spaced(&p.1, &p.2)) {
+            push(&mut probes, 0, class.into(), &p, first, last);
+        }
+    }
+    // 6: the romanization schemes, on every listed individual they apply to
+    let ofac_all = eligible_individuals(entries);
+    let un_all = un_people(un, un_entries);
+    let of = |codes: &[&str]| -> (Vec<Listed>, usize, usize) {
+        let o: Vec<Listed> = ofac_all.iter().filter(|p| codes.contains(&p.4.as_str())).cloned().collect();
+        let u: Vec<Listed> = un_all.iter().filter(|p| codes.contains(&p.4.as_str())).cloned().collect();
+        let (no, nu) = (o.len(), u.len());
+        (o.into_iter().chain(u).collect(), no, nu)
+    };
+    let (slavic, so, su) = of(&["RU", "UA", "BY"]);
+    let mut applied = [0usize; 3];
+    for p in &slavic {
+        push(&mut probes, 1, "exact (control): RU/UA/BY individuals".into(), p, p.1.clone(), p.2.clone());
+        for (i, (class, f)) in [
+            ("Russian: German (Duden) transcription", name_variants::german as fn(&str) -> String),
+            ("Russian: French transcription", name_variants::french),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let (first, last) = (f(&p.1), f(&p.2));
+            if first != p.1 || last != p.2 {
+                applied[i] += 1;
+                push(&mut probes, 1, class.into(), p, first, last);
+            }
+        }
+        applied[2] += 1;
+        push(
+            &mut probes,
+            2,
+            "Cyrillic, by reverse transliteration (RU/UA/BY)".into(),
+            p,
+            name_variants::to_cyrillic(&p.1),
+            name_variants::to_cyrillic(&p.2),
+        );
+    }
+    notes.push(format!(
+        "RU/UA/BY individuals with a full DOB: {} ({so} OFAC, {su} UN); German (Duden) applies to {}, French to {}, Cyrillic to {}",
+        slavic.len(),
+        applied[0],
+        applied[1],
+        applied[2]
+    ));
+    let (korean, ko, ku) = of(&["KP"]);
+    let mut applied = [0usize; 2];
+    for p in &korean {
+        push(&mut probes, 1, "exact (control): KP individuals".into(), p, p.1.clone(), p.2.clone());
+        for (i, (class, rr)) in [("Korean: Revised Romanization", true), ("Korean: South Korean common spellings", false)].into_iter().enumerate() {
+            let (first, last) = (name_variants::korean(&p.1, rr), name_variants::korean(&p.2, rr));
+            if first != p.1 || last != p.2 {
+                applied[i] += 1;
+                push(&mut probes, 1, class.into(), p, first, last);
+            }
+        }
+    }
+    notes.push(format!(
+        "KP individuals with a full DOB: {} ({ko} OFAC, {ku} UN); Revised Romanization applies to {}, South Korean spellings to {}",
+        korean.len(),
+        applied[0],
+        applied[1]
+    ));
+    for (scheme, class) in name_variants::ARABIC.iter().enumerate() {
+        let fits: Vec<(&Listed, String, String)> = ofac_all
+            .iter()
+            .filter(|p| scheme != 2 || name_variants::region(&p.4) == Region::Arab)
+            .filter_map(|p| {
+                let first = name_variants::arabic(scheme, &p.1);
+                let last = name_variants::arabic(scheme, &p.2);
+                (first.is_some() || last.is_some()).then(|| (p, first.unwrap_or_else(|| p.1.clone()), last.unwrap_or_else(|| p.2.clone())))
+            })
+            .collect();
+        let step = (fits.len() / individuals.max(1)).max(1);
+        let taken: Vec<_> = fits.iter().step_by(step).take(individuals).collect();
+        notes.push(format!("{class}: applies to {} OFAC individuals with a full DOB, {} screened", fits.len(), taken.len()));
+        for (p, first, last) in taken {
+            push(&mut probes, 1, class.to_string(), p, first.clone(), last.clone());
+        }
+    }
+    // 7: the UN's names in their original script; the reader imports them as aliases (issue #45), and a name that is among its entry's names is not screened (it would meet itself)
+    let un_by_id: std::collections::HashMap<&str, &Listed> = un_all.iter().map(|p| (p.0.as_str(), p)).collect();
+    let (mut written, mut imported, mut single) = (0, 0, 0);
+    for u in un {
+        let (Some(p), Some(original)) = (un_by_id.get(u.reference.as_str()), u.original_script.first()) else { continue };
+        written += 1;
+        let names = by_id.get(u.reference.as_str()).map(|e| e.names.clone()).unwrap_or_default();
+        if names.iter().any(|n| n.split_whitespace().collect::<Vec<_>>() == original.split_whitespace().collect::<Vec<_>>()) {
+            imported += 1;
+            continue;
+        }
+        let words: Vec<&str> = original.split(' ').collect();
+        if words.len() < 2 {
+            single += 1;
+            continue;
+        }
+        let class = format!("UN original-script name: {}", name_variants::script_of(original));
+        push(&mut probes, 2, class, p, words[..words.len() - 1].join(" "), words[words.len() - 1].to_string());
+    }
+    notes.push(format!(
+        "UN individuals with a full DOB and an original-script name: {written}; {imported} of them imported among the entry's names (not screened), {single} of one word (not screened)"
+    ));
+    // false positives: the same transformations of names on no list
+    let mut draw = Draw(0x45_2c9a_f13b_77d1);
+    for (set, given, surnames, nationalities) in [
+        ("ordinary", ORDINARY_GIVEN, ORDINARY_SURNAMES, ORDINARY_NATIONALITIES),
+        ("romanized", ROMANIZED_GIVEN, ROMANIZED_SURNAMES, ROMANIZED_NATIONALITIES),
+    ] {
+        for n in 0..fp_names {
+            let (g1, mut g2, last, dob, nationality) =
+                (draw.pick(given), draw.pick(given), draw.pick(surnames), draw.date_of_birth(), draw.pick(nationalities));
+            while g2 == g1 {
+                g2 = draw.pick(given);
+            }
+            let two = format!("{g1} {g2}");
+            let key = format!("fp-{set}-{n}");
+            let known = name_variants::words_of(&[two.clone(), last.to_string()]);
+            let who = Who { key: &key, given: &two, last, region: name_variants::region(nationality), female: false, known_words: &known };
+            let mut cases: Vec<(String, String, String)> =
+                vec![("one given name (control)".into(), g1.into(), last.into()), ("two given names".into(), two.clone(), last.into())];
+            cases.extend(name_variants::structural(&who).into_iter().map(|(c, f, l)| (c.to_string(), f, l)));
+            if set == "romanized" {
+                for (scheme, class) in name_variants::ARABIC.iter().enumerate() {
+                    let (f, l) = (name_variants::arabic(scheme, &two), name_variants::arabic(scheme, last));
+                    if f.is_some() || l.is_some() {
+                        cases.push((class.to_string(), f.unwrap_or_else(|| two.clone()), l.unwrap_or_else(|| last.to_string())));
+                    }
+                }
+            }
+            for (class, first, last) in cases {
+                probes.push(Probe {
+                    table: 3,
+                    class: format!("{set}: {class}"),
+                    entity: None,
+                    first,
+                    last,
+                    dob: dob.clone(),
+                    nationality: nationality.into(),
+                });
+            }
+        }
+    }
+    // Russian names on no list (a common given name, a patronymic, a common surname) in each scheme
+    const RUSSIAN_GIVEN: &[&str] = &["Dmitry", "Sergei", "Alexei", "Ivan", "Vladimir", "Nikolai", "Andrei", "Mikhail"];
+    const RUSSIAN_SURNAMES: &[&str] = &["Ivanov", "Petrov", "Smirnov", "Kuznetsov", "Popov", "Sokolov", "Volkov", "Morozov"];
+    let fathers: Vec<&str> = name_variants::RUSSIAN_PATRONYMICS.iter().map(|(_, m, _)| *m).collect();
+    for _ in 0..fp_names {
+        let given = format!("{} {}", draw.pick(RUSSIAN_GIVEN), draw.pick(&fathers));
+        let (last, dob, nationality) = (draw.pick(RUSSIAN_SURNAMES), draw.date_of_birth(), draw.pick(&["RU", "RU", "UA", "BY"]));
+        for (class, first, surname) in [
+            ("Russian: as written (control)", given.clone(), last.to_string()),
+            ("Russian: German (Duden) transcription", name_variants::german(&given), name_variants::german(last)),
+            ("Russian: French transcription", name_variants::french(&given), name_variants::french(last)),
+            ("Russian: Cyrillic", name_variants::to_cyrillic(&given), name_variants::to_cyrillic(last)),
+        ] {
+            probes.push(Probe {
+                table: 3,
+                class: class.into(),
+                entity: None,
+                first,
+                last: surname,
+                dob: dob.clone(),
+                nationality: nationality.into(),
+            });
+        }
+    }
+    (probes, notes)
+}
+
+/// The OFAC entries whose remarks say `Gender Female`.
+fn female_entries() -> Result<std::collections::HashSet<String>, Error> {
+    let text = String::from_utf8_lossy(&std::fs::read(format!("{OFAC}/sdn.csv"))?).into_owned();
+    Ok(text
+        .lines()
+        .map(csv_fields)
+        .filter(|f| f.get(11).is_some_and(|r| r.contains("Gender Female")))
+        .filter_map(|f| f.first().map(|id| id.trim().to_string()))
+        .collect())
+}
+
 struct Api {
     client: reqwest::Client,
     base: String,
@@ -456,6 +752,11 @@ struct Api {
 impl Api {
     /// Screens one person; answers the entity ids its case names (empty when clear).
     async fn screen(&mut self, first: &str, last: &str, dob: &str, nationality: &str) -> Result<Vec<String>, Error> {
+        self.screen_or_refusal(first, last, dob, nationality).await?.map_err(|code| format!("screening refused: {code}").into())
+    }
+
+    /// [`Api::screen`], with a request the API refuses (4xx: `unreadable_name`, `invalid_field`) answered as its status and code.
+    async fn screen_or_refusal(&mut self, first: &str, last: &str, dob: &str, nationality: &str) -> Result<Result<Vec<String>, String>, Error> {
         self.screened += 1;
         let body = json!({ "user_id": format!("q-{}", self.screened), "first_name": first, "last_name": last, "date_of_birth": dob,
                            "nationality": nationality, "email": format!("q{}@example.com", self.screened) });
@@ -469,16 +770,19 @@ impl Api {
             if status.is_success() {
                 break answer;
             }
+            if status.is_client_error() && ![409, 429].contains(&status.as_u16()) {
+                return Ok(Err(format!("{} {}", status.as_u16(), answer["error"].as_str().unwrap_or("?"))));
+            }
             tries += 1;
             self.faults += 1;
             if status.as_u16() != 503 || tries >= 5 {
                 return Err(format!("screening answered {status}: {answer}").into());
             }
         };
-        let Some(case_id) = answer["case_id"].as_str() else { return Ok(Vec::new()) };
+        let Some(case_id) = answer["case_id"].as_str() else { return Ok(Ok(Vec::new())) };
         let case: Json =
             self.client.get(format!("{}/v1/admin/sanctions/cases/{case_id}", self.base)).bearer_auth(&self.admin).send().await?.json().await?;
-        Ok(case["matches"].as_array().map(|m| m.iter().filter_map(|m| m["entity_id"].as_str().map(str::to_string)).collect()).unwrap_or_default())
+        Ok(Ok(case["matches"].as_array().map(|m| m.iter().filter_map(|m| m["entity_id"].as_str().map(str::to_string)).collect()).unwrap_or_default()))
     }
 }
 
@@ -509,12 +813,19 @@ impl Api {
 /// A server on loopback screening through `rules`, its production with
 /// OFAC's list; a tenant's key, and the admin key that reads its cases.
 async fn start(dir: &std::path::Path, label: &str, rules: ComponentRules, entries: Vec<ListEntry>) -> Result<Api, Error> {
+    start_with(dir, label, rules, vec![("ofac-sdn", ListFormat::OfacCsv, entries)]).await
+}
+
+/// [`start`] with the given lists imported, each as its source.
+async fn start_with(dir: &std::path::Path, label: &str, rules: ComponentRules, lists: Vec<(&str, ListFormat, Vec<ListEntry>)>) -> Result<Api, Error> {
     let database = format!("sqlite://{}", dir.join(format!("{label}.db")).display());
     let gateway = Gateway::new(open_store(&database).await?, Box::new(rules), Box::new(SystemClock), Box::new(OsIds), Config::default());
     gateway.migrate().await?;
-    gateway::lists::import(&gateway, Environment::Production, "ofac-sdn", ListFormat::OfacCsv, entries, "bench")
-        .await
-        .map_err(|e| format!("{}: {}", e.code, e.message))?;
+    for (source, format, entries) in lists {
+        gateway::lists::import(&gateway, Environment::Production, source, format, entries, "bench")
+            .await
+            .map_err(|e| format!("{}: {}", e.code, e.message))?;
+    }
     let admin = gateway.create_admin_key(Environment::Production).await?;
     let gateway = std::sync::Arc::new(gateway);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
@@ -552,6 +863,10 @@ fn count(rows: &mut Rows, row: &str, versions: usize, at: usize, found: bool) {
 }
 
 fn print(title: &str, labels: &[String], rows: &Rows, percent_of_hits: bool) {
+    if rows.is_empty() {
+        // a part not run
+        return;
+    }
     let heads: Vec<String> = labels.iter().map(|l| format!("{l} | {l} %")).collect();
     println!("| {title} | screened | {} |", heads.join(" | "));
     println!("|---|---|{}", "---|---|".repeat(labels.len()));
@@ -594,7 +909,7 @@ async fn run() -> Result<(), Error> {
     }
     let versions = apis.len();
 
-    let parts = std::env::var("CGW_BENCH_PARTS").unwrap_or_else(|_| "recall,fp,ofac".into());
+    let parts = std::env::var("CGW_BENCH_PARTS").unwrap_or_else(|_| "recall,fp,ofac,variants".into());
     let part = |name: &str| parts.split(',').any(|p| p.trim() == name);
     let (mut recall, mut evasion, mut fp, mut ofac): (Rows, Rows, Rows, Rows) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let outside = outside_names();
@@ -677,6 +992,101 @@ async fn run() -> Result<(), Error> {
             apis[at].screened += api.screened;
         }
     }
+    // The variants of issue #45, on a server of each component's own with OFAC's and the UN's lists.
+    let mut variant_rows: Vec<Rows> = vec![Vec::new(); VARIANT_TABLES.len()];
+    // per class and answer, the refusals of each component
+    let mut refused: Vec<(String, Vec<usize>)> = Vec::new();
+    if part("variants") {
+        let xml = std::fs::read_to_string(UN)?;
+        let un_entries = parse::un(xml.as_bytes())?;
+        let un = name_variants::un_individuals(&xml);
+        let variant_fp: usize = std::env::var("CGW_BENCH_VARIANT_FP_NAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
+        let (probes, notes) = variant_probes(&entries, &un_entries, &un, &female_entries()?, individuals, variant_fp);
+        for note in &notes {
+            println!("variants: {note}");
+        }
+        println!("variants: {} probes a component, the UN list of {} entries imported beside OFAC's", probes.len(), un_entries.len());
+        // the rows in the order of the classes (`name_variants::ORDER`), then as they come
+        let mut classes: Vec<(usize, &str)> = Vec::new();
+        for p in &probes {
+            if !classes.contains(&(p.table, p.class.as_str())) {
+                classes.push((p.table, p.class.as_str()));
+            }
+        }
+        // by set (the false positives' `set: class`), controls first, then the structural classes in
+        // order, then the others as they came
+        let group = |class: &str| match name_variants::ORDER.iter().position(|o| class == *o || class.ends_with(&format!(": {o}"))) {
+            _ if class.contains("(control") || class.ends_with(": two given names") => 0,
+            Some(r) => 1 + r,
+            None => 100,
+        };
+        let set_of =
+            |table: usize, class: &str| if table == 3 { class.split_once(": ").map_or("", |(set, _)| set).to_string() } else { String::new() };
+        let mut sets: Vec<String> = Vec::new();
+        for (table, class) in &classes {
+            let set = set_of(*table, class);
+            if !sets.contains(&set) {
+                sets.push(set);
+            }
+        }
+        let mut ranked: Vec<(usize, usize, usize, usize, &str)> = classes
+            .iter()
+            .enumerate()
+            .map(|(i, (table, class))| {
+                let set = sets.iter().position(|s| *s == set_of(*table, class)).unwrap_or(0);
+                (*table, set, group(class), i, *class)
+            })
+            .collect();
+        ranked.sort();
+        for (table, _, _, _, class) in ranked {
+            variant_rows[table].push((class.to_string(), 0, vec![0; versions]));
+        }
+        let mut components = Vec::new();
+        if let Ok(path) = std::env::var("CGW_BENCH_BASELINE_RULES") {
+            components.push(ComponentRules::load(std::path::Path::new(&path))?);
+        }
+        components.push(ComponentRules::embedded()?);
+        for (at, rules) in components.into_iter().enumerate() {
+            let lists = vec![("ofac-sdn", ListFormat::OfacCsv, entries.clone()), ("un-consolidated", ListFormat::UnXml, un_entries.clone())];
+            let mut api = start_with(dir.path(), &format!("variants-{at}"), rules, lists).await?;
+            let begun = Instant::now();
+            for p in &probes {
+                let answer = api.screen_or_refusal(&p.first, &p.last, &p.dob, &p.nationality).await?;
+                let matched = answer.as_ref().cloned().unwrap_or_default();
+                let found = match &p.entity {
+                    Some(entity) => matched.contains(entity),
+                    None => !matched.is_empty(),
+                };
+                if let Err(code) = &answer {
+                    let row = format!("{}: {code}", p.class);
+                    let i = refused.iter().position(|(r, _)| *r == row).unwrap_or_else(|| {
+                        refused.push((row, vec![0; versions]));
+                        refused.len() - 1
+                    });
+                    refused[i].1[at] += 1;
+                }
+                if show {
+                    let what = match (&p.entity, &answer) {
+                        (_, Err(code)) => Some(format!("refused {code}")),
+                        (Some(_), Ok(_)) if !found => Some("missed".to_string()),
+                        (None, Ok(_)) if found => Some("false positive".to_string()),
+                        _ => None,
+                    };
+                    if let Some(what) = what {
+                        let entry = p.entity.as_deref().unwrap_or("-");
+                        println!(
+                            "{}: variant {what} ({}): {:?} {:?} {} {}, entry {entry} -> {matched:?}",
+                            labels[at], p.class, p.first, p.last, p.dob, p.nationality
+                        );
+                    }
+                }
+                count(&mut variant_rows[p.table], &p.class, versions, at, found);
+            }
+            println!("{}: the variants part took {:.1} s ({} screenings)", labels[at], begun.elapsed().as_secs_f64(), probes.len());
+            apis[at].screened += api.screened;
+            apis[at].faults += api.faults;
+        }
+    }
     let screened: usize = apis.iter().map(|a| a.screened).sum();
     for (api, label) in apis.iter().zip(&labels) {
         println!("{label}: {} screenings answered 503 (the rules' deadline) and were asked again", api.faults);
@@ -687,6 +1097,19 @@ async fn run() -> Result<(), Error> {
     print("evasion recall: the same individuals, the name written with", &labels, &evasion, false);
     print("false positives: names on no list, random DOB 1950–2005", &labels, &fp, true);
     print("OFAC mode through the API: OFAC's pairs scored 80 or more, by outcome", &labels, &ofac, false);
+    for (rows, title) in variant_rows.iter().zip(VARIANT_TABLES) {
+        if !rows.is_empty() {
+            print(title, &labels, rows, title.starts_with("false positives"));
+        }
+    }
+    if !refused.is_empty() {
+        println!("| refused by the API (a 4xx answer, counted as not found): class: answer | {} |", labels.join(" | "));
+        println!("|---|{}", "---|".repeat(labels.len()));
+        for (row, counts) in &refused {
+            println!("| {row} | {} |", counts.iter().map(usize::to_string).collect::<Vec<_>>().join(" | "));
+        }
+        println!();
+    }
     let at_goal = |at: usize| evasion.iter().filter(|(_, n, hits)| hits[at] as f64 >= 0.98 * *n as f64).count();
     for (at, label) in labels.iter().enumerate() {
         println!("{label}: {} of {} evasion classes at ≥ 98% recall", at_goal(at), evasion.len());

@@ -311,6 +311,9 @@ pub fn query_keys(name: &str) -> Vec<String> {
     let read = labelled_readings(name);
     let abjad = read.iter().any(|r| r.abjad);
     let mut keys: Vec<String> = index_keys(name).into_iter().filter(|k| abjad || !k.starts_with("a:")).collect();
+    // two neighbouring words read together (`Nasr Allah` as `nasrallah`), as the alignment reads them
+    let joined: Vec<String> = read.iter().flat_map(|r| r.words.windows(2).map(|pair| pair.concat())).collect();
+    keys.extend(joined.iter().filter(|w| w.len() >= 5).map(|w| soundex(w)));
     for word in read.iter().flat_map(|r| r.words.iter()).filter(|w| w.len() >= 2) {
         for spelling in romanize::lookup_spellings(word) {
             keys.push(soundex(&spelling));

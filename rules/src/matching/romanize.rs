@@ -110,6 +110,8 @@ const FRENCH: Table = &[
 const KOREAN: Table = &[
     ("eo", "o"),
     ("eu", "u"),
+    ("oo", "u"),
+    ("ou", "o"),
     ("oi", "oe"),
     ("ee", "i"),
     ("^rh", "l"),
@@ -211,13 +213,31 @@ fn rewrite(word: &str, table: Table) -> String {
 /// `Eun` is `Un`. For looking a name up only: the scoring uses [`korean`].
 const REVISED_TO_LISTED: Table = &[("eo", "o"), ("eu", "u"), ("^g", "k"), ("^b", "p"), ("^d", "t")];
 
+/// The common South Korean spellings of family names (`Lee`, `Park`,
+/// `Choi`, `Jung`, `Yoo`, `Shin`, `Oh`) in the lists' spelling, for
+/// looking a name up. Source: "List of Korean surnames" (Wikipedia), its
+/// romanization columns.
+const KOREAN_FAMILY_NAMES: &[(&str, &str)] = &[
+    ("lee", "ri"),
+    ("yi", "ri"),
+    ("rhee", "ri"),
+    ("park", "pak"),
+    ("choi", "choe"),
+    ("jung", "jong"),
+    ("yoo", "yu"),
+    ("shin", "sin"),
+    ("oh", "o"),
+    ("noh", "no"),
+];
+
 /// The spellings a screened word is also looked up by: in the English form
 /// of the German and French transcriptions, the lists' Korean spelling,
 /// and the Arabic vowels written otherwise at a word's start.
 pub fn lookup_spellings(word: &str) -> impl Iterator<Item = String> + '_ {
     let korean = (word.len() <= 6).then(|| rewrite(word, REVISED_TO_LISTED));
     let arabic = word.starts_with(['e', 'o']).then(|| rewrite(&rewrite(word, ARABIC), ARABIC_VOWELS));
-    [Some(rewrite(word, GERMAN)), Some(rewrite(word, FRENCH)), korean, arabic].into_iter().flatten().filter(move |w| w != word)
+    let family = KOREAN_FAMILY_NAMES.iter().find(|(common, _)| *common == word).map(|(_, listed)| String::from(*listed));
+    [Some(rewrite(word, GERMAN)), Some(rewrite(word, FRENCH)), korean, arabic, family].into_iter().flatten().filter(move |w| w != word)
 }
 
 /// A word's one form across the English-language schemes for Cyrillic.
