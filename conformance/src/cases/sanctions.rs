@@ -267,16 +267,7 @@ pub fn invisible_ids_and_names_are_422(env: &Env) -> CaseResult {
 /// `Boris Sanctionov` (1970-01-01, RU) imported for the case.
 pub fn a_listed_name_written_with_invisible_or_compatibility_characters_is_found(env: &Env) -> CaseResult {
     let p = env.tenant_with("production", 1000)?;
-    let dir = std::env::temp_dir().join(unique("evasion-list"));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let file = dir.join("targets.simple.csv");
-    std::fs::write(
-        &file,
-        "id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n\
-         NK-evasion-1,Person,Boris Sanctionov,,1970-01-01,ru,,,Test sanctions,,,,test,2026-01-01,2026-01-01,2026-01-01\n",
-    )
-    .map_err(|e| e.to_string())?;
-    env.import_list(&["--environment", "production", "--format", "opensanctions-csv", "--source", "test-evasion", &file.display().to_string()])?;
+    let dir = import_people(env, "test-evasion", &[("NK-evasion-1", "Boris Sanctionov", "1970-01-01", "ru")])?;
     let full_width = |text: &str| -> String {
         text.chars().map(|c| if c.is_ascii_alphabetic() { char::from_u32(c as u32 - 0x21 + 0xff01).unwrap_or(c) } else { c }).collect()
     };
@@ -332,20 +323,17 @@ pub fn a_listed_name_written_with_invisible_or_compatibility_characters_is_found
 /// imported for the case.
 pub fn a_listed_name_with_added_joined_or_respelled_parts_is_found(env: &Env) -> CaseResult {
     let p = env.tenant_with("production", 1000)?;
-    let dir = std::env::temp_dir().join(unique("alignment-list"));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let file = dir.join("targets.simple.csv");
-    std::fs::write(
-        &file,
-        "id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n\
-         NK-align-1,Person,Arkadiy Testenberg,,1961-05-11,ru,,,Test sanctions,,,,test,2026-01-01,2026-01-01,2026-01-01\n\
-         NK-align-2,Person,Yevgeniy Prigozhtestin,,1962-06-01,ru,,,Test sanctions,,,,test,2026-01-01,2026-01-01,2026-01-01\n\
-         NK-align-3,Person,Pak Jong Testchol,,1958-03-03,kp,,,Test sanctions,,,,test,2026-01-01,2026-01-01,2026-01-01\n\
-         NK-align-4,Person,Abd al-Rahman Testawi,,1970-07-07,sy,,,Test sanctions,,,,test,2026-01-01,2026-01-01,2026-01-01\n\
-         NK-align-5,Person,Wang Xiaoming,,1975-01-01,cn,,,Test sanctions,,,,test,2026-01-01,2026-01-01,2026-01-01\n",
-    )
-    .map_err(|e| e.to_string())?;
-    env.import_list(&["--environment", "production", "--format", "opensanctions-csv", "--source", "test-alignment", &file.display().to_string()])?;
+    let dir = import_people(
+        env,
+        "test-alignment",
+        &[
+            ("NK-align-1", "Arkadiy Testenberg", "1961-05-11", "ru"),
+            ("NK-align-2", "Yevgeniy Prigozhtestin", "1962-06-01", "ru"),
+            ("NK-align-3", "Pak Jong Testchol", "1958-03-03", "kp"),
+            ("NK-align-4", "Abd al-Rahman Testawi", "1970-07-07", "sy"),
+            ("NK-align-5", "Wang Xiaoming", "1975-01-01", "cn"),
+        ],
+    )?;
     let person = |user: &str, first: &str, last: &str, dob: &str, nationality: &str| {
         json!({ "user_id": user, "first_name": first, "last_name": last, "date_of_birth": dob, "nationality": nationality,
                 "email": format!("{user}@example.com") })
@@ -393,4 +381,22 @@ pub fn a_listed_name_with_added_joined_or_respelled_parts_is_found(env: &Env) ->
     }
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
+}
+
+/// Imports people (id, name, date of birth, country) into production as an
+/// OpenSanctions list of `source`; answers the folder of its file, for the
+/// case to remove.
+fn import_people(env: &Env, source: &str, people: &[(&str, &str, &str, &str)]) -> Result<std::path::PathBuf, String> {
+    let dir = std::env::temp_dir().join(unique(source));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let file = dir.join("targets.simple.csv");
+    let mut csv = String::from(
+        "id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n",
+    );
+    for (id, name, born, country) in people {
+        csv.push_str(&format!("{id},Person,{name},,{born},{country},,,Test sanctions,,,,test,2026-01-01,2026-01-01,2026-01-01\n"));
+    }
+    std::fs::write(&file, csv).map_err(|e| e.to_string())?;
+    env.import_list(&["--environment", "production", "--format", "opensanctions-csv", "--source", source, &file.display().to_string()])?;
+    Ok(dir)
 }

@@ -11,7 +11,7 @@ use core::cell::OnceCell;
 use core::ops::Range;
 
 use super::romanize::{self, Spelling};
-use super::{word_similarity, word_weight, UNLIKE_WORD};
+use super::{jaro_winkler, word_similarity, word_weight, UNLIKE_WORD};
 
 /// At most this many neighbouring words are read as one part.
 const MAX_RUN: usize = 3;
@@ -25,6 +25,9 @@ const JOINED: f64 = 0.95;
 /// common romanized names hit 0.6 % more often with it, and Jaro-Winkler with Soundex already reads
 /// `Mohammed` for `Muhammad` as a close spelling.
 const ARABIC_VOWELS_SCORED: bool = false;
+/// Two words at least this alike as written (Jaro-Winkler, the bar of a close spelling) make a listed name worth
+/// reading every way.
+const RELATED: f64 = 0.8;
 /// A spelling through a romanization table counts a little less than the same spelling as written.
 const RESPELLED: f64 = 0.98;
 /// A comparison of consonants alone (a name read from a script that writes few vowels) says less.
@@ -252,8 +255,22 @@ pub(super) fn align(query: &[String], listed: &[String], context: Context) -> Al
 pub(super) fn align_parts(query_parts: &Parts, listed_parts: &Parts, context: Context) -> Alignment {
     let (query, listed) = (query_parts.words, listed_parts.words);
     let (query_runs, listed_runs) = (&query_parts.runs, &listed_parts.runs);
+    let single = |r: &&Run| r.words.len() == 1;
+    // First the words as written: a listed name none of whose words is like one of the query's is weighed by
+    // them alone, without the tables and the words read together, which cannot bring it near (most of the
+    // candidates' names, whose aliases the store proposes with the entry).
+    let related = context.abjad
+        || query_runs.iter().filter(single).any(|q| listed_runs.iter().filter(single).any(|l| jaro_winkler(&q.text, &l.text) >= RELATED));
     let mut pairs: Vec<Block> = Vec::new();
-    for q in query_runs {
+    if !related {
+        for q in query_runs.iter().filter(single) {
+            for l in listed_runs.iter().filter(single) {
+                let similarity = word_similarity(&q.text, &l.text);
+                pairs.push(Block { query: q.words.clone(), listed: l.words.clone(), similarity, spelling: Spelling::AsWritten });
+            }
+        }
+    }
+    for q in query_runs.iter().filter(|_| related) {
         for l in listed_runs {
             if !may_pair(q, l, context) {
                 continue;
