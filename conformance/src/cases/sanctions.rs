@@ -374,7 +374,7 @@ pub fn a_listed_name_with_added_joined_or_respelled_parts_is_found(env: &Env) ->
             ensure!(left_over, "{class}: the added word is not shown left over: {matched}");
         }
         // the twin: the same spelling, born another year
-        let other_year = format!("{}{}", dob[..2].to_string(), if &dob[2..4] == "90" { "80" } else { "90" }) + &dob[4..];
+        let other_year = format!("{}{}{}", &dob[..2], if &dob[2..4] == "90" { "80" } else { "90" }, &dob[4..]);
         let twin = p.post("/v1/sanctions/screen", person(&unique("u-al"), first, last, &other_year, nationality));
         twin.expect(201)?;
         ensure_eq!(twin.str("status"), "clear", format!("{class}, born {other_year}: {}", twin.raw));
