@@ -36,7 +36,7 @@ struct Counts {
 
 impl Counts {
     fn primary(&self, sql: &str) {
-        if sql.contains("FROM exclusions WHERE environment = ?1 AND email = ?2") {
+        if sql.contains("FROM exclusions WHERE environment = ?1 AND email_key = ?2") {
             self.primary_reads.fetch_add(1, Ordering::SeqCst);
         }
     }
