@@ -21,10 +21,6 @@ pub(super) const FOUND: f64 = 0.88;
 /// other side's part all but exactly (`Xiao Hong` is not `Xiaoming`, though
 /// Jaro-Winkler rewards their shared beginning).
 const JOINED: f64 = 0.95;
-/// Whether the Arabic vowel table counts in the score (it always counts in the lookup): the match-quality bench's
-/// common romanized names hit 0.6 % more often with it, and Jaro-Winkler with Soundex already reads
-/// `Mohammed` for `Muhammad` as a close spelling.
-const ARABIC_VOWELS_SCORED: bool = false;
 /// Two words at least this alike as written (Jaro-Winkler, the bar of a close spelling) make a listed name worth
 /// reading every way.
 const RELATED: f64 = 0.8;
@@ -38,8 +34,6 @@ const CONSONANTS_ONLY: f64 = 0.92;
 pub(super) struct Context {
     /// a Korean name, by a nationality on either side or its script
     pub korean: bool,
-    /// an Arabic name, by a nationality on either side or its script
-    pub arabic: bool,
     /// the query was read from a script that writes few vowels
     pub abjad: bool,
 }
@@ -93,7 +87,6 @@ struct Spellings {
     german: String,
     french: String,
     arabic: String,
-    arabic_vowels: String,
     korean: String,
     abjad: String,
 }
@@ -109,7 +102,6 @@ impl Run {
                 german,
                 french,
                 arabic: romanize::arabic(text, false),
-                arabic_vowels: romanize::arabic(text, true),
                 korean: romanize::korean(text),
                 abjad: romanize::abjad(text),
             }
@@ -167,9 +159,8 @@ fn part_similarity(q: &Run, l: &Run, context: Context) -> (f64, Spelling) {
     if qs.french != qs.cyrillic {
         consider(&qs.french, &ls.cyrillic, Spelling::CyrillicFrench);
     }
-    let (qa, la) = if context.arabic && ARABIC_VOWELS_SCORED { (&qs.arabic_vowels, &ls.arabic_vowels) } else { (&qs.arabic, &ls.arabic) };
-    if *qa != q.text || *la != l.text {
-        consider(qa, la, Spelling::Arabic);
+    if qs.arabic != q.text || ls.arabic != l.text {
+        consider(&qs.arabic, &ls.arabic, Spelling::Arabic);
     }
     if context.korean && (qs.korean != q.text || ls.korean != l.text) {
         consider(&qs.korean, &ls.korean, Spelling::Korean);
@@ -206,7 +197,7 @@ fn may_pair(q: &Run, l: &Run, context: Context) -> bool {
             return true;
         }
         let (qs, ls) = (q.spellings(), l.spellings());
-        if begins_alike(&qs.cyrillic, &ls.cyrillic) || begins_alike(&qs.german, &ls.cyrillic) || begins_alike(&qs.arabic_vowels, &ls.arabic_vowels) {
+        if begins_alike(&qs.cyrillic, &ls.cyrillic) || begins_alike(&qs.german, &ls.cyrillic) || begins_alike(&qs.arabic, &ls.arabic) {
             return true;
         }
         if context.korean && begins_alike(&qs.korean, &ls.korean) {

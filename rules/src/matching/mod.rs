@@ -169,7 +169,6 @@ pub fn score_candidates(query: &NameQuery, candidates: &[ListCandidate]) -> Vec<
     // A common name says little about who someone is: the listed words it leaves out say more.
     let listed_share = if common < 1.0 { COMMON_LISTED_SHARE } else { LISTED_SHARE };
     let query_korean = romanize::korean_nationality(&query.nationality) || query_readings.iter().any(|r| r.hangul);
-    let query_arabic = romanize::arabic_nationality(&query.nationality) || query_readings.iter().any(|r| r.abjad);
     let query_parts: Vec<Parts> = query_readings.iter().map(|r| Parts::new(&r.words, true)).collect();
     let mut scored: Vec<ScoredCandidate> = candidates
         .iter()
@@ -186,13 +185,12 @@ pub fn score_candidates(query: &NameQuery, candidates: &[ListCandidate]) -> Vec<
                 Some(ADDED_WORD_DATE_ONLY)
             };
             let korean = query_korean || c.nationalities.iter().any(|n| romanize::korean_nationality(n));
-            let arabic = query_arabic || c.nationalities.iter().any(|n| romanize::arabic_nationality(n));
             let mut best: Option<NameMatch> = None;
             for name in &c.names {
                 for listed in readings(name) {
                     let listed_parts = Parts::new(&listed, false);
                     for (q, query_parts) in query_readings.iter().zip(&query_parts) {
-                        let context = Context { korean, arabic, abjad: q.abjad };
+                        let context = Context { korean, abjad: q.abjad };
                         let alignment = align_parts(query_parts, &listed_parts, context);
                         let as_asked = ((1.0 - listed_share) * alignment.query_coverage + listed_share * alignment.listed_coverage) * common;
                         let with_added = added_word_cost
@@ -352,12 +350,6 @@ fn initials(joined: &[String], split: &[String]) -> Vec<String> {
 /// screening score does not, so a screening looks up a name without them.
 pub fn is_whole_name_key(key: &str) -> bool {
     key.starts_with("h:") || key.starts_with("g:")
-}
-
-/// How alike two names are, from 0 to 1, whatever the order of their words.
-pub fn name_similarity(query: &[String], candidate: &[String]) -> f64 {
-    let alignment = align_parts(&Parts::new(query, true), &Parts::new(candidate, false), Context::default());
-    (1.0 - LISTED_SHARE) * alignment.query_coverage + LISTED_SHARE * alignment.listed_coverage
 }
 
 /// Short words (particles, initials) count less than long ones.
