@@ -425,8 +425,9 @@ pub(crate) async fn has_any(gw: &Gateway, environment: Environment) -> ApiResult
 }
 
 /// The entries of the environment's active lists that share the most
-/// index keys with `name` (among equals, those born in the person's year
-/// first), among `entries`, and the list versions they were sought in.
+/// index keys with `name`, those born in the person's year counting
+/// [`store::BORN_RANK`] keys more, among `entries`, and the list versions
+/// they were sought in.
 pub(crate) async fn candidates(
     gw: &Gateway,
     environment: Environment,
@@ -495,7 +496,7 @@ async fn candidates_up_to(
         }
     }
     let mut ranked: Vec<((usize, i64), (i64, bool))> = hits.into_iter().collect();
-    ranked.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(b.1 .1.cmp(&a.1 .1)).then(a.0.cmp(&b.0)));
+    ranked.sort_by(|a, b| store::rank(b.1 .0, b.1 .1).cmp(&store::rank(a.1 .0, a.1 .1)).then(a.0.cmp(&b.0)));
     ranked.truncate(cut);
     let picks: Vec<(usize, i64)> = ranked.into_iter().map(|(k, _)| k).collect();
     if picks.is_empty() {

@@ -11,7 +11,7 @@ use core::cell::OnceCell;
 use core::ops::Range;
 
 use super::romanize::{self, Spelling};
-use super::{jaro_winkler, word_similarity, word_weight, UNLIKE_WORD};
+use super::{jaro_winkler, similarity_given, soundex_code, word_similarity, word_weight, UNLIKE_WORD};
 
 /// At most this many neighbouring words are read as one part.
 const MAX_RUN: usize = 3;
@@ -60,6 +60,11 @@ fn is_particle(word: &str) -> bool {
     PARTICLES.contains(&word)
 }
 
+/// Whether a name is found without this word: a particle or a title.
+pub(super) fn is_optional(word: &str) -> bool {
+    is_particle(word) || is_title(word)
+}
+
 /// How much a word counts in a name: titles little, the rest by length.
 pub(super) fn part_weight(word: &str) -> f64 {
     if is_title(word) {
@@ -77,8 +82,13 @@ pub(super) struct Run {
     text: String,
     /// the letters it has, a bit each
     letters: u64,
+    /// its Soundex code
+    sound: [u8; 4],
     query: bool,
     spelled: OnceCell<Spellings>,
+    /// the Korean and consonant spellings, asked for only where those tables apply
+    korean: OnceCell<String>,
+    abjad: OnceCell<String>,
 }
 
 /// A part's spellings through the romanization tables.
@@ -87,8 +97,6 @@ struct Spellings {
     german: String,
     french: String,
     arabic: String,
-    korean: String,
-    abjad: String,
 }
 
 impl Run {
@@ -97,15 +105,16 @@ impl Run {
             let text = &self.text;
             let (german, french) =
                 if self.query { (romanize::from_german(text), romanize::from_french(text)) } else { (String::new(), String::new()) };
-            Spellings {
-                cyrillic: romanize::cyrillic_english(text),
-                german,
-                french,
-                arabic: romanize::arabic(text, false),
-                korean: romanize::korean(text),
-                abjad: romanize::abjad(text),
-            }
+            Spellings { cyrillic: romanize::cyrillic_english(text), german, french, arabic: romanize::arabic(text, false) }
         })
+    }
+
+    fn korean(&self) -> &str {
+        self.korean.get_or_init(|| romanize::korean(&self.text))
+    }
+
+    fn abjad(&self) -> &str {
+        self.abjad.get_or_init(|| romanize::abjad(&self.text))
     }
 }
 
@@ -124,20 +133,41 @@ impl<'a> Parts<'a> {
             for len in 1..=MAX_RUN.min(words.len() - start) {
                 let text: String = words[start..start + len].concat();
                 let letters = text.bytes().fold(0u64, |m, b| m | 1 << (b % 64));
-                runs.push(Run { words: start..start + len, text, letters, query, spelled: OnceCell::new() });
+                let sound = soundex_code(&text);
+                runs.push(Run {
+                    words: start..start + len,
+                    text,
+                    letters,
+                    sound,
+                    query,
+                    spelled: OnceCell::new(),
+                    korean: OnceCell::new(),
+                    abjad: OnceCell::new(),
+                });
             }
         }
         Parts { words, runs }
     }
 }
 
-/// How alike two parts are, and through which spelling.
-fn part_similarity(q: &Run, l: &Run, context: Context) -> (f64, Spelling) {
-    let mut best = (word_similarity(&q.text, &l.text), Spelling::AsWritten);
-    // a respelling changes a few letters: two parts sharing under half their letters are not one re-spelled
+/// How alike two parts are as written, given their Jaro-Winkler similarity.
+fn as_written(q: &Run, l: &Run, jw: f64) -> f64 {
+    similarity_given(&q.text, &l.text, jw, || (q.sound, l.sound))
+}
+
+/// Whether two parts share under half their letters: a respelling changes a
+/// few letters, so such parts are not one re-spelled (but short words, and
+/// consonants read from an abjad).
+fn unlike_letters(q: &Run, l: &Run, context: Context) -> bool {
     let shared = (q.letters & l.letters).count_ones() * 2;
     let short = q.text.len().min(l.text.len()) <= 4;
-    if best.0 >= 0.97 || (shared < q.letters.count_ones().min(l.letters.count_ones()) && !short && !context.abjad) {
+    shared < q.letters.count_ones().min(l.letters.count_ones()) && !short && !context.abjad
+}
+
+/// How alike two parts are, and through which spelling, given how alike they are as written.
+fn part_similarity(q: &Run, l: &Run, context: Context, written: f64) -> (f64, Spelling) {
+    let mut best = (written, Spelling::AsWritten);
+    if best.0 >= 0.97 || unlike_letters(q, l, context) {
         return best;
     }
     let (qs, ls) = (q.spellings(), l.spellings());
@@ -162,11 +192,11 @@ fn part_similarity(q: &Run, l: &Run, context: Context) -> (f64, Spelling) {
     if qs.arabic != q.text || ls.arabic != l.text {
         consider(&qs.arabic, &ls.arabic, Spelling::Arabic);
     }
-    if context.korean && (qs.korean != q.text || ls.korean != l.text) {
-        consider(&qs.korean, &ls.korean, Spelling::Korean);
+    if context.korean && (q.korean() != q.text || l.korean() != l.text) {
+        consider(q.korean(), l.korean(), Spelling::Korean);
     }
-    if context.abjad && qs.abjad.len() >= 2 {
-        consider(&qs.abjad, &ls.abjad, Spelling::Abjad);
+    if context.abjad && q.abjad().len() >= 2 {
+        consider(q.abjad(), l.abjad(), Spelling::Abjad);
     }
     best
 }
@@ -196,18 +226,19 @@ fn may_pair(q: &Run, l: &Run, context: Context) -> bool {
         if begins_alike(&q.text, &l.text) {
             return true;
         }
+        // a joined part is paired only when all but the same: not with a part of other letters
+        if unlike_letters(q, l, context) {
+            return false;
+        }
         let (qs, ls) = (q.spellings(), l.spellings());
         if begins_alike(&qs.cyrillic, &ls.cyrillic) || begins_alike(&qs.german, &ls.cyrillic) || begins_alike(&qs.arabic, &ls.arabic) {
             return true;
         }
-        if context.korean && begins_alike(&qs.korean, &ls.korean) {
+        if context.korean && begins_alike(q.korean(), l.korean()) {
             return true;
         }
     }
-    context.abjad && {
-        let (qs, ls) = (q.spellings(), l.spellings());
-        begins_alike(&qs.abjad, &ls.abjad) && about(qs.abjad.len(), ls.abjad.len())
-    }
+    context.abjad && begins_alike(q.abjad(), l.abjad()) && about(q.abjad().len(), l.abjad().len())
 }
 
 /// A pair of aligned parts.
@@ -247,16 +278,30 @@ pub(super) fn align_parts(query_parts: &Parts, listed_parts: &Parts, context: Co
     let (query, listed) = (query_parts.words, listed_parts.words);
     let (query_runs, listed_runs) = (&query_parts.runs, &listed_parts.runs);
     let single = |r: &&Run| r.words.len() == 1;
+    // Jaro-Winkler of every pair of single words, once: the test below and the pairs share it
+    let width = listed.len();
+    let mut jw = alloc::vec![0.0f64; query.len() * width];
+    for q in query_runs.iter().filter(single) {
+        for l in listed_runs.iter().filter(single) {
+            jw[q.words.start * width + l.words.start] = jaro_winkler(&q.text, &l.text);
+        }
+    }
+    let written = |q: &Run, l: &Run| -> f64 {
+        if q.words.len() == 1 && l.words.len() == 1 {
+            as_written(q, l, jw[q.words.start * width + l.words.start])
+        } else {
+            word_similarity(&q.text, &l.text)
+        }
+    };
     // First the words as written: a listed name none of whose words is like one of the query's is weighed by
     // them alone, without the tables and the words read together, which cannot bring it near (most of the
     // candidates' names, whose aliases the store proposes with the entry).
-    let related = context.abjad
-        || query_runs.iter().filter(single).any(|q| listed_runs.iter().filter(single).any(|l| jaro_winkler(&q.text, &l.text) >= RELATED));
+    let related = context.abjad || jw.iter().any(|s| *s >= RELATED);
     let mut pairs: Vec<Block> = Vec::new();
     if !related {
         for q in query_runs.iter().filter(single) {
             for l in listed_runs.iter().filter(single) {
-                let similarity = word_similarity(&q.text, &l.text);
+                let similarity = written(q, l);
                 pairs.push(Block { query: q.words.clone(), listed: l.words.clone(), similarity, spelling: Spelling::AsWritten });
             }
         }
@@ -266,7 +311,7 @@ pub(super) fn align_parts(query_parts: &Parts, listed_parts: &Parts, context: Co
             if !may_pair(q, l, context) {
                 continue;
             }
-            let (similarity, spelling) = part_similarity(q, l, context);
+            let (similarity, spelling) = part_similarity(q, l, context, written(q, l));
             // a joined part must be close to count as one: otherwise its words are weighed alone
             if (q.words.len() > 1 || l.words.len() > 1) && similarity < JOINED * discount(spelling) {
                 continue;
@@ -302,7 +347,7 @@ pub(super) fn align_parts(query_parts: &Parts, listed_parts: &Parts, context: Co
     let query_coverage = coverage(query, &|b: &Block| b.query.clone());
     let listed_coverage = coverage(listed, &|b: &Block| b.listed.clone());
     let found_at = |j: usize| blocks.iter().find(|b| b.listed.contains(&j) && b.similarity >= FOUND);
-    let optional = |w: &String| is_particle(w) || is_title(w);
+    let optional = |w: &String| is_optional(w);
     let every_listed_found = listed.iter().enumerate().all(|(j, w)| optional(w) || found_at(j).is_some());
     let positions: Vec<usize> = (0..listed.len()).filter_map(|j| found_at(j).map(|b| b.query.start)).collect();
     let descents = positions.iter().zip(positions.iter().cycle().skip(1)).filter(|(a, b)| b < a).count();

@@ -17,6 +17,7 @@
 //! `Jean Pierre`), and the closer reading counts. List entries and screened
 //! names, and the index keys of both, go through the same reading.
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -29,7 +30,7 @@ use crate::types::named_enum;
 mod align;
 pub mod romanize;
 
-use align::{align_parts, Alignment, Context, Parts};
+use align::{align_parts, is_optional, Alignment, Context, Parts};
 pub use romanize::Spelling;
 
 /// The score at or above which a screening is a hit, unless the environment
@@ -142,6 +143,27 @@ const ADDED_WORD_AGREED: f64 = 0.04;
 const ADDED_WORD_DATE_ONLY: f64 = 0.06;
 /// Added words past this many cost nothing more.
 const ADDED_WORDS_COUNTED: usize = 3;
+/// What a name counts when the list marks its surname (`SURNAME, Given
+/// Names`) and no word of it is found: given names alone stay under the
+/// default threshold, so that a date of birth or a nationality that agrees
+/// must say it is the person (a stranger shares two given names of a long
+/// listed name far more often than a listed person leaves out their surname).
+const SURNAME_MISSING: f64 = 0.85;
+
+/// The words of a listed reading that are its surname: the list writes the
+/// surname before a comma, and the reading begins with a reading of it.
+/// None where the list does not say, or the surname is only particles.
+fn surname_words(name: &str, listed: &[String]) -> Option<usize> {
+    let (last, _) = name.split_once(',')?;
+    let count = readings(last).into_iter().filter(|s| !s.is_empty() && listed.starts_with(s)).map(|s| s.len()).max()?;
+    listed[..count].iter().any(|w| !is_optional(w)).then_some(count)
+}
+
+/// Whether an alignment finds none of the listed surname's words, not even
+/// respelled (alike as a word the screened name does not add, [`UNLIKE_WORD`]).
+fn surname_missing(surname: Option<usize>, alignment: &Alignment) -> bool {
+    surname.is_some_and(|count| !alignment.blocks.iter().any(|b| b.listed.start < count && b.similarity >= UNLIKE_WORD))
+}
 
 /// The best alignment of a screened name with one listed name.
 struct NameMatch<'a> {
@@ -188,11 +210,14 @@ pub fn score_candidates(query: &NameQuery, candidates: &[ListCandidate]) -> Vec<
             let mut best: Option<NameMatch> = None;
             for name in &c.names {
                 for listed in readings(name) {
+                    let surname = surname_words(name, &listed);
                     let listed_parts = Parts::new(&listed, false);
                     for (q, query_parts) in query_readings.iter().zip(&query_parts) {
                         let context = Context { korean, abjad: q.abjad };
                         let alignment = align_parts(query_parts, &listed_parts, context);
-                        let as_asked = ((1.0 - listed_share) * alignment.query_coverage + listed_share * alignment.listed_coverage) * common;
+                        // a common name, or given names without the listed surname, say less of who it is (not both at once)
+                        let evidence = if surname_missing(surname, &alignment) { common.min(SURNAME_MISSING) } else { common };
+                        let as_asked = ((1.0 - listed_share) * alignment.query_coverage + listed_share * alignment.listed_coverage) * evidence;
                         let with_added = added_word_cost
                             .filter(|_| alignment.every_listed_found && alignment.in_order && alignment.extra_words > 0)
                             .map(|cost| {
@@ -364,6 +389,11 @@ fn word_weight(word: &str) -> f64 {
 
 /// How alike a word of the query (`a`) and a word of the listed name (`b`) are.
 fn word_similarity(a: &str, b: &str) -> f64 {
+    similarity_given(a, b, jaro_winkler(a, b), || (soundex_code(a), soundex_code(b)))
+}
+
+/// [`word_similarity`], given the words' Jaro-Winkler similarity and a way to their Soundex codes.
+fn similarity_given(a: &str, b: &str, jw: f64, sounds: impl FnOnce() -> ([u8; 4], [u8; 4])) -> f64 {
     if a == b {
         return 1.0;
     }
@@ -381,7 +411,6 @@ fn word_similarity(a: &str, b: &str) -> f64 {
             (true, false) => LISTED_INITIAL,
         };
     }
-    let jw = jaro_winkler(a, b);
     // A word that is the other with two letters or more added at its end is
     // another name (`Martinez` is not `Martin`, `Hannah` not `Han`), however
     // alike their sound: Soundex drops the letters after three consonants
@@ -390,7 +419,10 @@ fn word_similarity(a: &str, b: &str) -> f64 {
         return jw / 2.0;
     }
     // Words that sound alike (Soundex) score at least as a close spelling.
-    if jw < 0.9 && soundex_code(a) == soundex_code(b) {
+    if jw < 0.9 && {
+        let (sa, sb) = sounds();
+        sa == sb
+    } {
         return (jw + 0.9) / 2.0;
     }
     // Words that are not alike count for little: Jaro-Winkler gives even
@@ -462,7 +494,8 @@ pub fn words(name: &str) -> Vec<String> {
 /// Cf: the soft hyphen, zero-width spaces and joiners, the word joiner, bidi
 /// controls, the byte-order mark) or another default-ignorable code point.
 pub fn is_invisible(c: char) -> bool {
-    c.general_category() == GeneralCategory::Format || is_default_ignorable(c)
+    // no ASCII character is a format character or default-ignorable
+    !c.is_ascii() && c.general_category() == GeneralCategory::Format || is_default_ignorable(c)
 }
 
 /// Whether a text has characters but none that can be seen: only white
@@ -500,7 +533,7 @@ fn is_default_ignorable(c: char) -> bool {
 /// What a character is to a reader of the name.
 enum Reads {
     /// letters (folded to lower-case ASCII; empty for a hard or soft sign)
-    Letters(String),
+    Letters(Cow<'static, str>),
     /// nothing: an apostrophe or a stray mark, never a break (`O'Neil` is `ONeil`)
     Nothing,
     /// punctuation, a symbol or an invisible character: inside a word it
@@ -586,12 +619,12 @@ fn is_apostrophe(c: char) -> bool {
 }
 
 fn read_char(c: char, alphabet: Alphabet) -> Reads {
+    if c.is_ascii_alphanumeric() {
+        return Reads::Letters(Cow::Borrowed(ascii_lower(c)));
+    }
     let by_shape = if alphabet == Alphabet::Shape { looks_like(c) } else { None };
     if let Some(text) = by_shape.or_else(|| fold(c)) {
-        return Reads::Letters(text.into());
-    }
-    if c.is_ascii_alphanumeric() {
-        return Reads::Letters(c.to_ascii_lowercase().into());
+        return Reads::Letters(Cow::Borrowed(text));
     }
     if is_apostrophe(c) || is_combining_mark(c) {
         return Reads::Nothing;
@@ -616,7 +649,7 @@ fn read_char(c: char, alphabet: Alphabet) -> Reads {
         }
     });
     if decomposed && !base.is_empty() {
-        return Reads::Letters(base);
+        return Reads::Letters(Cow::Owned(base));
     }
     if c.is_alphanumeric() {
         transliterate(c).unwrap_or(Reads::Break)
@@ -625,11 +658,23 @@ fn read_char(c: char, alphabet: Alphabet) -> Reads {
     }
 }
 
+/// An ASCII letter or digit in lower case, as a text that needs no allocation.
+fn ascii_lower(c: char) -> &'static str {
+    const LOWER: &str = "0123456789abcdefghijklmnopqrstuvwxyz";
+    let i = match c {
+        '0'..='9' => c as usize - '0' as usize,
+        'a'..='z' => c as usize - 'a' as usize + 10,
+        'A'..='Z' => c as usize - 'A' as usize + 10,
+        _ => return "",
+    };
+    LOWER.get(i..i + 1).unwrap_or_default()
+}
+
 /// Whether a name has letters or digits and no reading reads any of them:
 /// nothing of it could be screened, so a screening refuses it. A name in
 /// any script with a transliteration is read (and its matches flagged).
 pub fn unreadable(name: &str) -> bool {
-    composed(name).any(char::is_alphanumeric) && readings(name).iter().all(Vec::is_empty)
+    composed(name).chars().any(char::is_alphanumeric) && readings(name).iter().all(Vec::is_empty)
 }
 
 /// The name composed (NFKC) as it is read. Apostrophes, spacing accents and
@@ -639,10 +684,17 @@ pub fn unreadable(name: &str) -> bool {
 /// space, read as inner punctuation, so that it parts two words in the
 /// split reading and joins them in the other (composition would make most
 /// of these spaces an ASCII space, a break in every reading).
-fn composed(name: &str) -> impl Iterator<Item = char> + '_ {
-    name.split(|c| is_blank_filler(c) || is_odd_space(c)).enumerate().flat_map(|(i, piece)| {
-        (i > 0).then_some('\u{200B}').into_iter().chain(piece.chars().filter(|c| !is_apostrophe(*c) && !is_invisible(*c)).nfkc())
-    })
+fn composed(name: &str) -> String {
+    // printable ASCII is its own composition
+    if name.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        return name.chars().filter(|c| !is_apostrophe(*c)).collect();
+    }
+    name.split(|c| is_blank_filler(c) || is_odd_space(c))
+        .enumerate()
+        .flat_map(|(i, piece)| {
+            (i > 0).then_some('\u{200B}').into_iter().chain(piece.chars().filter(|c| !is_apostrophe(*c) && !is_invisible(*c)).nfkc())
+        })
+        .collect()
 }
 
 /// White space other than the ASCII space (tabs, line breaks, the
@@ -736,15 +788,16 @@ struct ReadAs {
 
 /// The name's readings: by sound, then by shape when that reads otherwise.
 fn reading_pairs(name: &str) -> Vec<(Alphabet, ReadAs)> {
-    let sound = read_as(name, Alphabet::Sound);
-    let shape = composed(name)
-        .any(|c| looks_like(c).is_some())
-        .then(|| read_as(name, Alphabet::Shape))
+    let text = composed(name);
+    let sound = read_as(&text, Alphabet::Sound);
+    let shape = (!text.is_ascii() && text.chars().any(|c| looks_like(c).is_some()))
+        .then(|| read_as(&text, Alphabet::Shape))
         .filter(|s| s.joined != sound.joined || s.split != sound.split);
     core::iter::once((Alphabet::Sound, sound)).chain(shape.map(|s| (Alphabet::Shape, s))).collect()
 }
 
-fn read_as(name: &str, alphabet: Alphabet) -> ReadAs {
+/// Reads a [`composed`] name.
+fn read_as(text: &str, alphabet: Alphabet) -> ReadAs {
     let (mut joined, mut split) = (Vec::new(), Vec::new());
     let (mut word, mut part) = (String::new(), String::new());
     let mut interrupted = false;
@@ -757,7 +810,7 @@ fn read_as(name: &str, alphabet: Alphabet) -> ReadAs {
             split.push(core::mem::take(part));
         }
     }
-    for c in composed(name) {
+    for c in text.chars() {
         match read_char(c, alphabet) {
             Reads::Letters(text) => {
                 if interrupted && !part.is_empty() {
@@ -1578,6 +1631,43 @@ mod tests {
         assert!(score("Reza Ali", &["ALI, Reza"]) >= DEFAULT_HIT_THRESHOLD);
         // and a name with an uncommon word is weighed as before
         assert!(score("Reza Quillingsworth", &["QUILLINGSWORTH, Mohammad Reza"]) >= DEFAULT_HIT_THRESHOLD);
+    }
+
+    #[test]
+    fn given_names_without_the_listed_surname_need_the_date_of_birth() {
+        let with_dob = |names: &[&str], dob: &str| {
+            let mut c = individual(names);
+            c.dates_of_birth = alloc::vec![dob.into()];
+            c
+        };
+        let score_born = |name: &str, dob: &str, c: &ListCandidate| {
+            let q = NameQuery { name: name.into(), date_of_birth: dob.into(), nationality: String::new() };
+            score_candidates(&q, core::slice::from_ref(c)).first().map_or(0.0, |s| s.score)
+        };
+        // the outside set's strangers: two given names of the entry, its surname nowhere
+        for (query, listed) in [
+            ("Mahmoud Omair", "UTHMAN, Omar Mahmoud"),
+            ("Kamal Majd", "FARAJ, Samal Majid"),
+            ("Mohamed Kamal", "DARRAJI, Kamal Ben Mohamed Ben Ahmed"),
+            ("Fady Ihsaan", "AL-HAYES, Ahmad Ihsan Fayyad"),
+        ] {
+            assert!(score(query, &[listed]) < DEFAULT_HIT_THRESHOLD, "{query} / {listed}");
+        }
+        // the twins: the listed date of birth makes the given names a hit, as does the surname found
+        for (query, listed) in [
+            ("Omar Mahmoud", "UTHMAN, Omar Mahmoud"),
+            ("Mahmoud Omair", "UTHMAN, Omar Mahmoud"),
+            ("Mohamed Kamal", "DARRAJI, Kamal Ben Mohamed Ben Ahmed"),
+        ] {
+            assert!(score_born(query, "1960-12-30", &with_dob(&[listed], "1960-12-30")) >= DEFAULT_HIT_THRESHOLD, "{query} born so");
+            assert!(score_born(query, "1966-01-01", &with_dob(&[listed], "1960-12-30")) < DEFAULT_HIT_THRESHOLD, "{query} born otherwise");
+        }
+        assert!(score("Omar Uthman", &["UTHMAN, Omar Mahmoud"]) >= DEFAULT_HIT_THRESHOLD);
+        assert!(score("Samal Faraj", &["FARAJ, Samal Majid"]) >= DEFAULT_HIT_THRESHOLD);
+        assert!(score("Kamal Darraji", &["DARRAJI, Kamal Ben Mohamed Ben Ahmed"]) >= DEFAULT_HIT_THRESHOLD);
+        // a surname of particles only is no surname; a dropped middle name is found as before
+        assert!(score("Sami Al-Jaburi", &["AL-JABURI, Sami Jasim Muhammad"]) >= DEFAULT_HIT_THRESHOLD);
+        assert!(score("Vladimir Putin", &["PUTIN, Vladimir Vladimirovich"]) >= DEFAULT_HIT_THRESHOLD);
     }
 
     #[test]

@@ -127,6 +127,8 @@ const KOREAN: Table = &[
     ("b", "p"),
     ("d", "t"),
     ("r", "l"),
+    // `Oh`, `Noh`: no Korean syllable ends in h
+    ("h$", ""),
 ];
 
 /// Arabic names' common romanizations (the `Abd al`/`Abdul`/`Abdel`/`Abdoul`
@@ -169,17 +171,21 @@ fn rewrite(word: &str, table: Table) -> String {
     let mut out = String::with_capacity(word.len() + 2);
     let mut rest = word;
     let mut at_start = true;
-    'scan: while !rest.is_empty() {
+    'scan: while let Some(&first) = rest.as_bytes().first() {
         for (pattern, replacement) in table {
             let (starts, pattern) = match pattern.strip_prefix('^') {
                 Some(p) => (true, p),
                 None => (false, *pattern),
             };
+            // most patterns begin with another letter: the cheap test first
+            if pattern.as_bytes().first() != Some(&first) || (starts && !at_start) {
+                continue;
+            }
             let (ends, pattern) = match pattern.strip_suffix('$') {
                 Some(p) => (true, p),
                 None => (false, pattern),
             };
-            if (starts && !at_start) || !rest.starts_with(pattern) || (ends && rest.len() != pattern.len()) {
+            if !rest.starts_with(pattern) || (ends && rest.len() != pattern.len()) {
                 continue;
             }
             out.push_str(replacement);
@@ -214,6 +220,11 @@ const KOREAN_FAMILY_NAMES: &[(&str, &str)] = &[
     ("choi", "choe"),
     ("jung", "jong"),
     ("yoo", "yu"),
+    ("yoo", "ryu"),
+    ("yu", "ryu"),
+    ("lim", "rim"),
+    ("im", "rim"),
+    ("yang", "ryang"),
     ("shin", "sin"),
     ("oh", "o"),
     ("noh", "no"),
@@ -225,8 +236,8 @@ const KOREAN_FAMILY_NAMES: &[(&str, &str)] = &[
 pub fn lookup_spellings(word: &str) -> impl Iterator<Item = String> + '_ {
     let korean = (word.len() <= 6).then(|| rewrite(word, REVISED_TO_LISTED));
     let arabic = word.starts_with(['e', 'o']).then(|| rewrite(&rewrite(word, ARABIC), ARABIC_VOWELS));
-    let family = KOREAN_FAMILY_NAMES.iter().find(|(common, _)| *common == word).map(|(_, listed)| String::from(*listed));
-    [Some(rewrite(word, GERMAN)), Some(rewrite(word, FRENCH)), korean, arabic, family].into_iter().flatten().filter(move |w| w != word)
+    let family = KOREAN_FAMILY_NAMES.iter().filter(move |(common, _)| *common == word).map(|(_, listed)| String::from(*listed));
+    [Some(rewrite(word, GERMAN)), Some(rewrite(word, FRENCH)), korean, arabic].into_iter().flatten().chain(family).filter(move |w| w != word)
 }
 
 /// A word's one form across the English-language schemes for Cyrillic.
@@ -244,12 +255,16 @@ pub fn from_french(word: &str) -> String {
     cyrillic_english(&rewrite(word, FRENCH))
 }
 
-/// A word's one form across the romanizations of Korean.
+/// A word's one form across the romanizations of Korean. South Korea drops
+/// an initial `r` before `i` and `y` and reads it `n` before the other
+/// vowels (the initial sound rule, 두음법칙), the North keeps it: `Ri`/`Lee`/`Yi`,
+/// `Ryu`/`Yu`/`Yoo`, `Rim`/`Lim`/`Im`, `Ro`/`No`/`Noh` are one family name each.
 pub fn korean(word: &str) -> String {
     let form = rewrite(word, KOREAN);
-    // 이/리 (`Lee`, `Yi`, `Ri`, `Rhee`, `I`): one family name
-    match form.as_str() {
-        "li" | "yi" => String::from("i"),
+    match form.strip_prefix('l') {
+        _ if form == "yi" => String::from("i"),
+        Some(rest) if rest.starts_with(['i', 'y']) => String::from(rest),
+        Some(rest) if rest.starts_with(['a', 'e', 'o', 'u']) => alloc::format!("n{rest}"),
         _ => form,
     }
 }
@@ -315,9 +330,19 @@ mod tests {
             ("ri", "lee"),
             ("yi", "rhee"),
             ("chol", "cheol"),
+            // the initial sound rule
+            ("ryu", "yoo"),
+            ("ryu", "yu"),
+            ("rim", "lim"),
+            ("rim", "im"),
+            ("ro", "noh"),
+            ("ryang", "yang"),
+            ("oh", "o"),
         ] {
             assert_eq!(korean(a), korean(b), "{a} / {b}");
         }
+        assert_ne!(korean("ryu"), korean("ro"));
+        assert_ne!(korean("rim"), korean("ryang"));
         assert_ne!(korean("kim"), korean("pak"));
         assert_ne!(korean("jong"), korean("jang"));
     }
