@@ -253,6 +253,36 @@ pub fn shared_exclusion_events_of_an_erased_player_are_expunged_everywhere(env: 
     Ok(())
 }
 
+/// Issue #46: an erased player can self-exclude again at once, at any
+/// operator. After the operator's erasure request (the player restricted),
+/// `POST /v1/exclusions` for the same id is 201 (it was 404) under the
+/// player's held address, and the shared list bites at another operator,
+/// where the same person self-excludes too. The twin: an id the operator
+/// never had is still 404 `user_not_found`, and the player stays hidden from
+/// the operator's other reads.
+pub fn an_erased_player_can_self_exclude_again_at_once(env: &Env) -> CaseResult {
+    let a = env.sandbox()?;
+    let b = env.sandbox()?;
+    let user = unique("u");
+    a.signup(&user)?;
+    erase(&a, &user).expect(202)?;
+    let register = |t: &Tenant<'_>, user: &str, duration: &str| -> Result<crate::Resp, String> {
+        Ok(t.post("/v1/exclusions", json!({ "user_id": user, "duration": duration, "reason": "self_initiated", "initiated_at": t.now_iso()? })))
+    };
+    let again = register(&a, &user, "duration_30d")?;
+    again.expect(201)?;
+    ensure!(again.str("exclusion_id").starts_with("exc_"), "{}", again.raw);
+    let check = b.get(&format!("/v1/exclusions/check?email={user}@example.com"));
+    check.expect(200)?;
+    ensure_eq!(check.body["is_excluded"], json!(true), "the erased player's new exclusion does not bite at another operator");
+    b.signup(&user)?;
+    register(&b, &user, "duration_6m")?.expect(201)?;
+    // the twin: an unknown id is not a player, and the restricted player is read as unknown elsewhere
+    register(&a, &unique("nobody"), "duration_30d")?.expect_error(404, "user_not_found")?;
+    a.get(&format!("/v1/kyc/tier?user_id={user}")).expect_error(404, "user_not_found")?;
+    Ok(())
+}
+
 /// A restricted player (an erasure asked) is held under a legal obligation,
 /// not processed: no re-screen reaches them, not the quarterly one, not one
 /// asked for the player (404 `user_not_found`, as an unknown player's), not
