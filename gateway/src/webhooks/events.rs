@@ -233,6 +233,22 @@ payload!(
     }
 );
 
+/// A shared exclusion event's envelope as it is still sent after its
+/// player's erasure (issue #46): `user_email` and `user_phone` replaced by
+/// the given contacts, everything else as it was. `None` for an envelope
+/// that is not an exclusion event's.
+pub(crate) fn with_exclusion_contacts(envelope: &str, email: Option<String>, phone: Option<String>) -> Option<String> {
+    let mut value: Json = serde_json::from_str(envelope).ok()?;
+    let kind = value.get("event").and_then(Json::as_str)?;
+    if !ExclusionData::names().contains(&kind) && !ExclusionExpiredData::names().contains(&kind) {
+        return None;
+    }
+    let data = value.get_mut("data")?.as_object_mut()?;
+    data.insert("user_email".into(), email.map_or(Json::Null, Json::String));
+    data.insert("user_phone".into(), phone.map_or(Json::Null, Json::String));
+    serde_json::to_string(&value).ok()
+}
+
 payload!(
     /// `limit.created`, `limit.decreased`: a deposit limit set or lowered
     /// (an increase waits out its cooling-off period, then `limit.activated`).
