@@ -498,7 +498,7 @@ pub(crate) fn close_doc() -> OperationDoc {
 
 pub(crate) fn request_erasure_doc() -> OperationDoc {
     OperationDoc::new("service", "erase a player's records")
-        .describe("Creates the player's erasure job (or answers the one made before): what no law requires is erased at once, what a law requires is hidden from operator reads and held until its date (`held`, with its basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)). Completion fires `user.erasure_completed`.")
+        .describe("Creates the player's erasure job (or answers the one made before): what no law requires is erased at once, what a law requires is hidden from operator reads and held until its date (`held`, with its basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)); a shared exclusion event still owed to another operator is sent, its contacts minimised, not deleted. Completion fires `user.erasure_completed`.")
         .idempotent()
         .answers("the job")
         .errors(&[404])
