@@ -34,6 +34,30 @@ kill_session() {
   session=$(cat "$dir/$1.session" 2>/dev/null) || return 0
   pkill -KILL -s "$session" 2>/dev/null || true
 }
+# The processes of the Postgres cluster in DATA: its postmaster and every child it forked. Each child
+# takes a session of its own, so killing a keeper's session leaves them, and some (the monitor's logger
+# and health-check workers) outlive their postmaster for good. The postmaster is stopped first, so that
+# it forks nothing more while they are listed; a stale pid file (another process now) names nothing.
+cluster_pids() {
+  local data=$1 postmaster
+  [ -f "$data/postmaster.pid" ] || return 0
+  postmaster=$(head -1 "$data/postmaster.pid")
+  tr '\0' ' ' <"/proc/$postmaster/cmdline" 2>/dev/null | grep -qF -- "-D $data " || return 0
+  kill -STOP "$postmaster" 2>/dev/null || return 0
+  echo "$postmaster" $(pgrep -P "$postmaster")
+}
+# SIGKILL to each pid given, then waits (at most 10 s) until every one is gone.
+kill_all() {
+  [ $# -gt 0 ] || return 0
+  kill -KILL "$@" 2>/dev/null || true
+  for _ in $(seq 1 40); do
+    local left=0
+    for pid in "$@"; do [ -e "/proc/$pid" ] && left=1; done
+    [ "$left" = 0 ] && return 0
+    sleep 0.25
+  done
+  echo "pg-failover: processes left: $*" >&2
+}
 wait_for() {
   local what=$1 seconds=$2; shift 2
   for _ in $(seq 1 $((seconds * 2))); do
@@ -49,6 +73,8 @@ node_state() { psql_at "$port" pg_auto_failover "SELECT string_agg(reportedstate
 case "$action" in
   start)
     port=${3:?port}
+    # a start that fails midway stops what it started
+    trap 'status=$?; if [ "$status" != 0 ]; then "$0" stop "$dir" || true; fi' EXIT
     rm -rf "$dir" && mkdir -p "$dir" "$XDG_RUNTIME_DIR"
     chmod 700 "$XDG_RUNTIME_DIR"
     if [ "$(id -u)" = 0 ]; then chown -R postgres "$dir"; fi
@@ -95,10 +121,12 @@ case "$action" in
       [ -f "$node/postmaster.pid" ] || continue
       p=$(sed -n 4p "$node/postmaster.pid")
       if [ "$(psql_at "$p" cgw "SELECT pg_is_in_recovery()" 2>/dev/null)" = f ]; then
-        postmaster=$(head -1 "$node/postmaster.pid")
-        # the keeper's whole session (its supervisor would restart Postgres), then Postgres and every backend
+        # Postgres and every process it forked, listed first; then the keeper's whole session (its
+        # supervisor would restart Postgres), then them
+        # shellcheck disable=SC2046
+        set -- $(cluster_pids "$node")
         kill_session "node$n"
-        kill -KILL $(pgrep -P "$postmaster") "$postmaster" 2>/dev/null || true
+        kill_all "$@"
         echo "node$n"
         exit 0
       fi
@@ -109,14 +137,15 @@ case "$action" in
     as_owner pg_autoctl show state --pgdata "$dir/monitor"
     ;;
   stop)
-    for name in monitor node1 node2; do kill_session "$name"; done
-    for _ in $(seq 1 20); do pgrep -f -- "$dir/" >/dev/null || break; sleep 0.25; done
+    # each cluster's processes listed before the keepers' sessions go (after, the orphans name no parent)
+    pids=()
     for data in "$dir"/monitor "$dir"/node1 "$dir"/node2; do
-      if [ -f "$data/postmaster.pid" ]; then
-        postmaster=$(head -1 "$data/postmaster.pid")
-        kill -KILL $(pgrep -P "$postmaster") "$postmaster" 2>/dev/null || true
-      fi
+      # shellcheck disable=SC2207
+      pids+=($(cluster_pids "$data"))
     done
+    for name in monitor node1 node2; do kill_session "$name"; done
+    kill_all "${pids[@]}"
+    for _ in $(seq 1 20); do pgrep -f -- "$dir/" >/dev/null || break; sleep 0.25; done
     rm -rf "$dir"
     ;;
 esac

@@ -108,7 +108,7 @@ export CGW_FILINGS_OUT="$work/filings"
 step "unit, differential and store-contract tests"
 CGW_TEST_POSTGRES_URL=$CGW_PG_ADMIN_URL CGW_FAILOVER_TESTS=1 cargo test --locked --release --workspace --exclude conformance
 
-step "regulator filings drafted by the unit tests: FinCEN SAR/CTR against EFL_SARX/CTRXBatchSchema.xsd v1.2, goAML against the fixture; the corrupted twins refused"
+step "regulator filings drafted by the unit tests: FinCEN SAR/CTR against EFL_SARX/CTRXBatchSchema.xsd v1.2, committed in conformance/data; goAML against CGW_GOAML_XSD when given, else skipped (no licensed schema); the corrupted twins refused"
 "$filings_python" scripts/validate-filings.py "$CGW_FILINGS_OUT"
 
 step "traces (cargo feature otel): spans exported over OTLP/HTTP to a loopback receiver, the trace carried to a webhook"

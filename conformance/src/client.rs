@@ -14,6 +14,9 @@ pub static OPERATOR_RESPONSES: Mutex<Vec<(String, u16, String, bool)>> = Mutex::
 /// check that none of them reaches the server's log.
 pub static SECRETS_SEEN: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
 
+/// How long a case waits for the outcome of scheduled work ([`Env::schedule_until`]).
+pub const SCHEDULED_WAIT: Duration = Duration::from_secs(30);
+
 /// The fields whose values are secrets, in bodies sent and received.
 const SECRET_FIELDS: &[&str] = &["api_key", "secret", "session_token", "password", "new_password", "totp_secret", "previous_secret"];
 
@@ -180,6 +183,25 @@ impl Env {
         match &self.list_import {
             Some(import) => import(args),
             None => Err("this runner cannot import lists".to_string()),
+        }
+    }
+
+    /// Runs the environment's scheduled work until `done` holds, or fails
+    /// after [`SCHEDULED_WAIT`]: another case's run, or another host's, may
+    /// claim the work first, so a case waits for the outcome, never for one
+    /// round of its own.
+    pub fn schedule_until(&self, environment: &str, what: &str, done: impl Fn() -> Result<bool, String>) -> Result<(), String> {
+        let deadline = std::time::Instant::now() + SCHEDULED_WAIT;
+        loop {
+            let key = if environment == "production" { &self.admin_production } else { &self.admin_sandbox };
+            self.call("POST", "/v1/admin/scheduler/run", Some(key), Some(&json!({}))).expect(200)?;
+            if done()? {
+                return Ok(());
+            }
+            if std::time::Instant::now() > deadline {
+                return Err(format!("{what}: not within {} s of scheduled work", SCHEDULED_WAIT.as_secs()));
+            }
+            std::thread::sleep(Duration::from_millis(50));
         }
     }
 

@@ -1,4 +1,4 @@
-//! Webhook signing secrets at rest, sealed with AES-256-GCM under a host key
+//! Secrets at rest (webhook signing secrets, console TOTP secrets: [`SealedKind`]), sealed with AES-256-GCM under a host key
 //! (the database alone never reveals a secret). A sealed value names the key
 //! that sealed it, so keys rotate: the host lists its previous keys beside
 //! the current one, values sealed by either open, and
@@ -34,6 +34,60 @@ pub enum SealError {
     UnknownKey(String),
     #[error("the sealed value is damaged or was moved")]
     Damaged,
+}
+
+impl SealError {
+    /// A value this host cannot open, as a request meets it: 503 `sealing_key_missing` when the key
+    /// that sealed it is not configured here (another host, or a reseal before the key is dropped,
+    /// serves it), 500 for a damaged value.
+    pub fn into_api_error(self) -> crate::error::ApiError {
+        match self {
+            SealError::UnknownKey(_) => crate::error::ApiError::new(
+                503,
+                "sealing_key_missing",
+                "this host does not hold the key that sealed a secret this request needs; run `compliance-gateway secrets reseal` before dropping a key",
+            ),
+            SealError::Damaged => crate::error::ApiError::internal().with_detail("a sealed secret is damaged".into()),
+        }
+    }
+}
+
+/// A kind of value sealed at rest under the host key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SealedKind {
+    /// webhook signing secrets, current and previous (`webhooks`)
+    WebhookSecrets,
+    /// console accounts' TOTP secrets (`console_accounts`)
+    TotpSecrets,
+}
+
+impl SealedKind {
+    pub const ALL: [SealedKind; 2] = [SealedKind::WebhookSecrets, SealedKind::TotpSecrets];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SealedKind::WebhookSecrets => "webhook_secrets",
+            SealedKind::TotpSecrets => "totp_secrets",
+        }
+    }
+}
+
+/// What a reseal changed: each kind with its count of values sealed anew.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resealed(pub Vec<(SealedKind, usize)>);
+
+impl Resealed {
+    pub fn count(&self, kind: SealedKind) -> usize {
+        self.0.iter().find(|(k, _)| *k == kind).map_or(0, |(_, n)| *n)
+    }
+}
+
+impl std::fmt::Display for Resealed {
+    /// `webhook_secrets 2, totp_secrets 1`: every kind, named, with its count.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let parts: Vec<String> = self.0.iter().map(|(kind, n)| format!("{} {n}", kind.as_str())).collect();
+        f.write_str(&parts.join(", "))
+    }
 }
 
 /// The short name of a key: the start of its SHA-256, never the key.

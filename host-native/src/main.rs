@@ -305,8 +305,9 @@ enum Verdict {
 
 #[derive(Subcommand)]
 enum SecretsAction {
-    /// Seal every webhook secret under the current key: after a rotation,
-    /// with the old key in --previous-secret-keys; then the old key can go.
+    /// Seal every sealed secret (webhook secrets, console TOTP secrets) under the
+    /// current key: after a rotation, with the old key in --previous-secret-keys;
+    /// then the old key can go. Prints each kind with its count.
     Reseal {
         #[command(flatten)]
         secrets: SecretArgs,
@@ -868,8 +869,8 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             let keys = secrets.keys(&store.database)?;
             let current = keys.current_id().to_string();
             let gateway = admin_gateway_with(&store, Config { secret_keys: Some(keys), ..Config::default() }).await?;
-            let changed = gateway.reseal_secrets().await?;
-            println!("resealed the secrets of {changed} webhooks under key {current}");
+            let resealed = gateway.reseal_secrets().await?;
+            println!("resealed under key {current}: {resealed}");
             Ok(ExitCode::SUCCESS)
         }
         Command::Rules { rules } => {

@@ -83,7 +83,7 @@ async fn secrets_are_sealed_at_rest_and_survive_a_key_rotation() {
 
     // Rotation: reseal under the new key with the old one listed as previous.
     let rotated = gateway_with(&url, SecretKeys::new(new_key, vec![old_key]), &sent).await;
-    assert_eq!(rotated.reseal_secrets().await.unwrap(), 1);
+    assert_eq!(rotated.reseal_secrets().await.unwrap().count(gateway::sealing::SealedKind::WebhookSecrets), 1);
     let stored = store.query("SELECT secret FROM webhooks", vec![]).await.unwrap()[0].text(0).unwrap();
     assert!(stored.contains(&key_id(&new_key)), "{stored}");
     // The new key alone now signs as before.

@@ -50,13 +50,14 @@ impl Server {
             }
         }
         let child = command.spawn().expect("start serve");
-        let base = format!("http://127.0.0.1:{port}");
+        // owned before the wait: a server that never answers is killed by the failing test's drop
+        let server = Server { child, base: format!("http://127.0.0.1:{port}"), addr: SocketAddr::from(([127, 0, 0, 1], port)) };
         let deadline = Instant::now() + Duration::from_secs(30);
-        while reqwest::get(format!("{base}/v1/health")).await.ok().map(|r| r.status().as_u16()) != Some(200) {
+        while reqwest::get(format!("{}/v1/health", server.base)).await.ok().map(|r| r.status().as_u16()) != Some(200) {
             assert!(Instant::now() < deadline, "the server did not start");
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        Server { child, base, addr: SocketAddr::from(([127, 0, 0, 1], port)) }
+        server
     }
 
     /// The CPU time the server has used (user and system), in seconds.

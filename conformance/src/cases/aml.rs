@@ -229,6 +229,11 @@ pub fn an_approval_under_an_aml_hold_releases_nothing(env: &Env) -> CaseResult {
     let status = t.get(&format!("/v1/kyc/status?kyc_check_id={id}"));
     ensure_eq!(status.str("status"), "approved");
     ensure_eq!(status.str("withdrawal_status"), "cancelled", format!("an approval released a withdrawal under an AML hold: {}", status.raw));
+    // the published `kyc.approved` contract says what happened (issue #46: it said the withdrawal "stays held"), and
+    // what its twin's approval does (released)
+    let document = env.call("GET", "/v1/openapi.json", None, None);
+    let said = document.body["components"]["schemas"]["KycApprovedData"]["description"].as_str().unwrap_or_default().replace('\n', " ");
+    ensure!(said.contains("is cancelled") && said.contains("is released") && !said.contains("stays held"), "the kyc.approved contract: {said}");
     let tier = t.get(&format!("/v1/kyc/tier?user_id={user}"));
     ensure_eq!(tier.str("verified_tier"), "tier_1");
     ensure_eq!(tier.int("cumulative_withdrawn_cents"), 0, "a cancelled withdrawal counted");

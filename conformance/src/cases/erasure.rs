@@ -253,6 +253,78 @@ pub fn shared_exclusion_events_of_an_erased_player_are_expunged_everywhere(env: 
     Ok(())
 }
 
+/// Issue #46: exclusion propagation survives erasure. A self-exclusion's
+/// event still owed to another operator (its first attempts refused) is
+/// sent after the player's erasure, minimised: the e-mail as the shared list
+/// compares it (no `+tag`, no Gmail dots), the terms as they were. The twin:
+/// the player's own tenant-scoped event (`limit.created`, pending too) goes
+/// with the erasure as before, from the delivery log and the outbox.
+pub fn a_pending_exclusion_event_is_still_sent_after_an_erasure_minimised(env: &Env) -> CaseResult {
+    let a = env.sandbox()?;
+    let b = env.sandbox()?;
+    // three refusals a second apart: the erasure lands while both deliveries are pending
+    let (at_a, at_b) = (Receiver::start(Behaviour::FailFirst(3))?, Receiver::start(Behaviour::FailFirst(3))?);
+    let (hook_a, _) = crate::cases::webhooks::register(&a, &at_a.url)?;
+    crate::cases::webhooks::register(&b, &at_b.url)?;
+    let user = unique("u");
+    a.signup(&user)?;
+    let limit = json!({ "user_id": user, "limit_type": "limit_daily", "amount_cents": 10_000, "currency": "USD", "requested_at": a.now_iso()? });
+    a.post("/v1/limits", limit).expect(201)?;
+    let email = format!("{user}.lee+casino@gmail.com");
+    let exclusion = json!({ "user_id": user, "email": email, "duration": "duration_6m", "reason": "self_initiated", "initiated_at": a.now_iso()? });
+    let registered = a.post("/v1/exclusions", exclusion);
+    registered.expect(201)?;
+    let exclusion_id = json!(registered.str("exclusion_id"));
+    let of_exclusion = |d: &crate::receiver::Received| d.json["data"]["exclusion_id"] == exclusion_id;
+    at_b.wait_until(crate::cases::webhooks::WAIT, "the exclusion's first attempt at the other operator", |all| all.iter().any(of_exclusion))?;
+    at_a.wait_until(crate::cases::webhooks::WAIT, "the limit's first attempt", |all| all.iter().any(|d| d.event() == "limit.created"))?;
+    erase(&a, &user).expect(202)?;
+    // the twin: the player's own event is gone with the erasure
+    let log = a.get(&format!("/v1/webhooks/{hook_a}/deliveries?event=limit.created"));
+    log.expect(200)?;
+    ensure!(log.body["deliveries"].as_array().is_some_and(Vec::is_empty), "the erased player's limit event is still queued: {}", log.raw);
+    let all = at_b.wait_until(crate::cases::webhooks::WAIT, "the exclusion delivered after the erasure", |all| {
+        all.iter().any(|d| of_exclusion(d) && d.answered == 200)
+    })?;
+    let sent = all.iter().find(|d| of_exclusion(d) && d.answered == 200).ok_or("no delivery")?;
+    ensure_eq!(sent.event(), "exclusion.created");
+    let key = format!("{}lee@gmail.com", user.replace('.', ""));
+    ensure_eq!(sent.json["data"]["user_email"], json!(key), "the exclusion was sent without its minimised e-mail");
+    ensure_eq!(sent.json["data"]["duration"], json!("duration_6m"));
+    ensure!(!String::from_utf8_lossy(&sent.body).contains("+casino"), "the erased address reached the other operator: {}", sent.json);
+    Ok(())
+}
+
+/// Issue #46: an erased player can self-exclude again at once, at any
+/// operator. After the operator's erasure request (the player restricted),
+/// `POST /v1/exclusions` for the same id is 201 (it was 404) under the
+/// player's held address, and the shared list bites at another operator,
+/// where the same person self-excludes too. The twin: an id the operator
+/// never had is still 404 `user_not_found`, and the player stays hidden from
+/// the operator's other reads.
+pub fn an_erased_player_can_self_exclude_again_at_once(env: &Env) -> CaseResult {
+    let a = env.sandbox()?;
+    let b = env.sandbox()?;
+    let user = unique("u");
+    a.signup(&user)?;
+    erase(&a, &user).expect(202)?;
+    let register = |t: &Tenant<'_>, user: &str, duration: &str| -> Result<crate::Resp, String> {
+        Ok(t.post("/v1/exclusions", json!({ "user_id": user, "duration": duration, "reason": "self_initiated", "initiated_at": t.now_iso()? })))
+    };
+    let again = register(&a, &user, "duration_30d")?;
+    again.expect(201)?;
+    ensure!(again.str("exclusion_id").starts_with("exc_"), "{}", again.raw);
+    let check = b.get(&format!("/v1/exclusions/check?email={user}@example.com"));
+    check.expect(200)?;
+    ensure_eq!(check.body["is_excluded"], json!(true), "the erased player's new exclusion does not bite at another operator");
+    b.signup(&user)?;
+    register(&b, &user, "duration_6m")?.expect(201)?;
+    // the twin: an unknown id is not a player, and the restricted player is read as unknown elsewhere
+    register(&a, &unique("nobody"), "duration_30d")?.expect_error(404, "user_not_found")?;
+    a.get(&format!("/v1/kyc/tier?user_id={user}")).expect_error(404, "user_not_found")?;
+    Ok(())
+}
+
 /// A restricted player (an erasure asked) is held under a legal obligation,
 /// not processed: no re-screen reaches them, not the quarterly one, not one
 /// asked for the player (404 `user_not_found`, as an unknown player's), not

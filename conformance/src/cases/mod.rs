@@ -47,6 +47,8 @@ cases![
     erasure::a_restricted_players_check_and_sanctions_case_are_still_decided,
     erasure::erasure_finds_the_player_by_the_exact_id,
     erasure::shared_exclusion_events_of_an_erased_player_are_expunged_everywhere,
+    erasure::an_erased_player_can_self_exclude_again_at_once,
+    erasure::a_pending_exclusion_event_is_still_sent_after_an_erasure_minimised,
     basics::health_is_public_and_unauthenticated,
     basics::unknown_path_is_404_with_error_body,
     basics::wrong_method_is_405_with_allow,

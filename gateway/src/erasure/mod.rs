@@ -247,7 +247,29 @@ fn audit(gw: &Gateway, owner: &Owner<'_>, action: &str, step: &str, erasure_id: 
     store::audit_step(&gw.new_id("aud"), owner.tenant_id, owner.environment.as_str(), action, step, erasure_id, now)
 }
 
-/// The erasure of the classes whose date has come, each audited.
+/// The player's shared exclusion events still owed to other operators,
+/// each with its envelope minimised (issue #46): an exclusion in force is
+/// sent with what the shared list compares (the e-mail's mailbox key and the
+/// phone), one no longer in force with no contact (its `exclusion_id` names
+/// it to an operator told of its start).
+fn kept_events(pending: &[store::PendingExclusionEvent], now: i64) -> Vec<store::KeptEvent> {
+    pending
+        .iter()
+        .filter_map(|e| {
+            let in_force = !e.redacted && e.expires_at.is_none_or(|end| end > now);
+            let (email, phone) = match in_force {
+                true => (e.email_key.clone().or_else(|| e.email.as_deref().map(crate::input::email_key)), e.phone.clone()),
+                false => (None, None),
+            };
+            let minimised = crate::webhooks::events::with_exclusion_contacts(&e.envelope, email, phone)?;
+            Some(store::KeptEvent { event_id: e.event_id.clone(), envelope: e.envelope.clone(), minimised })
+        })
+        .collect()
+}
+
+/// The erasure of the classes whose date has come, each audited; `kept`:
+/// the shared exclusion events still sent ([`kept_events`]).
+#[allow(clippy::too_many_arguments)]
 fn erase_due(
     gw: &Gateway,
     owner: &Owner<'_>,
@@ -255,6 +277,7 @@ fn erase_due(
     plans: &mut [ClassPlan],
     email: &str,
     hash_key: Option<&str>,
+    kept: &[store::KeptEvent],
     now: i64,
 ) -> Vec<Stmt> {
     let (erasure_id, user_id, by) = job;
@@ -270,7 +293,7 @@ fn erase_due(
         // an unasked job comes years after the relationship ended: the outbox
         // keeps payloads for days, so there is nothing of the player to scan for
         if !(p.class == RecordClass::WebhookPayloads && by == RequestedBy::Retention) {
-            statements.extend(store::erase_class(p.class, owner.tenant_id, user_id, &keyed_hash(hash_key, email), filings_from, now));
+            statements.extend(store::erase_class(p.class, owner.tenant_id, user_id, &keyed_hash(hash_key, email), filings_from, kept, now));
         }
         statements.push(audit(gw, owner, "erasure.class_erased", shown_class(p.class), erasure_id, now));
     }
@@ -317,7 +340,9 @@ fn open_job(gw: &Gateway, owner: &Owner<'_>, user_id: &str, subject: &store::Sub
 
 /// The second write: the `validating` job dated, what is due erased, the
 /// rest restricted, the job moved to `held` or `erased` (only if it is
-/// still `validating`).
+/// still `validating`). `pending`: the player's shared exclusion events still
+/// owed to other operators, sent minimised.
+#[allow(clippy::too_many_arguments)]
 fn date_job(
     gw: &Gateway,
     owner: &Owner<'_>,
@@ -325,6 +350,7 @@ fn date_job(
     opened: &Opened,
     subject: &store::SubjectRow,
     exclusions: &[store::ExclusionRow],
+    pending: &[store::PendingExclusionEvent],
     now: i64,
 ) -> ApiResult<(Vec<Stmt>, ErasureView)> {
     let table = retention_table(owner.jurisdiction);
@@ -338,7 +364,8 @@ fn date_job(
     for p in &mut plans {
         p.erased_at = None;
     }
-    let mut statements = erase_due(gw, owner, (erasure_id, user_id, by), &mut plans, &subject.email, Some(&opened.hash_key), now);
+    let kept = kept_events(pending, now);
+    let mut statements = erase_due(gw, owner, (erasure_id, user_id, by), &mut plans, &subject.email, Some(&opened.hash_key), &kept, now);
     // a retry of an earlier request about the player never replays its answer past the request (keys are
     // kept a day: a player the sweep erases unasked ended years ago, and its tick scans no tenant's keys)
     if by != RequestedBy::Retention {
@@ -368,15 +395,18 @@ async fn request(gw: &Gateway, owner: &Owner<'_>, user_id: &str, by: RequestedBy
         if let Some(job) = store::job_of_user(gw.store.as_ref(), owner.tenant_id, user_id).await? {
             return Ok(Some(Accepted::new(&view_of(&job)?)?));
         }
-        let rows = gw.store.query_many(store::subject_reads(owner.tenant_id, user_id).to_vec()).await?;
+        let mut reads = store::subject_reads(owner.tenant_id, user_id).to_vec();
+        reads.push(store::pending_exclusion_events(owner.tenant_id, user_id));
+        let rows = gw.store.query_many(reads).await?;
         let (subject, exclusions) = store::subject_from(&rows)?.ok_or_else(ApiError::user_not_found)?;
+        let pending = store::pending_exclusion_events_from(rows.get(3).map_or(&[], Vec::as_slice))?;
         // first the job, `validating`: a repeat, or a request at the same time, answers it from here on
         let (opened, statements) = open_job(gw, owner, user_id, &subject, by, now);
         if !gw.commit(statements).await?.done() {
             return Ok(None);
         }
         // then its dates: a request that stops here leaves it `validating` for the sweep
-        let (statements, body) = date_job(gw, owner, (user_id, by), &opened, &subject, &exclusions, now)?;
+        let (statements, body) = date_job(gw, owner, (user_id, by), &opened, &subject, &exclusions, &pending, now)?;
         if !gw.commit(statements).await?.done() {
             // the sweep dated it first: the next attempt answers the job as stored
             return Ok(None);
@@ -468,7 +498,7 @@ pub(crate) fn close_doc() -> OperationDoc {
 
 pub(crate) fn request_erasure_doc() -> OperationDoc {
     OperationDoc::new("service", "erase a player's records")
-        .describe("Creates the player's erasure job (or answers the one made before): what no law requires is erased at once, what a law requires is hidden from operator reads and held until its date (`held`, with its basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)). Completion fires `user.erasure_completed`.")
+        .describe("Creates the player's erasure job (or answers the one made before): what no law requires is erased at once, what a law requires is hidden from operator reads and held until its date (`held`, with its basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)); a shared exclusion event still owed to another operator is sent, its contacts minimised, not deleted. Completion fires `user.erasure_completed`.")
         .idempotent()
         .answers("the job")
         .errors(&[404])
@@ -589,7 +619,12 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
                     relationship_end: job.relationship_end,
                     hash_key: job.hash_key.clone().unwrap_or_default(),
                 };
-                let (dated, _) = date_job(gw, &owner, (&job.external_user_id, by), &opened, &subject, &exclusions, now)?;
+                // a stopped request's job: the exclusion events still owed to other operators are read afresh
+                let pending = match by {
+                    RequestedBy::Retention => Vec::new(),
+                    _ => store::read_pending_exclusion_events(gw.store.as_ref(), &job.tenant_id, &job.external_user_id).await?,
+                };
+                let (dated, _) = date_job(gw, &owner, (&job.external_user_id, by), &opened, &subject, &exclusions, &pending, now)?;
                 statements.extend(dated);
                 moved += 1;
                 continue;
@@ -602,6 +637,7 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
                 &mut plans,
                 &subject.email,
                 job.hash_key.as_deref(),
+                &[],
                 now,
             ));
             let state = state_of(&plans);
@@ -610,7 +646,8 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
                 // (ids and statuses only): those events go with the job too (an unasked
                 // job's player ended years before it: nothing to scan the outbox for)
                 if RequestedBy::parse(&job.requested_by) != Some(RequestedBy::Retention) {
-                    statements.extend(store::erase_payloads(owner.tenant_id, &job.external_user_id));
+                    let pending = store::read_pending_exclusion_events(gw.store.as_ref(), &job.tenant_id, &job.external_user_id).await?;
+                    statements.extend(store::erase_payloads(owner.tenant_id, &job.external_user_id, &kept_events(&pending, now)));
                 }
                 statements.extend(completion(gw, &owner, &job.erasure_id, &job.external_user_id, now));
             }
@@ -651,7 +688,7 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
                 let owner = Owner { tenant_id, environment, jurisdiction: &jurisdiction };
                 // opened and dated in one write: nobody waits on an unasked job
                 let (opened, open) = open_job(gw, &owner, user_id, &subject, RequestedBy::Retention, now);
-                let (dated, _) = date_job(gw, &owner, (user_id, RequestedBy::Retention), &opened, &subject, &exclusions, now)?;
+                let (dated, _) = date_job(gw, &owner, (user_id, RequestedBy::Retention), &opened, &subject, &exclusions, &[], now)?;
                 statements.extend(open);
                 statements.extend(dated);
                 made += 1;
@@ -687,11 +724,47 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value as Json;
 
     const DAY: i64 = 86_400;
 
     fn at(plans: &[ClassPlan], class: RecordClass) -> Option<i64> {
         plans.iter().find(|p| p.class == class).and_then(|p| p.until)
+    }
+
+    #[test]
+    fn an_owed_exclusion_event_keeps_only_what_the_list_compares() {
+        let envelope = |event: &str| {
+            serde_json::json!({ "event": event, "event_id": "evt_1", "timestamp": "2026-01-01T00:00:00Z",
+                "data": { "exclusion_id": "exc_1", "user_email": "ann.lee+casino@gmail.com", "user_phone": "447700900123",
+                          "duration": "duration_6m", "is_permanent": false, "expires_at": null, "source": "operator" } })
+            .to_string()
+        };
+        let pending = |event: &str, expires_at: Option<i64>, redacted: bool| store::PendingExclusionEvent {
+            event_id: "evt_1".into(),
+            envelope: envelope(event),
+            email: Some("ann.lee+casino@gmail.com".into()),
+            email_key: None,
+            phone: Some("447700900123".into()),
+            expires_at,
+            redacted,
+        };
+        let data =
+            |kept: &[store::KeptEvent]| -> Json { serde_json::from_str::<Json>(&kept[0].minimised).map(|v| v["data"].clone()).unwrap_or_default() };
+        // in force: the mailbox key and the phone, the terms unchanged
+        let kept = kept_events(&[pending("exclusion.created", Some(2 * DAY), false)], DAY);
+        assert_eq!(data(&kept)["user_email"], "annlee@gmail.com");
+        assert_eq!(data(&kept)["user_phone"], "447700900123");
+        assert_eq!(data(&kept)["duration"], "duration_6m");
+        assert_eq!(kept[0].envelope, envelope("exclusion.created"));
+        // ended or redacted: no contact; its id names it
+        for (expires_at, redacted) in [(Some(DAY), false), (None, true)] {
+            let kept = kept_events(&[pending("exclusion.expired", expires_at, redacted)], DAY);
+            assert_eq!((data(&kept)["user_email"].clone(), data(&kept)["user_phone"].clone()), (Json::Null, Json::Null));
+            assert_eq!(data(&kept)["exclusion_id"], "exc_1");
+        }
+        // the twin: an envelope of another kind is never kept (it is erased as before)
+        assert!(kept_events(&[pending("limit.created", None, false)], DAY).is_empty());
     }
 
     #[test]

@@ -6,6 +6,7 @@ use rules::jurisdictions::RecordClass;
 
 use crate::error::ApiResult;
 use crate::ports::{Read, Row, Stmt, Store, Value};
+use crate::webhooks::store::DeliveryStatus;
 
 /// An erasure job as stored.
 pub struct Job {
@@ -290,7 +291,15 @@ pub(crate) use redact_exclusions;
 /// `filings_from`: filings made after it are kept, with the case and
 /// alerts they rest on (a profile whose period runs from each record keeps
 /// a filing its period from the filing itself: 31 CFR 1021.320(d)).
-pub fn erase_class(class: RecordClass, tenant_id: &str, user_id: &str, keyed_email: &str, filings_from: i64, now: i64) -> Vec<Stmt> {
+pub fn erase_class(
+    class: RecordClass,
+    tenant_id: &str,
+    user_id: &str,
+    keyed_email: &str,
+    filings_from: i64,
+    kept: &[KeptEvent],
+    now: i64,
+) -> Vec<Stmt> {
     let key = || vec![Value::from(tenant_id), Value::from(user_id)];
     let at = || vec![Value::from(tenant_id), Value::from(user_id), Value::from(now)];
     match class {
@@ -349,30 +358,120 @@ pub fn erase_class(class: RecordClass, tenant_id: &str, user_id: &str, keyed_ema
             "DELETE FROM audit_log WHERE tenant_id = ?1 AND resource = ?2 AND (actor_key_id IS NULL OR actor_key_id <> 'erasure')",
             key(),
         )],
-        RecordClass::WebhookPayloads => erase_payloads(tenant_id, user_id),
+        RecordClass::WebhookPayloads => erase_payloads(tenant_id, user_id, kept),
     }
+}
+
+/// The player's shared exclusion events still to be sent to another operator
+/// (not fanned out yet, or a delivery to another tenant pending), each with
+/// its exclusion's contacts and end: what [`PendingExclusionEvent`] reads.
+pub fn pending_exclusion_events(tenant_id: &str, user_id: &str) -> Read {
+    Read::new(
+        "SELECT o.event_id, o.envelope, x.email, x.email_key, x.phone, x.expires_at, x.redacted_at FROM outbox o
+         JOIN exclusions x ON x.tenant_id = ?1 AND x.external_user_id = ?2 AND x.environment = o.environment
+           AND LENGTH(REPLACE(o.envelope, '\"exclusion_id\":\"' || x.exclusion_id || '\"', '')) < LENGTH(o.envelope)
+         WHERE o.tenant_id IS NULL AND (o.dispatched = 0 OR EXISTS (SELECT 1 FROM webhook_deliveries d
+           WHERE d.event_id = o.event_id AND d.tenant_id <> ?1 AND d.status = ?3))",
+        vec![tenant_id.into(), user_id.into(), DeliveryStatus::Pending.as_str().into()],
+    )
+}
+
+/// A shared exclusion event of the player still owed to another operator.
+pub struct PendingExclusionEvent {
+    pub event_id: String,
+    pub envelope: String,
+    pub email: Option<String>,
+    pub email_key: Option<String>,
+    pub phone: Option<String>,
+    pub expires_at: Option<i64>,
+    pub redacted: bool,
+}
+
+pub fn pending_exclusion_events_from(rows: &[Row]) -> ApiResult<Vec<PendingExclusionEvent>> {
+    rows.iter()
+        .map(|r| {
+            Ok(PendingExclusionEvent {
+                event_id: r.text(0)?,
+                envelope: r.text(1)?,
+                email: r.opt_text(2)?,
+                email_key: r.opt_text(3)?,
+                phone: r.opt_text(4)?,
+                expires_at: r.opt_int(5)?,
+                redacted: r.opt_int(6)?.is_some(),
+            })
+        })
+        .collect()
+}
+
+/// The read of [`pending_exclusion_events`] on its own.
+pub async fn read_pending_exclusion_events(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Vec<PendingExclusionEvent>> {
+    let rows = store.query_many(vec![pending_exclusion_events(tenant_id, user_id)]).await?;
+    pending_exclusion_events_from(rows.first().map_or(&[], Vec::as_slice))
+}
+
+/// A shared exclusion event kept through the erasure, its envelope minimised.
+pub struct KeptEvent {
+    pub event_id: String,
+    pub envelope: String,
+    pub minimised: String,
+}
+
+/// Whether `o` is one of the kept events (?4, a JSON array of their ids).
+macro_rules! kept_event {
+    () => {
+        "LENGTH(REPLACE(?4, '\"' || o.event_id || '\"', '')) < LENGTH(?4)"
+    };
 }
 
 /// The tenant's stored events naming the player, and the events of the
 /// player's exclusions fanned out to every tenant of the environment
-/// (shared exclusions), with their deliveries and attempts.
-pub(crate) fn erase_payloads(tenant_id: &str, user_id: &str) -> Vec<Stmt> {
-    let matching = || vec![Value::from(tenant_id), Value::from(user_id), Value::from(naming_user(user_id))];
-    vec![
+/// (shared exclusions), with their deliveries and attempts; but for the
+/// `kept` events (still owed to another operator, issue #46): their envelope
+/// is minimised and their pending deliveries to other tenants stay, to be sent.
+pub(crate) fn erase_payloads(tenant_id: &str, user_id: &str, kept: &[KeptEvent]) -> Vec<Stmt> {
+    let ids = serde_json::Value::from(kept.iter().map(|k| k.event_id.clone()).collect::<Vec<_>>()).to_string();
+    let matching = || vec![Value::from(tenant_id), Value::from(user_id), Value::from(naming_user(user_id)), Value::from(ids.as_str())];
+    let with_pending = || {
+        let mut v = matching();
+        v.push(DeliveryStatus::Pending.as_str().into());
+        v
+    };
+    let mut statements: Vec<Stmt> = kept
+        .iter()
+        .map(|k| {
+            Stmt::new(
+                "UPDATE outbox SET envelope = ?2 WHERE event_id = ?1 AND envelope = ?3",
+                vec![k.event_id.as_str().into(), k.minimised.as_str().into(), k.envelope.as_str().into()],
+            )
+        })
+        .collect();
+    statements.extend([
         Stmt::new(
             concat!(
                 "DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT d.delivery_id FROM webhook_deliveries d JOIN outbox o ON o.event_id = d.event_id WHERE ",
                 subject_events!(),
-                ")"
+                " AND NOT (",
+                kept_event!(),
+                " AND d.tenant_id <> ?1 AND d.status = ?5))"
             ),
-            matching(),
+            with_pending(),
         ),
         Stmt::new(
-            concat!("DELETE FROM webhook_deliveries WHERE event_id IN (SELECT o.event_id FROM outbox o WHERE ", subject_events!(), ")"),
+            concat!(
+                "DELETE FROM webhook_deliveries WHERE delivery_id IN (SELECT d.delivery_id FROM webhook_deliveries d JOIN outbox o ON o.event_id = d.event_id WHERE ",
+                subject_events!(),
+                " AND NOT (",
+                kept_event!(),
+                " AND d.tenant_id <> ?1 AND d.status = ?5))"
+            ),
+            with_pending(),
+        ),
+        Stmt::new(
+            concat!("DELETE FROM outbox WHERE event_id IN (SELECT o.event_id FROM outbox o WHERE ", subject_events!(), " AND NOT ", kept_event!(), ")"),
             matching(),
         ),
-        Stmt::new(concat!("DELETE FROM outbox WHERE event_id IN (SELECT o.event_id FROM outbox o WHERE ", subject_events!(), ")"), matching()),
-    ]
+    ]);
+    statements
 }
 
 /// The statements that erase a player's filings made at or before `cutoff`

@@ -617,7 +617,16 @@ fn decode_cursor(cursor: &str) -> Option<i64> {
 pub(crate) async fn register(gw: &Gateway, ctx: &Ctx<'_>, Body(registration): Body<Registration>) -> ApiResult<Created<Registered<'static>>> {
     let Registration { user_id, email, phone, duration, reason, .. } = registration;
     until_committed!({
-        let user = gw.require_user(ctx, &user_id).await?;
+        // restricted or erased players too: an erasure never stops a player from excluding themselves
+        let user = crate::users::store::find_exclusion_subject(gw.store.as_ref(), &ctx.caller.tenant_id, &user_id)
+            .await?
+            .ok_or_else(ApiError::user_not_found)?;
+        // the player's stored e-mail unless the request gives one; an erased player's is gone (a keyed hash)
+        let email = email.clone().or_else(|| normalize_email(&user.email));
+        let contacts = Contacts::of(email.as_deref(), phone.as_ref());
+        if contacts.email.is_none() && contacts.phone.is_none() {
+            return Err(ApiError::bad_request("missing_fields", "give the player's email or phone: their stored contacts were erased"));
+        }
         let existing = gw.user_exclusions(ctx, &user_id).await?;
         let facts = ExclusionFacts {
             now: ctx.now,
@@ -646,8 +655,6 @@ pub(crate) async fn register(gw: &Gateway, ctx: &Ctx<'_>, Body(registration): Bo
             }
             ExclusionDecision::Register(registration) => registration,
         };
-        let email = email.clone().or_else(|| normalize_email(&user.email));
-        let contacts = Contacts::of(email.as_deref(), phone.as_ref());
         let exclusion_id = gw.new_id("exc");
         let expires_at = registration.expires_at;
         let response = to_json(&Registered {

@@ -304,7 +304,7 @@ impl Gateway {
             return Ok(None);
         }
         let Some(code) = code else { return Ok(Some(Checked { step: None, release })) };
-        let secret = self.open_secret(&account.totp_secret, &account.person_id).map_err(|_| ApiError::internal())?;
+        let secret = self.open_secret(&account.totp_secret, &account.person_id).map_err(crate::sealing::SealError::into_api_error)?;
         let bytes = Secret::Encoded(secret).to_bytes().map_err(|_| ApiError::internal())?;
         match totp_step(&totp(bytes)?, code.trim(), now) {
             Some(step) if step > account.last_totp_step => Ok(Some(Checked { step: Some(step), release })),

@@ -197,6 +197,20 @@ pub(crate) async fn members(store: &dyn Store, environment: Environment) -> ApiR
         .collect()
 }
 
+/// Every console account's stored TOTP secret (disabled ones too), for a reseal.
+pub(crate) async fn all_totp_secrets(store: &dyn Store) -> ApiResult<Vec<(String, String)>> {
+    let rows = store.query("SELECT person_id, totp_secret FROM console_accounts", vec![]).await?;
+    rows.iter().map(|r| Ok((r.text(0)?, r.text(1)?))).collect()
+}
+
+/// Replaces a stored TOTP secret that is still `stored` with the same secret sealed anew.
+pub(crate) fn reseal_totp_secret(person_id: &str, stored: &str, sealed: &str) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE console_accounts SET totp_secret = ?3 WHERE person_id = ?1 AND totp_secret = ?2",
+        vec![person_id.into(), stored.into(), sealed.into()],
+    )
+}
+
 /// Sets a new TOTP secret (sealed) and forgets the last step taken.
 pub(crate) fn set_totp_secret(person_id: &str, sealed_secret: &str, now: i64) -> Stmt {
     Stmt::expect_one(

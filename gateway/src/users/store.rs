@@ -65,6 +65,14 @@ pub(crate) async fn find_case_subject(store: &dyn Store, tenant_id: &str, extern
     rows.first().map(from_row).transpose()
 }
 
+/// The user a self-exclusion is about, restricted or erased or not: a
+/// player's protection outlives the erasure of their records, so an erased
+/// player can self-exclude again at once (issue #46).
+pub(crate) async fn find_exclusion_subject(store: &dyn Store, tenant_id: &str, external_user_id: &str) -> ApiResult<Option<User>> {
+    let rows = store.query(CASE_SUBJECT_SQL, vec![tenant_id.into(), external_user_id.into()]).await?;
+    rows.first().map(from_row).transpose()
+}
+
 /// [`USER_SQL`] without the restriction.
 const CASE_SUBJECT_SQL: &str = any_user_sql!();
 

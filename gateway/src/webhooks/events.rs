@@ -154,13 +154,18 @@ payload!(
 );
 
 payload!(
-    /// `kyc.approved`: the user is verified to a tier; the held withdrawal may
-    /// go, unless another hold still stands (the reason is not said): then
-    /// `release_withdrawal_id` is null and the withdrawal stays held.
+    /// `kyc.approved`: the user is verified to a tier, and the check's held
+    /// withdrawal is released (`release_withdrawal_id` names it), unless
+    /// another hold still stands (the reason is not said): then
+    /// `release_withdrawal_id` is null and the withdrawal is cancelled (its
+    /// `withdrawal_status` is `cancelled`, it counts toward no total); the
+    /// operator asks again with `POST /v1/kyc/start` and is answered under the
+    /// holds then.
     KycApprovedData [KycApproved] {
         pub kyc_check_id: String,
         pub user_id: String,
         pub verified_tier: String,
+        /// the withdrawal the operator may now pay out; null when another hold cancelled it
         #[schema(required)]
         pub release_withdrawal_id: Option<String>,
     }
@@ -201,8 +206,11 @@ payload!(
     /// self-exclusion every operator of the environment must honour.
     ExclusionData [ExclusionCreated, ExclusionPermanent, ExclusionKgcSynced] {
         pub exclusion_id: String,
+        /// the excluded e-mail address; sent after the player's erasure, the address as the list compares it (its
+        /// mailbox: no `+tag`), or null once the exclusion ended
         #[schema(required)]
         pub user_email: Option<String>,
+        /// the excluded phone (E.164 digits); null once an erased player's exclusion ended
         #[schema(required)]
         pub user_phone: Option<String>,
         /// how long it lasts
@@ -221,8 +229,10 @@ payload!(
     /// `exclusion.expired`: a timed exclusion ran out.
     ExclusionExpiredData [ExclusionExpired] {
         pub exclusion_id: String,
+        /// the e-mail address; null when the player was erased before it was sent (the `exclusion_id` names it)
         #[schema(required)]
         pub user_email: Option<String>,
+        /// the phone; null when the player was erased before it was sent
         #[schema(required)]
         pub user_phone: Option<String>,
         #[schema(value_type = crate::openapi::shared::Duration)]
@@ -232,6 +242,22 @@ payload!(
         pub source: String,
     }
 );
+
+/// A shared exclusion event's envelope as it is still sent after its
+/// player's erasure (issue #46): `user_email` and `user_phone` replaced by
+/// the given contacts, everything else as it was. `None` for an envelope
+/// that is not an exclusion event's.
+pub(crate) fn with_exclusion_contacts(envelope: &str, email: Option<String>, phone: Option<String>) -> Option<String> {
+    let mut value: Json = serde_json::from_str(envelope).ok()?;
+    let kind = value.get("event").and_then(Json::as_str)?;
+    if !ExclusionData::names().contains(&kind) && !ExclusionExpiredData::names().contains(&kind) {
+        return None;
+    }
+    let data = value.get_mut("data")?.as_object_mut()?;
+    data.insert("user_email".into(), email.map_or(Json::Null, Json::String));
+    data.insert("user_phone".into(), phone.map_or(Json::Null, Json::String));
+    serde_json::to_string(&value).ok()
+}
 
 payload!(
     /// `limit.created`, `limit.decreased`: a deposit limit set or lowered

@@ -1,5 +1,6 @@
-//! Webhook signing secrets at rest: sealed under the host key, opened to
-//! sign, and resealed after a key rotation.
+//! Secrets at rest: sealed under the host key, opened to use, and every
+//! sealed kind (webhook signing secrets, console TOTP secrets) resealed
+//! after a key rotation.
 
 use crate::{sealing, webhooks, Gateway};
 
@@ -21,10 +22,25 @@ impl Gateway {
         }
     }
 
-    /// Seals every stored webhook secret under the current host key (after a
-    /// key rotation, with the old key still listed); answers how many changed.
-    pub async fn reseal_secrets(&self) -> Result<usize, String> {
+    /// Seals every value sealed at rest anew under the current host key
+    /// (after a key rotation, with the old key still listed): each kind of
+    /// [`sealing::SealedKind`], with how many values of it changed.
+    pub async fn reseal_secrets(&self) -> Result<sealing::Resealed, String> {
         let Some(keys) = &self.config.secret_keys else { return Err("no secret key is configured".into()) };
+        let mut resealed = Vec::new();
+        for kind in sealing::SealedKind::ALL {
+            // one arm per kind: a new sealed kind does not compile until it is resealed too
+            let changed = match kind {
+                sealing::SealedKind::WebhookSecrets => self.reseal_webhook_secrets(keys).await?,
+                sealing::SealedKind::TotpSecrets => self.reseal_totp_secrets(keys).await?,
+            };
+            resealed.push((kind, changed));
+        }
+        Ok(sealing::Resealed(resealed))
+    }
+
+    /// Webhook signing secrets, current and previous: how many changed.
+    async fn reseal_webhook_secrets(&self, keys: &sealing::SecretKeys) -> Result<usize, String> {
         let stored_secrets = webhooks::store::all_secrets(self.store.as_ref()).await.map_err(|e| e.to_string())?;
         let mut changed = 0;
         for webhook in stored_secrets {
@@ -39,9 +55,25 @@ impl Gateway {
                 statements.push(webhooks::store::reseal(&webhook.webhook_id, previous, stored, sealed));
             }
             if !statements.is_empty() {
+                changed += statements.len();
                 self.store.batch(statements).await.map_err(|e| e.to_string())?;
-                changed += 1;
             }
+        }
+        Ok(changed)
+    }
+
+    /// The console accounts' TOTP secrets (`people`), sealed with the person's id: how many changed.
+    async fn reseal_totp_secrets(&self, keys: &sealing::SecretKeys) -> Result<usize, String> {
+        let stored_secrets = crate::people::store::all_totp_secrets(self.store.as_ref()).await.map_err(|e| e.message)?;
+        let mut changed = 0;
+        for (person_id, stored) in stored_secrets {
+            if keys.is_current(&stored) {
+                continue;
+            }
+            let plain = keys.open(&stored, &person_id).map_err(|e| format!("console account {person_id}: {e}"))?;
+            let sealed = keys.seal(&plain, &person_id, &self.ids.random_bytes(12));
+            self.store.batch(vec![crate::people::store::reseal_totp_secret(&person_id, &stored, &sealed)]).await.map_err(|e| e.to_string())?;
+            changed += 1;
         }
         Ok(changed)
     }

@@ -161,13 +161,14 @@ impl ServeProcess {
             command.arg("--secret-key-file").arg(file);
         }
         let child = command.stdout(stdout).stderr(std::process::Stdio::null()).spawn().expect("start serve");
-        let base = format!("http://127.0.0.1:{port}");
+        // owned before the wait: a server that never answers is killed by the failing test's drop
+        let server = ServeProcess { child, base: format!("http://127.0.0.1:{port}") };
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-        while reqwest::get(format!("{base}/v1/health")).await.ok().map(|r| r.status().as_u16()) != Some(200) {
+        while reqwest::get(format!("{}/v1/health", server.base)).await.ok().map(|r| r.status().as_u16()) != Some(200) {
             assert!(std::time::Instant::now() < deadline, "the server did not start");
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
-        ServeProcess { child, base }
+        server
     }
 
     /// Stops the server as a service manager does (SIGTERM) and waits for it

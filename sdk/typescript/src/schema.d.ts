@@ -1332,7 +1332,7 @@ export interface paths {
         put?: never;
         /**
          * erase a player's records
-         * @description Creates the player's erasure job (or answers the one made before): what no law requires is erased at once, what a law requires is hidden from operator reads and held until its date (`held`, with its basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)). Completion fires `user.erasure_completed`.
+         * @description Creates the player's erasure job (or answers the one made before): what no law requires is erased at once, what a law requires is hidden from operator reads and held until its date (`held`, with its basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)); a shared exclusion event still owed to another operator is sent, its contacts minimised, not deleted. Completion fires `user.erasure_completed`.
          */
         post: operations["requestErasure"];
         delete?: never;
@@ -2263,7 +2263,12 @@ export interface components {
             is_permanent: boolean;
             /** @description who registered it: `operator` or `regulator` */
             source: string;
+            /**
+             * @description the excluded e-mail address; sent after the player's erasure, the address as the list compares it (its
+             *     mailbox: no `+tag`), or null once the exclusion ended
+             */
             user_email: string | null;
+            /** @description the excluded phone (E.164 digits); null once an erased player's exclusion ended */
             user_phone: string | null;
         };
         /** @description `exclusion.expired`: a timed exclusion ran out. */
@@ -2272,7 +2277,9 @@ export interface components {
             exclusion_id: string;
             expired_at: components["schemas"]["Timestamp"];
             source: string;
+            /** @description the e-mail address; null when the player was erased before it was sent (the `exclusion_id` names it) */
             user_email: string | null;
+            /** @description the phone; null when the player was erased before it was sent */
             user_phone: string | null;
         };
         /** @description the body of a `exclusion.expired` delivery */
@@ -2436,12 +2443,17 @@ export interface components {
             regulator: string;
         };
         /**
-         * @description `kyc.approved`: the user is verified to a tier; the held withdrawal may
-         *     go, unless another hold still stands (the reason is not said): then
-         *     `release_withdrawal_id` is null and the withdrawal stays held.
+         * @description `kyc.approved`: the user is verified to a tier, and the check's held
+         *     withdrawal is released (`release_withdrawal_id` names it), unless
+         *     another hold still stands (the reason is not said): then
+         *     `release_withdrawal_id` is null and the withdrawal is cancelled (its
+         *     `withdrawal_status` is `cancelled`, it counts toward no total); the
+         *     operator asks again with `POST /v1/kyc/start` and is answered under the
+         *     holds then.
          */
         KycApprovedData: {
             kyc_check_id: string;
+            /** @description the withdrawal the operator may now pay out; null when another hold cancelled it */
             release_withdrawal_id: string | null;
             user_id: string;
             verified_tier: string;

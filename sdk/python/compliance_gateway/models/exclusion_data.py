@@ -22,8 +22,10 @@ class ExclusionData:
             expires_at (datetime.datetime | None):
             is_permanent (bool):
             source (str): who registered it: `operator` or `regulator`
-            user_email (None | str):
-            user_phone (None | str):
+            user_email (None | str): the excluded e-mail address; sent after the player's erasure, the address as the list
+                compares it (its
+                mailbox: no `+tag`), or null once the exclusion ended
+            user_phone (None | str): the excluded phone (E.164 digits); null once an erased player's exclusion ended
     """
 
     duration: Duration

@@ -20,8 +20,9 @@ class ExclusionExpiredData:
         exclusion_id (str):
         expired_at (datetime.datetime): ISO 8601 UTC, such as 2026-01-31T12:00:00Z
         source (str):
-        user_email (None | str):
-        user_phone (None | str):
+        user_email (None | str): the e-mail address; null when the player was erased before it was sent (the
+            `exclusion_id` names it)
+        user_phone (None | str): the phone; null when the player was erased before it was sent
     """
 
     duration: Duration

@@ -10,13 +10,18 @@ T = TypeVar("T", bound="KycApprovedData")
 
 @_attrs_define
 class KycApprovedData:
-    """`kyc.approved`: the user is verified to a tier; the held withdrawal may
-    go, unless another hold still stands (the reason is not said): then
-    `release_withdrawal_id` is null and the withdrawal stays held.
+    """`kyc.approved`: the user is verified to a tier, and the check's held
+    withdrawal is released (`release_withdrawal_id` names it), unless
+    another hold still stands (the reason is not said): then
+    `release_withdrawal_id` is null and the withdrawal is cancelled (its
+    `withdrawal_status` is `cancelled`, it counts toward no total); the
+    operator asks again with `POST /v1/kyc/start` and is answered under the
+    holds then.
 
         Attributes:
             kyc_check_id (str):
-            release_withdrawal_id (None | str):
+            release_withdrawal_id (None | str): the withdrawal the operator may now pay out; null when another hold
+                cancelled it
             user_id (str):
             verified_tier (str):
     """

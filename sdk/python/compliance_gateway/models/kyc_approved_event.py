@@ -25,9 +25,13 @@ class KycApprovedEvent:
     """the body of a `kyc.approved` delivery
 
     Attributes:
-        data (KycApprovedData): `kyc.approved`: the user is verified to a tier; the held withdrawal may
-            go, unless another hold still stands (the reason is not said): then
-            `release_withdrawal_id` is null and the withdrawal stays held.
+        data (KycApprovedData): `kyc.approved`: the user is verified to a tier, and the check's held
+            withdrawal is released (`release_withdrawal_id` names it), unless
+            another hold still stands (the reason is not said): then
+            `release_withdrawal_id` is null and the withdrawal is cancelled (its
+            `withdrawal_status` is `cancelled`, it counts toward no total); the
+            operator asks again with `POST /v1/kyc/start` and is answered under the
+            holds then.
         event (Literal['kyc.approved']):
         event_id (str): the event's id, also its `webhook-id` header: the same on every retry
         timestamp (datetime.datetime): ISO 8601 UTC, such as 2026-01-31T12:00:00Z

@@ -112,7 +112,8 @@ def sync_detailed(
 
      Creates the player's erasure job (or answers the one made before): what no law requires is erased at
     once, what a law requires is hidden from operator reads and held until its date (`held`, with its
-    basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)). Completion fires
+    basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)); a shared exclusion event still
+    owed to another operator is sent, its contacts minimised, not deleted. Completion fires
     `user.erasure_completed`.
 
     Args:
@@ -149,7 +150,8 @@ def sync(
 
      Creates the player's erasure job (or answers the one made before): what no law requires is erased at
     once, what a law requires is hidden from operator reads and held until its date (`held`, with its
-    basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)). Completion fires
+    basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)); a shared exclusion event still
+    owed to another operator is sent, its contacts minimised, not deleted. Completion fires
     `user.erasure_completed`.
 
     Args:
@@ -181,7 +183,8 @@ async def asyncio_detailed(
 
      Creates the player's erasure job (or answers the one made before): what no law requires is erased at
     once, what a law requires is hidden from operator reads and held until its date (`held`, with its
-    basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)). Completion fires
+    basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)); a shared exclusion event still
+    owed to another operator is sent, its contacts minimised, not deleted. Completion fires
     `user.erasure_completed`.
 
     Args:
@@ -216,7 +219,8 @@ async def asyncio(
 
      Creates the player's erasure job (or answers the one made before): what no law requires is erased at
     once, what a law requires is hidden from operator reads and held until its date (`held`, with its
-    basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)). Completion fires
+    basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)); a shared exclusion event still
+    owed to another operator is sent, its contacts minimised, not deleted. Completion fires
     `user.erasure_completed`.
 
     Args:
