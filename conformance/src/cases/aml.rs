@@ -620,5 +620,13 @@ pub fn sums_past_what_stores_keep_exactly_are_still_decided(env: &Env) -> CaseRe
         }
     }
     event("deposit", 1).expect(202)?;
+    // an hour's buckets of two payment methods, each at the bound, sum past it
+    for _ in 0..=STORED_EXACTLY / LARGEST_AMOUNT_CENTS {
+        let body = json!({ "transaction_id": unique("tx"), "user_id": user, "event_type": "deposit", "amount_cents": LARGEST_AMOUNT_CENTS,
+            "currency": "USD", "payment_method": "bank_transfer" });
+        let answer = t.post("/v1/aml/event", body);
+        ensure!(answer.status == 202, "a bank transfer: {} {}", answer.status, answer.raw);
+    }
+    event("deposit", 1).expect(202)?;
     Ok(())
 }

@@ -488,3 +488,42 @@ pub fn erasure_finds_the_player_by_the_exact_id(env: &Env) -> CaseResult {
     }
     Ok(())
 }
+
+/// A sandbox tenant's clock dates its players' erasure (issue #46): after
+/// advancing it past a held job's last date, the sweep erases the job
+/// (`held` → `erased`); a day before that date it is still held. The twin,
+/// another sandbox tenant's job of the same day whose clock did not move,
+/// stays held.
+pub fn the_sandbox_clock_drives_a_held_erasure_to_its_end(env: &Env) -> CaseResult {
+    let (t, other) = (env.sandbox()?, env.sandbox()?);
+    let (user, twin) = (unique("u"), unique("u"));
+    t.signup(&user)?;
+    other.signup(&twin)?;
+    let job = erase(&t, &user);
+    job.expect(202)?;
+    ensure_eq!(job.str("state"), "held");
+    let twin_job = erase(&other, &twin);
+    twin_job.expect(202)?;
+    let last = dates(&job.body).into_iter().max().ok_or_else(|| format!("no held date: {}", job.raw))?;
+    let path = format!("/v1/erasures/{}", job.str("erasure_id"));
+    let state = |t: &Tenant<'_>, path: &str| -> Result<String, String> {
+        let r = t.get(path);
+        r.expect(200)?;
+        Ok(r.str("state").to_string())
+    };
+    // to a day before the last date, in steps the clock takes
+    let mut ahead = last - t.now()? - 86_400;
+    while ahead > 0 {
+        let step = ahead.min(10 * 365 * 86_400);
+        t.advance(step)?;
+        ahead -= step;
+    }
+    env.admin("POST", "/v1/admin/scheduler/run", Some(&json!({}))).expect(200)?;
+    ensure_eq!(state(&t, &path)?, "held", "erased a day before its date");
+    t.advance(2 * 86_400)?;
+    env.schedule_until("sandbox", "the held job's last date", || Ok(state(&t, &path)? == "erased"))?;
+    let done = t.get(&path);
+    ensure!(done.body["held"].as_array().is_some_and(|h| h.is_empty()), "an erased job still holds: {}", done.raw);
+    ensure_eq!(state(&other, &format!("/v1/erasures/{}", twin_job.str("erasure_id")))?, "held", "the twin's clock did not move");
+    Ok(())
+}

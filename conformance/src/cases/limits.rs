@@ -311,3 +311,46 @@ pub fn list_shows_spend_and_pending_changes(env: &Env) -> CaseResult {
     ensure_eq!(weekly["pending_change"]["limit_id"], json!(up.str("limit_id")));
     Ok(())
 }
+
+/// Every amount is within ±(2^53 − 1), what every store keeps exactly, and
+/// an hour's sum is kept within it; a window of many hours is not, and D1
+/// reads a larger sum back as a double. A player past that sum still gets
+/// answers (issue #46): the check, the commit and the list answer, the
+/// window's spend read as the bound, and a limit in force refuses. The twin,
+/// a player one deposit below the bound, is read exactly.
+pub fn sums_past_what_stores_keep_exactly_still_decide(env: &Env) -> CaseResult {
+    const MAX: i64 = (1 << 53) - 1;
+    let t = env.sandbox()?;
+    let user = player(&t)?;
+    commit(&t, &user, &unique("tx"), MAX).expect(201)?;
+    // the same hour: the hour's sum would pass the bound
+    let r = commit(&t, &user, &unique("tx"), 1);
+    r.expect(422)?;
+    ensure!(r.raw.contains("amount_cents"), "the refusal names no field: {}", r.raw);
+    t.advance(2 * 3_600)?;
+    commit(&t, &user, &unique("tx"), MAX).expect(201)?;
+    t.advance(2 * 3_600)?;
+    commit(&t, &user, &unique("tx"), MAX).expect(201)?;
+    let check = deposit_check(&t, &user, 100);
+    check.expect(200)?;
+    ensure_eq!(check.body["allowed"], json!(true), "no limit is set");
+    set(&t, &user, "limit_monthly", 10_000)?.expect(201)?;
+    let refused = deposit_check(&t, &user, 100);
+    refused.expect(200)?;
+    ensure_eq!(refused.body["allowed"], json!(false), refused.raw);
+    commit(&t, &user, &unique("tx"), 100).expect(422)?;
+    let list = t.get(&format!("/v1/limits?user_id={user}"));
+    list.expect(200)?;
+    ensure_eq!(list.body["limits"][0]["spent_cents"], json!(MAX), list.raw);
+
+    let twin = player(&t)?;
+    commit(&t, &twin, &unique("tx"), MAX - 10_000).expect(201)?;
+    t.advance(2 * 3_600)?;
+    set(&t, &twin, "limit_monthly", MAX)?.expect(201)?;
+    let below = deposit_check(&t, &twin, 10_000);
+    below.expect(200)?;
+    ensure_eq!(below.body["allowed"], json!(true), below.raw);
+    ensure_eq!(below.int("would_remain_cents"), 0);
+    ensure_eq!(deposit_check(&t, &twin, 10_001).body["allowed"], json!(false));
+    Ok(())
+}

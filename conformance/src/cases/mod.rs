@@ -39,6 +39,7 @@ cases![
     erasure::unknown_users_are_404_and_a_repeat_answers_the_same_job,
     erasure::close_records_the_relationship_end_once,
     erasure::another_tenant_or_environment_never_reaches_a_job,
+    erasure::the_sandbox_clock_drives_a_held_erasure_to_its_end,
     erasure::an_exclusion_in_force_is_refused_and_aml_material_is_never_named,
     erasure::a_restricted_player_is_hidden_from_operator_reads,
     erasure::a_restricted_players_screening_is_never_replayed,
@@ -138,6 +139,7 @@ cases![
     limits::rolling_window_releases_spend_after_24_hours,
     limits::commit_is_idempotent_per_transaction,
     limits::concurrent_commits_never_exceed_a_limit,
+    limits::sums_past_what_stores_keep_exactly_still_decide,
     limits::list_shows_spend_and_pending_changes,
     aml::aml_events_are_accepted_once,
     aml::aml_events_are_validated,
@@ -189,6 +191,14 @@ pub const LISTS: &[Case] = &[
     Case {
         name: "sanctions::a_listed_name_with_added_joined_or_respelled_parts_is_found",
         run: sanctions::a_listed_name_with_added_joined_or_respelled_parts_is_found,
+    },
+    Case {
+        name: "sanctions::given_names_without_the_listed_surname_need_the_date_of_birth",
+        run: sanctions::given_names_without_the_listed_surname_need_the_date_of_birth,
+    },
+    Case {
+        name: "sanctions::a_crowd_of_common_names_does_not_hide_the_person_born_that_year",
+        run: sanctions::a_crowd_of_common_names_does_not_hide_the_person_born_that_year,
     },
     Case {
         name: "lists::a_dismissed_match_stays_dismissed_until_the_entry_changes",

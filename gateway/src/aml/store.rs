@@ -237,12 +237,18 @@ pub fn read_days(tenant_id: &str, user_id: &str, currency: &str, from: i64, to: 
 }
 
 /// A user's hours in `currency` from `from`, every payment method summed.
+/// Each bucket is bounded by [`MAX_STORED_INTEGER`], their sum is cut at it
+/// (`?6`): D1 hands a larger integer back as a double.
 pub fn read_hours(tenant_id: &str, user_id: &str, currency: &str, from: i64) -> Read {
     Read::new(
-        "SELECT start, CAST(SUM(in_cents) AS BIGINT), CAST(SUM(in_count) AS BIGINT), CAST(SUM(out_cents) AS BIGINT), CAST(SUM(wagered_cents) AS BIGINT),
-           CAST(SUM(near_threshold_count) AS BIGINT) FROM aml_buckets
-         WHERE tenant_id = ?1 AND external_user_id = ?2 AND span = ?3 AND currency = ?4 AND start >= ?5 GROUP BY start",
-        vec![tenant_id.into(), user_id.into(), Span::Hour.as_str().into(), currency.into(), from.into()],
+        "SELECT start, CASE WHEN in_cents > ?6 THEN ?6 ELSE in_cents END, CASE WHEN in_count > ?6 THEN ?6 ELSE in_count END,
+           CASE WHEN out_cents > ?6 THEN ?6 ELSE out_cents END, CASE WHEN wagered_cents > ?6 THEN ?6 ELSE wagered_cents END,
+           CASE WHEN near_count > ?6 THEN ?6 ELSE near_count END
+         FROM (SELECT start, CAST(SUM(in_cents) AS BIGINT) AS in_cents, CAST(SUM(in_count) AS BIGINT) AS in_count,
+           CAST(SUM(out_cents) AS BIGINT) AS out_cents, CAST(SUM(wagered_cents) AS BIGINT) AS wagered_cents,
+           CAST(SUM(near_threshold_count) AS BIGINT) AS near_count FROM aml_buckets
+         WHERE tenant_id = ?1 AND external_user_id = ?2 AND span = ?3 AND currency = ?4 AND start >= ?5 GROUP BY start) hours",
+        vec![tenant_id.into(), user_id.into(), Span::Hour.as_str().into(), currency.into(), from.into(), MAX_STORED_INTEGER.into()],
     )
 }
 

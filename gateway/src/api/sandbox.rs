@@ -58,7 +58,10 @@ pub(crate) struct Clock {
 }
 
 pub(crate) fn advance_clock_doc() -> OperationDoc {
-    OperationDoc::new("sandbox", "move the tenant's sandbox clock forward").idempotent().errors(&[403, 409])
+    OperationDoc::new("sandbox", "move the tenant's sandbox clock forward")
+        .describe("Every date of the tenant's players runs on this clock: limit cool-offs and windows, review deadlines, erasure jobs' held classes and the retention periods that start them. The scheduled work moves each on when the tenant's clock reaches it.")
+        .idempotent()
+        .errors(&[403, 409])
 }
 
 pub(crate) fn get_clock_doc() -> OperationDoc {

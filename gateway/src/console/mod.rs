@@ -554,6 +554,17 @@ struct MatchRow {
     name_part: String,
     dob_part: String,
     nationality_part: String,
+    /// the reading of the screened name that scored (`as_written`, `transliterated_han`, ...)
+    reading: String,
+    /// each listed part beside the screened part aligned with it, then the words left over
+    aligned: Vec<AlignedRow>,
+}
+
+struct AlignedRow {
+    listed: String,
+    query: String,
+    similarity: String,
+    spelling: String,
 }
 
 struct ProposalBox {
@@ -615,6 +626,36 @@ struct CasePage {
     outcomes: Vec<String>,
     people: Vec<Member>,
     timeline: Vec<TimelineRow>,
+}
+
+/// The case page's rows of a sanctions case's matches (`GET /v1/admin/sanctions/cases/{id}`):
+/// each entry's scores, the reading that scored and its aligned name parts.
+fn match_rows(subject: &Json) -> Vec<MatchRow> {
+    let mut matches = Vec::new();
+    for m in subject["matches"].as_array().into_iter().flatten() {
+        let parts = &m["score_breakdown"];
+        matches.push(MatchRow {
+            entity: format!("{} ({})", text(&m["entity_name"]), text(&m["entity_id"])),
+            list: format!("{} version {} ({})", text(&m["list"]), text(&m["list_version"]), text(&m["topic"])),
+            score: score(&m["score"]),
+            name_part: score(&parts["name"]),
+            dob_part: score(&parts["date_of_birth"]),
+            nationality_part: score(&parts["nationality"]),
+            reading: m["reading"].as_str().unwrap_or("not recorded").replace('_', " "),
+            aligned: m["aligned"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|a| AlignedRow {
+                    listed: a["listed"].as_str().filter(|l| !l.is_empty()).unwrap_or("(none: left over)").to_string(),
+                    query: a["query"].as_str().filter(|q| !q.is_empty()).unwrap_or("(not found)").to_string(),
+                    similarity: score(&a["similarity"]),
+                    spelling: a["spelling"].as_str().unwrap_or_default().replace('_', " "),
+                })
+                .collect(),
+        });
+    }
+    matches
 }
 
 fn score(value: &Json) -> String {
@@ -706,17 +747,7 @@ async fn case_page(
         }
     } else {
         let (_, subject) = api(gw, Some(signed), request, "GET", &format!("/v1/admin/sanctions/cases/{case}"), None).await;
-        for m in subject["matches"].as_array().into_iter().flatten() {
-            let parts = &m["score_breakdown"];
-            matches.push(MatchRow {
-                entity: format!("{} ({})", text(&m["entity_name"]), text(&m["entity_id"])),
-                list: format!("{} version {} ({})", text(&m["list"]), text(&m["list_version"]), text(&m["topic"])),
-                score: score(&m["score"]),
-                name_part: score(&parts["name"]),
-                dob_part: score(&parts["date_of_birth"]),
-                nationality_part: score(&parts["nationality"]),
-            });
-        }
+        matches = match_rows(&subject);
         let who = &subject["screened"];
         subject_facts.push(("Screened as".to_string(), format!("{} {}", text(&who["first_name"]), text(&who["last_name"]))));
         subject_facts.push(("Date of birth".to_string(), text(&who["date_of_birth"])));
@@ -972,5 +1003,28 @@ mod tests {
         assert!(!same_origin(&request(Some("http://evil.example"))));
         assert!(!same_origin(&request(Some("null"))));
         assert!(!same_origin(&request(None)));
+    }
+
+    /// The case page shows the reading that scored and each aligned part, a
+    /// listed part not found and a screened word left over named as such; a
+    /// case opened before readings were recorded says so and shows no parts.
+    #[test]
+    fn a_match_shows_the_reading_and_the_aligned_parts() {
+        let case = serde_json::json!({ "matches": [
+            { "entity_name": "Arkadiy Testenberg", "entity_id": "NK-1", "score": 0.97, "reading": "joined_words",
+              "score_breakdown": { "name": 0.98, "date_of_birth": 1.0, "nationality": 1.0 },
+              "aligned": [
+                { "listed": "arkadiy", "query": "arkadiy", "similarity": 1.0, "spelling": "as_written" },
+                { "listed": "testenberg", "query": "", "similarity": 0.0, "spelling": "as_written" },
+                { "listed": "", "query": "romanovich", "similarity": 0.0, "spelling": "as_written" } ] },
+            { "entity_name": "Old Case", "entity_id": "NK-2", "score": 0.9, "score_breakdown": {} } ] });
+        let rows = match_rows(&case);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].reading, "joined words");
+        let parts: Vec<(&str, &str)> = rows[0].aligned.iter().map(|a| (a.listed.as_str(), a.query.as_str())).collect();
+        assert_eq!(parts, [("arkadiy", "arkadiy"), ("testenberg", "(not found)"), ("(none: left over)", "romanovich")]);
+        assert_eq!(rows[0].aligned[0].similarity, "1.00");
+        assert_eq!(rows[1].reading, "not recorded");
+        assert!(rows[1].aligned.is_empty());
     }
 }

@@ -525,17 +525,19 @@ pub struct ErasureRound {
     pub more: bool,
 }
 
-type Tenants = std::collections::BTreeMap<String, (String, Environment)>;
+type Tenants = std::collections::BTreeMap<String, (String, Environment, i64)>;
 
-/// A tenant's jurisdiction and environment, read once a round.
-async fn owner_of(gw: &Gateway, tenants: &mut Tenants, tenant_id: &str) -> ApiResult<Option<(String, Environment)>> {
+/// A tenant's jurisdiction, environment and clock at the service's `now` (a
+/// sandbox tenant's runs ahead by what it advanced), read once a round.
+async fn owner_of(gw: &Gateway, tenants: &mut Tenants, tenant_id: &str, now: i64) -> ApiResult<Option<(String, Environment, i64)>> {
     if let Some(found) = tenants.get(tenant_id) {
         return Ok(Some(found.clone()));
     }
-    let Some((jurisdiction, environment)) = store::tenant(gw.store.as_ref(), tenant_id).await? else { return Ok(None) };
-    let environment = Environment::parse(&environment).ok_or_else(ApiError::internal)?;
-    tenants.insert(tenant_id.to_string(), (jurisdiction.clone(), environment));
-    Ok(Some((jurisdiction, environment)))
+    let Some(tenant) = store::tenant_with_clock(gw.store.as_ref(), tenant_id).await? else { return Ok(None) };
+    let environment = Environment::parse(&tenant.environment).ok_or_else(ApiError::internal)?;
+    let found = (tenant.jurisdiction, environment, now.saturating_add(tenant.clock_offset_seconds));
+    tenants.insert(tenant_id.to_string(), found.clone());
+    Ok(Some(found))
 }
 
 /// Jobs one write of the sweep carries: a write this small never holds the
@@ -587,7 +589,8 @@ fn take<T>(found: Vec<T>, budget: i64, round: &mut ErasureRound) -> Vec<T> {
 /// profile whose law requires deletion), written [`SWEEP_CHUNK`] jobs at a
 /// time with a yield between writes; then the filings of players who asked
 /// whose own period has passed, as many players again. What is left waits
-/// for the next round (`more`).
+/// for the next round (`more`). `now` is the service's: each tenant's players
+/// are dated on its own clock (a sandbox tenant's runs ahead by what it advanced).
 pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound> {
     let mut round = ErasureRound::default();
     let mut budget = batch.max(1);
@@ -609,7 +612,7 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
         let mut statements = Vec::new();
         let mut moved = 0;
         for (job, rows) in chunk.iter().zip(subjects.chunks(3)) {
-            let Some((jurisdiction, environment)) = owner_of(gw, &mut tenants, &job.tenant_id).await? else { continue };
+            let Some((jurisdiction, environment, now)) = owner_of(gw, &mut tenants, &job.tenant_id, now).await? else { continue };
             let owner = Owner { tenant_id: &job.tenant_id, environment, jurisdiction: &jurisdiction };
             let Some((subject, exclusions)) = store::subject_from(rows)? else { continue };
             if job.state == ErasureState::Validating.as_str() {
@@ -683,7 +686,7 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
             let mut statements = Vec::new();
             let mut made = 0;
             for ((tenant_id, user_id), rows) in chunk.iter().zip(subjects.chunks(3)) {
-                let Some((jurisdiction, environment)) = owner_of(gw, &mut tenants, tenant_id).await? else { continue };
+                let Some((jurisdiction, environment, now)) = owner_of(gw, &mut tenants, tenant_id, now).await? else { continue };
                 let Some((subject, exclusions)) = store::subject_from(rows)? else { continue };
                 let owner = Owner { tenant_id, environment, jurisdiction: &jurisdiction };
                 // opened and dated in one write: nobody waits on an unasked job
@@ -714,7 +717,10 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
         );
         filings_budget -= players.len() as i64;
         for chunk in players.chunks(SWEEP_CHUNK) {
-            let statements: Vec<Stmt> = chunk.iter().flat_map(|(t, u)| store::erase_filed(t, u, cutoff, now, false)).collect();
+            let statements: Vec<Stmt> = chunk
+                .iter()
+                .flat_map(|(t, u, offset)| store::erase_filed(t, u, cutoff.saturating_add(*offset), now.saturating_add(*offset), false))
+                .collect();
             commit_chunk(gw, statements, 0, &mut round).await?;
         }
     }

@@ -59,12 +59,25 @@ pub async fn job_by_id(store: &dyn Store, erasure_id: &str) -> ApiResult<Option<
     rows.first().map(|r| Ok((job(r)?, r.text(9)?))).transpose()
 }
 
-/// Jobs with a class due at `now`, oldest due first, at most `limit`.
+/// What a sandbox tenant advanced its clock by (`t`, its tenants row): its
+/// players' dates are on its clock, the sweep's `now` on the service's.
+macro_rules! clock_offset {
+    () => {
+        "CASE WHEN t.environment = 'sandbox' THEN t.clock_offset_seconds ELSE 0 END"
+    };
+}
+
+/// Jobs with a class due on their tenant's clock at `now`, oldest due first, at most `limit`.
 pub async fn due_jobs(store: &dyn Store, held: &str, now: i64, limit: i64) -> ApiResult<Vec<Job>> {
     let rows = store
         .query(
-            "SELECT erasure_id, tenant_id, external_user_id, state, classes, hash_key, updated_at, requested_by, relationship_end FROM erasures
-             WHERE state = ?1 AND next_due_at IS NOT NULL AND next_due_at <= ?2 ORDER BY next_due_at LIMIT ?3",
+            concat!(
+                "SELECT e.erasure_id, e.tenant_id, e.external_user_id, e.state, e.classes, e.hash_key, e.updated_at, e.requested_by, e.relationship_end
+                 FROM erasures e JOIN tenants t ON t.tenant_id = e.tenant_id
+                 WHERE e.state = ?1 AND e.next_due_at IS NOT NULL AND e.next_due_at <= ?2 + ",
+                clock_offset!(),
+                " ORDER BY e.next_due_at LIMIT ?3"
+            ),
             vec![held.into(), now.into(), limit.into()],
         )
         .await?;
@@ -72,12 +85,17 @@ pub async fn due_jobs(store: &dyn Store, held: &str, now: i64, limit: i64) -> Ap
 }
 
 /// Jobs still `validating` whose request stopped before dating them (made
-/// before `made_before`), oldest first, at most `limit`.
+/// before `made_before` on their tenant's clock), oldest first, at most `limit`.
 pub async fn stalled_jobs(store: &dyn Store, validating: &str, made_before: i64, limit: i64) -> ApiResult<Vec<Job>> {
     let rows = store
         .query(
-            "SELECT erasure_id, tenant_id, external_user_id, state, classes, hash_key, updated_at, requested_by, relationship_end FROM erasures
-             WHERE state = ?1 AND created_at <= ?2 ORDER BY created_at LIMIT ?3",
+            concat!(
+                "SELECT e.erasure_id, e.tenant_id, e.external_user_id, e.state, e.classes, e.hash_key, e.updated_at, e.requested_by, e.relationship_end
+                 FROM erasures e JOIN tenants t ON t.tenant_id = e.tenant_id
+                 WHERE e.state = ?1 AND e.created_at <= ?2 + ",
+                clock_offset!(),
+                " ORDER BY e.created_at LIMIT ?3"
+            ),
             vec![validating.into(), made_before.into(), limit.into()],
         )
         .await?;
@@ -502,25 +520,32 @@ pub fn erase_filed(tenant_id: &str, user_id: &str, cutoff: i64, now: i64, all_ca
     ]
 }
 
-/// Players of a profile with filings made at or before `cutoff` not yet erased,
-/// who asked for erasure: at most `limit`.
-pub async fn expired_filings(store: &dyn Store, jurisdiction: &str, cutoff: i64, limit: i64) -> ApiResult<Vec<(String, String)>> {
+/// Players who asked, under a profile, with a filing made before `cutoff`
+/// on their tenant's clock; each with its tenant's clock offset.
+pub async fn expired_filings(store: &dyn Store, jurisdiction: &str, cutoff: i64, limit: i64) -> ApiResult<Vec<(String, String, i64)>> {
     let rows = store
         .query(
-            "SELECT DISTINCT f.tenant_id, f.external_user_id FROM aml_filings f JOIN tenants t ON t.tenant_id = f.tenant_id
-             WHERE t.jurisdiction = ?1 AND f.redacted_at IS NULL AND f.created_at <= ?2
+            concat!(
+                "SELECT DISTINCT f.tenant_id, f.external_user_id, ",
+                clock_offset!(),
+                " FROM aml_filings f JOIN tenants t ON t.tenant_id = f.tenant_id
+             WHERE t.jurisdiction = ?1 AND f.redacted_at IS NULL AND f.created_at <= ?2 + ",
+                clock_offset!(),
+                "
                AND EXISTS (SELECT 1 FROM erasures e WHERE e.tenant_id = f.tenant_id AND e.external_user_id = f.external_user_id)
-             LIMIT ?3",
+             LIMIT ?3"
+            ),
             vec![jurisdiction.into(), cutoff.into(), limit.into()],
         )
         .await?;
-    rows.iter().map(|r| Ok((r.text(0)?, r.text(1)?))).collect()
+    rows.iter().map(|r| Ok((r.text(0)?, r.text(1)?, r.int(2)?))).collect()
 }
 
 /// Players whose relationship ended before `ended_before` (closed, and not
 /// back since: no deposit, withdrawal, AML event or change of theirs after
 /// the closure) or who have been idle since `idle_before` (never closed, or
 /// back since the closure), under a profile, with no job yet: at most `limit`.
+/// Both bounds are on the service's clock, each tenant's run ahead by its own.
 pub async fn unasked_candidates(
     store: &dyn Store,
     jurisdiction: &str,
@@ -530,26 +555,33 @@ pub async fn unasked_candidates(
 ) -> ApiResult<Vec<(String, String)>> {
     let rows = store
         .query(
-            "SELECT u.tenant_id, u.external_user_id FROM users u JOIN tenants t ON t.tenant_id = u.tenant_id
-             WHERE t.jurisdiction = ?1
-               AND ((u.closed_at IS NOT NULL AND u.closed_at <= ?2
+            concat!(
+                "SELECT u.tenant_id, u.external_user_id FROM users u
+             JOIN (SELECT t.tenant_id, ?2 + ",
+                clock_offset!(),
+                " AS ended_before, ?3 + ",
+                clock_offset!(),
+                " AS idle_before
+                   FROM tenants t WHERE t.jurisdiction = ?1) c ON c.tenant_id = u.tenant_id
+             WHERE ((u.closed_at IS NOT NULL AND u.closed_at <= c.ended_before
                      AND u.updated_at <= u.closed_at AND COALESCE(u.aml_last_seen_at, u.closed_at) <= u.closed_at
                      AND NOT EXISTS (SELECT 1 FROM deposit_transactions d
                                      WHERE d.tenant_id = u.tenant_id AND d.external_user_id = u.external_user_id AND d.committed_at > u.closed_at)
                      AND NOT EXISTS (SELECT 1 FROM withdrawals w
                                      WHERE w.tenant_id = u.tenant_id AND w.external_user_id = u.external_user_id AND w.updated_at > u.closed_at))
-                    OR (u.updated_at <= ?3 AND COALESCE(u.aml_last_seen_at, ?3) <= ?3
+                    OR (u.updated_at <= c.idle_before AND COALESCE(u.aml_last_seen_at, c.idle_before) <= c.idle_before
                         AND NOT EXISTS (SELECT 1 FROM deposit_transactions d
-                                        WHERE d.tenant_id = u.tenant_id AND d.external_user_id = u.external_user_id AND d.committed_at > ?3)
+                                        WHERE d.tenant_id = u.tenant_id AND d.external_user_id = u.external_user_id AND d.committed_at > c.idle_before)
                         AND NOT EXISTS (SELECT 1 FROM withdrawals w
-                                        WHERE w.tenant_id = u.tenant_id AND w.external_user_id = u.external_user_id AND w.updated_at > ?3)
+                                        WHERE w.tenant_id = u.tenant_id AND w.external_user_id = u.external_user_id AND w.updated_at > c.idle_before)
                         AND (u.closed_at IS NULL OR u.updated_at > u.closed_at OR COALESCE(u.aml_last_seen_at, u.closed_at) > u.closed_at
                              OR EXISTS (SELECT 1 FROM deposit_transactions d
                                         WHERE d.tenant_id = u.tenant_id AND d.external_user_id = u.external_user_id AND d.committed_at > u.closed_at)
                              OR EXISTS (SELECT 1 FROM withdrawals w
                                         WHERE w.tenant_id = u.tenant_id AND w.external_user_id = u.external_user_id AND w.updated_at > u.closed_at))))
                AND NOT EXISTS (SELECT 1 FROM erasures e WHERE e.tenant_id = u.tenant_id AND e.external_user_id = u.external_user_id)
-             LIMIT ?4",
+             LIMIT ?4"
+            ),
             vec![jurisdiction.into(), ended_before.into(), idle_before.into(), limit.into()],
         )
         .await?;
@@ -558,6 +590,23 @@ pub async fn unasked_candidates(
 
 /// A tenant's jurisdiction and environment, if it exists.
 pub async fn tenant(store: &dyn Store, tenant_id: &str) -> ApiResult<Option<(String, String)>> {
-    let rows = store.query("SELECT jurisdiction, environment FROM tenants WHERE tenant_id = ?1", vec![tenant_id.into()]).await?;
-    rows.first().map(|r| Ok((r.text(0)?, r.text(1)?))).transpose()
+    Ok(tenant_with_clock(store, tenant_id).await?.map(|t| (t.jurisdiction, t.environment)))
+}
+
+/// A tenant as the sweep dates its players: its profile, environment and the
+/// seconds its sandbox clock was advanced (0 in production).
+pub struct TenantClock {
+    pub jurisdiction: String,
+    pub environment: String,
+    pub clock_offset_seconds: i64,
+}
+
+pub async fn tenant_with_clock(store: &dyn Store, tenant_id: &str) -> ApiResult<Option<TenantClock>> {
+    let rows = store
+        .query(
+            "SELECT jurisdiction, environment, CASE WHEN environment = 'sandbox' THEN clock_offset_seconds ELSE 0 END FROM tenants WHERE tenant_id = ?1",
+            vec![tenant_id.into()],
+        )
+        .await?;
+    rows.first().map(|r| Ok(TenantClock { jurisdiction: r.text(0)?, environment: r.text(1)?, clock_offset_seconds: r.int(2)? })).transpose()
 }

@@ -5,7 +5,7 @@ use rules::{Deposits, LimitStatus, LimitWindow, StoredLimit, WindowTotal};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
-use crate::ports::{Read, Row, Stmt, Store};
+use crate::ports::{Read, Row, Stmt, Store, MAX_STORED_INTEGER};
 
 /// A limit row of a user, with what its answers need.
 pub(crate) struct LimitRow {
@@ -72,18 +72,28 @@ const HOUR_SECONDS: i64 = 3_600;
 /// start hour come from `deposit_hours` (one range scan serves all three),
 /// the start hour's deposits one by one from `deposits` (a range scan each:
 /// one scan with the three ranges OR-ed walked all the user's deposits), so
-/// that a check reads a bounded number of rows.
+/// that a check reads a bounded number of rows. Each total is cut at `?13`,
+/// [`MAX_STORED_INTEGER`]: every hour's sum is bounded by it, a window of many
+/// hours is not, and D1 hands a larger integer back as a double. The cut
+/// changes no decision: no limit is larger.
 const WINDOW_TOTALS_SQL: &str = "SELECT
-   CAST(COALESCE(SUM(CASE WHEN in_day THEN amount_cents END), 0) AS BIGINT), MIN(CASE WHEN in_day THEN first_at END), MAX(CASE WHEN in_day THEN last_at END),
-   CAST(COALESCE(SUM(CASE WHEN in_week THEN amount_cents END), 0) AS BIGINT), MIN(CASE WHEN in_week THEN first_at END), MAX(CASE WHEN in_week THEN last_at END),
-   CAST(COALESCE(SUM(CASE WHEN in_month THEN amount_cents END), 0) AS BIGINT), MIN(CASE WHEN in_month THEN first_at END), MAX(CASE WHEN in_month THEN last_at END)
+   CASE WHEN day_cents > ?13 THEN ?13 ELSE day_cents END, day_first, day_last,
+   CASE WHEN week_cents > ?13 THEN ?13 ELSE week_cents END, week_first, week_last,
+   CASE WHEN month_cents > ?13 THEN ?13 ELSE month_cents END, month_first, month_last
+ FROM (SELECT
+   CAST(COALESCE(SUM(CASE WHEN in_day THEN amount_cents END), 0) AS BIGINT) AS day_cents,
+   MIN(CASE WHEN in_day THEN first_at END) AS day_first, MAX(CASE WHEN in_day THEN last_at END) AS day_last,
+   CAST(COALESCE(SUM(CASE WHEN in_week THEN amount_cents END), 0) AS BIGINT) AS week_cents,
+   MIN(CASE WHEN in_week THEN first_at END) AS week_first, MAX(CASE WHEN in_week THEN last_at END) AS week_last,
+   CAST(COALESCE(SUM(CASE WHEN in_month THEN amount_cents END), 0) AS BIGINT) AS month_cents,
+   MIN(CASE WHEN in_month THEN first_at END) AS month_first, MAX(CASE WHEN in_month THEN last_at END) AS month_last
  FROM (
    SELECT amount_cents, first_at, last_at, hour > ?4 AS in_day, hour > ?7 AS in_week, hour > ?10 AS in_month FROM deposit_hours
     WHERE tenant_id = ?1 AND external_user_id = ?2 AND hour > ?12
    UNION ALL SELECT amount_cents, at, at, TRUE, FALSE, FALSE FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?3 AND at < ?5
    UNION ALL SELECT amount_cents, at, at, FALSE, TRUE, FALSE FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?6 AND at < ?8
    UNION ALL SELECT amount_cents, at, at, FALSE, FALSE, TRUE FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?9 AND at < ?11
- ) window_deposits";
+ ) window_deposits) totals";
 
 // `WINDOW_TOTALS_SQL` has three windows' columns and parameters.
 const _: () = assert!(LimitWindow::ALL.len() == 3);
@@ -99,6 +109,7 @@ pub(crate) fn read_window_totals(tenant_id: &str, user_id: &str, starts: [i64; 3
         params.extend([start.into(), start_hour.into(), start_hour.saturating_add(1).saturating_mul(HOUR_SECONDS).into()]);
     }
     params.push(earliest_hour.into());
+    params.push(MAX_STORED_INTEGER.into());
     Read::new(WINDOW_TOTALS_SQL, params)
 }
 
