@@ -26,7 +26,7 @@ export interface ClientOptions {
   baseUrl: string;
   /** a tenant's or an admin key */
   apiKey: string;
-  /** retries of a 429 or 503 to an idempotent request; default 3 */
+  /** retries of a 429 or 503 to an operation the gateway replays (isReplayable); default 3 */
   retries?: number;
   /** the longest Retry-After honoured, in seconds; a longer one is not waited for; default 60 */
   maxRetryWait?: number;
@@ -34,8 +34,23 @@ export interface ClientOptions {
   headers?: Record<string, string>;
 }
 
-/** openapi-fetch over the document's paths, with the key, Idempotency-Keys, retries and ApiError. */
+/**
+ * openapi-fetch over the document's paths, with the key, retries and ApiError.
+ * A 429 or 503 is retried only for an operation the gateway replays: a GET,
+ * HEAD, OPTIONS, PUT or DELETE, or a POST that takes an Idempotency-Key (which
+ * it then carries, a fresh UUID unless the call gives one, the same on every
+ * retry). Any other POST is never retried and gets no Idempotency-Key.
+ */
 export declare function createClient(options: ClientOptions): Client<paths>;
+
+/** [METHOD, path template] of every operation the gateway replays (generated from the OpenAPI document). */
+export { REPLAYABLE } from "./replayable.js";
+
+/**
+ * Whether the gateway replays a request with this method and concrete path
+ * (below the base URL, without the query), so that the client retries it.
+ */
+export declare function isReplayable(method: string, path: string): boolean;
 
 export declare class ApiError extends Error {
   readonly status: number;

@@ -1,17 +1,69 @@
 // The hand-written layer over openapi-fetch and the generated types
 // (src/schema.d.ts, from gateway/openapi.json by scripts/sdk.sh generate):
-// a client made from a base URL and a key, an Idempotency-Key on every POST,
-// retries of 429 and 503 honouring Retry-After for idempotent requests only,
-// the error body thrown as ApiError, and Standard Webhooks verification.
+// a client made from a base URL and a key; retries of 429 and 503 honouring
+// Retry-After for the operations the gateway replays only (src/replayable.js,
+// generated too: GET, HEAD, OPTIONS, PUT, DELETE, and each POST that takes an
+// Idempotency-Key, which such a POST always carries); the error body thrown as
+// ApiError; and Standard Webhooks verification.
 import createFetchClient from "openapi-fetch";
 import { Webhook, WebhookVerificationError as LibraryVerificationError } from "standardwebhooks";
+
+import { PATHS, REPLAYABLE } from "./replayable.js";
+
+export { REPLAYABLE };
 
 /** How far a delivery's webhook-timestamp may be from now (the library's own bound). */
 export const TOLERANCE_SECONDS = 5 * 60;
 
 const RETRIED_STATUSES = new Set([429, 503]);
-// requests that may be sent twice without doing twice what they ask
+// requests that may be sent twice without doing twice what they ask, by their method alone
+// (scripts/sdk-replayable.py lists their operations in REPLAYABLE with the POSTs that take a key)
 const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
+const REPLAYABLE_OPERATIONS = new Set(REPLAYABLE.map(([method, path]) => `${method} ${path}`));
+const TEMPLATES = PATHS.map((path) => ({ path, segments: path.split("/").slice(1) }));
+
+/**
+ * The document's templates a concrete path resolves to, as the gateway's
+ * router resolves it: the matching template with the most fixed segments
+ * (`/v1/limits/check` over `/v1/limits/{limit_id}`), a `{param}` matching one
+ * non-empty segment, one trailing slash ignored. More than one on a tie, none
+ * for a path the document does not have.
+ */
+function templatesOf(path) {
+  const trimmed = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
+  if (!trimmed.startsWith("/")) return [];
+  const segments = trimmed.split("/").slice(1);
+  if (segments.some((s) => s === "")) return [];
+  let best = [];
+  let bestFixed = -1;
+  for (const template of TEMPLATES) {
+    if (template.segments.length !== segments.length) continue;
+    let fixed = 0;
+    let matches = true;
+    for (const [i, t] of template.segments.entries()) {
+      if (t.startsWith("{")) continue;
+      fixed++;
+      if (t !== segments[i]) matches = false;
+    }
+    if (!matches || fixed < bestFixed) continue;
+    if (fixed > bestFixed) best = [];
+    bestFixed = fixed;
+    best.push(template.path);
+  }
+  return best;
+}
+
+/**
+ * Whether the gateway replays this request, so that it may be sent again: its
+ * method and concrete path (such as "/v1/webhooks/wh_1/rotate-secret", below
+ * the base URL, without the query) resolve to an operation of REPLAYABLE.
+ * A path the document does not have is not replayable.
+ */
+export function isReplayable(method, path) {
+  const templates = templatesOf(path);
+  const upper = String(method).toUpperCase();
+  return templates.length > 0 && templates.every((template) => REPLAYABLE_OPERATIONS.has(`${upper} ${template}`));
+}
 
 /** The API's error body ({error, message, request_id}) as an exception: `code` is the stable `error` code. */
 export class ApiError extends Error {
@@ -61,25 +113,43 @@ async function apiErrorOf(response) {
 
 const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 
+/** The path of a base URL, without its trailing slashes: "" for none. */
+function basePathOf(baseUrl) {
+  try {
+    return new URL(baseUrl).pathname.replace(/\/+$/, "");
+  } catch {
+    return "";
+  }
+}
+
 /**
  * A client of the Compliance Gateway: openapi-fetch over the document's paths
  * (`client.GET("/v1/limits", { params: { query: { user_id } } })`).
  *
- * Every POST carries an Idempotency-Key (a fresh UUID unless the call gives
- * one in `headers`). A 429 or 503 answer to an idempotent request (GET, PUT,
- * DELETE, or a POST with its key) is retried up to `retries` times after the
- * Retry-After it gives (at most `maxRetryWait` seconds). An answer with the
- * error body throws ApiError.
+ * A 429 or 503 answer is retried, up to `retries` times after the Retry-After
+ * it gives (at most `maxRetryWait` seconds), only for an operation the gateway
+ * replays (isReplayable, REPLAYABLE): a GET, HEAD, OPTIONS, PUT or DELETE, or a
+ * POST whose operation takes an Idempotency-Key. Such a POST carries one (a
+ * fresh UUID unless the call gives one in `headers`), the same on every retry,
+ * so a repeat answers the first answer. Any other POST (createWebhook,
+ * rotateWebhookSecret, createTenant, createKey, ...) is done again when
+ * repeated: it is never retried, its 429 or 503 throws at once (with
+ * `retryAfter`), and it gets no Idempotency-Key, since the gateway ignores one
+ * there (a key the call gives is sent as given, and protects nothing). An
+ * answer with the error body throws ApiError.
  */
 export function createClient({ baseUrl, apiKey, retries = 3, maxRetryWait = 60, fetch: baseFetch = globalThis.fetch, headers = {} } = {}) {
   if (!baseUrl) throw new TypeError("baseUrl is required");
   if (!apiKey) throw new TypeError("apiKey is required");
+  const basePath = basePathOf(baseUrl);
   const retryingFetch = async (request) => {
-    if (request.method === "POST" && !request.headers.has("idempotency-key")) {
+    let path = new URL(request.url).pathname;
+    if (basePath && path.startsWith(`${basePath}/`)) path = path.slice(basePath.length);
+    const retryable = isReplayable(request.method, path);
+    // A replayable POST is one that takes an Idempotency-Key: with it, a repeat answers the first answer.
+    if (retryable && !IDEMPOTENT_METHODS.has(request.method) && !request.headers.has("idempotency-key")) {
       request.headers.set("Idempotency-Key", crypto.randomUUID());
     }
-    // A POST with an Idempotency-Key is idempotent: a repeat answers the first answer.
-    const retryable = IDEMPOTENT_METHODS.has(request.method) || (request.method === "POST" && request.headers.has("idempotency-key"));
     for (let attempt = 0; ; attempt++) {
       const response = await baseFetch(request.clone());
       if (!retryable || !RETRIED_STATUSES.has(response.status) || attempt >= retries) return response;
