@@ -132,11 +132,11 @@ case "${1:-}" in
     consumer=$(mktemp -d)
     (cd "$consumer" && quietly npm init -y && quietly npm install --no-audit --no-fund "$ts" \
       && node --input-type=module -e 'import * as sdk from "@compliance-gateway/sdk";
-        for (const name of ["createClient", "isReplayable", "verifyWebhook", "ApiError", "WebhookVerificationError"]) {
+        for (const name of ["createClient", "isReplayable", "verifyWebhook", "WebhookDeduplicator", "ApiError", "WebhookVerificationError"]) {
           if (typeof sdk[name] !== "function") { console.error(`no export ${name}`); process.exit(1); }
         }
         if (!sdk.REPLAYABLE.some(([m, p]) => m === "POST" && p === "/v1/limits/commit")) { console.error("no REPLAYABLE"); process.exit(1); }
-        console.log("exports createClient, isReplayable, REPLAYABLE, verifyWebhook, ApiError, WebhookVerificationError");')
+        console.log("exports createClient, isReplayable, REPLAYABLE, verifyWebhook, WebhookDeduplicator, ApiError, WebhookVerificationError");')
     rm -rf "$consumer"
     echo "==> sdk/python: pip install ./sdk/python into a fresh virtualenv, then its tests"
     venv=$(mktemp -d)

@@ -17,7 +17,9 @@ written by hand.
 from ._client import ApiError, Client, is_replayable
 from ._replayable import REPLAYABLE
 from ._webhooks import (
+    DEDUPLICATION_WINDOW_SECONDS,
     TOLERANCE_SECONDS,
+    WebhookDeduplicator,
     WebhookVerificationError,
     parse_event,
     verify_webhook,
@@ -26,8 +28,10 @@ from ._webhooks import (
 __all__ = [
     "ApiError",
     "Client",
+    "DEDUPLICATION_WINDOW_SECONDS",
     "REPLAYABLE",
     "TOLERANCE_SECONDS",
+    "WebhookDeduplicator",
     "WebhookVerificationError",
     "is_replayable",
     "parse_event",

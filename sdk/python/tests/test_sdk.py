@@ -1,7 +1,7 @@
 """The README's walk-through through the SDK, against the native host on
 loopback; webhooks received, verified and refused when tampered with; the
 hand-written layer's Idempotency-Key, retries of what the gateway replays
-only, and typed errors."""
+only, typed errors and de-duplication of deliveries."""
 
 from __future__ import annotations
 
@@ -15,8 +15,10 @@ import standardwebhooks
 import compliance_gateway
 from compliance_gateway import (
     REPLAYABLE,
+    TOLERANCE_SECONDS,
     ApiError,
     Client,
+    WebhookDeduplicator,
     WebhookVerificationError,
     is_replayable,
     parse_event,
@@ -316,6 +318,52 @@ class Retries(unittest.TestCase):
             self.assertEqual(len(stub.requests), 3)
         finally:
             stub.stop()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class WebhookDeduplication(unittest.TestCase):
+    def test_a_repeated_webhook_id_is_seen_another_is_not(self) -> None:
+        deliveries = WebhookDeduplicator()
+        self.assertFalse(deliveries.seen("msg_1"))
+        self.assertTrue(deliveries.first_time("msg_1"))
+        self.assertFalse(deliveries.first_time("msg_1"), "a repeat")
+        self.assertTrue(deliveries.seen("msg_1"))
+        # the twin: another id is a first time
+        self.assertFalse(deliveries.seen("msg_2"), "seen remembers nothing")
+        self.assertTrue(deliveries.first_time("msg_2"))
+        # a failed handling forgets the id, so its retry is handled
+        deliveries.forget("msg_1")
+        self.assertTrue(deliveries.first_time("msg_1"))
+        with self.assertRaises(TypeError):
+            deliveries.first_time(None)  # type: ignore[arg-type]
+
+    def test_an_id_is_forgotten_once_its_window_has_passed_not_before(self) -> None:
+        clock = Clock()
+        deliveries = WebhookDeduplicator(window_seconds=600, clock=clock)
+        deliveries.first_time("msg_1")
+        clock.now = 599
+        self.assertFalse(deliveries.first_time("msg_1"), "within the window")
+        deliveries.first_time("msg_2")
+        clock.now = 600
+        self.assertEqual(len(deliveries), 1, "msg_1's window has passed, msg_2's has not")
+        self.assertTrue(deliveries.seen("msg_2"))
+        self.assertTrue(deliveries.first_time("msg_1"))
+        with self.assertRaises(ValueError):
+            WebhookDeduplicator(window_seconds=TOLERANCE_SECONDS - 1)
+
+    def test_memory_stays_bounded_past_max_ids_the_oldest_are_forgotten_first(self) -> None:
+        deliveries = WebhookDeduplicator(max_ids=3, clock=Clock())
+        for webhook_id in "abcde":
+            self.assertTrue(deliveries.first_time(webhook_id))
+        self.assertEqual(len(deliveries), 3)
+        self.assertEqual([deliveries.seen(webhook_id) for webhook_id in "abcde"], [False, False, True, True, True])
 
 
 class Package(unittest.TestCase):

@@ -68,5 +68,37 @@ export declare const TOLERANCE_SECONDS: number;
 
 export type HeadersLike = Headers | Map<string, string> | Record<string, string | string[] | undefined>;
 
-/** Verifies one delivery and returns its event, or throws WebhookVerificationError. */
+/**
+ * Verifies one delivery and returns its event, or throws WebhookVerificationError.
+ * The same event may be delivered more than once, with the same webhook-id
+ * (its `event_id`): receivers must deduplicate by it (WebhookDeduplicator).
+ */
 export declare function verifyWebhook(secret: string, headers: HeadersLike, body: string | Uint8Array): WebhookEvent;
+
+/** How long a WebhookDeduplicator remembers an id by default, in seconds: longer than the gateway's retries of one event. */
+export declare const DEDUPLICATION_WINDOW_SECONDS: number;
+
+export interface WebhookDeduplicatorOptions {
+  /** how long an id is remembered after it was first seen; at least TOLERANCE_SECONDS; default DEDUPLICATION_WINDOW_SECONDS */
+  windowSeconds?: number;
+  /** the most ids kept; past it the oldest are forgotten first; default 100 000 */
+  maxIds?: number;
+  /** the clock, in milliseconds; default performance.now */
+  now?: () => number;
+}
+
+/**
+ * The webhook-ids seen within a window, in this process's memory, bounded.
+ * In production with several receivers (or restarts), use a shared store.
+ */
+export declare class WebhookDeduplicator {
+  constructor(options?: WebhookDeduplicatorOptions);
+  /** true the first time `id` is seen within the window, and remembers it; false for a repeat */
+  firstTime(id: string): boolean;
+  /** whether `id` was seen within the window; remembers nothing */
+  seen(id: string): boolean;
+  /** forgets `id`, so that its next delivery is handled (when handling it failed) */
+  forget(id: string): void;
+  /** how many ids are remembered */
+  readonly size: number;
+}

@@ -4,7 +4,8 @@
 // Retry-After for the operations the gateway replays only (src/replayable.js,
 // generated too: GET, HEAD, OPTIONS, PUT, DELETE, and each POST that takes an
 // Idempotency-Key, which such a POST always carries); the error body thrown as
-// ApiError; and Standard Webhooks verification.
+// ApiError; Standard Webhooks verification, and de-duplication of deliveries
+// by webhook-id.
 import createFetchClient from "openapi-fetch";
 import { Webhook, WebhookVerificationError as LibraryVerificationError } from "standardwebhooks";
 
@@ -14,6 +15,12 @@ export { REPLAYABLE };
 
 /** How far a delivery's webhook-timestamp may be from now (the library's own bound). */
 export const TOLERANCE_SECONDS = 5 * 60;
+
+/**
+ * How long a WebhookDeduplicator remembers an id unless told otherwise: longer
+ * than the gateway goes on retrying one event (about three and a half days).
+ */
+export const DEDUPLICATION_WINDOW_SECONDS = 4 * 24 * 60 * 60;
 
 const RETRIED_STATUSES = new Set([429, 503]);
 // requests that may be sent twice without doing twice what they ask, by their method alone
@@ -189,6 +196,12 @@ function plainHeaders(headers) {
  * webhook-signature under the endpoint's whsec_ secret, 5 minutes' tolerance)
  * and returns its event ({event, event_id, timestamp, data}); throws
  * WebhookVerificationError otherwise. Pass the body exactly as received.
+ *
+ * Delivery is at least once: the same event may come again (a retry after a
+ * failed or slow answer, for about three and a half days, or a redelivery),
+ * with the same webhook-id (its event_id) and a fresh timestamp and signature,
+ * so it verifies again. Receivers must deduplicate by webhook-id
+ * (WebhookDeduplicator, or a shared store).
  */
 export function verifyWebhook(secret, headers, body) {
   let event;
@@ -203,4 +216,77 @@ export function verifyWebhook(secret, headers, body) {
     throw new WebhookVerificationError("the body is not an event");
   }
   return event;
+}
+
+/**
+ * Deduplicates deliveries by their webhook-id (the event's `event_id`, the
+ * same on every retry and redelivery of one event), in this process's memory:
+ *
+ *     const deliveries = new WebhookDeduplicator();
+ *     const event = verifyWebhook(secret, headers, body);
+ *     if (!deliveries.firstTime(event.event_id)) return 200; // handled already: acknowledge again
+ *     try { handle(event); } catch (e) { deliveries.forget(event.event_id); return 500; } // so the retry is handled
+ *     return 200;
+ *
+ * An id is remembered for `windowSeconds` after it was first seen (default
+ * DEDUPLICATION_WINDOW_SECONDS, longer than the gateway's retries of one
+ * event; at least TOLERANCE_SECONDS, within which a captured delivery still
+ * verifies), and at most `maxIds` ids are kept: past that the oldest are
+ * forgotten first, so memory stays bounded and a very old id may be handled
+ * again. It holds one process's ids and loses them on restart: in production,
+ * with several receivers or restarts, record ids in a shared store (a unique
+ * key in the database the handling writes to, in the same transaction; or
+ * Redis SET NX with an expiry) instead.
+ */
+export class WebhookDeduplicator {
+  /** id → when it is forgotten (ms of `now`), oldest first */
+  #ids = new Map();
+  #windowMs;
+  #maxIds;
+  #now;
+
+  constructor({ windowSeconds = DEDUPLICATION_WINDOW_SECONDS, maxIds = 100_000, now = () => performance.now() } = {}) {
+    if (!(windowSeconds >= TOLERANCE_SECONDS)) throw new RangeError(`windowSeconds must be at least TOLERANCE_SECONDS (${TOLERANCE_SECONDS})`);
+    if (!(Number.isInteger(maxIds) && maxIds > 0)) throw new RangeError("maxIds must be a positive integer");
+    this.#windowMs = windowSeconds * 1000;
+    this.#maxIds = maxIds;
+    this.#now = now;
+  }
+
+  /** Forgets the ids whose window has passed; returns now. */
+  #expire() {
+    const now = this.#now();
+    for (const [id, until] of this.#ids) {
+      if (until > now) break;
+      this.#ids.delete(id);
+    }
+    return now;
+  }
+
+  /** True the first time `id` is seen within the window, and remembers it; false for a repeat. */
+  firstTime(id) {
+    if (typeof id !== "string" || id === "") throw new TypeError("a webhook-id is a non-empty string");
+    const now = this.#expire();
+    if (this.#ids.has(id)) return false;
+    this.#ids.set(id, now + this.#windowMs);
+    if (this.#ids.size > this.#maxIds) this.#ids.delete(this.#ids.keys().next().value);
+    return true;
+  }
+
+  /** Whether `id` was seen within the window; remembers nothing. */
+  seen(id) {
+    this.#expire();
+    return this.#ids.has(id);
+  }
+
+  /** Forgets `id`, so that its next delivery is handled: when handling it failed. */
+  forget(id) {
+    this.#ids.delete(id);
+  }
+
+  /** How many ids are remembered. */
+  get size() {
+    this.#expire();
+    return this.#ids.size;
+  }
 }

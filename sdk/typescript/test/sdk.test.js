@@ -1,7 +1,7 @@
 // The README's walk-through through the SDK, against the native host on
 // loopback; webhooks received, verified and refused when tampered with; the
 // hand-written layer's Idempotency-Key, retries of what the gateway replays
-// only, and typed errors.
+// only, typed errors and de-duplication of deliveries.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { Webhook } from "standardwebhooks";
@@ -11,7 +11,9 @@ import {
   createClient,
   isReplayable,
   REPLAYABLE,
+  TOLERANCE_SECONDS,
   verifyWebhook,
+  WebhookDeduplicator,
   WebhookVerificationError,
 } from "@compliance-gateway/sdk";
 import { startGateway, startReceiver, startStub } from "./gateway.js";
@@ -278,5 +280,48 @@ describe("retries", () => {
     } finally {
       await stub.stop();
     }
+  });
+});
+
+describe("webhook de-duplication", () => {
+  function clock() {
+    const c = { ms: 0, now: () => c.ms };
+    return c;
+  }
+
+  test("a repeated webhook-id is seen; another is not", () => {
+    const deliveries = new WebhookDeduplicator();
+    assert.equal(deliveries.seen("msg_1"), false);
+    assert.equal(deliveries.firstTime("msg_1"), true);
+    assert.equal(deliveries.firstTime("msg_1"), false, "a repeat");
+    assert.equal(deliveries.seen("msg_1"), true);
+    // the twin: another id is a first time
+    assert.equal(deliveries.seen("msg_2"), false, "seen remembers nothing");
+    assert.equal(deliveries.firstTime("msg_2"), true);
+    // a failed handling forgets the id, so its retry is handled
+    deliveries.forget("msg_1");
+    assert.equal(deliveries.firstTime("msg_1"), true);
+    assert.throws(() => deliveries.firstTime(undefined), TypeError);
+  });
+
+  test("an id is forgotten once its window has passed, not before", () => {
+    const c = clock();
+    const deliveries = new WebhookDeduplicator({ windowSeconds: 600, now: c.now });
+    deliveries.firstTime("msg_1");
+    c.ms = 599_000;
+    assert.equal(deliveries.firstTime("msg_1"), false, "within the window");
+    deliveries.firstTime("msg_2");
+    c.ms = 600_000;
+    assert.equal(deliveries.size, 1, "msg_1's window has passed, msg_2's has not");
+    assert.equal(deliveries.seen("msg_2"), true);
+    assert.equal(deliveries.firstTime("msg_1"), true);
+    assert.throws(() => new WebhookDeduplicator({ windowSeconds: TOLERANCE_SECONDS - 1 }), RangeError);
+  });
+
+  test("memory stays bounded: past maxIds the oldest are forgotten first", () => {
+    const deliveries = new WebhookDeduplicator({ maxIds: 3, now: clock().now });
+    for (const id of ["a", "b", "c", "d", "e"]) assert.equal(deliveries.firstTime(id), true);
+    assert.equal(deliveries.size, 3);
+    assert.deepEqual(["a", "b", "c", "d", "e"].map((id) => deliveries.seen(id)), [false, false, true, true, true]);
   });
 });
