@@ -7,9 +7,11 @@
 #                             (needs target/release/compliance-gateway, or CGW_BINARY)
 #
 # What is generated: sdk/typescript/src/schema.d.ts (openapi-typescript),
-# and sdk/python/compliance_gateway/{api,models,client.py,errors.py,types.py}
-# (openapi-python-client, formatted by its pinned ruff). Everything else in
-# sdk/ is written by hand. Generation is offline once the tools are installed:
+# sdk/python/compliance_gateway/{api,models,client.py,errors.py,types.py}
+# (openapi-python-client, formatted by its pinned ruff), and the table of the
+# operations the gateway replays, which alone the SDKs retry:
+# sdk/typescript/src/replayable.{js,d.ts} and sdk/python/compliance_gateway/_replayable.py
+# (scripts/sdk-replayable.py, python3 only). Everything else in sdk/ is written by hand. Generation is offline once the tools are installed:
 # the TypeScript tools are npm packages pinned in sdk/typescript/package-lock.json,
 # the Python generator a virtualenv in the tools cache ($CGW_TOOLS_CACHE,
 # default ~/.cache/cgw-tools) keyed by sdk/python/generator-requirements.txt.
@@ -24,6 +26,9 @@ py=$root/sdk/python
 package=compliance_gateway
 # the Python generator's output that is committed, in sdk/python/compliance_gateway
 py_generated=(api models client.py errors.py types.py)
+# scripts/sdk-replayable.py's output: sdk/typescript/src/..., sdk/python/compliance_gateway/...
+ts_replayable=(replayable.js replayable.d.ts)
+py_replayable=_replayable.py
 
 die() { echo "sdk: $*" >&2; exit 2; }
 quietly() { # runs a command, showing its output only when it fails
@@ -62,10 +67,11 @@ python_generator() {
   echo "$venv"
 }
 
-# Writes a fresh generation into $1: typescript/src/schema.d.ts and python/compliance_gateway/...
+# Writes a fresh generation into $1: typescript/src/{schema.d.ts,replayable.*} and python/compliance_gateway/...
 generate_into() {
   local out=$1 venv work
   mkdir -p "$out/typescript/src" "$out/python/$package"
+  python3 "$root/scripts/sdk-replayable.py" "$document" "$out"
   npm_packages
   (cd "$ts" && quietly node_modules/.bin/openapi-typescript "$document" --output "$out/typescript/src/schema.d.ts")
   venv=$(python_generator)
@@ -86,11 +92,15 @@ case "${1:-}" in
     trap 'rm -rf "$out"' EXIT
     generate_into "$out"
     cp "$out/typescript/src/schema.d.ts" "$ts/src/schema.d.ts"
+    for item in "${ts_replayable[@]}"; do
+      cp "$out/typescript/src/$item" "$ts/src/$item"
+    done
+    cp "$out/python/$package/$py_replayable" "$py/$package/$py_replayable"
     for item in "${py_generated[@]}"; do
       rm -rf "${py:?}/$package/$item"
       cp -r "$out/python/$package/$item" "$py/$package/"
     done
-    echo "sdk: regenerated sdk/typescript/src/schema.d.ts and sdk/python/$package/{$(IFS=,; echo "${py_generated[*]}")}"
+    echo "sdk: regenerated sdk/typescript/src/{schema.d.ts,$(IFS=,; echo "${ts_replayable[*]}")} and sdk/python/$package/{$(IFS=,; echo "${py_generated[*]}"),$py_replayable}"
     ;;
   check)
     out=$(mktemp -d)
@@ -98,6 +108,10 @@ case "${1:-}" in
     generate_into "$out"
     status=0
     diff -u "$ts/src/schema.d.ts" "$out/typescript/src/schema.d.ts" >"$out/diff" || status=1
+    for item in "${ts_replayable[@]}"; do
+      diff -u "$ts/src/$item" "$out/typescript/src/$item" >>"$out/diff" 2>&1 || status=1
+    done
+    diff -u "$py/$package/$py_replayable" "$out/python/$package/$py_replayable" >>"$out/diff" 2>&1 || status=1
     for item in "${py_generated[@]}"; do
       diff -ru --exclude=__pycache__ "$py/$package/$item" "$out/python/$package/$item" >>"$out/diff" 2>&1 || status=1
     done
@@ -118,10 +132,11 @@ case "${1:-}" in
     consumer=$(mktemp -d)
     (cd "$consumer" && quietly npm init -y && quietly npm install --no-audit --no-fund "$ts" \
       && node --input-type=module -e 'import * as sdk from "@compliance-gateway/sdk";
-        for (const name of ["createClient", "verifyWebhook", "ApiError", "WebhookVerificationError"]) {
+        for (const name of ["createClient", "isReplayable", "verifyWebhook", "WebhookDeduplicator", "ApiError", "WebhookVerificationError"]) {
           if (typeof sdk[name] !== "function") { console.error(`no export ${name}`); process.exit(1); }
         }
-        console.log("exports createClient, verifyWebhook, ApiError, WebhookVerificationError");')
+        if (!sdk.REPLAYABLE.some(([m, p]) => m === "POST" && p === "/v1/limits/commit")) { console.error("no REPLAYABLE"); process.exit(1); }
+        console.log("exports createClient, isReplayable, REPLAYABLE, verifyWebhook, WebhookDeduplicator, ApiError, WebhookVerificationError");')
     rm -rf "$consumer"
     echo "==> sdk/python: pip install ./sdk/python into a fresh virtualenv, then its tests"
     venv=$(mktemp -d)

@@ -465,7 +465,7 @@ async fn a_session_alone_cannot_change_the_password_or_the_authenticator() {
     assert_eq!(status, 401);
     assert_eq!(gateway.password_checks().0, checks + 1);
     let right = code(&created.totp_secret, at + 60);
-    // sent with an Idempotency-Key, as the SDKs send every POST: the new secret is not kept for a replay
+    // sent with an Idempotency-Key (a caller's; the SDKs send none here, issue #46): the new secret is not kept for a replay
     let mut reset = http::Request::builder()
         .method("POST")
         .uri("/v1/admin/people/me/totp")

@@ -1,8 +1,10 @@
 """The Compliance Gateway's Python SDK.
 
 ``compliance_gateway.api`` and ``compliance_gateway.models`` are generated
-from the gateway's OpenAPI document (``scripts/sdk.sh generate``); this
-module and the two beside it that start with ``_`` are written by hand.
+from the gateway's OpenAPI document (``scripts/sdk.sh generate``), and so is
+``_replayable.py``: the operations the gateway replays, which alone the client
+retries on 429 and 503. This module, ``_client.py`` and ``_webhooks.py`` are
+written by hand.
 
     from compliance_gateway import Client
     from compliance_gateway.api.limits import check_deposit
@@ -12,8 +14,27 @@ module and the two beside it that start with ``_`` are written by hand.
     answer = check_deposit.sync(client=client, body=CheckDepositBody(user_id="u-1", amount_cents=15000, currency="USD"))
 """
 
-from ._client import ApiError, Client
-from ._webhooks import TOLERANCE_SECONDS, WebhookVerificationError, parse_event, verify_webhook
+from ._client import ApiError, Client, is_replayable
+from ._replayable import REPLAYABLE
+from ._webhooks import (
+    DEDUPLICATION_WINDOW_SECONDS,
+    TOLERANCE_SECONDS,
+    WebhookDeduplicator,
+    WebhookVerificationError,
+    parse_event,
+    verify_webhook,
+)
 
-__all__ = ["ApiError", "Client", "TOLERANCE_SECONDS", "WebhookVerificationError", "parse_event", "verify_webhook"]
+__all__ = [
+    "ApiError",
+    "Client",
+    "DEDUPLICATION_WINDOW_SECONDS",
+    "REPLAYABLE",
+    "TOLERANCE_SECONDS",
+    "WebhookDeduplicator",
+    "WebhookVerificationError",
+    "is_replayable",
+    "parse_event",
+    "verify_webhook",
+]
 __version__ = "1.0.0"

@@ -1,7 +1,9 @@
 """The hand-written layer over the generated client: a client made from a
-base URL and a key, an ``Idempotency-Key`` on every POST, retries of 429 and
-503 honouring ``Retry-After`` for idempotent requests only, and the error
-body raised as :class:`ApiError`."""
+base URL and a key; retries of 429 and 503 honouring ``Retry-After`` for the
+operations the gateway replays only (``_replayable.py``, generated from the
+OpenAPI document: GET, HEAD, OPTIONS, PUT, DELETE, and each POST that takes an
+``Idempotency-Key``, which such a POST always carries); and the error body
+raised as :class:`ApiError`."""
 
 from __future__ import annotations
 
@@ -13,11 +15,51 @@ from typing import Any
 
 import httpx
 
+from ._replayable import PATHS, REPLAYABLE
 from .client import AuthenticatedClient
 
 RETRIED_STATUSES = frozenset({429, 503})
-# requests that may be sent twice without doing twice what they ask
+# requests that may be sent twice without doing twice what they ask, by their method alone
+# (scripts/sdk-replayable.py lists their operations in REPLAYABLE with the POSTs that take a key)
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+_REPLAYABLE = frozenset(REPLAYABLE)
+_TEMPLATES = tuple((path, tuple(path.split("/")[1:])) for path in PATHS)
+
+
+def _templates_of(path: str) -> list[str]:
+    """The document's templates a concrete path resolves to, as the gateway's
+    router resolves it: the matching template with the most fixed segments
+    (``/v1/limits/check`` over ``/v1/limits/{limit_id}``), a ``{param}``
+    matching one non-empty segment, one trailing slash ignored. More than one
+    on a tie, none for a path the document does not have."""
+    trimmed = path[:-1] if len(path) > 1 and path.endswith("/") else path
+    if not trimmed.startswith("/"):
+        return []
+    segments = trimmed.split("/")[1:]
+    if "" in segments:
+        return []
+    best: list[str] = []
+    best_fixed = -1
+    for template, parts in _TEMPLATES:
+        if len(parts) != len(segments):
+            continue
+        fixed = [part for part in parts if not part.startswith("{")]
+        if any(not part.startswith("{") and part != segment for part, segment in zip(parts, segments)):
+            continue
+        if len(fixed) > best_fixed:
+            best, best_fixed = [], len(fixed)
+        if len(fixed) == best_fixed:
+            best.append(template)
+    return best
+
+
+def is_replayable(method: str, path: str) -> bool:
+    """Whether the gateway replays this request, so that it may be sent again:
+    its method and concrete path (such as ``/v1/webhooks/wh_1/rotate-secret``,
+    below the base URL, without the query) resolve to an operation of
+    ``REPLAYABLE``. A path the document does not have is not replayable."""
+    templates = _templates_of(path)
+    return bool(templates) and all((method.upper(), template) in _REPLAYABLE for template in templates)
 
 
 class ApiError(Exception):
@@ -60,18 +102,24 @@ def _error_of(response: httpx.Response) -> ApiError:
     return ApiError(response.status_code, f"http_{response.status_code}", text, response.headers.get("x-request-id"), _retry_after(response))
 
 
-def _prepare(request: httpx.Request) -> bool:
-    """Adds an Idempotency-Key to a POST that has none; says whether the request may be retried."""
-    if request.method == "POST" and "idempotency-key" not in request.headers:
-        request.headers["Idempotency-Key"] = str(uuid.uuid4())
-    # A POST with an Idempotency-Key is idempotent: a repeat answers the first answer.
-    return request.method in IDEMPOTENT_METHODS or (request.method == "POST" and "idempotency-key" in request.headers)
-
-
 class _Policy:
-    def __init__(self, retries: int, max_retry_wait: float):
+    def __init__(self, retries: int, max_retry_wait: float, base_path: str):
         self.retries = retries
         self.max_retry_wait = max_retry_wait
+        # the base URL's path, without its trailing slashes: "" for none
+        self.base_path = base_path.rstrip("/")
+
+    def prepare(self, request: httpx.Request) -> bool:
+        """Says whether the request may be retried: whether the gateway replays it.
+        Adds an Idempotency-Key to a replayable POST that has none, and to no other."""
+        path = request.url.raw_path.split(b"?", 1)[0].decode("ascii")
+        if self.base_path and path.startswith(self.base_path + "/"):
+            path = path[len(self.base_path) :]
+        retryable = is_replayable(request.method, path)
+        # A replayable POST is one that takes an Idempotency-Key: with it, a repeat answers the first answer.
+        if retryable and request.method not in IDEMPOTENT_METHODS and "idempotency-key" not in request.headers:
+            request.headers["Idempotency-Key"] = str(uuid.uuid4())
+        return retryable
 
     def wait(self, response: httpx.Response, attempt: int, retryable: bool) -> float | None:
         """How long to wait before trying again, or None to give the answer."""
@@ -89,7 +137,7 @@ class _Transport(httpx.BaseTransport):
         self.policy = policy
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        retryable = _prepare(request)
+        retryable = self.policy.prepare(request)
         attempt = 0
         while True:
             response = self.inner.handle_request(request)
@@ -110,7 +158,7 @@ class _AsyncTransport(httpx.AsyncBaseTransport):
         self.policy = policy
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        retryable = _prepare(request)
+        retryable = self.policy.prepare(request)
         attempt = 0
         while True:
             response = await self.inner.handle_async_request(request)
@@ -141,11 +189,19 @@ class Client(AuthenticatedClient):
     """A client of the Compliance Gateway: pass it as ``client=`` to any operation
     of ``compliance_gateway.api``.
 
-    Every POST carries an ``Idempotency-Key`` (a fresh UUID unless the call
-    gives one). A 429 or 503 answer to an idempotent request (GET, PUT,
-    DELETE, or a POST with its key) is retried up to ``retries`` times after
-    the ``Retry-After`` it gives (at most ``max_retry_wait`` seconds). An
-    answer with the error body raises :class:`ApiError`.
+    A 429 or 503 answer is retried, up to ``retries`` times after the
+    ``Retry-After`` it gives (at most ``max_retry_wait`` seconds), only for an
+    operation the gateway replays (:func:`is_replayable`, ``REPLAYABLE``): a
+    GET, HEAD, OPTIONS, PUT or DELETE, or a POST whose operation takes an
+    ``Idempotency-Key``. Such a POST carries one (a fresh UUID unless the call
+    gives ``idempotency_key=``), the same on every retry, so a repeat answers
+    the first answer. Any other POST (``create_webhook``,
+    ``rotate_webhook_secret``, ``create_tenant``, ``create_key``, ...) is done
+    again when repeated: it is never retried, its 429 or 503 raises
+    :class:`ApiError` at once (with ``retry_after``), and it gets no
+    ``Idempotency-Key``, since the gateway ignores one there (a key the call
+    sends in its headers is sent as given, and protects nothing). An answer
+    with the error body raises :class:`ApiError`.
     """
 
     def __init__(
@@ -165,7 +221,7 @@ class Client(AuthenticatedClient):
             raise ValueError("api_key is required")
         kwargs.setdefault("timeout", httpx.Timeout(timeout))
         super().__init__(base_url=base_url.rstrip("/"), token=token, **kwargs)
-        policy = _Policy(retries, max_retry_wait)
+        policy = _Policy(retries, max_retry_wait, httpx.URL(self._base_url).raw_path.split(b"?", 1)[0].decode("ascii"))
         headers = {**self._headers, self.auth_header_name: f"{self.prefix} {self.token}" if self.prefix else self.token}
         common: dict[str, Any] = dict(
             base_url=self._base_url,

@@ -107,6 +107,8 @@ class Stub:
 
     def __init__(self, script: list[tuple[int, dict[str, str]]]) -> None:
         self.requests: list[tuple[str, dict[str, str]]] = []
+        #: the path (and query) of each request, in the order of ``requests``
+        self.paths: list[str] = []
         stub = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -114,6 +116,7 @@ class Stub:
                 length = int(self.headers.get("content-length", "0"))
                 if length:
                     self.rfile.read(length)
+                stub.paths.append(self.path)
                 stub.requests.append((self.command, {k.lower(): v for k, v in self.headers.items()}))
                 status, headers = script[min(len(stub.requests), len(script)) - 1]
                 body = b'{"ok":true}' if status < 400 else b'{"error":"rate_limited","message":"slow down","request_id":"req_stub"}'

@@ -1,6 +1,7 @@
 """The README's walk-through through the SDK, against the native host on
 loopback; webhooks received, verified and refused when tampered with; the
-hand-written layer's Idempotency-Key, retries and typed errors."""
+hand-written layer's Idempotency-Key, retries of what the gateway replays
+only, typed errors and de-duplication of deliveries."""
 
 from __future__ import annotations
 
@@ -12,11 +13,21 @@ import unittest
 import standardwebhooks
 
 import compliance_gateway
-from compliance_gateway import ApiError, Client, WebhookVerificationError, parse_event, verify_webhook
+from compliance_gateway import (
+    REPLAYABLE,
+    TOLERANCE_SECONDS,
+    ApiError,
+    Client,
+    WebhookDeduplicator,
+    WebhookVerificationError,
+    is_replayable,
+    parse_event,
+    verify_webhook,
+)
 from compliance_gateway.api.admin import create_tenant
 from compliance_gateway.api.limits import check_deposit, list_limits, set_limit
 from compliance_gateway.api.sanctions import screen_user
-from compliance_gateway.api.webhooks import create_webhook
+from compliance_gateway.api.webhooks import create_webhook, rotate_webhook_secret
 from compliance_gateway.models import (
     CheckDepositBody,
     CreateTenantBody,
@@ -194,7 +205,7 @@ class Retries(unittest.TestCase):
         try:
             client = self.enterContext(Client(base_url=stub.base_url, api_key="k"))
             started = time.monotonic()
-            response = client.get_httpx_client().post("/v1/anything", json={})
+            response = client.get_httpx_client().post("/v1/limits/check", json={})
             self.assertEqual(response.status_code, 200)
             self.assertGreaterEqual(time.monotonic() - started, 0.9, "Retry-After was not honoured")
             keys = [headers.get("idempotency-key") for _, headers in stub.requests]
@@ -204,6 +215,72 @@ class Retries(unittest.TestCase):
             self.assertEqual(stub.requests[0][1]["authorization"], "Bearer k")
         finally:
             stub.stop()
+
+    def test_a_post_the_gateway_does_not_replay_is_sent_once_without_a_key_and_its_503_raised(self) -> None:
+        calls = [
+            ("/v1/webhooks/wh_1/rotate-secret", lambda client: rotate_webhook_secret.sync("wh_1", client=client)),
+            (
+                "/v1/admin/tenants",
+                lambda client: create_tenant.sync(client=client, body=CreateTenantBody(name="acme", environment=Environment.SANDBOX)),
+            ),
+        ]
+        for path, call in calls:
+            with self.subTest(path=path):
+                stub = Stub([(503, {"retry-after": "0"}), (200, {})])
+                try:
+                    with self.assertRaises(ApiError) as raised:
+                        call(self.enterContext(Client(base_url=stub.base_url, api_key="k")))
+                    self.assertEqual((raised.exception.status, raised.exception.retry_after), (503, 0))
+                    self.assertEqual(stub.paths, [path], "retried")
+                    self.assertNotIn("idempotency-key", stub.requests[0][1], "a key the gateway ignores")
+                finally:
+                    stub.stop()
+
+    def test_the_twin_a_post_the_gateway_replays_is_retried_with_the_same_key(self) -> None:
+        stub = Stub([(503, {"retry-after": "0"}), (200, {})])
+        try:
+            client = self.enterContext(Client(base_url=stub.base_url, api_key="k"))
+            response = client.get_httpx_client().post("/v1/limits/commit", json={})
+            self.assertEqual(response.status_code, 200)
+            self.assertEqual(stub.paths, ["/v1/limits/commit", "/v1/limits/commit"])
+            keys = [headers.get("idempotency-key") for _, headers in stub.requests]
+            self.assertTrue(keys[0])
+            self.assertEqual(keys[0], keys[1])
+        finally:
+            stub.stop()
+
+    def test_below_a_base_url_with_a_path_the_path_is_matched_from_the_apis_root(self) -> None:
+        stub = Stub([(503, {"retry-after": "0"}), (200, {}), (503, {"retry-after": "0"}), (200, {})])
+        try:
+            client = self.enterContext(Client(base_url=f"{stub.base_url}/gateway/", api_key="k")).get_httpx_client()
+            self.assertEqual(client.post("/v1/limits/commit", json={}).status_code, 200)
+            self.assertEqual(stub.paths, ["/gateway/v1/limits/commit", "/gateway/v1/limits/commit"])
+            # the twin: a POST that is not replayed, with a key the call gives, is sent once with it
+            with self.assertRaises(ApiError):
+                client.post("/v1/webhooks", json={}, headers={"Idempotency-Key": "mine"})
+            self.assertEqual(len(stub.requests), 3)
+            self.assertEqual(stub.requests[2][1]["idempotency-key"], "mine")
+        finally:
+            stub.stop()
+
+    def test_the_table_holds_the_operations_the_gateway_replays_and_only_those(self) -> None:
+        self.assertIn(("POST", "/v1/limits/commit"), REPLAYABLE)
+        self.assertIn(("GET", "/v1/health"), REPLAYABLE)
+        self.assertIn(("DELETE", "/v1/webhooks/{webhook_id}"), REPLAYABLE)
+        self.assertNotIn(("POST", "/v1/webhooks/{webhook_id}/rotate-secret"), REPLAYABLE)
+        self.assertNotIn(("POST", "/v1/admin/tenants"), REPLAYABLE)
+        self.assertNotIn(("POST", "/v1/webhooks"), REPLAYABLE)
+        # concrete paths resolve to their templates as the gateway's router does
+        self.assertTrue(is_replayable("POST", "/v1/limits/commit"))
+        self.assertTrue(is_replayable("POST", "/v1/limits/check/"), "one trailing slash is ignored")
+        self.assertTrue(is_replayable("DELETE", "/v1/limits/lim_1"))
+        self.assertTrue(is_replayable("post", "/v1/webhooks/wh_1/enable"))
+        self.assertTrue(is_replayable("POST", "/v1/webhooks/deliveries/d_1/redeliver"))
+        self.assertFalse(is_replayable("POST", "/v1/webhooks/wh_1/rotate-secret"))
+        self.assertFalse(is_replayable("POST", "/v1/webhooks/wh_1/rotate-secret/x"), "a {param} is one segment")
+        self.assertFalse(is_replayable("POST", "/v1/webhooks//enable"), "a {param} is not empty")
+        self.assertFalse(is_replayable("POST", "/v1/limits/lim_1"), "the path's template has no POST")
+        self.assertFalse(is_replayable("GET", "/v1/no-such-path"), "a path the document does not have")
 
     def test_a_get_is_retried_after_429(self) -> None:
         stub = Stub([(429, {"retry-after": "0"}), (429, {"retry-after": "0"}), (200, {})])
@@ -241,6 +318,52 @@ class Retries(unittest.TestCase):
             self.assertEqual(len(stub.requests), 3)
         finally:
             stub.stop()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class WebhookDeduplication(unittest.TestCase):
+    def test_a_repeated_webhook_id_is_seen_another_is_not(self) -> None:
+        deliveries = WebhookDeduplicator()
+        self.assertFalse(deliveries.seen("msg_1"))
+        self.assertTrue(deliveries.first_time("msg_1"))
+        self.assertFalse(deliveries.first_time("msg_1"), "a repeat")
+        self.assertTrue(deliveries.seen("msg_1"))
+        # the twin: another id is a first time
+        self.assertFalse(deliveries.seen("msg_2"), "seen remembers nothing")
+        self.assertTrue(deliveries.first_time("msg_2"))
+        # a failed handling forgets the id, so its retry is handled
+        deliveries.forget("msg_1")
+        self.assertTrue(deliveries.first_time("msg_1"))
+        with self.assertRaises(TypeError):
+            deliveries.first_time(None)  # type: ignore[arg-type]
+
+    def test_an_id_is_forgotten_once_its_window_has_passed_not_before(self) -> None:
+        clock = Clock()
+        deliveries = WebhookDeduplicator(window_seconds=600, clock=clock)
+        deliveries.first_time("msg_1")
+        clock.now = 599
+        self.assertFalse(deliveries.first_time("msg_1"), "within the window")
+        deliveries.first_time("msg_2")
+        clock.now = 600
+        self.assertEqual(len(deliveries), 1, "msg_1's window has passed, msg_2's has not")
+        self.assertTrue(deliveries.seen("msg_2"))
+        self.assertTrue(deliveries.first_time("msg_1"))
+        with self.assertRaises(ValueError):
+            WebhookDeduplicator(window_seconds=TOLERANCE_SECONDS - 1)
+
+    def test_memory_stays_bounded_past_max_ids_the_oldest_are_forgotten_first(self) -> None:
+        deliveries = WebhookDeduplicator(max_ids=3, clock=Clock())
+        for webhook_id in "abcde":
+            self.assertTrue(deliveries.first_time(webhook_id))
+        self.assertEqual(len(deliveries), 3)
+        self.assertEqual([deliveries.seen(webhook_id) for webhook_id in "abcde"], [False, False, True, True, True])
 
 
 class Package(unittest.TestCase):

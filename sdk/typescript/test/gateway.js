@@ -89,7 +89,7 @@ export async function startStub(script) {
   const server = http.createServer((req, res) => {
     req.resume();
     req.on("end", () => {
-      requests.push({ method: req.method, headers: req.headers });
+      requests.push({ method: req.method, url: req.url, headers: req.headers });
       const [status, headers] = script[Math.min(requests.length, script.length) - 1];
       const body = status < 400 ? '{"ok":true}' : '{"error":"rate_limited","message":"slow down","request_id":"req_stub"}';
       res.writeHead(status, { ...headers, "content-type": "application/json" }).end(body);

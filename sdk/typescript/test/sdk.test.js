@@ -1,11 +1,21 @@
 // The README's walk-through through the SDK, against the native host on
 // loopback; webhooks received, verified and refused when tampered with; the
-// hand-written layer's Idempotency-Key, retries and typed errors.
+// hand-written layer's Idempotency-Key, retries of what the gateway replays
+// only, typed errors and de-duplication of deliveries.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { Webhook } from "standardwebhooks";
 
-import { ApiError, createClient, verifyWebhook, WebhookVerificationError } from "@compliance-gateway/sdk";
+import {
+  ApiError,
+  createClient,
+  isReplayable,
+  REPLAYABLE,
+  TOLERANCE_SECONDS,
+  verifyWebhook,
+  WebhookDeduplicator,
+  WebhookVerificationError,
+} from "@compliance-gateway/sdk";
 import { startGateway, startReceiver, startStub } from "./gateway.js";
 
 let gateway;
@@ -159,6 +169,79 @@ describe("retries", () => {
     }
   });
 
+  test("a POST the gateway does not replay is sent once, without a key, and its 503 thrown at once", async () => {
+    const calls = [
+      ["/v1/webhooks/wh_1/rotate-secret", (client) => client.POST("/v1/webhooks/{webhook_id}/rotate-secret", { params: { path: { webhook_id: "wh_1" } } })],
+      ["/v1/admin/tenants", (client) => client.POST("/v1/admin/tenants", { body: { name: "acme", environment: "sandbox" } })],
+    ];
+    for (const [path, call] of calls) {
+      const stub = await startStub([[503, { "retry-after": "0" }], [200, {}]]);
+      try {
+        await assert.rejects(call(createClient({ baseUrl: stub.baseUrl, apiKey: "k" })), (e) => e instanceof ApiError && e.status === 503 && e.retryAfter === 0, path);
+        assert.equal(stub.requests.length, 1, `${path} was retried`);
+        assert.equal(stub.requests[0].url, path);
+        assert.equal(stub.requests[0].headers["idempotency-key"], undefined, `${path} got a key the gateway ignores`);
+      } finally {
+        await stub.stop();
+      }
+    }
+  });
+
+  test("the twin: a POST the gateway replays is retried with the same key", async () => {
+    const stub = await startStub([[503, { "retry-after": "0" }], [200, {}]]);
+    try {
+      const { response } = await createClient({ baseUrl: stub.baseUrl, apiKey: "k" }).POST("/v1/limits/commit", {
+        body: { user_id: "u-1", amount_cents: 500, currency: "USD", transaction_id: "tx-1" },
+      });
+      assert.equal(response.status, 200);
+      assert.deepEqual(stub.requests.map((r) => r.url), ["/v1/limits/commit", "/v1/limits/commit"]);
+      const keys = stub.requests.map((r) => r.headers["idempotency-key"]);
+      assert.ok(keys[0]);
+      assert.equal(keys[0], keys[1]);
+    } finally {
+      await stub.stop();
+    }
+  });
+
+  test("below a base URL with a path, the path is matched from the API's root", async () => {
+    const stub = await startStub([[503, { "retry-after": "0" }], [200, {}], [503, { "retry-after": "0" }], [200, {}]]);
+    try {
+      const client = createClient({ baseUrl: `${stub.baseUrl}/gateway/`, apiKey: "k" });
+      await client.POST("/v1/limits/commit", { body: { user_id: "u-1", amount_cents: 500, currency: "USD", transaction_id: "tx-1" } });
+      assert.deepEqual(stub.requests.map((r) => r.url), ["/gateway/v1/limits/commit", "/gateway/v1/limits/commit"]);
+      // the twin: a POST that is not replayed, with a key the call gives, is sent once with it
+      await assert.rejects(
+        client.POST("/v1/webhooks", { body: { url: "https://example.com/hooks" }, headers: { "Idempotency-Key": "mine" } }),
+        (e) => e instanceof ApiError && e.status === 503,
+      );
+      assert.equal(stub.requests.length, 3);
+      assert.equal(stub.requests[2].headers["idempotency-key"], "mine");
+    } finally {
+      await stub.stop();
+    }
+  });
+
+  test("the table holds the operations the gateway replays, and only those", () => {
+    const has = (method, path) => REPLAYABLE.some(([m, p]) => m === method && p === path);
+    assert.ok(has("POST", "/v1/limits/commit"));
+    assert.ok(has("GET", "/v1/health"));
+    assert.ok(has("DELETE", "/v1/webhooks/{webhook_id}"));
+    assert.ok(!has("POST", "/v1/webhooks/{webhook_id}/rotate-secret"));
+    assert.ok(!has("POST", "/v1/admin/tenants"));
+    assert.ok(!has("POST", "/v1/webhooks"));
+    // concrete paths resolve to their templates as the gateway's router does
+    assert.equal(isReplayable("POST", "/v1/limits/commit"), true);
+    assert.equal(isReplayable("POST", "/v1/limits/check/"), true, "one trailing slash is ignored");
+    assert.equal(isReplayable("DELETE", "/v1/limits/lim_1"), true);
+    assert.equal(isReplayable("post", "/v1/webhooks/wh_1/enable"), true);
+    assert.equal(isReplayable("POST", "/v1/webhooks/deliveries/d_1/redeliver"), true);
+    assert.equal(isReplayable("POST", "/v1/webhooks/wh_1/rotate-secret"), false);
+    assert.equal(isReplayable("POST", "/v1/webhooks/wh_1/rotate-secret/x"), false, "a {param} is one segment");
+    assert.equal(isReplayable("POST", "/v1/webhooks//enable"), false, "a {param} is not empty");
+    assert.equal(isReplayable("POST", "/v1/limits/lim_1"), false, "the path's template has no POST");
+    assert.equal(isReplayable("GET", "/v1/no-such-path"), false, "a path the document does not have");
+  });
+
   test("a GET is retried after 429", async () => {
     const stub = await startStub([[429, { "retry-after": "0" }], [429, { "retry-after": "0" }], [200, {}]]);
     try {
@@ -197,5 +280,48 @@ describe("retries", () => {
     } finally {
       await stub.stop();
     }
+  });
+});
+
+describe("webhook de-duplication", () => {
+  function clock() {
+    const c = { ms: 0, now: () => c.ms };
+    return c;
+  }
+
+  test("a repeated webhook-id is seen; another is not", () => {
+    const deliveries = new WebhookDeduplicator();
+    assert.equal(deliveries.seen("msg_1"), false);
+    assert.equal(deliveries.firstTime("msg_1"), true);
+    assert.equal(deliveries.firstTime("msg_1"), false, "a repeat");
+    assert.equal(deliveries.seen("msg_1"), true);
+    // the twin: another id is a first time
+    assert.equal(deliveries.seen("msg_2"), false, "seen remembers nothing");
+    assert.equal(deliveries.firstTime("msg_2"), true);
+    // a failed handling forgets the id, so its retry is handled
+    deliveries.forget("msg_1");
+    assert.equal(deliveries.firstTime("msg_1"), true);
+    assert.throws(() => deliveries.firstTime(undefined), TypeError);
+  });
+
+  test("an id is forgotten once its window has passed, not before", () => {
+    const c = clock();
+    const deliveries = new WebhookDeduplicator({ windowSeconds: 600, now: c.now });
+    deliveries.firstTime("msg_1");
+    c.ms = 599_000;
+    assert.equal(deliveries.firstTime("msg_1"), false, "within the window");
+    deliveries.firstTime("msg_2");
+    c.ms = 600_000;
+    assert.equal(deliveries.size, 1, "msg_1's window has passed, msg_2's has not");
+    assert.equal(deliveries.seen("msg_2"), true);
+    assert.equal(deliveries.firstTime("msg_1"), true);
+    assert.throws(() => new WebhookDeduplicator({ windowSeconds: TOLERANCE_SECONDS - 1 }), RangeError);
+  });
+
+  test("memory stays bounded: past maxIds the oldest are forgotten first", () => {
+    const deliveries = new WebhookDeduplicator({ maxIds: 3, now: clock().now });
+    for (const id of ["a", "b", "c", "d", "e"]) assert.equal(deliveries.firstTime(id), true);
+    assert.equal(deliveries.size, 3);
+    assert.deepEqual(["a", "b", "c", "d", "e"].map((id) => deliveries.seen(id)), [false, false, true, true, true]);
   });
 });
