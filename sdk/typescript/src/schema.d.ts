@@ -1276,7 +1276,10 @@ export interface paths {
         /** the tenant's sandbox clock */
         get: operations["getSandboxClock"];
         put?: never;
-        /** move the tenant's sandbox clock forward */
+        /**
+         * move the tenant's sandbox clock forward
+         * @description Every date of the tenant's players runs on this clock: limit cool-offs and windows, review deadlines, erasure jobs' held classes and the retention periods that start them. The scheduled work moves each on when the tenant's clock reaches it.
+         */
         post: operations["advanceSandboxClock"];
         delete?: never;
         options?: never;

@@ -111,6 +111,10 @@ def sync_detailed(
 ) -> Response[AdvanceSandboxClockResponse200 | Error]:
     """move the tenant's sandbox clock forward
 
+     Every date of the tenant's players runs on this clock: limit cool-offs and windows, review
+    deadlines, erasure jobs' held classes and the retention periods that start them. The scheduled work
+    moves each on when the tenant's clock reaches it.
+
     Args:
         idempotency_key (str | Unset):
         body (AdvanceSandboxClockBody): The body of `POST /v1/sandbox/clock`.
@@ -143,6 +147,10 @@ def sync(
 ) -> AdvanceSandboxClockResponse200 | Error | None:
     """move the tenant's sandbox clock forward
 
+     Every date of the tenant's players runs on this clock: limit cool-offs and windows, review
+    deadlines, erasure jobs' held classes and the retention periods that start them. The scheduled work
+    moves each on when the tenant's clock reaches it.
+
     Args:
         idempotency_key (str | Unset):
         body (AdvanceSandboxClockBody): The body of `POST /v1/sandbox/clock`.
@@ -169,6 +177,10 @@ async def asyncio_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[AdvanceSandboxClockResponse200 | Error]:
     """move the tenant's sandbox clock forward
+
+     Every date of the tenant's players runs on this clock: limit cool-offs and windows, review
+    deadlines, erasure jobs' held classes and the retention periods that start them. The scheduled work
+    moves each on when the tenant's clock reaches it.
 
     Args:
         idempotency_key (str | Unset):
@@ -199,6 +211,10 @@ async def asyncio(
     idempotency_key: str | Unset = UNSET,
 ) -> AdvanceSandboxClockResponse200 | Error | None:
     """move the tenant's sandbox clock forward
+
+     Every date of the tenant's players runs on this clock: limit cool-offs and windows, review
+    deadlines, erasure jobs' held classes and the retention periods that start them. The scheduled work
+    moves each on when the tenant's clock reaches it.
 
     Args:
         idempotency_key (str | Unset):
