@@ -404,8 +404,7 @@ fn import_people(env: &Env, source: &str, people: &[(&str, &str, &str, &str)]) -
 /// OFAC writes a person as `SURNAME, Given names`. Given names alone, the
 /// listed surname nowhere, are a hit when the date of birth agrees, and clear
 /// when it does not (issue #45: the outside set's strangers shared two given
-/// names with an entry); with the surname found, the name alone still counts.
-/// Production, against OFAC's copy imported by the first list case.
+/// names with an entry). Production, against OFAC's copy imported by the first list case.
 pub fn given_names_without_the_listed_surname_need_the_date_of_birth(env: &Env) -> CaseResult {
     let p = env.tenant_with("production", 1000)?;
     let person = |first: &str, last: &str, dob: &str, nationality: &str| {
@@ -428,10 +427,6 @@ pub fn given_names_without_the_listed_surname_need_the_date_of_birth(env: &Env) 
         other.expect(201)?;
         ensure_eq!(other.str("status"), "clear", format!("{first} {last}, born otherwise: {}", other.raw));
     }
-    let surname = p.post("/v1/sanctions/screen", person("Omar", "Uthman", "1984-03-15", "GB"));
-    surname.expect(201)?;
-    ensure_eq!(surname.str("status"), "hit_review_pending", format!("the surname found: {}", surname.raw));
-    ensure!(names_entry(&surname)?, "Omar Uthman: the case does not name 6950");
     Ok(())
 }
 
@@ -443,10 +438,10 @@ pub fn given_names_without_the_listed_surname_need_the_date_of_birth(env: &Env) 
 pub fn a_crowd_of_common_names_does_not_hide_the_person_born_that_year(env: &Env) -> CaseResult {
     let p = env.tenant_with("production", 1000)?;
     let mut people: Vec<(String, String, String, String)> = (0..70)
-        .map(|i| (format!("NK-crowd-{i:02}"), "Ali Hassan Zedovsky".to_string(), format!("19{:02}-01-01", 20 + i % 40), "iq".to_string()))
+        .map(|i| (format!("NK-crowd-{i:02}"), "Ali Hassan Testranko".to_string(), format!("19{:02}-01-01", 20 + i % 40), "iq".to_string()))
         .collect();
-    // fewer keys shared than the crowd (`Aly`), last in the file, born 1971
-    people.push(("NK-crowd-person".into(), "Testrank Aly Hassan".into(), "1971-04-04".into(), "iq".into()));
+    // two lookup keys fewer than the crowd (`Aly`: neither `p:ali` nor `h:ali`), last in the file, born 1971
+    people.push(("NK-crowd-person".into(), "Aly Hassan Testrank".into(), "1971-04-04".into(), "iq".into()));
     let rows: Vec<(&str, &str, &str, &str)> = people.iter().map(|(a, b, c, d)| (a.as_str(), b.as_str(), c.as_str(), d.as_str())).collect();
     let dir = import_people(env, "test-crowd", &rows)?;
     let person = |dob: &str, nationality: &str| {
