@@ -278,7 +278,8 @@ fn the_claim_checker_catches_an_unclaimed_user_write() {
 /// through every path that writes a user's state (signup, limits set, raised,
 /// cancelled and activated, deposits, withdrawals and their checks, manual
 /// and vendor reviews, expiries, a case's review directly and through the
-/// case model, re-screens) claims it.
+/// case model, re-screens, a close, an erasure asked and one unasked, and
+/// the sweep's redaction years on) claims it.
 #[tokio::test]
 async fn every_write_to_a_users_state_claims_the_user() {
     let h = host().await;
@@ -332,10 +333,22 @@ async fn every_write_to_a_users_state_claims_the_user() {
     // the due work: the raised limit goes live, the untouched check is abandoned, and a quarter on, everyone is screened again
     let cash = json!({ "transaction_id": "aml-1", "user_id": "u-1", "event_type": "deposit", "amount_cents": 1_000_001, "currency": "USD", "payment_method": "cash" });
     ok(call(gw, key, "POST", "/v1/aml/event", cash).await, 202);
+    // the end of a relationship, an erasure asked (held), and one the sweep opens unasked, years on
+    ok(call(gw, key, "POST", "/v1/sanctions/screen", person("u-gone", "Ed")).await, 201);
+    ok(call(gw, key, "POST", "/v1/users/u-gone/close", json!({})).await, 200);
+    ok(call(gw, key, "POST", "/v1/sanctions/screen", person("u-asked", "Flo")).await, 201);
+    ok(call(gw, key, "POST", "/v1/users/u-asked/erasure", json!({})).await, 202);
     ok(call(gw, key, "POST", "/v1/sandbox/clock", json!({ "advance_seconds": 40 * 86_400 })).await, 200);
     ok(call(gw, key, "POST", "/v1/sandbox/clock", json!({ "advance_seconds": 60 * 86_400 })).await, 200);
+    for _ in 0..2 {
+        ok(call(gw, key, "POST", "/v1/sandbox/clock", json!({ "advance_seconds": 3_650 * 86_400 })).await, 200);
+    }
 
     let batches = h.store.committed.lock().unwrap().clone();
+    let erasing = |sql: &str| batches.iter().flatten().filter(|s| s.sql.split_whitespace().collect::<Vec<_>>().join(" ").starts_with(sql)).count();
+    assert!(erasing("UPDATE users SET closed_at") >= 2, "the walk closed no relationship");
+    assert!(erasing("UPDATE users SET restricted_at") >= 1, "the walk restricted no player");
+    assert!(erasing("UPDATE users SET email = ?4, first_name = ''") >= 1, "the sweep redacted no player");
     let written: std::collections::BTreeSet<&str> = batches.iter().flatten().filter_map(|s| user_table_written(s.sql)).collect();
     assert_eq!(written.len(), USER_TABLES.len(), "the walk must write every user table: {written:?}");
     let rescreened = batches.iter().flatten().filter(|s| s.sql.contains("last_screened_at = ?") && s.sql.starts_with("UPDATE users")).count();

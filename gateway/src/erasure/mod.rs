@@ -305,6 +305,8 @@ struct Opened {
     erasure_id: String,
     relationship_end: i64,
     hash_key: String,
+    /// the player's row version after the opening's write (its close claimed it)
+    user_version: i64,
 }
 
 /// The first write of a new job: stored `validating` with the end of the
@@ -317,9 +319,16 @@ fn open_job(gw: &Gateway, owner: &Owner<'_>, user_id: &str, subject: &store::Sub
         (None, RequestedBy::Operator | RequestedBy::Admin) => now,
         (None, RequestedBy::Retention) => subject.last_active_at.saturating_add(table.inactivity_seconds),
     };
-    let opened = Opened { erasure_id: gw.new_id("era"), relationship_end, hash_key: hex::encode(gw.ids.random_bytes(32)) };
+    let closes = subject.ended_at().is_none() && by != RequestedBy::Retention;
+    let opened = Opened {
+        erasure_id: gw.new_id("era"),
+        relationship_end,
+        hash_key: hex::encode(gw.ids.random_bytes(32)),
+        user_version: subject.version + i64::from(closes),
+    };
     let mut statements = Vec::new();
-    if subject.ended_at().is_none() && by != RequestedBy::Retention {
+    if closes {
+        statements.push(store::claim_subject(owner.tenant_id, user_id, subject.version));
         statements.push(store::close(owner.tenant_id, user_id, now));
     }
     statements.push(audit(gw, owner, "erasure.requested", by.as_str(), &opened.erasure_id, now));
@@ -375,6 +384,7 @@ fn date_job(
     // restricted however much is erased at once: the id answers as unknown on every operator read from now on, and
     // the restriction moves the user's version, so a request about the player still running loses its batch and
     // runs again under it
+    statements.push(store::claim_subject(owner.tenant_id, user_id, opened.user_version));
     statements.push(store::restrict(owner.tenant_id, user_id, now));
     if state == ErasureState::Held {
         statements.push(audit(gw, owner, "erasure.restricted", "what a law keeps is hidden from operator reads until its date", erasure_id, now));
@@ -459,17 +469,23 @@ pub struct Closed {
 pub(crate) async fn close(gw: &Gateway, ctx: &Ctx<'_>, Path(user_id): Path) -> ApiResult<Answer<Closed>> {
     let user_id = user_id.as_str();
     let tenant_id = &ctx.caller.tenant_id;
-    let closed = store::ended_at(gw.store.as_ref(), tenant_id, user_id).await?.ok_or_else(ApiError::user_not_found)?;
-    let closed_at = match closed {
-        Some(at) => at,
-        None => {
-            let owner = Owner { tenant_id, environment: ctx.caller.environment, jurisdiction: &ctx.caller.jurisdiction };
-            gw.store
-                .batch(vec![store::close(tenant_id, user_id, ctx.now), audit(gw, &owner, "user.closed", "relationship ended", user_id, ctx.now)])
-                .await?;
-            store::ended_at(gw.store.as_ref(), tenant_id, user_id).await?.flatten().unwrap_or(ctx.now)
+    let closed_at = until_committed!({
+        let (closed, version) = store::ended_at(gw.store.as_ref(), tenant_id, user_id).await?.ok_or_else(ApiError::user_not_found)?;
+        if let Some(at) = closed {
+            return Ok(Some(at));
         }
-    };
+        let owner = Owner { tenant_id, environment: ctx.caller.environment, jurisdiction: &ctx.caller.jurisdiction };
+        let statements = vec![
+            store::claim_subject(tenant_id, user_id, version),
+            store::close(tenant_id, user_id, ctx.now),
+            audit(gw, &owner, "user.closed", "relationship ended", user_id, ctx.now),
+        ];
+        // another write to the player came first: read again
+        if !gw.commit(statements).await?.done() {
+            return Ok(None);
+        }
+        Ok(Some(ctx.now))
+    })?;
     Answer::new(&Closed { user_id: user_id.to_string(), closed_at: time::format(closed_at) })
 }
 
@@ -621,6 +637,7 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
                     erasure_id: job.erasure_id.clone(),
                     relationship_end: job.relationship_end,
                     hash_key: job.hash_key.clone().unwrap_or_default(),
+                    user_version: subject.version,
                 };
                 // a stopped request's job: the exclusion events still owed to other operators are read afresh
                 let pending = match by {
@@ -643,6 +660,10 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
                 &[],
                 now,
             ));
+            // the player's row is redacted with the identity class: its batch claims the row
+            if plans.iter().any(|p| p.class == RecordClass::IdentityScreening && p.erased_at == Some(now)) {
+                statements.push(store::claim_subject(owner.tenant_id, &job.external_user_id, subject.version));
+            }
             let state = state_of(&plans);
             if state == ErasureState::Erased {
                 // the team's decisions on the restricted player's cases told the operator

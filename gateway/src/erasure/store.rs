@@ -168,6 +168,8 @@ pub struct SubjectRow {
     pub last_active_at: i64,
     pub last_record_at: Option<i64>,
     pub email: String,
+    /// the user row's version: a batch that writes the row claims it ([`claim_subject`])
+    pub version: i64,
 }
 
 impl SubjectRow {
@@ -189,7 +191,7 @@ pub struct ExclusionRow {
 pub fn subject_reads(tenant_id: &str, user_id: &str) -> [Read; 3] {
     let key = || vec![Value::from(tenant_id), Value::from(user_id)];
     [
-        Read::new("SELECT closed_at, updated_at, aml_last_seen_at, email FROM users WHERE tenant_id = ?1 AND external_user_id = ?2", key()),
+        Read::new("SELECT closed_at, updated_at, aml_last_seen_at, email, version FROM users WHERE tenant_id = ?1 AND external_user_id = ?2", key()),
         Read::new(
             "SELECT (SELECT MAX(committed_at) FROM deposit_transactions WHERE tenant_id = ?1 AND external_user_id = ?2),
                     (SELECT MAX(received_at) FROM aml_events WHERE tenant_id = ?1 AND external_user_id = ?2),
@@ -214,7 +216,7 @@ pub fn subject_from(rows: &[Vec<Row>]) -> ApiResult<Option<(SubjectRow, Vec<Excl
     }
     // the last sign of the player: a change of theirs, an AML event, a transaction record
     let last_active_at = u.int(1)?.max(u.opt_int(2)?.unwrap_or(i64::MIN)).max(last_record_at.unwrap_or(i64::MIN));
-    let subject = SubjectRow { closed_at: u.opt_int(0)?, last_active_at, last_record_at, email: u.text(3)? };
+    let subject = SubjectRow { closed_at: u.opt_int(0)?, last_active_at, last_record_at, email: u.text(3)?, version: u.int(4)? };
     let exclusions =
         exclusions.iter().map(|r| Ok(ExclusionRow { effective_from: r.int(0)?, expires_at: r.opt_int(1)? })).collect::<ApiResult<_>>()?;
     Ok(Some((subject, exclusions)))
@@ -230,10 +232,22 @@ pub fn close(tenant_id: &str, user_id: &str, now: i64) -> Stmt {
     )
 }
 
-/// When the relationship ended ([`SubjectRow::ended_at`]), if the player exists.
-pub async fn ended_at(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<Option<i64>>> {
+/// When the relationship ended ([`SubjectRow::ended_at`]) and the user row's
+/// version, if the player exists.
+pub async fn ended_at(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Option<(Option<i64>, i64)>> {
     let rows = store.query_many(subject_reads(tenant_id, user_id).to_vec()).await?;
-    Ok(subject_from(&rows)?.map(|(subject, _)| subject.ended_at()))
+    Ok(subject_from(&rows)?.map(|(subject, _)| (subject.ended_at(), subject.version)))
+}
+
+/// Claims the player's row for a batch of the erasure that writes it (its
+/// close, restriction or redaction): the batch commits only if no other write
+/// to the player committed since `version` was read. It leaves `updated_at`,
+/// the player's own last change, as it was: an erasure is not the player back.
+pub fn claim_subject(tenant_id: &str, user_id: &str, version: i64) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE users SET version = version + 1 WHERE tenant_id = ?1 AND external_user_id = ?2 AND version = ?3",
+        vec![tenant_id.into(), user_id.into(), version.into()],
+    )
 }
 
 /// Hides the player from operator reads (GDPR Art. 18): what a law keeps is
@@ -241,10 +255,11 @@ pub async fn ended_at(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiR
 /// repeated signup) is dropped with its fingerprint, as an erased player's
 /// is: a repeat is then a screening with other details (409
 /// `already_screened`); the screening's record (status, id, time, cases and
-/// the details screened) stays, restricted.
+/// the details screened) stays, restricted. Its batch claims the player
+/// ([`claim_subject`]).
 pub fn restrict(tenant_id: &str, user_id: &str, now: i64) -> Stmt {
     Stmt::new(
-        "UPDATE users SET restricted_at = ?3, screen_fingerprint = '', screen_response = '{}', version = version + 1
+        "UPDATE users SET restricted_at = ?3, screen_fingerprint = '', screen_response = '{}'
          WHERE tenant_id = ?1 AND external_user_id = ?2 AND restricted_at IS NULL",
         vec![tenant_id.into(), user_id.into(), now.into()],
     )
