@@ -333,21 +333,27 @@ async fn every_write_to_a_users_state_claims_the_user() {
     // the due work: the raised limit goes live, the untouched check is abandoned, and a quarter on, everyone is screened again
     let cash = json!({ "transaction_id": "aml-1", "user_id": "u-1", "event_type": "deposit", "amount_cents": 1_000_001, "currency": "USD", "payment_method": "cash" });
     ok(call(gw, key, "POST", "/v1/aml/event", cash).await, 202);
-    // the end of a relationship, an erasure asked (held), and one the sweep opens unasked, years on
-    ok(call(gw, key, "POST", "/v1/sanctions/screen", person("u-gone", "Ed")).await, 201);
-    ok(call(gw, key, "POST", "/v1/users/u-gone/close", json!({})).await, 200);
+    // the end of a relationship, an erasure asked (held), and, under a profile whose law deletes, one the sweep
+    // opens unasked years on
+    let (_, gb) = call(gw, admin, "POST", "/v1/admin/tenants", json!({ "name": "gb", "environment": "sandbox", "jurisdiction": "GB" })).await;
+    let gb = gb["api_key"].as_str().unwrap().to_string();
+    ok(call(gw, &gb, "POST", "/v1/sanctions/screen", person("u-gone", "Ed")).await, 201);
+    ok(call(gw, &gb, "POST", "/v1/users/u-gone/close", json!({})).await, 200);
     ok(call(gw, key, "POST", "/v1/sanctions/screen", person("u-asked", "Flo")).await, 201);
     ok(call(gw, key, "POST", "/v1/users/u-asked/erasure", json!({})).await, 202);
     ok(call(gw, key, "POST", "/v1/sandbox/clock", json!({ "advance_seconds": 40 * 86_400 })).await, 200);
     ok(call(gw, key, "POST", "/v1/sandbox/clock", json!({ "advance_seconds": 60 * 86_400 })).await, 200);
     for _ in 0..2 {
         ok(call(gw, key, "POST", "/v1/sandbox/clock", json!({ "advance_seconds": 3_650 * 86_400 })).await, 200);
+        ok(call(gw, &gb, "POST", "/v1/sandbox/clock", json!({ "advance_seconds": 3_650 * 86_400 })).await, 200);
     }
 
     let batches = h.store.committed.lock().unwrap().clone();
     let erasing = |sql: &str| batches.iter().flatten().filter(|s| s.sql.split_whitespace().collect::<Vec<_>>().join(" ").starts_with(sql)).count();
     assert!(erasing("UPDATE users SET closed_at") >= 2, "the walk closed no relationship");
-    assert!(erasing("UPDATE users SET restricted_at") >= 1, "the walk restricted no player");
+    assert!(erasing("UPDATE users SET restricted_at") >= 2, "the walk restricted no player asked and unasked");
+    let unasked = batches.iter().flatten().filter(|s| s.sql.contains("INSERT INTO erasures") && s.params.contains(&Value::from("retention"))).count();
+    assert!(unasked >= 1, "the sweep opened no job unasked");
     assert!(erasing("UPDATE users SET email = ?4, first_name = ''") >= 1, "the sweep redacted no player");
     let written: std::collections::BTreeSet<&str> = batches.iter().flatten().filter_map(|s| user_table_written(s.sql)).collect();
     assert_eq!(written.len(), USER_TABLES.len(), "the walk must write every user table: {written:?}");

@@ -309,7 +309,7 @@ pub fn a_listed_name_written_with_invisible_or_compatibility_characters_is_found
         r.expect(201)?;
         ensure_eq!(r.str("status"), "clear", format!("{first} {last}: {}", r.raw));
     }
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(dir);
     Ok(())
 }
 
@@ -379,17 +379,26 @@ pub fn a_listed_name_with_added_joined_or_respelled_parts_is_found(env: &Env) ->
         twin.expect(201)?;
         ensure_eq!(twin.str("status"), "clear", format!("{class}, born {other_year}: {}", twin.raw));
     }
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(dir);
     Ok(())
 }
 
+/// A folder removed when the case ends, however it ends.
+struct Scratch(std::path::PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// Imports people (id, name, date of birth, country) into production as an
-/// OpenSanctions list of `source`; answers the folder of its file, for the
-/// case to remove.
-fn import_people(env: &Env, source: &str, people: &[(&str, &str, &str, &str)]) -> Result<std::path::PathBuf, String> {
-    let dir = std::env::temp_dir().join(unique(source));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let file = dir.join("targets.simple.csv");
+/// OpenSanctions list of `source`; answers the folder of its file, removed
+/// when dropped.
+fn import_people(env: &Env, source: &str, people: &[(&str, &str, &str, &str)]) -> Result<Scratch, String> {
+    let dir = Scratch(std::env::temp_dir().join(unique(source)));
+    std::fs::create_dir_all(&dir.0).map_err(|e| e.to_string())?;
+    let file = dir.0.join("targets.simple.csv");
     let mut csv = String::from(
         "id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n",
     );
@@ -459,6 +468,6 @@ pub fn a_crowd_of_common_names_does_not_hide_the_person_born_that_year(env: &Env
     let twin = p.post("/v1/sanctions/screen", person("1966-08-08", "GB"));
     twin.expect(201)?;
     ensure_eq!(twin.str("status"), "clear", format!("born 1966: {}", twin.raw));
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(dir);
     Ok(())
 }

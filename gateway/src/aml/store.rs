@@ -236,35 +236,35 @@ pub fn read_days(tenant_id: &str, user_id: &str, currency: &str, from: i64, to: 
     )
 }
 
-/// A user's hours in `currency` from `from`, every payment method summed.
-/// Each bucket is bounded by [`MAX_STORED_INTEGER`], their sum is cut at it
-/// (`?6`): D1 hands a larger integer back as a double.
+/// A user's hours in `currency` from `from`, a row a payment method, in
+/// order of the hour: [`hours_from`] sums each hour's methods. Each bucket is
+/// within [`MAX_STORED_INTEGER`]; the sum of an hour's methods may not be, and
+/// D1 would hand it back as a double, so the store never sums them.
 pub fn read_hours(tenant_id: &str, user_id: &str, currency: &str, from: i64) -> Read {
     Read::new(
-        "SELECT start, CASE WHEN in_cents > ?6 THEN ?6 ELSE in_cents END, CASE WHEN in_count > ?6 THEN ?6 ELSE in_count END,
-           CASE WHEN out_cents > ?6 THEN ?6 ELSE out_cents END, CASE WHEN wagered_cents > ?6 THEN ?6 ELSE wagered_cents END,
-           CASE WHEN near_count > ?6 THEN ?6 ELSE near_count END
-         FROM (SELECT start, CAST(SUM(in_cents) AS BIGINT) AS in_cents, CAST(SUM(in_count) AS BIGINT) AS in_count,
-           CAST(SUM(out_cents) AS BIGINT) AS out_cents, CAST(SUM(wagered_cents) AS BIGINT) AS wagered_cents,
-           CAST(SUM(near_threshold_count) AS BIGINT) AS near_count FROM aml_buckets
-         WHERE tenant_id = ?1 AND external_user_id = ?2 AND span = ?3 AND currency = ?4 AND start >= ?5 GROUP BY start) hours",
-        vec![tenant_id.into(), user_id.into(), Span::Hour.as_str().into(), currency.into(), from.into(), MAX_STORED_INTEGER.into()],
+        "SELECT start, in_cents, in_count, out_cents, wagered_cents, near_threshold_count FROM aml_buckets
+         WHERE tenant_id = ?1 AND external_user_id = ?2 AND span = ?3 AND currency = ?4 AND start >= ?5 ORDER BY start",
+        vec![tenant_id.into(), user_id.into(), Span::Hour.as_str().into(), currency.into(), from.into()],
     )
 }
 
+/// Each hour of [`read_hours`]' rows, its payment methods summed exactly (saturating at `i64`'s bounds).
 pub fn hours_from(rows: &[Row]) -> ApiResult<Vec<rules::AmlHour>> {
-    rows.iter()
-        .map(|r| {
-            Ok(rules::AmlHour {
-                start: r.int(0)?,
-                in_cents: r.int(1)?,
-                in_count: count(r, 2)?,
-                out_cents: r.int(3)?,
-                wagered_cents: r.int(4)?,
-                near_threshold_count: count(r, 5)?,
-            })
-        })
-        .collect()
+    let mut hours: Vec<rules::AmlHour> = Vec::new();
+    for r in rows {
+        let (start, in_cents, in_count, out_cents, wagered_cents, near) = (r.int(0)?, r.int(1)?, count(r, 2)?, r.int(3)?, r.int(4)?, count(r, 5)?);
+        match hours.last_mut() {
+            Some(hour) if hour.start == start => {
+                hour.in_cents = hour.in_cents.saturating_add(in_cents);
+                hour.in_count = hour.in_count.saturating_add(in_count);
+                hour.out_cents = hour.out_cents.saturating_add(out_cents);
+                hour.wagered_cents = hour.wagered_cents.saturating_add(wagered_cents);
+                hour.near_threshold_count = hour.near_threshold_count.saturating_add(near);
+            }
+            _ => hours.push(rules::AmlHour { start, in_cents, in_count, out_cents, wagered_cents, near_threshold_count: near }),
+        }
+    }
+    Ok(hours)
 }
 
 fn count(row: &Row, i: usize) -> Result<u32, StoreError> {
@@ -936,4 +936,24 @@ pub async fn disagreements(
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ports::Value;
+
+    /// An hour's payment methods are summed exactly, past what a store keeps
+    /// exactly; the twin, another hour, stays apart.
+    #[test]
+    fn an_hours_methods_are_summed_exactly_past_the_stores_bound() {
+        let row =
+            |start: i64, cents: i64| Row(vec![Value::Int(start), Value::Int(cents), Value::Int(1), Value::Int(0), Value::Int(7), Value::Int(0)]);
+        let hours = hours_from(&[row(3_600, MAX_STORED_INTEGER), row(3_600, MAX_STORED_INTEGER), row(7_200, 5)]).unwrap_or_default();
+        assert_eq!(hours.len(), 2);
+        assert_eq!(hours[0].in_cents, 2 * MAX_STORED_INTEGER);
+        assert_eq!((hours[0].in_count, hours[0].wagered_cents), (2, 14));
+        assert_eq!((hours[1].start, hours[1].in_cents, hours[1].in_count), (7_200, 5, 1));
+        assert!(!read_hours("t", "u", "USD", 0).sql.contains("SUM("), "the store never sums an hour's methods");
+    }
 }

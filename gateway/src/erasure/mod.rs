@@ -416,12 +416,25 @@ async fn request(gw: &Gateway, owner: &Owner<'_>, user_id: &str, by: RequestedBy
             return Ok(None);
         }
         // then its dates: a request that stops here leaves it `validating` for the sweep
-        let (statements, body) = date_job(gw, owner, (user_id, by), &opened, &subject, &exclusions, &pending, now)?;
-        if !gw.commit(statements).await?.done() {
-            // the sweep dated it first: the next attempt answers the job as stored
-            return Ok(None);
+        let (mut opened, mut subject, mut exclusions, mut pending) = (opened, subject, exclusions, pending);
+        for _ in 0..crate::WRITE_ATTEMPTS {
+            let (statements, body) = date_job(gw, owner, (user_id, by), &opened, &subject, &exclusions, &pending, now)?;
+            if gw.commit(statements).await?.done() {
+                return Ok(Some(Accepted::new(&body)?));
+            }
+            // the sweep dated it first (answered as stored), or a write about the player came first: dated afresh
+            let job = store::job_of_user(gw.store.as_ref(), owner.tenant_id, user_id).await?.ok_or_else(ApiError::internal)?;
+            if job.state != ErasureState::Validating.as_str() || job.erasure_id != opened.erasure_id {
+                return Ok(Some(Accepted::new(&view_of(&job)?)?));
+            }
+            let mut reads = store::subject_reads(owner.tenant_id, user_id).to_vec();
+            reads.push(store::pending_exclusion_events(owner.tenant_id, user_id));
+            let rows = gw.store.query_many(reads).await?;
+            (subject, exclusions) = store::subject_from(&rows)?.ok_or_else(ApiError::internal)?;
+            pending = store::pending_exclusion_events_from(rows.get(3).map_or(&[], Vec::as_slice))?;
+            opened.user_version = subject.version;
         }
-        Ok(Some(Accepted::new(&body)?))
+        Err(crate::api::busy())
     })
 }
 
@@ -650,7 +663,7 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
                 continue;
             }
             let mut plans: Vec<ClassPlan> = serde_json::from_str(&job.classes).map_err(|_| ApiError::internal())?;
-            statements.extend(erase_due(
+            let erased = erase_due(
                 gw,
                 &owner,
                 (&job.erasure_id, &job.external_user_id, RequestedBy::Operator),
@@ -659,11 +672,12 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
                 job.hash_key.as_deref(),
                 &[],
                 now,
-            ));
-            // the player's row is redacted with the identity class: its batch claims the row
-            if plans.iter().any(|p| p.class == RecordClass::IdentityScreening && p.erased_at == Some(now)) {
+            );
+            // a class erased writes the player's state: its batch claims the player (one job a player: one claim)
+            if !erased.is_empty() {
                 statements.push(store::claim_subject(owner.tenant_id, &job.external_user_id, subject.version));
             }
+            statements.extend(erased);
             let state = state_of(&plans);
             if state == ErasureState::Erased {
                 // the team's decisions on the restricted player's cases told the operator
