@@ -405,11 +405,8 @@ async fn request(gw: &Gateway, owner: &Owner<'_>, user_id: &str, by: RequestedBy
         if let Some(job) = store::job_of_user(gw.store.as_ref(), owner.tenant_id, user_id).await? {
             return Ok(Some(Accepted::new(&view_of(&job)?)?));
         }
-        let mut reads = store::subject_reads(owner.tenant_id, user_id).to_vec();
-        reads.push(store::pending_exclusion_events(owner.tenant_id, user_id));
-        let rows = gw.store.query_many(reads).await?;
-        let (subject, exclusions) = store::subject_from(&rows)?.ok_or_else(ApiError::user_not_found)?;
-        let pending = store::pending_exclusion_events_from(rows.get(3).map_or(&[], Vec::as_slice))?;
+        let (subject, exclusions, pending) =
+            store::read_subject(gw.store.as_ref(), owner.tenant_id, user_id).await?.ok_or_else(ApiError::user_not_found)?;
         // first the job, `validating`: a repeat, or a request at the same time, answers it from here on
         let (opened, statements) = open_job(gw, owner, user_id, &subject, by, now);
         if !gw.commit(statements).await?.done() {
@@ -427,11 +424,8 @@ async fn request(gw: &Gateway, owner: &Owner<'_>, user_id: &str, by: RequestedBy
             if job.state != ErasureState::Validating.as_str() || job.erasure_id != opened.erasure_id {
                 return Ok(Some(Accepted::new(&view_of(&job)?)?));
             }
-            let mut reads = store::subject_reads(owner.tenant_id, user_id).to_vec();
-            reads.push(store::pending_exclusion_events(owner.tenant_id, user_id));
-            let rows = gw.store.query_many(reads).await?;
-            (subject, exclusions) = store::subject_from(&rows)?.ok_or_else(ApiError::internal)?;
-            pending = store::pending_exclusion_events_from(rows.get(3).map_or(&[], Vec::as_slice))?;
+            (subject, exclusions, pending) =
+                store::read_subject(gw.store.as_ref(), owner.tenant_id, user_id).await?.ok_or_else(ApiError::internal)?;
             opened.user_version = subject.version;
         }
         Err(crate::api::busy())
@@ -451,12 +445,12 @@ pub(crate) async fn admin_request_erasure(
     (Path(user_id), Body(AdminErasureRequest { tenant_id })): (Path, Body<AdminErasureRequest>),
 ) -> ApiResult<Accepted<ErasureView>> {
     let tenant_not_found = || ApiError::not_found("tenant_not_found", "no such tenant in this environment");
-    let (jurisdiction, environment) = store::tenant(gw.store.as_ref(), &tenant_id).await?.ok_or_else(tenant_not_found)?;
-    if environment != ctx.caller.environment.as_str() {
+    let tenant = store::tenant_with_clock(gw.store.as_ref(), &tenant_id).await?.ok_or_else(tenant_not_found)?;
+    if tenant.environment != ctx.caller.environment.as_str() {
         return Err(tenant_not_found());
     }
-    let now = gw.tenant_now_of(&tenant_id, ctx.caller.environment).await?;
-    let owner = Owner { tenant_id: &tenant_id, environment: ctx.caller.environment, jurisdiction: &jurisdiction };
+    let now = gw.clock.now().saturating_add(tenant.clock_offset_seconds);
+    let owner = Owner { tenant_id: &tenant_id, environment: ctx.caller.environment, jurisdiction: &tenant.jurisdiction };
     request(gw, &owner, &user_id, RequestedBy::Admin, now).await
 }
 

@@ -441,6 +441,20 @@ pub fn pending_exclusion_events_from(rows: &[Row]) -> ApiResult<Vec<PendingExclu
         .collect()
 }
 
+/// The player as an erasure dates it ([`subject_reads`]), with the shared
+/// exclusion events still owed to other operators, in one read; `None`: no such player.
+pub async fn read_subject(
+    store: &dyn Store,
+    tenant_id: &str,
+    user_id: &str,
+) -> ApiResult<Option<(SubjectRow, Vec<ExclusionRow>, Vec<PendingExclusionEvent>)>> {
+    let mut reads = subject_reads(tenant_id, user_id).to_vec();
+    reads.push(pending_exclusion_events(tenant_id, user_id));
+    let rows = store.query_many(reads).await?;
+    let Some((subject, exclusions)) = subject_from(&rows)? else { return Ok(None) };
+    Ok(Some((subject, exclusions, pending_exclusion_events_from(rows.get(3).map_or(&[], Vec::as_slice))?)))
+}
+
 /// The read of [`pending_exclusion_events`] on its own.
 pub async fn read_pending_exclusion_events(store: &dyn Store, tenant_id: &str, user_id: &str) -> ApiResult<Vec<PendingExclusionEvent>> {
     let rows = store.query_many(vec![pending_exclusion_events(tenant_id, user_id)]).await?;
@@ -458,6 +472,20 @@ pub struct KeptEvent {
 macro_rules! kept_event {
     () => {
         "LENGTH(REPLACE(?4, '\"' || o.event_id || '\"', '')) < LENGTH(?4)"
+    };
+}
+
+/// The deliveries of the player's events ([`subject_events`]) that go with
+/// them: all but a kept event's still pending to another tenant.
+macro_rules! erased_deliveries {
+    () => {
+        concat!(
+            "SELECT d.delivery_id FROM webhook_deliveries d JOIN outbox o ON o.event_id = d.event_id WHERE ",
+            subject_events!(),
+            " AND NOT (",
+            kept_event!(),
+            " AND d.tenant_id <> ?1 AND d.status = ?5)"
+        )
     };
 }
 
@@ -484,28 +512,16 @@ pub(crate) fn erase_payloads(tenant_id: &str, user_id: &str, kept: &[KeptEvent])
         })
         .collect();
     statements.extend([
+        Stmt::new(concat!("DELETE FROM webhook_attempts WHERE delivery_id IN (", erased_deliveries!(), ")"), with_pending()),
+        Stmt::new(concat!("DELETE FROM webhook_deliveries WHERE delivery_id IN (", erased_deliveries!(), ")"), with_pending()),
         Stmt::new(
             concat!(
-                "DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT d.delivery_id FROM webhook_deliveries d JOIN outbox o ON o.event_id = d.event_id WHERE ",
+                "DELETE FROM outbox WHERE event_id IN (SELECT o.event_id FROM outbox o WHERE ",
                 subject_events!(),
-                " AND NOT (",
+                " AND NOT ",
                 kept_event!(),
-                " AND d.tenant_id <> ?1 AND d.status = ?5))"
+                ")"
             ),
-            with_pending(),
-        ),
-        Stmt::new(
-            concat!(
-                "DELETE FROM webhook_deliveries WHERE delivery_id IN (SELECT d.delivery_id FROM webhook_deliveries d JOIN outbox o ON o.event_id = d.event_id WHERE ",
-                subject_events!(),
-                " AND NOT (",
-                kept_event!(),
-                " AND d.tenant_id <> ?1 AND d.status = ?5))"
-            ),
-            with_pending(),
-        ),
-        Stmt::new(
-            concat!("DELETE FROM outbox WHERE event_id IN (SELECT o.event_id FROM outbox o WHERE ", subject_events!(), " AND NOT ", kept_event!(), ")"),
             matching(),
         ),
     ]);
@@ -609,10 +625,6 @@ pub async fn unasked_candidates(
 }
 
 /// A tenant's jurisdiction and environment, if it exists.
-pub async fn tenant(store: &dyn Store, tenant_id: &str) -> ApiResult<Option<(String, String)>> {
-    Ok(tenant_with_clock(store, tenant_id).await?.map(|t| (t.jurisdiction, t.environment)))
-}
-
 /// A tenant as the sweep dates its players: its profile, environment and the
 /// seconds its sandbox clock was advanced (0 in production).
 pub struct TenantClock {
