@@ -3,7 +3,9 @@
 # builds each commit's server from a worktree, starts both on loopback with
 # fresh SQLite files, and runs the `versions` bench against both in
 # alternating rounds (the first commit is the ratio's baseline).
-#   scripts/bench-versions.sh BEFORE [AFTER]   (AFTER defaults to HEAD)
+#   scripts/bench-versions.sh BEFORE [AFTER [MORE...]]   (AFTER defaults to HEAD)
+# Each of BEFORE and AFTER is a commit, or the path of a release binary
+# already built (its label is then the file's name).
 # CGW_BENCH_SECONDS, CGW_BENCH_CONNECTIONS and CGW_BENCH_ROUNDS as the bench takes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +26,7 @@ trap cleanup EXIT
 # directory, so two checkouts must not share one).
 build() {
   local label=$1 commit=$2
+  if [ -x "$commit" ] && [ -f "$commit" ]; then cp "$commit" "$work/$label"; return; fi
   git worktree add --detach -q "$work/src-$label" "$commit"
   (cd "$work/src-$label" && CARGO_TARGET_DIR="$repo/target/versions/$label" cargo build --locked --release -q -p host-native)
   cp "$repo/target/versions/$label/release/compliance-gateway" "$work/$label"
@@ -41,13 +44,13 @@ start() {
   targets="${targets:-}${targets:+;}$label|http://127.0.0.1:$port|$admin"
 }
 
-short() { git rev-parse --short "$1"; }
-label_before="before-$(short "$before")"
-label_after="after-$(short "$after")"
-build "$label_before" "$before"
-build "$label_after" "$after"
+short() { if [ -f "$1" ]; then basename "$1"; else git rev-parse --short "$1"; fi; }
+# BEFORE, AFTER and any further versions, each with a label of its own
+labels=("before-$(short "$before")" "after-$(short "$after")")
+versions=("$before" "$after")
+for extra in "${@:3}"; do labels+=("also-$(short "$extra")"); versions+=("$extra"); done
+for i in "${!versions[@]}"; do build "${labels[$i]}" "${versions[$i]}"; done
 targets=""
-start "$label_before"
-start "$label_after"
+for label in "${labels[@]}"; do start "$label"; done
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB"
 CGW_BENCH_TARGETS="$targets" cargo bench --locked -q -p host-native --bench versions

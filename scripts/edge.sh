@@ -6,8 +6,10 @@
 #                                                    local Workers runtime on 127.0.0.1:PORT, state in DIR, until killed;
 #                                                    --local-tools adds the /__local/ routes (the conformance runner's list import);
 #                                                    CGW_LIST_URLS in the environment sets the lists it refreshes
-#   scripts/edge.sh serve --port PORT --state DIR [--local-tools] [--measure] [--simulate SPEC]
+#   scripts/edge.sh serve --port PORT --state DIR [--port-file FILE] [--local-tools] [--measure] [--simulate SPEC]
 #                                                    the same Worker straight from Miniflare (no dev proxy, no reload), for the test runners;
+#                                                    --port 0 takes a free port, and --port-file FILE receives the port once it answers
+#                                                    (the runners' way: a port picked in advance may be taken by another runtime meanwhile);
 #                                                    --measure serves the local-only measuring entry (host-edge/js/measure.mjs): every
 #                                                    binding call counted as a trip (GET /__local/trips with --local-tools) and delayed
 #                                                    by SPEC = d1_primary=MS,d1_replica=MS,durable_object=MS,kv=MS,replica_lag=MS|never
@@ -104,7 +106,7 @@ build() {
 
 command=${1:-}
 [ $# -gt 0 ] && shift
-port="" state="" environment="" remote="" local_tools=disabled measure="" simulate="" passthrough=()
+port="" port_file="" state="" environment="" remote="" local_tools=disabled measure="" simulate="" passthrough=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --remote) remote=yes; shift ;;
@@ -112,6 +114,7 @@ while [ $# -gt 0 ]; do
     --measure) measure=yes; shift ;;
     --simulate) [ $# -ge 2 ] || die "--simulate SPEC"; simulate=$2; shift 2 ;;
     --port) port=${2:-}; shift 2 ;;
+    --port-file) port_file=${2:-}; shift 2 ;;
     --state) state=${2:-}; shift 2 ;;
     --environment) environment=${2:-}; shift 2 ;;
     *) passthrough+=("$1"); shift ;;
@@ -151,6 +154,10 @@ case "$command" in
     if [ -n "$simulate" ]; then
       [ -n "$measure" ] || die "--simulate needs --measure"
       extra+=(--simulate "$simulate")
+    fi
+    if [ -n "$port_file" ]; then
+      case "$port_file" in /*) ;; *) port_file=$caller_dir/$port_file ;; esac
+      extra+=(--port-file "$port_file")
     fi
     exec node "$edge/js/local.mjs" serve --port "$port" --state "$state" ${extra[@]+"${extra[@]}"}
     ;;

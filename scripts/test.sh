@@ -23,6 +23,9 @@ step "toolchain (pinned by rust-toolchain.toml) and the wasm32 target"
 rustup show active-toolchain
 rustup target add wasm32-unknown-unknown
 
+step "every crate of the lock, for every platform (the dependency-graph test reads Cargo's whole resolve offline)"
+cargo fetch --locked
+
 step "build: rules component, host and tools"
 cargo build --locked --release -p build-rules -p host-native
 hash=$(target/release/build-rules)
@@ -102,6 +105,8 @@ if ! python3 -c 'import xmlschema' 2>/dev/null; then
   fi
 fi
 "$filings_python" -c 'import xmlschema; print("xmlschema", xmlschema.__version__)'
+# the facets the Rust checks hold drafts to are the committed XSDs' (gateway/src/filings/facets.rs, generated)
+"$filings_python" scripts/fincen-facets.py check
 # every filing a test drafts is written here, then validated against the authorities' schemas
 export CGW_FILINGS_OUT="$work/filings"
 

@@ -5,6 +5,14 @@ Usage: validate-filings.py DIR
 
 Every `*.xml` in DIR must be valid, every `*.invalid.xml` (a corrupted twin)
 must be refused: a validator that accepts everything fails this script.
+A draft with a `NAME.verdict.json` beside it (the randomised drafts of
+`randomised_drafts_agree_with_the_schema`) carries the gateway's verdict
+instead: its `schema_valid` (the Rust checks of the facets the XSD
+declares and of XML 1.0's characters) must be the XSD processor's verdict,
+either way, and a draft the gateway calls `valid` must pass the XSD. The
+gateway may refuse more for rules no XSD expresses (a missing field, the
+user guides' rules), so `valid: false` alone with the XSD accepting is no
+disagreement. At least 300 must be there, both verdicts among them.
 `sar*` files are checked against FinCEN's EFL_SARXBatchSchema.xsd, `ctr*`
 against EFL_CTRXBatchSchema.xsd (both v1.2, committed in
 `conformance/data/fincen-bsa-xml-1.2`), `goaml*` against an FIU's goAML
@@ -18,6 +26,7 @@ them and would accept anything, so they are loaded as XSD 1.1 and the
 script checks that the root element was loaded.
 """
 
+import json
 import os
 import re
 import tempfile
@@ -26,6 +35,8 @@ import sys
 
 import xmlschema
 
+# the randomised drafts (with a verdict) a run must hold: filings::tests::randomised_drafts_agree_with_the_schema writes 500
+RANDOMISED = 300
 FINCEN = pathlib.Path(__file__).resolve().parent.parent / "conformance" / "data" / "fincen-bsa-xml-1.2"
 
 
@@ -53,6 +64,14 @@ def load(path, cls, root):
     return schema
 
 
+def errors_of(schema, path):
+    """The XSD processor's reasons for refusing a document; a document that is not well-formed XML is refused."""
+    try:
+        return [f"{e.reason} at {e.path}" for e in schema.iter_errors(str(path))]
+    except Exception as e:  # the parser's error for a document that is not well-formed
+        return [f"not well-formed XML: {e}"]
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -70,6 +89,7 @@ def main():
         sys.exit(f"no drafts in {sys.argv[1]}")
     failures = 0
     seen = {"valid": 0, "invalid": 0}
+    judged = {"accepted by both": 0, "refused by both": 0, "refused by the gateway alone, for rules no XSD expresses": 0}
     for path in files:
         if path.name.startswith("goaml") and "goaml" not in schemas:
             print(f"skip {path.name}: no goAML schema (CGW_GOAML_XSD)")
@@ -79,18 +99,39 @@ def main():
             print(f"FAIL {path.name}: no schema for this name")
             failures += 1
             continue
-        errors = list(schemas[kind].iter_errors(str(path)))
+        errors = errors_of(schemas[kind], path)
+        verdict_path = path.with_name(path.name[: -len(".xml")] + ".verdict.json")
+        if verdict_path.exists():
+            verdict = json.loads(verdict_path.read_text(encoding="utf-8"))
+            rust = "accepts" if verdict["schema_valid"] else "refuses"
+            xsd = "refuses" if errors else "accepts"
+            if verdict["schema_valid"] == bool(errors) or (verdict["valid"] and errors):
+                first = errors[0] if errors else "none"
+                rust_first = (verdict["schema_errors"] or [{}])[0]
+                print(f"FAIL {path.name}: the gateway {rust} it (valid: {verdict['valid']}; {rust_first}), the {kind} schema {xsd} it (first: {first})")
+                failures += 1
+            elif errors:
+                judged["refused by both"] += 1
+            elif verdict["valid"]:
+                judged["accepted by both"] += 1
+            else:
+                judged["refused by the gateway alone, for rules no XSD expresses"] += 1
+            continue
         expect_invalid = path.name.endswith(".invalid.xml")
         seen["invalid" if expect_invalid else "valid"] += 1
         if expect_invalid and not errors:
             print(f"FAIL {path.name}: a corrupted twin passed the {kind} schema")
             failures += 1
         elif not expect_invalid and errors:
-            print(f"FAIL {path.name}: {len(errors)} error(s) against the {kind} schema; first: {errors[0].reason} at {errors[0].path}")
+            print(f"FAIL {path.name}: {len(errors)} error(s) against the {kind} schema; first: {errors[0]}")
             failures += 1
         else:
-            what = f"refused ({errors[0].reason})" if expect_invalid else "valid"
+            what = f"refused ({errors[0]})" if expect_invalid else "valid"
             print(f"ok   {path.name}: {what}")
+    print("randomised drafts, the gateway's verdict against the XSD processor's: " + ", ".join(f"{n} {what}" for what, n in judged.items()))
+    if sum(judged.values()) < RANDOMISED or not judged["accepted by both"] or not judged["refused by both"]:
+        print(f"FAIL: need at least {RANDOMISED} randomised drafts with their verdicts, both verdicts among them")
+        failures += 1
     if not seen["valid"] or not seen["invalid"]:
         print(f"FAIL: need both drafts and corrupted twins, got {seen}")
         failures += 1

@@ -371,3 +371,8 @@ pub fn unique(prefix: &str) -> String {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
     format!("{prefix}-{pid}-{nanos}-{}", NEXT.fetch_add(1, Ordering::Relaxed))
 }
+
+/// A file the suite ships in `conformance/data`.
+pub fn data(path: &str) -> String {
+    format!("{}/data/{path}", env!("CARGO_MANIFEST_DIR"))
+}

@@ -1,7 +1,8 @@
 //! What every host's runner needs: a free loopback port, a child server
 //! that is killed with its runner, a health wait and the host's skip list.
 
-use std::process::Child;
+use std::path::Path;
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use crate::Env;
@@ -26,6 +27,34 @@ impl Drop for Server {
 pub fn free_port() -> Result<u16, String> {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
     listener.local_addr().map(|a| a.port()).map_err(|e| e.to_string())
+}
+
+/// Spawns `scripts/edge.sh serve` (`command`, every argument but the port)
+/// on a port the local runtime takes itself (`--port 0`), and answers the
+/// server with its base URL once the runtime listens. A port picked in
+/// advance ([`free_port`]) may be taken meanwhile by another runtime's own
+/// sockets; this never races. Fails as soon as the server exits first.
+pub fn serve_edge(mut command: Command, state: &Path, within: Duration) -> Result<(Server, String), String> {
+    let port_file = state.join("serving.port");
+    let _ = std::fs::remove_file(&port_file);
+    command.arg("--port").arg("0").arg("--port-file").arg(&port_file);
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut server = Server(command.spawn().map_err(|e| format!("cannot start scripts/edge.sh serve: {e}"))?);
+    let deadline = Instant::now() + within;
+    loop {
+        if let Ok(text) = std::fs::read_to_string(&port_file) {
+            let port: u16 = text.trim().parse().map_err(|_| format!("the port file holds {text:?}"))?;
+            return Ok((server, format!("http://127.0.0.1:{port}")));
+        }
+        if let Ok(Some(status)) = server.0.try_wait() {
+            return Err(format!("scripts/edge.sh serve exited before it listened ({status})"));
+        }
+        if Instant::now() > deadline {
+            return Err(format!("scripts/edge.sh serve did not listen within {} s", within.as_secs()));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 /// Waits until `GET /v1/health` answers 200.

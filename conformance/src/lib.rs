@@ -7,6 +7,7 @@ pub mod cases;
 pub mod client;
 pub mod harness;
 pub mod receiver;
+pub mod registers;
 pub mod runner;
 
 pub use client::{Env, Resp, Tenant};

@@ -24,6 +24,14 @@ fn without_random_secrets(body: &str) -> String {
     }
 }
 
+/// The store's files, scanned after the run for what must never be kept in clear.
+static STORE_FILES: std::sync::OnceLock<Vec<std::path::PathBuf>> = std::sync::OnceLock::new();
+
+/// Names the files the server's store writes (a SQLite database and its journal), for the whole-run checks.
+pub fn scan_store_files(paths: Vec<std::path::PathBuf>) {
+    let _ = STORE_FILES.set(paths);
+}
+
 /// Checks made over every operator response of the run, after all cases.
 fn whole_run_checks() -> Vec<(&'static str, CaseResult)> {
     let log = OPERATOR_RESPONSES.lock().map(|l| l.clone()).unwrap_or_default();
@@ -39,11 +47,30 @@ fn whole_run_checks() -> Vec<(&'static str, CaseResult)> {
         .filter(|(path, ..)| path != "GET /v1/health/ready")
         .find(|(_, status, body, _)| *status >= 500 && !body.contains("vendor_unavailable"))
         .map(|(p, s, b, _)| format!("{p} answered {s}: {b}"));
+    // the national identifiers the register cases sent (issue 47): never answered in clear
+    let national_ids = crate::registers::national_ids_sent();
+    let identifier = log.iter().find_map(|(path, _, body, _)| {
+        national_ids.iter().find(|id| body.contains(id.as_str())).map(|id| format!("{path} answered the national identifier {id} a case sent"))
+    });
+    // and never kept in clear: the store's files, where the harness names them (SQLite)
+    let stored = STORE_FILES.get().into_iter().flatten().enumerate().find_map(|(i, path)| {
+        let bytes = std::fs::read(path).unwrap_or_default();
+        // the database itself must be there to be scanned (its journal may have been checkpointed away)
+        if i == 0 && bytes.len() < 4096 {
+            return Some(format!("{} could not be scanned", path.display()));
+        }
+        national_ids
+            .iter()
+            .find(|id| bytes.windows(id.len()).any(|w| w == id.as_bytes()))
+            .map(|id| format!("{} holds the national identifier {id} in clear", path.display()))
+    });
     let missing_id = log.iter().find(|(_, status, _, has_id)| *status != 0 && !has_id).map(|(p, s, _, _)| format!("{p} ({s}) had no x-request-id"));
     vec![
         ("tipping_off_no_operator_response_names_a_match", tipping.map_or(Ok(()), Err)),
         ("no_response_of_the_run_was_a_server_error", server_errors.map_or(Ok(()), Err)),
         ("every_response_carries_a_request_id", missing_id.map_or(Ok(()), Err)),
+        ("no_operator_response_carries_a_national_identifier", identifier.map_or(Ok(()), Err)),
+        ("no_stored_file_holds_a_national_identifier", stored.map_or(Ok(()), Err)),
         ("the_run_saw_operator_responses", if log.len() > 100 { Ok(()) } else { Err(format!("only {} responses were recorded", log.len())) }),
         ("every_webhook_event_matched_its_documented_schema", crate::receiver::schema_report().map(|seen| println!("{seen}"))),
     ]

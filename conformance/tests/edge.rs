@@ -11,7 +11,7 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use conformance::client::unique;
-use conformance::harness::{free_port, skip_list, wait_healthy, FileServer, Server};
+use conformance::harness::{serve_edge, skip_list, wait_healthy, FileServer, Server};
 use conformance::receiver::{Behaviour, Receiver};
 use conformance::{cases, runner, Env};
 use serde_json::json;
@@ -56,18 +56,14 @@ fn start() -> Result<(Env, Server), String> {
     // Builds the worker (quiet on success), then writes the keys into the local D1.
     let sandbox = admin_key(&state, "sandbox")?;
     let production = admin_key(&state, "production")?;
-    let port = free_port()?;
     let mut command = Command::new(script());
     command
-        .args(["serve", "--local-tools", "--port", &port.to_string(), "--state"])
+        .args(["serve", "--local-tools", "--state"])
         .arg(&state)
         .env("CGW_LIST_URLS", format!("sandbox,opensanctions-csv,{},{REFRESHED_SOURCE}", files.url(&refreshed)))
         .stdout(Stdio::null())
         .stderr(Stdio::inherit());
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    let server = Server(command.spawn().map_err(|e| format!("cannot start scripts/edge.sh serve: {e}"))?);
-    let base = format!("http://127.0.0.1:{port}");
+    let (server, base) = serve_edge(command, &state, Duration::from_secs(600))?;
     let mut env = Env::new(&base, &sandbox, &production);
     env.list_import = Some(list_import(Env::new(&base, &sandbox, &production), files));
     env.console_user = Some(console_user(base.clone()));

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use conformance::harness::{free_port, Server};
+use conformance::harness::{serve_edge, Server};
 use serde_json::{json, Value as Json};
 
 const PUBLIC: &str = "203.0.113.7";
@@ -116,24 +116,20 @@ impl World {
         std::fs::create_dir_all(&state).unwrap();
         let admin = admin_key(&state, "sandbox");
 
-        let port = free_port().unwrap();
         let mut command = Command::new(script());
         command
-            .args(["serve", "--local-tools", "--measure", "--simulate", spec, "--port", &port.to_string(), "--state"])
+            .args(["serve", "--local-tools", "--measure", "--simulate", spec, "--state"])
             .arg(&state)
             .stdout(Stdio::null())
             .stderr(Stdio::inherit());
         if fence_off {
             command.env("CGW_REPLICA_FENCE", "off");
         }
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let server = Server(command.spawn().unwrap());
-        let base = format!("http://127.0.0.1:{port}");
         // `serve` builds first, and waits for the builds of other runs
-        let deadline = Instant::now() + Duration::from_secs(600);
+        let (server, base) = serve_edge(command, &state, Duration::from_secs(600)).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
         while ureq::get(&format!("{base}/__local/trips")).call().is_err() {
-            assert!(Instant::now() < deadline, "the measuring entry did not answer within 600 s");
+            assert!(Instant::now() < deadline, "the measuring entry did not answer within 60 s of listening");
             std::thread::sleep(Duration::from_millis(200));
         }
         let mut keys = Vec::new();

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use conformance::harness::{free_port, FileServer, Server};
+use conformance::harness::{serve_edge, FileServer, Server};
 use serde_json::{json, Value as Json};
 
 const PUBLIC: &str = "203.0.113.7";
@@ -45,23 +45,14 @@ fn serve(state: &Path) -> (Server, String) {
 /// [`serve`] with variables for the measuring entry (`local.mjs` passes the
 /// tests' switches) and more arguments (`--simulate SPEC`).
 fn serve_with(state: &Path, vars: &[(&str, &str)], args: &[&str]) -> (Server, String) {
-    let port = free_port().unwrap();
     let mut command = Command::new(script());
     command.envs(vars.iter().copied());
-    command
-        .args(["serve", "--local-tools", "--measure", "--port", &port.to_string()])
-        .args(args)
-        .arg("--state")
-        .arg(state)
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit());
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    let server = Server(command.spawn().unwrap());
-    let base = format!("http://127.0.0.1:{port}");
-    let deadline = Instant::now() + Duration::from_secs(180);
+    command.args(["serve", "--local-tools", "--measure"]).args(args).arg("--state").arg(state).stdout(Stdio::null()).stderr(Stdio::inherit());
+    // `serve` builds first, and waits for the builds of other runs
+    let (server, base) = serve_edge(command, state, Duration::from_secs(600)).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
     while ureq::get(&format!("{base}/__local/trips")).call().is_err() {
-        assert!(Instant::now() < deadline, "the measuring entry did not answer within 180 s");
+        assert!(Instant::now() < deadline, "the measuring entry did not answer within 60 s of listening");
         std::thread::sleep(Duration::from_millis(200));
     }
     (server, base)

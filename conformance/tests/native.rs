@@ -47,7 +47,9 @@ fn start() -> Result<(Env, Vec<Server>), String> {
         Err(_) => {
             let dir = std::env::temp_dir().join(format!("cgw-conformance-{}", std::process::id()));
             std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-            format!("sqlite://{}", dir.join("gateway.db").display())
+            let file = dir.join("gateway.db");
+            conformance::runner::scan_store_files(vec![file.clone(), dir.join("gateway.db-wal")]);
+            format!("sqlite://{}", file.display())
         }
     };
     let sandbox = admin_key(&bin, &database, "sandbox")?;

@@ -11,7 +11,7 @@ const SECRET_LEN: usize = 32;
 /// How much of a key the audit log keeps: the prefix and four characters.
 const AUDIT_PREFIX_LEN: usize = 16;
 
-pub use rules::Environment;
+pub use rules_model::Environment;
 
 /// The key prefix of an environment.
 pub fn key_prefix(environment: Environment) -> &'static str {

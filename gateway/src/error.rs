@@ -91,7 +91,15 @@ impl ApiError {
             builder = builder.header("x-request-id", value);
         }
         let bytes = serde_json::to_vec(&body).unwrap_or_default();
-        let mut response = builder.body(bytes).unwrap_or_else(|_| http::Response::new(Vec::new()));
+        let mut response = builder.body(bytes).unwrap_or_else(|_| {
+            // never an empty 200: the error's own status, its id when it is a header value
+            let mut fallback = http::Response::new(Vec::new());
+            *fallback.status_mut() = http::StatusCode::from_u16(self.status).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR);
+            if let Ok(value) = http::HeaderValue::from_str(request_id) {
+                fallback.headers_mut().insert("x-request-id", value);
+            }
+            fallback
+        });
         json_headers(response.headers_mut());
         if let Some(detail) = self.detail {
             response.extensions_mut().insert(ErrorDetail(detail.into()));
@@ -129,11 +137,18 @@ impl From<RulesFault> for ApiError {
     }
 }
 
-impl From<rules::RuleError> for ApiError {
-    fn from(e: rules::RuleError) -> Self {
+impl From<rules_model::RuleError> for ApiError {
+    fn from(e: rules_model::RuleError) -> Self {
         match e {
-            rules::RuleError::NonPositiveAmount => ApiError::bad_request("invalid_amount", "amounts must be positive integers in minor units"),
-            rules::RuleError::AmountTooLarge => ApiError::bad_request("invalid_amount", "amount is larger than the service accepts"),
+            rules_model::RuleError::NonPositiveAmount => ApiError::bad_request("invalid_amount", "amounts must be positive integers in minor units"),
+            rules_model::RuleError::AmountTooLarge => ApiError::bad_request("invalid_amount", "amount is larger than the service accepts"),
+            rules_model::RuleError::UnknownJurisdiction => {
+                ApiError::unprocessable("unknown_jurisdiction", "the tenant's jurisdiction profile is not one the rules know")
+            }
+            rules_model::RuleError::NoReferenceRate => ApiError::unprocessable(
+                crate::limits::NO_REFERENCE_RATE,
+                "an amount in another currency counts here at the reference rates, and no reference rate converts it; import the rates (POST /v1/admin/aml/rates)",
+            ),
         }
     }
 }

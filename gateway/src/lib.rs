@@ -56,6 +56,7 @@ pub mod pipeline;
 pub mod ports;
 pub mod rate_limit;
 pub mod rates;
+pub mod registers;
 pub mod retention;
 pub mod router;
 mod sanctions;
@@ -77,7 +78,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::input::Query;
 use crate::ports::{Clock, Ids, PageCache, RateLimit, Resolver, Rules, Store, VendorHttp, Waker, WebhookSender};
 use crate::rate_limit::RateLimiter;
-use rules::Horizons;
+use rules_model::Horizons;
 
 /// Operator-sent timestamps further than this from the service clock are refused.
 pub const MAX_CLOCK_SKEW_SECONDS: i64 = 300;

@@ -1,13 +1,15 @@
 //! The ports through which the core talks to the world. Each host supplies
 //! them: a SQL store, a clock, the rules engine and a source of ids.
 
-use rules::{
+use rules_model::{
     AmlDecision, AmlFacts, AmlReviewDecision, AmlReviewFacts, CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork,
     ExclusionDecision, ExclusionFacts, ExclusionStatus, ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts,
     LimitCancelDecision, LimitCancelFacts, LimitChangeDecision, LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, OfacScored,
     PlayerNotice, RegulatorImportFacts, RegulatorOutcome, ReviewItem, ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate,
     ScreeningDecision, ScreeningFacts, TierBounds, TierFacts, WithdrawalDecision, WithdrawalFacts,
 };
+use rules_model::{CutoffFacts, ErasureFacts, ErasurePlan, FilingCodes, FilingFacts, NameLegibility, RetentionCutoffs};
+use rules_model::{NationalIdKind, RegisterCheckDecision, RegisterCheckFacts};
 
 /// `Send + Sync` natively; nothing on wasm, where hosts are single-threaded.
 #[cfg(not(target_arch = "wasm32"))]
@@ -333,17 +335,42 @@ macro_rules! __rules_lend {
     };
 }
 
-/// The [`Rules`] trait's calls, one per function of [`rules::for_each_wit_function!`].
+/// The [`Rules`] trait's calls, one per function of [`rules_model::for_each_wit_function!`].
 macro_rules! rules_trait_calls {
     ([] calls { $( $(#[$doc:meta])* [$($op:ident)?] $name:ident ( $($arg:ident : $mode:ident $t:ty),* ) -> $ret:ty = $lib:ident; )* } loaded { $($loaded:tt)* }) => {
         $( $(#[$doc])* fn $name(&self, $($arg: $crate::__rules_param!($mode $t)),*) -> RulesResult<$ret>; )*
     };
 }
 
-/// [`LibraryRules`]' calls: each the library function of the list.
-macro_rules! library_calls {
+/// `Rules` for a type, each call the rules library's function of the list.
+/// Expanded where the `rules` library and the types of the calls are in
+/// scope: by the test-support crate `rules-library` (differential tests,
+/// benchmarks) and by the gateway's own unit tests. The gateway and the
+/// hosts never link the library: production runs the component.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! library_rules {
+    ($ty:ty) => {
+        impl $crate::ports::Rules for $ty {
+            fn identity(&self) -> $crate::ports::RulesVersion {
+                $crate::ports::RulesVersion { version: rules::VERSION.to_string(), component_sha256: "library".to_string() }
+            }
+            fn horizons(&self) -> Horizons {
+                rules::time_horizons()
+            }
+            fn jurisdictions(&self) -> Vec<JurisdictionProfile> {
+                rules::jurisdictions()
+            }
+            $crate::ports::for_each_wit_function!($crate::__library_calls);
+        }
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __library_calls {
     ([] calls { $( $(#[$doc:meta])* [$($op:ident)?] $name:ident ( $($arg:ident : $mode:ident $t:ty),* ) -> $ret:ty = $lib:ident; )* } loaded { $($loaded:tt)* }) => {
-        $( fn $name(&self, $($arg: $crate::__rules_param!($mode $t)),*) -> RulesResult<$ret> { Ok(rules::$lib($($arg),*)) } )*
+        $( fn $name(&self, $($arg: $crate::__rules_param!($mode $t)),*) -> $crate::ports::RulesResult<$ret> { Ok(rules::$lib($($arg),*)) } )*
     };
 }
 
@@ -351,7 +378,7 @@ macro_rules! library_calls {
 /// `self.$via()` returns; for test doubles that wrap an implementation
 /// (count calls, inject faults). `identity`, `horizons` and `jurisdictions`
 /// are written by hand beside it. The types of the calls must be in scope
-/// (`use rules::*`).
+/// (`use rules_model::*`).
 #[macro_export]
 macro_rules! delegate_rules_calls {
     ($via:ident) => {
@@ -368,36 +395,52 @@ macro_rules! __delegate_rules_calls {
 }
 
 #[doc(hidden)]
-pub use rules::for_each_wit_function;
+pub use rules_model::for_each_wit_function;
 
-/// The compliance rules, as exported by the `cgw:rules@11.0.0` component:
+/// The compliance rules, as exported by the `cgw:rules@13.0.0` component:
 /// one call per decision. A `RuleError` is the rules refusing the facts.
 /// The calls are generated from the one list of the interface's functions,
-/// [`rules::for_each_wit_function!`].
+/// [`rules_model::for_each_wit_function!`].
 pub trait Rules: MaybeSend {
     fn identity(&self) -> RulesVersion;
     /// The rules' time spans; implementations ask the rules once and keep them.
     fn horizons(&self) -> Horizons;
     /// The jurisdiction profiles, asked once when the rules load.
     fn jurisdictions(&self) -> Vec<JurisdictionProfile>;
-    rules::for_each_wit_function!(rules_trait_calls);
+    rules_model::for_each_wit_function!(rules_trait_calls);
 }
 
-/// The rules library called directly, for tests and differential checks.
-/// Production hosts run the component, whose hash auditors verify.
-pub struct LibraryRules;
+/// Rules that answer nothing: every call a fault. For tools that need a
+/// [`crate::Gateway`] to write what no rule decides (an admin key's SQL).
+pub struct NoRules;
 
-impl Rules for LibraryRules {
+macro_rules! refused_calls {
+    ([] calls { $( $(#[$doc:meta])* [$($op:ident)?] $name:ident ( $($arg:ident : $mode:ident $t:ty),* ) -> $ret:ty = $lib:ident; )* } loaded { $($loaded:tt)* }) => {
+        $( fn $name(&self, $(_: $crate::__rules_param!($mode $t)),*) -> RulesResult<$ret> { Err(RulesFault::Engine("no rules here".to_string())) } )*
+    };
+}
+
+impl Rules for NoRules {
     fn identity(&self) -> RulesVersion {
-        RulesVersion { version: rules::VERSION.to_string(), component_sha256: "library".to_string() }
+        RulesVersion { version: String::new(), component_sha256: String::new() }
     }
     fn horizons(&self) -> Horizons {
-        rules::time_horizons()
+        Horizons::UNANSWERED
     }
     fn jurisdictions(&self) -> Vec<JurisdictionProfile> {
-        rules::jurisdictions()
+        Vec::new()
     }
-    rules::for_each_wit_function!(library_calls);
+    rules_model::for_each_wit_function!(refused_calls);
+}
+
+/// The rules library called directly, for the gateway's unit tests.
+#[cfg(test)]
+pub struct LibraryRules;
+
+#[cfg(test)]
+mod library {
+    use rules::*;
+    crate::library_rules!(super::LibraryRules);
 }
 
 /// What an endpoint answered to a webhook delivery.
@@ -424,20 +467,47 @@ pub struct VendorRequest {
     pub url: String,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
+    /// a client certificate to present over TLS (CRUKS's PKIoverheid certificate)
+    pub client_identity: Option<ClientIdentity>,
+}
+
+/// A client certificate and its private key, both PEM, for mutual TLS.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ClientIdentity {
+    pub certificate_pem: String,
+    pub key_pem: String,
+}
+
+impl std::fmt::Debug for ClientIdentity {
+    /// never the key
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ClientIdentity(..)")
+    }
 }
 
 /// A vendor's answer; transport failures and timeouts are `Err`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VendorResponse {
     pub status: u16,
+    /// names in lower case (GAMSTOP answers in its headers)
+    pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
+}
+
+impl VendorResponse {
+    /// The first value of a header, by its lower-case name.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
 }
 
 /// The host's outbound HTTP client, for vendors and published lists.
 #[cfg_attr(not(target_arch = "wasm32"), async_trait::async_trait)]
 #[cfg_attr(target_arch = "wasm32", async_trait::async_trait(?Send))]
 pub trait VendorHttp: MaybeSend {
-    /// One call to a vendor's API: a short timeout (seconds), no redirects.
+    /// One call to a vendor's API: a short timeout (seconds), no redirects;
+    /// over https, the request's client certificate presented, or an error
+    /// where the host cannot present it.
     async fn send(&self, request: VendorRequest) -> Result<VendorResponse, String>;
     /// A published file (a sanctions list): a GET that follows redirects and
     /// may take minutes; `Err` unless it answers 200 and the whole body
@@ -455,11 +525,14 @@ pub trait Resolver: MaybeSend {
     async fn resolve(&self, host: &str, port: u16) -> Vec<std::net::IpAddr>;
 }
 
-/// The host's timer, for the checks that must answer within a bound (readiness).
+/// The host's timer, for the checks that must answer within a bound (readiness,
+/// the register checks' budget).
 #[cfg_attr(not(target_arch = "wasm32"), async_trait::async_trait)]
 #[cfg_attr(target_arch = "wasm32", async_trait::async_trait(?Send))]
 pub trait Timer: MaybeSend {
     async fn sleep_ms(&self, milliseconds: u64);
+    /// Real time in unix milliseconds, for bounds and latencies within a request.
+    fn now_ms(&self) -> i64;
 }
 
 /// The W3C `traceparent` of the work under way (a request's span), kept with
@@ -542,7 +615,7 @@ mod tests {
             ] }
         };
     }
-    rules::for_each_wit_function!(signatures);
+    rules_model::for_each_wit_function!(signatures);
 
     /// Every `name: func(…) -> …;` of the interface, in WIT notation.
     fn wit_functions(wit: &str) -> Vec<Signature> {
@@ -572,7 +645,7 @@ mod tests {
         assert!(exported.len() > 20, "the WIT file's functions were not found");
         declared.sort_by(|a, b| a.name.cmp(&b.name));
         exported.sort_by(|a, b| a.name.cmp(&b.name));
-        assert_eq!(declared, exported, "rules::for_each_wit_function! and wit/rules.wit disagree");
+        assert_eq!(declared, exported, "rules_model::for_each_wit_function! and wit/rules.wit disagree");
     }
 
     /// The negative twin: the comparison sees a changed name, parameter or result.
@@ -582,7 +655,7 @@ mod tests {
         let wit = include_str!("../../wit/rules.wit");
         for (from, to) in [
             ("decide-deposit: func(facts: deposit-facts)", "decide-deposits: func(facts: deposit-facts)"),
-            ("describe-tier: func(facts: tier-facts) -> tier-bounds", "describe-tier: func(facts: tier-facts) -> option<tier-bounds>"),
+            ("describe-tier: func(facts: tier-facts) -> result<tier-bounds, rule-error>", "describe-tier: func(facts: tier-facts) -> tier-bounds"),
             ("index-keys: func(names: list<string>)", "index-keys: func(names: list<string>, more: u32)"),
         ] {
             assert!(wit.contains(from), "{from}");
@@ -602,17 +675,15 @@ mod tests {
     /// checks each arm asks the call of its operation.
     #[test]
     fn every_operation_replays_through_the_library() {
-        use rules::Operation;
+        use rules_model::Operation;
         let facts: Vec<(Operation, String)> = vec![
-            (Operation::Tier, crate::decisions::canonical(&TierFacts { tier: rules::KycTier::Tier2, currency_exponent: 2 })),
+            (Operation::Tier, crate::decisions::canonical(&TierFacts::of(rules_model::KycTier::Tier2, 2))),
             (Operation::Sanctions, crate::decisions::canonical(&SanctionsStatus::HitReviewPending)),
         ];
         for (operation, input) in facts {
             let replayed = crate::decisions::replay(&LibraryRules, operation, &input).expect("replays");
             let expected = match operation {
-                Operation::Tier => {
-                    crate::decisions::canonical(&rules::describe_tier(TierFacts { tier: rules::KycTier::Tier2, currency_exponent: 2 }))
-                }
+                Operation::Tier => crate::decisions::canonical(&rules::describe_tier(&TierFacts::of(rules_model::KycTier::Tier2, 2))),
                 _ => crate::decisions::canonical(&rules::describe_sanctions(SanctionsStatus::HitReviewPending)),
             };
             assert_eq!(replayed, expected, "{operation:?}");

@@ -11,7 +11,7 @@
 //! tenant, asks the rules once a group and commits one batch a group. It
 //! holds no SQL.
 
-use rules::{DueFacts, EventKind, Operation};
+use rules_model::{DueFacts, EventKind, Operation};
 
 use std::collections::BTreeMap;
 
@@ -227,5 +227,5 @@ pub(crate) struct ScheduledRun {
 }
 
 pub(crate) fn run_scheduled_now_doc() -> crate::openapi::OperationDoc {
-    crate::openapi::OperationDoc::new("admin", "run due scheduled work now").idempotent().errors(&[409])
+    crate::openapi::OperationDoc::new("admin", "run due scheduled work now").errors(&[409])
 }

@@ -783,6 +783,70 @@ const V_CONTACT_KEYS: &[&str] = &[
     "CREATE INDEX IF NOT EXISTS users_by_keys_version ON users (keys_version, tenant_id, external_user_id)",
 ];
 
+/// Deposit limits count each currency at the reference rates (issue #46):
+/// the hourly sums of deposits kept per currency, refilled from the
+/// deposits still kept (every hour a window reads), the table rebuilt under
+/// its name with its index.
+const V_DEPOSIT_HOUR_CURRENCIES: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS deposit_currency_hours (
+        tenant_id TEXT NOT NULL,
+        external_user_id TEXT NOT NULL,
+        hour BIGINT NOT NULL,
+        currency TEXT NOT NULL,
+        amount_cents BIGINT NOT NULL,
+        first_at BIGINT NOT NULL,
+        last_at BIGINT NOT NULL,
+        PRIMARY KEY (tenant_id, external_user_id, hour, currency))",
+    "INSERT INTO deposit_currency_hours (tenant_id, external_user_id, hour, currency, amount_cents, first_at, last_at)
+     SELECT tenant_id, external_user_id, at / 3600, currency, SUM(amount_cents), MIN(at), MAX(at) FROM deposits
+      GROUP BY tenant_id, external_user_id, at / 3600, currency",
+    "DROP TABLE deposit_hours",
+    "ALTER TABLE deposit_currency_hours RENAME TO deposit_hours",
+    "CREATE INDEX IF NOT EXISTS deposit_hours_by_hour ON deposit_hours (hour)",
+];
+
+/// National exclusion registers (issue #47): each tenant's registers (their
+/// credentials sealed), every register call of a check as evidence, and each
+/// player's standing at each register with the pseudonymous code it gave.
+/// No national identifier is stored.
+const V_NATIONAL_REGISTERS: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS register_settings (
+        tenant_id TEXT NOT NULL,
+        register TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        credentials TEXT NOT NULL,
+        purposes TEXT NOT NULL,
+        on_outage TEXT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (tenant_id, register))",
+    "CREATE TABLE IF NOT EXISTS register_checks (
+        check_id TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        external_user_id TEXT NOT NULL,
+        register TEXT NOT NULL,
+        purpose TEXT NOT NULL,
+        status TEXT NOT NULL,
+        reference TEXT,
+        request_id TEXT NOT NULL,
+        checked_at BIGINT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        latency_ms BIGINT NOT NULL,
+        reason TEXT,
+        PRIMARY KEY (check_id, seq))",
+    "CREATE INDEX IF NOT EXISTS register_checks_by_user ON register_checks (tenant_id, external_user_id, at_ms)",
+    "CREATE INDEX IF NOT EXISTS register_checks_by_time ON register_checks (checked_at)",
+    "CREATE TABLE IF NOT EXISTS register_players (
+        tenant_id TEXT NOT NULL,
+        external_user_id TEXT NOT NULL,
+        register TEXT NOT NULL,
+        status TEXT NOT NULL,
+        checked_at BIGINT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        code TEXT,
+        PRIMARY KEY (tenant_id, external_user_id, register))",
+];
+
 pub const VERSIONS: &[&[&str]] = &[
     V1,
     V2,
@@ -813,16 +877,29 @@ pub const VERSIONS: &[&[&str]] = &[
     V_IDEMPOTENCY_LOCK_ID,
     V_SCREENING_EVIDENCE,
     V_CONTACT_KEYS,
+    V_DEPOSIT_HOUR_CURRENCIES,
+    V_NATIONAL_REGISTERS,
 ];
 
 /// Applies the versions a store lacks, each in one batch with its version
 /// row; safe to run on every start and from several hosts at once.
 pub async fn migrate(store: &dyn Store) -> Result<(), StoreError> {
+    migrate_through(store, VERSIONS.len()).await
+}
+
+/// The version (1-based) that keeps deposits' hourly sums per currency.
+pub(crate) fn deposit_hour_currencies_version() -> usize {
+    VERSIONS.iter().position(|v| *v == V_DEPOSIT_HOUR_CURRENCIES).map_or(0, |i| i + 1)
+}
+
+/// [`migrate`] up to and including version `last` (1-based), for the store
+/// contract's test of a version over rows of before.
+pub(crate) async fn migrate_through(store: &dyn Store, last: usize) -> Result<(), StoreError> {
     store
         .batch(vec![Stmt::new("CREATE TABLE IF NOT EXISTS schema_versions (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)", vec![])])
         .await?;
     let current = store.scalar("SELECT COALESCE(MAX(version), 0) FROM schema_versions", vec![]).await?;
-    for (index, statements) in VERSIONS.iter().enumerate() {
+    for (index, statements) in VERSIONS.iter().enumerate().take(last) {
         let version = index as i64 + 1;
         if version <= current {
             continue;

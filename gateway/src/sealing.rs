@@ -59,15 +59,18 @@ pub enum SealedKind {
     WebhookSecrets,
     /// console accounts' TOTP secrets (`console_accounts`)
     TotpSecrets,
+    /// the national registers' credentials of each tenant (`register_settings`)
+    RegisterCredentials,
 }
 
 impl SealedKind {
-    pub const ALL: [SealedKind; 2] = [SealedKind::WebhookSecrets, SealedKind::TotpSecrets];
+    pub const ALL: [SealedKind; 3] = [SealedKind::WebhookSecrets, SealedKind::TotpSecrets, SealedKind::RegisterCredentials];
 
     pub fn as_str(self) -> &'static str {
         match self {
             SealedKind::WebhookSecrets => "webhook_secrets",
             SealedKind::TotpSecrets => "totp_secrets",
+            SealedKind::RegisterCredentials => "register_credentials",
         }
     }
 }

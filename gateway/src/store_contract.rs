@@ -159,6 +159,7 @@ macro_rules! __store_contract_cases {
             unique_violation_is_reported,
             met_expectation_commits,
             migrations_apply_twice,
+            deposit_hours_are_rebuilt_per_currency,
             reads_in_one_round_trip,
             retention_deletes_a_bounded_batch,
             contacts_of_before_are_found_before_and_after_their_rekey
@@ -213,6 +214,67 @@ pub async fn migrations_apply_twice(store: &dyn Store) -> Result<(), String> {
         Some(Ok(0)) => Ok(()),
         other => Err(format!("expected an empty tenants table, got {other:?}")),
     }
+}
+
+/// The rebuild of `deposit_hours` per currency (issue #46) over rows of
+/// before: the hours are refilled from the deposits, each currency its own
+/// row, and a commit adds to its currency's. On a store already past it
+/// (the edge runs every case on one store) only the schema is checked.
+pub async fn deposit_hours_are_rebuilt_per_currency(store: &dyn Store) -> Result<(), String> {
+    let e = |e: StoreError| e.to_string();
+    let version = crate::schema::deposit_hour_currencies_version();
+    if version == 0 {
+        return Err("no schema version rebuilds deposit_hours".into());
+    }
+    crate::schema::migrate_through(store, version - 1).await.map_err(e)?;
+    let current = store.scalar("SELECT COALESCE(MAX(version), 0) FROM schema_versions", vec![]).await.map_err(e)?;
+    let before = current < version as i64;
+    if before {
+        let deposit = |tx: &str, cents: i64, currency: &str, at: i64| {
+            Stmt::new(
+                "INSERT INTO deposits (tenant_id, transaction_id, external_user_id, amount_cents, currency, at, response) VALUES ('contract-hours', ?1, 'u', ?2, ?3, ?4, '{}')",
+                vec![tx.into(), cents.into(), currency.into(), at.into()],
+            )
+        };
+        store
+            .batch(vec![
+                deposit("tx1", 8_000, "EUR", 7_200),
+                deposit("tx2", 1_000, "USD", 7_300),
+                deposit("tx3", 500, "EUR", 7_400),
+                Stmt::new(
+                    "INSERT INTO deposit_hours (tenant_id, external_user_id, hour, amount_cents, first_at, last_at) VALUES ('contract-hours', 'u', 2, 9500, 7200, 7400)",
+                    vec![],
+                ),
+            ])
+            .await
+            .map_err(e)?;
+    }
+    crate::schema::migrate(store).await.map_err(e)?;
+    store.batch(vec![crate::limits::store::add_to_hour("contract-hours", "u", 100, "EUR", 7_500)]).await.map_err(e)?;
+    let rows = store
+        .query(
+            "SELECT currency, amount_cents, first_at, last_at FROM deposit_hours WHERE tenant_id = 'contract-hours' AND external_user_id = 'u' ORDER BY currency",
+            vec![],
+        )
+        .await
+        .map_err(e)?;
+    let got: Vec<(String, i64, i64, i64)> = rows
+        .iter()
+        .map(|r| Ok((r.text(0)?, r.int(1)?, r.int(2)?, r.int(3)?)))
+        .collect::<Result<_, crate::error::ApiError>>()
+        .map_err(|x| x.to_string())?;
+    if !before {
+        // a store of after has no rows of before: a commit adds to its currency's row alone
+        return match got.iter().find(|r| r.0 == "EUR") {
+            Some(eur) if eur.3 == 7_500 && got.iter().all(|r| r.0 == "EUR") => Ok(()),
+            _ => Err(format!("deposit_hours after a commit: {got:?}")),
+        };
+    }
+    let expected = vec![("EUR".to_string(), 8_600, 7_200, 7_500), ("USD".to_string(), 1_000, 7_300, 7_300)];
+    if got != expected {
+        return Err(format!("deposit_hours after the rebuild: {got:?}, expected {expected:?}"));
+    }
+    Ok(())
 }
 
 /// Every retention probe and delete runs on the backend; a delete takes at

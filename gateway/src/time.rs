@@ -40,6 +40,18 @@ pub fn parse_date(text: &str) -> Option<i64> {
     chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").ok().and_then(|d| d.and_hms_opt(0, 0, 0)).map(|t| t.and_utc().timestamp())
 }
 
+/// `work`, given up after `milliseconds` on the host's timer: `None` when it
+/// did not finish in time. Without a timer, `work` is awaited unbounded.
+pub async fn bounded<T>(timer: Option<&dyn crate::ports::Timer>, milliseconds: u64, work: impl std::future::Future<Output = T>) -> Option<T> {
+    let Some(timer) = timer else { return Some(work.await) };
+    let deadline = timer.sleep_ms(milliseconds);
+    futures_util::pin_mut!(work, deadline);
+    match futures_util::future::select(work, deadline).await {
+        futures_util::future::Either::Left((answer, _)) => Some(answer),
+        futures_util::future::Either::Right(_) => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

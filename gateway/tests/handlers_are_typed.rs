@@ -19,7 +19,7 @@ const PUBLIC_BODY_DOCS: [&str; 2] = ["identity_vendor_webhook_doc", "sign_in_doc
 
 /// Where the mechanism lives: it may name schemas and read the body.
 fn is_mechanism(relative: &str) -> bool {
-    relative == "input.rs" || relative.starts_with("openapi/") || relative.starts_with("router/") || relative.starts_with("pipeline/")
+    relative.starts_with("input/") || relative.starts_with("openapi/") || relative.starts_with("router/") || relative.starts_with("pipeline/")
 }
 
 fn is_code(line: &str) -> bool {

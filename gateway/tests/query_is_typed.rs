@@ -1,7 +1,7 @@
 //! Keeps "a handler's query is its typed struct": no code in `gateway/src`
 //! reads a query parameter by its name. Each operation's query is a struct
 //! deriving `Deserialize` and `IntoParams`, read with `Query::parse_into`
-//! (`input.rs`), which is also the operation's documented parameters.
+//! (`input/query.rs`), which is also the operation's documented parameters.
 //! The console's HTML pages read their own form (`console::Form`), not the
 //! API's query, and are left out.
 
@@ -13,7 +13,7 @@ use scan::sources;
 
 /// Where reading a query by name is allowed: the query itself, and the console's own form.
 fn may_read_by_name(relative: &str) -> bool {
-    relative == "input.rs" || relative.starts_with("console/")
+    relative.starts_with("input/") || relative.starts_with("console/")
 }
 
 /// Whether a line of Rust reads a query parameter by its name.

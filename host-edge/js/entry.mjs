@@ -31,10 +31,16 @@ globalThis.cgwRulesCall = (name, args) => {
   const call = rules[name];
   if (typeof call !== "function") throw new Error(`the rules component has no export ${name}`);
   try {
-    return JSON.stringify({ ok: call(...JSON.parse(args, integersAsBigInt)) }, bigIntsAsNumbers);
+    // jco answers a WIT option's none as undefined, which JSON.stringify would drop with its key
+    return JSON.stringify({ ok: call(...JSON.parse(args, integersAsBigInt)) ?? null }, bigIntsAsNumbers);
   } catch (error) {
+    // jco throws a WIT result's error as a ComponentError with its payload,
+    // or (newer jco) as the bare value, an enum's case name; a trap is an Error
     if (error !== null && typeof error === "object" && "payload" in error) {
       return JSON.stringify({ err: error.payload }, bigIntsAsNumbers);
+    }
+    if (!(error instanceof Error)) {
+      return JSON.stringify({ err: error }, bigIntsAsNumbers);
     }
     rules = undefined;
     throw error;
@@ -45,7 +51,29 @@ export const KeyRateLimiter = worker.KeyRateLimiter;
 export const Dispatcher = worker.Dispatcher;
 export const Heartbeat = worker.Heartbeat;
 
+// A request id as the core makes them (`req_` and 24 hex digits).
+const requestId = () => `req_${Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
+
+// What a request answers when the Worker itself fails (a trap, a panic, a
+// response it could not build): the API's own 500 body with its request id,
+// never the platform's error page.
+export const internalError = (error) => {
+  const request_id = requestId();
+  console.error(`internal error ${request_id}: ${error instanceof Error ? error.message : String(error)}`);
+  const body = { error: "internal_error", message: "an unexpected error occurred; retry later or contact support with the request id", request_id };
+  return new Response(JSON.stringify(body), {
+    status: 500,
+    headers: { "content-type": "application/json", "x-request-id": request_id, "cache-control": "no-store" },
+  });
+};
+
 export default {
-  fetch: (request, env, ctx) => worker.fetch(request, env, ctx),
+  fetch: async (request, env, ctx) => {
+    try {
+      return await worker.fetch(request, env, ctx);
+    } catch (error) {
+      return internalError(error);
+    }
+  },
   scheduled: (event, env, ctx) => worker.scheduled(event, env, ctx),
 };

@@ -2,7 +2,7 @@
 //   node js/local.mjs admin-key --environment sandbox|production --state DIR
 //   node js/local.mjs store-contract --state DIR
 //   node js/local.mjs admin-key-sql --environment sandbox|production
-//   node js/local.mjs serve --port PORT --state DIR [--local-tools] [--measure] [--simulate SPEC]
+//   node js/local.mjs serve --port PORT --state DIR [--port-file FILE] [--local-tools] [--measure] [--simulate SPEC]
 // `serve` runs the Worker on 127.0.0.1:PORT until killed, straight from
 // Miniflare, with wrangler.toml's bindings and vars: the test runners' host.
 // `wrangler dev` puts a proxy in front of the Worker whose pooled connection
@@ -127,7 +127,13 @@ const mf = new Miniflare({
 });
 
 if (serving) {
-  await mf.ready;
+  const url = await mf.ready;
+  // the port actually bound (--port 0 takes a free one), written whole by one rename
+  const portFile = option("port-file");
+  if (portFile !== undefined) {
+    writeFileSync(`${portFile}.${process.pid}`, `${url.port}\n`);
+    renameSync(`${portFile}.${process.pid}`, portFile);
+  }
   const stop = async () => {
     await mf.dispose();
     process.exit(0);

@@ -39,6 +39,10 @@ impl gateway::ports::Timer for WorkerTimer {
     async fn sleep_ms(&self, milliseconds: u64) {
         Delay::from(std::time::Duration::from_millis(milliseconds)).await;
     }
+
+    fn now_ms(&self) -> i64 {
+        js_sys::Date::now() as i64
+    }
 }
 
 /// Waits `milliseconds` on the Workers runtime's timer.
@@ -107,12 +111,22 @@ pub struct FetchVendor;
 #[async_trait::async_trait(?Send)]
 impl VendorHttp for FetchVendor {
     async fn send(&self, request: VendorRequest) -> Result<VendorResponse, String> {
+        // Workers present a client certificate only through an mTLS binding fixed at deploy time, not one per tenant
+        if request.client_identity.is_some() && request.url.starts_with("https://") {
+            return Err("this host cannot present a tenant's client certificate (mutual TLS needs the native host)".to_string());
+        }
         let method = Method::from(request.method.to_string());
         let built = build_request(method, &request.url, &request.headers, &request.body).map_err(|e| format!("invalid request: {e}"))?;
         let exchange = async move {
             let mut response = Fetch::Request(built).send().await?;
+            let headers: Vec<(String, String)> = response.headers().entries().map(|(name, value)| (name.to_ascii_lowercase(), value)).collect();
+            // a vendor's answer is small: one that announces more is not read (the budget bounds one that does not say)
+            let announced = headers.iter().find(|(n, _)| n == "content-length").and_then(|(_, v)| v.parse::<u64>().ok());
+            if announced.is_some_and(|n| n > MAX_VENDOR_ANSWER_BYTES) {
+                return Err(worker::Error::RustError(format!("the answer is larger than {MAX_VENDOR_ANSWER_BYTES} bytes")));
+            }
             let body = response.bytes().await?;
-            Ok::<_, worker::Error>(VendorResponse { status: response.status_code(), body })
+            Ok::<_, worker::Error>(VendorResponse { status: response.status_code(), headers, body })
         };
         let timeout = Box::pin(Delay::from(std::time::Duration::from_millis(SEND_TIMEOUT_MS)));
         match select(Box::pin(exchange), timeout).await {
@@ -150,6 +164,9 @@ impl VendorHttp for FetchVendor {
         }
     }
 }
+
+/// The largest answer a vendor or a register call may announce.
+const MAX_VENDOR_ANSWER_BYTES: u64 = 4 << 20;
 
 /// How long a list download may take.
 const DOWNLOAD_TIMEOUT_MS: u64 = 120_000;

@@ -4,18 +4,20 @@
 //! function, `cgwRulesCall(name, json)`. The values cross as JSON in jco's
 //! shapes (camelCase fields, kebab-case cases, variants as `{tag, val}`),
 //! converted here from the same type list as every other binding
-//! ([`rules::for_each_wit_type!`]).
+//! ([`rules_model::for_each_wit_type!`]).
 
 use std::cell::OnceCell;
 
 use gateway::ports::{Rules, RulesFault, RulesResult, RulesVersion};
-use rules::{
+use rules_model::{
     AmlDecision, AmlFacts, AmlReviewDecision, AmlReviewFacts, CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork,
     ExclusionDecision, ExclusionFacts, ExclusionStatus, ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts,
     LimitCancelDecision, LimitCancelFacts, LimitChangeDecision, LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, OfacScored,
     PlayerNotice, RegulatorImportFacts, RegulatorOutcome, ReviewItem, ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate,
     ScreeningDecision, ScreeningFacts, TierBounds, TierFacts, WithdrawalDecision, WithdrawalFacts,
 };
+use rules_model::{CutoffFacts, ErasureFacts, ErasurePlan, FilingCodes, FilingFacts, NameLegibility, RetentionCutoffs};
+use rules_model::{NationalIdKind, RegisterCheckDecision, RegisterCheckFacts};
 use serde_json::{json, Map, Value as Json};
 use wasm_bindgen::prelude::*;
 
@@ -170,15 +172,15 @@ fn tag(value: &Json) -> Result<&str, String> {
 
 macro_rules! jco_enum {
     ($name:ident { $($v:ident),+ }) => {
-        impl ToJco for rules::$name {
+        impl ToJco for rules_model::$name {
             fn to_jco(&self) -> Json {
-                match self { $(rules::$name::$v => Json::String(kebab(stringify!($v)))),+ }
+                match self { $(rules_model::$name::$v => Json::String(kebab(stringify!($v)))),+ }
             }
         }
-        impl FromJco for rules::$name {
+        impl FromJco for rules_model::$name {
             fn from_jco(value: &Json) -> Result<Self, String> {
                 let text = value.as_str().ok_or_else(|| format!("not an enum case: {value}"))?;
-                $(if text == kebab(stringify!($v)) { return Ok(rules::$name::$v); })+
+                $(if text == kebab(stringify!($v)) { return Ok(rules_model::$name::$v); })+
                 Err(format!("unknown {} case {text}", stringify!($name)))
             }
         }
@@ -187,16 +189,16 @@ macro_rules! jco_enum {
 
 macro_rules! jco_record {
     ($name:ident { $($f:ident),+ }) => {
-        impl ToJco for rules::$name {
+        impl ToJco for rules_model::$name {
             fn to_jco(&self) -> Json {
                 let mut object = Map::new();
                 $(object.insert(camel(stringify!($f)), self.$f.to_jco());)+
                 Json::Object(object)
             }
         }
-        impl FromJco for rules::$name {
+        impl FromJco for rules_model::$name {
             fn from_jco(value: &Json) -> Result<Self, String> {
-                Ok(rules::$name { $($f: FromJco::from_jco(field(value, stringify!($f)))?),+ })
+                Ok(rules_model::$name { $($f: FromJco::from_jco(field(value, stringify!($f)))?),+ })
             }
         }
     };
@@ -204,20 +206,20 @@ macro_rules! jco_record {
 
 macro_rules! jco_variant {
     ($name:ident { unit: [$($u:ident),*], with: [$($w:ident),*] }) => {
-        impl ToJco for rules::$name {
+        impl ToJco for rules_model::$name {
             fn to_jco(&self) -> Json {
                 match self {
-                    $(rules::$name::$u => json!({ "tag": kebab(stringify!($u)) }),)*
-                    $(rules::$name::$w(x) => json!({ "tag": kebab(stringify!($w)), "val": x.to_jco() }),)*
+                    $(rules_model::$name::$u => json!({ "tag": kebab(stringify!($u)) }),)*
+                    $(rules_model::$name::$w(x) => json!({ "tag": kebab(stringify!($w)), "val": x.to_jco() }),)*
                 }
             }
         }
-        impl FromJco for rules::$name {
+        impl FromJco for rules_model::$name {
             fn from_jco(value: &Json) -> Result<Self, String> {
                 let tag = tag(value)?;
                 let val = value.get("val").unwrap_or(&Json::Null);
-                $(if tag == kebab(stringify!($u)) { return Ok(rules::$name::$u); })*
-                $(if tag == kebab(stringify!($w)) { return Ok(rules::$name::$w(FromJco::from_jco(val)?)); })*
+                $(if tag == kebab(stringify!($u)) { return Ok(rules_model::$name::$u); })*
+                $(if tag == kebab(stringify!($w)) { return Ok(rules_model::$name::$w(FromJco::from_jco(val)?)); })*
                 let _ = val;
                 Err(format!("unknown {} case {tag}", stringify!($name)))
             }
@@ -225,7 +227,7 @@ macro_rules! jco_variant {
     };
 }
 
-rules::for_each_wit_type!(jco_enum, jco_record, jco_variant);
+rules_model::for_each_wit_type!(jco_enum, jco_record, jco_variant);
 
 /// The rules component, called through jco's JS bindings.
 pub struct JsRules;
@@ -324,8 +326,8 @@ macro_rules! js_calls {
                 RulesVersion { version, component_sha256: COMPONENT_SHA256.to_string() }
             }
             fn horizons(&self) -> Horizons {
-                // The library's horizons stand in only if the component cannot answer.
-                loaded(|l| l.as_ref().map_or_else(|_| rules::time_horizons(), |l| l.time_horizons))
+                // If the component cannot answer, spans under which nothing expires or is pruned stand in.
+                loaded(|l| l.as_ref().map_or(Horizons::UNANSWERED, |l| l.time_horizons))
             }
             fn jurisdictions(&self) -> Vec<JurisdictionProfile> {
                 // None stands in if the component cannot answer: tenants then cannot name a profile.
@@ -340,4 +342,4 @@ macro_rules! js_calls {
     };
 }
 
-rules::for_each_wit_function!(js_calls);
+rules_model::for_each_wit_function!(js_calls);

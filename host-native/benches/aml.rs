@@ -17,9 +17,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use gateway::ports::{LibraryRules, Rules, Stmt};
+use gateway::ports::{Rules, Stmt};
 use host_native::rules_engine::ComponentRules;
 use rules::*;
+use rules_library::LibraryRules;
 use serde_json::{json, Value as Json};
 
 mod common;
@@ -110,16 +111,25 @@ fn rules_call() -> Result<(), Error> {
             same_currency: true,
             status: LimitStatus::Active,
             effective_from: 0,
+            currency: "USD".into(),
         }],
         totals: LimitWindow::ALL
             .iter()
-            .map(|w| WindowTotal { window: *w, spent_cents: 1_000, oldest_at: Some(facts.now - 60), newest_at: Some(facts.now) })
+            .map(|w| WindowTotal {
+                window: *w,
+                spent_cents: 1_000,
+                oldest_at: Some(facts.now - 60),
+                newest_at: Some(facts.now),
+                currency: "USD".into(),
+            })
             .collect(),
         deposits: None,
         amount_cents: 500,
         verified: KycTier::Tier0,
         aml: AmlStanding::default(),
         jurisdiction: "default".into(),
+        rates: vec![],
+        registers: vec![],
     };
     for _ in 0..2_000 {
         let _ = component.decide_aml(&facts);

@@ -39,9 +39,9 @@ async fn user_with_deposits(c: &mut Conn, key: &str, tenant_id: &str, database: 
     // and their hourly sums, as the commits would have kept them
     store
         .batch(vec![Stmt::new(
-            "INSERT INTO deposit_hours (tenant_id, external_user_id, hour, amount_cents, first_at, last_at)
-             SELECT tenant_id, external_user_id, at / 3600, SUM(amount_cents), MIN(at), MAX(at) FROM deposits
-             WHERE tenant_id = ?1 AND external_user_id = ?2 GROUP BY tenant_id, external_user_id, at / 3600",
+            "INSERT INTO deposit_hours (tenant_id, external_user_id, hour, currency, amount_cents, first_at, last_at)
+             SELECT tenant_id, external_user_id, at / 3600, currency, SUM(amount_cents), MIN(at), MAX(at) FROM deposits
+             WHERE tenant_id = ?1 AND external_user_id = ?2 GROUP BY tenant_id, external_user_id, at / 3600, currency",
             vec![tenant_id.into(), user.into()],
         )])
         .await?;

@@ -3,9 +3,10 @@
 //! a warm wasmtime instance.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use gateway::ports::{LibraryRules, Rules};
+use gateway::ports::Rules;
 use host_native::rules_engine::ComponentRules;
 use rules::{AmlStanding, DepositFacts, Deposits, KycTier, LimitStatus, LimitWindow, SanctionsStatus, StoredLimit};
+use rules_library::LibraryRules;
 
 fn facts(limits: usize, deposits: usize) -> DepositFacts {
     let limits = (0..limits)
@@ -15,11 +16,13 @@ fn facts(limits: usize, deposits: usize) -> DepositFacts {
             same_currency: true,
             status: LimitStatus::Active,
             effective_from: 0,
+            currency: "USD".into(),
         })
         .collect();
     let deposits = Deposits {
         amount_cents: (0..deposits).map(|i| 1_000 + i as i64).collect(),
         at: (0..deposits).map(|i| 10_000_000 - (i as i64 * 2_500)).collect(),
+        currency: (0..deposits).map(|i| if i % 4 == 0 { "EUR" } else { "USD" }.to_string()).collect(),
     };
     DepositFacts {
         now: 10_000_000,
@@ -32,6 +35,17 @@ fn facts(limits: usize, deposits: usize) -> DepositFacts {
         verified: KycTier::Tier0,
         aml: AmlStanding::default(),
         jurisdiction: "default".into(),
+        rates: vec![rules::AmlRate {
+            version: "bench".into(),
+            date: "2027-01-15".into(),
+            currency: "EUR".into(),
+            currency_exponent: 2,
+            per_unit_of: "USD".into(),
+            per_unit_exponent: 2,
+            rate_units: 10_837,
+            rate_scale: 4,
+        }],
+        registers: vec![],
     }
 }
 
@@ -53,12 +67,8 @@ fn bench(c: &mut Criterion) {
     }
     group.finish();
     let mut fixed = c.benchmark_group("fixed_cost");
-    fixed.bench_function("native/describe_tier", |b| {
-        b.iter(|| LibraryRules.describe_tier(rules::TierFacts { tier: rules::KycTier::Tier2, currency_exponent: 2 }))
-    });
-    fixed.bench_function("component/describe_tier", |b| {
-        b.iter(|| component.describe_tier(rules::TierFacts { tier: rules::KycTier::Tier2, currency_exponent: 2 }))
-    });
+    fixed.bench_function("native/describe_tier", |b| b.iter(|| LibraryRules.describe_tier(&rules::TierFacts::of(rules::KycTier::Tier2, 2))));
+    fixed.bench_function("component/describe_tier", |b| b.iter(|| component.describe_tier(&rules::TierFacts::of(rules::KycTier::Tier2, 2))));
     fixed.finish();
 }
 

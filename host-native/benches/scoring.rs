@@ -9,9 +9,10 @@ use std::collections::HashMap;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use gateway::lists::parse::{ofac, ListEntry};
-use gateway::ports::{LibraryRules, Rules};
+use gateway::ports::Rules;
 use host_native::rules_engine::ComponentRules;
 use rules::{Environment, ListCandidate, ScreeningFacts};
+use rules_library::LibraryRules;
 
 const CANDIDATES: usize = 64;
 

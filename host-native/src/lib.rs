@@ -47,6 +47,10 @@ impl gateway::ports::Timer for TokioTimer {
     async fn sleep_ms(&self, milliseconds: u64) {
         tokio::time::sleep(std::time::Duration::from_millis(milliseconds)).await;
     }
+
+    fn now_ms(&self) -> i64 {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+    }
 }
 
 pub struct OsIds;

@@ -1,20 +1,22 @@
 //! Runs the rules component in wasmtime. The only module that runs `bindgen!`
-//! (for the WIT types); the conversions are `rules::wit_bridge!`, shared with
+//! (for the WIT types); the conversions are `rules_model::wit_bridge!`, shared with
 //! the guest, and the calls are generated from the one list of the
-//! interface's functions, `rules::for_each_wit_function!`.
+//! interface's functions, `rules_model::for_each_wit_function!`.
 
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
 use gateway::ports::{Rules, RulesFault, RulesResult, RulesVersion};
-use rules::{
+use rules_model::{
     AmlDecision, AmlFacts, AmlReviewDecision, AmlReviewFacts, CaseReviewDecision, CaseReviewFacts, Convert, DepositDecision, DepositFacts, DueFacts,
     DueWork, ExclusionDecision, ExclusionFacts, ExclusionStatus, ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts,
     LimitCancelDecision, LimitCancelFacts, LimitChangeDecision, LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, OfacScored,
     PlayerNotice, RegulatorImportFacts, RegulatorOutcome, ReviewItem, ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate,
     ScreeningDecision, ScreeningFacts, TierBounds, TierFacts, WithdrawalDecision, WithdrawalFacts,
 };
+use rules_model::{CutoffFacts, ErasureFacts, ErasurePlan, FilingCodes, FilingFacts, NameLegibility, RetentionCutoffs};
+use rules_model::{NationalIdKind, RegisterCheckDecision, RegisterCheckFacts};
 use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, ComponentExportIndex, ComponentNamedList, Instance, Lift, Linker, Lower, TypedFunc};
 use wasmtime::{Config, Engine, ProfilingStrategy, Store};
@@ -25,7 +27,7 @@ mod bindings {
 
 use bindings::exports::cgw::rules::decisions as wit;
 
-rules::wit_bridge!();
+rules_model::wit_bridge!();
 
 /// The audited default component, built by `build-rules` and committed as
 /// `rules/cgw_rules.wasm`; CI fails when a rebuild gives other bytes.
@@ -70,11 +72,11 @@ struct Warm {
     exports: Exports,
 }
 
-/// The interface the component exports its functions in: `cgw:rules/decisions@11.0.0`.
+/// The interface the component exports its functions in: `cgw:rules/decisions@13.0.0`.
 fn interface_name() -> String {
-    match rules::WIT_PACKAGE.split_once('@') {
+    match rules_model::WIT_PACKAGE.split_once('@') {
         Some((package, version)) => format!("{package}/decisions@{version}"),
-        None => format!("{}/decisions", rules::WIT_PACKAGE),
+        None => format!("{}/decisions", rules_model::WIT_PACKAGE),
     }
 }
 
@@ -156,7 +158,7 @@ macro_rules! component_calls {
     };
 }
 
-rules::for_each_wit_function!(component_calls);
+rules_model::for_each_wit_function!(component_calls);
 
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
@@ -200,7 +202,7 @@ impl ComponentRules {
             warm: Mutex::new(None),
             deadline_ticks: DEADLINE_TICKS,
             identity: RulesVersion { version: String::new(), component_sha256: hex::encode(Sha256::digest(bytes)) },
-            horizons: rules::time_horizons(),
+            horizons: Horizons::UNANSWERED,
             jurisdictions: Vec::new(),
         };
         let answers = loaded.ask_loaded().map_err(|e| LoadError::Invalid(e.to_string()))?;

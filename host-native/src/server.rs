@@ -391,6 +391,21 @@ async fn read_body(mut body: Incoming) -> Option<Vec<u8>> {
 
 /// A request that could not be read whole: answered through the core's one
 /// error mapping, and the connection closed after the answer.
+/// The answer of `answer`, or, should it panic (the core denies panics;
+/// this is the last guard), the API's 500 with a request id: a client never
+/// meets a connection cut without an answer.
+async fn answered_even_on_panic(answer: impl std::future::Future<Output = http::Response<Vec<u8>>>) -> http::Response<Vec<u8>> {
+    use futures_util::FutureExt;
+    match std::panic::AssertUnwindSafe(answer).catch_unwind().await {
+        Ok(response) => response,
+        Err(_) => {
+            let id = gateway::new_id(&crate::OsIds, "req");
+            tracing::error!(request_id = %id, "a request's handling panicked");
+            gateway::error::ApiError::internal().into_response(&id)
+        }
+    }
+}
+
 fn unread(error: gateway::error::ApiError) -> http::Response<Vec<u8>> {
     let mut response = error.into_response(&gateway::new_id(&crate::OsIds, "req"));
     response.headers_mut().insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
@@ -448,9 +463,9 @@ async fn handle(
                         _ => {
                             // the operators' API reads a few rows at a time; the others' reads may be long
                             if route.as_ref().is_some_and(|r| r.spec().access == Access::Tenant) {
-                                crate::point_reads::point_reads(gateway.handle(request)).await
+                                answered_even_on_panic(crate::point_reads::point_reads(gateway.handle(request))).await
                             } else {
-                                gateway.handle(request).await
+                                answered_even_on_panic(gateway.handle(request)).await
                             }
                         }
                     }
@@ -555,11 +570,8 @@ pub async fn serve_metrics(listener: TcpListener, gateway: Arc<Gateway>) {
                     let request = http::Request::from_parts(parts, Vec::new());
                     let response = match request.uri().path() {
                         "/metrics" => gateway.metrics_page(&request, gateway::telemetry::MetricsAccess::Open, crate::observability::render).await,
-                        _ => {
-                            let mut response = http::Response::new(b"GET /metrics\n".to_vec());
-                            *response.status_mut() = http::StatusCode::NOT_FOUND;
-                            response
-                        }
+                        _ => gateway::error::ApiError::not_found("not_found", "this listener serves GET /metrics only")
+                            .into_response(&gateway::new_id(&crate::OsIds, "req")),
                     };
                     watch.answered();
                     Ok::<_, Infallible>(response.map(|b| Full::new(Bytes::from(b))))
@@ -619,6 +631,22 @@ pub async fn serve_limited(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A handler that panics answers the API's 500 with its request id, in
+    /// header and body; the twin: an answer passes through untouched.
+    #[test]
+    #[allow(clippy::panic, clippy::unwrap_used)]
+    fn a_panicking_handler_answers_500_with_its_request_id() {
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let panicked = runtime.block_on(answered_even_on_panic(async { panic!("planted") }));
+        assert_eq!(panicked.status(), 500);
+        let id = panicked.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or_default().to_string();
+        assert!(id.starts_with("req_"), "{id:?}");
+        let body: serde_json::Value = serde_json::from_slice(panicked.body()).unwrap();
+        assert_eq!((body["error"].as_str(), body["request_id"].as_str()), (Some("internal_error"), Some(id.as_str())));
+        let fine = runtime.block_on(answered_even_on_panic(async { http::Response::new(b"ok".to_vec()) }));
+        assert_eq!((fine.status().as_u16(), fine.body().as_slice()), (200, &b"ok"[..]));
+    }
 
     #[test]
     fn the_accept_loop_backs_off_on_listener_errors_and_not_on_a_lost_connection() {

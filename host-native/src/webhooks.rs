@@ -121,23 +121,72 @@ pub async fn decision_log_loop(gateway: Arc<Gateway>, tick: Duration) {
 pub struct VendorClient {
     client: reqwest::Client,
     downloads: reqwest::Client,
+    /// clients presenting a client certificate (mutual TLS), by the SHA-256 of certificate and key
+    with_identity: std::sync::Mutex<std::collections::HashMap<[u8; 32], reqwest::Client>>,
+    /// a certificate authority trusted beside the system's (tests only)
+    root: Option<reqwest::Certificate>,
 }
+
+/// The largest answer a vendor or a register call may give.
+const MAX_VENDOR_ANSWER_BYTES: usize = 4 << 20;
+
+/// How many client certificates' clients are kept; past it the cache starts again.
+const IDENTITY_CLIENTS: usize = 64;
 
 impl VendorClient {
     pub fn new() -> Result<Self, String> {
-        let client = reqwest::Client::builder()
+        Self::build(None)
+    }
+
+    /// A client that also trusts `root_pem` (a test's own certificate authority).
+    pub fn trusting(root_pem: &[u8]) -> Result<Self, String> {
+        Self::build(Some(reqwest::Certificate::from_pem(root_pem).map_err(|e| format!("the root certificate cannot be read: {e}"))?))
+    }
+
+    fn vendor_builder(root: Option<&reqwest::Certificate>) -> reqwest::ClientBuilder {
+        let builder = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(Duration::from_secs(3))
-            .timeout(Duration::from_secs(10))
-            .build()
-            .map_err(|e| format!("cannot build the vendor client: {e}"))?;
-        let downloads = reqwest::Client::builder()
+            .timeout(Duration::from_secs(10));
+        match root {
+            Some(root) => builder.add_root_certificate(root.clone()),
+            None => builder,
+        }
+    }
+
+    fn build(root: Option<reqwest::Certificate>) -> Result<Self, String> {
+        let client = Self::vendor_builder(root.as_ref()).build().map_err(|e| format!("cannot build the vendor client: {e}"))?;
+        let mut downloads = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::limited(5))
             .connect_timeout(Duration::from_secs(10))
-            .timeout(Duration::from_secs(300))
+            .timeout(Duration::from_secs(300));
+        if let Some(root) = &root {
+            downloads = downloads.add_root_certificate(root.clone());
+        }
+        let downloads = downloads.build().map_err(|e| format!("cannot build the list client: {e}"))?;
+        Ok(VendorClient { client, downloads, with_identity: std::sync::Mutex::new(std::collections::HashMap::new()), root })
+    }
+
+    /// The client that presents `identity` over TLS, built once per certificate.
+    fn presenting(&self, identity: &gateway::ports::ClientIdentity) -> Result<reqwest::Client, String> {
+        use sha2::Digest;
+        let pem = format!("{}\n{}", identity.certificate_pem.trim_end(), identity.key_pem.trim_end());
+        let key: [u8; 32] = sha2::Sha256::digest(pem.as_bytes()).into();
+        let mut clients = self.with_identity.lock().map_err(|_| "the client cache is poisoned".to_string())?;
+        if let Some(client) = clients.get(&key) {
+            return Ok(client.clone());
+        }
+        // the error never carries the key's text
+        let identity = reqwest::Identity::from_pem(pem.as_bytes()).map_err(|_| "the client certificate or its key cannot be read".to_string())?;
+        let client = Self::vendor_builder(self.root.as_ref())
+            .identity(identity)
             .build()
-            .map_err(|e| format!("cannot build the list client: {e}"))?;
-        Ok(VendorClient { client, downloads })
+            .map_err(|e| format!("cannot build a client presenting the certificate: {e}"))?;
+        if clients.len() >= IDENTITY_CLIENTS {
+            clients.clear();
+        }
+        clients.insert(key, client.clone());
+        Ok(client)
     }
 }
 
@@ -145,15 +194,30 @@ impl VendorClient {
 impl gateway::ports::VendorHttp for VendorClient {
     async fn send(&self, request: gateway::ports::VendorRequest) -> Result<gateway::ports::VendorResponse, String> {
         let method = reqwest::Method::from_bytes(request.method.as_bytes()).map_err(|e| e.to_string())?;
-        let mut builder = self.client.request(method, &request.url).body(request.body);
+        // a client certificate is presented over TLS; plain http (a sandbox stub on loopback) has none to present
+        let client = match &request.client_identity {
+            Some(identity) if request.url.starts_with("https://") => self.presenting(identity)?,
+            _ => self.client.clone(),
+        };
+        let mut builder = client.request(method, &request.url).body(request.body);
         for (name, value) in &request.headers {
             builder = builder.header(name, value);
         }
         // The error without its URL, which may carry credentials.
         let response = builder.send().await.map_err(|e| e.without_url().to_string())?;
         let status = response.status().as_u16();
-        let body = response.bytes().await.map_err(|e| e.without_url().to_string())?;
-        Ok(gateway::ports::VendorResponse { status, body: body.to_vec() })
+        let headers =
+            response.headers().iter().filter_map(|(name, value)| Some((name.as_str().to_string(), value.to_str().ok()?.to_string()))).collect();
+        // a vendor's answer is small: a body past the bound is refused as it arrives, never held whole
+        let mut response = response;
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(|e| e.without_url().to_string())? {
+            if body.len() + chunk.len() > MAX_VENDOR_ANSWER_BYTES {
+                return Err(format!("the answer is larger than {MAX_VENDOR_ANSWER_BYTES} bytes"));
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(gateway::ports::VendorResponse { status, headers, body })
     }
 
     async fn download(&self, url: &str, max_bytes: u64) -> Result<Vec<u8>, String> {

@@ -204,16 +204,30 @@ async fn the_same_day_on_the_edge_with_people_made_through_the_api() {
     let out = Command::new(&script).args(["admin-key", "--environment", "sandbox", "--state"]).arg(state.path()).output().unwrap();
     assert!(out.status.success(), "edge.sh admin-key: {}", String::from_utf8_lossy(&out.stderr));
     let admin = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    let port = free_port();
+    // the runtime takes a free port itself and names it in the port file: a
+    // port picked in advance may be taken meanwhile by another runtime's sockets
+    let port_file = state.path().join("serving.port");
     let mut command = Command::new(&script);
     command
-        .args(["serve", "--local-tools", "--port", &port.to_string(), "--state"])
+        .args(["serve", "--local-tools", "--port", "0", "--port-file"])
+        .arg(&port_file)
+        .arg("--state")
         .arg(state.path())
         .env("CGW_FOUR_EYES", "sandbox,production")
         .stdout(Stdio::null())
         .stderr(Stdio::inherit());
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    let _edge = EdgeProcess(command.spawn().unwrap());
+    let mut edge = EdgeProcess(command.spawn().unwrap());
+    let listening = Instant::now() + Duration::from_secs(600);
+    let port = loop {
+        if let Ok(text) = std::fs::read_to_string(&port_file) {
+            break text.trim().parse::<u16>().unwrap();
+        }
+        assert!(edge.0.try_wait().unwrap().is_none(), "scripts/edge.sh serve exited before it listened");
+        assert!(Instant::now() < listening, "scripts/edge.sh serve did not listen within 600 s");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let _edge = edge;
     let base = format!("http://127.0.0.1:{port}");
     let deadline = Instant::now() + Duration::from_secs(120);
     while reqwest::get(format!("{base}/v1/health")).await.map(|r| r.status().as_u16()).ok() != Some(200) {

@@ -8,10 +8,11 @@
 use std::sync::OnceLock;
 
 use gateway::decisions::{canonical, replay};
-use gateway::ports::{LibraryRules, Rules};
+use gateway::ports::Rules;
 use host_native::rules_engine::ComponentRules;
 use proptest::prelude::*;
 use rules::*;
+use rules_library::LibraryRules;
 
 fn component() -> &'static ComponentRules {
     static RULES: OnceLock<ComponentRules> = OnceLock::new();
@@ -61,14 +62,49 @@ fn term() -> impl Strategy<Value = ExclusionTerm> {
 }
 
 fn stored_limit() -> impl Strategy<Value = StoredLimit> {
-    (pick(LimitWindow::ALL), 0i64..100_000, any::<bool>(), pick(LimitStatus::ALL), 0i64..10_000_000).prop_map(
-        |(window, amount_cents, same_currency, status, effective_from)| StoredLimit { window, amount_cents, same_currency, status, effective_from },
+    (pick(LimitWindow::ALL), 0i64..100_000, any::<bool>(), pick(LimitStatus::ALL), 0i64..10_000_000, pick(&["", "USD", "EUR"])).prop_map(
+        |(window, amount_cents, same_currency, status, effective_from, currency)| StoredLimit {
+            window,
+            amount_cents,
+            same_currency,
+            status,
+            effective_from,
+            currency: currency.to_string(),
+        },
     )
 }
 
+const CURRENCIES: [&str; 3] = ["USD", "EUR", "JPY"];
+
 fn deposits() -> impl Strategy<Value = Deposits> {
-    prop::collection::vec((1i64..50_000, 0i64..10_000_000), 0..60)
-        .prop_map(|d| Deposits { amount_cents: d.iter().map(|x| x.0).collect(), at: d.iter().map(|x| x.1).collect() })
+    prop::collection::vec((1i64..50_000, 0i64..10_000_000, pick(&CURRENCIES)), 0..60).prop_map(|d| Deposits {
+        amount_cents: d.iter().map(|x| x.0).collect(),
+        at: d.iter().map(|x| x.1).collect(),
+        currency: d.iter().map(|x| x.2.to_string()).collect(),
+    })
+}
+
+fn rate(currency: &str, per_unit_of: &str, rate_units: i64) -> AmlRate {
+    let exponent = |c: &str| if c == "JPY" { 0 } else { 2 };
+    AmlRate {
+        version: "rates-v1".into(),
+        date: "2027-01-15".into(),
+        currency: currency.into(),
+        currency_exponent: exponent(currency),
+        per_unit_of: per_unit_of.into(),
+        per_unit_exponent: exponent(per_unit_of),
+        rate_units,
+        rate_scale: 4,
+    }
+}
+
+/// Rates between every pair of [`CURRENCIES`] (`all`), or some of them.
+fn rates(all: bool) -> Vec<AmlRate> {
+    let mut rates = vec![rate("EUR", "USD", 10_837), rate("USD", "EUR", 9_228)];
+    if all {
+        rates.extend([rate("JPY", "USD", 64), rate("JPY", "EUR", 59), rate("USD", "JPY", 1_562_500), rate("EUR", "JPY", 1_690_000)]);
+    }
+    rates
 }
 
 fn kyc_facts() -> impl Strategy<Value = KycFacts> {
@@ -222,25 +258,31 @@ fn aml_stream(jurisdiction: &str, verified: KycTier, steps: &[(AmlEventType, i64
     out
 }
 
+/// The windows' totals as the store sums them: one per currency deposited in the window.
 fn totals_of(now: i64, deposits: &Deposits) -> Vec<rules::WindowTotal> {
-    LimitWindow::ALL
-        .iter()
-        .map(|w| {
-            let length = match w {
-                LimitWindow::Daily => rules::time_horizons().daily_window_seconds,
-                LimitWindow::Weekly => rules::time_horizons().weekly_window_seconds,
-                LimitWindow::Monthly => rules::time_horizons().monthly_window_seconds,
-            };
+    let mut totals = Vec::new();
+    for w in LimitWindow::ALL {
+        let length = match w {
+            LimitWindow::Daily => rules::time_horizons().daily_window_seconds,
+            LimitWindow::Weekly => rules::time_horizons().weekly_window_seconds,
+            LimitWindow::Monthly => rules::time_horizons().monthly_window_seconds,
+        };
+        for currency in CURRENCIES {
             let inside: Vec<(i64, i64)> =
-                deposits.amount_cents.iter().zip(&deposits.at).filter(|(_, at)| **at > now - length).map(|(a, at)| (*a, *at)).collect();
-            rules::WindowTotal {
+                deposits.iter_in_currencies().filter(|(d, c)| d.at > now - length && *c == currency).map(|(d, _)| (d.amount_cents, d.at)).collect();
+            if inside.is_empty() {
+                continue;
+            }
+            totals.push(rules::WindowTotal {
                 window: *w,
                 spent_cents: inside.iter().fold(0i64, |s, (a, _)| s.saturating_add(*a)),
                 oldest_at: inside.iter().map(|(_, at)| *at).min(),
                 newest_at: inside.iter().map(|(_, at)| *at).max(),
-            }
-        })
-        .collect()
+                currency: currency.to_string(),
+            });
+        }
+    }
+    totals
 }
 
 proptest! {
@@ -260,7 +302,8 @@ proptest! {
         // a due-diligence lock on some, met on others
         let (verified, aml) = (if now % 3 == 0 { KycTier::Tier2 } else { KycTier::Tier0 }, AmlStanding { withdrawals_held: false, cdd_tier: (now % 2 == 0).then_some(KycTier::Tier2) });
         let jurisdiction = if amount_cents % 2 == 0 { "GB" } else { "default" }.to_string();
-        let mut facts = DepositFacts { now, sanctions, exclusions, limits, totals, deposits: None, amount_cents, verified, aml, jurisdiction };
+        let rates = rates(now % 5 != 0);
+        let mut facts = DepositFacts { now, sanctions, exclusions, limits, totals, deposits: None, amount_cents, verified, aml, jurisdiction, rates, registers: vec![] };
         prop_assert_eq!(LibraryRules.decide_deposit(&facts), component().decide_deposit(&facts));
         facts.deposits = Some(deposits);
         prop_assert_eq!(LibraryRules.decide_deposit(&facts), component().decide_deposit(&facts));
@@ -279,7 +322,7 @@ proptest! {
         let (lib, comp) = (LibraryRules, component());
         let change = LimitChangeFacts { now, requested_at, window, amount_cents, limits: limits.clone(), jurisdiction: jurisdiction.to_string() };
         prop_assert_eq!(lib.decide_limit_change(&change), comp.decide_limit_change(&change));
-        let mut view = LimitsFacts { now, limits: limits.clone(), totals: totals_of(now, &deposits), deposits: None };
+        let mut view = LimitsFacts { now, limits: limits.clone(), totals: totals_of(now, &deposits), deposits: None, rates: rates(now % 5 != 0) };
         prop_assert_eq!(lib.describe_limits(&view), comp.describe_limits(&view));
         view.deposits = Some(deposits);
         prop_assert_eq!(lib.describe_limits(&view), comp.describe_limits(&view));
@@ -304,10 +347,25 @@ proptest! {
         let (lib, comp) = (LibraryRules, component());
         let open_check = open.map(|(target_tier, status, updated_at, token_expires_at)| OpenCheck { target_tier, status, updated_at, token_expires_at });
         let aml = AmlStanding { withdrawals_held: now % 5 == 0, cdd_tier: (now % 3 == 0).then_some(KycTier::Tier2) };
-        let withdrawal = WithdrawalFacts { now, sanctions, verified, cumulative_cents, amount_cents, same_currency, open_check, currency_exponent, aml };
+        let (currency, rate) = if now % 3 == 0 { ("KWD", (now % 2 == 0).then(|| rate("KWD", "USD", 32_500))) } else { ("USD", None) };
+        let rate = rate.map(|r| AmlRate { currency_exponent: 3, ..r });
+        let withdrawal = WithdrawalFacts {
+            now,
+            sanctions,
+            verified,
+            cumulative_cents,
+            amount_cents,
+            same_currency,
+            open_check,
+            currency_exponent,
+            aml,
+            currency: currency.into(),
+            ceiling_currency: "USD".into(),
+            rate,
+        };
         prop_assert_eq!(lib.decide_withdrawal(&withdrawal), comp.decide_withdrawal(&withdrawal));
-        let tier = TierFacts { tier: verified, currency_exponent };
-        prop_assert_eq!(lib.describe_tier(tier), comp.describe_tier(tier));
+        let tier = TierFacts { currency: withdrawal.currency.clone(), ceiling_currency: "USD".into(), rate: withdrawal.rate.clone(), ..TierFacts::of(verified, currency_exponent) };
+        prop_assert_eq!(lib.describe_tier(&tier), comp.describe_tier(&tier));
         prop_assert_eq!(lib.decide_kyc(&check), comp.decide_kyc(&check));
     }
 
@@ -444,7 +502,7 @@ proptest! {
         deposits in deposits(),
         amount_cents in cents(),
     ) {
-        let facts = DepositFacts { now, sanctions: SanctionsStatus::Clear, exclusions, limits, totals: totals_of(now, &deposits), deposits: Some(deposits), amount_cents, verified: KycTier::Tier0, aml: AmlStanding::default(), jurisdiction: "default".into() };
+        let facts = DepositFacts { now, sanctions: SanctionsStatus::Clear, exclusions, limits, totals: totals_of(now, &deposits), deposits: Some(deposits), amount_cents, verified: KycTier::Tier0, aml: AmlStanding::default(), jurisdiction: "default".into(), rates: rates(true), registers: vec![] };
         let recorded = canonical(&LibraryRules.decide_deposit(&facts).unwrap());
         let replayed = replay(component(), Operation::Deposit, &canonical(&facts)).unwrap();
         prop_assert_eq!(recorded, replayed);

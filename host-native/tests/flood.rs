@@ -12,9 +12,9 @@ use std::sync::Arc;
 
 use gateway::auth::Environment;
 use gateway::pipeline::DEFAULT_AUTH_FAILURES_PER_SOURCE;
-use gateway::ports::LibraryRules;
 use gateway::{Config, Gateway};
 use host_native::{open_store, OsIds};
+use rules_library::LibraryRules;
 use serde_json::{json, Value as Json};
 
 #[tokio::test]

@@ -207,16 +207,16 @@ async fn withdrawals_are_pruned_after_the_profiles_record_keeping_period() {
             assert_eq!(status, 201, "{body}");
         }
         // within tier_0's ceiling: released at once; above it: held for a check
-        let paid =
-            json!({ "user_id": "paid", "withdrawal_amount_cents": 1_000, "currency": "USD", "email": "p@example.com", "phone": "+44 7700 900124" });
+        // in the profile's own currency: its tier ceilings need no reference rate
+        let currency = if jurisdiction == "GB" { "GBP" } else { "USD" };
+        let paid = json!({ "user_id": "paid", "withdrawal_amount_cents": 1_000, "currency": currency, "email": "p@example.com", "phone": "+44 7700 900124" });
         let (status, body) = send(&gw, &key, "POST", "/v1/kyc/start", paid, None).await;
         assert_eq!(status, 200, "{body}");
-        let held =
-            json!({ "user_id": "held", "withdrawal_amount_cents": 50_000, "currency": "USD", "email": "h@example.com", "phone": "+44 7700 900123" });
+        let held = json!({ "user_id": "held", "withdrawal_amount_cents": 50_000, "currency": currency, "email": "h@example.com", "phone": "+44 7700 900123" });
         let (status, body) = send(&gw, &key, "POST", "/v1/kyc/start", held, None).await;
         assert_eq!(status, 201, "{body}");
         // the period a transaction record is kept from its own time: the profile's retention table
-        let table = rules::jurisdictions::retention_table(jurisdiction);
+        let table = rules::jurisdictions::find_retention(jurisdiction).unwrap();
         let aml = table.rule(rules::jurisdictions::RecordClass::AmlRecords).unwrap();
         let period = match aml.from {
             rules::jurisdictions::RetentionStart::Record => aml.keep_seconds,
@@ -410,7 +410,7 @@ async fn each_class_is_erased_on_its_date_under_each_profile_and_not_a_day_earli
             .map(|h| (h["class"].as_str().unwrap().to_string(), held_until(&subject, h["class"].as_str().unwrap()).unwrap()))
             .collect();
         dates.sort_by_key(|(_, at)| *at);
-        let table = rules::jurisdictions::retention_table(jurisdiction);
+        let table = rules::jurisdictions::find_retention(jurisdiction).unwrap();
         let five = table.rule(rules::jurisdictions::RecordClass::IdentityScreening).unwrap().keep_seconds;
         assert_eq!(held_until(&subject, "identity_screening"), Some(ended + five), "{jurisdiction}: from the relationship's end");
         let excl_keep = table.rule(rules::jurisdictions::RecordClass::Exclusions).unwrap().keep_seconds;
@@ -529,6 +529,78 @@ async fn read_alike(gw: &Gateway, key: &str, a: &str, b: &str) -> Json {
     a
 }
 
+/// Invariant 36 of issue #46: a closed AML case goes with its alerts and its
+/// file (events, work) once the profile's record-keeping period has passed
+/// since it closed, not a day earlier. Its twins stay: an open case, and a
+/// closed one a filing rests on (the filing's own period and the erasure
+/// decide it).
+#[tokio::test]
+async fn a_closed_aml_case_goes_with_its_alerts_after_the_record_keeping_period() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gw, probe, admin, now) = gateway_at(&dir, None).await;
+    let (key, tenant_id) = tenant_of(&gw, &admin, "default").await;
+    let mut case_of = BTreeMap::new();
+    for user in ["closed", "open", "filed"] {
+        screened(&gw, &key, user).await;
+        let event = json!({ "transaction_id": format!("aml-{user}"), "user_id": user, "event_type": "deposit", "amount_cents": 250_000, "currency": "USD", "payment_method": "card" });
+        assert_eq!(send(&gw, &key, "POST", "/v1/aml/event", event, None).await.0, 202);
+        let (status, alerts) =
+            send(&gw, &admin, "GET", &format!("/v1/admin/aml/alerts?tenant_id={tenant_id}&user_id={user}"), Json::Null, None).await;
+        assert_eq!(status, 200, "{alerts}");
+        case_of.insert(user, alerts["alerts"][0]["case_id"].as_str().expect("an AML case").to_string());
+    }
+    let subject = json!({ "first_name": "Ann", "last_name": "Lee", "date_of_birth": "1990-04-01",
+        "address": {"street": "1 Main Street", "city": "Las Vegas", "state": "NV", "zip": "89101", "country": "US"},
+        "id_type": "passport", "id_number": "X1234567", "id_country": "US", "occupation": "Engineer" });
+    let (status, filing) = send(
+        &gw,
+        &admin,
+        "POST",
+        &format!("/v1/admin/aml/cases/{}/filings", case_of["filed"]),
+        json!({ "format": "fincen-sar", "subject": subject }),
+        None,
+    )
+    .await;
+    assert_eq!(status, 201, "{filing}");
+    for user in ["closed", "filed"] {
+        let proposal = json!({ "outcome": "false_positive", "reason": "play seen; funds explained" });
+        let (status, decided) = send(&gw, &admin, "POST", &format!("/v1/admin/cases/{}/proposal", case_of[user]), proposal, None).await;
+        assert_eq!((status, decided["status"].as_str()), (200, Some("closed")), "{decided}");
+    }
+    let rows = |case: String| {
+        let probe = &probe;
+        async move {
+            let mut n = Vec::new();
+            for sql in [
+                "SELECT COUNT(*) FROM aml_cases WHERE case_id = ?1",
+                "SELECT COUNT(*) FROM aml_alerts WHERE case_id = ?1",
+                "SELECT COUNT(*) FROM case_events WHERE case_id = ?1",
+            ] {
+                n.push(probe.scalar(sql, vec![case.as_str().into()]).await.unwrap());
+            }
+            n
+        }
+    };
+    let before = rows(case_of["closed"].clone()).await;
+    assert!(before[0] == 1 && before[1] >= 1 && before[2] >= 1, "the closed case's records: {before:?}");
+    let period = rules::jurisdictions::find_retention("default").unwrap().rule(rules::jurisdictions::RecordClass::AmlRecords).unwrap().keep_seconds;
+    let sweep = |at: i64| {
+        let gw = &gw;
+        async move { while gw.sweep_expired(at).await.unwrap().more {} }
+    };
+    sweep(START + period - DAY).await;
+    assert_eq!(rows(case_of["closed"].clone()).await, before, "a closed case went before its record-keeping period ended");
+    sweep(START + period + DAY).await;
+    assert_eq!(rows(case_of["closed"].clone()).await, [0, 0, 0], "a closed case outlived its record-keeping period");
+    let work = probe.scalar("SELECT COUNT(*) FROM case_work WHERE case_id = ?1", vec![case_of["closed"].as_str().into()]).await.unwrap();
+    assert_eq!(work, 0, "the closed case's work outlived it");
+    for user in ["open", "filed"] {
+        let kept = rows(case_of[user].clone()).await;
+        assert!(kept[0] == 1 && kept[1] >= 1, "the {user} case was pruned: {kept:?}");
+    }
+    let _ = now;
+}
+
 /// Gap 1 of issue #31: under the US (default) profile, whose period runs
 /// from each record, a SAR filed after the player's last transaction is
 /// kept five years from the filing itself (31 CFR 1021.320(d)), with the
@@ -576,7 +648,7 @@ async fn sar_kept_five_years_from_its_filing((gw, probe, admin, now): (Gateway, 
     let (_, of_twin) = send(&gw, &key, "POST", "/v1/users/twin/erasure", Json::Null, None).await;
     assert_eq!(without_id(of_subject.clone()), without_id(of_twin.clone()), "the answer reveals the filing");
     let class_date = held_until(&of_subject, "records_under_legal_obligation").expect("AML material held");
-    let five = rules::jurisdictions::retention_table("default").rule(rules::jurisdictions::RecordClass::AmlRecords).unwrap().keep_seconds;
+    let five = rules::jurisdictions::find_retention("default").unwrap().rule(rules::jurisdictions::RecordClass::AmlRecords).unwrap().keep_seconds;
     assert_eq!(class_date, START + five, "the class runs from the last record");
     let kept = |sql: &'static str| {
         let (probe, filing_id) = (&probe, filing_id.clone());
@@ -905,7 +977,8 @@ async fn an_ended_exclusion_is_redacted_on_its_date_while_the_player_stays() {
                 ends = Some(chrono::DateTime::parse_from_rfc3339(at).unwrap().timestamp());
             }
         }
-        let keep = rules::jurisdictions::retention_table(jurisdiction).rule(rules::jurisdictions::RecordClass::Exclusions).unwrap().keep_seconds;
+        let keep =
+            rules::jurisdictions::find_retention(jurisdiction).unwrap().rule(rules::jurisdictions::RecordClass::Exclusions).unwrap().keep_seconds;
         let date = ends.unwrap() + keep;
         let count = |sql: &'static str, user: &'static str| {
             let (probe, tenant_id) = (&probe, tenant_id.clone());

@@ -62,11 +62,13 @@ fn the_audited_component_is_not_the_runaway_double() {
         exclusions: vec![],
         limits: vec![],
         totals: vec![],
-        deposits: Some(rules::Deposits { amount_cents: vec![], at: vec![] }),
+        deposits: Some(rules::Deposits::default()),
         amount_cents: 100,
         verified: rules::KycTier::Tier0,
         aml: rules::AmlStanding::default(),
         jurisdiction: "default".into(),
+        rates: vec![],
+        registers: vec![],
     };
     assert!(audited.decide_deposit(&facts).is_ok());
     assert_ne!(audited.identity().component_sha256, runaway_component().identity().component_sha256);

@@ -150,38 +150,39 @@ async fn hot_routes(w: &World) -> Vec<(&'static str, TripCounts, Pin)> {
     let (status, body, excluded) = measured(w, "GET", "/v1/exclusions/check?email=p2@example.com", Json::Null).await;
     assert_eq!((status, &body["is_excluded"]), (200, &json!(true)), "{body}");
     out.push(("exclusions/check excluded", excluded, (1, 1, 2)));
-    // one batch of four reads: user, exclusions, limits, the three windows' totals (one statement)
+    // one batch of five reads: user, exclusions, limits, the three windows'
+    // totals (one statement), the national registers' standings
     let check = |amount: i64, user: &str| json!({ "user_id": user, "amount_cents": amount, "currency": "USD" });
     let (status, body, allowed) = measured(w, "POST", "/v1/limits/check", check(500, "p1")).await;
     assert_eq!((status, &body["allowed"]), (200, &json!(true)), "{body}");
-    out.push(("limits/check allowed", allowed, (1, 4, 2)));
+    out.push(("limits/check allowed", allowed, (1, 5, 2)));
     // with an Idempotency-Key: the key is read in the same batch, nothing reserved
     let (status, body, keyed, _) = measured_keyed(w, "/v1/limits/check", check(500, "p1"), "trips-allowed").await;
     assert_eq!((status, &body["allowed"]), (200, &json!(true)), "{body}");
-    out.push(("limits/check allowed, Idempotency-Key", keyed, (1, 5, 2)));
+    out.push(("limits/check allowed, Idempotency-Key", keyed, (1, 6, 2)));
     let (status, body, refused) = measured(w, "POST", "/v1/limits/check", check(500, "p2")).await;
     assert_eq!((status, &body["allowed"], &body["reason"]), (200, &json!(false), &json!("self_excluded")), "{body}");
-    out.push(("limits/check refused", refused, (1, 4, 2)));
-    // the facts (four reads), the deposits of the window (the rules ask for
+    out.push(("limits/check refused", refused, (1, 5, 2)));
+    // the facts (five reads), the deposits of the window (the rules ask for
     // them), and one batch: the decision and the breach event
     let (status, body, breach) = measured(w, "POST", "/v1/limits/check", check(9_500, "p1")).await;
     assert_eq!((status, &body["allowed"], &body["reason"]), (200, &json!(false), &json!("exceeds_limit")), "{body}");
-    out.push(("limits/check breach", breach, (3, 7, 2)));
+    out.push(("limits/check breach", breach, (3, 8, 2)));
     // with an Idempotency-Key: read with the facts, kept in the breach's own batch
     let (status, body, keyed_breach, _) = measured_keyed(w, "/v1/limits/check", check(9_600, "p1"), "trips-breach").await;
     assert_eq!((status, &body["reason"]), (200, &json!("exceeds_limit")), "{body}");
-    out.push(("limits/check breach, Idempotency-Key", keyed_breach, (3, 9, 2)));
-    // one read batch (the facts' four reads, the transaction by its id, the
+    out.push(("limits/check breach, Idempotency-Key", keyed_breach, (3, 10, 2)));
+    // one read batch (the facts' five reads, the transaction by its id, the
     // hour's sum), and the commit batch (the decision, the user's claim, the
     // transaction, the deposit, the hour's sum)
     let deposit = json!({ "transaction_id": "tx1", "user_id": "p1", "amount_cents": 500, "currency": "USD" });
     let (status, body, commit) = measured(w, "POST", "/v1/limits/commit", deposit.clone()).await;
     assert_eq!(status, 201, "{body}");
-    out.push(("limits/commit", commit, (2, 11, 2)));
+    out.push(("limits/commit", commit, (2, 12, 2)));
     // a repeat of the transaction: the same read batch, nothing written
     let (status, body, repeat) = measured(w, "POST", "/v1/limits/commit", deposit).await;
     assert_eq!(status, 200, "{body}");
-    out.push(("limits/commit repeat", repeat, (1, 6, 2)));
+    out.push(("limits/commit repeat", repeat, (1, 7, 2)));
     let identity = json!({ "user_id": "p3", "first_name": "Bo", "last_name": "Park", "date_of_birth": "1985-02-03", "nationality": "GB", "email": "p3@example.com" });
     let (status, body, screen) = measured(w, "POST", "/v1/sanctions/screen", identity).await;
     assert_eq!(status, 201, "{body}");

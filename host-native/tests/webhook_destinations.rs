@@ -10,9 +10,10 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
 use gateway::auth::Environment;
-use gateway::ports::{LibraryRules, Resolver, SendOutcome, WebhookSender};
+use gateway::ports::{Resolver, SendOutcome, WebhookSender};
 use gateway::{Config, Gateway};
 use host_native::{open_store, OsIds, SystemClock};
+use rules_library::LibraryRules;
 use serde_json::{json, Value as Json};
 
 #[derive(Clone, Default)]

@@ -10,12 +10,13 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use gateway::auth::Environment;
-use gateway::ports::{Clock, LibraryRules, Rules};
+use gateway::ports::{Clock, Rules};
 use gateway::vendors::yente::YenteConfig;
 use gateway::{Config, Gateway, WorkLimits};
 use host_native::rules_engine::ComponentRules;
 use host_native::webhooks::VendorClient;
 use host_native::{OsIds, SystemClock};
+use rules_library::LibraryRules;
 use serde_json::{json, Value as Json};
 use support::{call, loopback_server, Received, TestClock};
 

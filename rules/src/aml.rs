@@ -5,66 +5,30 @@
 //! the strongest band any rule reached. Parameters come from the tenant's
 //! jurisdiction profile; sources are in `docs/decisions.md` ("AML monitoring").
 
-use alloc::string::{String, ToString};
-use alloc::vec::Vec;
-use serde::{Deserialize, Serialize};
-
 use crate::jurisdictions::aml_parameters;
 use crate::kyc::KycTier;
-use crate::types::named_enum;
+
+#[allow(unused_imports)]
+use crate::traits::*;
+#[allow(unused_imports)]
+use crate::*;
 use crate::{positive_amount, RuleError, DAY, HOUR};
+#[allow(unused_imports)]
+use alloc::{
+    string::{String, ToString},
+    vec::Vec,
+};
+pub use rules_model::aml::*;
 
-named_enum!(
-    /// What an operator reports.
-    AmlEventType {
-        Deposit = "deposit",
-        Withdrawal = "withdrawal",
-        Wager = "wager",
-        Win = "win",
-        Bonus = "bonus",
-        P2pTransfer = "p2p_transfer",
-        InstrumentAdded = "instrument_added",
-    }
-);
+/// The rules about a [`Typology`].
+pub trait TypologyRules {
+    fn version(self) -> u32;
+    fn band(self) -> (AmlOutcome, &'static [AmlAction]);
+}
 
-named_enum!(
-    /// How money moved; an event without one is kept as `other`.
-    PaymentMethod { Cash = "cash", Card = "card", BankTransfer = "bank_transfer", EWallet = "e_wallet", Crypto = "crypto", Other = "other" }
-);
-
-named_enum!(
-    /// What a decision asks of the operator, weakest first.
-    AmlOutcome { Approve = "approve", Review = "review", HoldWithdrawal = "hold_withdrawal", Decline = "decline" }
-);
-
-named_enum!(
-    /// What follows from a decision beside its outcome.
-    AmlAction {
-        RequireKycTier = "require_kyc_tier",
-        LockWithdrawalsUntilCdd = "lock_withdrawals_until_cdd",
-        CtrCandidate = "ctr_candidate",
-        SarCandidate = "sar_candidate",
-    }
-);
-
-named_enum!(
-    /// The typologies, each a rule and its reason code.
-    Typology {
-        CtrThreshold = "ctr_threshold",
-        Structuring = "structuring",
-        CddThreshold = "cdd_threshold",
-        MinimalPlay = "minimal_play",
-        MultipleInstruments = "multiple_instruments",
-        Velocity = "velocity",
-        DormantReactivation = "dormant_reactivation",
-        P2pDumping = "p2p_dumping",
-        UnconvertibleCurrency = "unconvertible_currency",
-    }
-);
-
-impl Typology {
+impl TypologyRules for Typology {
     /// The rule's version: raised whenever its logic or evidence changes.
-    pub fn version(self) -> u32 {
+    fn version(self) -> u32 {
         1
     }
 
@@ -85,141 +49,6 @@ impl Typology {
     }
 }
 
-/// A jurisdiction's AML parameters; amounts in minor units of `currency`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AmlParameters {
-    /// the currency the thresholds are in; events in others are converted at
-    /// the reference rate the facts name, or flagged `unconvertible_currency`
-    pub currency: String,
-    /// cash in, or cash out, above this in a gaming day; `None` where no such report exists
-    pub ctr_threshold_cents: Option<i64>,
-    /// the low end of the near-threshold band, in percent of the CTR threshold
-    pub structuring_band_percent: u32,
-    /// near-threshold cash transactions in the window that make a pattern
-    pub structuring_band_repeats: u32,
-    pub structuring_window_seconds: i64,
-    /// deposits or withdrawals at or above this, single or linked in a gaming day
-    pub cdd_threshold_cents: i64,
-    /// the tier that completes customer due diligence
-    pub cdd_tier: KycTier,
-    pub minimal_play_window_seconds: i64,
-    /// wagering below this share of the deposits, in percent, is minimal play
-    pub minimal_play_wager_percent: u32,
-    /// this many distinct instruments in the window
-    pub instruments_count: u32,
-    pub instruments_window_seconds: i64,
-    pub velocity_threshold_cents: i64,
-    pub velocity_window_seconds: i64,
-    pub dormant_seconds: i64,
-    /// a reactivating deposit above this percentile of the user's own deposits
-    pub dormant_percentile: u32,
-    /// one-way transfers to one counterparty that make a pattern
-    pub p2p_transfers: u32,
-    /// money back from the counterparty up to this share of what was sent, in percent, is one-way
-    pub p2p_return_percent: u32,
-    /// days to file a suspicious activity report from detection
-    pub sar_days: u32,
-    /// days to file a currency transaction report
-    pub ctr_days: u32,
-    /// working days the authority has to reply to a consent request (UK DAML), where one applies
-    pub consent_working_days: Option<u32>,
-    /// where the regulator requires a lock until due diligence to refuse
-    /// deposits too, the text that says so; none: the lock holds withdrawals
-    /// only (the spec: deposits are not gated by KYC)
-    #[serde(default)]
-    pub deposits_locked_until_cdd: Option<String>,
-}
-
-impl AmlParameters {
-    pub(crate) const fn standard(currency: &'static str, ctr: Option<i64>, cdd: i64, velocity: i64) -> StandardAml {
-        StandardAml { currency, ctr, cdd, velocity, consent_working_days: None, deposits_locked_until_cdd: None }
-    }
-}
-
-/// A profile's AML parameters as `jurisdictions.rs` writes them: the
-/// amounts that differ by regulator; the rest is the common standard.
-#[derive(Clone, Copy)]
-pub(crate) struct StandardAml {
-    pub currency: &'static str,
-    pub ctr: Option<i64>,
-    pub cdd: i64,
-    pub velocity: i64,
-    pub consent_working_days: Option<u32>,
-    pub deposits_locked_until_cdd: Option<&'static str>,
-}
-
-impl StandardAml {
-    pub(crate) const fn with_consent(self, working_days: u32) -> StandardAml {
-        StandardAml { consent_working_days: Some(working_days), ..self }
-    }
-
-    /// The regulator's text requiring a lock until due diligence to refuse deposits too.
-    pub(crate) const fn locking_deposits_until_cdd(self, source: &'static str) -> StandardAml {
-        StandardAml { deposits_locked_until_cdd: Some(source), ..self }
-    }
-
-    pub(crate) fn parameters(self) -> AmlParameters {
-        AmlParameters {
-            currency: self.currency.to_string(),
-            ctr_threshold_cents: self.ctr,
-            structuring_band_percent: 80,
-            structuring_band_repeats: 3,
-            structuring_window_seconds: 7 * DAY,
-            cdd_threshold_cents: self.cdd,
-            cdd_tier: KycTier::Tier2,
-            minimal_play_window_seconds: 48 * HOUR,
-            minimal_play_wager_percent: 10,
-            instruments_count: 3,
-            instruments_window_seconds: 7 * DAY,
-            velocity_threshold_cents: self.velocity,
-            velocity_window_seconds: DAY,
-            dormant_seconds: 180 * DAY,
-            dormant_percentile: 95,
-            p2p_transfers: 3,
-            p2p_return_percent: 10,
-            sar_days: 30,
-            ctr_days: 15,
-            consent_working_days: self.consent_working_days,
-            deposits_locked_until_cdd: self.deposits_locked_until_cdd.map(str::to_string),
-        }
-    }
-}
-
-/// The event being decided.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AmlEvent {
-    pub event_type: AmlEventType,
-    pub amount_cents: i64,
-    pub currency: String,
-    pub payment_method: PaymentMethod,
-    /// when it happened (the report's `occurred_at`, else its arrival)
-    pub at: i64,
-    /// the instrument used or added, as stored (hashed)
-    pub instrument: Option<String>,
-}
-
-/// A reference exchange rate, as imported (`POST /v1/admin/aml/rates`): one
-/// major unit of `currency` is worth `rate_units / 10^rate_scale` major units
-/// of `per_unit_of`. The exponents are each currency's minor-unit digits
-/// (ISO 4217). The version and date name it in the decision log.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AmlRate {
-    /// the rates version (the SHA-256 of the imported file)
-    pub version: String,
-    /// the day the rate is for, `YYYY-MM-DD`
-    pub date: String,
-    pub currency: String,
-    pub currency_exponent: u8,
-    pub per_unit_of: String,
-    pub per_unit_exponent: u8,
-    pub rate_units: i64,
-    pub rate_scale: u32,
-}
-
-/// The most digits a rate's scale or a currency's exponent may have: the
-/// conversion stays within `i128`.
-pub const MAX_RATE_DIGITS: u32 = 18;
-
 /// `amount_cents` of `rate.currency` in minor units of `rate.per_unit_of`,
 /// rounded half up; `None` when the rate is not usable (not positive, digits
 /// beyond [`MAX_RATE_DIGITS`]) or the result passes [`crate::MAX_AMOUNT_CENTS`].
@@ -236,196 +65,16 @@ pub fn convert(amount_cents: i64, rate: &AmlRate) -> Option<i64> {
     i64::try_from(converted).ok().filter(|c| *c <= crate::MAX_AMOUNT_CENTS)
 }
 
-/// A gaming day of a user's money in one payment method, in the profile's
-/// currency (the store passes only those).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AmlBucket {
-    pub start: i64,
-    pub payment_method: PaymentMethod,
-    pub in_cents: i64,
-    pub in_count: u32,
-    pub out_cents: i64,
-    pub out_count: u32,
-    pub wagered_cents: i64,
-    pub won_cents: i64,
-    /// the largest single deposit and withdrawal
-    pub largest_in_cents: i64,
-    pub largest_out_cents: i64,
-    /// transactions in the near-threshold band
-    pub near_threshold_count: u32,
+/// The rules about a [`AmlStanding`].
+pub trait AmlStandingRules {
+    fn locks_withdrawals(self, verified: KycTier) -> bool;
 }
 
-impl AmlBucket {
-    /// A bucket with nothing in it yet.
-    pub fn empty(start: i64, payment_method: PaymentMethod) -> AmlBucket {
-        AmlBucket {
-            start,
-            payment_method,
-            in_cents: 0,
-            in_count: 0,
-            out_cents: 0,
-            out_count: 0,
-            wagered_cents: 0,
-            won_cents: 0,
-            largest_in_cents: 0,
-            largest_out_cents: 0,
-            near_threshold_count: 0,
-        }
-    }
-}
-
-/// An hour of a user's money in the profile's currency, every payment method
-/// together (near-threshold transactions are cash by definition).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct AmlHour {
-    pub start: i64,
-    pub in_cents: i64,
-    pub in_count: u32,
-    pub out_cents: i64,
-    pub wagered_cents: i64,
-    pub near_threshold_count: u32,
-}
-
-/// An instrument the user added or used, with when it was last seen.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AmlInstrument {
-    pub instrument: String,
-    pub last_seen_at: i64,
-}
-
-/// Transfers between the user and one counterparty, both ways.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct AmlPair {
-    pub sent_count: u32,
-    pub sent_cents: i64,
-    pub received_count: u32,
-    pub received_cents: i64,
-    pub first_sent_at: Option<i64>,
-}
-
-/// When a typology last opened an alert for the user.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AmlAlerted {
-    pub typology: Typology,
-    pub at: i64,
-}
-
-/// Where a user stands after earlier decisions; withdrawals read it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct AmlStanding {
-    /// withdrawals held until the AML case is closed
-    pub withdrawals_held: bool,
-    /// withdrawals locked until the user is verified at this tier (due diligence)
-    pub cdd_tier: Option<KycTier>,
-}
-
-impl AmlStanding {
+impl AmlStandingRules for AmlStanding {
     /// Whether a user verified at `verified` may not be paid out.
-    pub fn locks_withdrawals(self, verified: KycTier) -> bool {
+    fn locks_withdrawals(self, verified: KycTier) -> bool {
         self.withdrawals_held || self.cdd_tier.is_some_and(|t| verified < t)
     }
-}
-
-/// Everything `decide_aml` reads; buckets are as they were before the event.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AmlFacts {
-    pub now: i64,
-    pub jurisdiction: String,
-    pub event: AmlEvent,
-    /// the start of the gaming day the event falls in, and of the next
-    pub gaming_day_start: i64,
-    pub gaming_day_end: i64,
-    /// the gaming day's buckets, in the profile's currency
-    pub gaming_day: Vec<AmlBucket>,
-    /// the hours of the longest window any rule reads, in the profile's currency
-    pub hours: Vec<AmlHour>,
-    /// instruments seen in the instrument window
-    pub instruments: Vec<AmlInstrument>,
-    /// transfers with the event's counterparty, for a transfer
-    pub pair: Option<AmlPair>,
-    /// the user's activity before this event
-    pub last_seen_at: Option<i64>,
-    /// the user's deposits by size class (`deposit_class`), counts
-    pub deposit_classes: Vec<u32>,
-    pub verified: KycTier,
-    pub standing: AmlStanding,
-    pub alerted: Vec<AmlAlerted>,
-    /// the reference rate from the event's currency to the profile's, when
-    /// they differ and a rate is imported for the event's day
-    #[serde(default)]
-    pub rate: Option<AmlRate>,
-}
-
-/// One named number a rule read.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AmlInput {
-    pub name: String,
-    pub value: i64,
-}
-
-/// A rule that fired, with its evidence.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FiredRule {
-    /// `aml.<typology>`
-    pub rule_id: String,
-    pub version: u32,
-    pub reason_code: Typology,
-    pub inputs: Vec<AmlInput>,
-    pub window_from: i64,
-    pub window_to: i64,
-    pub threshold: i64,
-}
-
-/// What the store adds for this event beside its sums.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AmlCounters {
-    /// the event is a cash transaction in the near-threshold band
-    pub near_threshold: bool,
-    /// the deposit's size class, for the user's percentile
-    pub deposit_class: Option<u32>,
-    /// the event's amount in the profile's currency, which the store adds to
-    /// the buckets; none when it could not be converted (then it is flagged
-    /// `unconvertible_currency` and summed by no threshold)
-    #[serde(default)]
-    pub amount_cents: Option<i64>,
-}
-
-/// The decision on one event.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AmlDecision {
-    pub outcome: AmlOutcome,
-    pub actions: Vec<AmlAction>,
-    /// the tier required, with `require_kyc_tier`
-    pub required_tier: Option<KycTier>,
-    /// every rule that fired
-    pub fired: Vec<FiredRule>,
-    /// the typologies that open an alert: fired, and not alerted in their window yet
-    pub alert: Vec<Typology>,
-    /// when the alert's case is due, from the earliest regulatory deadline
-    pub due_at: Option<i64>,
-    /// the standing after this event
-    pub standing: AmlStanding,
-    pub counters: AmlCounters,
-}
-
-named_enum!(
-    /// How the team closes an AML case: no suspicion, or suspicion confirmed and reported.
-    AmlReviewOutcome { FalsePositive = "false_positive", Confirmed = "confirmed" }
-);
-
-/// The team's decision on a user's open AML case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AmlReviewFacts {
-    pub outcome: AmlReviewOutcome,
-    pub standing: AmlStanding,
-}
-
-/// What closing the case changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AmlReviewDecision {
-    pub standing: AmlStanding,
-    /// whether the case counts as a true alert in the typologies' precision
-    pub true_positive: bool,
 }
 
 /// Closing an AML case releases the withdrawal hold its alerts placed:
@@ -439,11 +88,6 @@ pub fn decide_aml_review(facts: &AmlReviewFacts) -> AmlReviewDecision {
         true_positive: facts.outcome == AmlReviewOutcome::Confirmed,
     }
 }
-
-/// Size classes per doubling of a deposit: four, so a class spans at most 19%.
-const CLASSES_PER_DOUBLING: u32 = 4;
-/// How many size classes there are: every positive `i64`.
-pub const DEPOSIT_CLASSES: u32 = 64 * CLASSES_PER_DOUBLING;
 
 /// A deposit's size class: four per doubling, from the two bits after the highest.
 pub fn deposit_class(amount_cents: i64) -> u32 {

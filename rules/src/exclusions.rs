@@ -1,30 +1,19 @@
 //! Self-exclusion: expiry, precedence, registration (lengthen, never
 //! shorten), regulator propagation and the regulator's comprehensive list.
 
-use alloc::vec::Vec;
-use chrono::{DateTime, Months};
-use serde::{Deserialize, Serialize};
-
-use crate::types::{named_enum, EventKind};
+#[allow(unused_imports)]
+use crate::traits::*;
+use crate::types::EventKind;
+#[allow(unused_imports)]
+use crate::*;
 use crate::{RuleError, DAY};
-
-named_enum!(
-    /// How long an exclusion lasts.
-    ExclusionDuration {
-        Hours24 = "duration_24h",
-        Days7 = "duration_7d",
-        Days30 = "duration_30d",
-        Months6 = "duration_6m",
-        Year1 = "duration_1y",
-        Permanent = "duration_permanent",
-    }
-);
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ExclusionTerm {
-    /// `None` for a permanent exclusion.
-    pub expires_at: Option<i64>,
-}
+#[allow(unused_imports)]
+use alloc::{
+    string::{String, ToString},
+    vec::Vec,
+};
+use chrono::{DateTime, Months};
+pub use rules_model::exclusions::*;
 
 /// When an exclusion starting at `effective_from` ends. Months are calendar
 /// months (a 6-month time-out from 31 August ends on 28 or 29 February).
@@ -84,20 +73,6 @@ pub fn regulator_eligible(duration: ExclusionDuration) -> bool {
     matches!(duration, ExclusionDuration::Months6 | ExclusionDuration::Year1 | ExclusionDuration::Permanent)
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ExclusionStatusFacts {
-    pub now: i64,
-    pub exclusions: Vec<ExclusionTerm>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct ExclusionStatus {
-    /// indexes of the active exclusions, in the order given
-    pub active: Vec<u32>,
-    /// the one to report: permanent first, else the latest expiry
-    pub most_restrictive: Option<u32>,
-}
-
 pub(crate) fn exclusion_status_of(now: i64, exclusions: &[ExclusionTerm]) -> ExclusionStatus {
     ExclusionStatus {
         active: exclusions.iter().enumerate().filter(|(_, t)| is_active(now, t)).filter_map(|(i, _)| u32::try_from(i).ok()).collect(),
@@ -108,40 +83,6 @@ pub(crate) fn exclusion_status_of(now: i64, exclusions: &[ExclusionTerm]) -> Exc
 /// Which of the exclusions are active at `now`, and which one answers a check.
 pub fn describe_exclusions(facts: &ExclusionStatusFacts) -> ExclusionStatus {
     exclusion_status_of(facts.now, &facts.exclusions)
-}
-
-/// An exclusion already registered for the user at this tenant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct UserExclusion {
-    pub duration: ExclusionDuration,
-    pub expires_at: Option<i64>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ExclusionFacts {
-    pub now: i64,
-    pub duration: ExclusionDuration,
-    /// the user's exclusions at this tenant, oldest first, active or not
-    pub existing: Vec<UserExclusion>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ExclusionRegistration {
-    pub expires_at: Option<i64>,
-    pub is_permanent: bool,
-    /// whether the licensing regulator's register takes it
-    pub regulator_eligible: bool,
-    pub events: Vec<EventKind>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ExclusionDecision {
-    /// the same duration is already active: answer with that row
-    Replay(u32),
-    /// an active exclusion lasts at least as long
-    AlreadyExcluded,
-    Register(ExclusionRegistration),
 }
 
 /// Registers an exclusion from now: a repeat of an active duration is
@@ -167,30 +108,6 @@ pub fn decide_exclusion(facts: &ExclusionFacts) -> Result<ExclusionDecision, Rul
         regulator_eligible: regulator_eligible(facts.duration),
         events,
     }))
-}
-
-/// An entry of the regulator's comprehensive list, with the regulator
-/// exclusions already on file for its e-mail or phone.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RegulatorEntry {
-    pub existing_regulator: Vec<ExclusionTerm>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RegulatorImportFacts {
-    pub now: i64,
-    pub entries: Vec<RegulatorEntry>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RegulatorOutcome {
-    /// false when the person is already permanently excluded by the regulator
-    pub is_new: bool,
-    pub duration: ExclusionDuration,
-    pub is_permanent: bool,
-    /// when the exclusion ends; never for a permanent one
-    pub expires_at: Option<i64>,
-    pub events: Vec<EventKind>,
 }
 
 /// The regulator's comprehensive form excludes permanently and irrevocably.

@@ -5,21 +5,15 @@
 //! are those of FinCEN's BSA E-Filing XML schemas, version 1.2
 //! (`EFL_SARXBatchSchema.xsd`, `EFL_CTRXBatchSchema.xsd`); sources and
 //! choices are in `docs/decisions.md`. The gateway builds the XML;
-//! the codes live here.
+//! the codes live here; the authority's format tables are in `rules-model`.
+
+use alloc::vec::Vec;
 
 use crate::aml::{AmlEventType, PaymentMethod, Typology};
 
-/// A FinCEN SAR classification: the suspicious activity type (item 29–40 of
-/// the form), its subtype, and the text an "Other" subtype needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SarClassification {
-    pub type_id: u32,
-    pub subtype_id: u32,
-    /// required by FinCEN with an "Other" subtype (`x999`)
-    pub other_text: Option<&'static str>,
-}
+pub use rules_model::filings::*;
 
-const fn class(type_id: u32, subtype_id: u32) -> SarClassification {
+fn class(type_id: u32, subtype_id: u32) -> SarClassification {
     SarClassification { type_id, subtype_id, other_text: None }
 }
 
@@ -44,30 +38,24 @@ pub fn sar_classification(typology: Typology) -> Option<SarClassification> {
 
 /// The classification of a case none of whose typologies maps: 12 Gaming
 /// activities / 12999 Other, with its text; the narrative says the rest.
-pub const SAR_OTHER_GAMING: SarClassification =
-    SarClassification { type_id: 12, subtype_id: 12999, other_text: Some("Gaming account activity, see narrative") };
+pub fn sar_other_gaming() -> SarClassification {
+    SarClassification { type_id: 12, subtype_id: 12999, other_text: Some("Gaming account activity, see narrative".into()) }
+}
 
 /// The distinct classifications of a case's typologies, in the typologies'
-/// order; [`SAR_OTHER_GAMING`] when none maps. A subtype appears once (the
+/// order; [`sar_other_gaming`] when none maps. A subtype appears once (the
 /// schema's `Unique-SuspiciousActivitySubtypeID`).
-pub fn sar_classifications(typologies: &[Typology]) -> alloc::vec::Vec<SarClassification> {
-    let mut out: alloc::vec::Vec<SarClassification> = alloc::vec::Vec::new();
+pub fn sar_classifications(typologies: &[Typology]) -> Vec<SarClassification> {
+    let mut out: Vec<SarClassification> = alloc::vec::Vec::new();
     for c in typologies.iter().filter_map(|t| sar_classification(*t)) {
         if !out.iter().any(|o| o.subtype_id == c.subtype_id) {
             out.push(c);
         }
     }
     if out.is_empty() {
-        out.push(SAR_OTHER_GAMING);
+        out.push(sar_other_gaming());
     }
     out
-}
-
-/// The side of a CTR an amount is on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CashSide {
-    In,
-    Out,
 }
 
 /// The CTR detail code (item 21/22 of the casino CTR) of a cash event, and
@@ -91,76 +79,12 @@ pub fn ctr_detail(event_type: AmlEventType, method: PaymentMethod) -> Option<(u3
     }
 }
 
-/// Party type codes of a FinCEN batch (`ActivityPartyTypeCode`).
-pub mod party {
-    pub const TRANSMITTER: &str = "35";
-    pub const TRANSMITTER_CONTACT: &str = "37";
-    pub const FILING_INSTITUTION: &str = "30";
-    pub const CONTACT_OFFICE: &str = "8";
-    pub const TRANSACTION_LOCATION: &str = "34";
-    /// SAR: the subject
-    pub const SUBJECT: &str = "33";
-    /// CTR: the person conducting the transaction on their own behalf
-    pub const CONDUCTOR_OWN_BEHALF: &str = "50";
-}
-
-/// FinCEN's amounts are whole US dollars.
-pub const FINCEN_CURRENCY: &str = "USD";
-/// Organisation type 1, Casino/Card club.
-pub const CASINO_ORGANIZATION_TYPE: &str = "1";
-/// The primary federal regulator of a casino: 7, the IRS.
-pub const CASINO_PRIMARY_REGULATOR: &str = "7";
-/// Identification type codes: EIN, TIN, the transmitter control code.
-pub const ID_EIN: &str = "2";
-pub const ID_TIN: &str = "4";
-pub const ID_TCC: &str = "28";
-/// `PartyAccountAssociationTypeCode` of a CTR account: cash in, cash out.
-pub const CTR_ACCOUNT_CASH_IN: &str = "8";
-pub const CTR_ACCOUNT_CASH_OUT: &str = "9";
-/// A SAR's narrative: at most five blocks of 4,000 characters.
-pub const SAR_NARRATIVE_BLOCKS: usize = 5;
-pub const SAR_NARRATIVE_BLOCK_CHARS: usize = 4_000;
-
-/// The casino subtype (101, 102, 103) of a casino type as the filing
-/// settings name it.
-pub fn casino_subtype(casino_type: &str) -> Option<&'static str> {
-    match casino_type {
-        "state_licensed" => Some("101"),
-        "tribal" => Some("102"),
-        "card_club" => Some("103"),
-        _ => None,
-    }
-}
-
-/// The casino types the filing settings accept.
-pub const CASINO_TYPES: [&str; 3] = ["state_licensed", "tribal", "card_club"];
-
-/// The FinCEN identification type code of an identity document as the
-/// officer names it; `(code, other_text)`, "Other" (999) carrying its text.
-pub fn fincen_id_type(id_type: &str) -> Option<(&'static str, Option<&'static str>)> {
-    match id_type {
-        "ssn" | "itin" => Some(("1", None)),
-        "drivers_license" | "state_id" => Some(("5", None)),
-        "passport" => Some(("6", None)),
-        "alien_registration" => Some(("7", None)),
-        "foreign_id" => Some(("9", None)),
-        "national_id" => Some(("999", Some("National identity card"))),
-        _ => None,
-    }
-}
-
-/// The identity document types a filing's subject may name.
-pub const ID_TYPES: [&str; 8] = ["ssn", "itin", "drivers_license", "state_id", "passport", "alien_registration", "foreign_id", "national_id"];
-
-/// The goAML identifier type of an identity document (goAML's
-/// `identifier_type` list as UNODC's base schema spells it).
-pub fn goaml_id_type(id_type: &str) -> &'static str {
-    match id_type {
-        "passport" => "PPT",
-        "drivers_license" => "DL",
-        "national_id" | "state_id" => "NIC",
-        "ssn" | "itin" => "TID",
-        _ => "OTH",
+/// A filing's codes: the SAR classifications of the case's typologies, and
+/// the CTR detail code of each event (`None`: it moves no currency at the casino).
+pub fn classify_filing(facts: &FilingFacts) -> FilingCodes {
+    FilingCodes {
+        sar: sar_classifications(&facts.typologies),
+        ctr: facts.events.iter().map(|e| ctr_detail(e.event_type, e.method).map(|(code, side)| CtrCode { code, side })).collect(),
     }
 }
 
@@ -172,7 +96,7 @@ mod tests {
     fn the_issue_examples_map_and_a_case_never_lacks_a_classification() {
         assert_eq!(sar_classification(Typology::Structuring).map(|c| c.type_id), Some(1));
         assert_eq!(sar_classification(Typology::MinimalPlay).map(|c| (c.type_id, c.subtype_id)), Some((12, 1202)));
-        assert_eq!(sar_classifications(&[Typology::CtrThreshold]), [SAR_OTHER_GAMING]);
+        assert_eq!(sar_classifications(&[Typology::CtrThreshold]), [sar_other_gaming()]);
         // one subtype once, even when two typologies share it
         assert_eq!(sar_classifications(&[Typology::Velocity, Typology::DormantReactivation]).len(), 1);
         assert_eq!(ctr_detail(AmlEventType::Deposit, PaymentMethod::Card), None);

@@ -4,40 +4,78 @@
 //! component), never to a host or the gateway. Sources are in
 //! `docs/decisions.md` ("Jurisdictions").
 
-use alloc::string::{String, ToString};
-use alloc::vec::Vec;
-use serde::{Deserialize, Serialize};
+use rules_model::AmlParameters;
 
-use crate::aml::{AmlParameters, StandardAml};
-use crate::limits::{COOLOFF_ABOVE_5X, COOLOFF_UP_TO_2X, COOLOFF_UP_TO_5X};
-use crate::types::named_enum;
+#[allow(unused_imports)]
+use crate::traits::*;
 use crate::DAY;
+#[allow(unused_imports)]
+use crate::*;
+#[allow(unused_imports)]
+use alloc::{
+    string::{String, ToString},
+    vec::Vec,
+};
+pub use rules_model::jurisdictions::*;
 
-/// The profile of tenants that name none: the spec's own tables.
-pub const DEFAULT_JURISDICTION: &str = "default";
+pub const COOLOFF_UP_TO_2X: i64 = DAY;
 
-/// One step of an increase's cool-off: increases up to `up_to_multiple`
-/// times the limit in force (every increase when `None`) wait `cooloff_seconds`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CooloffBracket {
-    pub up_to_multiple: Option<u32>,
-    pub cooloff_seconds: i64,
+pub const COOLOFF_UP_TO_5X: i64 = 2 * DAY;
+
+pub const COOLOFF_ABOVE_5X: i64 = 7 * DAY;
+
+/// A profile's AML parameters from the amounts that differ by regulator.
+pub(crate) const fn standard_aml(currency: &'static str, ctr: Option<i64>, cdd: i64, velocity: i64) -> StandardAml {
+    StandardAml { currency, ctr, cdd, velocity, consent_working_days: None, deposits_locked_until_cdd: None }
 }
 
-/// A profile as `GET /v1/rules` lists it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct JurisdictionProfile {
-    pub name: String,
-    pub regulator: String,
-    /// the brackets of a deposit limit increase, smallest first; decreases take effect at once everywhere
-    pub increase_cooloffs: Vec<CooloffBracket>,
-    /// the AML monitoring parameters
-    pub aml: AmlParameters,
-    /// how long records of a user's transactions and due diligence are kept
-    /// after they were made; the retention sweep deletes them after it
-    pub record_keeping_seconds: i64,
-    /// the law that sets `record_keeping_seconds`
-    pub record_keeping_source: String,
+/// A profile's AML parameters as `jurisdictions.rs` writes them: the
+/// amounts that differ by regulator; the rest is the common standard.
+#[derive(Clone, Copy)]
+pub(crate) struct StandardAml {
+    pub currency: &'static str,
+    pub ctr: Option<i64>,
+    pub cdd: i64,
+    pub velocity: i64,
+    pub consent_working_days: Option<u32>,
+    pub deposits_locked_until_cdd: Option<&'static str>,
+}
+
+impl StandardAml {
+    pub(crate) const fn with_consent(self, working_days: u32) -> StandardAml {
+        StandardAml { consent_working_days: Some(working_days), ..self }
+    }
+
+    /// The regulator's text requiring a lock until due diligence to refuse deposits too.
+    pub(crate) const fn locking_deposits_until_cdd(self, source: &'static str) -> StandardAml {
+        StandardAml { deposits_locked_until_cdd: Some(source), ..self }
+    }
+
+    pub(crate) fn parameters(self) -> AmlParameters {
+        AmlParameters {
+            currency: self.currency.to_string(),
+            ctr_threshold_cents: self.ctr,
+            structuring_band_percent: 80,
+            structuring_band_repeats: 3,
+            structuring_window_seconds: 7 * DAY,
+            cdd_threshold_cents: self.cdd,
+            cdd_tier: KycTier::Tier2,
+            minimal_play_window_seconds: 48 * HOUR,
+            minimal_play_wager_percent: 10,
+            instruments_count: 3,
+            instruments_window_seconds: 7 * DAY,
+            velocity_threshold_cents: self.velocity,
+            velocity_window_seconds: DAY,
+            dormant_seconds: 180 * DAY,
+            dormant_percentile: 95,
+            p2p_transfers: 3,
+            p2p_return_percent: 10,
+            sar_days: 30,
+            ctr_days: 15,
+            consent_working_days: self.consent_working_days,
+            deposits_locked_until_cdd: self.deposits_locked_until_cdd.map(str::to_string),
+        }
+    }
 }
 
 struct Profile {
@@ -70,80 +108,10 @@ const fn bracket(up_to_multiple: Option<u32>, cooloff_seconds: i64) -> CooloffBr
 /// The default profile's CTR threshold and CDD amount, in cents.
 #[cfg(not(feature = "candidate-for-tests"))]
 const DEFAULT_CTR_AND_CDD: (i64, i64) = (1_000_000, 200_000);
+
 /// A backtest candidate's: the CTR threshold halved, the CDD amount raised.
 #[cfg(feature = "candidate-for-tests")]
 const DEFAULT_CTR_AND_CDD: (i64, i64) = (500_000, 300_000);
-
-named_enum!(
-    /// The classes of a player's records a profile's retention table covers;
-    /// `aml_records` are AML events, alerts, cases and filings with the
-    /// transaction records they rest on; `exclusions` are those that ended.
-    RecordClass {
-        IdentityScreening = "identity_screening",
-        KycChecks = "kyc_checks",
-        AmlRecords = "aml_records",
-        Exclusions = "exclusions",
-        LimitChanges = "limit_changes",
-        DecisionLog = "decision_log",
-        AuditLog = "audit_log",
-        WebhookPayloads = "webhook_payloads",
-    }
-);
-
-named_enum!(
-    /// What a class's period runs from: the end of the business relationship
-    /// (its close, or the profile's inactivity fallback), the end of the
-    /// record itself (an exclusion's end), or the record's own time (each
-    /// transaction's, each filing's).
-    RetentionStart {
-        RelationshipEnd = "relationship_end",
-        RecordEnd = "record_end",
-        Record = "record",
-    }
-);
-
-/// One row of a profile's retention table.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RetentionRule {
-    pub class: RecordClass,
-    /// whether a law requires the records kept: `false` means they go at
-    /// once when the subject asks for erasure
-    pub required: bool,
-    /// how long they are kept after `from`
-    pub keep_seconds: i64,
-    pub from: RetentionStart,
-    /// a record need not be kept longer than this after its own time, even
-    /// when the relationship lasted longer (UK MLR 2017 reg 40(3)(b): ten years)
-    pub record_cap_seconds: Option<i64>,
-    /// a member state may extend the period by up to this much (AMLD4 art. 40(1))
-    pub extendable_seconds: Option<i64>,
-    /// whether the law then requires deletion (the sweep deletes unasked);
-    /// `false`: deleted only on the subject's request
-    pub then_delete: bool,
-    /// the stable code of the legal basis (answered in an erasure's `held`)
-    pub basis: String,
-    /// the law, by article
-    pub source: String,
-}
-
-/// A profile's retention table: a row per class, and when a relationship
-/// without a close is taken to have ended.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RetentionTable {
-    pub jurisdiction: String,
-    /// a relationship with no activity for this long has ended
-    pub inactivity_seconds: i64,
-    /// the source of the fallback (or that it is the project's choice)
-    pub inactivity_source: String,
-    pub rules: Vec<RetentionRule>,
-}
-
-impl RetentionTable {
-    /// The row of a class (every table has one per class).
-    pub fn rule(&self, class: RecordClass) -> Option<&RetentionRule> {
-        self.rules.iter().find(|r| r.class == class)
-    }
-}
 
 /// A retention row as the profiles declare it.
 #[derive(Clone, Copy)]
@@ -169,10 +137,13 @@ struct Retention {
 
 /// Ten years, with the leap days they can hold.
 const TEN_YEARS: i64 = (10 * 365 + 3) * DAY;
+
 /// Six years, with the leap days they can hold.
 const SIX_YEARS: i64 = (6 * 365 + 2) * DAY;
+
 /// Two years, with the leap day they can hold: the inactivity fallback.
 const TWO_YEARS: i64 = (2 * 365 + 1) * DAY;
+
 const INACTIVITY_CHOICE: &str = "no law sets it: the project's choice (docs/decisions.md), two years without activity";
 
 /// Kept `keep_seconds` after the relationship ends because a law says so.
@@ -240,8 +211,10 @@ const fn exclusions_after_end(keep_seconds: i64, basis: &'static str, source: &'
 use RecordClass::{AmlRecords, AuditLog, DecisionLog, IdentityScreening, KycChecks, LimitChanges, WebhookPayloads};
 
 const GB_MLR: &str = "MLR 2017 reg 40(3)(a) and (4): five years from the end of the business relationship; reg 40(5): then deleted";
+
 const GB_MLR_TRANSACTIONS: &str =
     "MLR 2017 reg 40(3)(b) and (4): transaction records five years from the end of the relationship, never beyond ten years from the transaction; reg 40(5): then deleted";
+
 const GB_RETENTION: Retention = Retention {
     inactivity_seconds: TWO_YEARS,
     inactivity_source: INACTIVITY_CHOICE,
@@ -263,7 +236,9 @@ const GB_RETENTION: Retention = Retention {
 
 const EU_AMLD4: &str =
     "AMLD4 (EU) 2015/849 art. 40(1): five years after the end of the business relationship, extendable by up to five more; then deleted";
+
 const SE_AML: &str = "lag (2017:630) 5 kap. 3 § (AMLD4 art. 40): five years from the end of the relationship, then deleted";
+
 const SE_RETENTION: Retention = Retention {
     inactivity_seconds: TWO_YEARS,
     inactivity_source: INACTIVITY_CHOICE,
@@ -280,6 +255,7 @@ const SE_RETENTION: Retention = Retention {
 };
 
 const DE_GWG: &str = "GwG § 8 Abs. 4 (AMLD4 art. 40): five years from the end of the business relationship, then deleted";
+
 const DE_RETENTION: Retention = Retention {
     inactivity_seconds: TWO_YEARS,
     inactivity_source: INACTIVITY_CHOICE,
@@ -296,6 +272,7 @@ const DE_RETENTION: Retention = Retention {
 };
 
 const NL_WWFT: &str = "Wwft art. 33(3) (AMLD4 art. 40): five years after the end of the business relationship, extendable; then deleted";
+
 const NL_RETENTION: Retention = Retention {
     inactivity_seconds: TWO_YEARS,
     inactivity_source: INACTIVITY_CHOICE,
@@ -317,6 +294,7 @@ const NL_RETENTION: Retention = Retention {
 };
 
 const US_BSA: &str = "31 CFR 1010.430(d) and 1021.410: five years (SARs five years from filing, 1021.320(d)); no deletion mandate";
+
 const DEFAULT_RETENTION: Retention = Retention {
     inactivity_seconds: TWO_YEARS,
     inactivity_source: INACTIVITY_CHOICE,
@@ -338,6 +316,7 @@ const DEFAULT_RETENTION: Retention = Retention {
 
 const CA_PCMLTFR: &str =
     "PCMLTFR s. 148(1): at least five years (client identification from the account's closing, other records from their creation)";
+
 const CA_ON_RETENTION: Retention = Retention {
     inactivity_seconds: TWO_YEARS,
     inactivity_source: INACTIVITY_CHOICE,
@@ -363,7 +342,7 @@ const PROFILES: &[Profile] = &[
         regulator: "the Compliance Gateway specification",
         increase_cooloffs: &[bracket(Some(2), COOLOFF_UP_TO_2X), bracket(Some(5), COOLOFF_UP_TO_5X), bracket(None, COOLOFF_ABOVE_5X)],
         // US casino CTR (31 CFR 1021.311), EU CDD amount (AMLD4 art. 11(d)), KSA velocity, in dollars
-        aml: AmlParameters::standard("USD", Some(DEFAULT_CTR_AND_CDD.0), DEFAULT_CTR_AND_CDD.1, 1_500_000),
+        aml: standard_aml("USD", Some(DEFAULT_CTR_AND_CDD.0), DEFAULT_CTR_AND_CDD.1, 1_500_000),
         record_keeping: five_years("31 CFR 1010.430(d): records kept five years"),
         retention: DEFAULT_RETENTION,
     },
@@ -375,7 +354,7 @@ const PROFILES: &[Profile] = &[
         // MLR 2017 reg 31(1): a relevant person unable to apply CDD must not carry out
         // any transaction with the customer; UKGC's casino guidance reads it as locking
         // the customer's funds (deposits included) until CDD is done
-        aml: AmlParameters::standard("GBP", None, 170_000, 1_300_000)
+        aml: standard_aml("GBP", None, 170_000, 1_300_000)
             .with_consent(7)
             .locking_deposits_until_cdd("MLR 2017 reg 31(1) (no transaction until CDD); UKGC AML guidance for casinos"),
         record_keeping: five_years("MLR 2017 reg 40(3): five years from the end of the business relationship or the transaction"),
@@ -385,7 +364,7 @@ const PROFILES: &[Profile] = &[
         name: "SE",
         regulator: "Spelinspektionen (SIFS 2018:8, 6 kap. 2 §)",
         increase_cooloffs: &[bracket(None, 3 * DAY)],
-        aml: AmlParameters::standard("SEK", None, 2_200_000, 17_000_000),
+        aml: standard_aml("SEK", None, 2_200_000, 17_000_000),
         record_keeping: five_years("lag (2017:630) om åtgärder mot penningtvätt 5 kap. 3 § (AMLD4 art. 40): five years"),
         retention: SE_RETENTION,
     },
@@ -393,7 +372,7 @@ const PROFILES: &[Profile] = &[
         name: "DE",
         regulator: "GGL, GlüStV 2021 § 6c",
         increase_cooloffs: &[bracket(None, 7 * DAY)],
-        aml: AmlParameters::standard("EUR", None, 200_000, 1_500_000),
+        aml: standard_aml("EUR", None, 200_000, 1_500_000),
         record_keeping: five_years("GwG § 8 Abs. 4: five years"),
         retention: DE_RETENTION,
     },
@@ -403,7 +382,7 @@ const PROFILES: &[Profile] = &[
         // no NL-specific cool-off was researched: the spec's brackets (the longest of the profiles' at each size)
         increase_cooloffs: &[bracket(Some(2), COOLOFF_UP_TO_2X), bracket(Some(5), COOLOFF_UP_TO_5X), bracket(None, COOLOFF_ABOVE_5X)],
         // EU CDD amount (AMLD4 art. 11(d)); KSA: EUR 15,000 in 24 hours reportable
-        aml: AmlParameters::standard("EUR", None, 200_000, 1_500_000),
+        aml: standard_aml("EUR", None, 200_000, 1_500_000),
         record_keeping: five_years("Wwft art. 33(3): five years after the end of the business relationship"),
         retention: NL_RETENTION,
     },
@@ -412,7 +391,7 @@ const PROFILES: &[Profile] = &[
         regulator: "AGCO Registrar's Standards for Internet Gaming, 2.24",
         increase_cooloffs: &[bracket(None, DAY)],
         // FINTRAC large cash transaction report: CAD 10,000 or more, i.e. more than 9,999.99
-        aml: AmlParameters::standard("CAD", Some(999_999), 300_000, 2_200_000),
+        aml: standard_aml("CAD", Some(999_999), 300_000, 2_200_000),
         record_keeping: five_years("PCMLTFR s. 148(1): at least five years"),
         retention: CA_ON_RETENTION,
     },
@@ -437,11 +416,13 @@ pub fn jurisdictions() -> Vec<JurisdictionProfile> {
         .collect()
 }
 
-/// A profile's retention table; a name no profile has gets the default
-/// profile's.
-pub fn retention_table(jurisdiction: &str) -> RetentionTable {
-    let profile = find(jurisdiction).or(PROFILES.first());
-    let (name, retention) = profile.map_or((DEFAULT_JURISDICTION, DEFAULT_RETENTION), |p| (p.name, p.retention));
+/// The retention table of a profile; `None` for a name no profile has
+/// (never the default table: a caller dates nothing under a profile it misread).
+pub fn find_retention(jurisdiction: &str) -> Option<RetentionTable> {
+    find(jurisdiction).map(|p| table_of(p.name, p.retention))
+}
+
+fn table_of(name: &str, retention: Retention) -> RetentionTable {
     RetentionTable {
         jurisdiction: name.to_string(),
         inactivity_seconds: retention.inactivity_seconds,
@@ -487,10 +468,7 @@ pub(crate) fn increase_cooloff(jurisdiction: &str, current: i64, requested: i64)
 
 /// A profile's AML parameters; a name no profile has gets the default profile's.
 pub(crate) fn aml_parameters(jurisdiction: &str) -> AmlParameters {
-    find(jurisdiction)
-        .or(PROFILES.first())
-        .map_or_else(|| AmlParameters::standard("USD", Some(1_000_000), 200_000, 1_500_000), |p| p.aml)
-        .parameters()
+    find(jurisdiction).or(PROFILES.first()).map_or_else(|| standard_aml("USD", Some(1_000_000), 200_000, 1_500_000), |p| p.aml).parameters()
 }
 
 /// Whether a lock until due diligence refuses deposits under a profile: only
@@ -500,13 +478,16 @@ pub(crate) fn cdd_lock_refuses_deposits(jurisdiction: &str) -> bool {
     aml_parameters(jurisdiction).deposits_locked_until_cdd.is_some()
 }
 
-/// Serde's default for facts logged before profiles existed.
-pub(crate) fn default_jurisdiction() -> String {
-    DEFAULT_JURISDICTION.to_string()
-}
-
 #[cfg(test)]
 mod tests {
+    fn table(name: &str) -> RetentionTable {
+        find_retention(name).unwrap_or_else(|| RetentionTable {
+            jurisdiction: String::new(),
+            inactivity_seconds: 0,
+            inactivity_source: String::new(),
+            rules: Vec::new(),
+        })
+    }
     use super::*;
 
     #[test]
@@ -543,7 +524,7 @@ mod tests {
     #[test]
     fn each_profile_has_a_retention_row_per_class_with_its_basis() {
         for p in jurisdictions() {
-            let table = retention_table(&p.name);
+            let table = table(&p.name);
             assert_eq!(table.jurisdiction, p.name);
             assert!(table.inactivity_seconds > 0 && !table.inactivity_source.is_empty());
             for class in RecordClass::ALL {
@@ -556,21 +537,21 @@ mod tests {
                 assert_eq!(row.required, kept, "{} {}: a required class is kept, another is not", p.name, class.as_str());
             }
         }
-        assert_eq!(retention_table("XX"), retention_table("default"), "an unknown name reads as the default profile");
+        assert_eq!(find_retention("XX"), None, "an unknown name has no table");
     }
 
     #[test]
     fn retention_tables_carry_the_researched_values() {
-        let gb = retention_table("GB");
+        let gb = table("GB");
         let aml = gb.rule(RecordClass::AmlRecords).unwrap();
         assert_eq!((aml.keep_seconds, aml.record_cap_seconds, aml.then_delete), (FIVE_YEARS, Some(TEN_YEARS), true));
         assert_eq!(aml.from, RetentionStart::RelationshipEnd);
-        let de = retention_table("DE");
+        let de = table("DE");
         let exclusions = de.rule(RecordClass::Exclusions).unwrap();
         assert_eq!((exclusions.keep_seconds, exclusions.from, exclusions.then_delete), (SIX_YEARS, RetentionStart::RecordEnd, true));
         assert!(exclusions.source.contains("§ 23"));
         assert_eq!(de.rule(RecordClass::IdentityScreening).unwrap().extendable_seconds, Some(FIVE_YEARS));
-        let nl = retention_table("NL");
+        let nl = table("NL");
         let nl_exclusions = nl.rule(RecordClass::Exclusions).unwrap();
         assert_eq!(
             (nl_exclusions.keep_seconds, nl_exclusions.from, nl_exclusions.then_delete),
@@ -581,13 +562,13 @@ mod tests {
         let nl_aml = nl.rule(RecordClass::AmlRecords).unwrap();
         assert_eq!((nl_aml.keep_seconds, nl_aml.from, nl_aml.then_delete), (FIVE_YEARS, RetentionStart::RelationshipEnd, true));
         assert!(nl_aml.source.contains("Wwft"));
-        let us = retention_table("default");
+        let us = table("default");
         let us_aml = us.rule(RecordClass::AmlRecords).unwrap();
         assert!(!us_aml.then_delete, "the BSA keeps five years and mandates no deletion");
         assert_eq!(us_aml.from, RetentionStart::Record, "five years from each record or filing");
         // the twin: what no law requires goes at once, everywhere
         for p in jurisdictions() {
-            let table = retention_table(&p.name);
+            let table = table(&p.name);
             for class in [RecordClass::LimitChanges, RecordClass::WebhookPayloads] {
                 assert!(!table.rule(class).unwrap().required, "{} {}", p.name, class.as_str());
             }

@@ -1,68 +1,39 @@
 //! KYC: tiers keyed to lifetime cumulative withdrawals, the withdrawal
 //! decision, and the transitions of a verification check.
 
-use alloc::string::{String, ToString};
-use alloc::vec::Vec;
-use serde::{Deserialize, Serialize};
-
-use crate::aml::AmlStanding;
 use crate::stubs::{stub_kyc, StubKycOutcome};
-use crate::types::{named_enum, EventKind, SanctionsStatus};
+#[allow(unused_imports)]
+use crate::traits::*;
+use crate::types::EventKind;
+#[allow(unused_imports)]
+use crate::*;
 use crate::{non_negative_amount, positive_amount, RuleError, DAY};
-
-named_enum!(
-    /// KYC tiers, keyed to lifetime cumulative withdrawals.
-    KycTier { Tier0 = "tier_0", Tier1 = "tier_1", Tier2 = "tier_2", Tier3 = "tier_3", Tier4 = "tier_4" }
-);
-
-named_enum!(
-    /// Status of a verification check.
-    KycStatus {
-        NotStarted = "not_started",
-        InProgress = "in_progress",
-        PendingReview = "pending_review",
-        Approved = "approved",
-        Rejected = "rejected",
-        Expired = "expired",
-    }
-);
-
-named_enum!(
-    /// What a verification asks of the user.
-    KycDocument {
-        EmailOtp = "email_otp",
-        PhoneOtp = "phone_otp",
-        GovernmentId = "government_id",
-        Selfie = "selfie",
-        ProofOfAddress = "proof_of_address",
-        SourceOfFunds = "source_of_funds",
-    }
-);
-
-named_enum!(
-    /// Where the withdrawal behind a check stands.
-    WithdrawalStatus { Held = "held", Released = "released", Blocked = "blocked", Cancelled = "cancelled" }
-);
+#[allow(unused_imports)]
+use alloc::{
+    string::{String, ToString},
+    vec::Vec,
+};
+pub use rules_model::kyc::*;
 
 /// A check the user leaves untouched this long expires.
 pub const KYC_ABANDON_SECONDS: i64 = 7 * DAY;
+
 /// Lifetime of the token for the vendor's verification flow.
 pub const VENDOR_TOKEN_SECONDS: i64 = 900;
-/// The minor-unit exponent of the spec's own currency (USD): amounts in cents.
-pub const CENTS_EXPONENT: u8 = 2;
-/// The largest minor-unit exponent ISO 4217 gives a currency (CLF, UYW).
-pub const MAX_CURRENCY_EXPONENT: u8 = 4;
 
-named_enum!(
-    /// Why a check awaiting review needs a person: the vendor asked the user
-    /// to resubmit (Sumsub's RED with RETRY), or the review is past its target.
-    KycEscalation { VendorRetry = "vendor_retry", ReviewOverdue = "review_overdue" }
-);
+/// The rules about a [`KycTier`].
+pub trait KycTierRules {
+    fn ceiling_major(self) -> Option<i64>;
+    fn ceiling_in(self, exponent: u8) -> Option<i64>;
+    fn ceiling_cents(self) -> Option<i64>;
+    fn documents(self) -> Vec<KycDocument>;
+    fn estimated_clear_time(self) -> &'static str;
+}
 
-impl KycTier {
+impl KycTierRules for KycTier {
     /// Largest lifetime cumulative withdrawal the tier covers, in whole major
     /// units of the withdrawal's currency (the spec's table); `None` when unbounded.
-    pub fn ceiling_major(self) -> Option<i64> {
+    fn ceiling_major(self) -> Option<i64> {
         match self {
             KycTier::Tier0 => Some(200),
             KycTier::Tier1 => Some(2_000),
@@ -74,17 +45,17 @@ impl KycTier {
 
     /// The ceiling in minor units of a currency with this ISO 4217 exponent
     /// (JPY 0, USD 2, BHD 3); an exponent above 4 counts as 4.
-    pub fn ceiling_in(self, exponent: u8) -> Option<i64> {
+    fn ceiling_in(self, exponent: u8) -> Option<i64> {
         let unit = 10_i64.pow(u32::from(exponent.min(MAX_CURRENCY_EXPONENT)));
         self.ceiling_major().map(|major| major * unit)
     }
 
     /// The ceiling in cents (a two-decimal currency such as USD).
-    pub fn ceiling_cents(self) -> Option<i64> {
+    fn ceiling_cents(self) -> Option<i64> {
         self.ceiling_in(CENTS_EXPONENT)
     }
 
-    pub fn documents(self) -> Vec<KycDocument> {
+    fn documents(self) -> Vec<KycDocument> {
         use KycDocument::*;
         match self {
             KycTier::Tier0 => Vec::new(),
@@ -105,22 +76,16 @@ impl KycTier {
     }
 }
 
-impl KycStatus {
-    /// Open checks block a new one for the same user.
-    pub fn is_open(self) -> bool {
-        matches!(self, KycStatus::NotStarted | KycStatus::InProgress | KycStatus::PendingReview)
-    }
-    /// Only the user-side states can be abandoned; a check awaiting review is not.
-    pub fn can_be_abandoned(self) -> bool {
-        matches!(self, KycStatus::NotStarted | KycStatus::InProgress)
-    }
+/// The rules about a [`KycStatus`].
+pub trait KycStatusRules {
+    fn can_be_abandoned(self) -> bool;
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TierBounds {
-    pub tier: KycTier,
-    pub ceiling_cents: Option<i64>,
-    pub next_tier_at_cents: Option<i64>,
+impl KycStatusRules for KycStatus {
+    /// Only the user-side states can be abandoned; a check awaiting review is not.
+    fn can_be_abandoned(self) -> bool {
+        matches!(self, KycStatus::NotStarted | KycStatus::InProgress)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,43 +103,20 @@ pub fn tier_for_cumulative(cumulative_minor: i64, exponent: u8) -> Result<KycTie
     Ok(KycTier::ALL.iter().copied().find(|t| t.ceiling_in(exponent).is_none_or(|c| cumulative <= c)).unwrap_or(KycTier::Tier4))
 }
 
-pub(crate) fn cents_exponent() -> u8 {
-    CENTS_EXPONENT
-}
-
-/// A verified tier, and the exponent of the currency its bounds are told in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(from = "TierFactsWire")]
-pub struct TierFacts {
-    pub tier: KycTier,
-    pub currency_exponent: u8,
-}
-
-/// Decisions logged before bounds had a currency recorded the bare tier.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum TierFactsWire {
-    Bare(KycTier),
-    Full {
-        tier: KycTier,
-        #[serde(default = "cents_exponent")]
-        currency_exponent: u8,
-    },
-}
-
-impl From<TierFactsWire> for TierFacts {
-    fn from(wire: TierFactsWire) -> Self {
-        match wire {
-            TierFactsWire::Bare(tier) => TierFacts { tier, currency_exponent: CENTS_EXPONENT },
-            TierFactsWire::Full { tier, currency_exponent } => TierFacts { tier, currency_exponent },
-        }
-    }
-}
-
-/// The ceiling and next-tier threshold of a verified tier, in minor units.
-pub fn describe_tier(facts: TierFacts) -> TierBounds {
-    let ceiling = facts.tier.ceiling_in(facts.currency_exponent);
-    TierBounds { tier: facts.tier, ceiling_cents: ceiling, next_tier_at_cents: ceiling.map(|c| c + 1) }
+/// The ceiling and next-tier threshold of a verified tier, in minor units
+/// of the user's currency: the ceilings are the profile's currency's, told
+/// back in the user's at the reference rate (rounded down) when they differ;
+/// no usable rate is [`RuleError::NoReferenceRate`].
+pub fn describe_tier(facts: &TierFacts) -> Result<TierBounds, RuleError> {
+    let (currency, ceilings) = (facts.currency.as_str(), facts.ceiling_currency.as_str());
+    let ceiling = if currency.is_empty() || ceilings.is_empty() || currency == ceilings {
+        facts.tier.ceiling_in(facts.currency_exponent)
+    } else {
+        let rate = facts.rate.as_ref().filter(|r| r.currency == currency && r.per_unit_of == ceilings && crate::aml::convert(0, r).is_some());
+        let rate = rate.ok_or(RuleError::NoReferenceRate)?;
+        facts.tier.ceiling_in(rate.per_unit_exponent).map(|c| first_past(c, rate) - 1)
+    };
+    Ok(TierBounds { tier: facts.tier, ceiling_cents: ceiling, next_tier_at_cents: ceiling.map(|c| c + 1) })
 }
 
 /// The tier a withdrawal needs. A verified tier never goes down, so the
@@ -196,93 +138,65 @@ pub fn assess_withdrawal(verified: KycTier, cumulative_minor: i64, amount_minor:
     })
 }
 
-/// The user's open check, if any.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OpenCheck {
-    pub target_tier: KycTier,
-    pub status: KycStatus,
-    pub updated_at: i64,
-    /// when the last vendor token issued for the check expires; none when unknown
-    #[serde(default)]
-    pub token_expires_at: Option<i64>,
+/// The smallest amount of the withdrawal's currency that `rate` converts
+/// past `ceiling` (of the profile's currency), as [`crate::aml::convert`]
+/// rounds (half up): `convert(n) > ceiling` exactly when
+/// `n >= D(2 ceiling + 1) / 2N`, where `convert(n)` rounds `nN / D`. One less
+/// is the most a tier covers, told in the withdrawal's currency.
+fn first_past(ceiling: i64, rate: &AmlRate) -> i64 {
+    let ten = |e: u32| 10_i128.checked_pow(e);
+    let (Some(scale), Some(from), Some(to)) = (ten(rate.rate_scale), ten(u32::from(rate.currency_exponent)), ten(u32::from(rate.per_unit_exponent)))
+    else {
+        return 0;
+    };
+    let n = i128::from(rate.rate_units).saturating_mul(to).saturating_mul(2);
+    let d = scale.saturating_mul(from).saturating_mul(i128::from(ceiling.max(0)).saturating_mul(2).saturating_add(1));
+    if n <= 0 {
+        return 0;
+    }
+    let past = d / n + i128::from(d % n != 0);
+    i64::try_from(past).unwrap_or(crate::MAX_AMOUNT_CENTS).min(crate::MAX_AMOUNT_CENTS)
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WithdrawalFacts {
-    pub now: i64,
-    pub sanctions: SanctionsStatus,
-    pub verified: KycTier,
-    pub cumulative_cents: i64,
-    pub amount_cents: i64,
-    /// false when the user's earlier withdrawals were in another currency
-    pub same_currency: bool,
-    pub open_check: Option<OpenCheck>,
-    /// the ISO 4217 minor-unit exponent of the withdrawal's currency
-    #[serde(default = "cents_exponent")]
-    pub currency_exponent: u8,
-    /// what AML monitoring decided for the user: a hold, or a lock until due diligence
-    #[serde(default)]
-    pub aml: AmlStanding,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FastPath {
-    pub required_tier: KycTier,
-    /// what stays withdrawable under the covering tier; none when unbounded
-    pub remaining_cents: Option<i64>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Verification {
-    pub tier: KycTier,
-    pub documents: Vec<KycDocument>,
-    pub estimated_clear_time: String,
-    pub vendor_token_seconds: i64,
-    /// the new check's status: the vendor flow starts with the token issued for it
-    pub status: KycStatus,
-    pub events: Vec<EventKind>,
-}
-
-/// A repeat of the open check's request: its vendor token, re-issued when it has expired.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OpenCheckReplay {
-    /// the token has expired (or its expiry is unknown): issue a fresh one
-    pub reissue_token: bool,
-    /// seconds the answered token stays valid
-    pub vendor_expires_in: i64,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WithdrawalOutcome {
-    /// a sanctions hold: the withdrawal is held, no check is started
-    Held(KycTier),
-    CurrencyMismatch,
-    /// the lifetime total would pass the largest amount the rules accept
-    CeilingExceeded,
-    /// covered by the verified tier: released at once
-    Approve(FastPath),
-    /// start a check for this tier and hold the withdrawal
-    Verify(Verification),
-    /// the open check is for this tier: answer with it
-    ReplayOpenCheck(OpenCheckReplay),
-    AlreadyInProgress,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WithdrawalDecision {
-    /// the open check was abandoned: expire it (fires `kyc.expired`) before the outcome
-    pub expire_open_check: Option<KycDecision>,
-    pub outcome: WithdrawalOutcome,
+/// [`assess_withdrawal`] with the ceilings in the profile's currency: a
+/// withdrawal in another has its lifetime total after it converted at the
+/// facts' reference rate ([`crate::aml::convert`]) and compared there; the
+/// ceiling and what remains are answered back in the withdrawal's currency.
+/// No usable rate is [`RuleError::NoReferenceRate`]; decisions logged before
+/// currencies were facts compare in the withdrawal's own units.
+pub fn assess_withdrawal_in(facts: &WithdrawalFacts) -> Result<WithdrawalAssessment, RuleError> {
+    let (currency, ceilings) = (facts.currency.as_str(), facts.ceiling_currency.as_str());
+    if currency.is_empty() || ceilings.is_empty() || currency == ceilings {
+        return assess_withdrawal(facts.verified, facts.cumulative_cents, facts.amount_cents, facts.currency_exponent);
+    }
+    let cumulative = non_negative_amount(facts.cumulative_cents)?;
+    let amount = positive_amount(facts.amount_cents)?;
+    let after = non_negative_amount(cumulative + amount)?;
+    let rate = facts.rate.as_ref().filter(|r| r.currency == currency && r.per_unit_of == ceilings && crate::aml::convert(0, r).is_some());
+    let rate = rate.ok_or(RuleError::NoReferenceRate)?;
+    let after_converted = crate::aml::convert(after, rate).ok_or(RuleError::AmountTooLarge)?;
+    let needed = tier_for_cumulative(after_converted, rate.per_unit_exponent)?;
+    let ceiling = needed.max(facts.verified).ceiling_in(rate.per_unit_exponent);
+    Ok(WithdrawalAssessment {
+        required_tier: needed,
+        verification_required: needed > facts.verified,
+        ceiling_cents: ceiling.map(|c| first_past(c, rate) - 1),
+        remaining_cents: ceiling.map(|c| (first_past(c, rate) - 1 - after).max(0)),
+    })
 }
 
 /// A withdrawal: held under a sanctions review, released when the verified
-/// tier covers the lifetime total after it, otherwise a check for the tier
-/// that does. An abandoned open check is expired first.
+/// tier covers the lifetime total after it (in the profile's currency),
+/// otherwise a check for the tier that does. An abandoned open check is
+/// expired first. A withdrawal in another currency than the user's earlier
+/// ones is a mismatch before any rate is needed.
 pub fn decide_withdrawal(facts: &WithdrawalFacts) -> Result<WithdrawalDecision, RuleError> {
-    let assessment = match assess_withdrawal(facts.verified, facts.cumulative_cents, facts.amount_cents, facts.currency_exponent) {
+    let assessment = match assess_withdrawal_in(facts) {
         Err(RuleError::AmountTooLarge) => {
             return Ok(WithdrawalDecision { expire_open_check: None, outcome: WithdrawalOutcome::CeilingExceeded });
+        }
+        Err(RuleError::NoReferenceRate) if !facts.same_currency => {
+            return Ok(WithdrawalDecision { expire_open_check: None, outcome: WithdrawalOutcome::CurrencyMismatch });
         }
         other => other?,
     };
@@ -330,73 +244,6 @@ pub fn decide_withdrawal(facts: &WithdrawalFacts) -> Result<WithdrawalDecision, 
         WithdrawalOutcome::Approve(FastPath { required_tier: assessment.required_tier, remaining_cents: assessment.remaining_cents })
     };
     Ok(WithdrawalDecision { expire_open_check, outcome })
-}
-
-named_enum!(
-    /// What is asked of a check; `vendor_retry` is a vendor asking the user to resubmit (Sumsub's RED with RETRY).
-    KycAction {
-        View = "view",
-        SandboxSubmit = "sandbox_submit",
-        Approve = "approve",
-        Reject = "reject",
-        Expire = "expire",
-        VendorSubmit = "vendor_submit",
-        VendorApprove = "vendor_approve",
-        VendorReject = "vendor_reject",
-        VendorRetry = "vendor_retry",
-        IssueToken = "issue_token",
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct KycFacts {
-    pub now: i64,
-    pub status: KycStatus,
-    pub updated_at: i64,
-    pub target_tier: KycTier,
-    /// the user's verified tier now
-    pub verified: KycTier,
-    /// the operator's user id, which the sandbox vendor keys on
-    pub external_user_id: String,
-    pub action: KycAction,
-    /// the tier of the vendor's verification level a verdict came from;
-    /// none when the vendor did not name a level this service maps
-    #[serde(default)]
-    pub vendor_tier: Option<KycTier>,
-    /// the user's sanctions status: under a hold an approval verifies the tier and cancels the check's withdrawal
-    #[serde(default = "no_sanctions_hold")]
-    pub sanctions: SanctionsStatus,
-    /// what AML monitoring decided: a hold, or a due-diligence lock above the tier verified, cancels it too
-    #[serde(default)]
-    pub aml: AmlStanding,
-}
-
-/// What a decision logged before the check knew of the other gates read as.
-fn no_sanctions_hold() -> SanctionsStatus {
-    SanctionsStatus::Clear
-}
-
-/// A check after an action: its status, what to write and what to answer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct KycDecision {
-    pub status: KycStatus,
-    /// whether the check changed (and must be written)
-    pub changed: bool,
-    /// the action is not allowed in the check's state (the change, if any, still applies)
-    pub refused: bool,
-    pub events: Vec<EventKind>,
-    /// the user's verified tier afterwards; never lower than before
-    pub verified: KycTier,
-    pub withdrawal: WithdrawalStatus,
-    /// when an abandonable check expires
-    pub expires_at: Option<i64>,
-    pub documents: Vec<KycDocument>,
-    /// issue a vendor token valid this many seconds
-    #[serde(default)]
-    pub vendor_token_seconds: Option<i64>,
-    /// the check now needs a person: record why
-    #[serde(default)]
-    pub escalation: Option<KycEscalation>,
 }
 
 fn withdrawal_of(status: KycStatus) -> WithdrawalStatus {
@@ -610,8 +457,8 @@ mod tests {
 
     #[test]
     fn bounds_give_next_threshold() {
-        assert_eq!(describe_tier(TierFacts { tier: KycTier::Tier0, currency_exponent: 2 }).next_tier_at_cents, Some(20_001));
-        assert_eq!(describe_tier(TierFacts { tier: KycTier::Tier4, currency_exponent: 2 }).next_tier_at_cents, None);
+        assert_eq!(describe_tier(&TierFacts::of(KycTier::Tier0, 2)).unwrap().next_tier_at_cents, Some(20_001));
+        assert_eq!(describe_tier(&TierFacts::of(KycTier::Tier4, 2)).unwrap().next_tier_at_cents, None);
     }
 
     #[test]
@@ -696,7 +543,7 @@ mod tests {
         assert_eq!(assess_withdrawal(KycTier::Tier0, 0, 201, 0).unwrap().required_tier, KycTier::Tier1);
         assert_eq!(assess_withdrawal(KycTier::Tier0, 0, 200_000, 3).unwrap().required_tier, KycTier::Tier0);
         assert_eq!(assess_withdrawal(KycTier::Tier0, 0, 200_001, 3).unwrap().required_tier, KycTier::Tier1);
-        let yen = describe_tier(TierFacts { tier: KycTier::Tier1, currency_exponent: 0 });
+        let yen = describe_tier(&TierFacts::of(KycTier::Tier1, 0)).unwrap();
         assert_eq!((yen.ceiling_cents, yen.next_tier_at_cents), (Some(2_000), Some(2_001)));
         // an exponent past ISO 4217's largest counts as the largest
         assert_eq!(KycTier::Tier0.ceiling_in(9), KycTier::Tier0.ceiling_in(MAX_CURRENCY_EXPONENT));
@@ -705,7 +552,7 @@ mod tests {
     #[test]
     fn tier_facts_logged_as_a_bare_tier_still_replay() {
         let bare: TierFacts = serde_json::from_str("\"tier_2\"").unwrap();
-        assert_eq!(bare, TierFacts { tier: KycTier::Tier2, currency_exponent: 2 });
+        assert_eq!(bare, TierFacts::of(KycTier::Tier2, 2));
         let full: TierFacts = serde_json::from_str(r#"{"tier":"tier_2","currency_exponent":0}"#).unwrap();
         assert_eq!(full.currency_exponent, 0);
     }
@@ -721,6 +568,9 @@ mod tests {
             open_check,
             currency_exponent: 2,
             aml: AmlStanding::default(),
+            currency: String::new(),
+            ceiling_currency: String::new(),
+            rate: None,
         };
         decide_withdrawal(&facts).unwrap().outcome
     }
@@ -736,8 +586,91 @@ mod tests {
             open_check: None,
             currency_exponent: 2,
             aml,
+            currency: String::new(),
+            ceiling_currency: String::new(),
+            rate: None,
         };
         decide_withdrawal(&facts).unwrap().outcome
+    }
+
+    fn kwd_usd() -> AmlRate {
+        AmlRate {
+            version: "rates-v1".into(),
+            date: "2027-01-15".into(),
+            currency: "KWD".into(),
+            currency_exponent: 3,
+            per_unit_of: "USD".into(),
+            per_unit_exponent: 2,
+            rate_units: 32_500,
+            rate_scale: 4,
+        }
+    }
+
+    fn withdrawal_in(currency: &str, exponent: u8, cumulative: i64, amount: i64, rate: Option<AmlRate>) -> Result<WithdrawalOutcome, RuleError> {
+        let facts = WithdrawalFacts {
+            now: 1_000,
+            sanctions: crate::SanctionsStatus::Clear,
+            verified: KycTier::Tier0,
+            cumulative_cents: cumulative,
+            amount_cents: amount,
+            same_currency: true,
+            open_check: None,
+            currency_exponent: exponent,
+            aml: AmlStanding::default(),
+            currency: currency.into(),
+            ceiling_currency: "USD".into(),
+            rate,
+        };
+        decide_withdrawal(&facts).map(|d| d.outcome)
+    }
+
+    #[test]
+    fn ceilings_are_in_the_profiles_currency_and_other_currencies_convert() {
+        // KWD 200.000 is USD 650.00 at 3.25: past tier_0's USD 200, tier_1 covers it
+        match withdrawal_in("KWD", 3, 0, 200_000, Some(kwd_usd())) {
+            Ok(WithdrawalOutcome::Verify(v)) => assert_eq!(v.tier, KycTier::Tier1),
+            other => panic!("expected a check for tier_1, got {other:?}"),
+        }
+        // KWD 61.539 is USD 200.00 (200.00175 half up): tier_0 still covers it, nothing more stays;
+        // KWD 61.540 is USD 200.01 (200.005 half up)
+        assert_eq!(
+            withdrawal_in("KWD", 3, 0, 61_539, Some(kwd_usd())),
+            Ok(WithdrawalOutcome::Approve(FastPath { required_tier: KycTier::Tier0, remaining_cents: Some(0) }))
+        );
+        assert!(matches!(withdrawal_in("KWD", 3, 0, 61_540, Some(kwd_usd())), Ok(WithdrawalOutcome::Verify(_))));
+        // KWD 10.000 leaves KWD 51.539
+        assert_eq!(
+            withdrawal_in("KWD", 3, 0, 10_000, Some(kwd_usd())),
+            Ok(WithdrawalOutcome::Approve(FastPath { required_tier: KycTier::Tier0, remaining_cents: Some(51_539) }))
+        );
+        // the tier record says the same, in KWD
+        let bounds = describe_tier(&TierFacts {
+            currency: "KWD".into(),
+            ceiling_currency: "USD".into(),
+            rate: Some(kwd_usd()),
+            ..TierFacts::of(KycTier::Tier0, 3)
+        });
+        assert_eq!(bounds.map(|b| (b.ceiling_cents, b.next_tier_at_cents)), Ok((Some(61_539), Some(61_540))));
+        let unrated = TierFacts { currency: "KWD".into(), ceiling_currency: "USD".into(), ..TierFacts::of(KycTier::Tier0, 3) };
+        assert_eq!(describe_tier(&unrated), Err(RuleError::NoReferenceRate));
+        // the twin in USD: exactly the ceiling passes, one cent more does not
+        assert_eq!(
+            withdrawal_in("USD", 2, 0, 20_000, None),
+            Ok(WithdrawalOutcome::Approve(FastPath { required_tier: KycTier::Tier0, remaining_cents: Some(0) }))
+        );
+        assert!(matches!(withdrawal_in("USD", 2, 20_000, 1, None), Ok(WithdrawalOutcome::Verify(_))));
+        // no rate, or a rate of another pair: refused, never compared at par
+        assert_eq!(withdrawal_in("KWD", 3, 0, 1_000, None), Err(RuleError::NoReferenceRate));
+        let wrong = AmlRate { currency: "BHD".into(), ..kwd_usd() };
+        assert_eq!(withdrawal_in("KWD", 3, 0, 1_000, Some(wrong)), Err(RuleError::NoReferenceRate));
+    }
+
+    #[test]
+    fn withdrawal_facts_logged_before_currencies_compare_in_their_own_units() {
+        let old = r#"{"now":1000,"sanctions":"clear","verified":"tier_0","cumulative_cents":0,"amount_cents":200000,"same_currency":true,"open_check":null,"currency_exponent":3}"#;
+        let facts: WithdrawalFacts = serde_json::from_str(old).unwrap();
+        assert!(facts.currency.is_empty() && facts.ceiling_currency.is_empty() && facts.rate.is_none());
+        assert!(matches!(decide_withdrawal(&facts).map(|d| d.outcome), Ok(WithdrawalOutcome::Approve(_))));
     }
 
     #[test]
@@ -754,6 +687,8 @@ mod tests {
                 verified,
                 aml,
                 jurisdiction: jurisdiction.into(),
+                rates: alloc::vec![],
+                registers: alloc::vec![],
             })
             .unwrap()
         };

@@ -1,29 +1,23 @@
 //! Deposit limits: cool-off brackets, the rolling-window check, the deposit
 //! gate, limit changes and their cancellation.
 
-use alloc::string::String;
-use alloc::vec::Vec;
+use crate::exclusions::exclusion_status_of;
+#[allow(unused_imports)]
+use crate::traits::*;
+use crate::types::EventKind;
+#[allow(unused_imports)]
+use crate::*;
+use crate::{non_negative_amount, positive_amount, RuleError, DAY};
+#[allow(unused_imports)]
+use alloc::{
+    string::{String, ToString},
+    vec::Vec,
+};
+pub use rules_model::limits::*;
 use serde::{Deserialize, Serialize};
 
-use crate::aml::AmlStanding;
-use crate::exclusions::{exclusion_status_of, ExclusionTerm};
-use crate::kyc::KycTier;
-use crate::types::{named_enum, EventKind, SanctionsStatus};
-use crate::{non_negative_amount, positive_amount, saturating_sum, RuleError, DAY};
+pub use crate::jurisdictions::{COOLOFF_ABOVE_5X, COOLOFF_UP_TO_2X, COOLOFF_UP_TO_5X};
 
-named_enum!(
-    /// A deposit limit's rolling window.
-    LimitWindow { Daily = "limit_daily", Weekly = "limit_weekly", Monthly = "limit_monthly" }
-);
-
-named_enum!(
-    /// A stored limit's status: in force from `effective_from`, a pending increase before it, or cancelled.
-    LimitStatus { Active = "active", Pending = "pending", Cancelled = "cancelled" }
-);
-
-pub const COOLOFF_UP_TO_2X: i64 = DAY;
-pub const COOLOFF_UP_TO_5X: i64 = 2 * DAY;
-pub const COOLOFF_ABOVE_5X: i64 = 7 * DAY;
 /// The smallest limit a player can set: one major unit.
 pub const MIN_LIMIT_CENTS: i64 = 100;
 
@@ -69,56 +63,68 @@ pub struct DepositLimit {
     pub amount_cents: i64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Deposit {
-    pub amount_cents: i64,
-    pub at: i64,
-}
-
-/// Deposits as two parallel lists, amounts and unix-second times, so that
-/// they cross the component boundary as flat arrays of integers.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Deposits {
-    pub amount_cents: Vec<i64>,
-    pub at: Vec<i64>,
-}
-
-impl Deposits {
-    pub fn iter(&self) -> impl Iterator<Item = Deposit> + '_ {
-        self.amount_cents.iter().zip(&self.at).map(|(a, t)| Deposit { amount_cents: *a, at: *t })
+/// `amount_cents` of `currency` as it counts against a limit kept in
+/// `into`: at par in the limit's own currency (and where either currency is
+/// unknown: decisions logged before currencies were facts summed at par),
+/// otherwise at the facts' reference rate from `currency` into `into`,
+/// converted as AML converts ([`crate::aml::convert`]). No usable rate is
+/// [`RuleError::NoReferenceRate`], never a sum at par; nothing needs none.
+/// A sum may pass [`crate::MAX_AMOUNT_CENTS`] (the store cuts each at
+/// [`SPEND_CAP`]); converted past it, it counts as the cap: past every limit.
+pub fn in_limit_currency(amount_cents: i64, currency: &str, into: &str, rates: &[AmlRate]) -> Result<i64, RuleError> {
+    let amount = spend(amount_cents)?;
+    if amount == 0 || currency.is_empty() || into.is_empty() || currency == into {
+        return Ok(amount);
     }
-    pub fn push(&mut self, d: Deposit) {
-        self.amount_cents.push(d.amount_cents);
-        self.at.push(d.at);
+    let rate = rates.iter().find(|r| r.currency == currency && r.per_unit_of == into && crate::aml::convert(0, r).is_some());
+    let rate = rate.ok_or(RuleError::NoReferenceRate)?;
+    Ok(crate::aml::convert(amount.min(crate::MAX_AMOUNT_CENTS), rate).filter(|_| amount <= crate::MAX_AMOUNT_CENTS).unwrap_or(SPEND_CAP))
+}
+
+/// The largest spend the rules count or report: what every store keeps
+/// exactly (2^53 - 1), past every limit ([`crate::MAX_AMOUNT_CENTS`] is less).
+pub const SPEND_CAP: i64 = (1 << 53) - 1;
+const _: () = assert!(crate::MAX_AMOUNT_CENTS < SPEND_CAP);
+
+/// A summed spend: never negative, however large.
+fn spend(cents: i64) -> Result<i64, RuleError> {
+    if cents < 0 {
+        return Err(RuleError::NonPositiveAmount);
+    }
+    Ok(cents)
+}
+
+/// Sums per currency, then each sum converted into `into` and added up:
+/// the store sums each currency of a window, and the deposits, when given,
+/// are summed the same way, so that both give the same spend.
+fn spent_in(sums: &[(&str, i64)], into: &str, rates: &[AmlRate]) -> Result<i64, RuleError> {
+    let mut spent = 0i64;
+    for (currency, sum) in sums {
+        spent = spent.saturating_add(in_limit_currency(*sum, currency, into, rates)?);
+    }
+    Ok(spent.min(SPEND_CAP))
+}
+
+/// Adds `amount` to the sum of `currency` (a short list: a few currencies a window).
+fn add_to<'a>(sums: &mut Vec<(&'a str, i64)>, currency: &'a str, amount: i64) {
+    match sums.iter_mut().find(|(c, _)| *c == currency) {
+        Some((_, sum)) => *sum = sum.saturating_add(amount),
+        None => sums.push((currency, amount)),
     }
 }
 
-impl FromIterator<Deposit> for Deposits {
-    fn from_iter<I: IntoIterator<Item = Deposit>>(iter: I) -> Self {
-        let mut d = Deposits::default();
-        for deposit in iter {
-            d.push(deposit);
+/// The usage of `window` from the store's totals, each currency's in the
+/// limit's currency `into` (none summed: nothing spent).
+fn usage_from_totals(window: LimitWindow, into: &str, totals: &[WindowTotal], rates: &[AmlRate]) -> Result<WindowUsage, RuleError> {
+    let mut sums: Vec<(&str, i64)> = Vec::new();
+    let mut oldest: Option<i64> = None;
+    for t in totals.iter().filter(|t| t.window == window) {
+        add_to(&mut sums, &t.currency, spend(t.spent_cents)?);
+        if let Some(o) = t.oldest_at {
+            oldest = Some(oldest.map_or(o, |x| x.min(o)));
         }
-        d
     }
-}
-
-/// What the store summed of one window's deposits: those dated after
-/// `now` less the window's length, however recent (as [`inside`] counts).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WindowTotal {
-    pub window: LimitWindow,
-    pub spent_cents: i64,
-    pub oldest_at: Option<i64>,
-    pub newest_at: Option<i64>,
-}
-
-/// The usage of `window` from the store's totals (none summed: nothing spent).
-fn usage_from_totals(window: LimitWindow, totals: &[WindowTotal]) -> WindowUsage {
-    match totals.iter().find(|t| t.window == window) {
-        Some(t) => WindowUsage { spent_cents: t.spent_cents, next_reset_at: t.oldest_at.map(|o| o.saturating_add(window_seconds(window))) },
-        None => WindowUsage { spent_cents: 0, next_reset_at: None },
-    }
+    Ok(WindowUsage { spent_cents: spent_in(&sums, into, rates)?, next_reset_at: oldest.map(|o| o.saturating_add(window_seconds(window))) })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -144,14 +150,16 @@ pub fn window_usage_at(now: i64, window: LimitWindow, deposits: &[Deposit]) -> W
     WindowUsage { spent_cents: spent, next_reset_at: oldest.map(|o| o.saturating_add(window_seconds(window))) }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DepositBreach {
-    pub window: LimitWindow,
-    pub limit_cents: i64,
-    pub already_spent_cents: i64,
-    pub max_allowed_now_cents: i64,
-    /// unix seconds at which the proposed amount would fit again
-    pub next_reset_at: i64,
+/// [`window_usage_at`] of deposits in their currencies, counted in `into`
+/// as [`in_limit_currency`] says (each currency's sum converted once).
+pub fn window_usage_in(now: i64, window: LimitWindow, deposits: &[(Deposit, &str)], into: &str, rates: &[AmlRate]) -> Result<WindowUsage, RuleError> {
+    let mut sums: Vec<(&str, i64)> = Vec::new();
+    let mut oldest: Option<i64> = None;
+    for (d, currency) in deposits.iter().filter(|(d, _)| inside(now, window, d)) {
+        add_to(&mut sums, currency, non_negative_amount(d.amount_cents)?);
+        oldest = Some(oldest.map_or(d.at, |o| o.min(d.at)));
+    }
+    Ok(WindowUsage { spent_cents: spent_in(&sums, into, rates)?, next_reset_at: oldest.map(|o| o.saturating_add(window_seconds(window))) })
 }
 
 /// The outcome of the rolling-window check alone.
@@ -166,37 +174,57 @@ pub enum WindowCheck {
 /// window length ago no longer counts. Partial deposits are never allowed.
 /// When several limits are breached, the one that allows the least now is
 /// reported (ties: the one that stays closed longest, then the shorter window).
+/// Every deposit is in the limits' currency; [`check_deposit_in`] converts.
 pub fn check_deposit(now: i64, limits: &[DepositLimit], deposits: &[Deposit], amount_cents: i64) -> Result<WindowCheck, RuleError> {
+    let limits: Vec<(DepositLimit, &str)> = limits.iter().map(|l| (*l, "")).collect();
+    let deposits: Vec<(Deposit, &str)> = deposits.iter().map(|d| (*d, "")).collect();
+    check_deposit_in(now, &limits, &deposits, &[], amount_cents)
+}
+
+/// [`check_deposit`] with each limit's currency and each deposit's: a
+/// deposit counts in a limit's currency as [`in_limit_currency`] says, each
+/// currency's sum in the window converted once, at the facts' `rates`.
+pub fn check_deposit_in(
+    now: i64,
+    limits: &[(DepositLimit, &str)],
+    deposits: &[(Deposit, &str)],
+    rates: &[AmlRate],
+    amount_cents: i64,
+) -> Result<WindowCheck, RuleError> {
     let amount = positive_amount(amount_cents)?;
-    for l in limits {
+    for (l, _) in limits {
         non_negative_amount(l.amount_cents)?;
     }
-    for d in deposits {
+    for (d, _) in deposits {
         non_negative_amount(d.amount_cents)?;
     }
     let mut worst: Option<DepositBreach> = None;
     let mut would_remain: Option<i64> = None;
-    for limit in limits {
+    for (limit, into) in limits {
         let length = window_seconds(limit.window);
-        let spent = saturating_sum(deposits.iter().filter(|d| inside(now, limit.window, d)).map(|d| d.amount_cents));
+        let mut in_window: Vec<(Deposit, &str)> = deposits.iter().copied().filter(|(d, _)| inside(now, limit.window, d)).collect();
+        in_window.sort_by_key(|(d, _)| d.at);
+        let mut sums: Vec<(&str, i64)> = Vec::new();
+        for (d, currency) in &in_window {
+            add_to(&mut sums, currency, d.amount_cents);
+        }
+        let spent = spent_in(&sums, into, rates)?;
         let headroom = limit.amount_cents.saturating_sub(spent);
         if amount <= headroom {
             let left = headroom - amount;
             would_remain = Some(would_remain.map_or(left, |w| w.min(left)));
             continue;
         }
-        let mut in_window: Vec<Deposit> = deposits.iter().copied().filter(|d| inside(now, limit.window, d)).collect();
-        in_window.sort_by_key(|d| d.at);
         let next_reset_at = if amount > limit.amount_cents {
-            in_window.last().map_or(now, |d| d.at.saturating_add(length))
+            in_window.last().map_or(now, |(d, _)| d.at.saturating_add(length))
         } else {
-            let must_roll_off = spent.saturating_add(amount).saturating_sub(limit.amount_cents);
-            let mut rolled = 0i64;
+            // the oldest deposits roll off first, until what stays (each
+            // currency's sum converted) leaves room for the amount
             let mut at = now;
-            for d in &in_window {
-                rolled = rolled.saturating_add(d.amount_cents);
+            for (d, currency) in &in_window {
+                add_to(&mut sums, currency, d.amount_cents.saturating_neg());
                 at = d.at.saturating_add(length);
-                if rolled >= must_roll_off {
+                if spent_in(&sums, into, rates)?.saturating_add(amount) <= limit.amount_cents {
                     break;
                 }
             }
@@ -224,16 +252,6 @@ pub fn check_deposit(now: i64, limits: &[DepositLimit], deposits: &[Deposit], am
         Some(breach) => WindowCheck::Rejected(breach),
         None => WindowCheck::Allowed { would_remain_cents: would_remain },
     })
-}
-
-/// A limit row as stored, with whether it is kept in the currency of the request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StoredLimit {
-    pub window: LimitWindow,
-    pub amount_cents: i64,
-    pub same_currency: bool,
-    pub status: LimitStatus,
-    pub effective_from: i64,
 }
 
 /// For one window: the index of the limit in force at `now` and of a pending increase.
@@ -266,88 +284,6 @@ fn index(i: usize) -> u32 {
     u32::try_from(i).unwrap_or(u32::MAX)
 }
 
-/// Which windows have a limit in force.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WindowSet {
-    pub daily: bool,
-    pub weekly: bool,
-    pub monthly: bool,
-}
-
-impl WindowSet {
-    fn insert(&mut self, w: LimitWindow) {
-        match w {
-            LimitWindow::Daily => self.daily = true,
-            LimitWindow::Weekly => self.weekly = true,
-            LimitWindow::Monthly => self.monthly = true,
-        }
-    }
-    pub fn windows(self) -> impl Iterator<Item = LimitWindow> {
-        [(self.daily, LimitWindow::Daily), (self.weekly, LimitWindow::Weekly), (self.monthly, LimitWindow::Monthly)]
-            .into_iter()
-            .filter_map(|(on, w)| on.then_some(w))
-    }
-}
-
-/// Everything that stands between a player and a deposit.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DepositFacts {
-    pub now: i64,
-    pub sanctions: SanctionsStatus,
-    /// every exclusion matching the player by id, e-mail or phone, active or not
-    pub exclusions: Vec<ExclusionTerm>,
-    /// the player's limit rows, oldest first
-    pub limits: Vec<StoredLimit>,
-    /// the spend of each window, from the store
-    #[serde(default)]
-    pub totals: Vec<WindowTotal>,
-    /// every deposit of the longest window: given only after a decision asked
-    /// for them ([`DepositDecision::NeedsDeposits`]); when given, the totals are not used
-    pub deposits: Option<Deposits>,
-    pub amount_cents: i64,
-    /// the player's verified KYC tier
-    #[serde(default = "crate::limits::no_tier")]
-    pub verified: KycTier,
-    /// what AML monitoring decided for the player: a lock until due
-    /// diligence stops deposits too only where the profile says so
-    #[serde(default)]
-    pub aml: AmlStanding,
-    /// the tenant's jurisdiction profile (`default` for decisions logged before it was a fact)
-    #[serde(default = "crate::jurisdictions::default_jurisdiction")]
-    pub jurisdiction: String,
-}
-
-pub(crate) fn no_tier() -> KycTier {
-    KycTier::Tier0
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DepositAllowed {
-    /// smallest headroom left across the limits; none when no limit applies
-    pub would_remain_cents: Option<i64>,
-    pub active: WindowSet,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DepositDecision {
-    Allowed(DepositAllowed),
-    /// a sanctions hold: under review or confirmed
-    Held,
-    /// an active self-exclusion
-    Excluded,
-    /// a limit in force is kept in another currency
-    CurrencyMismatch(LimitWindow),
-    /// the deposit would breach a limit; fires `limit.breach_attempt`
-    Breach(DepositBreach),
-    /// a limit is breached and the time it frees up needs single deposits:
-    /// ask again with [`DepositFacts::deposits`]
-    NeedsDeposits,
-    /// customer due diligence is due at this tier, and the profile's
-    /// regulator allows no deposit until it is done
-    VerificationRequired(KycTier),
-}
-
 /// The deposit gate: a sanctions hold first, then an active self-exclusion,
 /// then the rolling-window limits in force.
 pub fn decide_deposit(facts: &DepositFacts) -> Result<DepositDecision, RuleError> {
@@ -355,7 +291,7 @@ pub fn decide_deposit(facts: &DepositFacts) -> Result<DepositDecision, RuleError
     if facts.sanctions.holds_transactions() {
         return Ok(DepositDecision::Held);
     }
-    if exclusion_status_of(facts.now, &facts.exclusions).most_restrictive.is_some() {
+    if exclusion_status_of(facts.now, &facts.exclusions).most_restrictive.is_some() || !facts.registers.is_empty() {
         return Ok(DepositDecision::Excluded);
     }
     // a lock until due diligence holds withdrawals (the spec: deposits are not
@@ -363,7 +299,7 @@ pub fn decide_deposit(facts: &DepositFacts) -> Result<DepositDecision, RuleError
     if let Some(tier) = facts.aml.cdd_tier.filter(|t| facts.verified < *t && crate::jurisdictions::cdd_lock_refuses_deposits(&facts.jurisdiction)) {
         return Ok(DepositDecision::VerificationRequired(tier));
     }
-    let mut limits: Vec<DepositLimit> = Vec::with_capacity(3);
+    let mut limits: Vec<(DepositLimit, &str)> = Vec::with_capacity(3);
     let mut active = WindowSet::default();
     for window in LimitWindow::ALL {
         let Some(i) = slot_of(facts.now, *window, &facts.limits).in_force else { continue };
@@ -371,16 +307,17 @@ pub fn decide_deposit(facts: &DepositFacts) -> Result<DepositDecision, RuleError
         if !limit.same_currency {
             return Ok(DepositDecision::CurrencyMismatch(*window));
         }
-        limits.push(DepositLimit { window: *window, amount_cents: limit.amount_cents });
+        limits.push((DepositLimit { window: *window, amount_cents: limit.amount_cents }, &limit.currency));
         active.insert(*window);
     }
     let Some(deposits) = &facts.deposits else {
-        // From the totals: the spend of each window decides; a breach's
-        // reset time needs the single deposits.
+        // From the totals: the spend of each window, each currency's
+        // converted into the limit's, decides; a breach's reset time needs
+        // the single deposits.
         let mut would_remain: Option<i64> = None;
-        for limit in &limits {
+        for (limit, into) in &limits {
             non_negative_amount(limit.amount_cents)?;
-            let spent = usage_from_totals(limit.window, &facts.totals).spent_cents;
+            let spent = usage_from_totals(limit.window, into, &facts.totals, &facts.rates)?.spent_cents;
             let headroom = limit.amount_cents.saturating_sub(spent);
             if facts.amount_cents > headroom {
                 return Ok(DepositDecision::NeedsDeposits);
@@ -390,55 +327,11 @@ pub fn decide_deposit(facts: &DepositFacts) -> Result<DepositDecision, RuleError
         }
         return Ok(DepositDecision::Allowed(DepositAllowed { would_remain_cents: would_remain, active }));
     };
-    let deposits: Vec<Deposit> = deposits.iter().collect();
-    Ok(match check_deposit(facts.now, &limits, &deposits, facts.amount_cents)? {
+    let deposits: Vec<(Deposit, &str)> = deposits.iter_in_currencies().collect();
+    Ok(match check_deposit_in(facts.now, &limits, &deposits, &facts.rates, facts.amount_cents)? {
         WindowCheck::Allowed { would_remain_cents } => DepositDecision::Allowed(DepositAllowed { would_remain_cents, active }),
         WindowCheck::Rejected(b) => DepositDecision::Breach(b),
     })
-}
-
-/// A request to set a limit.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LimitChangeFacts {
-    pub now: i64,
-    pub requested_at: i64,
-    pub window: LimitWindow,
-    pub amount_cents: i64,
-    /// the user's limit rows of every window, oldest first
-    pub limits: Vec<StoredLimit>,
-    /// the tenant's jurisdiction profile (`default` for decisions logged before profiles)
-    #[serde(default = "crate::jurisdictions::default_jurisdiction")]
-    pub jurisdiction: String,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LimitChange {
-    /// index of the limit in force, if any
-    pub current: Option<u32>,
-    pub is_increase: bool,
-    pub cooloff_seconds: i64,
-    pub effective_from: i64,
-    pub status: LimitStatus,
-    /// the event of the new limit
-    pub event: Option<EventKind>,
-    /// a pending increase this change cancels (fires `limit.cancelled`)
-    pub cancel_pending: Option<u32>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LimitChangeDecision {
-    /// the amount is below the smallest limit, given in cents
-    BelowMinimum(i64),
-    /// the limit in force is kept in another currency
-    CurrencyMismatch,
-    /// the same increase is already pending: answer with that row
-    ReplayPending(u32),
-    /// another increase is pending
-    PendingChangeExists,
-    /// the limit in force already has this amount: answer with that row
-    Unchanged(u32),
-    Apply(LimitChange),
 }
 
 /// A limit change: first sets and decreases are instant (a decrease also
@@ -486,22 +379,6 @@ pub fn decide_limit_change(facts: &LimitChangeFacts) -> Result<LimitChangeDecisi
     }))
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LimitCancelFacts {
-    pub now: i64,
-    pub limit: StoredLimit,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LimitCancelDecision {
-    /// cancel it; fires `limit.cancelled`
-    Cancel,
-    AlreadyCancelled,
-    /// only a pending increase can be cancelled
-    NotPending,
-}
-
 /// Only an increase still waiting out its cool-off can be cancelled.
 pub fn decide_limit_cancel(facts: &LimitCancelFacts) -> LimitCancelDecision {
     match facts.limit.status {
@@ -511,31 +388,10 @@ pub fn decide_limit_cancel(facts: &LimitCancelFacts) -> LimitCancelDecision {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LimitsFacts {
-    pub now: i64,
-    pub limits: Vec<StoredLimit>,
-    /// the spend of each window, from the store
-    #[serde(default)]
-    pub totals: Vec<WindowTotal>,
-    /// every deposit of the longest window; when given, the totals are not used
-    pub deposits: Option<Deposits>,
-}
-
-/// A window with a limit in force, its spend and its pending change.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LimitView {
-    pub window: LimitWindow,
-    pub in_force: u32,
-    pub pending: Option<u32>,
-    pub spent_cents: i64,
-    pub remaining_cents: i64,
-    pub next_reset_at: Option<i64>,
-}
-
-/// The limits in force with their spend and reset times.
-pub fn describe_limits(facts: &LimitsFacts) -> Vec<LimitView> {
-    let deposits: Option<Vec<Deposit>> = facts.deposits.as_ref().map(|d| d.iter().collect());
+/// The limits in force with their spend (each currency's in the limit's,
+/// as the deposit gate counts it) and reset times.
+pub fn describe_limits(facts: &LimitsFacts) -> Result<Vec<LimitView>, RuleError> {
+    let deposits: Option<Vec<(Deposit, &str)>> = facts.deposits.as_ref().map(|d| d.iter_in_currencies().collect());
     LimitWindow::ALL
         .iter()
         .filter_map(|w| {
@@ -543,17 +399,21 @@ pub fn describe_limits(facts: &LimitsFacts) -> Vec<LimitView> {
             let i = slot.in_force?;
             let limit = facts.limits.get(i)?;
             let usage = match &deposits {
-                Some(deposits) => window_usage_at(facts.now, *w, deposits),
-                None => usage_from_totals(*w, &facts.totals),
+                Some(deposits) => window_usage_in(facts.now, *w, deposits, &limit.currency, &facts.rates),
+                None => usage_from_totals(*w, &limit.currency, &facts.totals, &facts.rates),
             };
-            Some(LimitView {
+            let usage = match usage {
+                Ok(u) => u,
+                Err(e) => return Some(Err(e)),
+            };
+            Some(Ok(LimitView {
                 window: *w,
                 in_force: index(i),
                 pending: slot.pending.map(index),
                 spent_cents: usage.spent_cents,
                 remaining_cents: limit.amount_cents.saturating_sub(usage.spent_cents).max(0),
                 next_reset_at: usage.next_reset_at,
-            })
+            }))
         })
         .collect()
 }
@@ -689,63 +549,202 @@ mod tests {
         assert_eq!(LimitWindow::parse("limit_yearly"), None);
     }
 
-    /// The window totals as the store computes them (deposits after the
-    /// window's start, however recent).
+    /// The window totals as the store computes them: deposits after the
+    /// window's start, however recent, one total per currency.
     fn totals_of(now: i64, deposits: &Deposits) -> Vec<WindowTotal> {
-        LimitWindow::ALL
-            .iter()
-            .map(|w| {
-                let inside: Vec<Deposit> = deposits.iter().filter(|d| d.at > now - window_seconds(*w)).collect();
-                WindowTotal {
+        let mut totals = Vec::new();
+        for w in LimitWindow::ALL {
+            let mut currencies: Vec<&str> = deposits.iter_in_currencies().map(|(_, c)| c).collect();
+            currencies.sort_unstable();
+            currencies.dedup();
+            for currency in currencies {
+                let inside: Vec<Deposit> =
+                    deposits.iter_in_currencies().filter(|(d, c)| d.at > now - window_seconds(*w) && *c == currency).map(|(d, _)| d).collect();
+                if inside.is_empty() {
+                    continue;
+                }
+                totals.push(WindowTotal {
                     window: *w,
                     spent_cents: inside.iter().map(|d| d.amount_cents).sum(),
                     oldest_at: inside.iter().map(|d| d.at).min(),
                     newest_at: inside.iter().map(|d| d.at).max(),
-                }
+                    currency: currency.into(),
+                });
+            }
+        }
+        totals
+    }
+
+    fn rate(currency: &str, per_unit_of: &str, rate_units: i64, rate_scale: u32) -> AmlRate {
+        AmlRate {
+            version: "rates-v1".into(),
+            date: "2027-01-15".into(),
+            currency: currency.into(),
+            currency_exponent: if currency == "JPY" { 0 } else { 2 },
+            per_unit_of: per_unit_of.into(),
+            per_unit_exponent: 2,
+            rate_units,
+            rate_scale,
+        }
+    }
+
+    fn usd_limit(window: LimitWindow, amount_cents: i64) -> StoredLimit {
+        StoredLimit { window, amount_cents, same_currency: true, status: LimitStatus::Active, effective_from: 0, currency: "USD".into() }
+    }
+
+    fn deposit_facts(now: i64, limits: Vec<StoredLimit>, deposits: &Deposits, rates: Vec<AmlRate>, amount_cents: i64) -> DepositFacts {
+        DepositFacts {
+            now,
+            sanctions: crate::SanctionsStatus::Clear,
+            exclusions: vec![],
+            limits,
+            totals: totals_of(now, deposits),
+            deposits: None,
+            amount_cents,
+            verified: KycTier::Tier0,
+            aml: AmlStanding::default(),
+            jurisdiction: crate::jurisdictions::DEFAULT_JURISDICTION.into(),
+            rates,
+            registers: vec![],
+        }
+    }
+
+    #[test]
+    fn a_deposit_in_another_currency_counts_at_the_reference_rate() {
+        let now = 10 * DAY;
+        let mut deposits = Deposits::default();
+        deposits.push_in(Deposit { amount_cents: 8_000, at: now - 60 }, "EUR");
+        let limits = vec![usd_limit(LimitWindow::Daily, 10_000)];
+        let rates = vec![rate("EUR", "USD", 12_000, 4)];
+        // EUR 80.00 at 1.20 is USD 96.00: USD 4.00 is left, not 20.00
+        let allowed = decide_deposit(&deposit_facts(now, limits.clone(), &deposits, rates.clone(), 400)).unwrap();
+        assert_eq!(
+            allowed,
+            DepositDecision::Allowed(DepositAllowed { would_remain_cents: Some(0), active: WindowSet { daily: true, ..WindowSet::default() } })
+        );
+        assert_eq!(decide_deposit(&deposit_facts(now, limits.clone(), &deposits, rates.clone(), 401)).unwrap(), DepositDecision::NeedsDeposits);
+        let mut with_deposits = deposit_facts(now, limits.clone(), &deposits, rates.clone(), 401);
+        with_deposits.deposits = Some(deposits.clone());
+        assert_eq!(
+            decide_deposit(&with_deposits).unwrap(),
+            DepositDecision::Breach(DepositBreach {
+                window: LimitWindow::Daily,
+                limit_cents: 10_000,
+                already_spent_cents: 9_600,
+                max_allowed_now_cents: 400,
+                next_reset_at: now - 60 + DAY,
             })
-            .collect()
+        );
+        let view = describe_limits(&LimitsFacts { now, limits, totals: totals_of(now, &deposits), deposits: None, rates }).unwrap();
+        assert_eq!((view[0].spent_cents, view[0].remaining_cents), (9_600, 400));
+    }
+
+    #[test]
+    fn no_rate_where_one_is_needed_refuses_and_never_sums_at_par() {
+        let now = 10 * DAY;
+        let mut deposits = Deposits::default();
+        deposits.push_in(Deposit { amount_cents: 8_000, at: now - 60 }, "EUR");
+        deposits.push_in(Deposit { amount_cents: 1_000, at: now - 30 }, "USD");
+        let limits = vec![usd_limit(LimitWindow::Daily, 10_000)];
+        // no rate, or a rate of another pair or direction
+        for rates in [vec![], vec![rate("GBP", "USD", 12_700, 4)], vec![rate("USD", "EUR", 9_000, 4)]] {
+            let mut facts = deposit_facts(now, limits.clone(), &deposits, rates.clone(), 100);
+            assert_eq!(decide_deposit(&facts), Err(RuleError::NoReferenceRate));
+            facts.deposits = Some(deposits.clone());
+            assert_eq!(decide_deposit(&facts), Err(RuleError::NoReferenceRate));
+            let view = LimitsFacts { now, limits: limits.clone(), totals: totals_of(now, &deposits), deposits: None, rates };
+            assert_eq!(describe_limits(&view), Err(RuleError::NoReferenceRate));
+        }
+        // deposits only in the limit's currency need no rate
+        let mut same = Deposits::default();
+        same.push_in(Deposit { amount_cents: 1_000, at: now - 30 }, "USD");
+        assert!(matches!(decide_deposit(&deposit_facts(now, limits, &same, vec![], 100)), Ok(DepositDecision::Allowed(_))));
+    }
+
+    #[test]
+    fn a_check_in_another_currency_than_the_limits_is_still_a_mismatch() {
+        let mut limits = vec![usd_limit(LimitWindow::Weekly, 10_000)];
+        limits[0].same_currency = false;
+        let facts = deposit_facts(DAY, limits, &Deposits::default(), vec![], 100);
+        assert_eq!(decide_deposit(&facts), Ok(DepositDecision::CurrencyMismatch(LimitWindow::Weekly)));
+    }
+
+    #[test]
+    fn the_reset_is_when_enough_converted_spend_rolls_off() {
+        let now = 10 * DAY;
+        let mut deposits = Deposits::default();
+        deposits.push_in(Deposit { amount_cents: 5_000, at: now - 300 }, "EUR"); // USD 60.00
+        deposits.push_in(Deposit { amount_cents: 3_000, at: now - 200 }, "USD");
+        let mut facts = deposit_facts(now, vec![usd_limit(LimitWindow::Daily, 10_000)], &deposits, vec![rate("EUR", "USD", 12_000, 4)], 2_000);
+        facts.deposits = Some(deposits);
+        match decide_deposit(&facts).unwrap() {
+            DepositDecision::Breach(b) => {
+                assert_eq!((b.already_spent_cents, b.max_allowed_now_cents), (9_000, 1_000));
+                // the EUR deposit rolling off leaves USD 30.00: room for 20.00
+                assert_eq!(b.next_reset_at, now - 300 + DAY);
+            }
+            other => panic!("expected a breach, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn sums_past_the_largest_amount_convert_to_the_cap_never_an_error() {
+        let now = 10 * DAY;
+        let limits = vec![usd_limit(LimitWindow::Monthly, crate::MAX_AMOUNT_CENTS)];
+        let huge = |currency: &str| WindowTotal {
+            window: LimitWindow::Monthly,
+            spent_cents: SPEND_CAP,
+            oldest_at: Some(now - 60),
+            newest_at: Some(now - 60),
+            currency: currency.into(),
+        };
+        let mut facts = deposit_facts(now, limits.clone(), &Deposits::default(), vec![rate("EUR", "USD", 12_000, 4)], 100);
+        facts.totals = vec![huge("EUR"), huge("USD")];
+        assert_eq!(decide_deposit(&facts), Ok(DepositDecision::NeedsDeposits));
+        let view = describe_limits(&LimitsFacts { now, limits, totals: facts.totals.clone(), deposits: None, rates: facts.rates.clone() }).unwrap();
+        assert_eq!((view[0].spent_cents, view[0].remaining_cents), (SPEND_CAP, 0));
+        // the twin: a small sum converts exactly
+        assert_eq!(in_limit_currency(1_000, "EUR", "USD", &facts.rates), Ok(1_200));
+    }
+
+    #[test]
+    fn facts_logged_before_currencies_still_decide_at_par() {
+        let old = r#"{"now":100000,"sanctions":"clear","exclusions":[],"limits":[{"window":"limit_daily","amount_cents":10000,"same_currency":true,"status":"active","effective_from":0}],
+            "totals":[{"window":"limit_daily","spent_cents":8000,"oldest_at":99000,"newest_at":99000}],"deposits":null,"amount_cents":2000}"#;
+        let facts: DepositFacts = serde_json::from_str(old).unwrap();
+        assert!(facts.rates.is_empty() && facts.limits[0].currency.is_empty() && facts.totals[0].currency.is_empty());
+        assert!(matches!(decide_deposit(&facts), Ok(DepositDecision::Allowed(DepositAllowed { would_remain_cents: Some(0), .. }))));
+        let deposits: Deposits = serde_json::from_str(r#"{"amount_cents":[8000],"at":[99000]}"#).unwrap();
+        assert_eq!(deposits.iter_in_currencies().next().map(|(_, c)| c), Some(""));
     }
 
     proptest::proptest! {
         /// Deciding from the store's totals agrees with deciding from every
-        /// deposit: the same allowance, or a request for the deposits
-        /// exactly when they give a breach; the limits' view is the same.
+        /// deposit, whatever the currencies deposited: the same allowance,
+        /// or a request for the deposits exactly when they give a breach;
+        /// the limits' view is the same.
         #[test]
         fn totals_decide_as_the_deposits_do(
-            spends in proptest::collection::vec((1i64..5_000, 0i64..40 * DAY), 0..60),
+            spends in proptest::collection::vec((1i64..5_000, 0i64..40 * DAY, 0usize..3), 0..60),
             caps in proptest::collection::vec(1_000i64..60_000, 3),
             amount in 1i64..20_000,
         ) {
             let now = 100 * DAY;
-            let deposits: Deposits = spends.iter().map(|(a, ago)| Deposit { amount_cents: *a, at: now - ago }).collect();
-            let limits: Vec<StoredLimit> = LimitWindow::ALL
-                .iter()
-                .zip(&caps)
-                .map(|(w, c)| StoredLimit { window: *w, amount_cents: *c, same_currency: true, status: LimitStatus::Active, effective_from: 0 })
-                .collect();
-            let facts = |deposits: Option<Deposits>| DepositFacts {
-                now,
-                sanctions: crate::SanctionsStatus::Clear,
-                exclusions: vec![],
-                limits: limits.clone(),
-                totals: totals_of(now, &spends.iter().map(|(a, ago)| Deposit { amount_cents: *a, at: now - ago }).collect()),
-                deposits,
-                amount_cents: amount,
-                verified: KycTier::Tier0,
-                aml: AmlStanding::default(),
-                jurisdiction: crate::jurisdictions::DEFAULT_JURISDICTION.into(),
-            };
+            let mut deposits = Deposits::default();
+            for (a, ago, c) in &spends {
+                deposits.push_in(Deposit { amount_cents: *a, at: now - ago }, ["USD", "EUR", "JPY"][*c]);
+            }
+            let limits: Vec<StoredLimit> = LimitWindow::ALL.iter().zip(&caps).map(|(w, c)| usd_limit(*w, *c)).collect();
+            let rates = vec![rate("EUR", "USD", 10_837, 4), rate("JPY", "USD", 64, 4)];
+            let facts = |given: Option<Deposits>| DepositFacts { deposits: given, ..deposit_facts(now, limits.clone(), &deposits, rates.clone(), amount) };
             let from_totals = decide_deposit(&facts(None)).unwrap();
             let from_deposits = decide_deposit(&facts(Some(deposits.clone()))).unwrap();
             match (&from_totals, &from_deposits) {
                 (DepositDecision::NeedsDeposits, DepositDecision::Breach(_)) => {}
                 (a, b) => proptest::prop_assert_eq!(a, b),
             }
-            let view = |deposits: Option<Deposits>| describe_limits(&LimitsFacts { now, limits: limits.clone(), totals: totals_of(now, &deposits.clone().unwrap_or_default()), deposits });
-            proptest::prop_assert_eq!(
-                describe_limits(&LimitsFacts { now, limits: limits.clone(), totals: totals_of(now, &deposits), deposits: None }),
-                view(Some(deposits.clone()))
-            );
+            let view = |given: Option<Deposits>| describe_limits(&LimitsFacts { now, limits: limits.clone(), totals: totals_of(now, &deposits), deposits: given, rates: rates.clone() });
+            proptest::prop_assert_eq!(view(None), view(Some(deposits.clone())));
         }
     }
 }

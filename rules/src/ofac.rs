@@ -15,33 +15,26 @@
 //! - the higher of the two, over every name of the entry (its aliases), as a
 //!   whole percentage.
 
-use alloc::string::String;
-use alloc::vec::Vec;
-use serde::{Deserialize, Serialize};
-
 use crate::matching::{jaro_winkler, words, ListCandidate};
+#[allow(unused_imports)]
+use crate::traits::*;
+#[allow(unused_imports)]
+use crate::*;
+#[allow(unused_imports)]
+use alloc::{
+    string::{String, ToString},
+    vec::Vec,
+};
+pub use rules_model::ofac::*;
 
 /// A word pair alike less than this adds nothing to the word-by-word score.
 const WORD_PAIR_FLOOR: f64 = 0.5;
+
 /// Query words this short are left out of the word-by-word score.
 const SHORT_WORD: usize = 2;
+
 /// The last letter of the Latin blocks (Latin Extended-B).
 const LAST_LATIN: char = '\u{24f}';
-
-/// An entry as OFAC's search would score it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct OfacScored {
-    /// the candidate's index in the list given
-    pub index: u32,
-    /// the entry's name that scored best
-    pub name: String,
-    /// 0 to 100, as OFAC's slider reads
-    pub score: u32,
-    /// the whole-name technique's score for that name (0 to 1)
-    pub whole_name: f64,
-    /// the word-by-word technique's score for that name (0 to 1)
-    pub word_by_word: f64,
-}
 
 /// The words of a name as the tool reads them: periods and apostrophes
 /// removed, not split on (`U.S.` is one word); case and diacritics folded.

@@ -1,30 +1,17 @@
 //! The compliance team's review work: when a case or a check is due, and
 //! whether it is overdue.
 
-use alloc::vec::Vec;
-use serde::{Deserialize, Serialize};
-
 use crate::sanctions::REVIEW_TARGET_SECONDS;
-
-/// A case or check in a review list, on its tenant's clock.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReviewItem {
-    pub now: i64,
-    /// when the item began to wait for a reviewer
-    pub waiting_since: i64,
-    /// the due time set when it was opened, if any
-    pub due_at: Option<i64>,
-    /// whether it still waits for a reviewer
-    pub awaiting: bool,
-}
-
-/// When an item is due and whether that time has passed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReviewState {
-    /// `None` for an item that no longer waits and had no due time
-    pub due_at: Option<i64>,
-    pub overdue: bool,
-}
+#[allow(unused_imports)]
+use crate::traits::*;
+#[allow(unused_imports)]
+use crate::*;
+#[allow(unused_imports)]
+use alloc::{
+    string::{String, ToString},
+    vec::Vec,
+};
+pub use rules_model::review::*;
 
 /// Each item's due time (the one it was given, else the review target from
 /// when it began to wait) and whether it is overdue (still waiting at or after it).

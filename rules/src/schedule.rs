@@ -1,35 +1,25 @@
 //! Time-driven work: what has become due, and the horizons the store uses
 //! to pre-select candidates (the rules still decide on every row).
 
-use alloc::vec::Vec;
-use serde::{Deserialize, Serialize};
-
-use crate::exclusions::{is_active, ExclusionTerm};
-use crate::kyc::{decide_kyc, KycAction, KycDecision, KycFacts, KYC_ABANDON_SECONDS};
+use crate::exclusions::is_active;
+use crate::kyc::{decide_kyc, KycAction, KycFacts, KYC_ABANDON_SECONDS};
 use crate::limits::{longest_window_seconds, LimitStatus};
 use crate::sanctions::{RESCREEN_AFTER_SECONDS, REVIEW_TARGET_SECONDS};
+#[allow(unused_imports)]
+use crate::traits::*;
 use crate::types::SanctionsStatus;
 use crate::HOUR;
+#[allow(unused_imports)]
+use crate::*;
+#[allow(unused_imports)]
+use alloc::{
+    string::{String, ToString},
+    vec::Vec,
+};
+pub use rules_model::schedule::*;
 
 /// The daily bulk exclusion snapshot is taken at this second of the UTC day (03:00).
 pub const SNAPSHOT_SECOND_OF_DAY: i64 = 3 * HOUR;
-
-/// The rules' time spans, for pre-selecting rows in SQL and for display.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Horizons {
-    /// deposits older than this never count in a window
-    pub longest_deposit_window_seconds: i64,
-    /// the length of each rolling deposit window, for the store's window totals
-    pub daily_window_seconds: i64,
-    pub weekly_window_seconds: i64,
-    pub monthly_window_seconds: i64,
-    pub kyc_abandon_seconds: i64,
-    pub rescreen_after_seconds: i64,
-    pub review_target_seconds: i64,
-    pub snapshot_second_of_day: i64,
-    /// how long the decision log is kept: a regulator's usual look-back is a year, kept a little longer
-    pub decision_retention_seconds: i64,
-}
 
 /// Decisions are kept 400 days: a regulator's usual look-back is a year.
 pub const DECISION_RETENTION_SECONDS: i64 = 400 * crate::DAY;
@@ -46,63 +36,6 @@ pub fn time_horizons() -> Horizons {
         snapshot_second_of_day: SNAPSHOT_SECOND_OF_DAY,
         decision_retention_seconds: DECISION_RETENTION_SECONDS,
     }
-}
-
-/// A pending limit; `now` is its tenant's (sandbox tenants have test clocks).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DueLimit {
-    pub now: i64,
-    pub status: LimitStatus,
-    pub effective_from: i64,
-}
-
-/// A timed exclusion not yet announced as expired, with every other
-/// exclusion of the same e-mail or phone in the environment.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DueExclusion {
-    pub now: i64,
-    pub expires_at: Option<i64>,
-    pub others: Vec<ExclusionTerm>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DueUser {
-    pub now: i64,
-    pub status: SanctionsStatus,
-    pub last_screened_at: i64,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DueFacts {
-    pub limits: Vec<DueLimit>,
-    pub exclusions: Vec<DueExclusion>,
-    /// open checks, each with its tenant's now
-    pub checks: Vec<KycFacts>,
-    pub users: Vec<DueUser>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ExclusionExpiry {
-    pub index: u32,
-    /// false when another exclusion still covers the person: an operator
-    /// must never be told to unblock someone who is still excluded
-    pub announce: bool,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CheckExpiry {
-    pub index: u32,
-    pub decision: KycDecision,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct DueWork {
-    /// pending increases whose cool-off is over (each fires `limit.activated`)
-    pub activate_limits: Vec<u32>,
-    pub expire_exclusions: Vec<ExclusionExpiry>,
-    pub expire_checks: Vec<CheckExpiry>,
-    /// clear or cleared users whose last screening is a quarter old
-    pub rescreen_users: Vec<u32>,
 }
 
 fn indexes<T>(items: &[T], due: impl Fn(&T) -> bool) -> Vec<u32> {

@@ -477,7 +477,7 @@ pub fn an_aml_case_reports_and_closes(env: &Env) -> CaseResult {
 pub fn an_aml_case_takes_two_people_and_releases_the_hold(env: &Env) -> CaseResult {
     let p = env.tenant_with("production", 1000)?;
     // production screens against a loaded list (this case runs with the list cases, after the first import)
-    env.import_list(&["--environment", "production", "--format", "ofac-csv", &super::lists::data("ofac-sdn-2022-01")])?;
+    env.import_list(&["--environment", "production", "--format", "ofac-csv", &crate::client::data("ofac-sdn-2022-01")])?;
     let user = unique("u");
     p.post("/v1/sanctions/screen", crate::client::identity(&user, "Ann", "Lee", &format!("{user}@example.com"))).expect(201)?;
     report(&p, &user, "deposit", 150_000, "card", None).expect(202)?;
@@ -525,6 +525,18 @@ pub fn an_aml_case_takes_two_people_and_releases_the_hold(env: &Env) -> CaseResu
     Ok(())
 }
 
+/// The sandbox's reference rates, one file for every case that converts:
+/// the newest version converts, and every case importing this same file
+/// names the same version whatever order they run in. No rate for CHF.
+pub const REFERENCE_RATES: &str = "date,currency,per_unit_of,rate\n2020-01-01,EUR,USD,1.0800\n2020-01-01,GBP,USD,1.2500\n2020-01-01,KWD,USD,3.2500\n2020-01-01,JPY,USD,0.0064\n2020-01-01,BHD,USD,2.6500\n";
+
+/// Imports [`REFERENCE_RATES`]; its version.
+pub fn import_reference_rates(env: &Env) -> Result<String, String> {
+    let imported = env.admin("POST", "/v1/admin/aml/rates", Some(&json!({ "csv": REFERENCE_RATES })));
+    ensure!(imported.status == 201 || imported.status == 200, "import: {}", imported.raw);
+    Ok(imported.str("version").to_string())
+}
+
 /// Reference rates are audited facts: imported as a versioned file, named
 /// in each AML decision, replayed identically. With a EUR→USD rate, €2,100
 /// of linked deposits by an unverified user of the default (USD) profile
@@ -535,7 +547,7 @@ pub fn other_currencies_are_converted_at_imported_rates_or_flagged(env: &Env) ->
     let t = env.sandbox()?;
     env.admin("POST", "/v1/admin/aml/rates", Some(&json!({ "csv": "date,currency,per_unit_of,rate\n2020-01-01,EUR,USD,1.08x\n" })))
         .expect_error(400, "invalid_rates")?;
-    let file = "date,currency,per_unit_of,rate\n2020-01-01,EUR,USD,1.0800\n2020-01-01,GBP,USD,1.2500\n";
+    let file = REFERENCE_RATES;
     let imported = env.admin("POST", "/v1/admin/aml/rates", Some(&json!({ "csv": file })));
     ensure!(imported.status == 201 || imported.status == 200, "import: {}", imported.raw);
     let version = imported.str("version").to_string();

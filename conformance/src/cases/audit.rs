@@ -182,10 +182,81 @@ pub fn a_retried_withdrawal_counts_once(env: &Env) -> CaseResult {
     t.post_with("/v1/kyc/start", other, &[("idempotency-key", &key)]).expect_error(409, "idempotency_key_reused")?;
     t.post_with("/v1/kyc/start", json!({}), &[("idempotency-key", "bad key with spaces")]).expect_error(400, "invalid_idempotency_key")?;
 
-    // With neither, each call is a new withdrawal.
-    withdraw(&t, &user, 1_000, "USD", None).expect(200)?;
-    withdraw(&t, &user, 1_000, "USD", None).expect(200)?;
-    ensure_eq!(cumulative(&t, &user), 8_000);
+    // With neither, a repeat of a withdrawal released at once is taken for
+    // a blind retry for 10 minutes: answered again, counted once. The keyed
+    // one above is retried under its key: this is a new withdrawal.
+    let blind = withdraw(&t, &user, 1_000, "USD", None);
+    blind.expect(200)?;
+    ensure!(blind.str("withdrawal_id") != one.str("withdrawal_id"), "a request without the key repeated the keyed withdrawal");
+    ensure_eq!(cumulative(&t, &user), 7_000);
+    t.advance(599)?;
+    let retry = withdraw(&t, &user, 1_000, "USD", None);
+    retry.expect(200)?;
+    ensure_eq!(retry.str("withdrawal_id"), blind.str("withdrawal_id"));
+    ensure_eq!(cumulative(&t, &user), 7_000);
+    // its twins, each a new withdrawal: another amount, an operator's id, past the 10 minutes
+    let other_amount = withdraw(&t, &user, 1_001, "USD", None);
+    other_amount.expect(200)?;
+    ensure!(other_amount.str("withdrawal_id") != blind.str("withdrawal_id"), "another amount repeated the withdrawal");
+    ensure_eq!(cumulative(&t, &user), 8_001);
+    let named = withdraw(&t, &user, 1_000, "USD", Some(&unique("wd")));
+    named.expect(200)?;
+    ensure!(named.str("withdrawal_id") != blind.str("withdrawal_id"), "a withdrawal with its own id repeated another");
+    ensure_eq!(cumulative(&t, &user), 9_001);
+    t.advance(2)?;
+    let later = withdraw(&t, &user, 1_000, "USD", None);
+    later.expect(200)?;
+    ensure!(later.str("withdrawal_id") != blind.str("withdrawal_id"), "a withdrawal 601 s later repeated the first");
+    ensure_eq!(cumulative(&t, &user), 10_001);
+    // ... and anything written for the player since (here a deposit; a hold alike) makes the same request a new one
+    t.post("/v1/limits/commit", json!({ "transaction_id": unique("tx"), "user_id": user, "amount_cents": 500, "currency": "USD" })).expect(201)?;
+    let after_deposit = withdraw(&t, &user, 1_000, "USD", None);
+    after_deposit.expect(200)?;
+    ensure!(after_deposit.str("withdrawal_id") != later.str("withdrawal_id"), "a withdrawal after a deposit repeated the one before it");
+    ensure_eq!(cumulative(&t, &user), 11_001);
+    let retried = withdraw(&t, &user, 1_000, "USD", None);
+    ensure_eq!(retried.str("withdrawal_id"), after_deposit.str("withdrawal_id"));
+    ensure_eq!(cumulative(&t, &user), 11_001);
+    Ok(())
+}
+
+/// Blind retries sent at once (a client that times out and retries in a
+/// burst) count one withdrawal; its twin, a burst of distinct withdrawals
+/// (each with its own id), counts every one it answers.
+pub fn a_burst_of_blind_retries_counts_one_withdrawal(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let (user, twin) = (unique("u"), unique("u"));
+    t.signup(&user)?;
+    t.signup(&twin)?;
+    let burst = |user: &str, named: bool| -> Vec<(u16, String)> {
+        let t = &t;
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..8)
+                .map(|_| {
+                    s.spawn(move || {
+                        let id = named.then(|| unique("wd"));
+                        let r = withdraw(t, user, 1_000, "USD", id.as_deref());
+                        (r.status, r.body["withdrawal_id"].as_str().unwrap_or_default().to_string())
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or((0, String::new()))).collect()
+        })
+    };
+    let blind = burst(&user, false);
+    ensure!(blind.iter().all(|(status, _)| *status == 200), "statuses {blind:?}");
+    ensure!(blind.iter().all(|(_, id)| !id.is_empty() && *id == blind[0].1), "the burst answered other withdrawals: {blind:?}");
+    ensure_eq!(cumulative(&t, &user), 1_000);
+    // distinct withdrawals of one user race on its claim: one a round wins, and one that
+    // loses five rounds is 409 `concurrent_update` (to retry); every one answered 200 counts.
+    // Each lost round is another's commit, so one 409 means at least five were released.
+    let named = burst(&twin, true);
+    ensure!(named.iter().all(|(status, id)| (*status == 200 && !id.is_empty()) || (*status == 409 && id.is_empty())), "statuses {named:?}");
+    let released: std::collections::BTreeSet<&str> = named.iter().filter(|(status, _)| *status == 200).map(|(_, id)| id.as_str()).collect();
+    let answered = named.iter().filter(|(status, _)| *status == 200).count();
+    ensure_eq!(released.len(), answered, format!("{named:?}"));
+    ensure!(answered >= 5, "only {answered} of 8 distinct withdrawals were answered: {named:?}");
+    ensure_eq!(cumulative(&t, &twin), 1_000 * i64::try_from(answered).unwrap_or(0));
     Ok(())
 }
 
@@ -198,8 +269,8 @@ pub fn withdrawals_stay_in_the_first_currency(env: &Env) -> CaseResult {
     r.expect_error(400, "currency_mismatch")?;
     ensure!(r.header("x-decision-id").is_some(), "a refusal decided by the rules names its decision");
     ensure_eq!(cumulative(&t, &user), 1_000);
-    withdraw(&t, &user, 1_000, "USD", None).expect(200)?;
-    ensure_eq!(cumulative(&t, &user), 2_000);
+    withdraw(&t, &user, 1_500, "USD", None).expect(200)?;
+    ensure_eq!(cumulative(&t, &user), 2_500);
     Ok(())
 }
 

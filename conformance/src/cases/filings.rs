@@ -70,8 +70,9 @@ fn keep(name: &str, xml: &str) {
 /// to type 1). The subject is the case's player: names and birth date the
 /// officer leaves out come from the player's screening, and the officer's
 /// own win. Twin: without a ZIP code (which the gateway never holds) the
-/// draft is still answered, `valid: false`, the field named; all are listed
-/// with the case, and each draft is audited.
+/// draft is still answered, `valid: false`, the field named, and so is one
+/// whose name holds a control character or whose birth date is 1899; all
+/// are listed with the case, and each draft is audited.
 pub fn a_case_drafts_a_fincen_sar(env: &Env) -> CaseResult {
     let (_t, case_id, _) = case_with_cash(env, true)?;
     let path = format!("/v1/admin/aml/cases/{case_id}/filings");
@@ -106,6 +107,16 @@ pub fn a_case_drafts_a_fincen_sar(env: &Env) -> CaseResult {
     incomplete.expect(201)?;
     ensure_eq!(incomplete.body["valid"], json!(false));
     ensure!(incomplete.body["errors"].as_array().is_some_and(|e| e.iter().any(|p| p["field"] == json!("subject.address.zip"))), "{}", incomplete.raw);
+    // a character XML 1.0 cannot carry, or a birth date FinCEN's schema refuses: still 201, `valid: false`, the field named (issue #46)
+    let mut odd = subject();
+    odd["first_name"] = json!("Ja\u{1}ne");
+    odd["date_of_birth"] = json!("1899-12-31");
+    let refused = env.admin("POST", &path, Some(&json!({ "format": "fincen-sar", "subject": odd })));
+    refused.expect(201)?;
+    ensure_eq!(refused.body["valid"], json!(false));
+    let named = |field: &str| refused.body["errors"].as_array().is_some_and(|e| e.iter().any(|p| p["field"] == json!(field)));
+    ensure!(named("subject.first_name") && named("xml.IndividualBirthDateText"), "{}", refused.raw);
+    ensure!(!refused.str("xml").contains('\u{1}') && refused.str("xml").contains("<RawIndividualFirstName>Jane<"), "{}", refused.raw);
     let listed = env.admin("GET", &path, None);
     listed.expect(200)?;
     let ids: Vec<&str> = listed.body["filings"].as_array().into_iter().flatten().filter_map(|f| f["filing_id"].as_str()).collect();

@@ -367,9 +367,12 @@ fn withdraw_in(t: &Tenant<'_>, user: &str, amount: i64, currency: &str) -> crate
     )
 }
 
-/// ISO 4217 codes only; the tier ceilings (200, 2,000, ... major units)
-/// count in each currency's minor units: JPY has none, BHD has three.
+/// ISO 4217 codes only; the tier ceilings (200, 2,000, ... major units of
+/// the profile's currency, USD) are told in each currency's minor units at
+/// the reference rates: JPY has none (USD 200 is JPY 31,250 at 0.0064), BHD
+/// has three (BHD 75.473 is the most that converts within USD 200 at 2.65).
 pub fn currencies_are_iso_4217_with_their_minor_units(env: &Env) -> CaseResult {
+    super::aml::import_reference_rates(env)?;
     let t = env.sandbox()?;
     let user = unique("u");
     t.signup(&user)?;
@@ -382,7 +385,7 @@ pub fn currencies_are_iso_4217_with_their_minor_units(env: &Env) -> CaseResult {
         limit.expect_error(400, "invalid_field")?;
         t.post("/v1/limits/check", json!({ "user_id": user, "amount_cents": 100, "currency": code })).expect_error(400, "invalid_field")?;
     }
-    for (code, ceiling) in [("JPY", 200), ("BHD", 200_000), ("USD", 20_000)] {
+    for (code, ceiling) in [("JPY", 31_250), ("BHD", 75_473), ("USD", 20_000)] {
         let at = unique("u");
         t.signup(&at)?;
         let fast = withdraw_in(&t, &at, ceiling, code);
@@ -410,5 +413,49 @@ pub fn currencies_are_iso_4217_with_their_minor_units(env: &Env) -> CaseResult {
     breach.expect(200)?;
     let message = breach.str("user_message");
     ensure!(message.contains("JPY 6000") && message.contains("JPY 5000"), "user_message: {message}");
+    Ok(())
+}
+
+/// The tier ceilings are amounts in the profile's currency (issue #46): a
+/// withdrawal in KWD has its lifetime total converted at the reference
+/// rate, so KWD 200 (USD 650 at 3.25) needs tier_1, where at par it passed
+/// tier_0; KWD 61.539 (USD 200.00) is the most tier_0 covers, told so in
+/// KWD by the fast path and the tier record. The twin in USD at the
+/// ceiling passes. A currency with no rate is 422 `no_reference_rate`.
+pub fn tier_ceilings_are_in_the_profiles_currency(env: &Env) -> CaseResult {
+    super::aml::import_reference_rates(env)?;
+    let t = env.sandbox()?;
+    let (kwd, edge, usd, unrated) = (unique("u"), unique("u"), unique("u"), unique("u"));
+    for u in [&kwd, &edge, &usd, &unrated] {
+        t.signup(u)?;
+    }
+    let held = withdraw_in(&t, &kwd, 200_000, "KWD");
+    held.expect(201)?;
+    ensure_eq!(held.str("required_tier"), "tier_1", held.raw);
+    ensure_eq!(held.body["withdrawal_held"], json!(true));
+    let decision = held.header("x-decision-id").unwrap_or_default().to_string();
+    let logged = env.admin("GET", &format!("/v1/admin/decisions/{decision}"), None);
+    ensure_eq!(logged.body["input"]["rate"]["currency"], json!("KWD"), logged.raw);
+    ensure_eq!(logged.body["input"]["ceiling_currency"], json!("USD"));
+    let replay = env.admin("POST", &format!("/v1/admin/decisions/{decision}/replay"), None);
+    ensure_eq!(replay.body["identical"], json!(true), replay.raw);
+    // the most tier_0 covers in KWD, then one fils more
+    let fast = withdraw_in(&t, &edge, 61_539, "KWD");
+    fast.expect(200)?;
+    ensure_eq!(fast.body["withdrawal_held"], json!(false), fast.raw);
+    ensure_eq!(fast.int("withdrawal_remaining_cents"), 0);
+    let record = tier(&t, &edge);
+    ensure_eq!(record.int("max_withdrawal_cents"), 61_539, record.raw);
+    ensure_eq!(record.int("next_tier_required_at_cents"), 61_540);
+    ensure_eq!(withdraw_in(&t, &edge, 1, "KWD").str("required_tier"), "tier_1");
+    // the twin: USD at the ceiling passes tier_0
+    let twin = withdraw_in(&t, &usd, 20_000, "USD");
+    twin.expect(200)?;
+    ensure_eq!(twin.body["withdrawal_held"], json!(false), twin.raw);
+    ensure_eq!(twin.int("withdrawal_remaining_cents"), 0);
+    // no rate for CHF: refused, never compared at par
+    let refused = withdraw_in(&t, &unrated, 1_000, "CHF");
+    refused.expect_error(422, "no_reference_rate")?;
+    ensure!(refused.body["message"].as_str().is_some_and(|m| m.contains("CHF into USD")), "the message names no pair: {}", refused.raw);
     Ok(())
 }

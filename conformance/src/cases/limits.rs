@@ -360,3 +360,79 @@ pub fn sums_past_what_stores_keep_exactly_still_decide(env: &Env) -> CaseResult 
     ensure_eq!(list.body["limits"][0]["spent_cents"], json!(LARGEST - 10_000), list.raw);
     Ok(())
 }
+
+fn commit_in(t: &Tenant<'_>, user: &str, cents: i64, currency: &str) -> crate::Resp {
+    t.post("/v1/limits/commit", json!({ "transaction_id": unique("tx"), "user_id": user, "amount_cents": cents, "currency": currency }))
+}
+
+/// A deposit in another currency than a limit's counts against it at the
+/// reference rate (issue #46), never at par: EUR 80.00 deposited before a
+/// USD 100.00 daily limit was set is USD 86.40 at 1.08, so USD 13.60 is left
+/// (at par it would be 20.00). The twin, USD 13.60, fits exactly; one cent
+/// more is a breach at the converted spend, for the check, the commit and
+/// the list alike. The rates version is a fact of the decision, which replays.
+pub fn deposits_in_other_currencies_count_at_the_reference_rate(env: &Env) -> CaseResult {
+    let version = super::aml::import_reference_rates(env)?;
+    let t = env.sandbox()?;
+    let user = player(&t)?;
+    commit_in(&t, &user, 8_000, "EUR").expect(201)?;
+    set(&t, &user, "limit_daily", 10_000)?.expect(201)?;
+    let over = deposit_check(&t, &user, 1_361);
+    over.expect(200)?;
+    ensure_eq!(over.body["allowed"], json!(false), over.raw);
+    ensure_eq!(over.str("reason"), "exceeds_limit");
+    ensure_eq!(over.int("already_spent_cents"), 8_640);
+    ensure_eq!(over.int("max_allowed_now_cents"), 1_360);
+    let decision = over.header("x-decision-id").unwrap_or_default().to_string();
+    let logged = env.admin("GET", &format!("/v1/admin/decisions/{decision}"), None);
+    ensure_eq!(logged.body["input"]["rates"][0]["version"], json!(version), logged.raw);
+    ensure_eq!(logged.body["input"]["rates"][0]["currency"], json!("EUR"));
+    let replay = env.admin("POST", &format!("/v1/admin/decisions/{decision}/replay"), None);
+    replay.expect(200)?;
+    ensure_eq!(replay.body["identical"], json!(true), replay.raw);
+    // the twin: exactly what the converted spend leaves
+    let fits = deposit_check(&t, &user, 1_360);
+    ensure_eq!(fits.body["allowed"], json!(true), fits.raw);
+    ensure_eq!(fits.body["would_remain_cents"], json!(0));
+    let listed = t.get(&format!("/v1/limits?user_id={user}"));
+    listed.expect(200)?;
+    ensure_eq!(listed.body["limits"][0]["spent_cents"], json!(8_640), listed.raw);
+    ensure_eq!(listed.body["limits"][0]["remaining_cents"], json!(1_360));
+    commit(&t, &user, &unique("tx"), 1_361).expect_error(422, "exceeds_limit")?;
+    commit(&t, &user, &unique("tx"), 1_360).expect(201)?;
+    ensure_eq!(deposit_check(&t, &user, 1).body["allowed"], json!(false));
+    Ok(())
+}
+
+/// A deposit in a currency no reference rate converts into a limit's is a
+/// clear 422 `no_reference_rate` naming the pair, never summed at par (nor
+/// a 500), for the check, the commit and the list; the twin, a player whose
+/// deposits are all in the limit's currency, needs no rate at all. A check
+/// in another currency than the limit's stays 400 `currency_mismatch`,
+/// naming the limit's currency.
+pub fn a_currency_with_no_rate_is_refused_never_summed_at_par(env: &Env) -> CaseResult {
+    super::aml::import_reference_rates(env)?;
+    let t = env.sandbox()?;
+    let (user, twin) = (player(&t)?, player(&t)?);
+    commit_in(&t, &user, 5_000, "CHF").expect(201)?;
+    commit_in(&t, &twin, 5_000, "USD").expect(201)?;
+    for u in [&user, &twin] {
+        set(&t, u, "limit_daily", 10_000)?.expect(201)?;
+    }
+    let refused = deposit_check(&t, &user, 100);
+    refused.expect_error(422, "no_reference_rate")?;
+    ensure!(refused.body["message"].as_str().is_some_and(|m| m.contains("CHF into USD")), "the message names no pair: {}", refused.raw);
+    commit(&t, &user, &unique("tx"), 100).expect_error(422, "no_reference_rate")?;
+    t.get(&format!("/v1/limits?user_id={user}")).expect_error(422, "no_reference_rate")?;
+    // the twin: the limit's own currency needs no rate
+    let fits = deposit_check(&t, &twin, 5_000);
+    ensure_eq!(fits.body["allowed"], json!(true), fits.raw);
+    ensure_eq!(fits.body["would_remain_cents"], json!(0));
+    ensure_eq!(deposit_check(&t, &twin, 5_001).body["allowed"], json!(false));
+    // a check in another currency than the limit's: the same answer as before rates
+    let mismatch = t.post("/v1/limits/check", json!({ "user_id": twin, "amount_cents": 100, "currency": "EUR" }));
+    mismatch.expect_error(400, "currency_mismatch")?;
+    ensure!(mismatch.body["message"].as_str().is_some_and(|m| m.contains("USD")), "the limit's currency is not named: {}", mismatch.raw);
+    commit_in(&t, &twin, 100, "EUR").expect_error(400, "currency_mismatch")?;
+    Ok(())
+}

@@ -3,12 +3,8 @@
 
 use serde_json::{json, Value as Json};
 
-use crate::client::{unique, Env};
+use crate::client::{data, unique, Env};
 use crate::{ensure, ensure_eq, CaseResult};
-
-pub(super) fn data(path: &str) -> String {
-    format!("{}/data/{path}", env!("CARGO_MANIFEST_DIR"))
-}
 
 /// What an operator must never see of a match.
 const MATCH_DETAILS: &[&str] = &["MADURO", "22790", "ofac", "OFAC", "entity"];

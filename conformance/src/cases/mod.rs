@@ -13,6 +13,7 @@ mod limits;
 mod lists;
 mod people;
 mod queries;
+mod registers;
 mod review;
 mod sanctions;
 mod scheduled;
@@ -107,6 +108,7 @@ cases![
     kyc::an_abandoned_check_takes_no_token,
     kyc::a_check_for_another_tier_follows_a_rejected_or_expired_one,
     kyc::currencies_are_iso_4217_with_their_minor_units,
+    kyc::tier_ceilings_are_in_the_profiles_currency,
     kyc::production_has_no_users_without_a_screening_vendor,
     exclusions::every_duration_registers_with_its_expiry,
     exclusions::repeat_registration_is_idempotent,
@@ -141,6 +143,8 @@ cases![
     limits::concurrent_commits_never_exceed_a_limit,
     limits::sums_past_what_stores_keep_exactly_still_decide,
     limits::list_shows_spend_and_pending_changes,
+    limits::deposits_in_other_currencies_count_at_the_reference_rate,
+    limits::a_currency_with_no_rate_is_refused_never_summed_at_par,
     aml::aml_events_are_accepted_once,
     aml::aml_events_are_validated,
     aml::cash_structuring_across_a_gaming_day_alerts,
@@ -167,11 +171,29 @@ cases![
     audit::deposit_gate_matches_every_email_and_phone_known_for_the_player,
     audit::review_lists_page_with_cursors_and_filter,
     audit::a_retried_withdrawal_counts_once,
+    audit::a_burst_of_blind_retries_counts_one_withdrawal,
     audit::withdrawals_stay_in_the_first_currency,
     audit::regulator_propagation_is_true_only_after_an_export,
     audit::overdue_reviews_are_listed_and_counted,
     people::an_admin_key_makes_a_person_who_must_change_the_password,
     people::metrics_show_the_store_gauges_to_an_admin_key_only,
+    registers::register_configuration_is_replaced_whole_and_never_shows_a_credential,
+    registers::a_bad_register_configuration_is_refused_and_changes_nothing,
+    registers::spelpaus_blocked_is_excluded_and_unblocked_is_not,
+    registers::an_invalid_personnummer_is_refused_before_spelpaus_is_asked,
+    registers::every_national_identifier_given_is_checked_even_where_no_register_needs_it,
+    registers::each_purpose_is_asked_through_its_own_api,
+    registers::gamstop_answers_y_n_and_p_in_its_headers,
+    registers::rofus_registered_temporarily_or_indefinitely_is_excluded,
+    registers::cruks_turns_the_identity_into_a_code_once_and_asks_with_the_code_after,
+    registers::an_unavailable_register_is_never_read_as_not_excluded,
+    registers::a_register_that_does_not_answer_is_given_up_within_the_budget,
+    registers::a_slow_register_within_the_budget_is_answered,
+    registers::a_purpose_no_register_serves_is_checked_against_the_shared_register_alone,
+    registers::register_checks_are_evidence_read_newest_first_a_page_at_a_time,
+    registers::a_player_a_national_register_excludes_cannot_deposit,
+    registers::no_national_identifier_is_answered_in_clear,
+    registers::a_checks_idempotency_key_keeps_no_fingerprint_of_its_identifiers,
 ];
 
 /// Cases that import sanctions lists into the server's store; they run after

@@ -298,7 +298,7 @@ pub fn a_session_alone_cannot_take_the_account_over(env: &Env) -> CaseResult {
 /// (production screens only once a list is loaded).
 fn production_hit(env: &Env) -> Result<(crate::client::Tenant<'_>, String, String), String> {
     let p = env.tenant_with("production", 1000)?;
-    let summary = env.import_list(&["--environment", "production", "--format", "ofac-csv", &super::lists::data("ofac-sdn-2022-01")])?;
+    let summary = env.import_list(&["--environment", "production", "--format", "ofac-csv", &crate::client::data("ofac-sdn-2022-01")])?;
     ensure!(summary.contains("entries"), "unexpected summary: {summary}");
     let user = unique("u");
     let hit = p.post(
@@ -497,5 +497,11 @@ pub fn the_console_saves_a_cases_tags(env: &Env) -> CaseResult {
     let refused = save("Not Valid");
     ensure_eq!(refused.status, 400, refused.raw);
     ensure_eq!(tags(), json!(["pep-check", "source-of-funds"]));
+    // a page asked with another method is 405 naming what it answers, with its request id as every page
+    let put = env.send_with("PUT", &page_path, None, None, &[("cookie", &cookie), ("host", &host), ("origin", &origin)]);
+    ensure_eq!(put.status, 405, put.raw);
+    ensure_eq!(put.header("allow"), Some("GET, POST"));
+    ensure!(put.header("x-request-id").is_some_and(|id| id.starts_with("req_")), "a refused page names no request");
+    ensure!(page.header("x-request-id").is_some_and(|id| id.starts_with("req_")), "a page names no request");
     Ok(())
 }

@@ -41,6 +41,29 @@ pub(crate) fn register(t: &Tenant<'_>, url: &str) -> Result<(String, String), St
     Ok((r.str("webhook_id").to_string(), secret))
 }
 
+/// The delivery log once every delivery `until` waits for is there. The
+/// attempt is recorded once the receiver has answered, so the log may lag the
+/// arrival; a case that acts on the recorded state waits for it here.
+pub(crate) fn deliveries_once(
+    t: &Tenant<'_>,
+    webhook_id: &str,
+    event: &str,
+    what: &str,
+    until: impl Fn(&[Json]) -> bool,
+) -> Result<Vec<Json>, String> {
+    let deadline = std::time::Instant::now() + WAIT;
+    loop {
+        let log = t.get(&format!("/v1/webhooks/{webhook_id}/deliveries?event={event}"));
+        log.expect(200)?;
+        let deliveries = log.body["deliveries"].as_array().cloned().unwrap_or_default();
+        if until(&deliveries) {
+            return Ok(deliveries);
+        }
+        ensure!(std::time::Instant::now() < deadline, "the delivery log never showed {what}: {}", log.raw);
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
 fn kyc_start(t: &Tenant<'_>, user: &str) -> crate::Resp {
     t.post(
         "/v1/kyc/start",
@@ -182,19 +205,10 @@ pub fn a_failing_receiver_gets_the_event_once_it_recovers(env: &Env) -> CaseResu
     let ids: BTreeSet<&str> = mine.iter().map(|d| d.header("webhook-id")).collect();
     ensure_eq!(ids.len(), 1, "retries must keep the event id");
     mine.last().map_or(Err("no delivery".to_string()), |d| d.verify(&secret))?;
-    // The attempt is recorded once the receiver has answered: the log may lag the arrival.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    let delivery = loop {
-        let log = t.get(&format!("/v1/webhooks/{webhook_id}/deliveries?event=sanctions.hit"));
-        log.expect(200)?;
-        let delivery =
-            log.body["deliveries"].as_array().and_then(|d| d.iter().find(|d| d["event"] == json!("sanctions.hit"))).cloned().unwrap_or(Json::Null);
-        if delivery["status"] == json!("succeeded") || std::time::Instant::now() > deadline {
-            break delivery;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    };
-    ensure!(delivery["status"] == json!("succeeded"), "the delivery log after the successful attempt: {delivery}");
+    let log = deliveries_once(&t, &webhook_id, "sanctions.hit", "the successful attempt", |d| {
+        d.iter().any(|d| d["event"] == json!("sanctions.hit") && d["status"] == json!("succeeded"))
+    })?;
+    let delivery = log.iter().find(|d| d["event"] == json!("sanctions.hit")).cloned().unwrap_or(Json::Null);
     let codes: Vec<i64> = delivery["attempts"].as_array().map(|a| a.iter().filter_map(|x| x["status_code"].as_i64()).collect()).unwrap_or_default();
     ensure_eq!(codes, vec![503, 503, 200]);
     Ok(())

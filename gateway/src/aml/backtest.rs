@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use rules::{
+use rules_model::{
     AmlAlerted, AmlBucket, AmlEvent, AmlEventType, AmlFacts, AmlHour, AmlInstrument, AmlPair, AmlParameters, AmlStanding, KycTier, Typology,
 };
 use serde::Serialize;
@@ -78,7 +78,7 @@ struct World {
     pairs: HashMap<(String, String, String), (u32, i64, i64)>,
 }
 
-fn add(buckets: &mut Vec<Kept>, start: i64, currency: &str, method: rules::PaymentMethod, d: BucketDelta) {
+fn add(buckets: &mut Vec<Kept>, start: i64, currency: &str, method: rules_model::PaymentMethod, d: BucketDelta) {
     let count = |n: i64| u32::try_from(n).unwrap_or(u32::MAX);
     let index = match buckets.iter().position(|k| k.bucket.start == start && k.currency == currency && k.bucket.payment_method == method) {
         Some(i) => i,
@@ -107,11 +107,11 @@ struct Replayed {
     counterparty: Option<String>,
     now: i64,
     /// the reference rate it was converted at live
-    rate: Option<rules::AmlRate>,
+    rate: Option<rules_model::AmlRate>,
 }
 
-fn replayed(stored: &store::StoredEvent) -> ApiResult<Replayed> {
-    let parsed = Report::parse(stored.payload.as_bytes())?;
+fn replayed(stored: &store::StoredEvent, rules: &dyn Rules) -> ApiResult<Replayed> {
+    let parsed = Report::parse(stored.payload.as_bytes(), rules)?;
     let now = stored.received_at;
     let at = parsed.occurred_at.map_or(now, |t| t.min(now));
     Ok(Replayed {
@@ -148,7 +148,7 @@ impl World {
         tenant: &Tenant,
         r: &Replayed,
         verified: KycTier,
-    ) -> ApiResult<Option<rules::AmlDecision>> {
+    ) -> ApiResult<Option<rules_model::AmlDecision>> {
         let at = r.event.at;
         let (day_start, day_end) = tenant.gaming_day.bounds(at).ok_or_else(ApiError::internal)?;
         let window = longest_window(&tenant.params);
@@ -261,7 +261,7 @@ impl World {
 }
 
 /// The reason codes an alert names: every rule that fired, once each.
-fn alert_typologies(decision: &rules::AmlDecision) -> Vec<Typology> {
+fn alert_typologies(decision: &rules_model::AmlDecision) -> Vec<Typology> {
     if decision.alert.is_empty() {
         return Vec::new();
     }
@@ -298,7 +298,7 @@ pub async fn backtest(store: &dyn Store, live: &dyn Rules, candidate: &dyn Rules
                 tenants.insert(stored.tenant_id.clone(), Tenant { jurisdiction, gaming_day: GamingDay::from_stored(cutoff, &zone), params });
             }
             let tenant = tenants.get(&stored.tenant_id).ok_or_else(ApiError::internal)?;
-            let r = replayed(stored)?;
+            let r = replayed(stored, live)?;
             let verified = stored.verified_tier.as_deref().and_then(KycTier::parse).unwrap_or(KycTier::Tier0);
             let live_decision = live_world.decide(live, &stored.tenant_id, &stored.user_id, tenant, &r, verified)?;
             let candidate_decision = candidate_world.decide(candidate, &stored.tenant_id, &stored.user_id, tenant, &r, verified)?;

@@ -10,7 +10,7 @@ pub mod backtest;
 pub mod gaming_day;
 pub mod store;
 
-use rules::{AmlDecision, AmlEvent, AmlEventType, AmlFacts, AmlOutcome, EventKind, Operation, PaymentMethod, Typology};
+use rules_model::{AmlDecision, AmlEvent, AmlEventType, AmlFacts, AmlOutcome, EventKind, Operation, PaymentMethod, Typology};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
@@ -72,7 +72,7 @@ struct Report {
 
 crate::openapi::shared::shared_schema!(
     /// What an operator reports.
-    AmlEventTypeName => crate::openapi::shared::from_json(json!({ "type": "string", "enum": rules::AmlEventType::ALL.iter().map(|t| t.as_str()).collect::<Vec<_>>() }))
+    AmlEventTypeName => crate::openapi::shared::from_json(json!({ "type": "string", "enum": rules_model::AmlEventType::ALL.iter().map(|t| t.as_str()).collect::<Vec<_>>() }))
 );
 crate::openapi::shared::shared_schema!(
     /// How money moved.
@@ -104,15 +104,15 @@ impl ToSchema for Parsed {
 }
 
 impl FromBody for Parsed {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Parsed> {
-        Report::parse(body)
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Parsed> {
+        Report::parse(body, gw.rules.as_ref())
     }
 }
 
 impl Report {
     /// Reads a report's body, as the route does and as a backtest reads a stored payload.
-    fn parse(body: &[u8]) -> ApiResult<Parsed> {
-        let mut f = Fields::from_body(body)?;
+    fn parse(body: &[u8], rules: &dyn crate::ports::Rules) -> ApiResult<Parsed> {
+        let mut f = Fields::from_body(body, rules)?;
         let transaction_id = f.text("transaction_id");
         let user_id = f.text("user_id");
         let event_name = f.code("event_type");
@@ -226,7 +226,6 @@ pub(crate) fn report_doc() -> OperationDoc {
             "Decided at once by the rules component (`decide-aml`) over the user's hourly and gaming-day buckets. The answer names the outcome \
              and any alert it opened; nothing of it is for the player.",
         )
-        .idempotent()
         .answers("decided and stored")
         .or_200("a repeat of the same transaction: the original result")
         .errors(&[404, 409])
@@ -267,16 +266,16 @@ fn delta(event_type: AmlEventType, amount: i64, near_threshold: bool) -> Option<
 struct Reads {
     user: Option<users::store::User>,
     gaming_day: gaming_day::GamingDay,
-    day_buckets: Vec<rules::AmlBucket>,
-    hours: Vec<rules::AmlHour>,
-    instruments: Vec<rules::AmlInstrument>,
+    day_buckets: Vec<rules_model::AmlBucket>,
+    hours: Vec<rules_model::AmlHour>,
+    instruments: Vec<rules_model::AmlInstrument>,
     deposit_classes: Vec<u32>,
-    alerted: Vec<rules::AmlAlerted>,
+    alerted: Vec<rules_model::AmlAlerted>,
     open_case: Option<store::OpenCase>,
-    pair: Option<rules::AmlPair>,
+    pair: Option<rules_model::AmlPair>,
     counterparty_exists: bool,
     /// the reference rate from the event's currency to the profile's, when asked for
-    rate: Option<rules::AmlRate>,
+    rate: Option<rules_model::AmlRate>,
     /// the same transaction, reported before
     reported: Option<store::Reported>,
     /// the rows of the request's `Idempotency-Key`, when it sent one
@@ -284,7 +283,7 @@ struct Reads {
 }
 
 /// The longest window any of the profile's rules reads.
-fn longest_window(p: &rules::AmlParameters) -> i64 {
+fn longest_window(p: &rules_model::AmlParameters) -> i64 {
     [p.structuring_window_seconds, p.minimal_play_window_seconds, p.instruments_window_seconds, p.velocity_window_seconds]
         .into_iter()
         .max()
@@ -292,11 +291,11 @@ fn longest_window(p: &rules::AmlParameters) -> i64 {
 }
 
 /// How far back an evaluation under the profile reads the user's AML state.
-pub(crate) fn state_reach_seconds(p: &rules::AmlParameters) -> i64 {
+pub(crate) fn state_reach_seconds(p: &rules_model::AmlParameters) -> i64 {
     longest_window(p).max(GAMING_DAY_REACH_HOURS * 3_600)
 }
 
-pub(crate) fn aml_parameters(gw: &Gateway, jurisdiction: &str) -> ApiResult<rules::AmlParameters> {
+pub(crate) fn aml_parameters(gw: &Gateway, jurisdiction: &str) -> ApiResult<rules_model::AmlParameters> {
     gw.rules.jurisdictions().into_iter().find(|p| p.name == jurisdiction).map(|p| p.aml).ok_or_else(ApiError::internal)
 }
 
@@ -323,7 +322,7 @@ async fn read_state(
     environment: crate::auth::Environment,
     tenant: &str,
     asked: Asked<'_>,
-    params: &rules::AmlParameters,
+    params: &rules_model::AmlParameters,
 ) -> ApiResult<Reads> {
     let Asked { transaction_id, user, counterparty, at, foreign, key } = asked;
     let since = at.saturating_sub(longest_window(params));
@@ -626,7 +625,7 @@ struct Alerting<'a> {
     aml_event_id: &'a str,
     decision_id: &'a str,
     /// the reference rate the event was converted at, if any
-    rate: Option<&'a rules::AmlRate>,
+    rate: Option<&'a rules_model::AmlRate>,
 }
 
 /// The alert, its case (opened, or the user's open one extended), the
@@ -966,8 +965,8 @@ pub(crate) struct GamingDayBody {
 }
 
 impl FromBody for GamingDayBody {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let cutoff = f.code("cutoff");
         let zone = f.code("time_zone");
         if !cutoff.is_empty() && gaming_day::parse_cutoff(&cutoff).is_none() {
@@ -1017,14 +1016,14 @@ pub(crate) async fn apply_case_decision(
     gw: &Gateway,
     environment: crate::auth::Environment,
     case: &store::CaseRow,
-    outcome: rules::AmlReviewOutcome,
+    outcome: rules_model::AmlReviewOutcome,
     decided_by: &str,
     now: i64,
     extra: Vec<crate::ports::Stmt>,
 ) -> ApiResult<Option<crate::decisions::DecisionLog>> {
     let user = crate::users::store::find_case_subject(gw.store.as_ref(), &case.tenant_id, &case.user_id).await?.ok_or_else(ApiError::internal)?;
     let scope = Scope { environment, tenant_id: case.tenant_id.clone(), user_id: case.user_id.clone() };
-    let facts = rules::AmlReviewFacts { outcome, standing: user.aml };
+    let facts = rules_model::AmlReviewFacts { outcome, standing: user.aml };
     let (decision, log) = gw.decide(&scope, Operation::AmlReview, &facts, |r, f| r.decide_aml_review(f))?;
     let mut statements = vec![
         log.statement(),
@@ -1273,10 +1272,11 @@ pub(crate) async fn feedback(gw: &Gateway, environment: crate::auth::Environment
         let name = t.as_str();
         let holds = |names: &[String]| names.iter().any(|n| n == name);
         let alerts: i64 = counts.alerts_by_typologies.iter().filter(|(names, _)| holds(names)).map(|(_, n)| n).sum();
-        let closed_with = |outcome: rules::AmlReviewOutcome| -> i64 {
+        let closed_with = |outcome: rules_model::AmlReviewOutcome| -> i64 {
             counts.closed_by_typologies.iter().filter(|(names, o, _)| holds(names) && o.as_deref() == Some(outcome.as_str())).map(|(_, _, n)| n).sum()
         };
-        let (confirmed, false_positive) = (closed_with(rules::AmlReviewOutcome::Confirmed), closed_with(rules::AmlReviewOutcome::FalsePositive));
+        let (confirmed, false_positive) =
+            (closed_with(rules_model::AmlReviewOutcome::Confirmed), closed_with(rules_model::AmlReviewOutcome::FalsePositive));
         let closed = confirmed + false_positive;
         typologies.push(TypologyFeedback {
             typology: name.to_string(),

@@ -2,7 +2,7 @@
 //! per-user buckets the rules read (never the raw events), alerts and the
 //! AML case each user's alerts are grouped into.
 
-use rules::{AmlAlerted, AmlBucket, AmlInstrument, AmlPair, AmlStanding, PaymentMethod, Typology};
+use rules_model::{AmlAlerted, AmlBucket, AmlInstrument, AmlPair, AmlStanding, PaymentMethod, Typology};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
@@ -93,10 +93,10 @@ pub struct NewEvent<'a> {
     pub decision_id: &'a str,
     pub outcome: &'a str,
     /// the user's verified tier when it was decided, for backtests
-    pub verified_tier: rules::KycTier,
+    pub verified_tier: rules_model::KycTier,
     pub received_at: i64,
     /// the reference rate it was converted at, for backtests
-    pub rate: Option<&'a rules::AmlRate>,
+    pub rate: Option<&'a rules_model::AmlRate>,
 }
 
 /// Stores an event; a second report of the transaction loses on its key.
@@ -249,8 +249,8 @@ pub fn read_hours(tenant_id: &str, user_id: &str, currency: &str, from: i64) -> 
 }
 
 /// Each hour of [`read_hours`]' rows, its payment methods summed exactly (saturating at `i64`'s bounds).
-pub fn hours_from(rows: &[Row]) -> ApiResult<Vec<rules::AmlHour>> {
-    let mut hours: Vec<rules::AmlHour> = Vec::new();
+pub fn hours_from(rows: &[Row]) -> ApiResult<Vec<rules_model::AmlHour>> {
+    let mut hours: Vec<rules_model::AmlHour> = Vec::new();
     for r in rows {
         let (start, in_cents, in_count, out_cents, wagered_cents, near) = (r.int(0)?, r.int(1)?, count(r, 2)?, r.int(3)?, r.int(4)?, count(r, 5)?);
         match hours.last_mut() {
@@ -261,7 +261,7 @@ pub fn hours_from(rows: &[Row]) -> ApiResult<Vec<rules::AmlHour>> {
                 hour.wagered_cents = hour.wagered_cents.saturating_add(wagered_cents);
                 hour.near_threshold_count = hour.near_threshold_count.saturating_add(near);
             }
-            _ => hours.push(rules::AmlHour { start, in_cents, in_count, out_cents, wagered_cents, near_threshold_count: near }),
+            _ => hours.push(rules_model::AmlHour { start, in_cents, in_count, out_cents, wagered_cents, near_threshold_count: near }),
         }
     }
     Ok(hours)
@@ -357,7 +357,7 @@ pub fn deposit_classes_from(rows: &[Row]) -> ApiResult<Vec<u32>> {
     let mut classes = Vec::new();
     for r in rows {
         let class = usize::try_from(r.int(0)?).map_err(|_| ApiError::internal())?;
-        if class >= usize::try_from(rules::DEPOSIT_CLASSES).unwrap_or(usize::MAX) {
+        if class >= usize::try_from(rules_model::DEPOSIT_CLASSES).unwrap_or(usize::MAX) {
             return Err(ApiError::internal());
         }
         if classes.len() <= class {
@@ -475,7 +475,7 @@ pub fn set_standing(tenant_id: &str, user_id: &str, standing: AmlStanding, last_
             tenant_id.into(),
             user_id.into(),
             standing.withdrawals_held.into(),
-            standing.cdd_tier.map(rules::KycTier::as_str).into(),
+            standing.cdd_tier.map(rules_model::KycTier::as_str).into(),
             last_seen_at.into(),
         ],
     )
@@ -747,7 +747,7 @@ pub async fn case(store: &dyn Store, environment: Environment, case_id: &str) ->
 pub fn set_withdrawal_standing(tenant_id: &str, user_id: &str, standing: AmlStanding) -> Stmt {
     Stmt::expect_one(
         "UPDATE users SET aml_withdrawals_held = ?3, aml_cdd_tier = ?4 WHERE tenant_id = ?1 AND external_user_id = ?2",
-        vec![tenant_id.into(), user_id.into(), standing.withdrawals_held.into(), standing.cdd_tier.map(rules::KycTier::as_str).into()],
+        vec![tenant_id.into(), user_id.into(), standing.withdrawals_held.into(), standing.cdd_tier.map(rules_model::KycTier::as_str).into()],
     )
 }
 
@@ -810,7 +810,7 @@ pub async fn ctr_alerts(
                 tenant_id.unwrap_or_default().into(),
                 from.into(),
                 to.into(),
-                format!("%\"{}\"%", rules::AmlAction::CtrCandidate.as_str()).into(),
+                format!("%\"{}\"%", rules_model::AmlAction::CtrCandidate.as_str()).into(),
                 limit.into(),
             ],
         )

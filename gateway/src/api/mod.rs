@@ -93,7 +93,7 @@ pub(crate) struct RulesIdentity {
     wit_package: &'static str,
     /// every jurisdiction profile the component holds, with its parameters
     #[schema(value_type = Vec<JurisdictionProfile>)]
-    jurisdictions: Vec<rules::JurisdictionProfile>,
+    jurisdictions: Vec<rules_model::JurisdictionProfile>,
 }
 
 /// The rules component this host decides with.
@@ -102,7 +102,7 @@ pub(crate) async fn rules_identity(gw: &Gateway, _ctx: &Ctx<'_>, (): ()) -> ApiR
     let body = RulesIdentity {
         version: id.version,
         component_sha256: id.component_sha256,
-        wit_package: rules::WIT_PACKAGE,
+        wit_package: rules_model::WIT_PACKAGE,
         jurisdictions: gw.rules.jurisdictions(),
     };
     crate::openapi::answer::Answer::new(&body)

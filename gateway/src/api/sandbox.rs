@@ -38,8 +38,8 @@ pub(crate) struct Advance {
 }
 
 impl FromBody for Advance {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let seconds = f.integer("advance_seconds");
         if !f.is_missing("advance_seconds") && !(1..=MAX_ADVANCE_SECONDS).contains(&seconds) {
             f.reject("invalid_field", format!("advance_seconds must be from 1 to {MAX_ADVANCE_SECONDS}"));
@@ -60,7 +60,6 @@ pub(crate) struct Clock {
 pub(crate) fn advance_clock_doc() -> OperationDoc {
     OperationDoc::new("sandbox", "move the tenant's sandbox clock forward")
         .describe("Every date of the tenant's players runs on this clock: limit cool-offs and windows, review deadlines, erasure jobs' held classes and the retention periods that start them. The scheduled work moves each on when the tenant's clock reaches it.")
-        .idempotent()
         .errors(&[403, 409])
 }
 

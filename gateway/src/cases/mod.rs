@@ -10,7 +10,7 @@
 
 pub(crate) mod store;
 
-use rules::{CaseKind, CaseStatus, KycStatus, ReviewAction, ReviewItem};
+use rules_model::{CaseKind, CaseStatus, KycStatus, ReviewAction, ReviewItem};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -438,8 +438,8 @@ pub(crate) struct AssignBody {
 }
 
 impl FromBody for AssignBody {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let assignee = f.code("assignee");
         f.finish()?;
         Ok(AssignBody { assignee })
@@ -482,8 +482,8 @@ pub(crate) struct CommentBody {
 }
 
 impl FromBody for CommentBody {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let comment = f.note("comment");
         f.finish()?;
         Ok(CommentBody { comment })
@@ -501,8 +501,8 @@ pub(crate) struct ProposeBody {
 }
 
 impl FromBody for ProposeBody {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let outcome_text = f.code("outcome");
         let reason = f.note("reason");
         let outcome = Outcome::parse(&outcome_text);
@@ -522,8 +522,8 @@ pub(crate) struct ApproveBody {
 }
 
 impl FromBody for ApproveBody {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let proposal_id = f.code("proposal_id");
         f.finish()?;
         Ok(ApproveBody { proposal_id })
@@ -540,8 +540,8 @@ pub(crate) struct RejectBody {
 }
 
 impl FromBody for RejectBody {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let proposal_id = f.code("proposal_id");
         let reason = f.opt_note("reason");
         f.finish()?;
@@ -572,18 +572,15 @@ pub(crate) fn get_case_file_doc() -> OperationDoc {
 }
 
 pub(crate) fn assign_doc() -> OperationDoc {
-    OperationDoc::new("admin", "assign a case to a person (an admin key, a supervisor or an admin)")
-        .idempotent()
-        .answers("assigned")
-        .errors(&[404, 409])
+    OperationDoc::new("admin", "assign a case to a person (an admin key, a supervisor or an admin)").answers("assigned").errors(&[404, 409])
 }
 
 pub(crate) fn unassign_doc() -> OperationDoc {
-    OperationDoc::new("admin", "leave a case unassigned").idempotent().answers("unassigned").errors(&[404, 409])
+    OperationDoc::new("admin", "leave a case unassigned").answers("unassigned").errors(&[404, 409])
 }
 
 pub(crate) fn take_doc() -> OperationDoc {
-    OperationDoc::new("admin", "take a case: assign it to oneself (a person)").idempotent().answers("taken").errors(&[404, 409])
+    OperationDoc::new("admin", "take a case: assign it to oneself (a person)").answers("taken").errors(&[404, 409])
 }
 
 pub(crate) fn set_tags_doc() -> OperationDoc {
@@ -591,7 +588,7 @@ pub(crate) fn set_tags_doc() -> OperationDoc {
 }
 
 pub(crate) fn comment_doc() -> OperationDoc {
-    OperationDoc::new("admin", "add a comment to a case's timeline (append-only)").idempotent().answers("commented").errors(&[404])
+    OperationDoc::new("admin", "add a comment to a case's timeline (append-only)").answers("commented").errors(&[404])
 }
 
 pub(crate) fn propose_doc() -> OperationDoc {
@@ -600,7 +597,6 @@ pub(crate) fn propose_doc() -> OperationDoc {
             "Where four-eyes applies (production by default) only a person's session may propose (an admin key gets 403 `person_required`), \
              and the proposal waits for a different person's approval; elsewhere it takes effect at once.",
         )
-        .idempotent()
         .answers("proposed (four-eyes)")
         .or_200("decided (single step)")
         .errors(&[404, 409])
@@ -609,7 +605,6 @@ pub(crate) fn propose_doc() -> OperationDoc {
 pub(crate) fn approve_doc() -> OperationDoc {
     OperationDoc::new("admin", "approve the pending proposal: a person other than its proposer")
         .describe("The body names the proposal the approver read: if another one is pending, or none, the answer is 409 `stale_proposal` and nothing is applied.")
-        .idempotent()
         .answers("decided")
         .errors(&[404, 409])
 }
@@ -617,7 +612,6 @@ pub(crate) fn approve_doc() -> OperationDoc {
 pub(crate) fn reject_doc() -> OperationDoc {
     OperationDoc::new("admin", "reject the pending proposal; the case stays open")
         .describe("The body names the proposal the person read: if another one is pending, or none, the answer is 409 `stale_proposal`.")
-        .idempotent()
         .answers("rejected")
         .errors(&[404, 409])
 }
@@ -934,8 +928,8 @@ async fn apply(
         }
         Subject::Aml(case) => {
             let outcome = match outcome {
-                Outcome::FalsePositive => rules::AmlReviewOutcome::FalsePositive,
-                Outcome::Confirmed => rules::AmlReviewOutcome::Confirmed,
+                Outcome::FalsePositive => rules_model::AmlReviewOutcome::FalsePositive,
+                Outcome::Confirmed => rules_model::AmlReviewOutcome::Confirmed,
                 Outcome::TrueMatch | Outcome::Approve | Outcome::Reject => return Err(ApiError::internal()),
             };
             let now = gw.tenant_now_of(&case.tenant_id, environment).await?;

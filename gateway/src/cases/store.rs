@@ -5,7 +5,7 @@
 //! themselves stay in their areas' tables; the queue reads them here, with
 //! their case file. Every SQL statement of the area is here.
 
-use rules::{CaseKind, CaseStatus, KycStatus};
+use rules_model::{CaseKind, CaseStatus, KycStatus};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};

@@ -48,6 +48,10 @@ pub(crate) async fn serve(gw: &Gateway, request: http::Request<Vec<u8>>) -> http
         .header("referrer-policy", "same-origin")
         .header("cache-control", "no-store");
     let built = match out {
+        // a 405 names what the page answers (RFC 9110 §15.5.6), as the API's do
+        Out::Html(405, body) => {
+            builder.status(405).header("allow", "GET, POST").header("content-type", "text/html; charset=utf-8").body(body.into_bytes())
+        }
         Out::Html(status, body) => builder.status(status).header("content-type", "text/html; charset=utf-8").body(body.into_bytes()),
         Out::Redirect { to, cookie } => {
             let mut builder = builder.status(303).header("location", to);
@@ -63,7 +67,12 @@ pub(crate) async fn serve(gw: &Gateway, request: http::Request<Vec<u8>>) -> http
             .header("content-disposition", format!("attachment; filename=\"{name}\""))
             .body(bytes),
     };
-    built.unwrap_or_else(|_| http::Response::new(Vec::new()))
+    built.unwrap_or_else(|_| {
+        // never an empty 200: a response that could not be built is a failure
+        let mut failed = http::Response::new(b"the page could not be built".to_vec());
+        *failed.status_mut() = http::StatusCode::INTERNAL_SERVER_ERROR;
+        failed
+    })
 }
 
 /// The signed-in person of a request.
@@ -730,7 +739,7 @@ async fn case_page(
         }
     } else if case_type == "kyc_review" {
         // waiting for a person, or decided by one
-        for status in [rules::KycStatus::PendingReview, rules::KycStatus::Approved, rules::KycStatus::Rejected] {
+        for status in [rules_model::KycStatus::PendingReview, rules_model::KycStatus::Approved, rules_model::KycStatus::Rejected] {
             let path = format!("/v1/admin/kyc/checks?status={}&limit=500", status.as_str());
             let (_, checks) = api(gw, Some(signed), request, "GET", &path, None).await;
             if let Some(check) = checks["checks"].as_array().into_iter().flatten().find(|c| c["kyc_check_id"] == json!(case_id)) {

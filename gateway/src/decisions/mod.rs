@@ -9,7 +9,7 @@
 
 use std::sync::Mutex;
 
-use rules::{Operation, RuleError};
+use rules_model::{Operation, RuleError};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value as Json;
@@ -314,7 +314,7 @@ pub(crate) fn get_decision_doc() -> OperationDoc {
 }
 
 pub(crate) fn replay_decision_doc() -> OperationDoc {
-    OperationDoc::new("admin", "run a recorded decision again on this rules version").idempotent().errors(&[404, 409])
+    OperationDoc::new("admin", "run a recorded decision again on this rules version").errors(&[404, 409])
 }
 
 pub(crate) fn list_decisions_doc() -> OperationDoc {
@@ -464,16 +464,31 @@ pub struct ReplayReport {
 /// the one comparison behind the admin endpoint and the command line.
 pub fn replay_recorded(rules: &dyn Rules, recorded: &RecordedDecision) -> Result<ReplayReport, ReplayError> {
     let parse = |t: &str| serde_json::from_str::<Json>(t).map_err(|e| ReplayError::Output(e.to_string()));
-    let replayed = parse(&replay(rules, recorded.operation, &recorded.input)?)?;
-    let differences = differences(&parse(&recorded.output)?, &replayed);
+    let output = parse(&recorded.output)?;
+    let replayed = as_recorded(&output, parse(&replay(rules, recorded.operation, &recorded.input)?)?);
+    let differences = differences(&output, &replayed);
     Ok(ReplayReport { replayed, differences })
+}
+
+/// A call that became fallible (`describe-limits` and `describe-tier` in
+/// rules 12.0.0) logged its output bare before: such an output is compared
+/// with the replayed call's `Ok`. Outputs logged as a result stay results.
+fn as_recorded(recorded: &Json, replayed: Json) -> Json {
+    let is_result = |j: &Json| matches!(j, Json::Object(o) if o.len() == 1 && (o.contains_key("Ok") || o.contains_key("Err")));
+    if is_result(recorded) || !is_result(&replayed) {
+        return replayed;
+    }
+    match replayed {
+        Json::Object(mut o) if o.contains_key("Ok") => o.remove("Ok").unwrap_or(Json::Null),
+        other => other,
+    }
 }
 
 fn facts<T: DeserializeOwned>(operation: Operation, input: &str) -> Result<T, ReplayError> {
     serde_json::from_str(input).map_err(|e| ReplayError::Input { operation: operation.as_str(), detail: e.to_string() })
 }
 
-/// The replay's arms: one per logged call of [`rules::for_each_wit_function!`]
+/// The replay's arms: one per logged call of [`rules_model::for_each_wit_function!`]
 /// (those that name an operation), each deserialising the recorded facts and
 /// asking the rules again. A logged call has one argument, its facts.
 macro_rules! replay_calls {
@@ -502,8 +517,8 @@ macro_rules! replay_calls {
 mod replaying {
     use super::{canonical, facts, ReplayError};
     use crate::ports::Rules;
-    use rules::*;
-    rules::for_each_wit_function!(replay_calls);
+    use rules_model::*;
+    rules_model::for_each_wit_function!(replay_calls);
 }
 pub use replaying::replay;
 
@@ -557,6 +572,29 @@ mod tests {
             input: r#"{"now":5,"exclusions":[{"expires_at":null}]}"#.into(),
             output: r#"{"active":[0],"most_restrictive":0}"#.into(),
         }
+    }
+
+    /// A limits view and a tier record logged before the calls became
+    /// fallible replay identically; the twin: a changed output is seen.
+    #[test]
+    fn outputs_logged_bare_before_a_call_became_fallible_still_replay() {
+        let limits = RecordedDecision {
+            operation: Operation::Limits,
+            input: r#"{"now":100000,"limits":[{"window":"limit_daily","amount_cents":10000,"same_currency":true,"status":"active","effective_from":0}],"totals":[{"window":"limit_daily","spent_cents":8000,"oldest_at":99000,"newest_at":99000}],"deposits":null}"#.into(),
+            output: r#"[{"window":"limit_daily","in_force":0,"pending":null,"spent_cents":8000,"remaining_cents":2000,"next_reset_at":185400}]"#.into(),
+            ..record(Environment::Sandbox, 1_000, 1)
+        };
+        let report = replay_recorded(&crate::ports::LibraryRules, &limits).unwrap();
+        assert!(report.differences.is_empty(), "{:?}", report.differences);
+        let tier = RecordedDecision {
+            operation: Operation::Tier,
+            input: r#""tier_0""#.into(),
+            output: r#"{"tier":"tier_0","ceiling_cents":20000,"next_tier_at_cents":20001}"#.into(),
+            ..record(Environment::Sandbox, 1_000, 2)
+        };
+        assert!(replay_recorded(&crate::ports::LibraryRules, &tier).unwrap().differences.is_empty());
+        let changed = RecordedDecision { output: r#"{"tier":"tier_0","ceiling_cents":20001,"next_tier_at_cents":20002}"#.into(), ..tier };
+        assert!(!replay_recorded(&crate::ports::LibraryRules, &changed).unwrap().differences.is_empty());
     }
 
     #[test]

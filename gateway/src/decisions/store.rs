@@ -2,7 +2,7 @@
 //! of read-only ones. Every SQL statement of the log is here.
 
 use base64::Engine as _;
-use rules::Operation;
+use rules_model::Operation;
 
 use super::RecordedDecision;
 use crate::auth::Environment;

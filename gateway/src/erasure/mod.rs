@@ -3,7 +3,7 @@
 //! job with legal holds.
 //!
 //! A job dates each class of the player's records from its profile's
-//! retention table (`rules::jurisdictions::retention_table`). What no law
+//! retention table, in the component (`plan-erasure`, `retention-cutoffs`). What no law
 //! requires is erased at once; what a law requires is restricted at once
 //! (the player is hidden from operator reads) and held until its date, when
 //! the scheduler's sweep erases it. An exclusion in force is never erased
@@ -17,7 +17,7 @@
 pub mod store;
 
 use hmac::{Hmac, Mac};
-use rules::jurisdictions::{retention_table, RecordClass, RetentionStart, RetentionTable};
+use rules_model::{ClassPlan, CutoffFacts, ErasureFacts, ErasurePlan, ExclusionSpan, Operation, RecordClass, RetentionCutoffs};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 use utoipa::ToSchema;
@@ -34,8 +34,6 @@ use crate::{time, Ctx, Gateway};
 /// How AML material is shown: never named (tipping-off).
 pub const LEGAL_OBLIGATION_CLASS: &str = "records_under_legal_obligation";
 pub const LEGAL_OBLIGATION_BASIS: &str = "retained under a legal obligation";
-/// The basis of an exclusion in force, which no request erases.
-pub const EXCLUSION_IN_FORCE_BASIS: &str = "gdpr_17_3_b_exclusion_in_force";
 
 /// A job's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
@@ -89,59 +87,37 @@ impl RequestedBy {
     }
 }
 
-/// One class of a job: its date (`None`: an exclusion in force with no end),
-/// its basis, and when it was erased.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ClassPlan {
-    pub class: RecordClass,
-    pub until: Option<i64>,
-    pub basis: String,
-    pub erased_at: Option<i64>,
+/// The player's dates, as the rules read them (logged with the player's scope).
+fn plan_of(gw: &Gateway, owner: &Owner<'_>, user_id: &str, facts: &ErasureFacts) -> ApiResult<ErasurePlan> {
+    let scope = crate::decisions::Scope { environment: owner.environment, tenant_id: owner.tenant_id.to_string(), user_id: user_id.to_string() };
+    let (plan, log) = gw.decide_or_refuse(&scope, Operation::ErasurePlan, facts, |r, f| r.plan_erasure(f))?;
+    gw.defer(log);
+    Ok(plan)
 }
 
-/// What dates a player's classes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Subject {
-    pub relationship_end: i64,
-    /// the latest transaction record the operator reported (deposits, AML events, withdrawals)
-    pub last_record_at: Option<i64>,
-    /// each exclusion's start and end (`None`: never ends)
-    pub exclusions: Vec<(i64, Option<i64>)>,
+/// A profile's retention cutoffs at `now`.
+pub(crate) fn cutoffs_of(gw: &Gateway, jurisdiction: &str, now: i64) -> ApiResult<RetentionCutoffs> {
+    Ok(gw.rules.profile_cutoffs(&CutoffFacts { now, jurisdiction: jurisdiction.to_string() })??)
 }
 
-/// Dates each class of the table for a subject at `now`; a class whose date
-/// has come is erased now.
-pub fn plan(table: &RetentionTable, s: &Subject, now: i64) -> Vec<ClassPlan> {
-    table
-        .rules
-        .iter()
-        .map(|rule| {
-            let (until, basis) = if !rule.required {
-                (Some(now), rule.basis.clone())
-            } else if rule.class == RecordClass::Exclusions {
-                if s.exclusions.is_empty() {
-                    (Some(now), rule.basis.clone())
-                } else {
-                    let in_force = s.exclusions.iter().any(|(_, end)| end.is_none_or(|e| e > now));
-                    let end = s.exclusions.iter().try_fold(i64::MIN, |latest, (_, end)| end.map(|e| latest.max(e)));
-                    let basis = if in_force { EXCLUSION_IN_FORCE_BASIS.to_string() } else { rule.basis.clone() };
-                    (end.map(|e| e.saturating_add(rule.keep_seconds)), basis)
-                }
-            } else {
-                let start = match rule.from {
-                    RetentionStart::Record => s.last_record_at.unwrap_or(s.relationship_end),
-                    RetentionStart::RelationshipEnd | RetentionStart::RecordEnd => s.relationship_end,
-                };
-                let mut until = start.saturating_add(rule.keep_seconds);
-                if let (Some(cap), Some(last)) = (rule.record_cap_seconds, s.last_record_at) {
-                    until = until.min(last.saturating_add(cap));
-                }
-                (Some(until), rule.basis.clone())
-            };
-            let erased_at = until.filter(|u| *u <= now).map(|_| now);
-            ClassPlan { class: rule.class, until, basis, erased_at }
-        })
-        .collect()
+/// What dates the player's erasure.
+fn erasure_facts(
+    owner: &Owner<'_>,
+    subject: &store::SubjectRow,
+    exclusions: &[store::ExclusionRow],
+    ended_at: Option<i64>,
+    by: RequestedBy,
+    now: i64,
+) -> ErasureFacts {
+    ErasureFacts {
+        now,
+        jurisdiction: owner.jurisdiction.to_string(),
+        ended_at,
+        asked: by != RequestedBy::Retention,
+        last_active_at: subject.last_active_at,
+        last_record_at: subject.last_record_at,
+        exclusions: exclusions.iter().map(|e| ExclusionSpan { effective_from: e.effective_from, expires_at: e.expires_at }).collect(),
+    }
 }
 
 /// The class as an operator sees it.
@@ -278,13 +254,12 @@ fn erase_due(
     email: &str,
     hash_key: Option<&str>,
     kept: &[store::KeptEvent],
+    filings_before: Option<i64>,
     now: i64,
 ) -> Vec<Stmt> {
     let (erasure_id, user_id, by) = job;
     // where the period runs from each record, a filing is kept its period from the filing itself (31 CFR 1021.320(d))
-    let table = retention_table(owner.jurisdiction);
-    let filings_from =
-        table.rule(RecordClass::AmlRecords).filter(|r| r.from == RetentionStart::Record).map_or(i64::MAX, |r| now.saturating_sub(r.keep_seconds));
+    let filings_from = filings_before.unwrap_or(i64::MAX);
     let mut statements = Vec::new();
     for p in plans.iter_mut().filter(|p| p.erased_at.is_none() && p.until.is_some_and(|u| u <= now)) {
         p.erased_at = Some(now);
@@ -311,14 +286,16 @@ struct Opened {
 
 /// The first write of a new job: stored `validating` with the end of the
 /// relationship (a request ends it), audited.
-fn open_job(gw: &Gateway, owner: &Owner<'_>, user_id: &str, subject: &store::SubjectRow, by: RequestedBy, now: i64) -> (Opened, Vec<Stmt>) {
-    let table = retention_table(owner.jurisdiction);
-    let relationship_end = match (subject.ended_at(), by) {
-        (Some(closed), _) => closed,
-        // a request ends the relationship
-        (None, RequestedBy::Operator | RequestedBy::Admin) => now,
-        (None, RequestedBy::Retention) => subject.last_active_at.saturating_add(table.inactivity_seconds),
-    };
+fn open_job(
+    gw: &Gateway,
+    owner: &Owner<'_>,
+    user_id: &str,
+    subject: &store::SubjectRow,
+    by: RequestedBy,
+    now: i64,
+) -> ApiResult<(Opened, Vec<Stmt>)> {
+    // a request ends the relationship; unasked, the profile's inactivity does
+    let relationship_end = plan_of(gw, owner, user_id, &erasure_facts(owner, subject, &[], subject.ended_at(), by, now))?.relationship_end;
     let closes = subject.ended_at().is_none() && by != RequestedBy::Retention;
     let opened = Opened {
         erasure_id: gw.new_id("era"),
@@ -344,7 +321,7 @@ fn open_job(gw: &Gateway, owner: &Owner<'_>, user_id: &str, subject: &store::Sub
         hash_key: Some(opened.hash_key.clone()),
         now,
     }));
-    (opened, statements)
+    Ok((opened, statements))
 }
 
 /// The second write: the `validating` job dated, what is due erased, the
@@ -362,19 +339,15 @@ fn date_job(
     pending: &[store::PendingExclusionEvent],
     now: i64,
 ) -> ApiResult<(Vec<Stmt>, ErasureView)> {
-    let table = retention_table(owner.jurisdiction);
-    let facts = Subject {
-        relationship_end: opened.relationship_end,
-        last_record_at: subject.last_record_at,
-        exclusions: exclusions.iter().map(|e| (e.effective_from, e.expires_at)).collect(),
-    };
+    let plan = plan_of(gw, owner, user_id, &erasure_facts(owner, subject, exclusions, Some(opened.relationship_end), by, now))?;
     let erasure_id = opened.erasure_id.as_str();
-    let mut plans = plan(&table, &facts, now);
+    let mut plans = plan.classes;
     for p in &mut plans {
         p.erased_at = None;
     }
     let kept = kept_events(pending, now);
-    let mut statements = erase_due(gw, owner, (erasure_id, user_id, by), &mut plans, &subject.email, Some(&opened.hash_key), &kept, now);
+    let mut statements =
+        erase_due(gw, owner, (erasure_id, user_id, by), &mut plans, &subject.email, Some(&opened.hash_key), &kept, plan.filings_before, now);
     // a retry of an earlier request about the player never replays its answer past the request (keys are
     // kept a day: a player the sweep erases unasked ended years ago, and its tick scans no tenant's keys)
     if by != RequestedBy::Retention {
@@ -408,7 +381,7 @@ async fn request(gw: &Gateway, owner: &Owner<'_>, user_id: &str, by: RequestedBy
         let (subject, exclusions, pending) =
             store::read_subject(gw.store.as_ref(), owner.tenant_id, user_id).await?.ok_or_else(ApiError::user_not_found)?;
         // first the job, `validating`: a repeat, or a request at the same time, answers it from here on
-        let (opened, statements) = open_job(gw, owner, user_id, &subject, by, now);
+        let (opened, statements) = open_job(gw, owner, user_id, &subject, by, now)?;
         if !gw.commit(statements).await?.done() {
             return Ok(None);
         }
@@ -504,8 +477,8 @@ pub(crate) struct AdminErasureRequest {
 }
 
 impl FromBody for AdminErasureRequest {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let tenant_id = f.text("tenant_id");
         f.finish()?;
         Ok(AdminErasureRequest { tenant_id })
@@ -515,14 +488,12 @@ impl FromBody for AdminErasureRequest {
 pub(crate) fn close_doc() -> OperationDoc {
     OperationDoc::new("service", "end a player's business relationship")
         .describe("Records the end of the business relationship: each class of the player's records is kept its jurisdiction profile's period from it (without a close, the profile's inactivity fallback ends it). A second close answers the first's time.")
-        .idempotent()
         .errors(&[404])
 }
 
 pub(crate) fn request_erasure_doc() -> OperationDoc {
     OperationDoc::new("service", "erase a player's records")
         .describe("Creates the player's erasure job (or answers the one made before): what no law requires is erased at once, what a law requires is hidden from operator reads and held until its date (`held`, with its basis). An exclusion in force is never erased (GDPR Art. 17(3)(b)); a shared exclusion event still owed to another operator is sent, its contacts minimised, not deleted. Completion fires `user.erasure_completed`.")
-        .idempotent()
         .answers("the job")
         .errors(&[404])
 }
@@ -530,7 +501,6 @@ pub(crate) fn request_erasure_doc() -> OperationDoc {
 pub(crate) fn admin_request_erasure_doc() -> OperationDoc {
     OperationDoc::new("admin", "erase a player's records (admin)")
         .describe("As `POST /v1/users/{user_id}/erasure`, for the player of `tenant_id` in the admin's environment.")
-        .idempotent()
         .answers("the job")
         .errors(&[400, 404])
 }
@@ -665,6 +635,7 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
                 &subject.email,
                 job.hash_key.as_deref(),
                 &[],
+                cutoffs_of(gw, owner.jurisdiction, now)?.filings_before,
                 now,
             );
             // a class erased writes the player's state: its batch claims the player (one job a player: one claim)
@@ -698,14 +669,10 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
         if !in_use.contains(&profile.name) {
             continue;
         }
-        let table = retention_table(&profile.name);
-        let required: Vec<_> = table.rules.iter().filter(|r| r.required && r.from == RetentionStart::RelationshipEnd).collect();
-        if required.is_empty() || !table.rules.iter().filter(|r| r.required).all(|r| r.then_delete) {
+        let Some(unasked) = cutoffs_of(gw, &profile.name, now)?.unasked else {
             continue;
-        }
-        let first = required.iter().map(|r| r.keep_seconds).min().unwrap_or(i64::MAX);
-        let ended_before = now.saturating_sub(first);
-        let idle_before = ended_before.saturating_sub(table.inactivity_seconds);
+        };
+        let (ended_before, idle_before) = (unasked.ended_before, unasked.idle_before);
         let candidates = store::unasked_candidates(gw.store.as_ref(), &profile.name, ended_before, idle_before, budget.saturating_add(1)).await?;
         let candidates = take(candidates, budget, &mut round);
         budget -= candidates.len() as i64;
@@ -719,7 +686,7 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
                 let Some((subject, exclusions)) = store::subject_from(rows)? else { continue };
                 let owner = Owner { tenant_id, environment, jurisdiction: &jurisdiction };
                 // opened and dated in one write: nobody waits on an unasked job
-                let (opened, open) = open_job(gw, &owner, user_id, &subject, RequestedBy::Retention, now);
+                let (opened, open) = open_job(gw, &owner, user_id, &subject, RequestedBy::Retention, now)?;
                 let (dated, _) = date_job(gw, &owner, (user_id, RequestedBy::Retention), &opened, &subject, &exclusions, &[], now)?;
                 statements.extend(open);
                 statements.extend(dated);
@@ -731,14 +698,15 @@ pub async fn sweep(gw: &Gateway, now: i64, batch: i64) -> ApiResult<ErasureRound
     // filings kept their own period past the class (31 CFR 1021.320(d)), of players who asked
     let mut filings_budget = batch.max(1);
     for profile in gw.rules.jurisdictions() {
-        let table = retention_table(&profile.name);
-        let Some(rule) = table.rule(RecordClass::AmlRecords).filter(|r| r.from == RetentionStart::Record && in_use.contains(&profile.name)) else {
+        if !in_use.contains(&profile.name) {
+            continue;
+        }
+        let Some(cutoff) = cutoffs_of(gw, &profile.name, now)?.filings_before else {
             continue;
         };
         if filings_budget <= 0 {
             break;
         }
-        let cutoff = now.saturating_sub(rule.keep_seconds);
         let players = take(
             store::expired_filings(gw.store.as_ref(), &profile.name, cutoff, filings_budget.saturating_add(1)).await?,
             filings_budget,
@@ -762,10 +730,6 @@ mod tests {
     use serde_json::Value as Json;
 
     const DAY: i64 = 86_400;
-
-    fn at(plans: &[ClassPlan], class: RecordClass) -> Option<i64> {
-        plans.iter().find(|p| p.class == class).and_then(|p| p.until)
-    }
 
     #[test]
     fn an_owed_exclusion_event_keeps_only_what_the_list_compares() {
@@ -803,49 +767,18 @@ mod tests {
     }
 
     #[test]
-    fn classes_are_dated_from_the_relationship_end_under_each_profile() {
-        let end = 10_000 * DAY;
-        let subject = Subject { relationship_end: end, last_record_at: Some(end - 30 * DAY), exclusions: vec![] };
-        let gb = plan(&retention_table("GB"), &subject, end);
-        let five = (5 * 365 + 2) * DAY;
-        assert_eq!(at(&gb, RecordClass::IdentityScreening), Some(end + five));
-        assert_eq!(at(&gb, RecordClass::AmlRecords), Some(end + five), "the ten-year cap is further away");
-        // the cap: a player whose last transaction is eight years before the end
-        let old = Subject { last_record_at: Some(end - 8 * 365 * DAY), ..subject.clone() };
-        let capped = plan(&retention_table("GB"), &old, end);
-        assert!(at(&capped, RecordClass::AmlRecords).unwrap() < end + five, "never beyond ten years from the transaction");
-        // what no law requires goes at once; the twin: what a law requires waits
-        for p in &gb {
-            let required = retention_table("GB").rule(p.class).unwrap().required;
-            // (a player with no exclusion has none to keep)
-            assert_eq!(p.erased_at.is_some(), !required || p.class == RecordClass::Exclusions, "{:?}", p.class);
-        }
-        // US: AML records from the record, not the relationship
-        let us = plan(&retention_table("default"), &subject, end);
-        assert_eq!(at(&us, RecordClass::AmlRecords), Some(end - 30 * DAY + five));
-    }
-
-    #[test]
-    fn an_exclusion_in_force_is_held_with_its_basis_and_an_ended_one_by_the_profile() {
-        let now = 10_000 * DAY;
-        let in_force = Subject { relationship_end: now, last_record_at: None, exclusions: vec![(now - DAY, Some(now + 100 * DAY))] };
-        let de = plan(&retention_table("DE"), &in_force, now);
-        let row = de.iter().find(|p| p.class == RecordClass::Exclusions).unwrap();
-        assert_eq!(row.basis, EXCLUSION_IN_FORCE_BASIS);
-        assert_eq!(row.until, Some(now + 100 * DAY + (6 * 365 + 2) * DAY), "six years after it ends (GlüStV § 23)");
-        let permanent = Subject { exclusions: vec![(now - DAY, None)], ..in_force.clone() };
-        let row = plan(&retention_table("GB"), &permanent, now).into_iter().find(|p| p.class == RecordClass::Exclusions).unwrap();
-        assert_eq!((row.until, row.erased_at, row.basis.as_str()), (None, None, EXCLUSION_IN_FORCE_BASIS));
-        // the twin: an exclusion that ended long ago is erased at once
-        let ended = Subject { exclusions: vec![(0, Some(DAY))], ..in_force };
-        let row = plan(&retention_table("DE"), &ended, now).into_iter().find(|p| p.class == RecordClass::Exclusions).unwrap();
-        assert!(row.erased_at.is_some() && row.basis == "de_gluestv_23");
-    }
-
-    #[test]
     fn aml_material_is_shown_only_as_a_legal_obligation() {
         let now = 10_000 * DAY;
-        let plans = plan(&retention_table("GB"), &Subject { relationship_end: now, last_record_at: None, exclusions: vec![] }, now);
+        let facts = ErasureFacts {
+            now,
+            jurisdiction: "GB".into(),
+            ended_at: Some(now),
+            asked: true,
+            last_active_at: now,
+            last_record_at: None,
+            exclusions: vec![],
+        };
+        let plans = rules::plan_erasure(&facts).unwrap().classes;
         let shown = serde_json::to_string(&view("era_1", state_of(&plans), &plans)).unwrap();
         assert!(shown.contains(LEGAL_OBLIGATION_CLASS) && shown.contains(LEGAL_OBLIGATION_BASIS));
         for word in ["aml", "alert", "case", "filing", "sar"] {

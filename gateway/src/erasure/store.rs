@@ -2,7 +2,7 @@
 //! classes, and the statements that restrict, redact or delete each class
 //! of a player's records.
 
-use rules::jurisdictions::RecordClass;
+use rules_model::jurisdictions::RecordClass;
 
 use crate::error::ApiResult;
 use crate::ports::{Read, Row, Stmt, Store, Value};
@@ -377,13 +377,18 @@ pub fn erase_class(
             all.extend(erase_filed(tenant_id, user_id, filings_from, now, true));
             all
         }
-        RecordClass::Exclusions => vec![Stmt::new(
-            concat!(
-                redact_exclusions!("?3"),
-                " WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NULL AND expires_at IS NOT NULL AND expires_at <= ?3"
+        RecordClass::Exclusions => vec![
+            Stmt::new(
+                concat!(
+                    redact_exclusions!("?3"),
+                    " WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NULL AND expires_at IS NOT NULL AND expires_at <= ?3"
+                ),
+                at(),
             ),
-            at(),
-        )],
+            // the evidence of the player's register checks, and their standing and codes at each register
+            Stmt::new("DELETE FROM register_checks WHERE tenant_id = ?1 AND external_user_id = ?2", key()),
+            Stmt::new("DELETE FROM register_players WHERE tenant_id = ?1 AND external_user_id = ?2", key()),
+        ],
         RecordClass::LimitChanges => vec![Stmt::new(
             "UPDATE deposit_limits SET response = '{}', redacted_at = ?3 WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NULL",
             at(),

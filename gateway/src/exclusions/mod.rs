@@ -4,7 +4,7 @@
 
 pub mod store;
 
-use rules::{
+use rules_model::{
     DueExclusion, ExclusionDecision, ExclusionDuration, ExclusionFacts, ExclusionStatusFacts, ExclusionTerm, Operation, RegulatorEntry,
     RegulatorImportFacts, UserExclusion,
 };
@@ -72,9 +72,9 @@ pub(crate) struct Registration {
 }
 
 impl FromBody for Registration {
-    fn from_body(body: &[u8], _: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Self> {
+    fn from_body(body: &[u8], gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Self> {
         let now = ctx.now;
-        let mut f = Fields::from_body(body)?;
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let user_id = f.text("user_id");
         let raw_email = f.opt_text("email");
         let raw_phone = f.opt_text("phone");
@@ -113,6 +113,7 @@ impl FromBody for Registration {
 
 /// The answer to a registration, stored and answered again on a repeat.
 #[derive(Serialize, ToSchema)]
+#[schema(as = ExclusionRegistered)]
 pub(crate) struct Registered<'a> {
     exclusion_id: &'a str,
     user_id: &'a str,
@@ -386,7 +387,6 @@ pub(crate) struct Export {
 pub(crate) fn register_doc() -> OperationDoc {
     OperationDoc::new("exclusions", "register a self-exclusion")
         .describe("At least one of `email` and `phone` is required. Every operator of the environment is told by webhook.")
-        .idempotent()
         .or_200("a repeat of the same registration: the original result")
         .errors(&[404, 409, 422])
 }
@@ -402,11 +402,11 @@ pub(crate) fn snapshot_doc() -> OperationDoc {
 }
 
 pub(crate) fn import_from_regulator_doc() -> OperationDoc {
-    OperationDoc::new("admin", "import exclusions made through the regulator's form").idempotent().errors(&[409, 422])
+    OperationDoc::new("admin", "import exclusions made through the regulator's form").errors(&[409, 422])
 }
 
 pub(crate) fn export_to_regulator_doc() -> OperationDoc {
-    OperationDoc::new("admin", "propagate eligible exclusions to the regulator's list").idempotent().errors(&[409])
+    OperationDoc::new("admin", "propagate eligible exclusions to the regulator's list").errors(&[409])
 }
 
 pub(crate) fn check_skew(f: &mut Fields, name: &'static str, sent: i64, now: i64) {

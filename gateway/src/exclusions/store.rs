@@ -2,7 +2,7 @@
 //! its sequence, the daily snapshots and the regulator's feed. Every SQL
 //! statement of the area is here, behind typed operations.
 
-use rules::{ExclusionDuration, ExclusionTerm};
+use rules_model::{ExclusionDuration, ExclusionTerm};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};

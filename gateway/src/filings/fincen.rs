@@ -2,9 +2,9 @@
 //! case and a CTR (`CTRX`) for one gaming day. Elements are written in the
 //! schema's order; a value the gateway lacks is written as FinCEN's
 //! "unknown" indicator where the form has one, and always named in the
-//! draft's problems. The codes come from `rules::filings`.
+//! draft's problems. The codes come from `rules_model::filings`.
 
-use rules::filings::{self as codes, party, CashSide, SarClassification};
+use rules_model::filings::{self as codes, party, CashSide, SarClassification};
 
 use super::xml::Xml;
 use super::{Address, FincenSettings, Problems, Subject};
@@ -97,10 +97,10 @@ fn settings_or_missing<'a>(settings: Option<&'a FincenSettings>, problems: &mut 
     settings
 }
 
-fn name_party(xml: &mut Xml, full_name: &str) {
+fn name_party(xml: &mut Xml, field: &str, full_name: &str) {
     xml.open_seq("PartyName");
     xml.leaf("PartyNameTypeCode", "L");
-    xml.leaf("RawPartyFullName", full_name);
+    xml.leaf_of(field, "RawPartyFullName", full_name);
     xml.close("PartyName");
 }
 
@@ -118,11 +118,11 @@ fn address(xml: &mut Xml, a: &Address, field: &str, problems: &mut Problems) {
     if country.is_none() {
         xml.leaf("CountryCodeUnknownIndicator", "Y");
     }
-    xml.opt_leaf("RawCityText", city);
-    xml.opt_leaf("RawCountryCodeText", country);
-    xml.opt_leaf("RawStateCodeText", state);
-    xml.opt_leaf("RawStreetAddress1Text", street);
-    xml.opt_leaf("RawZIPCode", zip);
+    xml.opt_leaf_of(&format!("{field}.city"), "RawCityText", city);
+    xml.opt_leaf_of(&format!("{field}.country"), "RawCountryCodeText", country);
+    xml.opt_leaf_of(&format!("{field}.state"), "RawStateCodeText", state);
+    xml.opt_leaf_of(&format!("{field}.street"), "RawStreetAddress1Text", street);
+    xml.opt_leaf_of(&format!("{field}.zip"), "RawZIPCode", zip);
     if state.is_none() {
         xml.leaf("StateCodeUnknownIndicator", "Y");
     }
@@ -135,16 +135,16 @@ fn address(xml: &mut Xml, a: &Address, field: &str, problems: &mut Problems) {
     xml.close("Address");
 }
 
-fn identification(xml: &mut Xml, number: &str, code: &str) {
+fn identification(xml: &mut Xml, field: &str, number: &str, code: &str) {
     xml.open_seq("PartyIdentification");
-    xml.leaf("PartyIdentificationNumberText", number);
+    xml.leaf_of(field, "PartyIdentificationNumberText", number);
     xml.leaf("PartyIdentificationTypeCode", code);
     xml.close("PartyIdentification");
 }
 
 fn phone(xml: &mut Xml, number: &str) {
     xml.open_seq("PhoneNumber");
-    xml.leaf("PhoneNumberText", number);
+    xml.leaf_of("settings.fincen.contact_phone", "PhoneNumberText", number);
     xml.close("PhoneNumber");
 }
 
@@ -186,39 +186,39 @@ fn institution_parties(xml: &mut Xml, f: &Filer<'_>, problems: &mut Problems, qu
     // 35 transmitter
     xml.open_seq("Party");
     xml.leaf("ActivityPartyTypeCode", party::TRANSMITTER);
-    name_party(xml, f.legal_name);
+    name_party(xml, "settings.fincen.legal_name", f.legal_name);
     address(xml, &f.address, "settings.fincen.address", problems);
     phone(xml, f.contact_phone);
-    identification(xml, f.ein, codes::ID_TIN);
-    identification(xml, f.tcc, codes::ID_TCC);
+    identification(xml, "settings.fincen.ein", f.ein, codes::ID_TIN);
+    identification(xml, "settings.fincen.tcc", f.tcc, codes::ID_TCC);
     xml.close("Party");
     // 37 transmitter contact
     xml.open_seq("Party");
     xml.leaf("ActivityPartyTypeCode", party::TRANSMITTER_CONTACT);
-    name_party(xml, f.contact_name);
+    name_party(xml, "settings.fincen.contact_name", f.contact_name);
     xml.close("Party");
     // 30 filing institution; its address problems are the transmitter's, named once
     xml.open_seq("Party");
     xml.leaf("ActivityPartyTypeCode", party::FILING_INSTITUTION);
     xml.leaf("PrimaryRegulatorTypeCode", codes::CASINO_PRIMARY_REGULATOR);
-    name_party(xml, f.legal_name);
+    name_party(xml, "settings.fincen.legal_name", f.legal_name);
     address(xml, &f.address, "settings.fincen.address", quiet);
-    identification(xml, f.ein, codes::ID_EIN);
+    identification(xml, "settings.fincen.ein", f.ein, codes::ID_EIN);
     classification(xml, f.subtype);
     xml.close("Party");
     // 8 contact office
     xml.open_seq("Party");
     xml.leaf("ActivityPartyTypeCode", party::CONTACT_OFFICE);
-    name_party(xml, f.contact_name);
+    name_party(xml, "settings.fincen.contact_name", f.contact_name);
     phone(xml, f.contact_phone);
     xml.close("Party");
     // 34 transaction location: the casino itself
     xml.open_seq("Party");
     xml.leaf("ActivityPartyTypeCode", party::TRANSACTION_LOCATION);
     xml.leaf("PrimaryRegulatorTypeCode", codes::CASINO_PRIMARY_REGULATOR);
-    name_party(xml, f.legal_name);
+    name_party(xml, "settings.fincen.legal_name", f.legal_name);
     address(xml, &f.address, "settings.fincen.address", quiet);
-    identification(xml, f.ein, codes::ID_EIN);
+    identification(xml, "settings.fincen.ein", f.ein, codes::ID_EIN);
     classification(xml, f.subtype);
     xml.close("Party");
 }
@@ -243,8 +243,8 @@ fn person(xml: &mut Xml, s: &Subject, problems: &mut Problems) {
         xml.leaf("FirstNameUnknownIndicator", "Y");
     }
     xml.leaf("PartyNameTypeCode", "L");
-    xml.opt_leaf("RawEntityIndividualLastName", last);
-    xml.opt_leaf("RawIndividualFirstName", first);
+    xml.opt_leaf_of("subject.last_name", "RawEntityIndividualLastName", last);
+    xml.opt_leaf_of("subject.first_name", "RawIndividualFirstName", first);
     xml.close("PartyName");
     address(xml, &s.address, "subject.address", problems);
     let id_type = problems.need("subject.id_type", s.id_type.as_deref());
@@ -256,10 +256,10 @@ fn person(xml: &mut Xml, s: &Subject, problems: &mut Problems) {
         (Some((code, other)), Some(number)) => {
             xml.open_seq("PartyIdentification");
             if !is_tin {
-                xml.opt_leaf("OtherIssuerCountryText", country);
+                xml.opt_leaf_of("subject.id_country", "OtherIssuerCountryText", country);
             }
             xml.opt_leaf("OtherPartyIdentificationTypeText", other);
-            xml.leaf("PartyIdentificationNumberText", number);
+            xml.leaf_of("subject.id_number", "PartyIdentificationNumberText", number);
             xml.leaf("PartyIdentificationTypeCode", code);
             xml.close("PartyIdentification");
         }
@@ -277,7 +277,7 @@ fn person(xml: &mut Xml, s: &Subject, problems: &mut Problems) {
     let occupation = problems.need("subject.occupation", s.occupation.as_deref());
     if let Some(occupation) = occupation {
         xml.open_seq("PartyOccupationBusiness");
-        xml.leaf("OccupationBusinessText", occupation);
+        xml.leaf_of("subject.occupation", "OccupationBusinessText", occupation);
         xml.close("PartyOccupationBusiness");
     }
 }
@@ -287,9 +287,20 @@ pub(crate) fn compact_date(date: &str) -> String {
     date.replace('-', "")
 }
 
-fn birth_date(xml: &mut Xml, s: &Subject, problems: &mut Problems) {
+/// A birth date after the filing's (`YYYYMMDD` both) is a problem: the
+/// schema takes any date to 2099, a person cannot be born after the report.
+fn after_filing(birth: &str, filing_date: &str, problems: &mut Problems) {
+    if birth > filing_date {
+        problems.add("subject.date_of_birth", "after the filing date");
+    }
+}
+
+fn birth_date(xml: &mut Xml, s: &Subject, filing_date: &str, problems: &mut Problems) {
     match problems.need("subject.date_of_birth", s.date_of_birth.as_deref()) {
-        Some(date) => xml.leaf("IndividualBirthDateText", &compact_date(date)),
+        Some(date) => {
+            after_filing(&compact_date(date), filing_date, problems);
+            xml.leaf_of("subject.date_of_birth", "IndividualBirthDateText", &compact_date(date))
+        }
         None => xml.leaf("BirthDateUnknownIndicator", "Y"),
     }
 }
@@ -322,7 +333,7 @@ pub(crate) fn sar(d: &SarDraft<'_>, problems: &mut Problems) -> ApiResult<String
     // 33 subject
     xml.open_seq("Party");
     xml.leaf("ActivityPartyTypeCode", party::SUBJECT);
-    birth_date(&mut xml, d.subject, problems);
+    birth_date(&mut xml, d.subject, &d.filing_date, problems);
     person(&mut xml, d.subject, problems);
     xml.close("Party");
     xml.open_seq("SuspiciousActivity");
@@ -336,7 +347,7 @@ pub(crate) fn sar(d: &SarDraft<'_>, problems: &mut Problems) -> ApiResult<String
     }
     for c in &d.classifications {
         xml.open_seq("SuspiciousActivityClassification");
-        xml.opt_leaf("OtherSuspiciousActivityTypeText", c.other_text);
+        xml.opt_leaf("OtherSuspiciousActivityTypeText", c.other_text.as_deref());
         xml.leaf("SuspiciousActivitySubtypeID", &c.subtype_id.to_string());
         xml.leaf("SuspiciousActivityTypeID", &c.type_id.to_string());
         xml.close("SuspiciousActivityClassification");
@@ -345,12 +356,12 @@ pub(crate) fn sar(d: &SarDraft<'_>, problems: &mut Problems) -> ApiResult<String
     for (i, block) in narrative_blocks(&d.narrative, problems).iter().enumerate() {
         xml.open_seq("ActivityNarrativeInformation");
         xml.leaf("ActivityNarrativeSequenceNumber", &(i + 1).to_string());
-        xml.leaf("ActivityNarrativeText", block);
+        xml.leaf_of("narrative", "ActivityNarrativeText", block);
         xml.close("ActivityNarrativeInformation");
     }
     xml.close("Activity");
     xml.close("EFilingBatchXML");
-    xml.finish()
+    xml.finish(problems)
 }
 
 /// A CTR batch and the problems found while drafting it.
@@ -382,7 +393,8 @@ pub(crate) fn ctr(d: &CtrDraft<'_>, problems: &mut Problems) -> ApiResult<String
         None => xml.leaf("BirthDateUnknownIndicator", "Y"),
     }
     if let Some(date) = problems.need("subject.date_of_birth", d.subject.date_of_birth.as_deref()) {
-        xml.leaf("IndividualBirthDateText", &compact_date(date));
+        after_filing(&compact_date(date), &d.filing_date, problems);
+        xml.leaf_of("subject.date_of_birth", "IndividualBirthDateText", &compact_date(date));
     }
     xml.opt_leaf("IndividualEntityCashInAmountText", Some(shown(cash_in).as_str()));
     xml.opt_leaf("IndividualEntityCashOutAmountText", Some(shown(cash_out).as_str()));
@@ -392,7 +404,7 @@ pub(crate) fn ctr(d: &CtrDraft<'_>, problems: &mut Problems) -> ApiResult<String
         for (amount, code) in [(cash_in, codes::CTR_ACCOUNT_CASH_IN), (cash_out, codes::CTR_ACCOUNT_CASH_OUT)] {
             if amount > 0 {
                 xml.open_seq("Account");
-                xml.leaf("AccountNumberText", d.account);
+                xml.leaf_of("account", "AccountNumberText", d.account);
                 xml.open_seq("PartyAccountAssociation");
                 xml.leaf("PartyAccountAssociationTypeCode", code);
                 xml.close("PartyAccountAssociation");
@@ -426,5 +438,5 @@ pub(crate) fn ctr(d: &CtrDraft<'_>, problems: &mut Problems) -> ApiResult<String
     xml.close("CurrencyTransactionActivity");
     xml.close("Activity");
     xml.close("EFilingBatchXML");
-    xml.finish()
+    xml.finish(problems)
 }

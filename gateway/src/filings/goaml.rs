@@ -3,7 +3,7 @@
 //! or, for a case with no transactions to list, a report with one
 //! `activity` naming the player. Each FIU issues its own schema variant and
 //! code lists: the report codes, indicators, funds and conduction codes are
-//! the tenant's FIU profile (its filing settings); `rules::filings` holds
+//! the tenant's FIU profile (its filing settings); `rules_model::filings` holds
 //! only goAML's own identifier types.
 
 use super::xml::Xml;
@@ -57,11 +57,11 @@ fn address(xml: &mut Xml, s: &Subject, problems: &mut Problems) {
     xml.open("addresses", &[]);
     xml.open("address", &[]);
     xml.leaf("address_type", "PRVT");
-    xml.leaf("address", street.unwrap_or(""));
-    xml.leaf("city", city.unwrap_or(""));
-    xml.opt_leaf("zip", a.zip.as_deref());
-    xml.leaf("country_code", country.unwrap_or(""));
-    xml.opt_leaf("state", a.state.as_deref());
+    xml.leaf_of("subject.address.street", "address", street.unwrap_or(""));
+    xml.leaf_of("subject.address.city", "city", city.unwrap_or(""));
+    xml.opt_leaf_of("subject.address.zip", "zip", a.zip.as_deref());
+    xml.leaf_of("subject.address.country", "country_code", country.unwrap_or(""));
+    xml.opt_leaf_of("subject.address.state", "state", a.state.as_deref());
     xml.close("address");
     xml.close("addresses");
 }
@@ -69,8 +69,8 @@ fn address(xml: &mut Xml, s: &Subject, problems: &mut Problems) {
 /// The player as a person (`t_person_my_client` when `my_client`).
 fn person(xml: &mut Xml, element: &str, s: &Subject, with_document: bool, problems: &mut Problems) {
     xml.open(element, &[]);
-    xml.leaf("first_name", problems.need("subject.first_name", s.first_name.as_deref()).unwrap_or(""));
-    xml.leaf("last_name", problems.need("subject.last_name", s.last_name.as_deref()).unwrap_or(""));
+    xml.leaf_of("subject.first_name", "first_name", problems.need("subject.first_name", s.first_name.as_deref()).unwrap_or(""));
+    xml.leaf_of("subject.last_name", "last_name", problems.need("subject.last_name", s.last_name.as_deref()).unwrap_or(""));
     let birth = problems.need("subject.date_of_birth", s.date_of_birth.as_deref());
     xml.leaf("birthdate", &birth.map(|d| format!("{d}T00:00:00")).unwrap_or_default());
     // the document's country stands for the nationality, the address's for the residence
@@ -78,7 +78,7 @@ fn person(xml: &mut Xml, element: &str, s: &Subject, with_document: bool, proble
     xml.leaf("nationality1", nationality.unwrap_or(""));
     xml.leaf("residence", s.address.country.as_deref().unwrap_or(""));
     address(xml, s, problems);
-    xml.leaf("occupation", problems.need("subject.occupation", s.occupation.as_deref()).unwrap_or(""));
+    xml.leaf_of("subject.occupation", "occupation", problems.need("subject.occupation", s.occupation.as_deref()).unwrap_or(""));
     // the identity document only where the FIU's profile asks for it (its `required_fields`)
     if !with_document {
         xml.close(element);
@@ -91,8 +91,8 @@ fn person(xml: &mut Xml, element: &str, s: &Subject, with_document: bool, proble
     }
     if let (Some(id_type), Some(number), Some(country)) = (id_type, number, nationality) {
         xml.open("identification", &[]);
-        xml.leaf("type", rules::filings::goaml_id_type(id_type));
-        xml.leaf("number", number);
+        xml.leaf("type", rules_model::filings::goaml_id_type(id_type));
+        xml.leaf_of("subject.id_number", "number", number);
         xml.leaf("issue_country", country);
         xml.close("identification");
     }
@@ -106,7 +106,7 @@ fn goaml_document_number(number: &str) -> bool {
 
 fn operator(xml: &mut Xml, element: &str, name: &str) {
     xml.open(element, &[]);
-    xml.leaf("name", name);
+    xml.leaf_of("operator_name", "name", name);
     xml.close(element);
 }
 
@@ -213,5 +213,7 @@ pub(crate) fn report(d: &GoamlDraft<'_>, problems: &mut Problems) -> ApiResult<S
     }
     xml.close("report_indicators");
     xml.close("report");
-    xml.finish()
+    let xml = xml.finish(problems)?;
+    super::check::well_formed(&xml, problems);
+    Ok(xml)
 }

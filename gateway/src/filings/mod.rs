@@ -8,10 +8,17 @@
 //! tenant, and no operator answer mentions them (tipping-off).
 //!
 //! The XML is written with quick-xml ([`xml`]); FinCEN's batches in
-//! [`fincen`], goAML's report in [`goaml`], the user guides' rules the
-//! schema cannot express in [`check`]; the codes are in `rules::filings`.
+//! [`fincen`], goAML's report in [`goaml`], the checks of the written
+//! document in [`check`]: every value against the facets FinCEN's XSDs
+//! declare (the table [`facets`], generated from them by
+//! `scripts/fincen-facets.py`), every character against XML 1.0's `Char`,
+//! and the user guides' rules the schema cannot express. A draft is
+//! `valid` only when FinCEN's schema would take it (issue #46). The codes
+//! are in `rules_model::filings`.
 
 pub mod check;
+#[rustfmt::skip]
+pub mod facets;
 pub mod fincen;
 pub mod goaml;
 pub mod store;
@@ -19,14 +26,15 @@ pub mod xml;
 
 use std::collections::BTreeMap;
 
-use rules::filings as codes;
-use rules::{AmlEventType, PaymentMethod, Typology};
+use rules_model::filings as codes;
+use rules_model::{AmlEventType, FilingCodes, FilingEvent, FilingFacts, Operation, PaymentMethod, Typology};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value as Json};
 use utoipa::ToSchema;
 
 use crate::api::stored_json;
 use crate::auth::Environment;
+use crate::decisions::Scope;
 use crate::error::{ApiError, ApiResult};
 use crate::input::{Body, FromBody, Path};
 use crate::openapi::answer::{Answer, Created};
@@ -602,6 +610,13 @@ struct Stored<'a> {
     now: i64,
 }
 
+/// A filing's codes, as the rules read them; logged with the player's scope.
+fn codes_of(gw: &Gateway, scope: &Scope, facts: FilingFacts) -> ApiResult<FilingCodes> {
+    let (codes, log) = gw.decide(scope, Operation::FilingCodes, &facts, |r, f| r.classify_filing(f))?;
+    gw.defer(log);
+    Ok(codes)
+}
+
 async fn keep(gw: &Gateway, s: Stored<'_>, xml: String, problems: Problems) -> ApiResult<Created<FilingDraft>> {
     let filing_id = gw.new_id("fil");
     let errors = serde_json::to_string(&problems.0).map_err(|_| ApiError::internal())?;
@@ -653,6 +668,7 @@ pub(crate) async fn draft(
     let evidence = crate::aml::case_evidence(gw, environment, &case).await?;
     let events = events_of(evidence.events)?;
     let typologies: Vec<Typology> = case.typologies.iter().filter_map(|t| Typology::parse(t)).collect();
+    let scope = Scope { environment, tenant_id: case.tenant_id.clone(), user_id: case.user_id.clone() };
     let narrative = request.narrative.clone().unwrap_or_else(|| {
         let mut text = format!("Subject: the holder of player account {} with this casino.\n{}\n", case.user_id, evidence.summary);
         for e in &events {
@@ -687,11 +703,11 @@ pub(crate) async fn draft(
                 from_date: fincen_date(evidence.window_from),
                 to_date: fincen_date(evidence.window_to),
                 amount_dollars: (usd_cents > 0).then(|| fincen::dollars(usd_cents)),
-                classifications: codes::sar_classifications(&typologies),
+                classifications: codes_of(gw, &scope, FilingFacts { typologies: typologies.clone(), events: Vec::new() })?.sar,
                 narrative,
             };
             let xml = fincen::sar(&draft, &mut problems)?;
-            check::fincen(&xml, &mut problems);
+            check::fincen(&xml, &facets::SARX, &mut problems);
             xml
         }
         _ => {
@@ -761,7 +777,7 @@ pub(crate) async fn draft_ctr(
         .flatten()
         .find(|f| f["reason_code"] == json!(Typology::CtrThreshold.as_str()))
         .and_then(|f| f["window_from"].as_i64());
-    let is_candidate = alert.actions.contains(&format!("\"{}\"", rules::AmlAction::CtrCandidate.as_str()));
+    let is_candidate = alert.actions.contains(&format!("\"{}\"", rules_model::AmlAction::CtrCandidate.as_str()));
     let day_start = day_start.filter(|_| is_candidate).ok_or_else(not_found)?;
     let (_, cutoff, zone) = crate::aml::store::tenant_settings(gw.store.as_ref(), &alert.tenant_id).await?.ok_or_else(not_found)?;
     let gaming_day = crate::aml::gaming_day::GamingDay::from_stored(cutoff, &zone);
@@ -770,9 +786,16 @@ pub(crate) async fn draft_ctr(
     let day = chrono::TimeZone::timestamp_opt(&tz, start, 0).single().map(|t| t.format("%Y%m%d").to_string()).unwrap_or_else(|| fincen_date(start));
     let rows = crate::aml::store::user_events(gw.store.as_ref(), &alert.tenant_id, &alert.user_id, start, end - 1, EVENTS_READ).await?;
     let mut by_code: BTreeMap<u32, (codes::CashSide, i64)> = BTreeMap::new();
-    for e in events_of(rows)?.iter().filter(|e| e.currency == codes::FINCEN_CURRENCY) {
-        if let Some((code, side)) = codes::ctr_detail(e.event_type, e.method) {
-            let entry = by_code.entry(code).or_insert((side, 0));
+    let dollar_events: Vec<_> = events_of(rows)?.into_iter().filter(|e| e.currency == codes::FINCEN_CURRENCY).collect();
+    let scope = Scope { environment, tenant_id: alert.tenant_id.clone(), user_id: alert.user_id.clone() };
+    let facts = FilingFacts {
+        typologies: Vec::new(),
+        events: dollar_events.iter().map(|e| FilingEvent { event_type: e.event_type, method: e.method }).collect(),
+    };
+    let ctr = codes_of(gw, &scope, facts)?.ctr;
+    for (e, code) in dollar_events.iter().zip(ctr) {
+        if let Some(c) = code {
+            let entry = by_code.entry(c.code).or_insert((c.side, 0));
             entry.1 = entry.1.saturating_add(e.amount_cents);
         }
     }
@@ -789,7 +812,7 @@ pub(crate) async fn draft_ctr(
         details,
     };
     let xml = fincen::ctr(&draft, &mut problems)?;
-    check::fincen(&xml, &mut problems);
+    check::fincen(&xml, &facets::CTRX, &mut problems);
     let stored = Stored {
         environment,
         tenant_id: &alert.tenant_id,

@@ -69,17 +69,7 @@ pub(crate) fn ready_doc() -> OperationDoc {
 /// `GET /v1/health/ready`: 200 when every check passes, else 503; both with the checks.
 pub(crate) async fn ready(gw: &Gateway, _request: &http::Request<Vec<u8>>) -> ApiResult<Probe<Readiness>> {
     let ping = store::ping(gw.store.as_ref());
-    let answered = match &gw.timer {
-        Some(timer) => {
-            let deadline = timer.sleep_ms(STORE_ANSWER_MS);
-            futures_util::pin_mut!(ping, deadline);
-            match futures_util::future::select(ping, deadline).await {
-                futures_util::future::Either::Left((result, _)) => Some(result),
-                futures_util::future::Either::Right(_) => None,
-            }
-        }
-        None => Some(ping.await),
-    };
+    let answered = crate::time::bounded(gw.timer.as_deref(), STORE_ANSWER_MS, ping).await;
     let store = match answered {
         Some(Ok(())) => Check { ok: true, detail: None },
         Some(Err(e)) => Check { ok: false, detail: Some(format!("the store did not answer ({})", failure(&e))) },

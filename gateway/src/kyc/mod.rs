@@ -4,7 +4,7 @@
 
 pub(crate) mod store;
 
-use rules::{
+use rules_model::{
     EventKind, KycAction, KycDecision, KycEscalation, KycFacts, KycStatus, KycTier, OpenCheck, Operation, TierFacts, WithdrawalFacts,
     WithdrawalOutcome, WithdrawalStatus,
 };
@@ -17,6 +17,7 @@ use crate::api::{stored_json, ReviewLimit, WaitSeconds};
 use crate::auth::Environment;
 use crate::decisions::{error_with_decision, DecisionLog, Scope};
 use crate::error::{ApiError, ApiResult};
+use crate::idempotency::Deferred;
 use crate::input::{email_key, normalize_email, phone_region, read_phone, Cursor, Fields, PhoneError};
 use crate::input::{Body, FromBody, Params, Path};
 use crate::openapi::answer::{Accepted, Answer, Created};
@@ -25,7 +26,7 @@ use crate::openapi::shared::{
     UserQuery, WithdrawalStatus as WithdrawalStatusName,
 };
 use crate::openapi::OperationDoc;
-use crate::ports::Stmt;
+use crate::ports::{Read, Stmt};
 use crate::users::User;
 use crate::vendors::{self, sumsub};
 use crate::webhooks::events::{KycApprovedData, KycCheckData, KycExpiredData, KycRejectedData, KycTierUpgradedData};
@@ -67,8 +68,8 @@ pub(crate) struct WithdrawalRequest {
 }
 
 impl FromBody for WithdrawalRequest {
-    fn from_body(body: &[u8], _: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let user_id = f.text("user_id");
         let email = f.text("email");
         let phone = f.text("phone");
@@ -97,6 +98,26 @@ impl WithdrawalRequest {
     /// Tells a retry of the same withdrawal from another one under the same id.
     fn fingerprint(&self) -> String {
         hex::encode(Sha256::digest(json!([self.user_id, self.amount, self.currency]).to_string().as_bytes()))
+    }
+
+    /// The fingerprint of a blind request (no `withdrawal_id`, no
+    /// `Idempotency-Key`) of a user at `version`: a blind release stores the
+    /// print of the version it leaves, so only a repeat that finds the user
+    /// unchanged since finds it ([`repeated_release`]).
+    fn blind_fingerprint(&self, version: i64) -> String {
+        hex::encode(Sha256::digest(json!([self.user_id, self.amount, self.currency, "blind", version]).to_string().as_bytes()))
+    }
+
+    /// The fingerprint stored with the withdrawal, leaving the user at
+    /// `version_after`. A named one is told from another withdrawal under its
+    /// id; a keyed one is retried under its key, and its print is another,
+    /// so no blind request is ever taken for a retry of it.
+    fn stored_fingerprint(&self, keyed: bool, version_after: i64) -> String {
+        match (keyed, &self.withdrawal_id) {
+            (_, Some(_)) => self.fingerprint(),
+            (true, None) => hex::encode(Sha256::digest(json!([self.user_id, self.amount, self.currency, "idempotency-key"]).to_string().as_bytes())),
+            (false, None) => self.blind_fingerprint(version_after),
+        }
     }
 }
 
@@ -243,8 +264,8 @@ enum ManualDecision {
 }
 
 impl FromBody for ManualReview {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let kyc_check_id = f.text("kyc_check_id");
         let decision_text = f.code("decision");
         let reviewer = f.text("reviewer");
@@ -379,10 +400,9 @@ pub(crate) fn identity_vendor_webhook_doc() -> OperationDoc {
 
 pub(crate) fn kyc_start_doc() -> OperationDoc {
     OperationDoc::new("kyc", "ask for a withdrawal; starts verification when it exceeds the verified tier")
-        .idempotent()
         .answers("a check was created and the withdrawal is held")
-        .or_200("no check needed (tier_0 fast path or within the verified tier), a held account, or a repeat of an open check")
-        .describe("In production, 503 `vendor_unavailable` when the identity vendor cannot issue a token (retry after `Retry-After`), and 503 `tier_not_verifiable` when the tier the withdrawal needs has no verification level configured (no lower tier's level verifies it).")
+        .or_200("no check needed (tier_0 fast path or within the verified tier), a held account, a repeat of an open check, or a retry of an earlier withdrawal")
+        .describe("A retry never counts a withdrawal twice. Send the operator's `withdrawal_id` (a repeat with the same user, amount and currency answers the original; the same id for another withdrawal is 409 `withdrawal_id_reused`) or an `Idempotency-Key`. With neither, a request of the same user, amount and currency within 10 minutes of a withdrawal released at once (also sent with neither), with nothing else done for the user since, is taken for a blind retry of it and answers it again: send a `withdrawal_id` to make two equal withdrawals. The tier ceilings are amounts in the jurisdiction profile's currency: a withdrawal in another has its lifetime total converted at the environment's newest reference rates (`POST /v1/admin/aml/rates`) of the day; with no rate, 422 `no_reference_rate`. In production, 503 `vendor_unavailable` when the identity vendor cannot issue a token (retry after `Retry-After`), and 503 `tier_not_verifiable` when the tier the withdrawal needs has no verification level configured (no lower tier's level verifies it).")
         .errors(&[404, 409, 422, 503])
 }
 
@@ -393,23 +413,23 @@ pub(crate) fn kyc_status_doc() -> OperationDoc {
 pub(crate) fn kyc_token_doc() -> OperationDoc {
     OperationDoc::new("kyc", "a fresh vendor token for a check that is not final (the user opens or resumes the vendor flow)")
         .describe("A check that has not started starts (`in_progress`, event `kyc.started`); an unfinished flow's 7-day abandonment counts from now. A final check is 409 `invalid_state`; a check abandoned for 7 days expires instead. 503 `vendor_unavailable` when the vendor cannot issue a token.")
-        .idempotent()
         .errors(&[404, 409, 503])
 }
 
 pub(crate) fn kyc_tier_doc() -> OperationDoc {
-    OperationDoc::new("kyc", "a user's verified tier").errors(&[404])
+    OperationDoc::new("kyc", "a user's verified tier")
+        .describe("The bounds are told in the user's withdrawal currency: the profile's ceilings converted back at the reference rates (the most that converts within them); with no rate, 422 `no_reference_rate`.")
+        .errors(&[404, 422])
 }
 
 pub(crate) fn sandbox_kyc_submit_doc() -> OperationDoc {
     OperationDoc::new("sandbox", "submit documents to the stub vendor")
-        .idempotent()
         .or_200("a repeat with the same Idempotency-Key: the original result")
         .errors(&[403, 404, 409])
 }
 
 pub(crate) fn kyc_manual_review_doc() -> OperationDoc {
-    OperationDoc::new("admin", "approve or reject a check by hand").idempotent().errors(&[404, 409])
+    OperationDoc::new("admin", "approve or reject a check by hand").errors(&[404, 409])
 }
 
 pub(crate) fn list_kyc_checks_doc() -> OperationDoc {
@@ -420,13 +440,44 @@ fn to_json<T: Serialize>(value: &T) -> ApiResult<Json> {
     serde_json::to_value(value).map_err(|e| ApiError::internal().with_detail(format!("a body did not serialise: {e}")))
 }
 
+/// The reference rate (AML's, `crate::rates`) from a withdrawal's currency
+/// into the tier ceilings' (the profile's) of the day, from the
+/// environment's newest version; none when they are the same or none is kept.
+async fn ceiling_rate(gw: &Gateway, ctx: &Ctx<'_>, currency: &str, ceiling_currency: &str) -> ApiResult<Option<rules_model::AmlRate>> {
+    if currency == ceiling_currency {
+        return Ok(None);
+    }
+    let read = crate::rates::store::read_rate(ctx.caller.environment, currency, ceiling_currency, &crate::rates::day_of(ctx.now));
+    let rows = gw.store.query(read.sql, read.params).await?;
+    Ok(crate::rates::store::rate_from(&rows)?.and_then(|r| crate::rates::rate_fact(r, currency, ceiling_currency)))
+}
+
+/// The rules' refusal for want of a rate into the ceilings' currency, naming the pair.
+fn no_ceiling_rate(e: ApiError, currency: &str, ceiling_currency: &str) -> ApiError {
+    if e.code != crate::limits::NO_REFERENCE_RATE {
+        return e;
+    }
+    let message = format!(
+        "the KYC tier ceilings are in {ceiling_currency}, and no reference rate converts {currency} into {ceiling_currency}; import the rates (POST /v1/admin/aml/rates)"
+    );
+    ApiError { message, ..e }
+}
+
 pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>, Body(request): Body<WithdrawalRequest>) -> ApiResult<Created<WithdrawalAnswer<'static>>> {
+    // The Idempotency-Key is read with the earlier withdrawals and kept in
+    // the batch that counts the withdrawal: a retry never counts it twice.
+    let key = ctx.idempotency.as_ref();
     until_committed!({
-        if let Some(reply) = existing_withdrawal(gw, ctx, &request).await? {
+        if let Some(reply) = existing_withdrawal(gw, ctx, &request, key).await? {
             return Ok(Some(reply));
         }
         let user = gw.require_user(ctx, &request.user_id).await?;
+        if let Some(reply) = repeated_release(gw, ctx, &request, &user).await? {
+            return Ok(Some(reply));
+        }
         let open = store::open_check(gw.store.as_ref(), &ctx.caller.tenant_id, &request.user_id).await?;
+        let ceiling_currency = crate::aml::aml_parameters(gw, &ctx.caller.jurisdiction)?.currency;
+        let rate = ceiling_rate(gw, ctx, &request.currency, &ceiling_currency).await?;
         let facts = WithdrawalFacts {
             now: ctx.now,
             sanctions: user.sanctions_status,
@@ -442,9 +493,14 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>, Body(request): Body<W
             }),
             currency_exponent: request.currency_exponent,
             aml: user.aml,
+            currency: request.currency.clone(),
+            ceiling_currency,
+            rate,
         };
         let scope = Scope::of(ctx, &request.user_id);
-        let (decision, log) = gw.decide_or_refuse(&scope, Operation::Withdrawal, &facts, |r, f| r.decide_withdrawal(f))?;
+        let (decision, log) = gw
+            .decide_or_refuse(&scope, Operation::Withdrawal, &facts, |r, f| r.decide_withdrawal(f))
+            .map_err(|e| no_ceiling_rate(e, &facts.currency, &facts.ceiling_currency))?;
         let mut statements = vec![log.statement()];
         // Expiring an abandoned check claims the user; a withdrawal
         // update in the same batch claims it again, one version on.
@@ -505,7 +561,7 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>, Body(request): Body<W
                 user_id: &request.user_id,
                 required_tier: tier.as_str(),
                 withdrawal_held: true,
-                message: Some(gw.rules.player_message(&rules::PlayerNotice::WithdrawalHeld)?),
+                message: Some(gw.rules.player_message(&rules_model::PlayerNotice::WithdrawalHeld)?),
                 ..WithdrawalAnswer::default()
             })?),
             WithdrawalOutcome::Approve(fast) => {
@@ -517,11 +573,11 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>, Body(request): Body<W
                     withdrawal_id: Some(&withdrawal_id),
                     client_withdrawal_id: Some(request.withdrawal_id.as_deref()),
                     withdrawal_remaining_cents: Some(fast.remaining_cents),
-                    message: Some(gw.rules.player_message(&rules::PlayerNotice::WithdrawalApproved)?),
+                    message: Some(gw.rules.player_message(&rules_model::PlayerNotice::WithdrawalApproved)?),
                     ..WithdrawalAnswer::default()
                 })?;
                 statements.push(user_withdrawal_update(ctx, &user, version, &request, request.amount));
-                statements.push(withdrawal_insert(ctx, &request, &withdrawal_id, WithdrawalStatus::Released, &body));
+                statements.push(withdrawal_insert(ctx, &request, version, &withdrawal_id, WithdrawalStatus::Released, &body));
                 Created::stored_existing(body)
             }
             WithdrawalOutcome::Verify(verification) => {
@@ -549,7 +605,7 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>, Body(request): Body<W
                 })?;
                 let tenant = ctx.caller.tenant_id.as_str();
                 statements.push(user_withdrawal_update(ctx, &user, version, &request, 0));
-                statements.push(withdrawal_insert(ctx, &request, &withdrawal_id, WithdrawalStatus::Held, &body));
+                statements.push(withdrawal_insert(ctx, &request, version, &withdrawal_id, WithdrawalStatus::Held, &body));
                 statements.push(store::insert_check(store::NewCheck {
                     kyc_check_id: &kyc_check_id,
                     tenant_id: tenant,
@@ -569,12 +625,15 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>, Body(request): Body<W
                 Created::stored(body)
             }
         };
+        let reply = reply.decided(log.decision_id());
         if statements.len() == 1 {
             gw.defer(log.clone());
-            return Ok(Some(reply.decided(log.decision_id())));
+            return Ok(Some(reply));
         }
+        statements.extend(key.map(|k| k.keep(reply.reply())));
+        // Lost to a write since the reads (the user claimed, the key kept): decided again from fresh reads
         if gw.commit(statements).await?.done() {
-            return Ok(Some(reply.decided(log.decision_id())));
+            return Ok(Some(reply));
         }
         Ok(None)
     })
@@ -684,11 +743,32 @@ async fn refuse_withdrawal<T>(gw: &Gateway, log: &DecisionLog, error: ApiError, 
     Err(error)
 }
 
-/// A repeat of a withdrawal the operator identified by `withdrawal_id`
-/// gets the original answer; the same id for another withdrawal is refused.
-async fn existing_withdrawal(gw: &Gateway, ctx: &Ctx<'_>, request: &WithdrawalRequest) -> ApiResult<Option<Created<WithdrawalAnswer<'static>>>> {
-    let Some(client_id) = &request.withdrawal_id else { return Ok(None) };
-    let Some(earlier) = store::withdrawal_by_client_id(gw.store.as_ref(), &ctx.caller.tenant_id, client_id).await? else { return Ok(None) };
+/// How long a repeat of a withdrawal released at once, sent with neither a
+/// `withdrawal_id` nor an `Idempotency-Key`, is taken for a blind retry of
+/// it (answered again, counted once) rather than a second withdrawal.
+pub(crate) const BLIND_RETRY_SECONDS: i64 = 600;
+
+/// The answer a keyed or named repeat gets again, if it is one. A kept
+/// `Idempotency-Key` answer is replayed (200); a withdrawal the operator
+/// identified by `withdrawal_id` gets its original answer, and the same id
+/// for another withdrawal is refused. Both reads go in one round trip.
+async fn existing_withdrawal(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    request: &WithdrawalRequest,
+    key: Option<&Deferred>,
+) -> ApiResult<Option<Created<WithdrawalAnswer<'static>>>> {
+    let named = request.withdrawal_id.as_deref().map(|id| store::read_withdrawal_by_client_id(&ctx.caller.tenant_id, id));
+    let reads: Vec<Read> = key.map(Deferred::read).into_iter().chain(named).collect();
+    if reads.is_empty() {
+        return Ok(None);
+    }
+    let rows = gw.store.query_many(reads).await?;
+    if let Some(reply) = key.map(|k| k.answer(rows.first().map(Vec::as_slice).unwrap_or_default())).transpose()?.flatten() {
+        return Ok(Some(Created::kept(reply)));
+    }
+    let earlier = store::earlier_from(rows.get(usize::from(key.is_some())).map(Vec::as_slice).unwrap_or_default())?;
+    let Some(earlier) = earlier.into_iter().next() else { return Ok(None) };
     if earlier.fingerprint.as_deref() != Some(request.fingerprint().as_str()) {
         return Err(ApiError::conflict("withdrawal_id_reused", "this withdrawal_id was already used for another withdrawal"));
     }
@@ -701,6 +781,34 @@ async fn existing_withdrawal(gw: &Gateway, ctx: &Ctx<'_>, request: &WithdrawalRe
         }
     }
     Ok(Some(Created::stored_existing(answer)))
+}
+
+/// A blind retry (neither a `withdrawal_id` nor an `Idempotency-Key`) of a
+/// withdrawal released at once within [`BLIND_RETRY_SECONDS`], while nothing
+/// else was written for the user since (its version is still the one the
+/// release left: a hold, a deposit or another withdrawal since makes the
+/// request a new one, decided afresh): the release's answer again.
+async fn repeated_release(
+    gw: &Gateway,
+    ctx: &Ctx<'_>,
+    request: &WithdrawalRequest,
+    user: &User,
+) -> ApiResult<Option<Created<WithdrawalAnswer<'static>>>> {
+    if request.withdrawal_id.is_some() || ctx.idempotency.is_some() {
+        return Ok(None);
+    }
+    let print = request.blind_fingerprint(user.version);
+    let read = store::read_repeated_release(&ctx.caller.tenant_id, &request.user_id, &print, ctx.now.saturating_sub(BLIND_RETRY_SECONDS));
+    let rows = gw.store.query_many(vec![read]).await?;
+    let earlier = store::earlier_from(rows.first().map(Vec::as_slice).unwrap_or_default())?;
+    // a release a check made is never repeated this way
+    for release in earlier {
+        let answer = stored_json(&release.response.unwrap_or_default())?;
+        if answer["kyc_check_id"].is_null() {
+            return Ok(Some(Created::stored_existing(answer)));
+        }
+    }
+    Ok(None)
 }
 
 /// Claims the user, adds a released amount to the lifetime total, fixes
@@ -720,7 +828,10 @@ fn user_withdrawal_update(ctx: &Ctx<'_>, user: &User, version: i64, request: &Wi
     })
 }
 
-fn withdrawal_insert(ctx: &Ctx<'_>, request: &WithdrawalRequest, withdrawal_id: &str, status: WithdrawalStatus, body: &Json) -> Stmt {
+/// The withdrawal's row, written beside [`user_withdrawal_update`] at
+/// `version` (which leaves the user at the next).
+fn withdrawal_insert(ctx: &Ctx<'_>, request: &WithdrawalRequest, version: i64, withdrawal_id: &str, status: WithdrawalStatus, body: &Json) -> Stmt {
+    let keyed = ctx.idempotency.is_some();
     store::insert_withdrawal(store::NewWithdrawal {
         withdrawal_id,
         tenant_id: &ctx.caller.tenant_id,
@@ -729,7 +840,7 @@ fn withdrawal_insert(ctx: &Ctx<'_>, request: &WithdrawalRequest, withdrawal_id: 
         currency: &request.currency,
         status,
         client_withdrawal_id: request.withdrawal_id.clone(),
-        fingerprint: request.fingerprint(),
+        fingerprint: request.stored_fingerprint(keyed, version.saturating_add(1)),
         response: body.to_string(),
         now: ctx.now,
     })
@@ -911,8 +1022,8 @@ pub(crate) async fn abandoned_check_candidates(gw: &Gateway, now: i64, abandon_s
                 action: KycAction::Expire,
                 vendor_tier: None,
                 // an expiry releases nothing: the other gates do not change it
-                sanctions: rules::SanctionsStatus::Clear,
-                aml: rules::AmlStanding::default(),
+                sanctions: rules_model::SanctionsStatus::Clear,
+                aml: rules_model::AmlStanding::default(),
             };
             (a.check, facts, a.user_version)
         })
@@ -1015,9 +1126,15 @@ pub(crate) async fn kyc_tier(gw: &Gateway, ctx: &Ctx<'_>, Params(UserQuery { use
     let user_id = user_id.as_str();
     let user = gw.require_user(ctx, user_id).await?;
     // Bounds are told in the currency the user's withdrawals are kept in.
-    let currency_exponent = user.withdrawal_currency.as_deref().and_then(crate::input::currency_exponent).unwrap_or(rules::kyc::CENTS_EXPONENT);
-    let facts = TierFacts { tier: user.verified_tier, currency_exponent };
-    let (bounds, log) = gw.decide(&Scope::of(ctx, user_id), Operation::Tier, &facts, |r, f| r.describe_tier(*f))?;
+    let currency_exponent = user.withdrawal_currency.as_deref().and_then(crate::input::currency_exponent).unwrap_or(rules_model::kyc::CENTS_EXPONENT);
+    // The ceilings are the profile's currency's: told back in the user's at the reference rate.
+    let currency = user.withdrawal_currency.clone().unwrap_or_default();
+    let ceiling_currency = crate::aml::aml_parameters(gw, &ctx.caller.jurisdiction)?.currency;
+    let rate = if currency.is_empty() { None } else { ceiling_rate(gw, ctx, &currency, &ceiling_currency).await? };
+    let facts = TierFacts { tier: user.verified_tier, currency_exponent, currency, ceiling_currency, rate };
+    let (bounds, log) = gw
+        .decide_or_refuse(&Scope::of(ctx, user_id), Operation::Tier, &facts, |r, f| r.describe_tier(f))
+        .map_err(|e| no_ceiling_rate(e, &facts.currency, &facts.ceiling_currency))?;
     let body = TierView {
         user_id: user.external_user_id.clone(),
         verified_tier: user.verified_tier.as_str(),
@@ -1159,9 +1276,9 @@ pub(crate) async fn list_kyc_checks(gw: &Gateway, ctx: &Ctx<'_>, Params(query): 
     let mut rows = store::checks(gw.store.as_ref(), filter).await?;
     let (has_more, next_cursor) = page.cut(&mut rows, |l| (l.check.updated_at, l.check.kyc_check_id.clone()));
     // The store pre-selects by the review target; the rules say when each check is due and whether it is overdue.
-    let items: Vec<rules::ReviewItem> = rows
+    let items: Vec<rules_model::ReviewItem> = rows
         .iter()
-        .map(|l| rules::ReviewItem {
+        .map(|l| rules_model::ReviewItem {
             now: now.saturating_add(l.clock_offset_seconds),
             waiting_since: l.check.updated_at,
             due_at: None,

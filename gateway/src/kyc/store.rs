@@ -2,11 +2,11 @@
 //! user's verified tier and lifetime withdrawals. Every SQL statement of the
 //! area is here, behind typed operations.
 
-use rules::{KycDecision, KycEscalation, KycStatus, KycTier, ReviewItem, WithdrawalStatus};
+use rules_model::{KycDecision, KycEscalation, KycStatus, KycTier, ReviewItem, WithdrawalStatus};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
-use crate::ports::{Row, Stmt, Store, Value};
+use crate::ports::{Read, Row, Stmt, Store, Value};
 
 /// The columns a [`Check`] is read from, in its order (`k` is `kyc_checks`).
 macro_rules! check_columns {
@@ -120,14 +120,30 @@ pub(crate) struct EarlierWithdrawal {
     pub response: Option<String>,
 }
 
-pub(crate) async fn withdrawal_by_client_id(store: &dyn Store, tenant_id: &str, client_id: &str) -> ApiResult<Option<EarlierWithdrawal>> {
-    let rows = store
-        .query(
-            "SELECT request_fingerprint, response FROM withdrawals WHERE tenant_id = ?1 AND client_withdrawal_id = ?2",
-            vec![tenant_id.into(), client_id.into()],
-        )
-        .await?;
-    rows.first().map(|row| Ok(EarlierWithdrawal { fingerprint: row.opt_text(0)?, response: row.opt_text(1)? })).transpose()
+pub(crate) fn read_withdrawal_by_client_id(tenant_id: &str, client_id: &str) -> Read {
+    Read::new(
+        "SELECT request_fingerprint, response FROM withdrawals WHERE tenant_id = ?1 AND client_withdrawal_id = ?2",
+        vec![tenant_id.into(), client_id.into()],
+    )
+}
+
+/// The latest withdrawals released for the same request (`fingerprint`)
+/// with no operator id, made at `since` or later, newest first: the one
+/// released at once (its answer names no check) is what a blind retry repeats.
+pub(crate) fn read_repeated_release(tenant_id: &str, user_id: &str, fingerprint: &str, since: i64) -> Read {
+    Read::new(
+        "SELECT w.request_fingerprint, w.response FROM withdrawals w
+         WHERE w.tenant_id = ?1 AND w.external_user_id = ?2 AND w.client_withdrawal_id IS NULL AND w.request_fingerprint = ?3
+           AND w.status = ?4 AND w.created_at >= ?5
+         ORDER BY w.created_at DESC LIMIT 20",
+        vec![tenant_id.into(), user_id.into(), fingerprint.into(), WithdrawalStatus::Released.as_str().into(), since.into()],
+    )
+}
+
+/// The withdrawals a [`read_withdrawal_by_client_id`] or [`read_repeated_release`] found.
+pub(crate) fn earlier_from(rows: &[Row]) -> ApiResult<Vec<EarlierWithdrawal>> {
+    let earlier = rows.iter().map(|row| Ok(EarlierWithdrawal { fingerprint: row.opt_text(0)?, response: row.opt_text(1)? }));
+    earlier.collect::<Result<_, crate::ports::StoreError>>().map_err(ApiError::from)
 }
 
 /// What a withdrawal writes on the user's row.

@@ -3,9 +3,9 @@
 
 pub mod store;
 
-use rules::{
-    BreachNotice, DepositBreach, DepositDecision, DepositFacts, Deposits, DueLimit, EventKind, LimitCancelDecision, LimitCancelFacts, LimitChange,
-    LimitChangeDecision, LimitChangeFacts, LimitStatus, LimitWindow, LimitsFacts, Operation, PlayerNotice, StoredLimit, WindowTotal,
+use rules_model::{
+    AmlRate, BreachNotice, DepositBreach, DepositDecision, DepositFacts, Deposits, DueLimit, EventKind, LimitCancelDecision, LimitCancelFacts,
+    LimitChange, LimitChangeDecision, LimitChangeFacts, LimitStatus, LimitWindow, LimitsFacts, Operation, PlayerNotice, StoredLimit, WindowTotal,
 };
 use serde::Serialize;
 use serde_json::{json, Value as Json};
@@ -43,9 +43,9 @@ pub(crate) struct LimitRequest {
 }
 
 impl FromBody for LimitRequest {
-    fn from_body(body: &[u8], _: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Self> {
+    fn from_body(body: &[u8], gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Self> {
         let now = ctx.now;
-        let mut f = Fields::from_body(body)?;
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let user_id = f.text("user_id");
         let type_text = f.code("limit_type");
         let amount_cents = f.cents("amount_cents");
@@ -138,8 +138,8 @@ pub(crate) struct DepositQuestion {
 }
 
 impl FromBody for DepositQuestion {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let user_id = f.text("user_id");
         let amount_cents = f.cents("amount_cents");
         let currency = f.currency("currency");
@@ -218,8 +218,8 @@ pub(crate) struct DepositMade {
 }
 
 impl FromBody for DepositMade {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let transaction_id = f.text("transaction_id");
         let user_id = f.text("user_id");
         let amount_cents = f.cents("amount_cents");
@@ -272,26 +272,25 @@ pub(crate) struct Cancelled {
 pub(crate) fn set_limit_doc() -> OperationDoc {
     OperationDoc::new("limits", "set a deposit limit")
         .describe("Decreases and first limits apply at once; increases after a cool-off.")
-        .idempotent()
         .or_200("a repeat of a pending change: the original result")
         .errors(&[404, 409, 422])
 }
 
 pub(crate) fn list_limits_doc() -> OperationDoc {
-    OperationDoc::new("limits", "a user's limits with spend and reset times").errors(&[404])
+    OperationDoc::new("limits", "a user's limits with spend and reset times")
+        .describe("Each limit's spend is in its currency: deposits in another count at the environment's newest reference rates (`POST /v1/admin/aml/rates`) of the day; with no rate for a currency deposited, 422 `no_reference_rate`.")
+        .errors(&[404, 422])
 }
 
 pub(crate) fn check_limits_doc() -> OperationDoc {
     OperationDoc::new("limits", "the pre-deposit gate")
-        .describe("When `allowed` is false, show `user_message` verbatim and reject the deposit.")
-        .idempotent()
-        .errors(&[404, 409])
+        .describe("When `allowed` is false, show `user_message` verbatim and reject the deposit. Deposits made in another currency than a limit's count against it at the environment's newest reference rates (`POST /v1/admin/aml/rates`) of the day, never at par: with no rate for a currency deposited, 422 `no_reference_rate`. A check in another currency than a limit in force is 400 `currency_mismatch`.")
+        .errors(&[404, 409, 422])
 }
 
 pub(crate) fn commit_deposit_doc() -> OperationDoc {
     OperationDoc::new("limits", "record a deposit that was made")
-        .describe("Idempotent on (tenant, `transaction_id`) for as long as the service keeps transaction records (the AML record-keeping period, five years unless configured), long after the deposit stops counting in any window: a repeat answers 200 with the original result and counts nothing again; the same id with another user, amount or currency is 409 `transaction_conflict`.")
-        .idempotent()
+        .describe("Idempotent on (tenant, `transaction_id`) for as long as the service keeps transaction records (the AML record-keeping period, five years unless configured), long after the deposit stops counting in any window: a repeat answers 200 with the original result and counts nothing again; the same id with another user, amount or currency is 409 `transaction_conflict`. Refused as the check refuses: 422 `exceeds_limit` (deposits in other currencies counted at the reference rates), 422 `no_reference_rate`, 400 `currency_mismatch`.")
         .or_200("a repeat of the same transaction: the original result")
         .errors(&[404, 409, 422])
 }
@@ -311,7 +310,7 @@ fn player_message(gw: &Gateway, notice: PlayerNotice) -> ApiResult<String> {
 
 /// The message for a breach.
 fn breach_message(gw: &Gateway, breach: &DepositBreach, amount: i64, currency: &str) -> ApiResult<String> {
-    let currency_exponent = crate::input::currency_exponent(currency).unwrap_or(rules::kyc::CENTS_EXPONENT);
+    let currency_exponent = crate::input::currency_exponent(currency).unwrap_or(rules_model::kyc::CENTS_EXPONENT);
     player_message(
         gw,
         PlayerNotice::DepositBreach(BreachNotice { breach: *breach, amount_cents: amount, currency: currency.to_string(), currency_exponent }),
@@ -358,19 +357,78 @@ async fn window_totals(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str) -> ApiResult<
     store::window_totals_from(&gw.store.query(read.sql, read.params).await?)
 }
 
+/// The currency pairs a decision about these limits and totals converts:
+/// from each currency deposited in a window into each limit's.
+fn rate_pairs(limits: &[StoredLimit], totals: &[WindowTotal]) -> Vec<(String, String)> {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for t in totals.iter().filter(|t| !t.currency.is_empty()) {
+        for l in limits.iter().filter(|l| !l.currency.is_empty() && l.currency != t.currency) {
+            let pair = (t.currency.clone(), l.currency.clone());
+            if !pairs.contains(&pair) {
+                pairs.push(pair);
+            }
+        }
+    }
+    pairs
+}
+
+/// The reference rates (AML's: `crate::rates`) of each pair of
+/// [`rate_pairs`], of the day of `now` or the latest day before it, from
+/// the environment's newest version: one read, none when every deposit is
+/// in its limit's currency. A pair with no rate is left out, and the rules
+/// refuse the decision that needs it ([`no_rate`]).
+async fn reference_rates(gw: &Gateway, ctx: &Ctx<'_>, limits: &[StoredLimit], totals: &[WindowTotal]) -> ApiResult<Vec<AmlRate>> {
+    let pairs = rate_pairs(limits, totals);
+    if pairs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let day = crate::rates::day_of(ctx.now);
+    let reads = pairs.iter().map(|(from, into)| crate::rates::store::read_rate(ctx.caller.environment, from, into, &day)).collect();
+    let results = gw.store.query_many(reads).await?;
+    let mut rates = Vec::with_capacity(pairs.len());
+    for ((from, into), rows) in pairs.iter().zip(&results) {
+        rates.extend(crate::rates::store::rate_from(rows)?.and_then(|r| crate::rates::rate_fact(r, from, into)));
+    }
+    Ok(rates)
+}
+
+/// The rules' refusal for want of a rate, naming the pairs without one.
+fn no_rate(error: ApiError, limits: &[StoredLimit], totals: &[WindowTotal], rates: &[AmlRate]) -> ApiError {
+    if error.code != NO_REFERENCE_RATE {
+        return error;
+    }
+    let missing: Vec<String> = rate_pairs(limits, totals)
+        .into_iter()
+        .filter(|(from, into)| !rates.iter().any(|r| &r.currency == from && &r.per_unit_of == into))
+        .map(|(from, into)| format!("{from} into {into}"))
+        .collect();
+    ApiError {
+        message: format!(
+            "deposits in another currency count against this limit at the reference rates, and no reference rate converts {}; import the rates (POST /v1/admin/aml/rates)",
+            missing.join(", ")
+        ),
+        ..error
+    }
+}
+
+/// The code of a refusal for want of a reference rate (422).
+pub(crate) const NO_REFERENCE_RATE: &str = "no_reference_rate";
+
 /// Decides a deposit from the windows' totals; a breach, whose reset time
 /// needs single deposits, is decided again with every deposit of the
 /// longest window. Only the second decision is logged.
 async fn decide_deposit_facts(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, facts: &mut DepositFacts) -> ApiResult<(DepositDecision, DecisionLog)> {
     let scope = Scope::of(ctx, user_id);
-    let (decision, log) = gw.decide_or_refuse(&scope, Operation::Deposit, &*facts, |r, f| r.decide_deposit(f))?;
+    facts.rates = reference_rates(gw, ctx, &facts.limits, &facts.totals).await?;
+    let refused = |e: ApiError, f: &DepositFacts| no_rate(e, &f.limits, &f.totals, &f.rates);
+    let (decision, log) = gw.decide_or_refuse(&scope, Operation::Deposit, &*facts, |r, f| r.decide_deposit(f)).map_err(|e| refused(e, facts))?;
     if !matches!(decision, DepositDecision::NeedsDeposits) {
         return Ok((decision, log));
     }
     // The first answer is a decision too: logged, then asked again with the deposits.
     gw.defer(log);
     facts.deposits = Some(recent_deposits(gw, ctx, user_id).await?);
-    match gw.decide_or_refuse(&scope, Operation::Deposit, &*facts, |r, f| r.decide_deposit(f))? {
+    match gw.decide_or_refuse(&scope, Operation::Deposit, &*facts, |r, f| r.decide_deposit(f)).map_err(|e| refused(e, facts))? {
         (DepositDecision::NeedsDeposits, _) => Err(needs_deposits_twice()),
         decided => Ok(decided),
     }
@@ -386,7 +444,7 @@ pub(crate) async fn set_limit(gw: &Gateway, ctx: &Ctx<'_>, Body(request): Body<L
             requested_at,
             window,
             amount_cents: amount,
-            limits: rows.iter().map(|r| r.facts).collect(),
+            limits: rows.iter().map(|r| r.facts.clone()).collect(),
             jurisdiction: ctx.caller.jurisdiction.clone(),
         };
         let (decision, log) = gw.decide_or_refuse(&Scope::of(ctx, &user_id), Operation::LimitChange, &facts, |r, f| r.decide_limit_change(f))?;
@@ -522,9 +580,13 @@ pub(crate) async fn list_limits(gw: &Gateway, ctx: &Ctx<'_>, Params(UserQuery { 
     let user_id = user_id.as_str();
     gw.require_user(ctx, user_id).await?;
     let rows = limit_rows(gw, ctx, user_id, None).await?;
-    let facts =
-        LimitsFacts { now: ctx.now, limits: rows.iter().map(|r| r.facts).collect(), totals: window_totals(gw, ctx, user_id).await?, deposits: None };
-    let (views, log) = gw.decide(&Scope::of(ctx, user_id), Operation::Limits, &facts, |r, f| r.describe_limits(f))?;
+    let limits: Vec<StoredLimit> = rows.iter().map(|r| r.facts.clone()).collect();
+    let totals = window_totals(gw, ctx, user_id).await?;
+    let rates = reference_rates(gw, ctx, &limits, &totals).await?;
+    let facts = LimitsFacts { now: ctx.now, limits, totals, deposits: None, rates };
+    let (views, log) = gw
+        .decide_or_refuse(&Scope::of(ctx, user_id), Operation::Limits, &facts, |r, f| r.describe_limits(f))
+        .map_err(|e| no_rate(e, &facts.limits, &facts.totals, &facts.rates))?;
     let mut items = Vec::new();
     for view in &views {
         let limit = pick(&rows, view.in_force)?;
@@ -559,6 +621,7 @@ struct FactRows {
     exclusions: Vec<Row>,
     limits: Vec<Row>,
     totals: Vec<WindowTotal>,
+    registers: Vec<Row>,
     extra: Vec<Vec<Row>>,
 }
 
@@ -570,7 +633,8 @@ impl FactRows {
 
 /// Everything that stands between a player and a deposit: the user (a
 /// sanctions hold), an active self-exclusion matching the player by id,
-/// e-mail or phone anywhere in the environment, the limits in force and
+/// e-mail or phone anywhere in the environment, a national register that
+/// found the player excluded at its latest check, the limits in force and
 /// the windows' totals, with `extra` reads of the route, all in one round
 /// trip to the primary (so a new exclusion or limit is seen at once). The
 /// user's row is read first: a write after it changes its version, so a
@@ -583,6 +647,7 @@ async fn read_deposit_facts(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, extra: V
         store::read_limit_rows(tenant, user),
     ];
     reads.push(window_totals_read(gw, ctx, user));
+    reads.push(crate::registers::store::read_excluding_registers(tenant, user));
     let gate = reads.len();
     let extras = extra.len();
     reads.extend(extra);
@@ -591,9 +656,9 @@ async fn read_deposit_facts(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, extra: V
         return Err(ApiError::internal());
     }
     let extra = results.split_off(gate);
-    let [user, exclusions, limits, totals] = <[Vec<Row>; 4]>::try_from(results).map_err(|_| ApiError::internal())?;
+    let [user, exclusions, limits, totals, registers] = <[Vec<Row>; 5]>::try_from(results).map_err(|_| ApiError::internal())?;
     let totals = store::window_totals_from(&totals)?;
-    Ok(FactRows { user, exclusions, limits, totals, extra })
+    Ok(FactRows { user, exclusions, limits, totals, registers, extra })
 }
 
 /// The user and the rules' facts of a deposit, from the gate's rows.
@@ -610,6 +675,8 @@ fn deposit_facts(ctx: &Ctx<'_>, rows: FactRows, amount: i64, currency: &str) -> 
         verified: user.verified_tier,
         aml: user.aml,
         jurisdiction: ctx.caller.jurisdiction.clone(),
+        rates: Vec::new(),
+        registers: crate::registers::store::excluding_registers_from(&rows.registers)?,
     };
     Ok((user, facts))
 }
@@ -657,7 +724,7 @@ pub(crate) async fn check_limits(gw: &Gateway, ctx: &Ctx<'_>, Body(question): Bo
                 DepositAnswer::refused(DepositRefusal::VerificationRequired, player_message(gw, PlayerNotice::DepositVerificationRequired)?)
             }
             DepositDecision::CurrencyMismatch(window) => {
-                let error = ApiError::bad_request("currency_mismatch", format!("the {} limit is kept in another currency", window.as_str()));
+                let error = currency_mismatch(&facts, window);
                 let error = error_with_decision(error, &log);
                 gw.defer(log);
                 return Err(error);
@@ -685,7 +752,7 @@ pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>, Body(made): Body
     let DepositMade { transaction_id, user_id, amount_cents: amount, currency } = made;
     let tenant = ctx.caller.tenant_id.as_str();
     until_committed!({
-        let extra = vec![store::read_deposit(tenant, &transaction_id), store::read_hour_sum(tenant, &user_id, ctx.now)];
+        let extra = vec![store::read_deposit(tenant, &transaction_id), store::read_hour_sum(tenant, &user_id, &currency, ctx.now)];
         let rows = read_deposit_facts(gw, ctx, &user_id, extra).await?;
         // A repeat answers as the first commit did, however long ago: the
         // natural key outlives the deposit (pruned once no window reads it).
@@ -705,9 +772,7 @@ pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>, Body(made): Body
             DepositDecision::VerificationRequired(_) => {
                 Some(ApiError::unprocessable("verification_required", player_message(gw, PlayerNotice::DepositVerificationRequired)?))
             }
-            DepositDecision::CurrencyMismatch(w) => {
-                Some(ApiError::bad_request("currency_mismatch", format!("the {} limit is kept in another currency", w.as_str())))
-            }
+            DepositDecision::CurrencyMismatch(w) => Some(currency_mismatch(&facts, w)),
             DepositDecision::Breach(b) => {
                 if !gw.commit(vec![log.statement(), breach_event(gw, ctx, &user_id, amount, &currency, &b)]).await?.done() {
                     return Ok(None);
@@ -725,7 +790,7 @@ pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>, Body(made): Body
         // user's claim below keeps this read (after the user's, in the same
         // round trip) current until the commit.
         if hour_sum.checked_add(amount).is_none_or(|sum| sum > MAX_STORED_INTEGER) {
-            let error = error_with_decision(rules::RuleError::AmountTooLarge.into(), &log);
+            let error = error_with_decision(rules_model::RuleError::AmountTooLarge.into(), &log);
             gw.defer(log);
             return Err(error);
         }
@@ -735,7 +800,7 @@ pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>, Body(made): Body
             gw.claim_user(ctx, &user),
             store::record_transaction(tenant, &transaction_id, &user_id, amount, &currency, ctx.now),
             store::insert_deposit(tenant, &transaction_id, &user_id, amount, &currency, ctx.now, response.to_string()),
-            store::add_to_hour(tenant, &user_id, amount, ctx.now),
+            store::add_to_hour(tenant, &user_id, amount, &currency, ctx.now),
         ];
         if gw.commit(statements).await?.done() {
             return Ok(Some(Created::stored(response).decided(log.decision_id())));
@@ -771,6 +836,7 @@ pub(crate) async fn cancel_limit(gw: &Gateway, ctx: &Ctx<'_>, Path(limit_id): Pa
             same_currency: true,
             status: row.status,
             effective_from: row.effective_from,
+            currency: row.currency.clone(),
         };
         let facts = LimitCancelFacts { now: ctx.now, limit };
         let (decision, log) = gw.decide(&Scope::of(ctx, &user_id), Operation::LimitCancel, &facts, |r, f| r.decide_limit_cancel(f))?;
@@ -822,6 +888,13 @@ pub(crate) async fn cancel_limit(gw: &Gateway, ctx: &Ctx<'_>, Path(limit_id): Pa
             }
         }
     })
+}
+
+/// A deposit in another currency than a limit in force: the limit's currency named.
+fn currency_mismatch(facts: &DepositFacts, window: LimitWindow) -> ApiError {
+    let kept =
+        facts.limits.iter().rev().find(|l| l.window == window && !l.same_currency && l.effective_from <= facts.now).map(|l| l.currency.as_str());
+    ApiError::bad_request("currency_mismatch", format!("the {} limit is kept in {}", window.as_str(), kept.unwrap_or("another currency")))
 }
 
 fn needs_deposits_twice() -> ApiError {

@@ -1,7 +1,7 @@
 //! The limits area's persistence: limits, deposits and their hourly sums.
 //! Every SQL statement of the area is here, behind typed operations.
 
-use rules::{Deposits, LimitStatus, LimitWindow, StoredLimit, WindowTotal};
+use rules_model::{Deposits, LimitStatus, LimitWindow, StoredLimit, WindowTotal};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
@@ -36,6 +36,7 @@ pub(crate) fn limit_rows_from(rows: &[Row], currency: Option<&str>) -> ApiResult
                     same_currency: currency.is_none_or(|c| c == limit_currency),
                     status: LimitStatus::parse(&row.text(4)?).ok_or_else(ApiError::internal)?,
                     effective_from: row.int(5)?,
+                    currency: limit_currency.clone(),
                 },
                 currency: limit_currency,
                 response: row.text(6)?,
@@ -44,8 +45,8 @@ pub(crate) fn limit_rows_from(rows: &[Row], currency: Option<&str>) -> ApiResult
         .collect()
 }
 
-/// A user's deposits since `?3`.
-const DEPOSITS_SQL: &str = "SELECT amount_cents, at FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?3";
+/// A user's deposits since `?3`, each with its currency.
+const DEPOSITS_SQL: &str = "SELECT amount_cents, at, currency FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?3";
 
 /// A user's deposits after `since`.
 pub(crate) async fn deposits_since(store: &dyn Store, tenant_id: &str, user_id: &str, since: i64) -> ApiResult<Deposits> {
@@ -54,10 +55,12 @@ pub(crate) async fn deposits_since(store: &dyn Store, tenant_id: &str, user_id: 
 }
 
 fn deposits_from(rows: &[Row]) -> ApiResult<Deposits> {
-    let mut deposits = Deposits { amount_cents: Vec::with_capacity(rows.len()), at: Vec::with_capacity(rows.len()) };
+    let mut deposits =
+        Deposits { amount_cents: Vec::with_capacity(rows.len()), at: Vec::with_capacity(rows.len()), currency: Vec::with_capacity(rows.len()) };
     for r in rows {
         deposits.amount_cents.push(r.int(0)?);
         deposits.at.push(r.int(1)?);
+        deposits.currency.push(r.text(2)?);
     }
     Ok(deposits)
 }
@@ -65,8 +68,9 @@ fn deposits_from(rows: &[Row]) -> ApiResult<Deposits> {
 /// The hours `deposit_hours` sums deposits by: a storage layout, not a rule.
 const HOUR_SECONDS: i64 = 3_600;
 
-/// The three windows' totals in one statement (daily, weekly, monthly, as
-/// `LimitWindow::ALL`): for window k, `?(3k+3)` its start (deposits after it
+/// The three windows' totals in one statement, one row per currency
+/// deposited in the longest (daily, weekly, monthly, as `LimitWindow::ALL`,
+/// after the currency): for window k, `?(3k+3)` its start (deposits after it
 /// count), `?(3k+4)` the hour the start falls in, `?(3k+5)` the end of that
 /// hour; `?12` the earliest start hour. The whole hours after a window's
 /// start hour come from `deposit_hours` (one range scan serves all three),
@@ -75,12 +79,13 @@ const HOUR_SECONDS: i64 = 3_600;
 /// that a check reads a bounded number of rows. Each total is cut at `?13`,
 /// [`MAX_STORED_INTEGER`]: every hour's sum is bounded by it, a window of many
 /// hours is not, and D1 hands a larger integer back as a double. The cut
-/// changes no decision: no limit is larger.
-const WINDOW_TOTALS_SQL: &str = "SELECT
+/// changes no decision: no limit is larger (nor any limit's worth of a
+/// currency at a reference rate: a rate the rules read is at most 10^18).
+const WINDOW_TOTALS_SQL: &str = "SELECT currency,
    CASE WHEN day_cents > ?13 THEN ?13 ELSE day_cents END, day_first, day_last,
    CASE WHEN week_cents > ?13 THEN ?13 ELSE week_cents END, week_first, week_last,
    CASE WHEN month_cents > ?13 THEN ?13 ELSE month_cents END, month_first, month_last
- FROM (SELECT
+ FROM (SELECT currency,
    CAST(COALESCE(SUM(CASE WHEN in_day THEN amount_cents END), 0) AS BIGINT) AS day_cents,
    MIN(CASE WHEN in_day THEN first_at END) AS day_first, MAX(CASE WHEN in_day THEN last_at END) AS day_last,
    CAST(COALESCE(SUM(CASE WHEN in_week THEN amount_cents END), 0) AS BIGINT) AS week_cents,
@@ -88,12 +93,12 @@ const WINDOW_TOTALS_SQL: &str = "SELECT
    CAST(COALESCE(SUM(CASE WHEN in_month THEN amount_cents END), 0) AS BIGINT) AS month_cents,
    MIN(CASE WHEN in_month THEN first_at END) AS month_first, MAX(CASE WHEN in_month THEN last_at END) AS month_last
  FROM (
-   SELECT amount_cents, first_at, last_at, hour > ?4 AS in_day, hour > ?7 AS in_week, hour > ?10 AS in_month FROM deposit_hours
+   SELECT currency, amount_cents, first_at, last_at, hour > ?4 AS in_day, hour > ?7 AS in_week, hour > ?10 AS in_month FROM deposit_hours
     WHERE tenant_id = ?1 AND external_user_id = ?2 AND hour > ?12
-   UNION ALL SELECT amount_cents, at, at, TRUE, FALSE, FALSE FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?3 AND at < ?5
-   UNION ALL SELECT amount_cents, at, at, FALSE, TRUE, FALSE FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?6 AND at < ?8
-   UNION ALL SELECT amount_cents, at, at, FALSE, FALSE, TRUE FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?9 AND at < ?11
- ) window_deposits) totals";
+   UNION ALL SELECT currency, amount_cents, at, at, TRUE, FALSE, FALSE FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?3 AND at < ?5
+   UNION ALL SELECT currency, amount_cents, at, at, FALSE, TRUE, FALSE FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?6 AND at < ?8
+   UNION ALL SELECT currency, amount_cents, at, at, FALSE, FALSE, TRUE FROM deposits WHERE tenant_id = ?1 AND external_user_id = ?2 AND at > ?9 AND at < ?11
+ ) window_deposits GROUP BY currency) totals ORDER BY currency";
 
 // `WINDOW_TOTALS_SQL` has three windows' columns and parameters.
 const _: () = assert!(LimitWindow::ALL.len() == 3);
@@ -113,23 +118,29 @@ pub(crate) fn read_window_totals(tenant_id: &str, user_id: &str, starts: [i64; 3
     Read::new(WINDOW_TOTALS_SQL, params)
 }
 
-/// The totals of [`read_window_totals`]' one row, in `LimitWindow::ALL`'s order.
+/// The totals of [`read_window_totals`]' rows: each currency's, in
+/// `LimitWindow::ALL`'s order, leaving out the windows it has no deposit in
+/// (a window without a total spent nothing).
 pub(crate) fn window_totals_from(rows: &[Row]) -> ApiResult<Vec<WindowTotal>> {
-    // Every window or none: a window missing would read as nothing spent.
-    let row = rows.first().ok_or_else(ApiError::internal)?;
-    LimitWindow::ALL
-        .iter()
-        .enumerate()
-        .map(|(k, window)| {
-            let column = 3 * k;
-            Ok(WindowTotal {
+    let mut totals = Vec::with_capacity(rows.len() * LimitWindow::ALL.len());
+    for row in rows {
+        let currency = row.text(0)?;
+        for (k, window) in LimitWindow::ALL.iter().enumerate() {
+            let column = 1 + 3 * k;
+            let oldest_at = row.opt_int(column + 1)?;
+            if oldest_at.is_none() {
+                continue;
+            }
+            totals.push(WindowTotal {
                 window: *window,
                 spent_cents: row.int(column)?,
-                oldest_at: row.opt_int(column + 1)?,
+                oldest_at,
                 newest_at: row.opt_int(column + 2)?,
-            })
-        })
-        .collect()
+                currency: currency.clone(),
+            });
+        }
+    }
+    Ok(totals)
 }
 
 /// A new limit row.
@@ -248,11 +259,11 @@ pub(crate) fn record_transaction(tenant_id: &str, transaction_id: &str, user_id:
     )
 }
 
-/// The sum of a user's deposits in the hour `at` falls in (no row: nothing yet).
-pub(crate) fn read_hour_sum(tenant_id: &str, user_id: &str, at: i64) -> Read {
+/// The sum of a user's deposits in `currency` in the hour `at` falls in (no row: nothing yet).
+pub(crate) fn read_hour_sum(tenant_id: &str, user_id: &str, currency: &str, at: i64) -> Read {
     Read::new(
-        "SELECT amount_cents FROM deposit_hours WHERE tenant_id = ?1 AND external_user_id = ?2 AND hour = ?3",
-        vec![tenant_id.into(), user_id.into(), at.div_euclid(HOUR_SECONDS).into()],
+        "SELECT amount_cents FROM deposit_hours WHERE tenant_id = ?1 AND external_user_id = ?2 AND hour = ?3 AND currency = ?4",
+        vec![tenant_id.into(), user_id.into(), at.div_euclid(HOUR_SECONDS).into(), currency.into()],
     )
 }
 
@@ -275,14 +286,14 @@ pub(crate) fn insert_deposit(
     )
 }
 
-/// Adds a deposit to its hour's sum, in the deposit's batch.
-pub(crate) fn add_to_hour(tenant_id: &str, user_id: &str, amount_cents: i64, at: i64) -> Stmt {
+/// Adds a deposit to its hour's sum of its currency, in the deposit's batch.
+pub(crate) fn add_to_hour(tenant_id: &str, user_id: &str, amount_cents: i64, currency: &str, at: i64) -> Stmt {
     Stmt::new(
-        "INSERT INTO deposit_hours (tenant_id, external_user_id, hour, amount_cents, first_at, last_at) VALUES (?1, ?2, ?3, ?4, ?5, ?5)
-         ON CONFLICT (tenant_id, external_user_id, hour) DO UPDATE SET amount_cents = deposit_hours.amount_cents + excluded.amount_cents,
+        "INSERT INTO deposit_hours (tenant_id, external_user_id, hour, currency, amount_cents, first_at, last_at) VALUES (?1, ?2, ?3, ?6, ?4, ?5, ?5)
+         ON CONFLICT (tenant_id, external_user_id, hour, currency) DO UPDATE SET amount_cents = deposit_hours.amount_cents + excluded.amount_cents,
            first_at = CASE WHEN excluded.first_at < deposit_hours.first_at THEN excluded.first_at ELSE deposit_hours.first_at END,
            last_at = CASE WHEN excluded.last_at > deposit_hours.last_at THEN excluded.last_at ELSE deposit_hours.last_at END",
-        vec![tenant_id.into(), user_id.into(), at.div_euclid(HOUR_SECONDS).into(), amount_cents.into(), at.into()],
+        vec![tenant_id.into(), user_id.into(), at.div_euclid(HOUR_SECONDS).into(), amount_cents.into(), at.into(), currency.into()],
     )
 }
 

@@ -13,7 +13,7 @@ pub(crate) mod store;
 
 use std::collections::HashMap;
 
-use rules::{ListCandidate, NameQuery, ScreenedSource, ScreeningScope};
+use rules_model::{ListCandidate, NameQuery, ScreenedSource, ScreeningScope};
 use serde::Serialize;
 use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
@@ -471,10 +471,7 @@ async fn candidates_up_to(
     if lists.is_empty() {
         return Ok((Vec::new(), sources));
     }
-    let mut keys = gw.rules.query_keys(name)?;
-    if !whole_name {
-        keys.retain(|k| !rules::matching::is_whole_name_key(k));
-    }
+    let keys = gw.rules.query_keys(name, whole_name)?;
     // The store ranks the entries by shared keys, KEYS_PER_READ keys a statement.
     let mut reads = Vec::new();
     let mut read_list = Vec::new();
@@ -841,7 +838,7 @@ fn entry_fingerprint(entry: &ListEntry) -> String {
     let mut canonical = json!([entry.entity_id, entry.kind.as_str(), entry.names, entry.dates_of_birth, entry.nationalities, entry.programs]);
     // A sanction's fingerprint is what it was before entries had topics, so
     // that the upgrade re-screens nobody.
-    if entry.topic != rules::EntryTopic::Sanction {
+    if entry.topic != rules_model::EntryTopic::Sanction {
         if let Some(fields) = canonical.as_array_mut() {
             fields.push(json!(entry.topic.as_str()));
         }

@@ -5,7 +5,7 @@
 //! format, or reads as nothing, is an error: nothing is replaced.
 
 use quick_xml::events::Event;
-use rules::{EntryKind, EntryTopic};
+use rules_model::{EntryKind, EntryTopic};
 
 use super::countries::country_code;
 

@@ -2,7 +2,7 @@
 //! chunks, entries and their index keys, the re-screen cursor and the
 //! refresh schedule. Every SQL statement of the area is here.
 
-use rules::{EntryKind, EntryTopic, ListCandidate, ScreeningScope};
+use rules_model::{EntryKind, EntryTopic, ListCandidate, ScreeningScope};
 use serde_json::{json, Value as Json};
 
 use super::{ListEntry, ListFormat};

@@ -49,8 +49,6 @@ pub struct OperationDoc {
     pub description: Option<String>,
     /// query parameters, in order
     pub query: Vec<Json>,
-    /// takes an `Idempotency-Key`
-    pub idempotent: bool,
     /// the `requestBody` object
     pub request: Option<Json>,
     /// the success responses by status, without their headers
@@ -100,15 +98,6 @@ impl OperationDoc {
         self
     }
 
-    /// Takes an `Idempotency-Key`, and so may answer 409 (`idempotency_key_reused`, `idempotency_key_in_use`).
-    pub fn idempotent(mut self) -> Self {
-        self.idempotent = true;
-        if !self.errors.contains(&409) {
-            self.errors.push(409);
-        }
-        self
-    }
-
     /// Query parameters from `P`'s fields; an absent parameter is not a
     /// null one, so an `Option` field's schema is its inner type's. `P` is
     /// the typed query its handler reads ([`crate::input::Query::parse_into`]),
@@ -132,8 +121,19 @@ impl OperationDoc {
     }
 
     /// A response of type `T`.
+    /// A success response with a `T`. An object body is a named component,
+    /// shared by every response of its type (a replay's 200 and its 201,
+    /// the routes answering the same shape): generators emit its model once.
     pub fn responds<T: ToSchema>(mut self, status: u16, description: &str) -> Self {
         let schema = self.schema_of::<T>();
+        let schema = match schema.get("properties") {
+            Some(_) => {
+                let name = T::name().into_owned();
+                self.schemas.push((name.clone(), schema));
+                json!({ "$ref": format!("#/components/schemas/{name}") })
+            }
+            None => schema,
+        };
         self.responses.push((status, json!({ "description": description, "content": { "application/json": { "schema": schema } } })));
         self
     }

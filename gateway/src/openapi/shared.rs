@@ -37,26 +37,26 @@ shared_schema!(
 
 shared_schema!(
     /// An amount in minor units, as every amount field takes it.
-    Cents => from_json(json!({ "type": "integer", "minimum": 1, "maximum": crate::input::max_cents(), "description": "a positive amount in minor currency units" }))
+    Cents => from_json(json!({ "type": "integer", "minimum": 1, "maximum": crate::input::money::max_cents(), "description": "a positive amount in minor currency units" }))
 );
 
 shared_schema!(
     /// A currency code.
     Currency => from_json(json!({
         "type": "string",
-        "enum": crate::input::currency_codes(),
+        "enum": crate::input::money::currency_codes(),
         "description": "an ISO 4217 currency code such as USD; amounts are in its minor units (JPY has none, BHD three)"
     }))
 );
 
 shared_schema!(
     /// An exclusion's length.
-    Duration => names("how long an exclusion lasts", rules::ExclusionDuration::ALL.iter().map(|d| d.as_str()))
+    Duration => names("how long an exclusion lasts", rules_model::ExclusionDuration::ALL.iter().map(|d| d.as_str()))
 );
 
 shared_schema!(
     /// A deposit limit's window.
-    LimitType => from_json(json!({ "type": "string", "enum": rules::LimitWindow::ALL.iter().map(|w| w.as_str()).collect::<Vec<_>>() }))
+    LimitType => from_json(json!({ "type": "string", "enum": rules_model::LimitWindow::ALL.iter().map(|w| w.as_str()).collect::<Vec<_>>() }))
 );
 
 shared_schema!(
@@ -70,48 +70,48 @@ shared_schema!(
 );
 
 shared_schema!(
-    /// A jurisdiction profile of the rules component, as `rules::JurisdictionProfile` serialises.
+    /// A jurisdiction profile of the rules component, as `rules_model::JurisdictionProfile` serialises.
     JurisdictionProfile => from_json(json!({"type": "object", "properties": {"name": {"type": "string"}, "regulator": {"type": "string"}, "increase_cooloffs": {"type": "array", "description": "a limit increase up to `up_to_multiple` times the limit in force (every increase when null) waits `cooloff_seconds`; decreases take effect at once", "items": {"type": "object", "properties": {"up_to_multiple": {"type": ["integer", "null"], "minimum": 1}, "cooloff_seconds": {"type": "integer", "minimum": 0}}, "required": ["cooloff_seconds", "up_to_multiple"]}}, "aml": {"type": "object", "description": "the AML monitoring parameters: thresholds in minor units of `currency`, windows in seconds, percentages, the CDD tier and the filing deadlines (see `decide-aml`)"}}, "required": ["aml", "increase_cooloffs", "name", "regulator"]}))
 );
 
 shared_schema!(
     /// A tenant's environment.
-    Environment => names("a tenant's environment", rules::Environment::ALL.iter().map(|e| e.as_str()))
+    Environment => names("a tenant's environment", rules_model::Environment::ALL.iter().map(|e| e.as_str()))
 );
 
 shared_schema!(
     /// The name of a rules decision.
-    OperationName => names("the rules decision: one per exported call of the component", rules::Operation::ALL.iter().map(|o| o.as_str()))
+    OperationName => names("the rules decision: one per exported call of the component", rules_model::Operation::ALL.iter().map(|o| o.as_str()))
 );
 
 shared_schema!(
     /// A user's screening status.
-    SanctionsStatus => names("a user's screening status", rules::SanctionsStatus::ALL.iter().map(|s| s.as_str()))
+    SanctionsStatus => names("a user's screening status", rules_model::SanctionsStatus::ALL.iter().map(|s| s.as_str()))
 );
 
 shared_schema!(
     /// A sanctions case's status.
-    CaseStatus => names("a sanctions case's status", rules::CaseStatus::ALL.iter().map(|s| s.as_str()))
+    CaseStatus => names("a sanctions case's status", rules_model::CaseStatus::ALL.iter().map(|s| s.as_str()))
 );
 
 shared_schema!(
     /// What a case asks of the compliance team.
     CaseKind => names(
         "a sanctions hit (transactions held until decided) or enhanced due diligence on a PEP or adverse-media match (nothing held)",
-        rules::CaseKind::ALL.iter().map(|s| s.as_str())
+        rules_model::CaseKind::ALL.iter().map(|s| s.as_str())
     )
 );
 
 shared_schema!(
     /// Why a list entry is listed.
-    EntryTopic => names("why a list entry is listed: a sanction, a PEP, or adverse media", rules::EntryTopic::ALL.iter().map(|s| s.as_str()))
+    EntryTopic => names("why a list entry is listed: a sanction, a PEP, or adverse media", rules_model::EntryTopic::ALL.iter().map(|s| s.as_str()))
 );
 
 shared_schema!(
     /// Which reading of a screened name scored.
     NameReading => names(
         "which reading of the screened name scored: as written; split where punctuation, an odd space or a syllable parts a word; look-alike letters read as the Latin they look like; or transliterated from a script the lists are not read in (to check against the identity document)",
-        rules::NameReading::ALL.iter().map(|s| s.as_str())
+        rules_model::NameReading::ALL.iter().map(|s| s.as_str())
     )
 );
 
@@ -119,41 +119,41 @@ shared_schema!(
     /// The spelling two name parts were compared in.
     Spelling => names(
         "the spelling two name parts were compared in: as written, or through a romanization table (Cyrillic in English, German or French transcription; Korean; Arabic; consonants only, for a name read from Arabic or Hebrew script)",
-        rules::Spelling::ALL.iter().map(|s| s.as_str())
+        rules_model::Spelling::ALL.iter().map(|s| s.as_str())
     )
 );
 
 shared_schema!(
     /// A reviewer's decision on a case.
-    ReviewAction => names("dismiss (a false positive) or confirm", rules::ReviewAction::ALL.iter().map(|s| s.as_str()))
+    ReviewAction => names("dismiss (a false positive) or confirm", rules_model::ReviewAction::ALL.iter().map(|s| s.as_str()))
 );
 
 shared_schema!(
     /// A KYC tier.
-    Tier => names("a KYC tier, keyed to lifetime withdrawals", rules::KycTier::ALL.iter().map(|t| t.as_str()))
+    Tier => names("a KYC tier, keyed to lifetime withdrawals", rules_model::KycTier::ALL.iter().map(|t| t.as_str()))
 );
 
 shared_schema!(
     /// A verification check's status.
-    KycStatus => names("a verification check's status", rules::KycStatus::ALL.iter().map(|s| s.as_str()))
+    KycStatus => names("a verification check's status", rules_model::KycStatus::ALL.iter().map(|s| s.as_str()))
 );
 
 shared_schema!(
     /// Why a check awaiting review was escalated to a person.
     KycEscalation => names(
         "why a check awaiting review needs a person: the vendor asked the user to resubmit, or it is past the review target",
-        rules::KycEscalation::ALL.iter().map(|s| s.as_str())
+        rules_model::KycEscalation::ALL.iter().map(|s| s.as_str())
     )
 );
 
 shared_schema!(
     /// What a verification asks of the user.
-    KycDocument => names("what a verification asks of the user", rules::KycDocument::ALL.iter().map(|d| d.as_str()))
+    KycDocument => names("what a verification asks of the user", rules_model::KycDocument::ALL.iter().map(|d| d.as_str()))
 );
 
 shared_schema!(
     /// Where a withdrawal stands.
-    WithdrawalStatus => names("where a withdrawal stands", rules::WithdrawalStatus::ALL.iter().map(|s| s.as_str()))
+    WithdrawalStatus => names("where a withdrawal stands", rules_model::WithdrawalStatus::ALL.iter().map(|s| s.as_str()))
 );
 
 shared_schema!(

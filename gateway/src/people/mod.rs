@@ -454,8 +454,8 @@ pub(crate) struct SignInRequest {
 
 impl SignInRequest {
     /// The body of the public sign-in (which reads its request itself).
-    fn parse(body: &[u8]) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn parse(body: &[u8], rules: &dyn crate::ports::Rules) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, rules)?;
         let environment_text = f.code("environment");
         let email = f.text("email");
         let password = f.text("password");
@@ -498,8 +498,8 @@ pub(crate) struct PasswordChange {
 }
 
 impl FromBody for PasswordChange {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let password = f.text("password");
         let new_password = f.text("new_password");
         let length = new_password.chars().count();
@@ -532,7 +532,6 @@ pub(crate) fn sign_out_doc() -> OperationDoc {
 
 pub(crate) fn change_password_doc() -> OperationDoc {
     OperationDoc::new("admin", "change one's own password (required after the one-time password; the current password is asked)")
-        .idempotent()
         .answers("changed")
         .errors(&[422])
 }
@@ -542,7 +541,7 @@ pub(crate) async fn sign_in_handler(gw: &Gateway, request: &http::Request<Vec<u8
     if !crate::input::is_json(request.headers()) {
         return Err(ApiError::new(415, "unsupported_media_type", "request bodies must be sent as application/json"));
     }
-    let SignInRequest { environment, email, password, totp: code } = SignInRequest::parse(request.body())?;
+    let SignInRequest { environment, email, password, totp: code } = SignInRequest::parse(request.body(), gw.rules.as_ref())?;
     // A source that keeps failing is refused unread, as with bad keys; its failures count.
     let failing = crate::input::failure_source(request);
     gw.refuse_failing_source(failing.as_deref()).await?;
@@ -646,8 +645,8 @@ pub(crate) struct NewPerson {
 }
 
 impl FromBody for NewPerson {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let email = f.text("email");
         let role_text = f.code("role");
         f.finish()?;
@@ -716,8 +715,8 @@ pub(crate) struct TotpReset {
 }
 
 impl FromBody for TotpReset {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let password = f.text("password");
         let totp = f.text("totp");
         f.finish()?;

@@ -117,14 +117,15 @@ impl Gateway {
             return Err(error);
         }
         router::check_access(&route, &caller)?;
-        let query = Query::parse(request.uri().query())?;
+        let query = Query::parse(request.uri().query(), self.rules.as_ref())?;
         // an answer holding a secret (a key, a password, a TOTP or signing
         // secret: stored only hashed or sealed) is never kept for a replay; a
         // check and an AML event read their key with their facts and keep it
-        // only in the batch of an answer that commits (a breach, the event)
-        let in_own_batch = matches!(route, router::Route::LimitCheck | router::Route::AmlEvent);
-        let answers_secrets = route.answers_secrets();
-        let reservation = match request.method() == http::Method::POST && !answers_secrets && !in_own_batch {
+        // only in the batch of an answer that commits (a breach, the event,
+        // a counted withdrawal)
+        let keyed = route.takes_idempotency_key();
+        let in_own_batch = keyed && matches!(route, router::Route::LimitCheck | router::Route::AmlEvent | router::Route::KycStart);
+        let reservation = match keyed && !in_own_batch {
             true => self.reserve_idempotency(&caller, request).await?,
             false => None,
         };

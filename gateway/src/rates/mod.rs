@@ -1,8 +1,10 @@
 //! Reference exchange rates for AML monitoring: imported like a list, each
 //! import a version named by its SHA-256; the newest version of an
 //! environment converts every event in another currency than the profile's
-//! (the conversion itself is the rules'). The rate an evaluation used is a
-//! fact of its decision, so the decision replays from the log alone.
+//! (the conversion itself is the rules'), and every deposit in another
+//! currency than a deposit limit's (`crate::limits`, the check's day). The
+//! rate an evaluation used is a fact of its decision, so the decision
+//! replays from the log alone.
 //!
 //! The file is CSV, UTF-8, with this header and one rate a line:
 //!
@@ -60,7 +62,7 @@ fn decimal(text: &str) -> Option<(i64, u32)> {
     if whole.is_empty() || !digits(whole) || !digits(fraction) || (text.contains('.') && fraction.is_empty()) {
         return None;
     }
-    let scale = u32::try_from(fraction.len()).ok().filter(|s| *s <= rules::MAX_RATE_DIGITS)?;
+    let scale = u32::try_from(fraction.len()).ok().filter(|s| *s <= rules_model::MAX_RATE_DIGITS)?;
     let units: i64 = format!("{whole}{fraction}").parse().ok()?;
     (units > 0).then_some((units, scale))
 }
@@ -169,8 +171,8 @@ impl Gateway {
 
 /// The rate an event in `currency` takes under a profile in `per_unit_of`,
 /// as the rules read it: with both currencies' exponents.
-pub(crate) fn rate_fact(row: store::RateRow, currency: &str, per_unit_of: &str) -> Option<rules::AmlRate> {
-    Some(rules::AmlRate {
+pub(crate) fn rate_fact(row: store::RateRow, currency: &str, per_unit_of: &str) -> Option<rules_model::AmlRate> {
+    Some(rules_model::AmlRate {
         version: row.version,
         date: row.date,
         currency: currency.to_string(),

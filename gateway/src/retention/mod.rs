@@ -85,40 +85,65 @@ pub struct Cutoffs {
     pub staged_chunks: i64,
 }
 
-/// Tables no sweep prunes, each with why it cannot grow without bound: by
-/// people and their requests, never by traffic alone. A table in the schema
-/// that is neither here nor pruned fails `every_table_is_pruned_or_declared_bounded`.
-pub const BOUNDED_BY_CONSTRUCTION: &[(&str, &str)] = &[
-    ("schema_versions", "one row per schema version"),
-    ("counters", "a fixed set of named sequences"),
-    ("tenants", "one per operator, created by an admin"),
-    ("api_keys", "the keys admins create for tenants and themselves"),
-    ("users", "one per player of a tenant"),
-    ("sanctions_cases", "a player's screening cases: one open at a time, each closed by a person"),
-    ("dismissed_matches", "matches a person dismissed for a player"),
-    ("kyc_checks", "a player's checks: one open at a time"),
-    ("exclusions", "a player's exclusions, lengthened never duplicated; a self-exclusion's record outlives it"),
-    ("regulator_claims", "one per identifier the regulator's list excludes"),
-    ("exclusion_snapshots", "one per environment and day"),
-    ("deposit_limits", "three windows a player, each with at most one pending change"),
-    ("webhooks", "capped per tenant"),
-    ("sanctions_lists", "one per imported list version; superseded versions are deleted with their entries"),
-    ("sanctions_entries", "the entries of the list versions kept (an import replaces its source's)"),
-    ("sanctions_keys", "the index keys of the entries kept"),
-    ("list_refreshes", "one per configured list source"),
-    ("console_accounts", "one per member of the compliance team"),
-    ("case_work", "one per case"),
-    ("case_events", "a case's file: assignments, comments and proposals by people"),
-    ("aml_cases", "one open per player; each closed by people"),
-    ("aml_alerts", "at most one per typology, player and the typology's window"),
-    ("aml_deposit_classes", "a player's deposits by size class: at most 256 rows a player"),
-    ("aml_rate_versions", "one per rates file an admin imports"),
-    ("aml_rates", "the rows of the rates files admins import"),
-    ("aml_filings", "regulator filings a person drafts from a case or CTR candidate; record class AML events, alerts, cases and filings"),
-    ("filing_settings", "one per tenant, set by an admin"),
-    ("erasures", "one per player: a second request answers the first job"),
-    ("replication_heartbeat", "one row: the latest beat"),
-];
+/// Why a table no sweep prunes cannot grow with traffic alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    /// a fixed set of rows, or one row a day
+    Fixed,
+    /// what admins and operators configure (tenants, keys, webhooks, settings)
+    Configured,
+    /// what the versions of imported lists and files hold (replaced by the next import)
+    Imported,
+    /// one act of a person of the compliance team a row
+    ByPeople,
+    /// one row a player (the erasure redacts it in place)
+    OnePerPlayer,
+    /// a player's records of a retention class, each made by the player's
+    /// own act (a withdrawal past its tier, a limit change, an exclusion)
+    /// and kept as the law keeps the class: the erasure reaches the table
+    /// on the class's date (`every_player_record_is_reached_by_the_erasure`)
+    PlayerRecord(rules_model::jurisdictions::RecordClass),
+}
+
+/// Tables no sweep prunes, each with its [`Bound`] and why. A table in the
+/// schema that is neither here nor pruned fails `every_table_is_pruned_or_declared_bounded`.
+pub const BOUNDED_BY_CONSTRUCTION: &[(&str, Bound, &str)] = {
+    use rules_model::jurisdictions::RecordClass::{AmlRecords, Exclusions, IdentityScreening, KycChecks, LimitChanges};
+    use Bound::*;
+    &[
+        ("schema_versions", Fixed, "one row per schema version"),
+        ("counters", Fixed, "a fixed set of named sequences"),
+        ("replication_heartbeat", Fixed, "one row: the latest beat"),
+        ("exclusion_snapshots", Fixed, "one per environment and day"),
+        ("tenants", Configured, "one per operator, created by an admin"),
+        ("api_keys", Configured, "the keys admins create for tenants and themselves"),
+        ("webhooks", Configured, "capped per tenant"),
+        ("list_refreshes", Configured, "one per configured list source"),
+        ("filing_settings", Configured, "one per tenant, set by an admin"),
+        ("register_settings", Configured, "one per tenant and national register, set by an admin"),
+        ("console_accounts", ByPeople, "one per member of the compliance team"),
+        ("aml_filings", ByPeople, "regulator filings a person drafts from a case or CTR candidate; redacted by the erasure on the AML class's date"),
+        ("dismissed_matches", ByPeople, "matches a person dismissed for a player"),
+        ("sanctions_lists", Imported, "one per imported list version; superseded versions are deleted with their entries"),
+        ("sanctions_entries", Imported, "the entries of the list versions kept (an import replaces its source's)"),
+        ("sanctions_keys", Imported, "the index keys of the entries kept"),
+        ("regulator_claims", Imported, "one per identifier the regulator's list excludes"),
+        ("aml_rate_versions", Imported, "one per rates file an admin imports"),
+        ("aml_rates", Imported, "the rows of the rates files admins import"),
+        ("users", OnePerPlayer, "one per player of a tenant"),
+        ("erasures", OnePerPlayer, "one per player: a second request answers the first job"),
+        (
+            "sanctions_cases",
+            PlayerRecord(IdentityScreening),
+            "a player's screening cases: one open at a time, a new one only when a screening matches anew",
+        ),
+        ("kyc_checks", PlayerRecord(KycChecks), "a player's checks, one open at a time, each begun by a withdrawal past the verified tier"),
+        ("exclusions", PlayerRecord(Exclusions), "a player's exclusions, lengthened never duplicated; an ended one is redacted at its date"),
+        ("deposit_limits", PlayerRecord(LimitChanges), "a row per limit change the player asks for: the history the limit-changes class keeps"),
+        ("aml_deposit_classes", PlayerRecord(AmlRecords), "a player's deposits by size class: at most 256 rows a player"),
+        ("register_players", PlayerRecord(Exclusions), "one per player and national register: its latest answer and the code it gave"),
+    ]
+};
 
 /// Stored running sums (`col = col + …`) that do not saturate in their SQL,
 /// each with its bound: (the store file, the column, why it stays within
@@ -196,19 +221,7 @@ impl Gateway {
         if self.config.retention.aml_record_days.is_some() {
             return Vec::new();
         }
-        self.rules
-            .jurisdictions()
-            .into_iter()
-            .filter_map(|p| {
-                let table = rules::jurisdictions::retention_table(&p.name);
-                let rule = table.rule(rules::jurisdictions::RecordClass::AmlRecords)?;
-                let period = match rule.from {
-                    rules::jurisdictions::RetentionStart::Record => Some(rule.keep_seconds),
-                    _ => rule.record_cap_seconds,
-                }?;
-                Some(RecordCutoff { jurisdiction: p.name, cutoff: now.saturating_sub(period) })
-            })
-            .collect()
+        self.profile_cutoffs(now, |c| c.records_before)
     }
 
     /// Each profile's cutoff for its tenants' ended exclusions, from its
@@ -217,15 +230,21 @@ impl Gateway {
     /// six years, GlüStV § 23; NL: at its end, Cruks). An erasure job redacts
     /// the same rows of its player on the same date.
     pub fn exclusion_cutoffs(&self, now: i64) -> Vec<RecordCutoff> {
-        use rules::jurisdictions::{RecordClass, RetentionStart};
+        self.profile_cutoffs(now, |c| c.ended_exclusions_before)
+    }
+
+    /// One cutoff of each profile, as the rules date it; a profile the rules
+    /// fail to date is left for the next round (kept, never pruned early).
+    fn profile_cutoffs(&self, now: i64, pick: impl Fn(&rules_model::RetentionCutoffs) -> Option<i64>) -> Vec<RecordCutoff> {
         self.rules
             .jurisdictions()
             .into_iter()
-            .filter_map(|p| {
-                let table = rules::jurisdictions::retention_table(&p.name);
-                let rule = table.rule(RecordClass::Exclusions)?;
-                let ends = rule.then_delete && rule.from == RetentionStart::RecordEnd;
-                ends.then(|| RecordCutoff { jurisdiction: p.name, cutoff: now.saturating_sub(rule.keep_seconds) })
+            .filter_map(|p| match crate::erasure::cutoffs_of(self, &p.name, now) {
+                Ok(c) => pick(&c).map(|cutoff| RecordCutoff { jurisdiction: p.name, cutoff }),
+                Err(e) => {
+                    tracing::warn!(jurisdiction = %p.name, error = %e, "retention cutoffs not dated");
+                    None
+                }
             })
             .collect()
     }
@@ -261,7 +280,7 @@ impl Gateway {
             }
             let mut left = expired.min(batch);
             swept.rows += left;
-            swept.more |= expired > batch;
+            swept.more |= expired > batch || probes.get(index).is_some_and(|p| p.unlocks);
             while left > 0 {
                 let delete =
                     if left >= chunk { chunks.get(index).map(|p| p.delete.clone()) } else { at(left).into_iter().nth(index).map(|p| p.delete) };
@@ -304,8 +323,40 @@ mod tests {
     }
 
     /// Tables neither pruned nor declared bounded.
-    fn unaccounted(tables: &BTreeSet<String>, pruned: &BTreeSet<&str>, bounded: &[(&str, &str)]) -> Vec<String> {
-        tables.iter().filter(|t| !pruned.contains(t.as_str()) && !bounded.iter().any(|(b, why)| b == t && !why.is_empty())).cloned().collect()
+    fn unaccounted(tables: &BTreeSet<String>, pruned: &BTreeSet<&str>, bounded: &[(&str, Bound, &str)]) -> Vec<String> {
+        tables.iter().filter(|t| !pruned.contains(t.as_str()) && !bounded.iter().any(|(b, _, why)| b == t && !why.is_empty())).cloned().collect()
+    }
+
+    /// The tables a source writes to by `DELETE FROM` or `UPDATE`.
+    fn written_tables(source: &str) -> BTreeSet<String> {
+        let flat = source.split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut found = BTreeSet::new();
+        for verb in [concat!("DELETE", " FROM "), concat!("UPD", "ATE ")] {
+            for (i, _) in flat.match_indices(verb) {
+                let table: String = flat[i + verb.len()..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                found.insert(table);
+            }
+        }
+        found
+    }
+
+    /// A table declared a player's record is reached by the erasure (it
+    /// deletes or redacts the player's rows), so its rows last only as
+    /// long as their class; the twin: a planted record table is caught.
+    #[test]
+    fn every_player_record_is_reached_by_the_erasure() {
+        let erasure = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/erasure/store.rs")).unwrap();
+        let reached = written_tables(&erasure);
+        let unreached = |bounded: &[(&str, Bound, &str)]| -> Vec<String> {
+            bounded
+                .iter()
+                .filter(|(table, bound, _)| matches!(bound, Bound::PlayerRecord(_)) && !reached.contains(*table))
+                .map(|(table, ..)| table.to_string())
+                .collect()
+        };
+        assert_eq!(unreached(BOUNDED_BY_CONSTRUCTION), Vec::<String>::new(), "a player's records the erasure never reaches");
+        let planted = [("planted_player_log", Bound::PlayerRecord(rules_model::jurisdictions::RecordClass::AmlRecords), "planted")];
+        assert_eq!(unreached(&planted), ["planted_player_log"]);
     }
 
     fn pruned_tables() -> BTreeSet<&'static str> {
@@ -338,7 +389,7 @@ mod tests {
         let pruned = pruned_tables();
         assert_eq!(unaccounted(&tables, &pruned, BOUNDED_BY_CONSTRUCTION), Vec::<String>::new(), "neither pruned nor declared bounded");
         // nothing declared bounded is pruned too, or named and gone
-        for (table, _) in BOUNDED_BY_CONSTRUCTION {
+        for (table, ..) in BOUNDED_BY_CONSTRUCTION {
             assert!(tables.contains(*table) && !pruned.contains(table), "{table}: declared bounded, but pruned or not in the schema");
         }
         // the planted twin: a new table that grows with traffic is caught

@@ -13,16 +13,19 @@ pub struct Prune {
     pub probe: Read,
     /// at most a batch of them deleted
     pub delete: Stmt,
+    /// whether deleting its rows may expire rows of a later prune (a case's
+    /// alerts before its file, its file before the case): another round then
+    pub unlocks: bool,
 }
 
 fn prune(table: &'static str, (probe, delete): (&'static str, &'static str), params: impl Fn(i64) -> Vec<Value>, batch: i64) -> Prune {
-    Prune { table, probe: Read::new(probe, params(batch.saturating_add(1))), delete: Stmt::new(delete, params(batch)) }
+    Prune { table, probe: Read::new(probe, params(batch.saturating_add(1))), delete: Stmt::new(delete, params(batch)), unlocks: false }
 }
 
 /// A table's probe and delete: `$cond` (in parts) selects its expired rows,
 /// `$key` is its key's columns; ?2 is the limit.
 macro_rules! expired {
-    ($table:literal, $key:literal, $($cond:literal),+) => {
+    ($table:literal, $key:literal, $($cond:expr),+) => {
         (
             concat!("SELECT COUNT(*) FROM (SELECT 1 FROM ", $table, " WHERE ", $($cond),+, " LIMIT ?2) AS expired"),
             concat!("DELETE FROM ", $table, " WHERE (", $key, ") IN (SELECT ", $key, " FROM ", $table, " WHERE ", $($cond),+, " LIMIT ?2)"),
@@ -63,7 +66,7 @@ pub fn prunes(c: &Cutoffs, batch: i64) -> Vec<Prune> {
         prune("deposits", expired!("deposits", "tenant_id, transaction_id", "at < ?1"), at(c.deposits), batch),
         // a deposit's natural key outlives it: kept the record-keeping period, so a retry never counts twice
         prune("deposit_transactions", expired!("deposit_transactions", "tenant_id, transaction_id", "committed_at < ?1"), at(c.aml_records), batch),
-        prune("deposit_hours", expired!("deposit_hours", "tenant_id, external_user_id, hour", "hour < ?1"), at(c.deposits.div_euclid(3_600)), batch),
+        prune("deposit_hours", expired!("deposit_hours", "tenant_id, external_user_id, hour, currency", "hour < ?1"), at(c.deposits.div_euclid(3_600)), batch),
         // a player's audit rows go with the player (the erasure's audit-log class), or at a period configured for all
         prune(
             "audit_log",
@@ -107,11 +110,15 @@ pub fn prunes(c: &Cutoffs, batch: i64) -> Vec<Prune> {
         ),
         prune("aml_events", expired!("aml_events", "tenant_id, transaction_id", "received_at < ?1"), at(c.aml_records), batch),
         prune("aml_pairs", expired!("aml_pairs", "tenant_id, from_user_id, to_user_id", "last_at < ?1"), at(c.aml_records), batch),
+    ]
+    .into_iter()
+    .chain(case_prunes(&at(c.aml_records), false, batch))
+    .chain([
         // a held withdrawal waits for its check, however old
         prune(
             "withdrawals",
             expired!("withdrawals", "withdrawal_id", "updated_at < ?1 AND status <> ?3"),
-            |limit| vec![c.aml_records.into(), limit.into(), rules::WithdrawalStatus::Held.as_str().into()],
+            |limit| vec![c.aml_records.into(), limit.into(), rules_model::WithdrawalStatus::Held.as_str().into()],
             batch,
         ),
         prune(
@@ -123,6 +130,69 @@ pub fn prunes(c: &Cutoffs, batch: i64) -> Vec<Prune> {
         prune("aml_instruments", expired!("aml_instruments", "tenant_id, external_user_id, instrument", "last_seen_at < ?1"), at(c.aml_state), batch),
         prune("aml_alerted", expired!("aml_alerted", "tenant_id, external_user_id, typology", "at < ?1"), at(c.aml_state), batch),
         prune("aml_shadow_disagreements", expired!("aml_shadow_disagreements", "disagreement_id", "at < ?1"), at(c.shadow), batch),
+    ])
+    .collect()
+}
+
+/// A closed AML case past the cutoff (?1) that no filing rests on, `$c` its alias.
+macro_rules! expired_case {
+    ($c:literal) => {
+        concat!(
+            $c,
+            ".open_key IS NULL AND ",
+            $c,
+            ".closed_at IS NOT NULL AND ",
+            $c,
+            ".closed_at < ?1 AND NOT EXISTS (SELECT 1 FROM aml_filings f WHERE f.case_id = ",
+            $c,
+            ".case_id)"
+        )
+    };
+}
+
+/// The cases of [`expired_case!`] in `$scope` (`""`, or a profile's tenants) that also meet `$also`.
+macro_rules! of_expired_cases {
+    ($scope:literal, $also:literal) => {
+        concat!("case_id IN (SELECT c.case_id FROM aml_cases c WHERE ", expired_case!("c"), $also, $scope, ")")
+    };
+}
+
+/// The probes and deletes of [`case_prunes`], for the cases in `$scope`.
+macro_rules! case_statements {
+    ($scope:literal) => {
+        (
+            expired!("aml_alerts", "alert_id", "created_at < ?1 AND ", of_expired_cases!($scope, "")),
+            expired!("case_events", "event_id", of_expired_cases!($scope, " AND NOT EXISTS (SELECT 1 FROM aml_alerts a WHERE a.case_id = c.case_id)")),
+            expired!("case_work", "case_id", of_expired_cases!($scope, " AND NOT EXISTS (SELECT 1 FROM aml_alerts a WHERE a.case_id = c.case_id)")),
+            expired!(
+                "aml_cases",
+                "case_id",
+                of_expired_cases!(
+                    $scope,
+                    " AND NOT EXISTS (SELECT 1 FROM aml_alerts a WHERE a.case_id = c.case_id) AND NOT EXISTS (SELECT 1 FROM case_events e WHERE e.case_id = c.case_id) AND NOT EXISTS (SELECT 1 FROM case_work w WHERE w.case_id = c.case_id)"
+                )
+            ),
+        )
+    };
+}
+
+/// The AML cases' records past the cutoff (`params`: ?1 the cutoff, ?2 the
+/// limit, ?3 the profile when `of_profile`), in the order that leaves no
+/// orphan: the alerts, then the case's file (its events and work), then the
+/// case once nothing of it is left. A case a filing rests on is kept whole
+/// (the filing's own period, and the erasure's, decide it); so is an open
+/// one, and one closed since the cutoff.
+fn case_prunes(params: &(impl Fn(i64) -> Vec<Value> + Clone), of_profile: bool, batch: i64) -> Vec<Prune> {
+    let (alerts, events, work, cases) = match of_profile {
+        true => case_statements!(" AND c.tenant_id IN (SELECT t.tenant_id FROM tenants t WHERE t.jurisdiction = ?3)"),
+        false => case_statements!(""),
+    };
+    let unlocking = |p: Prune| Prune { unlocks: true, ..p };
+    vec![
+        unlocking(prune("aml_alerts", alerts, params.clone(), batch)),
+        unlocking(prune("case_events", events, params.clone(), batch)),
+        unlocking(prune("case_work", work, params.clone(), batch)),
+        prune("aml_cases", cases, params.clone(), batch),
     ]
 }
 
@@ -136,7 +206,7 @@ macro_rules! record {
 }
 
 /// Each profile's prunes of its tenants' records: AML events and pairs,
-/// deposits' natural keys and withdrawals (a held one is kept).
+/// deposits' natural keys, register checks' evidence and withdrawals (a held one is kept).
 pub fn record_prunes(cutoffs: &[super::RecordCutoff], batch: i64) -> Vec<Prune> {
     let mut all = Vec::new();
     for c in cutoffs {
@@ -151,10 +221,13 @@ pub fn record_prunes(cutoffs: &[super::RecordCutoff], batch: i64) -> Vec<Prune> 
         all.push(prune("aml_events", record!("aml_events", "tenant_id, transaction_id", "received_at < ?1"), of(None), batch));
         all.push(prune("aml_pairs", record!("aml_pairs", "tenant_id, from_user_id, to_user_id", "last_at < ?1"), of(None), batch));
         all.push(prune("deposit_transactions", record!("deposit_transactions", "tenant_id, transaction_id", "committed_at < ?1"), of(None), batch));
+        // the evidence of register checks: a record of the relationship, kept the record-keeping period from each check
+        all.push(prune("register_checks", record!("register_checks", "check_id, seq", "checked_at < ?1"), of(None), batch));
+        all.extend(case_prunes(&of(None), true, batch));
         all.push(prune(
             "withdrawals",
             record!("withdrawals", "withdrawal_id", "updated_at < ?1 AND status <> ?4"),
-            of(Some(rules::WithdrawalStatus::Held.as_str())),
+            of(Some(rules_model::WithdrawalStatus::Held.as_str())),
             batch,
         ));
     }
@@ -178,6 +251,7 @@ pub fn exclusion_redactions(cutoffs: &[super::RecordCutoff], now: i64, batch: i6
             redact.push(Value::from(now));
             Prune {
                 table: "exclusions",
+                unlocks: false,
                 probe: Read::new(
                     concat!("SELECT COUNT(*) FROM (SELECT 1 FROM exclusions WHERE ", ended!(), " LIMIT ?2) AS expired"),
                     params(batch.saturating_add(1)),

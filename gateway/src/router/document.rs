@@ -3,7 +3,7 @@
 //! `gateway/openapi.json`. Above the route table: the areas below only
 //! describe their operations.
 
-use super::{self as router, Access, RouteSpec, ROUTES};
+use super::{self as router, Access, Route, RouteSpec, ROUTES};
 use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value as Json};
@@ -71,7 +71,7 @@ fn errors_of(access: Access) -> &'static [u16] {
     }
 }
 
-fn operation(spec: &RouteSpec, doc: OperationDoc) -> Result<Json, String> {
+fn operation(spec: &RouteSpec, mut doc: OperationDoc) -> Result<Json, String> {
     // Every text read from a body or a query is refused 422 when made only of invisible characters.
     let reads_text: &[u16] = if doc.request.is_some() || !doc.query.is_empty() { &[422] } else { &[] };
     let mut parameters: Vec<Json> = spec
@@ -81,7 +81,13 @@ fn operation(spec: &RouteSpec, doc: OperationDoc) -> Result<Json, String> {
         .map(|name| json!({ "name": name, "in": "path", "required": true, "schema": { "type": "string", "minLength": 1 } }))
         .collect();
     parameters.extend(doc.query);
-    if doc.idempotent {
+    // the header is documented wherever the pipeline honours it
+    let idempotent = Route::spec_takes_idempotency_key(spec);
+    if idempotent {
+        // a key reused for another request, or still running: 409 `idempotency_key_reused`, `idempotency_key_in_use`
+        if !doc.errors.contains(&409) {
+            doc.errors.push(409);
+        }
         parameters.push(json!({ "$ref": "#/components/parameters/IdempotencyKey" }));
     }
     let mut headers = json!({ "X-Request-Id": { "$ref": "#/components/headers/X-Request-Id" } });
@@ -91,8 +97,7 @@ fn operation(spec: &RouteSpec, doc: OperationDoc) -> Result<Json, String> {
     }
     let mut responses = Map::new();
     // A repeat with the same Idempotency-Key answers the original success with 200.
-    let replayed = doc
-        .idempotent
+    let replayed = idempotent
         .then(|| doc.responses.iter().find(|(s, _)| (201..300).contains(s)).map(|(_, r)| r.clone()))
         .flatten()
         .filter(|_| !doc.responses.iter().any(|(s, _)| *s == 200));
@@ -301,12 +306,17 @@ mod openapi_tests {
             let doc = router::operation_doc(spec.operation_id).expect("documented");
             assert!(!doc.summary.is_empty() && TAGS.contains(&doc.tag.as_str()), "{}", spec.operation_id);
             assert!(!doc.responses.is_empty(), "{} documents no success response", spec.operation_id);
-            // the core honours Idempotency-Key on POST only (`Gateway::dispatch`)
-            assert!(!doc.idempotent || spec.method == "POST", "{} is a {} and takes no Idempotency-Key", spec.operation_id, spec.method);
-            assert!(!doc.idempotent || doc.errors.contains(&409), "{} takes an Idempotency-Key but documents no 409", spec.operation_id);
-            // its replay's 200 is documented too
+            // a key reused for another request is 409; its replay's 200 is documented too
+            let idempotent = Route::spec_takes_idempotency_key(spec);
             let generated = operation(spec, router::operation_doc(spec.operation_id).expect("documented")).unwrap();
-            assert!(!doc.idempotent || generated["responses"].get("200").is_some(), "{} replays with 200 undocumented", spec.operation_id);
+            assert!(
+                !idempotent || generated["responses"].get("409").is_some(),
+                "{} takes an Idempotency-Key but documents no 409",
+                spec.operation_id
+            );
+            assert!(!idempotent || generated["responses"].get("200").is_some(), "{} replays with 200 undocumented", spec.operation_id);
+            let documents_key = generated["parameters"].to_string().contains("IdempotencyKey");
+            assert_eq!(documents_key, idempotent, "{}: the Idempotency-Key is documented as the pipeline honours it", spec.operation_id);
         }
         assert!(router::operation_doc("noSuchOperation").is_none());
     }
@@ -426,7 +436,11 @@ mod typed_tests {
 
         let cancel = document_of(crate::limits::cancel_limit, OperationDoc::new("limits", "cancel"));
         assert!(cancel.request.is_none() && cancel.query.is_empty());
-        assert_eq!(cancel.responses[0].1["content"]["application/json"]["schema"]["properties"]["status"]["enum"], serde_json::json!(["cancelled"]));
+        // an object answer is a shared component, named by its type
+        let answer = &cancel.responses[0].1["content"]["application/json"]["schema"]["$ref"];
+        let name = answer.as_str().and_then(|r| r.strip_prefix("#/components/schemas/")).expect("a reference");
+        let (_, schema) = cancel.schemas.iter().find(|(n, _)| n == name).expect("the component");
+        assert_eq!(schema["properties"]["status"]["enum"], serde_json::json!(["cancelled"]));
 
         let list = document_of(crate::limits::list_limits, OperationDoc::new("limits", "list"));
         assert_eq!(list.query.iter().map(|p| p["name"].as_str().unwrap()).collect::<Vec<_>>(), ["user_id"]);

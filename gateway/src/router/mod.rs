@@ -189,6 +189,8 @@ route_table! {
     // exclusions
     ExclusionRegister: "POST" "/v1/exclusions" => "registerExclusion", Tenant, crate::exclusions::register, doc crate::exclusions::register_doc;
     ExclusionCheck: "GET" "/v1/exclusions/check" => "checkExclusion", Tenant, crate::exclusions::check, doc crate::exclusions::check_doc;
+    RegisterCheck: "POST" "/v1/exclusions/check" => "checkRegisters", Tenant, crate::registers::check, doc crate::registers::check_doc;
+    RegisterChecks: "GET" "/v1/registers/checks" => "listRegisterChecks", Tenant, crate::registers::list_checks, doc crate::registers::list_checks_doc;
     ExclusionSnapshot: "GET" "/v1/exclusions/snapshot" => "getExclusionSnapshot", Tenant, crate::exclusions::snapshot, doc crate::exclusions::snapshot_doc;
     AdminRegulatorImport: "POST" "/v1/admin/exclusions/regulator-import" => "importRegulatorExclusions", Admin audit "exclusions.regulator_import", crate::exclusions::import_from_regulator, doc crate::exclusions::import_from_regulator_doc;
     AdminRegulatorExport: "POST" "/v1/admin/exclusions/regulator-export" => "exportToRegulator", Admin audit "exclusions.regulator_export", crate::exclusions::export_to_regulator, doc crate::exclusions::export_to_regulator_doc;
@@ -219,6 +221,8 @@ route_table! {
     AdminAmlRates: "GET" "/v1/admin/aml/rates" => "listAmlRates", Review, crate::rates::list, doc crate::rates::list_doc;
     AdminTenantFilingSettings(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/filing-settings" => "setTenantFilingSettings", Admin audit "tenant.filing_settings", crate::filings::set_settings, doc crate::filings::set_settings_doc;
     AdminTenantGamingDay(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/gaming-day" => "setTenantGamingDay", Admin audit "tenant.gaming_day", crate::aml::set_gaming_day, doc crate::aml::set_gaming_day_doc;
+    AdminTenantRegisters(tenant_id): "PUT" "/v1/admin/tenants/{tenant_id}/registers" => "setTenantRegisters", Admin audit "tenant.registers", crate::registers::set_registers, doc crate::registers::set_registers_doc;
+    AdminTenantRegistersGet(tenant_id): "GET" "/v1/admin/tenants/{tenant_id}/registers" => "getTenantRegisters", Admin, crate::registers::get_registers, doc crate::registers::get_registers_doc;
     // tenants and keys
     AdminTenantCreate: "POST" "/v1/admin/tenants" => "createTenant", Admin audit "tenant.create", crate::tenants::create, doc crate::tenants::create_doc;
     AdminKeyCreate(tenant_id): "POST" "/v1/admin/tenants/{tenant_id}/keys" => "createKey", Admin audit "key.create", crate::tenants::create_key, doc crate::tenants::create_key_doc;
@@ -291,6 +295,27 @@ impl Route {
     /// Whether its answer holds a secret stored only hashed or sealed (a key,
     /// a one-time password, a TOTP or signing secret): never kept for an
     /// `Idempotency-Key`'s replay, which would keep it in clear for a day.
+    /// Whether it honours an `Idempotency-Key`: every keyed POST but those
+    /// whose answer holds a secret. The pipeline keeps keys by this, and the
+    /// document describes the header by it: the two cannot part.
+    pub fn takes_idempotency_key(&self) -> bool {
+        let spec = self.spec();
+        spec.method == "POST" && spec.access != Access::Public && !self.answers_secrets() && !self.carries_national_identifiers()
+    }
+
+    /// Whether its body may carry a national identifier (a personnummer, a
+    /// BSN, a CPR number): no fingerprint of it is kept for a replay, since a
+    /// hash of so few possible values gives the identifier back. A repeat is
+    /// a new check, which is what a check after a lost answer should be.
+    pub fn carries_national_identifiers(&self) -> bool {
+        matches!(self, Route::RegisterCheck)
+    }
+
+    /// Whether a route of the table takes an `Idempotency-Key` ([`Route::takes_idempotency_key`]).
+    pub fn spec_takes_idempotency_key(spec: &RouteSpec) -> bool {
+        Route::build(spec.operation_id, Some("id")).is_some_and(|r| r.takes_idempotency_key())
+    }
+
     pub fn answers_secrets(&self) -> bool {
         matches!(
             self,

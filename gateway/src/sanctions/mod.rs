@@ -5,7 +5,7 @@
 mod list_changes;
 pub(crate) mod store;
 
-use rules::{
+use rules_model::{
     CaseKind, CaseReviewDecision, CaseReviewFacts, CaseStatus, DueUser, EventKind, Operation, ReviewAction, ReviewItem, SanctionsStatus,
     ScreeningDecision, ScreeningFacts,
 };
@@ -241,8 +241,8 @@ pub(crate) struct Review {
 }
 
 impl FromBody for Review {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let decision_text = f.code("decision");
         let reviewer = f.text("reviewer");
         let action = ReviewAction::parse(&decision_text);
@@ -279,8 +279,8 @@ pub(crate) struct RescreenBody {
 }
 
 impl FromBody for RescreenBody {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let tenant_id = f.text("tenant_id");
         let user_id = f.opt_text("user_id");
         f.finish()?;
@@ -325,7 +325,6 @@ pub(crate) struct ReviewMetrics {
 pub(crate) fn screen_doc() -> OperationDoc {
     OperationDoc::new("sanctions", "screen a signup against the sanctions lists")
         .describe("A hit does not block signup: the user's transactions are held until review. `409 already_screened` when the user was screened with other details. `422 unreadable_name` when a name has letters of which none can be read (a name in another script is transliterated, screened, and a match on it flagged for the team to check against the document). Production answers `503 vendor_unavailable` with no list loaded.")
-        .idempotent()
         .answers("the user was screened; a hit adds the hit fields and never names the matched entity")
         .or_200("the user was already screened with this request: the original result")
         .errors(&[409, 422])
@@ -344,11 +343,11 @@ pub(crate) fn get_case_doc() -> OperationDoc {
 }
 
 pub(crate) fn review_case_doc() -> OperationDoc {
-    OperationDoc::new("admin", "dismiss (false positive) or confirm a case").idempotent().errors(&[404, 409])
+    OperationDoc::new("admin", "dismiss (false positive) or confirm a case").errors(&[404, 409])
 }
 
 pub(crate) fn rescreen_doc() -> OperationDoc {
-    OperationDoc::new("admin", "re-screen a tenant's active users now").idempotent().errors(&[404, 409])
+    OperationDoc::new("admin", "re-screen a tenant's active users now").errors(&[404, 409])
 }
 
 pub(crate) fn review_metrics_doc() -> OperationDoc {
@@ -356,9 +355,9 @@ pub(crate) fn review_metrics_doc() -> OperationDoc {
 }
 
 impl FromBody for Identity {
-    fn from_body(body: &[u8], _: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Identity> {
+    fn from_body(body: &[u8], gw: &Gateway, ctx: &Ctx<'_>) -> ApiResult<Identity> {
         let today = ctx.now;
-        let mut f = Fields::from_body(body)?;
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let user_id = f.text("user_id");
         let first_name = f.text("first_name");
         let last_name = f.text("last_name");
@@ -379,7 +378,7 @@ impl FromBody for Identity {
         // a name in any script is read (another script's through its transliteration); one with letters of which
         // nothing can be read would be screened as no name at all
         for (field, name) in [("first_name", &first_name), ("last_name", &last_name)] {
-            if rules::matching::unreadable(name) {
+            if crate::input::needs_reading(name) && gw.rules.read_name(name)? == rules_model::NameLegibility::Unreadable {
                 return Err(ApiError::unprocessable(
                     "unreadable_name",
                     format!("{field} has letters of which none can be read: send the name as on the identity document"),
@@ -513,7 +512,7 @@ pub(crate) fn open_case(
     gw: &Gateway,
     scope: &Scope,
     decision: &ScreeningDecision,
-    sources: &[rules::ScreenedSource],
+    sources: &[rules_model::ScreenedSource],
     screen_id: &str,
     now: i64,
 ) -> (String, Vec<Stmt>) {
@@ -783,7 +782,7 @@ fn review_statements(
     environment: Environment,
     case: &store::Case,
     user: &User,
-    outcome: &rules::CaseReviewOutcome,
+    outcome: &rules_model::CaseReviewOutcome,
     reviewer: &str,
     now: i64,
 ) -> ApiResult<Vec<Stmt>> {

@@ -1,7 +1,7 @@
 //! The sanctions area's persistence: a user's screening on the users row
 //! and the compliance team's cases. Every SQL statement of the area is here.
 
-use rules::{CaseKind, CaseStatus, DismissedMatch, ReviewItem, SanctionsStatus};
+use rules_model::{CaseKind, CaseStatus, DismissedMatch, ReviewItem, SanctionsStatus};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
@@ -46,7 +46,7 @@ pub(crate) fn insert_screened_user(u: NewScreenedUser<'_>) -> Stmt {
             u.now.into(),
             u.first_name.into(),
             u.last_name.into(),
-            rules::KycTier::Tier0.as_str().into(),
+            rules_model::KycTier::Tier0.as_str().into(),
             u.date_of_birth.into(),
             u.nationality.into(),
             u.rules.into(),

@@ -1,7 +1,7 @@
 //! The operational gauges' reads: each review queue's size and oldest item,
 //! and the webhook backlog, for every environment at once.
 
-use rules::{CaseKind, CaseStatus, KycStatus};
+use rules_model::{CaseKind, CaseStatus, KycStatus};
 
 use crate::aml::store::AmlCaseStatus;
 use crate::auth::Environment;

@@ -61,14 +61,14 @@ impl ScreeningSwitches {
     }
 }
 
-impl From<ScreeningSwitches> for rules::ScreeningScope {
+impl From<ScreeningSwitches> for rules_model::ScreeningScope {
     fn from(s: ScreeningSwitches) -> Self {
-        rules::ScreeningScope { pep: s.pep, adverse_media: s.adverse_media }
+        rules_model::ScreeningScope { pep: s.pep, adverse_media: s.adverse_media }
     }
 }
 
-impl From<rules::ScreeningScope> for ScreeningSwitches {
-    fn from(s: rules::ScreeningScope) -> Self {
+impl From<rules_model::ScreeningScope> for ScreeningSwitches {
+    fn from(s: rules_model::ScreeningScope) -> Self {
         ScreeningSwitches { pep: s.pep, adverse_media: s.adverse_media }
     }
 }
@@ -85,8 +85,8 @@ pub(crate) struct ScreeningRequest {
 }
 
 impl FromBody for ScreeningRequest {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let request = ScreeningRequest { pep: f.opt_bool("pep").unwrap_or(false), adverse_media: f.opt_bool("adverse_media").unwrap_or(false) };
         f.finish()?;
         Ok(request)
@@ -104,11 +104,11 @@ pub(crate) struct ScreeningSet {
 impl FromBody for TenantRequest {
     fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
         let profiles = gw.rules.jurisdictions();
-        let mut f = Fields::from_body(body)?;
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let name = f.text("name");
         let environment_text = f.code("environment");
         let rate_limit_per_minute = f.opt_integer("rate_limit_per_minute");
-        let jurisdiction = f.opt_text("jurisdiction").unwrap_or_else(|| rules::DEFAULT_JURISDICTION.to_string());
+        let jurisdiction = f.opt_text("jurisdiction").unwrap_or_else(|| rules_model::DEFAULT_JURISDICTION.to_string());
         let screening = ScreeningSwitches::parse(&mut f).unwrap_or_default();
         if !profiles.iter().any(|p| p.name == jurisdiction) {
             let names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
@@ -136,8 +136,8 @@ pub(crate) struct RateLimitRequest {
 }
 
 impl FromBody for RateLimitRequest {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let rate = f.integer("rate_limit_per_minute");
         if !f.is_missing("rate_limit_per_minute") && !(1..=MAX_RATE_LIMIT_PER_MINUTE).contains(&rate) {
             f.reject("invalid_field", format!("rate_limit_per_minute must be from 1 to {MAX_RATE_LIMIT_PER_MINUTE}"));
@@ -278,7 +278,7 @@ pub(crate) fn create_key_doc() -> OperationDoc {
 }
 
 pub(crate) fn suspend_doc() -> OperationDoc {
-    OperationDoc::new("admin", "suspend a tenant: its keys stop working").idempotent().errors(&[404, 409])
+    OperationDoc::new("admin", "suspend a tenant: its keys stop working").errors(&[404, 409])
 }
 
 pub(crate) fn set_screening_doc() -> OperationDoc {

@@ -1,7 +1,7 @@
 //! The tenants-and-keys area's persistence: tenants, their keys, the test
 //! clock, and the audit log of authentication failures and admin actions.
 
-use rules::ScreeningScope;
+use rules_model::ScreeningScope;
 
 use crate::auth::Environment;
 use crate::error::ApiResult;

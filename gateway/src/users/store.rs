@@ -1,7 +1,7 @@
 //! The users' persistence shared by every area that writes a user's state:
 //! the user as the areas read it, and the claim of the user's row.
 
-use rules::SanctionsStatus;
+use rules_model::SanctionsStatus;
 
 use crate::error::{ApiError, ApiResult};
 use crate::ports::{Read, Row, Stmt, Store};
@@ -11,14 +11,14 @@ pub struct User {
     pub external_user_id: String,
     pub email: String,
     pub sanctions_status: SanctionsStatus,
-    pub verified_tier: rules::KycTier,
+    pub verified_tier: rules_model::KycTier,
     pub verified_at: Option<i64>,
     pub cumulative_withdrawn_cents: i64,
     pub version: i64,
     /// the currency of the user's withdrawals, fixed by the first
     pub withdrawal_currency: Option<String>,
     /// what AML monitoring decided for the user's withdrawals
-    pub aml: rules::AmlStanding,
+    pub aml: rules_model::AmlStanding,
     /// when the user's last AML event happened
     pub aml_last_seen_at: Option<i64>,
 }
@@ -81,14 +81,14 @@ pub(crate) fn from_row(row: &Row) -> ApiResult<User> {
         external_user_id: row.text(0)?,
         email: row.text(1)?,
         sanctions_status: SanctionsStatus::parse(&row.text(2)?).ok_or_else(ApiError::internal)?,
-        verified_tier: rules::KycTier::parse(&row.text(3)?).ok_or_else(ApiError::internal)?,
+        verified_tier: rules_model::KycTier::parse(&row.text(3)?).ok_or_else(ApiError::internal)?,
         verified_at: row.opt_int(4)?,
         cumulative_withdrawn_cents: row.int(5)?,
         version: row.int(6)?,
         withdrawal_currency: row.opt_text(7)?,
-        aml: rules::AmlStanding {
+        aml: rules_model::AmlStanding {
             withdrawals_held: row.int(8)? != 0,
-            cdd_tier: row.opt_text(9)?.map(|t| rules::KycTier::parse(&t).ok_or_else(ApiError::internal)).transpose()?,
+            cdd_tier: row.opt_text(9)?.map(|t| rules_model::KycTier::parse(&t).ok_or_else(ApiError::internal)).transpose()?,
         },
         aml_last_seen_at: row.opt_int(10)?,
     })

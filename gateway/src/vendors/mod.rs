@@ -5,7 +5,7 @@
 pub mod sumsub;
 pub mod yente;
 
-use rules::{ListCandidate, ScreenedSource, ScreeningScope};
+use rules_model::{ListCandidate, ScreenedSource, ScreeningScope};
 
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};

@@ -6,7 +6,7 @@
 //! secret (`X-Payload-Digest`, hex HMAC of the raw body).
 
 use hmac::{Hmac, Mac};
-use rules::{KycAction, KycTier};
+use rules_model::{KycAction, KycTier};
 use serde_json::{json, Value as Json};
 use sha2::{Sha256, Sha512};
 
@@ -135,6 +135,7 @@ impl SumsubConfig {
                 ("x-app-access-sig".into(), signature),
             ],
             body,
+            client_identity: None,
         }
     }
 
@@ -329,9 +330,9 @@ mod tests {
 
     #[test]
     fn answers_are_read_or_refused() {
-        let ok = VendorResponse { status: 201, body: br#"{"id":"app_1","token":"tok"}"#.to_vec() };
+        let ok = VendorResponse { status: 201, headers: vec![], body: br#"{"id":"app_1","token":"tok"}"#.to_vec() };
         assert_eq!((applicant_id(&ok), token(&ok)), (Ok("app_1".into()), Ok("tok".into())));
-        assert!(applicant_id(&VendorResponse { status: 409, body: b"{}".to_vec() }).is_err());
-        assert!(token(&VendorResponse { status: 200, body: b"{}".to_vec() }).is_err());
+        assert!(applicant_id(&VendorResponse { status: 409, headers: vec![], body: b"{}".to_vec() }).is_err());
+        assert!(token(&VendorResponse { status: 200, headers: vec![], body: b"{}".to_vec() }).is_err());
     }
 }

@@ -2,7 +2,7 @@
 //! open-source API, which operators self-host). yente proposes candidates;
 //! the rules component scores them, so the audited rules still decide.
 
-use rules::{EntryKind, ListCandidate, ScreeningScope};
+use rules_model::{EntryKind, ListCandidate, ScreeningScope};
 use serde_json::{json, Value as Json};
 
 use crate::ports::{VendorRequest, VendorResponse};
@@ -76,6 +76,7 @@ impl YenteConfig {
             url: format!("{}/match/{}?limit={CANDIDATES}", self.base_url.trim_end_matches('/'), self.dataset(scope)),
             headers,
             body: body.to_string().into_bytes(),
+            client_identity: None,
         }
     }
 
@@ -172,7 +173,7 @@ mod tests {
             { "id": "NK-2", "schema": "Company", "caption": "Maduro Holdings", "properties": {} },
             { "schema": "Person", "properties": { "name": ["no id"] } }
         ] } } });
-        let response = VendorResponse { status: 200, body: answer.to_string().into_bytes() };
+        let response = VendorResponse { status: 200, headers: vec![], body: answer.to_string().into_bytes() };
         let found = config().candidates(&response, ScreeningScope::default()).unwrap();
         assert_eq!(found.len(), 2);
         assert_eq!(found[0].names, vec!["Nicolás Maduro Moros", "Nicolas Maduro"]);
@@ -194,10 +195,10 @@ mod tests {
             { "id": "C", "schema": "Person", "properties": { "name": ["Ann Lee"], "topics": ["crime.fin"] } },
             { "id": "D", "schema": "Person", "properties": { "name": ["Ann Lee"] } }
         ] } } });
-        let response = VendorResponse { status: 200, body: answer.to_string().into_bytes() };
+        let response = VendorResponse { status: 200, headers: vec![], body: answer.to_string().into_bytes() };
         let found = config().candidates(&response, peps).unwrap();
-        let topics: Vec<rules::EntryTopic> = found.iter().map(|c| c.topic).collect();
-        use rules::EntryTopic::*;
+        let topics: Vec<rules_model::EntryTopic> = found.iter().map(|c| c.topic).collect();
+        use rules_model::EntryTopic::*;
         assert_eq!(topics, vec![Pep, Sanction, AdverseMedia, Sanction]);
         assert_eq!(found[0].source, "yente-default");
     }
@@ -205,10 +206,10 @@ mod tests {
     #[test]
     fn errors_and_unreadable_answers_are_errors() {
         for response in [
-            VendorResponse { status: 500, body: b"{}".to_vec() },
-            VendorResponse { status: 200, body: b"<html>".to_vec() },
-            VendorResponse { status: 200, body: br#"{"responses":{"q":{"status":400}}}"#.to_vec() },
-            VendorResponse { status: 200, body: br#"{"responses":{}}"#.to_vec() },
+            VendorResponse { status: 500, headers: vec![], body: b"{}".to_vec() },
+            VendorResponse { status: 200, headers: vec![], body: b"<html>".to_vec() },
+            VendorResponse { status: 200, headers: vec![], body: br#"{"responses":{"q":{"status":400}}}"#.to_vec() },
+            VendorResponse { status: 200, headers: vec![], body: br#"{"responses":{}}"#.to_vec() },
         ] {
             assert!(config().candidates(&response, ScreeningScope::default()).is_err(), "{response:?}");
         }

@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 use crate::auth::Environment;
 use crate::openapi::shared::Timestamp;
 use crate::ports::Stmt;
-use rules::EventKind;
+use rules_model::EventKind;
 
 /// The data of one or more kinds of event.
 pub(crate) trait EventData: Serialize + ToSchema {

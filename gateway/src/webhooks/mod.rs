@@ -34,7 +34,7 @@ fn webhook_not_found() -> ApiError {
 
 /// Production endpoints must use https; the sandbox may also use plain http
 /// to a loopback address, for local receivers.
-fn check_url(raw: &str, environment: Environment) -> Result<String, String> {
+pub(crate) fn check_url(raw: &str, environment: Environment) -> Result<String, String> {
     let url = url::Url::parse(raw).map_err(|e| format!("url is not a valid URL: {e}"))?;
     if url.username() != "" || url.password().is_some() {
         return Err("url must not carry credentials".into());
@@ -61,8 +61,8 @@ pub(crate) struct NewEndpoint {
 }
 
 impl FromBody for NewEndpoint {
-    fn from_body(body: &[u8], _: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
-        let mut f = Fields::from_body(body)?;
+    fn from_body(body: &[u8], gw: &Gateway, _: &Ctx<'_>) -> ApiResult<Self> {
+        let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let url = f.text("url");
         f.finish()?;
         Ok(NewEndpoint { url })
@@ -70,6 +70,7 @@ impl FromBody for NewEndpoint {
 }
 
 #[derive(Serialize, ToSchema)]
+#[schema(as = WebhookRegistered)]
 pub(crate) struct Registered {
     webhook_id: String,
     url: String,
@@ -195,7 +196,7 @@ pub(crate) fn rotate_secret_doc() -> OperationDoc {
 }
 
 pub(crate) fn enable_doc() -> OperationDoc {
-    OperationDoc::new("webhooks", "re-enable an endpoint disabled after failures").idempotent().errors(&[404, 409])
+    OperationDoc::new("webhooks", "re-enable an endpoint disabled after failures").errors(&[404, 409])
 }
 
 pub(crate) fn deliveries_doc() -> OperationDoc {
@@ -203,10 +204,7 @@ pub(crate) fn deliveries_doc() -> OperationDoc {
 }
 
 pub(crate) fn redeliver_doc() -> OperationDoc {
-    OperationDoc::new("webhooks", "send a delivery again")
-        .idempotent()
-        .or_200("a repeat with the same Idempotency-Key: the original result")
-        .errors(&[404, 409])
+    OperationDoc::new("webhooks", "send a delivery again").or_200("a repeat with the same Idempotency-Key: the original result").errors(&[404, 409])
 }
 
 /// `POST /v1/webhooks`: registers an endpoint and shows its signing secret once.

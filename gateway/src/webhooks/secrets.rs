@@ -1,5 +1,6 @@
 //! Secrets at rest: sealed under the host key, opened to use, and every
-//! sealed kind (webhook signing secrets, console TOTP secrets) resealed
+//! sealed kind (webhook signing secrets, console TOTP secrets, register
+//! credentials) resealed
 //! after a key rotation.
 
 use crate::{sealing, webhooks, Gateway};
@@ -33,6 +34,7 @@ impl Gateway {
             let changed = match kind {
                 sealing::SealedKind::WebhookSecrets => self.reseal_webhook_secrets(keys).await?,
                 sealing::SealedKind::TotpSecrets => self.reseal_totp_secrets(keys).await?,
+                sealing::SealedKind::RegisterCredentials => self.reseal_register_credentials(keys).await?,
             };
             resealed.push((kind, changed));
         }
@@ -73,6 +75,23 @@ impl Gateway {
             let plain = keys.open(&stored, &person_id).map_err(|e| format!("console account {person_id}: {e}"))?;
             let sealed = keys.seal(&plain, &person_id, &self.ids.random_bytes(12));
             self.store.batch(vec![crate::people::store::reseal_totp_secret(&person_id, &stored, &sealed)]).await.map_err(|e| e.to_string())?;
+            changed += 1;
+        }
+        Ok(changed)
+    }
+
+    /// The national registers' credentials, sealed with their tenant and register: how many changed.
+    async fn reseal_register_credentials(&self, keys: &sealing::SecretKeys) -> Result<usize, String> {
+        let stored = crate::registers::store::all_credentials(self.store.as_ref()).await.map_err(|e| e.message)?;
+        let mut changed = 0;
+        for (tenant_id, register, credentials) in stored {
+            if keys.is_current(&credentials) {
+                continue;
+            }
+            let aad = crate::registers::credentials_aad(&tenant_id, &register);
+            let plain = keys.open(&credentials, &aad).map_err(|e| format!("the {register} credentials of {tenant_id}: {e}"))?;
+            let sealed = keys.seal(&plain, &aad, &self.ids.random_bytes(12));
+            self.store.batch(vec![crate::registers::store::reseal(&tenant_id, &register, &credentials, &sealed)]).await.map_err(|e| e.to_string())?;
             changed += 1;
         }
         Ok(changed)

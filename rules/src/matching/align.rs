@@ -5,27 +5,31 @@
 //! romanization tables ([`super::romanize`]). The closest pairs are taken
 //! first, each word in at most one pair.
 
+use super::romanize::{self, Spelling};
+use super::{jaro_winkler, similarity_given, soundex_code, word_similarity, word_weight, UNLIKE_WORD};
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::OnceCell;
 use core::ops::Range;
 
-use super::romanize::{self, Spelling};
-use super::{jaro_winkler, similarity_given, soundex_code, word_similarity, word_weight, UNLIKE_WORD};
-
 /// At most this many neighbouring words are read as one part.
 const MAX_RUN: usize = 3;
+
 /// A listed part whose closest query part is at least this alike is found.
 pub(super) const FOUND: f64 = 0.88;
+
 /// Neighbouring words read together are one part only when they spell the
 /// other side's part all but exactly (`Xiao Hong` is not `Xiaoming`, though
 /// Jaro-Winkler rewards their shared beginning).
 const JOINED: f64 = 0.95;
+
 /// Two words at least this alike as written (Jaro-Winkler, the bar of a close spelling) make a listed name worth
 /// reading every way.
 const RELATED: f64 = 0.8;
+
 /// A spelling through a romanization table counts a little less than the same spelling as written.
 const RESPELLED: f64 = 0.98;
+
 /// A comparison of consonants alone (a name read from a script that writes few vowels) says less.
 const CONSONANTS_ONLY: f64 = 0.92;
 

@@ -18,16 +18,23 @@
 //! names, and the index keys of both, go through the same reading.
 
 use alloc::borrow::Cow;
-use alloc::string::String;
-use alloc::vec::Vec;
-use serde::{Deserialize, Serialize};
 use unicode_normalization::char::{decompose_canonical, is_combining_mark};
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
-use crate::types::named_enum;
+#[allow(unused_imports)]
+use crate::traits::*;
+#[allow(unused_imports)]
+use crate::*;
+#[allow(unused_imports)]
+use alloc::{
+    string::{String, ToString},
+    vec::Vec,
+};
+pub use rules_model::matching::*;
 
 mod align;
+
 pub mod romanize;
 
 use align::{align_parts, is_optional, Alignment, Context, Parts};
@@ -36,113 +43,36 @@ pub use romanize::Spelling;
 /// The score at or above which a screening is a hit, unless the environment
 /// sets its own: OFAC's own search defaults its slider to a similar level.
 pub const DEFAULT_HIT_THRESHOLD: f64 = 0.85;
+
 /// Below this Jaro-Winkler similarity two words are taken as different.
 const UNLIKE_WORD: f64 = 0.8;
+
 /// A whole word of the query against the initial the list gives for it.
 const LISTED_INITIAL: f64 = 0.7;
+
 /// At most this many matches are kept on a case, best first.
 pub const MAX_MATCHES: usize = 10;
+
 /// How much the listed name's words that the query lacks (a middle name, a
 /// patronymic) lower a name's similarity: the share of the listed side.
 const LISTED_SHARE: f64 = 0.05;
+
 /// The same for a name made only of common words (see [`common_name_factor`]):
 /// two common words found among an entry's four are not the entry's name
 /// (`Reza Ali` against `ALE ALI, Mohammad Reza`), the whole name still is.
 const COMMON_LISTED_SHARE: f64 = 0.15;
-
-named_enum!(
-    /// What a list entry is.
-    EntryKind { Individual = "individual", Entity = "entity", Vessel = "vessel", Aircraft = "aircraft", Unknown = "unknown" }
-);
-
-named_enum!(
-    /// Why an entry is listed: a sanction, a politically exposed person (or
-    /// a close associate), or adverse media (crime, regulatory warnings).
-    /// Only sanctions are screened unless a tenant switches the others on.
-    EntryTopic { Sanction = "sanction", Pep = "pep", AdverseMedia = "adverse_media" }
-);
-
-// `named_enum!` cannot mark a default variant for `derive(Default)`.
-#[allow(clippy::derivable_impls)]
-impl Default for EntryTopic {
-    fn default() -> Self {
-        EntryTopic::Sanction
-    }
-}
-
-/// A list entry proposed by the store's index for scoring.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ListCandidate {
-    pub source: String,
-    pub entity_id: String,
-    pub kind: EntryKind,
-    /// the primary name first, then the aliases
-    pub names: Vec<String>,
-    /// `YYYY`, `YYYY-MM` or `YYYY-MM-DD`
-    pub dates_of_birth: Vec<String>,
-    /// two-letter country codes
-    pub nationalities: Vec<String>,
-    /// why the entry is listed
-    #[serde(default)]
-    pub topic: EntryTopic,
-    /// a digest of the entry's record: it changes when the record does
-    #[serde(default)]
-    pub fingerprint: String,
-}
-
-/// Who is looked for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NameQuery {
-    pub name: String,
-    /// `YYYY-MM-DD`, `YYYY-MM` or `YYYY`; empty when unknown
-    pub date_of_birth: String,
-    /// two-letter country code; empty when unknown
-    pub nationality: String,
-}
-
-/// One scored entry: for the compliance team only, never for operators.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ScoredCandidate {
-    /// index into the candidates
-    pub index: u32,
-    /// the name or alias that matched best
-    pub name: String,
-    pub score: f64,
-    pub name_score: f64,
-    pub date_of_birth_adjustment: f64,
-    pub nationality_adjustment: f64,
-    /// the reading of the screened name that scored
-    #[serde(default)]
-    pub reading: NameReading,
-    /// the listed name's parts and the screened name's, as they aligned
-    #[serde(default)]
-    pub aligned: Vec<AlignedPart>,
-}
-
-/// A part of the listed name and the part of the screened name aligned
-/// with it: one word or neighbouring words read together. A listed part
-/// not found has an empty `query`; a word of the screened name left over
-/// has an empty `listed`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AlignedPart {
-    /// the listed name's words, as read
-    pub listed: String,
-    /// the screened name's words, as read
-    pub query: String,
-    /// 0 to 1
-    pub similarity: f64,
-    /// the spelling they were compared in
-    pub spelling: Spelling,
-}
 
 /// What an added word of the screened name costs, when every word of the
 /// listed name is found in order and the date of birth agrees: a real
 /// person's full name carries given names and surnames the list leaves out.
 /// With the nationality agreeing too, and without it (unknown on a side).
 const ADDED_WORD_AGREED: f64 = 0.04;
+
 const ADDED_WORD_DATE_ONLY: f64 = 0.06;
+
 /// Added words past this many cost nothing more.
 const ADDED_WORDS_COUNTED: usize = 3;
+
 /// What a name counts when the list marks its surname (`SURNAME, Given
 /// Names`) and no word of it is found: given names alone stay under the
 /// default threshold, so that a date of birth or a nationality that agrees
@@ -330,6 +260,30 @@ pub fn index_keys(name: &str) -> Vec<String> {
 /// keys of each word's other romanizations ([`romanize::lookup_spellings`]),
 /// so that `Jewgeni` finds `Yevgeniy` and `Gim` finds `Kim`. The listed
 /// names are indexed only as written: their keys do not change.
+/// The keys a name is looked up by ([`query_keys`]); without the keys of the
+/// whole name as written (`h:`, `g:`) unless `whole_name` (OFAC's mode, whose
+/// score reads the name whole).
+pub fn lookup_keys(name: &str, whole_name: bool) -> Vec<String> {
+    let mut keys = query_keys(name);
+    if !whole_name {
+        keys.retain(|k| !is_whole_name_key(k));
+    }
+    keys
+}
+
+/// Whether a text can be read as a name or an id: one made only of invisible
+/// characters names no one, and one with letters of which none can be read
+/// would be screened as no name at all.
+pub fn read_name(text: &str) -> NameLegibility {
+    if is_only_invisible(text) {
+        NameLegibility::OnlyInvisible
+    } else if unreadable(text) {
+        NameLegibility::Unreadable
+    } else {
+        NameLegibility::Readable
+    }
+}
+
 pub fn query_keys(name: &str) -> Vec<String> {
     let read = labelled_readings(name);
     let abjad = read.iter().any(|r| r.abjad);
@@ -708,30 +662,6 @@ fn is_odd_space(c: char) -> bool {
 /// The Hangul fillers: invisible, yet set between words as a blank.
 fn is_blank_filler(c: char) -> bool {
     matches!(c, '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}')
-}
-
-named_enum!(
-    /// Which reading of the screened name scored: as written; split where
-    /// punctuation, an odd space or a syllable parts a word; with look-alike
-    /// letters of another script read as the Latin they look like; or
-    /// through the transliteration of a script the lists are not read in
-    /// (a match so read is for the team to check against the document).
-    NameReading {
-        AsWritten = "as_written",
-        Split = "split",
-        LookAlike = "look_alike",
-        LookAlikeSplit = "look_alike_split",
-        Transliterated = "transliterated",
-        TransliteratedSplit = "transliterated_split"
-    }
-);
-
-// `named_enum!` cannot mark a default variant for `derive(Default)`.
-#[allow(clippy::derivable_impls)]
-impl Default for NameReading {
-    fn default() -> Self {
-        NameReading::AsWritten
-    }
 }
 
 /// One reading of a name: its words and how they were read.
@@ -1721,6 +1651,31 @@ mod tests {
         assert_eq!(index_keys("Vladimir Putin"), ["P350", "V435", "a:ptn", "a:vldmr", "g:vl", "h:vla", "p:put", "p:vla"]);
         assert_eq!(index_keys("PUTIN, Vladimir").last().map(String::as_str), Some("p:vla"));
         assert!(index_keys("PUTIN, Vladimir").contains(&"h:put".to_string()), "the first word as written heads the name");
+    }
+}
+
+#[cfg(test)]
+mod legibility {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The gateway sends printable ASCII with a printable character in it
+        /// to no one (`input::needs_reading`): such a text is always readable.
+        #[test]
+        fn printable_ascii_with_something_to_see_is_readable(text in "[ -~]{0,40}") {
+            prop_assume!(text.bytes().any(|b| b.is_ascii_graphic()));
+            prop_assert_eq!(read_name(&text), NameLegibility::Readable);
+        }
+    }
+
+    #[test]
+    fn the_refusals_and_their_twins() {
+        assert_eq!(read_name("\u{200B}\u{202E}"), NameLegibility::OnlyInvisible);
+        assert_eq!(read_name("Ann\u{200B}"), NameLegibility::Readable);
+        assert_eq!(read_name("123"), NameLegibility::Readable);
+        assert_eq!(read_name("Müller"), NameLegibility::Readable);
+        assert_eq!(read_name("\u{12168}\u{12168}"), NameLegibility::Unreadable);
     }
 }
 

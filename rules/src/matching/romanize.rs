@@ -6,32 +6,16 @@
 //! The tables rewrite a lower-case ASCII word left to right, the longest
 //! pattern first; `^` anchors a pattern at the word's start, `$` at its end.
 
-use alloc::string::String;
-use serde::{Deserialize, Serialize};
-
-use crate::types::named_enum;
-
-named_enum!(
-    /// The spelling through which two name parts were compared: as written,
-    /// or re-spelled by one of the romanization tables.
-    Spelling {
-        AsWritten = "as_written",
-        CyrillicEnglish = "cyrillic_english",
-        CyrillicGerman = "cyrillic_german",
-        CyrillicFrench = "cyrillic_french",
-        Korean = "korean",
-        Arabic = "arabic",
-        Abjad = "abjad"
-    }
-);
-
-// `named_enum!` cannot mark a default variant for `derive(Default)`.
-#[allow(clippy::derivable_impls)]
-impl Default for Spelling {
-    fn default() -> Self {
-        Spelling::AsWritten
-    }
-}
+#[allow(unused_imports)]
+use crate::traits::*;
+#[allow(unused_imports)]
+use crate::*;
+#[allow(unused_imports)]
+use alloc::{
+    string::{String, ToString},
+    vec::Vec,
+};
+pub use rules_model::matching::romanize::*;
 
 type Table = &'static [(&'static str, &'static str)];
 

@@ -804,6 +804,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/tenants/{tenant_id}/registers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** a tenant's national exclusion registers, without their credentials */
+        get: operations["getTenantRegisters"];
+        /**
+         * set the national exclusion registers a tenant is bound to consult
+         * @description Replaces the tenant's whole set; `{"registers": []}` clears it. Credentials are sealed at rest and never answered back.
+         */
+        put: operations["setTenantRegisters"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/tenants/{tenant_id}/screening": {
         parameters: {
             query?: never;
@@ -965,7 +986,11 @@ export interface paths {
          */
         get: operations["checkExclusion"];
         put?: never;
-        post?: never;
+        /**
+         * check a player against the shared register and the national registers the tenant is bound to consult
+         * @description Every register configured for the purpose is asked at once, within one budget of 2 seconds; one that does not answer usably in time is `unavailable`, which excludes unless its `on_outage` is `allow_flagged`. A personnummer, BSN or CPR that fails its check is `422 invalid_field` and no register is asked.
+         */
+        post: operations["checkRegisters"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1051,7 +1076,7 @@ export interface paths {
         put?: never;
         /**
          * ask for a withdrawal; starts verification when it exceeds the verified tier
-         * @description In production, 503 `vendor_unavailable` when the identity vendor cannot issue a token (retry after `Retry-After`), and 503 `tier_not_verifiable` when the tier the withdrawal needs has no verification level configured (no lower tier's level verifies it).
+         * @description A retry never counts a withdrawal twice. Send the operator's `withdrawal_id` (a repeat with the same user, amount and currency answers the original; the same id for another withdrawal is 409 `withdrawal_id_reused`) or an `Idempotency-Key`. With neither, a request of the same user, amount and currency within 10 minutes of a withdrawal released at once (also sent with neither), with nothing else done for the user since, is taken for a blind retry of it and answers it again: send a `withdrawal_id` to make two equal withdrawals. The tier ceilings are amounts in the jurisdiction profile's currency: a withdrawal in another has its lifetime total converted at the environment's newest reference rates (`POST /v1/admin/aml/rates`) of the day; with no rate, 422 `no_reference_rate`. In production, 503 `vendor_unavailable` when the identity vendor cannot issue a token (retry after `Retry-After`), and 503 `tier_not_verifiable` when the tier the withdrawal needs has no verification level configured (no lower tier's level verifies it).
          */
         post: operations["startKyc"];
         delete?: never;
@@ -1084,7 +1109,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** a user's verified tier */
+        /**
+         * a user's verified tier
+         * @description The bounds are told in the user's withdrawal currency: the profile's ceilings converted back at the reference rates (the most that converts within them); with no rate, 422 `no_reference_rate`.
+         */
         get: operations["getKycTier"];
         put?: never;
         post?: never;
@@ -1121,7 +1149,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** a user's limits with spend and reset times */
+        /**
+         * a user's limits with spend and reset times
+         * @description Each limit's spend is in its currency: deposits in another count at the environment's newest reference rates (`POST /v1/admin/aml/rates`) of the day; with no rate for a currency deposited, 422 `no_reference_rate`.
+         */
         get: operations["listLimits"];
         put?: never;
         /**
@@ -1146,7 +1177,7 @@ export interface paths {
         put?: never;
         /**
          * the pre-deposit gate
-         * @description When `allowed` is false, show `user_message` verbatim and reject the deposit.
+         * @description When `allowed` is false, show `user_message` verbatim and reject the deposit. Deposits made in another currency than a limit's count against it at the environment's newest reference rates (`POST /v1/admin/aml/rates`) of the day, never at par: with no rate for a currency deposited, 422 `no_reference_rate`. A check in another currency than a limit in force is 400 `currency_mismatch`.
          */
         post: operations["checkDeposit"];
         delete?: never;
@@ -1166,7 +1197,7 @@ export interface paths {
         put?: never;
         /**
          * record a deposit that was made
-         * @description Idempotent on (tenant, `transaction_id`) for as long as the service keeps transaction records (the AML record-keeping period, five years unless configured), long after the deposit stops counting in any window: a repeat answers 200 with the original result and counts nothing again; the same id with another user, amount or currency is 409 `transaction_conflict`.
+         * @description Idempotent on (tenant, `transaction_id`) for as long as the service keeps transaction records (the AML record-keeping period, five years unless configured), long after the deposit stops counting in any window: a repeat answers 200 with the original result and counts nothing again; the same id with another user, amount or currency is 409 `transaction_conflict`. Refused as the check refuses: 422 `exceeds_limit` (deposits in other currencies counted at the reference rates), 422 `no_reference_rate`, 400 `currency_mismatch`.
          */
         post: operations["commitDeposit"];
         delete?: never;
@@ -1201,6 +1232,23 @@ export interface paths {
         };
         /** this document */
         get: operations["getOpenApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/registers/checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** a player's register checks, newest first: each register's answer, reference and latency */
+        get: operations["listRegisterChecks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1935,11 +1983,34 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        Accepted: {
+            /** @description the alert this event opened, if any */
+            alert_id?: string | null;
+            aml_event_id: string;
+            /** @description what the rules decided: `approve`, `review`, `hold_withdrawal` or `decline` (do not pay a withdrawal out) */
+            outcome: components["schemas"]["AmlOutcomeName"];
+            received_at: components["schemas"]["Timestamp"];
+            status: components["schemas"]["AmlReportStatus"];
+            transaction_id: string;
+        };
         /** @description `sanctions.account_frozen`: the user's funds are frozen after a confirmed match. */
         AccountFrozenData: {
             case_id: string;
             funds_frozen: boolean;
             user_id: string;
+        };
+        /** @description A page of the environment's admin actions, newest first. */
+        AdminAudit: {
+            entries: components["schemas"]["AuditEntry"][];
+            environment: components["schemas"]["Environment"];
+            has_more: boolean;
+            /** @description for the next page; `null` on the last */
+            next_cursor: string | null;
+        };
+        AlertPage: {
+            alerts: components["schemas"]["AlertView"][];
+            /** @description the next page's cursor, when there is one */
+            next_cursor?: string | null;
         };
         /** @description An alert as the compliance team sees it: why it fired, rule by rule. */
         AlertView: {
@@ -1984,6 +2055,10 @@ export interface components {
             outcome: string;
             typologies: string[];
             user_id: string;
+        };
+        AmlCasePage: {
+            cases: components["schemas"]["AmlCaseView"][];
+            next_cursor?: string | null;
         };
         AmlCaseView: {
             actions: string[];
@@ -2050,11 +2125,70 @@ export interface components {
             /** @description in the environment's admin log only: the tenant acted on */
             tenant_id?: string | null;
         };
+        /** @description A case with its matched entities: for the compliance team only. */
+        Case: {
+            case_id: string;
+            case_type: components["schemas"]["CaseKind"];
+            created_at: components["schemas"]["Timestamp"];
+            decided_at: components["schemas"]["Timestamp"] | null;
+            /** Format: double */
+            highest_match_score: number;
+            /** Format: int64 */
+            match_count: number;
+            matches: components["schemas"]["CaseMatch"][];
+            reviewer: string | null;
+            screened: components["schemas"]["ScreenedIdentity"] | null;
+            status: components["schemas"]["CaseStatus"];
+            tenant_id: string;
+            user_id: string;
+        };
+        /** @description The case after an action. */
+        CaseAction: {
+            assignee?: string | null;
+            case_id: string;
+            /** @description who approved it (a single-step decision: who made it) */
+            decided_by?: string | null;
+            decided_outcome?: components["schemas"]["Outcome"] | null;
+            proposal?: components["schemas"]["ProposalView"] | null;
+            status: components["schemas"]["WorkStatus"];
+            tags: string[];
+        };
+        CaseFile: {
+            assignee?: string | null;
+            case_id: string;
+            case_type: components["schemas"]["CaseType"];
+            /** @description whether a decision takes a second person's approval here */
+            four_eyes: boolean;
+            /** @description the outcomes a decision on this case may take */
+            outcomes: components["schemas"]["Outcome"][];
+            overdue: boolean;
+            proposal?: components["schemas"]["ProposalView"] | null;
+            review_due_at?: string | null;
+            status: components["schemas"]["WorkStatus"];
+            /** @description the subject in its own area's admin API (matches, scores, the vendor's status) */
+            subject: string;
+            tags: string[];
+            tenant_id: string;
+            /** @description every event, oldest first; comments are its `commented` entries */
+            timeline: components["schemas"]["TimelineEntry"][];
+            user_id: string;
+            waiting_since: string;
+        };
+        CaseFilings: {
+            case_id: string;
+            filings: components["schemas"]["FilingView"][];
+        };
         /**
          * @description a sanctions hit (transactions held until decided) or enhanced due diligence on a PEP or adverse-media match (nothing held)
          * @enum {string}
          */
         CaseKind: "sanctions_hit" | "enhanced_due_diligence";
+        CaseList: {
+            cases: components["schemas"]["CaseSummary"][];
+            has_more: boolean;
+            /** @description for the next page; `null` on the last */
+            next_cursor: string | null;
+        };
         /** @description A matched list entry, as the compliance team sees it in a case. */
         CaseMatch: {
             /**
@@ -2075,6 +2209,14 @@ export interface components {
             score_breakdown: components["schemas"]["ScoreBreakdown"];
             /** @description why the entry is listed */
             topic: components["schemas"]["EntryTopic"];
+        };
+        CaseReviewed: {
+            case_id: string;
+            decision: components["schemas"]["ReviewAction"];
+            reviewer: string;
+            /** @description the user's screening status after the review */
+            status: components["schemas"]["SanctionsStatus"];
+            user_id: string;
         };
         /**
          * @description a sanctions case's status
@@ -2110,11 +2252,47 @@ export interface components {
             detail?: string | null;
             ok: boolean;
         };
+        CheckList: {
+            checks: components["schemas"]["KycCheckSummary"][];
+            has_more: boolean;
+            /** @description for the next page; `null` on the last */
+            next_cursor: string | null;
+        };
+        /** @description Whether an address is excluded; with the most restrictive exclusion when it is. */
+        CheckResult: {
+            duration?: components["schemas"]["Duration"];
+            exclusion_id?: string | null;
+            expires_at?: components["schemas"]["Timestamp"] | null;
+            is_excluded: boolean;
+            is_permanent?: boolean | null;
+            source?: string | null;
+        };
         Checks: {
             lists: components["schemas"]["ListsCheck"];
             rules: components["schemas"]["Check"];
             store: components["schemas"]["Check"];
             webhooks: components["schemas"]["Check"];
+        };
+        /** @description The end of a relationship. */
+        Closed: {
+            /** @description when the relationship ended (a second close answers the first's time) */
+            closed_at: string;
+            user_id: string;
+        };
+        /**
+         * @description What `compliance-gateway console-user create` prints and
+         *     `POST /v1/admin/people` answers: shown once, never stored in clear.
+         */
+        CreatedAccount: {
+            email: string;
+            /** @description to be changed at the first sign-in */
+            password: string;
+            /** @description `reviewer`, `approver`, `supervisor` or `admin` */
+            role: string;
+            /** @description base32 (RFC 4648, no padding), for an authenticator app */
+            totp_secret: string;
+            /** @description the person's id (`per_…`) */
+            user_id: string;
         };
         CtrCandidate: {
             alert_id: string;
@@ -2127,6 +2305,9 @@ export interface components {
             gaming_day_start: components["schemas"]["Timestamp"];
             tenant_id: string;
             user_id: string;
+        };
+        CtrCandidates: {
+            candidates: components["schemas"]["CtrCandidate"][];
         };
         /**
          * @description an ISO 4217 currency code such as USD; amounts are in its minor units (JPY has none, BHD three)
@@ -2157,6 +2338,26 @@ export interface components {
             /** @description `null` for a decision about no one user */
             user_id: string | null;
         };
+        DecisionPage: {
+            decisions: components["schemas"]["Decision"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        /** @description What a replay found. */
+        DecisionReplay: {
+            decision_id: string;
+            /** @description where the outputs differ, as JSON pointers */
+            differences: string[];
+            identical: boolean;
+            recorded_rules_sha256: string;
+            replayed_output: unknown;
+            replayed_rules_sha256: string;
+            replayed_rules_version: string;
+        };
+        Deleted: {
+            deleted: boolean;
+            webhook_id: string;
+        };
         DeliveryAttempt: {
             attempted_at: components["schemas"]["Timestamp"];
             error: string | null;
@@ -2166,16 +2367,60 @@ export interface components {
              */
             status_code: number | null;
         };
+        DeliveryLog: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            webhook_id: string;
+        };
         /**
          * @description Where a delivery stands.
          * @enum {string}
          */
         DeliveryStatus: "pending" | "succeeded" | "failed" | "abandoned";
         /**
+         * @description The pre-deposit gate's answer. When `allowed` is false, `user_message`
+         *     is for the player and `reason` says why; a breach names the limit.
+         */
+        DepositCheck: {
+            active_limits?: components["schemas"]["LimitType"][];
+            allowed: boolean;
+            /** Format: int64 */
+            already_spent_cents?: number | null;
+            /** Format: int64 */
+            amount_cents?: number | null;
+            breached_limit_type?: components["schemas"]["LimitType"];
+            /** Format: int64 */
+            limit_amount_cents?: number | null;
+            /** Format: int64 */
+            max_allowed_now_cents?: number | null;
+            next_reset_at?: components["schemas"]["Timestamp"];
+            reason?: components["schemas"]["DepositRefusal"] | null;
+            user_message?: string | null;
+            /**
+             * Format: int64
+             * @description with `allowed`: what the tightest limit leaves after this deposit (`null` with no limit)
+             */
+            would_remain_cents?: number | null;
+        };
+        /** @description A recorded deposit; stored and answered again on a repeat. */
+        DepositCommitted: {
+            /** Format: int64 */
+            amount_cents: number;
+            committed_at: components["schemas"]["Timestamp"];
+            currency: components["schemas"]["Currency"];
+            /** @enum {string} */
+            status: "committed";
+            transaction_id: string;
+            user_id: string;
+        };
+        /**
          * @description Why a deposit is refused.
          * @enum {string}
          */
         DepositRefusal: "exceeds_limit" | "account_under_review" | "self_excluded" | "verification_required";
+        DisagreementPage: {
+            disagreements: components["schemas"]["DisagreementView"][];
+            next_cursor?: string | null;
+        };
         DisagreementView: {
             aml_event_id: string;
             at: components["schemas"]["Timestamp"];
@@ -2207,6 +2452,13 @@ export interface components {
         Duration: "duration_24h" | "duration_7d" | "duration_30d" | "duration_6m" | "duration_1y" | "duration_permanent";
         /** @description an e-mail address; compared without case, its domain in IDNA's ASCII form (Unicode and punycode alike), and folded by the providers' documented alias rules: Gmail's dots and `+tag` dropped and googlemail.com read as gmail.com, a `+tag` dropped at Fastmail and Proton; any other address compared as delivered */
         Email: string;
+        Enabled: {
+            enabled: boolean;
+            webhook_id: string;
+        };
+        EndpointList: {
+            webhooks: components["schemas"]["WebhookEndpoint"][];
+        };
         /**
          * @description why a list entry is listed: a sanction, a PEP, or adverse media
          * @enum {string}
@@ -2227,6 +2479,15 @@ export interface components {
          * @enum {string}
          */
         ErasureState: "validating" | "held" | "erased";
+        /** @description An erasure job. */
+        ErasureView: {
+            /** @description the classes erased */
+            erased: string[];
+            erasure_id: string;
+            /** @description the classes a law keeps, each with its date and basis */
+            held: components["schemas"]["HeldClass"][];
+            state: components["schemas"]["ErasureState"];
+        };
         /** @description Every error's body. */
         Error: {
             /** @description stable machine-readable code; branch on this */
@@ -2240,6 +2501,9 @@ export interface components {
          * @enum {string}
          */
         EventKind: "opened" | "assigned" | "unassigned" | "commented" | "tagged" | "proposed" | "approved" | "proposal_rejected" | "proposal_dropped";
+        EventList: {
+            events: components["schemas"]["AmlEvent"][];
+        };
         /**
          * @description the name of an event
          * @enum {string}
@@ -2317,6 +2581,25 @@ export interface components {
          * @enum {string}
          */
         ExclusionReason: "self_initiated" | "operator_initiated";
+        /** @description The answer to a registration, stored and answered again on a repeat. */
+        ExclusionRegistered: {
+            /**
+             * @description where the registration stands in the store's history, on a host that
+             *     reads checks from replicas (the edge); a check that echoes it as its
+             *     `bookmark` parameter sees this exclusion at once. Opaque; never stored.
+             */
+            bookmark?: string | null;
+            duration: components["schemas"]["Duration"];
+            effective_from: components["schemas"]["Timestamp"];
+            exclusion_id: string;
+            expires_at: components["schemas"]["Timestamp"] | null;
+            is_permanent: boolean;
+            /** @description whether it goes to the regulator's register at the next export */
+            regulator_eligible?: boolean;
+            /** @description whether the exclusion reached the regulator's register */
+            regulator_propagated: boolean;
+            user_id: string;
+        };
         /** @description An active exclusion on the shared list. */
         ExclusionRow: {
             duration: components["schemas"]["Duration"];
@@ -2327,6 +2610,11 @@ export interface components {
             source: string;
             user_email: string | null;
             user_phone: string | null;
+        };
+        Export: {
+            exclusions: components["schemas"]["ExportedExclusion"][];
+            exported: number;
+            exported_at: components["schemas"]["Timestamp"];
         };
         /** @description An exclusion as the regulator's register takes it. */
         ExportedExclusion: {
@@ -2346,6 +2634,16 @@ export interface components {
             state?: string | null;
             street?: string | null;
             zip?: string | null;
+        };
+        FilingDraft: {
+            errors: components["schemas"]["FilingProblem"][];
+            filing_id: string;
+            /** @description `fincen-sar`, `fincen-ctr` or `goaml` */
+            format: string;
+            /** @description whether the draft has no problem; an invalid draft is answered all the same */
+            valid: boolean;
+            /** @description the draft, for upload by the officer: the gateway never submits */
+            xml: string;
         };
         /** @description One thing a draft lacks or breaks. */
         FilingProblem: {
@@ -2402,6 +2700,12 @@ export interface components {
             /** @description the Transmitter Control Code FinCEN issued, eight characters */
             tcc: string;
         };
+        GamingDayBody: {
+            /** @description local time the gaming day begins, `HH:MM` */
+            cutoff: string;
+            /** @description an IANA time zone such as `America/Los_Angeles` */
+            time_zone: string;
+        };
         /** @description An FIU's goAML profile. */
         GoamlSettings: {
             currency_code_local: string;
@@ -2425,6 +2729,10 @@ export interface components {
             /** @description the FIU's conduction code of an online transaction */
             transmode_code?: string | null;
         };
+        Health: {
+            /** @enum {string} */
+            status: "ok";
+        };
         /** @description A class kept until its date. */
         HeldClass: {
             /** @description the legal basis's code (`gdpr_17_3_b_exclusion_in_force`: an exclusion in force is never erased) */
@@ -2433,6 +2741,15 @@ export interface components {
             class: string;
             /** @description when it will be erased; `null` while an exclusion with no end is in force */
             until?: string | null;
+        };
+        /** @description What the gateway did with a vendor webhook. */
+        IdentityVendorWebhookReceipt: {
+            applied: boolean;
+            kyc_check_id?: string;
+            received: boolean;
+            status?: components["schemas"]["KycStatus"];
+            /** @description the webhook's type, when it was ignored */
+            type?: string;
         };
         JurisdictionProfile: {
             /** @description the AML monitoring parameters: thresholds in minor units of `currency`, windows in seconds, percentages, the CDD tier and the filing deadlines (see `decide-aml`) */
@@ -2444,6 +2761,16 @@ export interface components {
             }[];
             name: string;
             regulator: string;
+        };
+        /** @description A new key, shown once. */
+        KeyCreated: {
+            api_key: string;
+            key_id: string;
+            tenant_id: string;
+        };
+        KeyRevoked: {
+            key_id: string;
+            revoked_at: components["schemas"]["Timestamp"];
         };
         /**
          * @description `kyc.approved`: the user is verified to a tier, and the check's held
@@ -2470,11 +2797,31 @@ export interface components {
             event_id: string;
             timestamp: components["schemas"]["Timestamp"];
         };
+        /** @description A check's status with the withdrawal behind it. */
+        KycCheck: {
+            created_at: components["schemas"]["Timestamp"];
+            expires_at: components["schemas"]["Timestamp"] | null;
+            kyc_check_id: string;
+            required_documents: components["schemas"]["KycDocument"][];
+            required_tier: components["schemas"]["Tier"];
+            status: components["schemas"]["KycStatus"];
+            updated_at: components["schemas"]["Timestamp"];
+            user_id: string;
+            withdrawal_held: boolean;
+            /** @description the withdrawal the check holds */
+            withdrawal_id: string;
+            withdrawal_status: components["schemas"]["WithdrawalStatus"];
+        };
         /** @description `kyc.started`, `kyc.submitted`: a verification began, or its documents were sent. */
         KycCheckData: {
             kyc_check_id: string;
             required_tier: string;
             user_id: string;
+        };
+        /** @description A check's status after an action on it. */
+        KycCheckStatus: {
+            kyc_check_id: string;
+            status: components["schemas"]["KycStatus"];
         };
         /** @description A check in a review list. */
         KycCheckSummary: {
@@ -2539,6 +2886,12 @@ export interface components {
             event_id: string;
             timestamp: components["schemas"]["Timestamp"];
         };
+        KycReviewed: {
+            kyc_check_id: string;
+            reason: string | null;
+            reviewer: string;
+            status: components["schemas"]["KycStatus"];
+        };
         /** @description the body of a `kyc.started` delivery */
         KycStartedEvent: {
             data: components["schemas"]["KycCheckData"];
@@ -2576,6 +2929,35 @@ export interface components {
             /** @description the event's id, also its `webhook-id` header: the same on every retry */
             event_id: string;
             timestamp: components["schemas"]["Timestamp"];
+        };
+        /** @description A user's verified tier and where the next one is needed. */
+        KycTierView: {
+            /** Format: int64 */
+            cumulative_withdrawn_cents: number;
+            currency: components["schemas"]["Currency"] | null;
+            /**
+             * Format: int64
+             * @description `null` when unbounded
+             */
+            max_withdrawal_cents: number | null;
+            /** Format: int64 */
+            next_tier_required_at_cents: number | null;
+            user_id: string;
+            verified_at: components["schemas"]["Timestamp"] | null;
+            verified_tier: components["schemas"]["Tier"];
+        };
+        /** @description A fresh token for the vendor's verification flow. */
+        KycToken: {
+            expires_at: components["schemas"]["Timestamp"] | null;
+            kyc_check_id: string;
+            status: components["schemas"]["KycStatus"];
+            /** @description for the vendor's verification flow on the player's device */
+            vendor_access_token: string;
+            /**
+             * Format: int64
+             * @description seconds until the token expires
+             */
+            vendor_expires_in: number;
         };
         /** @description `limit.activated`: a raised limit went live after its cooling-off period. */
         LimitActivatedData: {
@@ -2615,6 +2997,14 @@ export interface components {
             /** Format: int64 */
             limit_amount_cents: number;
             limit_type: components["schemas"]["LimitType"];
+            user_id: string;
+        };
+        LimitCancelled: {
+            cancelled_at: components["schemas"]["Timestamp"];
+            limit_id: string;
+            limit_type: components["schemas"]["LimitType"];
+            /** @enum {string} */
+            status: "cancelled";
             user_id: string;
         };
         /** @description `limit.cancelled`: a pending increase was cancelled. */
@@ -2687,8 +3077,41 @@ export interface components {
             spent_cents: number;
             status: string;
         };
+        LimitList: {
+            limits: components["schemas"]["LimitInForce"][];
+            user_id: string;
+        };
+        /** @description A limit as set; stored and answered again on a repeat. */
+        LimitSet: {
+            /** Format: int64 */
+            amount_cents: number;
+            /** Format: int64 */
+            cooloff_seconds: number;
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: int64
+             * @description the limit in force before, if any
+             */
+            current_limit_cents: number | null;
+            effective_from: components["schemas"]["Timestamp"];
+            is_increase: boolean;
+            limit_id: string;
+            limit_type: components["schemas"]["LimitType"];
+            status: components["schemas"]["NewLimitStatus"];
+            user_id: string;
+        };
         /** @enum {string} */
         LimitType: "limit_daily" | "limit_weekly" | "limit_monthly";
+        ListList: {
+            /** @description production's required sources, each with its version and freshness (empty in the sandbox) */
+            coverage: components["schemas"]["SourceCoverage"][];
+            /**
+             * Format: int64
+             * @description the freshness window, in hours
+             */
+            freshness_hours: number;
+            lists: components["schemas"]["ListVersion"][];
+        };
         /** @description An imported list version. */
         ListVersion: {
             activated_at: components["schemas"]["Timestamp"] | null;
@@ -2745,12 +3168,17 @@ export interface components {
          * @description the rules decision: one per exported call of the component
          * @enum {string}
          */
-        OperationName: "deposit" | "limit_change" | "limit_cancel" | "limits" | "withdrawal" | "tier" | "kyc" | "exclusion" | "exclusion_status" | "regulator_import" | "screening" | "case_review" | "sanctions" | "due_now" | "aml" | "aml_review";
+        OperationName: "deposit" | "limit_change" | "limit_cancel" | "limits" | "withdrawal" | "tier" | "kyc" | "exclusion" | "exclusion_status" | "regulator_import" | "screening" | "case_review" | "sanctions" | "due_now" | "aml" | "aml_review" | "erasure_plan" | "filing_codes" | "register_check";
         /**
          * @description A decision's outcome: a fixed set per case type.
          * @enum {string}
          */
         Outcome: "false_positive" | "true_match" | "approve" | "reject" | "confirmed";
+        OwnAlertPage: {
+            alerts: components["schemas"]["OwnAlertView"][];
+            /** @description the next page's cursor, when there is one */
+            next_cursor?: string | null;
+        };
         /** @description An alert as the operator sees it: its own user's, without the evidence. */
         OwnAlertView: {
             actions: string[];
@@ -2759,6 +3187,10 @@ export interface components {
             outcome: components["schemas"]["AmlOutcomeName"];
             typologies: string[];
             user_id: string;
+        };
+        PasswordChanged: {
+            must_change_password: boolean;
+            person_id: string;
         };
         /** @enum {string} */
         PaymentMethodName: "cash" | "card" | "bank_transfer" | "e_wallet" | "crypto" | "other";
@@ -2778,6 +3210,11 @@ export interface components {
             proposed_at: string;
             proposed_by: string;
             reason: string;
+        };
+        Queue: {
+            cases: components["schemas"]["QueueRow"][];
+            has_more: boolean;
+            next_cursor?: string | null;
         };
         QueueRow: {
             /** Format: int64 */
@@ -2805,16 +3242,208 @@ export interface components {
             /** @description the SHA-256 of the file: the version each AML decision names */
             version: string;
         };
+        RatesVersions: {
+            /** @description newest first; the first converts new events */
+            versions: components["schemas"]["RatesVersion"][];
+        };
+        Readiness: {
+            checks: components["schemas"]["Checks"];
+            /** @enum {string} */
+            status: "ready" | "not_ready";
+        };
+        Redelivery: {
+            delivery_id: string;
+            status: components["schemas"]["DeliveryStatus"];
+        };
+        /** @description One register's answer to a check. */
+        RegisterAnswer: {
+            checked_at: string;
+            /** @description the register's own id of its answer (GAMSTOP's `X-Unique-Id`, Spelpaus's `responseId`, …) */
+            reference?: string | null;
+            /** @description `shared` (this service's register), or `spelpaus`, `gamstop`, `rofus`, `cruks` */
+            register: string;
+            /** @description `excluded`, `not_excluded`, `previously_excluded` (lapsed: play, no marketing) or `unavailable` (no usable answer) */
+            status: string;
+        };
+        RegisterCheck: {
+            check_id: string;
+            /** @description the player may not play (for a marketing check: may not be marketed to) */
+            excluded: boolean;
+            marketing_allowed: boolean;
+            /** @description each register asked: the shared register first, then those the tenant configured for the purpose */
+            registers: components["schemas"]["RegisterAnswer"][];
+        };
+        RegisterCheckPage: {
+            checks: components["schemas"]["RegisterCheckRecord"][];
+            next_cursor?: string | null;
+        };
+        /** @description One register's part of a check, as kept. */
+        RegisterCheckRecord: {
+            check_id: string;
+            checked_at: string;
+            /** Format: int64 */
+            latency_ms: number;
+            purpose: string;
+            /**
+             * @description why an `unavailable` register's answer could not be used: `timeout`, `unreachable`,
+             *     `destination_refused`, `status_NNN` (its HTTP status) or `malformed`
+             */
+            reason?: string | null;
+            reference?: string | null;
+            register: string;
+            /** @description our id of the call, sent to the register (`requestId`, `X-Trace-Id`); for the shared register, the decision's id */
+            request_id: string;
+            status: string;
+        };
+        /** @description Who is checked: the fields the tenant's registers need for the purpose. */
+        RegisterIdentity: {
+            /** @description CRUKS without a BSN */
+            birth_place?: string | null;
+            /** @description CRUKS: 9 digits passing the 11-test */
+            bsn?: string | null;
+            /** @description ROFUS: `DDMMYYNNNN` or `DDMMYY-NNNN` */
+            cpr?: string | null;
+            /** @description `YYYY-MM-DD` */
+            date_of_birth?: string | null;
+            email?: string | null;
+            first_name?: string | null;
+            last_name?: string | null;
+            /** @description Spelpaus: `YYYYMMDDNNNC` or `YYYYMMDD-NNNC`; its check digit is checked before any register is asked */
+            personnummer?: string | null;
+            /** @description international, or national in the tenant's jurisdiction */
+            phone?: string | null;
+            postcode?: string | null;
+        };
+        /** @description One national register of a tenant, as an admin sets it. */
+        RegisterSetting: {
+            /**
+             * Format: uri
+             * @description GAMSTOP's is the v2 endpoint itself (`https://api.gamstop.io/v2`);
+             *     the others' is their API root. Production: https and a public
+             *     address only; sandbox: http on loopback too (the stubs)
+             */
+            base_url: string;
+            /**
+             * @description Spelpaus `{actor_id, api_key}`; GAMSTOP `{api_key}`; ROFUS
+             *     `{operator_id, api_key}`; CRUKS `{client_certificate_pem,
+             *     client_key_pem}`. Sealed at rest, never answered back
+             */
+            credentials: Record<string, never>;
+            /** @description `refuse` (the default: an unavailable register excludes) or `allow_flagged` */
+            on_outage?: string | null;
+            /** @description the purposes this register is asked for: `registration`, `login`, `deposit`, `marketing` */
+            purposes: string[];
+            /** @description `spelpaus`, `gamstop`, `rofus` or `cruks` */
+            register: string;
+        };
+        /** @description A register as read back: everything but the credentials. */
+        RegisterView: {
+            base_url: string;
+            /** @description the credentials are held (sealed); they are never answered */
+            credentials_set: boolean;
+            on_outage: string;
+            purposes: string[];
+            register: string;
+        };
         RegulatorImportEntry: {
             email?: components["schemas"]["Email"] | null;
             phone?: components["schemas"]["Phone"] | null;
             reference?: string | null;
+        };
+        /** @description What a regulator import did. */
+        RegulatorImported: {
+            /** @description the logged rules decision */
+            decision_id: string;
+            exclusion_ids: string[];
+            imported: number;
+            /** @description entries the regulator had already excluded */
+            skipped: number;
+        };
+        ReportBundle: {
+            case_id: string;
+            decision_ids: string[];
+            /** @description every alert's decision with the rules' evidence */
+            explanations: Record<string, never>[];
+            /** @description a draft for the filing: what fired, when, over what; the team edits it */
+            narrative: components["schemas"]["Value"];
+            /**
+             * @description where this case can be reported, and how: drafted by the gateway
+             *     (`POST /v1/admin/aml/cases/{case_id}/filings`) or entered by hand from this bundle
+             */
+            regulator_formats: string[];
+            /** @description the SHA-256 of the component the host runs; each decision names its own in the decision log */
+            rules_sha256: string;
+            status: string;
+            tenant_id: string;
+            /** @description the user's events in the alerts' windows, as reported, each with its decision */
+            transactions: Record<string, never>[];
+            user_id: string;
+        };
+        RescreenDone: {
+            new_hits: number;
+            rescreened: number;
+            tenant_id: string;
         };
         /**
          * @description dismiss (a false positive) or confirm
          * @enum {string}
          */
         ReviewAction: "dismiss" | "confirm";
+        /** @description The review work the compliance team watches. */
+        ReviewMetrics: {
+            /** @description AML monitoring: open cases, alerts, and each typology's precision from closed cases */
+            aml: components["schemas"]["AmlFeedback"];
+            /**
+             * Format: int64
+             * @description open due-diligence cases on PEP or adverse-media matches (holding nothing)
+             */
+            due_diligence_cases_open: number;
+            /** Format: int64 */
+            due_diligence_cases_overdue: number;
+            environment: components["schemas"]["Environment"];
+            /** Format: int64 */
+            kyc_checks_overdue: number;
+            /** Format: int64 */
+            kyc_checks_pending_review: number;
+            measured_at: components["schemas"]["Timestamp"];
+            /** Format: int64 */
+            review_target_seconds: number;
+            /**
+             * Format: int64
+             * @description open sanctions hits (holding the user's transactions)
+             */
+            sanctions_cases_open: number;
+            /** Format: int64 */
+            sanctions_cases_overdue: number;
+            /**
+             * Format: int64
+             * @description required sources with no version loaded
+             */
+            sanctions_lists_missing: number;
+            /**
+             * Format: int64
+             * @description the environment's required list sources (production's; none in the sandbox)
+             */
+            sanctions_lists_required: number;
+            /**
+             * Format: int64
+             * @description required sources loaded but not refreshed within the freshness window
+             */
+            sanctions_lists_stale: number;
+        };
+        Rotated: {
+            previous_secret_expires_at: components["schemas"]["Timestamp"];
+            secret: string;
+            webhook_id: string;
+        };
+        /** @description Which rules decide. */
+        RulesIdentity: {
+            component_sha256: string;
+            /** @description every jurisdiction profile the component holds, with its parameters */
+            jurisdictions: components["schemas"]["JurisdictionProfile"][];
+            version: string;
+            wit_package: string;
+        };
         /** @description the body of a `sanctions.account_frozen` delivery */
         SanctionsAccountFrozenEvent: {
             data: components["schemas"]["AccountFrozenData"];
@@ -2883,6 +3512,32 @@ export interface components {
          * @enum {string}
          */
         SanctionsStatus: "clear" | "hit_review_pending" | "cleared" | "confirmed";
+        SanctionsView: {
+            checked_at: components["schemas"]["Timestamp"];
+            last_screened_at: components["schemas"]["Timestamp"];
+            status: components["schemas"]["SanctionsStatus"];
+            transactions_held: boolean;
+            updated_at: components["schemas"]["Timestamp"];
+            user_id: string;
+        };
+        /** @description The tenant's sandbox time. */
+        SandboxClock: {
+            now: components["schemas"]["Timestamp"];
+        };
+        /** @description What one run of the scheduled work did. */
+        ScheduledRun: {
+            exclusions_expired: number;
+            kyc_checks_expired: number;
+            limits_activated: number;
+            list_chunks_loaded: number;
+            lists_activated: number;
+            /** @description re-screens that failed; the round went on without them */
+            rescreen_errors: number;
+            snapshots_taken: number;
+            users_rescreened: number;
+            webhook_attempts: number;
+            webhook_events_fanned_out: number;
+        };
         /** @description How a name scored against an entry, part by part. */
         ScoreBreakdown: {
             /** Format: double */
@@ -2898,6 +3553,29 @@ export interface components {
             first_name: string;
             last_name: string;
             nationality: string;
+        };
+        /**
+         * @description The answer to a screening; stored and answered again on a repeat. A hit
+         *     adds the case fields and never names the matched entity.
+         */
+        Screening: {
+            case_id?: string;
+            checked_at: components["schemas"]["Timestamp"];
+            /**
+             * @description present (true) when the tenant screens for PEPs or adverse media and
+             *     the user needs enhanced due diligence; nothing is held for it
+             */
+            due_diligence_required?: boolean;
+            estimated_review_time?: string;
+            /** Format: double */
+            highest_match_score?: number;
+            /** Format: int32 */
+            match_count?: number;
+            screen_id: string;
+            signup_allowed?: boolean;
+            status: components["schemas"]["SanctionsStatus"];
+            transactions_held: boolean;
+            user_id: string;
         };
         /** @description the body of a `screening.adverse_media_match` delivery */
         ScreeningAdverseMediaMatchEvent: {
@@ -2949,6 +3627,33 @@ export interface components {
          * @enum {string}
          */
         SearchMode: "screening" | "ofac";
+        SearchResults: {
+            mode: components["schemas"]["SearchMode"];
+            results: components["schemas"]["SearchHit"][];
+        };
+        SessionEnded: {
+            ended: boolean;
+        };
+        SessionStarted: {
+            email: string;
+            environment: string;
+            /** Format: int64 */
+            idle_timeout_seconds: number;
+            /** @description until the one-time password is changed, only the password change is allowed */
+            must_change_password: boolean;
+            person_id: string;
+            role: string;
+            /** @description sent as `Authorization: Bearer <session_token>`; shown once */
+            session_token: string;
+        };
+        /** @description A page of the shared list. */
+        SnapshotPage: {
+            daily_snapshot?: components["schemas"]["DailySnapshot"] | null;
+            exclusions: components["schemas"]["ExclusionRow"][];
+            generated_at?: components["schemas"]["Timestamp"];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
         /** @description A required source as production has it. */
         SourceCoverage: {
             /** Format: int64 */
@@ -2965,11 +3670,49 @@ export interface components {
          * @enum {string}
          */
         Spelling: "as_written" | "cyrillic_english" | "cyrillic_german" | "cyrillic_french" | "korean" | "arabic" | "abjad";
+        Team: {
+            people: components["schemas"]["TeamMember"][];
+        };
         /** @description `GET /v1/admin/people`: the environment's enabled console accounts. */
         TeamMember: {
             email: string;
             person_id: string;
             role: string;
+        };
+        /** @description A page of a tenant's audit log, newest first. */
+        TenantAudit: {
+            entries: components["schemas"]["AuditEntry"][];
+            has_more: boolean;
+            /** @description for the next page; `null` on the last */
+            next_cursor: string | null;
+            tenant_id: string;
+        };
+        /** @description A new tenant with its first key, shown once. */
+        TenantCreated: {
+            api_key: string;
+            environment: components["schemas"]["Environment"];
+            jurisdiction: string;
+            key_id: string;
+            name: string;
+            /** Format: int64 */
+            rate_limit_per_minute: number;
+            screening: components["schemas"]["ScreeningSwitches"];
+            tenant_id: string;
+        };
+        /** @description A tenant's request rate per key, as set. */
+        TenantRateLimit: {
+            /** Format: int64 */
+            rate_limit_per_minute: number;
+            tenant_id: string;
+        };
+        TenantRegisters: {
+            registers: components["schemas"]["RegisterView"][];
+            tenant_id: string;
+        };
+        /** @description A tenant's screening switches as set. */
+        TenantScreening: {
+            screening: components["schemas"]["ScreeningSwitches"];
+            tenant_id: string;
         };
         /**
          * @description The body of `PUT /v1/admin/tenants/{tenant_id}/screening`, and a new
@@ -2980,6 +3723,10 @@ export interface components {
             adverse_media: boolean;
             /** @default false */
             pep: boolean;
+        };
+        TenantSuspended: {
+            suspended: boolean;
+            tenant_id: string;
         };
         /**
          * @description a KYC tier, keyed to lifetime withdrawals
@@ -3000,6 +3747,10 @@ export interface components {
          * @description ISO 8601 UTC, such as 2026-01-31T12:00:00Z
          */
         Timestamp: string;
+        TotpSecret: {
+            /** @description the new base32 secret for an authenticator app; shown once */
+            totp_secret: string;
+        };
         /** @description One typology's record: alerts, and how the cases holding it were closed. */
         TypologyFeedback: {
             /** Format: int64 */
@@ -3050,6 +3801,38 @@ export interface components {
             enabled: boolean;
             url: string;
             webhook_id: string;
+        };
+        WebhookRegistered: {
+            created_at: components["schemas"]["Timestamp"];
+            enabled: boolean;
+            /** @description shown here and on rotation only */
+            secret: string;
+            url: string;
+            webhook_id: string;
+        };
+        /** @description The withdrawal gate's answer; stored and answered again on a repeat. */
+        WithdrawalAnswer: {
+            /** @description the operator's id of the withdrawal, as sent */
+            client_withdrawal_id?: string | null;
+            estimated_clear_time?: string;
+            /** @description the verification check, when one is needed */
+            kyc_check_id: string | null;
+            message?: string;
+            required_documents: components["schemas"]["KycDocument"][];
+            required_tier: components["schemas"]["Tier"];
+            status?: components["schemas"]["KycStatus"];
+            user_id: string;
+            /** @description for the vendor's verification flow on the player's device */
+            vendor_access_token?: string;
+            /** Format: int64 */
+            vendor_expires_in?: number;
+            withdrawal_held: boolean;
+            withdrawal_id?: string;
+            /**
+             * Format: int64
+             * @description what stays withdrawable under the covering tier; `null` when unbounded
+             */
+            withdrawal_remaining_cents?: number | null;
         };
         /**
          * @description where a withdrawal stands
@@ -3211,11 +3994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        alerts: components["schemas"]["AlertView"][];
-                        /** @description the next page's cursor, when there is one */
-                        next_cursor?: string | null;
-                    };
+                    "application/json": components["schemas"]["AlertPage"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3251,10 +4030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        cases: components["schemas"]["AmlCaseView"][];
-                        next_cursor?: string | null;
-                    };
+                    "application/json": components["schemas"]["AmlCasePage"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3287,10 +4063,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        case_id: string;
-                        filings: components["schemas"]["FilingView"][];
-                    };
+                    "application/json": components["schemas"]["CaseFilings"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3306,7 +4079,10 @@ export interface operations {
     draftCaseFiling: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description repeat a POST safely: the same key and request answer the original success */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 case_id: string;
             };
@@ -3324,6 +4100,18 @@ export interface operations {
             };
         };
         responses: {
+            /** @description a repeat with the same Idempotency-Key: the original answer */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilingDraft"];
+                };
+            };
             /** @description the draft, valid or not */
             201: {
                 headers: {
@@ -3333,22 +4121,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        errors: components["schemas"]["FilingProblem"][];
-                        filing_id: string;
-                        /** @description `fincen-sar`, `fincen-ctr` or `goaml` */
-                        format: string;
-                        /** @description whether the draft has no problem; an invalid draft is answered all the same */
-                        valid: boolean;
-                        /** @description the draft, for upload by the officer: the gateway never submits */
-                        xml: string;
-                    };
+                    "application/json": components["schemas"]["FilingDraft"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
@@ -3376,26 +4156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        case_id: string;
-                        decision_ids: string[];
-                        /** @description every alert's decision with the rules' evidence */
-                        explanations: Record<string, never>[];
-                        /** @description a draft for the filing: what fired, when, over what; the team edits it */
-                        narrative: components["schemas"]["Value"];
-                        /**
-                         * @description where this case can be reported, and how: drafted by the gateway
-                         *     (`POST /v1/admin/aml/cases/{case_id}/filings`) or entered by hand from this bundle
-                         */
-                        regulator_formats: string[];
-                        /** @description the SHA-256 of the component the host runs; each decision names its own in the decision log */
-                        rules_sha256: string;
-                        status: string;
-                        tenant_id: string;
-                        /** @description the user's events in the alerts' windows, as reported, each with its decision */
-                        transactions: Record<string, never>[];
-                        user_id: string;
-                    };
+                    "application/json": components["schemas"]["ReportBundle"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3432,9 +4193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        candidates: components["schemas"]["CtrCandidate"][];
-                    };
+                    "application/json": components["schemas"]["CtrCandidates"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3450,7 +4209,10 @@ export interface operations {
     draftCtrFiling: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description repeat a POST safely: the same key and request answer the original success */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 alert_id: string;
             };
@@ -3468,6 +4230,18 @@ export interface operations {
             };
         };
         responses: {
+            /** @description a repeat with the same Idempotency-Key: the original answer */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilingDraft"];
+                };
+            };
             /** @description the draft, valid or not */
             201: {
                 headers: {
@@ -3477,22 +4251,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        errors: components["schemas"]["FilingProblem"][];
-                        filing_id: string;
-                        /** @description `fincen-sar`, `fincen-ctr` or `goaml` */
-                        format: string;
-                        /** @description whether the draft has no problem; an invalid draft is answered all the same */
-                        valid: boolean;
-                        /** @description the draft, for upload by the officer: the gateway never submits */
-                        xml: string;
-                    };
+                    "application/json": components["schemas"]["FilingDraft"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
@@ -3518,9 +4284,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        events: components["schemas"]["AmlEvent"][];
-                    };
+                    "application/json": components["schemas"]["EventList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3550,10 +4314,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description newest first; the first converts new events */
-                        versions: components["schemas"]["RatesVersion"][];
-                    };
+                    "application/json": components["schemas"]["RatesVersions"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3568,7 +4329,10 @@ export interface operations {
     importAmlRates: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description repeat a POST safely: the same key and request answer the original success */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3590,16 +4354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description false when this file was imported before: nothing changed */
-                        created: boolean;
-                        imported_at: components["schemas"]["Timestamp"];
-                        imported_by: string;
-                        /** Format: int64 */
-                        rates: number;
-                        /** @description the SHA-256 of the file: the version each AML decision names */
-                        version: string;
-                    };
+                    "application/json": components["schemas"]["RatesVersion"];
                 };
             };
             /** @description a new version */
@@ -3611,21 +4366,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description false when this file was imported before: nothing changed */
-                        created: boolean;
-                        imported_at: components["schemas"]["Timestamp"];
-                        imported_by: string;
-                        /** Format: int64 */
-                        rates: number;
-                        /** @description the SHA-256 of the file: the version each AML decision names */
-                        version: string;
-                    };
+                    "application/json": components["schemas"]["RatesVersion"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
@@ -3653,10 +4400,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        disagreements: components["schemas"]["DisagreementView"][];
-                        next_cursor?: string | null;
-                    };
+                    "application/json": components["schemas"]["DisagreementPage"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3692,13 +4436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        entries: components["schemas"]["AuditEntry"][];
-                        environment: components["schemas"]["Environment"];
-                        has_more: boolean;
-                        /** @description for the next page; `null` on the last */
-                        next_cursor: string | null;
-                    };
+                    "application/json": components["schemas"]["AdminAudit"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3746,11 +4484,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        cases: components["schemas"]["QueueRow"][];
-                        has_more: boolean;
-                        next_cursor?: string | null;
-                    };
+                    "application/json": components["schemas"]["Queue"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3783,27 +4517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        assignee?: string | null;
-                        case_id: string;
-                        case_type: components["schemas"]["CaseType"];
-                        /** @description whether a decision takes a second person's approval here */
-                        four_eyes: boolean;
-                        /** @description the outcomes a decision on this case may take */
-                        outcomes: components["schemas"]["Outcome"][];
-                        overdue: boolean;
-                        proposal?: components["schemas"]["ProposalView"] | null;
-                        review_due_at?: string | null;
-                        status: components["schemas"]["WorkStatus"];
-                        /** @description the subject in its own area's admin API (matches, scores, the vendor's status) */
-                        subject: string;
-                        tags: string[];
-                        tenant_id: string;
-                        /** @description every event, oldest first; comments are its `commented` entries */
-                        timeline: components["schemas"]["TimelineEntry"][];
-                        user_id: string;
-                        waiting_since: string;
-                    };
+                    "application/json": components["schemas"]["CaseFile"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3846,16 +4560,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        assignee?: string | null;
-                        case_id: string;
-                        /** @description who approved it (a single-step decision: who made it) */
-                        decided_by?: string | null;
-                        decided_outcome?: components["schemas"]["Outcome"] | null;
-                        proposal?: components["schemas"]["ProposalView"] | null;
-                        status: components["schemas"]["WorkStatus"];
-                        tags: string[];
-                    };
+                    "application/json": components["schemas"]["CaseAction"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3899,16 +4604,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        assignee?: string | null;
-                        case_id: string;
-                        /** @description who approved it (a single-step decision: who made it) */
-                        decided_by?: string | null;
-                        decided_outcome?: components["schemas"]["Outcome"] | null;
-                        proposal?: components["schemas"]["ProposalView"] | null;
-                        status: components["schemas"]["WorkStatus"];
-                        tags: string[];
-                    };
+                    "application/json": components["schemas"]["CaseAction"];
                 };
             };
             /** @description commented */
@@ -3920,16 +4616,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        assignee?: string | null;
-                        case_id: string;
-                        /** @description who approved it (a single-step decision: who made it) */
-                        decided_by?: string | null;
-                        decided_outcome?: components["schemas"]["Outcome"] | null;
-                        proposal?: components["schemas"]["ProposalView"] | null;
-                        status: components["schemas"]["WorkStatus"];
-                        tags: string[];
-                    };
+                    "application/json": components["schemas"]["CaseAction"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3976,16 +4663,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        assignee?: string | null;
-                        case_id: string;
-                        /** @description who approved it (a single-step decision: who made it) */
-                        decided_by?: string | null;
-                        decided_outcome?: components["schemas"]["Outcome"] | null;
-                        proposal?: components["schemas"]["ProposalView"] | null;
-                        status: components["schemas"]["WorkStatus"];
-                        tags: string[];
-                    };
+                    "application/json": components["schemas"]["CaseAction"];
                 };
             };
             /** @description proposed (four-eyes) */
@@ -3997,16 +4675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        assignee?: string | null;
-                        case_id: string;
-                        /** @description who approved it (a single-step decision: who made it) */
-                        decided_by?: string | null;
-                        decided_outcome?: components["schemas"]["Outcome"] | null;
-                        proposal?: components["schemas"]["ProposalView"] | null;
-                        status: components["schemas"]["WorkStatus"];
-                        tags: string[];
-                    };
+                    "application/json": components["schemas"]["CaseAction"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4051,16 +4720,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        assignee?: string | null;
-                        case_id: string;
-                        /** @description who approved it (a single-step decision: who made it) */
-                        decided_by?: string | null;
-                        decided_outcome?: components["schemas"]["Outcome"] | null;
-                        proposal?: components["schemas"]["ProposalView"] | null;
-                        status: components["schemas"]["WorkStatus"];
-                        tags: string[];
-                    };
+                    "application/json": components["schemas"]["CaseAction"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4106,16 +4766,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        assignee?: string | null;
-                        case_id: string;
-                        /** @description who approved it (a single-step decision: who made it) */
-                        decided_by?: string | null;
-                        decided_outcome?: components["schemas"]["Outcome"] | null;
-                        proposal?: components["schemas"]["ProposalView"] | null;
-                        status: components["schemas"]["WorkStatus"];
-                        tags: string[];
-                    };
+                    "application/json": components["schemas"]["CaseAction"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4157,16 +4808,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        assignee?: string | null;
-                        case_id: string;
-                        /** @description who approved it (a single-step decision: who made it) */
-                        decided_by?: string | null;
-                        decided_outcome?: components["schemas"]["Outcome"] | null;
-                        proposal?: components["schemas"]["ProposalView"] | null;
-                        status: components["schemas"]["WorkStatus"];
-                        tags: string[];
-                    };
+                    "application/json": components["schemas"]["CaseAction"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4203,16 +4845,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        assignee?: string | null;
-                        case_id: string;
-                        /** @description who approved it (a single-step decision: who made it) */
-                        decided_by?: string | null;
-                        decided_outcome?: components["schemas"]["Outcome"] | null;
-                        proposal?: components["schemas"]["ProposalView"] | null;
-                        status: components["schemas"]["WorkStatus"];
-                        tags: string[];
-                    };
+                    "application/json": components["schemas"]["CaseAction"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4249,16 +4882,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        assignee?: string | null;
-                        case_id: string;
-                        /** @description who approved it (a single-step decision: who made it) */
-                        decided_by?: string | null;
-                        decided_outcome?: components["schemas"]["Outcome"] | null;
-                        proposal?: components["schemas"]["ProposalView"] | null;
-                        status: components["schemas"]["WorkStatus"];
-                        tags: string[];
-                    };
+                    "application/json": components["schemas"]["CaseAction"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4299,11 +4923,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        decisions: components["schemas"]["Decision"][];
-                        has_more: boolean;
-                        next_cursor: string | null;
-                    };
+                    "application/json": components["schemas"]["DecisionPage"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4336,22 +4956,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        decided_at: components["schemas"]["Timestamp"];
-                        decision_id: string;
-                        environment: components["schemas"]["Environment"];
-                        /** @description the facts the rules were given */
-                        input: unknown;
-                        operation: components["schemas"]["OperationName"];
-                        /** @description what the rules answered */
-                        output: unknown;
-                        /** @description the SHA-256 of the rules component that decided */
-                        rules_sha256: string;
-                        rules_version: string;
-                        tenant_id: string;
-                        /** @description `null` for a decision about no one user */
-                        user_id: string | null;
-                    };
+                    "application/json": components["schemas"]["Decision"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4387,16 +4992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        decision_id: string;
-                        /** @description where the outputs differ, as JSON pointers */
-                        differences: string[];
-                        identical: boolean;
-                        recorded_rules_sha256: string;
-                        replayed_output: unknown;
-                        replayed_rules_sha256: string;
-                        replayed_rules_version: string;
-                    };
+                    "application/json": components["schemas"]["DecisionReplay"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4431,11 +5027,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        exclusions: components["schemas"]["ExportedExclusion"][];
-                        exported: number;
-                        exported_at: components["schemas"]["Timestamp"];
-                    };
+                    "application/json": components["schemas"]["Export"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4475,14 +5067,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the logged rules decision */
-                        decision_id: string;
-                        exclusion_ids: string[];
-                        imported: number;
-                        /** @description entries the regulator had already excluded */
-                        skipped: number;
-                    };
+                    "application/json": components["schemas"]["RegulatorImported"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4516,10 +5101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        key_id: string;
-                        revoked_at: components["schemas"]["Timestamp"];
-                    };
+                    "application/json": components["schemas"]["KeyRevoked"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4563,12 +5145,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        checks: components["schemas"]["KycCheckSummary"][];
-                        has_more: boolean;
-                        /** @description for the next page; `null` on the last */
-                        next_cursor: string | null;
-                    };
+                    "application/json": components["schemas"]["CheckList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4599,47 +5176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description AML monitoring: open cases, alerts, and each typology's precision from closed cases */
-                        aml: components["schemas"]["AmlFeedback"];
-                        /**
-                         * Format: int64
-                         * @description open due-diligence cases on PEP or adverse-media matches (holding nothing)
-                         */
-                        due_diligence_cases_open: number;
-                        /** Format: int64 */
-                        due_diligence_cases_overdue: number;
-                        environment: components["schemas"]["Environment"];
-                        /** Format: int64 */
-                        kyc_checks_overdue: number;
-                        /** Format: int64 */
-                        kyc_checks_pending_review: number;
-                        measured_at: components["schemas"]["Timestamp"];
-                        /** Format: int64 */
-                        review_target_seconds: number;
-                        /**
-                         * Format: int64
-                         * @description open sanctions hits (holding the user's transactions)
-                         */
-                        sanctions_cases_open: number;
-                        /** Format: int64 */
-                        sanctions_cases_overdue: number;
-                        /**
-                         * Format: int64
-                         * @description required sources with no version loaded
-                         */
-                        sanctions_lists_missing: number;
-                        /**
-                         * Format: int64
-                         * @description the environment's required list sources (production's; none in the sandbox)
-                         */
-                        sanctions_lists_required: number;
-                        /**
-                         * Format: int64
-                         * @description required sources loaded but not refreshed within the freshness window
-                         */
-                        sanctions_lists_stale: number;
-                    };
+                    "application/json": components["schemas"]["ReviewMetrics"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4669,9 +5206,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        people: components["schemas"]["TeamMember"][];
-                    };
+                    "application/json": components["schemas"]["Team"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4710,17 +5245,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        email: string;
-                        /** @description to be changed at the first sign-in */
-                        password: string;
-                        /** @description `reviewer`, `approver`, `supervisor` or `admin` */
-                        role: string;
-                        /** @description base32 (RFC 4648, no padding), for an authenticator app */
-                        totp_secret: string;
-                        /** @description the person's id (`per_…`) */
-                        user_id: string;
-                    };
+                    "application/json": components["schemas"]["CreatedAccount"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4767,10 +5292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        must_change_password: boolean;
-                        person_id: string;
-                    };
+                    "application/json": components["schemas"]["PasswordChanged"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4811,10 +5333,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the new base32 secret for an authenticator app; shown once */
-                        totp_secret: string;
-                    };
+                    "application/json": components["schemas"]["TotpSecret"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4858,12 +5377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        cases: components["schemas"]["CaseSummary"][];
-                        has_more: boolean;
-                        /** @description for the next page; `null` on the last */
-                        next_cursor: string | null;
-                    };
+                    "application/json": components["schemas"]["CaseList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4896,22 +5410,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        case_id: string;
-                        case_type: components["schemas"]["CaseKind"];
-                        created_at: components["schemas"]["Timestamp"];
-                        decided_at: components["schemas"]["Timestamp"] | null;
-                        /** Format: double */
-                        highest_match_score: number;
-                        /** Format: int64 */
-                        match_count: number;
-                        matches: components["schemas"]["CaseMatch"][];
-                        reviewer: string | null;
-                        screened: components["schemas"]["ScreenedIdentity"] | null;
-                        status: components["schemas"]["CaseStatus"];
-                        tenant_id: string;
-                        user_id: string;
-                    };
+                    "application/json": components["schemas"]["Case"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4954,14 +5453,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        case_id: string;
-                        decision: components["schemas"]["ReviewAction"];
-                        reviewer: string;
-                        /** @description the user's screening status after the review */
-                        status: components["schemas"]["SanctionsStatus"];
-                        user_id: string;
-                    };
+                    "application/json": components["schemas"]["CaseReviewed"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4994,16 +5486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description production's required sources, each with its version and freshness (empty in the sandbox) */
-                        coverage: components["schemas"]["SourceCoverage"][];
-                        /**
-                         * Format: int64
-                         * @description the freshness window, in hours
-                         */
-                        freshness_hours: number;
-                        lists: components["schemas"]["ListVersion"][];
-                    };
+                    "application/json": components["schemas"]["ListList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5044,11 +5527,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        new_hits: number;
-                        rescreened: number;
-                        tenant_id: string;
-                    };
+                    "application/json": components["schemas"]["RescreenDone"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5095,10 +5574,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mode: components["schemas"]["SearchMode"];
-                        results: components["schemas"]["SearchHit"][];
-                    };
+                    "application/json": components["schemas"]["SearchResults"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5132,19 +5608,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        exclusions_expired: number;
-                        kyc_checks_expired: number;
-                        limits_activated: number;
-                        list_chunks_loaded: number;
-                        lists_activated: number;
-                        /** @description re-screens that failed; the round went on without them */
-                        rescreen_errors: number;
-                        snapshots_taken: number;
-                        users_rescreened: number;
-                        webhook_attempts: number;
-                        webhook_events_fanned_out: number;
-                    };
+                    "application/json": components["schemas"]["ScheduledRun"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5184,18 +5648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        email: string;
-                        environment: string;
-                        /** Format: int64 */
-                        idle_timeout_seconds: number;
-                        /** @description until the one-time password is changed, only the password change is allowed */
-                        must_change_password: boolean;
-                        person_id: string;
-                        role: string;
-                        /** @description sent as `Authorization: Bearer <session_token>`; shown once */
-                        session_token: string;
-                    };
+                    "application/json": components["schemas"]["SessionStarted"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5223,9 +5676,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        ended: boolean;
-                    };
+                    "application/json": components["schemas"]["SessionEnded"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5270,17 +5721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        api_key: string;
-                        environment: components["schemas"]["Environment"];
-                        jurisdiction: string;
-                        key_id: string;
-                        name: string;
-                        /** Format: int64 */
-                        rate_limit_per_minute: number;
-                        screening: components["schemas"]["ScreeningSwitches"];
-                        tenant_id: string;
-                    };
+                    "application/json": components["schemas"]["TenantCreated"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5319,13 +5760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        entries: components["schemas"]["AuditEntry"][];
-                        has_more: boolean;
-                        /** @description for the next page; `null` on the last */
-                        next_cursor: string | null;
-                        tenant_id: string;
-                    };
+                    "application/json": components["schemas"]["TenantAudit"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5411,12 +5846,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description local time the gaming day begins, `HH:MM` */
-                        cutoff: string;
-                        /** @description an IANA time zone such as `America/Los_Angeles` */
-                        time_zone: string;
-                    };
+                    "application/json": components["schemas"]["GamingDayBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5450,11 +5880,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        api_key: string;
-                        key_id: string;
-                        tenant_id: string;
-                    };
+                    "application/json": components["schemas"]["KeyCreated"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5495,11 +5921,80 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: int64 */
-                        rate_limit_per_minute: number;
-                        tenant_id: string;
-                    };
+                    "application/json": components["schemas"]["TenantRateLimit"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTenantRegisters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantRegisters"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setTenantRegisters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    registers: components["schemas"]["RegisterSetting"][];
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantRegisters"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5542,10 +6037,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        screening: components["schemas"]["ScreeningSwitches"];
-                        tenant_id: string;
-                    };
+                    "application/json": components["schemas"]["TenantScreening"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5582,10 +6074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        suspended: boolean;
-                        tenant_id: string;
-                    };
+                    "application/json": components["schemas"]["TenantSuspended"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5629,14 +6118,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the classes erased */
-                        erased: string[];
-                        erasure_id: string;
-                        /** @description the classes a law keeps, each with its date and basis */
-                        held: components["schemas"]["HeldClass"][];
-                        state: components["schemas"]["ErasureState"];
-                    };
+                    "application/json": components["schemas"]["ErasureView"];
                 };
             };
             /** @description the job */
@@ -5648,14 +6130,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the classes erased */
-                        erased: string[];
-                        erasure_id: string;
-                        /** @description the classes a law keeps, each with its date and basis */
-                        held: components["schemas"]["HeldClass"][];
-                        state: components["schemas"]["ErasureState"];
-                    };
+                    "application/json": components["schemas"]["ErasureView"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5693,11 +6168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        alerts: components["schemas"]["OwnAlertView"][];
-                        /** @description the next page's cursor, when there is one */
-                        next_cursor?: string | null;
-                    };
+                    "application/json": components["schemas"]["OwnAlertPage"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5746,16 +6217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the alert this event opened, if any */
-                        alert_id?: string | null;
-                        aml_event_id: string;
-                        /** @description what the rules decided: `approve`, `review`, `hold_withdrawal` or `decline` (do not pay a withdrawal out) */
-                        outcome: components["schemas"]["AmlOutcomeName"];
-                        received_at: components["schemas"]["Timestamp"];
-                        status: components["schemas"]["AmlReportStatus"];
-                        transaction_id: string;
-                    };
+                    "application/json": components["schemas"]["Accepted"];
                 };
             };
             /** @description decided and stored */
@@ -5767,16 +6229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the alert this event opened, if any */
-                        alert_id?: string | null;
-                        aml_event_id: string;
-                        /** @description what the rules decided: `approve`, `review`, `hold_withdrawal` or `decline` (do not pay a withdrawal out) */
-                        outcome: components["schemas"]["AmlOutcomeName"];
-                        received_at: components["schemas"]["Timestamp"];
-                        status: components["schemas"]["AmlReportStatus"];
-                        transaction_id: string;
-                    };
+                    "application/json": components["schemas"]["Accepted"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5813,13 +6266,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        entries: components["schemas"]["AuditEntry"][];
-                        has_more: boolean;
-                        /** @description for the next page; `null` on the last */
-                        next_cursor: string | null;
-                        tenant_id: string;
-                    };
+                    "application/json": components["schemas"]["TenantAudit"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5851,14 +6298,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the classes erased */
-                        erased: string[];
-                        erasure_id: string;
-                        /** @description the classes a law keeps, each with its date and basis */
-                        held: components["schemas"]["HeldClass"][];
-                        state: components["schemas"]["ErasureState"];
-                    };
+                    "application/json": components["schemas"]["ErasureView"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5903,24 +6343,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description where the registration stands in the store's history, on a host that
-                         *     reads checks from replicas (the edge); a check that echoes it as its
-                         *     `bookmark` parameter sees this exclusion at once. Opaque; never stored.
-                         */
-                        bookmark?: string | null;
-                        duration: components["schemas"]["Duration"];
-                        effective_from: components["schemas"]["Timestamp"];
-                        exclusion_id: string;
-                        expires_at: components["schemas"]["Timestamp"] | null;
-                        is_permanent: boolean;
-                        /** @description whether it goes to the regulator's register at the next export */
-                        regulator_eligible?: boolean;
-                        /** @description whether the exclusion reached the regulator's register */
-                        regulator_propagated: boolean;
-                        user_id: string;
-                    };
+                    "application/json": components["schemas"]["ExclusionRegistered"];
                 };
             };
             /** @description success */
@@ -5932,24 +6355,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description where the registration stands in the store's history, on a host that
-                         *     reads checks from replicas (the edge); a check that echoes it as its
-                         *     `bookmark` parameter sees this exclusion at once. Opaque; never stored.
-                         */
-                        bookmark?: string | null;
-                        duration: components["schemas"]["Duration"];
-                        effective_from: components["schemas"]["Timestamp"];
-                        exclusion_id: string;
-                        expires_at: components["schemas"]["Timestamp"] | null;
-                        is_permanent: boolean;
-                        /** @description whether it goes to the regulator's register at the next export */
-                        regulator_eligible?: boolean;
-                        /** @description whether the exclusion reached the regulator's register */
-                        regulator_propagated: boolean;
-                        user_id: string;
-                    };
+                    "application/json": components["schemas"]["ExclusionRegistered"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5991,14 +6397,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        duration?: components["schemas"]["Duration"];
-                        exclusion_id?: string | null;
-                        expires_at?: components["schemas"]["Timestamp"] | null;
-                        is_excluded: boolean;
-                        is_permanent?: boolean | null;
-                        source?: string | null;
-                    };
+                    "application/json": components["schemas"]["CheckResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    checkRegisters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    identity?: components["schemas"]["RegisterIdentity"] | null;
+                    /** @description `registration`, `login`, `deposit` or `marketing` */
+                    purpose: string;
+                    user_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterCheck"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6035,13 +6473,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        daily_snapshot?: components["schemas"]["DailySnapshot"] | null;
-                        exclusions: components["schemas"]["ExclusionRow"][];
-                        generated_at?: components["schemas"]["Timestamp"];
-                        has_more: boolean;
-                        next_cursor: string | null;
-                    };
+                    "application/json": components["schemas"]["SnapshotPage"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6069,10 +6501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                    };
+                    "application/json": components["schemas"]["Health"];
                 };
             };
         };
@@ -6093,11 +6522,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        checks: components["schemas"]["Checks"];
-                        /** @enum {string} */
-                        status: "ready" | "not_ready";
-                    };
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
             /** @description not ready: a check failed */
@@ -6107,11 +6532,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        checks: components["schemas"]["Checks"];
-                        /** @enum {string} */
-                        status: "ready" | "not_ready";
-                    };
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };
@@ -6150,12 +6571,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        kyc_check_id: string;
-                        reason: string | null;
-                        reviewer: string;
-                        status: components["schemas"]["KycStatus"];
-                    };
+                    "application/json": components["schemas"]["KycReviewed"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6194,7 +6610,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description no check needed (tier_0 fast path or within the verified tier), a held account, or a repeat of an open check */
+            /** @description no check needed (tier_0 fast path or within the verified tier), a held account, a repeat of an open check, or a retry of an earlier withdrawal */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -6203,29 +6619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the operator's id of the withdrawal, as sent */
-                        client_withdrawal_id?: string | null;
-                        estimated_clear_time?: string;
-                        /** @description the verification check, when one is needed */
-                        kyc_check_id: string | null;
-                        message?: string;
-                        required_documents: components["schemas"]["KycDocument"][];
-                        required_tier: components["schemas"]["Tier"];
-                        status?: components["schemas"]["KycStatus"];
-                        user_id: string;
-                        /** @description for the vendor's verification flow on the player's device */
-                        vendor_access_token?: string;
-                        /** Format: int64 */
-                        vendor_expires_in?: number;
-                        withdrawal_held: boolean;
-                        withdrawal_id?: string;
-                        /**
-                         * Format: int64
-                         * @description what stays withdrawable under the covering tier; `null` when unbounded
-                         */
-                        withdrawal_remaining_cents?: number | null;
-                    };
+                    "application/json": components["schemas"]["WithdrawalAnswer"];
                 };
             };
             /** @description a check was created and the withdrawal is held */
@@ -6237,29 +6631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the operator's id of the withdrawal, as sent */
-                        client_withdrawal_id?: string | null;
-                        estimated_clear_time?: string;
-                        /** @description the verification check, when one is needed */
-                        kyc_check_id: string | null;
-                        message?: string;
-                        required_documents: components["schemas"]["KycDocument"][];
-                        required_tier: components["schemas"]["Tier"];
-                        status?: components["schemas"]["KycStatus"];
-                        user_id: string;
-                        /** @description for the vendor's verification flow on the player's device */
-                        vendor_access_token?: string;
-                        /** Format: int64 */
-                        vendor_expires_in?: number;
-                        withdrawal_held: boolean;
-                        withdrawal_id?: string;
-                        /**
-                         * Format: int64
-                         * @description what stays withdrawable under the covering tier; `null` when unbounded
-                         */
-                        withdrawal_remaining_cents?: number | null;
-                    };
+                    "application/json": components["schemas"]["WithdrawalAnswer"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6293,20 +6665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        created_at: components["schemas"]["Timestamp"];
-                        expires_at: components["schemas"]["Timestamp"] | null;
-                        kyc_check_id: string;
-                        required_documents: components["schemas"]["KycDocument"][];
-                        required_tier: components["schemas"]["Tier"];
-                        status: components["schemas"]["KycStatus"];
-                        updated_at: components["schemas"]["Timestamp"];
-                        user_id: string;
-                        withdrawal_held: boolean;
-                        /** @description the withdrawal the check holds */
-                        withdrawal_id: string;
-                        withdrawal_status: components["schemas"]["WithdrawalStatus"];
-                    };
+                    "application/json": components["schemas"]["KycCheck"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6339,21 +6698,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: int64 */
-                        cumulative_withdrawn_cents: number;
-                        currency: components["schemas"]["Currency"] | null;
-                        /**
-                         * Format: int64
-                         * @description `null` when unbounded
-                         */
-                        max_withdrawal_cents: number | null;
-                        /** Format: int64 */
-                        next_tier_required_at_cents: number | null;
-                        user_id: string;
-                        verified_at: components["schemas"]["Timestamp"] | null;
-                        verified_tier: components["schemas"]["Tier"];
-                    };
+                    "application/json": components["schemas"]["KycTierView"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6389,18 +6734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        expires_at: components["schemas"]["Timestamp"] | null;
-                        kyc_check_id: string;
-                        status: components["schemas"]["KycStatus"];
-                        /** @description for the vendor's verification flow on the player's device */
-                        vendor_access_token: string;
-                        /**
-                         * Format: int64
-                         * @description seconds until the token expires
-                         */
-                        vendor_expires_in: number;
-                    };
+                    "application/json": components["schemas"]["KycToken"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6433,10 +6767,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        limits: components["schemas"]["LimitInForce"][];
-                        user_id: string;
-                    };
+                    "application/json": components["schemas"]["LimitList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6480,24 +6811,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: int64 */
-                        amount_cents: number;
-                        /** Format: int64 */
-                        cooloff_seconds: number;
-                        currency: components["schemas"]["Currency"];
-                        /**
-                         * Format: int64
-                         * @description the limit in force before, if any
-                         */
-                        current_limit_cents: number | null;
-                        effective_from: components["schemas"]["Timestamp"];
-                        is_increase: boolean;
-                        limit_id: string;
-                        limit_type: components["schemas"]["LimitType"];
-                        status: components["schemas"]["NewLimitStatus"];
-                        user_id: string;
-                    };
+                    "application/json": components["schemas"]["LimitSet"];
                 };
             };
             /** @description success */
@@ -6509,24 +6823,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: int64 */
-                        amount_cents: number;
-                        /** Format: int64 */
-                        cooloff_seconds: number;
-                        currency: components["schemas"]["Currency"];
-                        /**
-                         * Format: int64
-                         * @description the limit in force before, if any
-                         */
-                        current_limit_cents: number | null;
-                        effective_from: components["schemas"]["Timestamp"];
-                        is_increase: boolean;
-                        limit_id: string;
-                        limit_type: components["schemas"]["LimitType"];
-                        status: components["schemas"]["NewLimitStatus"];
-                        user_id: string;
-                    };
+                    "application/json": components["schemas"]["LimitSet"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6569,27 +6866,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        active_limits?: components["schemas"]["LimitType"][];
-                        allowed: boolean;
-                        /** Format: int64 */
-                        already_spent_cents?: number | null;
-                        /** Format: int64 */
-                        amount_cents?: number | null;
-                        breached_limit_type?: components["schemas"]["LimitType"];
-                        /** Format: int64 */
-                        limit_amount_cents?: number | null;
-                        /** Format: int64 */
-                        max_allowed_now_cents?: number | null;
-                        next_reset_at?: components["schemas"]["Timestamp"];
-                        reason?: components["schemas"]["DepositRefusal"] | null;
-                        user_message?: string | null;
-                        /**
-                         * Format: int64
-                         * @description with `allowed`: what the tightest limit leaves after this deposit (`null` with no limit)
-                         */
-                        would_remain_cents?: number | null;
-                    };
+                    "application/json": components["schemas"]["DepositCheck"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6633,16 +6910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: int64 */
-                        amount_cents: number;
-                        committed_at: components["schemas"]["Timestamp"];
-                        currency: components["schemas"]["Currency"];
-                        /** @enum {string} */
-                        status: "committed";
-                        transaction_id: string;
-                        user_id: string;
-                    };
+                    "application/json": components["schemas"]["DepositCommitted"];
                 };
             };
             /** @description success */
@@ -6654,16 +6922,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: int64 */
-                        amount_cents: number;
-                        committed_at: components["schemas"]["Timestamp"];
-                        currency: components["schemas"]["Currency"];
-                        /** @enum {string} */
-                        status: "committed";
-                        transaction_id: string;
-                        user_id: string;
-                    };
+                    "application/json": components["schemas"]["DepositCommitted"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6697,14 +6956,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        cancelled_at: components["schemas"]["Timestamp"];
-                        limit_id: string;
-                        limit_type: components["schemas"]["LimitType"];
-                        /** @enum {string} */
-                        status: "cancelled";
-                        user_id: string;
-                    };
+                    "application/json": components["schemas"]["LimitCancelled"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6738,6 +6990,41 @@ export interface operations {
             };
         };
     };
+    listRegisterChecks: {
+        parameters: {
+            query: {
+                user_id: string;
+                /** @description from 1 to 200; 50 unless given */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterCheckPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getRules: {
         parameters: {
             query?: never;
@@ -6756,13 +7043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        component_sha256: string;
-                        /** @description every jurisdiction profile the component holds, with its parameters */
-                        jurisdictions: components["schemas"]["JurisdictionProfile"][];
-                        version: string;
-                        wit_package: string;
-                    };
+                    "application/json": components["schemas"]["RulesIdentity"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6809,25 +7090,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        case_id?: string;
-                        checked_at: components["schemas"]["Timestamp"];
-                        /**
-                         * @description present (true) when the tenant screens for PEPs or adverse media and
-                         *     the user needs enhanced due diligence; nothing is held for it
-                         */
-                        due_diligence_required?: boolean;
-                        estimated_review_time?: string;
-                        /** Format: double */
-                        highest_match_score?: number;
-                        /** Format: int32 */
-                        match_count?: number;
-                        screen_id: string;
-                        signup_allowed?: boolean;
-                        status: components["schemas"]["SanctionsStatus"];
-                        transactions_held: boolean;
-                        user_id: string;
-                    };
+                    "application/json": components["schemas"]["Screening"];
                 };
             };
             /** @description the user was screened; a hit adds the hit fields and never names the matched entity */
@@ -6839,25 +7102,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        case_id?: string;
-                        checked_at: components["schemas"]["Timestamp"];
-                        /**
-                         * @description present (true) when the tenant screens for PEPs or adverse media and
-                         *     the user needs enhanced due diligence; nothing is held for it
-                         */
-                        due_diligence_required?: boolean;
-                        estimated_review_time?: string;
-                        /** Format: double */
-                        highest_match_score?: number;
-                        /** Format: int32 */
-                        match_count?: number;
-                        screen_id: string;
-                        signup_allowed?: boolean;
-                        status: components["schemas"]["SanctionsStatus"];
-                        transactions_held: boolean;
-                        user_id: string;
-                    };
+                    "application/json": components["schemas"]["Screening"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6890,14 +7135,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        checked_at: components["schemas"]["Timestamp"];
-                        last_screened_at: components["schemas"]["Timestamp"];
-                        status: components["schemas"]["SanctionsStatus"];
-                        transactions_held: boolean;
-                        updated_at: components["schemas"]["Timestamp"];
-                        user_id: string;
-                    };
+                    "application/json": components["schemas"]["SanctionsView"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6928,9 +7166,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        now: components["schemas"]["Timestamp"];
-                    };
+                    "application/json": components["schemas"]["SandboxClock"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6970,9 +7206,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        now: components["schemas"]["Timestamp"];
-                    };
+                    "application/json": components["schemas"]["SandboxClock"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7009,10 +7243,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        kyc_check_id: string;
-                        status: components["schemas"]["KycStatus"];
-                    };
+                    "application/json": components["schemas"]["KycCheckStatus"];
                 };
             };
             /** @description success */
@@ -7024,10 +7255,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        kyc_check_id: string;
-                        status: components["schemas"]["KycStatus"];
-                    };
+                    "application/json": components["schemas"]["KycCheckStatus"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7064,11 +7292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description when the relationship ended (a second close answers the first's time) */
-                        closed_at: string;
-                        user_id: string;
-                    };
+                    "application/json": components["schemas"]["Closed"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7104,14 +7328,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the classes erased */
-                        erased: string[];
-                        erasure_id: string;
-                        /** @description the classes a law keeps, each with its date and basis */
-                        held: components["schemas"]["HeldClass"][];
-                        state: components["schemas"]["ErasureState"];
-                    };
+                    "application/json": components["schemas"]["ErasureView"];
                 };
             };
             /** @description the job */
@@ -7123,14 +7340,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the classes erased */
-                        erased: string[];
-                        erasure_id: string;
-                        /** @description the classes a law keeps, each with its date and basis */
-                        held: components["schemas"]["HeldClass"][];
-                        state: components["schemas"]["ErasureState"];
-                    };
+                    "application/json": components["schemas"]["ErasureView"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7167,14 +7377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        applied: boolean;
-                        kyc_check_id?: string;
-                        received: boolean;
-                        status?: components["schemas"]["KycStatus"];
-                        /** @description the webhook's type, when it was ignored */
-                        type?: string;
-                    };
+                    "application/json": components["schemas"]["IdentityVendorWebhookReceipt"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7204,9 +7407,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        webhooks: components["schemas"]["WebhookEndpoint"][];
-                    };
+                    "application/json": components["schemas"]["EndpointList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7242,14 +7443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        created_at: components["schemas"]["Timestamp"];
-                        enabled: boolean;
-                        /** @description shown here and on rotation only */
-                        secret: string;
-                        url: string;
-                        webhook_id: string;
-                    };
+                    "application/json": components["schemas"]["WebhookRegistered"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7285,10 +7479,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        delivery_id: string;
-                        status: components["schemas"]["DeliveryStatus"];
-                    };
+                    "application/json": components["schemas"]["Redelivery"];
                 };
             };
             /** @description success */
@@ -7300,10 +7491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        delivery_id: string;
-                        status: components["schemas"]["DeliveryStatus"];
-                    };
+                    "application/json": components["schemas"]["Redelivery"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7336,10 +7524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: boolean;
-                        webhook_id: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7374,10 +7559,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deliveries: components["schemas"]["WebhookDelivery"][];
-                        webhook_id: string;
-                    };
+                    "application/json": components["schemas"]["DeliveryLog"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7413,10 +7595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        enabled: boolean;
-                        webhook_id: string;
-                    };
+                    "application/json": components["schemas"]["Enabled"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7449,11 +7628,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        previous_secret_expires_at: components["schemas"]["Timestamp"];
-                        secret: string;
-                        webhook_id: string;
-                    };
+                    "application/json": components["schemas"]["Rotated"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -7,7 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.approve_decision_body import ApproveDecisionBody
-from ...models.approve_decision_response_200 import ApproveDecisionResponse200
+from ...models.case_action import CaseAction
 from ...models.error import Error
 from ...types import UNSET, Response, Unset
 
@@ -39,9 +39,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ApproveDecisionResponse200 | Error | None:
+) -> CaseAction | Error | None:
     if response.status_code == 200:
-        response_200 = ApproveDecisionResponse200.from_dict(response.json())
+        response_200 = CaseAction.from_dict(response.json())
 
         return response_200
 
@@ -103,7 +103,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ApproveDecisionResponse200 | Error]:
+) -> Response[CaseAction | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -118,7 +118,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: ApproveDecisionBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[ApproveDecisionResponse200 | Error]:
+) -> Response[CaseAction | Error]:
     """approve the pending proposal: a person other than its proposer
 
      The body names the proposal the approver read: if another one is pending, or none, the answer is 409
@@ -134,7 +134,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ApproveDecisionResponse200 | Error]
+        Response[CaseAction | Error]
     """
 
     kwargs = _get_kwargs(
@@ -156,7 +156,7 @@ def sync(
     client: AuthenticatedClient,
     body: ApproveDecisionBody,
     idempotency_key: str | Unset = UNSET,
-) -> ApproveDecisionResponse200 | Error | None:
+) -> CaseAction | Error | None:
     """approve the pending proposal: a person other than its proposer
 
      The body names the proposal the approver read: if another one is pending, or none, the answer is 409
@@ -172,7 +172,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ApproveDecisionResponse200 | Error
+        CaseAction | Error
     """
 
     return sync_detailed(
@@ -189,7 +189,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: ApproveDecisionBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[ApproveDecisionResponse200 | Error]:
+) -> Response[CaseAction | Error]:
     """approve the pending proposal: a person other than its proposer
 
      The body names the proposal the approver read: if another one is pending, or none, the answer is 409
@@ -205,7 +205,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ApproveDecisionResponse200 | Error]
+        Response[CaseAction | Error]
     """
 
     kwargs = _get_kwargs(
@@ -225,7 +225,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: ApproveDecisionBody,
     idempotency_key: str | Unset = UNSET,
-) -> ApproveDecisionResponse200 | Error | None:
+) -> CaseAction | Error | None:
     """approve the pending proposal: a person other than its proposer
 
      The body names the proposal the approver read: if another one is pending, or none, the answer is 409
@@ -241,7 +241,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ApproveDecisionResponse200 | Error
+        CaseAction | Error
     """
 
     return (

@@ -7,7 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.assign_case_body import AssignCaseBody
-from ...models.assign_case_response_200 import AssignCaseResponse200
+from ...models.case_action import CaseAction
 from ...models.error import Error
 from ...types import UNSET, Response, Unset
 
@@ -39,9 +39,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> AssignCaseResponse200 | Error | None:
+) -> CaseAction | Error | None:
     if response.status_code == 200:
-        response_200 = AssignCaseResponse200.from_dict(response.json())
+        response_200 = CaseAction.from_dict(response.json())
 
         return response_200
 
@@ -103,7 +103,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[AssignCaseResponse200 | Error]:
+) -> Response[CaseAction | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -118,7 +118,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: AssignCaseBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[AssignCaseResponse200 | Error]:
+) -> Response[CaseAction | Error]:
     """assign a case to a person (an admin key, a supervisor or an admin)
 
     Args:
@@ -131,7 +131,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AssignCaseResponse200 | Error]
+        Response[CaseAction | Error]
     """
 
     kwargs = _get_kwargs(
@@ -153,7 +153,7 @@ def sync(
     client: AuthenticatedClient,
     body: AssignCaseBody,
     idempotency_key: str | Unset = UNSET,
-) -> AssignCaseResponse200 | Error | None:
+) -> CaseAction | Error | None:
     """assign a case to a person (an admin key, a supervisor or an admin)
 
     Args:
@@ -166,7 +166,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AssignCaseResponse200 | Error
+        CaseAction | Error
     """
 
     return sync_detailed(
@@ -183,7 +183,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: AssignCaseBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[AssignCaseResponse200 | Error]:
+) -> Response[CaseAction | Error]:
     """assign a case to a person (an admin key, a supervisor or an admin)
 
     Args:
@@ -196,7 +196,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AssignCaseResponse200 | Error]
+        Response[CaseAction | Error]
     """
 
     kwargs = _get_kwargs(
@@ -216,7 +216,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: AssignCaseBody,
     idempotency_key: str | Unset = UNSET,
-) -> AssignCaseResponse200 | Error | None:
+) -> CaseAction | Error | None:
     """assign a case to a person (an admin key, a supervisor or an admin)
 
     Args:
@@ -229,7 +229,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AssignCaseResponse200 | Error
+        CaseAction | Error
     """
 
     return (

@@ -6,8 +6,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.change_own_password_body import ChangeOwnPasswordBody
-from ...models.change_own_password_response_200 import ChangeOwnPasswordResponse200
 from ...models.error import Error
+from ...models.password_changed import PasswordChanged
 from ...types import UNSET, Response, Unset
 
 
@@ -35,9 +35,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ChangeOwnPasswordResponse200 | Error | None:
+) -> Error | PasswordChanged | None:
     if response.status_code == 200:
-        response_200 = ChangeOwnPasswordResponse200.from_dict(response.json())
+        response_200 = PasswordChanged.from_dict(response.json())
 
         return response_200
 
@@ -94,7 +94,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ChangeOwnPasswordResponse200 | Error]:
+) -> Response[Error | PasswordChanged]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -108,7 +108,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: ChangeOwnPasswordBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[ChangeOwnPasswordResponse200 | Error]:
+) -> Response[Error | PasswordChanged]:
     """change one's own password (required after the one-time password; the current password is asked)
 
     Args:
@@ -120,7 +120,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ChangeOwnPasswordResponse200 | Error]
+        Response[Error | PasswordChanged]
     """
 
     kwargs = _get_kwargs(
@@ -140,7 +140,7 @@ def sync(
     client: AuthenticatedClient,
     body: ChangeOwnPasswordBody,
     idempotency_key: str | Unset = UNSET,
-) -> ChangeOwnPasswordResponse200 | Error | None:
+) -> Error | PasswordChanged | None:
     """change one's own password (required after the one-time password; the current password is asked)
 
     Args:
@@ -152,7 +152,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ChangeOwnPasswordResponse200 | Error
+        Error | PasswordChanged
     """
 
     return sync_detailed(
@@ -167,7 +167,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: ChangeOwnPasswordBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[ChangeOwnPasswordResponse200 | Error]:
+) -> Response[Error | PasswordChanged]:
     """change one's own password (required after the one-time password; the current password is asked)
 
     Args:
@@ -179,7 +179,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ChangeOwnPasswordResponse200 | Error]
+        Response[Error | PasswordChanged]
     """
 
     kwargs = _get_kwargs(
@@ -197,7 +197,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: ChangeOwnPasswordBody,
     idempotency_key: str | Unset = UNSET,
-) -> ChangeOwnPasswordResponse200 | Error | None:
+) -> Error | PasswordChanged | None:
     """change one's own password (required after the one-time password; the current password is asked)
 
     Args:
@@ -209,7 +209,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ChangeOwnPasswordResponse200 | Error
+        Error | PasswordChanged
     """
 
     return (

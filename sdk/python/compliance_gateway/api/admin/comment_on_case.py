@@ -6,9 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.case_action import CaseAction
 from ...models.comment_on_case_body import CommentOnCaseBody
-from ...models.comment_on_case_response_200 import CommentOnCaseResponse200
-from ...models.comment_on_case_response_201 import CommentOnCaseResponse201
 from ...models.error import Error
 from ...types import UNSET, Response, Unset
 
@@ -40,14 +39,14 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CommentOnCaseResponse200 | CommentOnCaseResponse201 | Error | None:
+) -> CaseAction | Error | None:
     if response.status_code == 200:
-        response_200 = CommentOnCaseResponse200.from_dict(response.json())
+        response_200 = CaseAction.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 201:
-        response_201 = CommentOnCaseResponse201.from_dict(response.json())
+        response_201 = CaseAction.from_dict(response.json())
 
         return response_201
 
@@ -109,7 +108,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CommentOnCaseResponse200 | CommentOnCaseResponse201 | Error]:
+) -> Response[CaseAction | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -124,7 +123,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: CommentOnCaseBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[CommentOnCaseResponse200 | CommentOnCaseResponse201 | Error]:
+) -> Response[CaseAction | Error]:
     """add a comment to a case's timeline (append-only)
 
     Args:
@@ -137,7 +136,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CommentOnCaseResponse200 | CommentOnCaseResponse201 | Error]
+        Response[CaseAction | Error]
     """
 
     kwargs = _get_kwargs(
@@ -159,7 +158,7 @@ def sync(
     client: AuthenticatedClient,
     body: CommentOnCaseBody,
     idempotency_key: str | Unset = UNSET,
-) -> CommentOnCaseResponse200 | CommentOnCaseResponse201 | Error | None:
+) -> CaseAction | Error | None:
     """add a comment to a case's timeline (append-only)
 
     Args:
@@ -172,7 +171,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CommentOnCaseResponse200 | CommentOnCaseResponse201 | Error
+        CaseAction | Error
     """
 
     return sync_detailed(
@@ -189,7 +188,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: CommentOnCaseBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[CommentOnCaseResponse200 | CommentOnCaseResponse201 | Error]:
+) -> Response[CaseAction | Error]:
     """add a comment to a case's timeline (append-only)
 
     Args:
@@ -202,7 +201,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CommentOnCaseResponse200 | CommentOnCaseResponse201 | Error]
+        Response[CaseAction | Error]
     """
 
     kwargs = _get_kwargs(
@@ -222,7 +221,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: CommentOnCaseBody,
     idempotency_key: str | Unset = UNSET,
-) -> CommentOnCaseResponse200 | CommentOnCaseResponse201 | Error | None:
+) -> CaseAction | Error | None:
     """add a comment to a case's timeline (append-only)
 
     Args:
@@ -235,7 +234,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CommentOnCaseResponse200 | CommentOnCaseResponse201 | Error
+        CaseAction | Error
     """
 
     return (

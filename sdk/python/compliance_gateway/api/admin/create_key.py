@@ -6,8 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.create_key_response_201 import CreateKeyResponse201
 from ...models.error import Error
+from ...models.key_created import KeyCreated
 from ...types import Response
 
 
@@ -27,9 +27,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CreateKeyResponse201 | Error | None:
+) -> Error | KeyCreated | None:
     if response.status_code == 201:
-        response_201 = CreateKeyResponse201.from_dict(response.json())
+        response_201 = KeyCreated.from_dict(response.json())
 
         return response_201
 
@@ -86,7 +86,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CreateKeyResponse201 | Error]:
+) -> Response[Error | KeyCreated]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,7 +99,7 @@ def sync_detailed(
     tenant_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[CreateKeyResponse201 | Error]:
+) -> Response[Error | KeyCreated]:
     """a new key for a tenant, shown once; an `Idempotency-Key` is not kept (the answer holds the key,
     which is stored only hashed): a retry makes another key
 
@@ -111,7 +111,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateKeyResponse201 | Error]
+        Response[Error | KeyCreated]
     """
 
     kwargs = _get_kwargs(
@@ -129,7 +129,7 @@ def sync(
     tenant_id: str,
     *,
     client: AuthenticatedClient,
-) -> CreateKeyResponse201 | Error | None:
+) -> Error | KeyCreated | None:
     """a new key for a tenant, shown once; an `Idempotency-Key` is not kept (the answer holds the key,
     which is stored only hashed): a retry makes another key
 
@@ -141,7 +141,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateKeyResponse201 | Error
+        Error | KeyCreated
     """
 
     return sync_detailed(
@@ -154,7 +154,7 @@ async def asyncio_detailed(
     tenant_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[CreateKeyResponse201 | Error]:
+) -> Response[Error | KeyCreated]:
     """a new key for a tenant, shown once; an `Idempotency-Key` is not kept (the answer holds the key,
     which is stored only hashed): a retry makes another key
 
@@ -166,7 +166,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateKeyResponse201 | Error]
+        Response[Error | KeyCreated]
     """
 
     kwargs = _get_kwargs(
@@ -182,7 +182,7 @@ async def asyncio(
     tenant_id: str,
     *,
     client: AuthenticatedClient,
-) -> CreateKeyResponse201 | Error | None:
+) -> Error | KeyCreated | None:
     """a new key for a tenant, shown once; an `Idempotency-Key` is not kept (the answer holds the key,
     which is stored only hashed): a retry makes another key
 
@@ -194,7 +194,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateKeyResponse201 | Error
+        Error | KeyCreated
     """
 
     return (

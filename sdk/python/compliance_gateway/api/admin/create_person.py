@@ -6,7 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.create_person_body import CreatePersonBody
-from ...models.create_person_response_201 import CreatePersonResponse201
+from ...models.created_account import CreatedAccount
 from ...models.error import Error
 from ...types import Response
 
@@ -32,9 +32,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CreatePersonResponse201 | Error | None:
+) -> CreatedAccount | Error | None:
     if response.status_code == 201:
-        response_201 = CreatePersonResponse201.from_dict(response.json())
+        response_201 = CreatedAccount.from_dict(response.json())
 
         return response_201
 
@@ -91,7 +91,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CreatePersonResponse201 | Error]:
+) -> Response[CreatedAccount | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -104,7 +104,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: CreatePersonBody,
-) -> Response[CreatePersonResponse201 | Error]:
+) -> Response[CreatedAccount | Error]:
     """make a console account in the caller's environment: a one-time password (to be changed at the first
     sign-in) and a TOTP secret, shown once. An admin key, or an admin's session. Where four-eyes applies
     a key makes an approving role (approver, supervisor, admin) only while the environment has none (403
@@ -121,7 +121,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreatePersonResponse201 | Error]
+        Response[CreatedAccount | Error]
     """
 
     kwargs = _get_kwargs(
@@ -139,7 +139,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: CreatePersonBody,
-) -> CreatePersonResponse201 | Error | None:
+) -> CreatedAccount | Error | None:
     """make a console account in the caller's environment: a one-time password (to be changed at the first
     sign-in) and a TOTP secret, shown once. An admin key, or an admin's session. Where four-eyes applies
     a key makes an approving role (approver, supervisor, admin) only while the environment has none (403
@@ -156,7 +156,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreatePersonResponse201 | Error
+        CreatedAccount | Error
     """
 
     return sync_detailed(
@@ -169,7 +169,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: CreatePersonBody,
-) -> Response[CreatePersonResponse201 | Error]:
+) -> Response[CreatedAccount | Error]:
     """make a console account in the caller's environment: a one-time password (to be changed at the first
     sign-in) and a TOTP secret, shown once. An admin key, or an admin's session. Where four-eyes applies
     a key makes an approving role (approver, supervisor, admin) only while the environment has none (403
@@ -186,7 +186,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreatePersonResponse201 | Error]
+        Response[CreatedAccount | Error]
     """
 
     kwargs = _get_kwargs(
@@ -202,7 +202,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: CreatePersonBody,
-) -> CreatePersonResponse201 | Error | None:
+) -> CreatedAccount | Error | None:
     """make a console account in the caller's environment: a one-time password (to be changed at the first
     sign-in) and a TOTP secret, shown once. An admin key, or an admin's session. Where four-eyes applies
     a key makes an approving role (approver, supervisor, admin) only while the environment has none (403
@@ -219,7 +219,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreatePersonResponse201 | Error
+        CreatedAccount | Error
     """
 
     return (

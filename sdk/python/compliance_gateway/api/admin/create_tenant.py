@@ -6,8 +6,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.create_tenant_body import CreateTenantBody
-from ...models.create_tenant_response_201 import CreateTenantResponse201
 from ...models.error import Error
+from ...models.tenant_created import TenantCreated
 from ...types import Response
 
 
@@ -32,9 +32,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CreateTenantResponse201 | Error | None:
+) -> Error | TenantCreated | None:
     if response.status_code == 201:
-        response_201 = CreateTenantResponse201.from_dict(response.json())
+        response_201 = TenantCreated.from_dict(response.json())
 
         return response_201
 
@@ -91,7 +91,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CreateTenantResponse201 | Error]:
+) -> Response[Error | TenantCreated]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -104,7 +104,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: CreateTenantBody,
-) -> Response[CreateTenantResponse201 | Error]:
+) -> Response[Error | TenantCreated]:
     """create a tenant and its first key, shown once; an `Idempotency-Key` is not kept (the answer holds
     the key, which is stored only hashed): a retry makes another tenant
 
@@ -116,7 +116,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateTenantResponse201 | Error]
+        Response[Error | TenantCreated]
     """
 
     kwargs = _get_kwargs(
@@ -134,7 +134,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: CreateTenantBody,
-) -> CreateTenantResponse201 | Error | None:
+) -> Error | TenantCreated | None:
     """create a tenant and its first key, shown once; an `Idempotency-Key` is not kept (the answer holds
     the key, which is stored only hashed): a retry makes another tenant
 
@@ -146,7 +146,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateTenantResponse201 | Error
+        Error | TenantCreated
     """
 
     return sync_detailed(
@@ -159,7 +159,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: CreateTenantBody,
-) -> Response[CreateTenantResponse201 | Error]:
+) -> Response[Error | TenantCreated]:
     """create a tenant and its first key, shown once; an `Idempotency-Key` is not kept (the answer holds
     the key, which is stored only hashed): a retry makes another tenant
 
@@ -171,7 +171,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateTenantResponse201 | Error]
+        Response[Error | TenantCreated]
     """
 
     kwargs = _get_kwargs(
@@ -187,7 +187,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: CreateTenantBody,
-) -> CreateTenantResponse201 | Error | None:
+) -> Error | TenantCreated | None:
     """create a tenant and its first key, shown once; an `Idempotency-Key` is not kept (the answer holds
     the key, which is stored only hashed): a retry makes another tenant
 
@@ -199,7 +199,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateTenantResponse201 | Error
+        Error | TenantCreated
     """
 
     return (

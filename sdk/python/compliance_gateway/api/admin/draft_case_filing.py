@@ -7,17 +7,20 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.draft_case_filing_body import DraftCaseFilingBody
-from ...models.draft_case_filing_response_201 import DraftCaseFilingResponse201
 from ...models.error import Error
-from ...types import Response
+from ...models.filing_draft import FilingDraft
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     case_id: str,
     *,
     body: DraftCaseFilingBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -36,9 +39,14 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> DraftCaseFilingResponse201 | Error | None:
+) -> Error | FilingDraft | None:
+    if response.status_code == 200:
+        response_200 = FilingDraft.from_dict(response.json())
+
+        return response_200
+
     if response.status_code == 201:
-        response_201 = DraftCaseFilingResponse201.from_dict(response.json())
+        response_201 = FilingDraft.from_dict(response.json())
 
         return response_201
 
@@ -61,6 +69,11 @@ def _parse_response(
         response_404 = Error.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
 
     if response.status_code == 413:
         response_413 = Error.from_dict(response.json())
@@ -95,7 +108,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[DraftCaseFilingResponse201 | Error]:
+) -> Response[Error | FilingDraft]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,12 +122,14 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: DraftCaseFilingBody,
-) -> Response[DraftCaseFilingResponse201 | Error]:
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | FilingDraft]:
     """draft a regulator filing from an AML case: a FinCEN SAR or a goAML report, with its validation
     report
 
     Args:
         case_id (str):
+        idempotency_key (str | Unset):
         body (DraftCaseFilingBody): The body of a filing request.
 
     Raises:
@@ -122,12 +137,13 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DraftCaseFilingResponse201 | Error]
+        Response[Error | FilingDraft]
     """
 
     kwargs = _get_kwargs(
         case_id=case_id,
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -142,12 +158,14 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: DraftCaseFilingBody,
-) -> DraftCaseFilingResponse201 | Error | None:
+    idempotency_key: str | Unset = UNSET,
+) -> Error | FilingDraft | None:
     """draft a regulator filing from an AML case: a FinCEN SAR or a goAML report, with its validation
     report
 
     Args:
         case_id (str):
+        idempotency_key (str | Unset):
         body (DraftCaseFilingBody): The body of a filing request.
 
     Raises:
@@ -155,13 +173,14 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DraftCaseFilingResponse201 | Error
+        Error | FilingDraft
     """
 
     return sync_detailed(
         case_id=case_id,
         client=client,
         body=body,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -170,12 +189,14 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: DraftCaseFilingBody,
-) -> Response[DraftCaseFilingResponse201 | Error]:
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | FilingDraft]:
     """draft a regulator filing from an AML case: a FinCEN SAR or a goAML report, with its validation
     report
 
     Args:
         case_id (str):
+        idempotency_key (str | Unset):
         body (DraftCaseFilingBody): The body of a filing request.
 
     Raises:
@@ -183,12 +204,13 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DraftCaseFilingResponse201 | Error]
+        Response[Error | FilingDraft]
     """
 
     kwargs = _get_kwargs(
         case_id=case_id,
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -201,12 +223,14 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: DraftCaseFilingBody,
-) -> DraftCaseFilingResponse201 | Error | None:
+    idempotency_key: str | Unset = UNSET,
+) -> Error | FilingDraft | None:
     """draft a regulator filing from an AML case: a FinCEN SAR or a goAML report, with its validation
     report
 
     Args:
         case_id (str):
+        idempotency_key (str | Unset):
         body (DraftCaseFilingBody): The body of a filing request.
 
     Raises:
@@ -214,7 +238,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DraftCaseFilingResponse201 | Error
+        Error | FilingDraft
     """
 
     return (
@@ -222,5 +246,6 @@ async def asyncio(
             case_id=case_id,
             client=client,
             body=body,
+            idempotency_key=idempotency_key,
         )
     ).parsed

@@ -7,17 +7,20 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.draft_ctr_filing_body import DraftCtrFilingBody
-from ...models.draft_ctr_filing_response_201 import DraftCtrFilingResponse201
 from ...models.error import Error
-from ...types import Response
+from ...models.filing_draft import FilingDraft
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     alert_id: str,
     *,
     body: DraftCtrFilingBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -36,9 +39,14 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> DraftCtrFilingResponse201 | Error | None:
+) -> Error | FilingDraft | None:
+    if response.status_code == 200:
+        response_200 = FilingDraft.from_dict(response.json())
+
+        return response_200
+
     if response.status_code == 201:
-        response_201 = DraftCtrFilingResponse201.from_dict(response.json())
+        response_201 = FilingDraft.from_dict(response.json())
 
         return response_201
 
@@ -61,6 +69,11 @@ def _parse_response(
         response_404 = Error.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
 
     if response.status_code == 413:
         response_413 = Error.from_dict(response.json())
@@ -95,7 +108,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[DraftCtrFilingResponse201 | Error]:
+) -> Response[Error | FilingDraft]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,11 +122,13 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: DraftCtrFilingBody,
-) -> Response[DraftCtrFilingResponse201 | Error]:
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | FilingDraft]:
     """draft a FinCEN CTR for a CTR candidate's gaming day, with its validation report
 
     Args:
         alert_id (str):
+        idempotency_key (str | Unset):
         body (DraftCtrFilingBody): The body of a filing request.
 
     Raises:
@@ -121,12 +136,13 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DraftCtrFilingResponse201 | Error]
+        Response[Error | FilingDraft]
     """
 
     kwargs = _get_kwargs(
         alert_id=alert_id,
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -141,11 +157,13 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: DraftCtrFilingBody,
-) -> DraftCtrFilingResponse201 | Error | None:
+    idempotency_key: str | Unset = UNSET,
+) -> Error | FilingDraft | None:
     """draft a FinCEN CTR for a CTR candidate's gaming day, with its validation report
 
     Args:
         alert_id (str):
+        idempotency_key (str | Unset):
         body (DraftCtrFilingBody): The body of a filing request.
 
     Raises:
@@ -153,13 +171,14 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DraftCtrFilingResponse201 | Error
+        Error | FilingDraft
     """
 
     return sync_detailed(
         alert_id=alert_id,
         client=client,
         body=body,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -168,11 +187,13 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: DraftCtrFilingBody,
-) -> Response[DraftCtrFilingResponse201 | Error]:
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | FilingDraft]:
     """draft a FinCEN CTR for a CTR candidate's gaming day, with its validation report
 
     Args:
         alert_id (str):
+        idempotency_key (str | Unset):
         body (DraftCtrFilingBody): The body of a filing request.
 
     Raises:
@@ -180,12 +201,13 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DraftCtrFilingResponse201 | Error]
+        Response[Error | FilingDraft]
     """
 
     kwargs = _get_kwargs(
         alert_id=alert_id,
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -198,11 +220,13 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: DraftCtrFilingBody,
-) -> DraftCtrFilingResponse201 | Error | None:
+    idempotency_key: str | Unset = UNSET,
+) -> Error | FilingDraft | None:
     """draft a FinCEN CTR for a CTR candidate's gaming day, with its validation report
 
     Args:
         alert_id (str):
+        idempotency_key (str | Unset):
         body (DraftCtrFilingBody): The body of a filing request.
 
     Raises:
@@ -210,7 +234,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DraftCtrFilingResponse201 | Error
+        Error | FilingDraft
     """
 
     return (
@@ -218,5 +242,6 @@ async def asyncio(
             alert_id=alert_id,
             client=client,
             body=body,
+            idempotency_key=idempotency_key,
         )
     ).parsed

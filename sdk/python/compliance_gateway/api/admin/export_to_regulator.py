@@ -6,7 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.export_to_regulator_response_200 import ExportToRegulatorResponse200
+from ...models.export import Export
 from ...types import UNSET, Response, Unset
 
 
@@ -29,9 +29,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ExportToRegulatorResponse200 | None:
+) -> Error | Export | None:
     if response.status_code == 200:
-        response_200 = ExportToRegulatorResponse200.from_dict(response.json())
+        response_200 = Export.from_dict(response.json())
 
         return response_200
 
@@ -83,7 +83,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ExportToRegulatorResponse200]:
+) -> Response[Error | Export]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -96,7 +96,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | ExportToRegulatorResponse200]:
+) -> Response[Error | Export]:
     """propagate eligible exclusions to the regulator's list
 
     Args:
@@ -107,7 +107,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ExportToRegulatorResponse200]
+        Response[Error | Export]
     """
 
     kwargs = _get_kwargs(
@@ -125,7 +125,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Error | ExportToRegulatorResponse200 | None:
+) -> Error | Export | None:
     """propagate eligible exclusions to the regulator's list
 
     Args:
@@ -136,7 +136,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ExportToRegulatorResponse200
+        Error | Export
     """
 
     return sync_detailed(
@@ -149,7 +149,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | ExportToRegulatorResponse200]:
+) -> Response[Error | Export]:
     """propagate eligible exclusions to the regulator's list
 
     Args:
@@ -160,7 +160,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ExportToRegulatorResponse200]
+        Response[Error | Export]
     """
 
     kwargs = _get_kwargs(
@@ -176,7 +176,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Error | ExportToRegulatorResponse200 | None:
+) -> Error | Export | None:
     """propagate eligible exclusions to the regulator's list
 
     Args:
@@ -187,7 +187,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ExportToRegulatorResponse200
+        Error | Export
     """
 
     return (

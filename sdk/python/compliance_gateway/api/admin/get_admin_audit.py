@@ -5,8 +5,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.admin_audit import AdminAudit
 from ...models.error import Error
-from ...models.get_admin_audit_response_200 import GetAdminAuditResponse200
 from ...types import UNSET, Response, Unset
 
 
@@ -35,9 +35,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetAdminAuditResponse200 | None:
+) -> AdminAudit | Error | None:
     if response.status_code == 200:
-        response_200 = GetAdminAuditResponse200.from_dict(response.json())
+        response_200 = AdminAudit.from_dict(response.json())
 
         return response_200
 
@@ -89,7 +89,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetAdminAuditResponse200]:
+) -> Response[AdminAudit | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -103,7 +103,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Response[Error | GetAdminAuditResponse200]:
+) -> Response[AdminAudit | Error]:
     """admin actions of the environment, newest first, a page at a time
 
     Args:
@@ -115,7 +115,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetAdminAuditResponse200]
+        Response[AdminAudit | Error]
     """
 
     kwargs = _get_kwargs(
@@ -135,7 +135,7 @@ def sync(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Error | GetAdminAuditResponse200 | None:
+) -> AdminAudit | Error | None:
     """admin actions of the environment, newest first, a page at a time
 
     Args:
@@ -147,7 +147,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetAdminAuditResponse200
+        AdminAudit | Error
     """
 
     return sync_detailed(
@@ -162,7 +162,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Response[Error | GetAdminAuditResponse200]:
+) -> Response[AdminAudit | Error]:
     """admin actions of the environment, newest first, a page at a time
 
     Args:
@@ -174,7 +174,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetAdminAuditResponse200]
+        Response[AdminAudit | Error]
     """
 
     kwargs = _get_kwargs(
@@ -192,7 +192,7 @@ async def asyncio(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Error | GetAdminAuditResponse200 | None:
+) -> AdminAudit | Error | None:
     """admin actions of the environment, newest first, a page at a time
 
     Args:
@@ -204,7 +204,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetAdminAuditResponse200
+        AdminAudit | Error
     """
 
     return (

@@ -7,7 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.get_aml_report_bundle_response_200 import GetAmlReportBundleResponse200
+from ...models.report_bundle import ReportBundle
 from ...types import Response
 
 
@@ -27,9 +27,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetAmlReportBundleResponse200 | None:
+) -> Error | ReportBundle | None:
     if response.status_code == 200:
-        response_200 = GetAmlReportBundleResponse200.from_dict(response.json())
+        response_200 = ReportBundle.from_dict(response.json())
 
         return response_200
 
@@ -81,7 +81,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetAmlReportBundleResponse200]:
+) -> Response[Error | ReportBundle]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -94,7 +94,7 @@ def sync_detailed(
     case_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | GetAmlReportBundleResponse200]:
+) -> Response[Error | ReportBundle]:
     """an AML case's report bundle: narrative draft, transactions, each decision's explanation, the rules'
     hash
 
@@ -106,7 +106,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetAmlReportBundleResponse200]
+        Response[Error | ReportBundle]
     """
 
     kwargs = _get_kwargs(
@@ -124,7 +124,7 @@ def sync(
     case_id: str,
     *,
     client: AuthenticatedClient,
-) -> Error | GetAmlReportBundleResponse200 | None:
+) -> Error | ReportBundle | None:
     """an AML case's report bundle: narrative draft, transactions, each decision's explanation, the rules'
     hash
 
@@ -136,7 +136,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetAmlReportBundleResponse200
+        Error | ReportBundle
     """
 
     return sync_detailed(
@@ -149,7 +149,7 @@ async def asyncio_detailed(
     case_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | GetAmlReportBundleResponse200]:
+) -> Response[Error | ReportBundle]:
     """an AML case's report bundle: narrative draft, transactions, each decision's explanation, the rules'
     hash
 
@@ -161,7 +161,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetAmlReportBundleResponse200]
+        Response[Error | ReportBundle]
     """
 
     kwargs = _get_kwargs(
@@ -177,7 +177,7 @@ async def asyncio(
     case_id: str,
     *,
     client: AuthenticatedClient,
-) -> Error | GetAmlReportBundleResponse200 | None:
+) -> Error | ReportBundle | None:
     """an AML case's report bundle: narrative draft, transactions, each decision's explanation, the rules'
     hash
 
@@ -189,7 +189,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetAmlReportBundleResponse200
+        Error | ReportBundle
     """
 
     return (

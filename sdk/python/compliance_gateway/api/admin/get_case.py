@@ -6,8 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.case import Case
 from ...models.error import Error
-from ...models.get_case_response_200 import GetCaseResponse200
 from ...types import Response
 
 
@@ -27,9 +27,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetCaseResponse200 | None:
+) -> Case | Error | None:
     if response.status_code == 200:
-        response_200 = GetCaseResponse200.from_dict(response.json())
+        response_200 = Case.from_dict(response.json())
 
         return response_200
 
@@ -81,7 +81,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetCaseResponse200]:
+) -> Response[Case | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -94,7 +94,7 @@ def sync_detailed(
     case_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | GetCaseResponse200]:
+) -> Response[Case | Error]:
     """a case with its matched entities (compliance team only)
 
     Args:
@@ -105,7 +105,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetCaseResponse200]
+        Response[Case | Error]
     """
 
     kwargs = _get_kwargs(
@@ -123,7 +123,7 @@ def sync(
     case_id: str,
     *,
     client: AuthenticatedClient,
-) -> Error | GetCaseResponse200 | None:
+) -> Case | Error | None:
     """a case with its matched entities (compliance team only)
 
     Args:
@@ -134,7 +134,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetCaseResponse200
+        Case | Error
     """
 
     return sync_detailed(
@@ -147,7 +147,7 @@ async def asyncio_detailed(
     case_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | GetCaseResponse200]:
+) -> Response[Case | Error]:
     """a case with its matched entities (compliance team only)
 
     Args:
@@ -158,7 +158,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetCaseResponse200]
+        Response[Case | Error]
     """
 
     kwargs = _get_kwargs(
@@ -174,7 +174,7 @@ async def asyncio(
     case_id: str,
     *,
     client: AuthenticatedClient,
-) -> Error | GetCaseResponse200 | None:
+) -> Case | Error | None:
     """a case with its matched entities (compliance team only)
 
     Args:
@@ -185,7 +185,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetCaseResponse200
+        Case | Error
     """
 
     return (

@@ -6,8 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.case_file import CaseFile
 from ...models.error import Error
-from ...models.get_case_file_response_200 import GetCaseFileResponse200
 from ...types import Response
 
 
@@ -27,9 +27,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetCaseFileResponse200 | None:
+) -> CaseFile | Error | None:
     if response.status_code == 200:
-        response_200 = GetCaseFileResponse200.from_dict(response.json())
+        response_200 = CaseFile.from_dict(response.json())
 
         return response_200
 
@@ -81,7 +81,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetCaseFileResponse200]:
+) -> Response[CaseFile | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -94,7 +94,7 @@ def sync_detailed(
     case_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | GetCaseFileResponse200]:
+) -> Response[CaseFile | Error]:
     """a case with its proposal, comments and timeline
 
     Args:
@@ -105,7 +105,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetCaseFileResponse200]
+        Response[CaseFile | Error]
     """
 
     kwargs = _get_kwargs(
@@ -123,7 +123,7 @@ def sync(
     case_id: str,
     *,
     client: AuthenticatedClient,
-) -> Error | GetCaseFileResponse200 | None:
+) -> CaseFile | Error | None:
     """a case with its proposal, comments and timeline
 
     Args:
@@ -134,7 +134,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetCaseFileResponse200
+        CaseFile | Error
     """
 
     return sync_detailed(
@@ -147,7 +147,7 @@ async def asyncio_detailed(
     case_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | GetCaseFileResponse200]:
+) -> Response[CaseFile | Error]:
     """a case with its proposal, comments and timeline
 
     Args:
@@ -158,7 +158,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetCaseFileResponse200]
+        Response[CaseFile | Error]
     """
 
     kwargs = _get_kwargs(
@@ -174,7 +174,7 @@ async def asyncio(
     case_id: str,
     *,
     client: AuthenticatedClient,
-) -> Error | GetCaseFileResponse200 | None:
+) -> CaseFile | Error | None:
     """a case with its proposal, comments and timeline
 
     Args:
@@ -185,7 +185,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetCaseFileResponse200
+        CaseFile | Error
     """
 
     return (

@@ -6,7 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.get_review_metrics_response_200 import GetReviewMetricsResponse200
+from ...models.review_metrics import ReviewMetrics
 from ...types import Response
 
 
@@ -22,9 +22,9 @@ def _get_kwargs() -> dict[str, Any]:
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetReviewMetricsResponse200 | None:
+) -> Error | ReviewMetrics | None:
     if response.status_code == 200:
-        response_200 = GetReviewMetricsResponse200.from_dict(response.json())
+        response_200 = ReviewMetrics.from_dict(response.json())
 
         return response_200
 
@@ -71,7 +71,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetReviewMetricsResponse200]:
+) -> Response[Error | ReviewMetrics]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -83,7 +83,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Error | GetReviewMetricsResponse200]:
+) -> Response[Error | ReviewMetrics]:
     """open and overdue review work
 
     Raises:
@@ -91,7 +91,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetReviewMetricsResponse200]
+        Response[Error | ReviewMetrics]
     """
 
     kwargs = _get_kwargs()
@@ -106,7 +106,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-) -> Error | GetReviewMetricsResponse200 | None:
+) -> Error | ReviewMetrics | None:
     """open and overdue review work
 
     Raises:
@@ -114,7 +114,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetReviewMetricsResponse200
+        Error | ReviewMetrics
     """
 
     return sync_detailed(
@@ -125,7 +125,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Error | GetReviewMetricsResponse200]:
+) -> Response[Error | ReviewMetrics]:
     """open and overdue review work
 
     Raises:
@@ -133,7 +133,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetReviewMetricsResponse200]
+        Response[Error | ReviewMetrics]
     """
 
     kwargs = _get_kwargs()
@@ -146,7 +146,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-) -> Error | GetReviewMetricsResponse200 | None:
+) -> Error | ReviewMetrics | None:
     """open and overdue review work
 
     Raises:
@@ -154,7 +154,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetReviewMetricsResponse200
+        Error | ReviewMetrics
     """
 
     return (

@@ -7,7 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.get_tenant_audit_response_200 import GetTenantAuditResponse200
+from ...models.tenant_audit import TenantAudit
 from ...types import UNSET, Response, Unset
 
 
@@ -39,9 +39,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetTenantAuditResponse200 | None:
+) -> Error | TenantAudit | None:
     if response.status_code == 200:
-        response_200 = GetTenantAuditResponse200.from_dict(response.json())
+        response_200 = TenantAudit.from_dict(response.json())
 
         return response_200
 
@@ -98,7 +98,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetTenantAuditResponse200]:
+) -> Response[Error | TenantAudit]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -113,7 +113,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Response[Error | GetTenantAuditResponse200]:
+) -> Response[Error | TenantAudit]:
     """a tenant's audit log, newest first, a page at a time
 
     Args:
@@ -126,7 +126,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetTenantAuditResponse200]
+        Response[Error | TenantAudit]
     """
 
     kwargs = _get_kwargs(
@@ -148,7 +148,7 @@ def sync(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Error | GetTenantAuditResponse200 | None:
+) -> Error | TenantAudit | None:
     """a tenant's audit log, newest first, a page at a time
 
     Args:
@@ -161,7 +161,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetTenantAuditResponse200
+        Error | TenantAudit
     """
 
     return sync_detailed(
@@ -178,7 +178,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Response[Error | GetTenantAuditResponse200]:
+) -> Response[Error | TenantAudit]:
     """a tenant's audit log, newest first, a page at a time
 
     Args:
@@ -191,7 +191,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetTenantAuditResponse200]
+        Response[Error | TenantAudit]
     """
 
     kwargs = _get_kwargs(
@@ -211,7 +211,7 @@ async def asyncio(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Error | GetTenantAuditResponse200 | None:
+) -> Error | TenantAudit | None:
     """a tenant's audit log, newest first, a page at a time
 
     Args:
@@ -224,7 +224,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetTenantAuditResponse200
+        Error | TenantAudit
     """
 
     return (

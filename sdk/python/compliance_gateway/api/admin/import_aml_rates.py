@@ -7,16 +7,18 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.import_aml_rates_body import ImportAmlRatesBody
-from ...models.import_aml_rates_response_200 import ImportAmlRatesResponse200
-from ...models.import_aml_rates_response_201 import ImportAmlRatesResponse201
-from ...types import Response
+from ...models.rates_version import RatesVersion
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     body: ImportAmlRatesBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -33,14 +35,14 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201 | None:
+) -> Error | RatesVersion | None:
     if response.status_code == 200:
-        response_200 = ImportAmlRatesResponse200.from_dict(response.json())
+        response_200 = RatesVersion.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 201:
-        response_201 = ImportAmlRatesResponse201.from_dict(response.json())
+        response_201 = RatesVersion.from_dict(response.json())
 
         return response_201
 
@@ -58,6 +60,11 @@ def _parse_response(
         response_403 = Error.from_dict(response.json())
 
         return response_403
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
 
     if response.status_code == 413:
         response_413 = Error.from_dict(response.json())
@@ -92,7 +99,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201]:
+) -> Response[Error | RatesVersion]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -105,7 +112,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: ImportAmlRatesBody,
-) -> Response[Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201]:
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | RatesVersion]:
     """import reference exchange rates for AML monitoring: a new version, named by the file's SHA-256
 
      The body carries the CSV (`date,currency,per_unit_of,rate`; one unit of `currency` is worth `rate`
@@ -114,6 +122,7 @@ def sync_detailed(
     files: `compliance-gateway rates import`.
 
     Args:
+        idempotency_key (str | Unset):
         body (ImportAmlRatesBody): The body of `POST /v1/admin/aml/rates`.
 
     Raises:
@@ -121,11 +130,12 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201]
+        Response[Error | RatesVersion]
     """
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -139,7 +149,8 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: ImportAmlRatesBody,
-) -> Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201 | None:
+    idempotency_key: str | Unset = UNSET,
+) -> Error | RatesVersion | None:
     """import reference exchange rates for AML monitoring: a new version, named by the file's SHA-256
 
      The body carries the CSV (`date,currency,per_unit_of,rate`; one unit of `currency` is worth `rate`
@@ -148,6 +159,7 @@ def sync(
     files: `compliance-gateway rates import`.
 
     Args:
+        idempotency_key (str | Unset):
         body (ImportAmlRatesBody): The body of `POST /v1/admin/aml/rates`.
 
     Raises:
@@ -155,12 +167,13 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201
+        Error | RatesVersion
     """
 
     return sync_detailed(
         client=client,
         body=body,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -168,7 +181,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: ImportAmlRatesBody,
-) -> Response[Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201]:
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | RatesVersion]:
     """import reference exchange rates for AML monitoring: a new version, named by the file's SHA-256
 
      The body carries the CSV (`date,currency,per_unit_of,rate`; one unit of `currency` is worth `rate`
@@ -177,6 +191,7 @@ async def asyncio_detailed(
     files: `compliance-gateway rates import`.
 
     Args:
+        idempotency_key (str | Unset):
         body (ImportAmlRatesBody): The body of `POST /v1/admin/aml/rates`.
 
     Raises:
@@ -184,11 +199,12 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201]
+        Response[Error | RatesVersion]
     """
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -200,7 +216,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: ImportAmlRatesBody,
-) -> Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201 | None:
+    idempotency_key: str | Unset = UNSET,
+) -> Error | RatesVersion | None:
     """import reference exchange rates for AML monitoring: a new version, named by the file's SHA-256
 
      The body carries the CSV (`date,currency,per_unit_of,rate`; one unit of `currency` is worth `rate`
@@ -209,6 +226,7 @@ async def asyncio(
     files: `compliance-gateway rates import`.
 
     Args:
+        idempotency_key (str | Unset):
         body (ImportAmlRatesBody): The body of `POST /v1/admin/aml/rates`.
 
     Raises:
@@ -216,12 +234,13 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ImportAmlRatesResponse200 | ImportAmlRatesResponse201
+        Error | RatesVersion
     """
 
     return (
         await asyncio_detailed(
             client=client,
             body=body,
+            idempotency_key=idempotency_key,
         )
     ).parsed

@@ -7,9 +7,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.import_regulator_exclusions_body import ImportRegulatorExclusionsBody
-from ...models.import_regulator_exclusions_response_200 import (
-    ImportRegulatorExclusionsResponse200,
-)
+from ...models.regulator_imported import RegulatorImported
 from ...types import UNSET, Response, Unset
 
 
@@ -37,9 +35,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ImportRegulatorExclusionsResponse200 | None:
+) -> Error | RegulatorImported | None:
     if response.status_code == 200:
-        response_200 = ImportRegulatorExclusionsResponse200.from_dict(response.json())
+        response_200 = RegulatorImported.from_dict(response.json())
 
         return response_200
 
@@ -96,7 +94,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ImportRegulatorExclusionsResponse200]:
+) -> Response[Error | RegulatorImported]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -110,7 +108,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: ImportRegulatorExclusionsBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | ImportRegulatorExclusionsResponse200]:
+) -> Response[Error | RegulatorImported]:
     """import exclusions made through the regulator's form
 
     Args:
@@ -122,7 +120,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ImportRegulatorExclusionsResponse200]
+        Response[Error | RegulatorImported]
     """
 
     kwargs = _get_kwargs(
@@ -142,7 +140,7 @@ def sync(
     client: AuthenticatedClient,
     body: ImportRegulatorExclusionsBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | ImportRegulatorExclusionsResponse200 | None:
+) -> Error | RegulatorImported | None:
     """import exclusions made through the regulator's form
 
     Args:
@@ -154,7 +152,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ImportRegulatorExclusionsResponse200
+        Error | RegulatorImported
     """
 
     return sync_detailed(
@@ -169,7 +167,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: ImportRegulatorExclusionsBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | ImportRegulatorExclusionsResponse200]:
+) -> Response[Error | RegulatorImported]:
     """import exclusions made through the regulator's form
 
     Args:
@@ -181,7 +179,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ImportRegulatorExclusionsResponse200]
+        Response[Error | RegulatorImported]
     """
 
     kwargs = _get_kwargs(
@@ -199,7 +197,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: ImportRegulatorExclusionsBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | ImportRegulatorExclusionsResponse200 | None:
+) -> Error | RegulatorImported | None:
     """import exclusions made through the regulator's form
 
     Args:
@@ -211,7 +209,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ImportRegulatorExclusionsResponse200
+        Error | RegulatorImported
     """
 
     return (

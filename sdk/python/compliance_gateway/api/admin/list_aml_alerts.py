@@ -5,8 +5,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.alert_page import AlertPage
 from ...models.error import Error
-from ...models.list_aml_alerts_response_200 import ListAmlAlertsResponse200
 from ...types import UNSET, Response, Unset
 
 
@@ -44,9 +44,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListAmlAlertsResponse200 | None:
+) -> AlertPage | Error | None:
     if response.status_code == 200:
-        response_200 = ListAmlAlertsResponse200.from_dict(response.json())
+        response_200 = AlertPage.from_dict(response.json())
 
         return response_200
 
@@ -98,7 +98,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListAmlAlertsResponse200]:
+) -> Response[AlertPage | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -115,7 +115,7 @@ def sync_detailed(
     typology: str | Unset = UNSET,
     case_id: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Response[Error | ListAmlAlertsResponse200]:
+) -> Response[AlertPage | Error]:
     """AML alerts of the environment, newest first, each with its explanation
 
     Args:
@@ -130,7 +130,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListAmlAlertsResponse200]
+        Response[AlertPage | Error]
     """
 
     kwargs = _get_kwargs(
@@ -156,7 +156,7 @@ def sync(
     typology: str | Unset = UNSET,
     case_id: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Error | ListAmlAlertsResponse200 | None:
+) -> AlertPage | Error | None:
     """AML alerts of the environment, newest first, each with its explanation
 
     Args:
@@ -171,7 +171,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListAmlAlertsResponse200
+        AlertPage | Error
     """
 
     return sync_detailed(
@@ -192,7 +192,7 @@ async def asyncio_detailed(
     typology: str | Unset = UNSET,
     case_id: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Response[Error | ListAmlAlertsResponse200]:
+) -> Response[AlertPage | Error]:
     """AML alerts of the environment, newest first, each with its explanation
 
     Args:
@@ -207,7 +207,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListAmlAlertsResponse200]
+        Response[AlertPage | Error]
     """
 
     kwargs = _get_kwargs(
@@ -231,7 +231,7 @@ async def asyncio(
     typology: str | Unset = UNSET,
     case_id: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Error | ListAmlAlertsResponse200 | None:
+) -> AlertPage | Error | None:
     """AML alerts of the environment, newest first, each with its explanation
 
     Args:
@@ -246,7 +246,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListAmlAlertsResponse200
+        AlertPage | Error
     """
 
     return (

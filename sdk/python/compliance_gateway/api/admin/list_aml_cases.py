@@ -5,8 +5,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.aml_case_page import AmlCasePage
 from ...models.error import Error
-from ...models.list_aml_cases_response_200 import ListAmlCasesResponse200
 from ...models.list_aml_cases_status import ListAmlCasesStatus
 from ...types import UNSET, Response, Unset
 
@@ -43,9 +43,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListAmlCasesResponse200 | None:
+) -> AmlCasePage | Error | None:
     if response.status_code == 200:
-        response_200 = ListAmlCasesResponse200.from_dict(response.json())
+        response_200 = AmlCasePage.from_dict(response.json())
 
         return response_200
 
@@ -97,7 +97,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListAmlCasesResponse200]:
+) -> Response[AmlCasePage | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -112,7 +112,7 @@ def sync_detailed(
     status: ListAmlCasesStatus | Unset = UNSET,
     tenant_id: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Response[Error | ListAmlCasesResponse200]:
+) -> Response[AmlCasePage | Error]:
     """AML cases of the environment by due time: one open case per user groups its alerts
 
     Args:
@@ -125,7 +125,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListAmlCasesResponse200]
+        Response[AmlCasePage | Error]
     """
 
     kwargs = _get_kwargs(
@@ -147,7 +147,7 @@ def sync(
     status: ListAmlCasesStatus | Unset = UNSET,
     tenant_id: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Error | ListAmlCasesResponse200 | None:
+) -> AmlCasePage | Error | None:
     """AML cases of the environment by due time: one open case per user groups its alerts
 
     Args:
@@ -160,7 +160,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListAmlCasesResponse200
+        AmlCasePage | Error
     """
 
     return sync_detailed(
@@ -177,7 +177,7 @@ async def asyncio_detailed(
     status: ListAmlCasesStatus | Unset = UNSET,
     tenant_id: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Response[Error | ListAmlCasesResponse200]:
+) -> Response[AmlCasePage | Error]:
     """AML cases of the environment by due time: one open case per user groups its alerts
 
     Args:
@@ -190,7 +190,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListAmlCasesResponse200]
+        Response[AmlCasePage | Error]
     """
 
     kwargs = _get_kwargs(
@@ -210,7 +210,7 @@ async def asyncio(
     status: ListAmlCasesStatus | Unset = UNSET,
     tenant_id: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Error | ListAmlCasesResponse200 | None:
+) -> AmlCasePage | Error | None:
     """AML cases of the environment by due time: one open case per user groups its alerts
 
     Args:
@@ -223,7 +223,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListAmlCasesResponse200
+        AmlCasePage | Error
     """
 
     return (

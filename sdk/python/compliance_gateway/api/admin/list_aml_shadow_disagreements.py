@@ -5,10 +5,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.disagreement_page import DisagreementPage
 from ...models.error import Error
-from ...models.list_aml_shadow_disagreements_response_200 import (
-    ListAmlShadowDisagreementsResponse200,
-)
 from ...types import UNSET, Response, Unset
 
 
@@ -34,9 +32,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListAmlShadowDisagreementsResponse200 | None:
+) -> DisagreementPage | Error | None:
     if response.status_code == 200:
-        response_200 = ListAmlShadowDisagreementsResponse200.from_dict(response.json())
+        response_200 = DisagreementPage.from_dict(response.json())
 
         return response_200
 
@@ -88,7 +86,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListAmlShadowDisagreementsResponse200]:
+) -> Response[DisagreementPage | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -101,7 +99,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
-) -> Response[Error | ListAmlShadowDisagreementsResponse200]:
+) -> Response[DisagreementPage | Error]:
     """where the shadow rules component decided an AML event differently from the live one, newest first
 
     Args:
@@ -112,7 +110,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListAmlShadowDisagreementsResponse200]
+        Response[DisagreementPage | Error]
     """
 
     kwargs = _get_kwargs(
@@ -130,7 +128,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
-) -> Error | ListAmlShadowDisagreementsResponse200 | None:
+) -> DisagreementPage | Error | None:
     """where the shadow rules component decided an AML event differently from the live one, newest first
 
     Args:
@@ -141,7 +139,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListAmlShadowDisagreementsResponse200
+        DisagreementPage | Error
     """
 
     return sync_detailed(
@@ -154,7 +152,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
-) -> Response[Error | ListAmlShadowDisagreementsResponse200]:
+) -> Response[DisagreementPage | Error]:
     """where the shadow rules component decided an AML event differently from the live one, newest first
 
     Args:
@@ -165,7 +163,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListAmlShadowDisagreementsResponse200]
+        Response[DisagreementPage | Error]
     """
 
     kwargs = _get_kwargs(
@@ -181,7 +179,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
-) -> Error | ListAmlShadowDisagreementsResponse200 | None:
+) -> DisagreementPage | Error | None:
     """where the shadow rules component decided an AML event differently from the live one, newest first
 
     Args:
@@ -192,7 +190,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListAmlShadowDisagreementsResponse200
+        DisagreementPage | Error
     """
 
     return (

@@ -6,8 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.case_filings import CaseFilings
 from ...models.error import Error
-from ...models.list_case_filings_response_200 import ListCaseFilingsResponse200
 from ...types import Response
 
 
@@ -27,9 +27,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListCaseFilingsResponse200 | None:
+) -> CaseFilings | Error | None:
     if response.status_code == 200:
-        response_200 = ListCaseFilingsResponse200.from_dict(response.json())
+        response_200 = CaseFilings.from_dict(response.json())
 
         return response_200
 
@@ -81,7 +81,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListCaseFilingsResponse200]:
+) -> Response[CaseFilings | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -94,7 +94,7 @@ def sync_detailed(
     case_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | ListCaseFilingsResponse200]:
+) -> Response[CaseFilings | Error]:
     """an AML case's filings, newest first
 
     Args:
@@ -105,7 +105,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListCaseFilingsResponse200]
+        Response[CaseFilings | Error]
     """
 
     kwargs = _get_kwargs(
@@ -123,7 +123,7 @@ def sync(
     case_id: str,
     *,
     client: AuthenticatedClient,
-) -> Error | ListCaseFilingsResponse200 | None:
+) -> CaseFilings | Error | None:
     """an AML case's filings, newest first
 
     Args:
@@ -134,7 +134,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListCaseFilingsResponse200
+        CaseFilings | Error
     """
 
     return sync_detailed(
@@ -147,7 +147,7 @@ async def asyncio_detailed(
     case_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | ListCaseFilingsResponse200]:
+) -> Response[CaseFilings | Error]:
     """an AML case's filings, newest first
 
     Args:
@@ -158,7 +158,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListCaseFilingsResponse200]
+        Response[CaseFilings | Error]
     """
 
     kwargs = _get_kwargs(
@@ -174,7 +174,7 @@ async def asyncio(
     case_id: str,
     *,
     client: AuthenticatedClient,
-) -> Error | ListCaseFilingsResponse200 | None:
+) -> CaseFilings | Error | None:
     """an AML case's filings, newest first
 
     Args:
@@ -185,7 +185,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListCaseFilingsResponse200
+        CaseFilings | Error
     """
 
     return (

@@ -6,9 +6,9 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.list_case_queue_response_200 import ListCaseQueueResponse200
 from ...models.list_case_queue_status import ListCaseQueueStatus
 from ...models.list_case_queue_type import ListCaseQueueType
+from ...models.queue import Queue
 from ...types import UNSET, Response, Unset
 
 
@@ -63,9 +63,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListCaseQueueResponse200 | None:
+) -> Error | Queue | None:
     if response.status_code == 200:
-        response_200 = ListCaseQueueResponse200.from_dict(response.json())
+        response_200 = Queue.from_dict(response.json())
 
         return response_200
 
@@ -117,7 +117,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListCaseQueueResponse200]:
+) -> Response[Error | Queue]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -137,7 +137,7 @@ def sync_detailed(
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Response[Error | ListCaseQueueResponse200]:
+) -> Response[Error | Queue]:
     """the review queue: every case type, by due time
 
     Args:
@@ -155,7 +155,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListCaseQueueResponse200]
+        Response[Error | Queue]
     """
 
     kwargs = _get_kwargs(
@@ -187,7 +187,7 @@ def sync(
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Error | ListCaseQueueResponse200 | None:
+) -> Error | Queue | None:
     """the review queue: every case type, by due time
 
     Args:
@@ -205,7 +205,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListCaseQueueResponse200
+        Error | Queue
     """
 
     return sync_detailed(
@@ -232,7 +232,7 @@ async def asyncio_detailed(
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Response[Error | ListCaseQueueResponse200]:
+) -> Response[Error | Queue]:
     """the review queue: every case type, by due time
 
     Args:
@@ -250,7 +250,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListCaseQueueResponse200]
+        Response[Error | Queue]
     """
 
     kwargs = _get_kwargs(
@@ -280,7 +280,7 @@ async def asyncio(
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Error | ListCaseQueueResponse200 | None:
+) -> Error | Queue | None:
     """the review queue: every case type, by due time
 
     Args:
@@ -298,7 +298,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListCaseQueueResponse200
+        Error | Queue
     """
 
     return (

@@ -6,9 +6,9 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.case_kind import CaseKind
+from ...models.case_list import CaseList
 from ...models.case_status import CaseStatus
 from ...models.error import Error
-from ...models.list_cases_response_200 import ListCasesResponse200
 from ...types import UNSET, Response, Unset
 
 
@@ -57,9 +57,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListCasesResponse200 | None:
+) -> CaseList | Error | None:
     if response.status_code == 200:
-        response_200 = ListCasesResponse200.from_dict(response.json())
+        response_200 = CaseList.from_dict(response.json())
 
         return response_200
 
@@ -111,7 +111,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListCasesResponse200]:
+) -> Response[CaseList | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -129,7 +129,7 @@ def sync_detailed(
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Response[Error | ListCasesResponse200]:
+) -> Response[CaseList | Error]:
     """sanctions cases of the environment, oldest first
 
     Args:
@@ -146,7 +146,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListCasesResponse200]
+        Response[CaseList | Error]
     """
 
     kwargs = _get_kwargs(
@@ -174,7 +174,7 @@ def sync(
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Error | ListCasesResponse200 | None:
+) -> CaseList | Error | None:
     """sanctions cases of the environment, oldest first
 
     Args:
@@ -191,7 +191,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListCasesResponse200
+        CaseList | Error
     """
 
     return sync_detailed(
@@ -214,7 +214,7 @@ async def asyncio_detailed(
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Response[Error | ListCasesResponse200]:
+) -> Response[CaseList | Error]:
     """sanctions cases of the environment, oldest first
 
     Args:
@@ -231,7 +231,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListCasesResponse200]
+        Response[CaseList | Error]
     """
 
     kwargs = _get_kwargs(
@@ -257,7 +257,7 @@ async def asyncio(
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Error | ListCasesResponse200 | None:
+) -> CaseList | Error | None:
     """sanctions cases of the environment, oldest first
 
     Args:
@@ -274,7 +274,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListCasesResponse200
+        CaseList | Error
     """
 
     return (

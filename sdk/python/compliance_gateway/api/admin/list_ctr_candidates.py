@@ -6,8 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.ctr_candidates import CtrCandidates
 from ...models.error import Error
-from ...models.list_ctr_candidates_response_200 import ListCtrCandidatesResponse200
 from ...types import UNSET, Response, Unset
 
 
@@ -45,9 +45,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListCtrCandidatesResponse200 | None:
+) -> CtrCandidates | Error | None:
     if response.status_code == 200:
-        response_200 = ListCtrCandidatesResponse200.from_dict(response.json())
+        response_200 = CtrCandidates.from_dict(response.json())
 
         return response_200
 
@@ -99,7 +99,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListCtrCandidatesResponse200]:
+) -> Response[CtrCandidates | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -114,7 +114,7 @@ def sync_detailed(
     from_: datetime.datetime | Unset = UNSET,
     to: datetime.datetime | Unset = UNSET,
     tenant_id: str | Unset = UNSET,
-) -> Response[Error | ListCtrCandidatesResponse200]:
+) -> Response[CtrCandidates | Error]:
     """CTR candidates: one per user and gaming day whose cash passed the threshold (the console exports
     them as CSV)
 
@@ -128,7 +128,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListCtrCandidatesResponse200]
+        Response[CtrCandidates | Error]
     """
 
     kwargs = _get_kwargs(
@@ -150,7 +150,7 @@ def sync(
     from_: datetime.datetime | Unset = UNSET,
     to: datetime.datetime | Unset = UNSET,
     tenant_id: str | Unset = UNSET,
-) -> Error | ListCtrCandidatesResponse200 | None:
+) -> CtrCandidates | Error | None:
     """CTR candidates: one per user and gaming day whose cash passed the threshold (the console exports
     them as CSV)
 
@@ -164,7 +164,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListCtrCandidatesResponse200
+        CtrCandidates | Error
     """
 
     return sync_detailed(
@@ -181,7 +181,7 @@ async def asyncio_detailed(
     from_: datetime.datetime | Unset = UNSET,
     to: datetime.datetime | Unset = UNSET,
     tenant_id: str | Unset = UNSET,
-) -> Response[Error | ListCtrCandidatesResponse200]:
+) -> Response[CtrCandidates | Error]:
     """CTR candidates: one per user and gaming day whose cash passed the threshold (the console exports
     them as CSV)
 
@@ -195,7 +195,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListCtrCandidatesResponse200]
+        Response[CtrCandidates | Error]
     """
 
     kwargs = _get_kwargs(
@@ -215,7 +215,7 @@ async def asyncio(
     from_: datetime.datetime | Unset = UNSET,
     to: datetime.datetime | Unset = UNSET,
     tenant_id: str | Unset = UNSET,
-) -> Error | ListCtrCandidatesResponse200 | None:
+) -> CtrCandidates | Error | None:
     """CTR candidates: one per user and gaming day whose cash passed the threshold (the console exports
     them as CSV)
 
@@ -229,7 +229,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListCtrCandidatesResponse200
+        CtrCandidates | Error
     """
 
     return (

@@ -6,8 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.decision_page import DecisionPage
 from ...models.error import Error
-from ...models.list_decisions_response_200 import ListDecisionsResponse200
 from ...types import UNSET, Response, Unset
 
 
@@ -54,9 +54,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListDecisionsResponse200 | None:
+) -> DecisionPage | Error | None:
     if response.status_code == 200:
-        response_200 = ListDecisionsResponse200.from_dict(response.json())
+        response_200 = DecisionPage.from_dict(response.json())
 
         return response_200
 
@@ -108,7 +108,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListDecisionsResponse200]:
+) -> Response[DecisionPage | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -126,7 +126,7 @@ def sync_detailed(
     to: datetime.datetime | Unset = UNSET,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Response[Error | ListDecisionsResponse200]:
+) -> Response[DecisionPage | Error]:
     """recorded rules decisions, newest first
 
     Args:
@@ -142,7 +142,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListDecisionsResponse200]
+        Response[DecisionPage | Error]
     """
 
     kwargs = _get_kwargs(
@@ -170,7 +170,7 @@ def sync(
     to: datetime.datetime | Unset = UNSET,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Error | ListDecisionsResponse200 | None:
+) -> DecisionPage | Error | None:
     """recorded rules decisions, newest first
 
     Args:
@@ -186,7 +186,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListDecisionsResponse200
+        DecisionPage | Error
     """
 
     return sync_detailed(
@@ -209,7 +209,7 @@ async def asyncio_detailed(
     to: datetime.datetime | Unset = UNSET,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Response[Error | ListDecisionsResponse200]:
+) -> Response[DecisionPage | Error]:
     """recorded rules decisions, newest first
 
     Args:
@@ -225,7 +225,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListDecisionsResponse200]
+        Response[DecisionPage | Error]
     """
 
     kwargs = _get_kwargs(
@@ -251,7 +251,7 @@ async def asyncio(
     to: datetime.datetime | Unset = UNSET,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Error | ListDecisionsResponse200 | None:
+) -> DecisionPage | Error | None:
     """recorded rules decisions, newest first
 
     Args:
@@ -267,7 +267,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListDecisionsResponse200
+        DecisionPage | Error
     """
 
     return (

@@ -5,9 +5,9 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.check_list import CheckList
 from ...models.error import Error
 from ...models.kyc_status import KycStatus
-from ...models.list_kyc_checks_response_200 import ListKycChecksResponse200
 from ...types import UNSET, Response, Unset
 
 
@@ -52,9 +52,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListKycChecksResponse200 | None:
+) -> CheckList | Error | None:
     if response.status_code == 200:
-        response_200 = ListKycChecksResponse200.from_dict(response.json())
+        response_200 = CheckList.from_dict(response.json())
 
         return response_200
 
@@ -106,7 +106,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListKycChecksResponse200]:
+) -> Response[CheckList | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -124,7 +124,7 @@ def sync_detailed(
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Response[Error | ListKycChecksResponse200]:
+) -> Response[CheckList | Error]:
     """verification checks of the environment by status
 
     Args:
@@ -140,7 +140,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListKycChecksResponse200]
+        Response[CheckList | Error]
     """
 
     kwargs = _get_kwargs(
@@ -168,7 +168,7 @@ def sync(
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Error | ListKycChecksResponse200 | None:
+) -> CheckList | Error | None:
     """verification checks of the environment by status
 
     Args:
@@ -184,7 +184,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListKycChecksResponse200
+        CheckList | Error
     """
 
     return sync_detailed(
@@ -207,7 +207,7 @@ async def asyncio_detailed(
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Response[Error | ListKycChecksResponse200]:
+) -> Response[CheckList | Error]:
     """verification checks of the environment by status
 
     Args:
@@ -223,7 +223,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListKycChecksResponse200]
+        Response[CheckList | Error]
     """
 
     kwargs = _get_kwargs(
@@ -249,7 +249,7 @@ async def asyncio(
     min_age_seconds: int | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Error | ListKycChecksResponse200 | None:
+) -> CheckList | Error | None:
     """verification checks of the environment by status
 
     Args:
@@ -265,7 +265,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListKycChecksResponse200
+        CheckList | Error
     """
 
     return (

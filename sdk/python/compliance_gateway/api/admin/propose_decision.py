@@ -6,10 +6,9 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.case_action import CaseAction
 from ...models.error import Error
 from ...models.propose_decision_body import ProposeDecisionBody
-from ...models.propose_decision_response_200 import ProposeDecisionResponse200
-from ...models.propose_decision_response_201 import ProposeDecisionResponse201
 from ...types import UNSET, Response, Unset
 
 
@@ -40,14 +39,14 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ProposeDecisionResponse200 | ProposeDecisionResponse201 | None:
+) -> CaseAction | Error | None:
     if response.status_code == 200:
-        response_200 = ProposeDecisionResponse200.from_dict(response.json())
+        response_200 = CaseAction.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 201:
-        response_201 = ProposeDecisionResponse201.from_dict(response.json())
+        response_201 = CaseAction.from_dict(response.json())
 
         return response_201
 
@@ -109,7 +108,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ProposeDecisionResponse200 | ProposeDecisionResponse201]:
+) -> Response[CaseAction | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -124,7 +123,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: ProposeDecisionBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | ProposeDecisionResponse200 | ProposeDecisionResponse201]:
+) -> Response[CaseAction | Error]:
     """propose a decision with its reason
 
      Where four-eyes applies (production by default) only a person's session may propose (an admin key
@@ -141,7 +140,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ProposeDecisionResponse200 | ProposeDecisionResponse201]
+        Response[CaseAction | Error]
     """
 
     kwargs = _get_kwargs(
@@ -163,7 +162,7 @@ def sync(
     client: AuthenticatedClient,
     body: ProposeDecisionBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | ProposeDecisionResponse200 | ProposeDecisionResponse201 | None:
+) -> CaseAction | Error | None:
     """propose a decision with its reason
 
      Where four-eyes applies (production by default) only a person's session may propose (an admin key
@@ -180,7 +179,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ProposeDecisionResponse200 | ProposeDecisionResponse201
+        CaseAction | Error
     """
 
     return sync_detailed(
@@ -197,7 +196,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: ProposeDecisionBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | ProposeDecisionResponse200 | ProposeDecisionResponse201]:
+) -> Response[CaseAction | Error]:
     """propose a decision with its reason
 
      Where four-eyes applies (production by default) only a person's session may propose (an admin key
@@ -214,7 +213,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ProposeDecisionResponse200 | ProposeDecisionResponse201]
+        Response[CaseAction | Error]
     """
 
     kwargs = _get_kwargs(
@@ -234,7 +233,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: ProposeDecisionBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | ProposeDecisionResponse200 | ProposeDecisionResponse201 | None:
+) -> CaseAction | Error | None:
     """propose a decision with its reason
 
      Where four-eyes applies (production by default) only a person's session may propose (an admin key
@@ -251,7 +250,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ProposeDecisionResponse200 | ProposeDecisionResponse201
+        CaseAction | Error
     """
 
     return (

@@ -6,8 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.decision_replay import DecisionReplay
 from ...models.error import Error
-from ...models.replay_decision_response_200 import ReplayDecisionResponse200
 from ...types import UNSET, Response, Unset
 
 
@@ -33,9 +33,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ReplayDecisionResponse200 | None:
+) -> DecisionReplay | Error | None:
     if response.status_code == 200:
-        response_200 = ReplayDecisionResponse200.from_dict(response.json())
+        response_200 = DecisionReplay.from_dict(response.json())
 
         return response_200
 
@@ -92,7 +92,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ReplayDecisionResponse200]:
+) -> Response[DecisionReplay | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,7 +106,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | ReplayDecisionResponse200]:
+) -> Response[DecisionReplay | Error]:
     """run a recorded decision again on this rules version
 
     Args:
@@ -118,7 +118,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ReplayDecisionResponse200]
+        Response[DecisionReplay | Error]
     """
 
     kwargs = _get_kwargs(
@@ -138,7 +138,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Error | ReplayDecisionResponse200 | None:
+) -> DecisionReplay | Error | None:
     """run a recorded decision again on this rules version
 
     Args:
@@ -150,7 +150,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ReplayDecisionResponse200
+        DecisionReplay | Error
     """
 
     return sync_detailed(
@@ -165,7 +165,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | ReplayDecisionResponse200]:
+) -> Response[DecisionReplay | Error]:
     """run a recorded decision again on this rules version
 
     Args:
@@ -177,7 +177,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ReplayDecisionResponse200]
+        Response[DecisionReplay | Error]
     """
 
     kwargs = _get_kwargs(
@@ -195,7 +195,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Error | ReplayDecisionResponse200 | None:
+) -> DecisionReplay | Error | None:
     """run a recorded decision again on this rules version
 
     Args:
@@ -207,7 +207,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ReplayDecisionResponse200
+        DecisionReplay | Error
     """
 
     return (

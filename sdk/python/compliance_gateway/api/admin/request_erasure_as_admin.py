@@ -6,14 +6,9 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.erasure_view import ErasureView
 from ...models.error import Error
 from ...models.request_erasure_as_admin_body import RequestErasureAsAdminBody
-from ...models.request_erasure_as_admin_response_200 import (
-    RequestErasureAsAdminResponse200,
-)
-from ...models.request_erasure_as_admin_response_202 import (
-    RequestErasureAsAdminResponse202,
-)
 from ...types import UNSET, Response, Unset
 
 
@@ -44,14 +39,14 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | RequestErasureAsAdminResponse200 | RequestErasureAsAdminResponse202 | None:
+) -> ErasureView | Error | None:
     if response.status_code == 200:
-        response_200 = RequestErasureAsAdminResponse200.from_dict(response.json())
+        response_200 = ErasureView.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 202:
-        response_202 = RequestErasureAsAdminResponse202.from_dict(response.json())
+        response_202 = ErasureView.from_dict(response.json())
 
         return response_202
 
@@ -113,9 +108,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[
-    Error | RequestErasureAsAdminResponse200 | RequestErasureAsAdminResponse202
-]:
+) -> Response[ErasureView | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -130,9 +123,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: RequestErasureAsAdminBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[
-    Error | RequestErasureAsAdminResponse200 | RequestErasureAsAdminResponse202
-]:
+) -> Response[ErasureView | Error]:
     """erase a player's records (admin)
 
      As `POST /v1/users/{user_id}/erasure`, for the player of `tenant_id` in the admin's environment.
@@ -147,7 +138,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RequestErasureAsAdminResponse200 | RequestErasureAsAdminResponse202]
+        Response[ErasureView | Error]
     """
 
     kwargs = _get_kwargs(
@@ -169,7 +160,7 @@ def sync(
     client: AuthenticatedClient,
     body: RequestErasureAsAdminBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | RequestErasureAsAdminResponse200 | RequestErasureAsAdminResponse202 | None:
+) -> ErasureView | Error | None:
     """erase a player's records (admin)
 
      As `POST /v1/users/{user_id}/erasure`, for the player of `tenant_id` in the admin's environment.
@@ -184,7 +175,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RequestErasureAsAdminResponse200 | RequestErasureAsAdminResponse202
+        ErasureView | Error
     """
 
     return sync_detailed(
@@ -201,9 +192,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: RequestErasureAsAdminBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[
-    Error | RequestErasureAsAdminResponse200 | RequestErasureAsAdminResponse202
-]:
+) -> Response[ErasureView | Error]:
     """erase a player's records (admin)
 
      As `POST /v1/users/{user_id}/erasure`, for the player of `tenant_id` in the admin's environment.
@@ -218,7 +207,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RequestErasureAsAdminResponse200 | RequestErasureAsAdminResponse202]
+        Response[ErasureView | Error]
     """
 
     kwargs = _get_kwargs(
@@ -238,7 +227,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: RequestErasureAsAdminBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | RequestErasureAsAdminResponse200 | RequestErasureAsAdminResponse202 | None:
+) -> ErasureView | Error | None:
     """erase a player's records (admin)
 
      As `POST /v1/users/{user_id}/erasure`, for the player of `tenant_id` in the admin's environment.
@@ -253,7 +242,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RequestErasureAsAdminResponse200 | RequestErasureAsAdminResponse202
+        ErasureView | Error
     """
 
     return (

@@ -7,7 +7,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.rescreen_body import RescreenBody
-from ...models.rescreen_response_200 import RescreenResponse200
+from ...models.rescreen_done import RescreenDone
 from ...types import UNSET, Response, Unset
 
 
@@ -35,9 +35,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | RescreenResponse200 | None:
+) -> Error | RescreenDone | None:
     if response.status_code == 200:
-        response_200 = RescreenResponse200.from_dict(response.json())
+        response_200 = RescreenDone.from_dict(response.json())
 
         return response_200
 
@@ -99,7 +99,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | RescreenResponse200]:
+) -> Response[Error | RescreenDone]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -113,7 +113,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: RescreenBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | RescreenResponse200]:
+) -> Response[Error | RescreenDone]:
     """re-screen a tenant's active users now
 
     Args:
@@ -125,7 +125,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RescreenResponse200]
+        Response[Error | RescreenDone]
     """
 
     kwargs = _get_kwargs(
@@ -145,7 +145,7 @@ def sync(
     client: AuthenticatedClient,
     body: RescreenBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | RescreenResponse200 | None:
+) -> Error | RescreenDone | None:
     """re-screen a tenant's active users now
 
     Args:
@@ -157,7 +157,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RescreenResponse200
+        Error | RescreenDone
     """
 
     return sync_detailed(
@@ -172,7 +172,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: RescreenBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | RescreenResponse200]:
+) -> Response[Error | RescreenDone]:
     """re-screen a tenant's active users now
 
     Args:
@@ -184,7 +184,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RescreenResponse200]
+        Response[Error | RescreenDone]
     """
 
     kwargs = _get_kwargs(
@@ -202,7 +202,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: RescreenBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | RescreenResponse200 | None:
+) -> Error | RescreenDone | None:
     """re-screen a tenant's active users now
 
     Args:
@@ -214,7 +214,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RescreenResponse200
+        Error | RescreenDone
     """
 
     return (

@@ -7,7 +7,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.reset_own_totp_body import ResetOwnTotpBody
-from ...models.reset_own_totp_response_200 import ResetOwnTotpResponse200
+from ...models.totp_secret import TotpSecret
 from ...types import Response
 
 
@@ -32,9 +32,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ResetOwnTotpResponse200 | None:
+) -> Error | TotpSecret | None:
     if response.status_code == 200:
-        response_200 = ResetOwnTotpResponse200.from_dict(response.json())
+        response_200 = TotpSecret.from_dict(response.json())
 
         return response_200
 
@@ -86,7 +86,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ResetOwnTotpResponse200]:
+) -> Response[Error | TotpSecret]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,7 +99,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: ResetOwnTotpBody,
-) -> Response[Error | ResetOwnTotpResponse200]:
+) -> Response[Error | TotpSecret]:
     """replace one's own TOTP secret (the current password and a current code are asked); an `Idempotency-
     Key` is not kept (the answer holds the secret): a retry asks a new code
 
@@ -111,7 +111,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ResetOwnTotpResponse200]
+        Response[Error | TotpSecret]
     """
 
     kwargs = _get_kwargs(
@@ -129,7 +129,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: ResetOwnTotpBody,
-) -> Error | ResetOwnTotpResponse200 | None:
+) -> Error | TotpSecret | None:
     """replace one's own TOTP secret (the current password and a current code are asked); an `Idempotency-
     Key` is not kept (the answer holds the secret): a retry asks a new code
 
@@ -141,7 +141,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ResetOwnTotpResponse200
+        Error | TotpSecret
     """
 
     return sync_detailed(
@@ -154,7 +154,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: ResetOwnTotpBody,
-) -> Response[Error | ResetOwnTotpResponse200]:
+) -> Response[Error | TotpSecret]:
     """replace one's own TOTP secret (the current password and a current code are asked); an `Idempotency-
     Key` is not kept (the answer holds the secret): a retry asks a new code
 
@@ -166,7 +166,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ResetOwnTotpResponse200]
+        Response[Error | TotpSecret]
     """
 
     kwargs = _get_kwargs(
@@ -182,7 +182,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: ResetOwnTotpBody,
-) -> Error | ResetOwnTotpResponse200 | None:
+) -> Error | TotpSecret | None:
     """replace one's own TOTP secret (the current password and a current code are asked); an `Idempotency-
     Key` is not kept (the answer holds the secret): a retry asks a new code
 
@@ -194,7 +194,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ResetOwnTotpResponse200
+        Error | TotpSecret
     """
 
     return (

@@ -6,9 +6,9 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.case_reviewed import CaseReviewed
 from ...models.error import Error
 from ...models.review_case_body import ReviewCaseBody
-from ...models.review_case_response_200 import ReviewCaseResponse200
 from ...types import UNSET, Response, Unset
 
 
@@ -39,9 +39,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ReviewCaseResponse200 | None:
+) -> CaseReviewed | Error | None:
     if response.status_code == 200:
-        response_200 = ReviewCaseResponse200.from_dict(response.json())
+        response_200 = CaseReviewed.from_dict(response.json())
 
         return response_200
 
@@ -103,7 +103,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ReviewCaseResponse200]:
+) -> Response[CaseReviewed | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -118,7 +118,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: ReviewCaseBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | ReviewCaseResponse200]:
+) -> Response[CaseReviewed | Error]:
     """dismiss (false positive) or confirm a case
 
     Args:
@@ -131,7 +131,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ReviewCaseResponse200]
+        Response[CaseReviewed | Error]
     """
 
     kwargs = _get_kwargs(
@@ -153,7 +153,7 @@ def sync(
     client: AuthenticatedClient,
     body: ReviewCaseBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | ReviewCaseResponse200 | None:
+) -> CaseReviewed | Error | None:
     """dismiss (false positive) or confirm a case
 
     Args:
@@ -166,7 +166,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ReviewCaseResponse200
+        CaseReviewed | Error
     """
 
     return sync_detailed(
@@ -183,7 +183,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: ReviewCaseBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | ReviewCaseResponse200]:
+) -> Response[CaseReviewed | Error]:
     """dismiss (false positive) or confirm a case
 
     Args:
@@ -196,7 +196,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ReviewCaseResponse200]
+        Response[CaseReviewed | Error]
     """
 
     kwargs = _get_kwargs(
@@ -216,7 +216,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: ReviewCaseBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | ReviewCaseResponse200 | None:
+) -> CaseReviewed | Error | None:
     """dismiss (false positive) or confirm a case
 
     Args:
@@ -229,7 +229,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ReviewCaseResponse200
+        CaseReviewed | Error
     """
 
     return (

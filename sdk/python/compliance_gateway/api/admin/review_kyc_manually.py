@@ -6,8 +6,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
+from ...models.kyc_reviewed import KycReviewed
 from ...models.review_kyc_manually_body import ReviewKycManuallyBody
-from ...models.review_kyc_manually_response_200 import ReviewKycManuallyResponse200
 from ...types import UNSET, Response, Unset
 
 
@@ -35,9 +35,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ReviewKycManuallyResponse200 | None:
+) -> Error | KycReviewed | None:
     if response.status_code == 200:
-        response_200 = ReviewKycManuallyResponse200.from_dict(response.json())
+        response_200 = KycReviewed.from_dict(response.json())
 
         return response_200
 
@@ -99,7 +99,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ReviewKycManuallyResponse200]:
+) -> Response[Error | KycReviewed]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -113,7 +113,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: ReviewKycManuallyBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | ReviewKycManuallyResponse200]:
+) -> Response[Error | KycReviewed]:
     """approve or reject a check by hand
 
     Args:
@@ -125,7 +125,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ReviewKycManuallyResponse200]
+        Response[Error | KycReviewed]
     """
 
     kwargs = _get_kwargs(
@@ -145,7 +145,7 @@ def sync(
     client: AuthenticatedClient,
     body: ReviewKycManuallyBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | ReviewKycManuallyResponse200 | None:
+) -> Error | KycReviewed | None:
     """approve or reject a check by hand
 
     Args:
@@ -157,7 +157,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ReviewKycManuallyResponse200
+        Error | KycReviewed
     """
 
     return sync_detailed(
@@ -172,7 +172,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: ReviewKycManuallyBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | ReviewKycManuallyResponse200]:
+) -> Response[Error | KycReviewed]:
     """approve or reject a check by hand
 
     Args:
@@ -184,7 +184,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ReviewKycManuallyResponse200]
+        Response[Error | KycReviewed]
     """
 
     kwargs = _get_kwargs(
@@ -202,7 +202,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: ReviewKycManuallyBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | ReviewKycManuallyResponse200 | None:
+) -> Error | KycReviewed | None:
     """approve or reject a check by hand
 
     Args:
@@ -214,7 +214,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ReviewKycManuallyResponse200
+        Error | KycReviewed
     """
 
     return (

@@ -7,7 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.revoke_key_response_200 import RevokeKeyResponse200
+from ...models.key_revoked import KeyRevoked
 from ...types import Response
 
 
@@ -27,9 +27,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | RevokeKeyResponse200 | None:
+) -> Error | KeyRevoked | None:
     if response.status_code == 200:
-        response_200 = RevokeKeyResponse200.from_dict(response.json())
+        response_200 = KeyRevoked.from_dict(response.json())
 
         return response_200
 
@@ -81,7 +81,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | RevokeKeyResponse200]:
+) -> Response[Error | KeyRevoked]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -94,7 +94,7 @@ def sync_detailed(
     key_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | RevokeKeyResponse200]:
+) -> Response[Error | KeyRevoked]:
     """revoke a key
 
     Args:
@@ -105,7 +105,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RevokeKeyResponse200]
+        Response[Error | KeyRevoked]
     """
 
     kwargs = _get_kwargs(
@@ -123,7 +123,7 @@ def sync(
     key_id: str,
     *,
     client: AuthenticatedClient,
-) -> Error | RevokeKeyResponse200 | None:
+) -> Error | KeyRevoked | None:
     """revoke a key
 
     Args:
@@ -134,7 +134,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RevokeKeyResponse200
+        Error | KeyRevoked
     """
 
     return sync_detailed(
@@ -147,7 +147,7 @@ async def asyncio_detailed(
     key_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | RevokeKeyResponse200]:
+) -> Response[Error | KeyRevoked]:
     """revoke a key
 
     Args:
@@ -158,7 +158,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RevokeKeyResponse200]
+        Response[Error | KeyRevoked]
     """
 
     kwargs = _get_kwargs(
@@ -174,7 +174,7 @@ async def asyncio(
     key_id: str,
     *,
     client: AuthenticatedClient,
-) -> Error | RevokeKeyResponse200 | None:
+) -> Error | KeyRevoked | None:
     """revoke a key
 
     Args:
@@ -185,7 +185,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RevokeKeyResponse200
+        Error | KeyRevoked
     """
 
     return (

@@ -6,7 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.run_scheduled_response_200 import RunScheduledResponse200
+from ...models.scheduled_run import ScheduledRun
 from ...types import UNSET, Response, Unset
 
 
@@ -29,9 +29,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | RunScheduledResponse200 | None:
+) -> Error | ScheduledRun | None:
     if response.status_code == 200:
-        response_200 = RunScheduledResponse200.from_dict(response.json())
+        response_200 = ScheduledRun.from_dict(response.json())
 
         return response_200
 
@@ -83,7 +83,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | RunScheduledResponse200]:
+) -> Response[Error | ScheduledRun]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -96,7 +96,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | RunScheduledResponse200]:
+) -> Response[Error | ScheduledRun]:
     """run due scheduled work now
 
     Args:
@@ -107,7 +107,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RunScheduledResponse200]
+        Response[Error | ScheduledRun]
     """
 
     kwargs = _get_kwargs(
@@ -125,7 +125,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Error | RunScheduledResponse200 | None:
+) -> Error | ScheduledRun | None:
     """run due scheduled work now
 
     Args:
@@ -136,7 +136,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RunScheduledResponse200
+        Error | ScheduledRun
     """
 
     return sync_detailed(
@@ -149,7 +149,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | RunScheduledResponse200]:
+) -> Response[Error | ScheduledRun]:
     """run due scheduled work now
 
     Args:
@@ -160,7 +160,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RunScheduledResponse200]
+        Response[Error | ScheduledRun]
     """
 
     kwargs = _get_kwargs(
@@ -176,7 +176,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Error | RunScheduledResponse200 | None:
+) -> Error | ScheduledRun | None:
     """run due scheduled work now
 
     Args:
@@ -187,7 +187,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RunScheduledResponse200
+        Error | ScheduledRun
     """
 
     return (

@@ -8,7 +8,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.search_lists_mode import SearchListsMode
-from ...models.search_lists_response_200 import SearchListsResponse200
+from ...models.search_results import SearchResults
 from ...types import UNSET, Response, Unset
 
 
@@ -56,9 +56,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | SearchListsResponse200 | None:
+) -> Error | SearchResults | None:
     if response.status_code == 200:
-        response_200 = SearchListsResponse200.from_dict(response.json())
+        response_200 = SearchResults.from_dict(response.json())
 
         return response_200
 
@@ -110,7 +110,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | SearchListsResponse200]:
+) -> Response[Error | SearchResults]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -128,7 +128,7 @@ def sync_detailed(
     limit: int | Unset = UNSET,
     mode: SearchListsMode | Unset = UNSET,
     min_score: int | Unset = UNSET,
-) -> Response[Error | SearchListsResponse200]:
+) -> Response[Error | SearchResults]:
     """search the environment's sanctions lists
 
     Args:
@@ -144,7 +144,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SearchListsResponse200]
+        Response[Error | SearchResults]
     """
 
     kwargs = _get_kwargs(
@@ -172,7 +172,7 @@ def sync(
     limit: int | Unset = UNSET,
     mode: SearchListsMode | Unset = UNSET,
     min_score: int | Unset = UNSET,
-) -> Error | SearchListsResponse200 | None:
+) -> Error | SearchResults | None:
     """search the environment's sanctions lists
 
     Args:
@@ -188,7 +188,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SearchListsResponse200
+        Error | SearchResults
     """
 
     return sync_detailed(
@@ -211,7 +211,7 @@ async def asyncio_detailed(
     limit: int | Unset = UNSET,
     mode: SearchListsMode | Unset = UNSET,
     min_score: int | Unset = UNSET,
-) -> Response[Error | SearchListsResponse200]:
+) -> Response[Error | SearchResults]:
     """search the environment's sanctions lists
 
     Args:
@@ -227,7 +227,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SearchListsResponse200]
+        Response[Error | SearchResults]
     """
 
     kwargs = _get_kwargs(
@@ -253,7 +253,7 @@ async def asyncio(
     limit: int | Unset = UNSET,
     mode: SearchListsMode | Unset = UNSET,
     min_score: int | Unset = UNSET,
-) -> Error | SearchListsResponse200 | None:
+) -> Error | SearchResults | None:
     """search the environment's sanctions lists
 
     Args:
@@ -269,7 +269,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SearchListsResponse200
+        Error | SearchResults
     """
 
     return (

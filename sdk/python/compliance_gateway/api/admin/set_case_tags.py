@@ -6,9 +6,9 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.case_action import CaseAction
 from ...models.error import Error
 from ...models.set_case_tags_body import SetCaseTagsBody
-from ...models.set_case_tags_response_200 import SetCaseTagsResponse200
 from ...types import Response
 
 
@@ -36,9 +36,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | SetCaseTagsResponse200 | None:
+) -> CaseAction | Error | None:
     if response.status_code == 200:
-        response_200 = SetCaseTagsResponse200.from_dict(response.json())
+        response_200 = CaseAction.from_dict(response.json())
 
         return response_200
 
@@ -95,7 +95,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | SetCaseTagsResponse200]:
+) -> Response[CaseAction | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,7 +109,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: SetCaseTagsBody,
-) -> Response[Error | SetCaseTagsResponse200]:
+) -> Response[CaseAction | Error]:
     """set a case's tags (the team's labels, filterable in the queue)
 
     Args:
@@ -121,7 +121,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SetCaseTagsResponse200]
+        Response[CaseAction | Error]
     """
 
     kwargs = _get_kwargs(
@@ -141,7 +141,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: SetCaseTagsBody,
-) -> Error | SetCaseTagsResponse200 | None:
+) -> CaseAction | Error | None:
     """set a case's tags (the team's labels, filterable in the queue)
 
     Args:
@@ -153,7 +153,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SetCaseTagsResponse200
+        CaseAction | Error
     """
 
     return sync_detailed(
@@ -168,7 +168,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: SetCaseTagsBody,
-) -> Response[Error | SetCaseTagsResponse200]:
+) -> Response[CaseAction | Error]:
     """set a case's tags (the team's labels, filterable in the queue)
 
     Args:
@@ -180,7 +180,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SetCaseTagsResponse200]
+        Response[CaseAction | Error]
     """
 
     kwargs = _get_kwargs(
@@ -198,7 +198,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: SetCaseTagsBody,
-) -> Error | SetCaseTagsResponse200 | None:
+) -> CaseAction | Error | None:
     """set a case's tags (the team's labels, filterable in the queue)
 
     Args:
@@ -210,7 +210,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SetCaseTagsResponse200
+        CaseAction | Error
     """
 
     return (

@@ -7,8 +7,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
+from ...models.gaming_day_body import GamingDayBody
 from ...models.set_tenant_gaming_day_body import SetTenantGamingDayBody
-from ...models.set_tenant_gaming_day_response_200 import SetTenantGamingDayResponse200
 from ...types import Response
 
 
@@ -36,9 +36,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | SetTenantGamingDayResponse200 | None:
+) -> Error | GamingDayBody | None:
     if response.status_code == 200:
-        response_200 = SetTenantGamingDayResponse200.from_dict(response.json())
+        response_200 = GamingDayBody.from_dict(response.json())
 
         return response_200
 
@@ -95,7 +95,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | SetTenantGamingDayResponse200]:
+) -> Response[Error | GamingDayBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,7 +109,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: SetTenantGamingDayBody,
-) -> Response[Error | SetTenantGamingDayResponse200]:
+) -> Response[Error | GamingDayBody]:
     """set a tenant's gaming day: the local time it begins and the time zone (default 00:00 UTC)
 
     Args:
@@ -121,7 +121,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SetTenantGamingDayResponse200]
+        Response[Error | GamingDayBody]
     """
 
     kwargs = _get_kwargs(
@@ -141,7 +141,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: SetTenantGamingDayBody,
-) -> Error | SetTenantGamingDayResponse200 | None:
+) -> Error | GamingDayBody | None:
     """set a tenant's gaming day: the local time it begins and the time zone (default 00:00 UTC)
 
     Args:
@@ -153,7 +153,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SetTenantGamingDayResponse200
+        Error | GamingDayBody
     """
 
     return sync_detailed(
@@ -168,7 +168,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: SetTenantGamingDayBody,
-) -> Response[Error | SetTenantGamingDayResponse200]:
+) -> Response[Error | GamingDayBody]:
     """set a tenant's gaming day: the local time it begins and the time zone (default 00:00 UTC)
 
     Args:
@@ -180,7 +180,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SetTenantGamingDayResponse200]
+        Response[Error | GamingDayBody]
     """
 
     kwargs = _get_kwargs(
@@ -198,7 +198,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: SetTenantGamingDayBody,
-) -> Error | SetTenantGamingDayResponse200 | None:
+) -> Error | GamingDayBody | None:
     """set a tenant's gaming day: the local time it begins and the time zone (default 00:00 UTC)
 
     Args:
@@ -210,7 +210,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SetTenantGamingDayResponse200
+        Error | GamingDayBody
     """
 
     return (

@@ -8,7 +8,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.set_tenant_rate_limit_body import SetTenantRateLimitBody
-from ...models.set_tenant_rate_limit_response_200 import SetTenantRateLimitResponse200
+from ...models.tenant_rate_limit import TenantRateLimit
 from ...types import Response
 
 
@@ -36,9 +36,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | SetTenantRateLimitResponse200 | None:
+) -> Error | TenantRateLimit | None:
     if response.status_code == 200:
-        response_200 = SetTenantRateLimitResponse200.from_dict(response.json())
+        response_200 = TenantRateLimit.from_dict(response.json())
 
         return response_200
 
@@ -95,7 +95,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | SetTenantRateLimitResponse200]:
+) -> Response[Error | TenantRateLimit]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,7 +109,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: SetTenantRateLimitBody,
-) -> Response[Error | SetTenantRateLimitResponse200]:
+) -> Response[Error | TenantRateLimit]:
     """change a tenant's request rate per key and minute
 
      Every key of the tenant runs under the new rate from its next request. A key already refused in the
@@ -125,7 +125,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SetTenantRateLimitResponse200]
+        Response[Error | TenantRateLimit]
     """
 
     kwargs = _get_kwargs(
@@ -145,7 +145,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: SetTenantRateLimitBody,
-) -> Error | SetTenantRateLimitResponse200 | None:
+) -> Error | TenantRateLimit | None:
     """change a tenant's request rate per key and minute
 
      Every key of the tenant runs under the new rate from its next request. A key already refused in the
@@ -161,7 +161,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SetTenantRateLimitResponse200
+        Error | TenantRateLimit
     """
 
     return sync_detailed(
@@ -176,7 +176,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: SetTenantRateLimitBody,
-) -> Response[Error | SetTenantRateLimitResponse200]:
+) -> Response[Error | TenantRateLimit]:
     """change a tenant's request rate per key and minute
 
      Every key of the tenant runs under the new rate from its next request. A key already refused in the
@@ -192,7 +192,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SetTenantRateLimitResponse200]
+        Response[Error | TenantRateLimit]
     """
 
     kwargs = _get_kwargs(
@@ -210,7 +210,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: SetTenantRateLimitBody,
-) -> Error | SetTenantRateLimitResponse200 | None:
+) -> Error | TenantRateLimit | None:
     """change a tenant's request rate per key and minute
 
      Every key of the tenant runs under the new rate from its next request. A key already refused in the
@@ -226,7 +226,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SetTenantRateLimitResponse200
+        Error | TenantRateLimit
     """
 
     return (

@@ -8,7 +8,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.set_tenant_screening_body import SetTenantScreeningBody
-from ...models.set_tenant_screening_response_200 import SetTenantScreeningResponse200
+from ...models.tenant_screening import TenantScreening
 from ...types import Response
 
 
@@ -36,9 +36,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | SetTenantScreeningResponse200 | None:
+) -> Error | TenantScreening | None:
     if response.status_code == 200:
-        response_200 = SetTenantScreeningResponse200.from_dict(response.json())
+        response_200 = TenantScreening.from_dict(response.json())
 
         return response_200
 
@@ -95,7 +95,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | SetTenantScreeningResponse200]:
+) -> Response[Error | TenantScreening]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,7 +109,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: SetTenantScreeningBody,
-) -> Response[Error | SetTenantScreeningResponse200]:
+) -> Response[Error | TenantScreening]:
     """switch screening for PEPs and adverse media on or off for a tenant
 
     Args:
@@ -123,7 +123,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SetTenantScreeningResponse200]
+        Response[Error | TenantScreening]
     """
 
     kwargs = _get_kwargs(
@@ -143,7 +143,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: SetTenantScreeningBody,
-) -> Error | SetTenantScreeningResponse200 | None:
+) -> Error | TenantScreening | None:
     """switch screening for PEPs and adverse media on or off for a tenant
 
     Args:
@@ -157,7 +157,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SetTenantScreeningResponse200
+        Error | TenantScreening
     """
 
     return sync_detailed(
@@ -172,7 +172,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: SetTenantScreeningBody,
-) -> Response[Error | SetTenantScreeningResponse200]:
+) -> Response[Error | TenantScreening]:
     """switch screening for PEPs and adverse media on or off for a tenant
 
     Args:
@@ -186,7 +186,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SetTenantScreeningResponse200]
+        Response[Error | TenantScreening]
     """
 
     kwargs = _get_kwargs(
@@ -204,7 +204,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: SetTenantScreeningBody,
-) -> Error | SetTenantScreeningResponse200 | None:
+) -> Error | TenantScreening | None:
     """switch screening for PEPs and adverse media on or off for a tenant
 
     Args:
@@ -218,7 +218,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SetTenantScreeningResponse200
+        Error | TenantScreening
     """
 
     return (

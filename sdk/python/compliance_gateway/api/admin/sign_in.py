@@ -6,8 +6,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
+from ...models.session_started import SessionStarted
 from ...models.sign_in_body import SignInBody
-from ...models.sign_in_response_201 import SignInResponse201
 from ...types import Response
 
 
@@ -32,9 +32,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | SignInResponse201 | None:
+) -> Error | SessionStarted | None:
     if response.status_code == 201:
-        response_201 = SignInResponse201.from_dict(response.json())
+        response_201 = SessionStarted.from_dict(response.json())
 
         return response_201
 
@@ -71,7 +71,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | SignInResponse201]:
+) -> Response[Error | SessionStarted]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -84,7 +84,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: SignInBody,
-) -> Response[Error | SignInResponse201]:
+) -> Response[Error | SessionStarted]:
     """a member of the compliance team signs in (password and TOTP code)
 
     Args:
@@ -97,7 +97,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SignInResponse201]
+        Response[Error | SessionStarted]
     """
 
     kwargs = _get_kwargs(
@@ -115,7 +115,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: SignInBody,
-) -> Error | SignInResponse201 | None:
+) -> Error | SessionStarted | None:
     """a member of the compliance team signs in (password and TOTP code)
 
     Args:
@@ -128,7 +128,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SignInResponse201
+        Error | SessionStarted
     """
 
     return sync_detailed(
@@ -141,7 +141,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: SignInBody,
-) -> Response[Error | SignInResponse201]:
+) -> Response[Error | SessionStarted]:
     """a member of the compliance team signs in (password and TOTP code)
 
     Args:
@@ -154,7 +154,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SignInResponse201]
+        Response[Error | SessionStarted]
     """
 
     kwargs = _get_kwargs(
@@ -170,7 +170,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: SignInBody,
-) -> Error | SignInResponse201 | None:
+) -> Error | SessionStarted | None:
     """a member of the compliance team signs in (password and TOTP code)
 
     Args:
@@ -183,7 +183,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SignInResponse201
+        Error | SessionStarted
     """
 
     return (

@@ -7,7 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.suspend_tenant_response_200 import SuspendTenantResponse200
+from ...models.tenant_suspended import TenantSuspended
 from ...types import UNSET, Response, Unset
 
 
@@ -33,9 +33,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | SuspendTenantResponse200 | None:
+) -> Error | TenantSuspended | None:
     if response.status_code == 200:
-        response_200 = SuspendTenantResponse200.from_dict(response.json())
+        response_200 = TenantSuspended.from_dict(response.json())
 
         return response_200
 
@@ -92,7 +92,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | SuspendTenantResponse200]:
+) -> Response[Error | TenantSuspended]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,7 +106,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | SuspendTenantResponse200]:
+) -> Response[Error | TenantSuspended]:
     """suspend a tenant: its keys stop working
 
     Args:
@@ -118,7 +118,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SuspendTenantResponse200]
+        Response[Error | TenantSuspended]
     """
 
     kwargs = _get_kwargs(
@@ -138,7 +138,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Error | SuspendTenantResponse200 | None:
+) -> Error | TenantSuspended | None:
     """suspend a tenant: its keys stop working
 
     Args:
@@ -150,7 +150,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SuspendTenantResponse200
+        Error | TenantSuspended
     """
 
     return sync_detailed(
@@ -165,7 +165,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | SuspendTenantResponse200]:
+) -> Response[Error | TenantSuspended]:
     """suspend a tenant: its keys stop working
 
     Args:
@@ -177,7 +177,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SuspendTenantResponse200]
+        Response[Error | TenantSuspended]
     """
 
     kwargs = _get_kwargs(
@@ -195,7 +195,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Error | SuspendTenantResponse200 | None:
+) -> Error | TenantSuspended | None:
     """suspend a tenant: its keys stop working
 
     Args:
@@ -207,7 +207,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SuspendTenantResponse200
+        Error | TenantSuspended
     """
 
     return (

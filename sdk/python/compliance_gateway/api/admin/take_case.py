@@ -6,8 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.case_action import CaseAction
 from ...models.error import Error
-from ...models.take_case_response_200 import TakeCaseResponse200
 from ...types import UNSET, Response, Unset
 
 
@@ -33,9 +33,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | TakeCaseResponse200 | None:
+) -> CaseAction | Error | None:
     if response.status_code == 200:
-        response_200 = TakeCaseResponse200.from_dict(response.json())
+        response_200 = CaseAction.from_dict(response.json())
 
         return response_200
 
@@ -92,7 +92,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | TakeCaseResponse200]:
+) -> Response[CaseAction | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,7 +106,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | TakeCaseResponse200]:
+) -> Response[CaseAction | Error]:
     """take a case: assign it to oneself (a person)
 
     Args:
@@ -118,7 +118,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | TakeCaseResponse200]
+        Response[CaseAction | Error]
     """
 
     kwargs = _get_kwargs(
@@ -138,7 +138,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Error | TakeCaseResponse200 | None:
+) -> CaseAction | Error | None:
     """take a case: assign it to oneself (a person)
 
     Args:
@@ -150,7 +150,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | TakeCaseResponse200
+        CaseAction | Error
     """
 
     return sync_detailed(
@@ -165,7 +165,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | TakeCaseResponse200]:
+) -> Response[CaseAction | Error]:
     """take a case: assign it to oneself (a person)
 
     Args:
@@ -177,7 +177,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | TakeCaseResponse200]
+        Response[CaseAction | Error]
     """
 
     kwargs = _get_kwargs(
@@ -195,7 +195,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Error | TakeCaseResponse200 | None:
+) -> CaseAction | Error | None:
     """take a case: assign it to oneself (a person)
 
     Args:
@@ -207,7 +207,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | TakeCaseResponse200
+        CaseAction | Error
     """
 
     return (

@@ -6,7 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.list_own_aml_alerts_response_200 import ListOwnAmlAlertsResponse200
+from ...models.own_alert_page import OwnAlertPage
 from ...types import UNSET, Response, Unset
 
 
@@ -38,9 +38,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListOwnAmlAlertsResponse200 | None:
+) -> Error | OwnAlertPage | None:
     if response.status_code == 200:
-        response_200 = ListOwnAmlAlertsResponse200.from_dict(response.json())
+        response_200 = OwnAlertPage.from_dict(response.json())
 
         return response_200
 
@@ -87,7 +87,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListOwnAmlAlertsResponse200]:
+) -> Response[Error | OwnAlertPage]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -102,7 +102,7 @@ def sync_detailed(
     user_id: str,
     typology: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Response[Error | ListOwnAmlAlertsResponse200]:
+) -> Response[Error | OwnAlertPage]:
     """AML alerts of one of the tenant's users, newest first
 
      For the operator's compliance staff only: nothing of an alert may reach the player.
@@ -117,7 +117,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListOwnAmlAlertsResponse200]
+        Response[Error | OwnAlertPage]
     """
 
     kwargs = _get_kwargs(
@@ -139,7 +139,7 @@ def sync(
     user_id: str,
     typology: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Error | ListOwnAmlAlertsResponse200 | None:
+) -> Error | OwnAlertPage | None:
     """AML alerts of one of the tenant's users, newest first
 
      For the operator's compliance staff only: nothing of an alert may reach the player.
@@ -154,7 +154,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListOwnAmlAlertsResponse200
+        Error | OwnAlertPage
     """
 
     return sync_detailed(
@@ -171,7 +171,7 @@ async def asyncio_detailed(
     user_id: str,
     typology: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Response[Error | ListOwnAmlAlertsResponse200]:
+) -> Response[Error | OwnAlertPage]:
     """AML alerts of one of the tenant's users, newest first
 
      For the operator's compliance staff only: nothing of an alert may reach the player.
@@ -186,7 +186,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListOwnAmlAlertsResponse200]
+        Response[Error | OwnAlertPage]
     """
 
     kwargs = _get_kwargs(
@@ -206,7 +206,7 @@ async def asyncio(
     user_id: str,
     typology: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Error | ListOwnAmlAlertsResponse200 | None:
+) -> Error | OwnAlertPage | None:
     """AML alerts of one of the tenant's users, newest first
 
      For the operator's compliance staff only: nothing of an alert may reach the player.
@@ -221,7 +221,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListOwnAmlAlertsResponse200
+        Error | OwnAlertPage
     """
 
     return (

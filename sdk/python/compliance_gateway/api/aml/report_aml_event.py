@@ -5,10 +5,9 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.accepted import Accepted
 from ...models.error import Error
 from ...models.report_aml_event_body import ReportAmlEventBody
-from ...models.report_aml_event_response_200 import ReportAmlEventResponse200
-from ...models.report_aml_event_response_202 import ReportAmlEventResponse202
 from ...types import UNSET, Response, Unset
 
 
@@ -36,14 +35,14 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ReportAmlEventResponse200 | ReportAmlEventResponse202 | None:
+) -> Accepted | Error | None:
     if response.status_code == 200:
-        response_200 = ReportAmlEventResponse200.from_dict(response.json())
+        response_200 = Accepted.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 202:
-        response_202 = ReportAmlEventResponse202.from_dict(response.json())
+        response_202 = Accepted.from_dict(response.json())
 
         return response_202
 
@@ -100,7 +99,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ReportAmlEventResponse200 | ReportAmlEventResponse202]:
+) -> Response[Accepted | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -114,7 +113,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: ReportAmlEventBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | ReportAmlEventResponse200 | ReportAmlEventResponse202]:
+) -> Response[Accepted | Error]:
     """report a transaction for AML monitoring
 
      Decided at once by the rules component (`decide-aml`) over the user's hourly and gaming-day buckets.
@@ -130,7 +129,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ReportAmlEventResponse200 | ReportAmlEventResponse202]
+        Response[Accepted | Error]
     """
 
     kwargs = _get_kwargs(
@@ -150,7 +149,7 @@ def sync(
     client: AuthenticatedClient,
     body: ReportAmlEventBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | ReportAmlEventResponse200 | ReportAmlEventResponse202 | None:
+) -> Accepted | Error | None:
     """report a transaction for AML monitoring
 
      Decided at once by the rules component (`decide-aml`) over the user's hourly and gaming-day buckets.
@@ -166,7 +165,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ReportAmlEventResponse200 | ReportAmlEventResponse202
+        Accepted | Error
     """
 
     return sync_detailed(
@@ -181,7 +180,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: ReportAmlEventBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | ReportAmlEventResponse200 | ReportAmlEventResponse202]:
+) -> Response[Accepted | Error]:
     """report a transaction for AML monitoring
 
      Decided at once by the rules component (`decide-aml`) over the user's hourly and gaming-day buckets.
@@ -197,7 +196,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ReportAmlEventResponse200 | ReportAmlEventResponse202]
+        Response[Accepted | Error]
     """
 
     kwargs = _get_kwargs(
@@ -215,7 +214,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: ReportAmlEventBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | ReportAmlEventResponse200 | ReportAmlEventResponse202 | None:
+) -> Accepted | Error | None:
     """report a transaction for AML monitoring
 
      Decided at once by the rules component (`decide-aml`) over the user's hourly and gaming-day buckets.
@@ -231,7 +230,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ReportAmlEventResponse200 | ReportAmlEventResponse202
+        Accepted | Error
     """
 
     return (

@@ -6,7 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.get_own_audit_response_200 import GetOwnAuditResponse200
+from ...models.tenant_audit import TenantAudit
 from ...types import UNSET, Response, Unset
 
 
@@ -35,9 +35,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetOwnAuditResponse200 | None:
+) -> Error | TenantAudit | None:
     if response.status_code == 200:
-        response_200 = GetOwnAuditResponse200.from_dict(response.json())
+        response_200 = TenantAudit.from_dict(response.json())
 
         return response_200
 
@@ -84,7 +84,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetOwnAuditResponse200]:
+) -> Response[Error | TenantAudit]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -98,7 +98,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Response[Error | GetOwnAuditResponse200]:
+) -> Response[Error | TenantAudit]:
     """the caller's audit log: failed authentications and admin actions on the tenant, newest first, a page
     at a time
 
@@ -111,7 +111,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetOwnAuditResponse200]
+        Response[Error | TenantAudit]
     """
 
     kwargs = _get_kwargs(
@@ -131,7 +131,7 @@ def sync(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Error | GetOwnAuditResponse200 | None:
+) -> Error | TenantAudit | None:
     """the caller's audit log: failed authentications and admin actions on the tenant, newest first, a page
     at a time
 
@@ -144,7 +144,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetOwnAuditResponse200
+        Error | TenantAudit
     """
 
     return sync_detailed(
@@ -159,7 +159,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Response[Error | GetOwnAuditResponse200]:
+) -> Response[Error | TenantAudit]:
     """the caller's audit log: failed authentications and admin actions on the tenant, newest first, a page
     at a time
 
@@ -172,7 +172,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetOwnAuditResponse200]
+        Response[Error | TenantAudit]
     """
 
     kwargs = _get_kwargs(
@@ -190,7 +190,7 @@ async def asyncio(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-) -> Error | GetOwnAuditResponse200 | None:
+) -> Error | TenantAudit | None:
     """the caller's audit log: failed authentications and admin actions on the tenant, newest first, a page
     at a time
 
@@ -203,7 +203,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetOwnAuditResponse200
+        Error | TenantAudit
     """
 
     return (

@@ -5,7 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.check_exclusion_response_200 import CheckExclusionResponse200
+from ...models.check_result import CheckResult
 from ...models.error import Error
 from ...types import UNSET, Response, Unset
 
@@ -38,9 +38,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CheckExclusionResponse200 | Error | None:
+) -> CheckResult | Error | None:
     if response.status_code == 200:
-        response_200 = CheckExclusionResponse200.from_dict(response.json())
+        response_200 = CheckResult.from_dict(response.json())
 
         return response_200
 
@@ -87,7 +87,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CheckExclusionResponse200 | Error]:
+) -> Response[CheckResult | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -102,7 +102,7 @@ def sync_detailed(
     email: str | Unset = UNSET,
     phone: str | Unset = UNSET,
     bookmark: str | Unset = UNSET,
-) -> Response[CheckExclusionResponse200 | Error]:
+) -> Response[CheckResult | Error]:
     """whether an e-mail address or phone is excluded, across operators
 
      A phone is read in the tenant's jurisdiction and compared as E.164; an e-mail address by its mailbox
@@ -125,7 +125,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CheckExclusionResponse200 | Error]
+        Response[CheckResult | Error]
     """
 
     kwargs = _get_kwargs(
@@ -147,7 +147,7 @@ def sync(
     email: str | Unset = UNSET,
     phone: str | Unset = UNSET,
     bookmark: str | Unset = UNSET,
-) -> CheckExclusionResponse200 | Error | None:
+) -> CheckResult | Error | None:
     """whether an e-mail address or phone is excluded, across operators
 
      A phone is read in the tenant's jurisdiction and compared as E.164; an e-mail address by its mailbox
@@ -170,7 +170,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CheckExclusionResponse200 | Error
+        CheckResult | Error
     """
 
     return sync_detailed(
@@ -187,7 +187,7 @@ async def asyncio_detailed(
     email: str | Unset = UNSET,
     phone: str | Unset = UNSET,
     bookmark: str | Unset = UNSET,
-) -> Response[CheckExclusionResponse200 | Error]:
+) -> Response[CheckResult | Error]:
     """whether an e-mail address or phone is excluded, across operators
 
      A phone is read in the tenant's jurisdiction and compared as E.164; an e-mail address by its mailbox
@@ -210,7 +210,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CheckExclusionResponse200 | Error]
+        Response[CheckResult | Error]
     """
 
     kwargs = _get_kwargs(
@@ -230,7 +230,7 @@ async def asyncio(
     email: str | Unset = UNSET,
     phone: str | Unset = UNSET,
     bookmark: str | Unset = UNSET,
-) -> CheckExclusionResponse200 | Error | None:
+) -> CheckResult | Error | None:
     """whether an e-mail address or phone is excluded, across operators
 
      A phone is read in the tenant's jurisdiction and compared as E.164; an e-mail address by its mailbox
@@ -253,7 +253,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CheckExclusionResponse200 | Error
+        CheckResult | Error
     """
 
     return (

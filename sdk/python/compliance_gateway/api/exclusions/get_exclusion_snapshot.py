@@ -6,10 +6,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.get_exclusion_snapshot_response_200 import (
-    GetExclusionSnapshotResponse200,
-)
 from ...models.get_exclusion_snapshot_snapshot import GetExclusionSnapshotSnapshot
+from ...models.snapshot_page import SnapshotPage
 from ...types import UNSET, Response, Unset
 
 
@@ -45,9 +43,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetExclusionSnapshotResponse200 | None:
+) -> Error | SnapshotPage | None:
     if response.status_code == 200:
-        response_200 = GetExclusionSnapshotResponse200.from_dict(response.json())
+        response_200 = SnapshotPage.from_dict(response.json())
 
         return response_200
 
@@ -94,7 +92,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetExclusionSnapshotResponse200]:
+) -> Response[Error | SnapshotPage]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,7 +107,7 @@ def sync_detailed(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     snapshot: GetExclusionSnapshotSnapshot | Unset = UNSET,
-) -> Response[Error | GetExclusionSnapshotResponse200]:
+) -> Response[Error | SnapshotPage]:
     """active exclusions, paginated, for reconciliation
 
     Args:
@@ -122,7 +120,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetExclusionSnapshotResponse200]
+        Response[Error | SnapshotPage]
     """
 
     kwargs = _get_kwargs(
@@ -144,7 +142,7 @@ def sync(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     snapshot: GetExclusionSnapshotSnapshot | Unset = UNSET,
-) -> Error | GetExclusionSnapshotResponse200 | None:
+) -> Error | SnapshotPage | None:
     """active exclusions, paginated, for reconciliation
 
     Args:
@@ -157,7 +155,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetExclusionSnapshotResponse200
+        Error | SnapshotPage
     """
 
     return sync_detailed(
@@ -174,7 +172,7 @@ async def asyncio_detailed(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     snapshot: GetExclusionSnapshotSnapshot | Unset = UNSET,
-) -> Response[Error | GetExclusionSnapshotResponse200]:
+) -> Response[Error | SnapshotPage]:
     """active exclusions, paginated, for reconciliation
 
     Args:
@@ -187,7 +185,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetExclusionSnapshotResponse200]
+        Response[Error | SnapshotPage]
     """
 
     kwargs = _get_kwargs(
@@ -207,7 +205,7 @@ async def asyncio(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     snapshot: GetExclusionSnapshotSnapshot | Unset = UNSET,
-) -> Error | GetExclusionSnapshotResponse200 | None:
+) -> Error | SnapshotPage | None:
     """active exclusions, paginated, for reconciliation
 
     Args:
@@ -220,7 +218,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetExclusionSnapshotResponse200
+        Error | SnapshotPage
     """
 
     return (

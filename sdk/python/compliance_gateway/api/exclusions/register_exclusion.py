@@ -6,9 +6,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
+from ...models.exclusion_registered import ExclusionRegistered
 from ...models.register_exclusion_body import RegisterExclusionBody
-from ...models.register_exclusion_response_200 import RegisterExclusionResponse200
-from ...models.register_exclusion_response_201 import RegisterExclusionResponse201
 from ...types import UNSET, Response, Unset
 
 
@@ -36,14 +35,14 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | RegisterExclusionResponse200 | RegisterExclusionResponse201 | None:
+) -> Error | ExclusionRegistered | None:
     if response.status_code == 200:
-        response_200 = RegisterExclusionResponse200.from_dict(response.json())
+        response_200 = ExclusionRegistered.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 201:
-        response_201 = RegisterExclusionResponse201.from_dict(response.json())
+        response_201 = ExclusionRegistered.from_dict(response.json())
 
         return response_201
 
@@ -100,7 +99,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | RegisterExclusionResponse200 | RegisterExclusionResponse201]:
+) -> Response[Error | ExclusionRegistered]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -114,7 +113,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: RegisterExclusionBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | RegisterExclusionResponse200 | RegisterExclusionResponse201]:
+) -> Response[Error | ExclusionRegistered]:
     """register a self-exclusion
 
      At least one of `email` and `phone` is required. Every operator of the environment is told by
@@ -129,7 +128,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RegisterExclusionResponse200 | RegisterExclusionResponse201]
+        Response[Error | ExclusionRegistered]
     """
 
     kwargs = _get_kwargs(
@@ -149,7 +148,7 @@ def sync(
     client: AuthenticatedClient,
     body: RegisterExclusionBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | RegisterExclusionResponse200 | RegisterExclusionResponse201 | None:
+) -> Error | ExclusionRegistered | None:
     """register a self-exclusion
 
      At least one of `email` and `phone` is required. Every operator of the environment is told by
@@ -164,7 +163,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RegisterExclusionResponse200 | RegisterExclusionResponse201
+        Error | ExclusionRegistered
     """
 
     return sync_detailed(
@@ -179,7 +178,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: RegisterExclusionBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | RegisterExclusionResponse200 | RegisterExclusionResponse201]:
+) -> Response[Error | ExclusionRegistered]:
     """register a self-exclusion
 
      At least one of `email` and `phone` is required. Every operator of the environment is told by
@@ -194,7 +193,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RegisterExclusionResponse200 | RegisterExclusionResponse201]
+        Response[Error | ExclusionRegistered]
     """
 
     kwargs = _get_kwargs(
@@ -212,7 +211,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: RegisterExclusionBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | RegisterExclusionResponse200 | RegisterExclusionResponse201 | None:
+) -> Error | ExclusionRegistered | None:
     """register a self-exclusion
 
      At least one of `email` and `phone` is required. Every operator of the environment is told by
@@ -227,7 +226,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RegisterExclusionResponse200 | RegisterExclusionResponse201
+        Error | ExclusionRegistered
     """
 
     return (

@@ -6,7 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.get_kyc_status_response_200 import GetKycStatusResponse200
+from ...models.kyc_check import KycCheck
 from ...types import UNSET, Response
 
 
@@ -32,9 +32,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetKycStatusResponse200 | None:
+) -> Error | KycCheck | None:
     if response.status_code == 200:
-        response_200 = GetKycStatusResponse200.from_dict(response.json())
+        response_200 = KycCheck.from_dict(response.json())
 
         return response_200
 
@@ -86,7 +86,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetKycStatusResponse200]:
+) -> Response[Error | KycCheck]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,7 +99,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     kyc_check_id: str,
-) -> Response[Error | GetKycStatusResponse200]:
+) -> Response[Error | KycCheck]:
     """a verification check's status
 
     Args:
@@ -110,7 +110,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetKycStatusResponse200]
+        Response[Error | KycCheck]
     """
 
     kwargs = _get_kwargs(
@@ -128,7 +128,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     kyc_check_id: str,
-) -> Error | GetKycStatusResponse200 | None:
+) -> Error | KycCheck | None:
     """a verification check's status
 
     Args:
@@ -139,7 +139,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetKycStatusResponse200
+        Error | KycCheck
     """
 
     return sync_detailed(
@@ -152,7 +152,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     kyc_check_id: str,
-) -> Response[Error | GetKycStatusResponse200]:
+) -> Response[Error | KycCheck]:
     """a verification check's status
 
     Args:
@@ -163,7 +163,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetKycStatusResponse200]
+        Response[Error | KycCheck]
     """
 
     kwargs = _get_kwargs(
@@ -179,7 +179,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     kyc_check_id: str,
-) -> Error | GetKycStatusResponse200 | None:
+) -> Error | KycCheck | None:
     """a verification check's status
 
     Args:
@@ -190,7 +190,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetKycStatusResponse200
+        Error | KycCheck
     """
 
     return (

@@ -6,7 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.get_kyc_tier_response_200 import GetKycTierResponse200
+from ...models.kyc_tier_view import KycTierView
 from ...types import UNSET, Response
 
 
@@ -32,9 +32,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetKycTierResponse200 | None:
+) -> Error | KycTierView | None:
     if response.status_code == 200:
-        response_200 = GetKycTierResponse200.from_dict(response.json())
+        response_200 = KycTierView.from_dict(response.json())
 
         return response_200
 
@@ -86,7 +86,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetKycTierResponse200]:
+) -> Response[Error | KycTierView]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,8 +99,11 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     user_id: str,
-) -> Response[Error | GetKycTierResponse200]:
+) -> Response[Error | KycTierView]:
     """a user's verified tier
+
+     The bounds are told in the user's withdrawal currency: the profile's ceilings converted back at the
+    reference rates (the most that converts within them); with no rate, 422 `no_reference_rate`.
 
     Args:
         user_id (str):
@@ -110,7 +113,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetKycTierResponse200]
+        Response[Error | KycTierView]
     """
 
     kwargs = _get_kwargs(
@@ -128,8 +131,11 @@ def sync(
     *,
     client: AuthenticatedClient,
     user_id: str,
-) -> Error | GetKycTierResponse200 | None:
+) -> Error | KycTierView | None:
     """a user's verified tier
+
+     The bounds are told in the user's withdrawal currency: the profile's ceilings converted back at the
+    reference rates (the most that converts within them); with no rate, 422 `no_reference_rate`.
 
     Args:
         user_id (str):
@@ -139,7 +145,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetKycTierResponse200
+        Error | KycTierView
     """
 
     return sync_detailed(
@@ -152,8 +158,11 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     user_id: str,
-) -> Response[Error | GetKycTierResponse200]:
+) -> Response[Error | KycTierView]:
     """a user's verified tier
+
+     The bounds are told in the user's withdrawal currency: the profile's ceilings converted back at the
+    reference rates (the most that converts within them); with no rate, 422 `no_reference_rate`.
 
     Args:
         user_id (str):
@@ -163,7 +172,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetKycTierResponse200]
+        Response[Error | KycTierView]
     """
 
     kwargs = _get_kwargs(
@@ -179,8 +188,11 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     user_id: str,
-) -> Error | GetKycTierResponse200 | None:
+) -> Error | KycTierView | None:
     """a user's verified tier
+
+     The bounds are told in the user's withdrawal currency: the profile's ceilings converted back at the
+    reference rates (the most that converts within them); with no rate, 422 `no_reference_rate`.
 
     Args:
         user_id (str):
@@ -190,7 +202,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetKycTierResponse200
+        Error | KycTierView
     """
 
     return (

@@ -7,7 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.issue_kyc_token_response_200 import IssueKycTokenResponse200
+from ...models.kyc_token import KycToken
 from ...types import UNSET, Response, Unset
 
 
@@ -33,9 +33,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | IssueKycTokenResponse200 | None:
+) -> Error | KycToken | None:
     if response.status_code == 200:
-        response_200 = IssueKycTokenResponse200.from_dict(response.json())
+        response_200 = KycToken.from_dict(response.json())
 
         return response_200
 
@@ -87,7 +87,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | IssueKycTokenResponse200]:
+) -> Response[Error | KycToken]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -101,7 +101,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | IssueKycTokenResponse200]:
+) -> Response[Error | KycToken]:
     """a fresh vendor token for a check that is not final (the user opens or resumes the vendor flow)
 
      A check that has not started starts (`in_progress`, event `kyc.started`); an unfinished flow's 7-day
@@ -117,7 +117,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | IssueKycTokenResponse200]
+        Response[Error | KycToken]
     """
 
     kwargs = _get_kwargs(
@@ -137,7 +137,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Error | IssueKycTokenResponse200 | None:
+) -> Error | KycToken | None:
     """a fresh vendor token for a check that is not final (the user opens or resumes the vendor flow)
 
      A check that has not started starts (`in_progress`, event `kyc.started`); an unfinished flow's 7-day
@@ -153,7 +153,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | IssueKycTokenResponse200
+        Error | KycToken
     """
 
     return sync_detailed(
@@ -168,7 +168,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | IssueKycTokenResponse200]:
+) -> Response[Error | KycToken]:
     """a fresh vendor token for a check that is not final (the user opens or resumes the vendor flow)
 
      A check that has not started starts (`in_progress`, event `kyc.started`); an unfinished flow's 7-day
@@ -184,7 +184,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | IssueKycTokenResponse200]
+        Response[Error | KycToken]
     """
 
     kwargs = _get_kwargs(
@@ -202,7 +202,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Error | IssueKycTokenResponse200 | None:
+) -> Error | KycToken | None:
     """a fresh vendor token for a check that is not final (the user opens or resumes the vendor flow)
 
      A check that has not started starts (`in_progress`, event `kyc.started`); an unfinished flow's 7-day
@@ -218,7 +218,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | IssueKycTokenResponse200
+        Error | KycToken
     """
 
     return (

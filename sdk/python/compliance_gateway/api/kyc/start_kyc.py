@@ -7,8 +7,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.start_kyc_body import StartKycBody
-from ...models.start_kyc_response_200 import StartKycResponse200
-from ...models.start_kyc_response_201 import StartKycResponse201
+from ...models.withdrawal_answer import WithdrawalAnswer
 from ...types import UNSET, Response, Unset
 
 
@@ -36,14 +35,14 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | StartKycResponse200 | StartKycResponse201 | None:
+) -> Error | WithdrawalAnswer | None:
     if response.status_code == 200:
-        response_200 = StartKycResponse200.from_dict(response.json())
+        response_200 = WithdrawalAnswer.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 201:
-        response_201 = StartKycResponse201.from_dict(response.json())
+        response_201 = WithdrawalAnswer.from_dict(response.json())
 
         return response_201
 
@@ -100,7 +99,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | StartKycResponse200 | StartKycResponse201]:
+) -> Response[Error | WithdrawalAnswer]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -114,12 +113,20 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: StartKycBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | StartKycResponse200 | StartKycResponse201]:
+) -> Response[Error | WithdrawalAnswer]:
     """ask for a withdrawal; starts verification when it exceeds the verified tier
 
-     In production, 503 `vendor_unavailable` when the identity vendor cannot issue a token (retry after
-    `Retry-After`), and 503 `tier_not_verifiable` when the tier the withdrawal needs has no verification
-    level configured (no lower tier's level verifies it).
+     A retry never counts a withdrawal twice. Send the operator's `withdrawal_id` (a repeat with the same
+    user, amount and currency answers the original; the same id for another withdrawal is 409
+    `withdrawal_id_reused`) or an `Idempotency-Key`. With neither, a request of the same user, amount
+    and currency within 10 minutes of a withdrawal released at once (also sent with neither), with
+    nothing else done for the user since, is taken for a blind retry of it and answers it again: send a
+    `withdrawal_id` to make two equal withdrawals. The tier ceilings are amounts in the jurisdiction
+    profile's currency: a withdrawal in another has its lifetime total converted at the environment's
+    newest reference rates (`POST /v1/admin/aml/rates`) of the day; with no rate, 422
+    `no_reference_rate`. In production, 503 `vendor_unavailable` when the identity vendor cannot issue a
+    token (retry after `Retry-After`), and 503 `tier_not_verifiable` when the tier the withdrawal needs
+    has no verification level configured (no lower tier's level verifies it).
 
     Args:
         idempotency_key (str | Unset):
@@ -131,7 +138,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | StartKycResponse200 | StartKycResponse201]
+        Response[Error | WithdrawalAnswer]
     """
 
     kwargs = _get_kwargs(
@@ -151,12 +158,20 @@ def sync(
     client: AuthenticatedClient,
     body: StartKycBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | StartKycResponse200 | StartKycResponse201 | None:
+) -> Error | WithdrawalAnswer | None:
     """ask for a withdrawal; starts verification when it exceeds the verified tier
 
-     In production, 503 `vendor_unavailable` when the identity vendor cannot issue a token (retry after
-    `Retry-After`), and 503 `tier_not_verifiable` when the tier the withdrawal needs has no verification
-    level configured (no lower tier's level verifies it).
+     A retry never counts a withdrawal twice. Send the operator's `withdrawal_id` (a repeat with the same
+    user, amount and currency answers the original; the same id for another withdrawal is 409
+    `withdrawal_id_reused`) or an `Idempotency-Key`. With neither, a request of the same user, amount
+    and currency within 10 minutes of a withdrawal released at once (also sent with neither), with
+    nothing else done for the user since, is taken for a blind retry of it and answers it again: send a
+    `withdrawal_id` to make two equal withdrawals. The tier ceilings are amounts in the jurisdiction
+    profile's currency: a withdrawal in another has its lifetime total converted at the environment's
+    newest reference rates (`POST /v1/admin/aml/rates`) of the day; with no rate, 422
+    `no_reference_rate`. In production, 503 `vendor_unavailable` when the identity vendor cannot issue a
+    token (retry after `Retry-After`), and 503 `tier_not_verifiable` when the tier the withdrawal needs
+    has no verification level configured (no lower tier's level verifies it).
 
     Args:
         idempotency_key (str | Unset):
@@ -168,7 +183,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | StartKycResponse200 | StartKycResponse201
+        Error | WithdrawalAnswer
     """
 
     return sync_detailed(
@@ -183,12 +198,20 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: StartKycBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | StartKycResponse200 | StartKycResponse201]:
+) -> Response[Error | WithdrawalAnswer]:
     """ask for a withdrawal; starts verification when it exceeds the verified tier
 
-     In production, 503 `vendor_unavailable` when the identity vendor cannot issue a token (retry after
-    `Retry-After`), and 503 `tier_not_verifiable` when the tier the withdrawal needs has no verification
-    level configured (no lower tier's level verifies it).
+     A retry never counts a withdrawal twice. Send the operator's `withdrawal_id` (a repeat with the same
+    user, amount and currency answers the original; the same id for another withdrawal is 409
+    `withdrawal_id_reused`) or an `Idempotency-Key`. With neither, a request of the same user, amount
+    and currency within 10 minutes of a withdrawal released at once (also sent with neither), with
+    nothing else done for the user since, is taken for a blind retry of it and answers it again: send a
+    `withdrawal_id` to make two equal withdrawals. The tier ceilings are amounts in the jurisdiction
+    profile's currency: a withdrawal in another has its lifetime total converted at the environment's
+    newest reference rates (`POST /v1/admin/aml/rates`) of the day; with no rate, 422
+    `no_reference_rate`. In production, 503 `vendor_unavailable` when the identity vendor cannot issue a
+    token (retry after `Retry-After`), and 503 `tier_not_verifiable` when the tier the withdrawal needs
+    has no verification level configured (no lower tier's level verifies it).
 
     Args:
         idempotency_key (str | Unset):
@@ -200,7 +223,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | StartKycResponse200 | StartKycResponse201]
+        Response[Error | WithdrawalAnswer]
     """
 
     kwargs = _get_kwargs(
@@ -218,12 +241,20 @@ async def asyncio(
     client: AuthenticatedClient,
     body: StartKycBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | StartKycResponse200 | StartKycResponse201 | None:
+) -> Error | WithdrawalAnswer | None:
     """ask for a withdrawal; starts verification when it exceeds the verified tier
 
-     In production, 503 `vendor_unavailable` when the identity vendor cannot issue a token (retry after
-    `Retry-After`), and 503 `tier_not_verifiable` when the tier the withdrawal needs has no verification
-    level configured (no lower tier's level verifies it).
+     A retry never counts a withdrawal twice. Send the operator's `withdrawal_id` (a repeat with the same
+    user, amount and currency answers the original; the same id for another withdrawal is 409
+    `withdrawal_id_reused`) or an `Idempotency-Key`. With neither, a request of the same user, amount
+    and currency within 10 minutes of a withdrawal released at once (also sent with neither), with
+    nothing else done for the user since, is taken for a blind retry of it and answers it again: send a
+    `withdrawal_id` to make two equal withdrawals. The tier ceilings are amounts in the jurisdiction
+    profile's currency: a withdrawal in another has its lifetime total converted at the environment's
+    newest reference rates (`POST /v1/admin/aml/rates`) of the day; with no rate, 422
+    `no_reference_rate`. In production, 503 `vendor_unavailable` when the identity vendor cannot issue a
+    token (retry after `Retry-After`), and 503 `tier_not_verifiable` when the tier the withdrawal needs
+    has no verification level configured (no lower tier's level verifies it).
 
     Args:
         idempotency_key (str | Unset):
@@ -235,7 +266,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | StartKycResponse200 | StartKycResponse201
+        Error | WithdrawalAnswer
     """
 
     return (

@@ -6,8 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.cancel_limit_response_200 import CancelLimitResponse200
 from ...models.error import Error
+from ...models.limit_cancelled import LimitCancelled
 from ...types import Response
 
 
@@ -27,9 +27,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CancelLimitResponse200 | Error | None:
+) -> Error | LimitCancelled | None:
     if response.status_code == 200:
-        response_200 = CancelLimitResponse200.from_dict(response.json())
+        response_200 = LimitCancelled.from_dict(response.json())
 
         return response_200
 
@@ -81,7 +81,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CancelLimitResponse200 | Error]:
+) -> Response[Error | LimitCancelled]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -94,7 +94,7 @@ def sync_detailed(
     limit_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[CancelLimitResponse200 | Error]:
+) -> Response[Error | LimitCancelled]:
     """cancel a pending increase
 
     Args:
@@ -105,7 +105,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CancelLimitResponse200 | Error]
+        Response[Error | LimitCancelled]
     """
 
     kwargs = _get_kwargs(
@@ -123,7 +123,7 @@ def sync(
     limit_id: str,
     *,
     client: AuthenticatedClient,
-) -> CancelLimitResponse200 | Error | None:
+) -> Error | LimitCancelled | None:
     """cancel a pending increase
 
     Args:
@@ -134,7 +134,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CancelLimitResponse200 | Error
+        Error | LimitCancelled
     """
 
     return sync_detailed(
@@ -147,7 +147,7 @@ async def asyncio_detailed(
     limit_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[CancelLimitResponse200 | Error]:
+) -> Response[Error | LimitCancelled]:
     """cancel a pending increase
 
     Args:
@@ -158,7 +158,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CancelLimitResponse200 | Error]
+        Response[Error | LimitCancelled]
     """
 
     kwargs = _get_kwargs(
@@ -174,7 +174,7 @@ async def asyncio(
     limit_id: str,
     *,
     client: AuthenticatedClient,
-) -> CancelLimitResponse200 | Error | None:
+) -> Error | LimitCancelled | None:
     """cancel a pending increase
 
     Args:
@@ -185,7 +185,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CancelLimitResponse200 | Error
+        Error | LimitCancelled
     """
 
     return (

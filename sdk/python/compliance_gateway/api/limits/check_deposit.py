@@ -6,7 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.check_deposit_body import CheckDepositBody
-from ...models.check_deposit_response_200 import CheckDepositResponse200
+from ...models.deposit_check import DepositCheck
 from ...models.error import Error
 from ...types import UNSET, Response, Unset
 
@@ -35,9 +35,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CheckDepositResponse200 | Error | None:
+) -> DepositCheck | Error | None:
     if response.status_code == 200:
-        response_200 = CheckDepositResponse200.from_dict(response.json())
+        response_200 = DepositCheck.from_dict(response.json())
 
         return response_200
 
@@ -94,7 +94,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CheckDepositResponse200 | Error]:
+) -> Response[DepositCheck | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -108,10 +108,13 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: CheckDepositBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[CheckDepositResponse200 | Error]:
+) -> Response[DepositCheck | Error]:
     """the pre-deposit gate
 
-     When `allowed` is false, show `user_message` verbatim and reject the deposit.
+     When `allowed` is false, show `user_message` verbatim and reject the deposit. Deposits made in
+    another currency than a limit's count against it at the environment's newest reference rates (`POST
+    /v1/admin/aml/rates`) of the day, never at par: with no rate for a currency deposited, 422
+    `no_reference_rate`. A check in another currency than a limit in force is 400 `currency_mismatch`.
 
     Args:
         idempotency_key (str | Unset):
@@ -122,7 +125,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CheckDepositResponse200 | Error]
+        Response[DepositCheck | Error]
     """
 
     kwargs = _get_kwargs(
@@ -142,10 +145,13 @@ def sync(
     client: AuthenticatedClient,
     body: CheckDepositBody,
     idempotency_key: str | Unset = UNSET,
-) -> CheckDepositResponse200 | Error | None:
+) -> DepositCheck | Error | None:
     """the pre-deposit gate
 
-     When `allowed` is false, show `user_message` verbatim and reject the deposit.
+     When `allowed` is false, show `user_message` verbatim and reject the deposit. Deposits made in
+    another currency than a limit's count against it at the environment's newest reference rates (`POST
+    /v1/admin/aml/rates`) of the day, never at par: with no rate for a currency deposited, 422
+    `no_reference_rate`. A check in another currency than a limit in force is 400 `currency_mismatch`.
 
     Args:
         idempotency_key (str | Unset):
@@ -156,7 +162,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CheckDepositResponse200 | Error
+        DepositCheck | Error
     """
 
     return sync_detailed(
@@ -171,10 +177,13 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: CheckDepositBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[CheckDepositResponse200 | Error]:
+) -> Response[DepositCheck | Error]:
     """the pre-deposit gate
 
-     When `allowed` is false, show `user_message` verbatim and reject the deposit.
+     When `allowed` is false, show `user_message` verbatim and reject the deposit. Deposits made in
+    another currency than a limit's count against it at the environment's newest reference rates (`POST
+    /v1/admin/aml/rates`) of the day, never at par: with no rate for a currency deposited, 422
+    `no_reference_rate`. A check in another currency than a limit in force is 400 `currency_mismatch`.
 
     Args:
         idempotency_key (str | Unset):
@@ -185,7 +194,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CheckDepositResponse200 | Error]
+        Response[DepositCheck | Error]
     """
 
     kwargs = _get_kwargs(
@@ -203,10 +212,13 @@ async def asyncio(
     client: AuthenticatedClient,
     body: CheckDepositBody,
     idempotency_key: str | Unset = UNSET,
-) -> CheckDepositResponse200 | Error | None:
+) -> DepositCheck | Error | None:
     """the pre-deposit gate
 
-     When `allowed` is false, show `user_message` verbatim and reject the deposit.
+     When `allowed` is false, show `user_message` verbatim and reject the deposit. Deposits made in
+    another currency than a limit's count against it at the environment's newest reference rates (`POST
+    /v1/admin/aml/rates`) of the day, never at par: with no rate for a currency deposited, 422
+    `no_reference_rate`. A check in another currency than a limit in force is 400 `currency_mismatch`.
 
     Args:
         idempotency_key (str | Unset):
@@ -217,7 +229,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CheckDepositResponse200 | Error
+        DepositCheck | Error
     """
 
     return (

@@ -6,8 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.commit_deposit_body import CommitDepositBody
-from ...models.commit_deposit_response_200 import CommitDepositResponse200
-from ...models.commit_deposit_response_201 import CommitDepositResponse201
+from ...models.deposit_committed import DepositCommitted
 from ...models.error import Error
 from ...types import UNSET, Response, Unset
 
@@ -36,14 +35,14 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CommitDepositResponse200 | CommitDepositResponse201 | Error | None:
+) -> DepositCommitted | Error | None:
     if response.status_code == 200:
-        response_200 = CommitDepositResponse200.from_dict(response.json())
+        response_200 = DepositCommitted.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 201:
-        response_201 = CommitDepositResponse201.from_dict(response.json())
+        response_201 = DepositCommitted.from_dict(response.json())
 
         return response_201
 
@@ -100,7 +99,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CommitDepositResponse200 | CommitDepositResponse201 | Error]:
+) -> Response[DepositCommitted | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -114,13 +113,15 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: CommitDepositBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[CommitDepositResponse200 | CommitDepositResponse201 | Error]:
+) -> Response[DepositCommitted | Error]:
     """record a deposit that was made
 
      Idempotent on (tenant, `transaction_id`) for as long as the service keeps transaction records (the
     AML record-keeping period, five years unless configured), long after the deposit stops counting in
     any window: a repeat answers 200 with the original result and counts nothing again; the same id with
-    another user, amount or currency is 409 `transaction_conflict`.
+    another user, amount or currency is 409 `transaction_conflict`. Refused as the check refuses: 422
+    `exceeds_limit` (deposits in other currencies counted at the reference rates), 422
+    `no_reference_rate`, 400 `currency_mismatch`.
 
     Args:
         idempotency_key (str | Unset):
@@ -131,7 +132,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CommitDepositResponse200 | CommitDepositResponse201 | Error]
+        Response[DepositCommitted | Error]
     """
 
     kwargs = _get_kwargs(
@@ -151,13 +152,15 @@ def sync(
     client: AuthenticatedClient,
     body: CommitDepositBody,
     idempotency_key: str | Unset = UNSET,
-) -> CommitDepositResponse200 | CommitDepositResponse201 | Error | None:
+) -> DepositCommitted | Error | None:
     """record a deposit that was made
 
      Idempotent on (tenant, `transaction_id`) for as long as the service keeps transaction records (the
     AML record-keeping period, five years unless configured), long after the deposit stops counting in
     any window: a repeat answers 200 with the original result and counts nothing again; the same id with
-    another user, amount or currency is 409 `transaction_conflict`.
+    another user, amount or currency is 409 `transaction_conflict`. Refused as the check refuses: 422
+    `exceeds_limit` (deposits in other currencies counted at the reference rates), 422
+    `no_reference_rate`, 400 `currency_mismatch`.
 
     Args:
         idempotency_key (str | Unset):
@@ -168,7 +171,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CommitDepositResponse200 | CommitDepositResponse201 | Error
+        DepositCommitted | Error
     """
 
     return sync_detailed(
@@ -183,13 +186,15 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: CommitDepositBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[CommitDepositResponse200 | CommitDepositResponse201 | Error]:
+) -> Response[DepositCommitted | Error]:
     """record a deposit that was made
 
      Idempotent on (tenant, `transaction_id`) for as long as the service keeps transaction records (the
     AML record-keeping period, five years unless configured), long after the deposit stops counting in
     any window: a repeat answers 200 with the original result and counts nothing again; the same id with
-    another user, amount or currency is 409 `transaction_conflict`.
+    another user, amount or currency is 409 `transaction_conflict`. Refused as the check refuses: 422
+    `exceeds_limit` (deposits in other currencies counted at the reference rates), 422
+    `no_reference_rate`, 400 `currency_mismatch`.
 
     Args:
         idempotency_key (str | Unset):
@@ -200,7 +205,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CommitDepositResponse200 | CommitDepositResponse201 | Error]
+        Response[DepositCommitted | Error]
     """
 
     kwargs = _get_kwargs(
@@ -218,13 +223,15 @@ async def asyncio(
     client: AuthenticatedClient,
     body: CommitDepositBody,
     idempotency_key: str | Unset = UNSET,
-) -> CommitDepositResponse200 | CommitDepositResponse201 | Error | None:
+) -> DepositCommitted | Error | None:
     """record a deposit that was made
 
      Idempotent on (tenant, `transaction_id`) for as long as the service keeps transaction records (the
     AML record-keeping period, five years unless configured), long after the deposit stops counting in
     any window: a repeat answers 200 with the original result and counts nothing again; the same id with
-    another user, amount or currency is 409 `transaction_conflict`.
+    another user, amount or currency is 409 `transaction_conflict`. Refused as the check refuses: 422
+    `exceeds_limit` (deposits in other currencies counted at the reference rates), 422
+    `no_reference_rate`, 400 `currency_mismatch`.
 
     Args:
         idempotency_key (str | Unset):
@@ -235,7 +242,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CommitDepositResponse200 | CommitDepositResponse201 | Error
+        DepositCommitted | Error
     """
 
     return (

@@ -6,7 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.list_limits_response_200 import ListLimitsResponse200
+from ...models.limit_list import LimitList
 from ...types import UNSET, Response
 
 
@@ -32,9 +32,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListLimitsResponse200 | None:
+) -> Error | LimitList | None:
     if response.status_code == 200:
-        response_200 = ListLimitsResponse200.from_dict(response.json())
+        response_200 = LimitList.from_dict(response.json())
 
         return response_200
 
@@ -86,7 +86,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListLimitsResponse200]:
+) -> Response[Error | LimitList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,8 +99,12 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     user_id: str,
-) -> Response[Error | ListLimitsResponse200]:
+) -> Response[Error | LimitList]:
     """a user's limits with spend and reset times
+
+     Each limit's spend is in its currency: deposits in another count at the environment's newest
+    reference rates (`POST /v1/admin/aml/rates`) of the day; with no rate for a currency deposited, 422
+    `no_reference_rate`.
 
     Args:
         user_id (str):
@@ -110,7 +114,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListLimitsResponse200]
+        Response[Error | LimitList]
     """
 
     kwargs = _get_kwargs(
@@ -128,8 +132,12 @@ def sync(
     *,
     client: AuthenticatedClient,
     user_id: str,
-) -> Error | ListLimitsResponse200 | None:
+) -> Error | LimitList | None:
     """a user's limits with spend and reset times
+
+     Each limit's spend is in its currency: deposits in another count at the environment's newest
+    reference rates (`POST /v1/admin/aml/rates`) of the day; with no rate for a currency deposited, 422
+    `no_reference_rate`.
 
     Args:
         user_id (str):
@@ -139,7 +147,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListLimitsResponse200
+        Error | LimitList
     """
 
     return sync_detailed(
@@ -152,8 +160,12 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     user_id: str,
-) -> Response[Error | ListLimitsResponse200]:
+) -> Response[Error | LimitList]:
     """a user's limits with spend and reset times
+
+     Each limit's spend is in its currency: deposits in another count at the environment's newest
+    reference rates (`POST /v1/admin/aml/rates`) of the day; with no rate for a currency deposited, 422
+    `no_reference_rate`.
 
     Args:
         user_id (str):
@@ -163,7 +175,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListLimitsResponse200]
+        Response[Error | LimitList]
     """
 
     kwargs = _get_kwargs(
@@ -179,8 +191,12 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     user_id: str,
-) -> Error | ListLimitsResponse200 | None:
+) -> Error | LimitList | None:
     """a user's limits with spend and reset times
+
+     Each limit's spend is in its currency: deposits in another count at the environment's newest
+    reference rates (`POST /v1/admin/aml/rates`) of the day; with no rate for a currency deposited, 422
+    `no_reference_rate`.
 
     Args:
         user_id (str):
@@ -190,7 +206,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListLimitsResponse200
+        Error | LimitList
     """
 
     return (

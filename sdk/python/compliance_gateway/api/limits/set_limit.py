@@ -6,9 +6,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
+from ...models.limit_set import LimitSet
 from ...models.set_limit_body import SetLimitBody
-from ...models.set_limit_response_200 import SetLimitResponse200
-from ...models.set_limit_response_201 import SetLimitResponse201
 from ...types import UNSET, Response, Unset
 
 
@@ -36,14 +35,14 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | SetLimitResponse200 | SetLimitResponse201 | None:
+) -> Error | LimitSet | None:
     if response.status_code == 200:
-        response_200 = SetLimitResponse200.from_dict(response.json())
+        response_200 = LimitSet.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 201:
-        response_201 = SetLimitResponse201.from_dict(response.json())
+        response_201 = LimitSet.from_dict(response.json())
 
         return response_201
 
@@ -100,7 +99,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | SetLimitResponse200 | SetLimitResponse201]:
+) -> Response[Error | LimitSet]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -114,7 +113,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: SetLimitBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | SetLimitResponse200 | SetLimitResponse201]:
+) -> Response[Error | LimitSet]:
     """set a deposit limit
 
      Decreases and first limits apply at once; increases after a cool-off.
@@ -128,7 +127,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SetLimitResponse200 | SetLimitResponse201]
+        Response[Error | LimitSet]
     """
 
     kwargs = _get_kwargs(
@@ -148,7 +147,7 @@ def sync(
     client: AuthenticatedClient,
     body: SetLimitBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | SetLimitResponse200 | SetLimitResponse201 | None:
+) -> Error | LimitSet | None:
     """set a deposit limit
 
      Decreases and first limits apply at once; increases after a cool-off.
@@ -162,7 +161,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SetLimitResponse200 | SetLimitResponse201
+        Error | LimitSet
     """
 
     return sync_detailed(
@@ -177,7 +176,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: SetLimitBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | SetLimitResponse200 | SetLimitResponse201]:
+) -> Response[Error | LimitSet]:
     """set a deposit limit
 
      Decreases and first limits apply at once; increases after a cool-off.
@@ -191,7 +190,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SetLimitResponse200 | SetLimitResponse201]
+        Response[Error | LimitSet]
     """
 
     kwargs = _get_kwargs(
@@ -209,7 +208,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: SetLimitBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | SetLimitResponse200 | SetLimitResponse201 | None:
+) -> Error | LimitSet | None:
     """set a deposit limit
 
      Decreases and first limits apply at once; increases after a cool-off.
@@ -223,7 +222,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SetLimitResponse200 | SetLimitResponse201
+        Error | LimitSet
     """
 
     return (

@@ -6,7 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.get_sanctions_status_response_200 import GetSanctionsStatusResponse200
+from ...models.sanctions_view import SanctionsView
 from ...types import UNSET, Response
 
 
@@ -32,9 +32,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetSanctionsStatusResponse200 | None:
+) -> Error | SanctionsView | None:
     if response.status_code == 200:
-        response_200 = GetSanctionsStatusResponse200.from_dict(response.json())
+        response_200 = SanctionsView.from_dict(response.json())
 
         return response_200
 
@@ -86,7 +86,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetSanctionsStatusResponse200]:
+) -> Response[Error | SanctionsView]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,7 +99,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     user_id: str,
-) -> Response[Error | GetSanctionsStatusResponse200]:
+) -> Response[Error | SanctionsView]:
     """a user's screening status
 
     Args:
@@ -110,7 +110,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetSanctionsStatusResponse200]
+        Response[Error | SanctionsView]
     """
 
     kwargs = _get_kwargs(
@@ -128,7 +128,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     user_id: str,
-) -> Error | GetSanctionsStatusResponse200 | None:
+) -> Error | SanctionsView | None:
     """a user's screening status
 
     Args:
@@ -139,7 +139,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetSanctionsStatusResponse200
+        Error | SanctionsView
     """
 
     return sync_detailed(
@@ -152,7 +152,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     user_id: str,
-) -> Response[Error | GetSanctionsStatusResponse200]:
+) -> Response[Error | SanctionsView]:
     """a user's screening status
 
     Args:
@@ -163,7 +163,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetSanctionsStatusResponse200]
+        Response[Error | SanctionsView]
     """
 
     kwargs = _get_kwargs(
@@ -179,7 +179,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     user_id: str,
-) -> Error | GetSanctionsStatusResponse200 | None:
+) -> Error | SanctionsView | None:
     """a user's screening status
 
     Args:
@@ -190,7 +190,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetSanctionsStatusResponse200
+        Error | SanctionsView
     """
 
     return (

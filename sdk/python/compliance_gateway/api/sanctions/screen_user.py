@@ -7,8 +7,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.screen_user_body import ScreenUserBody
-from ...models.screen_user_response_200 import ScreenUserResponse200
-from ...models.screen_user_response_201 import ScreenUserResponse201
+from ...models.screening import Screening
 from ...types import UNSET, Response, Unset
 
 
@@ -36,14 +35,14 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ScreenUserResponse200 | ScreenUserResponse201 | None:
+) -> Error | Screening | None:
     if response.status_code == 200:
-        response_200 = ScreenUserResponse200.from_dict(response.json())
+        response_200 = Screening.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 201:
-        response_201 = ScreenUserResponse201.from_dict(response.json())
+        response_201 = Screening.from_dict(response.json())
 
         return response_201
 
@@ -95,7 +94,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ScreenUserResponse200 | ScreenUserResponse201]:
+) -> Response[Error | Screening]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,7 +108,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: ScreenUserBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | ScreenUserResponse200 | ScreenUserResponse201]:
+) -> Response[Error | Screening]:
     """screen a signup against the sanctions lists
 
      A hit does not block signup: the user's transactions are held until review. `409 already_screened`
@@ -127,7 +126,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ScreenUserResponse200 | ScreenUserResponse201]
+        Response[Error | Screening]
     """
 
     kwargs = _get_kwargs(
@@ -147,7 +146,7 @@ def sync(
     client: AuthenticatedClient,
     body: ScreenUserBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | ScreenUserResponse200 | ScreenUserResponse201 | None:
+) -> Error | Screening | None:
     """screen a signup against the sanctions lists
 
      A hit does not block signup: the user's transactions are held until review. `409 already_screened`
@@ -165,7 +164,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ScreenUserResponse200 | ScreenUserResponse201
+        Error | Screening
     """
 
     return sync_detailed(
@@ -180,7 +179,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: ScreenUserBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | ScreenUserResponse200 | ScreenUserResponse201]:
+) -> Response[Error | Screening]:
     """screen a signup against the sanctions lists
 
      A hit does not block signup: the user's transactions are held until review. `409 already_screened`
@@ -198,7 +197,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ScreenUserResponse200 | ScreenUserResponse201]
+        Response[Error | Screening]
     """
 
     kwargs = _get_kwargs(
@@ -216,7 +215,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: ScreenUserBody,
     idempotency_key: str | Unset = UNSET,
-) -> Error | ScreenUserResponse200 | ScreenUserResponse201 | None:
+) -> Error | Screening | None:
     """screen a signup against the sanctions lists
 
      A hit does not block signup: the user's transactions are held until review. `409 already_screened`
@@ -234,7 +233,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ScreenUserResponse200 | ScreenUserResponse201
+        Error | Screening
     """
 
     return (

@@ -6,8 +6,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.advance_sandbox_clock_body import AdvanceSandboxClockBody
-from ...models.advance_sandbox_clock_response_200 import AdvanceSandboxClockResponse200
 from ...models.error import Error
+from ...models.sandbox_clock import SandboxClock
 from ...types import UNSET, Response, Unset
 
 
@@ -35,9 +35,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> AdvanceSandboxClockResponse200 | Error | None:
+) -> Error | SandboxClock | None:
     if response.status_code == 200:
-        response_200 = AdvanceSandboxClockResponse200.from_dict(response.json())
+        response_200 = SandboxClock.from_dict(response.json())
 
         return response_200
 
@@ -94,7 +94,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[AdvanceSandboxClockResponse200 | Error]:
+) -> Response[Error | SandboxClock]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -108,7 +108,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: AdvanceSandboxClockBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[AdvanceSandboxClockResponse200 | Error]:
+) -> Response[Error | SandboxClock]:
     """move the tenant's sandbox clock forward
 
      Every date of the tenant's players runs on this clock: limit cool-offs and windows, review
@@ -124,7 +124,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdvanceSandboxClockResponse200 | Error]
+        Response[Error | SandboxClock]
     """
 
     kwargs = _get_kwargs(
@@ -144,7 +144,7 @@ def sync(
     client: AuthenticatedClient,
     body: AdvanceSandboxClockBody,
     idempotency_key: str | Unset = UNSET,
-) -> AdvanceSandboxClockResponse200 | Error | None:
+) -> Error | SandboxClock | None:
     """move the tenant's sandbox clock forward
 
      Every date of the tenant's players runs on this clock: limit cool-offs and windows, review
@@ -160,7 +160,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdvanceSandboxClockResponse200 | Error
+        Error | SandboxClock
     """
 
     return sync_detailed(
@@ -175,7 +175,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: AdvanceSandboxClockBody,
     idempotency_key: str | Unset = UNSET,
-) -> Response[AdvanceSandboxClockResponse200 | Error]:
+) -> Response[Error | SandboxClock]:
     """move the tenant's sandbox clock forward
 
      Every date of the tenant's players runs on this clock: limit cool-offs and windows, review
@@ -191,7 +191,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AdvanceSandboxClockResponse200 | Error]
+        Response[Error | SandboxClock]
     """
 
     kwargs = _get_kwargs(
@@ -209,7 +209,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: AdvanceSandboxClockBody,
     idempotency_key: str | Unset = UNSET,
-) -> AdvanceSandboxClockResponse200 | Error | None:
+) -> Error | SandboxClock | None:
     """move the tenant's sandbox clock forward
 
      Every date of the tenant's players runs on this clock: limit cool-offs and windows, review
@@ -225,7 +225,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AdvanceSandboxClockResponse200 | Error
+        Error | SandboxClock
     """
 
     return (

@@ -7,8 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.submit_sandbox_kyc_response_200 import SubmitSandboxKycResponse200
-from ...models.submit_sandbox_kyc_response_202 import SubmitSandboxKycResponse202
+from ...models.kyc_check_status import KycCheckStatus
 from ...types import UNSET, Response, Unset
 
 
@@ -34,14 +33,14 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | SubmitSandboxKycResponse200 | SubmitSandboxKycResponse202 | None:
+) -> Error | KycCheckStatus | None:
     if response.status_code == 200:
-        response_200 = SubmitSandboxKycResponse200.from_dict(response.json())
+        response_200 = KycCheckStatus.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 202:
-        response_202 = SubmitSandboxKycResponse202.from_dict(response.json())
+        response_202 = KycCheckStatus.from_dict(response.json())
 
         return response_202
 
@@ -98,7 +97,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | SubmitSandboxKycResponse200 | SubmitSandboxKycResponse202]:
+) -> Response[Error | KycCheckStatus]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -112,7 +111,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | SubmitSandboxKycResponse200 | SubmitSandboxKycResponse202]:
+) -> Response[Error | KycCheckStatus]:
     """submit documents to the stub vendor
 
     Args:
@@ -124,7 +123,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SubmitSandboxKycResponse200 | SubmitSandboxKycResponse202]
+        Response[Error | KycCheckStatus]
     """
 
     kwargs = _get_kwargs(
@@ -144,7 +143,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Error | SubmitSandboxKycResponse200 | SubmitSandboxKycResponse202 | None:
+) -> Error | KycCheckStatus | None:
     """submit documents to the stub vendor
 
     Args:
@@ -156,7 +155,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SubmitSandboxKycResponse200 | SubmitSandboxKycResponse202
+        Error | KycCheckStatus
     """
 
     return sync_detailed(
@@ -171,7 +170,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | SubmitSandboxKycResponse200 | SubmitSandboxKycResponse202]:
+) -> Response[Error | KycCheckStatus]:
     """submit documents to the stub vendor
 
     Args:
@@ -183,7 +182,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SubmitSandboxKycResponse200 | SubmitSandboxKycResponse202]
+        Response[Error | KycCheckStatus]
     """
 
     kwargs = _get_kwargs(
@@ -201,7 +200,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Error | SubmitSandboxKycResponse200 | SubmitSandboxKycResponse202 | None:
+) -> Error | KycCheckStatus | None:
     """submit documents to the stub vendor
 
     Args:
@@ -213,7 +212,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SubmitSandboxKycResponse200 | SubmitSandboxKycResponse202
+        Error | KycCheckStatus
     """
 
     return (

@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.close_user_response_200 import CloseUserResponse200
+from ...models.closed import Closed
 from ...models.error import Error
 from ...types import UNSET, Response, Unset
 
@@ -33,9 +33,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CloseUserResponse200 | Error | None:
+) -> Closed | Error | None:
     if response.status_code == 200:
-        response_200 = CloseUserResponse200.from_dict(response.json())
+        response_200 = Closed.from_dict(response.json())
 
         return response_200
 
@@ -87,7 +87,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CloseUserResponse200 | Error]:
+) -> Response[Closed | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -101,7 +101,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[CloseUserResponse200 | Error]:
+) -> Response[Closed | Error]:
     """end a player's business relationship
 
      Records the end of the business relationship: each class of the player's records is kept its
@@ -117,7 +117,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CloseUserResponse200 | Error]
+        Response[Closed | Error]
     """
 
     kwargs = _get_kwargs(
@@ -137,7 +137,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> CloseUserResponse200 | Error | None:
+) -> Closed | Error | None:
     """end a player's business relationship
 
      Records the end of the business relationship: each class of the player's records is kept its
@@ -153,7 +153,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CloseUserResponse200 | Error
+        Closed | Error
     """
 
     return sync_detailed(
@@ -168,7 +168,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[CloseUserResponse200 | Error]:
+) -> Response[Closed | Error]:
     """end a player's business relationship
 
      Records the end of the business relationship: each class of the player's records is kept its
@@ -184,7 +184,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CloseUserResponse200 | Error]
+        Response[Closed | Error]
     """
 
     kwargs = _get_kwargs(
@@ -202,7 +202,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> CloseUserResponse200 | Error | None:
+) -> Closed | Error | None:
     """end a player's business relationship
 
      Records the end of the business relationship: each class of the player's records is kept its
@@ -218,7 +218,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CloseUserResponse200 | Error
+        Closed | Error
     """
 
     return (

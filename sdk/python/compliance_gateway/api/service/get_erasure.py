@@ -6,8 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.erasure_view import ErasureView
 from ...models.error import Error
-from ...models.get_erasure_response_200 import GetErasureResponse200
 from ...types import Response
 
 
@@ -27,9 +27,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetErasureResponse200 | None:
+) -> ErasureView | Error | None:
     if response.status_code == 200:
-        response_200 = GetErasureResponse200.from_dict(response.json())
+        response_200 = ErasureView.from_dict(response.json())
 
         return response_200
 
@@ -76,7 +76,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetErasureResponse200]:
+) -> Response[ErasureView | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -89,7 +89,7 @@ def sync_detailed(
     erasure_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | GetErasureResponse200]:
+) -> Response[ErasureView | Error]:
     """an erasure job
 
     Args:
@@ -100,7 +100,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetErasureResponse200]
+        Response[ErasureView | Error]
     """
 
     kwargs = _get_kwargs(
@@ -118,7 +118,7 @@ def sync(
     erasure_id: str,
     *,
     client: AuthenticatedClient,
-) -> Error | GetErasureResponse200 | None:
+) -> ErasureView | Error | None:
     """an erasure job
 
     Args:
@@ -129,7 +129,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetErasureResponse200
+        ErasureView | Error
     """
 
     return sync_detailed(
@@ -142,7 +142,7 @@ async def asyncio_detailed(
     erasure_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | GetErasureResponse200]:
+) -> Response[ErasureView | Error]:
     """an erasure job
 
     Args:
@@ -153,7 +153,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetErasureResponse200]
+        Response[ErasureView | Error]
     """
 
     kwargs = _get_kwargs(
@@ -169,7 +169,7 @@ async def asyncio(
     erasure_id: str,
     *,
     client: AuthenticatedClient,
-) -> Error | GetErasureResponse200 | None:
+) -> ErasureView | Error | None:
     """an erasure job
 
     Args:
@@ -180,7 +180,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetErasureResponse200
+        ErasureView | Error
     """
 
     return (

@@ -5,8 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.get_readiness_response_200 import GetReadinessResponse200
-from ...models.get_readiness_response_503 import GetReadinessResponse503
+from ...models.readiness import Readiness
 from ...types import Response
 
 
@@ -22,14 +21,14 @@ def _get_kwargs() -> dict[str, Any]:
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> GetReadinessResponse200 | GetReadinessResponse503 | None:
+) -> Readiness | None:
     if response.status_code == 200:
-        response_200 = GetReadinessResponse200.from_dict(response.json())
+        response_200 = Readiness.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 503:
-        response_503 = GetReadinessResponse503.from_dict(response.json())
+        response_503 = Readiness.from_dict(response.json())
 
         return response_503
 
@@ -41,7 +40,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[GetReadinessResponse200 | GetReadinessResponse503]:
+) -> Response[Readiness]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -53,7 +52,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[GetReadinessResponse200 | GetReadinessResponse503]:
+) -> Response[Readiness]:
     """readiness: the store, the rules, production's required lists and the webhook backlog
 
     Raises:
@@ -61,7 +60,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetReadinessResponse200 | GetReadinessResponse503]
+        Response[Readiness]
     """
 
     kwargs = _get_kwargs()
@@ -76,7 +75,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-) -> GetReadinessResponse200 | GetReadinessResponse503 | None:
+) -> Readiness | None:
     """readiness: the store, the rules, production's required lists and the webhook backlog
 
     Raises:
@@ -84,7 +83,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetReadinessResponse200 | GetReadinessResponse503
+        Readiness
     """
 
     return sync_detailed(
@@ -95,7 +94,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[GetReadinessResponse200 | GetReadinessResponse503]:
+) -> Response[Readiness]:
     """readiness: the store, the rules, production's required lists and the webhook backlog
 
     Raises:
@@ -103,7 +102,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetReadinessResponse200 | GetReadinessResponse503]
+        Response[Readiness]
     """
 
     kwargs = _get_kwargs()
@@ -116,7 +115,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-) -> GetReadinessResponse200 | GetReadinessResponse503 | None:
+) -> Readiness | None:
     """readiness: the store, the rules, production's required lists and the webhook backlog
 
     Raises:
@@ -124,7 +123,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetReadinessResponse200 | GetReadinessResponse503
+        Readiness
     """
 
     return (

@@ -6,7 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.get_rules_response_200 import GetRulesResponse200
+from ...models.rules_identity import RulesIdentity
 from ...types import Response
 
 
@@ -22,9 +22,9 @@ def _get_kwargs() -> dict[str, Any]:
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetRulesResponse200 | None:
+) -> Error | RulesIdentity | None:
     if response.status_code == 200:
-        response_200 = GetRulesResponse200.from_dict(response.json())
+        response_200 = RulesIdentity.from_dict(response.json())
 
         return response_200
 
@@ -66,7 +66,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetRulesResponse200]:
+) -> Response[Error | RulesIdentity]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -78,7 +78,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Error | GetRulesResponse200]:
+) -> Response[Error | RulesIdentity]:
     """the rules component that decides
 
      Auditors compare `component_sha256` with the SHA-256 of the published rules component.
@@ -88,7 +88,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetRulesResponse200]
+        Response[Error | RulesIdentity]
     """
 
     kwargs = _get_kwargs()
@@ -103,7 +103,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-) -> Error | GetRulesResponse200 | None:
+) -> Error | RulesIdentity | None:
     """the rules component that decides
 
      Auditors compare `component_sha256` with the SHA-256 of the published rules component.
@@ -113,7 +113,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetRulesResponse200
+        Error | RulesIdentity
     """
 
     return sync_detailed(
@@ -124,7 +124,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Error | GetRulesResponse200]:
+) -> Response[Error | RulesIdentity]:
     """the rules component that decides
 
      Auditors compare `component_sha256` with the SHA-256 of the published rules component.
@@ -134,7 +134,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetRulesResponse200]
+        Response[Error | RulesIdentity]
     """
 
     kwargs = _get_kwargs()
@@ -147,7 +147,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-) -> Error | GetRulesResponse200 | None:
+) -> Error | RulesIdentity | None:
     """the rules component that decides
 
      Auditors compare `component_sha256` with the SHA-256 of the published rules component.
@@ -157,7 +157,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetRulesResponse200
+        Error | RulesIdentity
     """
 
     return (

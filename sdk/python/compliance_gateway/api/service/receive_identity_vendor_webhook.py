@@ -6,11 +6,9 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
+from ...models.identity_vendor_webhook_receipt import IdentityVendorWebhookReceipt
 from ...models.receive_identity_vendor_webhook_body import (
     ReceiveIdentityVendorWebhookBody,
-)
-from ...models.receive_identity_vendor_webhook_response_200 import (
-    ReceiveIdentityVendorWebhookResponse200,
 )
 from ...types import Response
 
@@ -36,11 +34,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ReceiveIdentityVendorWebhookResponse200 | None:
+) -> Error | IdentityVendorWebhookReceipt | None:
     if response.status_code == 200:
-        response_200 = ReceiveIdentityVendorWebhookResponse200.from_dict(
-            response.json()
-        )
+        response_200 = IdentityVendorWebhookReceipt.from_dict(response.json())
 
         return response_200
 
@@ -87,7 +83,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ReceiveIdentityVendorWebhookResponse200]:
+) -> Response[Error | IdentityVendorWebhookReceipt]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -100,7 +96,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: ReceiveIdentityVendorWebhookBody,
-) -> Response[Error | ReceiveIdentityVendorWebhookResponse200]:
+) -> Response[Error | IdentityVendorWebhookReceipt]:
     """a status webhook from the identity-verification vendor (Sumsub)
 
      Authenticated by the `X-Payload-Digest` header (hex HMAC-SHA256 or, with `X-Payload-Digest-Alg:
@@ -119,7 +115,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ReceiveIdentityVendorWebhookResponse200]
+        Response[Error | IdentityVendorWebhookReceipt]
     """
 
     kwargs = _get_kwargs(
@@ -137,7 +133,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: ReceiveIdentityVendorWebhookBody,
-) -> Error | ReceiveIdentityVendorWebhookResponse200 | None:
+) -> Error | IdentityVendorWebhookReceipt | None:
     """a status webhook from the identity-verification vendor (Sumsub)
 
      Authenticated by the `X-Payload-Digest` header (hex HMAC-SHA256 or, with `X-Payload-Digest-Alg:
@@ -156,7 +152,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ReceiveIdentityVendorWebhookResponse200
+        Error | IdentityVendorWebhookReceipt
     """
 
     return sync_detailed(
@@ -169,7 +165,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: ReceiveIdentityVendorWebhookBody,
-) -> Response[Error | ReceiveIdentityVendorWebhookResponse200]:
+) -> Response[Error | IdentityVendorWebhookReceipt]:
     """a status webhook from the identity-verification vendor (Sumsub)
 
      Authenticated by the `X-Payload-Digest` header (hex HMAC-SHA256 or, with `X-Payload-Digest-Alg:
@@ -188,7 +184,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ReceiveIdentityVendorWebhookResponse200]
+        Response[Error | IdentityVendorWebhookReceipt]
     """
 
     kwargs = _get_kwargs(
@@ -204,7 +200,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: ReceiveIdentityVendorWebhookBody,
-) -> Error | ReceiveIdentityVendorWebhookResponse200 | None:
+) -> Error | IdentityVendorWebhookReceipt | None:
     """a status webhook from the identity-verification vendor (Sumsub)
 
      Authenticated by the `X-Payload-Digest` header (hex HMAC-SHA256 or, with `X-Payload-Digest-Alg:
@@ -223,7 +219,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ReceiveIdentityVendorWebhookResponse200
+        Error | IdentityVendorWebhookReceipt
     """
 
     return (

@@ -6,9 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.erasure_view import ErasureView
 from ...models.error import Error
-from ...models.request_erasure_response_200 import RequestErasureResponse200
-from ...models.request_erasure_response_202 import RequestErasureResponse202
 from ...types import UNSET, Response, Unset
 
 
@@ -34,14 +33,14 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | RequestErasureResponse200 | RequestErasureResponse202 | None:
+) -> ErasureView | Error | None:
     if response.status_code == 200:
-        response_200 = RequestErasureResponse200.from_dict(response.json())
+        response_200 = ErasureView.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 202:
-        response_202 = RequestErasureResponse202.from_dict(response.json())
+        response_202 = ErasureView.from_dict(response.json())
 
         return response_202
 
@@ -93,7 +92,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | RequestErasureResponse200 | RequestErasureResponse202]:
+) -> Response[ErasureView | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -107,7 +106,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | RequestErasureResponse200 | RequestErasureResponse202]:
+) -> Response[ErasureView | Error]:
     """erase a player's records
 
      Creates the player's erasure job (or answers the one made before): what no law requires is erased at
@@ -125,7 +124,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RequestErasureResponse200 | RequestErasureResponse202]
+        Response[ErasureView | Error]
     """
 
     kwargs = _get_kwargs(
@@ -145,7 +144,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Error | RequestErasureResponse200 | RequestErasureResponse202 | None:
+) -> ErasureView | Error | None:
     """erase a player's records
 
      Creates the player's erasure job (or answers the one made before): what no law requires is erased at
@@ -163,7 +162,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RequestErasureResponse200 | RequestErasureResponse202
+        ErasureView | Error
     """
 
     return sync_detailed(
@@ -178,7 +177,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | RequestErasureResponse200 | RequestErasureResponse202]:
+) -> Response[ErasureView | Error]:
     """erase a player's records
 
      Creates the player's erasure job (or answers the one made before): what no law requires is erased at
@@ -196,7 +195,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RequestErasureResponse200 | RequestErasureResponse202]
+        Response[ErasureView | Error]
     """
 
     kwargs = _get_kwargs(
@@ -214,7 +213,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Error | RequestErasureResponse200 | RequestErasureResponse202 | None:
+) -> ErasureView | Error | None:
     """erase a player's records
 
      Creates the player's erasure job (or answers the one made before): what no law requires is erased at
@@ -232,7 +231,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RequestErasureResponse200 | RequestErasureResponse202
+        ErasureView | Error
     """
 
     return (

@@ -6,8 +6,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.create_webhook_body import CreateWebhookBody
-from ...models.create_webhook_response_201 import CreateWebhookResponse201
 from ...models.error import Error
+from ...models.webhook_registered import WebhookRegistered
 from ...types import Response
 
 
@@ -32,9 +32,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CreateWebhookResponse201 | Error | None:
+) -> Error | WebhookRegistered | None:
     if response.status_code == 201:
-        response_201 = CreateWebhookResponse201.from_dict(response.json())
+        response_201 = WebhookRegistered.from_dict(response.json())
 
         return response_201
 
@@ -86,7 +86,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CreateWebhookResponse201 | Error]:
+) -> Response[Error | WebhookRegistered]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,7 +99,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: CreateWebhookBody,
-) -> Response[CreateWebhookResponse201 | Error]:
+) -> Response[Error | WebhookRegistered]:
     """register a webhook endpoint
 
      `400 invalid_url` for a non-https URL or, in production, one that resolves to a non-public address.
@@ -114,7 +114,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateWebhookResponse201 | Error]
+        Response[Error | WebhookRegistered]
     """
 
     kwargs = _get_kwargs(
@@ -132,7 +132,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: CreateWebhookBody,
-) -> CreateWebhookResponse201 | Error | None:
+) -> Error | WebhookRegistered | None:
     """register a webhook endpoint
 
      `400 invalid_url` for a non-https URL or, in production, one that resolves to a non-public address.
@@ -147,7 +147,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateWebhookResponse201 | Error
+        Error | WebhookRegistered
     """
 
     return sync_detailed(
@@ -160,7 +160,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: CreateWebhookBody,
-) -> Response[CreateWebhookResponse201 | Error]:
+) -> Response[Error | WebhookRegistered]:
     """register a webhook endpoint
 
      `400 invalid_url` for a non-https URL or, in production, one that resolves to a non-public address.
@@ -175,7 +175,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateWebhookResponse201 | Error]
+        Response[Error | WebhookRegistered]
     """
 
     kwargs = _get_kwargs(
@@ -191,7 +191,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: CreateWebhookBody,
-) -> CreateWebhookResponse201 | Error | None:
+) -> Error | WebhookRegistered | None:
     """register a webhook endpoint
 
      `400 invalid_url` for a non-https URL or, in production, one that resolves to a non-public address.
@@ -206,7 +206,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateWebhookResponse201 | Error
+        Error | WebhookRegistered
     """
 
     return (

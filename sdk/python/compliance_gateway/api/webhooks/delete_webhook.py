@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.delete_webhook_response_200 import DeleteWebhookResponse200
+from ...models.deleted import Deleted
 from ...models.error import Error
 from ...types import Response
 
@@ -27,9 +27,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> DeleteWebhookResponse200 | Error | None:
+) -> Deleted | Error | None:
     if response.status_code == 200:
-        response_200 = DeleteWebhookResponse200.from_dict(response.json())
+        response_200 = Deleted.from_dict(response.json())
 
         return response_200
 
@@ -76,7 +76,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[DeleteWebhookResponse200 | Error]:
+) -> Response[Deleted | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -89,7 +89,7 @@ def sync_detailed(
     webhook_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[DeleteWebhookResponse200 | Error]:
+) -> Response[Deleted | Error]:
     """delete an endpoint
 
     Args:
@@ -100,7 +100,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DeleteWebhookResponse200 | Error]
+        Response[Deleted | Error]
     """
 
     kwargs = _get_kwargs(
@@ -118,7 +118,7 @@ def sync(
     webhook_id: str,
     *,
     client: AuthenticatedClient,
-) -> DeleteWebhookResponse200 | Error | None:
+) -> Deleted | Error | None:
     """delete an endpoint
 
     Args:
@@ -129,7 +129,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DeleteWebhookResponse200 | Error
+        Deleted | Error
     """
 
     return sync_detailed(
@@ -142,7 +142,7 @@ async def asyncio_detailed(
     webhook_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[DeleteWebhookResponse200 | Error]:
+) -> Response[Deleted | Error]:
     """delete an endpoint
 
     Args:
@@ -153,7 +153,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DeleteWebhookResponse200 | Error]
+        Response[Deleted | Error]
     """
 
     kwargs = _get_kwargs(
@@ -169,7 +169,7 @@ async def asyncio(
     webhook_id: str,
     *,
     client: AuthenticatedClient,
-) -> DeleteWebhookResponse200 | Error | None:
+) -> Deleted | Error | None:
     """delete an endpoint
 
     Args:
@@ -180,7 +180,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DeleteWebhookResponse200 | Error
+        Deleted | Error
     """
 
     return (

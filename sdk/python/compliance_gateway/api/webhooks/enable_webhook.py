@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.enable_webhook_response_200 import EnableWebhookResponse200
+from ...models.enabled import Enabled
 from ...models.error import Error
 from ...types import UNSET, Response, Unset
 
@@ -33,9 +33,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> EnableWebhookResponse200 | Error | None:
+) -> Enabled | Error | None:
     if response.status_code == 200:
-        response_200 = EnableWebhookResponse200.from_dict(response.json())
+        response_200 = Enabled.from_dict(response.json())
 
         return response_200
 
@@ -87,7 +87,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[EnableWebhookResponse200 | Error]:
+) -> Response[Enabled | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -101,7 +101,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[EnableWebhookResponse200 | Error]:
+) -> Response[Enabled | Error]:
     """re-enable an endpoint disabled after failures
 
     Args:
@@ -113,7 +113,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EnableWebhookResponse200 | Error]
+        Response[Enabled | Error]
     """
 
     kwargs = _get_kwargs(
@@ -133,7 +133,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> EnableWebhookResponse200 | Error | None:
+) -> Enabled | Error | None:
     """re-enable an endpoint disabled after failures
 
     Args:
@@ -145,7 +145,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EnableWebhookResponse200 | Error
+        Enabled | Error
     """
 
     return sync_detailed(
@@ -160,7 +160,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[EnableWebhookResponse200 | Error]:
+) -> Response[Enabled | Error]:
     """re-enable an endpoint disabled after failures
 
     Args:
@@ -172,7 +172,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EnableWebhookResponse200 | Error]
+        Response[Enabled | Error]
     """
 
     kwargs = _get_kwargs(
@@ -190,7 +190,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> EnableWebhookResponse200 | Error | None:
+) -> Enabled | Error | None:
     """re-enable an endpoint disabled after failures
 
     Args:
@@ -202,7 +202,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EnableWebhookResponse200 | Error
+        Enabled | Error
     """
 
     return (

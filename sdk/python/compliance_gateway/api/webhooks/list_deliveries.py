@@ -6,9 +6,9 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.delivery_log import DeliveryLog
 from ...models.error import Error
 from ...models.event_name import EventName
-from ...models.list_deliveries_response_200 import ListDeliveriesResponse200
 from ...types import UNSET, Response, Unset
 
 
@@ -41,9 +41,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListDeliveriesResponse200 | None:
+) -> DeliveryLog | Error | None:
     if response.status_code == 200:
-        response_200 = ListDeliveriesResponse200.from_dict(response.json())
+        response_200 = DeliveryLog.from_dict(response.json())
 
         return response_200
 
@@ -95,7 +95,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListDeliveriesResponse200]:
+) -> Response[DeliveryLog | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,7 +109,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     event: EventName | Unset = UNSET,
-) -> Response[Error | ListDeliveriesResponse200]:
+) -> Response[DeliveryLog | Error]:
     """the delivery log of an endpoint, newest first
 
     Args:
@@ -121,7 +121,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListDeliveriesResponse200]
+        Response[DeliveryLog | Error]
     """
 
     kwargs = _get_kwargs(
@@ -141,7 +141,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     event: EventName | Unset = UNSET,
-) -> Error | ListDeliveriesResponse200 | None:
+) -> DeliveryLog | Error | None:
     """the delivery log of an endpoint, newest first
 
     Args:
@@ -153,7 +153,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListDeliveriesResponse200
+        DeliveryLog | Error
     """
 
     return sync_detailed(
@@ -168,7 +168,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     event: EventName | Unset = UNSET,
-) -> Response[Error | ListDeliveriesResponse200]:
+) -> Response[DeliveryLog | Error]:
     """the delivery log of an endpoint, newest first
 
     Args:
@@ -180,7 +180,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListDeliveriesResponse200]
+        Response[DeliveryLog | Error]
     """
 
     kwargs = _get_kwargs(
@@ -198,7 +198,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     event: EventName | Unset = UNSET,
-) -> Error | ListDeliveriesResponse200 | None:
+) -> DeliveryLog | Error | None:
     """the delivery log of an endpoint, newest first
 
     Args:
@@ -210,7 +210,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListDeliveriesResponse200
+        DeliveryLog | Error
     """
 
     return (

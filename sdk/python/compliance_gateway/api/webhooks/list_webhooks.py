@@ -5,8 +5,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.endpoint_list import EndpointList
 from ...models.error import Error
-from ...models.list_webhooks_response_200 import ListWebhooksResponse200
 from ...types import Response
 
 
@@ -22,9 +22,9 @@ def _get_kwargs() -> dict[str, Any]:
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListWebhooksResponse200 | None:
+) -> EndpointList | Error | None:
     if response.status_code == 200:
-        response_200 = ListWebhooksResponse200.from_dict(response.json())
+        response_200 = EndpointList.from_dict(response.json())
 
         return response_200
 
@@ -66,7 +66,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListWebhooksResponse200]:
+) -> Response[EndpointList | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -78,7 +78,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Error | ListWebhooksResponse200]:
+) -> Response[EndpointList | Error]:
     """the tenant's webhook endpoints
 
     Raises:
@@ -86,7 +86,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListWebhooksResponse200]
+        Response[EndpointList | Error]
     """
 
     kwargs = _get_kwargs()
@@ -101,7 +101,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-) -> Error | ListWebhooksResponse200 | None:
+) -> EndpointList | Error | None:
     """the tenant's webhook endpoints
 
     Raises:
@@ -109,7 +109,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListWebhooksResponse200
+        EndpointList | Error
     """
 
     return sync_detailed(
@@ -120,7 +120,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Error | ListWebhooksResponse200]:
+) -> Response[EndpointList | Error]:
     """the tenant's webhook endpoints
 
     Raises:
@@ -128,7 +128,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListWebhooksResponse200]
+        Response[EndpointList | Error]
     """
 
     kwargs = _get_kwargs()
@@ -141,7 +141,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-) -> Error | ListWebhooksResponse200 | None:
+) -> EndpointList | Error | None:
     """the tenant's webhook endpoints
 
     Raises:
@@ -149,7 +149,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListWebhooksResponse200
+        EndpointList | Error
     """
 
     return (

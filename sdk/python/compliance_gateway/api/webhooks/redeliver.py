@@ -7,8 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.redeliver_response_200 import RedeliverResponse200
-from ...models.redeliver_response_202 import RedeliverResponse202
+from ...models.redelivery import Redelivery
 from ...types import UNSET, Response, Unset
 
 
@@ -34,14 +33,14 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | RedeliverResponse200 | RedeliverResponse202 | None:
+) -> Error | Redelivery | None:
     if response.status_code == 200:
-        response_200 = RedeliverResponse200.from_dict(response.json())
+        response_200 = Redelivery.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 202:
-        response_202 = RedeliverResponse202.from_dict(response.json())
+        response_202 = Redelivery.from_dict(response.json())
 
         return response_202
 
@@ -93,7 +92,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | RedeliverResponse200 | RedeliverResponse202]:
+) -> Response[Error | Redelivery]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -107,7 +106,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | RedeliverResponse200 | RedeliverResponse202]:
+) -> Response[Error | Redelivery]:
     """send a delivery again
 
     Args:
@@ -119,7 +118,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RedeliverResponse200 | RedeliverResponse202]
+        Response[Error | Redelivery]
     """
 
     kwargs = _get_kwargs(
@@ -139,7 +138,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Error | RedeliverResponse200 | RedeliverResponse202 | None:
+) -> Error | Redelivery | None:
     """send a delivery again
 
     Args:
@@ -151,7 +150,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RedeliverResponse200 | RedeliverResponse202
+        Error | Redelivery
     """
 
     return sync_detailed(
@@ -166,7 +165,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Error | RedeliverResponse200 | RedeliverResponse202]:
+) -> Response[Error | Redelivery]:
     """send a delivery again
 
     Args:
@@ -178,7 +177,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RedeliverResponse200 | RedeliverResponse202]
+        Response[Error | Redelivery]
     """
 
     kwargs = _get_kwargs(
@@ -196,7 +195,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Error | RedeliverResponse200 | RedeliverResponse202 | None:
+) -> Error | Redelivery | None:
     """send a delivery again
 
     Args:
@@ -208,7 +207,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RedeliverResponse200 | RedeliverResponse202
+        Error | Redelivery
     """
 
     return (

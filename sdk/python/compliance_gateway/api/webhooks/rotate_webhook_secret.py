@@ -7,7 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.rotate_webhook_secret_response_200 import RotateWebhookSecretResponse200
+from ...models.rotated import Rotated
 from ...types import Response
 
 
@@ -27,9 +27,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | RotateWebhookSecretResponse200 | None:
+) -> Error | Rotated | None:
     if response.status_code == 200:
-        response_200 = RotateWebhookSecretResponse200.from_dict(response.json())
+        response_200 = Rotated.from_dict(response.json())
 
         return response_200
 
@@ -81,7 +81,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | RotateWebhookSecretResponse200]:
+) -> Response[Error | Rotated]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -94,7 +94,7 @@ def sync_detailed(
     webhook_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | RotateWebhookSecretResponse200]:
+) -> Response[Error | Rotated]:
     """a new signing secret; the old one signs too for a day. An `Idempotency-Key` is not kept (the answer
     holds the secret, which is stored only sealed): a retry rotates again
 
@@ -106,7 +106,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RotateWebhookSecretResponse200]
+        Response[Error | Rotated]
     """
 
     kwargs = _get_kwargs(
@@ -124,7 +124,7 @@ def sync(
     webhook_id: str,
     *,
     client: AuthenticatedClient,
-) -> Error | RotateWebhookSecretResponse200 | None:
+) -> Error | Rotated | None:
     """a new signing secret; the old one signs too for a day. An `Idempotency-Key` is not kept (the answer
     holds the secret, which is stored only sealed): a retry rotates again
 
@@ -136,7 +136,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RotateWebhookSecretResponse200
+        Error | Rotated
     """
 
     return sync_detailed(
@@ -149,7 +149,7 @@ async def asyncio_detailed(
     webhook_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | RotateWebhookSecretResponse200]:
+) -> Response[Error | Rotated]:
     """a new signing secret; the old one signs too for a day. An `Idempotency-Key` is not kept (the answer
     holds the secret, which is stored only sealed): a retry rotates again
 
@@ -161,7 +161,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RotateWebhookSecretResponse200]
+        Response[Error | Rotated]
     """
 
     kwargs = _get_kwargs(
@@ -177,7 +177,7 @@ async def asyncio(
     webhook_id: str,
     *,
     client: AuthenticatedClient,
-) -> Error | RotateWebhookSecretResponse200 | None:
+) -> Error | Rotated | None:
     """a new signing secret; the old one signs too for a day. An `Idempotency-Key` is not kept (the answer
     holds the secret, which is stored only sealed): a retry rotates again
 
@@ -189,7 +189,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RotateWebhookSecretResponse200
+        Error | Rotated
     """
 
     return (

@@ -1,0 +1,102 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="RegisterAnswer")
+
+
+@_attrs_define
+class RegisterAnswer:
+    """One register's answer to a check.
+
+    Attributes:
+        checked_at (str):
+        register (str): `shared` (this service's register), or `spelpaus`, `gamstop`, `rofus`, `cruks`
+        status (str): `excluded`, `not_excluded`, `previously_excluded` (lapsed: play, no marketing) or `unavailable`
+            (no usable answer)
+        reference (None | str | Unset): the register's own id of its answer (GAMSTOP's `X-Unique-Id`, Spelpaus's
+            `responseId`, …)
+    """
+
+    checked_at: str
+    register: str
+    status: str
+    reference: None | str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        checked_at = self.checked_at
+
+        register = self.register
+
+        status = self.status
+
+        reference: None | str | Unset
+        if isinstance(self.reference, Unset):
+            reference = UNSET
+        else:
+            reference = self.reference
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "checked_at": checked_at,
+                "register": register,
+                "status": status,
+            }
+        )
+        if reference is not UNSET:
+            field_dict["reference"] = reference
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        checked_at = d.pop("checked_at")
+
+        register = d.pop("register")
+
+        status = d.pop("status")
+
+        def _parse_reference(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        reference = _parse_reference(d.pop("reference", UNSET))
+
+        register_answer = cls(
+            checked_at=checked_at,
+            register=register,
+            status=status,
+            reference=reference,
+        )
+
+        register_answer.additional_properties = d
+        return register_answer
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
