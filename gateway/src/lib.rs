@@ -185,6 +185,9 @@ pub struct WorkLimits {
     pub regulator_export_batch: i64,
     /// staged list chunks (100 entries, about 30 statements each) one scheduled round loads
     pub list_chunks_per_round: usize,
+    /// people one nightly register batch request asks about (at most
+    /// GAMSTOP's 1,000; a request's answers are about three statements each)
+    pub register_batch_people: usize,
 }
 
 impl Default for WorkLimits {
@@ -196,6 +199,7 @@ impl Default for WorkLimits {
             regulator_import_entries: 1000,
             regulator_export_batch: 1000,
             list_chunks_per_round: 64,
+            register_batch_people: 1_000,
         }
     }
 }

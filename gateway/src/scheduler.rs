@@ -43,6 +43,8 @@ pub struct ScheduledReport {
     pub erasure_jobs: i64,
     /// exclusions and users keyed anew (`exclusions::rekey_contacts`)
     pub contacts_rekeyed: usize,
+    /// players the national registers' nightly batch asked about (`registers::batch`)
+    pub register_batch_players: usize,
     /// more work is due at once (staged chunks wait, expired rows remain)
     pub more_due: bool,
 }
@@ -93,6 +95,8 @@ impl Gateway {
         // contacts stored before the contact keys, a bounded batch a round (matched by their stored form meanwhile)
         let rekeyed = crate::exclusions::rekey_contacts(self.store.as_ref(), self.config.work.scheduled_batch).await?;
         (report.contacts_rekeyed, report.more_due) = (rekeyed.exclusions + rekeyed.users, report.more_due || rekeyed.more);
+        // one request of each due run of the national registers' nightly batch (at most one a second each)
+        report.register_batch_players = crate::registers::batch::run_due(self).await?.players;
         // new events may wait; pruning alone gives the delivery loop nothing to do
         if report != ScheduledReport::default() {
             self.wake_delivery();
@@ -204,6 +208,7 @@ pub(crate) async fn run_scheduled_now(gw: &Gateway, _ctx: &Ctx<'_>, (): ()) -> A
         rescreen_errors: report.rescreen_errors,
         list_chunks_loaded: report.list_chunks_loaded,
         lists_activated: report.lists_activated,
+        register_batch_players: report.register_batch_players,
         webhook_events_fanned_out: delivery.fanned_out,
         webhook_attempts: delivery.attempted,
     };
@@ -222,6 +227,8 @@ pub(crate) struct ScheduledRun {
     rescreen_errors: usize,
     list_chunks_loaded: usize,
     lists_activated: usize,
+    /// players the national registers' nightly batch asked about this round
+    register_batch_players: usize,
     webhook_events_fanned_out: usize,
     webhook_attempts: usize,
 }

@@ -844,7 +844,16 @@ const V_NATIONAL_REGISTERS: &[&str] = &[
         checked_at BIGINT NOT NULL,
         at_ms BIGINT NOT NULL,
         code TEXT,
+        batch_identity TEXT,
         PRIMARY KEY (tenant_id, external_user_id, register))",
+    "CREATE TABLE IF NOT EXISTS register_batches (
+        tenant_id TEXT NOT NULL,
+        register TEXT NOT NULL,
+        started_at BIGINT NOT NULL,
+        cursor TEXT NOT NULL,
+        next_at_ms BIGINT NOT NULL,
+        finished_at BIGINT,
+        PRIMARY KEY (tenant_id, register))",
 ];
 
 pub const VERSIONS: &[&[&str]] = &[

@@ -61,16 +61,20 @@ pub enum SealedKind {
     TotpSecrets,
     /// the national registers' credentials of each tenant (`register_settings`)
     RegisterCredentials,
+    /// the identities the registers' nightly batch asks with (`register_players`)
+    RegisterIdentities,
 }
 
 impl SealedKind {
-    pub const ALL: [SealedKind; 3] = [SealedKind::WebhookSecrets, SealedKind::TotpSecrets, SealedKind::RegisterCredentials];
+    pub const ALL: [SealedKind; 4] =
+        [SealedKind::WebhookSecrets, SealedKind::TotpSecrets, SealedKind::RegisterCredentials, SealedKind::RegisterIdentities];
 
     pub fn as_str(self) -> &'static str {
         match self {
             SealedKind::WebhookSecrets => "webhook_secrets",
             SealedKind::TotpSecrets => "totp_secrets",
             SealedKind::RegisterCredentials => "register_credentials",
+            SealedKind::RegisterIdentities => "register_identities",
         }
     }
 }

@@ -64,6 +64,8 @@ impl Settings {
                 regulator_export_batch: number("CGW_EXPORT_BATCH", 500),
                 // about 30 statements per chunk of 100 entries
                 list_chunks_per_round: usize::try_from(number("CGW_LIST_CHUNKS_PER_ROUND", 24)).unwrap_or(24),
+                // three or four statements a person, under a Worker's 1,000 queries
+                register_batch_people: usize::try_from(number("CGW_REGISTER_BATCH_PEOPLE", 200)).unwrap_or(200),
             },
         }
     }

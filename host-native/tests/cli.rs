@@ -82,7 +82,11 @@ fn the_secret_key_file_is_created_private_beside_the_database_and_reseal_uses_it
     let db = format!("sqlite://{}", dir.path().join("g.db").display());
     let (ok, out, err) = run(&["secrets", "reseal", "--database", &db]);
     assert!(ok, "{err}");
-    assert!(out.contains("resealed under key ") && out.trim_end().ends_with(": webhook_secrets 0, totp_secrets 0, register_credentials 0"), "{out}");
+    assert!(
+        out.contains("resealed under key ")
+            && out.trim_end().ends_with(": webhook_secrets 0, totp_secrets 0, register_credentials 0, register_identities 0"),
+        "{out}"
+    );
     assert!(err.contains("created the key that seals webhook secrets"), "no warning: {err}");
     let key_file = dir.path().join("g.db.key");
     let text = std::fs::read_to_string(&key_file).unwrap();

@@ -655,7 +655,7 @@ async fn a_key_rotation_reseals_totp_secrets_and_sign_in_goes_on() {
                 .unwrap();
             let printed = String::from_utf8_lossy(&out.stdout);
             assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-            assert!(printed.trim_end().ends_with(": webhook_secrets 0, totp_secrets 1, register_credentials 0"), "{printed}");
+            assert!(printed.trim_end().ends_with(": webhook_secrets 0, totp_secrets 1, register_credentials 0, register_identities 0"), "{printed}");
         }
         let keys = host_native::load_secret_keys(&db, None, Some(&new_file), &[]).unwrap();
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;

@@ -152,6 +152,14 @@ async fn register_credentials_are_sealed_at_rest_and_survive_a_key_rotation() {
     let (status, answer) = call(&after, &key, "POST", "/v1/exclusions/check", check.clone()).await;
     assert_eq!((status, answer["registers"][1]["status"].as_str()), (200, Some("not_excluded")), "{answer}");
     assert_eq!(register.0.lock().unwrap().as_slice(), [api_key], "the register got its key after the rotation");
+    // the identity the nightly batch asks with is kept sealed too, and resealed by the next rotation
+    let kept = store.query("SELECT batch_identity FROM register_players", vec![]).await.unwrap()[0].text(0).unwrap();
+    assert!(kept.starts_with("sealed:v1:") && !kept.contains("ann@example.com") && !kept.contains("Lee"), "{kept}");
+    let third = [33u8; 32];
+    let resealed = gateway_calling(&url, SecretKeys::new(third, vec![new_key]), &register).await.reseal_secrets().await.unwrap();
+    assert_eq!(resealed.count(gateway::sealing::SealedKind::RegisterIdentities), 1, "{resealed}");
+    let kept = store.query("SELECT batch_identity FROM register_players", vec![]).await.unwrap()[0].text(0).unwrap();
+    assert!(kept.contains(&key_id(&third)), "{kept}");
 
     let stale = gateway_calling(&url, SecretKeys::new(old_key, vec![]), &register).await;
     let (status, answer) = call(&stale, &key, "POST", "/v1/exclusions/check", check).await;

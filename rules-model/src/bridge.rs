@@ -329,9 +329,9 @@ macro_rules! for_each_wit_type {
         $enum!(RegisterStatus { Excluded, NotExcluded, PreviouslyExcluded, Unavailable });
         $enum!(OutagePolicy { Refuse, AllowFlagged });
         $enum!(NationalIdKind { Personnummer, Bsn, Cpr });
-        $record!(RegisterAnswer { register, status, on_outage });
+        $record!(RegisterAnswer { register, status, on_outage, standing });
         $record!(RegisterCheckFacts { now, purpose, exclusions, answers });
-        $record!(RegisterCheckDecision { shared, excluded, marketing_allowed });
+        $record!(RegisterCheckDecision { shared, excluded, marketing_allowed, sets_standing, newly_excluded });
         $enum!(AmlOutcome { Approve, Review, HoldWithdrawal, Decline });
         $enum!(AmlAction { RequireKycTier, LockWithdrawalsUntilCdd, CtrCandidate, SarCandidate });
         $enum!(Typology {

@@ -49,6 +49,9 @@ pub struct RegisterAnswer {
     pub register: NationalRegister,
     pub status: RegisterStatus,
     pub on_outage: OutagePolicy,
+    /// the player's play standing at the register before this check
+    /// (`unavailable`: none known, as an outage changes none)
+    pub standing: RegisterStatus,
 }
 
 /// A check's facts: the shared register's exclusions matching the player
@@ -63,11 +66,17 @@ pub struct RegisterCheckFacts {
     pub answers: Vec<RegisterAnswer>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RegisterCheckDecision {
     /// the shared register's answer: `excluded` while an exclusion is active
     pub shared: RegisterStatus,
     /// the player may not play (or, for marketing, be marketed to)
     pub excluded: bool,
     pub marketing_allowed: bool,
+    /// the answers become the player's play standings: a registration,
+    /// login or deposit check (a marketing API answers another question)
+    pub sets_standing: bool,
+    /// the registers that now exclude a player whose standing there was
+    /// not excluded: each is told to the operator (`exclusion.created`)
+    pub newly_excluded: Vec<NationalRegister>,
 }

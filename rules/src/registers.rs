@@ -4,6 +4,7 @@
 //! no personnummer), and what a check's answers mean for play and marketing.
 
 use alloc::string::String;
+use alloc::vec::Vec;
 
 pub use rules_model::registers::*;
 
@@ -116,6 +117,12 @@ fn read_cpr(text: &str) -> Option<String> {
 /// them excluded, or when a register is unavailable and its policy is
 /// `refuse` (the check is not complete). Marketing is allowed only when
 /// every register answered and none found the player excluded, now or before.
+///
+/// A registration, login or deposit check sets the player's standing at each
+/// register that answered; a marketing check does not (its API answers
+/// whether the player may be marketed to, not whether they may play). A
+/// register that now excludes a player whose standing there was anything but
+/// excluded is newly excluding: the operator is told (`exclusion.created`).
 pub fn decide_register_check(facts: &RegisterCheckFacts) -> RegisterCheckDecision {
     let shared = match crate::exclusions::exclusion_status_of(facts.now, &facts.exclusions).most_restrictive {
         Some(_) => RegisterStatus::Excluded,
@@ -128,7 +135,17 @@ pub fn decide_register_check(facts: &RegisterCheckFacts) -> RegisterCheckDecisio
             RegisterStatus::NotExcluded | RegisterStatus::PreviouslyExcluded => false,
         });
     let marketing_allowed = !excluded && facts.answers.iter().all(|a| a.status == RegisterStatus::NotExcluded);
-    RegisterCheckDecision { shared, excluded, marketing_allowed }
+    let sets_standing = facts.purpose != CheckPurpose::Marketing;
+    let newly_excluded = match sets_standing {
+        true => facts
+            .answers
+            .iter()
+            .filter(|a| a.status == RegisterStatus::Excluded && a.standing != RegisterStatus::Excluded)
+            .map(|a| a.register)
+            .collect(),
+        false => Vec::new(),
+    };
+    RegisterCheckDecision { shared, excluded, marketing_allowed, sets_standing, newly_excluded }
 }
 
 #[cfg(test)]
@@ -179,7 +196,7 @@ mod tests {
     }
 
     fn answer(status: RegisterStatus, on_outage: OutagePolicy) -> RegisterAnswer {
-        RegisterAnswer { register: NationalRegister::Gamstop, status, on_outage }
+        RegisterAnswer { register: NationalRegister::Gamstop, status, on_outage, standing: RegisterStatus::Unavailable }
     }
 
     fn decide(shared: RegisterStatus, answers: &[RegisterAnswer]) -> (bool, bool) {
@@ -206,5 +223,42 @@ mod tests {
         assert_eq!(decide(NotExcluded, &[answer(Unavailable, Refuse)]), (true, false));
         assert_eq!(decide(NotExcluded, &[answer(Unavailable, AllowFlagged)]), (false, false), "flagged: no marketing");
         assert_eq!(decide(NotExcluded, &[answer(NotExcluded, Refuse), answer(Excluded, Refuse)]), (true, false));
+    }
+
+    fn found(purpose: CheckPurpose, answers: &[(NationalRegister, RegisterStatus, RegisterStatus)]) -> (bool, Vec<NationalRegister>) {
+        let answers = answers
+            .iter()
+            .map(|(register, status, standing)| RegisterAnswer {
+                register: *register,
+                status: *status,
+                on_outage: OutagePolicy::Refuse,
+                standing: *standing,
+            })
+            .collect();
+        let d = decide_register_check(&RegisterCheckFacts { now: 1_000, purpose, exclusions: alloc::vec![], answers });
+        (d.sets_standing, d.newly_excluded)
+    }
+
+    #[test]
+    fn a_register_newly_excluding_the_player_is_told_once() {
+        use CheckPurpose::*;
+        use NationalRegister::*;
+        use RegisterStatus::*;
+        for purpose in [Registration, Login, Deposit] {
+            assert_eq!(found(purpose, &[(Gamstop, Excluded, Unavailable)]), (true, alloc::vec![Gamstop]), "first found");
+            assert_eq!(found(purpose, &[(Gamstop, Excluded, NotExcluded)]), (true, alloc::vec![Gamstop]), "found since");
+            assert_eq!(found(purpose, &[(Gamstop, Excluded, PreviouslyExcluded)]), (true, alloc::vec![Gamstop]), "excluded again");
+            // the twins: already excluded there, or not excluded now
+            assert_eq!(found(purpose, &[(Gamstop, Excluded, Excluded)]), (true, alloc::vec![]), "already known");
+            for now in [NotExcluded, PreviouslyExcluded, Unavailable] {
+                assert_eq!(found(purpose, &[(Gamstop, now, Unavailable)]), (true, alloc::vec![]), "{now:?}");
+            }
+            assert_eq!(
+                found(purpose, &[(Spelpaus, Excluded, Excluded), (Rofus, Excluded, NotExcluded), (Cruks, Excluded, Unavailable)]),
+                (true, alloc::vec![Rofus, Cruks])
+            );
+        }
+        // a marketing API answers another question: no standing, no exclusion told
+        assert_eq!(found(Marketing, &[(Spelpaus, Excluded, NotExcluded)]), (false, alloc::vec![]));
     }
 }

@@ -194,6 +194,8 @@ cases![
     registers::a_player_a_national_register_excludes_cannot_deposit,
     registers::no_national_identifier_is_answered_in_clear,
     registers::a_checks_idempotency_key_keeps_no_fingerprint_of_its_identifiers,
+    registers::a_player_newly_found_excluded_reaches_the_operator_once,
+    registers::gamstops_nightly_batch_finds_a_player_excluded_since_their_check,
 ];
 
 /// Cases that import sanctions lists into the server's store; they run after

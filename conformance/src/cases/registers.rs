@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value as Json};
 
 use crate::client::{parse_time, saw_secret, unique, unique_phone, Tenant};
+use crate::receiver::{Behaviour, Receiver};
 use crate::registers::{
     self, cpr_forms, personnummer, personnummer_forms, refused_url, Cruks, Exclusion, Fault, Gamstop, Rofus, RofusStatus, Seen, Spelpaus, Stub,
 };
@@ -1224,4 +1225,149 @@ pub fn a_checks_idempotency_key_keeps_no_fingerprint_of_its_identifiers(env: &En
     let replayed = t.post_with("/v1/limits", limit, &[("idempotency-key", &key)]);
     ensure!(replayed.status < 300 && replayed.str("limit_id") == set.str("limit_id"), "the limit's key did not replay: {}", replayed.raw);
     Ok(())
+}
+
+// ---------------------------------------------------------------- found, pushed
+
+/// The operator's `exclusion.created` events naming this user (a national
+/// register's finding; the shared register's events name no user).
+fn found_events(receiver: &Receiver, user: &str) -> Vec<Json> {
+    receiver.all().iter().filter(|d| d.event() == "exclusion.created" && d.json["data"]["user_id"] == user).map(|d| d.json.clone()).collect()
+}
+
+/// Waits for the `n`th finding of `user`, and answers every one so far.
+fn found_n(receiver: &Receiver, user: &str, n: usize, what: &str) -> Result<Vec<Json>, String> {
+    receiver.wait_until(crate::cases::webhooks::WAIT, what, |_| found_events(receiver, user).len() >= n)?;
+    Ok(found_events(receiver, user))
+}
+
+/// A player a national register newly finds excluded reaches the operator
+/// at once: one `exclusion.created`, its `source` the register, its
+/// `exclusion_id` the check that found them, the player's id and contacts,
+/// no national identifier. Its twins: a check that finds the player
+/// excluded again tells nothing more; a marketing check sets no standing and
+/// tells nothing; a player found clear and then excluded again is told again;
+/// another operator hears nothing of it.
+pub fn a_player_newly_found_excluded_reaches_the_operator_once(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let other = env.sandbox()?;
+    let receiver = Receiver::start(Behaviour::Accept)?;
+    let elsewhere = Receiver::start(Behaviour::Accept)?;
+    crate::cases::webhooks::register(&t, &receiver.url)?;
+    crate::cases::webhooks::register(&other, &elsewhere.url)?;
+    let sp = Spelpaus::start(&unique("casino"), &unique("spelpaus-key"))?;
+    let gs = Gamstop::start(&unique("gamstop-key"))?;
+    configure(env, &t, &[spelpaus_entry(&sp, &["login", "marketing"], "refuse"), gamstop_entry(&gs, &["login"], "refuse")])?;
+    let mut fields = GAMSTOP_FIELDS.to_vec();
+    fields.push("personnummer");
+
+    let g = player();
+    gs.exclude_email(&g.email, Exclusion::Y);
+    let first = checked(&t, &g, "login", g.only(&fields))?;
+    ensure_eq!((status(&first, "gamstop"), status(&first, "spelpaus")), ("excluded", "not_excluded"));
+    let told = found_n(&receiver, &g.user, 1, "GAMSTOP's finding")?;
+    let data = &told[0]["data"];
+    ensure_eq!(data["source"], json!("gamstop"));
+    ensure_eq!(data["exclusion_id"], first.body["check_id"], "the exclusion id is the check's");
+    ensure_eq!(data["user_email"], json!(g.email.to_lowercase()));
+    let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
+    ensure_eq!(digits(data["user_phone"].as_str().unwrap_or("")), digits(&g.phone), "the phone");
+    ensure_eq!((&data["duration"], &data["expires_at"], &data["is_permanent"]), (&NULL, &NULL, &json!(false)), "a register says no term");
+    let body = told[0].to_string();
+    for form in g.identifier_forms() {
+        ensure!(!body.contains(&form), "the event carried a national identifier: {body}");
+    }
+
+    // found excluded again: nothing more; a marketing check's finding: nothing at all
+    checked(&t, &g, "login", g.only(&fields))?;
+    let m = player();
+    sp.block(&m.personnummer);
+    ensure_eq!(status(&checked(&t, &m, "marketing", m.only(&["personnummer"]))?, "spelpaus"), "excluded");
+    // Spelpaus's login check: found, cleared, found again, each finding told
+    let s = player();
+    sp.block(&s.personnummer);
+    let found = checked(&t, &s, "login", s.only(&fields))?;
+    let told = found_n(&receiver, &s.user, 1, "Spelpaus's finding")?;
+    ensure_eq!((&told[0]["data"]["source"], &told[0]["data"]["exclusion_id"]), (&json!("spelpaus"), &found.body["check_id"]));
+    ensure_eq!(told[0]["data"]["user_email"], json!(s.email.to_lowercase()));
+    sp.unblock(&s.personnummer);
+    ensure_eq!(checked(&t, &s, "login", s.only(&fields))?.body["excluded"], json!(false));
+    sp.block(&s.personnummer);
+    let again = checked(&t, &s, "login", s.only(&fields))?;
+    let told = found_n(&receiver, &s.user, 2, "Spelpaus's second finding")?;
+    ensure_eq!(told[1]["data"]["exclusion_id"], again.body["check_id"]);
+    // the fence: every event of the checks above was written before the second finding's
+    ensure_eq!(found_events(&receiver, &g.user).len(), 1, "a finding already known was told again");
+    ensure_eq!(found_events(&receiver, &m.user).len(), 0, "a marketing check told an exclusion");
+    ensure_eq!(found_events(&receiver, &s.user).len(), 2);
+    for user in [&g.user, &m.user, &s.user] {
+        ensure_eq!(found_events(&elsewhere, user).len(), 0, "another operator was told of this tenant's player");
+    }
+    Ok(())
+}
+
+/// GAMSTOP's nightly batch: a day after the register was set, the players
+/// checked at GAMSTOP are asked again through its batch API, within its
+/// published limits (1,000 people and 256 KB a request, one request a
+/// second: the stub refuses anything more). A player excluded since their
+/// check is found, told to the operator (`exclusion.created`, `source`
+/// `gamstop`), kept as evidence (purpose `batch`) and refused a deposit. The
+/// twins: nothing is asked before the day has passed; a player still clear
+/// is not told; a player lapsed since (`P`) is not excluded.
+pub fn gamstops_nightly_batch_finds_a_player_excluded_since_their_check(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let receiver = Receiver::start(Behaviour::Accept)?;
+    crate::cases::webhooks::register(&t, &receiver.url)?;
+    let gs = Gamstop::start(&unique("gamstop-key"))?;
+    configure(env, &t, &[gamstop_entry(&gs, &["login"], "refuse")])?;
+    let (clear, since, lapsed) = (player(), player(), player());
+    for p in [&clear, &since, &lapsed] {
+        t.signup(&p.user)?;
+        ensure_eq!(status(&checked(&t, p, "login", p.gamstop_identity())?, "gamstop"), "not_excluded");
+    }
+    gs.exclude_email(&since.email, Exclusion::Y);
+    gs.exclude_email(&lapsed.email, Exclusion::P);
+    let run = || -> CaseResult { env.admin("POST", "/v1/admin/scheduler/run", Some(&json!({}))).expect(200).map(|_| ()) };
+    run()?;
+    ensure_eq!(gs.count_to(gs.batch_path()), 0, "a batch before the day had passed");
+    t.advance(24 * 3_600 + 60)?;
+    let deadline = Instant::now() + crate::cases::webhooks::WAIT;
+    while found_events(&receiver, &since.user).is_empty() {
+        ensure!(Instant::now() < deadline, "the batch never told of {}: {} batch requests", since.user, gs.batches().len());
+        run()?;
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let told = found_events(&receiver, &since.user);
+    ensure_eq!(told.len(), 1);
+    ensure_eq!((&told[0]["data"]["source"], &told[0]["data"]["user_email"]), (&json!("gamstop"), &json!(since.email.to_lowercase())));
+    gs.batches_within_limits()?;
+    ensure!(!gs.batches().is_empty(), "no batch request was seen");
+    let seen = last(&gs.requests_to(gs.batch_path()), "GAMSTOP's batch")?;
+    ensure_eq!(seen.header("x-api-key"), gs.api_key.as_str());
+    let people = seen.json();
+    let correlations: Vec<String> = people.as_array().map_or_else(Vec::new, |a| a.iter().map(|p| p["correlationId"].to_string()).collect());
+    distinct(&correlations, "the batch's correlationId")?;
+    // the evidence: the batch's answer, with GAMSTOP's id of it
+    let page = evidence(&t, &since.user, "")?;
+    let newest = &rows_of(&page)[0];
+    ensure_eq!((&newest["purpose"], &newest["register"], &newest["status"]), (&json!("batch"), &json!("gamstop"), &json!("excluded")), page.raw);
+    ensure!(newest["reference"].as_str().is_some_and(|r| !r.is_empty()), "the batch row has no reference: {}", page.raw);
+    let deposit = |user: &str| t.post("/v1/limits/check", json!({ "user_id": user, "amount_cents": 500, "currency": "USD" }));
+    ensure_eq!(deposit(&since.user).body["allowed"], json!(false), "a player the batch found excluded may deposit");
+    // the twins, once the run has asked them too
+    let deadline = Instant::now() + crate::cases::webhooks::WAIT;
+    loop {
+        let asked = |p: &Player| evidence(&t, &p.user, "").map(|r| rows_of(&r).iter().any(|row| row["purpose"] == "batch"));
+        if asked(&clear)? && asked(&lapsed)? {
+            break;
+        }
+        ensure!(Instant::now() < deadline, "the batch never asked every player");
+        run()?;
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    for p in [&clear, &lapsed] {
+        ensure_eq!(found_events(&receiver, &p.user).len(), 0, "told of a player not excluded");
+        ensure_eq!(deposit(&p.user).body["allowed"], json!(true));
+    }
+    gs.batches_within_limits()
 }

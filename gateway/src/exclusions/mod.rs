@@ -476,9 +476,10 @@ impl Gateway {
             }
             let event_data = ExclusionData {
                 exclusion_id: exclusion_id.clone(),
+                user_id: None,
                 user_email: contacts.email.clone(),
                 user_phone: contacts.phone.clone(),
-                duration: outcome.duration.as_str().to_string(),
+                duration: Some(outcome.duration.as_str().to_string()),
                 is_permanent: outcome.is_permanent,
                 expires_at: outcome.expires_at.map(time::format),
                 source: Source::Regulator.as_str().to_string(),
@@ -670,9 +671,10 @@ pub(crate) async fn register(gw: &Gateway, ctx: &Ctx<'_>, Body(registration): Bo
         })?;
         let data = ExclusionData {
             exclusion_id: exclusion_id.clone(),
+            user_id: None,
             user_email: contacts.email.clone(),
             user_phone: contacts.phone.clone(),
-            duration: duration.as_str().to_string(),
+            duration: Some(duration.as_str().to_string()),
             is_permanent: registration.is_permanent,
             expires_at: expires_at.map(time::format),
             source: Source::Operator.as_str().to_string(),

@@ -230,7 +230,7 @@ fn json_answer(response: &VendorResponse) -> Result<Map<String, Json>, String> {
 }
 
 /// The register's id of its answer: a short printable string, or none.
-fn reference(value: Option<&str>) -> Option<String> {
+pub(crate) fn reference(value: Option<&str>) -> Option<String> {
     value.filter(|v| !v.is_empty() && v.len() <= 200 && v.chars().all(|c| c.is_ascii_graphic())).map(str::to_string)
 }
 

@@ -8,12 +8,14 @@
 //! read it as "not excluded". No national identifier is stored.
 
 pub(crate) mod adapters;
+pub mod batch;
 pub mod store;
 
 use std::future::Future;
 
 use rules_model::{
-    CheckPurpose, ExclusionTerm, NationalIdKind, NationalRegister, Operation, OutagePolicy, RegisterAnswer, RegisterCheckFacts, RegisterStatus,
+    CheckPurpose, EventKind, ExclusionTerm, NationalIdKind, NationalRegister, Operation, OutagePolicy, RegisterAnswer, RegisterCheckFacts,
+    RegisterStatus,
 };
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
@@ -26,6 +28,7 @@ use crate::input::{normalize_email, parse_json_object, parse_text, phone_region,
 use crate::openapi::answer::Answer;
 use crate::openapi::OperationDoc;
 use crate::ports::{VendorRequest, VendorResponse};
+use crate::webhooks::events::ExclusionData;
 use crate::{time, Ctx, Gateway};
 use adapters::{Credentials, Identity, Reading};
 
@@ -288,7 +291,10 @@ pub(crate) async fn set_registers(
         });
     }
     rows.sort_by_key(|r| r.register.as_str());
-    gw.store.batch(store::replace_settings(&tenant_id, &rows, gw.clock.now())).await?;
+    let now = gw.clock.now();
+    let mut statements = store::replace_settings(&tenant_id, &rows, now);
+    statements.extend(rows.iter().map(|r| store::begin_cycle(&tenant_id, r.register, now)));
+    gw.store.batch(statements).await?;
     Answer::new(&view(tenant_id, &rows))
 }
 
@@ -520,9 +526,13 @@ impl Unusable {
 }
 
 async fn send(gw: &Gateway, ctx: &Ctx<'_>, deadline_ms: i64, request: VendorRequest) -> Result<VendorResponse, Unusable> {
+    send_as(gw, ctx.caller.environment, deadline_ms, request).await
+}
+
+async fn send_as(gw: &Gateway, environment: Environment, deadline_ms: i64, request: VendorRequest) -> Result<VendorResponse, Unusable> {
     let http = gw.vendor_http.as_ref().ok_or(Unusable::Unreachable)?;
     // a name that resolved to a public address when it was set may not now: checked before every call, as webhooks are
-    if ctx.caller.environment == Environment::Production && gw.check_destination(&request.url).await.is_err() {
+    if environment == Environment::Production && gw.check_destination(&request.url).await.is_err() {
         return Err(Unusable::Destination);
     }
     match within(gw, deadline_ms, http.send(request)).await {
@@ -579,6 +589,34 @@ async fn ask(
     Asked { register: setting.register, on_outage: setting.on_outage, status, reference, reason, request_id, latency_ms, code: given_code }
 }
 
+/// A player a national register newly found excluded, as the operator is told.
+struct Found<'a> {
+    environment: Environment,
+    tenant: &'a str,
+    user: &'a str,
+    /// the check that found them: the event's `exclusion_id`
+    check_id: &'a str,
+    email: &'a Option<String>,
+    phone: &'a Option<String>,
+}
+
+impl Found<'_> {
+    /// The `exclusion.created` to the tenant alone, its `source` the register (no term: a register says none).
+    fn event(&self, gw: &Gateway, register: NationalRegister, now: i64) -> crate::ports::Stmt {
+        let data = ExclusionData {
+            exclusion_id: self.check_id.to_string(),
+            user_id: Some(self.user.to_string()),
+            user_email: self.email.clone(),
+            user_phone: self.phone.clone(),
+            duration: None,
+            is_permanent: false,
+            expires_at: None,
+            source: register.as_str().to_string(),
+        };
+        gw.event(self.environment, Some(self.tenant), EventKind::ExclusionCreated, now, &data)
+    }
+}
+
 /// `POST /v1/exclusions/check`.
 pub(crate) async fn check(gw: &Gateway, ctx: &Ctx<'_>, Body(request): Body<CheckRequest>) -> ApiResult<Answer<CheckAnswer>> {
     let (tenant, user, environment) = (ctx.caller.tenant_id.as_str(), request.user_id.as_str(), ctx.caller.environment);
@@ -604,7 +642,8 @@ pub(crate) async fn check(gw: &Gateway, ctx: &Ctx<'_>, Body(request): Body<Check
     terms.dedup_by(|a, b| a.0 == b.0);
 
     let asked: Vec<&store::SettingRow> = settings.iter().filter(|s| s.purposes.contains(&request.purpose)).collect();
-    let code_of = |register: NationalRegister| standings.iter().find(|s| s.register == register).and_then(|s| s.code.clone());
+    let standing_of = |register: NationalRegister| standings.iter().find(|s| s.register == register);
+    let code_of = |register: NationalRegister| standing_of(register).and_then(|s| s.code.clone());
     let mut missing: Vec<&str> = Vec::new();
     for setting in &asked {
         for field in request.identity.missing_for(setting.register, code_of(setting.register).is_some()) {
@@ -640,7 +679,15 @@ pub(crate) async fn check(gw: &Gateway, ctx: &Ctx<'_>, Body(request): Body<Check
         now: ctx.now,
         purpose: request.purpose,
         exclusions: terms.iter().map(|(_, expires_at)| ExclusionTerm { expires_at: *expires_at }).collect(),
-        answers: answers.iter().map(|a| RegisterAnswer { register: a.register, status: a.status, on_outage: a.on_outage }).collect(),
+        answers: answers
+            .iter()
+            .map(|a| RegisterAnswer {
+                register: a.register,
+                status: a.status,
+                on_outage: a.on_outage,
+                standing: standing_of(a.register).map_or(RegisterStatus::Unavailable, |s| s.status),
+            })
+            .collect(),
     };
     let scope = Scope::of(ctx, user);
     let (decision, log) = gw.decide(&scope, Operation::RegisterCheck, &facts, |r, f| r.decide_register_check(f))?;
@@ -650,7 +697,7 @@ pub(crate) async fn check(gw: &Gateway, ctx: &Ctx<'_>, Body(request): Body<Check
         check_id: check_id.clone(),
         seq: 0,
         register: SHARED.to_string(),
-        purpose: request.purpose,
+        purpose: store::Occasion::Check(request.purpose),
         status: decision.shared,
         reference: None,
         reason: None,
@@ -665,7 +712,7 @@ pub(crate) async fn check(gw: &Gateway, ctx: &Ctx<'_>, Body(request): Body<Check
             check_id: check_id.clone(),
             seq: i as i64 + 1,
             register: a.register.as_str().to_string(),
-            purpose: request.purpose,
+            purpose: store::Occasion::Check(request.purpose),
             status: a.status,
             reference: a.reference.clone(),
             reason: a.reason.clone(),
@@ -676,12 +723,22 @@ pub(crate) async fn check(gw: &Gateway, ctx: &Ctx<'_>, Body(request): Body<Check
         });
     }
     let mut statements: Vec<crate::ports::Stmt> = evidence.iter().map(|row| store::insert_check(tenant, user, row)).collect();
-    // the play standing is the registration, login and deposit checks' (a marketing API answers another question)
-    let plays = request.purpose != CheckPurpose::Marketing;
-    statements.extend(answers.iter().map(|a| {
-        let status = if plays { a.status } else { RegisterStatus::Unavailable };
-        store::set_standing(tenant, user, a.register, status, a.code.as_deref(), ctx.now, started_ms)
+    let kept: Vec<Option<String>> = answers
+        .iter()
+        .map(|a| match decision.sets_standing {
+            true => batch::kept_identity(a.register, &request.identity, &request.contacts)
+                .map(|identity| gw.seal_secret(&identity, &batch::identity_aad(tenant, user, a.register))),
+            false => None,
+        })
+        .collect();
+    statements.extend(answers.iter().zip(&kept).map(|(a, identity)| {
+        // a check that sets no standing keeps only the code a register gave
+        let status = if decision.sets_standing { a.status } else { RegisterStatus::Unavailable };
+        let kept = store::Kept { code: a.code.as_deref(), batch_identity: identity.as_deref() };
+        store::set_standing(tenant, user, a.register, status, kept, ctx.now, started_ms)
     }));
+    let found = Found { environment, tenant, user, check_id: &check_id, email: &request.contacts.email, phone: &request.contacts.phone };
+    statements.extend(decision.newly_excluded.iter().map(|register| found.event(gw, *register, ctx.now)));
     statements.push(log.statement());
     gw.store.batch(statements).await?;
 
@@ -731,6 +788,7 @@ impl<'de> serde::Deserialize<'de> for ChecksCursor {
 pub(crate) struct CheckRecord {
     check_id: String,
     register: String,
+    /// the check's purpose, or `batch` for the nightly batch
     purpose: String,
     status: String,
     reference: Option<String>,

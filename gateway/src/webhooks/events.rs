@@ -203,9 +203,17 @@ payload!(
 
 payload!(
     /// `exclusion.created`, `exclusion.permanent`, `exclusion.kgc_synced`: a
-    /// self-exclusion every operator of the environment must honour.
+    /// self-exclusion every operator of the environment must honour; or
+    /// (`exclusion.created` with a national register as its `source`) one of
+    /// the operator's own players whom a national register newly found
+    /// excluded, sent to that operator alone.
     ExclusionData [ExclusionCreated, ExclusionPermanent, ExclusionKgcSynced] {
+        /// the shared register's exclusion; for a national register, the check that found the player excluded
+        /// (`GET /v1/registers/checks`)
         pub exclusion_id: String,
+        /// only for a national register's finding: the operator's player it found
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub user_id: Option<String>,
         /// the excluded e-mail address; sent after the player's erasure, the address as the list compares it (its
         /// mailbox: no `+tag`), or null once the exclusion ended
         #[schema(required)]
@@ -213,14 +221,15 @@ payload!(
         /// the excluded phone (E.164 digits); null once an erased player's exclusion ended
         #[schema(required)]
         pub user_phone: Option<String>,
-        /// how long it lasts
-        #[schema(value_type = crate::openapi::shared::Duration)]
-        pub duration: String,
+        /// how long it lasts; null for a national register's finding (the register does not say)
+        #[schema(value_type = Option<crate::openapi::shared::Duration>, required)]
+        pub duration: Option<String>,
         pub is_permanent: bool,
-        /// none for a permanent exclusion
+        /// none for a permanent exclusion, or a national register's finding
         #[schema(value_type = Option<Timestamp>, required)]
         pub expires_at: Option<String>,
-        /// who registered it: `operator` or `regulator`
+        /// where it is registered: `operator` or `regulator_comprehensive` (the shared register), or the national
+        /// register that found the player excluded: `spelpaus`, `gamstop`, `rofus`, `cruks`
         pub source: String,
     }
 );

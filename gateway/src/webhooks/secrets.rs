@@ -35,6 +35,7 @@ impl Gateway {
                 sealing::SealedKind::WebhookSecrets => self.reseal_webhook_secrets(keys).await?,
                 sealing::SealedKind::TotpSecrets => self.reseal_totp_secrets(keys).await?,
                 sealing::SealedKind::RegisterCredentials => self.reseal_register_credentials(keys).await?,
+                sealing::SealedKind::RegisterIdentities => self.reseal_register_identities(keys).await?,
             };
             resealed.push((kind, changed));
         }
@@ -92,6 +93,25 @@ impl Gateway {
             let plain = keys.open(&credentials, &aad).map_err(|e| format!("the {register} credentials of {tenant_id}: {e}"))?;
             let sealed = keys.seal(&plain, &aad, &self.ids.random_bytes(12));
             self.store.batch(vec![crate::registers::store::reseal(&tenant_id, &register, &credentials, &sealed)]).await.map_err(|e| e.to_string())?;
+            changed += 1;
+        }
+        Ok(changed)
+    }
+
+    /// The identities the registers' nightly batch asks with, sealed with their tenant, register and player.
+    async fn reseal_register_identities(&self, keys: &sealing::SecretKeys) -> Result<usize, String> {
+        let stored = crate::registers::store::all_batch_identities(self.store.as_ref()).await.map_err(|e| e.message)?;
+        let mut changed = 0;
+        for (tenant_id, user_id, register, identity) in stored {
+            if keys.is_current(&identity) {
+                continue;
+            }
+            let Some(national) = rules_model::NationalRegister::parse(&register) else { continue };
+            let aad = crate::registers::batch::identity_aad(&tenant_id, &user_id, national);
+            let plain = keys.open(&identity, &aad).map_err(|e| format!("a {register} identity kept by {tenant_id}: {e}"))?;
+            let sealed = keys.seal(&plain, &aad, &self.ids.random_bytes(12));
+            let statement = crate::registers::store::reseal_batch_identity(&tenant_id, &user_id, &register, &identity, &sealed);
+            self.store.batch(vec![statement]).await.map_err(|e| e.to_string())?;
             changed += 1;
         }
         Ok(changed)

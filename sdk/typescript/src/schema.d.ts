@@ -2520,21 +2520,32 @@ export interface components {
         };
         /**
          * @description `exclusion.created`, `exclusion.permanent`, `exclusion.kgc_synced`: a
-         *     self-exclusion every operator of the environment must honour.
+         *     self-exclusion every operator of the environment must honour; or
+         *     (`exclusion.created` with a national register as its `source`) one of
+         *     the operator's own players whom a national register newly found
+         *     excluded, sent to that operator alone.
          */
         ExclusionData: {
-            /** @description how long it lasts */
-            duration: components["schemas"]["Duration"];
+            duration: components["schemas"]["Duration"] | null;
+            /**
+             * @description the shared register's exclusion; for a national register, the check that found the player excluded
+             *     (`GET /v1/registers/checks`)
+             */
             exclusion_id: string;
             expires_at: components["schemas"]["Timestamp"] | null;
             is_permanent: boolean;
-            /** @description who registered it: `operator` or `regulator` */
+            /**
+             * @description where it is registered: `operator` or `regulator_comprehensive` (the shared register), or the national
+             *     register that found the player excluded: `spelpaus`, `gamstop`, `rofus`, `cruks`
+             */
             source: string;
             /**
              * @description the excluded e-mail address; sent after the player's erasure, the address as the list compares it (its
              *     mailbox: no `+tag`), or null once the exclusion ended
              */
             user_email: string | null;
+            /** @description only for a national register's finding: the operator's player it found */
+            user_id?: string | null;
             /** @description the excluded phone (E.164 digits); null once an erased player's exclusion ended */
             user_phone: string | null;
         };
@@ -3283,6 +3294,7 @@ export interface components {
             checked_at: string;
             /** Format: int64 */
             latency_ms: number;
+            /** @description the check's purpose, or `batch` for the nightly batch */
             purpose: string;
             /**
              * @description why an `unavailable` register's answer could not be used: `timeout`, `unreachable`,
@@ -3531,6 +3543,8 @@ export interface components {
             limits_activated: number;
             list_chunks_loaded: number;
             lists_activated: number;
+            /** @description players the national registers' nightly batch asked about this round */
+            register_batch_players: number;
             /** @description re-screens that failed; the round went on without them */
             rescreen_errors: number;
             snapshots_taken: number;

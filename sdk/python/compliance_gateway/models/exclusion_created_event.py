@@ -26,7 +26,10 @@ class ExclusionCreatedEvent:
 
     Attributes:
         data (ExclusionData): `exclusion.created`, `exclusion.permanent`, `exclusion.kgc_synced`: a
-            self-exclusion every operator of the environment must honour.
+            self-exclusion every operator of the environment must honour; or
+            (`exclusion.created` with a national register as its `source`) one of
+            the operator's own players whom a national register newly found
+            excluded, sent to that operator alone.
         event (Literal['exclusion.created']):
         event_id (str): the event's id, also its `webhook-id` header: the same on every retry
         timestamp (datetime.datetime): ISO 8601 UTC, such as 2026-01-31T12:00:00Z

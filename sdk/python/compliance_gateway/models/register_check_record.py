@@ -19,7 +19,7 @@ class RegisterCheckRecord:
         check_id (str):
         checked_at (str):
         latency_ms (int):
-        purpose (str):
+        purpose (str): the check's purpose, or `batch` for the nightly batch
         register (str):
         request_id (str): our id of the call, sent to the register (`requestId`, `X-Trace-Id`); for the shared register,
             the decision's id

@@ -19,6 +19,7 @@ class ScheduledRun:
         limits_activated (int):
         list_chunks_loaded (int):
         lists_activated (int):
+        register_batch_players (int): players the national registers' nightly batch asked about this round
         rescreen_errors (int): re-screens that failed; the round went on without them
         snapshots_taken (int):
         users_rescreened (int):
@@ -31,6 +32,7 @@ class ScheduledRun:
     limits_activated: int
     list_chunks_loaded: int
     lists_activated: int
+    register_batch_players: int
     rescreen_errors: int
     snapshots_taken: int
     users_rescreened: int
@@ -48,6 +50,8 @@ class ScheduledRun:
         list_chunks_loaded = self.list_chunks_loaded
 
         lists_activated = self.lists_activated
+
+        register_batch_players = self.register_batch_players
 
         rescreen_errors = self.rescreen_errors
 
@@ -68,6 +72,7 @@ class ScheduledRun:
                 "limits_activated": limits_activated,
                 "list_chunks_loaded": list_chunks_loaded,
                 "lists_activated": lists_activated,
+                "register_batch_players": register_batch_players,
                 "rescreen_errors": rescreen_errors,
                 "snapshots_taken": snapshots_taken,
                 "users_rescreened": users_rescreened,
@@ -91,6 +96,8 @@ class ScheduledRun:
 
         lists_activated = d.pop("lists_activated")
 
+        register_batch_players = d.pop("register_batch_players")
+
         rescreen_errors = d.pop("rescreen_errors")
 
         snapshots_taken = d.pop("snapshots_taken")
@@ -107,6 +114,7 @@ class ScheduledRun:
             limits_activated=limits_activated,
             list_chunks_loaded=list_chunks_loaded,
             lists_activated=lists_activated,
+            register_batch_players=register_batch_players,
             rescreen_errors=rescreen_errors,
             snapshots_taken=snapshots_taken,
             users_rescreened=users_rescreened,
