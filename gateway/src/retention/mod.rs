@@ -121,6 +121,7 @@ pub const BOUNDED_BY_CONSTRUCTION: &[(&str, Bound, &str)] = {
         ("list_refreshes", Configured, "one per configured list source"),
         ("filing_settings", Configured, "one per tenant, set by an admin"),
         ("register_settings", Configured, "one per tenant and national register, set by an admin"),
+        ("register_batches", Configured, "one per tenant and national register: its nightly batch's run"),
         ("console_accounts", ByPeople, "one per member of the compliance team"),
         ("aml_filings", ByPeople, "regulator filings a person drafts from a case or CTR candidate; redacted by the erasure on the AML class's date"),
         ("dismissed_matches", ByPeople, "matches a person dismissed for a player"),
@@ -141,7 +142,11 @@ pub const BOUNDED_BY_CONSTRUCTION: &[(&str, Bound, &str)] = {
         ("exclusions", PlayerRecord(Exclusions), "a player's exclusions, lengthened never duplicated; an ended one is redacted at its date"),
         ("deposit_limits", PlayerRecord(LimitChanges), "a row per limit change the player asks for: the history the limit-changes class keeps"),
         ("aml_deposit_classes", PlayerRecord(AmlRecords), "a player's deposits by size class: at most 256 rows a player"),
-        ("register_players", PlayerRecord(Exclusions), "one per player and national register: its latest answer and the code it gave"),
+        (
+            "register_players",
+            PlayerRecord(Exclusions),
+            "one per player and national register: its latest answer, the code it gave, the identity its batch asks with (sealed)",
+        ),
     ]
 };
 
