@@ -217,6 +217,17 @@ pub trait Store: MaybeSend {
         None
     }
 
+    /// Brings the query planner's statistics of `tables` up to date after a
+    /// bulk load, before the loaded rows are read: a planner that still
+    /// takes a freshly loaded table for a small one can choose a plan that
+    /// scans it once per row of another (on Postgres, minutes for a
+    /// sanctions list until autovacuum analyses it). A backend whose
+    /// planner keeps no such statistics does nothing.
+    async fn refresh_statistics(&self, tables: &[&'static str]) -> Result<(), StoreError> {
+        let _ = tables;
+        Ok(())
+    }
+
     /// The first column of the first row as an integer; 0 when there is no row.
     async fn scalar(&self, sql: &'static str, params: Vec<Value>) -> Result<i64, StoreError> {
         let rows = self.query(sql, params).await?;

@@ -129,6 +129,9 @@ impl Store for CountingStore {
         Trips::add(&self.trips.read_statements, reads.len());
         self.inner.query_near(fence, reads, after).await
     }
+    async fn refresh_statistics(&self, tables: &[&'static str]) -> Result<(), StoreError> {
+        self.inner.refresh_statistics(tables).await
+    }
     fn bookmark(&self) -> Option<String> {
         self.inner.bookmark()
     }

@@ -175,6 +175,10 @@ impl Store for FencedStore {
         Ok(NearRows { rows: self.fenced_reads(reads).await?, from: ReadFrom::Primary })
     }
 
+    async fn refresh_statistics(&self, tables: &[&'static str]) -> Result<(), StoreError> {
+        self.inner.refresh_statistics(tables).await
+    }
+
     fn bookmark(&self) -> Option<String> {
         self.inner.bookmark()
     }

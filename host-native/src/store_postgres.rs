@@ -199,6 +199,17 @@ impl Store for PostgresStore {
         result
     }
 
+    async fn refresh_statistics(&self, tables: &[&'static str]) -> Result<(), StoreError> {
+        if tables.is_empty() {
+            return Ok(());
+        }
+        // the names are the gateway's own tables, never input
+        let sql = format!("ANALYZE {}", tables.join(", "));
+        let client = self.pool.get().await.map_err(pool_error)?;
+        let result = client.batch_execute(&sql).await.map_err(backend);
+        settle(client, result)
+    }
+
     async fn batch(&self, statements: Vec<Stmt>) -> Result<(), StoreError> {
         let span = tracing::debug_span!("store.batch", db.system = "postgresql", statements = statements.len());
         tracing::Instrument::instrument(

@@ -210,6 +210,66 @@ pub fn a_restricted_players_screening_is_never_replayed(env: &Env) -> CaseResult
     Ok(())
 }
 
+/// Issue #48: every replay asks the restriction first. After an erasure
+/// request restricted a player, a repeated AML report, deposit commit or
+/// named withdrawal is 404 `user_not_found`, as for a player never seen,
+/// never the stored answer; and the operator's alert list shows the player
+/// nothing. The twin: a player nobody erased gets every first answer again.
+pub fn a_restricted_players_reports_are_never_replayed(env: &Env) -> CaseResult {
+    let t = env.sandbox()?;
+    let (erased, kept) = (unique("u"), unique("u"));
+    let mut repeats = Vec::new();
+    for user in [&erased, &kept] {
+        t.signup(user)?;
+        let deposit = json!({ "transaction_id": unique("dep"), "user_id": user, "amount_cents": 1_000, "currency": "USD" });
+        let committed = t.post("/v1/limits/commit", deposit.clone());
+        committed.expect(201)?;
+        let cashout = json!({ "user_id": user, "email": format!("{user}@example.com"), "phone": crate::client::unique_phone(),
+            "withdrawal_amount_cents": 500, "currency": "USD", "withdrawal_id": unique("wd") });
+        let withdrawn = t.post("/v1/kyc/start", cashout.clone());
+        ensure!(withdrawn.status < 300, "a withdrawal: {}", withdrawn.raw);
+        let report = |event_type: &str, cents: i64| {
+            json!({ "transaction_id": unique("tx"), "user_id": user, "event_type": event_type, "amount_cents": cents, "currency": "USD",
+                "payment_method": "card" })
+        };
+        t.post("/v1/aml/event", report("deposit", 150_000)).expect(202)?;
+        t.post("/v1/aml/event", report("wager", 3_000)).expect(202)?;
+        let cash_out = report("withdrawal", 145_000);
+        let alerted = t.post("/v1/aml/event", cash_out.clone());
+        alerted.expect(202)?;
+        ensure_eq!(alerted.str("outcome"), "hold_withdrawal");
+        let own = t.get(&format!("/v1/aml/alerts?user_id={user}"));
+        own.expect(200)?;
+        ensure!(own.body["alerts"].as_array().is_some_and(|a| !a.is_empty()), "no alert to hide: {}", own.raw);
+        repeats.push([("/v1/limits/commit", deposit, committed), ("/v1/kyc/start", cashout, withdrawn), ("/v1/aml/event", cash_out, alerted)]);
+    }
+    erase(&t, &erased).expect(202)?;
+    for (user, sent) in [&erased, &kept].into_iter().zip(&repeats) {
+        let hidden = user == &erased;
+        for (path, body, first) in sent {
+            let again = t.post(path, body.clone());
+            if hidden {
+                again.expect_error(404, "user_not_found")?;
+                ensure!(!again.raw.contains(user.as_str()), "{path}: a restricted player's answer was handed back: {}", again.raw);
+            } else {
+                ensure!(again.status < 300, "{path}: the twin's repeat was refused: {}", again.raw);
+                for id in ["aml_event_id", "transaction_id", "withdrawal_id"] {
+                    ensure_eq!(again.body[id], first.body[id], format!("{path}: the twin's repeat is not the first answer ({id})"));
+                }
+            }
+        }
+        let own = t.get(&format!("/v1/aml/alerts?user_id={user}"));
+        own.expect(200)?;
+        let shown = own.body["alerts"].as_array().map_or(0, Vec::len);
+        ensure_eq!(shown == 0, hidden, format!("alerts shown to the operator: {}", own.raw));
+    }
+    // the team still sees the restricted player's alerts: their case is decided
+    let team = env.admin("GET", &format!("/v1/admin/aml/alerts?tenant_id={}&user_id={erased}", t.tenant_id), None);
+    team.expect(200)?;
+    ensure!(team.body["alerts"].as_array().is_some_and(|a| !a.is_empty()), "the team lost the restricted player's alerts: {}", team.raw);
+    Ok(())
+}
+
 /// Issue #31: webhook payloads of the subject are expunged everywhere they
 /// were sent. A shared exclusion's event goes to every tenant of the
 /// environment; once the subject's tenant erases the subject, the other
@@ -459,6 +519,57 @@ pub fn a_restricted_players_check_and_sanctions_case_are_still_decided(env: &Env
     ensure_eq!(t.get(&format!("/v1/kyc/tier?user_id={}", kept.1)).str("verified_tier"), "tier_2");
     t.get(&format!("/v1/sanctions/status?user_id={}", erased.0)).expect_error(404, "user_not_found")?;
     ensure_eq!(t.get(&format!("/v1/sanctions/status?user_id={}", kept.0)).str("status"), "cleared");
+    Ok(())
+}
+
+/// Issue #48: the team's free text about a player goes on the date their
+/// records do. A comment holding an address and a passport number, on the
+/// player's sanctions case, is gone from the case file once the held
+/// erasure ends (the case itself, its decision and who made it, stay while
+/// the law keeps them). The twin: the same comment on another tenant's
+/// player, whose clock did not move, is still there.
+pub fn the_teams_free_text_goes_with_the_players_records(env: &Env) -> CaseResult {
+    let (t, other) = (env.sandbox()?, env.sandbox()?);
+    let text = format!("lives at 12 Acacia Avenue; passport {}", unique("P"));
+    let mut cases = Vec::new();
+    for tenant in [&t, &other] {
+        let user = unique("u");
+        let hit = tenant.post("/v1/sanctions/screen", crate::client::identity(&user, "SanctionedSam", "Lee", &format!("{user}@example.com")));
+        hit.expect(201)?;
+        let case_id = hit.str("case_id").to_string();
+        ensure!(!case_id.is_empty(), "no case: {}", hit.raw);
+        env.admin("POST", &format!("/v1/admin/cases/{case_id}/comments"), Some(&json!({ "comment": text }))).expect(201)?;
+        let file = env.admin("GET", &format!("/v1/admin/cases/{case_id}"), None);
+        file.expect(200)?;
+        ensure!(file.raw.contains(&text), "the comment is not on the case file: {}", file.raw);
+        let review = json!({ "decision": "dismiss", "reviewer": "analyst-7" });
+        env.admin("POST", &format!("/v1/admin/sanctions/cases/{case_id}/review"), Some(&review)).expect(200)?;
+        cases.push((user, case_id));
+    }
+    let job = erase(&t, &cases[0].0);
+    job.expect(202)?;
+    ensure_eq!(job.str("state"), "held");
+    let last = dates(&job.body).into_iter().max().ok_or_else(|| format!("no held date: {}", job.raw))?;
+    let path = format!("/v1/erasures/{}", job.str("erasure_id"));
+    let mut ahead = last - t.now()? + 86_400;
+    while ahead > 0 {
+        let step = ahead.min(10 * 365 * 86_400);
+        t.advance(step)?;
+        ahead -= step;
+    }
+    env.schedule_until("sandbox", "the held job's last date", || {
+        let r = t.get(&path);
+        r.expect(200)?;
+        Ok(r.str("state") == "erased")
+    })?;
+    let (erased_file, kept_file) =
+        (env.admin("GET", &format!("/v1/admin/cases/{}", cases[0].1), None), env.admin("GET", &format!("/v1/admin/cases/{}", cases[1].1), None));
+    // the case stays, its decision and who made it: only the free text goes
+    erased_file.expect(200)?;
+    ensure!(!erased_file.raw.contains(&text), "the team's free text outlived the erasure: {}", erased_file.raw);
+    ensure!(!erased_file.raw.contains("Acacia"), "the team's free text outlived the erasure: {}", erased_file.raw);
+    kept_file.expect(200)?;
+    ensure!(kept_file.raw.contains(&text), "the twin's comment is gone: {}", kept_file.raw);
     Ok(())
 }
 

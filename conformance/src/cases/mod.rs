@@ -44,6 +44,8 @@ cases![
     erasure::an_exclusion_in_force_is_refused_and_aml_material_is_never_named,
     erasure::a_restricted_player_is_hidden_from_operator_reads,
     erasure::a_restricted_players_screening_is_never_replayed,
+    erasure::a_restricted_players_reports_are_never_replayed,
+    erasure::the_teams_free_text_goes_with_the_players_records,
     erasure::a_restricted_player_is_never_rescreened,
     erasure::a_restricted_players_case_is_still_decided,
     erasure::a_restricted_players_check_and_sanctions_case_are_still_decided,

@@ -406,7 +406,9 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>, Body(parsed): Body<Parse
         let foreign = (event_type != AmlEventType::InstrumentAdded && currency != params.currency).then_some(currency.as_str());
         let asked =
             Asked { transaction_id: &report.transaction_id, user: user_id, counterparty: report.counterparty_user_id.as_deref(), at, foreign, key };
-        let state = read_state(gw, ctx.caller.environment, tenant, asked, &params).await?;
+        let mut state = read_state(gw, ctx.caller.environment, tenant, asked, &params).await?;
+        // a player an erasure restricted is unknown before any replay: a repeat hands back nothing about them
+        let user = state.user.take().ok_or_else(ApiError::user_not_found)?;
         if let Some(replay) = key.map(|k| k.answer(&state.key_rows)).transpose()?.flatten() {
             return Ok(Some(answer::Accepted::kept(replay)));
         }
@@ -416,7 +418,6 @@ pub(crate) async fn report(gw: &Gateway, ctx: &Ctx<'_>, Body(parsed): Body<Parse
             }
             return Err(ApiError::conflict("transaction_conflict", "this transaction_id was already reported with different details"));
         }
-        let user = state.user.ok_or_else(ApiError::user_not_found)?;
         if report.counterparty_user_id.is_some() && !state.counterparty_exists {
             return Err(ApiError::not_found("counterparty_not_found", "no such counterparty user for this tenant"));
         }
@@ -856,6 +857,8 @@ struct AlertsOf<'a> {
     case_id: Option<&'a str>,
     typology: Option<Typology>,
     before: Option<(i64, String)>,
+    /// an operator's read: a restricted player's alerts are hidden
+    hide_restricted: bool,
 }
 
 async fn alert_rows(gw: &Gateway, ctx: &Ctx<'_>, of: AlertsOf<'_>) -> ApiResult<(Vec<store::AlertRow>, Option<String>)> {
@@ -867,6 +870,7 @@ async fn alert_rows(gw: &Gateway, ctx: &Ctx<'_>, of: AlertsOf<'_>) -> ApiResult<
         typology: of.typology,
         before: of.before,
         limit: PAGE + 1,
+        hide_restricted: of.hide_restricted,
     };
     let mut rows = store::alerts(gw.store.as_ref(), &filter).await?;
     let next = cut_page(&mut rows, |r| (r.created_at, r.alert_id.clone()));
@@ -898,6 +902,7 @@ pub(crate) async fn admin_alerts(gw: &Gateway, ctx: &Ctx<'_>, Params(query): Par
         case_id: case_id.as_deref(),
         typology,
         before: Cursor::after(cursor),
+        hide_restricted: false,
     };
     let (rows, next_cursor) = alert_rows(gw, ctx, of).await?;
     let alerts = rows.into_iter().map(alert_view).collect::<ApiResult<Vec<_>>>()?;
@@ -907,7 +912,15 @@ pub(crate) async fn admin_alerts(gw: &Gateway, ctx: &Ctx<'_>, Params(query): Par
 /// `GET /v1/aml/alerts?user_id=`: the operator's own user's alerts.
 pub(crate) async fn own_alerts(gw: &Gateway, ctx: &Ctx<'_>, Params(query): Params<OwnAlertQuery>) -> ApiResult<Answer<OwnAlertPage>> {
     let OwnAlertQuery { user_id, typology, cursor } = query;
-    let of = AlertsOf { tenant_id: Some(&ctx.caller.tenant_id), user_id: Some(&user_id), case_id: None, typology, before: Cursor::after(cursor) };
+    // a player an erasure restricted is hidden from the operator, as from every operator read
+    let of = AlertsOf {
+        tenant_id: Some(&ctx.caller.tenant_id),
+        user_id: Some(&user_id),
+        case_id: None,
+        typology,
+        before: Cursor::after(cursor),
+        hide_restricted: true,
+    };
     let (rows, next_cursor) = alert_rows(gw, ctx, of).await?;
     let alerts = rows
         .into_iter()
@@ -1131,6 +1144,7 @@ pub(crate) async fn case_evidence(gw: &Gateway, environment: crate::auth::Enviro
         typology: None,
         before: None,
         limit: REPORT_EVENTS,
+        hide_restricted: false,
     };
     let alerts = store::alerts(gw.store.as_ref(), &filter).await?;
     let mut window_from = case.opened_at;

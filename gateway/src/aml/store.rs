@@ -626,6 +626,8 @@ pub struct AlertFilter<'a> {
     pub typology: Option<Typology>,
     pub before: Option<(i64, String)>,
     pub limit: i64,
+    /// the operator's read: a player an erasure restricted has no alerts to show
+    pub hide_restricted: bool,
 }
 
 pub async fn alerts(store: &dyn Store, f: &AlertFilter<'_>) -> ApiResult<Vec<AlertRow>> {
@@ -636,6 +638,8 @@ pub async fn alerts(store: &dyn Store, f: &AlertFilter<'_>) -> ApiResult<Vec<Ale
              FROM aml_alerts WHERE environment = ?1 AND (?2 = '' OR tenant_id = ?2) AND (?3 = '' OR external_user_id = ?3)
                AND (?4 = '' OR case_id = ?4) AND (?5 = '' OR typologies LIKE ?5)
                AND (created_at < ?6 OR (created_at = ?6 AND alert_id < ?7))
+               AND (?9 = 0 OR NOT EXISTS (SELECT 1 FROM users u WHERE u.tenant_id = aml_alerts.tenant_id
+                                           AND u.external_user_id = aml_alerts.external_user_id AND u.restricted_at IS NOT NULL))
              ORDER BY created_at DESC, alert_id DESC LIMIT ?8",
             vec![
                 f.environment.as_str().into(),
@@ -647,6 +651,7 @@ pub async fn alerts(store: &dyn Store, f: &AlertFilter<'_>) -> ApiResult<Vec<Ale
                 before_at.into(),
                 before_id.into(),
                 f.limit.into(),
+                f.hide_restricted.into(),
             ],
         )
         .await?;

@@ -322,6 +322,20 @@ macro_rules! redact_exclusions {
 }
 pub(crate) use redact_exclusions;
 
+/// The team's free text on a case, emptied: each timeline entry's detail
+/// (a comment, a proposal's reason) and the pending proposal's reason; who
+/// did what, and when, stays with the case.
+macro_rules! redact_case_events {
+    () => {
+        "UPDATE case_events SET detail = '{}'"
+    };
+}
+macro_rules! redact_case_work {
+    () => {
+        "UPDATE case_work SET proposal_reason = CASE WHEN proposal_reason IS NULL THEN NULL ELSE '' END"
+    };
+}
+
 /// The statements that erase one class of a player's records: personal
 /// fields nulled or replaced by `keyed` (a keyed hash), ids, statuses and
 /// times kept, `redacted_at` set; AML material and webhook payloads deleted.
@@ -350,12 +364,32 @@ pub fn erase_class(
             ),
             Stmt::new("UPDATE sanctions_cases SET matches = '[]' WHERE tenant_id = ?1 AND external_user_id = ?2", key()),
             Stmt::new("DELETE FROM dismissed_matches WHERE tenant_id = ?1 AND external_user_id = ?2", key()),
+            // the team's free text on the player's sanctions cases (comments, proposal reasons) goes with the matches
+            Stmt::new(
+                concat!(redact_case_events!(), " WHERE case_id IN (SELECT case_id FROM sanctions_cases WHERE tenant_id = ?1 AND external_user_id = ?2)"),
+                key(),
+            ),
+            Stmt::new(
+                concat!(redact_case_work!(), " WHERE case_id IN (SELECT case_id FROM sanctions_cases WHERE tenant_id = ?1 AND external_user_id = ?2)"),
+                key(),
+            ),
         ],
-        RecordClass::KycChecks => vec![Stmt::new(
-            "UPDATE kyc_checks SET start_response = '{}', reviewer = NULL, redacted_at = ?3
-             WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NULL",
-            at(),
-        )],
+        RecordClass::KycChecks => vec![
+            Stmt::new(
+                "UPDATE kyc_checks SET start_response = '{}', reviewer = NULL, redacted_at = ?3
+                 WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NULL",
+                at(),
+            ),
+            // and the team's free text on the checks they reviewed
+            Stmt::new(
+                concat!(redact_case_events!(), " WHERE case_id IN (SELECT kyc_check_id FROM kyc_checks WHERE tenant_id = ?1 AND external_user_id = ?2)"),
+                key(),
+            ),
+            Stmt::new(
+                concat!(redact_case_work!(), " WHERE case_id IN (SELECT kyc_check_id FROM kyc_checks WHERE tenant_id = ?1 AND external_user_id = ?2)"),
+                key(),
+            ),
+        ],
         RecordClass::AmlRecords => {
             let mut all: Vec<Stmt> = [
                 "DELETE FROM aml_events WHERE tenant_id = ?1 AND external_user_id = ?2",
@@ -533,6 +567,17 @@ pub(crate) fn erase_payloads(tenant_id: &str, user_id: &str, kept: &[KeptEvent])
     statements
 }
 
+/// The player's AML cases an erasure deletes: ?1 tenant, ?2 user, ?3 the
+/// filings' cutoff, ?4 1 for every case (else only those of the erased
+/// filings); never a case a filing after the cutoff rests on.
+macro_rules! erased_aml_cases {
+    () => {
+        "tenant_id = ?1 AND external_user_id = ?2
+           AND (CAST(?4 AS BIGINT) = 1 OR case_id IN (SELECT f.case_id FROM aml_filings f WHERE f.tenant_id = ?1 AND f.external_user_id = ?2 AND f.created_at <= ?3))
+           AND case_id NOT IN (SELECT f.case_id FROM aml_filings f WHERE f.tenant_id = ?1 AND f.external_user_id = ?2 AND f.created_at > ?3)"
+    };
+}
+
 /// The statements that erase a player's filings made at or before `cutoff`
 /// (the officer's subject and the XML nulled, `redacted_at` set) and delete
 /// the cases and alerts no filing made after it rests on: every case of
@@ -547,12 +592,10 @@ pub fn erase_filed(tenant_id: &str, user_id: &str, cutoff: i64, now: i64, all_ca
                AND (case_id IS NULL OR case_id NOT IN (SELECT f.case_id FROM aml_filings f WHERE f.tenant_id = ?1 AND f.external_user_id = ?2 AND f.created_at > ?3))",
             cases(),
         ),
-        Stmt::new(
-            "DELETE FROM aml_cases WHERE tenant_id = ?1 AND external_user_id = ?2
-               AND (CAST(?4 AS BIGINT) = 1 OR case_id IN (SELECT f.case_id FROM aml_filings f WHERE f.tenant_id = ?1 AND f.external_user_id = ?2 AND f.created_at <= ?3))
-               AND case_id NOT IN (SELECT f.case_id FROM aml_filings f WHERE f.tenant_id = ?1 AND f.external_user_id = ?2 AND f.created_at > ?3)",
-            cases(),
-        ),
+        // the team's timeline and work on the cases deleted below (comments, proposals): none is left without its case
+        Stmt::new(concat!("DELETE FROM case_events WHERE case_id IN (SELECT case_id FROM aml_cases WHERE ", erased_aml_cases!(), ")"), cases()),
+        Stmt::new(concat!("DELETE FROM case_work WHERE case_id IN (SELECT case_id FROM aml_cases WHERE ", erased_aml_cases!(), ")"), cases()),
+        Stmt::new(concat!("DELETE FROM aml_cases WHERE ", erased_aml_cases!()), cases()),
         Stmt::new(
             "UPDATE aml_filings SET xml = NULL, subject = NULL, redacted_at = ?4
              WHERE tenant_id = ?1 AND external_user_id = ?2 AND redacted_at IS NULL AND created_at <= ?3",

@@ -759,15 +759,22 @@ async fn existing_withdrawal(
     key: Option<&Deferred>,
 ) -> ApiResult<Option<Created<WithdrawalAnswer<'static>>>> {
     let named = request.withdrawal_id.as_deref().map(|id| store::read_withdrawal_by_client_id(&ctx.caller.tenant_id, id));
-    let reads: Vec<Read> = key.map(Deferred::read).into_iter().chain(named).collect();
-    if reads.is_empty() {
+    let replays: Vec<Read> = key.map(Deferred::read).into_iter().chain(named).collect();
+    if replays.is_empty() {
         return Ok(None);
     }
+    // the user first: a player an erasure restricted is unknown before any replay
+    let mut reads = vec![crate::users::store::read(&ctx.caller.tenant_id, &request.user_id)];
+    reads.extend(replays);
     let rows = gw.store.query_many(reads).await?;
-    if let Some(reply) = key.map(|k| k.answer(rows.first().map(Vec::as_slice).unwrap_or_default())).transpose()?.flatten() {
+    if rows.first().is_none_or(Vec::is_empty) {
+        return Err(ApiError::user_not_found());
+    }
+    let replayed = |i: usize| rows.get(1 + i).map(Vec::as_slice).unwrap_or_default();
+    if let Some(reply) = key.map(|k| k.answer(replayed(0))).transpose()?.flatten() {
         return Ok(Some(Created::kept(reply)));
     }
-    let earlier = store::earlier_from(rows.get(usize::from(key.is_some())).map(Vec::as_slice).unwrap_or_default())?;
+    let earlier = store::earlier_from(replayed(usize::from(key.is_some())))?;
     let Some(earlier) = earlier.into_iter().next() else { return Ok(None) };
     if earlier.fingerprint.as_deref() != Some(request.fingerprint().as_str()) {
         return Err(ApiError::conflict("withdrawal_id_reused", "this withdrawal_id was already used for another withdrawal"));

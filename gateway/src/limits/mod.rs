@@ -661,6 +661,18 @@ async fn read_deposit_facts(gw: &Gateway, ctx: &Ctx<'_>, user_id: &str, extra: V
     Ok(FactRows { user, exclusions, limits, totals, registers, extra })
 }
 
+impl FactRows {
+    /// 404 `user_not_found` for a user the tenant does not have, or one an
+    /// erasure restricted: asked before any replay, so a repeated request
+    /// never hands back what was answered about a player now hidden.
+    fn require_user(&self) -> ApiResult<()> {
+        if self.user.is_empty() {
+            return Err(ApiError::user_not_found());
+        }
+        Ok(())
+    }
+}
+
 /// The user and the rules' facts of a deposit, from the gate's rows.
 fn deposit_facts(ctx: &Ctx<'_>, rows: FactRows, amount: i64, currency: &str) -> ApiResult<(User, DepositFacts)> {
     let user = rows.user.first().map(users::from_row).transpose()?.ok_or_else(ApiError::user_not_found)?;
@@ -705,6 +717,7 @@ pub(crate) async fn check_limits(gw: &Gateway, ctx: &Ctx<'_>, Body(question): Bo
     let key = ctx.idempotency.as_ref();
     until_committed!({
         let rows = read_deposit_facts(gw, ctx, &user_id, key.map(Deferred::read).into_iter().collect()).await?;
+        rows.require_user()?;
         if let Some(replay) = key.map(|k| k.answer(rows.extra(0))).transpose()?.flatten() {
             return Ok(Some(Answer::kept(replay)));
         }
@@ -754,6 +767,7 @@ pub(crate) async fn commit_deposit(gw: &Gateway, ctx: &Ctx<'_>, Body(made): Body
     until_committed!({
         let extra = vec![store::read_deposit(tenant, &transaction_id), store::read_hour_sum(tenant, &user_id, &currency, ctx.now)];
         let rows = read_deposit_facts(gw, ctx, &user_id, extra).await?;
+        rows.require_user()?;
         // A repeat answers as the first commit did, however long ago: the
         // natural key outlives the deposit (pruned once no window reads it).
         if let Some(before) = store::deposit_from(rows.extra(0))? {

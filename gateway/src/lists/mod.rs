@@ -380,6 +380,10 @@ async fn activate_version(gw: &Gateway, list_id: &str) -> ApiResult<Switched> {
     // a version whose re-screen has users left hands it on: the new one's runs, from the first user
     let rescreen = changed_count > 0 || active.as_ref().is_some_and(|a| a.rescreen_pending);
     let previous = active.map(|a| a.list_id);
+    // the planner learns of the loaded rows before any screening reads them
+    if let Err(e) = gw.store.refresh_statistics(store::LIST_TABLES).await {
+        tracing::warn!(target: "lists", list_id, error = %e, "the planner's statistics were not refreshed after a list load");
+    }
     let now = gw.clock.now();
     let [out, switched_in] = store::switch_in(environment, &source, list_id, now, rescreen);
     let switch = vec![out, switched_in, import_audit(gw, environment, &actor, &source, list_id, "ok")];

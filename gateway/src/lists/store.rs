@@ -17,6 +17,10 @@ const KEY_ROWS_PER_INSERT: usize = 48;
 /// Index keys looked up per statement.
 pub(crate) const KEYS_PER_READ: usize = 8;
 
+/// The tables a list load fills, whose planner statistics are refreshed
+/// before the loaded version is switched in ([`crate::ports::Store::refresh_statistics`]).
+pub(crate) const LIST_TABLES: &[&str] = &["sanctions_entries", "sanctions_keys"];
+
 /// Where a list version is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ListStatus {
