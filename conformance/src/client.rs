@@ -151,7 +151,14 @@ impl Env {
     pub fn person(&self, environment: &str, role: &str) -> Result<Person, String> {
         let make = self.console_user.as_ref().ok_or("this runner cannot create console accounts")?;
         let created = make(environment, &format!("{}@example.com", unique("person")), role)?;
-        saw_secrets_in(&created);
+        self.sign_in_made(environment, &created)
+    }
+
+    /// Signs in, for the first time, the person an account answer describes
+    /// (`console-user create`'s or `POST /v1/admin/people`'s), and changes the
+    /// one-time password.
+    pub fn sign_in_made(&self, environment: &str, created: &Json) -> Result<Person, String> {
+        saw_secrets_in(created);
         let field = |name: &str| created[name].as_str().map(str::to_string).ok_or(format!("console-user create gave no {name}: {created}"));
         let (email, password, secret) = (field("email")?, field("password")?, field("totp_secret")?);
         let body = serde_json::json!({ "environment": environment, "email": email, "password": password, "totp": totp_now(&secret)? });

@@ -856,6 +856,12 @@ const V_NATIONAL_REGISTERS: &[&str] = &[
         PRIMARY KEY (tenant_id, register))",
 ];
 
+/// Issue #48: who made each console account (an approval is refused between
+/// an account and the one who made it), and the first admin's request to
+/// enable a disabled account where a second must agree.
+const V_TEAM_ACCOUNTS: &[&str] =
+    &["ALTER TABLE console_accounts ADD COLUMN created_by TEXT", "ALTER TABLE console_accounts ADD COLUMN enable_proposed_by TEXT"];
+
 pub const VERSIONS: &[&[&str]] = &[
     V1,
     V2,
@@ -888,6 +894,7 @@ pub const VERSIONS: &[&[&str]] = &[
     V_CONTACT_KEYS,
     V_DEPOSIT_HOUR_CURRENCIES,
     V_NATIONAL_REGISTERS,
+    V_TEAM_ACCOUNTS,
 ];
 
 /// Applies the versions a store lacks, each in one batch with its version

@@ -525,6 +525,49 @@ pub fn an_aml_case_takes_two_people_and_releases_the_hold(env: &Env) -> CaseResu
     Ok(())
 }
 
+/// Issue #48 item 3: no one approves a proposal of an account they made, nor
+/// one made by a person who made theirs: the maker saw the account's
+/// one-time password and TOTP secret (403 `creator_approval`, the hold kept).
+/// The twin: an approver nobody of the two made approves (200, released).
+pub fn no_one_approves_across_an_account_they_made(env: &Env) -> CaseResult {
+    let p = env.tenant_with("production", 1000)?;
+    env.import_list(&["--environment", "production", "--format", "ofac-csv", &crate::client::data("ofac-sdn-2022-01")])?;
+    let maker = env.person("production", "admin")?;
+    let outsider = env.person("production", "approver")?;
+    let make = |role: &str| -> Result<crate::client::Person, String> {
+        let made = env.call(
+            "POST",
+            "/v1/admin/people",
+            Some(&maker.token),
+            Some(&json!({ "email": format!("{}@example.com", unique("made")), "role": role })),
+        );
+        made.expect(201)?;
+        env.sign_in_made("production", &made.body)
+    };
+    let (made_reviewer, made_approver) = (make("reviewer")?, make("approver")?);
+    // (proposer, refused approver): the maker approving its account's proposal, and its account approving the maker's
+    for (proposer, refused) in [(&made_reviewer, &maker), (&maker, &made_approver)] {
+        let user = unique("u");
+        p.post("/v1/sanctions/screen", crate::client::identity(&user, "Ann", "Lee", &format!("{user}@example.com"))).expect(201)?;
+        report(&p, &user, "deposit", 150_000, "card", None).expect(202)?;
+        report(&p, &user, "wager", 3_000, "other", None).expect(202)?;
+        ensure_eq!(report(&p, &user, "withdrawal", 145_000, "card", None).str("outcome"), "hold_withdrawal");
+        let alerts = env.admin_production("GET", &format!("/v1/admin/aml/alerts?tenant_id={}&user_id={user}", p.tenant_id), None);
+        let case_id = alerts.body["alerts"][0]["case_id"].as_str().unwrap_or_default().to_string();
+        ensure!(case_id.starts_with("amlcase_"), "no case: {}", alerts.raw);
+        let proposal = format!("/v1/admin/cases/{case_id}/proposal");
+        let as_person = |who: &crate::client::Person, path: &str, body: Json| env.call("POST", path, Some(&who.token), Some(&body));
+        let proposed = as_person(proposer, &proposal, json!({ "outcome": "false_positive", "reason": "a salary paid in; play later" }));
+        proposed.expect(201)?;
+        let read = json!({ "proposal_id": proposed.body["proposal"]["proposal_id"] });
+        as_person(refused, &format!("{proposal}/approve"), read.clone()).expect_error(403, "creator_approval")?;
+        ensure_eq!(withdraw(&p, &user, 1_000).body["withdrawal_held"], json!(true));
+        as_person(&outsider, &format!("{proposal}/approve"), read).expect(200)?;
+        ensure_eq!(withdraw(&p, &user, 1_000).body["withdrawal_held"], json!(false));
+    }
+    Ok(())
+}
+
 /// The sandbox's reference rates, one file for every case that converts:
 /// the newest version converts, and every case importing this same file
 /// names the same version whatever order they run in. No rate for CHF.

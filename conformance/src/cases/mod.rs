@@ -233,6 +233,7 @@ pub const LISTS: &[Case] = &[
     Case { name: "review::production_decisions_take_two_people", run: review::production_decisions_take_two_people },
     Case { name: "review::an_approval_is_bound_to_the_proposal_read", run: review::an_approval_is_bound_to_the_proposal_read },
     Case { name: "aml::an_aml_case_takes_two_people_and_releases_the_hold", run: aml::an_aml_case_takes_two_people_and_releases_the_hold },
+    Case { name: "aml::no_one_approves_across_an_account_they_made", run: aml::no_one_approves_across_an_account_they_made },
 ];
 
 /// Cases that need console accounts (the runner's `console_user` hook); a
@@ -245,4 +246,8 @@ pub const PEOPLE: &[Case] = &[
     Case { name: "review::an_idempotency_key_belongs_to_its_sender", run: review::an_idempotency_key_belongs_to_its_sender },
     Case { name: "review::the_console_saves_a_cases_tags", run: review::the_console_saves_a_cases_tags },
     Case { name: "people::a_key_makes_no_approver_where_four_eyes_applies", run: people::a_key_makes_no_approver_where_four_eyes_applies },
+    Case {
+        name: "people::one_admin_disables_two_enable_where_four_eyes_applies",
+        run: people::one_admin_disables_two_enable_where_four_eyes_applies,
+    },
 ];

@@ -174,3 +174,49 @@ pub fn metrics_show_the_store_gauges_to_an_admin_key_only(env: &Env) -> CaseResu
     }
     Ok(())
 }
+
+/// Issue #48 item 5, on every host: one admin disables a console account at
+/// once (its session stops working); where four-eyes applies, enabling it
+/// takes two admins, the first call answering 202 `enable_proposed`, the
+/// same admin again 403 `self_approval`, a key 403 `person_required`, and a
+/// second admin's call enabling it. Twins: a reviewer disables no one (403
+/// `role_forbidden`); another environment's key finds no such account (404);
+/// in the sandbox a key disables and enables at once.
+pub fn one_admin_disables_two_enable_where_four_eyes_applies(env: &Env) -> CaseResult {
+    let (first, second, member) = (env.person("production", "admin")?, env.person("production", "admin")?, env.person("production", "reviewer")?);
+    let as_person = |who: &crate::client::Person, path: &str| env.call("POST", path, Some(&who.token), Some(&json!({})));
+    let path = |id: &str, what: &str| format!("/v1/admin/people/{id}/{what}");
+    env.call("GET", "/v1/admin/people", Some(&member.token), None).expect(200)?;
+    as_person(&member, &path(&first.person_id, "disable")).expect_error(403, "role_forbidden")?;
+    env.admin_sandbox("POST", &path(&member.person_id, "disable"), Some(&json!({}))).expect_error(404, "not_found")?;
+    as_person(&first, &path(&unique("per"), "disable")).expect_error(404, "not_found")?;
+    let disabled = as_person(&first, &path(&member.person_id, "disable"));
+    disabled.expect(200)?;
+    ensure_eq!(disabled.str("state"), "disabled");
+    // the disabled person's session stops working at once
+    env.call("GET", "/v1/admin/people", Some(&member.token), None).expect(401)?;
+    env.admin_production("POST", &path(&member.person_id, "enable"), Some(&json!({}))).expect_error(403, "person_required")?;
+    let proposed = as_person(&first, &path(&member.person_id, "enable"));
+    proposed.expect(202)?;
+    ensure_eq!(proposed.str("state"), "enable_proposed");
+    as_person(&first, &path(&member.person_id, "enable")).expect_error(403, "self_approval")?;
+    let people = env.call("GET", "/v1/admin/people", Some(&second.token), None);
+    ensure!(!people.raw.contains(&member.person_id), "a proposed enable enabled the account: {}", people.raw);
+    let enabled = as_person(&second, &path(&member.person_id, "enable"));
+    enabled.expect(200)?;
+    ensure_eq!(enabled.str("state"), "enabled");
+    let people = env.call("GET", "/v1/admin/people", Some(&second.token), None);
+    ensure!(people.raw.contains(&member.person_id), "the enabled account is not in the team: {}", people.raw);
+    ensure_eq!(as_person(&first, &path(&member.person_id, "enable")).str("state"), "enabled");
+    // the sandbox (no four-eyes): a key disables and enables at once
+    let made = env.admin_sandbox("POST", "/v1/admin/people", Some(&json!({ "email": new_email(), "role": "reviewer" })));
+    made.expect(201)?;
+    saw_secret(made.str("password"));
+    saw_secret(made.str("totp_secret"));
+    let id = made.str("user_id").to_string();
+    ensure_eq!(env.admin_sandbox("POST", &path(&id, "disable"), Some(&json!({}))).str("state"), "disabled");
+    let again = env.admin_sandbox("POST", &path(&id, "enable"), Some(&json!({})));
+    again.expect(200)?;
+    ensure_eq!(again.str("state"), "enabled");
+    Ok(())
+}

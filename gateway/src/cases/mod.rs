@@ -1037,6 +1037,12 @@ pub(crate) async fn approve(
         if proposal.proposed_by == person.person_id {
             return Err(ApiError::forbidden("self_approval", "a proposal is approved by a person other than its proposer"));
         }
+        if crate::people::made_the_other(gw, &proposal.proposed_by, &person.person_id).await? {
+            return Err(ApiError::forbidden(
+                "creator_approval",
+                "a proposal is approved by neither the person who made the proposer's account nor a person whose account the proposer made",
+            ));
+        }
         let next = Work { proposal: None, ..read.clone() };
         if !subject.awaiting() || proposal.evidence != subject.evidence() {
             // The evidence changed since the proposal: it is dropped, and the case is decided afresh.

@@ -19,7 +19,7 @@ use utoipa::ToSchema;
 use crate::auth::Environment;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Fields;
-use crate::input::{Body, FromBody};
+use crate::input::{Body, FromBody, Path};
 use crate::openapi::answer::{Answer, Created};
 use crate::openapi::OperationDoc;
 use crate::{Ctx, Gateway};
@@ -227,6 +227,8 @@ impl Gateway {
             totp_secret: self.seal_secret(&totp_secret, &person_id),
             last_totp_step: 0,
             disabled_at: None,
+            created_by: Some(actor.to_string()),
+            enable_proposed_by: None,
         };
         let audit = self.team_audit(environment, "console_user.create", actor, &person_id, now);
         if !self.commit(vec![store::insert_account(&account, now), audit]).await?.done() {
@@ -704,6 +706,114 @@ pub(crate) async fn create_person(
     }
     let created = gw.create_account_by(environment, &email, role, &ctx.caller.key_id).await?;
     Created::new(&created)
+}
+
+/// Where a console account stands after a disable or an enable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum AccountState {
+    /// signed out everywhere; no sign-in works
+    Disabled,
+    /// a first admin asked to enable it; a second admin's enable decides
+    EnableProposed,
+    Enabled,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct AccountChanged {
+    person_id: String,
+    state: AccountState,
+}
+
+pub(crate) fn disable_person_doc() -> OperationDoc {
+    OperationDoc::new(
+        "admin",
+        "disable a console account of the caller's environment at once: its sessions end and no sign-in works. An admin key, or an \
+         admin's session; one person decides, since disabling only takes power away",
+    )
+    .errors(&[404])
+}
+
+pub(crate) fn enable_person_doc() -> OperationDoc {
+    OperationDoc::new(
+        "admin",
+        "enable a disabled console account. Where four-eyes applies it takes two admins' sessions: the first call answers 202 \
+         `enable_proposed`, another admin's call enables it (the same admin again: 403 `self_approval`; a key: 403 `person_required`). \
+         Elsewhere an admin key or an admin's session enables it at once",
+    )
+    .answers("a first admin asked (`enable_proposed`); another admin's call decides")
+    .or_200("enabled (or already enabled)")
+    .errors(&[404, 409])
+}
+
+/// The admin behind a people change: an admin key or an admin's session.
+fn team_admin(ctx: &Ctx<'_>) -> ApiResult<()> {
+    match &ctx.caller.person {
+        Some(person) if person.role != Role::Admin => Err(ApiError::forbidden("role_forbidden", "your role may not manage console accounts")),
+        _ => Ok(()),
+    }
+}
+
+fn no_such_person() -> ApiError {
+    ApiError::not_found("not_found", "no console account with this id in this environment")
+}
+
+/// `POST /v1/admin/people/{person_id}/disable`.
+pub(crate) async fn disable_person(gw: &Gateway, ctx: &Ctx<'_>, Path(person_id): Path) -> ApiResult<Answer<AccountChanged>> {
+    team_admin(ctx)?;
+    let environment = ctx.caller.environment;
+    let account = store::account_in(gw.store.as_ref(), environment, &person_id).await?.ok_or_else(no_such_person)?;
+    let now = gw.clock.now();
+    gw.store.batch(vec![store::disable(&account.person_id, now), store::end_sessions_of(&account.person_id, now)]).await?;
+    Answer::new(&AccountChanged { person_id: account.person_id, state: AccountState::Disabled })
+}
+
+/// `POST /v1/admin/people/{person_id}/enable`: where four-eyes applies, the
+/// second of two admins enables; a key holder, or one admin twice, never does.
+pub(crate) async fn enable_person(gw: &Gateway, ctx: &Ctx<'_>, Path(person_id): Path) -> ApiResult<crate::openapi::answer::Accepted<AccountChanged>> {
+    team_admin(ctx)?;
+    let environment = ctx.caller.environment;
+    let account = store::account_in(gw.store.as_ref(), environment, &person_id).await?.ok_or_else(no_such_person)?;
+    let changed = |state| AccountChanged { person_id: account.person_id.clone(), state };
+    if account.disabled_at.is_none() {
+        return crate::openapi::answer::Accepted::existing(&changed(AccountState::Enabled));
+    }
+    let now = gw.clock.now();
+    if !gw.config.four_eyes.applies_to(environment) {
+        if !gw.commit(vec![store::enable(&account.person_id, account.enable_proposed_by.as_deref(), now)]).await?.done() {
+            return Err(changed_meanwhile());
+        }
+        return crate::openapi::answer::Accepted::existing(&changed(AccountState::Enabled));
+    }
+    let admin = person_of(ctx)?;
+    match account.enable_proposed_by.as_deref() {
+        None => {
+            if !gw.commit(vec![store::propose_enable(&account.person_id, &admin.person_id, now)]).await?.done() {
+                return Err(changed_meanwhile());
+            }
+            crate::openapi::answer::Accepted::new(&changed(AccountState::EnableProposed))
+        }
+        Some(first) if first == admin.person_id => Err(ApiError::forbidden("self_approval", "another admin must agree to enable this account")),
+        Some(first) => {
+            if !gw.commit(vec![store::enable(&account.person_id, Some(first), now)]).await?.done() {
+                return Err(changed_meanwhile());
+            }
+            crate::openapi::answer::Accepted::existing(&changed(AccountState::Enabled))
+        }
+    }
+}
+
+/// Whether one of two people made the other's account: the maker saw its
+/// one-time password and TOTP secret, so an approval between them could be
+/// one person deciding alone.
+pub(crate) async fn made_the_other(gw: &Gateway, proposer: &str, approver: &str) -> ApiResult<bool> {
+    let creators = store::creators(gw.store.as_ref(), [proposer, approver]).await?;
+    let made_by = |who: &str| creators.iter().find(|(id, _)| id == who).and_then(|(_, by)| by.clone());
+    Ok(made_by(proposer).as_deref() == Some(approver) || made_by(approver).as_deref() == Some(proposer))
+}
+
+fn changed_meanwhile() -> ApiError {
+    ApiError::conflict("account_changed", "the account changed while this request was decided; read it again")
 }
 
 #[derive(Debug, ToSchema)]

@@ -21,6 +21,10 @@ pub(crate) struct Account {
     /// the last TOTP time step accepted: a code is good once
     pub last_totp_step: i64,
     pub disabled_at: Option<i64>,
+    /// who made the account: `cli`, an admin key's id or an admin person's id
+    pub created_by: Option<String>,
+    /// the admin who asked to enable the disabled account, where a second must agree
+    pub enable_proposed_by: Option<String>,
 }
 
 fn account_from(row: &Row) -> ApiResult<Account> {
@@ -34,6 +38,8 @@ fn account_from(row: &Row) -> ApiResult<Account> {
         totp_secret: row.text(6)?,
         last_totp_step: row.int(7)?,
         disabled_at: row.opt_int(8)?,
+        created_by: row.opt_text(9)?,
+        enable_proposed_by: row.opt_text(10)?,
     })
 }
 
@@ -41,7 +47,8 @@ fn account_from(row: &Row) -> ApiResult<Account> {
 macro_rules! accounts_where {
     ($where:literal) => {
         concat!(
-            "SELECT person_id, environment, email, role, password_hash, must_change_password, totp_secret, last_totp_step, disabled_at
+            "SELECT person_id, environment, email, role, password_hash, must_change_password, totp_secret, last_totp_step, disabled_at,
+                    created_by, enable_proposed_by
              FROM console_accounts WHERE ",
             $where
         )
@@ -60,12 +67,26 @@ pub(crate) async fn account_by_id(store: &dyn Store, person_id: &str) -> ApiResu
     rows.first().map(account_from).transpose()
 }
 
+/// An account of the environment, by id, enabled or not.
+pub(crate) async fn account_in(store: &dyn Store, environment: Environment, person_id: &str) -> ApiResult<Option<Account>> {
+    let rows = store.query(accounts_where!("person_id = ?1 AND environment = ?2"), vec![person_id.into(), environment.as_str().into()]).await?;
+    rows.first().map(account_from).transpose()
+}
+
+/// Who made each of these accounts (`None` for one made before this was recorded).
+pub(crate) async fn creators(store: &dyn Store, person_ids: [&str; 2]) -> ApiResult<Vec<(String, Option<String>)>> {
+    let rows = store
+        .query("SELECT person_id, created_by FROM console_accounts WHERE person_id IN (?1, ?2)", vec![person_ids[0].into(), person_ids[1].into()])
+        .await?;
+    rows.iter().map(|r| Ok((r.text(0)?, r.opt_text(1)?))).collect()
+}
+
 /// Inserts an account; an address already taken in the environment makes the batch lose.
 pub(crate) fn insert_account(a: &Account, now: i64) -> Stmt {
     Stmt::new(
         "INSERT INTO console_accounts (person_id, environment, email, role, password_hash, must_change_password, totp_secret, last_totp_step,
-                                       disabled_at, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NULL, ?9, ?9)",
+                                       disabled_at, created_at, updated_at, created_by)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NULL, ?9, ?9, ?10)",
         vec![
             a.person_id.as_str().into(),
             a.environment.as_str().into(),
@@ -76,15 +97,37 @@ pub(crate) fn insert_account(a: &Account, now: i64) -> Stmt {
             a.totp_secret.as_str().into(),
             a.last_totp_step.into(),
             now.into(),
+            a.created_by.as_deref().into(),
         ],
     )
 }
 
-/// Disables an account that is enabled; a disabled one stays as it is.
+/// Disables an account that is enabled; a disabled one stays as it is, but
+/// for a pending request to enable it, which is dropped.
 pub(crate) fn disable(person_id: &str, now: i64) -> Stmt {
     Stmt::new(
-        "UPDATE console_accounts SET disabled_at = COALESCE(disabled_at, ?2), updated_at = ?2 WHERE person_id = ?1",
+        "UPDATE console_accounts SET disabled_at = COALESCE(disabled_at, ?2), enable_proposed_by = NULL, updated_at = ?2 WHERE person_id = ?1",
         vec![person_id.into(), now.into()],
+    )
+}
+
+/// Records the first admin's request to enable a disabled account; loses
+/// when the account was enabled, or another request recorded, since it was read.
+pub(crate) fn propose_enable(person_id: &str, by: &str, now: i64) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE console_accounts SET enable_proposed_by = ?2, updated_at = ?3
+         WHERE person_id = ?1 AND disabled_at IS NOT NULL AND enable_proposed_by IS NULL",
+        vec![person_id.into(), by.into(), now.into()],
+    )
+}
+
+/// Enables a disabled account whose pending request is still `proposed_by`'s
+/// (none, where one admin decides): its failure counts start again.
+pub(crate) fn enable(person_id: &str, proposed_by: Option<&str>, now: i64) -> Stmt {
+    Stmt::expect_one(
+        "UPDATE console_accounts SET disabled_at = NULL, enable_proposed_by = NULL, failed_sign_ins = 0, locked_until = 0, updated_at = ?3
+         WHERE person_id = ?1 AND disabled_at IS NOT NULL AND COALESCE(enable_proposed_by, '') = ?2",
+        vec![person_id.into(), proposed_by.unwrap_or_default().into(), now.into()],
     )
 }
 

@@ -52,7 +52,7 @@ const TAGS: [&str; 10] = ["service", "sanctions", "kyc", "exclusions", "limits",
 const ERROR_RESPONSES: &[(&str, u16, &str, bool)] = &[
     ("BadRequest", 400, "the body or query is not valid: `invalid_json`, `missing_fields`, `invalid_field`, `invalid_amount`, `invalid_limit`, `invalid_query` and the operation's own codes", false),
     ("Unauthorized", 401, "`missing_credentials` (no Authorization header) or `invalid_credentials` (malformed, unknown or revoked key, or suspended tenant)", false),
-    ("Forbidden", 403, "`forbidden`: the operation needs an admin key; `sandbox_only`: the operation needs a sandbox key; `person_required`, `role_forbidden`, `self_approval`, `four_eyes_required`, `password_change_required`: the compliance team's rules of who may decide", false),
+    ("Forbidden", 403, "`forbidden`: the operation needs an admin key; `sandbox_only`: the operation needs a sandbox key; `person_required`, `role_forbidden`, `self_approval`, `creator_approval`, `four_eyes_required`, `password_change_required`: the compliance team's rules of who may decide", false),
     ("NotFound", 404, "the referenced resource does not exist or is not visible to the caller", false),
     ("Conflict", 409, "`idempotency_key_reused`, `idempotency_key_in_use`, `concurrent_update` and the operation's own conflicts", false),
     ("PayloadTooLarge", 413, "`payload_too_large`: the body is larger than 64 KiB", false),

@@ -175,6 +175,8 @@ route_table! {
     TotpReset: "POST" "/v1/admin/people/me/totp" => "resetOwnTotp", Person audit "console_user.totp_reset", crate::people::reset_totp, doc crate::people::reset_totp_doc;
     People: "GET" "/v1/admin/people" => "listPeople", Review, crate::people::list_people, doc crate::people::list_people_doc;
     PersonCreate: "POST" "/v1/admin/people" => "createPerson", Review, crate::people::create_person, doc crate::people::create_person_doc;
+    PersonDisable(person_id): "POST" "/v1/admin/people/{person_id}/disable" => "disablePerson", Review audit "console_user.disable", crate::people::disable_person, doc crate::people::disable_person_doc;
+    PersonEnable(person_id): "POST" "/v1/admin/people/{person_id}/enable" => "enablePerson", Review audit "console_user.enable", crate::people::enable_person, doc crate::people::enable_person_doc;
     // lists
     AdminListSearch: "GET" "/v1/admin/sanctions/search" => "searchLists", Review, crate::lists::search_lists, doc crate::lists::search_lists_doc;
     AdminLists: "GET" "/v1/admin/sanctions/lists" => "listLists", Review, crate::lists::list_lists, doc crate::lists::list_lists_doc;

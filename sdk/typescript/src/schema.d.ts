@@ -546,6 +546,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/people/{person_id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** disable a console account of the caller's environment at once: its sessions end and no sign-in works. An admin key, or an admin's session; one person decides, since disabling only takes power away */
+        post: operations["disablePerson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/people/{person_id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** enable a disabled console account. Where four-eyes applies it takes two admins' sessions: the first call answers 202 `enable_proposed`, another admin's call enables it (the same admin again: 403 `self_approval`; a key: 403 `person_required`). Elsewhere an admin key or an admin's session enables it at once */
+        post: operations["enablePerson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/sanctions/cases": {
         parameters: {
             query?: never;
@@ -1993,12 +2027,21 @@ export interface components {
             status: components["schemas"]["AmlReportStatus"];
             transaction_id: string;
         };
+        AccountChanged: {
+            person_id: string;
+            state: components["schemas"]["AccountState"];
+        };
         /** @description `sanctions.account_frozen`: the user's funds are frozen after a confirmed match. */
         AccountFrozenData: {
             case_id: string;
             funds_frozen: boolean;
             user_id: string;
         };
+        /**
+         * @description Where a console account stands after a disable or an enable.
+         * @enum {string}
+         */
+        AccountState: "disabled" | "enable_proposed" | "enabled";
         /** @description A page of the environment's admin actions, newest first. */
         AdminAudit: {
             entries: components["schemas"]["AuditEntry"][];
@@ -3880,7 +3923,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `forbidden`: the operation needs an admin key; `sandbox_only`: the operation needs a sandbox key; `person_required`, `role_forbidden`, `self_approval`, `four_eyes_required`, `password_change_required`: the compliance team's rules of who may decide */
+        /** @description `forbidden`: the operation needs an admin key; `sandbox_only`: the operation needs a sandbox key; `person_required`, `role_forbidden`, `self_approval`, `creator_approval`, `four_eyes_required`, `password_change_required`: the compliance team's rules of who may decide */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5356,6 +5399,92 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    disablePerson: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description repeat a POST safely: the same key and request answer the original success */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                person_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountChanged"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    enablePerson: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description repeat a POST safely: the same key and request answer the original success */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                person_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description enabled (or already enabled) */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountChanged"];
+                };
+            };
+            /** @description a first admin asked (`enable_proposed`); another admin's call decides */
+            202: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountChanged"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };

@@ -1,7 +1,9 @@
 """Contains all the data models used in inputs/outputs"""
 
 from .accepted import Accepted
+from .account_changed import AccountChanged
 from .account_frozen_data import AccountFrozenData
+from .account_state import AccountState
 from .admin_audit import AdminAudit
 from .advance_sandbox_clock_body import AdvanceSandboxClockBody
 from .alert_page import AlertPage
@@ -266,7 +268,9 @@ from .work_status import WorkStatus
 
 __all__ = (
     "Accepted",
+    "AccountChanged",
     "AccountFrozenData",
+    "AccountState",
     "AdminAudit",
     "AdvanceSandboxClockBody",
     "AlertPage",
