@@ -859,8 +859,19 @@ const V_NATIONAL_REGISTERS: &[&str] = &[
 /// Issue #48: who made each console account (an approval is refused between
 /// an account and the one who made it), and the first admin's request to
 /// enable a disabled account where a second must agree.
-const V_TEAM_ACCOUNTS: &[&str] =
-    &["ALTER TABLE console_accounts ADD COLUMN created_by TEXT", "ALTER TABLE console_accounts ADD COLUMN enable_proposed_by TEXT"];
+/// And the devices a person signed in from (issue #48 item 4), by the
+/// SHA-256 of the token each carries: their failures are counted apart
+/// from strangers'.
+const V_TEAM_ACCOUNTS: &[&str] = &[
+    "ALTER TABLE console_accounts ADD COLUMN created_by TEXT",
+    "ALTER TABLE console_accounts ADD COLUMN enable_proposed_by TEXT",
+    "CREATE TABLE IF NOT EXISTS console_devices (
+        device_hash TEXT PRIMARY KEY,
+        person_id TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        last_used_at BIGINT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS console_devices_by_person ON console_devices (person_id, last_used_at)",
+];
 
 pub const VERSIONS: &[&[&str]] = &[
     V1,

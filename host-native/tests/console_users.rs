@@ -352,6 +352,56 @@ async fn failures_from_many_addresses_lock_everyone_past_the_ceiling_audited_onc
     assert!(sign_in(created.password.clone(), later, "198.51.100.7".into()).await.is_ok());
 }
 
+/// Issue #48 item 4 (OWASP's device cookies): a device the owner signed in
+/// from carries a token, and its attempts are counted apart. Strangers past
+/// the account-wide ceiling, from many sources, lock out every stranger and
+/// the owner on a new device (the twin), but never the owner's known device,
+/// from any address. A token that is unknown, or another person's, is a
+/// stranger's; a known device's own failures lock that device alone.
+#[tokio::test]
+async fn strangers_past_the_ceiling_never_lock_out_a_known_device() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = 1_800_000_000;
+    let gateway = team_gateway(&dir, Arc::new(AtomicI64::new(at)), Config::default()).await;
+    let owner = gateway.create_console_account(Environment::Production, "owner@example.com", Role::Approver).await.unwrap();
+    let other = gateway.create_console_account(Environment::Production, "other@example.com", Role::Reviewer).await.unwrap();
+    let right = |secret: &str, step: i64| code(secret, at + 30 * step);
+    let sign_in = |email: &'static str, password: String, totp: String, source: String, device: Option<String>| {
+        let gateway = &gateway;
+        async move { gateway.sign_in_from(Environment::Production, email, &password, &totp, ip(&source), device.as_deref()).await }
+    };
+    let (_, device) = sign_in("owner@example.com", owner.password.clone(), right(&owner.totp_secret, -1), "192.0.2.250".into(), None).await.unwrap();
+    assert!(device.starts_with("dev_"), "{device}");
+    let (_, others) = sign_in("other@example.com", other.password.clone(), right(&other.totp_secret, -1), "192.0.2.251".into(), None).await.unwrap();
+    // strangers, past the ceiling, from many sources
+    let per_source = gateway::people::FAILED_SIGN_IN_LIMIT;
+    let sources = gateway::people::ACCOUNT_FAILURE_CEILING / per_source + 2;
+    for s in 0..sources {
+        for g in 0..per_source {
+            let refused = sign_in("owner@example.com", format!("guess {s} {g}"), "123456".into(), format!("198.51.{s}.1"), None).await;
+            assert!(refused.is_err());
+        }
+    }
+    // the twins: the owner on a new device, an unknown token, another person's token: strangers, locked out
+    for token in [None, Some("dev_00".to_string()), Some(others.clone())] {
+        let refused = sign_in("owner@example.com", owner.password.clone(), right(&owner.totp_secret, 0), "203.0.113.9".into(), token.clone()).await;
+        assert_eq!(refused.map(|_| ()).map_err(|e| e.code), Err("invalid_credentials"), "a stranger got in past the ceiling with {token:?}");
+    }
+    // the owner's known device gets in, from an address never seen, and keeps its token
+    let (person, again) =
+        sign_in("owner@example.com", owner.password.clone(), right(&owner.totp_secret, 0), "203.0.113.77".into(), Some(device.clone()))
+            .await
+            .expect("the owner's known device was locked out by strangers");
+    assert_eq!((person.email.as_str(), again.as_str()), ("owner@example.com", device.as_str()));
+    // a known device's own failures lock that device, and nothing of the strangers' counts
+    for g in 0..per_source {
+        assert!(sign_in("owner@example.com", format!("wrong {g}"), "123456".into(), "203.0.113.77".into(), Some(device.clone())).await.is_err());
+    }
+    let locked =
+        sign_in("owner@example.com", owner.password.clone(), right(&owner.totp_secret, 1), "203.0.113.77".into(), Some(device.clone())).await;
+    assert_eq!(locked.map(|_| ()).map_err(|e| e.code), Err("invalid_credentials"), "a device's own failures did not lock it");
+}
+
 /// Unknown, disabled and locked addresses run the same argon2
 /// verification as a real one, against a dummy hash (a structural check,
 /// not a timing): each refusal counts one verification.

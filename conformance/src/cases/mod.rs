@@ -243,6 +243,7 @@ pub const PEOPLE: &[Case] = &[
     Case { name: "review::assignment_comments_and_the_timeline", run: review::assignment_comments_and_the_timeline },
     Case { name: "review::people_sign_in_with_password_and_code", run: review::people_sign_in_with_password_and_code },
     Case { name: "review::a_session_alone_cannot_take_the_account_over", run: review::a_session_alone_cannot_take_the_account_over },
+    Case { name: "review::a_known_device_signs_in_through_a_lockout", run: review::a_known_device_signs_in_through_a_lockout },
     Case { name: "review::an_idempotency_key_belongs_to_its_sender", run: review::an_idempotency_key_belongs_to_its_sender },
     Case { name: "review::the_console_saves_a_cases_tags", run: review::the_console_saves_a_cases_tags },
     Case { name: "people::a_key_makes_no_approver_where_four_eyes_applies", run: people::a_key_makes_no_approver_where_four_eyes_applies },

@@ -505,3 +505,41 @@ pub fn the_console_saves_a_cases_tags(env: &Env) -> CaseResult {
     ensure!(page.header("x-request-id").is_some_and(|id| id.starts_with("req_")), "a page names no request");
     Ok(())
 }
+
+/// Issue #48 item 4, on every host: a sign-in answers the device's token,
+/// and a sign-in carrying it answers the same one. Five failures lock the
+/// account from this source for strangers and for the owner on a new
+/// device (the twins: no token, and a token the gateway never gave), but
+/// the owner's known device still signs in.
+pub fn a_known_device_signs_in_through_a_lockout(env: &Env) -> CaseResult {
+    let made = env.admin_sandbox("POST", "/v1/admin/people", Some(&json!({ "email": format!("{}@example.com", unique("dev")), "role": "reviewer" })));
+    made.expect(201)?;
+    crate::client::saw_secret(made.str("password"));
+    crate::client::saw_secret(made.str("totp_secret"));
+    let (email, password, secret) = (made.str("email").to_string(), made.str("password").to_string(), made.str("totp_secret").to_string());
+    let sign_in = |password: &str, code: &str, device: Option<&str>| {
+        let mut body = json!({ "environment": "sandbox", "email": email, "password": password, "totp": code });
+        if let Some(device) = device {
+            body["device_token"] = json!(device);
+        }
+        env.call("POST", "/v1/admin/sessions", None, Some(&body))
+    };
+    let first = sign_in(&password, &totp_now(&secret)?, None);
+    first.expect(201)?;
+    let device = first.str("device_token").to_string();
+    ensure!(device.starts_with("dev_") && device.len() > 40, "no device token: {}", first.raw);
+    crate::client::saw_secret(&device);
+    crate::client::saw_secret(first.str("session_token"));
+    for g in 0..5 {
+        sign_in(&format!("wrong guess {g}"), "123456", None).expect_error(401, "invalid_credentials")?;
+    }
+    let next = totp_next(&secret)?;
+    // the twins: locked out without the token, and with one the gateway never gave
+    sign_in(&password, &next, None).expect_error(401, "invalid_credentials")?;
+    sign_in(&password, &next, Some("dev_0000000000000000000000000000000000000000000000")).expect_error(401, "invalid_credentials")?;
+    let known = sign_in(&password, &next, Some(&device));
+    known.expect(201)?;
+    crate::client::saw_secret(known.str("session_token"));
+    ensure_eq!(known.str("device_token"), device.as_str(), "the known device was given another token");
+    Ok(())
+}

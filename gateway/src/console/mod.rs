@@ -16,6 +16,9 @@ use crate::input::SourceAddress;
 use crate::{time, Gateway};
 
 const COOKIE: &str = "__Host-cgw_session";
+/// The device's token (`POST /v1/admin/sessions` answers it), kept as long as the gateway remembers the device.
+const DEVICE_COOKIE: &str = "__Host-cgw_device";
+const DEVICE_COOKIE_SECONDS: i64 = 90 * 24 * 3_600;
 const CSS: &[u8] = include_bytes!("../../assets/console.css");
 const CSP_WATCH: &[u8] = include_bytes!("../../assets/csp-watch.js");
 /// No inline script or style, nothing from elsewhere, no framing.
@@ -31,7 +34,7 @@ enum Out {
     Html(u16, String),
     Redirect {
         to: String,
-        cookie: Option<String>,
+        cookies: Vec<String>,
     },
     Asset(&'static str, &'static [u8]),
     /// a file to save: its content type, file name and bytes
@@ -53,9 +56,9 @@ pub(crate) async fn serve(gw: &Gateway, request: http::Request<Vec<u8>>) -> http
             builder.status(405).header("allow", "GET, POST").header("content-type", "text/html; charset=utf-8").body(body.into_bytes())
         }
         Out::Html(status, body) => builder.status(status).header("content-type", "text/html; charset=utf-8").body(body.into_bytes()),
-        Out::Redirect { to, cookie } => {
+        Out::Redirect { to, cookies } => {
             let mut builder = builder.status(303).header("location", to);
-            if let Some(cookie) = cookie {
+            for cookie in cookies {
                 builder = builder.header("set-cookie", cookie);
             }
             builder.body(Vec::new())
@@ -95,6 +98,10 @@ fn csrf_for(token: &str) -> String {
 }
 
 fn cookie_token(request: &http::Request<Vec<u8>>) -> Option<String> {
+    cookie_named(request, COOKIE)
+}
+
+fn cookie_named(request: &http::Request<Vec<u8>>, wanted: &str) -> Option<String> {
     request
         .headers()
         .get_all(http::header::COOKIE)
@@ -102,7 +109,7 @@ fn cookie_token(request: &http::Request<Vec<u8>>) -> Option<String> {
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == COOKIE)
+        .find(|(name, _)| *name == wanted)
         .map(|(_, value)| value.to_string())
 }
 
@@ -248,7 +255,7 @@ fn error_page(status: u16, signed: Option<&Signed>, heading: &str, detail: Strin
 }
 
 fn redirect(to: &str) -> Out {
-    Out::Redirect { to: to.into(), cookie: None }
+    Out::Redirect { to: to.into(), cookies: Vec::new() }
 }
 
 async fn route(gw: &Gateway, request: &http::Request<Vec<u8>>) -> Out {
@@ -272,7 +279,7 @@ async fn route(gw: &Gateway, request: &http::Request<Vec<u8>>) -> Out {
         if path == "/console/logout" {
             api(gw, Some(&signed), request, "DELETE", "/v1/admin/sessions/current", None).await;
             let cookie = format!("{COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age=0");
-            return Out::Redirect { to: "/console/login".into(), cookie: Some(cookie) };
+            return Out::Redirect { to: "/console/login".into(), cookies: vec![cookie] };
         }
         if signed.must_change_password && path != "/console/account" {
             return redirect("/console/account");
@@ -347,7 +354,11 @@ async fn login(gw: &Gateway, request: &http::Request<Vec<u8>>) -> Out {
             None => return refuse(401, "The e-mail address, password or code is not right."),
         },
     };
-    let body = json!({ "environment": environment.as_str(), "email": form.get("email"), "password": form.get("password"), "totp": form.get("totp") });
+    let mut body =
+        json!({ "environment": environment.as_str(), "email": form.get("email"), "password": form.get("password"), "totp": form.get("totp") });
+    if let Some(device) = cookie_named(request, DEVICE_COOKIE) {
+        body["device_token"] = json!(device);
+    }
     let (status, answer) = api(gw, None, request, "POST", "/v1/admin/sessions", Some(body)).await;
     if status == 429 {
         return refuse(429, "Too many failed sign-ins from this address: try again in a minute.");
@@ -357,8 +368,11 @@ async fn login(gw: &Gateway, request: &http::Request<Vec<u8>>) -> Out {
     }
     let token = text(&answer["session_token"]);
     let cookie = format!("{COOKIE}={token}; Path=/; Secure; HttpOnly; SameSite=Strict");
+    // the device's token outlives the session: its next sign-ins are counted apart from strangers'
+    let device =
+        format!("{DEVICE_COOKIE}={}; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age={DEVICE_COOKIE_SECONDS}", text(&answer["device_token"]));
     let to = if answer["must_change_password"] == json!(true) { "/console/account" } else { "/console/cases" };
-    Out::Redirect { to: to.into(), cookie: Some(cookie) }
+    Out::Redirect { to: to.into(), cookies: vec![cookie, device] }
 }
 
 #[derive(Template)]

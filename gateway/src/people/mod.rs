@@ -89,6 +89,13 @@ const PASSWORD_MIN_CHARS: usize = 12;
 const PASSWORD_MAX_CHARS: usize = 128;
 /// Session tokens: 192 bits.
 const SESSION_TOKEN_BYTES: usize = 24;
+/// Device tokens (OWASP's device cookies): 192 bits, kept as SHA-256; a
+/// device unused this long is a stranger again.
+const DEVICE_TOKEN_BYTES: usize = 24;
+const DEVICE_DAYS: i64 = 90;
+const DEVICE_SECONDS: i64 = DEVICE_DAYS * 24 * 60 * SECONDS_PER_MINUTE;
+/// The devices remembered per person; the least recently used goes first.
+pub const DEVICES_PER_PERSON: i64 = 10;
 
 /// What `compliance-gateway console-user create` prints and
 /// `POST /v1/admin/people` answers: shown once, never stored in clear.
@@ -150,6 +157,15 @@ fn invalid_credentials() -> ApiError {
 struct Checked {
     step: Option<i64>,
     release: Vec<crate::ports::Stmt>,
+}
+
+/// Where a password check comes from: the request's source address, and
+/// the SHA-256 of the device token it carried when that is a device the
+/// person signed in from.
+#[derive(Clone, Copy)]
+struct Attempt<'a> {
+    source: Option<IpAddr>,
+    device: Option<&'a str>,
 }
 
 /// The argon2 verifications a gateway ran ([`Gateway::password_checks`]).
@@ -246,7 +262,13 @@ impl Gateway {
             .ok_or_else(|| ApiError::not_found("not_found", "no console account with this e-mail address in this environment"))?;
         let now = self.clock.now();
         let audit = self.cli_audit(environment, "console_user.disable", &account.person_id, now);
-        self.store.batch(vec![store::disable(&account.person_id, now), store::end_sessions_of(&account.person_id, now), audit]).await?;
+        let statements = vec![
+            store::disable(&account.person_id, now),
+            store::end_sessions_of(&account.person_id, now),
+            store::forget_devices(&account.person_id),
+            audit,
+        ];
+        self.store.batch(statements).await?;
         Ok(account.person_id)
     }
 
@@ -259,26 +281,57 @@ impl Gateway {
     /// and code, until the window ends. Unknown, disabled and locked
     /// addresses run the same argon2 verification, against a dummy hash.
     pub async fn sign_in(&self, environment: Environment, email: &str, password: &str, code: &str, source: Option<IpAddr>) -> ApiResult<SignedIn> {
+        self.sign_in_from(environment, email, password, code, source, None).await.map(|(person, _)| person)
+    }
+
+    /// [`Gateway::sign_in`] from a device that may carry the token an earlier
+    /// sign-in gave it: a device the person signed in from (within
+    /// [`DEVICE_DAYS`]) has its failures counted apart, so that strangers'
+    /// failures, from any number of sources, never lock it out. Answers the
+    /// person and the device's token (the same one, or a new one).
+    pub async fn sign_in_from(
+        &self,
+        environment: Environment,
+        email: &str,
+        password: &str,
+        code: &str,
+        source: Option<IpAddr>,
+        device: Option<&str>,
+    ) -> ApiResult<(SignedIn, String)> {
         let email = crate::input::normalize_email(email).unwrap_or_default();
         let account = store::account_by_email(self.store.as_ref(), environment, &email).await?.filter(|a| a.disabled_at.is_none());
         let now = self.clock.now();
-        let checked = self.check_credentials(environment, &email, account.as_ref(), password, Some(code), source, now).await?;
+        let known = match (&account, device) {
+            (Some(a), Some(token)) => {
+                let hash = crate::auth::hash_key(token);
+                store::known_device(self.store.as_ref(), &a.person_id, &hash, now.saturating_sub(DEVICE_SECONDS)).await?.then_some(hash)
+            }
+            _ => None,
+        };
+        let attempt = Attempt { source, device: known.as_deref() };
+        let checked = self.check_credentials(environment, &email, account.as_ref(), password, Some(code), attempt, now).await?;
         let (Some(account), Some(Checked { step: Some(step), release })) = (account, checked) else {
             return Err(invalid_credentials());
         };
+        let device_token = match (known.is_some(), device) {
+            (true, Some(token)) => token.to_string(),
+            _ => format!("dev_{}", hex::encode(self.ids.random_bytes(DEVICE_TOKEN_BYTES))),
+        };
         let mut statements = vec![store::take_totp_step(&account.person_id, step, now)];
         statements.extend(release);
+        statements.extend(store::remember_device(&account.person_id, &crate::auth::hash_key(&device_token), DEVICES_PER_PERSON, now));
         if !self.commit(statements).await?.done() {
             // the code was used meanwhile
             return Err(invalid_credentials());
         }
-        Ok(SignedIn {
+        let person = SignedIn {
             person_id: account.person_id,
             environment: account.environment,
             email: account.email,
             role: account.role,
             must_change_password: account.must_change_password,
-        })
+        };
+        Ok((person, device_token))
     }
 
     /// Checks a person's password, and a TOTP code when one is asked: `None`
@@ -294,10 +347,10 @@ impl Gateway {
         account: Option<&store::Account>,
         password: &str,
         code: Option<&str>,
-        source: Option<IpAddr>,
+        attempt: Attempt<'_>,
         now: i64,
     ) -> ApiResult<Option<Checked>> {
-        let reserved = self.reserve_attempt(environment, email, account.map(|a| a.person_id.as_str()), source, now).await?;
+        let reserved = self.reserve_attempt(environment, email, account.map(|a| a.person_id.as_str()), attempt, now).await?;
         let (Some(account), Some(release)) = (account, reserved) else {
             self.verify_password(None, password);
             return Ok(None);
@@ -324,17 +377,28 @@ impl Gateway {
     /// the statements that give the reservation back after a success: the
     /// pair's count starts again, the account's gives back this one.
     /// Unknown addresses are counted alike, so that a lock says nothing of
-    /// whether an account exists.
+    /// whether an account exists. A device the person signed in from is
+    /// counted alone ([`FAILED_SIGN_IN_LIMIT`] in 15 minutes, of that device),
+    /// neither by nor toward the strangers' counts.
     async fn reserve_attempt(
         &self,
         environment: Environment,
         email: &str,
         person_id: Option<&str>,
-        source: Option<IpAddr>,
+        attempt: Attempt<'_>,
         now: i64,
     ) -> ApiResult<Option<Vec<crate::ports::Stmt>>> {
+        if let Some(device) = attempt.device {
+            let device_key = format!("sign-in-device:{device}");
+            let end = window_end(now, LOCK_SECONDS);
+            return match self.store.batch(vec![crate::rate_limit::store::reserve(&device_key, end, 1, FAILED_SIGN_IN_LIMIT)]).await {
+                Ok(()) => Ok(Some(vec![crate::rate_limit::store::clear(&device_key, end)])),
+                Err(crate::ports::StoreError::Conflict { .. } | crate::ports::StoreError::Unique) => Ok(None),
+                Err(e) => Err(e.into()),
+            };
+        }
         let address = crate::auth::hash_key(&format!("{}|{email}", environment.as_str()));
-        let source = source.map_or_else(|| String::from("unknown"), crate::input::source_key);
+        let source = attempt.source.map_or_else(|| String::from("unknown"), crate::input::source_key);
         let account_key = format!("sign-in:{address}");
         let pair_key = format!("sign-in:{address}:{source}");
         // Counters are kept under their window's end: the retention sweep
@@ -452,6 +516,8 @@ pub(crate) struct SignInRequest {
     password: String,
     /// the six digits of the authenticator app
     totp: String,
+    /// the `device_token` an earlier sign-in from this device answered, if any
+    device_token: Option<String>,
 }
 
 impl SignInRequest {
@@ -462,12 +528,13 @@ impl SignInRequest {
         let email = f.text("email");
         let password = f.text("password");
         let totp = f.text("totp");
+        let device_token = f.opt_code("device_token");
         let environment = Environment::parse(&environment_text);
         if !environment_text.is_empty() && environment.is_none() {
             f.reject("invalid_field", "environment must be sandbox or production");
         }
         f.finish()?;
-        Ok(SignInRequest { environment: environment.ok_or_else(ApiError::internal)?, email, password, totp })
+        Ok(SignInRequest { environment: environment.ok_or_else(ApiError::internal)?, email, password, totp, device_token })
     }
 }
 
@@ -482,6 +549,9 @@ pub(crate) struct SessionStarted {
     /// until the one-time password is changed, only the password change is allowed
     must_change_password: bool,
     idle_timeout_seconds: i64,
+    /// this device's token: sent with its next sign-ins (`device_token`), its failures are counted apart
+    /// from strangers', whose failures never lock it out; shown once, unused for 90 days it is forgotten
+    device_token: String,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -543,13 +613,13 @@ pub(crate) async fn sign_in_handler(gw: &Gateway, request: &http::Request<Vec<u8
     if !crate::input::is_json(request.headers()) {
         return Err(ApiError::new(415, "unsupported_media_type", "request bodies must be sent as application/json"));
     }
-    let SignInRequest { environment, email, password, totp: code } = SignInRequest::parse(request.body(), gw.rules.as_ref())?;
+    let SignInRequest { environment, email, password, totp: code, device_token } = SignInRequest::parse(request.body(), gw.rules.as_ref())?;
     // A source that keeps failing is refused unread, as with bad keys; its failures count.
     let failing = crate::input::failure_source(request);
     gw.refuse_failing_source(failing.as_deref()).await?;
     let source = request.extensions().get::<crate::input::SourceAddress>().map(|s| s.0);
-    let person = match gw.sign_in(environment, &email, &password, &code, source).await {
-        Ok(person) => person,
+    let (person, device_token) = match gw.sign_in_from(environment, &email, &password, &code, source, device_token.as_deref()).await {
+        Ok(signed_in) => signed_in,
         Err(error) => {
             if error.status == 401 {
                 gw.count_source_failure(failing.as_deref()).await;
@@ -569,6 +639,7 @@ pub(crate) async fn sign_in_handler(gw: &Gateway, request: &http::Request<Vec<u8
         environment: environment.as_str(),
         must_change_password: person.must_change_password,
         idle_timeout_seconds: SESSION_IDLE_SECONDS,
+        device_token,
     })
 }
 
@@ -764,7 +835,13 @@ pub(crate) async fn disable_person(gw: &Gateway, ctx: &Ctx<'_>, Path(person_id):
     let environment = ctx.caller.environment;
     let account = store::account_in(gw.store.as_ref(), environment, &person_id).await?.ok_or_else(no_such_person)?;
     let now = gw.clock.now();
-    gw.store.batch(vec![store::disable(&account.person_id, now), store::end_sessions_of(&account.person_id, now)]).await?;
+    gw.store
+        .batch(vec![
+            store::disable(&account.person_id, now),
+            store::end_sessions_of(&account.person_id, now),
+            store::forget_devices(&account.person_id),
+        ])
+        .await?;
     Answer::new(&AccountChanged { person_id: account.person_id, state: AccountState::Disabled })
 }
 
@@ -878,7 +955,7 @@ impl Gateway {
     /// `invalid_credentials` when wrong or locked.
     async fn check_own_password(&self, ctx: &Ctx<'_>, account: &store::Account, password: &str, code: Option<&str>) -> ApiResult<Checked> {
         let now = self.clock.now();
-        self.check_credentials(account.environment, &account.email, Some(account), password, code, ctx.source, now)
+        self.check_credentials(account.environment, &account.email, Some(account), password, code, Attempt { source: ctx.source, device: None }, now)
             .await?
             .ok_or_else(invalid_credentials)
     }

@@ -273,3 +273,36 @@ pub(crate) async fn has_approver(store: &dyn Store, environment: Environment) ->
         .await?;
     Ok(!rows.is_empty())
 }
+
+/// Whether `device_hash` is a device `person_id` signed in from, used since `since`.
+pub(crate) async fn known_device(store: &dyn Store, person_id: &str, device_hash: &str, since: i64) -> ApiResult<bool> {
+    let rows = store
+        .query(
+            "SELECT 1 FROM console_devices WHERE device_hash = ?1 AND person_id = ?2 AND last_used_at >= ?3",
+            vec![device_hash.into(), person_id.into(), since.into()],
+        )
+        .await?;
+    Ok(!rows.is_empty())
+}
+
+/// Remembers a device a person signed in from (or its last use), and
+/// forgets the person's least recently used beyond `keep`.
+pub(crate) fn remember_device(person_id: &str, device_hash: &str, keep: i64, now: i64) -> [Stmt; 2] {
+    [
+        Stmt::new(
+            "INSERT INTO console_devices (device_hash, person_id, created_at, last_used_at) VALUES (?1, ?2, ?3, ?3)
+             ON CONFLICT (device_hash) DO UPDATE SET last_used_at = ?3 WHERE console_devices.person_id = ?2",
+            vec![device_hash.into(), person_id.into(), now.into()],
+        ),
+        Stmt::new(
+            "DELETE FROM console_devices WHERE person_id = ?1 AND device_hash NOT IN
+               (SELECT device_hash FROM console_devices WHERE person_id = ?1 ORDER BY last_used_at DESC, device_hash LIMIT ?2)",
+            vec![person_id.into(), keep.into()],
+        ),
+    ]
+}
+
+/// Forgets every device of a person (a disabled account).
+pub(crate) fn forget_devices(person_id: &str) -> Stmt {
+    Stmt::new("DELETE FROM console_devices WHERE person_id = ?1", vec![person_id.into()])
+}

@@ -123,6 +123,7 @@ pub const BOUNDED_BY_CONSTRUCTION: &[(&str, Bound, &str)] = {
         ("register_settings", Configured, "one per tenant and national register, set by an admin"),
         ("register_batches", Configured, "one per tenant and national register: its nightly batch's run"),
         ("console_accounts", ByPeople, "one per member of the compliance team"),
+        ("console_devices", ByPeople, "at most `people::DEVICES_PER_PERSON` per member: the least recently used goes when another is remembered"),
         ("aml_filings", ByPeople, "regulator filings a person drafts from a case or CTR candidate; redacted by the erasure on the AML class's date"),
         ("dismissed_matches", ByPeople, "matches a person dismissed for a player"),
         ("sanctions_lists", Imported, "one per imported list version; superseded versions are deleted with their entries"),

@@ -3692,6 +3692,11 @@ export interface components {
             ended: boolean;
         };
         SessionStarted: {
+            /**
+             * @description this device's token: sent with its next sign-ins (`device_token`), its failures are counted apart
+             *     from strangers', whose failures never lock it out; shown once, unused for 90 days it is forgotten
+             */
+            device_token: string;
             email: string;
             environment: string;
             /** Format: int64 */
@@ -5774,6 +5779,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description the `device_token` an earlier sign-in from this device answered, if any */
+                    device_token?: string | null;
                     email: string;
                     /** @description `sandbox` or `production` */
                     environment: string;

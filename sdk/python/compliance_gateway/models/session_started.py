@@ -13,6 +13,9 @@ T = TypeVar("T", bound="SessionStarted")
 class SessionStarted:
     """
     Attributes:
+        device_token (str): this device's token: sent with its next sign-ins (`device_token`), its failures are counted
+            apart
+            from strangers', whose failures never lock it out; shown once, unused for 90 days it is forgotten
         email (str):
         environment (str):
         idle_timeout_seconds (int):
@@ -22,6 +25,7 @@ class SessionStarted:
         session_token (str): sent as `Authorization: Bearer <session_token>`; shown once
     """
 
+    device_token: str
     email: str
     environment: str
     idle_timeout_seconds: int
@@ -32,6 +36,8 @@ class SessionStarted:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        device_token = self.device_token
+
         email = self.email
 
         environment = self.environment
@@ -50,6 +56,7 @@ class SessionStarted:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "device_token": device_token,
                 "email": email,
                 "environment": environment,
                 "idle_timeout_seconds": idle_timeout_seconds,
@@ -65,6 +72,8 @@ class SessionStarted:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
+        device_token = d.pop("device_token")
+
         email = d.pop("email")
 
         environment = d.pop("environment")
@@ -80,6 +89,7 @@ class SessionStarted:
         session_token = d.pop("session_token")
 
         session_started = cls(
+            device_token=device_token,
             email=email,
             environment=environment,
             idle_timeout_seconds=idle_timeout_seconds,

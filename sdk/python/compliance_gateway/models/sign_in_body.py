@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="SignInBody")
 
@@ -20,12 +22,14 @@ class SignInBody:
             environment (str): `sandbox` or `production`
             password (str):
             totp (str): the six digits of the authenticator app
+            device_token (None | str | Unset): the `device_token` an earlier sign-in from this device answered, if any
     """
 
     email: str
     environment: str
     password: str
     totp: str
+    device_token: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -37,6 +41,12 @@ class SignInBody:
 
         totp = self.totp
 
+        device_token: None | str | Unset
+        if isinstance(self.device_token, Unset):
+            device_token = UNSET
+        else:
+            device_token = self.device_token
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -47,6 +57,8 @@ class SignInBody:
                 "totp": totp,
             }
         )
+        if device_token is not UNSET:
+            field_dict["device_token"] = device_token
 
         return field_dict
 
@@ -61,11 +73,21 @@ class SignInBody:
 
         totp = d.pop("totp")
 
+        def _parse_device_token(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        device_token = _parse_device_token(d.pop("device_token", UNSET))
+
         sign_in_body = cls(
             email=email,
             environment=environment,
             password=password,
             totp=totp,
+            device_token=device_token,
         )
 
         sign_in_body.additional_properties = d
