@@ -262,12 +262,8 @@ impl Gateway {
             .ok_or_else(|| ApiError::not_found("not_found", "no console account with this e-mail address in this environment"))?;
         let now = self.clock.now();
         let audit = self.cli_audit(environment, "console_user.disable", &account.person_id, now);
-        let statements = vec![
-            store::disable(&account.person_id, now),
-            store::end_sessions_of(&account.person_id, now),
-            store::forget_devices(&account.person_id),
-            audit,
-        ];
+        let mut statements = disabling(&account.person_id, now);
+        statements.push(audit);
         self.store.batch(statements).await?;
         Ok(account.person_id)
     }
@@ -825,6 +821,12 @@ fn team_admin(ctx: &Ctx<'_>) -> ApiResult<()> {
     }
 }
 
+/// What disabling an account writes, from the command line or the API:
+/// the account disabled, its sessions ended, its devices forgotten.
+fn disabling(person_id: &str, now: i64) -> Vec<crate::ports::Stmt> {
+    vec![store::disable(person_id, now), store::end_sessions_of(person_id, now), store::forget_devices(person_id)]
+}
+
 fn no_such_person() -> ApiError {
     ApiError::not_found("not_found", "no console account with this id in this environment")
 }
@@ -835,13 +837,7 @@ pub(crate) async fn disable_person(gw: &Gateway, ctx: &Ctx<'_>, Path(person_id):
     let environment = ctx.caller.environment;
     let account = store::account_in(gw.store.as_ref(), environment, &person_id).await?.ok_or_else(no_such_person)?;
     let now = gw.clock.now();
-    gw.store
-        .batch(vec![
-            store::disable(&account.person_id, now),
-            store::end_sessions_of(&account.person_id, now),
-            store::forget_devices(&account.person_id),
-        ])
-        .await?;
+    gw.store.batch(disabling(&account.person_id, now)).await?;
     Answer::new(&AccountChanged { person_id: account.person_id, state: AccountState::Disabled })
 }
 
