@@ -347,6 +347,10 @@ async fn walk(driver: &str, host: &Host, team: &Team) {
     assert!(alert.contains(team.refusal), "her own approval was not refused ({}): {alert}", team.refusal);
     check_page(&c, &axe, "case with a proposal").await;
 
+    // the sign-in left the device's token (issue #48 item 4): HttpOnly, kept past the session
+    let device = c.get_named_cookie("__Host-cgw_device").await.expect("the console kept no device token");
+    assert!(device.value().starts_with("dev_") && device.http_only() == Some(true), "{device:?}");
+
     // A form without the session's CSRF token, or from another origin, is refused.
     let cookie = c.get_named_cookie("__Host-cgw_session").await.unwrap().value().to_string();
     let no_redirects = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
