@@ -113,7 +113,8 @@ pub async fn run_due(gw: &Gateway) -> ApiResult<BatchReport> {
     Ok(report)
 }
 
-/// One due request of a tenant's run; `None` when none is due or another host claimed it.
+/// One due request of a tenant's run: the players whose answer was kept; `None` when none was sent (none due, another
+/// host claimed it, or no identity of the players read opened).
 async fn run_one(gw: &Gateway, target: &BatchTarget, register: NationalRegister) -> ApiResult<Option<usize>> {
     let environment = Environment::parse(&target.environment).ok_or_else(ApiError::internal)?;
     let now = gw.clock.now();
@@ -169,7 +170,8 @@ async fn run_one(gw: &Gateway, target: &BatchTarget, register: NationalRegister)
         return Ok(None);
     }
     if people.is_empty() {
-        return Ok(Some(0));
+        // a claim that moved the cursor past unreadable identities sent nothing
+        return Ok(None);
     }
     let body = Json::Array(people.iter().map(|(_, _, p)| Json::Object(p.person.clone())).collect());
     let url = format!("{}/batch", target.setting.base_url.trim_end_matches('/'));
