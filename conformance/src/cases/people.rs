@@ -179,7 +179,8 @@ pub fn metrics_show_the_store_gauges_to_an_admin_key_only(env: &Env) -> CaseResu
 /// once (its session stops working); where four-eyes applies, enabling it
 /// takes two admins, the first call answering 202 `enable_proposed`, the
 /// same admin again 403 `self_approval`, a key 403 `person_required`, and a
-/// second admin's call enabling it. Twins: a reviewer disables no one (403
+/// second admin's call enabling it; a request whose admin was disabled since
+/// counts for nothing. Twins: a reviewer disables no one (403
 /// `role_forbidden`); another environment's key finds no such account (404);
 /// in the sandbox a key disables and enables at once.
 pub fn one_admin_disables_two_enable_where_four_eyes_applies(env: &Env) -> CaseResult {
@@ -208,6 +209,13 @@ pub fn one_admin_disables_two_enable_where_four_eyes_applies(env: &Env) -> CaseR
     let people = env.call("GET", "/v1/admin/people", Some(&second.token), None);
     ensure!(people.raw.contains(&member.person_id), "the enabled account is not in the team: {}", people.raw);
     ensure_eq!(as_person(&first, &path(&member.person_id, "enable")).str("state"), "enabled");
+    // a request whose admin was disabled since counts for nothing: the second admin's call only asks anew
+    ensure_eq!(as_person(&second, &path(&member.person_id, "disable")).str("state"), "disabled");
+    as_person(&first, &path(&member.person_id, "enable")).expect(202)?;
+    ensure_eq!(as_person(&second, &path(&first.person_id, "disable")).str("state"), "disabled");
+    let asked_anew = as_person(&second, &path(&member.person_id, "enable"));
+    asked_anew.expect(202)?;
+    ensure_eq!(asked_anew.str("state"), "enable_proposed");
     // the sandbox (no four-eyes): a key disables and enables at once
     let made = env.admin_sandbox("POST", "/v1/admin/people", Some(&json!({ "email": new_email(), "role": "reviewer" })));
     made.expect(201)?;

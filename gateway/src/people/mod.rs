@@ -859,9 +859,15 @@ pub(crate) async fn enable_person(gw: &Gateway, ctx: &Ctx<'_>, Path(person_id): 
         return crate::openapi::answer::Accepted::existing(&changed(AccountState::Enabled));
     }
     let admin = person_of(ctx)?;
-    match account.enable_proposed_by.as_deref() {
+    // a request whose admin is no longer an enabled admin counts for nothing: this call asks anew
+    let first = match account.enable_proposed_by.as_deref() {
+        Some(first) if store::enabled_role(gw.store.as_ref(), environment, first).await? == Some(Role::Admin) => Some(first),
+        _ => None,
+    };
+    match first {
         None => {
-            if !gw.commit(vec![store::propose_enable(&account.person_id, &admin.person_id, now)]).await?.done() {
+            let stale = account.enable_proposed_by.as_deref();
+            if !gw.commit(vec![store::propose_enable(&account.person_id, stale, &admin.person_id, now)]).await?.done() {
                 return Err(changed_meanwhile());
             }
             crate::openapi::answer::Accepted::new(&changed(AccountState::EnableProposed))

@@ -111,13 +111,14 @@ pub(crate) fn disable(person_id: &str, now: i64) -> Stmt {
     )
 }
 
-/// Records the first admin's request to enable a disabled account; loses
-/// when the account was enabled, or another request recorded, since it was read.
-pub(crate) fn propose_enable(person_id: &str, by: &str, now: i64) -> Stmt {
+/// Records the first admin's request to enable a disabled account, in
+/// place of `replaced` (none, or a request whose admin no longer is one);
+/// loses when the account was enabled, or the request changed, since it was read.
+pub(crate) fn propose_enable(person_id: &str, replaced: Option<&str>, by: &str, now: i64) -> Stmt {
     Stmt::expect_one(
         "UPDATE console_accounts SET enable_proposed_by = ?2, updated_at = ?3
-         WHERE person_id = ?1 AND disabled_at IS NOT NULL AND enable_proposed_by IS NULL",
-        vec![person_id.into(), by.into(), now.into()],
+         WHERE person_id = ?1 AND disabled_at IS NOT NULL AND COALESCE(enable_proposed_by, '') = ?4",
+        vec![person_id.into(), by.into(), now.into(), replaced.unwrap_or_default().into()],
     )
 }
 
