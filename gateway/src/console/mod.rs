@@ -18,7 +18,7 @@ use crate::{time, Gateway};
 const COOKIE: &str = "__Host-cgw_session";
 /// The device's token (`POST /v1/admin/sessions` answers it), kept as long as the gateway remembers the device.
 const DEVICE_COOKIE: &str = "__Host-cgw_device";
-const DEVICE_COOKIE_SECONDS: i64 = 90 * 24 * 3_600;
+const DEVICE_COOKIE_SECONDS: i64 = crate::people::DEVICE_SECONDS;
 const CSS: &[u8] = include_bytes!("../../assets/console.css");
 const CSP_WATCH: &[u8] = include_bytes!("../../assets/csp-watch.js");
 /// No inline script or style, nothing from elsewhere, no framing.

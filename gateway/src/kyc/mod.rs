@@ -468,10 +468,10 @@ pub(crate) async fn kyc_start(gw: &Gateway, ctx: &Ctx<'_>, Body(request): Body<W
     // the batch that counts the withdrawal: a retry never counts it twice.
     let key = ctx.idempotency.as_ref();
     until_committed!({
-        if let Some(reply) = existing_withdrawal(gw, ctx, &request, key).await? {
-            return Ok(Some(reply));
-        }
-        let user = gw.require_user(ctx, &request.user_id).await?;
+        let user = match asked_withdrawal(gw, ctx, &request, key).await? {
+            Asked::Repeat(reply) => return Ok(Some(reply)),
+            Asked::New(user) => user,
+        };
         if let Some(reply) = repeated_release(gw, ctx, &request, &user).await? {
             return Ok(Some(reply));
         }
@@ -748,34 +748,35 @@ async fn refuse_withdrawal<T>(gw: &Gateway, log: &DecisionLog, error: ApiError, 
 /// it (answered again, counted once) rather than a second withdrawal.
 pub(crate) const BLIND_RETRY_SECONDS: i64 = 600;
 
-/// The answer a keyed or named repeat gets again, if it is one. A kept
-/// `Idempotency-Key` answer is replayed (200); a withdrawal the operator
-/// identified by `withdrawal_id` gets its original answer, and the same id
-/// for another withdrawal is refused. Both reads go in one round trip.
-async fn existing_withdrawal(
-    gw: &Gateway,
-    ctx: &Ctx<'_>,
-    request: &WithdrawalRequest,
-    key: Option<&Deferred>,
-) -> ApiResult<Option<Created<WithdrawalAnswer<'static>>>> {
+/// What a withdrawal request is, read in one round trip with its user.
+enum Asked {
+    /// a keyed or named repeat, answered again
+    Repeat(Created<WithdrawalAnswer<'static>>),
+    /// a new withdrawal (or a repeat of one whose check is open) of this user
+    New(User),
+}
+
+/// The user, and the answer a keyed or named repeat gets again, if it is
+/// one: a kept `Idempotency-Key` answer is replayed (200); a withdrawal the
+/// operator identified by `withdrawal_id` gets its original answer, and the
+/// same id for another withdrawal is refused. The user is read first, in the
+/// same round trip: a player an erasure restricted is unknown (404) before
+/// any replay.
+async fn asked_withdrawal(gw: &Gateway, ctx: &Ctx<'_>, request: &WithdrawalRequest, key: Option<&Deferred>) -> ApiResult<Asked> {
     let named = request.withdrawal_id.as_deref().map(|id| store::read_withdrawal_by_client_id(&ctx.caller.tenant_id, id));
-    let replays: Vec<Read> = key.map(Deferred::read).into_iter().chain(named).collect();
-    if replays.is_empty() {
-        return Ok(None);
-    }
-    // the user first: a player an erasure restricted is unknown before any replay
-    let mut reads = vec![crate::users::store::read(&ctx.caller.tenant_id, &request.user_id)];
-    reads.extend(replays);
+    let reads: Vec<Read> =
+        std::iter::once(crate::users::store::read(&ctx.caller.tenant_id, &request.user_id)).chain(key.map(Deferred::read)).chain(named).collect();
     let rows = gw.store.query_many(reads).await?;
-    if rows.first().is_none_or(Vec::is_empty) {
-        return Err(ApiError::user_not_found());
-    }
+    let user = rows.first().and_then(|r| r.first()).map(crate::users::store::from_row).transpose()?.ok_or_else(ApiError::user_not_found)?;
     let replayed = |i: usize| rows.get(1 + i).map(Vec::as_slice).unwrap_or_default();
     if let Some(reply) = key.map(|k| k.answer(replayed(0))).transpose()?.flatten() {
-        return Ok(Some(Created::kept(reply)));
+        return Ok(Asked::Repeat(Created::kept(reply)));
+    }
+    if request.withdrawal_id.is_none() {
+        return Ok(Asked::New(user));
     }
     let earlier = store::earlier_from(replayed(usize::from(key.is_some())))?;
-    let Some(earlier) = earlier.into_iter().next() else { return Ok(None) };
+    let Some(earlier) = earlier.into_iter().next() else { return Ok(Asked::New(user)) };
     if earlier.fingerprint.as_deref() != Some(request.fingerprint().as_str()) {
         return Err(ApiError::conflict("withdrawal_id_reused", "this withdrawal_id was already used for another withdrawal"));
     }
@@ -784,10 +785,10 @@ async fn existing_withdrawal(
     // check does: its current status, with a token that is still valid.
     if let Some(kyc_check_id) = answer["kyc_check_id"].as_str() {
         if store::check(gw.store.as_ref(), kyc_check_id).await?.is_some_and(|c| c.status.is_open()) {
-            return Ok(None);
+            return Ok(Asked::New(user));
         }
     }
-    Ok(Some(Created::stored_existing(answer)))
+    Ok(Asked::Repeat(Created::stored_existing(answer)))
 }
 
 /// A blind retry (neither a `withdrawal_id` nor an `Idempotency-Key`) of a

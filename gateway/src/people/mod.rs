@@ -93,7 +93,7 @@ const SESSION_TOKEN_BYTES: usize = 24;
 /// device unused this long is a stranger again.
 const DEVICE_TOKEN_BYTES: usize = 24;
 const DEVICE_DAYS: i64 = 90;
-const DEVICE_SECONDS: i64 = DEVICE_DAYS * 24 * 60 * SECONDS_PER_MINUTE;
+pub(crate) const DEVICE_SECONDS: i64 = DEVICE_DAYS * 24 * 60 * SECONDS_PER_MINUTE;
 /// The devices remembered per person; the least recently used goes first.
 pub const DEVICES_PER_PERSON: i64 = 10;
 
@@ -758,10 +758,8 @@ pub(crate) async fn create_person(
     Body(NewPerson { email, role }): Body<NewPerson>,
 ) -> ApiResult<Created<CreatedAccount>> {
     let environment = ctx.caller.environment;
+    team_admin(ctx)?;
     match &ctx.caller.person {
-        Some(person) if person.role != Role::Admin => {
-            return Err(ApiError::forbidden("role_forbidden", "your role may not make console accounts"));
-        }
         Some(_) => {}
         None if approves(role) && gw.config.four_eyes.applies_to(environment) && store::has_approver(gw.store.as_ref(), environment).await? => {
             return Err(ApiError::forbidden(

@@ -123,12 +123,14 @@ pub(crate) fn propose_enable(person_id: &str, replaced: Option<&str>, by: &str, 
 }
 
 /// Enables a disabled account whose pending request is still `proposed_by`'s
-/// (none, where one admin decides): its failure counts start again.
+/// (none, where one admin decides), while that admin still is one: a request
+/// whose admin was disabled or lowered since loses here, not only when read.
 pub(crate) fn enable(person_id: &str, proposed_by: Option<&str>, now: i64) -> Stmt {
     Stmt::expect_one(
-        "UPDATE console_accounts SET disabled_at = NULL, enable_proposed_by = NULL, failed_sign_ins = 0, locked_until = 0, updated_at = ?3
-         WHERE person_id = ?1 AND disabled_at IS NOT NULL AND COALESCE(enable_proposed_by, '') = ?2",
-        vec![person_id.into(), proposed_by.unwrap_or_default().into(), now.into()],
+        "UPDATE console_accounts SET disabled_at = NULL, enable_proposed_by = NULL, updated_at = ?3
+         WHERE person_id = ?1 AND disabled_at IS NOT NULL AND COALESCE(enable_proposed_by, '') = ?2
+           AND (?2 = '' OR EXISTS (SELECT 1 FROM console_accounts p WHERE p.person_id = ?2 AND p.disabled_at IS NULL AND p.role = ?4))",
+        vec![person_id.into(), proposed_by.unwrap_or_default().into(), now.into(), super::Role::Admin.as_str().into()],
     )
 }
 
