@@ -31,6 +31,7 @@ macro_rules! until_committed {
     }};
 }
 
+pub mod access;
 pub mod aml;
 pub mod api;
 pub mod auth;

@@ -2,13 +2,15 @@
 //! them: a SQL store, a clock, the rules engine and a source of ids.
 
 use rules_model::{
+    AccessRequestFacts, AccessRequestPlan, CutoffFacts, ErasureFacts, ErasurePlan, FilingCodes, FilingFacts, NameLegibility, RetentionCutoffs,
+};
+use rules_model::{
     AmlDecision, AmlFacts, AmlReviewDecision, AmlReviewFacts, CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork,
     ExclusionDecision, ExclusionFacts, ExclusionStatus, ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts,
     LimitCancelDecision, LimitCancelFacts, LimitChangeDecision, LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, OfacScored,
     PlayerNotice, RegulatorImportFacts, RegulatorOutcome, ReviewItem, ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate,
     ScreeningDecision, ScreeningFacts, TierBounds, TierFacts, WithdrawalDecision, WithdrawalFacts,
 };
-use rules_model::{CutoffFacts, ErasureFacts, ErasurePlan, FilingCodes, FilingFacts, NameLegibility, RetentionCutoffs};
 use rules_model::{NationalIdKind, RegisterCheckDecision, RegisterCheckFacts};
 
 /// `Send + Sync` natively; nothing on wasm, where hosts are single-threaded.
@@ -408,7 +410,7 @@ macro_rules! __delegate_rules_calls {
 #[doc(hidden)]
 pub use rules_model::for_each_wit_function;
 
-/// The compliance rules, as exported by the `cgw:rules@13.0.0` component:
+/// The compliance rules, as exported by the `cgw:rules@13.1.0` component:
 /// one call per decision. A `RuleError` is the rules refusing the facts.
 /// The calls are generated from the one list of the interface's functions,
 /// [`rules_model::for_each_wit_function!`].

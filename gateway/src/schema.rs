@@ -873,6 +873,30 @@ const V_TEAM_ACCOUNTS: &[&str] = &[
     "CREATE INDEX IF NOT EXISTS console_devices_by_person ON console_devices (person_id, last_used_at)",
 ];
 
+/// A player's access requests (issue #48 item 6): one open a player (its
+/// `open_key`, cleared on delivery), the export and the withholdings the team
+/// released, the profile it was dated under.
+const V_ACCESS_REQUESTS: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS access_requests (
+        access_request_id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        external_user_id TEXT NOT NULL,
+        state TEXT NOT NULL,
+        open_key TEXT UNIQUE,
+        jurisdiction TEXT NOT NULL,
+        received_at BIGINT NOT NULL,
+        due_at BIGINT NOT NULL,
+        withheld TEXT NOT NULL,
+        export TEXT,
+        released_by TEXT,
+        released_at BIGINT,
+        delivered_at BIGINT,
+        created_at BIGINT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS access_requests_by_user ON access_requests (tenant_id, external_user_id)",
+    "CREATE INDEX IF NOT EXISTS access_requests_waiting ON access_requests (environment, state, received_at)",
+];
+
 pub const VERSIONS: &[&[&str]] = &[
     V1,
     V2,
@@ -906,6 +930,7 @@ pub const VERSIONS: &[&[&str]] = &[
     V_DEPOSIT_HOUR_CURRENCIES,
     V_NATIONAL_REGISTERS,
     V_TEAM_ACCOUNTS,
+    V_ACCESS_REQUESTS,
 ];
 
 /// Applies the versions a store lacks, each in one batch with its version

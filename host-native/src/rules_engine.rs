@@ -9,13 +9,15 @@ use std::time::Duration;
 
 use gateway::ports::{Rules, RulesFault, RulesResult, RulesVersion};
 use rules_model::{
+    AccessRequestFacts, AccessRequestPlan, CutoffFacts, ErasureFacts, ErasurePlan, FilingCodes, FilingFacts, NameLegibility, RetentionCutoffs,
+};
+use rules_model::{
     AmlDecision, AmlFacts, AmlReviewDecision, AmlReviewFacts, CaseReviewDecision, CaseReviewFacts, Convert, DepositDecision, DepositFacts, DueFacts,
     DueWork, ExclusionDecision, ExclusionFacts, ExclusionStatus, ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts,
     LimitCancelDecision, LimitCancelFacts, LimitChangeDecision, LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, OfacScored,
     PlayerNotice, RegulatorImportFacts, RegulatorOutcome, ReviewItem, ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate,
     ScreeningDecision, ScreeningFacts, TierBounds, TierFacts, WithdrawalDecision, WithdrawalFacts,
 };
-use rules_model::{CutoffFacts, ErasureFacts, ErasurePlan, FilingCodes, FilingFacts, NameLegibility, RetentionCutoffs};
 use rules_model::{NationalIdKind, RegisterCheckDecision, RegisterCheckFacts};
 use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, ComponentExportIndex, ComponentNamedList, Instance, Lift, Linker, Lower, TypedFunc};
@@ -72,7 +74,7 @@ struct Warm {
     exports: Exports,
 }
 
-/// The interface the component exports its functions in: `cgw:rules/decisions@13.0.0`.
+/// The interface the component exports its functions in: `cgw:rules/decisions@13.1.0`.
 fn interface_name() -> String {
     match rules_model::WIT_PACKAGE.split_once('@') {
         Some((package, version)) => format!("{package}/decisions@{version}"),

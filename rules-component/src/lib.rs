@@ -1,4 +1,4 @@
-//! Exports the `rules` library as the `cgw:rules@13.0.0` component. No logic
+//! Exports the `rules` library as the `cgw:rules@13.1.0` component. No logic
 //! of its own: each export converts its facts, calls the library once and
 //! converts the decision back, through the conversions of `rules::wit_bridge!`.
 //! The exports are generated from the one list of the interface's functions,
@@ -12,14 +12,16 @@ use exports::cgw::rules::decisions as wit;
 use rules::Convert;
 #[allow(unused_imports)]
 use rules::{
+    AccessRequestFacts, AccessRequestPlan, CutoffFacts, ErasureFacts, ErasurePlan, FilingCodes, FilingFacts, NameLegibility, RetentionCutoffs,
+};
+#[allow(unused_imports)]
+use rules::{
     AmlDecision, AmlFacts, AmlReviewDecision, AmlReviewFacts, CaseReviewDecision, CaseReviewFacts, DepositDecision, DepositFacts, DueFacts, DueWork,
     ExclusionDecision, ExclusionFacts, ExclusionStatus, ExclusionStatusFacts, Horizons, JurisdictionProfile, KycDecision, KycFacts,
     LimitCancelDecision, LimitCancelFacts, LimitChangeDecision, LimitChangeFacts, LimitView, LimitsFacts, ListCandidate, NameQuery, OfacScored,
     PlayerNotice, RegulatorImportFacts, RegulatorOutcome, ReviewItem, ReviewState, RuleError, SanctionsStatus, SanctionsView, ScoredCandidate,
     ScreeningDecision, ScreeningFacts, TierBounds, TierFacts, WithdrawalDecision, WithdrawalFacts,
 };
-#[allow(unused_imports)]
-use rules::{CutoffFacts, ErasureFacts, ErasurePlan, FilingCodes, FilingFacts, NameLegibility, RetentionCutoffs};
 use rules::{NationalIdKind, RegisterCheckDecision, RegisterCheckFacts};
 
 rules::wit_bridge!();

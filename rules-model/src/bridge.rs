@@ -315,6 +315,8 @@ macro_rules! for_each_wit_type {
         $record!(CutoffFacts { now, jurisdiction });
         $record!(UnaskedCutoff { ended_before, idle_before });
         $record!(RetentionCutoffs { unasked, filings_before, records_before, ended_exclusions_before });
+        $record!(AccessRequestFacts { received_at, jurisdiction });
+        $record!(AccessRequestPlan { due_at, due_source, withhold_basis, withhold_source });
 
         $enum!(AmlEventType { Deposit, Withdrawal, Wager, Win, Bonus, P2pTransfer, InstrumentAdded });
         $enum!(PaymentMethod { Cash, Card, BankTransfer, EWallet, Crypto, Other });
@@ -491,6 +493,8 @@ macro_rules! for_each_wit_function {
                 [ErasurePlan] plan_erasure(facts: borrow ErasureFacts) -> Result<ErasurePlan, RuleError> = plan_erasure;
                 /// A profile's retention cutoffs: whom the sweep erases unasked, what is past its period.
                 [] profile_cutoffs(facts: borrow CutoffFacts) -> Result<RetentionCutoffs, RuleError> = retention_cutoffs;
+                /// A player's access request: when its answer is due, and the law on which suspicion material is withheld.
+                [AccessRequest] plan_access_request(facts: borrow AccessRequestFacts) -> Result<AccessRequestPlan, RuleError> = plan_access_request;
                 /// A filing's codes: its SAR classifications and each event's CTR code.
                 [FilingCodes] classify_filing(facts: borrow FilingFacts) -> FilingCodes = classify_filing;
                 /// A national identifier as its register takes it (a personnummer's 12 digits), or none when its form or check digit is wrong.

@@ -186,3 +186,26 @@ pub struct RetentionCutoffs {
     /// exclusions that ended before this are redacted in place
     pub ended_exclusions_before: Option<i64>,
 }
+
+/// A player's request for the records held about them (GDPR art. 15), as
+/// the rules date it under its profile.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccessRequestFacts {
+    /// when the request was received, on the tenant's clock
+    pub received_at: i64,
+    pub jurisdiction: String,
+}
+
+/// When an access request's answer is due, and the law on which records
+/// that would reveal a suspicion (AML alerts, cases, filings, the team's
+/// notes on them, a hold's reason) are withheld from it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccessRequestPlan {
+    pub due_at: i64,
+    /// the law that sets the period
+    pub due_source: String,
+    /// the stable code of the basis for withholding
+    pub withhold_basis: String,
+    /// the law, by article
+    pub withhold_source: String,
+}

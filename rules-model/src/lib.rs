@@ -36,8 +36,8 @@ pub use exclusions::{
 };
 pub use filings::{CashSide, CtrCode, FilingCodes, FilingEvent, FilingFacts, SarClassification};
 pub use jurisdictions::{
-    ClassPlan, CooloffBracket, CutoffFacts, ErasureFacts, ErasurePlan, ExclusionSpan, JurisdictionProfile, RecordClass, RetentionCutoffs,
-    UnaskedCutoff, DEFAULT_JURISDICTION,
+    AccessRequestFacts, AccessRequestPlan, ClassPlan, CooloffBracket, CutoffFacts, ErasureFacts, ErasurePlan, ExclusionSpan, JurisdictionProfile,
+    RecordClass, RetentionCutoffs, UnaskedCutoff, DEFAULT_JURISDICTION,
 };
 pub use kyc::{
     FastPath, KycAction, KycDecision, KycDocument, KycEscalation, KycFacts, KycStatus, KycTier, OpenCheck, OpenCheckReplay, TierBounds, TierFacts,
@@ -62,9 +62,9 @@ pub use schedule::{CheckExpiry, DueExclusion, DueFacts, DueLimit, DueUser, DueWo
 pub use types::{Environment, EventKind, Operation, SanctionsStatus};
 
 /// Semantic version of the rules; the component's SHA-256 identifies the exact build.
-pub const VERSION: &str = "13.0.0";
+pub const VERSION: &str = "13.1.0";
 /// The WIT package the component exports (`wit/rules.wit`).
-pub const WIT_PACKAGE: &str = "cgw:rules@13.0.0";
+pub const WIT_PACKAGE: &str = "cgw:rules@13.1.0";
 
 /// The largest amount in cents any rule accepts: ten trillion major units.
 /// Sums of many such amounts still fit in an `i64`.

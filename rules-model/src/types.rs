@@ -88,5 +88,6 @@ named_enum!(
         ErasurePlan = "erasure_plan",
         FilingCodes = "filing_codes",
         RegisterCheck = "register_check",
+        AccessRequest = "access_request",
     }
 );

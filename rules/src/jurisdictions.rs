@@ -85,6 +85,34 @@ struct Profile {
     aml: StandardAml,
     record_keeping: RecordKeeping,
     retention: Retention,
+    access: AccessRight,
+}
+
+/// How long a player's access request may take to answer.
+#[derive(Clone, Copy)]
+pub(crate) enum AnswerWithin {
+    /// calendar months from receipt (31 January + 1 month is the last day of February)
+    Months(u32),
+    Days(i64),
+}
+
+/// A profile's right of access: the period to answer, and the law on which
+/// records that would reveal a suspicion are withheld from the answer.
+#[derive(Clone, Copy)]
+pub(crate) struct AccessRight {
+    pub(crate) within: AnswerWithin,
+    pub(crate) within_source: &'static str,
+    pub(crate) withhold_basis: &'static str,
+    pub(crate) withhold_source: &'static str,
+}
+
+const GDPR_MONTH: &str = "GDPR art. 12(3): without undue delay and within one month of receipt";
+
+const EU_TIPPING_OFF: &str = "GDPR art. 23(1)(d) with AMLD4 (EU) 2015/849 art. 39 and 41(4) (no disclosure that a report is made or an analysis \
+     is under way), AMLR (EU) 2024/1624 art. 73 from 10 July 2027";
+
+const fn gdpr_access(withhold_basis: &'static str, withhold_source: &'static str) -> AccessRight {
+    AccessRight { within: AnswerWithin::Months(1), within_source: GDPR_MONTH, withhold_basis, withhold_source }
 }
 
 /// A record-keeping period and the law that sets it.
@@ -345,6 +373,12 @@ const PROFILES: &[Profile] = &[
         aml: standard_aml("USD", Some(DEFAULT_CTR_AND_CDD.0), DEFAULT_CTR_AND_CDD.1, 1_500_000),
         record_keeping: five_years("31 CFR 1010.430(d): records kept five years"),
         retention: DEFAULT_RETENTION,
+        access: AccessRight {
+            within: AnswerWithin::Months(1),
+            within_source: "no US law sets a general right of access: the GDPR's period (art. 12(3)), the strictest common one",
+            withhold_basis: "us_31_usc_5318_g_2",
+            withhold_source: "31 U.S.C. 5318(g)(2) and 31 CFR 1021.320(e): a SAR, and any information that would reveal one, is not disclosed",
+        },
     },
     Profile {
         name: "GB",
@@ -359,6 +393,12 @@ const PROFILES: &[Profile] = &[
             .locking_deposits_until_cdd("MLR 2017 reg 31(1) (no transaction until CDD); UKGC AML guidance for casinos"),
         record_keeping: five_years("MLR 2017 reg 40(3): five years from the end of the business relationship or the transaction"),
         retention: GB_RETENTION,
+        access: AccessRight {
+            within: AnswerWithin::Months(1),
+            within_source: "UK GDPR art. 12(3): within one month of receipt",
+            withhold_basis: "uk_dpa_2018_sch2_para2",
+            withhold_source: "DPA 2018 Sch. 2 para. 2 (crime and taxation), record by record, with POCA 2002 s. 333A (tipping off)",
+        },
     },
     Profile {
         name: "SE",
@@ -367,6 +407,7 @@ const PROFILES: &[Profile] = &[
         aml: standard_aml("SEK", None, 2_200_000, 17_000_000),
         record_keeping: five_years("lag (2017:630) om åtgärder mot penningtvätt 5 kap. 3 § (AMLD4 art. 40): five years"),
         retention: SE_RETENTION,
+        access: gdpr_access("eu_aml_tipping_off", EU_TIPPING_OFF),
     },
     Profile {
         name: "DE",
@@ -375,6 +416,7 @@ const PROFILES: &[Profile] = &[
         aml: standard_aml("EUR", None, 200_000, 1_500_000),
         record_keeping: five_years("GwG § 8 Abs. 4: five years"),
         retention: DE_RETENTION,
+        access: gdpr_access("de_gwg_47", "GwG § 47 Abs. 1 (Verbot der Informationsweitergabe) with GDPR art. 23(1)(d)"),
     },
     Profile {
         name: "NL",
@@ -385,6 +427,7 @@ const PROFILES: &[Profile] = &[
         aml: standard_aml("EUR", None, 200_000, 1_500_000),
         record_keeping: five_years("Wwft art. 33(3): five years after the end of the business relationship"),
         retention: NL_RETENTION,
+        access: gdpr_access("nl_wwft_23", "Wwft art. 23 (geheimhouding van een melding) with GDPR art. 23(1)(d) and UAVG art. 41"),
     },
     Profile {
         name: "CA-ON",
@@ -394,6 +437,12 @@ const PROFILES: &[Profile] = &[
         aml: standard_aml("CAD", Some(999_999), 300_000, 2_200_000),
         record_keeping: five_years("PCMLTFR s. 148(1): at least five years"),
         retention: CA_ON_RETENTION,
+        access: AccessRight {
+            within: AnswerWithin::Days(30),
+            within_source: "PIPEDA s. 8(3): within thirty days after receipt",
+            withhold_basis: "ca_pipeda_9_2_1",
+            withhold_source: "PIPEDA s. 9(2.1)-(2.4) (a disclosure to FINTRAC) with PCMLTFA s. 8 (no disclosure that a report is made)",
+        },
     },
 ];
 
@@ -443,6 +492,11 @@ fn table_of(name: &str, retention: Retention) -> RetentionTable {
             })
             .collect(),
     }
+}
+
+/// The right of access of a profile; `None` for a name no profile has.
+pub(crate) fn find_access(jurisdiction: &str) -> Option<AccessRight> {
+    find(jurisdiction).map(|p| p.access)
 }
 
 /// Whether a profile of this name exists.

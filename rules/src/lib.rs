@@ -4,12 +4,13 @@
 //! vocabulary (facts, decisions, the WIT lists) is `rules-model`, which is all
 //! the gateway and the hosts link. Each API
 //! decision is one coarse call — facts in, decision out — exported unchanged
-//! by the `rules-component` crate as the `cgw:rules@13.0.0` component whose
+//! by the `rules-component` crate as the `cgw:rules@13.1.0` component whose
 //! SHA-256 is the rules version auditors verify. Every fact and decision type
 //! derives serde, whose JSON is the canonical encoding of the decision log.
 #![no_std]
 extern crate alloc;
 
+pub mod access;
 pub mod aml;
 pub mod exclusions;
 pub mod filings;
@@ -34,6 +35,7 @@ pub mod traits {
     pub use crate::types::SanctionsStatusRules;
 }
 
+pub use access::{plan_access_request, AccessRequestFacts, AccessRequestPlan};
 pub use aml::{convert as convert_currency, AmlRate};
 pub use aml::{
     decide_aml, decide_aml_review, deposit_class, AmlAction, AmlAlerted, AmlBucket, AmlCounters, AmlDecision, AmlEvent, AmlEventType, AmlFacts,

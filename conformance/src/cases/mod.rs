@@ -1,6 +1,7 @@
 //! Every conformance case, by area. One case per spec row or decision,
 //! with its negative twin beside it.
 
+mod access;
 mod aml;
 mod audit;
 mod auth;
@@ -38,6 +39,8 @@ cases![
     filings::goaml_names_a_missing_id_number_its_profile_requires,
     filings::the_console_shows_a_cases_filings_and_serves_each_draft,
     erasure::unknown_users_are_404_and_a_repeat_answers_the_same_job,
+    access::an_access_request_is_one_open_job_due_in_its_profiles_period,
+    access::an_export_withholds_suspicion_without_telling,
     erasure::close_records_the_relationship_end_once,
     erasure::another_tenant_or_environment_never_reaches_a_job,
     erasure::the_sandbox_clock_drives_a_held_erasure_to_its_end,
@@ -234,6 +237,10 @@ pub const LISTS: &[Case] = &[
     Case { name: "review::an_approval_is_bound_to_the_proposal_read", run: review::an_approval_is_bound_to_the_proposal_read },
     Case { name: "aml::an_aml_case_takes_two_people_and_releases_the_hold", run: aml::an_aml_case_takes_two_people_and_releases_the_hold },
     Case { name: "aml::no_one_approves_across_an_account_they_made", run: aml::no_one_approves_across_an_account_they_made },
+    Case {
+        name: "access::a_release_takes_two_people_and_an_erasure_ends_the_request",
+        run: access::a_release_takes_two_people_and_an_erasure_ends_the_request,
+    },
 ];
 
 /// Cases that need console accounts (the runner's `console_user` hook); a

@@ -39,11 +39,14 @@ pub(crate) enum CaseType {
     KycReview,
     /// a user's AML alerts
     AmlAlert,
+    /// a player's access request, awaiting its release
+    AccessRequest,
 }
 
 impl CaseType {
     #[cfg(test)]
-    const ALL: [CaseType; 4] = [CaseType::SanctionsHit, CaseType::EnhancedDueDiligence, CaseType::KycReview, CaseType::AmlAlert];
+    const ALL: [CaseType; 5] =
+        [CaseType::SanctionsHit, CaseType::EnhancedDueDiligence, CaseType::KycReview, CaseType::AmlAlert, CaseType::AccessRequest];
 
     /// The name on the wire (what serde writes and reads).
     #[cfg(test)]
@@ -53,6 +56,7 @@ impl CaseType {
             CaseType::EnhancedDueDiligence => "enhanced_due_diligence",
             CaseType::KycReview => "kyc_review",
             CaseType::AmlAlert => "aml_alert",
+            CaseType::AccessRequest => "access_request",
         }
     }
 
@@ -69,6 +73,7 @@ impl CaseType {
             CaseType::SanctionsHit | CaseType::EnhancedDueDiligence => &[Outcome::FalsePositive, Outcome::TrueMatch],
             CaseType::KycReview => &[Outcome::Approve, Outcome::Reject],
             CaseType::AmlAlert => &[Outcome::FalsePositive, Outcome::Confirmed],
+            CaseType::AccessRequest => &[Outcome::Release],
         }
     }
 }
@@ -87,10 +92,12 @@ pub(crate) enum Outcome {
     Reject,
     /// an AML suspicion confirmed, and the report filed
     Confirmed,
+    /// an access request's export released, with what is withheld from it
+    Release,
 }
 
 impl Outcome {
-    const ALL: [Outcome; 5] = [Outcome::FalsePositive, Outcome::TrueMatch, Outcome::Approve, Outcome::Reject, Outcome::Confirmed];
+    const ALL: [Outcome; 6] = [Outcome::FalsePositive, Outcome::TrueMatch, Outcome::Approve, Outcome::Reject, Outcome::Confirmed, Outcome::Release];
 
     pub(crate) fn as_str(self) -> &'static str {
         match self {
@@ -99,6 +106,7 @@ impl Outcome {
             Outcome::Approve => "approve",
             Outcome::Reject => "reject",
             Outcome::Confirmed => "confirmed",
+            Outcome::Release => "release",
         }
     }
 
@@ -177,10 +185,15 @@ enum Subject {
     Sanctions(SanctionsCase, Option<i64>),
     Kyc(KycCheck),
     Aml(crate::aml::store::CaseRow),
+    /// the request, and what its export would withhold now
+    Access(crate::access::Job, Vec<crate::access::Withholding>),
 }
 
 impl Subject {
     async fn load(gw: &Gateway, environment: Environment, case_id: &str) -> ApiResult<Subject> {
+        if let Some((job, withheld)) = crate::access::case_subject(gw, environment, case_id).await? {
+            return Ok(Subject::Access(job, withheld));
+        }
         if let Some(case) = crate::aml::case(gw, environment, case_id).await? {
             return Ok(Subject::Aml(case));
         }
@@ -204,6 +217,7 @@ impl Subject {
             Subject::Sanctions(case, _) => CaseType::of_kind(case.kind),
             Subject::Kyc(_) => CaseType::KycReview,
             Subject::Aml(_) => CaseType::AmlAlert,
+            Subject::Access(..) => CaseType::AccessRequest,
         }
     }
 
@@ -213,6 +227,7 @@ impl Subject {
             Subject::Sanctions(case, _) => case.status == CaseStatus::Open,
             Subject::Kyc(check) => check.status == KycStatus::PendingReview,
             Subject::Aml(case) => case.status == crate::aml::store::AmlCaseStatus::Open,
+            Subject::Access(job, _) => job.state == crate::access::AccessState::Preparing,
         }
     }
 
@@ -221,6 +236,7 @@ impl Subject {
             Subject::Sanctions(case, _) => (&case.tenant_id, &case.user_id),
             Subject::Kyc(check) => (&check.tenant_id, &check.external_user_id),
             Subject::Aml(case) => (&case.tenant_id, &case.user_id),
+            Subject::Access(job, _) => (&job.tenant_id, &job.user_id),
         }
     }
 
@@ -230,6 +246,7 @@ impl Subject {
             Subject::Sanctions(case, _) => (case.created_at, case.review_due_at),
             Subject::Kyc(check) => (check.updated_at, None),
             Subject::Aml(case) => (case.opened_at, Some(case.due_at)),
+            Subject::Access(job, _) => (job.received_at, Some(job.due_at)),
         }
     }
 
@@ -244,6 +261,8 @@ impl Subject {
             }
             // a new alert is new evidence
             Subject::Aml(case) => format!("aml|{}|{}|{}", case.status.as_str(), case.alert_count, case.typologies.join(",")),
+            // other withholdings are other evidence; records that are not withheld are released as they are then
+            Subject::Access(job, withheld) => format!("access|{}|{}", job.state.as_str(), crate::access::withheld_digest(withheld)),
         };
         hex::encode(Sha256::digest(text.as_bytes()))
     }
@@ -254,6 +273,7 @@ impl Subject {
             Subject::Sanctions(..) => format!("/v1/admin/sanctions/cases/{case_id}"),
             Subject::Kyc(_) => format!("/v1/admin/kyc/checks?status={}", KycStatus::PendingReview.as_str()),
             Subject::Aml(_) => format!("/v1/admin/aml/cases/{case_id}/report"),
+            Subject::Access(..) => format!("/v1/admin/access-requests/{case_id}"),
         }
     }
 }
@@ -289,7 +309,7 @@ fn role_forbidden(what: &str) -> ApiError {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub(crate) struct QueueQuery {
-    /// `sanctions_hit`, `enhanced_due_diligence`, `kyc_review` or `aml_alert`; all when absent
+    /// `sanctions_hit`, `enhanced_due_diligence`, `kyc_review`, `aml_alert` or `access_request`; all when absent
     #[serde(rename = "type")]
     #[param(inline)]
     case_type: Option<CaseType>,
@@ -507,7 +527,7 @@ impl FromBody for ProposeBody {
         let reason = f.note("reason");
         let outcome = Outcome::parse(&outcome_text);
         if !outcome_text.is_empty() && outcome.is_none() {
-            f.reject("invalid_field", "outcome must be false_positive, true_match, approve, reject or confirmed");
+            f.reject("invalid_field", "outcome must be false_positive, true_match, approve, reject, confirmed or release");
         }
         f.finish()?;
         Ok(ProposeBody { outcome: outcome.ok_or_else(ApiError::internal)?, reason })
@@ -656,11 +676,13 @@ pub(crate) async fn list_queue(gw: &Gateway, ctx: &Ctx<'_>, Params(query): Param
     match case_type {
         Some(CaseType::KycReview) => rows.extend(store::kyc_cases(gw.store.as_ref(), &filter).await?),
         Some(CaseType::AmlAlert) => rows.extend(store::aml_cases(gw.store.as_ref(), &filter).await?),
+        Some(CaseType::AccessRequest) => rows.extend(store::access_cases(gw.store.as_ref(), &filter).await?),
         Some(t) => rows.extend(store::sanctions_cases(gw.store.as_ref(), &filter, Some(kind_of(t))).await?),
         None => {
             rows.extend(store::sanctions_cases(gw.store.as_ref(), &filter, None).await?);
             rows.extend(store::kyc_cases(gw.store.as_ref(), &filter).await?);
             rows.extend(store::aml_cases(gw.store.as_ref(), &filter).await?);
+            rows.extend(store::access_cases(gw.store.as_ref(), &filter).await?);
         }
     }
     // Each source read one past the page in this order: merged, the first
@@ -703,7 +725,7 @@ pub(crate) async fn list_queue(gw: &Gateway, ctx: &Ctx<'_>, Params(query): Param
 fn kind_of(case_type: CaseType) -> CaseKind {
     match case_type {
         CaseType::EnhancedDueDiligence => CaseKind::EnhancedDueDiligence,
-        CaseType::SanctionsHit | CaseType::KycReview | CaseType::AmlAlert => CaseKind::SanctionsHit,
+        CaseType::SanctionsHit | CaseType::KycReview | CaseType::AmlAlert | CaseType::AccessRequest => CaseKind::SanctionsHit,
     }
 }
 
@@ -911,7 +933,7 @@ async fn apply(
             let action = match outcome {
                 Outcome::FalsePositive => ReviewAction::Dismiss,
                 Outcome::TrueMatch => ReviewAction::Confirm,
-                Outcome::Approve | Outcome::Reject | Outcome::Confirmed => return Err(ApiError::internal()),
+                Outcome::Approve | Outcome::Reject | Outcome::Confirmed | Outcome::Release => return Err(ApiError::internal()),
             };
             let now = gw.tenant_now_of(&case.tenant_id, environment).await?;
             Ok(crate::sanctions::apply_case_decision(gw, environment, case, action, decided_by, now, extra).await?.map(|(log, _)| log))
@@ -920,7 +942,7 @@ async fn apply(
             let approve = match outcome {
                 Outcome::Approve => true,
                 Outcome::Reject => false,
-                Outcome::FalsePositive | Outcome::TrueMatch | Outcome::Confirmed => return Err(ApiError::internal()),
+                Outcome::FalsePositive | Outcome::TrueMatch | Outcome::Confirmed | Outcome::Release => return Err(ApiError::internal()),
             };
             let now = gw.tenant_now_of(&check.tenant_id, environment).await?;
             let reviewer = Reviewer { name: decided_by, reason: Some(reason) };
@@ -930,11 +952,15 @@ async fn apply(
             let outcome = match outcome {
                 Outcome::FalsePositive => rules_model::AmlReviewOutcome::FalsePositive,
                 Outcome::Confirmed => rules_model::AmlReviewOutcome::Confirmed,
-                Outcome::TrueMatch | Outcome::Approve | Outcome::Reject => return Err(ApiError::internal()),
+                Outcome::TrueMatch | Outcome::Approve | Outcome::Reject | Outcome::Release => return Err(ApiError::internal()),
             };
             let now = gw.tenant_now_of(&case.tenant_id, environment).await?;
             crate::aml::apply_case_decision(gw, environment, case, outcome, decided_by, now, extra).await
         }
+        Subject::Access(job, _) => match outcome {
+            Outcome::Release => crate::access::release(gw, job, decided_by, extra).await,
+            Outcome::FalsePositive | Outcome::TrueMatch | Outcome::Approve | Outcome::Reject | Outcome::Confirmed => Err(ApiError::internal()),
+        },
     }
 }
 

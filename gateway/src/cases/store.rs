@@ -173,6 +173,32 @@ pub(crate) async fn aml_cases(store: &dyn Store, f: &QueueFilter) -> ApiResult<V
         .collect()
 }
 
+/// Players' access requests awaiting their release (or, closed, released), by when they were received.
+pub(crate) async fn access_cases(store: &dyn Store, f: &QueueFilter) -> ApiResult<Vec<Queued>> {
+    let rows = store
+        .query(
+            "SELECT a.access_request_id, a.tenant_id, a.external_user_id, a.received_at, a.due_at, t.clock_offset_seconds, w.assignee,
+                    w.proposed_outcome, a.state, CAST(NULL AS TEXT), w.tags
+             FROM access_requests a JOIN tenants t ON t.tenant_id = a.tenant_id LEFT JOIN case_work w ON w.case_id = a.access_request_id
+             WHERE a.environment = ?1 AND ((?13 = 0 AND a.state = ?2) OR (?13 = 1 AND a.state <> ?2))
+               AND (?3 = 0 OR (?3 = 1 AND w.assignee IS NULL) OR (?3 = 2 AND w.assignee = ?4))
+               AND (?5 = 0 OR w.proposal_id IS NOT NULL)
+               AND a.received_at + ?6 <= ?7 + t.clock_offset_seconds
+               AND (?11 = 0 OR a.due_at <= ?7 + t.clock_offset_seconds)
+               AND (?14 = '' OR w.tags LIKE ?14)
+               AND (a.received_at > ?8 OR (a.received_at = ?8 AND a.access_request_id > ?9))
+             ORDER BY a.received_at, a.access_request_id LIMIT ?10",
+            queue_params(f, crate::access::AccessState::Preparing.as_str()),
+        )
+        .await?;
+    rows.iter()
+        .map(|row| {
+            let awaiting = crate::access::AccessState::parse(&row.text(8)?) == Some(crate::access::AccessState::Preparing);
+            queued_from(row, CaseType::AccessRequest, awaiting)
+        })
+        .collect()
+}
+
 /// KYC checks awaiting a person (or, closed, decided after a person's work on them), by when they began to wait.
 pub(crate) async fn kyc_cases(store: &dyn Store, f: &QueueFilter) -> ApiResult<Vec<Queued>> {
     let rows = store

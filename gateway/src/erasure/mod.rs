@@ -359,6 +359,7 @@ fn date_job(
     // runs again under it
     statements.push(store::claim_subject(owner.tenant_id, user_id, opened.user_version));
     statements.push(store::restrict(owner.tenant_id, user_id, now));
+    statements.extend(store::forget_access_requests(owner.tenant_id, user_id));
     if state == ErasureState::Held {
         statements.push(audit(gw, owner, "erasure.restricted", "what a law keeps is hidden from operator reads until its date", erasure_id, now));
     } else {

@@ -270,6 +270,24 @@ pub fn restrict(tenant_id: &str, user_id: &str, now: i64) -> Stmt {
     )
 }
 
+/// The player's access requests and their case files (the team's notes on
+/// them): an export is a copy of every class, so it goes when the player is
+/// restricted, before any class's date.
+pub fn forget_access_requests(tenant_id: &str, user_id: &str) -> Vec<Stmt> {
+    let key = || vec![Value::from(tenant_id), Value::from(user_id)];
+    vec![
+        Stmt::new(
+            "DELETE FROM case_events WHERE case_id IN (SELECT access_request_id FROM access_requests WHERE tenant_id = ?1 AND external_user_id = ?2)",
+            key(),
+        ),
+        Stmt::new(
+            "DELETE FROM case_work WHERE case_id IN (SELECT access_request_id FROM access_requests WHERE tenant_id = ?1 AND external_user_id = ?2)",
+            key(),
+        ),
+        Stmt::new("DELETE FROM access_requests WHERE tenant_id = ?1 AND external_user_id = ?2", key()),
+    ]
+}
+
 /// Forgets the tenant's stored `Idempotency-Key` answers that name the
 /// player (`"user_id":…`): a retry with such a key runs afresh, under the
 /// player's restriction or erasure, instead of handing back what the first

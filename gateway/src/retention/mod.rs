@@ -135,6 +135,11 @@ pub const BOUNDED_BY_CONSTRUCTION: &[(&str, Bound, &str)] = {
         ("users", OnePerPlayer, "one per player of a tenant"),
         ("erasures", OnePerPlayer, "one per player: a second request answers the first job"),
         (
+            "access_requests",
+            PlayerRecord(IdentityScreening),
+            "a player's access requests, one open at a time, each asked by the player; deleted with their case files when an erasure restricts the player",
+        ),
+        (
             "sanctions_cases",
             PlayerRecord(IdentityScreening),
             "a player's screening cases: one open at a time, a new one only when a screening matches anew",

@@ -201,6 +201,11 @@ route_table! {
     UserErasure(user_id): "POST" "/v1/users/{user_id}/erasure" => "requestErasure", Tenant, crate::erasure::request_erasure, doc crate::erasure::request_erasure_doc;
     AdminUserErasure(user_id): "POST" "/v1/admin/users/{user_id}/erasure" => "requestErasureAsAdmin", Admin audit "user.erasure", crate::erasure::admin_request_erasure, doc crate::erasure::admin_request_erasure_doc;
     ErasureGet(erasure_id): "GET" "/v1/erasures/{erasure_id}" => "getErasure", Tenant, crate::erasure::get_erasure, doc crate::erasure::get_erasure_doc;
+    // users: the player's access request (issue #48)
+    UserAccessRequest(user_id): "POST" "/v1/users/{user_id}/access-request" => "requestAccess", Tenant, crate::access::request_access, doc crate::access::request_access_doc;
+    AccessRequestGet(access_request_id): "GET" "/v1/access-requests/{access_request_id}" => "getAccessRequest", Tenant, crate::access::get_access_request, doc crate::access::get_access_request_doc;
+    AccessRequestDelivered(access_request_id): "POST" "/v1/access-requests/{access_request_id}/delivered" => "markAccessRequestDelivered", Tenant, crate::access::mark_delivered, doc crate::access::mark_delivered_doc;
+    AdminAccessRequestFile(access_request_id): "GET" "/v1/admin/access-requests/{access_request_id}" => "getAccessRequestFile", Review, crate::access::get_access_request_file, doc crate::access::get_access_request_file_doc;
     // limits
     LimitSet: "POST" "/v1/limits" => "setLimit", Tenant, crate::limits::set_limit, doc crate::limits::set_limit_doc;
     LimitList: "GET" "/v1/limits" => "listLimits", Tenant, crate::limits::list_limits, doc crate::limits::list_limits_doc;

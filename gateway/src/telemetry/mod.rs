@@ -131,7 +131,7 @@ const GAUGES: &[(&str, &str)] = &[
     (STORE_UP, "1 when the store answered the last scrape's reads"),
     (QUEUE_ITEMS, "items waiting for a person, by environment and queue"),
     (QUEUE_OLDEST_AGE, "how long the oldest waiting item of each queue has waited (seconds)"),
-    (QUEUE_PAST_DUE, "AML cases past their filing deadline, by environment"),
+    (QUEUE_PAST_DUE, "AML cases past their filing deadline, and players' access requests past their due time, by environment"),
     (LIST_LAST_REFRESH, "when each required sanctions list was last switched in (unix seconds)"),
     (AML_ALERTS_PER_CASE, "AML alerts per case"),
     (AML_PRECISION, "confirmed share of closed AML cases, per typology"),
@@ -180,13 +180,13 @@ impl Gateway {
         };
         g.set(STORE_UP, &[], 1.0);
         for environment in [Environment::Sandbox, Environment::Production] {
-            for queue in ["sanctions", "due_diligence", "kyc_review", "aml"] {
+            for queue in ["sanctions", "due_diligence", "kyc_review", "aml", "access_request"] {
                 let found = figures.queues.iter().find(|(q, f)| *q == queue && f.environment == environment).map(|(_, f)| f);
                 let labels = [("environment", environment.as_str()), ("queue", queue)];
                 g.set(QUEUE_ITEMS, &labels, found.map_or(0.0, |f| f.open as f64));
                 let age = found.and_then(|f| f.oldest_since).map_or(0, |since| now.saturating_sub(since).max(0));
                 g.set(QUEUE_OLDEST_AGE, &labels, age as f64);
-                if queue == "aml" {
+                if matches!(queue, "aml" | "access_request") {
                     let past_due = found.and_then(|f| f.past_due).unwrap_or(0);
                     g.set(QUEUE_PAST_DUE, &labels, past_due as f64);
                 }

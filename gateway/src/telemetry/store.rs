@@ -49,14 +49,21 @@ pub async fn figures(store: &dyn Store, now: i64) -> ApiResult<Figures> {
             "SELECT CAST(COUNT(*) AS BIGINT), MIN(next_attempt_at) FROM webhook_deliveries WHERE status = ?1",
             vec![DeliveryStatus::Pending.as_str().into()],
         ),
+        // players' access requests awaiting release, and those past their due time on their tenant's clock
+        Read::new(
+            "SELECT a.environment, CAST(COUNT(*) AS BIGINT), MIN(a.received_at),
+                    CAST(COALESCE(SUM(CASE WHEN a.due_at < ?2 + t.clock_offset_seconds THEN 1 ELSE 0 END), 0) AS BIGINT)
+             FROM access_requests a JOIN tenants t ON t.tenant_id = a.tenant_id WHERE a.state = ?1 GROUP BY a.environment",
+            vec![crate::access::AccessState::Preparing.as_str().into(), now.into()],
+        ),
     ];
     let results = store.query_many(reads).await?;
     let rows = |i: usize| -> &[Row] { results.get(i).map(Vec::as_slice).unwrap_or_default() };
     let mut queues = Vec::new();
-    for (i, name) in ["sanctions", "due_diligence", "kyc_review", "aml"].into_iter().enumerate() {
+    for (i, name) in [(0, "sanctions"), (1, "due_diligence"), (2, "kyc_review"), (3, "aml"), (5, "access_request")] {
         for row in rows(i) {
             let Some(environment) = Environment::parse(&row.text(0)?) else { continue };
-            let past_due = if name == "aml" { Some(row.int(3)?) } else { None };
+            let past_due = if matches!(name, "aml" | "access_request") { Some(row.int(3)?) } else { None };
             queues.push((name, QueueFigures { environment, open: row.int(1)?, past_due, oldest_since: row.opt_int(2)? }));
         }
     }
