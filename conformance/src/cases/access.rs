@@ -103,6 +103,20 @@ pub fn an_access_request_is_one_open_job_due_in_its_profiles_period(env: &Env) -
     anew.expect(202)?;
     ensure!(anew.str("access_request_id") != id, "a delivered request answered a new one: {}", anew.raw);
     ensure_eq!(anew.str("state"), "preparing");
+    // past its date it is overdue in the team's queue and in the metrics
+    let overdue = |id: &str| -> Result<bool, String> {
+        let q = env.admin("GET", "/v1/admin/cases?type=access_request&overdue=true&limit=500", None);
+        q.expect(200)?;
+        Ok(q.body["cases"].as_array().is_some_and(|c| c.iter().any(|c| c["case_id"] == json!(id) && c["overdue"] == json!(true))))
+    };
+    let anew_id = anew.str("access_request_id").to_string();
+    ensure!(!overdue(&anew_id)?, "overdue before its date");
+    t.advance(32 * 86_400)?;
+    ensure!(overdue(&anew_id)?, "not overdue past its date");
+    let metrics = env.call("GET", "/metrics", Some(&env.admin_sandbox), None);
+    metrics.expect(200)?;
+    let past_due = super::people::sample(&metrics.raw, "cgw_review_queue_past_due_items{environment=\"sandbox\",queue=\"access_request\"}");
+    ensure!(past_due.is_some_and(|n| n >= 1.0), "no past-due access request in the metrics: {past_due:?}");
     // Ontario's period is thirty days, to the second
     let ontario = env.sandbox_in("CA-ON")?;
     let player = unique("u");

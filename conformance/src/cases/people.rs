@@ -103,7 +103,7 @@ pub fn a_key_makes_no_approver_where_four_eyes_applies(env: &Env) -> CaseResult 
 
 /// The value of a sample of the Prometheus text whose name and labels
 /// (`name{a="b",…}`) start with `prefix`.
-fn sample(text: &str, prefix: &str) -> Option<f64> {
+pub(crate) fn sample(text: &str, prefix: &str) -> Option<f64> {
     text.lines().filter(|l| !l.starts_with('#')).find(|l| l.starts_with(prefix)).and_then(|l| l.rsplit(' ').next()).and_then(|v| v.parse().ok())
 }
 

@@ -184,7 +184,7 @@ pub(crate) async fn access_cases(store: &dyn Store, f: &QueueFilter) -> ApiResul
                AND (?3 = 0 OR (?3 = 1 AND w.assignee IS NULL) OR (?3 = 2 AND w.assignee = ?4))
                AND (?5 = 0 OR w.proposal_id IS NOT NULL)
                AND a.received_at + ?6 <= ?7 + t.clock_offset_seconds
-               AND (?11 = 0 OR a.due_at <= ?7 + t.clock_offset_seconds)
+               AND (?11 = 0 OR COALESCE(a.due_at, a.received_at + ?12) <= ?7 + t.clock_offset_seconds)
                AND (?14 = '' OR w.tags LIKE ?14)
                AND (a.received_at > ?8 OR (a.received_at = ?8 AND a.access_request_id > ?9))
              ORDER BY a.received_at, a.access_request_id LIMIT ?10",

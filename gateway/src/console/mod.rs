@@ -535,6 +535,7 @@ async fn queue(gw: &Gateway, request: &http::Request<Vec<u8>>, signed: &Signed, 
             ("enhanced_due_diligence", "due diligence"),
             ("kyc_review", "KYC review"),
             ("aml_alert", "AML alerts"),
+            ("access_request", "access requests"),
         ],
         status_options: vec![("open", "open"), ("pending_approval", "awaiting approval"), ("closed", "closed")],
         people: people(gw, signed, request).await,
@@ -750,6 +751,22 @@ async fn case_page(
                 rules,
                 decision_id: text(&a["decision_id"]),
             });
+        }
+    } else if case_type == "access_request" {
+        // what the player receives, and what is withheld from it with its basis
+        let (_, request_file) = api(gw, Some(signed), request, "GET", &format!("/v1/admin/access-requests/{case}"), None).await;
+        subject_facts.push(("State".to_string(), text(&request_file["state"])));
+        subject_facts.push(("Due".to_string(), text(&request_file["due_at"])));
+        subject_facts.push((
+            "Basis of withholding".to_string(),
+            format!("{} ({})", text(&request_file["withhold_basis"]), text(&request_file["withhold_source"])),
+        ));
+        let export = &request_file["export"];
+        for kind in ["kyc_checks", "withdrawals", "exclusions", "limits", "deposits", "transactions", "register_checks", "webhook_events"] {
+            subject_facts.push((format!("Released: {kind}"), export[kind].as_array().map_or(0, Vec::len).to_string()));
+        }
+        for w in request_file["withheld"].as_array().into_iter().flatten() {
+            subject_facts.push((format!("Withheld: {}", text(&w["kind"])), format!("{} ({})", text(&w["record_id"]), text(&w["basis"]))));
         }
     } else if case_type == "kyc_review" {
         // waiting for a person, or decided by one

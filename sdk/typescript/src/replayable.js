@@ -7,6 +7,9 @@
 
 /** [METHOD, path template] of every replayable operation. */
 export const REPLAYABLE = Object.freeze([
+  ["GET", "/v1/access-requests/{access_request_id}"],
+  ["POST", "/v1/access-requests/{access_request_id}/delivered"],
+  ["GET", "/v1/admin/access-requests/{access_request_id}"],
   ["GET", "/v1/admin/aml/alerts"],
   ["GET", "/v1/admin/aml/cases"],
   ["GET", "/v1/admin/aml/cases/{case_id}/filings"],
@@ -85,6 +88,7 @@ export const REPLAYABLE = Object.freeze([
   ["GET", "/v1/sandbox/clock"],
   ["POST", "/v1/sandbox/clock"],
   ["POST", "/v1/sandbox/kyc/{kyc_check_id}/submit"],
+  ["POST", "/v1/users/{user_id}/access-request"],
   ["POST", "/v1/users/{user_id}/close"],
   ["POST", "/v1/users/{user_id}/erasure"],
   ["GET", "/v1/webhooks"],
@@ -96,6 +100,9 @@ export const REPLAYABLE = Object.freeze([
 
 /** Every path template of the document, to resolve a concrete path as the gateway's router does. */
 export const PATHS = Object.freeze([
+  "/v1/access-requests/{access_request_id}",
+  "/v1/access-requests/{access_request_id}/delivered",
+  "/v1/admin/access-requests/{access_request_id}",
   "/v1/admin/aml/alerts",
   "/v1/admin/aml/cases",
   "/v1/admin/aml/cases/{case_id}/filings",
@@ -173,6 +180,7 @@ export const PATHS = Object.freeze([
   "/v1/sanctions/status",
   "/v1/sandbox/clock",
   "/v1/sandbox/kyc/{kyc_check_id}/submit",
+  "/v1/users/{user_id}/access-request",
   "/v1/users/{user_id}/close",
   "/v1/users/{user_id}/erasure",
   "/v1/vendors/sumsub/webhook",

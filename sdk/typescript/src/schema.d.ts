@@ -4,6 +4,63 @@
  */
 
 export interface paths {
+    "/v1/access-requests/{access_request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** an access request, with its export once released */
+        get: operations["getAccessRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/access-requests/{access_request_id}/delivered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * record that the export was handed to the player
+         * @description Closes the request (the player may ask again). A request not yet released is 409 `access_request_not_ready`.
+         */
+        post: operations["markAccessRequestDelivered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/access-requests/{access_request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * an access request as the team releases it: the export and what is withheld, each with its basis
+         * @description Release it through its case (`POST /v1/admin/cases/{case_id}/proposal` with outcome `release`; the case id is the request's id).
+         */
+        get: operations["getAccessRequestFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/aml/alerts": {
         parameters: {
             query?: never;
@@ -1386,6 +1443,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/{user_id}/access-request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ask for everything held about a player (GDPR art. 15)
+         * @description Makes the player's access request (or answers their open one): `preparing` until the compliance team releases the export, `ready` with `export`, then `delivered` once the operator says so. `due_at` is the tenant's profile's period from now (one calendar month under the GDPR, thirty days under PIPEDA).
+         */
+        post: operations["requestAccess"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users/{user_id}/close": {
         parameters: {
             query?: never;
@@ -2027,6 +2104,146 @@ export interface components {
             status: components["schemas"]["AmlReportStatus"];
             transaction_id: string;
         };
+        /**
+         * @description Everything the gateway holds about a player, record by record, as the
+         *     operator sees it. Every export has every field (a kind with no records
+         *     is an empty list) and the same `notice`.
+         */
+        AccessExport: {
+            deposits: components["schemas"]["AccessExportDeposit"][];
+            exclusions: components["schemas"]["AccessExportExclusion"][];
+            generated_at: string;
+            identity: components["schemas"]["AccessExportIdentity"];
+            kyc_checks: components["schemas"]["AccessExportKycCheck"][];
+            limits: components["schemas"]["AccessExportLimit"][];
+            notice: string;
+            register_checks: components["schemas"]["AccessExportRegisterCheck"][];
+            screening: components["schemas"]["AccessExportScreening"];
+            transactions: components["schemas"]["AccessExportTransaction"][];
+            user_id: string;
+            webhook_events: components["schemas"]["AccessExportEvent"][];
+            withdrawals: components["schemas"]["AccessExportWithdrawal"][];
+        };
+        AccessExportDeposit: {
+            /** Format: int64 */
+            amount: number;
+            at: string;
+            currency: string;
+            transaction_id: string;
+        };
+        /** @description A webhook event sent to the operator about the player. */
+        AccessExportEvent: {
+            created_at: string;
+            data: Record<string, never>;
+            event: string;
+            event_id: string;
+        };
+        AccessExportExclusion: {
+            duration: string;
+            effective_from: string;
+            email?: string | null;
+            exclusion_id: string;
+            expires_at?: string | null;
+            phone?: string | null;
+            source: string;
+        };
+        /** @description Who the player is, as the operator gave it. */
+        AccessExportIdentity: {
+            /** @description when the business relationship ended, if it has */
+            closed_at?: string | null;
+            created_at: string;
+            date_of_birth?: string | null;
+            email: string;
+            first_name: string;
+            /** @description the contacts the identity check was given */
+            kyc_email?: string | null;
+            kyc_phone?: string | null;
+            last_name: string;
+            nationality?: string | null;
+        };
+        AccessExportKycCheck: {
+            created_at: string;
+            kyc_check_id: string;
+            status: string;
+            target_tier: string;
+            updated_at: string;
+        };
+        AccessExportLimit: {
+            /** Format: int64 */
+            amount: number;
+            cancelled_at?: string | null;
+            created_at: string;
+            currency: string;
+            effective_from: string;
+            limit_id: string;
+            limit_type: string;
+            status: string;
+        };
+        AccessExportRegisterCheck: {
+            checked_at: string;
+            purpose: string;
+            /** @description the register's own reference */
+            reference?: string | null;
+            register: string;
+            status: string;
+        };
+        /** @description The screening's standing, as the operator sees it. */
+        AccessExportScreening: {
+            last_screened_at: string;
+            screen_id: string;
+            status: string;
+            verified_at?: string | null;
+            /** @description the verified KYC tier, and since when */
+            verified_tier: string;
+        };
+        /** @description A transaction the operator reported, as reported. */
+        AccessExportTransaction: {
+            event: Record<string, never>;
+            received_at: string;
+            transaction_id: string;
+        };
+        AccessExportWithdrawal: {
+            /**
+             * Format: int64
+             * @description minor units of `currency`
+             */
+            amount: number;
+            created_at: string;
+            currency: string;
+            status: string;
+            withdrawal_id: string;
+        };
+        /** @description A request as the compliance team reads it before releasing it. */
+        AccessRequestFile: {
+            access_request_id: string;
+            due_at: string;
+            export?: components["schemas"]["AccessExport"] | null;
+            received_at: string;
+            state: components["schemas"]["AccessState"];
+            tenant_id: string;
+            user_id: string;
+            /** @description what is withheld: proposed now, or as approved once released */
+            withheld: components["schemas"]["Withholding"][];
+            /** @description the basis of every withholding, and its law */
+            withhold_basis: string;
+            withhold_source: string;
+        };
+        /** @description An access request, as the operator sees it. */
+        AccessRequestView: {
+            access_request_id: string;
+            /** @description when the operator said the export was handed over */
+            delivered_at?: string | null;
+            /** @description when the answer is due under the tenant's profile */
+            due_at: string;
+            export?: components["schemas"]["AccessExport"] | null;
+            received_at: string;
+            state: components["schemas"]["AccessState"];
+        };
+        /**
+         * @description Where a request stands.
+         * @enum {string}
+         */
+        AccessState: "preparing" | "ready" | "delivered";
         AccountChanged: {
             person_id: string;
             state: components["schemas"]["AccountState"];
@@ -2287,7 +2504,7 @@ export interface components {
          * @description What a case asks of the team.
          * @enum {string}
          */
-        CaseType: "sanctions_hit" | "enhanced_due_diligence" | "kyc_review" | "aml_alert";
+        CaseType: "sanctions_hit" | "enhanced_due_diligence" | "kyc_review" | "aml_alert" | "access_request";
         /** @description a positive amount in minor currency units */
         Cents: number;
         /** @description One check: whether it passes, and what it found. */
@@ -3222,12 +3439,12 @@ export interface components {
          * @description the rules decision: one per exported call of the component
          * @enum {string}
          */
-        OperationName: "deposit" | "limit_change" | "limit_cancel" | "limits" | "withdrawal" | "tier" | "kyc" | "exclusion" | "exclusion_status" | "regulator_import" | "screening" | "case_review" | "sanctions" | "due_now" | "aml" | "aml_review" | "erasure_plan" | "filing_codes" | "register_check";
+        OperationName: "deposit" | "limit_change" | "limit_cancel" | "limits" | "withdrawal" | "tier" | "kyc" | "exclusion" | "exclusion_status" | "regulator_import" | "screening" | "case_review" | "sanctions" | "due_now" | "aml" | "aml_review" | "erasure_plan" | "filing_codes" | "register_check" | "access_request";
         /**
          * @description A decision's outcome: a fixed set per case type.
          * @enum {string}
          */
-        Outcome: "false_positive" | "true_match" | "approve" | "reject" | "confirmed";
+        Outcome: "false_positive" | "true_match" | "approve" | "reject" | "confirmed" | "release";
         OwnAlertPage: {
             alerts: components["schemas"]["OwnAlertView"][];
             /** @description the next page's cursor, when there is one */
@@ -3902,6 +4119,19 @@ export interface components {
          */
         WithdrawalStatus: "held" | "released" | "blocked" | "cancelled";
         /**
+         * @description What kind of record is withheld.
+         * @enum {string}
+         */
+        WithheldKind: "aml_alert" | "aml_case" | "filing" | "case_note" | "hold_reason" | "webhook_event";
+        /** @description One record withheld from the export, with its legal basis (the team's view only). */
+        Withholding: {
+            /** @description the basis's stable code, from the rules (`uk_dpa_2018_sch2_para2`, …) */
+            basis: string;
+            kind: components["schemas"]["WithheldKind"];
+            /** @description the record's id */
+            record_id: string;
+        };
+        /**
          * @description Where a case stands in the team's work.
          * @enum {string}
          */
@@ -4030,6 +4260,107 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getAccessRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                access_request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the request */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessRequestView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    markAccessRequestDelivered: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description repeat a POST safely: the same key and request answer the original success */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                access_request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description delivered */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessRequestView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAccessRequestFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                access_request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessRequestFile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listAmlAlerts: {
         parameters: {
             query?: {
@@ -4514,8 +4845,8 @@ export interface operations {
     listCaseQueue: {
         parameters: {
             query?: {
-                /** @description `sanctions_hit`, `enhanced_due_diligence`, `kyc_review` or `aml_alert`; all when absent */
-                type?: "sanctions_hit" | "enhanced_due_diligence" | "kyc_review" | "aml_alert";
+                /** @description `sanctions_hit`, `enhanced_due_diligence`, `kyc_review`, `aml_alert` or `access_request`; all when absent */
+                type?: "sanctions_hit" | "enhanced_due_diligence" | "kyc_review" | "aml_alert" | "access_request";
                 /** @description `open` (the default: awaiting a decision), `pending_approval` or `closed` */
                 status?: "open" | "pending_approval" | "closed";
                 /** @description a person's id, `me` (a person's session) or `none` (unassigned) */
@@ -7411,6 +7742,54 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    requestAccess: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description repeat a POST safely: the same key and request answer the original success */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a repeat with the same Idempotency-Key: the original answer */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessRequestView"];
+                };
+            };
+            /** @description the request */
+            202: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessRequestView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];

@@ -1,6 +1,22 @@
 """Contains all the data models used in inputs/outputs"""
 
 from .accepted import Accepted
+from .access_export import AccessExport
+from .access_export_deposit import AccessExportDeposit
+from .access_export_event import AccessExportEvent
+from .access_export_event_data import AccessExportEventData
+from .access_export_exclusion import AccessExportExclusion
+from .access_export_identity import AccessExportIdentity
+from .access_export_kyc_check import AccessExportKycCheck
+from .access_export_limit import AccessExportLimit
+from .access_export_register_check import AccessExportRegisterCheck
+from .access_export_screening import AccessExportScreening
+from .access_export_transaction import AccessExportTransaction
+from .access_export_transaction_event import AccessExportTransactionEvent
+from .access_export_withdrawal import AccessExportWithdrawal
+from .access_request_file import AccessRequestFile
+from .access_request_view import AccessRequestView
+from .access_state import AccessState
 from .account_changed import AccountChanged
 from .account_frozen_data import AccountFrozenData
 from .account_state import AccountState
@@ -264,10 +280,28 @@ from .webhook_endpoint import WebhookEndpoint
 from .webhook_registered import WebhookRegistered
 from .withdrawal_answer import WithdrawalAnswer
 from .withdrawal_status import WithdrawalStatus
+from .withheld_kind import WithheldKind
+from .withholding import Withholding
 from .work_status import WorkStatus
 
 __all__ = (
     "Accepted",
+    "AccessExport",
+    "AccessExportDeposit",
+    "AccessExportEvent",
+    "AccessExportEventData",
+    "AccessExportExclusion",
+    "AccessExportIdentity",
+    "AccessExportKycCheck",
+    "AccessExportLimit",
+    "AccessExportRegisterCheck",
+    "AccessExportScreening",
+    "AccessExportTransaction",
+    "AccessExportTransactionEvent",
+    "AccessExportWithdrawal",
+    "AccessRequestFile",
+    "AccessRequestView",
+    "AccessState",
     "AccountChanged",
     "AccountFrozenData",
     "AccountState",
@@ -529,5 +563,7 @@ __all__ = (
     "WebhookRegistered",
     "WithdrawalAnswer",
     "WithdrawalStatus",
+    "WithheldKind",
+    "Withholding",
     "WorkStatus",
 )

@@ -2,6 +2,7 @@ from enum import StrEnum
 
 
 class OperationName(StrEnum):
+    ACCESS_REQUEST = "access_request"
     AML = "aml"
     AML_REVIEW = "aml_review"
     CASE_REVIEW = "case_review"

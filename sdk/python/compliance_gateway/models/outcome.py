@@ -6,6 +6,7 @@ class Outcome(StrEnum):
     CONFIRMED = "confirmed"
     FALSE_POSITIVE = "false_positive"
     REJECT = "reject"
+    RELEASE = "release"
     TRUE_MATCH = "true_match"
 
     def __str__(self) -> str:

@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="AccessExportDeposit")
+
+
+@_attrs_define
+class AccessExportDeposit:
+    """
+    Attributes:
+        amount (int):
+        at (str):
+        currency (str):
+        transaction_id (str):
+    """
+
+    amount: int
+    at: str
+    currency: str
+    transaction_id: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        amount = self.amount
+
+        at = self.at
+
+        currency = self.currency
+
+        transaction_id = self.transaction_id
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "amount": amount,
+                "at": at,
+                "currency": currency,
+                "transaction_id": transaction_id,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        amount = d.pop("amount")
+
+        at = d.pop("at")
+
+        currency = d.pop("currency")
+
+        transaction_id = d.pop("transaction_id")
+
+        access_export_deposit = cls(
+            amount=amount,
+            at=at,
+            currency=currency,
+            transaction_id=transaction_id,
+        )
+
+        access_export_deposit.additional_properties = d
+        return access_export_deposit
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
