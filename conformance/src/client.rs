@@ -58,6 +58,8 @@ pub struct Env {
     /// Creates a console account (environment, e-mail, role): the JSON
     /// `compliance-gateway console-user create` prints.
     pub console_user: Option<ConsoleUser>,
+    /// The OpenID provider the hosts are configured with (the sign-on cases').
+    pub idp: Option<std::sync::Arc<crate::idp::Idp>>,
 }
 
 pub type ListImport = Box<dyn Fn(&[&str]) -> Result<String, String> + Send + Sync>;
@@ -144,6 +146,7 @@ impl Env {
             agent,
             list_import: None,
             console_user: None,
+            idp: None,
         }
     }
 

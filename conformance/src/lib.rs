@@ -6,6 +6,7 @@
 pub mod cases;
 pub mod client;
 pub mod harness;
+pub mod idp;
 pub mod receiver;
 pub mod registers;
 pub mod runner;

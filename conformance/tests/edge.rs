@@ -56,7 +56,9 @@ fn start() -> Result<(Env, Server), String> {
     // Builds the worker (quiet on success), then writes the keys into the local D1.
     let sandbox = admin_key(&state, "sandbox")?;
     let production = admin_key(&state, "production")?;
+    let idp = std::sync::Arc::new(conformance::idp::Idp::start()?);
     let mut command = Command::new(script());
+    command.envs(idp.edge_vars());
     command
         .args(["serve", "--local-tools", "--state"])
         .arg(&state)
@@ -67,6 +69,7 @@ fn start() -> Result<(Env, Server), String> {
     let mut env = Env::new(&base, &sandbox, &production);
     env.list_import = Some(list_import(Env::new(&base, &sandbox, &production), files));
     env.console_user = Some(console_user(base.clone()));
+    env.idp = Some(idp);
     wait_healthy(&env, Duration::from_secs(120))?;
     Ok((env, server))
 }

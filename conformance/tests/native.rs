@@ -66,6 +66,9 @@ fn start() -> Result<(Env, Vec<Server>), String> {
         getrandom::fill(&mut key).map_err(|e| e.to_string())?;
         std::fs::write(&key_file, base64::Engine::encode(&base64::engine::general_purpose::STANDARD, key)).map_err(|e| e.to_string())?;
     }
+    // the team's identity provider, on loopback, for the sign-on cases
+    let idp = std::sync::Arc::new(conformance::idp::Idp::start()?);
+    let idp_args = idp.serve_args(&std::env::temp_dir().join(format!("cgw-conformance-{}.oidc-secret", std::process::id())))?;
     for _ in 0..hosts {
         let port = free_port()?;
         let mut command = Command::new(&bin);
@@ -79,6 +82,7 @@ fn start() -> Result<(Env, Vec<Server>), String> {
             .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", &database, "--log-format", "json", "--secret-key-file"])
             .arg(&key_file)
             .args(extra.split_whitespace())
+            .args(&idp_args)
             .stdout(log)
             .stderr(Stdio::inherit());
         #[cfg(unix)]
@@ -91,6 +95,7 @@ fn start() -> Result<(Env, Vec<Server>), String> {
     env.other_hosts = urls[1..].to_vec();
     env.list_import = Some(list_import(bin.clone(), database.clone()));
     env.console_user = Some(console_user(bin, database, key_file));
+    env.idp = Some(idp);
     if hosts > 1 {
         println!("{hosts} hosts on one store: {}", urls.join(", "));
     }

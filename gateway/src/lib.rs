@@ -127,6 +127,8 @@ pub struct Config {
     pub four_eyes: FourEyes,
     /// What each table keeps ([`retention::RetentionPolicy`]).
     pub retention: retention::RetentionPolicy,
+    /// the team's identity provider, when console people sign in through it
+    pub oidc: Option<people::oidc::OidcConfig>,
 }
 
 /// Where a case decision takes effect only when a second person approves

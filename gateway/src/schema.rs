@@ -897,6 +897,24 @@ const V_ACCESS_REQUESTS: &[&str] = &[
     "CREATE INDEX IF NOT EXISTS access_requests_waiting ON access_requests (environment, state, received_at)",
 ];
 
+/// Issue #48 item 1: console accounts that sign in through the team's
+/// identity provider, by its issuer and subject (one account a subject in an
+/// environment), and the sign-ins begun there (by the SHA-256 of their
+/// state, each finished once, pruned after a day).
+const V_OIDC: &[&str] = &[
+    "ALTER TABLE console_accounts ADD COLUMN oidc_issuer TEXT",
+    "ALTER TABLE console_accounts ADD COLUMN oidc_subject TEXT",
+    "CREATE UNIQUE INDEX IF NOT EXISTS console_accounts_by_subject ON console_accounts (environment, oidc_issuer, oidc_subject)",
+    "CREATE TABLE IF NOT EXISTS oidc_logins (
+        state_hash TEXT PRIMARY KEY,
+        environment TEXT NOT NULL,
+        nonce TEXT NOT NULL,
+        verifier TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        used_at BIGINT)",
+    "CREATE INDEX IF NOT EXISTS oidc_logins_by_time ON oidc_logins (created_at)",
+];
+
 pub const VERSIONS: &[&[&str]] = &[
     V1,
     V2,
@@ -931,6 +949,7 @@ pub const VERSIONS: &[&[&str]] = &[
     V_NATIONAL_REGISTERS,
     V_TEAM_ACCOUNTS,
     V_ACCESS_REQUESTS,
+    V_OIDC,
 ];
 
 /// Applies the versions a store lacks, each in one batch with its version

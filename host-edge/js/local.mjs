@@ -113,6 +113,14 @@ const mf = new Miniflare({
     ...(serving ? { CGW_DISPATCH_IDLE_MS: process.env.CGW_DISPATCH_IDLE_MS ?? "5000", CGW_LIST_URLS: process.env.CGW_LIST_URLS ?? "" } : {}),
     // where case decisions take two people, when a run sets it (the browser test: the sandbox too)
     ...(serving && process.env.CGW_FOUR_EYES !== undefined ? { CGW_FOUR_EYES: process.env.CGW_FOUR_EYES } : {}),
+    // the team's identity provider, when a run sets one (the sign-on cases' provider on loopback)
+    ...(serving
+      ? Object.fromEntries(
+          ["GATEWAY_OIDC_ISSUER", "GATEWAY_OIDC_CLIENT_ID", "GATEWAY_OIDC_CLIENT_SECRET", "GATEWAY_OIDC_ALLOWED_DOMAIN"]
+            .filter((name) => process.env[name] !== undefined)
+            .map((name) => [name, process.env[name]]),
+        )
+      : {}),
     CGW_LOCAL_TOOLS: serving && !rest.includes("--local-tools") ? "disabled" : "enabled",
     ...(measuring ? { CGW_SIMULATE: simulate } : {}),
     // tests only: the replica simulation's answers claim to be current (js/replica.mjs)

@@ -115,6 +115,31 @@ fn sumsub(env: &Env) -> Result<Option<gateway::vendors::sumsub::SumsubConfig>, A
     }))
 }
 
+/// The team's identity provider: the vars `GATEWAY_OIDC_ISSUER`,
+/// `GATEWAY_OIDC_CLIENT_ID` and `GATEWAY_OIDC_ALLOWED_DOMAIN` (comma-separated)
+/// and the secret `GATEWAY_OIDC_CLIENT_SECRET`, as the native host's
+/// `--oidc-*` flags. Some but not all of the three is an error on every request.
+fn oidc(env: &Env) -> Result<Option<gateway::people::oidc::OidcConfig>, ApiError> {
+    let secret = env.secret("GATEWAY_OIDC_CLIENT_SECRET").ok().map(|s| s.to_string()).filter(|v| !v.is_empty());
+    match (setting(env, "GATEWAY_OIDC_ISSUER"), setting(env, "GATEWAY_OIDC_CLIENT_ID"), secret) {
+        (None, None, None) => Ok(None),
+        (Some(issuer), Some(client_id), Some(client_secret)) => Ok(Some(gateway::people::oidc::OidcConfig {
+            issuer,
+            client_id,
+            client_secret,
+            allowed_domains: setting(env, "GATEWAY_OIDC_ALLOWED_DOMAIN")
+                .unwrap_or_default()
+                .split(',')
+                .map(|d| d.trim().to_ascii_lowercase())
+                .filter(|d| !d.is_empty())
+                .collect(),
+        })),
+        _ => {
+            Err(misconfigured("sign-on needs GATEWAY_OIDC_ISSUER, GATEWAY_OIDC_CLIENT_ID and the secret GATEWAY_OIDC_CLIENT_SECRET together".into()))
+        }
+    }
+}
+
 /// The lists the dispatcher refreshes: the var `CGW_LIST_URLS`
 /// (`ENVIRONMENT,FORMAT,URL[,SOURCE]`, `;`-separated, as the native host's
 /// `--list-url`) every `CGW_LIST_REFRESH_HOURS` (default 24). A setting that
@@ -204,6 +229,7 @@ fn assemble(env: &Env, woken: Rc<Cell<bool>>, committed: Option<Rc<Cell<bool>>>)
         required_lists,
         list_freshness_seconds,
         four_eyes: four_eyes(env)?,
+        oidc: oidc(env)?,
         ..Config::default()
     };
     let mut gateway = Gateway::new(Box::new(store), Box::new(JsRules), Box::new(WorkerClock), Box::new(WorkerIds), config)

@@ -56,7 +56,7 @@ pub async fn handle(request: Request, env: &Env) -> worker::Result<Response> {
                 Err(e) => return Response::error(format!("{}: {}", e.message, e.detail.as_deref().unwrap_or_default()), 503),
             };
             match gateway.create_console_account(environment, &email, role).await {
-                Ok(created) => Response::from_json(&created),
+                Ok(created) => Response::from_json(&gateway::people::CreatedAccount::from(created)),
                 Err(e) => Response::error(e.to_string(), e.status),
             }
         }

@@ -112,6 +112,8 @@ enum Command {
         sumsub_level_tier3: Option<String>,
         #[arg(long, env = "GATEWAY_SUMSUB_LEVEL_TIER4")]
         sumsub_level_tier4: Option<String>,
+        #[command(flatten)]
+        oidc: OidcArgs,
         /// Days every decision is kept, a player's included (default: a player's state-changing decisions until the player's erasure, the rest 400 days, the rules' retention).
         #[arg(long, env = "GATEWAY_DECISION_RETENTION_DAYS")]
         decision_retention_days: Option<i64>,
@@ -233,11 +235,56 @@ enum RatesAction {
     },
 }
 
+/// The team's identity provider (OpenID Connect): console people sign in
+/// through it at /console/oidc/start, back at /console/oidc/callback.
+#[derive(clap::Args)]
+struct OidcArgs {
+    /// The provider's issuer URL (its discovery document is ISSUER/.well-known/openid-configuration).
+    #[arg(long, env = "GATEWAY_OIDC_ISSUER")]
+    oidc_issuer: Option<String>,
+    /// The client id registered at the provider, with the redirect URI https://HOST/console/oidc/callback.
+    #[arg(long, env = "GATEWAY_OIDC_CLIENT_ID")]
+    oidc_client_id: Option<String>,
+    /// A file holding the client's secret.
+    #[arg(long, env = "GATEWAY_OIDC_CLIENT_SECRET_FILE")]
+    oidc_client_secret_file: Option<PathBuf>,
+    /// An e-mail domain whose people may sign in (repeatable, or comma-separated); none: any.
+    #[arg(long = "oidc-allowed-domain", env = "GATEWAY_OIDC_ALLOWED_DOMAIN", value_delimiter = ',')]
+    oidc_allowed_domain: Vec<String>,
+}
+
+impl OidcArgs {
+    fn config(self) -> Result<Option<gateway::people::oidc::OidcConfig>, String> {
+        match (self.oidc_issuer, self.oidc_client_id, self.oidc_client_secret_file) {
+            (None, None, None) if self.oidc_allowed_domain.is_empty() => Ok(None),
+            (Some(issuer), Some(client_id), Some(file)) => {
+                let secret = std::fs::read_to_string(&file).map_err(|e| format!("--oidc-client-secret-file {}: {e}", file.display()))?;
+                let secret = secret.trim().to_string();
+                if secret.is_empty() {
+                    return Err(format!("--oidc-client-secret-file {} is empty", file.display()));
+                }
+                if !(issuer.starts_with("https://") || issuer.starts_with("http://")) {
+                    return Err(format!("--oidc-issuer {issuer:?} must be an https URL"));
+                }
+                Ok(Some(gateway::people::oidc::OidcConfig {
+                    issuer,
+                    client_id,
+                    client_secret: secret,
+                    allowed_domains: self.oidc_allowed_domain.into_iter().map(|d| d.trim().to_ascii_lowercase()).filter(|d| !d.is_empty()).collect(),
+                }))
+            }
+            _ => Err("sign-on needs --oidc-issuer, --oidc-client-id and --oidc-client-secret-file together".into()),
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum ConsoleUserAction {
     /// Create an account with a one-time password (to be changed at the first
     /// sign-in) and a TOTP secret (RFC 6238, base32). Prints
     /// {"user_id", "email", "role", "password", "totp_secret"}; audited.
+    /// With --oidc-subject (and --oidc-issuer) the account signs in through
+    /// the identity provider only, and no password or code is made.
     Create {
         #[arg(long)]
         email: String,
@@ -245,6 +292,12 @@ enum ConsoleUserAction {
         role: RoleArg,
         #[arg(long, value_enum)]
         environment: EnvArg,
+        /// The identity provider's subject (`sub`) of the person.
+        #[arg(long, requires = "oidc_issuer")]
+        oidc_subject: Option<String>,
+        /// The identity provider's issuer URL, as the server is given it.
+        #[arg(long, env = "GATEWAY_OIDC_ISSUER")]
+        oidc_issuer: Option<String>,
         #[command(flatten)]
         store: StoreArgs,
         #[command(flatten)]
@@ -688,8 +741,10 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             sumsub_level_tier2,
             sumsub_level_tier3,
             sumsub_level_tier4,
+            oidc,
         } => {
             let telemetry = start_telemetry(log_format)?;
+            let oidc = oidc.config()?;
             if !no_metrics {
                 host_native::observability::install().map_err(|e| format!("the metrics recorder could not start: {e}"))?;
             }
@@ -762,6 +817,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
                 list_freshness_seconds: Some(i64::try_from(list_freshness_hours).unwrap_or(i64::MAX / 7_200).saturating_mul(3_600)),
                 four_eyes: gateway::FourEyes::parse(&four_eyes)?,
                 retention,
+                oidc,
                 ..Config::default()
             };
             let mut gateway = build_gateway(&store, rules, notify.clone(), config).await?;
@@ -850,12 +906,16 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             println!("{}", serde_json::to_string(&advanced).map_err(|e| e.to_string())?);
             Ok(ExitCode::SUCCESS)
         }
-        Command::ConsoleUser { action: ConsoleUserAction::Create { email, role, environment, store, secrets } } => {
+        Command::ConsoleUser { action: ConsoleUserAction::Create { email, role, environment, oidc_subject, oidc_issuer, store, secrets } } => {
             // the TOTP secret is sealed under the host key, as webhook secrets are
             let keys = secrets.keys(&store.database)?;
-            let gateway = admin_gateway_with(&store, Config { secret_keys: Some(keys), ..Config::default() }).await?;
-            let created =
-                gateway.create_console_account(environment.into(), &email, role.role()).await.map_err(|e| format!("{}: {}", e.code, e.message))?;
+            let oidc = oidc_issuer.map(|issuer| gateway::people::oidc::OidcConfig { issuer, ..Default::default() });
+            let gateway = admin_gateway_with(&store, Config { secret_keys: Some(keys), oidc, ..Config::default() }).await?;
+            let created = match &oidc_subject {
+                Some(subject) => gateway.create_console_account_of_subject(environment.into(), &email, role.role(), subject).await,
+                None => gateway.create_console_account(environment.into(), &email, role.role()).await.map(Into::into),
+            }
+            .map_err(|e| format!("{}: {}", e.code, e.message))?;
             println!("{}", serde_json::to_string(&created).map_err(|e| e.to_string())?);
             Ok(ExitCode::SUCCESS)
         }

@@ -12,6 +12,7 @@ mod filings;
 mod kyc;
 mod limits;
 mod lists;
+mod oidc;
 mod people;
 mod queries;
 mod registers;
@@ -41,6 +42,8 @@ cases![
     erasure::unknown_users_are_404_and_a_repeat_answers_the_same_job,
     access::an_access_request_is_one_open_job_due_in_its_profiles_period,
     access::an_export_withholds_suspicion_without_telling,
+    oidc::a_person_signs_in_by_issuer_and_subject_never_by_email,
+    oidc::a_bad_callback_opens_no_session,
     erasure::close_records_the_relationship_end_once,
     erasure::another_tenant_or_environment_never_reaches_a_job,
     erasure::the_sandbox_clock_drives_a_held_erasure_to_its_end,

@@ -19,6 +19,9 @@ const COOKIE: &str = "__Host-cgw_session";
 /// The device's token (`POST /v1/admin/sessions` answers it), kept as long as the gateway remembers the device.
 const DEVICE_COOKIE: &str = "__Host-cgw_device";
 const DEVICE_COOKIE_SECONDS: i64 = crate::people::DEVICE_SECONDS;
+/// The state of a sign-in begun at the identity provider: its callback is finished only in this browser.
+/// `SameSite=Lax`: the provider's redirect back is a top-level navigation from its site.
+const OIDC_COOKIE: &str = "__Host-cgw_oidc";
 const CSS: &[u8] = include_bytes!("../../assets/console.css");
 const CSP_WATCH: &[u8] = include_bytes!("../../assets/csp-watch.js");
 /// No inline script or style, nothing from elsewhere, no framing.
@@ -32,6 +35,8 @@ pub(crate) fn serves(path: &str) -> bool {
 /// What a console route answers.
 enum Out {
     Html(u16, String),
+    /// a page that also sets cookies (a refused sign-in clears its state)
+    HtmlWithCookies(u16, String, Vec<String>),
     Redirect {
         to: String,
         cookies: Vec<String>,
@@ -56,6 +61,13 @@ pub(crate) async fn serve(gw: &Gateway, request: http::Request<Vec<u8>>) -> http
             builder.status(405).header("allow", "GET, POST").header("content-type", "text/html; charset=utf-8").body(body.into_bytes())
         }
         Out::Html(status, body) => builder.status(status).header("content-type", "text/html; charset=utf-8").body(body.into_bytes()),
+        Out::HtmlWithCookies(status, body, cookies) => {
+            let mut builder = builder.status(status).header("content-type", "text/html; charset=utf-8");
+            for cookie in cookies {
+                builder = builder.header("set-cookie", cookie);
+            }
+            builder.body(body.into_bytes())
+        }
         Out::Redirect { to, cookies } => {
             let mut builder = builder.status(303).header("location", to);
             for cookie in cookies {
@@ -264,8 +276,10 @@ async fn route(gw: &Gateway, request: &http::Request<Vec<u8>>) -> Out {
     match (method, path) {
         ("GET", "/console/assets/console.css") => return Out::Asset("text/css; charset=utf-8", CSS),
         ("GET", "/console/assets/csp-watch.js") => return Out::Asset("text/javascript; charset=utf-8", CSP_WATCH),
-        ("GET", "/console/login") => return render(200, &LoginPage { chrome: Chrome::of(None) }),
+        ("GET", "/console/login") => return render(200, &LoginPage::new(gw, None)),
         ("POST", "/console/login") => return login(gw, request).await,
+        ("GET", "/console/oidc/start") => return oidc_start(gw, request).await,
+        ("GET", "/console/oidc/callback") => return oidc_callback(gw, request).await,
         _ => {}
     }
     let Some(signed) = signed_in(gw, request).await else {
@@ -331,14 +345,79 @@ async fn route(gw: &Gateway, request: &http::Request<Vec<u8>>) -> Out {
 #[template(path = "console/login.html")]
 struct LoginPage {
     chrome: Chrome,
+    /// the identity provider's issuer, when people may sign in through it
+    oidc_issuer: Option<String>,
+}
+
+impl LoginPage {
+    fn new(gw: &Gateway, error: Option<String>) -> LoginPage {
+        let mut chrome = Chrome::of(None);
+        chrome.error = error;
+        LoginPage { chrome, oidc_issuer: gw.config.oidc.as_ref().map(|c| c.issuer.clone()) }
+    }
+}
+
+/// Where the identity provider sends the browser back: this host's
+/// `/console/oidc/callback` (https, but for a loopback host's http, as a
+/// browser treats loopback as secure). The provider holds the registered
+/// one: a forged `Host` gets no code.
+fn callback_url(request: &http::Request<Vec<u8>>) -> Option<String> {
+    let host = request.headers().get(http::header::HOST).and_then(|v| v.to_str().ok())?;
+    let name = host.rsplit_once(':').map_or(host, |(name, port)| if port.bytes().all(|b| b.is_ascii_digit()) { name } else { host });
+    let loopback = name == "localhost" || name == "[::1]" || name.parse::<std::net::Ipv4Addr>().is_ok_and(|a| a.is_loopback());
+    Some(format!("{}://{host}/console/oidc/callback", if loopback { "http" } else { "https" }))
+}
+
+/// `GET /console/oidc/start?environment=…`: to the identity provider.
+async fn oidc_start(gw: &Gateway, request: &http::Request<Vec<u8>>) -> Out {
+    let query = query_of(request);
+    let environment = match query.get("environment") {
+        "" => Environment::Production,
+        text => match Environment::parse(text) {
+            Some(e) => e,
+            None => return render(400, &LoginPage::new(gw, Some("Choose sandbox or production.".into()))),
+        },
+    };
+    let Some(callback) = callback_url(request) else {
+        return render(400, &LoginPage::new(gw, Some("The request names no host.".into())));
+    };
+    let source = request.extensions().get::<SourceAddress>().map(|s| s.0);
+    match gw.oidc_start(environment, &callback, source).await {
+        Ok(started) => {
+            let cookie =
+                format!("{OIDC_COOKIE}={}; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age={}", started.state, crate::people::oidc::LOGIN_SECONDS);
+            Out::Redirect { to: started.location, cookies: vec![cookie] }
+        }
+        Err(e) => render(e.status, &LoginPage::new(gw, Some(format!("Sign-in through the identity provider is not possible now ({}).", e.code)))),
+    }
+}
+
+/// `GET /console/oidc/callback?code=…&state=…`: a session, or a refusal on the sign-in page.
+async fn oidc_callback(gw: &Gateway, request: &http::Request<Vec<u8>>) -> Out {
+    let query = query_of(request);
+    let clear = format!("{OIDC_COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0");
+    let refuse = |status: u16, message: String| match render(status, &LoginPage::new(gw, Some(message))) {
+        Out::Html(status, body) => Out::HtmlWithCookies(status, body, vec![clear.clone()]),
+        other => other,
+    };
+    if !query.get("error").is_empty() {
+        return refuse(403, "The identity provider did not sign you in.".into());
+    }
+    let Some(callback) = callback_url(request) else {
+        return refuse(400, "The request names no host.".into());
+    };
+    let kept = cookie_named(request, OIDC_COOKIE);
+    match gw.oidc_finish(query.get("state"), kept.as_deref(), query.get("code"), &callback).await {
+        Ok(finished) => {
+            let cookie = format!("{COOKIE}={}; Path=/; Secure; HttpOnly; SameSite=Strict", finished.session_token);
+            Out::Redirect { to: "/console/cases".into(), cookies: vec![cookie, clear] }
+        }
+        Err(e) => refuse(e.status, format!("Not signed in: {} ({}).", e.message, e.code)),
+    }
 }
 
 async fn login(gw: &Gateway, request: &http::Request<Vec<u8>>) -> Out {
-    let refuse = |status: u16, message: &str| {
-        let mut chrome = Chrome::of(None);
-        chrome.error = Some(message.into());
-        render(status, &LoginPage { chrome })
-    };
+    let refuse = |status: u16, message: &str| render(status, &LoginPage::new(gw, Some(message.into())));
     if !same_origin(request) {
         return refuse(403, "The form did not come from this console.");
     }

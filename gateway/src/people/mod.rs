@@ -4,6 +4,7 @@
 //! Accounts are made and disabled by the admin command-line tool; API keys
 //! stay the admin API's. The SQL is in [`store`].
 
+pub mod oidc;
 pub(crate) mod store;
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -106,10 +107,36 @@ pub struct CreatedAccount {
     pub email: String,
     /// `reviewer`, `approver`, `supervisor` or `admin`
     pub role: &'static str,
-    /// to be changed at the first sign-in
+    /// to be changed at the first sign-in; none for an account that signs in through the identity provider
+    pub password: Option<String>,
+    /// base32 (RFC 4648, no padding), for an authenticator app; none for an account of the identity provider
+    pub totp_secret: Option<String>,
+    /// the identity provider's subject the account is linked to
+    pub oidc_subject: Option<String>,
+}
+
+/// An account that signs in with a password and a TOTP code, as made by
+/// `create_console_account`: both are always there.
+#[derive(Debug, Clone)]
+pub struct LocalAccount {
+    pub user_id: String,
+    pub email: String,
+    pub role: &'static str,
     pub password: String,
-    /// base32 (RFC 4648, no padding), for an authenticator app
     pub totp_secret: String,
+}
+
+impl From<LocalAccount> for CreatedAccount {
+    fn from(account: LocalAccount) -> Self {
+        CreatedAccount {
+            user_id: account.user_id,
+            email: account.email,
+            role: account.role,
+            password: Some(account.password),
+            totp_secret: Some(account.totp_secret),
+            oidc_subject: None,
+        }
+    }
 }
 
 /// A person signed in.
@@ -216,14 +243,52 @@ impl Gateway {
     /// A console account with a one-time password and a TOTP secret; audited
     /// as `console_user.create` by `cli`. An address already in use in the
     /// environment is 409 `email_taken`; an invalid one 400 `invalid_field`.
-    pub async fn create_console_account(&self, environment: Environment, email: &str, role: Role) -> ApiResult<CreatedAccount> {
-        self.create_account_by(environment, email, role, "cli").await
+    pub async fn create_console_account(&self, environment: Environment, email: &str, role: Role) -> ApiResult<LocalAccount> {
+        let created = self.create_account_by(environment, email, role, None, "cli").await?;
+        match (created.password, created.totp_secret) {
+            (Some(password), Some(totp_secret)) => {
+                Ok(LocalAccount { user_id: created.user_id, email: created.email, role: created.role, password, totp_secret })
+            }
+            // an account without a subject is always made with both
+            _ => Err(ApiError::internal()),
+        }
+    }
+
+    /// A console account that signs in through the configured identity
+    /// provider as `subject` (and never with a password); by `cli`.
+    pub async fn create_console_account_of_subject(
+        &self,
+        environment: Environment,
+        email: &str,
+        role: Role,
+        subject: &str,
+    ) -> ApiResult<CreatedAccount> {
+        self.create_account_by(environment, email, role, Some(subject), "cli").await
     }
 
     /// A console account made by `actor` (`cli`, an admin key's id or an
     /// admin person's), audited as `console_user.create` in the same batch.
-    async fn create_account_by(&self, environment: Environment, email: &str, role: Role, actor: &str) -> ApiResult<CreatedAccount> {
+    async fn create_account_by(
+        &self,
+        environment: Environment,
+        email: &str,
+        role: Role,
+        subject: Option<&str>,
+        actor: &str,
+    ) -> ApiResult<CreatedAccount> {
         let email = crate::input::normalize_email(email).ok_or_else(invalid_email)?;
+        let oidc = match subject {
+            None => None,
+            Some(subject) => {
+                let config = self.config.oidc.as_ref().ok_or_else(|| {
+                    ApiError::unprocessable("oidc_not_configured", "oidc_subject needs an identity provider configured (--oidc-issuer)")
+                })?;
+                if store::account_by_subject(self.store.as_ref(), environment, &config.issuer, subject).await?.is_some() {
+                    return Err(ApiError::conflict("subject_taken", "a console account of this environment is linked to this subject"));
+                }
+                Some((config.issuer.clone(), subject.to_string()))
+            }
+        };
         if store::account_by_email(self.store.as_ref(), environment, &email).await?.is_some() {
             return Err(ApiError::conflict("email_taken", "a console account with this e-mail address exists in this environment"));
         }
@@ -239,18 +304,26 @@ impl Gateway {
             email: email.clone(),
             role,
             password_hash,
-            must_change_password: true,
+            // an account of the identity provider has no password to change
+            must_change_password: oidc.is_none(),
             totp_secret: self.seal_secret(&totp_secret, &person_id),
             last_totp_step: 0,
             disabled_at: None,
             created_by: Some(actor.to_string()),
             enable_proposed_by: None,
+            oidc: oidc.clone(),
         };
         let audit = self.team_audit(environment, "console_user.create", actor, &person_id, now);
         if !self.commit(vec![store::insert_account(&account, now), audit]).await?.done() {
-            return Err(ApiError::conflict("email_taken", "a console account with this e-mail address exists in this environment"));
+            return Err(ApiError::conflict("email_taken", "a console account with this e-mail address or subject exists in this environment"));
         }
-        Ok(CreatedAccount { user_id: person_id, email, role: role.as_str(), password, totp_secret })
+        // an account of the identity provider has no password or code anyone could be shown: no one but its
+        // subject signs in as it
+        let (password, totp_secret) = match &oidc {
+            Some(_) => (None, None),
+            None => (Some(password), Some(totp_secret)),
+        };
+        Ok(CreatedAccount { user_id: person_id, email, role: role.as_str(), password, totp_secret, oidc_subject: oidc.map(|(_, s)| s) })
     }
 
     /// Disables a console account at once (its sessions stop working);
@@ -295,7 +368,9 @@ impl Gateway {
         device: Option<&str>,
     ) -> ApiResult<(SignedIn, String)> {
         let email = crate::input::normalize_email(email).unwrap_or_default();
-        let account = store::account_by_email(self.store.as_ref(), environment, &email).await?.filter(|a| a.disabled_at.is_none());
+        // an account of the identity provider signs in there only: here it is as no account
+        let account =
+            store::account_by_email(self.store.as_ref(), environment, &email).await?.filter(|a| a.disabled_at.is_none() && a.oidc.is_none());
         let now = self.clock.now();
         let known = match (&account, device) {
             (Some(a), Some(token)) => {
@@ -623,10 +698,7 @@ pub(crate) async fn sign_in_handler(gw: &Gateway, request: &http::Request<Vec<u8
             return Err(error);
         }
     };
-    let token = crate::auth::new_session_token(environment, &gw.ids.random_bytes(SESSION_TOKEN_BYTES));
-    let now = gw.clock.now();
-    let audit = gw.person_audit(environment, "console.sign_in", &person.person_id, now);
-    gw.store.batch(vec![store::insert_session(&crate::auth::hash_key(&token), &person.person_id, environment, now), audit]).await?;
+    let token = gw.open_session(environment, &person.person_id, "password", gw.clock.now()).await?;
     Created::new(&SessionStarted {
         session_token: token,
         person_id: person.person_id,
@@ -711,6 +783,10 @@ pub(crate) struct NewPerson {
     /// `reviewer`, `approver`, `supervisor` or `admin`
     #[schema(value_type = String)]
     role: Role,
+    /// the identity provider's subject (`sub`) of the person: the account then signs in there only, and no password
+    /// or code is made (no one is shown one)
+    #[schema(min_length = 1, max_length = 255)]
+    oidc_subject: Option<String>,
 }
 
 impl FromBody for NewPerson {
@@ -718,13 +794,17 @@ impl FromBody for NewPerson {
         let mut f = Fields::from_body(body, gw.rules.as_ref())?;
         let email = f.text("email");
         let role_text = f.code("role");
+        let oidc_subject = f.opt_text("oidc_subject");
         f.finish()?;
+        if oidc_subject.as_deref().is_some_and(|s| s.is_empty() || s.len() > 255 || s.chars().any(char::is_control)) {
+            return Err(ApiError::bad_request("invalid_field", "oidc_subject must be 1 to 255 characters, none of them a control"));
+        }
         let role = Role::parse(&role_text)
             .ok_or_else(|| ApiError::unprocessable("invalid_field", "role must be reviewer, approver, supervisor or admin"))?;
         if crate::input::normalize_email(&email).is_none() {
             return Err(invalid_email());
         }
-        Ok(NewPerson { email, role })
+        Ok(NewPerson { email, role, oidc_subject })
     }
 }
 
@@ -755,7 +835,7 @@ fn approves(role: Role) -> bool {
 pub(crate) async fn create_person(
     gw: &Gateway,
     ctx: &Ctx<'_>,
-    Body(NewPerson { email, role }): Body<NewPerson>,
+    Body(NewPerson { email, role, oidc_subject }): Body<NewPerson>,
 ) -> ApiResult<Created<CreatedAccount>> {
     let environment = ctx.caller.environment;
     team_admin(ctx)?;
@@ -769,7 +849,7 @@ pub(crate) async fn create_person(
         }
         None => {}
     }
-    let created = gw.create_account_by(environment, &email, role, &ctx.caller.key_id).await?;
+    let created = gw.create_account_by(environment, &email, role, oidc_subject.as_deref(), &ctx.caller.key_id).await?;
     Created::new(&created)
 }
 
@@ -992,6 +1072,15 @@ impl Gateway {
     }
 
     /// An audit row of the team's own actions (sign-in, export), by the person.
+    /// A new session of a person who signed in (`how`: `password` or `oidc`), audited; its token.
+    pub(crate) async fn open_session(&self, environment: Environment, person_id: &str, how: &str, now: i64) -> ApiResult<String> {
+        let token = crate::auth::new_session_token(environment, &self.ids.random_bytes(SESSION_TOKEN_BYTES));
+        let action = if how == "oidc" { "console.sign_in_oidc" } else { "console.sign_in" };
+        let audit = self.person_audit(environment, action, person_id, now);
+        self.store.batch(vec![store::insert_session(&crate::auth::hash_key(&token), person_id, environment, now), audit]).await?;
+        Ok(token)
+    }
+
     fn person_audit(&self, environment: Environment, action: &str, person_id: &str, now: i64) -> crate::ports::Stmt {
         self.team_audit(environment, action, person_id, person_id, now)
     }

@@ -25,6 +25,9 @@ pub(crate) struct Account {
     pub created_by: Option<String>,
     /// the admin who asked to enable the disabled account, where a second must agree
     pub enable_proposed_by: Option<String>,
+    /// the identity provider's issuer and subject of an account that signs in
+    /// through it (and never with a password)
+    pub oidc: Option<(String, String)>,
 }
 
 fn account_from(row: &Row) -> ApiResult<Account> {
@@ -40,6 +43,7 @@ fn account_from(row: &Row) -> ApiResult<Account> {
         disabled_at: row.opt_int(8)?,
         created_by: row.opt_text(9)?,
         enable_proposed_by: row.opt_text(10)?,
+        oidc: row.opt_text(11)?.zip(row.opt_text(12)?),
     })
 }
 
@@ -48,7 +52,7 @@ macro_rules! accounts_where {
     ($where:literal) => {
         concat!(
             "SELECT person_id, environment, email, role, password_hash, must_change_password, totp_secret, last_totp_step, disabled_at,
-                    created_by, enable_proposed_by
+                    created_by, enable_proposed_by, oidc_issuer, oidc_subject
              FROM console_accounts WHERE ",
             $where
         )
@@ -59,6 +63,42 @@ macro_rules! accounts_where {
 pub(crate) async fn account_by_email(store: &dyn Store, environment: Environment, email: &str) -> ApiResult<Option<Account>> {
     let rows = store.query(accounts_where!("environment = ?1 AND email = ?2"), vec![environment.as_str().into(), email.into()]).await?;
     rows.first().map(account_from).transpose()
+}
+
+/// The account of an identity provider's subject in an environment.
+pub(crate) async fn account_by_subject(store: &dyn Store, environment: Environment, issuer: &str, subject: &str) -> ApiResult<Option<Account>> {
+    let rows = store
+        .query(
+            accounts_where!("environment = ?1 AND oidc_issuer = ?2 AND oidc_subject = ?3"),
+            vec![environment.as_str().into(), issuer.into(), subject.into()],
+        )
+        .await?;
+    rows.first().map(account_from).transpose()
+}
+
+/// A sign-in begun at the identity provider: its state's SHA-256, the
+/// nonce its ID token must carry and the PKCE verifier of its code.
+pub(crate) fn insert_oidc_login(state_hash: &str, environment: Environment, nonce: &str, verifier: &str, now: i64) -> Stmt {
+    Stmt::new(
+        "INSERT INTO oidc_logins (state_hash, environment, nonce, verifier, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        vec![state_hash.into(), environment.as_str().into(), nonce.into(), verifier.into(), now.into()],
+    )
+}
+
+/// A begun sign-in not yet finished, made since `since`: its environment, nonce and verifier.
+pub(crate) async fn oidc_login(store: &dyn Store, state_hash: &str, since: i64) -> ApiResult<Option<(Environment, String, String)>> {
+    let rows = store
+        .query(
+            "SELECT environment, nonce, verifier FROM oidc_logins WHERE state_hash = ?1 AND used_at IS NULL AND created_at >= ?2",
+            vec![state_hash.into(), since.into()],
+        )
+        .await?;
+    rows.first().map(|r| Ok((Environment::parse(&r.text(0)?).ok_or_else(ApiError::internal)?, r.text(1)?, r.text(2)?))).transpose()
+}
+
+/// Finishes a begun sign-in, once: a second callback with its state loses.
+pub(crate) fn use_oidc_login(state_hash: &str, now: i64) -> Stmt {
+    Stmt::expect_one("UPDATE oidc_logins SET used_at = ?2 WHERE state_hash = ?1 AND used_at IS NULL", vec![state_hash.into(), now.into()])
 }
 
 /// An enabled account, by id.
@@ -85,8 +125,8 @@ pub(crate) async fn creators(store: &dyn Store, person_ids: [&str; 2]) -> ApiRes
 pub(crate) fn insert_account(a: &Account, now: i64) -> Stmt {
     Stmt::new(
         "INSERT INTO console_accounts (person_id, environment, email, role, password_hash, must_change_password, totp_secret, last_totp_step,
-                                       disabled_at, created_at, updated_at, created_by)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NULL, ?9, ?9, ?10)",
+                                       disabled_at, created_at, updated_at, created_by, oidc_issuer, oidc_subject)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NULL, ?9, ?9, ?10, ?11, ?12)",
         vec![
             a.person_id.as_str().into(),
             a.environment.as_str().into(),
@@ -98,6 +138,8 @@ pub(crate) fn insert_account(a: &Account, now: i64) -> Stmt {
             a.last_totp_step.into(),
             now.into(),
             a.created_by.as_deref().into(),
+            a.oidc.as_ref().map(|(issuer, _)| issuer.as_str()).into(),
+            a.oidc.as_ref().map(|(_, subject)| subject.as_str()).into(),
         ],
     )
 }

@@ -98,6 +98,8 @@ pub fn prunes(c: &Cutoffs, batch: i64) -> Vec<Prune> {
         prune("idempotency_keys", expired!("idempotency_keys", "tenant_id, scope, idempotency_key", "created_at < ?1"), at(c.idempotency), batch),
         prune("rate_windows", expired!("rate_windows", "key_id, window_start", "window_start < ?1"), at(c.rate_windows), batch),
         prune("console_sessions", expired!("console_sessions", "session_hash", "last_seen_at < ?1"), at(c.sessions), batch),
+        // a sign-in begun at the identity provider is good for ten minutes; kept a day, as idempotency keys are
+        prune("oidc_logins", expired!("oidc_logins", "state_hash", "created_at < ?1"), at(c.idempotency), batch),
         prune(
             "sanctions_import_chunks",
             expired!(
