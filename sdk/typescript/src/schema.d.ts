@@ -2545,12 +2545,14 @@ export interface components {
          */
         CreatedAccount: {
             email: string;
-            /** @description to be changed at the first sign-in */
-            password: string;
+            /** @description the identity provider's subject the account is linked to */
+            oidc_subject?: string | null;
+            /** @description to be changed at the first sign-in; none for an account that signs in through the identity provider */
+            password?: string | null;
             /** @description `reviewer`, `approver`, `supervisor` or `admin` */
             role: string;
-            /** @description base32 (RFC 4648, no padding), for an authenticator app */
-            totp_secret: string;
+            /** @description base32 (RFC 4648, no padding), for an authenticator app; none for an account of the identity provider */
+            totp_secret?: string | null;
             /** @description the person's id (`per_…`) */
             user_id: string;
         };
@@ -5623,6 +5625,11 @@ export interface operations {
                 "application/json": {
                     /** @description the person's e-mail address: the sign-in name, unique in the environment */
                     email: string;
+                    /**
+                     * @description the identity provider's subject (`sub`) of the person: the account then signs in there only, and no password
+                     *     or code is made (no one is shown one)
+                     */
+                    oidc_subject?: string | null;
                     /** @description `reviewer`, `approver`, `supervisor` or `admin` */
                     role: string;
                 };

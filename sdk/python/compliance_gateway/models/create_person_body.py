@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="CreatePersonBody")
 
@@ -17,16 +19,26 @@ class CreatePersonBody:
         Attributes:
             email (str): the person's e-mail address: the sign-in name, unique in the environment
             role (str): `reviewer`, `approver`, `supervisor` or `admin`
+            oidc_subject (None | str | Unset): the identity provider's subject (`sub`) of the person: the account then signs
+                in there only, and no password
+                or code is made (no one is shown one)
     """
 
     email: str
     role: str
+    oidc_subject: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         email = self.email
 
         role = self.role
+
+        oidc_subject: None | str | Unset
+        if isinstance(self.oidc_subject, Unset):
+            oidc_subject = UNSET
+        else:
+            oidc_subject = self.oidc_subject
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -36,6 +48,8 @@ class CreatePersonBody:
                 "role": role,
             }
         )
+        if oidc_subject is not UNSET:
+            field_dict["oidc_subject"] = oidc_subject
 
         return field_dict
 
@@ -46,9 +60,19 @@ class CreatePersonBody:
 
         role = d.pop("role")
 
+        def _parse_oidc_subject(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        oidc_subject = _parse_oidc_subject(d.pop("oidc_subject", UNSET))
+
         create_person_body = cls(
             email=email,
             role=role,
+            oidc_subject=oidc_subject,
         )
 
         create_person_body.additional_properties = d
