@@ -895,6 +895,8 @@ const V_ACCESS_REQUESTS: &[&str] = &[
         created_at BIGINT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS access_requests_by_user ON access_requests (tenant_id, external_user_id)",
     "CREATE INDEX IF NOT EXISTS access_requests_waiting ON access_requests (environment, state, received_at)",
+    // the export reads a tenant's events (those naming the player), not every tenant's
+    "CREATE INDEX IF NOT EXISTS outbox_by_tenant ON outbox (tenant_id, created_at)",
 ];
 
 /// Issue #48 item 1: console accounts that sign in through the team's

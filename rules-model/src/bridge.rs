@@ -316,7 +316,7 @@ macro_rules! for_each_wit_type {
         $record!(UnaskedCutoff { ended_before, idle_before });
         $record!(RetentionCutoffs { unasked, filings_before, records_before, ended_exclusions_before });
         $record!(AccessRequestFacts { received_at, jurisdiction });
-        $record!(AccessRequestPlan { due_at, due_source, withhold_basis, withhold_source });
+        $record!(AccessRequestPlan { due_at, due_source, withhold_basis, withhold_source, withheld_events, withheld_standings });
 
         $enum!(AmlEventType { Deposit, Withdrawal, Wager, Win, Bonus, P2pTransfer, InstrumentAdded });
         $enum!(PaymentMethod { Cash, Card, BankTransfer, EWallet, Crypto, Other });

@@ -208,4 +208,8 @@ pub struct AccessRequestPlan {
     pub withhold_basis: String,
     /// the law, by article
     pub withhold_source: String,
+    /// the webhook events about the player withheld on that basis: those that tell of a screening's outcome or an alert
+    pub withheld_events: Vec<EventKind>,
+    /// the screening standings withheld on that basis; the export never carries a standing, so that its absence tells nothing
+    pub withheld_standings: Vec<SanctionsStatus>,
 }

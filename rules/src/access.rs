@@ -9,6 +9,23 @@ use chrono::{DateTime, Months};
 use crate::jurisdictions::{find_access, AnswerWithin};
 use crate::{RuleError, DAY};
 pub use rules_model::{AccessRequestFacts, AccessRequestPlan};
+use rules_model::{EventKind, SanctionsStatus};
+
+/// The events that tell of a screening's outcome or an AML alert. Whether
+/// a hit was later cleared, a PEP or adverse-media match, a frozen account:
+/// each tells of a review the player could learn they were under.
+const TELLING_EVENTS: [EventKind; 7] = [
+    EventKind::SanctionsHit,
+    EventKind::SanctionsCleared,
+    EventKind::SanctionsConfirmed,
+    EventKind::SanctionsAccountFrozen,
+    EventKind::ScreeningPepMatch,
+    EventKind::ScreeningAdverseMediaMatch,
+    EventKind::AmlAlertCreated,
+];
+
+/// Every standing but `clear` tells of a hit.
+const TELLING_STANDINGS: [SanctionsStatus; 3] = [SanctionsStatus::HitReviewPending, SanctionsStatus::Cleared, SanctionsStatus::Confirmed];
 
 /// The request's due date and withholding basis under its profile; an
 /// unknown profile is refused, never read as the default.
@@ -26,6 +43,8 @@ pub fn plan_access_request(facts: &AccessRequestFacts) -> Result<AccessRequestPl
         due_source: right.within_source.to_string(),
         withhold_basis: right.withhold_basis.to_string(),
         withhold_source: right.withhold_source.to_string(),
+        withheld_events: TELLING_EVENTS.to_vec(),
+        withheld_standings: TELLING_STANDINGS.to_vec(),
     })
 }
 
@@ -70,5 +89,19 @@ mod tests {
             plan_access_request(&AccessRequestFacts { received_at: i64::MAX - 1, jurisdiction: "CA-ON".into() }),
             Err(RuleError::AmountTooLarge)
         );
+    }
+
+    #[test]
+    fn what_tells_of_a_review_is_withheld_and_nothing_else() {
+        let Ok(plan) = plan_access_request(&AccessRequestFacts { received_at: 0, jurisdiction: "GB".into() }) else {
+            panic!("GB has an access right");
+        };
+        for kind in EventKind::ALL {
+            let telling = kind.as_str().starts_with("sanctions.") || kind.as_str().starts_with("screening.") || kind.as_str().starts_with("aml.");
+            assert_eq!(plan.withheld_events.contains(kind), telling, "{}", kind.as_str());
+        }
+        for standing in SanctionsStatus::ALL {
+            assert_eq!(plan.withheld_standings.contains(standing), *standing != SanctionsStatus::Clear, "{}", standing.as_str());
+        }
     }
 }

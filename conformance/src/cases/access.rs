@@ -220,6 +220,42 @@ pub fn a_release_takes_two_people_and_an_erasure_ends_the_request(env: &Env) -> 
     ready.expect(200)?;
     ensure_eq!(ready.str("state"), "ready");
     ensure_eq!(ready.body["export"]["identity"]["first_name"], json!("Ann"));
+    let file = env.admin_production("GET", &format!("/v1/admin/access-requests/{id}"), None);
+    ensure_eq!(file.body["withheld"], json!([]), file.raw);
+    // a listed player's standing and the events that told the operator of the hit are withheld, and the export
+    // has the clear player's shape: no standing is ever carried
+    let listed = unique("u");
+    let hit = p.post(
+        "/v1/sanctions/screen",
+        json!({ "user_id": listed, "first_name": "Nicolas", "last_name": "Maduro Moros", "date_of_birth": "1962-11-23", "nationality": "VE",
+            "email": format!("{listed}@example.com") }),
+    );
+    hit.expect(201)?;
+    ensure_eq!(hit.str("status"), "hit_review_pending");
+    let hit_id = ask(&p, &listed).str("access_request_id").to_string();
+    let file = env.admin_production("GET", &format!("/v1/admin/access-requests/{hit_id}"), None);
+    file.expect(200)?;
+    let withheld = file.body["withheld"].as_array().cloned().unwrap_or_default();
+    ensure!(
+        withheld.iter().any(|w| w["kind"] == "screening_standing" && w["record_id"] == hit.body["screen_id"]),
+        "the standing is not withheld: {}",
+        file.raw
+    );
+    ensure!(withheld.iter().any(|w| w["kind"] == "webhook_event"), "the sanctions.hit event is not withheld: {}", file.raw);
+    let proposal = format!("/v1/admin/cases/{hit_id}/proposal");
+    let proposed = env.call("POST", &proposal, Some(&first.token), Some(&body));
+    proposed.expect(201)?;
+    let read = json!({ "proposal_id": proposed.body["proposal"]["proposal_id"] });
+    env.call("POST", &format!("{proposal}/approve"), Some(&second.token), Some(&read)).expect(200)?;
+    let listed_ready = p.get(&format!("/v1/access-requests/{hit_id}"));
+    listed_ready.expect(200)?;
+    ensure_eq!(listed_ready.str("state"), "ready");
+    ensure_eq!(shape(&listed_ready.body["export"]["screening"]), shape(&ready.body["export"]["screening"]));
+    let export = listed_ready.body["export"].to_string();
+    for secret in ["hit_review_pending", "sanctions.", "case_id", "transactions_held", "clear\""] {
+        ensure!(!export.contains(secret), "the export tells ({secret}): {export}");
+    }
+    ensure!(!ready.body["export"].to_string().contains("\"clear\""), "the clear player's standing is carried: {}", ready.raw);
     // an erasure restricts the player: the request and its export go
     let twin = unique("u");
     p.post("/v1/sanctions/screen", crate::client::identity(&twin, "Bob", "Lee", &format!("{twin}@example.com"))).expect(201)?;

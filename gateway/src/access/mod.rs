@@ -6,9 +6,10 @@
 //! period and the law on which suspicion material is withheld). The export
 //! holds, record by record, what the gateway keeps about the player as the
 //! operator sees it. Records that would reveal a suspicion (AML alerts and
-//! cases, filings, the team's notes on them, an AML hold's reason, the
-//! `aml.*` events sent about the player) never enter it: each is listed as a
-//! withholding with its basis, and the release is a case of the team's
+//! cases, filings, the team's notes on them, an AML hold's reason, a
+//! sanctions standing that tells of a hit, and the events sent about the
+//! player that tell of a screening's outcome or an alert, as the rules list
+//! them) never enter it: each is listed as a withholding with its basis, and the release is a case of the team's
 //! queue, proposed and approved as every case is (four-eyes where it
 //! applies). Every request takes those same steps, whether or not anything
 //! is withheld, and every export has the same shape and the same notice: a
@@ -17,7 +18,7 @@
 
 pub(crate) mod store;
 
-use rules_model::{AccessRequestFacts, AccessRequestPlan, Operation};
+use rules_model::{AccessRequestFacts, AccessRequestPlan, EventKind, Operation, SanctionsStatus};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
@@ -35,9 +36,6 @@ pub(crate) use store::Job;
 
 /// The prefix of an access request's id (and of its case in the team's queue).
 pub(crate) const ID_PREFIX: &str = "acr";
-
-/// The names of the AML events (`aml.alert_created`): withheld, never exported.
-const AML_EVENTS: &str = "aml.";
 
 /// What every export says about what it holds: the same words for every player.
 pub const NOTICE: &str = "These are the records the Compliance Gateway keeps about you for this operator. \
@@ -89,11 +87,11 @@ pub struct AccessExportIdentity {
     pub closed_at: Option<String>,
 }
 
-/// The screening's standing, as the operator sees it.
+/// When the player was screened. Its standing is never carried: a standing
+/// shown only when clear would tell the others theirs by its absence.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct AccessExportScreening {
     pub screen_id: String,
-    pub status: String,
     pub last_screened_at: String,
     /// the verified KYC tier, and since when
     pub verified_tier: String,
@@ -210,8 +208,10 @@ pub enum WithheldKind {
     CaseNote,
     /// why the player's withdrawals are held
     HoldReason,
-    /// an `aml.*` webhook event about the player
+    /// a webhook event that tells of a screening's outcome or an alert
     WebhookEvent,
+    /// the player's sanctions standing, when it tells of a hit
+    ScreeningStanding,
 }
 
 /// One record withheld from the export, with its legal basis (the team's view only).
@@ -230,9 +230,12 @@ pub(crate) struct Draft {
     pub withheld: Vec<Withholding>,
 }
 
-/// A digest of withholdings: a release proposed on other withholdings is dropped.
+/// A digest of withholdings: a release proposed on other withholdings is
+/// dropped. Webhook events are left out: the outbox's pruning of delivered
+/// events changes no suspicion material.
 pub(crate) fn withheld_digest(withheld: &[Withholding]) -> String {
-    let text: Vec<String> = withheld.iter().map(|w| format!("{:?}:{}:{}", w.kind, w.record_id, w.basis)).collect();
+    let text: Vec<String> =
+        withheld.iter().filter(|w| w.kind != WithheldKind::WebhookEvent).map(|w| format!("{:?}:{}:{}", w.kind, w.record_id, w.basis)).collect();
     hex::encode(Sha256::digest(text.join(",").as_bytes()))
 }
 
@@ -248,9 +251,10 @@ fn json_of(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
 }
 
-/// The draft of a player's export at `now`, under the withholding `basis`;
-/// `None` for an unknown or restricted player.
-pub(crate) async fn draft(gw: &Gateway, tenant_id: &str, user_id: &str, basis: &str, now: i64) -> ApiResult<Option<Draft>> {
+/// The draft of a player's export at `now`, withheld as the rules' `plan`
+/// says; `None` for an unknown or restricted player.
+pub(crate) async fn draft(gw: &Gateway, tenant_id: &str, user_id: &str, plan: &AccessRequestPlan, now: i64) -> ApiResult<Option<Draft>> {
+    let basis = plan.withhold_basis.as_str();
     let Some(h) = store::holdings(gw.store.as_ref(), tenant_id, user_id).await? else {
         return Ok(None);
     };
@@ -272,10 +276,13 @@ pub(crate) async fn draft(gw: &Gateway, tenant_id: &str, user_id: &str, basis: &
     if u.int(15)? != 0 {
         withhold(WithheldKind::HoldReason, user_id.to_string());
     }
+    if SanctionsStatus::parse(&u.text(8)?).is_some_and(|s| plan.withheld_standings.contains(&s)) {
+        withhold(WithheldKind::ScreeningStanding, u.text(10)?);
+    }
     let mut webhook_events = Vec::new();
     for row in &h.events {
         let (event_id, event) = (row.text(0)?, row.text(1)?);
-        if event.starts_with(AML_EVENTS) {
+        if EventKind::parse(&event).is_some_and(|k| plan.withheld_events.contains(&k)) {
             withhold(WithheldKind::WebhookEvent, event_id);
             continue;
         }
@@ -298,7 +305,6 @@ pub(crate) async fn draft(gw: &Gateway, tenant_id: &str, user_id: &str, basis: &
             closed_at: opt_at(u, 14)?,
         },
         screening: AccessExportScreening {
-            status: u.text(8)?,
             last_screened_at: at(u, 9)?,
             screen_id: u.text(10)?,
             verified_tier: u.text(11)?,
@@ -449,9 +455,9 @@ fn not_found() -> ApiError {
 pub(crate) async fn request_access(gw: &Gateway, ctx: &Ctx<'_>, Path(user_id): Path) -> ApiResult<Accepted<AccessRequestView>> {
     let tenant_id = ctx.caller.tenant_id.as_str();
     until_committed!({
-        if crate::users::store::find(gw.store.as_ref(), tenant_id, &user_id).await?.is_none() {
+        let Some(user) = crate::users::store::find(gw.store.as_ref(), tenant_id, &user_id).await? else {
             return Err(ApiError::user_not_found());
-        }
+        };
         if let Some(open) = store::open_of_user(gw.store.as_ref(), tenant_id, &user_id).await? {
             return Ok(Some(Accepted::new(&view(&open)?)?));
         }
@@ -470,7 +476,8 @@ pub(crate) async fn request_access(gw: &Gateway, ctx: &Ctx<'_>, Path(user_id): P
         };
         let (dates, log) = plan(gw, &job)?;
         job.due_at = dates.due_at;
-        if !gw.commit(vec![store::insert(&job, ctx.now), log.statement()]).await?.done() {
+        // the claim: an erasure's restriction racing this request wins or loses whole, never leaving a job behind
+        if !gw.commit(vec![gw.claim_user(ctx, &user), store::insert(&job, ctx.now), log.statement()]).await?.done() {
             return Ok(None);
         }
         Ok(Some(Accepted::new(&view(&job)?)?.decided(log.decision_id())))
@@ -561,7 +568,7 @@ pub(crate) async fn get_access_request_file(gw: &Gateway, ctx: &Ctx<'_>, Path(id
     let (withheld, export) = match job.state {
         AccessState::Preparing => {
             let now = gw.tenant_now_of(&job.tenant_id, job.environment).await?;
-            match draft(gw, &job.tenant_id, &job.user_id, &dates.withhold_basis, now).await? {
+            match draft(gw, &job.tenant_id, &job.user_id, &dates, now).await? {
                 Some(d) => (d.withheld, Some(d.export)),
                 None => (Vec::new(), None),
             }
@@ -595,16 +602,27 @@ pub(crate) fn get_access_request_file_doc() -> OperationDoc {
 
 /// The release's statements, for the batch of the case's approval: the
 /// export and the withholdings, read now, and the rules' decision that
-/// gave their basis. `None`: the player is gone (restricted) or the job moved.
-pub(crate) async fn release(gw: &Gateway, job: &Job, decided_by: &str, mut extra: Vec<Stmt>) -> ApiResult<Option<DecisionLog>> {
+/// gave their basis. `None`: the job moved, or what is withheld is no
+/// longer what the case's evidence (`approved`) showed; the approval's next
+/// round finds the evidence changed and drops the proposal.
+pub(crate) async fn release(
+    gw: &Gateway,
+    job: &Job,
+    approved: &[Withholding],
+    decided_by: &str,
+    mut extra: Vec<Stmt>,
+) -> ApiResult<Option<DecisionLog>> {
     if job.state != AccessState::Preparing {
         return Err(ApiError::conflict("case_closed", "the case is decided"));
     }
     let (dates, log) = plan(gw, job)?;
     let now = gw.tenant_now_of(&job.tenant_id, job.environment).await?;
-    let Some(draft) = draft(gw, &job.tenant_id, &job.user_id, &dates.withhold_basis, now).await? else {
+    let Some(draft) = draft(gw, &job.tenant_id, &job.user_id, &dates, now).await? else {
         return Err(ApiError::conflict("case_closed", "the player's records are restricted: nothing is released"));
     };
+    if withheld_digest(&draft.withheld) != withheld_digest(approved) {
+        return Ok(None);
+    }
     let export = serde_json::to_string(&draft.export).map_err(|_| ApiError::internal())?;
     let withheld = serde_json::to_string(&draft.withheld).map_err(|_| ApiError::internal())?;
     extra.push(store::release(&job.access_request_id, &export, &withheld, decided_by, now));
@@ -622,6 +640,6 @@ pub(crate) async fn case_subject(gw: &Gateway, environment: Environment, case_id
     };
     let dates = plan_shown(gw, &job)?;
     let now = gw.tenant_now_of(&job.tenant_id, job.environment).await?;
-    let withheld = draft(gw, &job.tenant_id, &job.user_id, &dates.withhold_basis, now).await?.map(|d| d.withheld).unwrap_or_default();
+    let withheld = draft(gw, &job.tenant_id, &job.user_id, &dates, now).await?.map(|d| d.withheld).unwrap_or_default();
     Ok(Some((job, withheld)))
 }

@@ -2,6 +2,7 @@
 //! everything the gateway holds about a player for the export.
 
 use crate::auth::Environment;
+use crate::cases::EventKind;
 use crate::error::{ApiError, ApiResult};
 use crate::ports::{Read, Row, Stmt, Store, Value};
 
@@ -134,6 +135,9 @@ pub(crate) struct Holdings {
     pub case_notes: Vec<Row>,
 }
 
+/// The case events the team writes words in: its notes (an assignment or an approval is none).
+const NOTE_KINDS: [EventKind; 4] = [EventKind::Commented, EventKind::Tagged, EventKind::Proposed, EventKind::ProposalRejected];
+
 /// The text that names the user in an outbox envelope (`"user_id":` and the id as JSON writes it).
 fn naming_user(user_id: &str) -> String {
     format!("\"user_id\":{}", serde_json::Value::from(user_id))
@@ -193,8 +197,8 @@ pub(crate) async fn holdings(store: &dyn Store, tenant_id: &str, user_id: &str) 
         Read::new("SELECT filing_id FROM aml_filings WHERE tenant_id = ?1 AND external_user_id = ?2 ORDER BY filing_id", key()),
         Read::new(
             "SELECT e.event_id FROM case_events e JOIN aml_cases c ON c.case_id = e.case_id
-             WHERE c.tenant_id = ?1 AND c.external_user_id = ?2 ORDER BY e.event_id",
-            key(),
+             WHERE c.tenant_id = ?1 AND c.external_user_id = ?2 AND e.kind IN (?3, ?4, ?5, ?6) ORDER BY e.event_id",
+            [key(), NOTE_KINDS.iter().map(|k| Value::from(k.as_str())).collect()].concat(),
         ),
     ];
     let mut rows = store.query_many(reads).await?.into_iter();

@@ -2187,11 +2187,13 @@ export interface components {
             register: string;
             status: string;
         };
-        /** @description The screening's standing, as the operator sees it. */
+        /**
+         * @description When the player was screened. Its standing is never carried: a standing
+         *     shown only when clear would tell the others theirs by its absence.
+         */
         AccessExportScreening: {
             last_screened_at: string;
             screen_id: string;
-            status: string;
             verified_at?: string | null;
             /** @description the verified KYC tier, and since when */
             verified_tier: string;
@@ -4124,7 +4126,7 @@ export interface components {
          * @description What kind of record is withheld.
          * @enum {string}
          */
-        WithheldKind: "aml_alert" | "aml_case" | "filing" | "case_note" | "hold_reason" | "webhook_event";
+        WithheldKind: "aml_alert" | "aml_case" | "filing" | "case_note" | "hold_reason" | "webhook_event" | "screening_standing";
         /** @description One record withheld from the export, with its legal basis (the team's view only). */
         Withholding: {
             /** @description the basis's stable code, from the rules (`uk_dpa_2018_sch2_para2`, …) */

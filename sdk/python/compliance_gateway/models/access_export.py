@@ -37,7 +37,8 @@ class AccessExport:
             limits (list[AccessExportLimit]):
             notice (str):
             register_checks (list[AccessExportRegisterCheck]):
-            screening (AccessExportScreening): The screening's standing, as the operator sees it.
+            screening (AccessExportScreening): When the player was screened. Its standing is never carried: a standing
+                shown only when clear would tell the others theirs by its absence.
             transactions (list[AccessExportTransaction]):
             user_id (str):
             webhook_events (list[AccessExportEvent]):

@@ -13,19 +13,18 @@ T = TypeVar("T", bound="AccessExportScreening")
 
 @_attrs_define
 class AccessExportScreening:
-    """The screening's standing, as the operator sees it.
+    """When the player was screened. Its standing is never carried: a standing
+    shown only when clear would tell the others theirs by its absence.
 
-    Attributes:
-        last_screened_at (str):
-        screen_id (str):
-        status (str):
-        verified_tier (str): the verified KYC tier, and since when
-        verified_at (None | str | Unset):
+        Attributes:
+            last_screened_at (str):
+            screen_id (str):
+            verified_tier (str): the verified KYC tier, and since when
+            verified_at (None | str | Unset):
     """
 
     last_screened_at: str
     screen_id: str
-    status: str
     verified_tier: str
     verified_at: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -34,8 +33,6 @@ class AccessExportScreening:
         last_screened_at = self.last_screened_at
 
         screen_id = self.screen_id
-
-        status = self.status
 
         verified_tier = self.verified_tier
 
@@ -51,7 +48,6 @@ class AccessExportScreening:
             {
                 "last_screened_at": last_screened_at,
                 "screen_id": screen_id,
-                "status": status,
                 "verified_tier": verified_tier,
             }
         )
@@ -67,8 +63,6 @@ class AccessExportScreening:
 
         screen_id = d.pop("screen_id")
 
-        status = d.pop("status")
-
         verified_tier = d.pop("verified_tier")
 
         def _parse_verified_at(data: object) -> None | str | Unset:
@@ -83,7 +77,6 @@ class AccessExportScreening:
         access_export_screening = cls(
             last_screened_at=last_screened_at,
             screen_id=screen_id,
-            status=status,
             verified_tier=verified_tier,
             verified_at=verified_at,
         )

@@ -7,6 +7,7 @@ class WithheldKind(StrEnum):
     CASE_NOTE = "case_note"
     FILING = "filing"
     HOLD_REASON = "hold_reason"
+    SCREENING_STANDING = "screening_standing"
     WEBHOOK_EVENT = "webhook_event"
 
     def __str__(self) -> str:
