@@ -123,17 +123,12 @@ fn oidc(env: &Env) -> Result<Option<gateway::people::oidc::OidcConfig>, ApiError
     let secret = env.secret("GATEWAY_OIDC_CLIENT_SECRET").ok().map(|s| s.to_string()).filter(|v| !v.is_empty());
     match (setting(env, "GATEWAY_OIDC_ISSUER"), setting(env, "GATEWAY_OIDC_CLIENT_ID"), secret) {
         (None, None, None) => Ok(None),
-        (Some(issuer), Some(client_id), Some(client_secret)) => Ok(Some(gateway::people::oidc::OidcConfig {
-            issuer,
-            client_id,
-            client_secret,
-            allowed_domains: setting(env, "GATEWAY_OIDC_ALLOWED_DOMAIN")
-                .unwrap_or_default()
-                .split(',')
-                .map(|d| d.trim().to_ascii_lowercase())
-                .filter(|d| !d.is_empty())
-                .collect(),
-        })),
+        (Some(issuer), Some(client_id), Some(client_secret)) => {
+            let domains: Vec<String> = setting(env, "GATEWAY_OIDC_ALLOWED_DOMAIN").unwrap_or_default().split(',').map(str::to_string).collect();
+            gateway::people::oidc::OidcConfig::new(issuer, client_id, client_secret, &domains)
+                .map(Some)
+                .map_err(|e| misconfigured(format!("GATEWAY_OIDC_*: {e}")))
+        }
         _ => {
             Err(misconfigured("sign-on needs GATEWAY_OIDC_ISSUER, GATEWAY_OIDC_CLIENT_ID and the secret GATEWAY_OIDC_CLIENT_SECRET together".into()))
         }

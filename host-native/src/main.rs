@@ -259,19 +259,9 @@ impl OidcArgs {
             (None, None, None) if self.oidc_allowed_domain.is_empty() => Ok(None),
             (Some(issuer), Some(client_id), Some(file)) => {
                 let secret = std::fs::read_to_string(&file).map_err(|e| format!("--oidc-client-secret-file {}: {e}", file.display()))?;
-                let secret = secret.trim().to_string();
-                if secret.is_empty() {
-                    return Err(format!("--oidc-client-secret-file {} is empty", file.display()));
-                }
-                if !(issuer.starts_with("https://") || issuer.starts_with("http://")) {
-                    return Err(format!("--oidc-issuer {issuer:?} must be an https URL"));
-                }
-                Ok(Some(gateway::people::oidc::OidcConfig {
-                    issuer,
-                    client_id,
-                    client_secret: secret,
-                    allowed_domains: self.oidc_allowed_domain.into_iter().map(|d| d.trim().to_ascii_lowercase()).filter(|d| !d.is_empty()).collect(),
-                }))
+                gateway::people::oidc::OidcConfig::new(issuer, client_id, secret, &self.oidc_allowed_domain)
+                    .map(Some)
+                    .map_err(|e| format!("--oidc-issuer/--oidc-client-id/--oidc-client-secret-file: {e}"))
             }
             _ => Err("sign-on needs --oidc-issuer, --oidc-client-id and --oidc-client-secret-file together".into()),
         }

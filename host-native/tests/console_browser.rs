@@ -10,8 +10,9 @@
 //! The same walk runs against the native host (people made by the command
 //! line, two approvers: the proposer's own approval is refused as
 //! self-approval) and against the edge host under the local Workers runtime
-//! (people made by `POST /v1/admin/people`: an approver, then a reviewer who
-//! proposes and whose approval is refused by role), when
+//! (people made by `POST /v1/admin/people`: the key makes an admin and a
+//! reviewer, the admin makes the approver; the reviewer proposes, and its
+//! approval is refused by role), when
 //! `CGW_EDGE_CONFORMANCE=1` says the edge is built (`scripts/test.sh`).
 //!
 //! Runs where chromedriver is (`scripts/test.sh` installs it and sets
@@ -187,8 +188,8 @@ impl Drop for EdgeProcess {
 
 /// The same walk on the edge host (`scripts/edge.sh serve`, four-eyes in the
 /// sandbox): the team is made through `POST /v1/admin/people`, as on a
-/// deployed Worker, which has no command line: first an approver (a key
-/// starts a four-eyes team), then a reviewer.
+/// deployed Worker, which has no command line: the key makes the first
+/// admin (a key starts a four-eyes team) and a reviewer, the admin the approver.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_same_day_on_the_edge_with_people_made_through_the_api() {
     if std::env::var("CGW_EDGE_CONFORMANCE").as_deref() != Ok("1") {
@@ -242,14 +243,36 @@ async fn the_same_day_on_the_edge_with_people_made_through_the_api() {
             made
         }
     };
-    let bob = make("bob@example.com", "approver").await;
+    // the key starts the team with its admin, and makes the reviewer; the admin makes the approver: one maker who saw
+    // both first secrets (the key's holder, or the admin) could be both people, so no approval would be taken
+    let ada = make("ada@example.com", "admin").await;
     let alice = make("alice@example.com", "reviewer").await;
-    // the team has its approver: the key makes no second one (four-eyes applies here)
+    // the team has an approving person: the key makes no other (four-eyes applies here)
     let (status, refused) =
         api(&base, &admin, reqwest::Method::POST, "/v1/admin/people", Some(json!({ "email": "eve@example.com", "role": "approver" }))).await;
     assert_eq!((status, refused["error"].as_str()), (403, Some("person_required")), "{refused}");
+    let ada_session = first_session(&base, &ada).await;
+    let (status, bob) =
+        api(&base, &ada_session, reqwest::Method::POST, "/v1/admin/people", Some(json!({ "email": "bob@example.com", "role": "approver" }))).await;
+    assert_eq!(status, 201, "the admin makes the approver: {bob}");
     let team = Team { alice, bob, refusal: "may not approve" };
     walk(&driver, &Host { base, admin }, &team).await;
+}
+
+/// Signs in a made account through the API for the first time and changes
+/// its one-time password: its session token.
+async fn first_session(base: &str, made: &Json) -> String {
+    let (email, password) = (made["email"].as_str().unwrap(), made["password"].as_str().unwrap());
+    let body = json!({ "environment": "sandbox", "email": email, "password": password, "totp": code_now(made["totp_secret"].as_str().unwrap()) });
+    let response = reqwest::Client::new().post(format!("{base}/v1/admin/sessions")).json(&body).send().await.unwrap();
+    let status = response.status().as_u16();
+    let signed_in: Json = response.json().await.unwrap_or(Json::Null);
+    assert_eq!(status, 201, "{signed_in}");
+    let token = signed_in["session_token"].as_str().unwrap().to_string();
+    let change = json!({ "password": password, "new_password": "a long new password of ada's" });
+    let (status, changed) = api(base, &token, reqwest::Method::POST, "/v1/admin/people/me/password", Some(change)).await;
+    assert_eq!(status, 200, "{changed}");
+    token
 }
 
 /// The compliance team's day, on `host`, driven through chromedriver.

@@ -526,9 +526,10 @@ pub fn an_aml_case_takes_two_people_and_releases_the_hold(env: &Env) -> CaseResu
 }
 
 /// Issue #48 item 3: no one approves a proposal of an account they made, nor
-/// one made by a person who made theirs: the maker saw the account's
-/// one-time password and TOTP secret (403 `creator_approval`, the hold kept).
-/// The twin: an approver nobody of the two made approves (200, released).
+/// one made by a person who made theirs, nor one of a sibling account made by
+/// the same maker: the maker saw each account's one-time password and TOTP
+/// secret (403 `creator_approval`, the hold kept). The twin: an approver
+/// nobody of the two made approves (200, released).
 pub fn no_one_approves_across_an_account_they_made(env: &Env) -> CaseResult {
     let p = env.tenant_with("production", 1000)?;
     env.import_list(&["--environment", "production", "--format", "ofac-csv", &crate::client::data("ofac-sdn-2022-01")])?;
@@ -545,8 +546,9 @@ pub fn no_one_approves_across_an_account_they_made(env: &Env) -> CaseResult {
         env.sign_in_made("production", &made.body)
     };
     let (made_reviewer, made_approver) = (make("reviewer")?, make("approver")?);
-    // (proposer, refused approver): the maker approving its account's proposal, and its account approving the maker's
-    for (proposer, refused) in [(&made_reviewer, &maker), (&maker, &made_approver)] {
+    // (proposer, refused approver): the maker approving its account's proposal, its account approving the maker's, and
+    // two accounts of the one maker (who saw both first secrets) approving each other's
+    for (proposer, refused) in [(&made_reviewer, &maker), (&maker, &made_approver), (&made_reviewer, &made_approver)] {
         let user = unique("u");
         p.post("/v1/sanctions/screen", crate::client::identity(&user, "Ann", "Lee", &format!("{user}@example.com"))).expect(201)?;
         report(&p, &user, "deposit", 150_000, "card", None).expect(202)?;

@@ -957,8 +957,8 @@ async fn apply(
             let now = gw.tenant_now_of(&case.tenant_id, environment).await?;
             crate::aml::apply_case_decision(gw, environment, case, outcome, decided_by, now, extra).await
         }
-        Subject::Access(job, _) => match outcome {
-            Outcome::Release => crate::access::release(gw, job, decided_by, extra).await,
+        Subject::Access(job, withheld) => match outcome {
+            Outcome::Release => crate::access::release(gw, job, withheld, decided_by, extra).await,
             Outcome::FalsePositive | Outcome::TrueMatch | Outcome::Approve | Outcome::Reject | Outcome::Confirmed => Err(ApiError::internal()),
         },
     }
@@ -1066,7 +1066,7 @@ pub(crate) async fn approve(
         if crate::people::made_the_other(gw, &proposal.proposed_by, &person.person_id).await? {
             return Err(ApiError::forbidden(
                 "creator_approval",
-                "a proposal is approved by neither the person who made the proposer's account nor a person whose account the proposer made",
+                "a proposal is approved by neither the maker of the proposer's account, nor a person whose account the proposer made, nor an account of the proposer's maker (one who saw both accounts' first secrets could be both people)",
             ));
         }
         let next = Work { proposal: None, ..read.clone() };

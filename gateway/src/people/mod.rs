@@ -960,13 +960,51 @@ pub(crate) async fn enable_person(gw: &Gateway, ctx: &Ctx<'_>, Path(person_id): 
     }
 }
 
-/// Whether one of two people made the other's account: the maker saw its
-/// one-time password and TOTP secret, so an approval between them could be
-/// one person deciding alone.
+/// Whether an approval between two people could be one person deciding
+/// alone: one made the other's account, or one maker (a key or a person,
+/// never the machine's `cli`) made both and saw both accounts' first
+/// secrets, so could sign in as either.
 pub(crate) async fn made_the_other(gw: &Gateway, proposer: &str, approver: &str) -> ApiResult<bool> {
-    let creators = store::creators(gw.store.as_ref(), [proposer, approver]).await?;
-    let made_by = |who: &str| creators.iter().find(|(id, _)| id == who).and_then(|(_, by)| by.clone());
-    Ok(made_by(proposer).as_deref() == Some(approver) || made_by(approver).as_deref() == Some(proposer))
+    let makers = store::creators(gw.store.as_ref(), [proposer, approver]).await?;
+    Ok(related(&makers, proposer, approver))
+}
+
+fn related(makers: &[store::Maker], proposer: &str, approver: &str) -> bool {
+    let of = |who: &str| makers.iter().find(|m| m.person_id == who);
+    let made_by = |who: &str| of(who).and_then(|m| m.created_by.as_deref());
+    let direct = made_by(proposer) == Some(approver) || made_by(approver) == Some(proposer);
+    let holder = |who: &str| of(who).filter(|m| m.first_secrets).and_then(|m| m.created_by.as_deref()).filter(|by| *by != "cli");
+    let one_holder = matches!((holder(proposer), holder(approver)), (Some(a), Some(b)) if a == b);
+    direct || one_holder
+}
+
+#[cfg(test)]
+mod related_tests {
+    use super::{related, store::Maker};
+
+    fn maker(person_id: &str, created_by: Option<&str>, first_secrets: bool) -> Maker {
+        Maker { person_id: person_id.into(), created_by: created_by.map(str::to_string), first_secrets }
+    }
+
+    #[test]
+    fn makers_and_holders_of_both_secrets_are_one_person() {
+        let cases = [
+            // (proposer's maker, its secrets, approver's maker, its secrets, related)
+            (Some("per_a"), true, Some("cli"), true, false),
+            (Some("per_b"), true, Some("per_a"), true, true),
+            (Some("key_1"), true, Some("key_1"), true, true),
+            (Some("per_m"), true, Some("per_m"), true, true),
+            (Some("per_m"), false, Some("per_m"), true, false),
+            (Some("per_m"), true, Some("per_m"), false, false),
+            (Some("cli"), true, Some("cli"), true, false),
+            (None, true, None, true, false),
+            (Some("per_m"), true, Some("per_n"), true, false),
+        ];
+        for (i, (pm, ps, am, asec, want)) in cases.into_iter().enumerate() {
+            let makers = [maker("per_a", pm, ps), maker("per_b", am, asec)];
+            assert_eq!(related(&makers, "per_a", "per_b"), want, "case {i}");
+        }
+    }
 }
 
 fn changed_meanwhile() -> ApiError {

@@ -48,6 +48,28 @@ impl std::fmt::Debug for OidcConfig {
 }
 
 impl OidcConfig {
+    /// The provider's settings as a host reads them: the issuer an https URL
+    /// (plain http only on loopback, for a provider on the same machine),
+    /// the allowed domains trimmed and lower-cased. Both hosts make it here.
+    pub fn new(issuer: String, client_id: String, client_secret: String, allowed_domains: &[String]) -> Result<OidcConfig, String> {
+        let parsed = url::Url::parse(&issuer).map_err(|_| format!("the issuer {issuer:?} is not a URL"))?;
+        let loopback = match parsed.host() {
+            Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+            Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+            Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
+            None => false,
+        };
+        let secure = parsed.scheme() == "https" || (parsed.scheme() == "http" && loopback);
+        if !secure || parsed.query().is_some() || parsed.fragment().is_some() {
+            return Err(format!("the issuer {issuer:?} must be an https URL with no query or fragment"));
+        }
+        if client_id.trim().is_empty() || client_secret.trim().is_empty() {
+            return Err("the client id and secret must not be empty".into());
+        }
+        let allowed_domains = allowed_domains.iter().map(|d| d.trim().to_ascii_lowercase()).filter(|d| !d.is_empty()).collect();
+        Ok(OidcConfig { issuer, client_id, client_secret: client_secret.trim().to_string(), allowed_domains })
+    }
+
     /// The issuer as the ID token names it (no trailing slash is added or taken).
     fn discovery_url(&self) -> String {
         format!("{}/.well-known/openid-configuration", self.issuer.trim_end_matches('/'))
@@ -259,4 +281,34 @@ fn verify_id_token(token: &str, keys: &JwkSet, config: &OidcConfig, now: i64) ->
         return Err(bad());
     }
     Ok(claims)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OidcConfig;
+
+    fn make(issuer: &str) -> Result<OidcConfig, String> {
+        OidcConfig::new(issuer.into(), "client".into(), "secret".into(), &[" Example.COM ".into(), String::new()])
+    }
+
+    #[test]
+    fn an_issuer_is_https_or_on_loopback() {
+        for ok in ["https://id.example.com", "https://id.example.com/realms/team", "http://127.0.0.1:9000", "http://[::1]:9000", "http://localhost:1"]
+        {
+            assert!(make(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "http://id.example.com",
+            "http://10.0.0.1",
+            "ftp://id.example.com",
+            "id.example.com",
+            "https://id.example.com/?x=1",
+            "https://id.example.com/#f",
+        ] {
+            assert!(make(bad).is_err(), "{bad}");
+        }
+        assert_eq!(make("https://id.example.com").map(|c| c.allowed_domains), Ok(vec!["example.com".to_string()]));
+        assert!(OidcConfig::new("https://id.example.com".into(), " ".into(), "secret".into(), &[]).is_err());
+        assert!(OidcConfig::new("https://id.example.com".into(), "client".into(), "\n".into(), &[]).is_err());
+    }
 }

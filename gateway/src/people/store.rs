@@ -113,12 +113,24 @@ pub(crate) async fn account_in(store: &dyn Store, environment: Environment, pers
     rows.first().map(account_from).transpose()
 }
 
+/// Who made an account, and whether its maker saw first secrets (a
+/// one-time password and a TOTP secret; an identity provider's account has none).
+#[derive(Debug, Clone)]
+pub(crate) struct Maker {
+    pub person_id: String,
+    pub created_by: Option<String>,
+    pub first_secrets: bool,
+}
+
 /// Who made each of these accounts (`None` for one made before this was recorded).
-pub(crate) async fn creators(store: &dyn Store, person_ids: [&str; 2]) -> ApiResult<Vec<(String, Option<String>)>> {
+pub(crate) async fn creators(store: &dyn Store, person_ids: [&str; 2]) -> ApiResult<Vec<Maker>> {
     let rows = store
-        .query("SELECT person_id, created_by FROM console_accounts WHERE person_id IN (?1, ?2)", vec![person_ids[0].into(), person_ids[1].into()])
+        .query(
+            "SELECT person_id, created_by, oidc_subject IS NULL FROM console_accounts WHERE person_id IN (?1, ?2)",
+            vec![person_ids[0].into(), person_ids[1].into()],
+        )
         .await?;
-    rows.iter().map(|r| Ok((r.text(0)?, r.opt_text(1)?))).collect()
+    rows.iter().map(|r| Ok(Maker { person_id: r.text(0)?, created_by: r.opt_text(1)?, first_secrets: r.int(2)? != 0 })).collect()
 }
 
 /// Inserts an account; an address already taken in the environment makes the batch lose.
