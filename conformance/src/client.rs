@@ -230,9 +230,24 @@ impl Env {
 
     /// [`Env::send`] with extra request headers.
     pub fn send_with(&self, method: &str, path: &str, key: Option<&str>, raw_body: Option<(&str, Vec<u8>)>, headers: &[(&str, &str)]) -> Resp {
+        self.send_to(self.host(), method, path, key, raw_body, headers)
+    }
+
+    /// Every host the cases send to, the first one first.
+    pub fn hosts(&self) -> Vec<&str> {
+        std::iter::once(self.base_url.as_str()).chain(self.other_hosts.iter().map(String::as_str)).collect()
+    }
+
+    /// A JSON request to one given host (of [`Env::hosts`]): what a host
+    /// holds alone, such as its own metrics.
+    pub fn call_on(&self, host: &str, method: &str, path: &str, key: Option<&str>, body: Option<&Json>) -> Resp {
+        self.send_to(host, method, path, key, body.map(|b| ("application/json", b.to_string().into_bytes())), &[])
+    }
+
+    fn send_to(&self, host: &str, method: &str, path: &str, key: Option<&str>, raw_body: Option<(&str, Vec<u8>)>, headers: &[(&str, &str)]) -> Resp {
         // a console page answers a person of the compliance team, who may see the matches
         let is_console_session = headers.iter().any(|(name, value)| name.eq_ignore_ascii_case("cookie") && value.contains("cgw_session="));
-        let mut request = self.agent.request(method, &format!("{}{}", self.host(), path));
+        let mut request = self.agent.request(method, &format!("{host}{path}"));
         for (name, value) in headers {
             request = request.set(name, value);
         }

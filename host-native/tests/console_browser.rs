@@ -187,9 +187,10 @@ impl Drop for EdgeProcess {
 }
 
 /// The same walk on the edge host (`scripts/edge.sh serve`, four-eyes in the
-/// sandbox): the team is made through `POST /v1/admin/people`, as on a
-/// deployed Worker, which has no command line: the key makes the first
-/// admin (a key starts a four-eyes team) and a reviewer, the admin the approver.
+/// sandbox): the team is made through `POST /v1/admin/people`, two people
+/// to each account: the key founds the team with an admin, the local tools
+/// (the edge's command line) make a second; the key's reviewer is enabled by
+/// both admins, and the approver one admin made by the other.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_same_day_on_the_edge_with_people_made_through_the_api() {
     if std::env::var("CGW_EDGE_CONFORMANCE").as_deref() != Ok("1") {
@@ -243,18 +244,35 @@ async fn the_same_day_on_the_edge_with_people_made_through_the_api() {
             made
         }
     };
-    // the key starts the team with its admin, and makes the reviewer; the admin makes the approver: one maker who saw
-    // both first secrets (the key's holder, or the admin) could be both people, so no approval would be taken
+    // the key founds the team with its admin; the edge's command line (the local tools) makes a second admin
     let ada = make("ada@example.com", "admin").await;
-    let alice = make("alice@example.com", "reviewer").await;
-    // the team has an approving person: the key makes no other (four-eyes applies here)
+    assert_eq!(ada["state"], "enabled", "{ada}");
+    let url = format!("{base}/__local/console-user?environment=sandbox&email=abe%40example.com&role=admin");
+    let abe: Json = reqwest::Client::new().post(url).send().await.unwrap().json().await.unwrap();
+    // the key makes no approving role once there are two admins (four-eyes applies here), and its reviewer waits for both
     let (status, refused) =
         api(&base, &admin, reqwest::Method::POST, "/v1/admin/people", Some(json!({ "email": "eve@example.com", "role": "approver" }))).await;
     assert_eq!((status, refused["error"].as_str()), (403, Some("person_required")), "{refused}");
-    let ada_session = first_session(&base, &ada).await;
+    let alice = make("alice@example.com", "reviewer").await;
+    assert_eq!(alice["state"], "disabled", "{alice}");
+    let (ada_session, abe_session) = (first_session(&base, &ada).await, first_session(&base, &abe).await);
+    let enable = |session: String, made: Json| {
+        let base = base.clone();
+        async move {
+            let path = format!("/v1/admin/people/{}/enable", made["user_id"].as_str().unwrap());
+            api(&base, &session, reqwest::Method::POST, &path, Some(json!({}))).await
+        }
+    };
+    let (status, asked) = enable(ada_session.clone(), alice.clone()).await;
+    assert_eq!((status, asked["state"].as_str()), (202, Some("enable_proposed")), "{asked}");
+    let (status, enabled) = enable(abe_session.clone(), alice.clone()).await;
+    assert_eq!((status, enabled["state"].as_str()), (200, Some("enabled")), "{enabled}");
+    // the admin proposes the approver; the other admin enables it
     let (status, bob) =
         api(&base, &ada_session, reqwest::Method::POST, "/v1/admin/people", Some(json!({ "email": "bob@example.com", "role": "approver" }))).await;
-    assert_eq!(status, 201, "the admin makes the approver: {bob}");
+    assert_eq!((status, bob["state"].as_str()), (201, Some("enable_proposed")), "the admin proposes the approver: {bob}");
+    let (status, enabled) = enable(abe_session, bob.clone()).await;
+    assert_eq!((status, enabled["state"].as_str()), (200, Some("enabled")), "{enabled}");
     let team = Team { alice, bob, refusal: "may not approve" };
     walk(&driver, &Host { base, admin }, &team).await;
 }

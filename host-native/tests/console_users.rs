@@ -42,10 +42,12 @@ async fn accounts_are_made_signed_in_to_and_disabled(db: &str) {
     assert!(ok, "{err}");
     let created: Json = serde_json::from_str(out.trim()).unwrap();
     let keys: Vec<&str> = created.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys.len(), 5, "{created}");
+    assert_eq!(keys, ["email", "oidc_subject", "password", "role", "state", "totp_secret", "user_id"], "{created}");
     for key in ["user_id", "email", "role", "password", "totp_secret"] {
         assert!(created[key].is_string(), "{key}: {created}");
     }
+    // the host's operator makes a usable account at once, four-eyes or not
+    assert_eq!((created["state"].as_str(), created["oidc_subject"].as_str()), (Some("enabled"), None), "{created}");
     assert_eq!((created["email"].as_str(), created["role"].as_str()), (Some("ana.reviewer@example.com"), Some("reviewer")));
     let (password, secret) = (created["password"].as_str().unwrap().to_string(), created["totp_secret"].as_str().unwrap().to_string());
     assert!(password.len() >= 20, "a short one-time password: {password}");
@@ -554,16 +556,16 @@ async fn make_person(gateway: &Gateway, credential: &str, email: &str, role: &st
     (response.status().as_u16(), serde_json::from_slice(response.body()).unwrap_or(Json::Null))
 }
 
-/// Where four-eyes applies, a key starts the team: it makes the first
-/// approving person of the environment, and after that reviewers only (403
-/// `person_required`), so that a key holder cannot make the two people a
-/// decision needs. A team whose approvers are all disabled can be started
-/// again. Twins: where four-eyes does not apply a key makes approvers
-/// whatever the team; the command line makes anyone (the host's operator).
-/// A retry with the same `Idempotency-Key` runs afresh (409 `email_taken`):
+/// Where four-eyes applies a key founds a team: it makes an admin at once
+/// while the environment has fewer than two enabled admins, and no other
+/// approving role (403 `person_required`); a key's reviewer starts
+/// disabled, for two admins to enable. A founder disabled, a key may make
+/// one again. Twins: where four-eyes does not apply a key makes approvers at
+/// once; the command line makes anyone at once (the host's operator). A
+/// retry with the same `Idempotency-Key` runs afresh (409 `email_taken`):
 /// the answer's secrets are never kept for a replay.
 #[tokio::test]
-async fn a_key_starts_a_four_eyes_team_with_one_approver() {
+async fn a_key_founds_a_four_eyes_team_with_two_admins_and_no_more() {
     let dir = tempfile::tempdir().unwrap();
     let now = Arc::new(AtomicI64::new(1_800_000_000));
     let four_eyes = gateway::FourEyes::parse("production").unwrap();
@@ -571,15 +573,24 @@ async fn a_key_starts_a_four_eyes_team_with_one_approver() {
     let production = gateway.create_admin_key(Environment::Production).await.unwrap();
     let sandbox = gateway.create_admin_key(Environment::Sandbox).await.unwrap();
 
-    let (status, first) = make_person(&gateway, &production, "first@example.com", "approver").await;
-    assert_eq!(status, 201, "{first}");
-    assert_eq!(first["role"], "approver");
-    let (status, body) = make_person(&gateway, &production, "second@example.com", "approver").await;
+    let (status, body) = make_person(&gateway, &production, "approver@example.com", "approver").await;
     assert_eq!((status, body["error"].as_str()), (403, Some("person_required")), "{body}");
-    let (status, body) = make_person(&gateway, &production, "admin@example.com", "admin").await;
-    assert_eq!((status, body["error"].as_str()), (403, Some("person_required")), "{body}");
+    for email in ["first@example.com", "second@example.com"] {
+        let (status, founder) = make_person(&gateway, &production, email, "admin").await;
+        assert_eq!((status, founder["state"].as_str()), (201, Some("enabled")), "{founder}");
+        let (password, secret) = (founder["password"].as_str().unwrap(), founder["totp_secret"].as_str().unwrap());
+        let signed_in = gateway.sign_in(Environment::Production, email, password, &code(secret, 1_800_000_000), None).await;
+        assert!(signed_in.is_ok(), "a founder does not sign in: {signed_in:?}");
+    }
+    for role in ["admin", "supervisor", "approver"] {
+        let (status, body) = make_person(&gateway, &production, &format!("third-{role}@example.com"), role).await;
+        assert_eq!((status, body["error"].as_str()), (403, Some("person_required")), "{role}: {body}");
+    }
     let (status, body) = make_person(&gateway, &production, "rev@example.com", "reviewer").await;
-    assert_eq!(status, 201, "{body}");
+    assert_eq!((status, body["state"].as_str()), (201, Some("disabled")), "{body}");
+    let (password, secret) = (body["password"].as_str().unwrap(), body["totp_secret"].as_str().unwrap());
+    let signed_in = gateway.sign_in(Environment::Production, "rev@example.com", password, &code(secret, 1_800_000_000), None).await;
+    assert!(signed_in.is_err(), "a key's reviewer signed in before two admins enabled it");
     // the same request again (same Idempotency-Key): not replayed from a stored answer
     let (status, body) = make_person(&gateway, &production, "rev@example.com", "reviewer").await;
     assert_eq!((status, body["error"].as_str()), (409, Some("email_taken")), "{body}");
@@ -587,15 +598,15 @@ async fn a_key_starts_a_four_eyes_team_with_one_approver() {
     let stored: i64 = db.query_row("SELECT COUNT(*) FROM idempotency_keys", [], |r| r.get(0)).unwrap();
     assert_eq!(stored, 0, "an answer with a one-time password was kept for a replay");
 
-    // the approver disabled, a key may start the team again
+    // a founder disabled, a key may make one again
     gateway.disable_console_account(Environment::Production, "first@example.com").await.unwrap();
-    let (status, body) = make_person(&gateway, &production, "again@example.com", "supervisor").await;
-    assert_eq!(status, 201, "{body}");
+    let (status, body) = make_person(&gateway, &production, "again@example.com", "admin").await;
+    assert_eq!((status, body["state"].as_str()), (201, Some("enabled")), "{body}");
 
     // twins: no four-eyes in the sandbox; the command line
     for email in ["s1@example.com", "s2@example.com"] {
         let (status, body) = make_person(&gateway, &sandbox, email, "approver").await;
-        assert_eq!(status, 201, "{body}");
+        assert_eq!((status, body["state"].as_str()), (201, Some("enabled")), "{body}");
     }
     let made = gateway.create_console_account(Environment::Production, "cli@example.com", Role::Approver).await.unwrap();
     assert_eq!(made.role, "approver");

@@ -535,6 +535,8 @@ pub fn no_one_approves_across_an_account_they_made(env: &Env) -> CaseResult {
     env.import_list(&["--environment", "production", "--format", "ofac-csv", &crate::client::data("ofac-sdn-2022-01")])?;
     let maker = env.person("production", "admin")?;
     let outsider = env.person("production", "approver")?;
+    // where four-eyes applies a second admin enables what the maker made
+    let enabler = env.person("production", "admin")?;
     let make = |role: &str| -> Result<crate::client::Person, String> {
         let made = env.call(
             "POST",
@@ -543,6 +545,8 @@ pub fn no_one_approves_across_an_account_they_made(env: &Env) -> CaseResult {
             Some(&json!({ "email": format!("{}@example.com", unique("made")), "role": role })),
         );
         made.expect(201)?;
+        let enable = format!("/v1/admin/people/{}/enable", made.str("user_id"));
+        env.call("POST", &enable, Some(&enabler.token), Some(&json!({}))).expect(200)?;
         env.sign_in_made("production", &made.body)
     };
     let (made_reviewer, made_approver) = (make("reviewer")?, make("approver")?);

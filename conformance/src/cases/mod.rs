@@ -256,7 +256,10 @@ pub const PEOPLE: &[Case] = &[
     Case { name: "review::a_known_device_signs_in_through_a_lockout", run: review::a_known_device_signs_in_through_a_lockout },
     Case { name: "review::an_idempotency_key_belongs_to_its_sender", run: review::an_idempotency_key_belongs_to_its_sender },
     Case { name: "review::the_console_saves_a_cases_tags", run: review::the_console_saves_a_cases_tags },
-    Case { name: "people::a_key_makes_no_approver_where_four_eyes_applies", run: people::a_key_makes_no_approver_where_four_eyes_applies },
+    Case {
+        name: "people::no_one_makes_a_usable_account_alone_where_four_eyes_applies",
+        run: people::no_one_makes_a_usable_account_alone_where_four_eyes_applies,
+    },
     Case {
         name: "people::one_admin_disables_two_enable_where_four_eyes_applies",
         run: people::one_admin_disables_two_enable_where_four_eyes_applies,

@@ -69,35 +69,88 @@ pub fn an_admin_key_makes_a_person_who_must_change_the_password(env: &Env) -> Ca
     Ok(())
 }
 
-/// Where four-eyes applies (production), a key may not make an approving
-/// role once the team has an approver: a key holder who made both a
-/// reviewer and an approver would decide alone (403 `person_required`).
-/// Twins: the key still makes reviewers there; an admin's session makes an
-/// approver; a reviewer's session makes no one (403 `role_forbidden`); in the
-/// sandbox (no four-eyes) a key makes approvers.
-pub fn a_key_makes_no_approver_where_four_eyes_applies(env: &Env) -> CaseResult {
-    // the team has an approver (the runner's hook, as the command line makes one)
-    let admin = env.person("production", "admin")?;
+/// Issue #48 item 3: where four-eyes applies (production) no one makes a
+/// usable account alone. A key makes no approving role once the team has
+/// two admins (403 `person_required`), and its reviewer starts `disabled`,
+/// signs in nowhere, and is enabled by two admins. An admin's account starts
+/// `enable_proposed`: the same admin cannot enable it (403 `self_approval`),
+/// nor an admin it made (403 `creator_approval`); another admin does. Admins
+/// see the waiting accounts; a reviewer sees none and makes no one (403
+/// `role_forbidden`). Twin: in the sandbox (no four-eyes) a key's approver is
+/// enabled at once and signs in.
+pub fn no_one_makes_a_usable_account_alone_where_four_eyes_applies(env: &Env) -> CaseResult {
+    let (first, second) = (env.person("production", "admin")?, env.person("production", "admin")?);
+    let as_person = |who: &crate::client::Person, path: &str| env.call("POST", path, Some(&who.token), Some(&json!({})));
+    let enable = |id: &str| format!("/v1/admin/people/{id}/enable");
+    let make = |who: Option<&crate::client::Person>, role: &str| {
+        let body = json!({ "email": new_email(), "role": role });
+        let made = match who {
+            Some(person) => env.call("POST", "/v1/admin/people", Some(&person.token), Some(&body)),
+            None => env.admin_production("POST", "/v1/admin/people", Some(&body)),
+        };
+        if made.status == 201 {
+            saw_secret(made.str("password"));
+            saw_secret(made.str("totp_secret"));
+        }
+        made
+    };
+    let signs_in = |made: &crate::client::Resp| -> Result<bool, String> {
+        let body = json!({ "environment": "production", "email": made.str("email"), "password": made.str("password"),
+                           "totp": totp_now(made.str("totp_secret"))? });
+        Ok(env.call("POST", "/v1/admin/sessions", None, Some(&body)).status == 201)
+    };
     for role in ["approver", "supervisor", "admin"] {
-        let refused = env.admin_production("POST", "/v1/admin/people", Some(&json!({ "email": new_email(), "role": role })));
-        refused.expect_error(403, "person_required")?;
+        make(None, role).expect_error(403, "person_required")?;
     }
-    let reviewer = env.admin_production("POST", "/v1/admin/people", Some(&json!({ "email": new_email(), "role": "reviewer" })));
-    reviewer.expect(201)?;
-    saw_secret(reviewer.str("password"));
-    saw_secret(reviewer.str("totp_secret"));
-    let by_admin = env.call("POST", "/v1/admin/people", Some(&admin.token), Some(&json!({ "email": new_email(), "role": "approver" })));
+    // a key's reviewer: disabled until two admins agree
+    let by_key = make(None, "reviewer");
+    by_key.expect(201)?;
+    ensure_eq!(by_key.str("state"), "disabled", by_key.raw);
+    ensure!(!signs_in(&by_key)?, "a key's reviewer signed in before two admins enabled it");
+    let id = by_key.str("user_id").to_string();
+    ensure_eq!(as_person(&first, &enable(&id)).str("state"), "enable_proposed");
+    let waiting = env.call("GET", "/v1/admin/people", Some(&second.token), None);
+    let listed = waiting.body["disabled"].as_array().and_then(|d| d.iter().find(|m| m["person_id"] == json!(id)).cloned()).unwrap_or_default();
+    ensure_eq!(listed["state"], json!("enable_proposed"), waiting.raw);
+    ensure_eq!(listed["enable_proposed_by"], json!(first.person_id), waiting.raw);
+    ensure_eq!(as_person(&second, &enable(&id)).str("state"), "enabled");
+    ensure!(signs_in(&by_key)?, "the reviewer two admins enabled does not sign in");
+    // an admin's approver: proposed by its maker, enabled by another admin
+    let by_admin = make(Some(&first), "approver");
     by_admin.expect(201)?;
-    saw_secret(by_admin.str("password"));
-    saw_secret(by_admin.str("totp_secret"));
+    ensure_eq!(by_admin.str("state"), "enable_proposed", by_admin.raw);
     ensure_eq!(by_admin.str("role"), "approver", by_admin.raw);
+    ensure!(!signs_in(&by_admin)?, "an admin's approver signed in before a second admin enabled it");
+    let id = by_admin.str("user_id").to_string();
+    as_person(&first, &enable(&id)).expect_error(403, "self_approval")?;
+    env.admin_production("POST", &enable(&id), Some(&json!({}))).expect_error(403, "person_required")?;
+    ensure_eq!(as_person(&second, &enable(&id)).str("state"), "enabled");
+    ensure!(signs_in(&by_admin)?, "the approver a second admin enabled does not sign in");
+    // an admin the first admin made is not the second admin of the first's next account
+    let made_admin = make(Some(&first), "admin");
+    made_admin.expect(201)?;
+    ensure_eq!(as_person(&second, &enable(made_admin.str("user_id"))).str("state"), "enabled");
+    let made_admin = env.sign_in_made("production", &made_admin.body)?;
+    let next = make(Some(&first), "reviewer");
+    next.expect(201)?;
+    let next_id = next.str("user_id").to_string();
+    as_person(&made_admin, &enable(&next_id)).expect_error(403, "creator_approval")?;
+    ensure!(!signs_in(&next)?, "a refused enable enabled the account");
+    ensure_eq!(as_person(&second, &enable(&next_id)).str("state"), "enabled");
+    // a reviewer makes no one and sees no waiting account
     let member = env.person("production", "reviewer")?;
-    let by_reviewer = env.call("POST", "/v1/admin/people", Some(&member.token), Some(&json!({ "email": new_email(), "role": "reviewer" })));
-    by_reviewer.expect_error(403, "role_forbidden")?;
+    env.call("POST", "/v1/admin/people", Some(&member.token), Some(&json!({ "email": new_email(), "role": "reviewer" })))
+        .expect_error(403, "role_forbidden")?;
+    let seen = env.call("GET", "/v1/admin/people", Some(&member.token), None);
+    seen.expect(200)?;
+    ensure_eq!(seen.body["disabled"], json!([]), seen.raw);
+    // the sandbox twin: no four-eyes, a key's approver is enabled at once
     let sandbox = env.admin_sandbox("POST", "/v1/admin/people", Some(&json!({ "email": new_email(), "role": "approver" })));
     sandbox.expect(201)?;
     saw_secret(sandbox.str("password"));
     saw_secret(sandbox.str("totp_secret"));
+    ensure_eq!(sandbox.str("state"), "enabled", sandbox.raw);
+    env.sign_in_made("sandbox", &sandbox.body)?;
     Ok(())
 }
 
@@ -150,7 +203,8 @@ pub fn metrics_show_the_store_gauges_to_an_admin_key_only(env: &Env) -> CaseResu
     // answer: the screening's hit, and an exclusion check of no one excluded
     if text.contains("http_server_request_duration_seconds") {
         t.get(&format!("/v1/exclusions/check?email={user}-none@example.com")).expect(200)?;
-        let timed = scrape().raw;
+        // each host times its own checks: the scrapes of all of them
+        let timed: String = env.hosts().into_iter().map(|host| env.call_on(host, "GET", "/metrics", Some(&env.admin_production), None).raw).collect();
         let labelled = |endpoint: &str, outcome: &str| {
             timed.lines().any(|l| {
                 l.starts_with("cgw_check_duration_seconds_count{")
@@ -202,12 +256,12 @@ pub fn one_admin_disables_two_enable_where_four_eyes_applies(env: &Env) -> CaseR
     ensure_eq!(proposed.str("state"), "enable_proposed");
     as_person(&first, &path(&member.person_id, "enable")).expect_error(403, "self_approval")?;
     let people = env.call("GET", "/v1/admin/people", Some(&second.token), None);
-    ensure!(!people.raw.contains(&member.person_id), "a proposed enable enabled the account: {}", people.raw);
+    ensure!(!people.body["people"].to_string().contains(&member.person_id), "a proposed enable enabled the account: {}", people.raw);
     let enabled = as_person(&second, &path(&member.person_id, "enable"));
     enabled.expect(200)?;
     ensure_eq!(enabled.str("state"), "enabled");
     let people = env.call("GET", "/v1/admin/people", Some(&second.token), None);
-    ensure!(people.raw.contains(&member.person_id), "the enabled account is not in the team: {}", people.raw);
+    ensure!(people.body["people"].to_string().contains(&member.person_id), "the enabled account is not in the team: {}", people.raw);
     ensure_eq!(as_person(&first, &path(&member.person_id, "enable")).str("state"), "enabled");
     // a request whose admin was disabled since counts for nothing: the second admin's call only asks anew
     ensure_eq!(as_person(&second, &path(&member.person_id, "disable")).str("state"), "disabled");

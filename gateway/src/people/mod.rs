@@ -113,6 +113,9 @@ pub struct CreatedAccount {
     pub totp_secret: Option<String>,
     /// the identity provider's subject the account is linked to
     pub oidc_subject: Option<String>,
+    /// `enabled`; where four-eyes applies, an account an admin made is `enable_proposed` until a second admin enables
+    /// it, and one a key made is `disabled` until two admins do
+    pub state: AccountState,
 }
 
 /// An account that signs in with a password and a TOTP code, as made by
@@ -135,6 +138,7 @@ impl From<LocalAccount> for CreatedAccount {
             password: Some(account.password),
             totp_secret: Some(account.totp_secret),
             oidc_subject: None,
+            state: AccountState::Enabled,
         }
     }
 }
@@ -244,7 +248,7 @@ impl Gateway {
     /// as `console_user.create` by `cli`. An address already in use in the
     /// environment is 409 `email_taken`; an invalid one 400 `invalid_field`.
     pub async fn create_console_account(&self, environment: Environment, email: &str, role: Role) -> ApiResult<LocalAccount> {
-        let created = self.create_account_by(environment, email, role, None, "cli").await?;
+        let created = self.create_account_by(environment, email, role, None, "cli", AccountState::Enabled).await?;
         match (created.password, created.totp_secret) {
             (Some(password), Some(totp_secret)) => {
                 Ok(LocalAccount { user_id: created.user_id, email: created.email, role: created.role, password, totp_secret })
@@ -263,11 +267,12 @@ impl Gateway {
         role: Role,
         subject: &str,
     ) -> ApiResult<CreatedAccount> {
-        self.create_account_by(environment, email, role, Some(subject), "cli").await
+        self.create_account_by(environment, email, role, Some(subject), "cli", AccountState::Enabled).await
     }
 
     /// A console account made by `actor` (`cli`, an admin key's id or an
-    /// admin person's), audited as `console_user.create` in the same batch.
+    /// admin person's), audited as `console_user.create` in the same batch,
+    /// starting in `state` (an `enable_proposed` one proposed by `actor`).
     async fn create_account_by(
         &self,
         environment: Environment,
@@ -275,6 +280,7 @@ impl Gateway {
         role: Role,
         subject: Option<&str>,
         actor: &str,
+        state: AccountState,
     ) -> ApiResult<CreatedAccount> {
         let email = crate::input::normalize_email(email).ok_or_else(invalid_email)?;
         let oidc = match subject {
@@ -308,9 +314,9 @@ impl Gateway {
             must_change_password: oidc.is_none(),
             totp_secret: self.seal_secret(&totp_secret, &person_id),
             last_totp_step: 0,
-            disabled_at: None,
+            disabled_at: (state != AccountState::Enabled).then_some(now),
             created_by: Some(actor.to_string()),
-            enable_proposed_by: None,
+            enable_proposed_by: (state == AccountState::EnableProposed).then(|| actor.to_string()),
             oidc: oidc.clone(),
         };
         let audit = self.team_audit(environment, "console_user.create", actor, &person_id, now);
@@ -323,7 +329,7 @@ impl Gateway {
             Some(_) => (None, None),
             None => (Some(password), Some(totp_secret)),
         };
-        Ok(CreatedAccount { user_id: person_id, email, role: role.as_str(), password, totp_secret, oidc_subject: oidc.map(|(_, s)| s) })
+        Ok(CreatedAccount { user_id: person_id, email, role: role.as_str(), password, totp_secret, oidc_subject: oidc.map(|(_, s)| s), state })
     }
 
     /// Disables a console account at once (its sessions stop working);
@@ -756,22 +762,57 @@ pub(crate) struct TeamMember {
     role: &'static str,
 }
 
+/// A disabled console account: one disabled by an admin, or one made where
+/// four-eyes applies and waiting for its admins.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct DisabledMember {
+    person_id: String,
+    email: String,
+    role: &'static str,
+    /// `enable_proposed` when an admin asked to enable it (another admin's enable decides), else `disabled`
+    state: AccountState,
+    /// the admin who asked
+    enable_proposed_by: Option<String>,
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct Team {
+    /// the enabled accounts
     people: Vec<TeamMember>,
+    /// the disabled accounts, new ones waiting for their admins among them (to an admin only; empty to others)
+    disabled: Vec<DisabledMember>,
 }
 
 pub(crate) fn list_people_doc() -> OperationDoc {
-    OperationDoc::new("admin", "the compliance team of the environment (enabled console accounts)")
+    OperationDoc::new(
+        "admin",
+        "the compliance team of the environment: its enabled console accounts, and to an admin (key or session) the disabled ones, \
+         with any pending request to enable each",
+    )
 }
 
 pub(crate) async fn list_people(gw: &Gateway, ctx: &Ctx<'_>, (): ()) -> ApiResult<Answer<Team>> {
-    let people = store::members(gw.store.as_ref(), ctx.caller.environment)
+    let environment = ctx.caller.environment;
+    let people = store::members(gw.store.as_ref(), environment)
         .await?
         .into_iter()
         .map(|m| TeamMember { person_id: m.person_id, email: m.email, role: m.role.as_str() })
         .collect();
-    Answer::new(&Team { people })
+    let disabled = match team_admin(ctx) {
+        Err(_) => Vec::new(),
+        Ok(()) => store::disabled_members(gw.store.as_ref(), environment)
+            .await?
+            .into_iter()
+            .map(|(m, by)| DisabledMember {
+                person_id: m.person_id,
+                email: m.email,
+                role: m.role.as_str(),
+                state: if by.is_some() { AccountState::EnableProposed } else { AccountState::Disabled },
+                enable_proposed_by: by,
+            })
+            .collect(),
+    };
+    Answer::new(&Team { people, disabled })
 }
 
 /// `POST /v1/admin/people`: a console account made through the API, as
@@ -812,9 +853,11 @@ pub(crate) fn create_person_doc() -> OperationDoc {
     OperationDoc::new(
         "admin",
         "make a console account in the caller's environment: a one-time password (to be changed at the first sign-in) and a TOTP secret, \
-         shown once. An admin key, or an admin's session. Where four-eyes applies a key makes an approving role (approver, supervisor, \
-         admin) only while the environment has none (403 `person_required`); an `Idempotency-Key` is not kept (the answer holds secrets): \
-         a retry is 409 `email_taken`",
+         shown once (none for an account of the identity provider). An admin key, or an admin's session. Where four-eyes applies no one \
+         makes a usable account alone: an admin's account starts `enable_proposed` and another admin's `POST …/enable` enables it; a \
+         key's reviewer starts `disabled` (two admins enable it), a key makes an admin at once only while the environment has fewer than \
+         two enabled admins (its founders), and any other approving role by a key is 403 `person_required`. An `Idempotency-Key` is not \
+         kept (the answer holds secrets): a retry is 409 `email_taken`",
     )
     .answers("created")
     .errors(&[409, 422])
@@ -828,10 +871,8 @@ fn approves(role: Role) -> bool {
 /// Makes a console account of the caller's environment (never another's:
 /// the environment is the credential's). An admin key may; a person's
 /// session only with the role admin (403 `role_forbidden`). Where four-eyes
-/// applies, a key may make an approving role only while the environment has
-/// no enabled approving person (the first, to start the team); after that
-/// 403 `person_required`: a key holder who could make both a reviewer and an
-/// approver would decide alone, which four-eyes forbids a key.
+/// applies the account is not usable until two people agreed (see
+/// [`founding_state`]).
 pub(crate) async fn create_person(
     gw: &Gateway,
     ctx: &Ctx<'_>,
@@ -839,27 +880,68 @@ pub(crate) async fn create_person(
 ) -> ApiResult<Created<CreatedAccount>> {
     let environment = ctx.caller.environment;
     team_admin(ctx)?;
-    match &ctx.caller.person {
-        Some(_) => {}
-        None if approves(role) && gw.config.four_eyes.applies_to(environment) && store::has_approver(gw.store.as_ref(), environment).await? => {
-            return Err(ApiError::forbidden(
-                "person_required",
-                "where four-eyes applies a key makes only reviewers once the team has an approver; an admin's session makes approving roles",
-            ));
-        }
-        None => {}
-    }
-    let created = gw.create_account_by(environment, &email, role, oidc_subject.as_deref(), &ctx.caller.key_id).await?;
+    let state = if gw.config.four_eyes.applies_to(environment) {
+        let admins = match ctx.caller.person {
+            Some(_) => None,
+            None => Some(store::enabled_admins(gw.store.as_ref(), environment).await?),
+        };
+        founding_state(admins, role)?
+    } else {
+        AccountState::Enabled
+    };
+    let created = gw.create_account_by(environment, &email, role, oidc_subject.as_deref(), &ctx.caller.key_id, state).await?;
     Created::new(&created)
 }
 
-/// Where a console account stands after a disable or an enable.
+/// Where four-eyes applies, how an account made through the API starts:
+/// `admins` is the environment's enabled admins when a key makes it, none
+/// for an admin's session.
+/// - An admin's account is proposed by its maker: another admin enables it.
+/// - A key is no person, so its reviewer waits for two admins.
+/// - A key makes an admin at once only while fewer than two admins could
+///   agree on anything (the founders, on a host without a command line);
+///   any other approving role by a key: 403 `person_required`.
+fn founding_state(admins: Option<i64>, role: Role) -> ApiResult<AccountState> {
+    match admins {
+        None => Ok(AccountState::EnableProposed),
+        Some(admins) if role == Role::Admin && admins < 2 => Ok(AccountState::Enabled),
+        Some(_) if approves(role) => Err(ApiError::forbidden(
+            "person_required",
+            "where four-eyes applies a key makes an admin only while the environment has fewer than two, and no other approving role; \
+             an admin's session proposes it",
+        )),
+        Some(_) => Ok(AccountState::Disabled),
+    }
+}
+
+#[cfg(test)]
+mod founding_tests {
+    use super::{founding_state, AccountState, Role};
+
+    #[test]
+    fn no_one_makes_a_usable_account_alone_but_the_founders() {
+        let roles = [Role::Reviewer, Role::Approver, Role::Supervisor, Role::Admin];
+        for role in roles {
+            assert_eq!(founding_state(None, role).ok(), Some(AccountState::EnableProposed), "{role:?} by an admin");
+            for admins in [0, 1, 2, 5] {
+                let want = match role {
+                    Role::Reviewer => Some(AccountState::Disabled),
+                    Role::Admin if admins < 2 => Some(AccountState::Enabled),
+                    _ => None,
+                };
+                assert_eq!(founding_state(Some(admins), role).ok(), want, "{role:?} by a key, {admins} admins");
+            }
+        }
+    }
+}
+
+/// Where a console account stands: made, disabled or enabled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
-pub(crate) enum AccountState {
-    /// signed out everywhere; no sign-in works
+pub enum AccountState {
+    /// signed out everywhere; no sign-in works (a key's new account, until two admins enable it)
     Disabled,
-    /// a first admin asked to enable it; a second admin's enable decides
+    /// a first admin asked to enable it (or made it); a second admin's enable decides
     EnableProposed,
     Enabled,
 }
@@ -951,6 +1033,11 @@ pub(crate) async fn enable_person(gw: &Gateway, ctx: &Ctx<'_>, Path(person_id): 
             crate::openapi::answer::Accepted::new(&changed(AccountState::EnableProposed))
         }
         Some(first) if first == admin.person_id => Err(ApiError::forbidden("self_approval", "another admin must agree to enable this account")),
+        // one admin who made the other's account, or a maker who holds both, is one person
+        Some(first) if made_the_other(gw, first, &admin.person_id).await? => Err(ApiError::forbidden(
+            "creator_approval",
+            "the admin who asked made your account, or you theirs, or one maker holds both: another admin must agree",
+        )),
         Some(first) => {
             if !gw.commit(vec![store::enable(&account.person_id, Some(first), now)]).await?.done() {
                 return Err(changed_meanwhile());

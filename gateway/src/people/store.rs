@@ -126,7 +126,7 @@ pub(crate) struct Maker {
 pub(crate) async fn creators(store: &dyn Store, person_ids: [&str; 2]) -> ApiResult<Vec<Maker>> {
     let rows = store
         .query(
-            "SELECT person_id, created_by, oidc_subject IS NULL FROM console_accounts WHERE person_id IN (?1, ?2)",
+            "SELECT person_id, created_by, CASE WHEN oidc_subject IS NULL THEN 1 ELSE 0 END FROM console_accounts WHERE person_id IN (?1, ?2)",
             vec![person_ids[0].into(), person_ids[1].into()],
         )
         .await?;
@@ -137,8 +137,8 @@ pub(crate) async fn creators(store: &dyn Store, person_ids: [&str; 2]) -> ApiRes
 pub(crate) fn insert_account(a: &Account, now: i64) -> Stmt {
     Stmt::new(
         "INSERT INTO console_accounts (person_id, environment, email, role, password_hash, must_change_password, totp_secret, last_totp_step,
-                                       disabled_at, created_at, updated_at, created_by, oidc_issuer, oidc_subject)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NULL, ?9, ?9, ?10, ?11, ?12)",
+                                       disabled_at, created_at, updated_at, created_by, oidc_issuer, oidc_subject, enable_proposed_by)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?13, ?9, ?9, ?10, ?11, ?12, ?14)",
         vec![
             a.person_id.as_str().into(),
             a.environment.as_str().into(),
@@ -152,6 +152,8 @@ pub(crate) fn insert_account(a: &Account, now: i64) -> Stmt {
             a.created_by.as_deref().into(),
             a.oidc.as_ref().map(|(issuer, _)| issuer.as_str()).into(),
             a.oidc.as_ref().map(|(_, subject)| subject.as_str()).into(),
+            a.disabled_at.into(),
+            a.enable_proposed_by.as_deref().into(),
         ],
     )
 }
@@ -319,16 +321,32 @@ pub(crate) fn set_totp_secret(person_id: &str, sealed_secret: &str, now: i64) ->
     )
 }
 
-/// Whether the environment has an enabled account of a role that approves
-/// (approver, supervisor or admin).
-pub(crate) async fn has_approver(store: &dyn Store, environment: Environment) -> ApiResult<bool> {
+/// How many enabled admins the environment has.
+pub(crate) async fn enabled_admins(store: &dyn Store, environment: Environment) -> ApiResult<i64> {
     let rows = store
         .query(
-            "SELECT 1 FROM console_accounts WHERE environment = ?1 AND disabled_at IS NULL AND role IN (?2, ?3, ?4) LIMIT 1",
-            vec![environment.as_str().into(), Role::Approver.as_str().into(), Role::Supervisor.as_str().into(), Role::Admin.as_str().into()],
+            "SELECT COUNT(*) FROM console_accounts WHERE environment = ?1 AND disabled_at IS NULL AND role = ?2",
+            vec![environment.as_str().into(), Role::Admin.as_str().into()],
         )
         .await?;
-    Ok(!rows.is_empty())
+    Ok(rows.first().map(|r| r.int(0)).transpose()?.unwrap_or(0))
+}
+
+/// The environment's disabled accounts (a new one waiting for its admins too), by e-mail address, with the admin
+/// who asked to enable each.
+pub(crate) async fn disabled_members(store: &dyn Store, environment: Environment) -> ApiResult<Vec<(Member, Option<String>)>> {
+    let rows = store
+        .query(
+            "SELECT person_id, email, role, enable_proposed_by FROM console_accounts WHERE environment = ?1 AND disabled_at IS NOT NULL ORDER BY email",
+            vec![environment.as_str().into()],
+        )
+        .await?;
+    rows.iter()
+        .map(|row| {
+            let member = Member { person_id: row.text(0)?, email: row.text(1)?, role: Role::parse(&row.text(2)?).ok_or_else(ApiError::internal)? };
+            Ok((member, row.opt_text(3)?))
+        })
+        .collect()
 }
 
 /// Whether `device_hash` is a device `person_id` signed in from, used since `since`.

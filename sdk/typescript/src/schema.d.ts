@@ -558,10 +558,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** the compliance team of the environment (enabled console accounts) */
+        /** the compliance team of the environment: its enabled console accounts, and to an admin (key or session) the disabled ones, with any pending request to enable each */
         get: operations["listPeople"];
         put?: never;
-        /** make a console account in the caller's environment: a one-time password (to be changed at the first sign-in) and a TOTP secret, shown once. An admin key, or an admin's session. Where four-eyes applies a key makes an approving role (approver, supervisor, admin) only while the environment has none (403 `person_required`); an `Idempotency-Key` is not kept (the answer holds secrets): a retry is 409 `email_taken` */
+        /** make a console account in the caller's environment: a one-time password (to be changed at the first sign-in) and a TOTP secret, shown once (none for an account of the identity provider). An admin key, or an admin's session. Where four-eyes applies no one makes a usable account alone: an admin's account starts `enable_proposed` and another admin's `POST …/enable` enables it; a key's reviewer starts `disabled` (two admins enable it), a key makes an admin at once only while the environment has fewer than two enabled admins (its founders), and any other approving role by a key is 403 `person_required`. An `Idempotency-Key` is not kept (the answer holds secrets): a retry is 409 `email_taken` */
         post: operations["createPerson"];
         delete?: never;
         options?: never;
@@ -2257,7 +2257,7 @@ export interface components {
             user_id: string;
         };
         /**
-         * @description Where a console account stands after a disable or an enable.
+         * @description Where a console account stands: made, disabled or enabled.
          * @enum {string}
          */
         AccountState: "disabled" | "enable_proposed" | "enabled";
@@ -2553,6 +2553,11 @@ export interface components {
             password?: string | null;
             /** @description `reviewer`, `approver`, `supervisor` or `admin` */
             role: string;
+            /**
+             * @description `enabled`; where four-eyes applies, an account an admin made is `enable_proposed` until a second admin enables
+             *     it, and one a key made is `disabled` until two admins do
+             */
+            state: components["schemas"]["AccountState"];
             /** @description base32 (RFC 4648, no padding), for an authenticator app; none for an account of the identity provider */
             totp_secret?: string | null;
             /** @description the person's id (`per_…`) */
@@ -2681,6 +2686,19 @@ export interface components {
          * @enum {string}
          */
         DepositRefusal: "exceeds_limit" | "account_under_review" | "self_excluded" | "verification_required";
+        /**
+         * @description A disabled console account: one disabled by an admin, or one made where
+         *     four-eyes applies and waiting for its admins.
+         */
+        DisabledMember: {
+            email: string;
+            /** @description the admin who asked */
+            enable_proposed_by?: string | null;
+            person_id: string;
+            role: string;
+            /** @description `enable_proposed` when an admin asked to enable it (another admin's enable decides), else `disabled` */
+            state: components["schemas"]["AccountState"];
+        };
         DisagreementPage: {
             disagreements: components["schemas"]["DisagreementView"][];
             next_cursor?: string | null;
@@ -3954,6 +3972,9 @@ export interface components {
          */
         Spelling: "as_written" | "cyrillic_english" | "cyrillic_german" | "cyrillic_french" | "korean" | "arabic" | "abjad";
         Team: {
+            /** @description the disabled accounts, new ones waiting for their admins among them (to an admin only; empty to others) */
+            disabled: components["schemas"]["DisabledMember"][];
+            /** @description the enabled accounts */
             people: components["schemas"]["TeamMember"][];
         };
         /** @description `GET /v1/admin/people`: the environment's enabled console accounts. */

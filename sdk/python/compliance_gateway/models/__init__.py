@@ -79,6 +79,7 @@ from .deposit_check import DepositCheck
 from .deposit_committed import DepositCommitted
 from .deposit_committed_status import DepositCommittedStatus
 from .deposit_refusal import DepositRefusal
+from .disabled_member import DisabledMember
 from .disagreement_page import DisagreementPage
 from .disagreement_view import DisagreementView
 from .draft_case_filing_body import DraftCaseFilingBody
@@ -364,6 +365,7 @@ __all__ = (
     "DepositCommitted",
     "DepositCommittedStatus",
     "DepositRefusal",
+    "DisabledMember",
     "DisagreementPage",
     "DisagreementView",
     "DraftCaseFilingBody",

@@ -16,7 +16,7 @@ class AccountChanged:
     """
     Attributes:
         person_id (str):
-        state (AccountState): Where a console account stands after a disable or an enable.
+        state (AccountState): Where a console account stands: made, disabled or enabled.
     """
 
     person_id: str

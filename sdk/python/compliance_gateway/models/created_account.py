@@ -6,6 +6,7 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.account_state import AccountState
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="CreatedAccount")
@@ -19,6 +20,7 @@ class CreatedAccount:
         Attributes:
             email (str):
             role (str): `reviewer`, `approver`, `supervisor` or `admin`
+            state (AccountState): Where a console account stands: made, disabled or enabled.
             user_id (str): the person's id (`per_…`)
             oidc_subject (None | str | Unset): the identity provider's subject the account is linked to
             password (None | str | Unset): to be changed at the first sign-in; none for an account that signs in through the
@@ -29,6 +31,7 @@ class CreatedAccount:
 
     email: str
     role: str
+    state: AccountState
     user_id: str
     oidc_subject: None | str | Unset = UNSET
     password: None | str | Unset = UNSET
@@ -39,6 +42,8 @@ class CreatedAccount:
         email = self.email
 
         role = self.role
+
+        state = self.state.value
 
         user_id = self.user_id
 
@@ -66,6 +71,7 @@ class CreatedAccount:
             {
                 "email": email,
                 "role": role,
+                "state": state,
                 "user_id": user_id,
             }
         )
@@ -84,6 +90,8 @@ class CreatedAccount:
         email = d.pop("email")
 
         role = d.pop("role")
+
+        state = AccountState(d.pop("state"))
 
         user_id = d.pop("user_id")
 
@@ -117,6 +125,7 @@ class CreatedAccount:
         created_account = cls(
             email=email,
             role=role,
+            state=state,
             user_id=user_id,
             oidc_subject=oidc_subject,
             password=password,

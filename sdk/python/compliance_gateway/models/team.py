@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
+    from ..models.disabled_member import DisabledMember
     from ..models.team_member import TeamMember
 
 
@@ -17,13 +18,21 @@ T = TypeVar("T", bound="Team")
 class Team:
     """
     Attributes:
-        people (list[TeamMember]):
+        disabled (list[DisabledMember]): the disabled accounts, new ones waiting for their admins among them (to an
+            admin only; empty to others)
+        people (list[TeamMember]): the enabled accounts
     """
 
+    disabled: list[DisabledMember]
     people: list[TeamMember]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        disabled = []
+        for disabled_item_data in self.disabled:
+            disabled_item = disabled_item_data.to_dict()
+            disabled.append(disabled_item)
+
         people = []
         for people_item_data in self.people:
             people_item = people_item_data.to_dict()
@@ -33,6 +42,7 @@ class Team:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "disabled": disabled,
                 "people": people,
             }
         )
@@ -41,9 +51,17 @@ class Team:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.disabled_member import DisabledMember
         from ..models.team_member import TeamMember
 
         d = dict(src_dict)
+        disabled = []
+        _disabled = d.pop("disabled")
+        for disabled_item_data in _disabled:
+            disabled_item = DisabledMember.from_dict(disabled_item_data)
+
+            disabled.append(disabled_item)
+
         people = []
         _people = d.pop("people")
         for people_item_data in _people:
@@ -52,6 +70,7 @@ class Team:
             people.append(people_item)
 
         team = cls(
+            disabled=disabled,
             people=people,
         )
 

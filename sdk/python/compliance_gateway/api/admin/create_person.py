@@ -106,9 +106,12 @@ def sync_detailed(
     body: CreatePersonBody,
 ) -> Response[CreatedAccount | Error]:
     """make a console account in the caller's environment: a one-time password (to be changed at the first
-    sign-in) and a TOTP secret, shown once. An admin key, or an admin's session. Where four-eyes applies
-    a key makes an approving role (approver, supervisor, admin) only while the environment has none (403
-    `person_required`); an `Idempotency-Key` is not kept (the answer holds secrets): a retry is 409
+    sign-in) and a TOTP secret, shown once (none for an account of the identity provider). An admin key,
+    or an admin's session. Where four-eyes applies no one makes a usable account alone: an admin's
+    account starts `enable_proposed` and another admin's `POST …/enable` enables it; a key's reviewer
+    starts `disabled` (two admins enable it), a key makes an admin at once only while the environment
+    has fewer than two enabled admins (its founders), and any other approving role by a key is 403
+    `person_required`. An `Idempotency-Key` is not kept (the answer holds secrets): a retry is 409
     `email_taken`
 
     Args:
@@ -141,9 +144,12 @@ def sync(
     body: CreatePersonBody,
 ) -> CreatedAccount | Error | None:
     """make a console account in the caller's environment: a one-time password (to be changed at the first
-    sign-in) and a TOTP secret, shown once. An admin key, or an admin's session. Where four-eyes applies
-    a key makes an approving role (approver, supervisor, admin) only while the environment has none (403
-    `person_required`); an `Idempotency-Key` is not kept (the answer holds secrets): a retry is 409
+    sign-in) and a TOTP secret, shown once (none for an account of the identity provider). An admin key,
+    or an admin's session. Where four-eyes applies no one makes a usable account alone: an admin's
+    account starts `enable_proposed` and another admin's `POST …/enable` enables it; a key's reviewer
+    starts `disabled` (two admins enable it), a key makes an admin at once only while the environment
+    has fewer than two enabled admins (its founders), and any other approving role by a key is 403
+    `person_required`. An `Idempotency-Key` is not kept (the answer holds secrets): a retry is 409
     `email_taken`
 
     Args:
@@ -171,9 +177,12 @@ async def asyncio_detailed(
     body: CreatePersonBody,
 ) -> Response[CreatedAccount | Error]:
     """make a console account in the caller's environment: a one-time password (to be changed at the first
-    sign-in) and a TOTP secret, shown once. An admin key, or an admin's session. Where four-eyes applies
-    a key makes an approving role (approver, supervisor, admin) only while the environment has none (403
-    `person_required`); an `Idempotency-Key` is not kept (the answer holds secrets): a retry is 409
+    sign-in) and a TOTP secret, shown once (none for an account of the identity provider). An admin key,
+    or an admin's session. Where four-eyes applies no one makes a usable account alone: an admin's
+    account starts `enable_proposed` and another admin's `POST …/enable` enables it; a key's reviewer
+    starts `disabled` (two admins enable it), a key makes an admin at once only while the environment
+    has fewer than two enabled admins (its founders), and any other approving role by a key is 403
+    `person_required`. An `Idempotency-Key` is not kept (the answer holds secrets): a retry is 409
     `email_taken`
 
     Args:
@@ -204,9 +213,12 @@ async def asyncio(
     body: CreatePersonBody,
 ) -> CreatedAccount | Error | None:
     """make a console account in the caller's environment: a one-time password (to be changed at the first
-    sign-in) and a TOTP secret, shown once. An admin key, or an admin's session. Where four-eyes applies
-    a key makes an approving role (approver, supervisor, admin) only while the environment has none (403
-    `person_required`); an `Idempotency-Key` is not kept (the answer holds secrets): a retry is 409
+    sign-in) and a TOTP secret, shown once (none for an account of the identity provider). An admin key,
+    or an admin's session. Where four-eyes applies no one makes a usable account alone: an admin's
+    account starts `enable_proposed` and another admin's `POST …/enable` enables it; a key's reviewer
+    starts `disabled` (two admins enable it), a key makes an admin at once only while the environment
+    has fewer than two enabled admins (its founders), and any other approving role by a key is 403
+    `person_required`. An `Idempotency-Key` is not kept (the answer holds secrets): a retry is 409
     `email_taken`
 
     Args:

@@ -84,7 +84,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Error | Team]:
-    """the compliance team of the environment (enabled console accounts)
+    """the compliance team of the environment: its enabled console accounts, and to an admin (key or
+    session) the disabled ones, with any pending request to enable each
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -107,7 +108,8 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> Error | Team | None:
-    """the compliance team of the environment (enabled console accounts)
+    """the compliance team of the environment: its enabled console accounts, and to an admin (key or
+    session) the disabled ones, with any pending request to enable each
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -126,7 +128,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Error | Team]:
-    """the compliance team of the environment (enabled console accounts)
+    """the compliance team of the environment: its enabled console accounts, and to an admin (key or
+    session) the disabled ones, with any pending request to enable each
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -147,7 +150,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> Error | Team | None:
-    """the compliance team of the environment (enabled console accounts)
+    """the compliance team of the environment: its enabled console accounts, and to an admin (key or
+    session) the disabled ones, with any pending request to enable each
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
