@@ -67,7 +67,7 @@ cargo clippy --locked --release --workspace --all-targets -- -D warnings
 cargo clippy --locked --release --target wasm32-unknown-unknown -p host-edge -- -D warnings
 cargo clippy --locked --release -p host-native --features otel --all-targets -- -D warnings
 
-step "a real browser for the console test: Debian's Chromium and ChromeDriver, and axe-core (tools/browser)"
+step "a real browser for the console tests: Debian's Chromium and ChromeDriver, axe-core and oidc-provider (tools/browser)"
 if [ ! -x /usr/bin/chromedriver ] || [ ! -x /usr/bin/chromium ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null
@@ -76,7 +76,8 @@ fi
 mkdir -p "$work/browser-tools"
 cp tools/browser/package.json tools/browser/package-lock.json "$work/browser-tools/"
 (cd "$work/browser-tools" && npm ci --ignore-scripts --no-audit --no-fund >/dev/null)
-export CGW_BROWSER_TESTS=1 CGW_AXE_JS="$work/browser-tools/node_modules/axe-core/axe.min.js"
+# CGW_BROWSER_TOOLS: where oidc-provider is, for the sign-on test's real provider (host-native/tests/console_browser_oidc.rs)
+export CGW_BROWSER_TESTS=1 CGW_AXE_JS="$work/browser-tools/node_modules/axe-core/axe.min.js" CGW_BROWSER_TOOLS="$work/browser-tools"
 
 step "operations tools from Debian: Prometheus and promtool (metrics and alert tests), pg_auto_failover (the failover fault test)"
 if ! command -v promtool >/dev/null || ! command -v prometheus >/dev/null || ! command -v pg_autoctl >/dev/null; then

@@ -10,9 +10,10 @@
 //! The same walk runs against the native host (people made by the command
 //! line, two approvers: the proposer's own approval is refused as
 //! self-approval) and against the edge host under the local Workers runtime
-//! (people made by `POST /v1/admin/people`: the key makes an admin and a
-//! reviewer, the admin makes the approver; the reviewer proposes, and its
-//! approval is refused by role), when
+//! (people made by `POST /v1/admin/people`, two to each account: the key's
+//! admin and a second one found the team, both enable the key's reviewer,
+//! one proposes the approver and the other enables it; the reviewer
+//! proposes, and its approval is refused by role), when
 //! `CGW_EDGE_CONFORMANCE=1` says the edge is built (`scripts/test.sh`).
 //!
 //! Runs where chromedriver is (`scripts/test.sh` installs it and sets
@@ -21,25 +22,19 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
+#[path = "support/browser.rs"]
+mod browser;
 mod support;
 
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use browser::{check_page, chromedriver, click, fill, text_of};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value as Json};
 use support::{cli, free_port, Killed, ServeProcess};
 use totp_rs::{Algorithm, Secret, TOTP};
-
-fn chromedriver() -> Option<String> {
-    let path = std::env::var("CGW_CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
-    if std::path::Path::new(&path).exists() {
-        return Some(path);
-    }
-    assert!(std::env::var("CGW_BROWSER_TESTS").as_deref() != Ok("1"), "CGW_BROWSER_TESTS=1 but there is no chromedriver at {path}");
-    None
-}
 
 fn code_now(secret: &str) -> String {
     let bytes = Secret::Encoded(secret.to_string()).to_bytes().unwrap();
@@ -57,47 +52,6 @@ async fn api(base: &str, key: &str, method: reqwest::Method, path: &str, body: O
 }
 
 /// No CSP violation on the page, and no serious or critical axe-core finding.
-async fn check_page(c: &Client, axe: &str, page: &str) {
-    let violations = c.execute("return sessionStorage.getItem('cgw-csp');", vec![]).await.unwrap();
-    assert!(violations.is_null() || violations == json!("[]"), "{page}: CSP violations {violations}");
-    let script = format!(
-        "{axe}\n;var done = arguments[arguments.length - 1];\
-         axe.run(document).then(function (r) {{ done(r.violations.filter(function (v) {{ return v.impact === 'serious' || v.impact === 'critical'; }})\
-         .map(function (v) {{ return v.id + ' (' + v.impact + '): ' + v.nodes.map(function (n) {{ return n.html; }}).join(' | '); }})); }})\
-         .catch(function (e) {{ done(['axe failed: ' + e]); }});"
-    );
-    let found = c.execute_async(&script, vec![]).await.unwrap();
-    assert_eq!(found, json!([]), "{page}: accessibility violations");
-}
-
-async fn fill(c: &Client, css: &str, text: &str) {
-    let field = c.find(Locator::Css(css)).await.unwrap();
-    field.clear().await.unwrap();
-    if !text.is_empty() {
-        field.send_keys(text).await.unwrap();
-    }
-}
-
-/// Clicks what loads a new page, and waits until the new page has loaded:
-/// the old document's root goes stale, the new one is complete.
-async fn click(c: &Client, css: &str) {
-    let old = c.find(Locator::Css("html")).await.unwrap();
-    c.find(Locator::Css(css)).await.unwrap().click().await.unwrap();
-    let deadline = Instant::now() + Duration::from_secs(15);
-    while old.tag_name().await.is_ok() {
-        assert!(Instant::now() < deadline, "clicking {css} loaded no new page");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    while c.execute("return document.readyState;", vec![]).await.ok() != Some(json!("complete")) {
-        assert!(Instant::now() < deadline, "the page after {css} did not finish loading");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
-async fn text_of(c: &Client, css: &str) -> String {
-    c.find(Locator::Css(css)).await.unwrap().text().await.unwrap()
-}
-
 async fn body_text(c: &Client) -> String {
     text_of(c, "body").await
 }

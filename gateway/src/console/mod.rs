@@ -392,6 +392,12 @@ async fn oidc_start(gw: &Gateway, request: &http::Request<Vec<u8>>) -> Out {
     }
 }
 
+/// What a sign-in through the identity provider answers: the console's own
+/// page, which moves on to the queue within the console's site.
+const SIGNED_IN_PAGE: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta http-equiv=\"refresh\" content=\"0;url=/console/cases\"><title>Signed in</title></head>\
+<body><main><p><a href=\"/console/cases\">Continue to the console</a></p></main></body></html>";
+
 /// `GET /console/oidc/callback?code=…&state=…`: a session, or a refusal on the sign-in page.
 async fn oidc_callback(gw: &Gateway, request: &http::Request<Vec<u8>>) -> Out {
     let query = query_of(request);
@@ -407,10 +413,13 @@ async fn oidc_callback(gw: &Gateway, request: &http::Request<Vec<u8>>) -> Out {
         return refuse(400, "The request names no host.".into());
     };
     let kept = cookie_named(request, OIDC_COOKIE);
-    match gw.oidc_finish(query.get("state"), kept.as_deref(), query.get("code"), &callback).await {
+    let iss = Some(query.get("iss")).filter(|iss| !iss.is_empty());
+    match gw.oidc_finish(query.get("state"), kept.as_deref(), query.get("code"), iss, &callback).await {
         Ok(finished) => {
             let cookie = format!("{COOKIE}={}; Path=/; Secure; HttpOnly; SameSite=Strict", finished.session_token);
-            Out::Redirect { to: "/console/cases".into(), cookies: vec![cookie, clear] }
+            // the provider's page began this navigation, another site: a redirect would carry no Strict cookie, so a
+            // page of the console's own moves on, and its next request is same-site
+            Out::HtmlWithCookies(200, SIGNED_IN_PAGE.into(), vec![cookie, clear])
         }
         Err(e) => refuse(e.status, format!("Not signed in: {} ({}).", e.message, e.code)),
     }

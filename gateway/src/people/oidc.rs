@@ -185,12 +185,16 @@ impl Gateway {
     /// Finishes a sign-in at the callback: `state` as the provider sent it
     /// back, `kept` as the browser's cookie kept it. Every refusal is 403
     /// with a stable code, and opens no session.
-    pub async fn oidc_finish(&self, state: &str, kept: Option<&str>, code: &str, redirect_uri: &str) -> ApiResult<Finished> {
+    pub async fn oidc_finish(&self, state: &str, kept: Option<&str>, code: &str, iss: Option<&str>, redirect_uri: &str) -> ApiResult<Finished> {
         let config = self.oidc()?;
         let now = self.clock.now();
         let same = kept.is_some_and(|k| bool::from(subtle::ConstantTimeEq::ct_eq(k.as_bytes(), state.as_bytes())));
         if state.is_empty() || !same {
             return Err(refused("oidc_state", "the sign-in was not begun in this browser, or it was begun again since"));
+        }
+        // RFC 9207: a callback that names another issuer is a mix-up; the sign-in stays open for its own provider's
+        if iss.is_some_and(|iss| iss != config.issuer) {
+            return Err(refused("oidc_issuer", "the callback names another identity provider than this console's"));
         }
         let state_hash = crate::auth::hash_key(state);
         let (environment, nonce, verifier) = store::oidc_login(self.store.as_ref(), &state_hash, now.saturating_sub(LOGIN_SECONDS))
