@@ -1060,15 +1060,7 @@ pub(crate) async fn approve(
         let subject = Subject::load(gw, environment, case_id).await?;
         let read = store::work(gw.store.as_ref(), environment, case_id).await?;
         let proposal = proposal_read(&read, &proposal_id)?;
-        if proposal.proposed_by == person.person_id {
-            return Err(ApiError::forbidden("self_approval", "a proposal is approved by a person other than its proposer"));
-        }
-        if crate::people::made_the_other(gw, &proposal.proposed_by, &person.person_id).await? {
-            return Err(ApiError::forbidden(
-                "creator_approval",
-                "a proposal is approved by neither the maker of the proposer's account, nor a person whose account the proposer made, nor an account of the proposer's maker (one who saw both accounts' first secrets could be both people)",
-            ));
-        }
+        crate::people::second_person(gw, &proposal.proposed_by, &person.person_id).await?;
         let next = Work { proposal: None, ..read.clone() };
         if !subject.awaiting() || proposal.evidence != subject.evidence() {
             // The evidence changed since the proposal: it is dropped, and the case is decided afresh.

@@ -1032,13 +1032,8 @@ pub(crate) async fn enable_person(gw: &Gateway, ctx: &Ctx<'_>, Path(person_id): 
             }
             crate::openapi::answer::Accepted::new(&changed(AccountState::EnableProposed))
         }
-        Some(first) if first == admin.person_id => Err(ApiError::forbidden("self_approval", "another admin must agree to enable this account")),
-        // one admin who made the other's account, or a maker who holds both, is one person
-        Some(first) if made_the_other(gw, first, &admin.person_id).await? => Err(ApiError::forbidden(
-            "creator_approval",
-            "the admin who asked made your account, or you theirs, or one maker holds both: another admin must agree",
-        )),
         Some(first) => {
+            second_person(gw, first, &admin.person_id).await?;
             if !gw.commit(vec![store::enable(&account.person_id, Some(first), now)]).await?.done() {
                 return Err(changed_meanwhile());
             }
@@ -1047,11 +1042,27 @@ pub(crate) async fn enable_person(gw: &Gateway, ctx: &Ctx<'_>, Path(person_id): 
     }
 }
 
+/// Refuses `approver` as the second person of what `proposer` began: the
+/// same person (403 `self_approval`), or one person as far as the first
+/// secrets go (403 `creator_approval`, see [`made_the_other`]).
+pub(crate) async fn second_person(gw: &Gateway, proposer: &str, approver: &str) -> ApiResult<()> {
+    if proposer == approver {
+        return Err(ApiError::forbidden("self_approval", "a proposal is approved by a person other than its proposer"));
+    }
+    if made_the_other(gw, proposer, approver).await? {
+        return Err(ApiError::forbidden(
+            "creator_approval",
+            "a proposal is approved by neither the maker of the proposer's account, nor a person whose account the proposer made, nor an account of the proposer's maker (one who saw both accounts' first secrets could be both people)",
+        ));
+    }
+    Ok(())
+}
+
 /// Whether an approval between two people could be one person deciding
 /// alone: one made the other's account, or one maker (a key or a person,
 /// never the machine's `cli`) made both and saw both accounts' first
 /// secrets, so could sign in as either.
-pub(crate) async fn made_the_other(gw: &Gateway, proposer: &str, approver: &str) -> ApiResult<bool> {
+async fn made_the_other(gw: &Gateway, proposer: &str, approver: &str) -> ApiResult<bool> {
     let makers = store::creators(gw.store.as_ref(), [proposer, approver]).await?;
     Ok(related(&makers, proposer, approver))
 }
